@@ -1,0 +1,38 @@
+/* cli.h — subcommands register themselves; main.c dispatches by name.
+ *
+ * A subcommand is one file cli_<name>.c that defines `static int cmd(int argc, char **argv)` and says
+ * CLI_COMMAND(name, cmd, "one line summary"). argv[0] is the subcommand's name; getopt_long works on it
+ * as on a program. The function returns an exit status: 0 ok, 1 runtime failure, 2 bad usage or input.
+ */
+#ifndef PMUCHECK_CLI_H
+#define PMUCHECK_CLI_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+#define CLI_COMMAND(cname, cfn, csummary)                                                   \
+	static const struct cli_command cli_cmd_##cfn = {(cname), (cfn), (csummary)};       \
+	static const struct cli_command *const cli_reg_##cfn                                \
+		__attribute__((used, section("cli_commands"), aligned(sizeof(void *)))) = &cli_cmd_##cfn
+
+unsigned cli_command_count(void);
+const struct cli_command *cli_command_at(unsigned i);
+const struct cli_command *cli_command_find(const char *name);
+
+/* Prints "pmucheck <cmd>: <msg>" to stderr, adds "(try 'pmucheck <cmd> --help')" for usage errors,
+   and returns the exit status for status. */
+int cli_fail(const char *cmd, int status, const struct err *e);
+
+/* Parses a non-negative integer with an optional binary suffix (k, K, KiB, m, M, MiB, g, G, GiB).
+   Returns 0, or E_USAGE with a message naming option. */
+int cli_parse_size(const char *option, const char *text, uint64_t *out, struct err *e);
+int cli_parse_u64(const char *option, const char *text, uint64_t *out, struct err *e);
+
+#endif

@@ -1,0 +1,42 @@
+/* pmucheck — which hardware performance events can be trusted, for what, on this machine.
+ * main only dispatches to the subcommand; each lives in its own cli_<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmucheck [COMMAND] [OPTIONS]\n\n"
+		   "Validates hardware performance events against kernels with exactly known memory\n"
+		   "traffic. Without a command: run, then analyze and report the new results.\n\n"
+		   "commands:\n");
+	for (unsigned i = 0; i < cli_command_count(); i++)
+		fprintf(f, "  %-10s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
+	fprintf(f, "\n'pmucheck COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *cmd;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		cmd = cli_command_find("all");
+		if (!cmd) {
+			usage(stderr);
+			return 2;
+		}
+		return cmd->fn(argc, argv);
+	}
+	cmd = cli_command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "pmucheck: unknown command '%s'\n\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	return cmd->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# deps.sh — installs the Debian packages pmucheck needs, only those missing, only as root.
+# As another user it prints the exact command to run and fails.
+# Usage: scripts/deps.sh build|test|run
+set -eu
+
+build="gcc make libc6-dev libpapi-dev papi-tools libpfm4-dev libnuma-dev libhwloc-dev libinih-dev libjansson-dev"
+run="gnuplot-nox"
+test="libcmocka-dev valgrind binutils clang libclang-rt-14-dev linux-perf"
+
+case "${1:-build}" in
+build) want="$build" ;;
+run) want="$build $run" ;;
+test) want="$build $run $test" ;;
+*) echo "usage: $0 build|test|run" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "pmucheck needs these Debian packages:$missing" >&2
+	echo "run as root:  apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,27 @@
+# lib.sh — sourced by every shell test suite. Prints TAP lines that tests/run.sh counts.
+#   ok NAME / notok NAME WHY / skip NAME WHY
+#   check NAME CMD...           passes when CMD exits 0
+#   expect_status NAME N CMD... passes when CMD exits with N
+# $PMUCHECK is the binary under test, $TOP the project, $TMP a scratch directory removed at exit.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1${2:+: $2}"; }
+skip() { echo "ok - $1 # SKIP $2"; }
+
+check() {
+	name=$1; shift
+	if "$@" >"$TMP/check.out" 2>&1; then ok "$name"; else
+		notok "$name" "'$*' failed"; sed 's/^/#   /' "$TMP/check.out" | head -20; fi
+}
+
+expect_status() {
+	name=$1; want=$2; shift 2
+	"$@" >"$TMP/check.out" 2>&1
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		notok "$name" "exit $got, expected $want: $*"; sed 's/^/#   /' "$TMP/check.out" | head -20; fi
+}

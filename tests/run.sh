@@ -1,0 +1,50 @@
+#!/bin/bash
+# run.sh — the test driver: every suite, one summary line per suite, then the total.
+#   unit         cmocka binaries in build/tests/unit (TAP output)
+#   kernels      tests/kernels/*.sh: descriptor volumes against valgrind and disassembly
+#   integration  tests/integration/*.sh: the pmucheck binary end to end
+# Usage: tests/run.sh [PATTERN]   (runs only test files whose path contains PATTERN)
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-build}
+export TOP PMUCHECK="${PMUCHECK:-$TOP/pmucheck}"
+filter=${1:-}
+pass=0 fail=0 skipped=0
+
+# Counts the TAP lines of one test program; a program that dies without reporting is one failure.
+run_one() {
+	local label=$1; shift
+	local out start rc p=0 f=0 s=0
+	start=$(date +%s)
+	out=$("$@" 2>&1); rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok"*) f=$((f + 1)); echo "  $line" ;;
+		ok*"# SKIP"* | ok*"# skip"*) s=$((s + 1)); echo "  $line" ;;
+		ok*) p=$((p + 1)) ;;
+		"#"*) [ "$f" -gt 0 ] && echo "  $line" ;;
+		esac
+	done <<<"$out"
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "  not ok - $label exited with status $rc without reporting a failure"
+		echo "$out" | tail -20 | sed 's/^/  #   /'
+	fi
+	printf '%-48s %3d passed, %d failed, %d skipped (%ds)\n' "$label" "$p" "$f" "$s" $(($(date +%s) - start))
+	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+}
+
+for t in "$TOP/$BUILD"/tests/unit/test_*; do
+	[ -x "$t" ] || continue
+	case "$t" in *"$filter"*) ;; *) continue ;; esac
+	run_one "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
+done
+for suite in kernels integration; do
+	for t in "$TOP"/tests/$suite/*.sh; do
+		[ -f "$t" ] || continue
+		case "$t" in *"$filter"*) ;; *) continue ;; esac
+		run_one "$suite/$(basename "$t")" bash "$t"
+	done
+done
+echo "$pass passed, $fail failed, $skipped skipped"
+[ "$fail" -eq 0 ]
