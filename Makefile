@@ -4,7 +4,7 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp -Ikernels -Iharness -Ianalysis
 ASFLAGS += -g -Ikernels
-LDLIBS  += -lpapi -lnuma -lhwloc -linih -ljansson -lm
+LDLIBS  += -lpapi -lpfm -lnuma -lhwloc -linih -ljansson -lm
 LDFLAGS += -fopenmp
 
 # Sanitizer build for the test suite: make SAN=1 (objects go to build-san/).
@@ -16,10 +16,11 @@ endif
 
 SRC_C   := $(wildcard kernels/*.c harness/*.c analysis/*.c)
 SRC_S   := $(wildcard kernels/*.S)
-OBJ     := $(SRC_C:%.c=$(BUILD)/%.o) $(SRC_S:%.S=$(BUILD)/%.o)
+# A family is kernels/<name>.S plus kernels/<name>.c: objects keep the source suffix so they do not collide.
+OBJ     := $(SRC_C:%.c=$(BUILD)/%.c.o) $(SRC_S:%.S=$(BUILD)/%.S.o)
 # Everything but main: the unit tests link these objects directly (not an archive: the kernel and
 # command registries live in linker sections that an archive would drop).
-LIB_OBJ := $(filter-out $(BUILD)/harness/main.o,$(OBJ))
+LIB_OBJ := $(filter-out $(BUILD)/harness/main.c.o,$(OBJ))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
@@ -32,11 +33,11 @@ pmucheck: $(BUILD)/pmucheck
 $(BUILD)/pmucheck: $(OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/%.o: %.S
+$(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 

@@ -1,0 +1,69 @@
+/* cli_info.c — `pmucheck info`: what this machine is and what pmucheck can do on it. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sysinfo.h"
+#include "topo.h"
+#include "tsc.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmucheck info [--json]\n\n"
+		   "Prints the CPU, the topology and caches (hwloc), the ISA extensions the kernels use,\n"
+		   "huge pages and SMT, the measured TSC and core clocks.\n\n"
+		   "  --json      the same as one JSON object\n"
+		   "  -h, --help\n");
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+						{NULL, 0, NULL, 0}};
+	struct sysinfo sys;
+	struct topo t;
+	struct err e;
+	int c, json = 0, r;
+	double tsc_hz, ghz;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == 'j') {
+			json = 1;
+			continue;
+		}
+		err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+		return cli_fail("info", E_USAGE, &e);
+	}
+	if (optind < argc) {
+		err_set(&e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+		return cli_fail("info", E_USAGE, &e);
+	}
+	r = topo_load(&t, &e);
+	if (r)
+		return cli_fail("info", r, &e);
+	sysinfo_read(&sys);
+	tsc_hz = tsc_calibrate_hz(50);
+	ghz = tsc_core_ghz(tsc_hz, 20);
+	if (json) {
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:f}}", "host", sys.host, "cpu",
+				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology", topo_json(&t),
+				      "clock", "tsc_hz", tsc_hz, "core_ghz", ghz);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		fputc('\n', stdout);
+		json_decref(o);
+	} else {
+		sysinfo_print(&sys, stdout);
+		topo_print(&t, stdout);
+		printf("clock           TSC %.3f GHz, core %.3f GHz (dependent-add chain)\n", tsc_hz * 1e-9, ghz);
+	}
+	topo_free(&t);
+	return 0;
+}
+
+CLI_COMMAND("info", cmd_info, "describe this machine: CPU, caches, clocks, counters, prefetchers");

@@ -1,0 +1,265 @@
+/* cli_run.c — `pmucheck run`: parse and check everything, then create the results directory, then
+ * measure. Bad input is found before anything is written. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_run.h"
+#include "machine.h"
+#include "results.h"
+#include "run.h"
+#include "summary.h"
+#include "sysinfo.h"
+#include "tsc.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmucheck run [OPTIONS]\n\n"
+		"Measures the kernels over a size sweep of every cache level and DRAM and writes\n"
+		"results/<host>-<UTC time>/{machine.json,raw.csv} (format: docs/results-format.md).\n\n"
+		"  -q, --quick             a short run (under a minute): one size per level, fewer arguments\n"
+		"  -k, --kernels LIST      families or family.variant, e.g. load,store.avx.nt (default: all;\n"
+		"                          'pmucheck list kernels' names them)\n"
+		"  -s, --sizes LIST        working set per thread, e.g. 32k,1M,256M (default: sweep from the caches)\n"
+		"  -c, --cpus LIST         CPUs of the widest run, e.g. 0-3 (default: one per core of socket 0)\n"
+		"  -t, --threads LIST      thread counts; N uses the first N CPUs (default: 1 and all)\n"
+		"  -p, --placement LIST    memory: local, node:N, remote, interleave (default: local)\n"
+		"  -a, --args LIST         nopread delays, splitread offsets or chase multiplies (default: per family)\n"
+		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
+		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
+		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
+		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
+		"  -o, --out DIR           results directory (must not exist)\n"
+		"      --results ROOT      where new results directories go (default: results)\n"
+		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
+		"  -h, --help\n");
+}
+
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS };
+
+static const struct option options[] = {
+	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
+	{"sizes", required_argument, NULL, 's'},     {"cpus", required_argument, NULL, 'c'},
+	{"threads", required_argument, NULL, 't'},   {"placement", required_argument, NULL, 'p'},
+	{"args", required_argument, NULL, 'a'},	     {"reps", required_argument, NULL, 'r'},
+	{"min-time", required_argument, NULL, OPT_MIN_TIME}, {"no-thp", no_argument, NULL, OPT_NO_THP},
+	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
+	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
+	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0}};
+
+/* Splits a comma list and hands each item to fn. */
+static int each_item(const char *option, const char *list, int (*fn)(void *, const char *, const char *, struct err *),
+		     void *ctx, struct err *e)
+{
+	char *copy = strdup(list), *save = NULL;
+	int rc = 0, n = 0;
+
+	for (char *it = strtok_r(copy, ",", &save); it && !rc; it = strtok_r(NULL, ",", &save), n++)
+		rc = fn(ctx, option, it, e);
+	if (!rc && n == 0)
+		rc = err_set(e, E_USAGE, "%s: empty list", option);
+	free(copy);
+	return rc;
+}
+
+static int add_size(void *ctx, const char *option, const char *item, struct err *e)
+{
+	struct plan_opts *o = ctx;
+	if (o->nsizes == PLAN_MAX_SIZES)
+		return err_set(e, E_USAGE, "%s: more than %d sizes", option, PLAN_MAX_SIZES);
+	return cli_parse_size(option, item, &o->sizes[o->nsizes++], e);
+}
+
+static int add_arg(void *ctx, const char *option, const char *item, struct err *e)
+{
+	struct plan_opts *o = ctx;
+	if (o->nargs == PLAN_MAX_ARGS)
+		return err_set(e, E_USAGE, "%s: more than %d values", option, PLAN_MAX_ARGS);
+	return cli_parse_u64(option, item, &o->args[o->nargs++], e);
+}
+
+static int add_threads(void *ctx, const char *option, const char *item, struct err *e)
+{
+	struct plan_opts *o = ctx;
+	uint64_t v;
+	int rc = cli_parse_u64(option, item, &v, e);
+
+	if (rc)
+		return rc;
+	if (v < 1 || v > TOPO_MAX_CPUS)
+		return err_set(e, E_USAGE, "%s: %s threads is out of range (1..%d)", option, item, TOPO_MAX_CPUS);
+	if (o->nthreads == PLAN_MAX_THREADS)
+		return err_set(e, E_USAGE, "%s: more than %d thread counts", option, PLAN_MAX_THREADS);
+	o->threads[o->nthreads++] = (int)v;
+	return 0;
+}
+
+struct place_ctx {
+	struct plan_opts *o;
+	const struct topo *t;
+};
+
+static int add_place(void *ctx, const char *option, const char *item, struct err *e)
+{
+	struct place_ctx *pc = ctx;
+	if (pc->o->nplaces == PLAN_MAX_PLACES)
+		return err_set(e, E_USAGE, "%s: more than %d placements", option, PLAN_MAX_PLACES);
+	return buf_parse_placement(option, item, pc->t, &pc->o->places[pc->o->nplaces++], e);
+}
+
+static void defaults(struct run_cli *rc)
+{
+	memset(rc, 0, sizeof *rc);
+	rc->cfg.reps = 5;
+	rc->cfg.seed = 1;
+	rc->cfg.thp = 1;
+	rc->cfg.progress = -1;
+	rc->results_root = "results";
+}
+
+int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *rc, struct err *e)
+{
+	struct plan_opts *o = &rc->cfg.plan;
+	struct place_ctx pc = {o, t};
+	uint64_t v;
+	int c, r = 0;
+
+	defaults(rc);
+	optind = 1;
+	opterr = 0;
+	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'q': o->quick = 1; break;
+		case 'k': o->kernels = optarg; o->explicit_kernels = 1; break;
+		case 's': r = each_item("--sizes", optarg, add_size, o, e); break;
+		case 'c': r = topo_parse_cpulist(t, "--cpus", optarg, o->cpus, TOPO_MAX_CPUS, &o->ncpus, e); break;
+		case 't': r = each_item("--threads", optarg, add_threads, o, e); break;
+		case 'p': r = each_item("--placement", optarg, add_place, &pc, e); break;
+		case 'a': r = each_item("--args", optarg, add_arg, o, e); break;
+		case 'r':
+			r = cli_parse_u64("--reps", optarg, &v, e);
+			if (!r && (v < 1 || v > 256))
+				r = err_set(e, E_USAGE, "--reps: %s is out of range (1..256)", optarg);
+			rc->cfg.reps = (int)v;
+			break;
+		case OPT_MIN_TIME:
+			r = cli_parse_u64("--min-time", optarg, &v, e);
+			if (!r && (v < 1 || v > 10000))
+				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)", optarg);
+			rc->cfg.min_seconds = (double)v * 1e-3;
+			break;
+		case OPT_NO_THP: rc->cfg.thp = 0; break;
+		case OPT_SEED: r = cli_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;
+		case 'o': rc->out = optarg; break;
+		case OPT_RESULTS: rc->results_root = optarg; break;
+		case OPT_PROGRESS: rc->cfg.progress = 1; break;
+		case OPT_NO_PROGRESS: rc->cfg.progress = 0; break;
+		case 'h': rc->help = 1; return 0;
+		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
+		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (r)
+		return r;
+	if (optind < argc)
+		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (rc->cfg.min_seconds == 0)
+		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
+	return plan_check_opts(o, t, e);
+}
+
+static void command_line(int argc, char **argv, char *out, size_t len)
+{
+	size_t off = (size_t)snprintf(out, len, "pmucheck");
+	for (int i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(out + off, len - off, " %s", argv[i]);
+}
+
+int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **argv, struct err *e)
+{
+	struct sysinfo sys;
+	struct plan plan;
+	struct raw_writer raw = {0};
+	struct run_state st = {0};
+	char started[32], finished[32], command[2048];
+	struct machine_facts mf = {0};
+	json_t *mj;
+	int r;
+
+	r = plan_build(&rc->cfg.plan, t, &plan, e);
+	if (r)
+		return r;
+	if (plan.skipped[0])
+		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", plan.skipped);
+	sysinfo_read(&sys);
+	r = results_create_dir(rc->out, rc->results_root, sys.host, rc->dir, sizeof rc->dir, e);
+	if (r)
+		goto out_plan;
+	results_utc_now(started, sizeof started, 0);
+	command_line(argc, argv, command, sizeof command);
+
+	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	mf = (struct machine_facts){&sys, t, command, started, NULL, st.tsc_hz, tsc_core_ghz(st.tsc_hz, 20),
+				    rc->cfg.plan.ncpus, NULL, "prefetcher control is not built in", NULL};
+	mj = machine_json(&mf);
+	r = results_write_json(rc->dir, "machine.json", mj, e);
+	json_decref(mj);
+	if (!r)
+		r = results_mark_partial(rc->dir, 1, e);
+	if (!r)
+		r = raw_create(&raw, rc->dir, e);
+	if (r)
+		goto out_plan;
+
+	fprintf(stderr, "pmucheck run: %d points into %s\n", plan.npoints, rc->dir);
+	st.cfg = &rc->cfg;
+	st.topo = t;
+	st.plan = &plan;
+	st.raw = &raw;
+	st.results = calloc((size_t)plan.npoints, sizeof *st.results);
+	r = run_measure(&st, e);
+	if (!r)
+		r = raw_close(&raw, e);
+	else
+		raw_close(&raw, NULL);
+	if (r)
+		goto out_results;
+
+	results_utc_now(finished, sizeof finished, 0);
+	mf.finished = finished;
+	mj = machine_json(&mf);
+	r = results_write_json(rc->dir, "machine.json", mj, e);
+	json_decref(mj);
+	if (!r)
+		r = results_mark_partial(rc->dir, 0, e);
+	if (!r)
+		summary_print(stdout, &plan, st.results, rc->dir);
+out_results:
+	free(st.results);
+out_plan:
+	plan_free(&plan);
+	return r;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_cli rc;
+	struct topo t;
+	struct err e;
+	int r = topo_load(&t, &e);
+
+	if (r)
+		return cli_fail("run", r, &e);
+	r = run_cli_parse(argc, argv, &t, &rc, &e);
+	if (!r && rc.help)
+		usage(stdout);
+	else if (!r)
+		r = run_cli_execute(&rc, &t, argc, argv, &e);
+	topo_free(&t);
+	return r ? cli_fail("run", r, &e) : 0;
+}
+
+CLI_COMMAND("run", cmd_run, "measure the kernels and write a results directory");

@@ -1,0 +1,22 @@
+/* cli_run.h — the run command's parsing and execution, shared with the default command (run, then
+ * analyze and report). */
+#ifndef PMUCHECK_CLI_RUN_H
+#define PMUCHECK_CLI_RUN_H
+
+#include "run.h"
+#include "topo.h"
+
+struct run_cli {
+	struct run_config cfg;
+	const char *out;          /* --out */
+	const char *results_root; /* --results */
+	char dir[4096];           /* the results directory, once created */
+	int help;
+};
+
+/* Parses argv (argv[0] is the command name) and checks it against the machine. Nothing is written. */
+int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *rc, struct err *e);
+/* Creates the results directory and measures. */
+int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **argv, struct err *e);
+
+#endif

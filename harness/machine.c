@@ -1,0 +1,63 @@
+#include <papi.h>
+#include <perfmon/pfmlib.h>
+
+#include "machine.h"
+#include "version.h"
+
+static json_t *libraries_json(void)
+{
+	unsigned hw = hwloc_get_api_version();
+	int pfm = pfm_get_version();
+	char papi[32], pfmv[32], hwl[32];
+
+	snprintf(papi, sizeof papi, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
+		 PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
+		 PAPI_VERSION_INCREMENT(PAPI_VERSION));
+	snprintf(pfmv, sizeof pfmv, "%d.%d", PFM_MAJ_VERSION(pfm), PFM_MIN_VERSION(pfm));
+	snprintf(hwl, sizeof hwl, "%u.%u.%u", hw >> 16, (hw >> 8) & 0xff, hw & 0xff);
+	return json_pack("{s:s, s:s, s:s}", "papi", papi, "libpfm4", pfmv, "hwloc", hwl);
+}
+
+/* The per-thread cache shares the size sweeps were built from, for 1 thread and for all threads. */
+static json_t *levels_json(const struct machine_facts *m)
+{
+	json_t *one = json_object(), *all = json_object();
+
+	for (int l = 1; l <= m->topo->ncaches; l++) {
+		char key[8];
+		snprintf(key, sizeof key, "L%d", l);
+		json_object_set_new(one, key, json_integer((json_int_t)topo_cache_share(m->topo, l, 1)));
+		json_object_set_new(all, key,
+				    json_integer((json_int_t)topo_cache_share(m->topo, l, m->threads_max)));
+	}
+	return json_pack("{s:o, s:o, s:i, s:[]}", "reported", one, "reported_all_threads", all, "threads_max",
+			 m->threads_max, "disagreements");
+}
+
+json_t *machine_json(const struct machine_facts *m)
+{
+	json_t *root = json_object();
+
+	json_object_set_new(root, "format", json_integer(1));
+	json_object_set_new(root, "pmucheck", json_string(PMUCHECK_VERSION));
+	json_object_set_new(root, "host", json_string(m->sys->host));
+	json_object_set_new(root, "command", json_string(m->command));
+	json_object_set_new(root, "started_utc", json_string(m->started));
+	json_object_set_new(root, "finished_utc", m->finished ? json_string(m->finished) : json_null());
+	json_object_set_new(root, "cpu", sysinfo_cpu_json(m->sys));
+	json_object_set_new(root, "os", sysinfo_os_json(m->sys));
+	json_object_set_new(root, "libraries", libraries_json());
+	json_object_set_new(root, "topology", topo_json(m->topo));
+	json_object_set_new(root, "clock", json_pack("{s:f, s:f, s:s}", "tsc_hz", m->tsc_hz, "core_ghz", m->core_ghz,
+						     "core_clock_method",
+						     "chain of dependent 1-cycle adds timed with the TSC"));
+	json_object_set_new(root, "levels", levels_json(m));
+	if (m->prefetch)
+		json_object_set(root, "prefetch", m->prefetch);
+	else
+		json_object_set_new(root, "prefetch", json_pack("{s:b, s:s}", "control", 0, "reason",
+								 m->prefetch_reason ? m->prefetch_reason : ""));
+	if (m->counters)
+		json_object_set(root, "counters", m->counters);
+	return root;
+}

@@ -1,0 +1,24 @@
+/* machine.h — builds machine.json: everything a reader needs to trust a run (docs/results-format.md). */
+#ifndef PMUCHECK_MACHINE_H
+#define PMUCHECK_MACHINE_H
+
+#include <jansson.h>
+
+#include "sysinfo.h"
+#include "topo.h"
+
+struct machine_facts {
+	const struct sysinfo *sys;
+	const struct topo *topo;
+	const char *command;     /* the command line */
+	const char *started, *finished; /* UTC; finished NULL while running */
+	double tsc_hz, core_ghz;
+	int threads_max;         /* for the per-thread cache shares */
+	json_t *prefetch;        /* borrowed; NULL = not controlled, with prefetch_reason */
+	const char *prefetch_reason;
+	json_t *counters;        /* borrowed; NULL = none */
+};
+
+json_t *machine_json(const struct machine_facts *m);
+
+#endif

@@ -1,0 +1,352 @@
+/* plan.c — turns options and topology into measurement points.
+ *
+ * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
+ * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
+ * S_k above, and DRAM points at 4x and 8x the whole last-level cache, so no cache can hold them. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+/* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
+   below, the upper bound 25 % below the level's own size. */
+static const double level_fracs_full[] = {0.125, 0.25, 0.375, 0.5, 0.75};
+static const double level_fracs_quick[] = {0.5};
+static const double dram_mults_full[] = {4, 8};
+static const double dram_mults_quick[] = {4};
+
+/* Family argument sets used when the user gives none. */
+static const uint64_t delays_full[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const uint64_t delays_quick[] = {0, 256};
+static const uint64_t mul_k_default[] = {24}; /* Molka et al.: 24 multiplies per access */
+static const uint64_t offsets_quick[] = {0, 32, 56, 57, 63};
+static const uint64_t touch_sizes[] = {4u << 20, 32u << 20};
+
+/* PMUCHECK_ISA_DISABLE="avx512f,avx2" pretends the CPU lacks those extensions: to test the refusal
+   paths on a machine that has everything, or to keep a run to narrower kernels. */
+static int isa_disabled(const char *name)
+{
+	const char *list = getenv("PMUCHECK_ISA_DISABLE");
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* __builtin_cpu_supports takes only literals, hence the macro. */
+#define HAS(name) (__builtin_cpu_supports(name) && !isa_disabled(name))
+
+int plan_isa_ok(unsigned isa)
+{
+	__builtin_cpu_init();
+	return (!(isa & KISA_SSE2) || HAS("sse2")) && (!(isa & KISA_AVX) || HAS("avx")) &&
+	       (!(isa & KISA_AVX2) || HAS("avx2")) && (!(isa & KISA_AVX512F) || HAS("avx512f"));
+}
+
+const char *plan_level(const struct topo *t, uint64_t working_set, int threads)
+{
+	static const char *const names[] = {"L1", "L2", "L3", "L4"};
+
+	for (int l = 1; l <= t->ncaches; l++)
+		if (working_set <= topo_cache_share(t, l, threads))
+			return names[l - 1];
+	return "DRAM";
+}
+
+static uint64_t phys_mem(void)
+{
+	return (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
+{
+	if (o->ncpus == 0) {
+		o->ncpus = topo_socket_cpus(t, 0, o->cpus, TOPO_MAX_CPUS);
+		if (o->ncpus == 0)
+			return err_set(e, E_RUNTIME, "socket 0 has no usable core");
+	}
+	if (o->nthreads == 0) {
+		o->threads[o->nthreads++] = 1;
+		if (o->ncpus > 1)
+			o->threads[o->nthreads++] = o->ncpus;
+	}
+	for (int i = 0; i < o->nthreads; i++)
+		if (o->threads[i] < 1 || o->threads[i] > o->ncpus)
+			return err_set(e, E_USAGE, "--threads: %d threads asked for, but only %d CPU(s) are in use "
+				       "(--cpus)", o->threads[i], o->ncpus);
+	if (o->nplaces == 0)
+		o->places[o->nplaces++] = (struct buf_place){BUF_LOCAL, -1};
+	if (o->npf == 0)
+		strcpy(o->pf_states[o->npf++], "on");
+	for (int i = 0; i < o->nsizes; i++) {
+		uint64_t limit = phys_mem() / 2;
+		if (o->sizes[i] == 0)
+			return err_set(e, E_USAGE, "--sizes: a size of 0 bytes measures nothing");
+		if (o->sizes[i] > limit / (uint64_t)o->ncpus)
+			return err_set(e, E_USAGE, "--sizes: %llu bytes per thread x %d CPUs exceeds half of this "
+				       "machine's %llu MiB of memory", (unsigned long long)o->sizes[i], o->ncpus,
+				       (unsigned long long)(phys_mem() >> 20));
+	}
+	return 0;
+}
+
+/* Working sets per thread for `threads` threads: the cache sweep (or the user's sizes). */
+static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads, uint64_t *out)
+{
+	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
+	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
+	const double *dm = o->quick ? dram_mults_quick : dram_mults_full;
+	int ndm = o->quick ? 1 : 2, n = 0;
+	uint64_t llc = t->ncaches ? t->caches[t->ncaches - 1].size : (32u << 20);
+
+	if (o->nsizes) {
+		memcpy(out, o->sizes, sizeof *out * (size_t)o->nsizes);
+		return o->nsizes;
+	}
+	for (int l = 1; l <= t->ncaches; l++) {
+		uint64_t share = topo_cache_share(t, l, threads);
+		uint64_t below = l > 1 ? topo_cache_share(t, l - 1, threads) : 0;
+		for (int i = 0; i < nfr; i++) {
+			uint64_t s = (uint64_t)(share * fr[i]);
+			if (s >= 2 * below && s > 0)
+				out[n++] = s;
+		}
+	}
+	/* DRAM: the whole LLC of the socket several times over, split among the threads. */
+	for (int i = 0; i < ndm; i++)
+		out[n++] = (uint64_t)(llc * dm[i]) / (uint64_t)threads;
+	return n;
+}
+
+static uint64_t round_bytes(uint64_t working_set, const struct kern_family *f)
+{
+	uint64_t per_array = working_set / f->arrays;
+	return per_array / f->granule * f->granule;
+}
+
+struct gen {
+	const struct plan_opts *o;
+	const struct topo *t;
+	struct plan *p;
+	int cap;
+	struct err *e;
+};
+
+static int add_point(struct gen *g, const struct kern_family *f, const struct kern_variant *v,
+		     uint64_t working_set, uint64_t arg, int threads)
+{
+	struct plan_point *pt;
+	uint64_t bytes = round_bytes(working_set, f);
+
+	if (bytes == 0)
+		return err_set(g->e, E_USAGE, "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
+			       "arrays)", (unsigned long long)working_set, v->name, f->granule, f->arrays);
+	for (int pl = 0; pl < g->o->nplaces; pl++)
+		for (int pf = 0; pf < g->o->npf; pf++) {
+			if (g->p->npoints == g->cap) {
+				g->cap = g->cap ? 2 * g->cap : 256;
+				g->p->points = realloc(g->p->points, sizeof *g->p->points * (size_t)g->cap);
+			}
+			pt = &g->p->points[g->p->npoints++];
+			memset(pt, 0, sizeof *pt);
+			pt->fam = f;
+			pt->var = v;
+			pt->bytes = bytes;
+			pt->arg = arg;
+			pt->threads = threads;
+			pt->place = pl;
+			pt->pf = pf;
+			snprintf(pt->level, sizeof pt->level, "%s",
+				 plan_level(g->t, bytes * f->arrays, threads));
+		}
+	return 0;
+}
+
+/* The argument values a variant is measured with. */
+static int variant_args(const struct plan_opts *o, const struct kern_family *f, const struct kern_variant *v,
+			uint64_t *args)
+{
+	int n = 0;
+
+	if (!f->arg_name || (!strcmp(f->name, "chase") && !(v->flags & (KV_MUL_INDEP | KV_MUL_DEP)))) {
+		args[0] = 0;
+		return 1;
+	}
+	if (o->nargs) {
+		memcpy(args, o->args, sizeof *args * (size_t)o->nargs);
+		return o->nargs;
+	}
+	if (!strcmp(f->arg_name, "delay")) {
+		const uint64_t *d = o->quick ? delays_quick : delays_full;
+		n = o->quick ? 2 : (int)(sizeof delays_full / sizeof *delays_full);
+		memcpy(args, d, sizeof *args * (size_t)n);
+	} else if (!strcmp(f->arg_name, "offset")) {
+		if (o->quick) {
+			n = (int)(sizeof offsets_quick / sizeof *offsets_quick);
+			memcpy(args, offsets_quick, sizeof offsets_quick);
+		} else
+			for (n = 0; n < 64; n++)
+				args[n] = (uint64_t)n;
+	} else {
+		args[n++] = mul_k_default[0];
+	}
+	return n;
+}
+
+/* Which sizes a family sweeps by default: the whole sweep, one per level, only DRAM, or only L1. */
+static int family_sizes(const struct gen *g, const struct kern_family *f, const struct kern_variant *v,
+			int threads, uint64_t *out)
+{
+	uint64_t all[PLAN_MAX_SIZES];
+	int n = sweep_sizes(g->o, g->t, threads, all), m = 0;
+	char last[8] = "";
+
+	if (g->o->nsizes || !strcmp(f->name, "load") || !strcmp(f->name, "store") ||
+	    !strcmp(f->name, "triad") || (!strcmp(f->name, "chase") && !(v->flags & (KV_MUL_INDEP | KV_MUL_DEP)))) {
+		memcpy(out, all, sizeof *out * (size_t)n);
+		return n;
+	}
+	if (f->flags & KF_FRESH_BUFFER) {
+		memcpy(out, touch_sizes, sizeof touch_sizes);
+		return g->o->quick ? 1 : 2;
+	}
+	if (!strcmp(f->name, "nopread")) { /* Helm et al. throttle memory bandwidth: DRAM only */
+		out[0] = all[n - 1];
+		return 1;
+	}
+	if (!strcmp(f->name, "splitread")) { /* line-split accounting: L1, where nothing else hides it */
+		out[0] = all[0];
+		return 1;
+	}
+	/* Anything else (chase with multiplies): the middle point of each level. */
+	for (int i = 0; i < n; i++) {
+		const char *lv = plan_level(g->t, all[i], threads);
+		int j = i;
+		if (!strcmp(lv, last))
+			continue;
+		snprintf(last, sizeof last, "%s", lv);
+		while (j + 1 < n && !strcmp(plan_level(g->t, all[j + 1], threads), lv))
+			j++;
+		out[m++] = all[(i + j) / 2];
+	}
+	return m;
+}
+
+/* Latency kernels and single-stream experiments run on one thread only. */
+static int family_multithreaded(const struct kern_family *f)
+{
+	return !(f->flags & (KF_LATENCY | KF_FRESH_BUFFER)) && strcmp(f->name, "splitread") != 0;
+}
+
+static int add_variant(struct gen *g, const struct kern_family *f, const struct kern_variant *v)
+{
+	uint64_t args[PLAN_MAX_ARGS], sizes[PLAN_MAX_SIZES];
+	int nargs = variant_args(g->o, f, v, args);
+
+	for (int ti = 0; ti < g->o->nthreads; ti++) {
+		int threads = g->o->threads[ti];
+		int nsizes;
+
+		if (threads > 1 && !family_multithreaded(f) && !g->o->explicit_kernels)
+			continue;
+		nsizes = family_sizes(g, f, v, threads, sizes);
+		for (int s = 0; s < nsizes; s++)
+			for (int a = 0; a < nargs; a++) {
+				int rc;
+				if (args[a] > f->arg_max)
+					return err_set(g->e, E_USAGE, "--args: %s %llu is out of range for %s "
+						       "(0..%llu)", f->arg_name, (unsigned long long)args[a],
+						       v->name, (unsigned long long)f->arg_max);
+				rc = add_point(g, f, v, sizes[s], args[a], threads);
+				if (rc)
+					return rc;
+			}
+	}
+	return 0;
+}
+
+static void note_skipped(struct plan *p, const char *name)
+{
+	size_t len = strlen(p->skipped);
+	snprintf(p->skipped + len, sizeof p->skipped - len, "%s%s", len ? ", " : "", name);
+}
+
+/* One name from --kernels: a family (all its variants the CPU has) or one variant (an error if the CPU
+   lacks it). */
+static int add_named(struct gen *g, const char *name)
+{
+	const struct kern_family *f;
+	const struct kern_variant *v = kern_variant_find(name, &f);
+
+	if (!f || (strchr(name, '.') && !v))
+		return err_set(g->e, E_USAGE, "--kernels: unknown kernel '%s' (see 'pmucheck list kernels')",
+			       name);
+	if (strchr(name, '.')) {
+		if (!plan_isa_ok(v->isa))
+			return err_set(g->e, E_USAGE, "--kernels: this CPU lacks the instructions of '%s'", name);
+		return add_variant(g, f, v);
+	}
+	for (unsigned i = 0; i < f->nvariants; i++) {
+		int rc;
+		if (!plan_isa_ok(f->variants[i].isa)) {
+			note_skipped(g->p, f->variants[i].name);
+			continue;
+		}
+		rc = add_variant(g, f, &f->variants[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Points that share a prefetch state, thread count and placement run back to back, so buffers are
+   placed once and the MSRs are written once per state; otherwise the order of the options is kept. */
+static int cmp_point(const void *a, const void *b)
+{
+	const struct plan_point *x = a, *y = b;
+
+	if (x->pf != y->pf)
+		return x->pf - y->pf;
+	if (x->threads != y->threads)
+		return x->threads - y->threads;
+	if (x->place != y->place)
+		return x->place - y->place;
+	return x->order - y->order;
+}
+
+int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e)
+{
+	struct gen g = {o, t, p, 0, e};
+	int rc = 0;
+
+	memset(p, 0, sizeof *p);
+	if (o->kernels) {
+		char *list = strdup(o->kernels), *save = NULL;
+		for (char *name = strtok_r(list, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save))
+			rc = add_named(&g, name);
+		free(list);
+	} else {
+		for (unsigned i = 0; i < kern_family_count() && !rc; i++)
+			rc = add_named(&g, kern_family_at(i)->name);
+	}
+	if (!rc && p->npoints == 0)
+		rc = err_set(e, E_USAGE, "--kernels: nothing to measure");
+	for (int i = 0; i < p->npoints; i++)
+		p->points[i].order = i;
+	if (!rc)
+		qsort(p->points, (size_t)p->npoints, sizeof *p->points, cmp_point);
+	if (rc)
+		plan_free(p);
+	return rc;
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->points);
+	p->points = NULL;
+	p->npoints = 0;
+}

@@ -1,0 +1,67 @@
+/* plan.h — what a run measures: the list of points, built from the options and the topology before
+ * anything is measured, so every bad input is found before the first byte is written. */
+#ifndef PMUCHECK_PLAN_H
+#define PMUCHECK_PLAN_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "err.h"
+#include "kern.h"
+#include "topo.h"
+
+#define PLAN_MAX_SIZES 64
+#define PLAN_MAX_ARGS 128
+#define PLAN_MAX_THREADS 16   /* distinct thread counts */
+#define PLAN_MAX_PLACES 8
+#define PLAN_MAX_PF 8
+#define PLAN_MAX_VARIANTS 64
+
+/* The user's choices (CLI, config, preset); zero values mean "the default". */
+struct plan_opts {
+	int quick;
+	const char *kernels;            /* comma list of families or family.variant; NULL = all */
+	uint64_t sizes[PLAN_MAX_SIZES]; /* working set per thread; empty = sweep from the topology */
+	int nsizes;
+	int cpus[TOPO_MAX_CPUS];        /* CPUs of the widest run, in order; empty = one per core of socket 0 */
+	int ncpus;
+	int threads[PLAN_MAX_THREADS];  /* thread counts; empty = 1 and all of cpus */
+	int nthreads;
+	struct buf_place places[PLAN_MAX_PLACES];
+	int nplaces;                    /* empty = local */
+	char pf_states[PLAN_MAX_PF][64]; /* "on", "off", "off:l2-stream;l1-ip" */
+	int npf;
+	uint64_t args[PLAN_MAX_ARGS];   /* family argument values; empty = the family's default set */
+	int nargs;
+	int explicit_kernels;           /* the user named kernels: a width the CPU lacks is an error */
+};
+
+struct plan_point {
+	const struct kern_family *fam;
+	const struct kern_variant *var;
+	uint64_t bytes;  /* per array per thread */
+	uint64_t arg;
+	int threads;     /* uses opts.cpus[0 .. threads-1] */
+	int place;       /* index into opts.places */
+	int pf;          /* index into opts.pf_states */
+	char level[8];   /* by the reported cache sizes */
+	int order;       /* position before grouping */
+};
+
+struct plan {
+	struct plan_point *points;
+	int npoints;
+	char skipped[2048]; /* variants skipped because the CPU lacks their ISA, for the user */
+};
+
+/* Validates opts against the machine and fills in defaults. */
+int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e);
+int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e);
+void plan_free(struct plan *p);
+
+/* Level ("L1", "L2", "L3", "DRAM") a per-thread working set falls in, given `threads` sharing caches. */
+const char *plan_level(const struct topo *t, uint64_t working_set, int threads);
+/* Whether this CPU can run a variant. */
+int plan_isa_ok(unsigned isa);
+
+#endif

@@ -1,0 +1,51 @@
+/* raw.h — the raw.csv writer (format: docs/results-format.md). Rows are buffered per point and flushed
+ * to disk (fflush + fsync) when the point is complete, so an interrupted run leaves whole points only. */
+#ifndef PMUCHECK_RAW_H
+#define PMUCHECK_RAW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "kern.h"
+
+struct raw_row {
+	int point, rep, group;
+	const char *kernel, *variant;
+	unsigned width;
+	const char *arg_name;
+	uint64_t arg, bytes;
+	unsigned arrays;
+	uint64_t reps;
+	const char *diff;
+	int threads;
+	const char *cpus, *placement, *mem_nodes, *prefetch, *msr, *level;
+	double thp_share, seconds;
+	uint64_t tsc;
+	double core_ghz;
+	const char *flag;
+	struct kern_volumes v;
+	/* event part; event == NULL or "" when no event was counted */
+	const char *event, *backend, *encoding, *scope;
+	int has_count;
+	int64_t count;
+	uint64_t time_enabled, time_running;
+	const char *status, *reason;
+};
+
+struct raw_writer {
+	FILE *f;
+	char path[4096];
+};
+
+/* Creates dir/raw.csv (must not exist) and writes the header. */
+int raw_create(struct raw_writer *w, const char *dir, struct err *e);
+void raw_write(struct raw_writer *w, const struct raw_row *r);
+/* Makes everything written so far durable. */
+int raw_flush(struct raw_writer *w, struct err *e);
+int raw_close(struct raw_writer *w, struct err *e);
+
+/* Writes s as one CSV field (quoted when it holds , " or a line break). */
+void raw_csv_field(FILE *f, const char *s);
+
+#endif

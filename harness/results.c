@@ -1,0 +1,93 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+
+void results_utc_now(char *out, size_t len, int compact)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(out, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int results_create_dir(const char *out, const char *root, const char *host, char *dir, size_t len,
+		       struct err *e)
+{
+	char stamp[32];
+
+	if (out) {
+		snprintf(dir, len, "%s", out);
+		if (mkdir(dir, 0755) != 0)
+			return err_set(e, E_USAGE, "--out: cannot create results directory %s: %s", dir,
+				       strerror(errno));
+		return 0;
+	}
+	if (mkdir(root, 0755) != 0 && errno != EEXIST)
+		return err_set(e, E_USAGE, "cannot create results directory %s: %s", root, strerror(errno));
+	results_utc_now(stamp, sizeof stamp, 1);
+	for (int i = 1; i < 1000; i++) {
+		if (i == 1)
+			snprintf(dir, len, "%s/%s-%s", root, host, stamp);
+		else
+			snprintf(dir, len, "%s/%s-%s-%d", root, host, stamp, i);
+		if (mkdir(dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return err_set(e, E_USAGE, "cannot create results directory %s: %s", dir,
+				       strerror(errno));
+	}
+	return err_set(e, E_RUNTIME, "no free results directory name under %s", root);
+}
+
+int results_write_json(const char *dir, const char *name, json_t *obj, struct err *e)
+{
+	char tmp[4096], path[4096];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err_set(e, E_RUNTIME, "cannot write %s: %s", tmp, strerror(errno));
+	if (json_dumpfd(obj, fd, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || write(fd, "\n", 1) != 1 ||
+	    fsync(fd) != 0) {
+		close(fd);
+		unlink(tmp);
+		return err_set(e, E_RUNTIME, "cannot write %s: %s", tmp, strerror(errno));
+	}
+	close(fd);
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		return err_set(e, E_RUNTIME, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+	}
+	return 0;
+}
+
+int results_mark_partial(const char *dir, int partial, struct err *e)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/PARTIAL", dir);
+	if (!partial) {
+		if (unlink(path) != 0 && errno != ENOENT)
+			return err_set(e, E_RUNTIME, "cannot remove %s: %s", path, strerror(errno));
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err_set(e, E_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+	if (write(fd, "run in progress or interrupted; raw.csv holds the finished points\n", 66) != 66) {
+		close(fd);
+		return err_set(e, E_RUNTIME, "cannot write %s", path);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* results.h — the results directory and its machine.json (format: docs/results-format.md). */
+#ifndef PMUCHECK_RESULTS_H
+#define PMUCHECK_RESULTS_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* Creates a new directory: `out` when given (it must not exist), else <root>/<host>-<UTC time>, with a
+   -2, -3, ... suffix rather than reuse an existing one. Writes its path to dir. A directory that cannot
+   be created is the user's to fix: E_USAGE. */
+int results_create_dir(const char *out, const char *root, const char *host, char *dir, size_t len,
+		       struct err *e);
+
+/* Writes obj to dir/name through a temporary file and a rename, so readers never see half a file. */
+int results_write_json(const char *dir, const char *name, json_t *obj, struct err *e);
+
+/* Creates or removes dir/PARTIAL, the marker of a run that has not finished. */
+int results_mark_partial(const char *dir, int partial, struct err *e);
+
+/* "2026-11-21T10:22:57Z" */
+void results_utc_now(char *out, size_t len, int compact);
+
+#endif

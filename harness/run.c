@@ -1,0 +1,326 @@
+/* run.c — the measurement loop. See run.h for the method. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "progress.h"
+#include "run.h"
+#include "tsc.h"
+
+#define MAX_THREADS TOPO_MAX_CPUS
+
+/* What the threads of one point share; written by each thread in its own slot, read by the master after
+   a barrier. */
+struct point_shared {
+	uint64_t reps;             /* R, chosen by the master */
+	int again;                 /* calibration goes on */
+	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
+	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
+	int failed;                /* a thread could not get its memory */
+	struct err err;
+};
+
+static int pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set);
+}
+
+static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps, uint64_t arg)
+{
+	uint64_t t0 = tsc_begin();
+	v->fn(buf, bytes, reps, arg);
+	return tsc_end() - t0;
+}
+
+static uint64_t max_of(const uint64_t *a, int n)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < n; i++)
+		if (a[i] > m)
+			m = a[i];
+	return m;
+}
+
+static void volumes_diff(const struct plan_point *pt, uint64_t bytes_lo, uint64_t bytes_hi, uint64_t reps_lo,
+			 uint64_t reps_hi, struct kern_volumes *out)
+{
+	struct kern_params lo = {bytes_lo, reps_lo, pt->arg}, hi = {bytes_hi, reps_hi, pt->arg};
+	struct kern_volumes vl, vh;
+
+	pt->fam->volumes(pt->var, &lo, &vl);
+	pt->fam->volumes(pt->var, &hi, &vh);
+#define X(name) out->name = (vh.name - vl.name) * (uint64_t)pt->threads;
+	KERN_VOLUME_FIELDS(X)
+#undef X
+}
+
+/* Fills the part of a row that all its events share. */
+static void row_common(const struct run_state *s, int ipt, const struct plan_point *pt, struct raw_row *r,
+		       const char *cpus, const char *mem_nodes, const char *placement, const char *msr)
+{
+	memset(r, 0, sizeof *r);
+	r->point = ipt;
+	r->kernel = pt->fam->name;
+	r->variant = pt->var->name;
+	r->width = pt->var->width;
+	r->arg_name = pt->fam->arg_name ? pt->fam->arg_name : "";
+	r->arg = pt->arg;
+	r->bytes = pt->bytes;
+	r->arrays = pt->fam->arrays;
+	r->diff = (pt->fam->flags & KF_DIFF_BY_SIZE) ? "size" : "reps";
+	r->threads = pt->threads;
+	r->cpus = cpus;
+	r->placement = placement;
+	r->mem_nodes = mem_nodes;
+	r->prefetch = s->cfg->plan.pf_states[pt->pf];
+	r->msr = msr;
+	r->level = pt->level;
+	r->flag = "";
+	r->status = "ok";
+	r->reason = "";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void summarise(struct run_point_result *res, double *sec, int n, const struct kern_volumes *v)
+{
+	double bytes = (double)(v->bytes_loaded + v->bytes_stored);
+
+	qsort(sec, (size_t)n, sizeof *sec, cmp_double);
+	res->gbps_max = bytes / sec[0] * 1e-9;
+	res->gbps_median = bytes / sec[n / 2] * 1e-9;
+	res->gbps_min = bytes / sec[n - 1] * 1e-9;
+	if (v->chase_accesses) {
+		double acc = (double)v->chase_accesses / 1.0;
+		res->ns_min = sec[0] * 1e9 / acc;
+		res->ns_median = sec[n / 2] * 1e9 / acc;
+		res->ns_max = sec[n - 1] * 1e9 / acc;
+	}
+}
+
+/* One repetition of a fresh-memory kernel (touch): a call over N bytes and one over 2N, each on memory
+   mapped for it and never touched before. */
+static void fresh_pair(const struct plan_point *pt, const struct buf_place *place, const struct topo *t, int cpu,
+		       uint64_t *lo, uint64_t *hi, struct point_shared *sh)
+{
+	struct buf a, b;
+	struct err e;
+
+	if (buf_alloc(&a, pt->bytes, place, t, cpu, 0, &e) || buf_alloc(&b, 2 * pt->bytes, place, t, cpu, 0, &e)) {
+#pragma omp critical
+		{
+			sh->failed = 1;
+			sh->err = e;
+		}
+		return;
+	}
+	*lo = timed_call(pt->var, a.base, pt->bytes, 1, pt->arg);
+	*hi = timed_call(pt->var, b.base, 2 * pt->bytes, 1, pt->arg);
+	buf_free(&a);
+	buf_free(&b);
+}
+
+struct group_ctx {
+	struct run_state *s;
+	int first, last;          /* plan points [first, last) share threads, placement and prefetch state */
+	struct buf bufs[MAX_THREADS];
+	struct point_shared sh;
+	char cpus[512], mem_nodes[256], placement[32], msr[512];
+	struct progress *prog;
+};
+
+static void measure_point(struct group_ctx *g, int ipt, int tid)
+{
+	struct run_state *s = g->s;
+	const struct plan_point *pt = &s->plan->points[ipt];
+	const struct buf_place *place = &s->cfg->plan.places[pt->place];
+	struct point_shared *sh = &g->sh;
+	int fresh = pt->fam->flags & KF_FRESH_BUFFER, nt = pt->threads, nreps = s->cfg->reps;
+	double sec[256];
+	struct kern_volumes v;
+	struct raw_row row;
+
+	if (pt->fam->prepare && !fresh) {
+		struct kern_params p = {pt->bytes, 1, pt->arg};
+		pt->fam->prepare(pt->var, &p, g->bufs[tid].base, s->cfg->seed + (uint64_t)tid);
+	}
+#pragma omp master
+	{
+		sh->reps = 1;
+		s->results[ipt].core_ghz = tsc_core_ghz(s->tsc_hz, s->cfg->plan.quick ? 2 : 5);
+		s->results[ipt].thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
+	}
+	/* Warm-up and calibration: double R until the R call takes min_seconds on the slowest thread. */
+	do {
+#pragma omp barrier
+		if (fresh)
+			fresh_pair(pt, place, s->topo, s->cfg->plan.cpus[tid], &sh->lo[tid], &sh->hi[tid], sh);
+		else
+			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
+#pragma omp barrier
+#pragma omp master
+		{
+			sh->again = !fresh && max_of(sh->lo, nt) < s->cfg->min_seconds * s->tsc_hz;
+			if (sh->again)
+				sh->reps *= 2;
+		}
+#pragma omp barrier
+	} while (sh->again && !sh->failed);
+
+	for (int rep = 0; rep < nreps && !sh->failed; rep++) {
+#pragma omp barrier
+		if (fresh) {
+			fresh_pair(pt, place, s->topo, s->cfg->plan.cpus[tid], &sh->lo[tid], &sh->hi[tid], sh);
+		} else {
+			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
+#pragma omp barrier
+			sh->hi[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, 2 * sh->reps, pt->arg);
+		}
+#pragma omp barrier
+#pragma omp master
+		{
+			uint64_t ticks = max_of(sh->hi, nt) - max_of(sh->lo, nt);
+			if (fresh)
+				volumes_diff(pt, pt->bytes, 2 * pt->bytes, 1, 1, &v);
+			else
+				volumes_diff(pt, pt->bytes, pt->bytes, sh->reps, 2 * sh->reps, &v);
+			row_common(s, ipt, pt, &row, g->cpus, g->mem_nodes, g->placement, g->msr);
+			row.rep = rep;
+			row.reps = fresh ? 1 : sh->reps;
+			row.v = v;
+			row.tsc = ticks;
+			row.seconds = (double)ticks / s->tsc_hz;
+			row.core_ghz = s->results[ipt].core_ghz;
+			row.thp_share = s->results[ipt].thp_share;
+			if (rep < (int)(sizeof sec / sizeof *sec))
+				sec[rep] = row.seconds;
+			raw_write(s->raw, &row);
+		}
+	}
+#pragma omp master
+	{
+		if (!sh->failed) {
+			summarise(&s->results[ipt], sec, nreps < 256 ? nreps : 256, &v);
+			if (raw_flush(s->raw, &sh->err))
+				sh->failed = 1;
+		}
+		progress_step(g->prog, pt->var->name, pt->threads, pt->bytes * pt->fam->arrays, pt->level);
+	}
+#pragma omp barrier
+}
+
+/* The largest buffer any point of the group needs per thread. */
+static uint64_t group_bytes(const struct run_state *s, int first, int last)
+{
+	uint64_t need = 0;
+	for (int i = first; i < last; i++) {
+		const struct plan_point *pt = &s->plan->points[i];
+		if (!(pt->fam->flags & KF_FRESH_BUFFER) && pt->bytes * pt->fam->arrays > need)
+			need = pt->bytes * pt->fam->arrays;
+	}
+	return need;
+}
+
+static void group_labels(struct group_ctx *g, const struct plan_point *pt)
+{
+	const struct run_config *c = g->s->cfg;
+	int nodes[MAX_THREADS];
+
+	topo_format_cpus(c->plan.cpus, pt->threads, ';', g->cpus, sizeof g->cpus);
+	buf_format_placement(&c->plan.places[pt->place], g->placement, sizeof g->placement);
+	for (int i = 0; i < pt->threads; i++)
+		buf_place_node(&c->plan.places[pt->place], g->s->topo, c->plan.cpus[i], &nodes[i], NULL);
+	if (nodes[0] < 0)
+		snprintf(g->mem_nodes, sizeof g->mem_nodes, "all");
+	else
+		topo_format_cpus(nodes, pt->threads, ';', g->mem_nodes, sizeof g->mem_nodes);
+}
+
+static int measure_group(struct group_ctx *g, struct err *e)
+{
+	struct run_state *s = g->s;
+	const struct plan_point *pt0 = &s->plan->points[g->first];
+	const struct buf_place *place = &s->cfg->plan.places[pt0->place];
+	uint64_t need = group_bytes(s, g->first, g->last);
+	int nt = pt0->threads;
+
+	memset(&g->sh, 0, sizeof g->sh);
+	group_labels(g, pt0);
+	omp_set_dynamic(0);
+#pragma omp parallel num_threads(nt)
+	{
+		int tid = omp_get_thread_num();
+		struct err te;
+
+		pin_self(s->cfg->plan.cpus[tid]);
+		if (need) {
+			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid], s->cfg->thp, &te)) {
+#pragma omp critical
+				{
+					g->sh.failed = 1;
+					g->sh.err = te;
+				}
+			} else {
+				buf_first_touch(&g->bufs[tid]);
+			}
+		}
+#pragma omp barrier
+		for (int i = g->first; i < g->last && !g->sh.failed; i++)
+			measure_point(g, i, tid);
+		if (need)
+			buf_free(&g->bufs[tid]);
+	}
+	if (g->sh.failed) {
+		*e = g->sh.err;
+		return E_RUNTIME;
+	}
+	return 0;
+}
+
+static int same_group(const struct plan_point *a, const struct plan_point *b)
+{
+	return a->threads == b->threads && a->place == b->place && a->pf == b->pf;
+}
+
+int run_measure(struct run_state *s, struct err *e)
+{
+	struct group_ctx *g = calloc(1, sizeof *g);
+	int rc = 0, pf_now = -1;
+
+	if (!g)
+		return err_set(e, E_RUNTIME, "out of memory");
+	g->s = s;
+	g->prog = progress_new(s->plan->npoints, s->cfg->progress);
+	for (int first = 0; first < s->plan->npoints && !rc;) {
+		int last = first + 1;
+		while (last < s->plan->npoints && same_group(&s->plan->points[first], &s->plan->points[last]))
+			last++;
+		if (s->set_prefetch && s->plan->points[first].pf != pf_now) {
+			pf_now = s->plan->points[first].pf;
+			rc = s->set_prefetch(s->pf_ctx, pf_now, g->msr, sizeof g->msr, e);
+		}
+		g->first = first;
+		g->last = last;
+		if (!rc)
+			rc = measure_group(g, e);
+		first = last;
+	}
+	progress_done(g->prog);
+	free(g);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/* run.h — the one measurement loop every kernel goes through (no kernel times itself).
+ *
+ * Per point: pin one thread per CPU, place and first-touch each thread's buffer from that thread,
+ * prepare it (the chase chain), find the pass count R that makes a call last long enough, then for each
+ * repetition and event group time a call with R passes and one with 2R passes between barriers and
+ * record their difference: the fixed cost of the call, the timer and the counter reads cancels. */
+#ifndef PMUCHECK_RUN_H
+#define PMUCHECK_RUN_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "plan.h"
+#include "raw.h"
+#include "topo.h"
+
+struct run_event_set; /* the counters of one run, see run_counters.c */
+
+struct run_config {
+	struct plan_opts plan;
+	int reps;             /* repetitions recorded per point (after the warm-up) */
+	double min_seconds;   /* the R-pass call lasts at least this long */
+	uint64_t seed;        /* chase permutations */
+	int thp;              /* advise huge pages for the buffers */
+	int progress;         /* progress line on stderr */
+};
+
+/* The outcome of one point, for the summary the run prints. */
+struct run_point_result {
+	double gbps_median, gbps_min, gbps_max;    /* bandwidth over the repetitions */
+	double ns_median, ns_min, ns_max;          /* per chase access (latency kernels) */
+	double core_ghz;
+	double thp_share;
+};
+
+struct run_state {
+	const struct run_config *cfg;
+	const struct topo *topo;
+	const struct plan *plan;
+	struct raw_writer *raw;
+	double tsc_hz;
+	struct run_point_result *results; /* one per plan point */
+	struct run_event_set *events;      /* NULL when no events are counted */
+	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
+	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */
+	int (*set_prefetch)(void *ctx, int state, char *msr, size_t len, struct err *e);
+	void *pf_ctx;
+};
+
+/* Measures every point of the plan in order, writing raw rows. Returns 0 or a negative error. */
+int run_measure(struct run_state *s, struct err *e);
+
+#endif

@@ -1,0 +1,30 @@
+/* sysinfo.h — the facts about this machine and its software that a reader needs to trust a run:
+ * CPU identity and microcode, ISA extensions used, kernel, governor, frequency, THP mode, SMT. */
+#ifndef PMUCHECK_SYSINFO_H
+#define PMUCHECK_SYSINFO_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "cpuid.h"
+
+struct sysinfo {
+	struct cpuid_info cpu;
+	char model_name[128];
+	char microcode[32];
+	char isa[64];       /* extensions the kernels may use: "sse2 avx avx2 avx512f" */
+	char kernel[128];
+	char governor[32];  /* "" when there is no cpufreq driver (VMs) */
+	double mhz;         /* as /proc/cpuinfo reports it at start */
+	char thp[32];       /* "always", "madvise", "never" */
+	char smt[16];       /* "on", "off", "unknown" */
+	char host[64];
+};
+
+void sysinfo_read(struct sysinfo *s);
+void sysinfo_print(const struct sysinfo *s, FILE *f);
+json_t *sysinfo_cpu_json(const struct sysinfo *s);
+json_t *sysinfo_os_json(const struct sysinfo *s);
+
+#endif

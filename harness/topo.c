@@ -1,0 +1,232 @@
+/* topo.c — hwloc topology. Only what pmucheck needs: counts, the data-cache hierarchy seen from the
+ * first allowed PU, and CPU lists. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+static void load_caches(struct topo *t)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)t->cpus[0]);
+
+	t->ncaches = 0;
+	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
+		struct topo_cache *c;
+
+		if (!hwloc_obj_type_is_dcache(o->type) || !o->attr)
+			continue;
+		if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+			continue;
+		if (o->attr->cache.depth < 1 || o->attr->cache.depth > TOPO_MAX_LEVELS)
+			continue;
+		c = &t->caches[o->attr->cache.depth - 1];
+		c->level = (int)o->attr->cache.depth;
+		c->size = o->attr->cache.size;
+		c->line = o->attr->cache.linesize;
+		c->npus = (unsigned)hwloc_bitmap_weight(o->cpuset);
+		hwloc_bitmap_list_snprintf(c->cpus, sizeof c->cpus, o->cpuset);
+		if (c->level > t->ncaches)
+			t->ncaches = c->level;
+	}
+}
+
+int topo_load(struct topo *t, struct err *e)
+{
+	hwloc_const_cpuset_t allowed;
+	int id;
+
+	memset(t, 0, sizeof *t);
+	if (hwloc_topology_init(&t->h) < 0 || hwloc_topology_load(t->h) < 0)
+		return err_set(e, E_RUNTIME, "hwloc could not read the topology: %s", strerror(errno));
+	t->sockets = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PACKAGE);
+	t->cores = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
+	t->pus = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU);
+	t->numa_nodes = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_NUMANODE);
+	if (t->sockets < 1)
+		t->sockets = 1;
+	t->smt = t->cores > 0 ? t->pus / t->cores : 1;
+
+	allowed = hwloc_topology_get_allowed_cpuset(t->h);
+	hwloc_bitmap_foreach_begin(id, allowed)
+	{
+		if (t->ncpus < TOPO_MAX_CPUS)
+			t->cpus[t->ncpus++] = id;
+	}
+	hwloc_bitmap_foreach_end();
+	if (t->ncpus == 0) {
+		hwloc_topology_destroy(t->h);
+		return err_set(e, E_RUNTIME, "hwloc reports no usable CPU");
+	}
+	load_caches(t);
+	return 0;
+}
+
+void topo_free(struct topo *t)
+{
+	if (t->h)
+		hwloc_topology_destroy(t->h);
+	t->h = NULL;
+}
+
+uint64_t topo_cache_share(const struct topo *t, int level, int threads)
+{
+	const struct topo_cache *c;
+	unsigned sharers;
+
+	if (level < 1 || level > t->ncaches)
+		return 0;
+	c = &t->caches[level - 1];
+	sharers = c->npus / (unsigned)(t->smt > 0 ? t->smt : 1); /* cores sharing it */
+	if (sharers < 1)
+		sharers = 1;
+	if ((unsigned)threads < sharers)
+		sharers = (unsigned)threads;
+	return c->size / sharers;
+}
+
+int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)
+{
+	hwloc_obj_t pkg = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, (unsigned)socket);
+	int n = 0, ncores = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
+
+	for (int i = 0; i < ncores && n < max; i++) {
+		hwloc_obj_t core = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_CORE, (unsigned)i);
+		int first;
+
+		if (pkg && !hwloc_bitmap_isincluded(core->cpuset, pkg->cpuset))
+			continue;
+		first = hwloc_bitmap_first(core->cpuset);
+		if (first >= 0 && hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)first))
+			cpus[n++] = first;
+	}
+	return n;
+}
+
+int topo_cpu_node(const struct topo *t, int cpu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);
+	hwloc_obj_t node;
+
+	if (!pu)
+		return -1;
+	node = hwloc_get_next_obj_covering_cpuset_by_type(t->h, pu->cpuset, HWLOC_OBJ_NUMANODE, NULL);
+	return node ? (int)node->os_index : 0;
+}
+
+int topo_node_exists(const struct topo *t, int node)
+{
+	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;
+}
+
+static int cpu_allowed(const struct topo *t, long cpu)
+{
+	for (int i = 0; i < t->ncpus; i++)
+		if (t->cpus[i] == cpu)
+			return 1;
+	return 0;
+}
+
+static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus, int max, int *n,
+		   struct err *e)
+{
+	if (!cpu_allowed(t, cpu))
+		return err_set(e, E_USAGE, "%s: CPU %ld is not in this machine (usable CPUs: %d-%d)", option,
+			       cpu, t->cpus[0], t->cpus[t->ncpus - 1]);
+	for (int i = 0; i < *n; i++)
+		if (cpus[i] == cpu)
+			return err_set(e, E_USAGE, "%s: CPU %ld is listed twice", option, cpu);
+	if (*n >= max)
+		return err_set(e, E_USAGE, "%s: more than %d CPUs", option, max);
+	cpus[(*n)++] = (int)cpu;
+	return 0;
+}
+
+int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max,
+		       int *n, struct err *e)
+{
+	const char *p = list;
+
+	*n = 0;
+	if (!list || !*list)
+		return err_set(e, E_USAGE, "%s: empty CPU list", option);
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			hi = strtol(end + 1, &end, 10);
+			if (hi < lo)
+				return err_set(e, E_USAGE, "%s: range '%ld-%ld' runs backwards", option, lo, hi);
+		}
+		for (long c = lo; c <= hi; c++) {
+			int rc = add_cpu(t, option, c, cpus, max, n, e);
+			if (rc)
+				return rc;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	return 0;
+bad:
+	return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, list);
+}
+
+void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? (char[]){sep, 0} : "", cpus[i]);
+}
+
+static const char *human(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	return buf;
+}
+
+void topo_print(const struct topo *t, FILE *f)
+{
+	char b[32];
+
+	fprintf(f, "topology        %d socket(s), %d core(s), %d PU(s), %d NUMA node(s), SMT %s (%d PU/core)\n",
+		t->sockets, t->cores, t->pus, t->numa_nodes, t->smt > 1 ? "on" : "off", t->smt);
+	for (int i = 0; i < t->ncaches; i++) {
+		const struct topo_cache *c = &t->caches[i];
+		if (!c->level)
+			continue;
+		fprintf(f, "cache L%d        %s, %u-byte lines, shared by PUs %s (%u)\n", c->level,
+			human(c->size, b, sizeof b), c->line, c->cpus, c->npus);
+	}
+}
+
+json_t *topo_json(const struct topo *t)
+{
+	json_t *caches = json_array();
+
+	for (int i = 0; i < t->ncaches; i++) {
+		const struct topo_cache *c = &t->caches[i];
+		if (!c->level)
+			continue;
+		json_array_append_new(caches, json_pack("{s:i, s:s, s:I, s:i, s:s, s:i}", "level", c->level,
+							"type", c->level == 1 ? "data" : "unified", "size",
+							(json_int_t)c->size, "line", (int)c->line, "cpus",
+							c->cpus, "pus_sharing", (int)c->npus));
+	}
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o}", "sockets", t->sockets, "cores", t->cores, "pus",
+			 t->pus, "numa_nodes", t->numa_nodes, "smt", t->smt, "caches", caches);
+}

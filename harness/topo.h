@@ -1,0 +1,57 @@
+/* topo.h — the machine's topology from hwloc: sockets, cores, PUs, NUMA nodes, data caches and who shares
+ * them, plus CPU-list parsing against it. */
+#ifndef PMUCHECK_TOPO_H
+#define PMUCHECK_TOPO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hwloc.h>
+#include <jansson.h>
+
+#include "err.h"
+
+#define TOPO_MAX_CPUS 1024
+#define TOPO_MAX_LEVELS 4
+
+struct topo_cache {
+	int level;       /* 1, 2, 3 (data or unified caches only) */
+	uint64_t size;   /* bytes of one instance */
+	unsigned line;   /* line size in bytes */
+	unsigned npus;   /* PUs sharing one instance */
+	char cpus[128];  /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
+};
+
+struct topo {
+	hwloc_topology_t h;
+	int sockets, cores, pus, numa_nodes;
+	int smt;                                   /* PUs per core */
+	struct topo_cache caches[TOPO_MAX_LEVELS]; /* index 0 = L1 */
+	int ncaches;
+	int cpus[TOPO_MAX_CPUS];                   /* OS indexes of the allowed PUs, ascending */
+	int ncpus;
+};
+
+int topo_load(struct topo *t, struct err *e);
+void topo_free(struct topo *t);
+
+/* Bytes of the level-`level` cache one thread may use when `threads` threads share it. */
+uint64_t topo_cache_share(const struct topo *t, int level, int threads);
+/* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
+int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
+/* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
+int topo_cpu_node(const struct topo *t, int cpu);
+/* Whether `node` is a NUMA node of this machine. */
+int topo_node_exists(const struct topo *t, int node);
+
+/* Parses "0-3,8,10-11" into PU OS indexes, checking each exists and is allowed. option names the
+   option or config key in messages. Rejects duplicates. */
+int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max,
+		       int *n, struct err *e);
+/* Formats cpus as "a<sep>b<sep>c" into buf. */
+void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len);
+
+void topo_print(const struct topo *t, FILE *f);
+json_t *topo_json(const struct topo *t);
+
+#endif

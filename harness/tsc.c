@@ -1,0 +1,59 @@
+#include <time.h>
+
+#include "clock.h"
+#include "tsc.h"
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+double tsc_calibrate_hz(unsigned ms)
+{
+	double hz[3];
+
+	for (int i = 0; i < 3; i++) {
+		double t0 = now_ns(), t1;
+		uint64_t c0 = tsc_begin(), c1;
+
+		do {
+			t1 = now_ns();
+			c1 = tsc_end();
+		} while (t1 - t0 < ms * 1e6 / 3);
+		hz[i] = (double)(c1 - c0) / ((t1 - t0) * 1e-9);
+	}
+	/* Median of three: one preempted endpoint pair does not move it. */
+	if ((hz[0] <= hz[1]) == (hz[1] <= hz[2]))
+		return hz[1];
+	if ((hz[1] <= hz[0]) == (hz[0] <= hz[2]))
+		return hz[0];
+	return hz[2];
+}
+
+static uint64_t chain_ticks(uint64_t iters)
+{
+	uint64_t t0 = tsc_begin();
+	kern_clock_chain(iters);
+	return tsc_end() - t0;
+}
+
+double tsc_core_ghz(double tsc_hz, unsigned ms)
+{
+	uint64_t iters = 1024;
+	double best = 0;
+
+	/* Grow the chain until one run of it takes about ms/6 (two lengths, three tries). */
+	while ((double)chain_ticks(iters) < tsc_hz * ms * 1e-3 / 6 && iters < (1ull << 40))
+		iters *= 2;
+	for (int i = 0; i < 3; i++) {
+		uint64_t t1 = chain_ticks(iters), t2 = chain_ticks(2 * iters);
+		if (t2 <= t1)
+			continue;
+		double ghz = (double)(iters * KERN_CLOCK_ADDS_PER_ITER) / ((double)(t2 - t1) / tsc_hz) * 1e-9;
+		if (ghz > best)
+			best = ghz;
+	}
+	return best;
+}

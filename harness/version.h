@@ -1,0 +1,4 @@
+#ifndef PMUCHECK_VERSION_H
+#define PMUCHECK_VERSION_H
+#define PMUCHECK_VERSION "0.1.0"
+#endif

@@ -1,0 +1,46 @@
+#!/bin/bash
+# bench-compare.sh — pmucheck's kernels against likwid-bench's on the same CPUs, threads and sizes.
+# Prints, per level and thread count, both bandwidths (GB/s, 10^9 B/s, instruction-level bytes as
+# likwid counts them: no write-allocate) and the ratio pmucheck / likwid.
+# Usage: scripts/bench-compare.sh [KERNELS]   (default: every pair below)
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
+command -v likwid-bench >/dev/null || { echo "likwid-bench is missing: apt-get install likwid" >&2; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# pmucheck variant : likwid-bench kernel (stream = a = b + s*c, the same 3-stream triad)
+pairs="load.gpr:load load.sse:load_sse load.avx:load_avx load.avx512:load_avx512
+store.gpr:store store.sse:store_sse store.avx:store_avx store.avx512:store_avx512
+store.sse.nt:store_mem_sse store.avx.nt:store_mem_avx store.avx512.nt:store_mem_avx512
+triad.sse:stream_sse triad.avx:stream_avx triad.avx512:stream_avx512
+triad.sse.nt:stream_mem_sse triad.avx.nt:stream_mem_avx triad.avx512.nt:stream_mem_avx512"
+want=${1:-}
+# Working set per thread in bytes (decimal, as likwid's kB): inside L1, L2, L3 (the guest's usable part), DRAM.
+levels="L1:32000 L2:512000 L3:4000000 DRAM:256000000"
+threads="1 $(nproc)"
+
+printf '%-16s %-18s %-5s %3s %10s %10s %7s\n' pmucheck likwid level thr pmucheck likwid ratio
+for pair in $pairs; do
+	ours=${pair%%:*} theirs=${pair##*:}
+	[ -n "$want" ] && [[ ",$want," != *",$ours,"* ]] && continue
+	for lv in $levels; do
+		level=${lv%%:*} size=${lv##*:}
+		for t in $threads; do
+			lk=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
+				awk '/^MByte\/s:/ {print $2 / 1000}')
+			"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
+				--reps 5 --out "$tmp/r" --no-progress >/dev/null 2>&1 || { echo "pmucheck run failed" >&2; exit 1; }
+			pm=$(python3 - "$tmp/r/raw.csv" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bw = [(int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / float(r["seconds"]) / 1e9 for r in rows]
+print("%.2f" % statistics.median(bw))
+PY
+)
+			rm -rf "$tmp/r"
+			ratio=$(awk -v a="$pm" -v b="${lk:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }')
+			printf '%-16s %-18s %-5s %3d %10s %10s %7s\n' "$ours" "$theirs" "$level" "$t" "$pm" "${lk:-n/a}" "$ratio"
+		done
+	done
+done

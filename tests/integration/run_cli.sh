@@ -1,0 +1,71 @@
+#!/bin/bash
+# run_cli.sh — `pmucheck run` refuses bad input with exit 2, a message naming what is wrong, and no
+# results directory; and a small real run writes a complete, well-formed results directory.
+. "$(dirname "$0")/../lib.sh"
+cd "$TMP" || exit 1
+
+# name | expected message fragment | arguments
+bad_cases() {
+	cat <<'CASES'
+unknown kernel|unknown kernel 'nosuch'|--kernels nosuch
+unknown variant|unknown kernel 'load.avx1024'|--kernels load.avx1024
+width the CPU lacks|lacks the instructions of 'load.avx512'|--kernels load.avx512 ISA=avx512f
+size zero|a size of 0 bytes|--sizes 0
+absurd size|exceeds half of this machine|--sizes 64G
+size with bad unit|unknown unit|--sizes 12parsecs
+size below one block|smaller than one block|--kernels load.avx --sizes 64
+CPU not in the machine|CPU 4095 is not in this machine|--cpus 4095
+malformed CPU list|is not a CPU list|--cpus 0..1
+NUMA node that does not exist|NUMA node '77' does not exist|--placement node:77
+unknown placement|is not a placement|--placement far
+more threads than CPUs|threads asked for|--threads 4096
+zero repetitions|out of range|--reps 0
+argument out of range|out of range for nopread|--kernels nopread --args 99999999
+unknown option|unknown option '--frobnicate'|--frobnicate
+option without value|needs a value|--sizes
+stray argument|unexpected argument 'extra'|extra
+unwritable results directory|cannot create results directory|--out /proc/pmucheck-cannot-be-here
+CASES
+}
+
+while IFS='|' read -r name msg args; do
+	isa=""
+	case "$args" in *ISA=*) isa=${args##*ISA=}; args=${args% ISA=*} ;; esac
+	# shellcheck disable=SC2086
+	PMUCHECK_ISA_DISABLE=$isa "$PMUCHECK" run --results "$TMP/res" $args >"$TMP/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne 2 ]; then notok "run rejects $name" "exit $rc, expected 2"; sed 's/^/#   /' "$TMP/out"; continue; fi
+	if ! grep -qF -- "$msg" "$TMP/out"; then notok "run rejects $name" "message lacks '$msg'"; sed 's/^/#   /' "$TMP/out"; continue; fi
+	if [ -e "$TMP/res" ]; then notok "run rejects $name" "wrote $TMP/res"; rm -rf "$TMP/res"; continue; fi
+	ok "run rejects $name (exit 2, message, nothing written)"
+done < <(bad_cases)
+
+expect_status "run --help exits 0" 0 "$PMUCHECK" run --help
+expect_status "unknown command exits 2" 2 "$PMUCHECK" frobnicate
+
+# A small real run: two kernels, two sizes, one thread.
+if "$PMUCHECK" run --kernels load.gpr,chase.plain --sizes 16k,64k --threads 1 --reps 3 --min-time 1 \
+	--out "$TMP/small" >"$TMP/out" 2>&1; then
+	ok "small run succeeds"
+else
+	notok "small run succeeds" "$(tail -3 "$TMP/out")"
+fi
+check "small run writes machine.json that parses" python3 -c "import json,sys; json.load(open('$TMP/small/machine.json'))"
+check "small run leaves no PARTIAL marker" test ! -e "$TMP/small/PARTIAL"
+# 2 kernels x 2 sizes x 3 repetitions, one row each (no events): 12 rows plus the header.
+check "raw.csv has one row per kernel x size x repetition" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
+check "raw.csv rows have as many fields as the header" python3 - "$TMP/small/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert all(len(r) == len(rows[0]) for r in rows), "ragged rows"
+h = rows[0]
+for r in rows[1:]:
+    d = dict(zip(h, r))
+    assert float(d["seconds"]) > 0, d
+    # the differenced call's loads are the descriptor's: bytes/width loads per pass
+    if d["variant"] == "load.gpr":
+        assert int(d["v_loads"]) == int(d["bytes"]) // 8 * int(d["reps"]), d
+    if d["variant"] == "chase.plain":
+        assert int(d["v_chase_accesses"]) == int(d["bytes"]) // 64 * int(d["reps"]), d
+PY
+check "run prints a summary with a latency" grep -q "latency" "$TMP/out"

@@ -1,0 +1,116 @@
+/* test_cli_parse.c — sizes, numbers, CPU lists and placements as the user types them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "raw.h"
+#include "topo.h"
+
+static void test_sizes_take_binary_suffixes(void **state)
+{
+	uint64_t v;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(cli_parse_size("--sizes", "32k", &v, &e), 0);
+	assert_int_equal(v, 32768);
+	assert_int_equal(cli_parse_size("--sizes", "3MiB", &v, &e), 0);
+	assert_int_equal(v, 3u << 20);
+	assert_int_equal(cli_parse_size("--sizes", "1G", &v, &e), 0);
+	assert_int_equal(v, 1u << 30);
+	assert_int_equal(cli_parse_size("--sizes", "100", &v, &e), 0);
+	assert_int_equal(v, 100);
+}
+
+static void test_bad_sizes_name_the_option(void **state)
+{
+	static const char *const bad[] = {"", "-1", "k", "12q", "1.5M", "99999999999999999999", "20000000000G"};
+	uint64_t v;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(cli_parse_size("--sizes", bad[i], &v, &e), E_USAGE);
+		assert_non_null(strstr(e.msg, "--sizes"));
+	}
+}
+
+static void test_cpu_lists_expand_ranges_and_reject_foreign_cpus(void **state)
+{
+	struct topo t;
+	struct err e;
+	int cpus[TOPO_MAX_CPUS], n;
+	char list[32];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, &e), 0);
+	snprintf(list, sizeof list, "%d-%d", t.cpus[0], t.cpus[t.ncpus - 1]);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", list, cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	assert_int_equal(n, t.ncpus);
+	assert_int_equal(cpus[n - 1], t.cpus[t.ncpus - 1]);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "4095", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "not in this machine"));
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0,0", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "1-0", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0;1", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	topo_free(&t);
+}
+
+static void test_placements_parse_and_check_nodes(void **state)
+{
+	struct topo t;
+	struct err e;
+	struct buf_place p;
+	char s[32];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, &e), 0);
+	assert_int_equal(buf_parse_placement("-p", "node:0", &t, &p, &e), 0);
+	buf_format_placement(&p, s, sizeof s);
+	assert_string_equal(s, "node:0");
+	assert_int_equal(buf_parse_placement("-p", "interleave", &t, &p, &e), 0);
+	assert_int_equal(p.kind, BUF_INTERLEAVE);
+	assert_int_equal(buf_parse_placement("-p", "node:999", &t, &p, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "does not exist"));
+	assert_int_equal(buf_parse_placement("-p", "far", &t, &p, &e), E_USAGE);
+	if (t.numa_nodes < 2) {
+		assert_int_equal(buf_parse_placement("-p", "remote", &t, &p, &e), E_USAGE);
+		assert_non_null(strstr(e.msg, "second NUMA node"));
+	}
+	topo_free(&t);
+}
+
+static void test_csv_fields_are_quoted_only_when_needed(void **state)
+{
+	char buf[256] = {0};
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+
+	(void)state;
+	raw_csv_field(f, "page-faults");
+	fputc('|', f);
+	raw_csv_field(f, "cpu/event=0x1,umask=0x2/");
+	fputc('|', f);
+	raw_csv_field(f, "say \"hi\"");
+	fclose(f);
+	assert_string_equal(buf, "page-faults|\"cpu/event=0x1,umask=0x2/\"|\"say \"\"hi\"\"\"");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes_take_binary_suffixes),
+		cmocka_unit_test(test_bad_sizes_name_the_option),
+		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
+		cmocka_unit_test(test_placements_parse_and_check_nodes),
+		cmocka_unit_test(test_csv_fields_are_quoted_only_when_needed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,156 @@
+/* test_plan.c — the size sweep and the point list that `run` measures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan.h"
+
+static struct topo topo;
+
+static int setup(void **state)
+{
+	(void)state;
+	return topo_load(&topo, NULL);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	topo_free(&topo);
+	return 0;
+}
+
+static int check(struct plan_opts *o, struct plan *p)
+{
+	struct err e;
+	int rc = plan_check_opts(o, &topo, &e);
+	return rc ? rc : plan_build(o, &topo, p, &e);
+}
+
+/* No point of a load sweep sits within 25 % below a level's size or closer than 2x above the level below,
+   so no point straddles two levels. */
+static void test_sweep_keeps_clear_of_level_boundaries(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+
+	(void)state;
+	o.kernels = "load.gpr";
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check(&o, &p), 0);
+	assert_true(p.npoints >= 4);
+	for (int i = 0; i < p.npoints; i++) {
+		uint64_t ws = p.points[i].bytes * p.points[i].fam->arrays;
+		for (int l = 1; l <= topo.ncaches; l++) {
+			uint64_t share = topo_cache_share(&topo, l, 1);
+			assert_false(ws > share * 3 / 4 && ws <= share);
+			assert_false(ws > share && ws < 2 * share);
+		}
+	}
+	plan_free(&p);
+}
+
+/* Every level gets points, and DRAM points are at least 4x the last-level cache. */
+static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	int seen[4] = {0};
+	uint64_t llc = topo.caches[topo.ncaches - 1].size;
+
+	(void)state;
+	o.kernels = "load.gpr";
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check(&o, &p), 0);
+	for (int i = 0; i < p.npoints; i++) {
+		const char *lv = p.points[i].level;
+		seen[lv[0] == 'D' ? 3 : lv[1] - '1'] = 1;
+		if (lv[0] == 'D')
+			assert_true(p.points[i].bytes >= 4 * llc);
+	}
+	for (int l = 0; l < topo.ncaches; l++)
+		assert_true(seen[l]);
+	assert_true(seen[3]);
+	plan_free(&p);
+}
+
+/* Sizes are rounded down to whole unrolled blocks of the kernel and each array of triad gets a third. */
+static void test_user_sizes_round_to_granule_per_array(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+
+	(void)state;
+	o.kernels = "triad";
+	o.sizes[o.nsizes++] = 300000;
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check(&o, &p), 0);
+	for (int i = 0; i < p.npoints; i++) {
+		assert_int_equal(p.points[i].bytes % p.points[i].fam->granule, 0);
+		assert_true(p.points[i].bytes * 3 <= 300000);
+		assert_true(p.points[i].bytes * 3 > 300000 - 3 * p.points[i].fam->granule);
+	}
+	plan_free(&p);
+}
+
+static void test_bad_inputs_are_usage_errors(void **state)
+{
+	struct plan_opts o;
+	struct plan p;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.kernels = "nosuch";
+	assert_int_equal(check(&o, &p), E_USAGE);
+
+	memset(&o, 0, sizeof o);
+	o.sizes[o.nsizes++] = 0;
+	assert_int_equal(check(&o, &p), E_USAGE);
+
+	memset(&o, 0, sizeof o);
+	o.sizes[o.nsizes++] = 1ull << 50;
+	assert_int_equal(check(&o, &p), E_USAGE);
+
+	memset(&o, 0, sizeof o);
+	o.threads[o.nthreads++] = topo.ncpus + 1;
+	assert_int_equal(check(&o, &p), E_USAGE);
+
+	memset(&o, 0, sizeof o);
+	o.kernels = "load.nosuchwidth";
+	assert_int_equal(check(&o, &p), E_USAGE);
+}
+
+/* Points are grouped by prefetch state, then threads, so each state's MSR write happens once. */
+static void test_points_grouped_by_prefetch_state(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	int changes = 0;
+
+	(void)state;
+	o.kernels = "load.gpr,store.gpr";
+	o.quick = 1;
+	strcpy(o.pf_states[o.npf++], "on");
+	strcpy(o.pf_states[o.npf++], "off");
+	assert_int_equal(check(&o, &p), 0);
+	for (int i = 1; i < p.npoints; i++)
+		changes += p.points[i].pf != p.points[i - 1].pf;
+	assert_int_equal(changes, 1);
+	plan_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_keeps_clear_of_level_boundaries),
+		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
+		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
+		cmocka_unit_test(test_bad_inputs_are_usage_errors),
+		cmocka_unit_test(test_points_grouped_by_prefetch_state),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
