@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pf.h"
 
 static void usage(FILE *f)
 {
@@ -16,9 +17,25 @@ static void usage(FILE *f)
 	fprintf(f, "\n'pmucheck COMMAND --help' describes each command.\n");
 }
 
+/* A pmucheck killed during a run (SIGKILL, power loss) may have left prefetchers switched off;
+   whatever runs next puts them back first. */
+static void recover_prefetchers(void)
+{
+	char report[8192];
+	struct err e;
+	int rc = pf_recover_stale(report, sizeof report, &e);
+
+	if (rc > 0)
+		fprintf(stderr, "pmucheck: a previous pmucheck did not finish; %s", report);
+	else if (rc < 0)
+		fprintf(stderr, "pmucheck: warning: %s\n", e.msg);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
+
+	recover_prefetchers();
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);

@@ -1,0 +1,87 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuid.h"
+#include "err.h"
+
+/* Not gcc's <cpuid.h>: with -Iharness that name resolves to this module's header. */
+static void cpuid(unsigned leaf, unsigned r[4])
+{
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(0));
+}
+
+/* Parses "Vendor:family:model"; numbers in C syntax (0x55 or 85). */
+static int parse_fake(const char *text, struct cpuid_info *out)
+{
+	const char *colon = strchr(text, ':');
+	char *end;
+	size_t len;
+
+	if (!colon || colon == text || (len = (size_t)(colon - text)) >= sizeof out->vendor)
+		return E_USAGE;
+	memcpy(out->vendor, text, len);
+	out->family = (unsigned)strtoul(colon + 1, &end, 0);
+	if (end == colon + 1 || *end != ':')
+		return E_USAGE;
+	colon = end;
+	out->model = (unsigned)strtoul(colon + 1, &end, 0);
+	if (end == colon + 1 || *end)
+		return E_USAGE;
+	strcpy(out->brand, "fake");
+	return 0;
+}
+
+static void read_brand(char *brand, size_t len)
+{
+	unsigned r[13] = {0};
+	const char *p = (const char *)r;
+
+	cpuid(0x80000000, r);
+	if (r[0] < 0x80000004)
+		return;
+	for (unsigned i = 0; i < 3; i++)
+		cpuid(0x80000002 + i, r + 4 * i);
+	r[12] = 0;
+	while (*p == ' ')
+		p++;
+	snprintf(brand, len, "%s", p);
+}
+
+int cpuid_read(struct cpuid_info *out)
+{
+	const char *fake = getenv("PMUCHECK_FAKE_CPUID");
+	unsigned r[4], base_family;
+
+	memset(out, 0, sizeof *out);
+	if (fake) {
+		int rc = parse_fake(fake, out);
+		if (rc)
+			memset(out, 0, sizeof *out);
+		return rc;
+	}
+	cpuid(0, r);
+	memcpy(out->vendor, &r[1], 4); /* "Genu" "ineI" "ntel": ebx, edx, ecx */
+	memcpy(out->vendor + 4, &r[3], 4);
+	memcpy(out->vendor + 8, &r[2], 4);
+	cpuid(1, r);
+	base_family = (r[0] >> 8) & 0xf;
+	out->family = base_family == 0xf ? base_family + ((r[0] >> 20) & 0xff) : base_family;
+	out->model = (r[0] >> 4) & 0xf;
+	if (base_family == 6 || base_family == 0xf)
+		out->model |= ((r[0] >> 16) & 0xf) << 4;
+	out->stepping = r[0] & 0xf;
+	read_brand(out->brand, sizeof out->brand);
+	return 0;
+}
+
+/* gcc's runtime CPU model checks XGETBV too, so these are true only when the OS enabled the state. */
+bool cpuid_has_avx2(void)
+{
+	return __builtin_cpu_supports("avx2");
+}
+
+bool cpuid_has_avx512f(void)
+{
+	return __builtin_cpu_supports("avx512f");
+}

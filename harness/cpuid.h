@@ -1,0 +1,27 @@
+/* cpuid.h — who made this CPU and which model it is, from the CPUID instruction.
+ *
+ * Family and model are the displayed values (extended family added for family 0xF, extended model
+ * for families 6 and 0xF), as /proc/cpuinfo and vendor manuals print them. Tests inject another CPU
+ * with PMUCHECK_FAKE_CPUID="Vendor:family:model" (numbers in C syntax, e.g. "GenuineIntel:6:0x55",
+ * "AuthenticAMD:0x1a:0x11"); the brand string then reads "fake".
+ */
+#ifndef PMUCHECK_CPUID_H
+#define PMUCHECK_CPUID_H
+
+#include <stdbool.h>
+
+struct cpuid_info {
+	char vendor[13]; /* "GenuineIntel", "AuthenticAMD" */
+	unsigned family, model, stepping;
+	char brand[49];  /* processor brand string, leading blanks removed */
+};
+
+/* Fills out from CPUID, or from PMUCHECK_FAKE_CPUID when set. Returns 0, or E_USAGE when the
+   override is not "Vendor:family:model" (out is then left zeroed). */
+int cpuid_read(struct cpuid_info *out);
+
+/* ISA extensions usable by this process: the CPU has them and the OS saves their registers. */
+bool cpuid_has_avx2(void);
+bool cpuid_has_avx512f(void);
+
+#endif

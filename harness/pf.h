@@ -1,0 +1,95 @@
+/* pf.h — hardware prefetcher control through MSRs, with a guaranteed restore.
+ *
+ * Every supported CPU model has one table (pf_table.c) that names its prefetchers and their bits in
+ * one MSR; in all tables a set bit disables that prefetcher. Only the bits of the table are ever
+ * changed (read-modify-write); models without a verified table are refused, never guessed.
+ *
+ * Two kinds of change, each with its own state file in the state directory ($PMUCHECK_STATE_DIR,
+ * else $PMUCHECK_MSR_DIR when set, else /var/lib/pmucheck):
+ *   session  pf_open .. pf_close (the run loop). The values at pf_open are saved to prefetch.state
+ *            (fsync'd) before the first write and put back on every way out: pf_close, exit(),
+ *            SIGINT/TERM/HUP/QUIT/SEGV/BUS/ABRT. After a SIGKILL or a crash the next pmucheck start
+ *            (pf_recover_stale) restores them.
+ *   held     pmucheck prefetch off/on: the user wants the change to outlive the process. The values
+ *            before the first such change are kept in prefetch.held; only pf_restore_saved
+ *            (pmucheck prefetch restore) puts them back.
+ * One lock file (prefetch.lock, flock) serialises all changes: a second pmucheck is refused while a
+ * session is open, and a state file whose lock is free belongs to a dead process.
+ */
+#ifndef PMUCHECK_PF_H
+#define PMUCHECK_PF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuid.h"
+#include "err.h"
+
+#define PF_MAX_BITS 5
+#define PF_MAX_CPUS 1024
+
+struct pf_bit {
+	const char *name; /* what users type: l2-stream, l1-ip, ... */
+	unsigned bit;     /* 1 = this prefetcher disabled */
+	const char *what; /* the vendor's description */
+};
+
+struct pf_table {
+	const char *name; /* "Intel Core/Xeon", ... */
+	uint32_t msr;
+	unsigned nbits;
+	struct pf_bit bits[PF_MAX_BITS];
+};
+
+/* The table for this CPU (the model's name in *model); E_USAGE naming vendor/family/model when
+   there is no verified table for it. */
+int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model,
+		 struct err *e);
+
+/* Mask of all bits of the table. */
+uint64_t pf_table_mask(const struct pf_table *t);
+
+/* Bits to set for a list of prefetchers to disable: NULL or "" none, "all" every one, or names
+   separated by commas ("l2-stream,l1-ip"), for this machine's table. E_USAGE naming the unknown
+   prefetcher and listing the valid ones. */
+int pf_parse_names(const char *list, uint64_t *bits, struct err *e);
+int pf_parse_names_in(const struct pf_table *t, const char *list, uint64_t *bits, struct err *e);
+
+/* --- sessions (the run loop) --- */
+struct pf_ctl;
+
+/* Opens the MSR of the given CPUs (all CPUs with an MSR file when cpus is NULL), takes the lock and
+   saves their current values. E_RUNTIME with the reason and the fix (modprobe msr, run as root)
+   without access or when another pmucheck holds the lock; E_USAGE for a CPU model without table. */
+int pf_open(struct pf_ctl **out, const int *cpus, int ncpus, struct err *e);
+
+/* Disables the prefetchers named in names_off (see pf_parse_names) and enables all others of the
+   table, on every CPU of the session; reads each value back and fails if it did not stick. */
+int pf_set(struct pf_ctl *c, const char *names_off, struct err *e);
+
+/* The values in force, read now, as "cpu=0xVALUE;..." (raw.csv's msr column). Returns 0, or
+   E_RUNTIME (buf then "") when a read fails or buf is too small. */
+int pf_values(struct pf_ctl *c, char *buf, size_t len);
+
+/* Puts back the values saved by pf_open (table bits only); the session stays open. */
+int pf_restore(struct pf_ctl *c, struct err *e);
+
+/* Restores, removes the state file, releases the lock and frees c. NULL is a no-op. */
+void pf_close(struct pf_ctl *c);
+
+/* --- after the fact --- */
+
+/* When prefetch.state belongs to a dead process: restores its values, removes it and returns 1
+   with what was done in report; 0 when there is nothing to do (no file, or its owner is alive). */
+int pf_recover_stale(char *report, size_t len, struct err *e);
+
+/* pmucheck prefetch off/on: sets the bits in disable and clears those in enable (both limited to
+   the table), leaving the table's other bits as they are, on the given CPUs (NULL = all). The values
+   before the first held change are kept in prefetch.held. */
+int pf_hold(const int *cpus, int ncpus, uint64_t disable, uint64_t enable, struct err *e);
+
+/* pmucheck prefetch restore: a dead session's values first, then the held originals, for the
+   given CPUs (NULL = all saved). Returns the number of CPUs restored; report says which. */
+int pf_restore_saved(const int *cpus, int ncpus, char *report, size_t len, struct err *e);
+
+#endif

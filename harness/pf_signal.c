@@ -1,0 +1,103 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pf.h"
+#include "pf_signal.h"
+
+static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
+#define NGUARDED (int)(sizeof guarded / sizeof guarded[0])
+
+static struct {
+	volatile sig_atomic_t armed;
+	pid_t owner; /* a forked child must not restore its parent's session */
+	uint32_t msr;
+	uint64_t mask;
+	int n;
+	int fds[PF_MAX_CPUS];
+	uint64_t vals[PF_MAX_CPUS];
+	char state_path[4096];
+} guard;
+
+static struct sigaction previous[NGUARDED];
+
+/* A stack overflow is a SIGSEGV too; the handler then needs a stack of its own. */
+static char alt_stack[64 * 1024];
+
+static void put_back(void)
+{
+	if (!guard.armed || getpid() != guard.owner)
+		return;
+	for (int i = 0; i < guard.n; i++) {
+		uint64_t v;
+
+		if (pread(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v)
+			continue;
+		v = (v & ~guard.mask) | (guard.vals[i] & guard.mask);
+		if (pwrite(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v)
+			return; /* keep the state file: the next start retries */
+	}
+	unlink(guard.state_path);
+	guard.armed = 0;
+}
+
+static void on_signal(int sig)
+{
+	int saved_errno = errno;
+
+	put_back();
+	signal(sig, SIG_DFL);
+	raise(sig); /* pending until this handler returns (sig is blocked in it), then default action */
+	errno = saved_errno;
+}
+
+static void on_exit_put_back(void)
+{
+	put_back();
+}
+
+static void install(void)
+{
+	static bool at_exit_registered;
+	stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack};
+	struct sigaction sa;
+
+	if (!at_exit_registered && !atexit(on_exit_put_back))
+		at_exit_registered = true;
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < NGUARDED; i++) /* one restore at a time, even if signals pile up */
+		sigaddset(&sa.sa_mask, guarded[i]);
+	for (int i = 0; i < NGUARDED; i++)
+		sigaction(guarded[i], &sa, &previous[i]);
+}
+
+void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint64_t *vals,
+		  const char *state_path)
+{
+	guard.armed = 0;
+	guard.owner = getpid();
+	guard.msr = msr;
+	guard.mask = mask;
+	guard.n = n;
+	memcpy(guard.fds, fds, (size_t)n * sizeof *fds);
+	memcpy(guard.vals, vals, (size_t)n * sizeof *vals);
+	strncpy(guard.state_path, state_path, sizeof guard.state_path - 1);
+	install();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees complete data once armed */
+	guard.armed = 1;
+}
+
+void pf_guard_disarm(void)
+{
+	guard.armed = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (int i = 0; i < NGUARDED; i++)
+		sigaction(guarded[i], &previous[i], NULL);
+}

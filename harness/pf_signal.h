@@ -1,0 +1,24 @@
+/* pf_signal.h — puts the saved prefetcher values back when a session's process ends abnormally
+ * (internal to pf*.c).
+ *
+ * A signal handler may only use async-signal-safe calls, so everything it needs (descriptors, MSR,
+ * mask, saved values, state file path) is copied into static memory when a session is armed. On
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS and SIGABRT the handler writes the values back
+ * (table bits only, pread + pwrite), removes the state file, and re-raises the signal with its
+ * default action, so the exit status and core dump are what they would have been. exit() without
+ * pf_close does the same through atexit.
+ */
+#ifndef PMUCHECK_PF_SIGNAL_H
+#define PMUCHECK_PF_SIGNAL_H
+
+#include <stdint.h>
+
+/* Arms the guard for n CPUs (fds open read-write, vals the values to put back). The arrays are
+   copied; state_path is removed after a restore. One session per process. */
+void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint64_t *vals,
+		  const char *state_path);
+
+/* Disarms and puts the previous signal actions back. */
+void pf_guard_disarm(void);
+
+#endif

@@ -1,0 +1,199 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pf_state.h"
+
+/* Tests keep the state next to their fake MSR files, so they never touch the real one. */
+static const char *state_dir(void)
+{
+	const char *dir = getenv("PMUCHECK_STATE_DIR");
+
+	if (dir && *dir)
+		return dir;
+	dir = getenv("PMUCHECK_MSR_DIR");
+	return dir && *dir ? dir : "/var/lib/pmucheck";
+}
+
+void pf_state_path(enum pf_kind kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", state_dir(), kind == PF_SESSION ? "prefetch.state" : "prefetch.held");
+}
+
+void pf_lock_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/prefetch.lock", state_dir());
+}
+
+static int parse_line(const char *line, struct pf_saved *s)
+{
+	char word[16];
+	unsigned long long v;
+	int cpu, pid;
+
+	if (line[0] == '#' || line[0] == '\n')
+		return 0;
+	if (sscanf(line, "kind %15s", word) == 1) {
+		if (strcmp(word, "session") && strcmp(word, "held"))
+			return -1;
+		s->kind = strcmp(word, "session") ? PF_HELD : PF_SESSION;
+		return 0;
+	}
+	if (sscanf(line, "pid %d", &pid) == 1) {
+		s->pid = pid;
+		return 0;
+	}
+	if (sscanf(line, "msr %llx", &v) == 1 && v <= UINT32_MAX) {
+		s->msr = (uint32_t)v;
+		return 0;
+	}
+	if (sscanf(line, "mask %llx", &v) == 1) {
+		s->mask = v;
+		return 0;
+	}
+	if (sscanf(line, "cpu %d %llx", &cpu, &v) == 2 && cpu >= 0 && s->n < PF_MAX_CPUS) {
+		s->cpu[s->n] = cpu;
+		s->val[s->n++] = v;
+		return 0;
+	}
+	return -1;
+}
+
+int pf_state_read(const char *path, struct pf_saved *s, struct err *e)
+{
+	char line[256];
+	int lineno = 0, rc = 0;
+	FILE *f = fopen(path, "r");
+
+	memset(s, 0, sizeof *s);
+	s->kind = -1;
+	if (!f && errno == ENOENT)
+		return 1;
+	if (!f)
+		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		if (parse_line(line, s)) {
+			rc = err_set(e, E_RUNTIME, "%s line %d: cannot parse '%.*s'", path, lineno,
+				     (int)strcspn(line, "\n"), line);
+			goto out;
+		}
+	}
+	if ((int)s->kind < 0 || !s->msr || !s->mask)
+		rc = err_set(e, E_RUNTIME, "%s: incomplete (kind, msr or mask missing)", path);
+out:
+	fclose(f);
+	return rc;
+}
+
+/* Makes a rename durable: the directory entry is data too. */
+static int sync_dir(const char *path, struct err *e)
+{
+	char dir[4096];
+	char *slash;
+	int fd, rc = 0;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		rc = err_set(e, E_RUNTIME, "%s: cannot sync directory: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int write_all(FILE *f, const struct pf_saved *s)
+{
+	fprintf(f, "# pmucheck prefetcher state: the values 'pmucheck prefetch restore' puts back\n");
+	fprintf(f, "kind %s\npid %d\nmsr 0x%" PRIx32 "\nmask 0x%" PRIx64 "\n",
+		s->kind == PF_SESSION ? "session" : "held", (int)s->pid, s->msr, s->mask);
+	for (int i = 0; i < s->n; i++)
+		fprintf(f, "cpu %d 0x%016" PRIx64 "\n", s->cpu[i], s->val[i]);
+	if (fflush(f) || fsync(fileno(f)))
+		return -1;
+	return 0;
+}
+
+int pf_state_write(const char *path, const struct pf_saved *s, struct err *e)
+{
+	char tmp[4096];
+	FILE *f;
+	int rc;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", tmp,
+			       strerror(errno));
+	rc = write_all(f, s);
+	if (fclose(f) || rc || rename(tmp, path)) {
+		rc = err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", path,
+			     strerror(errno));
+		unlink(tmp);
+		return rc;
+	}
+	return sync_dir(path, e);
+}
+
+int pf_state_remove(const char *path, struct err *e)
+{
+	if (unlink(path) && errno != ENOENT)
+		return err_set(e, E_RUNTIME, "cannot remove %s: %s", path, strerror(errno));
+	return sync_dir(path, e);
+}
+
+static int lock_busy(int fd, const char *path, struct err *e)
+{
+	char pid[32] = "";
+	ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+
+	close(fd);
+	pid[n > 0 ? strcspn(pid, "\n") : 0] = 0;
+	return err_set(e, E_RUNTIME,
+		       "another pmucheck (pid %s) is changing the prefetchers (lock %s); "
+		       "prefetchers left unchanged, try again when it has finished",
+		       pid[0] ? pid : "unknown", path);
+}
+
+int pf_lock(int *fd, struct err *e)
+{
+	char path[4096], pid[32];
+	int len;
+
+	if (mkdir(state_dir(), 0755) && errno != EEXIST)
+		return err_set(e, E_RUNTIME, "cannot create %s: %s", state_dir(), strerror(errno));
+	pf_lock_path(path, sizeof path);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			return lock_busy(*fd, path, e);
+		err_set(e, E_RUNTIME, "cannot lock %s: %s", path, strerror(errno));
+		close(*fd);
+		return E_RUNTIME;
+	}
+	/* The pid is only for the message another process prints while we hold the lock. */
+	len = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+	if (ftruncate(*fd, 0) || pwrite(*fd, pid, (size_t)len, 0) != len) {
+		err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+		pf_unlock(*fd);
+		return E_RUNTIME;
+	}
+	return 0;
+}
+
+void pf_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* closing the only descriptor releases the flock */
+}

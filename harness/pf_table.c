@@ -1,0 +1,166 @@
+/* pf_table.c — which MSR bits switch which prefetcher, per CPU model.
+ *
+ * Sources: Intel's "Disclosure of Hardware Prefetcher Control on Some Intel Processors" (MSR 0x1A4,
+ * Nehalem and later Core/Xeon; Xeon Phi x200 has its own two bits) and AMD's Processor Programming
+ * References for families 19h and 1Ah (MSR C000_0108 PrefetchControl). Newer Intel parts define
+ * further bits whose public descriptions disagree; hybrid parts (Alder Lake and later) have E-cores
+ * with another layout. Neither is listed: a model missing here is refused, not guessed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pf.h"
+
+static const struct pf_table intel_core = {
+	"Intel Core/Xeon", 0x1a4, 4, {
+		{"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
+		{"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
+		{"l1-next", 2, "L1 DCU next-line prefetcher"},
+		{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
+	}};
+
+static const struct pf_table intel_phi = {
+	"Intel Xeon Phi", 0x1a4, 2, {
+		{"l1-dcu", 0, "L1 DCU hardware prefetcher"},
+		{"l2-hw", 1, "L2 hardware prefetcher"},
+	}};
+
+static const struct pf_table amd_zen = {
+	"AMD Zen 3/4/5", 0xc0000108, 5, {
+		{"l1-stream", 0, "L1 stream prefetcher"},
+		{"l1-stride", 1, "L1 stride prefetcher"},
+		{"l1-region", 2, "L1 region prefetcher"},
+		{"l2-stream", 3, "L2 stream prefetcher"},
+		{"l2-updown", 5, "L2 up/down prefetcher"},
+	}};
+
+/* Intel family 6 models, by the names of the kernel's intel-family.h. */
+static const struct {
+	unsigned model;
+	const char *name;
+	const struct pf_table *table;
+} intel_models[] = {
+	{0x1a, "Nehalem-EP", &intel_core},	{0x1e, "Nehalem", &intel_core},
+	{0x1f, "Nehalem-G", &intel_core},	{0x2e, "Nehalem-EX", &intel_core},
+	{0x25, "Westmere", &intel_core},	{0x2c, "Westmere-EP", &intel_core},
+	{0x2f, "Westmere-EX", &intel_core},	{0x2a, "Sandy Bridge", &intel_core},
+	{0x2d, "Sandy Bridge-E", &intel_core},	{0x3a, "Ivy Bridge", &intel_core},
+	{0x3e, "Ivy Bridge-E", &intel_core},	{0x3c, "Haswell", &intel_core},
+	{0x3f, "Haswell-E", &intel_core},	{0x45, "Haswell-L", &intel_core},
+	{0x46, "Haswell-G", &intel_core},	{0x3d, "Broadwell", &intel_core},
+	{0x47, "Broadwell-G", &intel_core},	{0x4f, "Broadwell-E", &intel_core},
+	{0x56, "Broadwell-D", &intel_core},	{0x4e, "Skylake-L", &intel_core},
+	{0x5e, "Skylake", &intel_core},		{0x55, "Skylake-SP/Cascade Lake", &intel_core},
+	{0x8e, "Kaby Lake-L", &intel_core},	{0x9e, "Kaby/Coffee Lake", &intel_core},
+	{0xa5, "Comet Lake", &intel_core},	{0xa6, "Comet Lake-L", &intel_core},
+	{0x66, "Cannon Lake-L", &intel_core},	{0x7d, "Ice Lake", &intel_core},
+	{0x7e, "Ice Lake-L", &intel_core},	{0x6a, "Ice Lake-SP", &intel_core},
+	{0x6c, "Ice Lake-D", &intel_core},	{0x8c, "Tiger Lake-L", &intel_core},
+	{0x8d, "Tiger Lake", &intel_core},	{0xa7, "Rocket Lake", &intel_core},
+	{0x8f, "Sapphire Rapids", &intel_core},	{0x57, "Knights Landing", &intel_phi},
+	{0x85, "Knights Mill", &intel_phi},
+};
+
+/* AMD model ranges as Linux (arch/x86/kernel/cpu/amd.c) assigns them to Zen generations; family
+   1Ah models 50h-5Fh and 80h and above are Zen 6 and not listed. */
+static const struct {
+	unsigned family, first, last;
+	const char *name;
+} amd_models[] = {
+	{0x19, 0x00, 0x0f, "Zen 3"}, {0x19, 0x20, 0x5f, "Zen 3"},
+	{0x19, 0x10, 0x1f, "Zen 4"}, {0x19, 0x60, 0xaf, "Zen 4"},
+	{0x1a, 0x00, 0x2f, "Zen 5"}, {0x1a, 0x40, 0x4f, "Zen 5"}, {0x1a, 0x60, 0x7f, "Zen 5"},
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model,
+		 struct err *e)
+{
+	if (!strcmp(id->vendor, "GenuineIntel") && id->family == 6) {
+		for (size_t i = 0; i < ARRAY_SIZE(intel_models); i++) {
+			if (intel_models[i].model != id->model)
+				continue;
+			*t = intel_models[i].table;
+			*model = intel_models[i].name;
+			return 0;
+		}
+	}
+	if (!strcmp(id->vendor, "AuthenticAMD")) {
+		for (size_t i = 0; i < ARRAY_SIZE(amd_models); i++) {
+			if (amd_models[i].family != id->family || id->model < amd_models[i].first ||
+			    id->model > amd_models[i].last)
+				continue;
+			*t = &amd_zen;
+			*model = amd_models[i].name;
+			return 0;
+		}
+	}
+	return err_set(e, E_USAGE,
+		       "no verified prefetcher MSR table for %s family 0x%x model 0x%x (%s); "
+		       "pmucheck knows Intel Nehalem..Sapphire Rapids, Xeon Phi KNL/KNM and AMD "
+		       "Zen 3/4/5 and does not guess bits for other models",
+		       id->vendor, id->family, id->model, id->brand[0] ? id->brand : "no brand");
+}
+
+uint64_t pf_table_mask(const struct pf_table *t)
+{
+	uint64_t mask = 0;
+
+	for (unsigned i = 0; i < t->nbits; i++)
+		mask |= 1ull << t->bits[i].bit;
+	return mask;
+}
+
+static int unknown_name(const struct pf_table *t, const char *name, size_t len, struct err *e)
+{
+	char valid[256] = "";
+
+	for (unsigned i = 0; i < t->nbits; i++) {
+		strcat(valid, t->bits[i].name);
+		strcat(valid, ", ");
+	}
+	strcat(valid, "all");
+	return err_set(e, E_USAGE, "unknown prefetcher '%.*s' for %s (valid: %s)", (int)len, name,
+		       t->name, valid);
+}
+
+int pf_parse_names_in(const struct pf_table *t, const char *list, uint64_t *bits, struct err *e)
+{
+	*bits = 0;
+	if (!list || !*list)
+		return 0;
+	if (!strcmp(list, "all")) {
+		*bits = pf_table_mask(t);
+		return 0;
+	}
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		unsigned i;
+
+		for (i = 0; i < t->nbits; i++)
+			if (strlen(t->bits[i].name) == len && !strncmp(p, t->bits[i].name, len))
+				break;
+		if (i == t->nbits)
+			return unknown_name(t, p, len, e);
+		*bits |= 1ull << t->bits[i].bit;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+int pf_parse_names(const char *list, uint64_t *bits, struct err *e)
+{
+	struct cpuid_info id;
+	const struct pf_table *t;
+	const char *model;
+	int rc;
+
+	*bits = 0;
+	if (!list || !*list)
+		return 0; /* all on: valid on any CPU, even one without a table */
+	if (cpuid_read(&id))
+		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is not Vendor:family:model");
+	rc = pf_table_for(&id, &t, &model, e);
+	return rc ? rc : pf_parse_names_in(t, list, bits, e);
+}

@@ -1,0 +1,8 @@
+# The prefetcher session program the signal and lock tests kill (tests/integration/prefetch_*.sh).
+PF_SESSION := $(BUILD)/tests/pf_session
+
+$(PF_SESSION): tests/pf_session.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+unit-tests: $(PF_SESSION)

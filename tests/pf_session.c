@@ -1,0 +1,56 @@
+/* pf_session — a prefetcher session as the run loop holds one, for the signal and lock tests.
+ *
+ * Recovers a stale state like every pmucheck start, opens a session on all fake MSR files, turns
+ * every prefetcher off, prints "set", then ends as MODE says:
+ *   spin   toggle all off / all on forever, so a signal lands between or during writes (default)
+ *   hold   keep them off and sleep (for the lock tests)
+ *   close  pf_close and exit 0          exit   exit(3) without pf_close
+ *   segv   a real invalid access         abort  abort()
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pf.h"
+
+static void fail(const char *what, const struct err *e)
+{
+	fprintf(stderr, "pf_session: %s: %s\n", what, e->msg);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	static int *volatile nowhere; /* volatile: the compiler cannot see the access is invalid */
+	const char *mode = argc > 1 ? argv[1] : "spin";
+	char report[8192];
+	struct pf_ctl *c;
+	struct err e;
+
+	if (pf_recover_stale(report, sizeof report, &e) < 0)
+		fail("recover", &e);
+	if (pf_open(&c, NULL, 0, &e))
+		fail("open", &e);
+	if (pf_set(c, "all", &e))
+		fail("set", &e);
+	printf("set\n");
+	fflush(stdout);
+	if (!strcmp(mode, "close")) {
+		pf_close(c);
+		return 0;
+	}
+	if (!strcmp(mode, "exit"))
+		exit(3);
+	if (!strcmp(mode, "segv"))
+		*nowhere = 1;
+	if (!strcmp(mode, "abort"))
+		abort();
+	if (!strcmp(mode, "hold"))
+		for (;;)
+			pause();
+	for (;;)
+		if (pf_set(c, NULL, &e) || pf_set(c, "all", &e))
+			fail("toggle", &e);
+}
