@@ -9,6 +9,7 @@
 #include "machine.h"
 #include "results.h"
 #include "run.h"
+#include "run_prefetch.h"
 #include "summary.h"
 #include "sysinfo.h"
 #include "tsc.h"
@@ -27,6 +28,9 @@ static void usage(FILE *f)
 		"  -t, --threads LIST      thread counts; N uses the first N CPUs (default: 1 and all)\n"
 		"  -p, --placement LIST    memory: local, node:N, remote, interleave (default: local)\n"
 		"  -a, --args LIST         nopread delays, splitread offsets or chase multiplies (default: per family)\n"
+		"      --prefetch LIST     prefetcher states: on, off, off:NAME+NAME (default: on,off when the\n"
+		"                          MSRs are accessible; without access only 'uncontrolled' is measured\n"
+		"                          and the off states are reported as skipped). Names: 'pmucheck prefetch status'\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
@@ -37,7 +41,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -47,7 +51,8 @@ static const struct option options[] = {
 	{"min-time", required_argument, NULL, OPT_MIN_TIME}, {"no-thp", no_argument, NULL, OPT_NO_THP},
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
-	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"help", no_argument, NULL, 'h'},
+	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
+	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
 
 /* Splits a comma list and hands each item to fn. */
@@ -157,6 +162,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_RESULTS: rc->results_root = optarg; break;
 		case OPT_PROGRESS: rc->cfg.progress = 1; break;
 		case OPT_NO_PROGRESS: rc->cfg.progress = 0; break;
+		case OPT_PREFETCH: rc->prefetch = optarg; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -186,12 +192,16 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 	struct run_state st = {0};
 	char started[32], finished[32], command[2048];
 	struct machine_facts mf = {0};
+	struct run_pf pf;
 	json_t *mj;
 	int r;
 
-	r = plan_build(&rc->cfg.plan, t, &plan, e);
+	r = run_pf_begin(&pf, rc->prefetch, &rc->cfg.plan, e);
 	if (r)
 		return r;
+	r = plan_build(&rc->cfg.plan, t, &plan, e);
+	if (r)
+		goto out_pf;
 	if (plan.skipped[0])
 		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", plan.skipped);
 	sysinfo_read(&sys);
@@ -203,7 +213,7 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 
 	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	mf = (struct machine_facts){&sys, t, command, started, NULL, st.tsc_hz, tsc_core_ghz(st.tsc_hz, 20),
-				    rc->cfg.plan.ncpus, NULL, "prefetcher control is not built in", NULL};
+				    rc->cfg.plan.ncpus, run_pf_json(&pf), NULL};
 	mj = machine_json(&mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);
 	json_decref(mj);
@@ -220,7 +230,10 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 	st.plan = &plan;
 	st.raw = &raw;
 	st.results = calloc((size_t)plan.npoints, sizeof *st.results);
+	st.set_prefetch = run_pf_set;
+	st.pf_ctx = &pf;
 	r = run_measure(&st, e);
+	run_pf_end(&pf);
 	if (!r)
 		r = raw_close(&raw, e);
 	else
@@ -230,6 +243,8 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 
 	results_utc_now(finished, sizeof finished, 0);
 	mf.finished = finished;
+	json_decref(mf.prefetch);
+	mf.prefetch = run_pf_json(&pf);
 	mj = machine_json(&mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);
 	json_decref(mj);
@@ -239,8 +254,11 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 		summary_print(stdout, &plan, st.results, rc->dir);
 out_results:
 	free(st.results);
+	json_decref(mf.prefetch);
 out_plan:
 	plan_free(&plan);
+out_pf:
+	run_pf_end(&pf);
 	return r;
 }
 

@@ -10,6 +10,7 @@ struct run_cli {
 	struct run_config cfg;
 	const char *out;          /* --out */
 	const char *results_root; /* --results */
+	const char *prefetch;     /* --prefetch */
 	char dir[4096];           /* the results directory, once created */
 	int help;
 };

@@ -54,9 +54,6 @@ json_t *machine_json(const struct machine_facts *m)
 	json_object_set_new(root, "levels", levels_json(m));
 	if (m->prefetch)
 		json_object_set(root, "prefetch", m->prefetch);
-	else
-		json_object_set_new(root, "prefetch", json_pack("{s:b, s:s}", "control", 0, "reason",
-								 m->prefetch_reason ? m->prefetch_reason : ""));
 	if (m->counters)
 		json_object_set(root, "counters", m->counters);
 	return root;

@@ -14,8 +14,7 @@ struct machine_facts {
 	const char *started, *finished; /* UTC; finished NULL while running */
 	double tsc_hz, core_ghz;
 	int threads_max;         /* for the per-thread cache shares */
-	json_t *prefetch;        /* borrowed; NULL = not controlled, with prefetch_reason */
-	const char *prefetch_reason;
+	json_t *prefetch;        /* borrowed */
 	json_t *counters;        /* borrowed; NULL = none */
 };
 

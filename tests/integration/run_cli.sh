@@ -18,7 +18,7 @@ CPU not in the machine|CPU 4095 is not in this machine|--cpus 4095
 malformed CPU list|is not a CPU list|--cpus 0..1
 NUMA node that does not exist|NUMA node '77' does not exist|--placement node:77
 unknown placement|is not a placement|--placement far
-more threads than CPUs|threads asked for|--threads 4096
+more threads than CPUs|threads asked for|--threads 64
 zero repetitions|out of range|--reps 0
 argument out of range|out of range for nopread|--kernels nopread --args 99999999
 unknown option|unknown option '--frobnicate'|--frobnicate

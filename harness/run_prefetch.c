@@ -1,0 +1,130 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "pf.h"
+#include "run_prefetch.h"
+
+/* The pf_set argument of a state: "" for on, "all" for off, "a,b" for off:a+b. */
+static void names_off(const char *state, char *out, size_t len)
+{
+	if (!strcmp(state, "off"))
+		snprintf(out, len, "all");
+	else if (!strncmp(state, "off:", 4)) {
+		snprintf(out, len, "%s", state + 4);
+		for (char *c = out; *c; c++)
+			if (*c == '+')
+				*c = ',';
+	} else
+		out[0] = 0;
+}
+
+static int check_state(const char *state, struct err *e)
+{
+	char names[256];
+	uint64_t bits;
+
+	if (!strcmp(state, "on") || !strcmp(state, "off"))
+		return 0;
+	if (strncmp(state, "off:", 4) != 0 || !state[4])
+		return err_set(e, E_USAGE, "--prefetch: '%s' is not a prefetcher state (on, off, off:NAME+NAME)",
+			       state);
+	names_off(state, names, sizeof names);
+	if (pf_parse_names(names, &bits, e))
+		return err_wrap(e, E_USAGE, "--prefetch");
+	return 0;
+}
+
+static int add_state(struct plan_opts *o, const char *state, struct err *e)
+{
+	for (int i = 0; i < o->npf; i++)
+		if (!strcmp(o->pf_states[i], state))
+			return err_set(e, E_USAGE, "--prefetch: '%s' is listed twice", state);
+	if (o->npf == PLAN_MAX_PF)
+		return err_set(e, E_USAGE, "--prefetch: more than %d states", PLAN_MAX_PF);
+	snprintf(o->pf_states[o->npf++], sizeof o->pf_states[0], "%s", state);
+	return 0;
+}
+
+/* Without control only one uncontrolled state is measured; every other state is reported as skipped. */
+static void drop_controlled(struct run_pf *p, struct plan_opts *o)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < o->npf; i++)
+		if (strcmp(o->pf_states[i], "on") != 0)
+			n += (size_t)snprintf(p->skipped + n, sizeof p->skipped - n, "%s%s", n ? "," : "",
+					      o->pf_states[i]);
+	o->npf = 1;
+	strcpy(o->pf_states[0], "uncontrolled");
+}
+
+int run_pf_begin(struct run_pf *p, const char *list, struct plan_opts *o, struct err *e)
+{
+	struct err oe;
+	int rc = 0;
+
+	memset(p, 0, sizeof *p);
+	p->opts = o;
+	o->npf = 0;
+	if (list) {
+		char *copy = strdup(list), *save = NULL;
+		for (char *s = strtok_r(copy, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save))
+			rc = check_state(s, e) ? E_USAGE : add_state(o, s, e);
+		free(copy);
+		if (!rc && o->npf == 0)
+			rc = err_set(e, E_USAGE, "--prefetch: empty list");
+		if (rc)
+			return rc;
+	} else {
+		add_state(o, "on", NULL);
+		add_state(o, "off", NULL);
+	}
+	if (pf_open(&p->ctl, o->cpus, o->ncpus, &oe) != 0) {
+		p->ctl = NULL;
+		snprintf(p->reason, sizeof p->reason, "%s", oe.msg);
+		drop_controlled(p, o);
+		fprintf(stderr, "pmucheck run: prefetchers not controlled, skipping the '%s' experiments: %s\n",
+			p->skipped[0] ? p->skipped : "off", p->reason);
+		return 0;
+	}
+	pf_values(p->ctl, p->before, sizeof p->before);
+	return 0;
+}
+
+int run_pf_set(void *ctx, int state, char *msr, size_t len, struct err *e)
+{
+	struct run_pf *p = ctx;
+	char names[256];
+	int rc;
+
+	msr[0] = 0;
+	if (!p->ctl)
+		return 0;
+	names_off(p->opts->pf_states[state], names, sizeof names);
+	rc = pf_set(p->ctl, names, e);
+	if (rc)
+		return err_wrap(e, rc, "prefetch state '%s'", p->opts->pf_states[state]);
+	pf_values(p->ctl, msr, len);
+	return 0;
+}
+
+void run_pf_end(struct run_pf *p)
+{
+	struct err e;
+
+	if (!p->ctl)
+		return;
+	if (pf_restore(p->ctl, &e) == 0)
+		pf_values(p->ctl, p->after, sizeof p->after);
+	else
+		fprintf(stderr, "pmucheck run: %s\n", e.msg);
+	pf_close(p->ctl);
+	p->ctl = NULL;
+}
+
+json_t *run_pf_json(const struct run_pf *p)
+{
+	if (!p->before[0])
+		return json_pack("{s:b, s:s, s:s}", "control", 0, "reason", p->reason, "skipped", p->skipped);
+	return json_pack("{s:b, s:s, s:s}", "control", 1, "before", p->before, "after", p->after);
+}
