@@ -246,13 +246,14 @@ static int apply_term(const char *pmus, const char *pmu, const char *spec, char 
 static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
 		       bool in_alias, struct ctr_event *ev, struct err *e)
 {
-	char buf[CTR_SPEC_MAX], *save, *t;
+	char buf[CTR_SPEC_MAX], *rest = buf, *t;
 	int rc;
 
 	snprintf(buf, sizeof buf, "%s", terms);
 	if (!*buf)
 		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+	/* strsep, not strtok: "event=1,,umask=1" has an empty term, which is an error. */
+	while ((t = strsep(&rest, ",")))
 		if ((rc = apply_term(pmus, pmu, spec, t, in_alias, ev, e)))
 			return rc;
 	return 0;
@@ -262,7 +263,7 @@ static int apply_terms(const char *pmus, const char *pmu, const char *spec, cons
 static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const char *terms,
 		      struct ctr_event *ev, struct err *e)
 {
-	char buf[CTR_SPEC_MAX], names[512], *save, *t;
+	char buf[CTR_SPEC_MAX], names[512], *rest = buf, *t;
 	bool core = !strncmp(pmu, "cpu", 3);
 	uint64_t v;
 	int rc;
@@ -274,10 +275,12 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 	snprintf(buf, sizeof buf, "%s", terms);
 	if (!*buf)
 		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	while ((t = strsep(&rest, ","))) {
 		char *eq = strchr(t, '=');
 		if (eq)
 			*eq = '\0';
+		if (!*t)
+			return err_set(e, E_USAGE, "event '%s': empty term", spec);
 		if (eq && (rc = parse_value(spec, t, eq + 1, &v, e)))
 			return rc;
 		/* Without sysfs a bare word may be an alias of that PMU, so only valued terms of a
