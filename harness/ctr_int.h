@@ -1,0 +1,59 @@
+/* ctr_int.h — what the counter layer's files share with each other and with the unit tests.
+ * Nothing outside harness/ctr*.c and tests/unit/test_ctr_*.c should include this; use ctr.h. */
+#ifndef PMUCHECK_CTR_INT_H
+#define PMUCHECK_CTR_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctr.h"
+
+#define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
+
+struct ctr_set {
+	struct ctr_group g;
+	int cpu;                          /* socket scope: the CPU counted on; -1 for thread scope */
+	int fd[CTR_GROUP_MAX];            /* perf: fd[0] is the group leader */
+	int papi_set;                     /* PAPI event set, PAPI_NULL when none */
+	bool papi_thread;                 /* PAPI_register_thread succeeded: unregister on close */
+	long long papi_values[CTR_GROUP_MAX];
+	long long t_start, t_stop;        /* PAPI: ns around PAPI_start..PAPI_stop */
+};
+
+/* ctr_spec.c: perf syntax. Returns 1 when spec is not perf syntax (then it is a PAPI name), 0 when
+   resolved (status CTR_OK, or CTR_NOT_MEASURED for a PMU this machine lacks), E_USAGE when malformed.
+   pmus is the sysfs directory of PMUs (CTR_SYSFS_PMUS; tests pass a fake tree). */
+int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
+/* The i-th software or generic hardware event name perf_parse knows; NULL past the end. */
+const char *ctr_perf_named_event(unsigned i);
+/* Space-separated names of the PMUs in pmus, for messages. */
+void ctr_sysfs_pmu_names(const char *pmus, char *buf, size_t len);
+
+/* ctr_perf.c */
+void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */
+int ctr_perf_open(struct ctr_set *s, struct err *e);
+int ctr_perf_start(struct ctr_set *s, struct err *e);
+int ctr_perf_stop(struct ctr_set *s, struct err *e);
+int ctr_perf_read(struct ctr_set *s, struct ctr_reading *r, struct err *e);
+void ctr_perf_close(struct ctr_set *s);
+/* Turns what read() returned for a PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING leader
+   ({nr, enabled, running, value[nr]}, `bytes` long) into n classified readings. */
+void ctr_perf_parse_group_read(const uint64_t *buf, size_t bytes, unsigned n, struct ctr_reading *r);
+int ctr_perf_paranoid(void); /* /proc/sys/kernel/perf_event_paranoid, or 99 when unreadable */
+
+/* ctr_papi.c */
+int ctr_papi_init(char *reason, size_t len); /* once per process; 0 or E_RUNTIME with the reason */
+int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e);
+int ctr_papi_open(struct ctr_set *s, struct err *e);
+int ctr_papi_start(struct ctr_set *s, struct err *e);
+int ctr_papi_stop(struct ctr_set *s, struct err *e);
+int ctr_papi_read(struct ctr_set *s, struct ctr_reading *r, struct err *e);
+void ctr_papi_close(struct ctr_set *s);
+
+/* ctr_cpuid.c: core counters per logical CPU from CPUID (what the PMU has, before anyone uses them). */
+void ctr_cpu_counters(unsigned *general, unsigned *fixed);
+/* General-purpose counters left for us: CPUID's, minus the one the NMI watchdog holds when it runs. */
+unsigned ctr_core_counters_free(void);
+int ctr_nmi_watchdog(void); /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unreadable */
+
+#endif

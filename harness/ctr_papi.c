@@ -1,0 +1,239 @@
+/* ctr_papi.c — the PAPI backend: names as papi_native_avail lists them, PAPI presets, and SDE.
+ *
+ * PAPI is initialised once per process with thread support; each thread that counts opens its own
+ * event set after PAPI_register_thread, as PAPI requires for per-thread counting. PAPI does not
+ * multiplex unless asked (we never ask): a set that does not fit the counters is refused by
+ * PAPI_add_event with PAPI_ECNFLCT, so an opened set always counts the whole time. PAPI does not report
+ * time_enabled/time_running; the readings carry the wall time between PAPI_start and PAPI_stop as both.
+ */
+#define _GNU_SOURCE /* memmem */
+#include <papi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctr_int.h"
+
+static pthread_once_t papi_once = PTHREAD_ONCE_INIT;
+static int papi_rc;
+static char papi_reason[CTR_REASON_MAX];
+
+/* PAPI needs a unique id per thread; pthread_self is unique for every thread, in or outside an OpenMP
+   team (omp_get_thread_num repeats across teams and outside parallel regions). */
+static unsigned long thread_id(void)
+{
+	return (unsigned long)pthread_self();
+}
+
+static const char *papi_msg(int rc)
+{
+	const char *s = PAPI_strerror(rc);
+
+	return s ? s : "unknown PAPI error";
+}
+
+static void papi_init_once(void)
+{
+	int rc = PAPI_library_init(PAPI_VER_CURRENT);
+
+	if (rc != PAPI_VER_CURRENT) {
+		papi_rc = E_RUNTIME;
+		snprintf(papi_reason, sizeof papi_reason, "PAPI_library_init: %s (code %d)",
+			 rc > 0 ? "header and library versions differ" : papi_msg(rc), rc);
+		return;
+	}
+	rc = PAPI_thread_init(thread_id);
+	if (rc != PAPI_OK) {
+		papi_rc = E_RUNTIME;
+		snprintf(papi_reason, sizeof papi_reason, "PAPI_thread_init: %s", papi_msg(rc));
+	}
+}
+
+int ctr_papi_init(char *reason, size_t len)
+{
+	pthread_once(&papi_once, papi_init_once);
+	if (papi_rc && reason)
+		snprintf(reason, len, "%s", papi_reason);
+	return papi_rc;
+}
+
+/* The component a name would belong to, to explain why PAPI does not know it. */
+static int owner_component(const char *name)
+{
+	const char *sep = strstr(name, "::");
+
+	if (!strncmp(name, "sde:::", 6))
+		return PAPI_get_component_index("sde");
+	if (sep && memmem(name, sep - name, "unc", 3))
+		return PAPI_get_component_index("perf_event_uncore");
+	return PAPI_get_component_index("perf_event");
+}
+
+/* PAPI's SDE component accepts any sde::: name as a placeholder for a library that may register it
+   later, and reads such a placeholder as -1. We measure now, so a name that no loaded library has
+   registered is a typo: ask PAPI which SDE events exist before naming one (naming creates it). */
+static bool sde_registered(const char *name)
+{
+	int cidx = PAPI_get_component_index("sde"), code = PAPI_NATIVE_MASK;
+	char n[PAPI_HUGE_STR_LEN];
+
+	if (cidx < 0 || PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
+		return false;
+	do {
+		if (PAPI_event_code_to_name(code, n) == PAPI_OK && !strcmp(n, name))
+			return true;
+	} while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+	return false;
+}
+
+static int unknown(const char *spec, int rc, struct ctr_event *ev, struct err *e)
+{
+	int cidx = owner_component(spec);
+	const PAPI_component_info_t *c = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+
+	if (c && c->disabled) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason,
+			 "PAPI component %s is disabled (%s), so PAPI cannot count or check this name",
+			 c->name, c->disabled_reason);
+		return 0;
+	}
+	return err_set(e, E_USAGE, "event '%s': PAPI does not know this event (%s); see "
+		       "papi_native_avail or 'pmucheck list events'", spec, papi_msg(rc));
+}
+
+static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
+{
+	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
+
+	snprintf(ev->pool, sizeof ev->pool, "%s", c ? c->name : "?");
+	ev->counters = c && c->num_cntrs > 0 ? (unsigned)c->num_cntrs : 0;
+	ev->uses_counter = ev->counters > 0;
+	if (strstr(ev->pool, "uncore"))
+		ev->scope = CTR_SCOPE_SOCKET;
+	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s", (unsigned)ev->papi_code,
+		 ev->pool);
+}
+
+int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
+{
+	char name[CTR_SPEC_MAX];
+	PAPI_event_info_t info;
+	int rc;
+
+	ev->backend = CTR_PAPI;
+	ev->scope = CTR_SCOPE_THREAD;
+	ev->scale = 1.0;
+	if (ctr_papi_init(ev->reason, sizeof ev->reason)) {
+		ev->status = CTR_NOT_MEASURED;
+		return 0;
+	}
+	if (!strncmp(spec, "sde:::", 6) && !sde_registered(spec))
+		return err_set(e, E_USAGE, "event '%s': PAPI's SDE component lists no such event (no "
+			       "loaded library registered it)", spec);
+	snprintf(name, sizeof name, "%s", spec);
+	rc = PAPI_event_name_to_code(name, &ev->papi_code);
+	if (rc != PAPI_OK)
+		return unknown(spec, rc, ev, e);
+	rc = PAPI_get_event_info(ev->papi_code, &info);
+	if (rc != PAPI_OK)
+		return err_set(e, E_RUNTIME, "event '%s': PAPI_get_event_info: %s", spec, papi_msg(rc));
+	traits(ev, &info);
+	/* Presets always have a code; whether this machine can count one is a separate question. */
+	if (IS_PRESET(ev->papi_code) && PAPI_query_event(ev->papi_code) != PAPI_OK) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason, "PAPI preset %s is not available on this machine "
+			 "(papi_avail lists which are)", spec);
+	}
+	return 0;
+}
+
+static int fail(struct err *e, const char *what, const char *spec, int rc)
+{
+	return err_set(e, E_RUNTIME, "%s %s: %s", what, spec, papi_msg(rc));
+}
+
+/* Socket scope: the set counts the whole CPU (uncore), not the thread that opened it. */
+static int attach_cpu(struct ctr_set *s, struct err *e)
+{
+	PAPI_option_t opt;
+	int cidx = PAPI_get_event_component(s->g.ev[0]->papi_code), rc;
+
+	rc = PAPI_assign_eventset_component(s->papi_set, cidx);
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_assign_eventset_component for", s->g.ev[0]->spec, rc);
+	memset(&opt, 0, sizeof opt);
+	opt.cpu.eventset = s->papi_set;
+	opt.cpu.cpu_num = s->cpu;
+	rc = PAPI_set_opt(PAPI_CPU_ATTACH, &opt);
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_set_opt(PAPI_CPU_ATTACH) for", s->g.ev[0]->spec, rc);
+	return 0;
+}
+
+int ctr_papi_open(struct ctr_set *s, struct err *e)
+{
+	int rc;
+
+	s->papi_set = PAPI_NULL;
+	if (ctr_papi_init(e ? e->msg : NULL, ERR_MSG_MAX))
+		return E_RUNTIME;
+	if (s->g.scope == CTR_SCOPE_THREAD) {
+		rc = PAPI_register_thread();
+		if (rc != PAPI_OK)
+			return fail(e, "PAPI_register_thread for", s->g.ev[0]->spec, rc);
+		s->papi_thread = true;
+	}
+	rc = PAPI_create_eventset(&s->papi_set);
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_create_eventset for", s->g.ev[0]->spec, rc);
+	if (s->g.scope == CTR_SCOPE_SOCKET && (rc = attach_cpu(s, e)))
+		return rc;
+	for (unsigned i = 0; i < s->g.n; i++) {
+		rc = PAPI_add_event(s->papi_set, s->g.ev[i]->papi_code);
+		if (rc != PAPI_OK)
+			return fail(e, "PAPI_add_event", s->g.ev[i]->spec, rc);
+	}
+	return 0;
+}
+
+int ctr_papi_start(struct ctr_set *s, struct err *e)
+{
+	int rc = PAPI_start(s->papi_set);
+
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_start for the group of", s->g.ev[0]->spec, rc);
+	s->t_start = PAPI_get_real_nsec();
+	return 0;
+}
+
+int ctr_papi_stop(struct ctr_set *s, struct err *e)
+{
+	int rc = PAPI_stop(s->papi_set, s->papi_values);
+
+	s->t_stop = PAPI_get_real_nsec();
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_stop for the group of", s->g.ev[0]->spec, rc);
+	return 0;
+}
+
+int ctr_papi_read(struct ctr_set *s, struct ctr_reading *r, struct err *e)
+{
+	(void)e;
+	for (unsigned i = 0; i < s->g.n; i++) {
+		r[i].count = (uint64_t)s->papi_values[i];
+		r[i].time_enabled = r[i].time_running = (uint64_t)(s->t_stop - s->t_start);
+		ctr_classify(&r[i]);
+	}
+	return 0;
+}
+
+void ctr_papi_close(struct ctr_set *s)
+{
+	if (s->papi_set != PAPI_NULL) {
+		PAPI_cleanup_eventset(s->papi_set);
+		PAPI_destroy_eventset(&s->papi_set);
+	}
+	if (s->papi_thread)
+		PAPI_unregister_thread();
+}

@@ -1,0 +1,199 @@
+/* ctr_perf.c — the perf_event backend: one perf group per ctr_group, leader pinned.
+ *
+ * Pinned means the kernel never rotates the group off the counters: if it cannot be on them (too many
+ * events, or counters taken by the NMI watchdog or another pinned user) it goes into an error state and
+ * read() returns nothing, which we report as failed. The group is read in one read() (PERF_FORMAT_GROUP),
+ * so all its events cover the same interval; time_enabled and time_running come with it and any
+ * difference between them marks the reading as multiplexed.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ctr_int.h"
+
+#define READ_WORDS (3 + CTR_GROUP_MAX) /* nr, time_enabled, time_running, value[nr] */
+
+int ctr_perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 99;
+
+	if (!f)
+		return v;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 99;
+	fclose(f);
+	return v;
+}
+
+static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = ev->perf.type;
+	a->config = ev->perf.config;
+	a->config1 = ev->perf.config1;
+	a->config2 = ev->perf.config2;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* Siblings follow the leader: only the leader is created disabled and pinned. */
+	a->disabled = leader;
+	a->pinned = leader;
+	a->exclude_kernel = ev->perf.exclude_kernel;
+}
+
+static int open_one(const struct ctr_event *ev, bool leader, int pid, int cpu, int group_fd)
+{
+	struct perf_event_attr a;
+
+	attr_of(ev, leader, &a);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* What an errno from perf_event_open means for the user, with what to do. */
+static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len, "perf_event_open: permission denied (perf_event_paranoid=%d): run as "
+			 "root or lower it with 'sysctl kernel.perf_event_paranoid=%d'",
+			 ctr_perf_paranoid(), ev->scope == CTR_SCOPE_SOCKET ? 0 : 1);
+		break;
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		snprintf(buf, len, "perf_event_open: %s: the kernel cannot count this event here (no "
+			 "hardware PMU exposed, e.g. a VM without a virtual PMU)", strerror(err));
+		break;
+	case EINVAL:
+		snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)",
+			 ev->encoding);
+		break;
+	default:
+		snprintf(buf, len, "perf_event_open: %s", strerror(err));
+	}
+}
+
+/* The first CPU of a socket-scope PMU's cpumask: where a probe can open it. */
+static int probe_cpu(const struct ctr_event *ev)
+{
+	char path[256];
+	FILE *f;
+	int cpu = 0;
+
+	snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", ev->pool);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &cpu) != 1)
+		cpu = 0;
+	fclose(f);
+	return cpu;
+}
+
+void ctr_perf_probe(struct ctr_event *ev)
+{
+	int fd;
+
+	if (ev->status != CTR_OK)
+		return;
+	/* Counting the kernel needs paranoid <= 1 (or root); then count user space only and say so. */
+	ev->perf.exclude_kernel = ctr_perf_paranoid() >= 2 && geteuid() != 0;
+	if (ev->perf.exclude_kernel)
+		strncat(ev->encoding, ",exclude_kernel",
+			sizeof ev->encoding - strlen(ev->encoding) - 1);
+	if (ev->scope == CTR_SCOPE_SOCKET)
+		fd = open_one(ev, true, -1, probe_cpu(ev), -1);
+	else
+		fd = open_one(ev, true, 0, -1, -1);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	ev->status = CTR_NOT_MEASURED;
+	explain(errno, ev, ev->reason, sizeof ev->reason);
+}
+
+int ctr_perf_open(struct ctr_set *s, struct err *e)
+{
+	int pid = s->g.scope == CTR_SCOPE_SOCKET ? -1 : 0;
+	int cpu = s->g.scope == CTR_SCOPE_SOCKET ? s->cpu : -1;
+
+	for (unsigned i = 0; i < CTR_GROUP_MAX; i++)
+		s->fd[i] = -1;
+	for (unsigned i = 0; i < s->g.n; i++) {
+		s->fd[i] = open_one(s->g.ev[i], i == 0, pid, cpu, i ? s->fd[0] : -1);
+		if (s->fd[i] < 0) {
+			char why[CTR_REASON_MAX];
+			explain(errno, s->g.ev[i], why, sizeof why);
+			return err_set(e, E_RUNTIME, "event '%s': %s", s->g.ev[i]->spec, why);
+		}
+	}
+	return 0;
+}
+
+static int group_ioctl(struct ctr_set *s, unsigned long req, const char *what, struct err *e)
+{
+	if (ioctl(s->fd[0], req, PERF_IOC_FLAG_GROUP) < 0)
+		return err_set(e, E_RUNTIME, "%s of the group of '%s': %s", what, s->g.ev[0]->spec,
+			       strerror(errno));
+	return 0;
+}
+
+int ctr_perf_start(struct ctr_set *s, struct err *e)
+{
+	int rc = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset", e);
+
+	return rc ? rc : group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable", e);
+}
+
+int ctr_perf_stop(struct ctr_set *s, struct err *e)
+{
+	return group_ioctl(s, PERF_EVENT_IOC_DISABLE, "disable", e);
+}
+
+void ctr_perf_parse_group_read(const uint64_t *buf, size_t bytes, unsigned n, struct ctr_reading *r)
+{
+	size_t want = (3 + (size_t)n) * sizeof(uint64_t);
+
+	for (unsigned i = 0; i < n; i++) {
+		memset(&r[i], 0, sizeof r[i]);
+		if (bytes < want || buf[0] != n) {
+			r[i].status = CTR_FAILED;
+			snprintf(r[i].reason, sizeof r[i].reason, bytes ? "short group read" :
+				 "pinned group could not be scheduled (counters full or taken by the NMI "
+				 "watchdog or another pinned user)");
+			continue;
+		}
+		r[i].time_enabled = buf[1];
+		r[i].time_running = buf[2];
+		r[i].count = buf[3 + i];
+		ctr_classify(&r[i]);
+	}
+}
+
+int ctr_perf_read(struct ctr_set *s, struct ctr_reading *r, struct err *e)
+{
+	uint64_t buf[READ_WORDS];
+	ssize_t got = read(s->fd[0], buf, sizeof buf);
+
+	if (got < 0)
+		return err_set(e, E_RUNTIME, "read of the group of '%s': %s", s->g.ev[0]->spec,
+			       strerror(errno));
+	ctr_perf_parse_group_read(buf, (size_t)got, s->g.n, r);
+	return 0;
+}
+
+void ctr_perf_close(struct ctr_set *s)
+{
+	/* Siblings first, so none is promoted to a lone event while the group is taken apart. */
+	for (unsigned i = s->g.n; i-- > 0;)
+		if (s->fd[i] >= 0)
+			close(s->fd[i]);
+}

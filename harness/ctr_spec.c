@@ -1,0 +1,403 @@
+/* ctr_spec.c — perf's event syntax, resolved against sysfs exactly as `perf stat -e` does:
+ *
+ *   pmu/event=0x3c,umask=0x1,inv,cmask=2/   terms from <pmu>/format/<term> ("config:0-7,32-35"): the value's
+ *                                            low bits fill the first bit range, the next bits the next one
+ *   pmu/config=0x1234,config1=0x5/           raw fields, always allowed
+ *   pmu/cas_count_read/                      an alias: <pmu>/events/<alias> holds terms; .scale and .unit
+ *   page-faults, task-clock, cycles, ...     the kernel's software and generic hardware events
+ *
+ * Reading sysfs tells a PMU this machine lacks ("cpu" in a VM without a virtual PMU: the event cannot be
+ * counted here, CTR_NOT_MEASURED) from a name that is no PMU anywhere ("nosuchpmu": E_USAGE).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ctr_int.h"
+
+#define TERMS_MAX 16
+#define UNCORE_COUNTERS 4 /* Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
+
+struct named_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct named_event named_events[] = {
+	{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	{"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+	{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+	{"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+	{"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+	{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+	{"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+};
+
+/* PMUs Linux has on x86 machines: absent here means "not countable here", not "malformed". */
+static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
+static const char *const known_pmu_prefixes[] = {"uncore_", "amd_", "cstate_", "ibs_", "intel_"};
+/* Format terms of the x86 core PMUs, to check specs for a core PMU this machine does not expose. */
+static const char *const core_terms[] = {"event", "umask", "edge", "pc", "any", "inv", "cmask",
+	"in_tx", "in_tx_cp", "offcore_rsp", "ldlat", "frontend", "config", "config1", "config2"};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool known_pmu(const char *pmu)
+{
+	if (in_list(pmu, known_pmus, ARRAY_LEN(known_pmus)))
+		return true;
+	for (size_t i = 0; i < ARRAY_LEN(known_pmu_prefixes); i++)
+		if (!strncmp(pmu, known_pmu_prefixes[i], strlen(known_pmu_prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Reads a small sysfs file into buf without the trailing newline; -1 when it cannot. */
+static int read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void ctr_sysfs_pmu_names(const char *pmus, char *buf, size_t len)
+{
+	DIR *d = opendir(pmus);
+	struct dirent *de;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((de = readdir(d)) && used < len) {
+		if (de->d_name[0] == '.')
+			continue;
+		used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", de->d_name);
+	}
+	closedir(d);
+}
+
+/* A number as perf accepts it: decimal, 0x hex or 0 octal, nothing after it. */
+static int parse_value(const char *spec, const char *term, const char *text, uint64_t *v,
+		       struct err *e)
+{
+	char *end;
+
+	if (!*text || !isdigit((unsigned char)*text))
+		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec,
+			       term, text);
+	errno = 0;
+	*v = strtoull(text, &end, 0);
+	if (errno || *end)
+		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec,
+			       term, text);
+	return 0;
+}
+
+static uint64_t *raw_field(struct ctr_event *ev, const char *name)
+{
+	if (!strcmp(name, "config"))
+		return &ev->perf.config;
+	if (!strcmp(name, "config1"))
+		return &ev->perf.config1;
+	if (!strcmp(name, "config2"))
+		return &ev->perf.config2;
+	return NULL;
+}
+
+/* Places v into the bit ranges a format file describes ("config:0-7,32-35" or "config1:21"). */
+static int apply_format(const char *spec, const char *term, const char *format, uint64_t v,
+			struct ctr_event *ev, struct err *e)
+{
+	char field[16];
+	const char *p = strchr(format, ':');
+	uint64_t *dst, left = v;
+	unsigned bits = 0;
+
+	if (!p || (size_t)(p - format) >= sizeof field)
+		return err_set(e, E_RUNTIME, "event '%s': cannot read sysfs format '%s' of term '%s'",
+			       spec, format, term);
+	memcpy(field, format, p - format);
+	field[p - format] = '\0';
+	dst = raw_field(ev, field);
+	if (!dst)
+		return err_set(e, E_RUNTIME, "event '%s': term '%s' sets unknown field '%s'", spec,
+			       term, field);
+	while (*p == ':' || *p == ',') {
+		char *end;
+		unsigned lo = strtoul(p + 1, &end, 10), hi = lo, w;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		if (hi < lo || hi > 63)
+			return err_set(e, E_RUNTIME, "event '%s': bad sysfs format '%s'", spec, format);
+		w = hi - lo + 1;
+		uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+		*dst = (*dst & ~(mask << lo)) | ((left & mask) << lo);
+		left = w == 64 ? 0 : left >> w;
+		bits += w;
+		p = end;
+	}
+	if (left)
+		return err_set(e, E_USAGE, "event '%s': value 0x%" PRIx64 " does not fit term '%s' (%u bits)",
+			       spec, v, term, bits);
+	return 0;
+}
+
+static void list_dir(const char *path, char *buf, size_t len)
+{
+	ctr_sysfs_pmu_names(path, buf, len); /* any directory's entries, space-separated */
+}
+
+static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
+		       bool in_alias, struct ctr_event *ev, struct err *e);
+
+/* A bare word that is an alias: its terms, and its scale and unit when sysfs gives them. */
+static int apply_alias(const char *pmus, const char *pmu, const char *spec, const char *alias,
+		       struct ctr_event *ev, struct err *e)
+{
+	char path[512], text[512];
+
+	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
+	if (read_text(path, text, sizeof text))
+		return 1;
+	snprintf(path, sizeof path, "%s/%s/events/%s.scale", pmus, pmu, alias);
+	if (!read_text(path, text + 256, 64))
+		ev->scale = strtod(text + 256, NULL);
+	snprintf(path, sizeof path, "%s/%s/events/%s.unit", pmus, pmu, alias);
+	read_text(path, ev->unit, sizeof ev->unit);
+	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
+	read_text(path, text, sizeof text);
+	return apply_terms(pmus, pmu, spec, text, true, ev, e);
+}
+
+static int apply_term(const char *pmus, const char *pmu, const char *spec, char *term,
+		      bool in_alias, struct ctr_event *ev, struct err *e)
+{
+	char *eq = strchr(term, '='), path[512], format[128], names[512];
+	uint64_t v = 1, *raw;
+	int rc;
+
+	if (eq)
+		*eq = '\0';
+	if (!*term)
+		return err_set(e, E_USAGE, "event '%s': empty term", spec);
+	if (eq && (rc = parse_value(spec, term, eq + 1, &v, e)))
+		return rc;
+	raw = raw_field(ev, term);
+	if (raw) {
+		*raw = v;
+		return 0;
+	}
+	snprintf(path, sizeof path, "%s/%s/format/%s", pmus, pmu, term);
+	if (!read_text(path, format, sizeof format))
+		return apply_format(spec, term, format, v, ev, e);
+	if (!eq && !in_alias) {
+		rc = apply_alias(pmus, pmu, spec, term, ev, e);
+		if (rc <= 0)
+			return rc;
+	}
+	snprintf(path, sizeof path, "%s/%s/format", pmus, pmu);
+	list_dir(path, names, sizeof names);
+	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec,
+		       pmu, term, *names ? names : "none");
+}
+
+static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
+		       bool in_alias, struct ctr_event *ev, struct err *e)
+{
+	char buf[CTR_SPEC_MAX], *rest = buf, *t;
+	int rc;
+
+	snprintf(buf, sizeof buf, "%s", terms);
+	if (!*buf)
+		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
+	/* strsep, not strtok: "event=1,,umask=1" has an empty term, which is an error. */
+	while ((t = strsep(&rest, ",")))
+		if ((rc = apply_term(pmus, pmu, spec, t, in_alias, ev, e)))
+			return rc;
+	return 0;
+}
+
+/* A PMU this machine does not have: check what can be checked without its sysfs directory. */
+static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const char *terms,
+		      struct ctr_event *ev, struct err *e)
+{
+	char buf[CTR_SPEC_MAX], names[512], *rest = buf, *t;
+	bool core = !strncmp(pmu, "cpu", 3);
+	uint64_t v;
+	int rc;
+
+	ctr_sysfs_pmu_names(pmus, names, sizeof names);
+	if (!known_pmu(pmu))
+		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec,
+			       pmu, names);
+	snprintf(buf, sizeof buf, "%s", terms);
+	if (!*buf)
+		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
+	while ((t = strsep(&rest, ","))) {
+		char *eq = strchr(t, '=');
+		if (eq)
+			*eq = '\0';
+		if (!*t)
+			return err_set(e, E_USAGE, "event '%s': empty term", spec);
+		if (eq && (rc = parse_value(spec, t, eq + 1, &v, e)))
+			return rc;
+		/* Without sysfs a bare word may be an alias of that PMU, so only valued terms of a
+		   core PMU can be checked by name. */
+		if (core && eq && !in_list(t, core_terms, ARRAY_LEN(core_terms)))
+			return err_set(e, E_USAGE, "event '%s': unknown term '%s' for a core PMU", spec, t);
+	}
+	ev->status = CTR_NOT_MEASURED;
+	snprintf(ev->reason, sizeof ev->reason,
+		 "no PMU '%s' in %s (this machine exposes: %s); a VM without a virtual PMU, or a "
+		 "different CPU", pmu, pmus, names);
+	return 0;
+}
+
+/* Pool, limit and scope of a sysfs PMU's events. */
+static void pmu_traits(const char *pmus, const char *pmu, struct ctr_event *ev)
+{
+	static const char *const free_running[] = {"software", "tracepoint", "breakpoint", "msr",
+		"power", "kprobe", "uprobe"};
+	char path[512], mask[64];
+
+	snprintf(ev->pool, sizeof ev->pool, "%s", pmu);
+	if (in_list(pmu, free_running, ARRAY_LEN(free_running)))
+		ev->counters = 0;
+	else if (ev->perf.type == PERF_TYPE_RAW || !strncmp(pmu, "cpu", 3))
+		ev->counters = ctr_core_counters_free();
+	else
+		ev->counters = UNCORE_COUNTERS;
+	ev->uses_counter = ev->counters > 0;
+	/* Uncore PMUs list the one CPU per socket (or die) that counts for it. */
+	snprintf(path, sizeof path, "%s/%s/cpumask", pmus, pmu);
+	if (!read_text(path, mask, sizeof mask))
+		ev->scope = CTR_SCOPE_SOCKET;
+}
+
+static void encode(struct ctr_event *ev, const char *pmu)
+{
+	int n = snprintf(ev->encoding, sizeof ev->encoding, "pmu=%s,type=%u,config=0x%" PRIx64, pmu,
+			 ev->perf.type, ev->perf.config);
+
+	if (ev->perf.config1)
+		n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config1=0x%" PRIx64,
+			      ev->perf.config1);
+	if (ev->perf.config2)
+		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config2=0x%" PRIx64,
+			 ev->perf.config2);
+}
+
+static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
+{
+	const char *slash = strchr(spec, '/');
+	size_t len = strlen(spec), plen = slash - spec;
+	char pmu[CTR_NAME_MAX], terms[CTR_SPEC_MAX], path[512], text[32];
+	int rc;
+
+	if (len < 2 || spec[len - 1] != '/' || slash == spec + len - 1)
+		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (missing the "
+			       "closing '/')", spec);
+	if (strchr(slash + 1, '/') != spec + len - 1)
+		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (one pair of "
+			       "'/')", spec);
+	if (!plen || plen >= sizeof pmu)
+		return err_set(e, E_USAGE, "event '%s': missing PMU name before '/'", spec);
+	memcpy(pmu, spec, plen);
+	pmu[plen] = '\0';
+	snprintf(terms, sizeof terms, "%.*s", (int)(len - plen - 2), slash + 1);
+	snprintf(path, sizeof path, "%s/%s", pmus, pmu);
+	if (!is_dir(path))
+		return absent_pmu(pmus, pmu, spec, terms, ev, e);
+	snprintf(path, sizeof path, "%s/%s/type", pmus, pmu);
+	if (read_text(path, text, sizeof text))
+		return err_set(e, E_RUNTIME, "event '%s': cannot read %s", spec, path);
+	ev->perf.type = strtoul(text, NULL, 10);
+	if ((rc = apply_terms(pmus, pmu, spec, terms, false, ev, e)))
+		return rc;
+	pmu_traits(pmus, pmu, ev);
+	encode(ev, pmu);
+	return 0;
+}
+
+static void named(const struct named_event *n, struct ctr_event *ev)
+{
+	unsigned general, fixed;
+
+	ev->perf.type = n->type;
+	ev->perf.config = n->config;
+	snprintf(ev->encoding, sizeof ev->encoding, "type=%u,config=0x%" PRIx64, n->type, n->config);
+	if (n->type == PERF_TYPE_SOFTWARE) {
+		snprintf(ev->pool, sizeof ev->pool, "software");
+		return;
+	}
+	snprintf(ev->pool, sizeof ev->pool, "cpu");
+	ev->counters = ctr_core_counters_free();
+	/* Intel's fixed counters: 0 instructions, 1 cycles, 2 reference cycles. */
+	ctr_cpu_counters(&general, &fixed);
+	ev->uses_counter = !((n->config == PERF_COUNT_HW_INSTRUCTIONS && fixed >= 1) ||
+			     (n->config == PERF_COUNT_HW_CPU_CYCLES && fixed >= 2) ||
+			     (n->config == PERF_COUNT_HW_REF_CPU_CYCLES && fixed >= 3));
+}
+
+const char *ctr_perf_named_event(unsigned i)
+{
+	return i < ARRAY_LEN(named_events) ? named_events[i].name : NULL;
+}
+
+int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
+{
+	ev->backend = CTR_PERF;
+	ev->scope = CTR_SCOPE_THREAD;
+	ev->scale = 1.0;
+	if (strchr(spec, '/'))
+		return parse_sysfs(pmus, spec, ev, e);
+	for (size_t i = 0; i < ARRAY_LEN(named_events); i++) {
+		if (!strcmp(spec, named_events[i].name)) {
+			named(&named_events[i], ev);
+			return 0;
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,14 @@
+# sde.mk — the SDE test library (tests/sde/) and the one unit test that links it.
+#
+# PAPI's SDE component is enabled only in a process that has libsde loaded: it looks the sde_ti_*
+# symbols up in the running executable ("libsde API not found. No SDEs exist in this executable"
+# otherwise). Linking test_ctr_sde against this library, which needs libsde, is what enables it; the
+# pmucheck binary itself has no SDEs and keeps the component disabled.
+SDE_LIB := $(BUILD)/tests/sde/libpmucheck_sdetest.so
+
+$(SDE_LIB): tests/sde/sdetest.c tests/sde/sdetest.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -lsde
+
+$(BUILD)/tests/unit/test_ctr_sde: $(SDE_LIB)
+$(BUILD)/tests/unit/test_ctr_sde: LDLIBS += $(SDE_LIB) -Wl,-rpath,$(abspath $(dir $(SDE_LIB)))

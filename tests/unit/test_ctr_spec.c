@@ -1,0 +1,288 @@
+/* test_ctr_spec.c — perf event specs against a fake sysfs PMU tree, and event names on this machine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ctr_int.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], dir[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	snprintf(dir, sizeof dir, "mkdir -p $(dirname '%s')", path);
+	assert_int_equal(system(dir), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+/* An Intel-like core PMU (event is split over bits 0-7 and 32-35) and an uncore IMC with an alias. */
+static int make_tree(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof root, "/tmp/pmucheck-sysfs.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	put("cpu/type", "4");
+	put("cpu/format/event", "config:0-7,32-35");
+	put("cpu/format/umask", "config:8-15");
+	put("cpu/format/edge", "config:18");
+	put("cpu/format/inv", "config:23");
+	put("cpu/format/cmask", "config:24-31");
+	put("cpu/format/offcore_rsp", "config1:0-63");
+	put("cpu/events/mem-loads", "event=0xcd,umask=0x1,ldlat=3");
+	put("cpu/events/br-retired", "event=0xc4");
+	put("uncore_imc_0/type", "17");
+	put("uncore_imc_0/cpumask", "0");
+	put("uncore_imc_0/format/event", "config:0-7");
+	put("uncore_imc_0/format/umask", "config:8-15");
+	put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03");
+	put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5");
+	put("uncore_imc_0/events/cas_count_read.unit", "MiB");
+	put("software/type", "1");
+	return 0;
+}
+
+static int remove_tree(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static int parse(const char *spec, struct ctr_event *ev, struct err *e)
+{
+	memset(ev, 0, sizeof *ev);
+	snprintf(ev->spec, sizeof ev->spec, "%s", spec);
+	return ctr_perf_parse(root, spec, ev, e);
+}
+
+static void expect_usage(const char *spec, const char *why)
+{
+	struct ctr_event ev;
+	struct err e = {""};
+
+	assert_int_equal(parse(spec, &ev, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, spec));
+	assert_non_null(strstr(e.msg, why));
+}
+
+static void test_terms_fill_every_bit_range_of_their_format(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("cpu/event=0x1d0,umask=0x81,inv,cmask=2,edge/", &ev, &e), 0);
+	/* event 0x1d0: low 8 bits to 0-7, the rest to 32-35. */
+	assert_int_equal(ev.perf.config, 0xd0ull | 0x81ull << 8 | 1ull << 18 | 1ull << 23 |
+					 2ull << 24 | 1ull << 32);
+	assert_int_equal(ev.perf.type, 4);
+	assert_int_equal(ev.status, CTR_OK);
+	assert_int_equal(ev.scope, CTR_SCOPE_THREAD);
+	assert_string_equal(ev.pool, "cpu");
+	assert_true(ev.uses_counter == (ev.counters > 0));
+}
+
+static void test_raw_config_fields_are_taken_verbatim(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("cpu/config=0x53003c,config1=0x10001,config2=7/", &ev, &e), 0);
+	assert_int_equal(ev.perf.config, 0x53003c);
+	assert_int_equal(ev.perf.config1, 0x10001);
+	assert_int_equal(ev.perf.config2, 7);
+	assert_string_equal(ev.encoding, "pmu=cpu,type=4,config=0x53003c,config1=0x10001,config2=0x7");
+}
+
+static void test_term_in_config1_lands_there(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("cpu/event=0xb7,umask=1,offcore_rsp=0x3fbfc00001/", &ev, &e), 0);
+	assert_int_equal(ev.perf.config, 0x01b7);
+	assert_int_equal(ev.perf.config1, 0x3fbfc00001ull);
+}
+
+static void test_alias_gives_terms_scale_unit_and_socket_scope(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("uncore_imc_0/cas_count_read/", &ev, &e), 0);
+	assert_int_equal(ev.perf.type, 17);
+	assert_int_equal(ev.perf.config, 0x0304);
+	assert_true(ev.scale == 6.103515625e-5);
+	assert_string_equal(ev.unit, "MiB");
+	assert_int_equal(ev.scope, CTR_SCOPE_SOCKET);
+	assert_string_equal(ev.pool, "uncore_imc_0");
+	assert_true(ev.uses_counter);
+}
+
+static void test_alias_and_terms_combine(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("cpu/br-retired,umask=0x20/", &ev, &e), 0);
+	assert_int_equal(ev.perf.config, 0x20c4);
+	assert_true(ev.scale == 1.0);
+}
+
+static void test_alias_naming_an_unknown_term_is_reported(void **state)
+{
+	(void)state;
+	expect_usage("cpu/mem-loads/", "ldlat");
+}
+
+static void test_malformed_specs_name_the_event_and_the_fault(void **state)
+{
+	(void)state;
+	expect_usage("cpu/event=zz/", "'zz'");
+	expect_usage("cpu/event=0x3c", "closing '/'");
+	expect_usage("cpu/event=1/umask=2/", "one pair");
+	expect_usage("/event=1/", "missing PMU name");
+	expect_usage("cpu//", "no terms");
+	expect_usage("cpu/event=/", "needs a number");
+	expect_usage("cpu/event=1,,umask=1/", "empty term");
+	expect_usage("cpu/bogus=1/", "no term or event 'bogus'");
+	expect_usage("cpu/umask=0x100/", "does not fit");
+	expect_usage("cpu/event=0x1000/", "does not fit");
+	expect_usage("nosuchpmu/event=1/", "unknown PMU 'nosuchpmu'");
+}
+
+static void test_known_pmu_absent_here_is_not_measured(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("amd_umc_0/umc_cas_cmd.rd/", &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_NOT_MEASURED);
+	assert_non_null(strstr(ev.reason, "no PMU 'amd_umc_0'"));
+	/* Still checked as far as it can be without the PMU's sysfs directory. */
+	expect_usage("cpu_core/event=0xzz/", "needs a number");
+	expect_usage("cpu_atom/bogus=1/", "unknown term 'bogus'");
+}
+
+static void test_software_event_uses_no_counter(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("minor-faults", &ev, &e), 0);
+	assert_int_equal(ev.perf.type, 1);      /* PERF_TYPE_SOFTWARE */
+	assert_int_equal(ev.perf.config, 5);    /* PERF_COUNT_SW_PAGE_FAULTS_MIN */
+	assert_string_equal(ev.pool, "software");
+	assert_false(ev.uses_counter);
+	assert_int_equal(ev.counters, 0);
+}
+
+static void test_other_names_go_to_papi(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("L1D:REPLACEMENT", &ev, &e), 1);
+	assert_int_equal(parse("perf::PAGE-FAULTS", &ev, &e), 1);
+}
+
+/* On this machine (no PMU) a hardware event is not measured, with a reason; never "ok". */
+static void test_hardware_events_here_are_not_measured_with_a_reason(void **state)
+{
+	static const char *const hw[] = {"cycles", "instructions", "cpu/event=0x3c/",
+					 "PAPI_TOT_INS", "L1D:REPLACEMENT"};
+	char why[CTR_REASON_MAX];
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	if (ctr_hardware_available(why, sizeof why))
+		skip(); /* a PMU machine: these are countable there */
+	assert_non_null(strstr(why, "instructions"));
+	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+		assert_int_equal(ctr_resolve(hw[i], &ev, &e), 0);
+		assert_int_equal(ev.status, CTR_NOT_MEASURED);
+		assert_true(strlen(ev.reason) > 20);
+	}
+}
+
+static void test_resolve_list_names_every_bad_event(void **state)
+{
+	const char *specs[] = {"page-faults", "cpu/event=zz/", "task-clock", "nosuchpmu/event=1/",
+			       "cpu/event=1"};
+	struct ctr_event evs[5];
+	struct err e = {""};
+
+	(void)state;
+	assert_int_equal(ctr_resolve_list(specs, 5, evs, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "'cpu/event=zz/'"));
+	assert_non_null(strstr(e.msg, "'nosuchpmu/event=1/'"));
+	assert_non_null(strstr(e.msg, "'cpu/event=1'"));
+	assert_null(strstr(e.msg, "page-faults"));
+	assert_int_equal(evs[0].status, CTR_OK);
+	assert_int_equal(evs[2].status, CTR_OK);
+	assert_int_equal(evs[1].status, CTR_NOT_MEASURED);
+	assert_string_equal(evs[3].spec, "nosuchpmu/event=1/");
+}
+
+static void test_split_list_keeps_perf_terms_together(void **state)
+{
+	char **v;
+	unsigned n;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(ctr_split_list("cpu/event=0x3c,umask=0/,page-faults,L1D:REPLACEMENT,"
+					"uncore_imc_0/event=4,umask=3/", &v, &n, &e), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "cpu/event=0x3c,umask=0/");
+	assert_string_equal(v[1], "page-faults");
+	assert_string_equal(v[2], "L1D:REPLACEMENT");
+	assert_string_equal(v[3], "uncore_imc_0/event=4,umask=3/");
+	free(v);
+	assert_int_equal(ctr_split_list("page-faults,,task-clock", &v, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "position 2"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_terms_fill_every_bit_range_of_their_format),
+		cmocka_unit_test(test_raw_config_fields_are_taken_verbatim),
+		cmocka_unit_test(test_term_in_config1_lands_there),
+		cmocka_unit_test(test_alias_gives_terms_scale_unit_and_socket_scope),
+		cmocka_unit_test(test_alias_and_terms_combine),
+		cmocka_unit_test(test_alias_naming_an_unknown_term_is_reported),
+		cmocka_unit_test(test_malformed_specs_name_the_event_and_the_fault),
+		cmocka_unit_test(test_known_pmu_absent_here_is_not_measured),
+		cmocka_unit_test(test_software_event_uses_no_counter),
+		cmocka_unit_test(test_other_names_go_to_papi),
+		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
+		cmocka_unit_test(test_resolve_list_names_every_bad_event),
+		cmocka_unit_test(test_split_list_keeps_perf_terms_together),
+	};
+	return cmocka_run_group_tests(tests, make_tree, remove_tree);
+}
