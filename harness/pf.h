@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpuid.h"
+#include "cpu_id.h"
 #include "err.h"
 
 #define PF_MAX_BITS 5

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "cpuid.h"
+#include "cpu_id.h"
 
 struct sysinfo {
 	struct cpuid_info cpu;

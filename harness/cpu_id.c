@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuid.h"
+#include "cpu_id.h"
 #include "err.h"
 
-/* Not gcc's <cpuid.h>: with -Iharness that name resolves to this module's header. */
+/* Inline asm rather than gcc's <cpuid.h>, so this module needs no compiler-specific header. */
 static void cpuid(unsigned leaf, unsigned r[4])
 {
 	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(0));

@@ -1,4 +1,4 @@
-/* cpuid.h — who made this CPU and which model it is, from the CPUID instruction.
+/* cpu_id.h — who made this CPU and which model it is, from the CPUID instruction.
  *
  * Family and model are the displayed values (extended family added for family 0xF, extended model
  * for families 6 and 0xF), as /proc/cpuinfo and vendor manuals print them. Tests inject another CPU
