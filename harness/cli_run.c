@@ -9,6 +9,7 @@
 #include "machine.h"
 #include "results.h"
 #include "run.h"
+#include "run_events.h"
 #include "run_prefetch.h"
 #include "summary.h"
 #include "sysinfo.h"
@@ -31,6 +32,10 @@ static void usage(FILE *f)
 		"      --prefetch LIST     prefetcher states: on, off, off:NAME+NAME (default: on,off when the\n"
 		"                          MSRs are accessible; without access only 'uncontrolled' is measured\n"
 		"                          and the off states are reported as skipped). Names: 'pmucheck prefetch status'\n"
+		"  -e, --events LIST       events to count: PAPI names or perf syntax (pmu/event=0x..,umask=0x../,\n"
+		"                          pmu/alias/, page-faults, task-clock, ...); groups never multiplex\n"
+		"      --keep-going        record events that are malformed or cannot be counted here as failed /\n"
+		"                          not measured and go on (default: stop before measuring, exit 2)\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
@@ -41,7 +46,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -52,6 +57,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
+	{"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
 
@@ -135,7 +141,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	defaults(rc);
 	optind = 1;
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:h", options, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'q': o->quick = 1; break;
 		case 'k': o->kernels = optarg; o->explicit_kernels = 1; break;
@@ -163,6 +169,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_PROGRESS: rc->cfg.progress = 1; break;
 		case OPT_NO_PROGRESS: rc->cfg.progress = 0; break;
 		case OPT_PREFETCH: rc->prefetch = optarg; break;
+		case 'e': rc->events = optarg; break;
+		case OPT_KEEP_GOING: rc->keep_going = 1; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -193,15 +201,23 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 	char started[32], finished[32], command[2048];
 	struct machine_facts mf = {0};
 	struct run_pf pf;
+	struct run_events ev;
 	json_t *mj;
 	int r;
 
-	r = run_pf_begin(&pf, rc->prefetch, &rc->cfg.plan, e);
+	r = run_events_setup(&ev, rc->events, rc->keep_going, e);
 	if (r)
 		return r;
+	r = run_pf_begin(&pf, rc->prefetch, &rc->cfg.plan, e);
+	if (r)
+		goto out_events;
 	r = plan_build(&rc->cfg.plan, t, &plan, e);
 	if (r)
 		goto out_pf;
+	if (!pf.ctl)
+		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
+			pf.skipped[0] ? ", skipping the '" : "", pf.skipped, pf.skipped[0] ? "' experiments" : "",
+			pf.reason);
 	if (plan.skipped[0])
 		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", plan.skipped);
 	sysinfo_read(&sys);
@@ -213,7 +229,7 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 
 	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	mf = (struct machine_facts){&sys, t, command, started, NULL, st.tsc_hz, tsc_core_ghz(st.tsc_hz, 20),
-				    rc->cfg.plan.ncpus, run_pf_json(&pf), NULL};
+				    rc->cfg.plan.ncpus, run_pf_json(&pf), run_events_json(&ev)};
 	mj = machine_json(&mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);
 	json_decref(mj);
@@ -230,6 +246,7 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 	st.plan = &plan;
 	st.raw = &raw;
 	st.results = calloc((size_t)plan.npoints, sizeof *st.results);
+	st.events = &ev;
 	st.set_prefetch = run_pf_set;
 	st.pf_ctx = &pf;
 	r = run_measure(&st, e);
@@ -255,10 +272,13 @@ int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **a
 out_results:
 	free(st.results);
 	json_decref(mf.prefetch);
+	json_decref(mf.counters);
 out_plan:
 	plan_free(&plan);
 out_pf:
 	run_pf_end(&pf);
+out_events:
+	run_events_free(&ev);
 	return r;
 }
 

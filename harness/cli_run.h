@@ -11,6 +11,8 @@ struct run_cli {
 	const char *out;          /* --out */
 	const char *results_root; /* --results */
 	const char *prefetch;     /* --prefetch */
+	const char *events;       /* --events */
+	int keep_going;
 	char dir[4096];           /* the results directory, once created */
 	int help;
 };

@@ -15,7 +15,7 @@ struct machine_facts {
 	double tsc_hz, core_ghz;
 	int threads_max;         /* for the per-thread cache shares */
 	json_t *prefetch;        /* borrowed */
-	json_t *counters;        /* borrowed; NULL = none */
+	json_t *counters;        /* borrowed: events, groups, availability */
 };
 
 json_t *machine_json(const struct machine_facts *m);

@@ -72,7 +72,7 @@ void raw_write(struct raw_writer *w, const struct raw_row *r)
 	field(f, r->prefetch);
 	field(f, r->msr);
 	field(f, r->level);
-	fprintf(f, ",%.4f,%.9e,%" PRIu64 ",%.4f", r->thp_share, r->seconds, r->tsc, r->core_ghz);
+	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%.4f", r->thp_share, r->seconds, r->tsc, r->core_ghz);
 	field(f, r->flag);
 #define X(name) fprintf(f, ",%" PRIu64, r->v.name);
 	KERN_VOLUME_FIELDS(X)

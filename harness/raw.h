@@ -20,8 +20,8 @@ struct raw_row {
 	const char *diff;
 	int threads;
 	const char *cpus, *placement, *mem_nodes, *prefetch, *msr, *level;
-	double thp_share, seconds;
-	uint64_t tsc;
+	double thp_share, seconds; /* seconds < 0 when the longer call was faster (noise) */
+	int64_t tsc;
 	double core_ghz;
 	const char *flag;
 	struct kern_volumes v;

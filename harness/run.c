@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "progress.h"
 #include "run.h"
+#include "run_events.h"
 #include "tsc.h"
 
 #define MAX_THREADS TOPO_MAX_CPUS
@@ -113,44 +114,236 @@ static void summarise(struct run_point_result *res, double *sec, int n, const st
 	}
 }
 
-/* One repetition of a fresh-memory kernel (touch): a call over N bytes and one over 2N, each on memory
-   mapped for it and never touched before. */
-static void fresh_pair(const struct plan_point *pt, const struct buf_place *place, const struct topo *t, int cpu,
-		       uint64_t *lo, uint64_t *hi, struct point_shared *sh)
+/* The counters of one pass (the R call or the 2R call) of one event group. */
+struct pass_counters {
+	struct ctr_set *set;                     /* this thread's set (thread scope), or the socket's */
+	struct ctr_reading rd[CTR_GROUP_MAX];
+};
+
+static void mark_failed(struct ctr_reading *rd, unsigned n, enum ctr_status st, const char *why)
 {
-	struct buf a, b;
+	for (unsigned k = 0; k < n; k++) {
+		rd[k].status = st;
+		snprintf(rd[k].reason, sizeof rd[k].reason, "%s", why);
+	}
+}
+
+static void counters_stop_read(struct ctr_set *set, struct ctr_reading *rd, unsigned n)
+{
 	struct err e;
 
-	if (buf_alloc(&a, pt->bytes, place, t, cpu, 0, &e) || buf_alloc(&b, 2 * pt->bytes, place, t, cpu, 0, &e)) {
-#pragma omp critical
-		{
-			sh->failed = 1;
-			sh->err = e;
-		}
-		return;
+	if (ctr_stop(set, &e) || ctr_read(set, rd, &e))
+		mark_failed(rd, n, CTR_FAILED, e.msg);
+}
+
+/* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
+   stop right after it, so barrier spinning is never counted. */
+static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
+			     uint64_t arg, struct ctr_set *set, struct ctr_reading *rd, unsigned n)
+{
+	struct err e;
+	uint64_t t;
+
+	if (set && ctr_start(set, &e)) {
+		mark_failed(rd, n, CTR_FAILED, e.msg);
+		set = NULL;
 	}
-	*lo = timed_call(pt->var, a.base, pt->bytes, 1, pt->arg);
-	*hi = timed_call(pt->var, b.base, 2 * pt->bytes, 1, pt->arg);
-	buf_free(&a);
-	buf_free(&b);
+	t = timed_call(v, buf, bytes, reps, arg);
+	if (set)
+		counters_stop_read(set, rd, n);
+	return t;
 }
 
 struct group_ctx {
 	struct run_state *s;
 	int first, last;          /* plan points [first, last) share threads, placement and prefetch state */
 	struct buf bufs[MAX_THREADS];
+	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
 	struct point_shared sh;
+	struct pass_counters (*pc)[2];    /* [thread][lo/hi] */
+	struct pass_counters sock[2];     /* socket-scope group, opened by the master */
 	char cpus[512], mem_nodes[256], placement[32], msr[512];
 	struct progress *prog;
 };
+
+static void fail_shared(struct point_shared *sh, const struct err *e)
+{
+#pragma omp critical
+	{
+		sh->failed = 1;
+		sh->err = *e;
+	}
+}
+
+/* One timed pass: the R call (hi = 0) or the 2R call (hi = 1); for fresh kernels N or 2N bytes of new
+   memory. Socket-scope counters span the barriers around all threads' calls. */
+static void pass(struct group_ctx *g, const struct plan_point *pt, const struct ctr_group *grp, int tid, int hi)
+{
+	struct point_shared *sh = &g->sh;
+	int fresh = pt->fam->flags & KF_FRESH_BUFFER, sock = grp && grp->scope == CTR_SCOPE_SOCKET;
+	void *buf = fresh ? g->fresh[tid][hi].base : g->bufs[tid].base;
+	uint64_t bytes = fresh && hi ? 2 * pt->bytes : pt->bytes;
+	uint64_t reps = fresh ? 1 : (hi ? 2 : 1) * sh->reps;
+	uint64_t *t = hi ? &sh->hi[tid] : &sh->lo[tid];
+	struct pass_counters *pc = &g->pc[tid][hi];
+
+#pragma omp master
+	if (sock && g->sock[hi].set && ctr_start(g->sock[hi].set, NULL))
+		mark_failed(g->sock[hi].rd, grp->n, CTR_FAILED, "cannot start the socket counters");
+#pragma omp barrier
+	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd, grp ? grp->n : 0);
+#pragma omp barrier
+#pragma omp master
+	if (sock && g->sock[hi].set)
+		counters_stop_read(g->sock[hi].set, g->sock[hi].rd, grp->n);
+}
+
+/* Opens this thread's counters for a group (the master opens socket-scope ones on the first CPU). */
+static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
+{
+	int cpu = g->s->cfg->plan.cpus[tid];
+
+	for (int hi = 0; hi < 2; hi++) {
+		struct pass_counters *pc = grp->scope == CTR_SCOPE_SOCKET ? &g->sock[hi] : &g->pc[tid][hi];
+		struct err e;
+
+		memset(pc->rd, 0, sizeof pc->rd);
+		pc->set = NULL;
+		if (grp->scope == CTR_SCOPE_SOCKET && tid != 0)
+			continue;
+		/* One set for both passes: the lo and hi readings are separate start..stop intervals. */
+		if (hi == 1) {
+			pc->set = (grp->scope == CTR_SCOPE_SOCKET ? &g->sock[0] : &g->pc[tid][0])->set;
+			continue;
+		}
+		if (ctr_open(grp, cpu, &pc->set, &e)) {
+			pc->set = NULL;
+			mark_failed(pc->rd, grp->n, CTR_FAILED, e.msg);
+			mark_failed(g->pc[tid][1].rd, grp->n, CTR_FAILED, e.msg);
+		}
+	}
+}
+
+static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
+{
+	struct pass_counters *pc = grp->scope == CTR_SCOPE_SOCKET ? &g->sock[0] : &g->pc[tid][0];
+
+	if (pc->set && (grp->scope != CTR_SCOPE_SOCKET || tid == 0))
+		ctr_close(pc->set);
+}
+
+/* The row of one counted event: the difference of the two passes, summed over threads for thread
+   scope; any reading that is not ok makes the row's status (never a count). */
+static void event_row(const struct group_ctx *g, const struct ctr_group *grp, unsigned k, int nt,
+		      struct raw_row *row)
+{
+	const struct ctr_event *ev = grp->ev[k];
+	int sock = grp->scope == CTR_SCOPE_SOCKET, n = sock ? 1 : nt;
+	int64_t sum = 0;
+
+	row->event = ev->spec;
+	row->backend = ctr_backend_name(ev->backend);
+	row->encoding = ev->encoding;
+	row->scope = ctr_scope_name(ev->scope);
+	row->status = "ok";
+	row->reason = "";
+	row->has_count = 1;
+	for (int i = 0; i < n; i++) {
+		const struct pass_counters *lo = sock ? &g->sock[0] : &g->pc[i][0];
+		const struct pass_counters *hi = sock ? &g->sock[1] : &g->pc[i][1];
+		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k] :
+						hi->rd[k].status != CTR_OK ? &hi->rd[k] : NULL;
+		if (i == 0) {
+			row->time_enabled = hi->rd[k].time_enabled;
+			row->time_running = hi->rd[k].time_running;
+		}
+		if (bad) {
+			row->status = ctr_status_name(bad->status);
+			row->reason = bad->reason;
+			row->has_count = 0;
+			return;
+		}
+		sum += (int64_t)(hi->rd[k].count - lo->rd[k].count);
+	}
+	row->count = sum;
+}
+
+/* Rows of the events that are not counted at all (cannot be counted here, or failed to resolve). */
+static void uncounted_rows(struct run_state *s, struct raw_row *row)
+{
+	const struct run_events *re = s->events;
+
+	for (unsigned i = 0; re && i < re->nev; i++) {
+		const struct ctr_event *ev = &re->evs[i];
+		if (ev->status == CTR_OK)
+			continue;
+		row->event = ev->spec;
+		row->backend = ctr_backend_name(ev->backend);
+		row->encoding = ev->encoding;
+		row->scope = ctr_scope_name(ev->scope);
+		row->status = ctr_status_name(ev->status);
+		row->reason = ev->reason;
+		row->has_count = 0;
+		raw_write(s->raw, row);
+	}
+}
+
+static int alloc_fresh(struct group_ctx *g, const struct plan_point *pt, int tid)
+{
+	const struct buf_place *place = &g->s->cfg->plan.places[pt->place];
+	int cpu = g->s->cfg->plan.cpus[tid];
+	struct err e;
+
+	if (buf_alloc(&g->fresh[tid][0], pt->bytes, place, g->s->topo, cpu, 0, &e) ||
+	    buf_alloc(&g->fresh[tid][1], 2 * pt->bytes, place, g->s->topo, cpu, 0, &e)) {
+		fail_shared(&g->sh, &e);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_fresh(struct group_ctx *g, int tid)
+{
+	buf_free(&g->fresh[tid][0]);
+	buf_free(&g->fresh[tid][1]);
+}
+
+/* Warm-up and calibration: double R until the R call takes min_seconds on the slowest thread. Fresh
+   kernels run once on new memory, which warms the code and the page-fault path. */
+static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
+{
+	struct run_state *s = g->s;
+	struct point_shared *sh = &g->sh;
+	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
+
+	do {
+#pragma omp barrier
+		if (fresh) {
+			if (alloc_fresh(g, pt, tid) == 0)
+				sh->lo[tid] = timed_call(pt->var, g->fresh[tid][0].base, pt->bytes, 1, pt->arg);
+			free_fresh(g, tid);
+		} else {
+			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
+		}
+#pragma omp barrier
+#pragma omp master
+		{
+			sh->again = !fresh && max_of(sh->lo, pt->threads) < s->cfg->min_seconds * s->tsc_hz;
+			if (sh->again)
+				sh->reps *= 2;
+		}
+#pragma omp barrier
+	} while (sh->again && !sh->failed);
+}
 
 static void measure_point(struct group_ctx *g, int ipt, int tid)
 {
 	struct run_state *s = g->s;
 	const struct plan_point *pt = &s->plan->points[ipt];
-	const struct buf_place *place = &s->cfg->plan.places[pt->place];
+	const struct ctr_plan *cp = s->events ? &s->events->plan : NULL;
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER, nt = pt->threads, nreps = s->cfg->reps;
+	unsigned npass = cp && cp->ngroups ? cp->ngroups : 1;
 	double sec[256];
 	struct kern_volumes v;
 	struct raw_row row;
@@ -165,51 +358,55 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		s->results[ipt].core_ghz = tsc_core_ghz(s->tsc_hz, s->cfg->plan.quick ? 2 : 5);
 		s->results[ipt].thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 	}
-	/* Warm-up and calibration: double R until the R call takes min_seconds on the slowest thread. */
-	do {
-#pragma omp barrier
-		if (fresh)
-			fresh_pair(pt, place, s->topo, s->cfg->plan.cpus[tid], &sh->lo[tid], &sh->hi[tid], sh);
-		else
-			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
-#pragma omp barrier
-#pragma omp master
-		{
-			sh->again = !fresh && max_of(sh->lo, nt) < s->cfg->min_seconds * s->tsc_hz;
-			if (sh->again)
-				sh->reps *= 2;
-		}
-#pragma omp barrier
-	} while (sh->again && !sh->failed);
+	calibrate(g, pt, tid);
 
 	for (int rep = 0; rep < nreps && !sh->failed; rep++) {
-#pragma omp barrier
-		if (fresh) {
-			fresh_pair(pt, place, s->topo, s->cfg->plan.cpus[tid], &sh->lo[tid], &sh->hi[tid], sh);
-		} else {
-			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
-#pragma omp barrier
-			sh->hi[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, 2 * sh->reps, pt->arg);
-		}
-#pragma omp barrier
-#pragma omp master
-		{
-			uint64_t ticks = max_of(sh->hi, nt) - max_of(sh->lo, nt);
+		for (unsigned gi = 0; gi < npass && !sh->failed; gi++) {
+			const struct ctr_group *grp = cp && cp->ngroups ? &cp->groups[gi] : NULL;
+
 			if (fresh)
-				volumes_diff(pt, pt->bytes, 2 * pt->bytes, 1, 1, &v);
-			else
-				volumes_diff(pt, pt->bytes, pt->bytes, sh->reps, 2 * sh->reps, &v);
-			row_common(s, ipt, pt, &row, g->cpus, g->mem_nodes, g->placement, g->msr);
-			row.rep = rep;
-			row.reps = fresh ? 1 : sh->reps;
-			row.v = v;
-			row.tsc = ticks;
-			row.seconds = (double)ticks / s->tsc_hz;
-			row.core_ghz = s->results[ipt].core_ghz;
-			row.thp_share = s->results[ipt].thp_share;
-			if (rep < (int)(sizeof sec / sizeof *sec))
-				sec[rep] = row.seconds;
-			raw_write(s->raw, &row);
+				alloc_fresh(g, pt, tid);
+			if (grp)
+				open_counters(g, grp, tid);
+#pragma omp barrier
+			if (sh->failed)
+				goto next;
+			pass(g, pt, grp, tid, 0);
+			pass(g, pt, grp, tid, 1);
+#pragma omp master
+			{
+				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
+				int64_t ticks = (int64_t)(max_of(sh->hi, nt) - max_of(sh->lo, nt));
+				if (fresh)
+					volumes_diff(pt, pt->bytes, 2 * pt->bytes, 1, 1, &v);
+				else
+					volumes_diff(pt, pt->bytes, pt->bytes, sh->reps, 2 * sh->reps, &v);
+				row_common(s, ipt, pt, &row, g->cpus, g->mem_nodes, g->placement, g->msr);
+				row.rep = rep;
+				row.group = (int)gi;
+				row.reps = fresh ? 1 : sh->reps;
+				row.v = v;
+				row.tsc = ticks;
+				row.seconds = (double)ticks / s->tsc_hz;
+				row.core_ghz = s->results[ipt].core_ghz;
+				row.thp_share = s->results[ipt].thp_share;
+				if (gi == 0 && rep < (int)(sizeof sec / sizeof *sec))
+					sec[rep] = row.seconds;
+				if (!grp)
+					raw_write(s->raw, &row);
+				for (unsigned k = 0; grp && k < grp->n; k++) {
+					event_row(g, grp, k, nt, &row);
+					raw_write(s->raw, &row);
+				}
+				if (gi == 0)
+					uncounted_rows(s, &row);
+			}
+next:
+			if (grp)
+				close_counters(g, grp, tid);
+			if (fresh)
+				free_fresh(g, tid);
+#pragma omp barrier
 		}
 	}
 #pragma omp master
@@ -261,6 +458,9 @@ static int measure_group(struct group_ctx *g, struct err *e)
 
 	memset(&g->sh, 0, sizeof g->sh);
 	group_labels(g, pt0);
+	g->pc = calloc((size_t)nt, sizeof *g->pc);
+	if (!g->pc)
+		return err_set(e, E_RUNTIME, "out of memory");
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(nt)
 	{
@@ -285,6 +485,8 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		if (need)
 			buf_free(&g->bufs[tid]);
 	}
+	free(g->pc);
+	g->pc = NULL;
 	if (g->sh.failed) {
 		*e = g->sh.err;
 		return E_RUNTIME;

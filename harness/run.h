@@ -14,7 +14,7 @@
 #include "raw.h"
 #include "topo.h"
 
-struct run_event_set; /* the counters of one run, see run_counters.c */
+struct run_events;
 
 struct run_config {
 	struct plan_opts plan;
@@ -40,7 +40,7 @@ struct run_state {
 	struct raw_writer *raw;
 	double tsc_hz;
 	struct run_point_result *results; /* one per plan point */
-	struct run_event_set *events;      /* NULL when no events are counted */
+	const struct run_events *events;   /* NULL when no events are counted */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
 	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */
 	int (*set_prefetch)(void *ctx, int state, char *msr, size_t len, struct err *e);

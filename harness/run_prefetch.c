@@ -83,8 +83,6 @@ int run_pf_begin(struct run_pf *p, const char *list, struct plan_opts *o, struct
 		p->ctl = NULL;
 		snprintf(p->reason, sizeof p->reason, "%s", oe.msg);
 		drop_controlled(p, o);
-		fprintf(stderr, "pmucheck run: prefetchers not controlled, skipping the '%s' experiments: %s\n",
-			p->skipped[0] ? p->skipped : "off", p->reason);
 		return 0;
 	}
 	pf_values(p->ctl, p->before, sizeof p->before);

@@ -51,7 +51,7 @@ double tsc_core_ghz(double tsc_hz, unsigned ms)
 		uint64_t t1 = chain_ticks(iters), t2 = chain_ticks(2 * iters);
 		if (t2 <= t1)
 			continue;
-		double ghz = (double)(iters * KERN_CLOCK_ADDS_PER_ITER) / ((double)(t2 - t1) / tsc_hz) * 1e-9;
+		double ghz = (double)(iters * KERN_CLOCK_ADDS) / ((double)(t2 - t1) / tsc_hz) * 1e-9;
 		if (ghz > best)
 			best = ghz;
 	}
