@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "levels.h"
 #include "machine.h"
 #include "results.h"
 #include "run.h"
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 		"                          not measured and go on (default: stop before measuring, exit 2)\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
+		"      --reported-levels   trust the reported cache sizes: no latency probe of where each level ends\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
@@ -46,7 +48,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -57,7 +59,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
-	{"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
 
@@ -171,6 +173,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_PREFETCH: rc->prefetch = optarg; break;
 		case 'e': rc->events = optarg; break;
 		case OPT_KEEP_GOING: rc->keep_going = 1; break;
+		case OPT_REPORTED_LEVELS: rc->reported_levels = 1; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -192,93 +195,144 @@ static void command_line(int argc, char **argv, char *out, size_t len)
 		off += (size_t)snprintf(out + off, len - off, " %s", argv[i]);
 }
 
-int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **argv, struct err *e)
-{
+/* Everything a run holds between the checks and the end. */
+struct run_job {
 	struct sysinfo sys;
 	struct plan plan;
-	struct raw_writer raw = {0};
-	struct run_state st = {0};
-	char started[32], finished[32], command[2048];
-	struct machine_facts mf = {0};
 	struct run_pf pf;
 	struct run_events ev;
+	struct levels_probe probe;
+	int probed;
+	struct raw_writer raw;
+	struct machine_facts mf;
+	char started[32], finished[32], command[2048];
+};
+
+static void say_skipped(const struct run_job *j)
+{
+	if (!j->pf.ctl)
+		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
+			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
+			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
+	if (j->plan.skipped[0])
+		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", j->plan.skipped);
+}
+
+/* Finds where the levels really end and rebuilds the plan's sizes and labels from that. */
+static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, double tsc_hz, struct err *e)
+{
+	int r;
+
+	fprintf(stderr, "pmucheck run: measuring where each cache level ends (pointer chase on CPU %d)\n",
+		rc->cfg.plan.cpus[0]);
+	r = levels_measure(&j->probe, t, rc->cfg.plan.cpus[0], tsc_hz, rc->cfg.plan.quick, e);
+	if (r)
+		return r;
+	j->probed = 1;
+	for (int i = 0; i < j->probe.ndisagreements; i++)
+		fprintf(stderr, "pmucheck run: %s\n", j->probe.disagreements[i]);
+	levels_apply(&j->probe, t);
+	plan_free(&j->plan);
+	return plan_build(&rc->cfg.plan, t, &j->plan, e);
+}
+
+static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
+{
 	json_t *mj;
 	int r;
 
-	r = run_events_setup(&ev, rc->events, rc->keep_going, e);
-	if (r)
-		return r;
-	r = run_pf_begin(&pf, rc->prefetch, &rc->cfg.plan, e);
-	if (r)
-		goto out_events;
-	r = plan_build(&rc->cfg.plan, t, &plan, e);
-	if (r)
-		goto out_pf;
-	if (!pf.ctl)
-		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
-			pf.skipped[0] ? ", skipping the '" : "", pf.skipped, pf.skipped[0] ? "' experiments" : "",
-			pf.reason);
-	if (plan.skipped[0])
-		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", plan.skipped);
-	sysinfo_read(&sys);
-	r = results_create_dir(rc->out, rc->results_root, sys.host, rc->dir, sizeof rc->dir, e);
-	if (r)
-		goto out_plan;
-	results_utc_now(started, sizeof started, 0);
-	command_line(argc, argv, command, sizeof command);
-
-	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
-	mf = (struct machine_facts){&sys, t, command, started, NULL, st.tsc_hz, tsc_core_ghz(st.tsc_hz, 20),
-				    rc->cfg.plan.ncpus, run_pf_json(&pf), run_events_json(&ev)};
-	mj = machine_json(&mf);
+	json_decref(j->mf.prefetch);
+	json_decref(j->mf.probe);
+	j->mf.prefetch = run_pf_json(&j->pf);
+	j->mf.probe = j->probed ? levels_json(&j->probe) : NULL;
+	mj = machine_json(&j->mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);
 	json_decref(mj);
+	return r;
+}
+
+static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+{
+	struct run_state st = {0};
+	int r;
+
+	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	if (!rc->reported_levels) {
+		r = probe_levels(rc, t, j, st.tsc_hz, e);
+		if (r)
+			return r;
+	}
+	j->mf = (struct machine_facts){&j->sys, t, j->command, j->started, NULL, st.tsc_hz,
+				       tsc_core_ghz(st.tsc_hz, 20), rc->cfg.plan.ncpus, NULL,
+				       run_events_json(&j->ev), NULL};
+	r = write_machine(rc, j, e);
 	if (!r)
 		r = results_mark_partial(rc->dir, 1, e);
 	if (!r)
-		r = raw_create(&raw, rc->dir, e);
+		r = raw_create(&j->raw, rc->dir, e);
 	if (r)
-		goto out_plan;
+		return r;
 
-	fprintf(stderr, "pmucheck run: %d points into %s\n", plan.npoints, rc->dir);
+	fprintf(stderr, "pmucheck run: %d points into %s\n", j->plan.npoints, rc->dir);
 	st.cfg = &rc->cfg;
 	st.topo = t;
-	st.plan = &plan;
-	st.raw = &raw;
-	st.results = calloc((size_t)plan.npoints, sizeof *st.results);
-	st.events = &ev;
+	st.plan = &j->plan;
+	st.raw = &j->raw;
+	st.events = &j->ev;
 	st.set_prefetch = run_pf_set;
-	st.pf_ctx = &pf;
-	r = run_measure(&st, e);
-	run_pf_end(&pf);
+	st.pf_ctx = &j->pf;
+	st.results = calloc((size_t)j->plan.npoints, sizeof *st.results);
+	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+	run_pf_end(&j->pf);
 	if (!r)
-		r = raw_close(&raw, e);
+		r = raw_close(&j->raw, e);
 	else
-		raw_close(&raw, NULL);
-	if (r)
-		goto out_results;
-
-	results_utc_now(finished, sizeof finished, 0);
-	mf.finished = finished;
-	json_decref(mf.prefetch);
-	mf.prefetch = run_pf_json(&pf);
-	mj = machine_json(&mf);
-	r = results_write_json(rc->dir, "machine.json", mj, e);
-	json_decref(mj);
+		raw_close(&j->raw, NULL);
+	if (!r) {
+		results_utc_now(j->finished, sizeof j->finished, 0);
+		j->mf.finished = j->finished;
+		r = write_machine(rc, j, e);
+	}
 	if (!r)
 		r = results_mark_partial(rc->dir, 0, e);
 	if (!r)
-		summary_print(stdout, &plan, st.results, rc->dir);
-out_results:
+		summary_print(stdout, &j->plan, st.results, rc->dir);
 	free(st.results);
-	json_decref(mf.prefetch);
-	json_decref(mf.counters);
-out_plan:
-	plan_free(&plan);
-out_pf:
-	run_pf_end(&pf);
-out_events:
-	run_events_free(&ev);
+	return r;
+}
+
+int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e)
+{
+	struct run_job *j = calloc(1, sizeof *j);
+	int r;
+
+	if (!j)
+		return err_set(e, E_RUNTIME, "out of memory");
+	/* Every check first: bad input is refused before anything is written. */
+	r = run_events_setup(&j->ev, rc->events, rc->keep_going, e);
+	if (r)
+		goto out;
+	r = run_pf_begin(&j->pf, rc->prefetch, &rc->cfg.plan, e);
+	if (!r)
+		r = plan_build(&rc->cfg.plan, t, &j->plan, e);
+	if (!r) {
+		say_skipped(j);
+		sysinfo_read(&j->sys);
+		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
+	}
+	if (!r) {
+		results_utc_now(j->started, sizeof j->started, 0);
+		command_line(argc, argv, j->command, sizeof j->command);
+		r = measure(rc, t, j, e);
+	}
+	run_pf_end(&j->pf);
+	plan_free(&j->plan);
+	json_decref(j->mf.prefetch);
+	json_decref(j->mf.counters);
+	json_decref(j->mf.probe);
+out:
+	run_events_free(&j->ev);
+	free(j);
 	return r;
 }
 

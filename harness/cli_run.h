@@ -13,13 +13,14 @@ struct run_cli {
 	const char *prefetch;     /* --prefetch */
 	const char *events;       /* --events */
 	int keep_going;
+	int reported_levels;      /* skip the level probe */
 	char dir[4096];           /* the results directory, once created */
 	int help;
 };
 
 /* Parses argv (argv[0] is the command name) and checks it against the machine. Nothing is written. */
 int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *rc, struct err *e);
-/* Creates the results directory and measures. */
-int run_cli_execute(struct run_cli *rc, const struct topo *t, int argc, char **argv, struct err *e);
+/* Creates the results directory and measures. The level probe may set t's measured cache sizes. */
+int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e);
 
 #endif

@@ -18,10 +18,11 @@ static json_t *libraries_json(void)
 	return json_pack("{s:s, s:s, s:s}", "papi", papi, "libpfm4", pfmv, "hwloc", hwl);
 }
 
-/* The per-thread cache shares the size sweeps were built from, for 1 thread and for all threads. */
+/* The per-thread cache shares the size sweeps were built from, for 1 thread and for all threads (the
+   measured sizes where the latency probe found a level smaller than reported), with the probe. */
 static json_t *levels_json(const struct machine_facts *m)
 {
-	json_t *one = json_object(), *all = json_object();
+	json_t *one = json_object(), *all = json_object(), *measured = json_object(), *probe;
 
 	for (int l = 1; l <= m->topo->ncaches; l++) {
 		char key[8];
@@ -29,9 +30,15 @@ static json_t *levels_json(const struct machine_facts *m)
 		json_object_set_new(one, key, json_integer((json_int_t)topo_cache_share(m->topo, l, 1)));
 		json_object_set_new(all, key,
 				    json_integer((json_int_t)topo_cache_share(m->topo, l, m->threads_max)));
+		if (m->topo->caches[l - 1].measured)
+			json_object_set_new(measured, key, json_integer((json_int_t)m->topo->caches[l - 1].measured));
 	}
-	return json_pack("{s:o, s:o, s:i, s:[]}", "reported", one, "reported_all_threads", all, "threads_max",
-			 m->threads_max, "disagreements");
+	probe = m->probe ? json_deep_copy(m->probe) : json_pack("{s:[]}", "disagreements");
+	json_object_set_new(probe, "reported", one);
+	json_object_set_new(probe, "reported_all_threads", all);
+	json_object_set_new(probe, "threads_max", json_integer(m->threads_max));
+	json_object_set_new(probe, "measured", measured);
+	return probe;
 }
 
 json_t *machine_json(const struct machine_facts *m)

@@ -16,6 +16,7 @@ struct machine_facts {
 	int threads_max;         /* for the per-thread cache shares */
 	json_t *prefetch;        /* borrowed */
 	json_t *counters;        /* borrowed: events, groups, availability */
+	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
 };
 
 json_t *machine_json(const struct machine_facts *m);

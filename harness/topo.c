@@ -72,17 +72,19 @@ void topo_free(struct topo *t)
 uint64_t topo_cache_share(const struct topo *t, int level, int threads)
 {
 	const struct topo_cache *c;
+	uint64_t size;
 	unsigned sharers;
 
 	if (level < 1 || level > t->ncaches)
 		return 0;
 	c = &t->caches[level - 1];
+	size = c->measured ? c->measured : c->size;
 	sharers = c->npus / (unsigned)(t->smt > 0 ? t->smt : 1); /* cores sharing it */
 	if (sharers < 1)
 		sharers = 1;
 	if ((unsigned)threads < sharers)
 		sharers = (unsigned)threads;
-	return c->size / sharers;
+	return size / sharers;
 }
 
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)

@@ -16,7 +16,8 @@
 
 struct topo_cache {
 	int level;       /* 1, 2, 3 (data or unified caches only) */
-	uint64_t size;   /* bytes of one instance */
+	uint64_t size;   /* bytes of one instance, as reported */
+	uint64_t measured; /* usable bytes found by the latency probe (levels.c) when clearly smaller; 0 */
 	unsigned line;   /* line size in bytes */
 	unsigned npus;   /* PUs sharing one instance */
 	char cpus[128];  /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
@@ -35,7 +36,8 @@ struct topo {
 int topo_load(struct topo *t, struct err *e);
 void topo_free(struct topo *t);
 
-/* Bytes of the level-`level` cache one thread may use when `threads` threads share it. */
+/* Bytes of the level-`level` cache one thread may use when `threads` threads share it (the measured size
+   when the latency probe found the level smaller than reported). */
 uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 /* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);

@@ -1,0 +1,41 @@
+/* levels.h — where each cache level really ends, measured.
+ *
+ * Reported cache sizes can lie: a guest gets a share of a shared L3, cache allocation technology
+ * partitions it, hwloc reports the whole. Before the sweep, a pointer chase over a fine geometric size
+ * grid gives latency against size; runs of similar latency are the levels' plateaus, in order L1, L2,
+ * L3, ..., DRAM. Where a plateau ends well before the reported size, the measured limit replaces the
+ * reported one for the sweep and the level labels, and the disagreement is printed and recorded. */
+#ifndef PMUCHECK_LEVELS_H
+#define PMUCHECK_LEVELS_H
+
+#include <jansson.h>
+
+#include "err.h"
+#include "topo.h"
+
+#define LEVELS_MAX_POINTS 64
+
+struct levels_probe {
+	int npoints;
+	uint64_t size[LEVELS_MAX_POINTS];
+	double ns[LEVELS_MAX_POINTS];        /* latency per access */
+	int nplateaus;
+	struct {
+		uint64_t first, last;        /* sizes of the plateau's first and last points */
+		double ns;                   /* median latency of the plateau */
+	} plateau[TOPO_MAX_LEVELS + 2];
+	char disagreements[TOPO_MAX_LEVELS + 1][256];
+	int ndisagreements;
+};
+
+/* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid. */
+int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
+		   struct err *e);
+/* Groups the measured points into plateaus and compares them with the reported sizes; separate from
+   levels_measure so it can be tested on constructed curves. */
+void levels_classify(struct levels_probe *p, const struct topo *t);
+/* Sets topo's measured level sizes where a plateau ends before 3/4 of the reported size. */
+void levels_apply(const struct levels_probe *p, struct topo *t);
+json_t *levels_json(const struct levels_probe *p);
+
+#endif
