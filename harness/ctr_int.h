@@ -15,7 +15,6 @@ struct ctr_set {
 	int cpu;                          /* socket scope: the CPU counted on; -1 for thread scope */
 	int fd[CTR_GROUP_MAX];            /* perf: fd[0] is the group leader */
 	int papi_set;                     /* PAPI event set, PAPI_NULL when none */
-	bool papi_thread;                 /* PAPI_register_thread succeeded: unregister on close */
 	long long papi_values[CTR_GROUP_MAX];
 	long long t_start, t_stop;        /* PAPI: ns around PAPI_start..PAPI_stop */
 };
