@@ -60,8 +60,10 @@ struct ctr_event {
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
 	bool uses_counter;           /* takes one of `counters` (false: software events, fixed counters) */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
-	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups (they
-	                                share a filter register, e.g. Intel OFFCORE_RSP or an uncore filter) */
+	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups: they
+	                                share a filter register. Set to "<pmu>:filter" for perf events
+	                                that use config1/config2 (Intel offcore response, uncore filters);
+	                                callers may set their own tags after resolving */
 	char encoding[CTR_ENC_MAX];  /* as resolved: "type=4,config=0x1003c" or "papi=0x40000012" */
 	double scale;                /* value in `unit` = count x scale; 1 when sysfs gives none */
 	char unit[16];

@@ -188,9 +188,14 @@ static void print_papi(FILE *f, const json_t *papi)
 				json_string_value(json_object_get(c, "disabled_reason")));
 		if (!strcmp(json_string_value(json_object_get(c, "name")), "perf_event")) {
 			fprintf(f, "    %-18s libpfm4 detected PMUs:", "");
-			json_array_foreach(pmus, k, p)
-				fprintf(f, " %s", json_string_value(p));
-			fprintf(f, "%s\n", json_array_size(pmus) ? "" : " none");
+			bool cpu_pmu = false;
+			json_array_foreach(pmus, k, p) {
+				const char *name = json_string_value(p);
+				fprintf(f, " %s", name);
+				cpu_pmu |= strcmp(name, "perf") && strcmp(name, "perf_raw");
+			}
+			/* "perf" and "perf_raw" are libpfm4's generic tables, present everywhere. */
+			fprintf(f, "%s\n", cpu_pmu ? "" : " (no CPU PMU: only libpfm4's generic tables)");
 		}
 	}
 }

@@ -357,6 +357,10 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	if ((rc = apply_terms(pmus, pmu, spec, terms, false, ev, e)))
 		return rc;
 	pmu_traits(pmus, pmu, ev);
+	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
+	   response and load latency, uncore box filters): keep two such events apart, by default. */
+	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
 	encode(ev, pmu);
 	return 0;
 }
