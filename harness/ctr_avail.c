@@ -85,7 +85,7 @@ static json_t *sysfs_pmus(void)
 	char names[1024], *save, *t, path[512], type[32], mask[64];
 	json_t *a = json_array();
 
-	ctr_sysfs_pmu_names(CTR_SYSFS_PMUS, names, sizeof names);
+	ctr_dir_names(CTR_SYSFS_PMUS, names, sizeof names);
 	for (t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		FILE *f;
 		snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/type", t);
