@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -179,12 +180,46 @@ static void test_task_clock_matches_a_timed_busy_loop(void **state)
 	ctr_plan_free(&c.plan);
 }
 
+/* Socket scope opens system-wide on one CPU (pid -1), as uncore events are. No uncore PMU here, so the
+   path is exercised with cpu-clock, which then counts the CPU's elapsed time: about the wall time of a
+   sleep, where a thread-scope count of the sleeping thread would be about 0. */
+static void test_socket_scope_counts_the_cpu_not_the_thread(void **state)
+{
+	struct ctr_reading r;
+	struct ctr_set *s;
+	struct counted c;
+	struct err e;
+	uint64_t w0, w1;
+
+	(void)state;
+	resolve_group(&c, "cpu-clock", NULL);
+	c.plan.groups[0].scope = CTR_SCOPE_SOCKET;
+	if (ctr_open(&c.plan.groups[0], 0, &s, &e)) {
+		print_message("# skip: system-wide counting not allowed here: %s\n", e.msg);
+		ctr_plan_free(&c.plan);
+		skip();
+	}
+	w0 = clock_ns(CLOCK_MONOTONIC_RAW);
+	assert_int_equal(ctr_start(s, &e), 0);
+	usleep(50000);
+	assert_int_equal(ctr_stop(s, &e), 0);
+	w1 = clock_ns(CLOCK_MONOTONIC_RAW);
+	assert_int_equal(ctr_read(s, &r, &e), 0);
+	assert_int_equal(r.status, CTR_OK);
+	print_message("# cpu-clock of CPU 0: %llu ns over a %llu ns sleep\n", (unsigned long long)r.count,
+		      (unsigned long long)(w1 - w0));
+	assert_true(within_2_percent(r.count, w1 - w0));
+	ctr_close(s);
+	ctr_plan_free(&c.plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_faults_count_one_per_fresh_page),
 		cmocka_unit_test(test_each_thread_counts_only_itself),
 		cmocka_unit_test(test_task_clock_matches_a_timed_busy_loop),
+		cmocka_unit_test(test_socket_scope_counts_the_cpu_not_the_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
