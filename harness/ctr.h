@@ -11,6 +11,13 @@
  * count is not an error: its status is CTR_NOT_MEASURED with the reason, it is left out of the groups, and
  * its rows say so. Only a malformed or unknown spec is E_USAGE.
  *
+ * raw.csv columns from these structs: event = ev.spec, backend = ctr_backend_name(ev.backend),
+ * encoding = ev.encoding, scope = ctr_scope_name(ev.scope); count, time_enabled, time_running, status
+ * and reason from the ctr_reading, or status and reason from the event when ev.status != CTR_OK.
+ *
+ * Not supported (yet): perf modifiers after the closing '/' (":u", "/k"), hybrid PMUs' per-type fixed
+ * events, PAPI's time_running (see ctr_papi.c).
+ *
  * Counts are raw: exactly what the counter says, never scaled or extrapolated. Where sysfs gives a scale
  * (uncore aliases such as cas_count_read: 6.103515625e-5 MiB per count) it is kept in the event, and the
  * value in `unit` is count x scale.
