@@ -11,6 +11,13 @@
  * count is not an error: its status is CTR_NOT_MEASURED with the reason, it is left out of the groups, and
  * its rows say so. Only a malformed or unknown spec is E_USAGE.
  *
+ * raw.csv columns from these structs: event = ev.spec, backend = ctr_backend_name(ev.backend),
+ * encoding = ev.encoding, scope = ctr_scope_name(ev.scope); count, time_enabled, time_running, status
+ * and reason from the ctr_reading, or status and reason from the event when ev.status != CTR_OK.
+ *
+ * Not supported (yet): perf modifiers after the closing '/' (":u", "/k"), hybrid PMUs' per-type fixed
+ * events, PAPI's time_running (see ctr_papi.c).
+ *
  * Counts are raw: exactly what the counter says, never scaled or extrapolated. Where sysfs gives a scale
  * (uncore aliases such as cas_count_read: 6.103515625e-5 MiB per count) it is kept in the event, and the
  * value in `unit` is count x scale.
@@ -60,8 +67,10 @@ struct ctr_event {
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
 	bool uses_counter;           /* takes one of `counters` (false: software events, fixed counters) */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
-	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups (they
-	                                share a filter register, e.g. Intel OFFCORE_RSP or an uncore filter) */
+	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups: they
+	                                share a filter register. Set to "<pmu>:filter" for perf events
+	                                that use config1/config2 (Intel offcore response, uncore filters);
+	                                callers may set their own tags after resolving */
 	char encoding[CTR_ENC_MAX];  /* as resolved: "type=4,config=0x1003c" or "papi=0x40000012" */
 	double scale;                /* value in `unit` = count x scale; 1 when sysfs gives none */
 	char unit[16];

@@ -85,7 +85,7 @@ static json_t *sysfs_pmus(void)
 	char names[1024], *save, *t, path[512], type[32], mask[64];
 	json_t *a = json_array();
 
-	ctr_sysfs_pmu_names(CTR_SYSFS_PMUS, names, sizeof names);
+	ctr_dir_names(CTR_SYSFS_PMUS, names, sizeof names);
 	for (t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		FILE *f;
 		snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/type", t);
@@ -188,9 +188,14 @@ static void print_papi(FILE *f, const json_t *papi)
 				json_string_value(json_object_get(c, "disabled_reason")));
 		if (!strcmp(json_string_value(json_object_get(c, "name")), "perf_event")) {
 			fprintf(f, "    %-18s libpfm4 detected PMUs:", "");
-			json_array_foreach(pmus, k, p)
-				fprintf(f, " %s", json_string_value(p));
-			fprintf(f, "%s\n", json_array_size(pmus) ? "" : " none");
+			bool cpu_pmu = false;
+			json_array_foreach(pmus, k, p) {
+				const char *name = json_string_value(p);
+				fprintf(f, " %s", name);
+				cpu_pmu |= strcmp(name, "perf") && strcmp(name, "perf_raw");
+			}
+			/* "perf" and "perf_raw" are libpfm4's generic tables, present everywhere. */
+			fprintf(f, "%s\n", cpu_pmu ? "" : " (no CPU PMU: only libpfm4's generic tables)");
 		}
 	}
 }

@@ -15,7 +15,6 @@ struct ctr_set {
 	int cpu;                          /* socket scope: the CPU counted on; -1 for thread scope */
 	int fd[CTR_GROUP_MAX];            /* perf: fd[0] is the group leader */
 	int papi_set;                     /* PAPI event set, PAPI_NULL when none */
-	bool papi_thread;                 /* PAPI_register_thread succeeded: unregister on close */
 	long long papi_values[CTR_GROUP_MAX];
 	long long t_start, t_stop;        /* PAPI: ns around PAPI_start..PAPI_stop */
 };
@@ -26,8 +25,8 @@ struct ctr_set {
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
 /* The i-th software or generic hardware event name perf_parse knows; NULL past the end. */
 const char *ctr_perf_named_event(unsigned i);
-/* Space-separated names of the PMUs in pmus, for messages. */
-void ctr_sysfs_pmu_names(const char *pmus, char *buf, size_t len);
+/* Space-separated entries of a directory (PMUs, format terms), for messages. */
+void ctr_dir_names(const char *dir, char *buf, size_t len);
 
 /* ctr_perf.c */
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */

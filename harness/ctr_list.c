@@ -47,7 +47,7 @@ static void list_sysfs(FILE *f)
 {
 	char names[1024], *save, *t;
 
-	ctr_sysfs_pmu_names(CTR_SYSFS_PMUS, names, sizeof names);
+	ctr_dir_names(CTR_SYSFS_PMUS, names, sizeof names);
 	fprintf(f, "perf: PMUs in " CTR_SYSFS_PMUS " (use pmu/term=value,.../ or pmu/alias/)\n");
 	for (t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		fprintf(f, "  %s", t);

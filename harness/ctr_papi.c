@@ -178,12 +178,11 @@ int ctr_papi_open(struct ctr_set *s, struct err *e)
 	s->papi_set = PAPI_NULL;
 	if (ctr_papi_init(e ? e->msg : NULL, ERR_MSG_MAX))
 		return E_RUNTIME;
-	if (s->g.scope == CTR_SCOPE_THREAD) {
-		rc = PAPI_register_thread();
-		if (rc != PAPI_OK)
-			return fail(e, "PAPI_register_thread for", s->g.ev[0]->spec, rc);
-		s->papi_thread = true;
-	}
+	/* Registering an already registered thread is a no-op. The thread stays registered after
+	   ctr_close: OpenMP keeps its threads for the next group, and PAPI 7.0 crashes in later calls
+	   (PAPI_enum_cmp_event) once the main thread was unregistered. */
+	if (s->g.scope == CTR_SCOPE_THREAD && (rc = PAPI_register_thread()) != PAPI_OK)
+		return fail(e, "PAPI_register_thread for", s->g.ev[0]->spec, rc);
 	rc = PAPI_create_eventset(&s->papi_set);
 	if (rc != PAPI_OK)
 		return fail(e, "PAPI_create_eventset for", s->g.ev[0]->spec, rc);
@@ -234,6 +233,4 @@ void ctr_papi_close(struct ctr_set *s)
 		PAPI_cleanup_eventset(s->papi_set);
 		PAPI_destroy_eventset(&s->papi_set);
 	}
-	if (s->papi_thread)
-		PAPI_unregister_thread();
 }

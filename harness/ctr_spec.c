@@ -101,9 +101,9 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-void ctr_sysfs_pmu_names(const char *pmus, char *buf, size_t len)
+void ctr_dir_names(const char *dir, char *buf, size_t len)
 {
-	DIR *d = opendir(pmus);
+	DIR *d = opendir(dir);
 	struct dirent *de;
 	size_t used = 0;
 
@@ -184,31 +184,25 @@ static int apply_format(const char *spec, const char *term, const char *format, 
 	return 0;
 }
 
-static void list_dir(const char *path, char *buf, size_t len)
-{
-	ctr_sysfs_pmu_names(path, buf, len); /* any directory's entries, space-separated */
-}
-
 static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
 		       bool in_alias, struct ctr_event *ev, struct err *e);
 
-/* A bare word that is an alias: its terms, and its scale and unit when sysfs gives them. */
+/* A bare word that is an alias: its terms, and its scale and unit when sysfs gives them.
+   Returns 1 when there is no such alias. */
 static int apply_alias(const char *pmus, const char *pmu, const char *spec, const char *alias,
 		       struct ctr_event *ev, struct err *e)
 {
-	char path[512], text[512];
+	char path[512], terms[CTR_SPEC_MAX], scale[64];
 
 	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
-	if (read_text(path, text, sizeof text))
+	if (read_text(path, terms, sizeof terms))
 		return 1;
 	snprintf(path, sizeof path, "%s/%s/events/%s.scale", pmus, pmu, alias);
-	if (!read_text(path, text + 256, 64))
-		ev->scale = strtod(text + 256, NULL);
+	if (!read_text(path, scale, sizeof scale))
+		ev->scale = strtod(scale, NULL);
 	snprintf(path, sizeof path, "%s/%s/events/%s.unit", pmus, pmu, alias);
 	read_text(path, ev->unit, sizeof ev->unit);
-	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
-	read_text(path, text, sizeof text);
-	return apply_terms(pmus, pmu, spec, text, true, ev, e);
+	return apply_terms(pmus, pmu, spec, terms, true, ev, e);
 }
 
 static int apply_term(const char *pmus, const char *pmu, const char *spec, char *term,
@@ -238,7 +232,7 @@ static int apply_term(const char *pmus, const char *pmu, const char *spec, char 
 			return rc;
 	}
 	snprintf(path, sizeof path, "%s/%s/format", pmus, pmu);
-	list_dir(path, names, sizeof names);
+	ctr_dir_names(path, names, sizeof names);
 	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec,
 		       pmu, term, *names ? names : "none");
 }
@@ -268,7 +262,7 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 	uint64_t v;
 	int rc;
 
-	ctr_sysfs_pmu_names(pmus, names, sizeof names);
+	ctr_dir_names(pmus, names, sizeof names);
 	if (!known_pmu(pmu))
 		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec,
 			       pmu, names);
@@ -357,6 +351,10 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	if ((rc = apply_terms(pmus, pmu, spec, terms, false, ev, e)))
 		return rc;
 	pmu_traits(pmus, pmu, ev);
+	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
+	   response and load latency, uncore box filters): keep two such events apart, by default. */
+	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
 	encode(ev, pmu);
 	return 0;
 }

@@ -120,6 +120,28 @@ static void test_term_in_config1_lands_there(void **state)
 	assert_int_equal(parse("cpu/event=0xb7,umask=1,offcore_rsp=0x3fbfc00001/", &ev, &e), 0);
 	assert_int_equal(ev.perf.config, 0x01b7);
 	assert_int_equal(ev.perf.config1, 0x3fbfc00001ull);
+	/* The offcore response register is shared: such events must not share a group. */
+	assert_string_equal(ev.conflict, "cpu:filter");
+	assert_int_equal(parse("cpu/event=0xb7,umask=1/", &ev, &e), 0);
+	assert_string_equal(ev.conflict, "");
+}
+
+static void test_fixed_events_only_where_countable(void **state)
+{
+	struct ctr_event fixed[CTR_FIXED_MAX];
+	char why[CTR_REASON_MAX];
+	unsigned n = ctr_fixed_events(fixed);
+
+	(void)state;
+	if (!ctr_hardware_available(why, sizeof why)) {
+		assert_int_equal(n, 0);
+		return;
+	}
+	assert_true(n >= 2); /* cycles and instructions, from perf at least */
+	for (unsigned i = 0; i < n; i++) {
+		assert_true(fixed[i].fixed);
+		assert_int_equal(fixed[i].status, CTR_OK);
+	}
 }
 
 static void test_alias_gives_terms_scale_unit_and_socket_scope(void **state)
@@ -219,8 +241,10 @@ static void test_hardware_events_here_are_not_measured_with_a_reason(void **stat
 	struct err e;
 
 	(void)state;
-	if (ctr_hardware_available(why, sizeof why))
-		skip(); /* a PMU machine: these are countable there */
+	if (ctr_hardware_available(why, sizeof why)) {
+		print_message("# skip: this machine has a PMU, the events are countable\n");
+		skip();
+	}
 	assert_non_null(strstr(why, "instructions"));
 	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
 		assert_int_equal(ctr_resolve(hw[i], &ev, &e), 0);
@@ -273,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_terms_fill_every_bit_range_of_their_format),
 		cmocka_unit_test(test_raw_config_fields_are_taken_verbatim),
 		cmocka_unit_test(test_term_in_config1_lands_there),
+		cmocka_unit_test(test_fixed_events_only_where_countable),
 		cmocka_unit_test(test_alias_gives_terms_scale_unit_and_socket_scope),
 		cmocka_unit_test(test_alias_and_terms_combine),
 		cmocka_unit_test(test_alias_naming_an_unknown_term_is_reported),

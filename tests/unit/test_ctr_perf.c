@@ -1,0 +1,225 @@
+/* test_ctr_perf.c — the perf backend on real software events, which every Linux can count.
+ *
+ * Page faults: first writes to N fresh pages fault N times. Each measurement touches N pages and then
+ * 2N other fresh pages with the group running; the difference (2N - N) cancels whatever constant the
+ * counting itself adds and must be exactly N, for page-faults and minor-faults alike. THP is turned off
+ * for the buffers (MADV_NOHUGEPAGE), otherwise one fault could map 512 pages.
+ */
+#include <omp.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ctr.h"
+
+#define PAGE 4096
+
+struct counted {
+	struct ctr_event ev[2];
+	struct ctr_plan plan;
+};
+
+static void resolve_group(struct counted *c, const char *a, const char *b)
+{
+	const char *specs[] = {a, b};
+	struct err e;
+
+	assert_int_equal(ctr_resolve_list(specs, b ? 2 : 1, c->ev, &e), 0);
+	assert_int_equal(c->ev[0].status, CTR_OK);
+	assert_int_equal(ctr_plan_groups(c->ev, b ? 2 : 1, NULL, 0, &c->plan, &e), 0);
+	assert_int_equal(c->plan.ngroups, 1);
+}
+
+static char *fresh(size_t pages)
+{
+	char *p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(madvise(p, pages * PAGE, MADV_NOHUGEPAGE), 0);
+	return p;
+}
+
+/* Not instrumented under SAN=1: AddressSanitizer's shadow checks would fault in shadow pages too (one
+   per 8 pages touched), as the real kernels in assembly never do. */
+__attribute__((no_sanitize_address)) static void touch(char *p, size_t pages)
+{
+	for (size_t i = 0; i < pages; i++)
+		((volatile char *)p)[i * PAGE] = 1;
+}
+
+/* Counts the first writes to `pages` fresh pages; r gets one reading per group event. */
+static void count_touch(struct ctr_set *s, size_t pages, struct ctr_reading *r)
+{
+	char *p = fresh(pages);
+	struct err e;
+
+	assert_int_equal(ctr_start(s, &e), 0);
+	touch(p, pages);
+	assert_int_equal(ctr_stop(s, &e), 0);
+	assert_int_equal(ctr_read(s, r, &e), 0);
+	munmap(p, pages * PAGE);
+}
+
+static void expect_faults(const struct ctr_group *g, size_t n)
+{
+	struct ctr_reading r1[2], r2[2];
+	struct ctr_set *s;
+	struct err e;
+
+	assert_int_equal(ctr_open(g, -1, &s, &e), 0);
+	count_touch(s, n, r1);
+	count_touch(s, 2 * n, r2);
+	for (unsigned i = 0; i < g->n; i++) {
+		assert_int_equal(r1[i].status, CTR_OK);
+		assert_int_equal(r2[i].status, CTR_OK);
+		assert_int_equal(r1[i].time_enabled, r1[i].time_running);
+		assert_int_equal(r2[i].count - r1[i].count, n);
+	}
+	ctr_close(s);
+}
+
+static void test_page_faults_count_one_per_fresh_page(void **state)
+{
+	struct counted c;
+
+	(void)state;
+	resolve_group(&c, "page-faults", "minor-faults");
+	assert_int_equal(c.plan.groups[0].n, 2);
+	expect_faults(&c.plan.groups[0], 256);
+	expect_faults(&c.plan.groups[0], 4096);
+	ctr_plan_free(&c.plan);
+}
+
+/* Thread scope counts the opening thread only: thread t touches (t + 1) x N pages while the others
+   touch theirs, and each sees its own (t + 1) x N, not the sum. */
+static void test_each_thread_counts_only_itself(void **state)
+{
+	const size_t n = 512;
+	struct counted c;
+	int bad = 0;
+
+	(void)state;
+	resolve_group(&c, "minor-faults", NULL);
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+	{
+		size_t mine = n * (omp_get_thread_num() + 1);
+		char *a = fresh(mine), *b = fresh(2 * mine);
+		struct ctr_reading r1, r2;
+		struct ctr_set *s;
+		struct err e;
+		if (ctr_open(&c.plan.groups[0], -1, &s, &e) == 0) {
+#pragma omp barrier
+			ctr_start(s, &e), touch(a, mine), ctr_stop(s, &e), ctr_read(s, &r1, &e);
+			ctr_start(s, &e), touch(b, 2 * mine), ctr_stop(s, &e), ctr_read(s, &r2, &e);
+			bad += r1.status != CTR_OK || r2.count - r1.count != mine;
+			ctr_close(s);
+		} else {
+			bad++;
+		}
+		munmap(a, mine * PAGE);
+		munmap(b, 2 * mine * PAGE);
+	}
+	assert_int_equal(bad, 0);
+	ctr_plan_free(&c.plan);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+static bool within_2_percent(uint64_t got, uint64_t want)
+{
+	return got > want * 0.98 && got < want * 1.02;
+}
+
+/* task-clock is the time the thread ran. Timed independently by the thread's CPU clock, a busy loop
+   must agree within 2 %; the wall time must agree too when the thread was never switched out (on a
+   shared machine it often is, and then task-clock is rightly less than the wall time). */
+static void test_task_clock_matches_a_timed_busy_loop(void **state)
+{
+	struct ctr_reading r[2];
+	struct ctr_set *s;
+	struct counted c;
+	struct err e;
+	uint64_t w0, w1, c0, c1;
+	volatile uint64_t x = 0;
+
+	(void)state;
+	resolve_group(&c, "task-clock", "context-switches");
+	assert_int_equal(ctr_open(&c.plan.groups[0], -1, &s, &e), 0);
+	w0 = clock_ns(CLOCK_MONOTONIC_RAW);
+	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	assert_int_equal(ctr_start(s, &e), 0);
+	while (clock_ns(CLOCK_MONOTONIC_RAW) - w0 < 100000000u)
+		x++;
+	assert_int_equal(ctr_stop(s, &e), 0);
+	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	w1 = clock_ns(CLOCK_MONOTONIC_RAW);
+	assert_int_equal(ctr_read(s, r, &e), 0);
+	assert_int_equal(r[0].status, CTR_OK);
+	print_message("# task-clock %llu ns, thread cpu time %llu ns, wall %llu ns, %llu switches\n",
+		      (unsigned long long)r[0].count, (unsigned long long)(c1 - c0),
+		      (unsigned long long)(w1 - w0), (unsigned long long)r[1].count);
+	assert_true(within_2_percent(r[0].count, c1 - c0));
+	assert_true(r[0].count <= w1 - w0);
+	if (r[1].count == 0)
+		assert_true(within_2_percent(r[0].count, w1 - w0));
+	ctr_close(s);
+	ctr_plan_free(&c.plan);
+}
+
+/* Socket scope opens system-wide on one CPU (pid -1), as uncore events are. No uncore PMU here, so the
+   path is exercised with cpu-clock, which then counts the CPU's elapsed time: about the wall time of a
+   sleep, where a thread-scope count of the sleeping thread would be about 0. */
+static void test_socket_scope_counts_the_cpu_not_the_thread(void **state)
+{
+	struct ctr_reading r;
+	struct ctr_set *s;
+	struct counted c;
+	struct err e;
+	uint64_t w0, w1;
+
+	(void)state;
+	resolve_group(&c, "cpu-clock", NULL);
+	c.plan.groups[0].scope = CTR_SCOPE_SOCKET;
+	if (ctr_open(&c.plan.groups[0], 0, &s, &e)) {
+		print_message("# skip: system-wide counting not allowed here: %s\n", e.msg);
+		ctr_plan_free(&c.plan);
+		skip();
+	}
+	w0 = clock_ns(CLOCK_MONOTONIC_RAW);
+	assert_int_equal(ctr_start(s, &e), 0);
+	usleep(50000);
+	assert_int_equal(ctr_stop(s, &e), 0);
+	w1 = clock_ns(CLOCK_MONOTONIC_RAW);
+	assert_int_equal(ctr_read(s, &r, &e), 0);
+	assert_int_equal(r.status, CTR_OK);
+	print_message("# cpu-clock of CPU 0: %llu ns over a %llu ns sleep\n", (unsigned long long)r.count,
+		      (unsigned long long)(w1 - w0));
+	assert_true(within_2_percent(r.count, w1 - w0));
+	ctr_close(s);
+	ctr_plan_free(&c.plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_page_faults_count_one_per_fresh_page),
+		cmocka_unit_test(test_each_thread_counts_only_itself),
+		cmocka_unit_test(test_task_clock_matches_a_timed_busy_loop),
+		cmocka_unit_test(test_socket_scope_counts_the_cpu_not_the_thread),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
