@@ -1,8 +1,12 @@
 /* cli_info.c — `pmucheck info`: what this machine is and what pmucheck can do on it. */
 #include <getopt.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "ctr.h"
+#include "msr.h"
+#include "pf.h"
 #include "sysinfo.h"
 #include "topo.h"
 #include "tsc.h"
@@ -14,6 +18,29 @@ static void usage(FILE *f)
 		   "huge pages and SMT, the measured TSC and core clocks.\n\n"
 		   "  --json      the same as one JSON object\n"
 		   "  -h, --help\n");
+}
+
+/* Which prefetcher table applies and whether its MSR can be read, in words. */
+static void prefetch_print(const struct sysinfo *sys, FILE *f)
+{
+	const struct pf_table *tab;
+	const char *model;
+	struct err e;
+	int fd;
+
+	if (pf_table_for(&sys->cpu, &tab, &model, &e)) {
+		fprintf(f, "prefetchers     not controllable: %s\n", e.msg);
+		return;
+	}
+	fprintf(f, "prefetchers     %s: MSR 0x%x,", model, tab->msr);
+	for (unsigned i = 0; i < tab->nbits; i++)
+		fprintf(f, " %s (bit %u)", tab->bits[i].name, tab->bits[i].bit);
+	if (msr_open(0, 0, &fd, &e)) {
+		fprintf(f, "\n                no access: %s; the prefetcher-off experiments will be skipped\n", e.msg);
+		return;
+	}
+	close(fd);
+	fprintf(f, "\n                accessible ('pmucheck prefetch status' shows their state)\n");
 }
 
 static int cmd_info(int argc, char **argv)
@@ -51,9 +78,10 @@ static int cmd_info(int argc, char **argv)
 	tsc_hz = tsc_calibrate_hz(50);
 	ghz = tsc_core_ghz(tsc_hz, 20);
 	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:f}}", "host", sys.host, "cpu",
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:f}, s:o}", "host", sys.host, "cpu",
 				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology", topo_json(&t),
-				      "clock", "tsc_hz", tsc_hz, "core_ghz", ghz);
+				      "clock", "tsc_hz", tsc_hz, "core_ghz", ghz, "counters",
+				      ctr_availability_json());
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fputc('\n', stdout);
 		json_decref(o);
@@ -61,6 +89,9 @@ static int cmd_info(int argc, char **argv)
 		sysinfo_print(&sys, stdout);
 		topo_print(&t, stdout);
 		printf("clock           TSC %.3f GHz, core %.3f GHz (dependent-add chain)\n", tsc_hz * 1e-9, ghz);
+		prefetch_print(&sys, stdout);
+		printf("\n");
+		ctr_availability_print(stdout);
 	}
 	topo_free(&t);
 	return 0;

@@ -10,8 +10,9 @@
 #include "levels.h"
 #include "tsc.h"
 
-/* A point joins the current plateau while its latency stays within this factor of the plateau's
-   lowest; a plateau needs this many points and this span of sizes, else it is a transition. */
+/* A point joins the current plateau while its latency rises by less than this factor over the point
+   before it (latency creeps inside a level, and jumps between levels); a plateau needs this many points
+   and this span of sizes, else it is a transition. */
 #define PLATEAU_RISE 1.30
 #define PLATEAU_MIN_POINTS 2
 #define PLATEAU_MIN_SPAN 1.4
@@ -103,6 +104,7 @@ static void add_plateau(struct levels_probe *p, int first, int last)
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	p->plateau[p->nplateaus].first = p->size[first];
 	p->plateau[p->nplateaus].last = p->size[last];
+	p->plateau[p->nplateaus].next = last + 1 < p->npoints ? p->size[last + 1] : 0;
 	p->plateau[p->nplateaus].ns = v[n / 2];
 	p->nplateaus++;
 }
@@ -121,19 +123,14 @@ static void __attribute__((format(printf, 2, 3))) disagree(struct levels_probe *
 void levels_classify(struct levels_probe *p, const struct topo *t)
 {
 	int first = 0;
-	double low = p->npoints ? p->ns[0] : 0;
 
 	p->nplateaus = 0;
 	p->ndisagreements = 0;
 	for (int i = 1; i <= p->npoints; i++) {
-		if (i < p->npoints && p->ns[i] <= PLATEAU_RISE * low) {
-			if (p->ns[i] < low)
-				low = p->ns[i];
+		if (i < p->npoints && p->ns[i] <= PLATEAU_RISE * p->ns[i - 1])
 			continue;
-		}
 		add_plateau(p, first, i - 1);
 		first = i;
-		low = i < p->npoints ? p->ns[i] : 0;
 	}
 	if (p->nplateaus != t->ncaches + 1) {
 		disagree(p, "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping the "
@@ -142,7 +139,8 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	}
 	for (int l = 0; l < t->ncaches; l++) {
 		uint64_t reported = t->caches[l].size, last = p->plateau[l].last;
-		if ((double)last < LEVEL_SHORT * (double)reported)
+		/* The level ends somewhere between its last plateau point and the next point. */
+		if ((double)p->plateau[l].next < LEVEL_SHORT * (double)reported)
 			disagree(p, "L%d: hwloc reports %llu KiB, but latency is L%d-like only up to %llu KiB "
 				    "(%.1f ns) and %s from %llu KiB", l + 1, (unsigned long long)(reported >> 10),
 				 l + 1, (unsigned long long)(last >> 10), p->plateau[l].ns,
@@ -156,7 +154,7 @@ void levels_apply(const struct levels_probe *p, struct topo *t)
 	if (p->nplateaus != t->ncaches + 1)
 		return;
 	for (int l = 0; l < t->ncaches; l++)
-		if ((double)p->plateau[l].last < LEVEL_SHORT * (double)t->caches[l].size)
+		if ((double)p->plateau[l].next < LEVEL_SHORT * (double)t->caches[l].size)
 			t->caches[l].measured = p->plateau[l].last;
 }
 
