@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,21 +32,52 @@ void raw_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int open_point(struct raw_writer *w, struct err *e)
+{
+	w->point = open_memstream(&w->buf, &w->len);
+	if (!w->point)
+		return err_set(e, E_RUNTIME, "out of memory for %s", w->path);
+	return 0;
+}
+
+static int open_raw(struct raw_writer *w, const char *dir, int flags, struct err *e)
+{
+	memset(w, 0, sizeof *w);
+	snprintf(w->path, sizeof w->path, "%s/raw.csv", dir);
+	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0644);
+	if (w->fd < 0)
+		return err_set(e, flags ? E_RUNTIME : E_USAGE, "cannot %s %s: %s", flags ? "create" : "open",
+			       w->path, strerror(errno));
+	return open_point(w, e);
+}
+
 int raw_create(struct raw_writer *w, const char *dir, struct err *e)
 {
-	int fd;
+	int rc = open_raw(w, dir, O_CREAT | O_EXCL, e);
 
-	snprintf(w->path, sizeof w->path, "%s/raw.csv", dir);
-	fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return err_set(e, E_RUNTIME, "cannot create %s: %s", w->path, strerror(errno));
-	w->f = fdopen(fd, "w");
-	if (!w->f) {
-		close(fd);
-		return err_set(e, E_RUNTIME, "cannot open %s: %s", w->path, strerror(errno));
-	}
-	fputs(header, w->f);
+	if (rc)
+		return rc;
+	fputs(header, w->point);
 	return raw_flush(w, e);
+}
+
+int raw_append(struct raw_writer *w, const char *dir, struct err *e)
+{
+	return open_raw(w, dir, 0, e);
 }
 
 static void field(FILE *f, const char *s)
@@ -56,7 +88,7 @@ static void field(FILE *f, const char *s)
 
 void raw_write(struct raw_writer *w, const struct raw_row *r)
 {
-	FILE *f = w->f;
+	FILE *f = w->point;
 
 	fprintf(f, "%d,%d,%d", r->point, r->rep, r->group);
 	field(f, r->kernel);
@@ -96,19 +128,31 @@ void raw_write(struct raw_writer *w, const struct raw_row *r)
 
 int raw_flush(struct raw_writer *w, struct err *e)
 {
-	if (fflush(w->f) != 0 || fsync(fileno(w->f)) != 0)
-		return err_set(e, E_RUNTIME, "cannot write %s: %s", w->path, strerror(errno));
-	return 0;
+	int rc = 0;
+
+	if (fflush(w->point) != 0 || write_all(w->fd, w->buf, w->len) != 0 || fsync(w->fd) != 0)
+		rc = err_set(e, E_RUNTIME, "cannot write %s: %s", w->path, strerror(errno));
+	fclose(w->point);
+	free(w->buf);
+	w->point = NULL;
+	w->buf = NULL;
+	if (!rc)
+		rc = open_point(w, e);
+	return rc;
 }
 
 int raw_close(struct raw_writer *w, struct err *e)
 {
 	int rc = 0;
 
-	if (!w->f)
-		return 0;
-	rc = raw_flush(w, e);
-	fclose(w->f);
-	w->f = NULL;
+	if (!w->path[0])
+		return 0; /* never opened */
+	if (w->point)
+		rc = raw_flush(w, e);
+	if (w->point)
+		fclose(w->point);
+	free(w->buf);
+	close(w->fd);
+	memset(w, 0, sizeof *w);
 	return rc;
 }

@@ -1,5 +1,6 @@
-/* raw.h — the raw.csv writer (format: docs/results-format.md). Rows are buffered per point and flushed
- * to disk (fflush + fsync) when the point is complete, so an interrupted run leaves whole points only. */
+/* raw.h — the raw.csv writer (format: docs/results-format.md). A point's rows are collected in memory and
+ * appended with one write and an fsync when the point is complete, so a run interrupted at any moment
+ * (signal, crash, power loss) leaves a raw.csv of whole points only. */
 #ifndef PMUCHECK_RAW_H
 #define PMUCHECK_RAW_H
 
@@ -34,14 +35,20 @@ struct raw_row {
 };
 
 struct raw_writer {
-	FILE *f;
+	int fd;         /* raw.csv, append only */
+	FILE *point;    /* the rows of the current point (open_memstream) */
+	char *buf;
+	size_t len;
 	char path[4096];
 };
 
 /* Creates dir/raw.csv (must not exist) and writes the header. */
 int raw_create(struct raw_writer *w, const char *dir, struct err *e);
+/* Opens an existing dir/raw.csv to append to (pmucheck run --resume). */
+int raw_append(struct raw_writer *w, const char *dir, struct err *e);
+/* Adds a row to the current point. */
 void raw_write(struct raw_writer *w, const struct raw_row *r);
-/* Makes everything written so far durable. */
+/* Appends the current point's rows to raw.csv and makes them durable. */
 int raw_flush(struct raw_writer *w, struct err *e);
 int raw_close(struct raw_writer *w, struct err *e);
 
