@@ -38,6 +38,8 @@ static void usage(FILE *f)
 		"      --keep-going        record events that are malformed or cannot be counted here as failed /\n"
 		"                          not measured and go on (default: stop before measuring, exit 2)\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
+		"      --retries N         re-measure a point whose repetitions spread more than 2 %% (L1, L2) or\n"
+		"                          5 %% (L3, DRAM) up to N times, then flag it 'noisy' (default 2)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each level ends\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
@@ -48,7 +50,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -59,7 +61,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
-	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"retries", required_argument, NULL, OPT_RETRIES}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
 
@@ -127,6 +129,7 @@ static void defaults(struct run_cli *rc)
 {
 	memset(rc, 0, sizeof *rc);
 	rc->cfg.reps = 5;
+	rc->cfg.retries = 2;
 	rc->cfg.seed = 1;
 	rc->cfg.thp = 1;
 	rc->cfg.progress = -1;
@@ -163,6 +166,12 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			if (!r && (v < 1 || v > 10000))
 				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)", optarg);
 			rc->cfg.min_seconds = (double)v * 1e-3;
+			break;
+		case OPT_RETRIES:
+			r = cli_parse_u64("--retries", optarg, &v, e);
+			if (!r && v > 20)
+				r = err_set(e, E_USAGE, "--retries: %s is out of range (0..20)", optarg);
+			rc->cfg.retries = (int)v;
 			break;
 		case OPT_NO_THP: rc->cfg.thp = 0; break;
 		case OPT_SEED: r = cli_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "run.h"
 #include "run_events.h"
+#include "run_record.h"
 #include "tsc.h"
 
 #define MAX_THREADS TOPO_MAX_CPUS
@@ -21,7 +22,8 @@
    a barrier. */
 struct point_shared {
 	uint64_t reps;             /* R, chosen by the master */
-	int again;                 /* calibration goes on */
+	int again;                 /* calibration, or a noisy point's measurement, goes on */
+	int attempt;               /* re-measurements of a noisy point so far */
 	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
 	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
 	int failed;                /* a thread could not get its memory */
@@ -53,61 +55,26 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-static void volumes_diff(const struct plan_point *pt, uint64_t bytes_lo, uint64_t bytes_hi, uint64_t reps_lo,
-			 uint64_t reps_hi, struct kern_volumes *out)
-{
-	struct kern_params lo = {bytes_lo, reps_lo, pt->arg}, hi = {bytes_hi, reps_hi, pt->arg};
-	struct kern_volumes vl, vh;
-
-	pt->fam->volumes(pt->var, &lo, &vl);
-	pt->fam->volumes(pt->var, &hi, &vh);
-#define X(name) out->name = (vh.name - vl.name) * (uint64_t)pt->threads;
-	KERN_VOLUME_FIELDS(X)
-#undef X
-}
-
-/* Fills the part of a row that all its events share. */
-static void row_common(const struct run_state *s, int ipt, const struct plan_point *pt, struct raw_row *r,
-		       const char *cpus, const char *mem_nodes, const char *placement, const char *msr)
-{
-	memset(r, 0, sizeof *r);
-	r->point = ipt;
-	r->kernel = pt->fam->name;
-	r->variant = pt->var->name;
-	r->width = pt->var->width;
-	r->arg_name = pt->fam->arg_name ? pt->fam->arg_name : "";
-	r->arg = pt->arg;
-	r->bytes = pt->bytes;
-	r->arrays = pt->fam->arrays;
-	r->diff = (pt->fam->flags & KF_DIFF_BY_SIZE) ? "size" : "reps";
-	r->threads = pt->threads;
-	r->cpus = cpus;
-	r->placement = placement;
-	r->mem_nodes = mem_nodes;
-	r->prefetch = s->cfg->plan.pf_states[pt->pf];
-	r->msr = msr;
-	r->level = pt->level;
-	r->flag = "";
-	r->status = "ok";
-	r->reason = "";
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
-static void summarise(struct run_point_result *res, double *sec, int n, const struct kern_volumes *v)
+/* Bandwidth and latency over the repetitions (group 0) for the summary. */
+static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz)
 {
-	double bytes = (double)(v->bytes_loaded + v->bytes_stored);
+	double bytes = (double)(r->v.bytes_loaded + r->v.bytes_stored), sec[256];
+	int n = r->nreps < 256 ? r->nreps : 256;
 
+	for (int i = 0; i < n; i++)
+		sec[i] = (double)r->pass[i * r->npass].ticks / tsc_hz;
 	qsort(sec, (size_t)n, sizeof *sec, cmp_double);
 	res->gbps_max = bytes / sec[0] * 1e-9;
 	res->gbps_median = bytes / sec[n / 2] * 1e-9;
 	res->gbps_min = bytes / sec[n - 1] * 1e-9;
-	if (v->chase_accesses) {
-		double acc = (double)v->chase_accesses / 1.0;
+	if (r->v.chase_accesses) {
+		double acc = (double)r->v.chase_accesses;
 		res->ns_min = sec[0] * 1e9 / acc;
 		res->ns_median = sec[n / 2] * 1e9 / acc;
 		res->ns_max = sec[n - 1] * 1e9 / acc;
@@ -163,6 +130,9 @@ struct group_ctx {
 	struct pass_counters (*pc)[2];    /* [thread][lo/hi] */
 	struct pass_counters sock[2];     /* socket-scope group, opened by the master */
 	char cpus[512], mem_nodes[256], placement[32], msr[512];
+	struct record_labels labels;
+	struct point_record rec;
+	double cv;
 	struct progress *prog;
 };
 
@@ -232,59 +202,32 @@ static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int
 		ctr_close(pc->set);
 }
 
-/* The row of one counted event: the difference of the two passes, summed over threads for thread
-   scope; any reading that is not ok makes the row's status (never a count). */
-static void event_row(const struct group_ctx *g, const struct ctr_group *grp, unsigned k, int nt,
-		      struct raw_row *row)
+/* One counted event of a pass: the difference of the two calls, summed over threads for thread scope;
+   any reading that is not ok becomes the event's status (and it has no count). */
+static void record_event(const struct group_ctx *g, const struct ctr_group *grp, unsigned k, int nt,
+			 struct rec_event *out)
 {
-	const struct ctr_event *ev = grp->ev[k];
 	int sock = grp->scope == CTR_SCOPE_SOCKET, n = sock ? 1 : nt;
-	int64_t sum = 0;
 
-	row->event = ev->spec;
-	row->backend = ctr_backend_name(ev->backend);
-	row->encoding = ev->encoding;
-	row->scope = ctr_scope_name(ev->scope);
-	row->status = "ok";
-	row->reason = "";
-	row->has_count = 1;
+	memset(out, 0, sizeof *out);
+	out->status = CTR_OK;
+	out->has_count = 1;
 	for (int i = 0; i < n; i++) {
 		const struct pass_counters *lo = sock ? &g->sock[0] : &g->pc[i][0];
 		const struct pass_counters *hi = sock ? &g->sock[1] : &g->pc[i][1];
 		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k] :
 						hi->rd[k].status != CTR_OK ? &hi->rd[k] : NULL;
 		if (i == 0) {
-			row->time_enabled = hi->rd[k].time_enabled;
-			row->time_running = hi->rd[k].time_running;
+			out->time_enabled = hi->rd[k].time_enabled;
+			out->time_running = hi->rd[k].time_running;
 		}
 		if (bad) {
-			row->status = ctr_status_name(bad->status);
-			row->reason = bad->reason;
-			row->has_count = 0;
+			out->status = bad->status;
+			snprintf(out->reason, sizeof out->reason, "%s", bad->reason);
+			out->has_count = 0;
 			return;
 		}
-		sum += (int64_t)(hi->rd[k].count - lo->rd[k].count);
-	}
-	row->count = sum;
-}
-
-/* Rows of the events that are not counted at all (cannot be counted here, or failed to resolve). */
-static void uncounted_rows(struct run_state *s, struct raw_row *row)
-{
-	const struct run_events *re = s->events;
-
-	for (unsigned i = 0; re && i < re->nev; i++) {
-		const struct ctr_event *ev = &re->evs[i];
-		if (ev->status == CTR_OK)
-			continue;
-		row->event = ev->spec;
-		row->backend = ctr_backend_name(ev->backend);
-		row->encoding = ev->encoding;
-		row->scope = ctr_scope_name(ev->scope);
-		row->status = ctr_status_name(ev->status);
-		row->reason = ev->reason;
-		row->has_count = 0;
-		raw_write(s->raw, row);
+		out->count += (int64_t)(hi->rd[k].count - lo->rd[k].count);
 	}
 }
 
@@ -336,33 +279,16 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-static void measure_point(struct group_ctx *g, int ipt, int tid)
+/* All repetitions of a point, every event group each. */
+static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struct point_record *rec, int tid)
 {
-	struct run_state *s = g->s;
-	const struct plan_point *pt = &s->plan->points[ipt];
-	const struct ctr_plan *cp = s->events ? &s->events->plan : NULL;
+	const struct ctr_plan *cp = g->s->events && g->s->events->plan.ngroups ? &g->s->events->plan : NULL;
 	struct point_shared *sh = &g->sh;
-	int fresh = pt->fam->flags & KF_FRESH_BUFFER, nt = pt->threads, nreps = s->cfg->reps;
-	unsigned npass = cp && cp->ngroups ? cp->ngroups : 1;
-	double sec[256];
-	struct kern_volumes v;
-	struct raw_row row;
+	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
 
-	if (pt->fam->prepare && !fresh) {
-		struct kern_params p = {pt->bytes, 1, pt->arg};
-		pt->fam->prepare(pt->var, &p, g->bufs[tid].base, s->cfg->seed + (uint64_t)tid);
-	}
-#pragma omp master
-	{
-		sh->reps = 1;
-		s->results[ipt].core_ghz = tsc_core_ghz(s->tsc_hz, s->cfg->plan.quick ? 2 : 5);
-		s->results[ipt].thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
-	}
-	calibrate(g, pt, tid);
-
-	for (int rep = 0; rep < nreps && !sh->failed; rep++) {
-		for (unsigned gi = 0; gi < npass && !sh->failed; gi++) {
-			const struct ctr_group *grp = cp && cp->ngroups ? &cp->groups[gi] : NULL;
+	for (int rep = 0; rep < rec->nreps && !sh->failed; rep++) {
+		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
+			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
 
 			if (fresh)
 				alloc_fresh(g, pt, tid);
@@ -375,31 +301,11 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			pass(g, pt, grp, tid, 1);
 #pragma omp master
 			{
+				struct rec_pass *p = record_pass(rec, rep, gi);
 				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
-				int64_t ticks = (int64_t)(max_of(sh->hi, nt) - max_of(sh->lo, nt));
-				if (fresh)
-					volumes_diff(pt, pt->bytes, 2 * pt->bytes, 1, 1, &v);
-				else
-					volumes_diff(pt, pt->bytes, pt->bytes, sh->reps, 2 * sh->reps, &v);
-				row_common(s, ipt, pt, &row, g->cpus, g->mem_nodes, g->placement, g->msr);
-				row.rep = rep;
-				row.group = (int)gi;
-				row.reps = fresh ? 1 : sh->reps;
-				row.v = v;
-				row.tsc = ticks;
-				row.seconds = (double)ticks / s->tsc_hz;
-				row.core_ghz = s->results[ipt].core_ghz;
-				row.thp_share = s->results[ipt].thp_share;
-				if (gi == 0 && rep < (int)(sizeof sec / sizeof *sec))
-					sec[rep] = row.seconds;
-				if (!grp)
-					raw_write(s->raw, &row);
-				for (unsigned k = 0; grp && k < grp->n; k++) {
-					event_row(g, grp, k, nt, &row);
-					raw_write(s->raw, &row);
-				}
-				if (gi == 0)
-					uncounted_rows(s, &row);
+				p->ticks = (int64_t)(max_of(sh->hi, pt->threads) - max_of(sh->lo, pt->threads));
+				for (unsigned k = 0; grp && k < grp->n; k++)
+					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
 next:
 			if (grp)
@@ -409,10 +315,55 @@ next:
 #pragma omp barrier
 		}
 	}
+}
+
+static void measure_point(struct group_ctx *g, int ipt, int tid)
+{
+	struct run_state *s = g->s;
+	const struct plan_point *pt = &s->plan->points[ipt];
+	struct point_shared *sh = &g->sh;
+	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
+
+	if (pt->fam->prepare && !fresh) {
+		struct kern_params p = {pt->bytes, 1, pt->arg};
+		pt->fam->prepare(pt->var, &p, g->bufs[tid].base, s->cfg->seed + (uint64_t)tid);
+	}
+#pragma omp master
+	{
+		sh->reps = 1;
+		g->labels.core_ghz = tsc_core_ghz(s->tsc_hz, s->cfg->plan.quick ? 2 : 5);
+		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
+		sh->attempt = 0;
+	}
+	calibrate(g, pt, tid);
+	/* A point whose repetitions spread more than the noise limit is measured again, up to
+	   cfg->retries times; the last attempt's rows are kept and flagged if it is still noisy. */
+	do {
+#pragma omp master
+		{
+			record_volumes(pt, fresh ? 1 : sh->reps, &g->rec.v);
+			g->rec.reps = fresh ? 1 : sh->reps;
+		}
+#pragma omp barrier
+		measure_reps(g, pt, &g->rec, tid);
+#pragma omp master
+		{
+			g->cv = record_cv(&g->rec);
+			sh->again = !sh->failed && g->cv > record_cv_limit(pt) && sh->attempt++ < s->cfg->retries;
+		}
+#pragma omp barrier
+	} while (sh->again);
+
 #pragma omp master
 	{
 		if (!sh->failed) {
-			summarise(&s->results[ipt], sec, nreps < 256 ? nreps : 256, &v);
+			int noisy = g->cv > record_cv_limit(pt);
+			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
+			summarise(&s->results[ipt], &g->rec, s->tsc_hz);
+			s->results[ipt].core_ghz = g->labels.core_ghz;
+			s->results[ipt].thp_share = g->labels.thp_share;
+			s->results[ipt].cv = g->cv;
+			s->results[ipt].attempts = sh->attempt + 1;
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}
@@ -438,6 +389,7 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 	const struct run_config *c = g->s->cfg;
 	int nodes[MAX_THREADS];
 
+	g->labels = (struct record_labels){g->cpus, g->mem_nodes, g->placement, g->msr, g->s->tsc_hz, 0, 0};
 	topo_format_cpus(c->plan.cpus, pt->threads, ';', g->cpus, sizeof g->cpus);
 	buf_format_placement(&c->plan.places[pt->place], g->placement, sizeof g->placement);
 	for (int i = 0; i < pt->threads; i++)
@@ -456,11 +408,15 @@ static int measure_group(struct group_ctx *g, struct err *e)
 	uint64_t need = group_bytes(s, g->first, g->last);
 	int nt = pt0->threads;
 
+	const struct ctr_plan *cp = s->events ? &s->events->plan : NULL;
+
 	memset(&g->sh, 0, sizeof g->sh);
 	group_labels(g, pt0);
 	g->pc = calloc((size_t)nt, sizeof *g->pc);
-	if (!g->pc)
+	if (!g->pc || record_init(&g->rec, s->cfg->reps, cp && cp->ngroups ? (int)cp->ngroups : 1)) {
+		free(g->pc);
 		return err_set(e, E_RUNTIME, "out of memory");
+	}
 	omp_set_dynamic(0);
 #pragma omp parallel num_threads(nt)
 	{
@@ -469,15 +425,10 @@ static int measure_group(struct group_ctx *g, struct err *e)
 
 		pin_self(s->cfg->plan.cpus[tid]);
 		if (need) {
-			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid], s->cfg->thp, &te)) {
-#pragma omp critical
-				{
-					g->sh.failed = 1;
-					g->sh.err = te;
-				}
-			} else {
+			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid], s->cfg->thp, &te))
+				fail_shared(&g->sh, &te);
+			else
 				buf_first_touch(&g->bufs[tid]);
-			}
 		}
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
@@ -487,6 +438,7 @@ static int measure_group(struct group_ctx *g, struct err *e)
 	}
 	free(g->pc);
 	g->pc = NULL;
+	record_free(&g->rec);
 	if (g->sh.failed) {
 		*e = g->sh.err;
 		return E_RUNTIME;

@@ -23,6 +23,7 @@ struct run_config {
 	uint64_t seed;        /* chase permutations */
 	int thp;              /* advise huge pages for the buffers */
 	int progress;         /* progress line on stderr */
+	int retries;          /* re-measurements of a noisy point before it is flagged */
 };
 
 /* The outcome of one point, for the summary the run prints. */
@@ -31,6 +32,8 @@ struct run_point_result {
 	double ns_median, ns_min, ns_max;          /* per chase access (latency kernels) */
 	double core_ghz;
 	double thp_share;
+	double cv;                                  /* of the repetitions' times */
+	int attempts;                               /* > 1: re-measured for noise */
 };
 
 struct run_state {

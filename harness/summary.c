@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_record.h"
 #include "summary.h"
 
 enum { ACC_READ, ACC_WRITE, ACC_NT_WRITE, ACC_TRIAD, ACC_N };
@@ -59,7 +60,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir)
 {
 	double best[NLEVELS][ACC_N][2] = {{{0}}};
-	int maxthreads = 1;
+	int maxthreads = 1, noisy = 0;
 
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
@@ -93,5 +94,11 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		else
 			fprintf(f, " %20s\n", "-");
 	}
-	fprintf(f, "levels by the reported cache sizes; raw data: %s/raw.csv\n", dir);
+	for (int i = 0; i < p->npoints; i++)
+		noisy += res[i].cv > record_cv_limit(&p->points[i]);
+	if (noisy)
+		fprintf(f, "%d of %d points stayed noisy after re-measuring (flagged in raw.csv; machine busy?)\n", noisy,
+			p->npoints);
+	fprintf(f, "levels as measured by the latency probe where it disagreed with the reported sizes; raw data: "
+		   "%s/raw.csv\n", dir);
 }

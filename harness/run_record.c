@@ -1,0 +1,145 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_events.h"
+#include "run_record.h"
+
+int record_init(struct point_record *r, int nreps, int npass)
+{
+	memset(r, 0, sizeof *r);
+	r->nreps = nreps;
+	r->npass = npass;
+	r->pass = calloc((size_t)nreps * (size_t)npass, sizeof *r->pass);
+	return r->pass ? 0 : -1;
+}
+
+void record_free(struct point_record *r)
+{
+	free(r->pass);
+	r->pass = NULL;
+}
+
+struct rec_pass *record_pass(struct point_record *r, int rep, int group)
+{
+	return &r->pass[rep * r->npass + group];
+}
+
+void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volumes *out)
+{
+	int by_size = pt->fam->flags & KF_DIFF_BY_SIZE;
+	struct kern_params lo = {pt->bytes, by_size ? 1 : reps, pt->arg};
+	struct kern_params hi = {by_size ? 2 * pt->bytes : pt->bytes, by_size ? 1 : 2 * reps, pt->arg};
+	struct kern_volumes vl, vh;
+
+	pt->fam->volumes(pt->var, &lo, &vl);
+	pt->fam->volumes(pt->var, &hi, &vh);
+#define X(name) out->name = (vh.name - vl.name) * (uint64_t)pt->threads;
+	KERN_VOLUME_FIELDS(X)
+#undef X
+}
+
+double record_cv(const struct point_record *r)
+{
+	double sum = 0, sq = 0, mean;
+
+	for (int i = 0; i < r->nreps; i++)
+		sum += (double)r->pass[i * r->npass].ticks;
+	mean = sum / r->nreps;
+	if (r->nreps < 2 || mean <= 0)
+		return r->nreps < 2 ? 0 : INFINITY;
+	for (int i = 0; i < r->nreps; i++) {
+		double d = (double)r->pass[i * r->npass].ticks - mean;
+		sq += d * d;
+	}
+	return sqrt(sq / (r->nreps - 1)) / mean;
+}
+
+double record_cv_limit(const struct plan_point *pt)
+{
+	int cache = !strcmp(pt->level, "L1") || !strcmp(pt->level, "L2");
+	return cache && !(pt->fam->flags & KF_FRESH_BUFFER) ? NOISE_CV_CACHE : NOISE_CV_MEMORY;
+}
+
+/* The part of a row that all its events share. */
+static void row_common(const struct run_state *s, int ipt, const struct point_record *r,
+		       const struct record_labels *l, const char *flag, struct raw_row *row)
+{
+	const struct plan_point *pt = &s->plan->points[ipt];
+
+	memset(row, 0, sizeof *row);
+	row->point = ipt;
+	row->kernel = pt->fam->name;
+	row->variant = pt->var->name;
+	row->width = pt->var->width;
+	row->arg_name = pt->fam->arg_name ? pt->fam->arg_name : "";
+	row->arg = pt->arg;
+	row->bytes = pt->bytes;
+	row->arrays = pt->fam->arrays;
+	row->reps = r->reps;
+	row->diff = (pt->fam->flags & KF_DIFF_BY_SIZE) ? "size" : "reps";
+	row->threads = pt->threads;
+	row->cpus = l->cpus;
+	row->placement = l->placement;
+	row->mem_nodes = l->mem_nodes;
+	row->prefetch = s->cfg->plan.pf_states[pt->pf];
+	row->msr = l->msr;
+	row->level = pt->level;
+	row->thp_share = l->thp_share;
+	row->core_ghz = l->core_ghz;
+	row->flag = flag;
+	row->v = r->v;
+	row->status = "ok";
+	row->reason = "";
+}
+
+static void event_fields(struct raw_row *row, const struct ctr_event *ev)
+{
+	row->event = ev->spec;
+	row->backend = ctr_backend_name(ev->backend);
+	row->encoding = ev->encoding;
+	row->scope = ctr_scope_name(ev->scope);
+}
+
+void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
+		  const char *flag)
+{
+	const struct run_events *re = s->events;
+	const struct ctr_plan *cp = re && re->plan.ngroups ? &re->plan : NULL;
+	struct raw_row row;
+
+	for (int rep = 0; rep < r->nreps; rep++)
+		for (int gi = 0; gi < r->npass; gi++) {
+			const struct rec_pass *p = &r->pass[rep * r->npass + gi];
+			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
+
+			row_common(s, ipt, r, l, flag, &row);
+			row.rep = rep;
+			row.group = gi;
+			row.tsc = p->ticks;
+			row.seconds = (double)p->ticks / l->tsc_hz;
+			if (!grp)
+				raw_write(s->raw, &row);
+			for (unsigned k = 0; grp && k < grp->n; k++) {
+				const struct rec_event *ev = &p->ev[k];
+				event_fields(&row, grp->ev[k]);
+				row.has_count = ev->has_count;
+				row.count = ev->count;
+				row.time_enabled = ev->time_enabled;
+				row.time_running = ev->time_running;
+				row.status = ctr_status_name(ev->status);
+				row.reason = ev->reason;
+				raw_write(s->raw, &row);
+			}
+			/* Events that are not counted get their rows beside the first group's. */
+			for (unsigned i = 0; gi == 0 && re && i < re->nev; i++) {
+				if (re->evs[i].status == CTR_OK)
+					continue;
+				event_fields(&row, &re->evs[i]);
+				row.has_count = 0;
+				row.status = ctr_status_name(re->evs[i].status);
+				row.reason = re->evs[i].reason;
+				raw_write(s->raw, &row);
+			}
+		}
+}

@@ -1,0 +1,59 @@
+/* run_record.h — one point's measurements, kept in memory until the point is done, then judged for
+ * noise and written as raw rows. Keeping them lets a noisy point be measured again without leaving its
+ * first attempt in raw.csv, and lets the rows of the final attempt carry the noise flag. */
+#ifndef PMUCHECK_RUN_RECORD_H
+#define PMUCHECK_RUN_RECORD_H
+
+#include "ctr.h"
+#include "plan.h"
+#include "run.h"
+
+/* A point is noisy when the coefficient of variation of its repetitions' times exceeds this: caches
+   repeat tightly, memory less so (the thresholds of issue 8). */
+#define NOISE_CV_CACHE 0.02 /* L1, L2 */
+#define NOISE_CV_MEMORY 0.05 /* L3, DRAM, and kernels whose time is not a bandwidth (page faults) */
+
+struct rec_event {
+	int has_count;
+	int64_t count;               /* R-pass difference, summed over threads (thread scope) */
+	uint64_t time_enabled, time_running;
+	enum ctr_status status;
+	char reason[CTR_REASON_MAX];
+};
+
+struct rec_pass {
+	int64_t ticks;               /* 2R call minus R call, slowest thread */
+	struct rec_event ev[CTR_GROUP_MAX];
+};
+
+struct point_record {
+	int nreps, npass;
+	uint64_t reps;               /* R of the differenced call (1 for fresh-memory kernels) */
+	struct kern_volumes v;       /* of the differenced call, all threads */
+	struct rec_pass *pass;       /* [rep * npass + group] */
+};
+
+int record_init(struct point_record *r, int nreps, int npass);
+void record_free(struct point_record *r);
+struct rec_pass *record_pass(struct point_record *r, int rep, int group);
+
+/* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,
+   times the threads. */
+void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volumes *out);
+
+/* Coefficient of variation of the repetitions' times (group 0), and the limit for the point's level. */
+double record_cv(const struct point_record *r);
+double record_cv_limit(const struct plan_point *pt);
+
+/* The labels a point's rows share. */
+struct record_labels {
+	const char *cpus, *mem_nodes, *placement, *msr;
+	double tsc_hz, core_ghz, thp_share;
+};
+
+/* Writes every row of the point: per repetition and group, one row per counted event (or one row without
+   event when nothing is counted), plus rows for the events that are not counted. */
+void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
+		  const char *flag);
+
+#endif
