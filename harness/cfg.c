@@ -48,6 +48,8 @@ int cfg_grow(struct cfg_ctx *x, void **arr, unsigned *n, size_t sz, unsigned *id
 
 /* The line reader given to inih: whole lines only, counted. Debian's inih truncates lines longer than
    INI_MAX_LINE silently, so a longer line is an error here instead. */
+enum { SECTION_MAX = 50 }; /* inih's INI_MAX_SECTION */
+
 struct reader {
 	struct cfg_ctx *x;
 	FILE *f;
@@ -84,6 +86,11 @@ static char *read_line(char *str, int num, void *stream)
 	for (p = str; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '[') {
+		/* Debian's inih truncates section names to INI_MAX_SECTION - 1 characters, silently. */
+		if (strcspn(p + 1, "]") >= SECTION_MAX) {
+			cfg_fail(r->x, "section name longer than %d characters", SECTION_MAX - 1);
+			return NULL;
+		}
 		ends_section(r->x);
 		r->x->header_line = r->x->line;
 		r->x->header_used = 0;

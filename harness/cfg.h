@@ -60,9 +60,10 @@ enum cfg_quantity {
 	CFG_Q_COUNT,
 };
 
+/* "family:model", "family:lo-hi" or "family:*" (models 0..0xff). */
 struct cfg_match {
 	unsigned family;
-	int model; /* -1: every model of the family */
+	unsigned model_lo, model_hi;
 };
 
 #define CFG_MATCH_MAX 32
@@ -167,8 +168,9 @@ int cfg_perf_term_known(const char *term, size_t len);
 int cfg_dir(char *buf, size_t len, struct err *e);
 /* The path of a file in the config directory. */
 int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e);
-/* Chooses the architecture config for a CPU from the [arch] match lists of the .ini files in dir (NULL: cfg_dir()):
-   an exact family:model beats family:*, which beats the "match = any" fallback. */
+/* Chooses the architecture config for a CPU from the [arch] match lists of the .ini files in dir
+   (NULL: cfg_dir()): an exact family:model beats a model range, which beats family:*, which beats the
+   "match = any" fallback. */
 int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model,
 		       char *path, size_t len, struct err *e);
 

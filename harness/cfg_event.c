@@ -53,28 +53,37 @@ static int arch_prefetch(struct cfg_ctx *x, const char *v)
 	return cfg_fail(x, "prefetch: '%s' is not intel-1a4, intel-knl, amd-c0000108 or none", v);
 }
 
-/* One "family:model" (numbers in C syntax, model "*" for all) of a match list. */
+static int parse_byte(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	*out = strtoul(s, &end, 0);
+	return end != s && !*end && *out <= max;
+}
+
+/* One "family:model", "family:lo-hi" or "family:*" of a match list (C number syntax). */
 static int match_one(struct cfg_ctx *x, char *tok)
 {
 	struct cfg_arch *a = ARCH(x);
-	char *colon = strchr(tok, ':'), *end;
-	unsigned long fam, model = 0;
+	char *colon = strchr(tok, ':'), *dash;
+	unsigned long fam, lo = 0, hi = 0xff;
 
 	if (!colon)
 		return cfg_fail(x, "match: '%s' is not family:model", tok);
-	*colon = '\0';
-	fam = strtoul(tok, &end, 0);
-	if (end == tok || *end || fam > 0x1ff)
+	*colon++ = '\0';
+	if (!parse_byte(tok, 0x1ff, &fam))
 		return cfg_fail(x, "match: family '%s' is not a number up to 0x1ff", tok);
-	if (strcmp(colon + 1, "*")) {
-		model = strtoul(colon + 1, &end, 0);
-		if (end == colon + 1 || *end || model > 0xff)
-			return cfg_fail(x, "match: model '%s' is not a number up to 0xff or *", colon + 1);
+	dash = strchr(colon, '-');
+	if (dash)
+		*dash++ = '\0';
+	if (strcmp(colon, "*") || dash) {
+		if (!parse_byte(colon, 0xff, &lo) || !parse_byte(dash ? dash : colon, 0xff, &hi) || lo > hi)
+			return cfg_fail(x, "match: model '%s%s%s' is not a number, lo-hi range up to 0xff, or *",
+					colon, dash ? "-" : "", dash ? dash : "");
 	}
 	if (a->nmatch == CFG_MATCH_MAX)
 		return cfg_fail(x, "match: more than %d entries", CFG_MATCH_MAX);
-	a->match[a->nmatch].family = (unsigned)fam;
-	a->match[a->nmatch++].model = strcmp(colon + 1, "*") ? (int)model : -1;
+	a->match[a->nmatch++] = (struct cfg_match){(unsigned)fam, (unsigned)lo, (unsigned)hi};
 	return 0;
 }
 
@@ -137,7 +146,9 @@ static int event_spec(struct cfg_ctx *x, const char *v)
 			return cfg_fail(x, "spec: %s", pe.msg);
 		ev->backend = CFG_PERF;
 	} else {
-		if (!cfg_name_ok(v))
+		/* PAPI names: "pmu::EVENT:UMASK:c=1"; a '*' box number means every box, summed. */
+		if (strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-*=") !=
+		    strlen(v))
 			return cfg_fail(x, "spec: '%s' is neither perf syntax (pmu/terms/) nor a PAPI name", v);
 		ev->backend = CFG_PAPI;
 	}

@@ -1,12 +1,13 @@
 /* cfg_perf.c — the grammar of perf event specs in configs:
  *
  *     spec     = symbolic | pmu "/" term { "," term } "/" [ modifiers ]
- *     pmu      = [a-z] [a-z0-9_]*                      e.g. cpu, uncore_imc_0, amd_umc_0, amd_l3
+ *     pmu      = [a-z] [a-z0-9_]* [ "*" ]              e.g. cpu, uncore_imc_0, amd_umc_*, amd_l3
  *     term     = name [ "=" number ]                    name alone: a sysfs alias of that PMU
  *     name     = [a-z] [a-z0-9_.]*                      e.g. event, umask, cas_count_read, umc_cas_cmd.rd
  *     number   = decimal | "0x" hex
  *     modifiers= [ukhGHpP]+                             as perf's ":u" suffix, written after the "/"
  *
+ * A "*" box number in the PMU name means every box of that PMU, the counts summed (uncore_imc_*).
  * The loader checks the structure; which names a PMU knows is only known on a machine that has it,
  * so terms are checked against the x86 sysfs format names by the event checker (tests/tools). */
 #include <ctype.h>
@@ -86,6 +87,8 @@ int cfg_perf_check(const char *spec, struct err *e)
 	if (cfg_perf_symbolic(spec))
 		return 0;
 	n = span_name(p, "_");
+	if (n && p[n] == '*')
+		n++;
 	if (!n || p[n] != '/')
 		return err_set(e, E_USAGE, "'%s': expected a PMU name then '/' (pmu/term=value,.../)", spec);
 	p += n + 1;

@@ -64,22 +64,22 @@ int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e)
 	return 0;
 }
 
-/* 3: family and model listed, 2: family:*, 1: match = any, 0: not for this CPU. */
+/* 4: family and model listed, 3: a model range, 2: family:*, 1: match = any, 0: not for this CPU. */
 static int match_rank(const struct cfg_arch *a, const char *vendor, unsigned family, unsigned model)
 {
-	int best = 0;
+	int best = a->match_any && !strcmp(a->vendor, "any") ? 1 : 0;
 
-	if (a->match_any && !strcmp(a->vendor, "any"))
-		best = 1;
 	if (strcmp(a->vendor, vendor))
 		return best;
 	for (unsigned i = 0; i < a->nmatch; i++) {
-		if (a->match[i].family != family)
+		const struct cfg_match *m = &a->match[i];
+		int rank;
+
+		if (m->family != family || model < m->model_lo || model > m->model_hi)
 			continue;
-		if (a->match[i].model == (int)model)
-			return 3;
-		if (a->match[i].model < 0)
-			best = 2;
+		rank = m->model_lo == m->model_hi ? 4 : m->model_hi - m->model_lo < 0xff ? 3 : 2;
+		if (rank > best)
+			best = rank;
 	}
 	return best;
 }
