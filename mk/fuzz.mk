@@ -17,5 +17,5 @@ $(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/cfg*.h) harness/err.h harness/cl
 
 fuzz-cfg: $(FUZZ_CFG)
 	@mkdir -p build/fuzz/corpus-cfg
-	$(FUZZ_CFG) -max_total_time=$(FUZZ_TIME) -dict=tests/fuzz/cfg.dict -max_len=4096 \
+	$(FUZZ_CFG) -max_total_time=$(FUZZ_TIME) -dict=tests/fuzz/cfg.dict -max_len=16384 \
 		build/fuzz/corpus-cfg tests/fuzz/seeds configs
