@@ -78,8 +78,9 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	}
 	r->x->line++;
+	/* inih reads with fgets(num): a line and its newline must fit in num - 1 bytes. */
 	if (n >= num || memchr(r->buf, '\0', (size_t)n)) {
-		cfg_fail(r->x, "line longer than %d characters or not text", num - 1);
+		cfg_fail(r->x, "line longer than %d characters, or not text", num - 2);
 		return NULL;
 	}
 	memcpy(str, r->buf, (size_t)n + 1);

@@ -23,27 +23,43 @@ match = 6:0x3f
 pmu = hsw_ep
 prefetch = none
 '
-printf '%s[event A]\nspec = L1D:REPLACEMENT\nexpect = lines_read\n[event B]\nspec = L1D:NO_SUCH_UMASK\nexpect = loads\n' \
-	"$arch" >"$TMP/unknown.ini"
-expect_status "checker fails on an unknown libpfm4 name" 1 "$CHECK" "$TMP/unknown.ini"
-grep -q "unknown.ini:11: event B: 'L1D:NO_SUCH_UMASK'" "$TMP/check.out" &&
-	ok "checker names the file, line and event" || notok "checker names the file, line and event" "$(head -3 "$TMP/check.out")"
+# $1 file, $2... events as "NAME|spec|expect" (scope core)
+config() {
+	local f=$TMP/$1
+	shift
+	printf '%s' "$arch" >"$f"
+	for ev in "$@"; do
+		IFS='|' read -r name spec expect <<<"$ev"
+		printf '[event %s]\nspec = %s\nexpect = %s\n' "$name" "$spec" "$expect" >>"$f"
+	done
+}
 
-printf '%s[event C]\nspec = uncore_imc_0/cas_count_read/\nexpect = lines_read\n' "$arch" >"$TMP/alias.ini"
+config unknown.ini "A|L1D:REPLACEMENT|lines_read" "B|L1D:NO_SUCH_UMASK|loads"
+expect_status "checker fails on an unknown libpfm4 name" 1 "$CHECK" "$TMP/unknown.ini"
+if grep -q "unknown.ini:11: event B: 'L1D:NO_SUCH_UMASK'" "$TMP/check.out"; then
+	ok "checker names the file, line and event"
+else
+	notok "checker names the file, line and event" "$(head -3 "$TMP/check.out")"
+fi
+
+config alias.ini "C|uncore_imc_0/cas_count_read/|lines_read"
 expect_status "checker fails on a sysfs alias without a reason" 1 "$CHECK" "$TMP/alias.ini"
 printf 'unverified = sysfs alias of the Linux uncore driver\n' >>"$TMP/alias.ini"
 expect_status "checker accepts it with 'unverified = reason'" 0 "$CHECK" "$TMP/alias.ini"
 
-printf '%s[event D]\nspec = cpu/event=0x51,umsk=0x01/\nexpect = lines_read\n' "$arch" >"$TMP/term.ini"
+config term.ini "D|cpu/event=0x51,umsk=0x01/|lines_read"
 expect_status "checker fails on an unknown perf term" 1 "$CHECK" "$TMP/term.ini"
 
-printf '%s[event E]\nspec = hswep_unc_imc*::UNC_M_CAS_COUNT:RD\nexpect = lines_read\nscope = socket\n' "$arch" >"$TMP/box.ini"
+config box.ini "E|hswep_unc_imc*::UNC_M_CAS_COUNT:RD|lines_read"
 expect_status "a '*' box number resolves as box 0" 0 "$CHECK" "$TMP/box.ini"
 
-printf '%s[event F]\nspec = L1D:REPLACEMENT\nexpect = lines_read * x\n' "$arch" >"$TMP/bad.ini"
+config bad.ini "F|L1D:REPLACEMENT|lines_read * x"
 expect_status "a malformed config fails the check" 1 "$CHECK" "$TMP/bad.ini"
-grep -q "bad.ini:10: expect: scale 'x'" "$TMP/check.out" &&
-	ok "its load error names file and line" || notok "its load error names file and line" "$(head -3 "$TMP/check.out")"
+if grep -q "bad.ini:10: expect: scale 'x'" "$TMP/check.out"; then
+	ok "its load error names file and line"
+else
+	notok "its load error names file and line" "$(head -3 "$TMP/check.out")"
+fi
 
 # Every preset reference file exists and is the paper's CSV: '#' source lines, then a header row.
 for f in "$TOP"/configs/reference/*.csv; do

@@ -10,7 +10,8 @@ if ! command -v clang >/dev/null; then
 fi
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' >"$TMP/probe.c"
 if ! clang -fsanitize=fuzzer -o "$TMP/probe" "$TMP/probe.c" >"$TMP/probe.log" 2>&1; then
-	skip "config loader fuzzing" "clang has no libFuzzer runtime (libclang-rt-dev): $(head -1 "$TMP/probe.log")"
+	skip "config loader fuzzing" \
+		"clang has no libFuzzer runtime (libclang-rt-dev): $(head -1 "$TMP/probe.log")"
 	exit 0
 fi
 if ! make -s -C "$TOP" fuzz-cfg-bin >"$TMP/build.log" 2>&1; then
