@@ -1,0 +1,308 @@
+/* test_cfg_load — the config loader: the values it reads, and file:line + E_USAGE for every kind of
+ * malformed input (with nothing left behind to free). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cfg.h"
+
+static int load_text(const char *text, struct cfg *c, struct err *e)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	rc = cfg_load_stream(f, "t.ini", c, e);
+	fclose(f);
+	return rc;
+}
+
+#define ARCH "[arch]\nname = t\ntitle = T\nvendor = GenuineIntel\nmatch = 6:0x3f\nprefetch = none\n"
+
+static void test_event_keys_are_read(void **state)
+{
+	static const char text[] = ARCH
+		"\n"
+		"[event A]\n"                                   /* line 8 */
+		"spec = hswep_unc_qpi*::UNC_Q_RXL_FLITS_G1:DRS_DATA\n"
+		"expect = lines_read * 8\n"
+		"scope = socket\n"
+		"levels = L3, DRAM\n"
+		"prefetch = off\n"
+		"placement = remote\n"
+		"conflict = qpi_filter\n"
+		"note = n ; inline comment\n"
+		"[event B]\n"                                   /* line 17 */
+		"spec = cpu/event=0x44,umask=0xff/u\n"
+		"expect = split_loads\n";
+	struct cfg c;
+	struct err e;
+	const struct cfg_event *a, *b;
+
+	(void)state;
+	assert_int_equal(load_text(text, &c, &e), 0);
+	assert_int_equal(c.nevents, 2);
+	a = cfg_event_find(&c, "A");
+	b = cfg_event_find(&c, "B");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(a->line, 8);
+	assert_int_equal(b->line, 17);
+	assert_int_equal(a->backend, CFG_PAPI);
+	assert_int_equal(a->quantity, CFG_Q_lines_read);
+	assert_true(a->scale == 8.0);
+	assert_int_equal(a->scope, CFG_SCOPE_SOCKET);
+	assert_int_equal(a->levels, CFG_L3 | CFG_DRAM);
+	assert_int_equal(a->prefetch, CFG_PF_OFF);
+	assert_int_equal(a->placement, CFG_REMOTE);
+	assert_string_equal(a->conflict, "qpi_filter");
+	assert_string_equal(a->note, "n");
+	/* defaults */
+	assert_int_equal(b->backend, CFG_PERF);
+	assert_int_equal(b->quantity, CFG_Q_split_loads);
+	assert_true(b->scale == 1.0);
+	assert_int_equal(b->scope, CFG_SCOPE_CORE);
+	assert_int_equal(b->levels, CFG_LEVELS_ALL);
+	assert_int_equal(b->prefetch, CFG_PF_BOTH);
+	assert_null(b->conflict);
+	assert_string_equal(cfg_quantity_name(b->quantity), "split_loads");
+	assert_string_equal(cfg_quantity_name(CFG_Q_cycles), "cycles");
+	assert_string_equal(c.arch.name, "t");
+	assert_int_equal(c.arch.nmatch, 1);
+	assert_int_equal(c.arch.match[0].family, 6);
+	assert_int_equal(c.arch.match[0].model_lo, 0x3f);
+	assert_int_equal(c.arch.match[0].model_hi, 0x3f);
+	cfg_free(&c);
+}
+
+static void test_run_lists_expand_ranges(void **state)
+{
+	static const char text[] =
+		"[preset p]\ntitle = P\n"
+		"[run p.a]\n"
+		"kernels = nopread, load.avx512\n"
+		"args = 0..40/10 44..48/2 63\n"
+		"threads = 1 2 socket\n"
+		"sizes = 32K 1M\n"
+		"prefetch = on off\n"
+		"events = lines_read cycles\n"
+		"repeat = 7\n"
+		"[run p.b]\n"
+		"kernels = chase\n";
+	struct cfg c;
+	struct err e;
+	const struct cfg_run *a, *b;
+	static const unsigned long long args[] = {0, 10, 20, 30, 40, 44, 46, 48, 63};
+
+	(void)state;
+	assert_int_equal(load_text(text, &c, &e), 0);
+	assert_int_equal(c.npresets, 1);
+	assert_int_equal(c.presets[0].nruns, 2);
+	a = &c.runs[c.presets[0].first_run];
+	b = a + 1;
+	assert_string_equal(a->kernels[1], "load.avx512");
+	assert_int_equal(a->args.n, sizeof args / sizeof args[0]);
+	for (unsigned i = 0; i < a->args.n; i++)
+		assert_int_equal(a->args.v[i], args[i]);
+	assert_int_equal(a->threads.n, 3);
+	assert_int_equal(a->threads.v[2], CFG_THREADS_SOCKET);
+	assert_int_equal(a->sizes.v[0], 32768);
+	assert_int_equal(a->sizes.v[1], 1048576);
+	assert_int_equal(a->levels, 0);
+	assert_int_equal(a->prefetch, CFG_PF_BOTH);
+	assert_true(cfg_run_wants(a, CFG_Q_cycles));
+	assert_false(cfg_run_wants(a, CFG_Q_loads));
+	assert_int_equal(a->repeat, 7);
+	/* defaults */
+	assert_int_equal(b->levels, CFG_LEVELS_ALL);
+	assert_int_equal(b->threads.n, 1);
+	assert_int_equal(b->threads.v[0], 1);
+	assert_int_equal(b->placement, CFG_LOCAL);
+	assert_int_equal(b->prefetch, CFG_PF_ON);
+	assert_true(cfg_run_wants(b, CFG_Q_loads));
+	cfg_free(&c);
+}
+
+/* Each case: the text, the line the message must name, and a phrase it must contain. */
+static const struct bad {
+	const char *text;
+	unsigned line;
+	const char *phrase;
+} bad[] = {
+	{"[bogus]\nx = 1\n", 1, "unknown section [bogus]"},
+	{ARCH "[event A]\nspec = L1D:REPLACEMENT\nexpect = loads\ncolour = red\n", 10, "unknown key 'colour'"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\n[event A]\nspec = Y\nexpect = loads\n", 10,
+	 "duplicate event 'A' (first at line 7)"},
+	{ARCH "[event A]\nspec = X\nexpect = loads * abc\n", 9, "scale 'abc' is not a positive number"},
+	{ARCH "[event A]\nspec = X\nexpect = loads * -2\n", 9, "not a positive number"},
+	{ARCH "[event A]\nexpect = loads\n[event B]\nspec = X\nexpect = loads\n", 7,
+	 "missing required key 'spec'"},
+	{ARCH "[event A]\nspec = X\nexpect = bytes\n", 9, "'bytes' is not a quantity"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\nscope = package\n", 10, "not core or socket"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\nlevels = L1 L4\n", 10, "'L4' is not one of"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\nexpect = stores\n", 10, "key 'expect' given twice"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\n  more text\n", 10, "given twice"},
+	{"spec = X\n[arch]\n", 1, "before the first [section]"},
+	{ARCH "[event A]\n[event B]\nspec = X\nexpect = loads\n", 7, "section has no keys"},
+	{ARCH "[event A]\nspec = cpu/event=0xzz/\nexpect = loads\n", 8, "expected a number at '0xzz/'"},
+	{ARCH "[event A]\nspec = cpu/event=0x10;umask=1/\nexpect = loads\n", 8, "expected ',' or '/' at ';umask"},
+	{ARCH "[event A]\nspec = cpu/event=0x10/q\nexpect = loads\n", 8, "unknown modifiers 'q'"},
+	{ARCH "[event A]\nspec = L1D REPLACEMENT\nexpect = loads\n", 8, "neither perf syntax"},
+	{"[event A]\nspec = X\nexpect = loads\n", 1, "events need an [arch] section"},
+	{"[arch]\nname = t\ntitle = T\nvendor = GenuineIntel\nmatch = 6\nprefetch = none\n", 5,
+	 "'6' is not family:model"},
+	{"[arch]\nname = t\ntitle = T\nvendor = GenuineIntel\nmatch = 6:0x40-0x3f\nprefetch = none\n", 5,
+	 "lo-hi range"},
+	{"[arch]\nname = t\ntitle = T\nvendor = Cyrix\nmatch = any\nprefetch = none\n", 4, "vendor"},
+	{ARCH "[arch]\nname = u\n", 7, "[arch] given twice (first at line 1)"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nthreads = 0\n", 5, "0 is less than 1"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nsizes = 100\n", 5, "not a multiple of 64"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nargs = 5..1\n", 5, "range 5..1/1 is empty"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nrepeat = -1\n", 5, "not a non-negative number"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nrepeat = 99999999999999999999999\n", 5,
+	 "too large"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nsizes = 1Q\n", 5, "unknown unit"},
+	{"[preset p]\ntitle = P\n[run q.a]\nkernels = load\n", 3, "must follow [preset q]"},
+	{"[preset p]\ntitle = P\n", 1, "preset 'p' has no [run p.STEP] sections"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nlevels = L1\nsizes = 64\n", 3,
+	 "levels or sizes, not both"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nreference = no/such.csv\n", 5, "cannot read"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nevents = lines_read bogus\n", 5,
+	 "'bogus' is not all, none or a quantity"},
+	{"[arch]\nname = t\nthis line has no equals sign\n", 3, "expected [section], key = value"},
+};
+
+static void test_malformed_inputs_name_file_and_line(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct cfg c;
+		struct err e = {""};
+		char prefix[32];
+		int rc = load_text(bad[i].text, &c, &e);
+
+		snprintf(prefix, sizeof prefix, "t.ini:%u: ", bad[i].line);
+		if (rc != E_USAGE || strncmp(e.msg, prefix, strlen(prefix)) ||
+		    !strstr(e.msg, bad[i].phrase))
+			fail_msg("case %zu: rc %d, message '%s'; wanted '%s...%s'", i, rc, e.msg, prefix,
+				 bad[i].phrase);
+		assert_int_equal(c.nevents, 0);
+		assert_null(c.path);
+		assert_null(c.events);
+	}
+}
+
+static void test_long_lines_and_names_are_refused(void **state)
+{
+	char text[600];
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	/* "note = " and 191 digits: 198 characters, the longest line inih reads whole */
+	snprintf(text, sizeof text, "%s[event A]\nspec = X\nexpect = loads\nnote = %0191d\n", ARCH, 0);
+	assert_int_equal(load_text(text, &c, &e), 0);
+	assert_int_equal(strlen(c.events[0].note), 191);
+	cfg_free(&c);
+	snprintf(text, sizeof text, "%s[event A]\nspec = X\nexpect = loads\nnote = %0192d\n", ARCH, 0);
+	assert_int_equal(load_text(text, &c, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "t.ini:10: line longer than 198"));
+	snprintf(text, sizeof text, "%s[event %060d]\nspec = X\nexpect = loads\n", ARCH, 0);
+	assert_int_equal(load_text(text, &c, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "t.ini:7: section name longer than 49"));
+}
+
+static void test_nul_byte_is_refused(void **state)
+{
+	static const char text[] = "[arch]\nname = t\0x\n";
+	FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(cfg_load_stream(f, "t.ini", &c, &e), E_USAGE);
+	fclose(f);
+	assert_non_null(strstr(e.msg, "t.ini:2: "));
+}
+
+static void test_missing_file_is_usage_error(void **state)
+{
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(cfg_load("/nonexistent/x.ini", &c, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "/nonexistent/x.ini"));
+}
+
+/* The real Haswell-EP file carries Molka's QPI hypothesis (8 flits per line, remote, per socket). */
+static void test_real_haswell_config(void **state)
+{
+	char path[4096];
+	struct cfg c;
+	struct err e;
+	const struct cfg_event *ev;
+
+	(void)state;
+	assert_int_equal(cfg_dir_file("hsw_ep.ini", path, sizeof path, &e), 0);
+	if (cfg_load(path, &c, &e))
+		fail_msg("%s", e.msg);
+	assert_string_equal(c.arch.pmu, "hsw_ep");
+	ev = cfg_event_find(&c, "UNC_Q_RXL_FLITS_G1.DRS_DATA");
+	assert_non_null(ev);
+	assert_int_equal(ev->quantity, CFG_Q_lines_read);
+	assert_true(ev->scale == 8.0);
+	assert_int_equal(ev->scope, CFG_SCOPE_SOCKET);
+	assert_int_equal(ev->placement, CFG_REMOTE);
+	ev = cfg_event_find(&c, "UNC_C_TOR_INSERTS.OPC_DRD");
+	assert_non_null(ev);
+	assert_string_equal(ev->conflict, "cbo_filter");
+	cfg_free(&c);
+}
+
+static void test_real_presets(void **state)
+{
+	char path[4096];
+	struct cfg c;
+	struct err e;
+	const struct cfg_preset *p;
+	const struct cfg_run *split = NULL;
+
+	(void)state;
+	assert_int_equal(cfg_dir_file("presets.ini", path, sizeof path, &e), 0);
+	if (cfg_load(path, &c, &e))
+		fail_msg("%s", e.msg);
+	assert_non_null(cfg_preset_find(&c, "molka2017"));
+	assert_non_null(cfg_preset_find(&c, "helm2020"));
+	p = cfg_preset_find(&c, "larysch2016");
+	assert_non_null(p);
+	for (unsigned i = p->first_run; i < p->first_run + p->nruns; i++)
+		if (!strcmp(c.runs[i].name, "larysch2016.split"))
+			split = &c.runs[i];
+	assert_non_null(split);
+	assert_int_equal(split->args.n, 64);
+	assert_int_equal(split->args.v[63], 63);
+	assert_non_null(strstr(split->reference, "reference/larysch2016_skylake.csv"));
+	cfg_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_keys_are_read),
+		cmocka_unit_test(test_run_lists_expand_ranges),
+		cmocka_unit_test(test_malformed_inputs_name_file_and_line),
+		cmocka_unit_test(test_long_lines_and_names_are_refused),
+		cmocka_unit_test(test_nul_byte_is_refused),
+		cmocka_unit_test(test_missing_file_is_usage_error),
+		cmocka_unit_test(test_real_haswell_config),
+		cmocka_unit_test(test_real_presets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,203 @@
+/* test_cfg_select — finding the config directory, choosing the config for a CPU, and the perf spec
+ * grammar. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cfg.h"
+
+static void expect_choice(const char *vendor, unsigned family, unsigned model, const char *file)
+{
+	char path[4096];
+	struct err e;
+	const char *slash;
+
+	if (cfg_select_for_cpu(NULL, vendor, family, model, path, sizeof path, &e))
+		fail_msg("%s %#x:%#x: %s", vendor, family, model, e.msg);
+	slash = strrchr(path, '/');
+	if (!slash || strcmp(slash + 1, file))
+		fail_msg("%s %#x:%#x chose %s, expected %s", vendor, family, model, path, file);
+}
+
+static void test_real_configs_are_chosen_by_cpuid(void **state)
+{
+	(void)state;
+	unsetenv("PMUCHECK_CONFIG_DIR");
+	expect_choice("GenuineIntel", 6, 0x3f, "hsw_ep.ini");
+	expect_choice("GenuineIntel", 6, 0x4f, "bdw_ep.ini");
+	expect_choice("GenuineIntel", 6, 0x55, "skx.ini");
+	expect_choice("GenuineIntel", 6, 0x6a, "icx.ini");
+	expect_choice("GenuineIntel", 6, 0xcf, "spr.ini");
+	expect_choice("GenuineIntel", 6, 0xad, "gnr.ini");
+	expect_choice("GenuineIntel", 6, 0x9e, "generic.ini"); /* a client part: no config of its own */
+	expect_choice("AuthenticAMD", 0x17, 0x31, "zen2.ini");
+	expect_choice("AuthenticAMD", 0x17, 0x01, "generic.ini"); /* Zen 1 */
+	expect_choice("AuthenticAMD", 0x19, 0x01, "zen3.ini");
+	expect_choice("AuthenticAMD", 0x19, 0x11, "zen4.ini");
+	expect_choice("AuthenticAMD", 0x19, 0x61, "zen4.ini");
+	expect_choice("AuthenticAMD", 0x1a, 0x11, "zen5.ini"); /* this machine */
+	expect_choice("HygonGenuine", 0x18, 0x00, "generic.ini");
+}
+
+static int is_ini(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".ini");
+}
+
+/* No two files may claim the same CPU with the same precision: the choice would depend on file names. */
+static void test_no_two_configs_claim_one_cpu(void **state)
+{
+	enum { MAXF = 64 };
+	struct cfg c[MAXF];
+	char dir[4096], path[8192];
+	struct dirent **list;
+	struct err e;
+	int n, nc = 0;
+
+	(void)state;
+	assert_int_equal(cfg_dir(dir, sizeof dir, &e), 0);
+	n = scandir(dir, &list, is_ini, alphasort);
+	assert_true(n > 10 && n < MAXF);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
+		if (cfg_load(path, &c[nc], &e))
+			fail_msg("%s", e.msg);
+		if (c[nc].has_arch)
+			nc++;
+		else
+			cfg_free(&c[nc]);
+		free(list[i]);
+	}
+	free(list);
+	for (int a = 0; a < nc; a++)
+		for (int b = a + 1; b < nc; b++) {
+			if (strcmp(c[a].arch.vendor, c[b].arch.vendor))
+				continue;
+			for (unsigned i = 0; i < c[a].arch.nmatch; i++)
+				for (unsigned j = 0; j < c[b].arch.nmatch; j++) {
+					const struct cfg_match *x = &c[a].arch.match[i], *y = &c[b].arch.match[j];
+
+					if (x->family == y->family && x->model_lo <= y->model_hi &&
+					    y->model_lo <= x->model_hi)
+						fail_msg("%s and %s both match family %#x models %#x-%#x",
+							 c[a].path, c[b].path, x->family, x->model_lo, x->model_hi);
+				}
+		}
+	for (int i = 0; i < nc; i++)
+		cfg_free(&c[i]);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+#define ARCH(name, vendor, match) \
+	"[arch]\nname = " name "\ntitle = T\nvendor = " vendor "\nmatch = " match "\nprefetch = none\n"
+
+/* exact model > model range > family:* > match = any, whatever the file names' order */
+static void test_more_precise_match_wins(void **state)
+{
+	char dir[] = "/tmp/pmucheck-cfgsel.XXXXXX", path[4096];
+	struct err e;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "a_any.ini", ARCH("a_any", "any", "any"));
+	write_file(dir, "b_star.ini", ARCH("b_star", "AuthenticAMD", "0x19:*"));
+	write_file(dir, "c_range.ini", ARCH("c_range", "AuthenticAMD", "0x19:0x10-0x1f"));
+	write_file(dir, "d_exact.ini", ARCH("d_exact", "AuthenticAMD", "0x19:0x11"));
+	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x11, path, sizeof path, &e), 0);
+	assert_non_null(strstr(path, "d_exact.ini"));
+	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x12, path, sizeof path, &e), 0);
+	assert_non_null(strstr(path, "c_range.ini"));
+	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x21, path, sizeof path, &e), 0);
+	assert_non_null(strstr(path, "b_star.ini"));
+	assert_int_equal(cfg_select_for_cpu(dir, "GenuineIntel", 0x19, 0x11, path, sizeof path, &e), 0);
+	assert_non_null(strstr(path, "a_any.ini"));
+	/* a broken file in the directory is reported, not skipped */
+	write_file(dir, "e_bad.ini", "[arch]\nname = x\nbogus = 1\n");
+	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x11, path, sizeof path, &e),
+			 E_USAGE);
+	assert_non_null(strstr(e.msg, "e_bad.ini:3: "));
+	for (const char *const *f = (const char *const[]){"a_any.ini", "b_star.ini", "c_range.ini",
+							   "d_exact.ini", "e_bad.ini", NULL};
+	     *f; f++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void test_config_dir_from_environment(void **state)
+{
+	char dir[4096], real[4096];
+	struct err e;
+
+	(void)state;
+	unsetenv("PMUCHECK_CONFIG_DIR");
+	assert_int_equal(cfg_dir(real, sizeof real, &e), 0);
+	assert_non_null(strstr(real, "configs"));
+	setenv("PMUCHECK_CONFIG_DIR", real, 1);
+	assert_int_equal(cfg_dir(dir, sizeof dir, &e), 0);
+	assert_string_equal(dir, real);
+	setenv("PMUCHECK_CONFIG_DIR", "/nonexistent", 1);
+	assert_int_equal(cfg_dir(dir, sizeof dir, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "PMUCHECK_CONFIG_DIR=/nonexistent"));
+	unsetenv("PMUCHECK_CONFIG_DIR");
+}
+
+static void test_perf_grammar(void **state)
+{
+	static const char *const good[] = {
+		"cpu/event=0x44,umask=0xff/", "cpu/event=0x1a0,umask=0x1e,cmask=8/uk",
+		"uncore_imc_*/event=0x05,umask=0xcf/", "amd_umc_0/event=0x0a,rdwrmask=0x1/",
+		"uncore_imc_0/cas_count_read/", "amd_umc_1/umc_cas_cmd.rd/", "page-faults", "LLC-load-misses",
+	};
+	static const char *const bad[] = {
+		"cpu//", "cpu/event=/", "cpu/event=0x/", "cpu/event=0x10", "/event=1/", "Cpu/event=1/",
+		"cpu/event=1,/", "cpu/event=1/x", "cpu/=1/", "cpu*x/event=1/", "page_faults",
+	};
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		if (cfg_perf_check(good[i], &e))
+			fail_msg("'%s' refused: %s", good[i], e.msg);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (cfg_perf_check(bad[i], &e) != E_USAGE)
+			fail_msg("'%s' accepted", bad[i]);
+	assert_true(cfg_perf_term_known("umask", 5));
+	assert_true(cfg_perf_term_known("offcore_rsp", 11));
+	assert_false(cfg_perf_term_known("cas_count_read", 14));
+	assert_false(cfg_perf_term_known("umas", 4));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_configs_are_chosen_by_cpuid),
+		cmocka_unit_test(test_no_two_configs_claim_one_cpu),
+		cmocka_unit_test(test_more_precise_match_wins),
+		cmocka_unit_test(test_config_dir_from_environment),
+		cmocka_unit_test(test_perf_grammar),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
