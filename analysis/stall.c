@@ -91,22 +91,30 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int c = 0; c < CH_COUNT; c++)
 			meas[l][c] = measured(a, l, c, tmp, &k[l][c]);
-	for (uint32_t e = 0; e < a->nevents; e++)
+	for (uint32_t e = 0; e < a->nevents; e++) {
+		struct stall_row r[LV_COUNT];
+		int levels = 0, stall_like = 1;
 		for (int l = 0; l < LV_COUNT; l++) {
-			struct stall_row r = {.event = e, .level = l};
-			if (isnan(meas[l][CH_PLAIN]))
-				continue;
+			r[l] = (struct stall_row){.event = e, .level = l};
 			for (int c = 0; c < CH_COUNT; c++) {
-				r.reported[c] = reported(a, &a->events[e], l, c, tmp);
-				r.measured[c] = meas[l][c];
-				r.k[c] = k[l][c];
-				r.have[c] = !isnan(r.reported[c]) && !isnan(meas[l][c]);
+				r[l].reported[c] = reported(a, &a->events[e], l, c, tmp);
+				r[l].measured[c] = meas[l][c];
+				r[l].k[c] = k[l][c];
+				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(meas[l][c]);
 			}
-			/* stall-like: the plain chase shows a good part of its cycles in this event */
-			if (!r.have[CH_PLAIN] || (!r.have[CH_INDEP] && !r.have[CH_DEP]) ||
-			    r.reported[CH_PLAIN] < THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN])
+			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
 				continue;
-			judge(&r);
+			levels++;
+			/* stall-like: at every level the plain chase shows a good part of its cycles in
+			   this event (a volume event, one per load, fades as the latency grows) */
+			stall_like &= r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN];
+		}
+		if (!levels || !stall_like)
+			continue;
+		for (int l = 0; l < LV_COUNT; l++) {
+			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
+				continue;
+			judge(&r[l]);
 			if (*n == cap) {
 				struct stall_row *p = realloc(*rows, (cap = cap ? 2 * cap : 16) * sizeof *p);
 				if (!p) {
@@ -118,8 +126,9 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 				}
 				*rows = p;
 			}
-			(*rows)[(*n)++] = r;
+			(*rows)[(*n)++] = r[l];
 		}
+	}
 	free(tmp);
 	return 0;
 }

@@ -63,9 +63,12 @@ static size_t bucket_ratios(const struct samples *S, int b, double *tmp)
 	return k;
 }
 
-static int holds(double median, double s)
+/* A group holds when its ratios sit close to the scale: median and spread both within the
+   approximate error (a mixture of kernels that only averages out to a simple value does not). */
+static int holds(double median, double spread, double s)
 {
-	return s > 0 && median > 0 && fabs(median / s - 1) <= THR_APPROX_ERROR;
+	return s > 0 && median > 0 && fabs(median / s - 1) <= THR_APPROX_ERROR &&
+	       spread <= THR_APPROX_ERROR;
 }
 
 /* The scale held by the most samples; ties go to the scale prefetch-off groups hold (the truth
@@ -136,7 +139,7 @@ static void evaluate(const struct samples *S, double forced, struct eval *ev)
 		p10[b] = fit_quantile(S->tmp, bn[b], 0.1);
 		p90[b] = fit_quantile(S->tmp, bn[b], 0.9);
 		bs[b] = forced > 0 ? forced : fit_nearest_simple(ev->median[b]);
-		if (!holds(ev->median[b], bs[b]))
+		if (!holds(ev->median[b], (p90[b] - p10[b]) / 2 / ev->median[b], bs[b]))
 			bs[b] = 0;
 	}
 	fit_buckets(S, ~0ul, &ev->global_slope, &ev->intercept, &ev->global_r2);
@@ -162,10 +165,16 @@ static void evaluate(const struct samples *S, double forced, struct eval *ev)
 	ev->prefetch_blind = prefetch_blind(ev);
 }
 
+/* Samples where the quantity holds, counted only when the event is also linear in it there. */
+static size_t support(const struct eval *ev)
+{
+	return ev->held && ev->r2 >= THR_RELATED_R2 ? ev->held_samples : 0;
+}
+
 static int better(const struct eval *x, const struct eval *y)
 {
-	if (x->held_samples != y->held_samples)
-		return x->held_samples > y->held_samples;
+	if (support(x) != support(y))
+		return support(x) > support(y);
 	if (!isnan(x->global_r2) && (isnan(y->global_r2) || x->global_r2 > y->global_r2 + 1e-9))
 		return 1;
 	if (isnan(y->global_r2) || y->global_r2 > x->global_r2 + 1e-9)
@@ -442,7 +451,8 @@ static unsigned count_points(const struct samples *S)
 	return n;
 }
 
-static void single_quantity(const struct agg *a, struct samples *S, struct verdict *v)
+/* Returns the support (samples where it holds) of the chosen quantity. */
+static size_t single_quantity(const struct agg *a, struct samples *S, struct verdict *v)
 {
 	struct eval best, cur;
 	int best_q = -1;
@@ -456,7 +466,7 @@ static void single_quantity(const struct agg *a, struct samples *S, struct verdi
 		}
 	}
 	/* Held nowhere: the quantity the event is most linear in decides over/under/unrelated. */
-	if (!best.held)
+	if (!support(&best))
 		for (int q = 0; q < RQ_COUNT; q++) {
 			set_pred_quantity(a, S, q);
 			evaluate(S, 0, &cur);
@@ -468,10 +478,21 @@ static void single_quantity(const struct agg *a, struct samples *S, struct verdi
 	v->quantity = best_q;
 	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", raw_quantity_names[best_q]);
 	fill_from_eval(&best, v);
+	if (!support(&best))
+		v->points = count_points(S);
+	if (v->cls == VC_UNRELATED) {
+		snprintf(v->note, sizeof v->note, "best linear fit: %s, R^2 %.3f", raw_quantity_names[best_q],
+			 v->r2);
+		v->quantity = -1;
+		v->quantity_text[0] = '\0';
+		v->scale = 0;
+	}
+	return support(&best);
 }
 
-/* A sum replaces the single quantity when it really uses two quantities and fits better. */
-static void try_sum(const struct agg *a, struct samples *S, struct verdict *v)
+/* A sum replaces the single quantity when it really uses two quantities and holds on more
+   measurements. */
+static void try_sum(const struct agg *a, struct samples *S, struct verdict *v, size_t single)
 {
 	struct eval ev;
 	int quantities = decomposition(a, S, v);
@@ -481,11 +502,10 @@ static void try_sum(const struct agg *a, struct samples *S, struct verdict *v)
 	evaluate(S, 1, &ev);
 	v->decomp_error = ev.held ? ev.error : NAN;
 	v->decomp_r2 = ev.held ? ev.r2 : NAN;
-	if (quantities < 2 || !ev.held || ev.error > THR_APPROX_ERROR || !(ev.r2 >= THR_APPROX_R2))
-		return;
-	if (v->cls == VC_EXACT && !(ev.r2 > v->r2))
+	if (quantities < 2 || ev.error > THR_APPROX_ERROR || support(&ev) <= single)
 		return;
 	v->quantity = -1;
+	v->note[0] = '\0';
 	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", v->decomposition);
 	fill_from_eval(&ev, v);
 }
@@ -529,8 +549,7 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 		snprintf(v->note, sizeof v->note, "never counts (at most %.0f per measurement)", ymax);
 		goto out;
 	}
-	single_quantity(a, &S, v);
-	try_sum(a, &S, v);
+	try_sum(a, &S, v, single_quantity(a, &S, v));
 	goto out;
 oom:
 	rc = err_set(e, E_RUNTIME, "out of memory analysing event %s", ev->name);
