@@ -37,9 +37,6 @@ static void test_million_rows_fast_and_small(void **state)
 	long rows;
 
 	(void)state;
-#if defined(__SANITIZE_ADDRESS__)
-	skip(); /* sanitizer builds are several times slower and larger by design: the limit is for release builds */
-#endif
 	strcpy(dir, "/tmp/pmucheck-perf.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	/* 28 point shapes x (4 x 128 + 1) sizes x 5 repetitions x 14 events */
