@@ -51,6 +51,7 @@ struct agg {
 	uint32_t *cell_hash, cell_hash_size;
 	unsigned long rows;
 	const char *path; /* the file being read, for messages */
+	int partial;      /* the results directory still holds PARTIAL: the run did not finish */
 };
 
 /* Reads raw.csv into a, whose m must already hold the machine. */

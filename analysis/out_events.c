@@ -176,6 +176,9 @@ static void md_header(FILE *f, const struct agg *a)
 	fprintf(f, "# Validated events\n\n");
 	fprintf(f, "Host %s, %s. %lu raw rows, %u points, %u events.\n", *a->m.host ? a->m.host : "?",
 		*a->m.cpu ? a->m.cpu : "unknown CPU", a->rows, a->npoints, a->nevents);
+	if (a->partial)
+		fprintf(f, "\nThe run did not finish (PARTIAL is present): these verdicts cover only the points "
+			   "measured before it stopped.\n");
 	if (!a->m.hardware)
 		fprintf(f, "\nHardware counters were not available: %s. Hardware events are *not measured* "
 			   "(no verdict either way).\n",

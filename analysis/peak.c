@@ -97,13 +97,16 @@ static void choose_indicator(const struct agg *a, const struct verdict *v, int l
 
 static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
+	/* "all cores" means all cores of one socket (Molka's Table 3); runs across sockets are left out */
+	int64_t per_socket = a->m.sockets > 0 && a->m.cores > 0 ? a->m.cores / a->m.sockets : INT64_MAX;
+
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
 		if (!usable(p) || peak_access(p) == AC_LATENCY)
 			continue;
 		pk = &table[p->level][peak_access(p)];
-		if (p->threads > 1 && p->threads > pk->threads_all)
+		if (p->threads > 1 && p->threads <= per_socket && p->threads > pk->threads_all)
 			pk->threads_all = (int)p->threads;
 	}
 	for (uint32_t i = 0; i < a->npoints; i++) {
