@@ -40,35 +40,100 @@ static uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
-/* Open addressing with linear probing; tables stay at most half full. */
-static int rehash(uint32_t **table, uint32_t *size, uint32_t n, uint64_t (*key)(struct agg *, uint32_t),
-		  struct agg *a)
+/* The four indexes: how to hash entry i, and whether entry i matches a key. */
+static uint64_t point_hash(const struct agg *a, uint32_t i)
 {
-	uint32_t nsize = *size ? *size * 2 : 1024;
-	uint32_t *t = calloc(nsize, sizeof *t);
-
-	if (!t)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t h = (uint32_t)key(a, i) & (nsize - 1);
-		while (t[h])
-			h = (h + 1) & (nsize - 1);
-		t[h] = i + 1;
-	}
-	free(*table);
-	*table = t;
-	*size = nsize;
-	return 0;
+	return hash_u64((uint64_t)a->points[i].id);
 }
 
-static uint64_t event_key(struct agg *a, uint32_t i)
+static uint64_t event_hash(const struct agg *a, uint32_t i)
 {
 	return hash_str(a->events[i].name);
 }
 
-static uint64_t cell_key(struct agg *a, uint32_t i)
+static uint64_t cell_hash(const struct agg *a, uint32_t i)
 {
 	return hash_u64((uint64_t)a->cells[i].point << 32 | a->cells[i].event);
+}
+
+static uint64_t str_hash(const struct agg *a, uint32_t i)
+{
+	return hash_str(a->strs[i]);
+}
+
+/* Position of the entry matching key, or -1. */
+typedef int (*ix_match)(const struct agg *a, uint32_t i, const void *key);
+
+static int64_t ix_find(const struct agg *a, const struct agg_index *ix, uint64_t h, ix_match match,
+		       const void *key)
+{
+	if (!ix->size)
+		return -1;
+	for (uint32_t s = (uint32_t)h & (ix->size - 1); ix->slot[s]; s = (s + 1) & (ix->size - 1))
+		if (match(a, ix->slot[s] - 1, key))
+			return ix->slot[s] - 1;
+	return -1;
+}
+
+static int point_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return a->points[i].id == *(const int64_t *)key;
+}
+
+static int event_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return strcmp(a->events[i].name, key) == 0;
+}
+
+static int cell_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return ((uint64_t)a->cells[i].point << 32 | a->cells[i].event) == *(const uint64_t *)key;
+}
+
+static int str_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return strcmp(a->strs[i], key) == 0;
+}
+
+/* Adds entry n - 1 (just appended); the table stays at most half full. */
+static int ix_add(struct agg *a, struct agg_index *ix, uint32_t n, uint64_t (*hash)(const struct agg *, uint32_t))
+{
+	if (2 * n > ix->size) {
+		uint32_t size = ix->size ? 2 * ix->size : 1024;
+		uint32_t *slot = calloc(size, sizeof *slot);
+		if (!slot)
+			return -1;
+		free(ix->slot);
+		ix->slot = slot;
+		ix->size = size;
+		for (uint32_t i = 0; i + 1 < n; i++) {
+			uint32_t s = (uint32_t)hash(a, i) & (size - 1);
+			while (slot[s])
+				s = (s + 1) & (size - 1);
+			slot[s] = i + 1;
+		}
+	}
+	uint32_t s = (uint32_t)hash(a, n - 1) & (ix->size - 1);
+	while (ix->slot[s])
+		s = (s + 1) & (ix->size - 1);
+	ix->slot[s] = n;
+	return 0;
+}
+
+/* One copy of each distinct text (kernel, variant, placement and prefetch repeat on every point). */
+static const char *intern(struct agg *a, const char *s)
+{
+	int64_t i = ix_find(a, &a->str_ix, hash_str(s), str_match, s);
+
+	if (i >= 0)
+		return a->strs[i];
+	if (grow((void **)&a->strs, &a->strs_cap, a->nstrs + 1, sizeof *a->strs) ||
+	    !(a->strs[a->nstrs] = strdup(s)))
+		return NULL;
+	a->nstrs++;
+	if (ix_add(a, &a->str_ix, a->nstrs, str_hash))
+		return NULL;
+	return a->strs[a->nstrs - 1];
 }
 
 static char *dup(const char *s)
@@ -78,67 +143,43 @@ static char *dup(const char *s)
 
 static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 {
-	uint32_t h, mask;
+	int64_t i = ix_find(a, &a->event_ix, hash_str(row->event), event_match, row->event);
 	struct agg_event *ev;
 
-	if (a->event_hash_size) {
-		mask = a->event_hash_size - 1;
-		for (h = (uint32_t)hash_str(row->event) & mask; a->event_hash[h]; h = (h + 1) & mask)
-			if (strcmp(a->events[a->event_hash[h] - 1].name, row->event) == 0) {
-				*out = a->event_hash[h] - 1;
-				return 0;
-			}
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
 	}
 	if (grow((void **)&a->events, &a->events_cap, a->nevents + 1, sizeof *a->events))
 		return -1;
-	ev = &a->events[a->nevents];
+	ev = &a->events[a->nevents++];
 	ev->name = dup(row->event);
 	ev->backend = dup(row->backend);
 	ev->encoding = dup(row->encoding);
 	ev->scope = dup(row->scope);
 	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
 		return -1;
-	*out = a->nevents++;
-	if (2 * a->nevents > a->event_hash_size)
-		return rehash(&a->event_hash, &a->event_hash_size, a->nevents, event_key, a);
-	mask = a->event_hash_size - 1;
-	for (h = (uint32_t)hash_str(ev->name) & mask; a->event_hash[h]; h = (h + 1) & mask)
-		;
-	a->event_hash[h] = *out + 1;
-	return 0;
+	*out = a->nevents - 1;
+	return ix_add(a, &a->event_ix, a->nevents, event_hash);
 }
 
 static int find_cell(struct agg *a, uint32_t point, uint32_t event, struct agg_cell **out)
 {
 	uint64_t k = (uint64_t)point << 32 | event;
-	uint32_t h, mask, idx;
+	int64_t i = ix_find(a, &a->cell_ix, hash_u64(k), cell_match, &k);
 	struct agg_event *ev = &a->events[event];
 
-	if (a->cell_hash_size) {
-		mask = a->cell_hash_size - 1;
-		for (h = (uint32_t)hash_u64(k) & mask; a->cell_hash[h]; h = (h + 1) & mask) {
-			struct agg_cell *c = &a->cells[a->cell_hash[h] - 1];
-			if (c->point == point && c->event == event) {
-				*out = c;
-				return 0;
-			}
-		}
+	if (i >= 0) {
+		*out = &a->cells[i];
+		return 0;
 	}
 	if (grow((void **)&a->cells, &a->cells_cap, a->ncells + 1, sizeof *a->cells) ||
 	    grow((void **)&ev->cells, &ev->cap, ev->ncells + 1, sizeof *ev->cells))
 		return -1;
-	idx = a->ncells++;
-	a->cells[idx].point = point;
-	a->cells[idx].event = event;
-	ev->cells[ev->ncells++] = idx;
-	*out = &a->cells[idx];
-	if (2 * a->ncells > a->cell_hash_size)
-		return rehash(&a->cell_hash, &a->cell_hash_size, a->ncells, cell_key, a);
-	mask = a->cell_hash_size - 1;
-	for (h = (uint32_t)hash_u64(k) & mask; a->cell_hash[h]; h = (h + 1) & mask)
-		;
-	a->cell_hash[h] = idx + 1;
-	return 0;
+	a->cells[a->ncells] = (struct agg_cell){.point = point, .event = event};
+	ev->cells[ev->ncells++] = a->ncells;
+	*out = &a->cells[a->ncells++];
+	return ix_add(a, &a->cell_ix, a->ncells, cell_hash);
 }
 
 static int cell_add(struct agg_cell *c, double count, double seconds)
@@ -157,13 +198,15 @@ static int cell_add(struct agg_cell *c, double count, double seconds)
 	return 0;
 }
 
-static void point_init(struct agg *a, struct agg_point *p, const struct raw_row *row)
+static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *row)
 {
-	p->used = 1;
-	snprintf(p->kernel, sizeof p->kernel, "%s", row->kernel);
-	snprintf(p->variant, sizeof p->variant, "%s", row->variant);
-	snprintf(p->placement, sizeof p->placement, "%s", row->placement);
-	snprintf(p->prefetch, sizeof p->prefetch, "%s", row->prefetch);
+	p->id = row->point;
+	p->kernel = intern(a, row->kernel);
+	p->variant = intern(a, row->variant);
+	p->placement = intern(a, row->placement);
+	p->prefetch = intern(a, row->prefetch);
+	if (!p->kernel || !p->variant || !p->placement || !p->prefetch)
+		return -1;
 	p->width = row->width;
 	p->arg = row->arg;
 	p->bytes = row->bytes;
@@ -177,6 +220,7 @@ static void point_init(struct agg *a, struct agg_point *p, const struct raw_row 
 	p->tsc = (double)row->tsc;
 	p->core_ghz = row->core_ghz;
 	p->first_line = row->line;
+	return 0;
 }
 
 /* All rows of a point describe the same experiment; a row that disagrees means a corrupt file. */
@@ -188,35 +232,43 @@ static int point_same(const struct agg_point *p, const struct raw_row *row)
 	       memcmp(p->v, row->v, sizeof p->v) == 0;
 }
 
-/* Largest point index accepted: the plan numbers points densely from 0. */
-#define AGG_MAX_POINT 50000000
+/* The point of a row, created on its first row; sets *idx. */
+static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, struct err *e)
+{
+	int64_t i = ix_find(a, &a->point_ix, hash_u64((uint64_t)row->point), point_match, &row->point);
+	struct agg_point *p;
+
+	if (i < 0) {
+		if (grow((void **)&a->points, &a->points_cap, a->npoints + 1, sizeof *a->points) ||
+		    point_init(a, &a->points[a->npoints], row) ||
+		    ix_add(a, &a->point_ix, ++a->npoints, point_hash))
+			return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
+		*idx = a->npoints - 1;
+		return 0;
+	}
+	p = &a->points[i];
+	*idx = (uint32_t)i;
+	if (!point_same(p, row))
+		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
+			       a->path, row->line, (long long)row->point, p->first_line);
+	if (row->seconds < p->seconds) {
+		p->seconds = row->seconds;
+		p->tsc = (double)row->tsc;
+	}
+	return 0;
+}
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 {
 	struct agg *a = ctx;
-	struct agg_point *p;
 	struct agg_cell *c;
-	uint32_t ev;
+	uint32_t pt = 0, ev;
+	int rc;
 
-	if (row->point > AGG_MAX_POINT)
-		return err_set(e, E_USAGE, "%s:%lu: point %lld is out of range", a->path,
-			       row->line, (long long)row->point);
-	if (grow((void **)&a->points, &a->points_cap, (uint32_t)row->point + 1, sizeof *a->points))
-		goto oom;
-	if ((uint32_t)row->point >= a->npoints)
-		a->npoints = (uint32_t)row->point + 1;
-	p = &a->points[row->point];
-	if (!p->used) {
-		point_init(a, p, row);
-	} else if (!point_same(p, row)) {
-		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
-			       a->path, row->line, (long long)row->point, p->first_line);
-	} else if (row->seconds < p->seconds) {
-		p->seconds = row->seconds;
-		p->tsc = (double)row->tsc;
-	}
+	if ((rc = find_point(a, row, &pt, e)))
+		return rc;
 	if (strcmp(row->flag, "noisy") == 0)
-		p->noisy = 1;
+		a->points[pt].noisy = 1;
 	if (!*row->event)
 		return 0;
 	if (find_event(a, row, &ev))
@@ -228,7 +280,7 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 			goto oom;
 		return 0;
 	}
-	if (find_cell(a, (uint32_t)row->point, ev, &c) || cell_add(c, row->count, row->seconds))
+	if (find_cell(a, pt, ev, &c) || cell_add(c, row->count, row->seconds))
 		goto oom;
 	return 0;
 oom:
@@ -259,10 +311,15 @@ void agg_free(struct agg *a)
 		for (int s = 0; s < RS_COUNT; s++)
 			free(ev->reason[s]);
 	}
+	for (uint32_t i = 0; i < a->nstrs; i++)
+		free(a->strs[i]);
+	free(a->strs);
 	free(a->points);
 	free(a->events);
 	free(a->cells);
-	free(a->event_hash);
-	free(a->cell_hash);
+	free(a->point_ix.slot);
+	free(a->event_ix.slot);
+	free(a->cell_ix.slot);
+	free(a->str_ix.slot);
 	memset(a, 0, sizeof *a);
 }

@@ -11,8 +11,8 @@
 #include "raw.h"
 
 struct agg_point {
-	int used;
-	char kernel[16], variant[48], placement[24], prefetch[48];
+	int64_t id;      /* `point` in raw.csv */
+	const char *kernel, *variant, *placement, *prefetch; /* interned: one copy per distinct text */
 	int64_t width, arg, bytes, arrays, reps, threads;
 	enum level level;
 	enum pf_state pf;
@@ -25,7 +25,7 @@ struct agg_point {
 };
 
 struct agg_cell {
-	uint32_t point, event;
+	uint32_t point, event; /* indices into points[] and events[] */
 	uint32_t n, cap;
 	double *counts;   /* one per repetition with status ok */
 	double max_rate;  /* highest count / seconds of a single measurement, events/s */
@@ -39,16 +39,23 @@ struct agg_event {
 	uint32_t ncells, cap;
 };
 
+/* Open-addressing index from a key to an array position (position + 1 stored, 0 = empty). */
+struct agg_index {
+	uint32_t *slot;
+	uint32_t size;
+};
+
 struct agg {
 	struct machine m;
-	struct agg_point *points;
+	struct agg_point *points;   /* in order of first appearance */
 	uint32_t npoints, points_cap;
 	struct agg_event *events;
 	uint32_t nevents, events_cap;
 	struct agg_cell *cells;
 	uint32_t ncells, cells_cap;
-	uint32_t *event_hash, event_hash_size; /* index + 1, 0 = empty */
-	uint32_t *cell_hash, cell_hash_size;
+	char **strs;                /* interned texts */
+	uint32_t nstrs, strs_cap;
+	struct agg_index point_ix, event_ix, cell_ix, str_ix;
 	unsigned long rows;
 	const char *path; /* the file being read, for messages */
 	int partial;      /* the results directory still holds PARTIAL: the run did not finish */

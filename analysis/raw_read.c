@@ -2,6 +2,7 @@
  * names the file and the line. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +57,17 @@ struct reader {
 	unsigned header_fields;
 };
 
-static int fail(struct reader *r, struct err *e, const char *fmt, const char *a, const char *b)
+/* Every message about the file's content starts with "<path>:<line>:". */
+static int fail(struct reader *r, struct err *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(struct reader *r, struct err *e, const char *fmt, ...)
 {
 	char what[512];
+	va_list ap;
 
-	snprintf(what, sizeof what, fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
 	return err_set(e, E_USAGE, "%s:%lu: %s", r->path, r->rec_line, what);
 }
 
@@ -106,11 +113,11 @@ static int next_record(struct reader *r, struct err *e)
 				return err_set(e, E_RUNTIME, "%s: %s", r->path, strerror(errno));
 			if (r->len == 0)
 				return 0;
-			return fail(r, e, "truncated: quoted field never closed%s%s", "", "");
+			return fail(r, e, "truncated: quoted field never closed");
 		}
 		r->lineno++;
 		if (r->line[n - 1] != '\n')
-			return fail(r, e, "truncated row (the file ends without a line end)%s%s", "", "");
+			return fail(r, e, "truncated row (the file ends without a line end)");
 		if ((rc = append(r, r->line, (size_t)n, e)))
 			return rc;
 		if (!quotes_open(r->buf, r->len))
@@ -150,7 +157,7 @@ static int split(struct reader *r, struct err *e)
 			s++;
 			for (;;) {
 				if (*s == '\0')
-					return fail(r, e, "quoted field never closed%s%s", "", "");
+					return fail(r, e, "quoted field never closed");
 				if (*s == '"' && s[1] == '"') {
 					*w++ = '"';
 					s += 2;
@@ -162,11 +169,11 @@ static int split(struct reader *r, struct err *e)
 				}
 			}
 			if (*s != ',' && *s != '\0')
-				return fail(r, e, "text after a closing quote in field %s%s", "", "");
+				return fail(r, e, "text after the closing quote of field %u", r->nfields + 1);
 		} else {
 			while (*s != ',' && *s != '\0') {
 				if (*s == '"')
-					return fail(r, e, "stray quote in an unquoted field%s%s", "", "");
+					return fail(r, e, "stray quote in an unquoted field");
 				*w++ = *s++;
 			}
 		}
@@ -197,7 +204,7 @@ static int read_header(struct reader *r, struct err *e)
 			if (strcmp(r->fields[i], columns[c].name) == 0)
 				r->map[c] = (int)i;
 		if (r->map[c] < 0)
-			return fail(r, e, "header lacks the column '%s'%s", columns[c].name, "");
+			return fail(r, e, "header lacks the column '%s'", columns[c].name);
 	}
 	return 0;
 }
@@ -241,12 +248,9 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 
 	memset(row, 0, sizeof *row);
 	row->line = r->rec_line;
-	if (r->nfields != r->header_fields) {
-		char got[32], want[32];
-		snprintf(got, sizeof got, "%u", r->nfields);
-		snprintf(want, sizeof want, "%u", r->header_fields);
-		return fail(r, e, "%s fields, the header has %s (truncated or malformed row)", got, want);
-	}
+	if (r->nfields != r->header_fields)
+		return fail(r, e, "%u fields, the header has %u (truncated or malformed row)", r->nfields,
+			    r->header_fields);
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
 		const char *s = r->fields[r->map[c]];
 		int bad = 0;
@@ -281,12 +285,12 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		int64_t v;
 		if (parse_int(count_text, &v))
 			return fail(r, e, "column 'count': bad value '%s' for a row with status ok",
-				    count_text, "");
+				    count_text);
 		row->count = (double)v;
 		row->has_count = 1;
 	}
 	if (row->threads < 1 || row->reps < 1 || row->point < 0)
-		return fail(r, e, "point, reps or threads out of range%s%s", "", "");
+		return fail(r, e, "point, reps or threads out of range");
 	return 0;
 }
 
