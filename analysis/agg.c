@@ -263,6 +263,8 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 	struct agg *a = ctx;
 	struct agg_cell *c;
 	uint32_t pt = 0, ev;
+	enum raw_status status;
+	const char *reason;
 	int rc;
 
 	if ((rc = find_point(a, row, &pt, e)))
@@ -273,10 +275,18 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 		return 0;
 	if (find_event(a, row, &ev))
 		goto oom;
-	a->events[ev].rows[row->status]++;
-	if (row->status != RS_OK) {
-		char **r = &a->events[ev].reason[row->status];
-		if (!*r && !(*r = dup(row->reason)))
+	status = row->status;
+	reason = row->reason;
+	/* Never multiplex (DESIGN.md): a reading that ran for only part of its time is not used, even
+	   when the writer failed to mark it. */
+	if (status == RS_OK && row->time_enabled > 0 && row->time_running != row->time_enabled) {
+		status = RS_MULTIPLEXED;
+		reason = "time_running != time_enabled in a row marked ok";
+	}
+	a->events[ev].rows[status]++;
+	if (status != RS_OK) {
+		char **r = &a->events[ev].reason[status];
+		if (!*r && !(*r = dup(reason)))
 			goto oom;
 		return 0;
 	}

@@ -146,6 +146,17 @@ static void test_multiplexed_readings_are_not_used(void **state)
 	assert_true(v.error < 1e-9);
 }
 
+static void test_partial_running_time_counts_as_multiplexed(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "UNMARKED_MUX");
+
+	assert_true(f->a.events[v.event].rows[RS_MULTIPLEXED] > 0);
+	assert_non_null(strstr(f->a.events[v.event].reason[RS_MULTIPLEXED], "time_running"));
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_true(v.error < 1e-9);
+}
+
 static void test_unmeasured_hardware_event_gets_no_class(void **state)
 {
 	struct verdict v = judge(state, "HW:NO_PMU");
@@ -221,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_sum_of_two_quantities_replaces_a_single_one),
 		cmocka_unit_test(test_five_percent_noise_is_approximate),
 		cmocka_unit_test(test_multiplexed_readings_are_not_used),
+		cmocka_unit_test(test_partial_running_time_counts_as_multiplexed),
 		cmocka_unit_test(test_unmeasured_hardware_event_gets_no_class),
 		cmocka_unit_test(test_page_faults_count_one_per_page),
 		cmocka_unit_test(test_thirty_percent_off_is_over_or_under),
