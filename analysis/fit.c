@@ -12,20 +12,30 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double fit_quantile(double *v, size_t n, double q)
+void fit_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
+double fit_quantile_sorted(const double *v, size_t n, double q)
 {
 	double pos, frac;
 	size_t i;
 
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
 	pos = q * (double)(n - 1);
 	i = (size_t)pos;
 	if (i + 1 >= n)
 		return v[n - 1];
 	frac = pos - (double)i;
 	return v[i] + frac * (v[i + 1] - v[i]);
+}
+
+double fit_quantile(double *v, size_t n, double q)
+{
+	fit_sort(v, n);
+	return fit_quantile_sorted(v, n, q);
 }
 
 void fit_line_add(struct fit_line *f, double x, double y)

@@ -144,31 +144,25 @@ static unsigned count_points(const struct samples *S)
 /* Returns the support (samples where it holds) of the chosen quantity. */
 static size_t single_quantity(const struct agg *a, struct samples *S, struct verdict *v)
 {
-	struct eval best, cur;
-	int best_q = -1;
+	struct eval ev[RQ_COUNT];
+	int best_q = 0;
 
 	for (int q = 0; q < RQ_COUNT; q++) {
 		set_pred_quantity(a, S, q);
-		verdict_evaluate(S, 0, &cur);
-		if (best_q < 0 || better(&cur, &best)) {
-			best = cur;
+		verdict_evaluate(S, 0, &ev[q]);
+		if (better(&ev[q], &ev[best_q]))
 			best_q = q;
-		}
 	}
 	/* Held nowhere: the quantity the event is most linear in decides over/under/unrelated. */
-	if (!support(&best))
-		for (int q = 0; q < RQ_COUNT; q++) {
-			set_pred_quantity(a, S, q);
-			verdict_evaluate(S, 0, &cur);
-			if (!isnan(cur.global_r2) && (isnan(best.global_r2) || cur.global_r2 > best.global_r2)) {
-				best = cur;
+	if (!support(&ev[best_q]))
+		for (int q = 0; q < RQ_COUNT; q++)
+			if (!isnan(ev[q].global_r2) &&
+			    (isnan(ev[best_q].global_r2) || ev[q].global_r2 > ev[best_q].global_r2))
 				best_q = q;
-			}
-		}
 	v->quantity = best_q;
 	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", raw_quantity_names[best_q]);
-	fill_from_eval(&best, v);
-	if (!support(&best))
+	fill_from_eval(&ev[best_q], v);
+	if (!support(&ev[best_q]))
 		v->points = count_points(S);
 	if (v->cls == VC_UNRELATED) {
 		snprintf(v->note, sizeof v->note, "best linear fit: %s, R^2 %.3f", raw_quantity_names[best_q],
@@ -177,7 +171,7 @@ static size_t single_quantity(const struct agg *a, struct samples *S, struct ver
 		v->quantity_text[0] = '\0';
 		v->scale = 0;
 	}
-	return support(&best);
+	return support(&ev[best_q]);
 }
 
 /* A sum replaces the single quantity when it really uses two quantities and holds on more

@@ -89,9 +89,10 @@ void verdict_evaluate(const struct samples *S, double forced, struct eval *ev)
 		if (!bn[b])
 			continue;
 		ev->evaluated[b] = 1;
-		ev->median[b] = fit_quantile(S->tmp, bn[b], 0.5);
-		p10[b] = fit_quantile(S->tmp, bn[b], 0.1);
-		p90[b] = fit_quantile(S->tmp, bn[b], 0.9);
+		fit_sort(S->tmp, bn[b]);
+		ev->median[b] = fit_quantile_sorted(S->tmp, bn[b], 0.5);
+		p10[b] = fit_quantile_sorted(S->tmp, bn[b], 0.1);
+		p90[b] = fit_quantile_sorted(S->tmp, bn[b], 0.9);
 		bs[b] = forced > 0 ? forced : fit_nearest_simple(ev->median[b]);
 		if (!holds(ev->median[b], (p90[b] - p10[b]) / 2 / ev->median[b], bs[b]))
 			bs[b] = 0;
