@@ -14,7 +14,7 @@ struct machine {
 	int limit_measured[MACHINE_NCACHE];
 	double tsc_hz, core_ghz;
 	int sockets, cores, pus;
-	int hardware;            /* counters.hardware */
+	int hardware;            /* counters.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char prefetch_reason[256];
 	int prefetch_control;

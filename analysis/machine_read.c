@@ -94,7 +94,8 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	m->tsc_hz = number(clock, "tsc_hz");
 	m->core_ghz = number(clock, "core_ghz");
 	ctr = json_object_get(root, "counters");
-	m->hardware = json_is_true(json_object_get(ctr, "hardware"));
+	v = json_object_get(ctr, "hardware");
+	m->hardware = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy_str(ctr, "reason", m->counters_reason, sizeof m->counters_reason);
 	pf = json_object_get(root, "prefetch");
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));

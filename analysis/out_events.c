@@ -148,7 +148,7 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
 {
 	json_t *root = json_pack("{s:i,s:s,s:s,s:b,s:s,s:o}", "format", 1, "host", a->m.host, "cpu",
-				 a->m.cpu, "hardware_counters", a->m.hardware, "counters_reason",
+				 a->m.cpu, "hardware_counters", a->m.hardware == 1, "counters_reason",
 				 a->m.counters_reason, "thresholds", thresholds_json());
 	json_t *arr = json_array();
 	int rc;
@@ -179,7 +179,7 @@ static void md_header(FILE *f, const struct agg *a)
 	if (a->partial)
 		fprintf(f, "\nThe run did not finish (PARTIAL is present): these verdicts cover only the points "
 			   "measured before it stopped.\n");
-	if (!a->m.hardware)
+	if (a->m.hardware == 0)
 		fprintf(f, "\nHardware counters were not available: %s. Hardware events are *not measured* "
 			   "(no verdict either way).\n",
 			*a->m.counters_reason ? a->m.counters_reason : "no reason recorded");

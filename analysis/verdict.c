@@ -216,6 +216,7 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 		free(S.s), free(S.pred), free(S.tmp);
 		memset(&S, 0, sizeof S);
 		v->noisy_only = 1;
+		v->boundary_points = 0; /* counted again by the second pass */
 		if (collect(a, ev, 1, &S, v))
 			goto oom;
 	}

@@ -70,6 +70,15 @@ check "peaks.md has 1-core and 2-core bandwidth columns" grep -q 'GB/s 1 core | 
 check "stalls.md tells memory-only stalls from execution" \
 	grep -q 'STALL_MEM | DRAM .*memory stalls only' "$D/stalls.md"
 
+# A machine without hardware counters: the tables say why, hardware events stay "not measured".
+H=$TMP/nohw
+mkdir -p "$H" && cp "$D/raw.csv" "$H/" &&
+	sed 's/"hardware": true, "reason": ""/"hardware": false, "reason": "libpfm4 no default PMU found"/' \
+		"$D/machine.json" >"$H/machine.json"
+"$PMUCHECK" analyze -q "$H" >/dev/null 2>&1
+check "events.md says why hardware counters were unavailable" \
+	grep -q 'Hardware counters were not available: libpfm4 no default PMU found' "$H/events.md"
+
 # Bad input: exit 2, the file and line in the message, nothing written.
 B=$TMP/bad
 mkdir -p "$B" && cp "$D/machine.json" "$B/" && head -c -30 "$D/raw.csv" >"$B/raw.csv"
