@@ -217,7 +217,6 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->pf = level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
 	p->seconds = row->seconds;
-	p->tsc = (double)row->tsc;
 	p->core_ghz = row->core_ghz;
 	p->first_line = row->line;
 	return 0;
@@ -251,10 +250,8 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 	if (!point_same(p, row))
 		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
 			       a->path, row->line, (long long)row->point, p->first_line);
-	if (row->seconds < p->seconds) {
+	if (row->seconds < p->seconds)
 		p->seconds = row->seconds;
-		p->tsc = (double)row->tsc;
-	}
 	return 0;
 }
 

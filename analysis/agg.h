@@ -19,7 +19,6 @@ struct agg_point {
 	int noisy;
 	double v[RQ_COUNT];
 	double seconds; /* fastest measurement of the point (any group) */
-	double tsc;     /* its TSC cycles */
 	double core_ghz;
 	unsigned long first_line;
 };

@@ -91,7 +91,6 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	m->cores = (int)number(topo, "cores");
 	m->pus = (int)number(topo, "pus");
 	clock = json_object_get(root, "clock");
-	m->tsc_hz = number(clock, "tsc_hz");
 	m->core_ghz = number(clock, "core_ghz");
 	ctr = json_object_get(root, "counters");
 	v = json_object_get(ctr, "hardware");
