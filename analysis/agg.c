@@ -1,4 +1,5 @@
 /* agg.c — folds raw rows into per-point and per-(point, event) aggregates while streaming. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,7 +217,8 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->level = level_assign(&a->m, row);
 	p->pf = level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
-	p->seconds = row->seconds;
+	/* a differenced time <= 0 (noise on a tiny point) is no time at all */
+	p->seconds = row->seconds > 0 ? row->seconds : INFINITY;
 	p->core_ghz = row->core_ghz;
 	p->first_line = row->line;
 	return 0;
@@ -250,7 +252,7 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 	if (!point_same(p, row))
 		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
 			       a->path, row->line, (long long)row->point, p->first_line);
-	if (row->seconds < p->seconds)
+	if (row->seconds > 0 && row->seconds < p->seconds)
 		p->seconds = row->seconds;
 	return 0;
 }

@@ -18,7 +18,7 @@ struct agg_point {
 	enum pf_state pf;
 	int noisy;
 	double v[RQ_COUNT];
-	double seconds; /* fastest measurement of the point (any group) */
+	double seconds; /* fastest measurement of the point (any group); INFINITY when none > 0 */
 	double core_ghz;
 	unsigned long first_line;
 };

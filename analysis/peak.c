@@ -26,7 +26,7 @@ int peak_access(const struct agg_point *p)
 
 static int usable(const struct agg_point *p)
 {
-	return p->level != LV_EXCLUDED && p->level != LV_ANY && p->seconds > 0 &&
+	return p->level != LV_EXCLUDED && p->level != LV_ANY && isfinite(p->seconds) &&
 	       peak_access(p) >= 0;
 }
 
