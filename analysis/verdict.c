@@ -37,6 +37,8 @@ static void set_pred_quantity(const struct agg *a, struct samples *S, int q)
 		S->pred[i] = a->points[S->s[i].point].v[q];
 }
 
+/* The class from the evaluation of the chosen quantity (thresholds.h); when it holds nowhere, the
+   slope over all points against the nearest simple value (which *scale receives). */
 static enum verdict_class classify(const struct eval *ev, double *scale)
 {
 	double r2 = ev->r2, slope = ev->slope;
@@ -76,6 +78,8 @@ static void fill_from_eval(const struct eval *ev, struct verdict *v)
 		}
 }
 
+/* The usable counts of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
+   and the tally of the points left out. */
 static int collect(const struct agg *a, const struct agg_event *ev, int use_noisy, struct samples *S,
 		   struct verdict *v)
 {
