@@ -1,0 +1,334 @@
+/* agg.c — folds raw rows into per-point and per-(point, event) aggregates while streaming. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t c = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, (size_t)c * size);
+	if (!q)
+		return -1;
+	memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The four indexes: how to hash entry i, and whether entry i matches a key. */
+static uint64_t point_hash(const struct agg *a, uint32_t i)
+{
+	return hash_u64((uint64_t)a->points[i].id);
+}
+
+static uint64_t event_hash(const struct agg *a, uint32_t i)
+{
+	return hash_str(a->events[i].name);
+}
+
+static uint64_t cell_hash(const struct agg *a, uint32_t i)
+{
+	return hash_u64((uint64_t)a->cells[i].point << 32 | a->cells[i].event);
+}
+
+static uint64_t str_hash(const struct agg *a, uint32_t i)
+{
+	return hash_str(a->strs[i]);
+}
+
+/* Position of the entry matching key, or -1. */
+typedef int (*ix_match)(const struct agg *a, uint32_t i, const void *key);
+
+static int64_t ix_find(const struct agg *a, const struct agg_index *ix, uint64_t h, ix_match match,
+		       const void *key)
+{
+	if (!ix->size)
+		return -1;
+	for (uint32_t s = (uint32_t)h & (ix->size - 1); ix->slot[s]; s = (s + 1) & (ix->size - 1))
+		if (match(a, ix->slot[s] - 1, key))
+			return ix->slot[s] - 1;
+	return -1;
+}
+
+static int point_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return a->points[i].id == *(const int64_t *)key;
+}
+
+static int event_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return strcmp(a->events[i].name, key) == 0;
+}
+
+static int cell_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return ((uint64_t)a->cells[i].point << 32 | a->cells[i].event) == *(const uint64_t *)key;
+}
+
+static int str_match(const struct agg *a, uint32_t i, const void *key)
+{
+	return strcmp(a->strs[i], key) == 0;
+}
+
+/* Adds entry n - 1 (just appended); the table stays at most half full. */
+static int ix_add(struct agg *a, struct agg_index *ix, uint32_t n, uint64_t (*hash)(const struct agg *, uint32_t))
+{
+	if (2 * n > ix->size) {
+		uint32_t size = ix->size ? 2 * ix->size : 1024;
+		uint32_t *slot = calloc(size, sizeof *slot);
+		if (!slot)
+			return -1;
+		free(ix->slot);
+		ix->slot = slot;
+		ix->size = size;
+		for (uint32_t i = 0; i + 1 < n; i++) {
+			uint32_t s = (uint32_t)hash(a, i) & (size - 1);
+			while (slot[s])
+				s = (s + 1) & (size - 1);
+			slot[s] = i + 1;
+		}
+	}
+	uint32_t s = (uint32_t)hash(a, n - 1) & (ix->size - 1);
+	while (ix->slot[s])
+		s = (s + 1) & (ix->size - 1);
+	ix->slot[s] = n;
+	return 0;
+}
+
+/* One copy of each distinct text (kernel, variant, placement and prefetch repeat on every point). */
+static const char *intern(struct agg *a, const char *s)
+{
+	int64_t i = ix_find(a, &a->str_ix, hash_str(s), str_match, s);
+
+	if (i >= 0)
+		return a->strs[i];
+	if (grow((void **)&a->strs, &a->strs_cap, a->nstrs + 1, sizeof *a->strs) ||
+	    !(a->strs[a->nstrs] = strdup(s)))
+		return NULL;
+	a->nstrs++;
+	if (ix_add(a, &a->str_ix, a->nstrs, str_hash))
+		return NULL;
+	return a->strs[a->nstrs - 1];
+}
+
+static char *dup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
+{
+	int64_t i = ix_find(a, &a->event_ix, hash_str(row->event), event_match, row->event);
+	struct agg_event *ev;
+
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
+	}
+	if (grow((void **)&a->events, &a->events_cap, a->nevents + 1, sizeof *a->events))
+		return -1;
+	ev = &a->events[a->nevents++];
+	ev->name = dup(row->event);
+	ev->backend = dup(row->backend);
+	ev->encoding = dup(row->encoding);
+	ev->scope = dup(row->scope);
+	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
+		return -1;
+	*out = a->nevents - 1;
+	return ix_add(a, &a->event_ix, a->nevents, event_hash);
+}
+
+static int find_cell(struct agg *a, uint32_t point, uint32_t event, struct agg_cell **out)
+{
+	uint64_t k = (uint64_t)point << 32 | event;
+	int64_t i = ix_find(a, &a->cell_ix, hash_u64(k), cell_match, &k);
+	struct agg_event *ev = &a->events[event];
+
+	if (i >= 0) {
+		*out = &a->cells[i];
+		return 0;
+	}
+	if (grow((void **)&a->cells, &a->cells_cap, a->ncells + 1, sizeof *a->cells) ||
+	    grow((void **)&ev->cells, &ev->cap, ev->ncells + 1, sizeof *ev->cells))
+		return -1;
+	a->cells[a->ncells] = (struct agg_cell){.point = point, .event = event};
+	ev->cells[ev->ncells++] = a->ncells;
+	*out = &a->cells[a->ncells++];
+	return ix_add(a, &a->cell_ix, a->ncells, cell_hash);
+}
+
+static int cell_add(struct agg_cell *c, double count, double seconds)
+{
+	if (c->n == c->cap) {
+		uint32_t cap = c->cap ? 2 * c->cap : 4;
+		double *p = realloc(c->counts, cap * sizeof *p);
+		if (!p)
+			return -1;
+		c->counts = p;
+		c->cap = cap;
+	}
+	c->counts[c->n++] = count;
+	if (seconds > 0 && count / seconds > c->max_rate)
+		c->max_rate = count / seconds;
+	return 0;
+}
+
+static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *row)
+{
+	p->id = row->point;
+	p->kernel = intern(a, row->kernel);
+	p->variant = intern(a, row->variant);
+	p->placement = intern(a, row->placement);
+	p->prefetch = intern(a, row->prefetch);
+	if (!p->kernel || !p->variant || !p->placement || !p->prefetch)
+		return -1;
+	p->width = row->width;
+	p->arg = row->arg;
+	p->bytes = row->bytes;
+	p->arrays = row->arrays;
+	p->reps = row->reps;
+	p->threads = row->threads;
+	p->level = level_assign(&a->m, row);
+	p->pf = level_prefetch(row->prefetch);
+	memcpy(p->v, row->v, sizeof p->v);
+	/* a differenced time <= 0 (noise on a tiny point) is no time at all */
+	p->seconds = row->seconds > 0 ? row->seconds : INFINITY;
+	p->core_ghz = row->core_ghz;
+	p->first_line = row->line;
+	return 0;
+}
+
+/* All rows of a point describe the same experiment; a row that disagrees means a corrupt file. */
+static int point_same(const struct agg_point *p, const struct raw_row *row)
+{
+	return strcmp(p->variant, row->variant) == 0 && p->bytes == row->bytes &&
+	       p->threads == row->threads && p->reps == row->reps && p->arg == row->arg &&
+	       strcmp(p->prefetch, row->prefetch) == 0 && strcmp(p->placement, row->placement) == 0 &&
+	       memcmp(p->v, row->v, sizeof p->v) == 0;
+}
+
+/* The point of a row, created on its first row; sets *idx. */
+static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, struct err *e)
+{
+	int64_t i = ix_find(a, &a->point_ix, hash_u64((uint64_t)row->point), point_match, &row->point);
+	struct agg_point *p;
+
+	if (i < 0) {
+		if (grow((void **)&a->points, &a->points_cap, a->npoints + 1, sizeof *a->points) ||
+		    point_init(a, &a->points[a->npoints], row) ||
+		    ix_add(a, &a->point_ix, ++a->npoints, point_hash))
+			return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
+		*idx = a->npoints - 1;
+		return 0;
+	}
+	p = &a->points[i];
+	*idx = (uint32_t)i;
+	if (!point_same(p, row))
+		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
+			       a->path, row->line, (long long)row->point, p->first_line);
+	if (row->seconds > 0 && row->seconds < p->seconds)
+		p->seconds = row->seconds;
+	return 0;
+}
+
+static int add_row(const struct raw_row *row, void *ctx, struct err *e)
+{
+	struct agg *a = ctx;
+	struct agg_cell *c;
+	uint32_t pt = 0, ev;
+	enum raw_status status;
+	const char *reason;
+	int rc;
+
+	if ((rc = find_point(a, row, &pt, e)))
+		return rc;
+	if (strcmp(row->flag, "noisy") == 0)
+		a->points[pt].noisy = 1;
+	if (!*row->event)
+		return 0;
+	if (find_event(a, row, &ev))
+		goto oom;
+	status = row->status;
+	reason = row->reason;
+	/* Never multiplex (DESIGN.md): a reading that ran for only part of its time is not used, even
+	   when the writer failed to mark it. */
+	if (status == RS_OK && row->time_enabled > 0 && row->time_running != row->time_enabled) {
+		status = RS_MULTIPLEXED;
+		reason = "time_running != time_enabled in a row marked ok";
+	}
+	a->events[ev].rows[status]++;
+	if (status != RS_OK) {
+		char **r = &a->events[ev].reason[status];
+		if (!*r && !(*r = dup(reason)))
+			goto oom;
+		return 0;
+	}
+	if (find_cell(a, pt, ev, &c) || cell_add(c, row->count, row->seconds))
+		goto oom;
+	return 0;
+oom:
+	return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
+}
+
+int agg_read(struct agg *a, const char *raw_path, struct err *e)
+{
+	int rc;
+
+	a->path = raw_path;
+	rc = raw_read(raw_path, add_row, a, &a->rows, e);
+	a->path = NULL;
+	return rc;
+}
+
+void agg_free(struct agg *a)
+{
+	for (uint32_t i = 0; i < a->ncells; i++)
+		free(a->cells[i].counts);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		struct agg_event *ev = &a->events[i];
+		free(ev->name);
+		free(ev->backend);
+		free(ev->encoding);
+		free(ev->scope);
+		free(ev->cells);
+		for (int s = 0; s < RS_COUNT; s++)
+			free(ev->reason[s]);
+	}
+	for (uint32_t i = 0; i < a->nstrs; i++)
+		free(a->strs[i]);
+	free(a->strs);
+	free(a->points);
+	free(a->events);
+	free(a->cells);
+	free(a->point_ix.slot);
+	free(a->event_ix.slot);
+	free(a->cell_ix.slot);
+	free(a->str_ix.slot);
+	memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,67 @@
+/* agg.h — what the analysis keeps of raw.csv: per point its parameters, volumes and best time; per
+ * event its status tallies; per (point, event) the counts of the repetitions and the highest rate.
+ * Rows themselves are not kept, so memory grows with points x events, not with rows. */
+#ifndef PMUCHECK_AGG_H
+#define PMUCHECK_AGG_H
+
+#include <stdint.h>
+
+#include "level.h"
+#include "machine.h"
+#include "raw.h"
+
+struct agg_point {
+	int64_t id;      /* `point` in raw.csv */
+	const char *kernel, *variant, *placement, *prefetch; /* interned: one copy per distinct text */
+	int64_t width, arg, bytes, arrays, reps, threads;
+	enum level level;
+	enum pf_state pf;
+	int noisy;
+	double v[RQ_COUNT];
+	double seconds; /* fastest measurement of the point (any group); INFINITY when none > 0 */
+	double core_ghz;
+	unsigned long first_line;
+};
+
+struct agg_cell {
+	uint32_t point, event; /* indices into points[] and events[] */
+	uint32_t n, cap;
+	double *counts;   /* one per repetition with status ok */
+	double max_rate;  /* highest count / seconds of a single measurement, events/s */
+};
+
+struct agg_event {
+	char *name, *backend, *encoding, *scope;
+	unsigned long rows[RS_COUNT];
+	char *reason[RS_COUNT]; /* the first reason given per status */
+	uint32_t *cells;
+	uint32_t ncells, cap;
+};
+
+/* Open-addressing index from a key to an array position (position + 1 stored, 0 = empty). */
+struct agg_index {
+	uint32_t *slot;
+	uint32_t size;
+};
+
+struct agg {
+	struct machine m;
+	struct agg_point *points;   /* in order of first appearance */
+	uint32_t npoints, points_cap;
+	struct agg_event *events;
+	uint32_t nevents, events_cap;
+	struct agg_cell *cells;
+	uint32_t ncells, cells_cap;
+	char **strs;                /* interned texts */
+	uint32_t nstrs, strs_cap;
+	struct agg_index point_ix, event_ix, cell_ix, str_ix;
+	unsigned long rows;
+	const char *path; /* the file being read, for messages */
+	int partial;      /* the results directory still holds PARTIAL: the run did not finish */
+};
+
+/* Reads raw.csv into a, whose m must already hold the machine. */
+int agg_read(struct agg *a, const char *raw_path, struct err *e);
+void agg_free(struct agg *a);
+
+#endif
