@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "level.h"
-#include "machine.h"
-#include "raw.h"
+#include "machine_read.h"
+#include "raw_read.h"
 
 struct agg_point {
 	int64_t id;      /* `point` in raw.csv */

@@ -2,8 +2,8 @@
 #ifndef PMUCHECK_LEVEL_H
 #define PMUCHECK_LEVEL_H
 
-#include "machine.h"
-#include "raw.h"
+#include "machine_read.h"
+#include "raw_read.h"
 
 enum level {
 	LV_L1,

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "machine.h"
+#include "machine_read.h"
 
 static const char *const cache_names[MACHINE_NCACHE] = {"L1", "L2", "L3"};
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "raw.h"
+#include "raw_read.h"
 
 const char *const raw_quantity_names[RQ_COUNT] = {
 #define RAW_Q_NAME(n) #n,

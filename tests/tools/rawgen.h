@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "raw.h"
+#include "raw_read.h"
 
 /* Per-thread cache limits of the synthetic machine: L1 48 KiB, L2 1 MiB, L3 8 MiB. */
 #define GEN_L1 (48 * 1024.0)

@@ -1,11 +1,11 @@
-/* raw.h — reading raw.csv (docs/results-format.md) one row at a time.
+/* raw_read.h — reading raw.csv (docs/results-format.md) one row at a time.
  *
  * raw_read streams the file: each row is parsed, checked and handed to a callback, and nothing is
  * kept, so a file of any length costs the same memory. Columns are found by name in the header;
  * columns this reader does not know are ignored (the format may grow).
  */
-#ifndef PMUCHECK_RAW_H
-#define PMUCHECK_RAW_H
+#ifndef PMUCHECK_RAW_READ_H
+#define PMUCHECK_RAW_READ_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
-/* machine.h — the parts of machine.json (docs/results-format.md) the analysis uses. */
-#ifndef PMUCHECK_MACHINE_H
-#define PMUCHECK_MACHINE_H
+/* machine_read.h — the parts of machine.json (docs/results-format.md) the analysis uses. */
+#ifndef PMUCHECK_MACHINE_READ_H
+#define PMUCHECK_MACHINE_READ_H
 
 #include "err.h"
 
