@@ -1,11 +1,14 @@
 /* cli_run.c — `pmucheck run`: parse and check everything, then create the results directory, then
  * measure. Bad input is found before anything is written. */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_run.h"
+#include "experiment.h"
 #include "levels.h"
 #include "machine.h"
 #include "results.h"
@@ -37,6 +40,10 @@ static void usage(FILE *f)
 		"                          pmu/alias/, page-faults, task-clock, ...); groups never multiplex\n"
 		"      --keep-going        record events that are malformed or cannot be counted here as failed /\n"
 		"                          not measured and go on (default: stop before measuring, exit 2)\n"
+		"      --config FILE       candidate events of this architecture (default: chosen by CPUID from\n"
+		"                          configs/; 'pmucheck info' says which)\n"
+		"      --preset NAME       reproduce a seed paper: molka2017, helm2020, larysch2016 (sets the\n"
+		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
 		"      --retries N         re-measure a point whose repetitions spread more than 2 %% (L1, L2) or\n"
 		"                          5 %% (L3, DRAM) up to N times, then flag it 'noisy' (default 2)\n"
@@ -50,7 +57,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES, OPT_CONFIG, OPT_PRESET };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -61,6 +68,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
+	{"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
 	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"retries", required_argument, NULL, OPT_RETRIES}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
@@ -183,6 +191,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case 'e': rc->events = optarg; break;
 		case OPT_KEEP_GOING: rc->keep_going = 1; break;
 		case OPT_REPORTED_LEVELS: rc->reported_levels = 1; break;
+		case OPT_CONFIG: rc->config = optarg; break;
+		case OPT_PRESET: rc->preset = optarg; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -192,6 +202,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return r;
 	if (optind < argc)
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (rc->preset && (o->kernels || o->nsizes || o->nthreads || o->nargs || o->nplaces || rc->prefetch ||
+			   rc->events))
+		return err_set(e, E_USAGE, "--preset sets the kernels, sizes, threads, arguments, placements, "
+			       "prefetch states and events itself; drop those options");
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
 	return plan_check_opts(o, t, e);
@@ -207,9 +221,11 @@ static void command_line(int argc, char **argv, char *out, size_t len)
 /* Everything a run holds between the checks and the end. */
 struct run_job {
 	struct sysinfo sys;
-	struct plan plan;
+	struct cfg arch, presets;
+	char config_path[4096];
+	struct experiment *xs;
+	int nxs;
 	struct run_pf pf;
-	struct run_events ev;
 	struct levels_probe probe;
 	int probed;
 	struct raw_writer raw;
@@ -217,17 +233,65 @@ struct run_job {
 	char started[32], finished[32], command[2048];
 };
 
+/* The experiments: the steps of --preset, or the command line's one. */
+static int build_experiments(struct run_cli *rc, const struct topo *t, struct run_job *j, struct err *e)
+{
+	char presets[4096];
+	int found, r;
+
+	r = experiment_load_config(rc->config, &j->sys.cpu, &j->arch, &found, j->config_path,
+				   sizeof j->config_path, e);
+	if (r)
+		return r;
+	if (!rc->preset) {
+		j->xs = calloc(1, sizeof *j->xs);
+		if (!j->xs)
+			return err_set(e, E_RUNTIME, "out of memory");
+		j->nxs = 1;
+		r = experiment_plain(j->xs, &rc->cfg.plan, rc->cfg.reps, rc->events, rc->keep_going,
+				     found ? &j->arch : NULL, e);
+		return r ? r : run_pf_states(rc->prefetch, &j->xs->opts, e);
+	}
+	r = cfg_dir_file("presets.ini", presets, sizeof presets, e);
+	if (!r)
+		r = cfg_load(presets, &j->presets, e);
+	if (!r)
+		r = experiment_preset(&j->presets, rc->preset, found ? &j->arch : NULL, &rc->cfg.plan, rc->cfg.reps,
+				      t, &j->xs, &j->nxs, e);
+	if (!r && j->nxs == 0)
+		r = err_set(e, E_USAGE, "--preset: no step of '%s' can run on this machine", rc->preset);
+	return r;
+}
+
+static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
+{
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		int r;
+
+		plan_free(&x->plan);
+		r = plan_check_opts(&x->opts, t, e);
+		if (!r)
+			r = plan_build(&x->opts, t, &x->plan, e);
+		if (r)
+			return x->name[0] ? err_wrap(e, r, "preset step %s", x->name) : r;
+	}
+	return 0;
+}
+
 static void say_skipped(const struct run_job *j)
 {
 	if (!j->pf.ctl)
 		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
 			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
 			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
-	if (j->plan.skipped[0])
-		fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n", j->plan.skipped);
+	for (int i = 0; i < j->nxs; i++)
+		if (j->xs[i].plan.skipped[0])
+			fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n",
+				j->xs[i].plan.skipped);
 }
 
-/* Finds where the levels really end and rebuilds the plan's sizes and labels from that. */
+/* Finds where the levels really end, on the first CPU; the plans are rebuilt from that. */
 static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, double tsc_hz, struct err *e)
 {
 	int r;
@@ -241,8 +305,72 @@ static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, d
 	for (int i = 0; i < j->probe.ndisagreements; i++)
 		fprintf(stderr, "pmucheck run: %s\n", j->probe.disagreements[i]);
 	levels_apply(&j->probe, t);
-	plan_free(&j->plan);
-	return plan_build(&rc->cfg.plan, t, &j->plan, e);
+	return 0;
+}
+
+/* The paper's figures travel with the results, so a copied results directory shows them too. */
+static int copy_reference(const char *dir, const char *src, char *rel, size_t len, struct err *e)
+{
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char dst[4096], buf[8192];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(rel, len, "reference/%s", base);
+	snprintf(dst, sizeof dst, "%s/reference", dir);
+	mkdir(dst, 0755);
+	snprintf(dst, sizeof dst, "%s/%s", dir, rel);
+	in = fopen(src, "r");
+	if (!in)
+		return err_set(e, E_USAGE, "preset reference %s: %s", src, strerror(errno));
+	out = fopen(dst, "w");
+	if (!out) {
+		fclose(in);
+		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return fclose(out) == 0 ? 0 : err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
+}
+
+/* machine.json's "config", "preset" and "counters": what was chosen and what each experiment counts. */
+static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **config, json_t **counters,
+			    struct err *e)
+{
+	json_t *steps = json_array(), *per = json_array();
+
+	*config = json_pack("{s:s, s:s}", "path", j->config_path, "arch",
+			    j->arch.has_arch && j->arch.arch.title ? j->arch.arch.title : "none");
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		json_t *ev = run_events_json(&x->ev);
+		char rel[512] = "";
+		int r;
+
+		json_object_set_new(ev, "experiment", json_string(x->name));
+		json_array_append_new(per, ev);
+		if (!x->name[0])
+			continue;
+		r = x->reference ? copy_reference(rc->dir, x->reference, rel, sizeof rel, e) : 0;
+		if (r) {
+			json_decref(steps);
+			json_decref(per);
+			return r;
+		}
+		json_array_append_new(steps, json_pack("{s:s, s:s, s:s, s:s}", "name", x->name, "note",
+						       x->note ? x->note : "", "reference", rel, "skipped",
+						       x->skipped));
+	}
+	if (rc->preset) {
+		const struct cfg_preset *p = cfg_preset_find(&j->presets, rc->preset);
+		json_object_set_new(*config, "preset", json_pack("{s:s, s:s, s:o}", "name", p->name, "title",
+								 p->title ? p->title : "", "steps", steps));
+	} else {
+		json_decref(steps);
+	}
+	*counters = json_pack("{s:o, s:o}", "availability", ctr_availability_json(), "experiments", per);
+	return 0;
 }
 
 static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
@@ -260,38 +388,72 @@ static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
 	return r;
 }
 
-static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job *j, struct experiment *x,
+			      int *base, double tsc_hz, struct err *e)
 {
+	struct run_config cfg = rc->cfg;
 	struct run_state st = {0};
 	int r;
 
-	st.tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
-	if (!rc->reported_levels) {
-		r = probe_levels(rc, t, j, st.tsc_hz, e);
-		if (r)
-			return r;
+	cfg.plan = x->opts;
+	cfg.reps = x->reps;
+	run_pf_use(&j->pf, &cfg.plan);
+	if (x->name[0])
+		fprintf(stderr, "pmucheck run: %s: %d points\n", x->name, x->plan.npoints);
+	st.cfg = &cfg;
+	st.topo = t;
+	st.plan = &x->plan;
+	st.raw = &j->raw;
+	st.events = &x->ev;
+	st.tsc_hz = tsc_hz;
+	st.point_base = *base;
+	st.experiment = x->name;
+	st.set_prefetch = run_pf_set;
+	st.pf_ctx = &j->pf;
+	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
+	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+	if (!r) {
+		if (x->name[0])
+			printf("\n%s\n", x->name);
+		summary_print(stdout, &x->plan, st.results, rc->dir);
 	}
-	j->mf = (struct machine_facts){&j->sys, t, j->command, j->started, NULL, st.tsc_hz,
-				       tsc_core_ghz(st.tsc_hz, 20), rc->cfg.plan.ncpus, NULL,
-				       run_events_json(&j->ev), NULL};
+	*base += x->plan.npoints;
+	free(st.results);
+	return r;
+}
+
+static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+{
+	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	json_t *config = NULL, *counters = NULL;
+	int r, base = 0, npoints = 0;
+
+	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus);
+	for (int i = 0; i < j->nxs; i++)
+		run_pf_use(&j->pf, &j->xs[i].opts);
+	say_skipped(j);
+	r = rc->reported_levels ? 0 : probe_levels(rc, t, j, tsc_hz, e);
+	/* Again: the prefetch states this machine allows and the measured levels change the points. */
+	if (!r)
+		r = plan_all(t, j, e);
+	if (r)
+		return r;
+	r = experiments_json(rc, j, &config, &counters, e);
+	if (r)
+		return r;
+	j->mf = (struct machine_facts){&j->sys, t, j->command, j->started, NULL, tsc_hz, tsc_core_ghz(tsc_hz, 20),
+				       rc->cfg.plan.ncpus, NULL, counters, NULL, config};
 	r = write_machine(rc, j, e);
 	if (!r)
 		r = results_mark_partial(rc->dir, 1, e);
 	if (!r)
 		r = raw_create(&j->raw, rc->dir, e);
-	if (r)
-		return r;
-
-	fprintf(stderr, "pmucheck run: %d points into %s\n", j->plan.npoints, rc->dir);
-	st.cfg = &rc->cfg;
-	st.topo = t;
-	st.plan = &j->plan;
-	st.raw = &j->raw;
-	st.events = &j->ev;
-	st.set_prefetch = run_pf_set;
-	st.pf_ctx = &j->pf;
-	st.results = calloc((size_t)j->plan.npoints, sizeof *st.results);
-	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+	for (int i = 0; i < j->nxs; i++)
+		npoints += j->xs[i].plan.npoints;
+	if (!r)
+		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
+	for (int i = 0; i < j->nxs && !r; i++)
+		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	run_pf_end(&j->pf);
 	if (!r)
 		r = raw_close(&j->raw, e);
@@ -304,10 +466,22 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	}
 	if (!r)
 		r = results_mark_partial(rc->dir, 0, e);
-	if (!r)
-		summary_print(stdout, &j->plan, st.results, rc->dir);
-	free(st.results);
 	return r;
+}
+
+static void job_free(struct run_job *j)
+{
+	run_pf_end(&j->pf);
+	for (int i = 0; i < j->nxs; i++)
+		experiment_free(&j->xs[i]);
+	free(j->xs);
+	cfg_free(&j->arch);
+	cfg_free(&j->presets);
+	json_decref(j->mf.prefetch);
+	json_decref(j->mf.counters);
+	json_decref(j->mf.probe);
+	json_decref(j->mf.config);
+	free(j);
 }
 
 int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e)
@@ -318,30 +492,18 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
 	/* Every check first: bad input is refused before anything is written. */
-	r = run_events_setup(&j->ev, rc->events, rc->keep_going, e);
-	if (r)
-		goto out;
-	r = run_pf_begin(&j->pf, rc->prefetch, &rc->cfg.plan, e);
+	sysinfo_read(&j->sys);
+	r = build_experiments(rc, t, j, e);
 	if (!r)
-		r = plan_build(&rc->cfg.plan, t, &j->plan, e);
-	if (!r) {
-		say_skipped(j);
-		sysinfo_read(&j->sys);
+		r = plan_all(t, j, e);
+	if (!r)
 		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
-	}
 	if (!r) {
 		results_utc_now(j->started, sizeof j->started, 0);
 		command_line(argc, argv, j->command, sizeof j->command);
 		r = measure(rc, t, j, e);
 	}
-	run_pf_end(&j->pf);
-	plan_free(&j->plan);
-	json_decref(j->mf.prefetch);
-	json_decref(j->mf.counters);
-	json_decref(j->mf.probe);
-out:
-	run_events_free(&j->ev);
-	free(j);
+	job_free(j);
 	return r;
 }
 

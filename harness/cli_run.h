@@ -12,6 +12,8 @@ struct run_cli {
 	const char *results_root; /* --results */
 	const char *prefetch;     /* --prefetch */
 	const char *events;       /* --events */
+	const char *config;       /* --config */
+	const char *preset;       /* --preset */
 	int keep_going;
 	int reported_levels;      /* skip the level probe */
 	char dir[4096];           /* the results directory, once created */

@@ -63,5 +63,7 @@ json_t *machine_json(const struct machine_facts *m)
 		json_object_set(root, "prefetch", m->prefetch);
 	if (m->counters)
 		json_object_set(root, "counters", m->counters);
+	if (m->config)
+		json_object_set(root, "config", m->config);
 	return root;
 }

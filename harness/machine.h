@@ -17,6 +17,7 @@ struct machine_facts {
 	json_t *prefetch;        /* borrowed */
 	json_t *counters;        /* borrowed: events, groups, availability */
 	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
+	json_t *config;          /* borrowed: the architecture config and preset used */
 };
 
 json_t *machine_json(const struct machine_facts *m);

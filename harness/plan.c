@@ -141,7 +141,12 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 {
 	struct plan_point *pt;
 	uint64_t bytes = round_bytes(working_set, f);
+	const char *level = plan_level(g->t, bytes * f->arrays, threads);
+	unsigned bit = !strcmp(level, "L1") ? PLAN_L1 : !strcmp(level, "L2") ? PLAN_L2 :
+		       !strcmp(level, "L3") ? PLAN_L3 : PLAN_DRAM;
 
+	if (g->o->level_mask && !(g->o->level_mask & bit) && !(f->flags & KF_FRESH_BUFFER))
+		return 0;
 	if (bytes == 0)
 		return err_set(g->e, E_USAGE, "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
 			       "arrays)", (unsigned long long)working_set, v->name, f->granule, f->arrays);
@@ -160,8 +165,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			pt->threads = threads;
 			pt->place = pl;
 			pt->pf = pf;
-			snprintf(pt->level, sizeof pt->level, "%s",
-				 plan_level(g->t, bytes * f->arrays, threads));
+			snprintf(pt->level, sizeof pt->level, "%s", level);
 		}
 	return 0;
 }
@@ -205,7 +209,8 @@ static int family_sizes(const struct gen *g, const struct kern_family *f, const 
 	int n = sweep_sizes(g->o, g->t, threads, all), m = 0;
 	char last[8] = "";
 
-	if (g->o->nsizes || !strcmp(f->name, "load") || !strcmp(f->name, "store") ||
+	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
+	if (g->o->nsizes || g->o->level_mask || !strcmp(f->name, "load") || !strcmp(f->name, "store") ||
 	    !strcmp(f->name, "triad") || (!strcmp(f->name, "chase") && !(v->flags & (KV_MUL_INDEP | KV_MUL_DEP)))) {
 		memcpy(out, all, sizeof *out * (size_t)n);
 		return n;

@@ -34,7 +34,10 @@ struct plan_opts {
 	uint64_t args[PLAN_MAX_ARGS];   /* family argument values; empty = the family's default set */
 	int nargs;
 	int explicit_kernels;           /* the user named kernels: a width the CPU lacks is an error */
+	unsigned level_mask;            /* PLAN_L1 | ...: keep only points of these levels; 0 = all */
 };
+
+enum plan_level_bit { PLAN_L1 = 1u << 0, PLAN_L2 = 1u << 1, PLAN_L3 = 1u << 2, PLAN_DRAM = 1u << 3 };
 
 struct plan_point {
 	const struct kern_family *fam;

@@ -13,7 +13,7 @@ static const char header[] =
 #define X(name) ",v_" #name
 	KERN_VOLUME_FIELDS(X)
 #undef X
-	",event,backend,encoding,scope,count,time_enabled,time_running,status,reason\n";
+	",event,backend,encoding,scope,count,time_enabled,time_running,status,reason,experiment\n";
 
 void raw_csv_field(FILE *f, const char *s)
 {
@@ -123,6 +123,7 @@ void raw_write(struct raw_writer *w, const struct raw_row *r)
 		fputs(",,", f);
 	field(f, r->status);
 	field(f, r->reason);
+	field(f, r->experiment);
 	fputc('\n', f);
 }
 

@@ -32,6 +32,7 @@ struct raw_row {
 	int64_t count;
 	uint64_t time_enabled, time_running;
 	const char *status, *reason;
+	const char *experiment;
 };
 
 struct raw_writer {

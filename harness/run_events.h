@@ -17,13 +17,20 @@ struct run_events {
 	struct ctr_plan plan;  /* groups of the countable ones, fixed events added */
 };
 
-/* Resolves a comma-separated event list (perf or PAPI syntax). An event that is malformed or cannot be
-   counted on this machine stops the run (E_USAGE, naming it) unless keep_going, which records it as
-   failed or not measured and goes on. */
-int run_events_setup(struct run_events *re, const char *list, int keep_going, struct err *e);
+/* How events that are malformed or cannot be counted here are treated. */
+enum run_events_mode {
+	RUN_EVENTS_STRICT,     /* --events: stop the run before measuring (E_USAGE naming the event) */
+	RUN_EVENTS_KEEP_GOING, /* --events --keep-going: record them as failed / not measured, go on */
+	RUN_EVENTS_LENIENT,    /* a config's candidates: whatever cannot be used here is not measured */
+};
+
+/* Resolves a comma-separated event list (perf or PAPI syntax). */
+int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e);
+/* The same from specs (from a config), with optional conflict tags (NULL, or one per spec, NULL = none). */
+int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,
+			  unsigned n, enum run_events_mode mode, struct err *e);
 void run_events_free(struct run_events *re);
-/* For machine.json: every event with its backend, encoding, scope, status and reason, the groups, and
-   the counter availability in words. */
+/* For machine.json: every event with its backend, encoding, scope, status and reason, and the groups. */
 json_t *run_events_json(const struct run_events *re);
 
 #endif

@@ -48,45 +48,53 @@ static int add_state(struct plan_opts *o, const char *state, struct err *e)
 /* Without control only one uncontrolled state is measured; every other state is reported as skipped. */
 static void drop_controlled(struct run_pf *p, struct plan_opts *o)
 {
-	size_t n = 0;
+	size_t n = strlen(p->skipped);
 
 	for (int i = 0; i < o->npf; i++)
-		if (strcmp(o->pf_states[i], "on") != 0)
+		if (strcmp(o->pf_states[i], "on") != 0 && !strstr(p->skipped, o->pf_states[i]))
 			n += (size_t)snprintf(p->skipped + n, sizeof p->skipped - n, "%s%s", n ? "," : "",
 					      o->pf_states[i]);
 	o->npf = 1;
 	strcpy(o->pf_states[0], "uncontrolled");
 }
 
-int run_pf_begin(struct run_pf *p, const char *list, struct plan_opts *o, struct err *e)
+int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 {
-	struct err oe;
 	int rc = 0;
 
-	memset(p, 0, sizeof *p);
-	p->opts = o;
 	o->npf = 0;
-	if (list) {
-		char *copy = strdup(list), *save = NULL;
-		for (char *s = strtok_r(copy, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save))
-			rc = check_state(s, e) ? E_USAGE : add_state(o, s, e);
-		free(copy);
-		if (!rc && o->npf == 0)
-			rc = err_set(e, E_USAGE, "--prefetch: empty list");
-		if (rc)
-			return rc;
-	} else {
+	if (!list) {
 		add_state(o, "on", NULL);
 		add_state(o, "off", NULL);
-	}
-	if (pf_open(&p->ctl, o->cpus, o->ncpus, &oe) != 0) {
-		p->ctl = NULL;
-		snprintf(p->reason, sizeof p->reason, "%s", oe.msg);
-		drop_controlled(p, o);
 		return 0;
 	}
+	char *copy = strdup(list), *save = NULL;
+	for (char *s = strtok_r(copy, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save))
+		rc = check_state(s, e) ? E_USAGE : add_state(o, s, e);
+	free(copy);
+	if (!rc && o->npf == 0)
+		rc = err_set(e, E_USAGE, "--prefetch: empty list");
+	return rc;
+}
+
+void run_pf_open(struct run_pf *p, const int *cpus, int ncpus)
+{
+	struct err e;
+
+	memset(p, 0, sizeof *p);
+	if (pf_open(&p->ctl, cpus, ncpus, &e) != 0) {
+		p->ctl = NULL;
+		snprintf(p->reason, sizeof p->reason, "%s", e.msg);
+		return;
+	}
 	pf_values(p->ctl, p->before, sizeof p->before);
-	return 0;
+}
+
+void run_pf_use(struct run_pf *p, struct plan_opts *o)
+{
+	p->opts = o;
+	if (!p->ctl)
+		drop_controlled(p, o);
 }
 
 int run_pf_set(void *ctx, int state, char *msr, size_t len, struct err *e)

@@ -13,18 +13,22 @@ struct pf_ctl;
 
 struct run_pf {
 	struct pf_ctl *ctl;         /* NULL: no control */
-	const struct plan_opts *opts;
+	const struct plan_opts *opts; /* the experiment being measured */
 	char reason[ERR_MSG_MAX];   /* why there is no control */
 	char skipped[256];          /* states dropped for lack of control */
 	char before[8192];          /* MSR values when the run started */
 	char after[8192];           /* MSR values after the restore */
 };
 
-/* Checks the --prefetch list (comma-separated states; NULL = "on,off" when control is available) and
-   fills o->pf_states. Bad state or prefetcher names are E_USAGE. Opens the session when any state
-   needs control; without access drops the "off" states (recorded in skipped, with the reason) and
-   measures "uncontrolled" instead of "on". */
-int run_pf_begin(struct run_pf *p, const char *list, struct plan_opts *o, struct err *e);
+/* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher
+   name is E_USAGE. Nothing is opened. */
+int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
+/* Opens the prefetcher session on these CPUs, saving their MSRs; without access records the reason and
+   leaves p->ctl NULL. */
+void run_pf_open(struct run_pf *p, const int *cpus, int ncpus);
+/* Makes o's states the ones run_pf_set switches between; without control they become the single
+   "uncontrolled" state and the others are recorded as skipped. */
+void run_pf_use(struct run_pf *p, struct plan_opts *o);
 /* run_state.set_prefetch */
 int run_pf_set(void *ctx, int state, char *msr, size_t len, struct err *e);
 /* Restores the prefetchers and ends the session. */

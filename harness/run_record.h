@@ -11,7 +11,7 @@
 /* A point is noisy when the coefficient of variation of its repetitions' times exceeds this: caches
    repeat tightly, memory less so (the thresholds of issue 8). */
 #define NOISE_CV_CACHE 0.02 /* L1, L2 */
-#define NOISE_CV_MEMORY 0.05 /* L3, DRAM, and kernels whose time is not a bandwidth (page faults) */
+#define NOISE_CV_MEMORY 0.05 /* L3, DRAM */
 
 struct rec_event {
 	int has_count;

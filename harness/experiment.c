@@ -1,0 +1,213 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "run_prefetch.h"
+
+int experiment_load_config(const char *path, const struct cpuid_info *cpu, struct cfg *c, int *found,
+			   char *chosen, size_t len, struct err *e)
+{
+	int rc;
+
+	*found = 0;
+	memset(c, 0, sizeof *c);
+	if (!path) {
+		struct err why;
+		rc = cfg_select_for_cpu(NULL, cpu->vendor, cpu->family, cpu->model, chosen, len, &why);
+		if (rc == E_RUNTIME) {
+			/* An installed binary without its configs still measures; it just has no candidates. */
+			snprintf(chosen, len, "none (%s)", why.msg);
+			return 0;
+		}
+		if (rc)
+			return err_set(e, rc, "%s", why.msg);
+		path = chosen;
+	}
+	rc = cfg_load(path, c, e);
+	if (rc)
+		return err_wrap(e, E_USAGE, "--config");
+	if (!c->has_arch) {
+		cfg_free(c);
+		return err_set(e, E_USAGE, "--config: %s has no [arch] section: it is not an architecture config",
+			       path);
+	}
+	if (path != chosen)
+		snprintf(chosen, len, "%s", path);
+	*found = 1;
+	return 0;
+}
+
+/* Counted in every plain run besides the config's candidates: software events that any Linux counts,
+   so that even a machine without a PMU validates one event end to end (page faults against `touch`). */
+static const char *const software_events[] = {"page-faults", "minor-faults"};
+#define NSOFTWARE (sizeof software_events / sizeof *software_events)
+
+/* The candidate events of arch that `want` accepts (NULL: all, plus the software events), resolved
+   leniently: what this machine cannot count is recorded as not measured. */
+static int config_events(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want,
+			 struct err *e)
+{
+	const char **specs, **conflicts;
+	unsigned n = 0;
+	int rc;
+
+	unsigned cap = (arch ? arch->nevents : 0) + NSOFTWARE;
+
+	specs = calloc(cap, sizeof *specs);
+	conflicts = calloc(cap, sizeof *conflicts);
+	if (!specs || !conflicts) {
+		free(specs);
+		free(conflicts);
+		return err_set(e, E_RUNTIME, "out of memory");
+	}
+	for (unsigned i = 0; !want && i < NSOFTWARE; i++)
+		specs[n++] = software_events[i];
+	for (unsigned i = 0; arch && i < arch->nevents; i++) {
+		const struct cfg_event *ce = &arch->events[i];
+		if (want && !cfg_run_wants(want, ce->quantity))
+			continue;
+		specs[n] = ce->spec;
+		conflicts[n++] = ce->conflict;
+	}
+	rc = run_events_setup_specs(ev, specs, conflicts, n, RUN_EVENTS_LENIENT, e);
+	free(specs);
+	free(conflicts);
+	return rc;
+}
+
+int experiment_plain(struct experiment *x, const struct plan_opts *base, int reps, const char *events,
+		     int keep_going, const struct cfg *arch, struct err *e)
+{
+	memset(x, 0, sizeof *x);
+	x->opts = *base;
+	x->reps = reps;
+	if (events)
+		return run_events_setup(&x->ev, events, keep_going ? RUN_EVENTS_KEEP_GOING : RUN_EVENTS_STRICT, e);
+	return config_events(&x->ev, arch, NULL, e);
+}
+
+static void note(struct experiment *x, const char *fmt, const char *what)
+{
+	size_t n = strlen(x->skipped);
+	snprintf(x->skipped + n, sizeof x->skipped - n, "%s", n ? "; " : "");
+	n = strlen(x->skipped);
+	snprintf(x->skipped + n, sizeof x->skipped - n, fmt, what);
+}
+
+/* The step's thread counts on this machine: "socket" is every CPU in use; more than that is skipped. */
+static void step_threads(struct experiment *x, const struct cfg_run *r)
+{
+	char buf[32];
+
+	x->opts.nthreads = 0;
+	for (unsigned i = 0; i < r->threads.n && x->opts.nthreads < PLAN_MAX_THREADS; i++) {
+		int t = r->threads.v[i] == CFG_THREADS_SOCKET ? x->opts.ncpus : (int)r->threads.v[i];
+		int dup = 0;
+		if (t > x->opts.ncpus) {
+			snprintf(buf, sizeof buf, "%d", t);
+			note(x, "%s threads (more than the CPUs in use)", buf);
+			continue;
+		}
+		for (int j = 0; j < x->opts.nthreads; j++)
+			dup |= x->opts.threads[j] == t;
+		if (!dup)
+			x->opts.threads[x->opts.nthreads++] = t;
+	}
+}
+
+static void step_places(struct experiment *x, const struct cfg_run *r, const struct topo *t)
+{
+	x->opts.nplaces = 0;
+	if (!r->placement || (r->placement & CFG_LOCAL))
+		x->opts.places[x->opts.nplaces++] = (struct buf_place){BUF_LOCAL, -1};
+	if (r->placement & CFG_REMOTE) {
+		if (t->numa_nodes > 1)
+			x->opts.places[x->opts.nplaces++] = (struct buf_place){BUF_REMOTE, -1};
+		else
+			note(x, "%s memory (one NUMA node)", "remote");
+	}
+	if (r->placement & CFG_INTERLEAVE)
+		x->opts.places[x->opts.nplaces++] = (struct buf_place){BUF_INTERLEAVE, -1};
+}
+
+static int step(struct experiment *x, const struct cfg_run *r, const struct cfg *arch,
+		const struct plan_opts *base, int reps, const struct topo *t, struct err *e)
+{
+	char *kernels = x->kernels;
+
+	memset(x, 0, sizeof *x);
+	snprintf(x->name, sizeof x->name, "%s", r->name);
+	kernels = x->kernels;
+	x->opts = *base;
+	x->reps = r->repeat ? (int)r->repeat : reps;
+	x->reference = r->reference;
+	x->note = r->note;
+
+	kernels[0] = 0;
+	for (unsigned i = 0; i < r->nkernels; i++) {
+		size_t n = strlen(kernels);
+		snprintf(kernels + n, sizeof x->kernels - n, "%s%s", i ? "," : "", r->kernels[i]);
+	}
+	x->opts.kernels = kernels;
+	x->opts.explicit_kernels = 0; /* widths this CPU lacks are skipped, not refused */
+	x->opts.nsizes = 0;
+	for (unsigned i = 0; i < r->sizes.n && i < PLAN_MAX_SIZES; i++)
+		x->opts.sizes[x->opts.nsizes++] = r->sizes.v[i];
+	x->opts.level_mask = r->sizes.n ? 0 : r->levels; /* cfg_level and plan_level_bit agree */
+	x->opts.nargs = 0;
+	for (unsigned i = 0; i < r->args.n && i < PLAN_MAX_ARGS; i++)
+		x->opts.args[x->opts.nargs++] = r->args.v[i];
+	step_threads(x, r);
+	step_places(x, r, t);
+	run_pf_states(r->prefetch == CFG_PF_ON ? "on" : r->prefetch == CFG_PF_OFF ? "off" : "on,off", &x->opts, e);
+	if (x->opts.nthreads == 0 || x->opts.nplaces == 0)
+		return 1; /* nothing of this step can run here */
+	return config_events(&x->ev, arch, r, e);
+}
+
+int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
+		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
+		      int *n, struct err *e)
+{
+	const struct cfg_preset *p = cfg_preset_find(presets, name);
+	struct experiment *xs;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!p) {
+		char names[512] = "";
+		for (unsigned i = 0; i < presets->npresets; i++) {
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", presets->presets[i].name);
+		}
+		return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path, names);
+	}
+	xs = calloc(p->nruns, sizeof *xs);
+	if (!xs)
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (unsigned i = 0; i < p->nruns && !rc; i++) {
+		int r = step(&xs[*n], &presets->runs[p->first_run + i], arch, base, reps, t, e);
+		if (r < 0)
+			rc = r;
+		else if (r == 0)
+			(*n)++;
+		else
+			fprintf(stderr, "pmucheck run: skipping %s here: %s\n", xs[*n].name, xs[*n].skipped);
+	}
+	if (rc) {
+		for (int i = 0; i < *n; i++)
+			experiment_free(&xs[i]);
+		free(xs);
+		*n = 0;
+		return rc;
+	}
+	*out = xs;
+	return 0;
+}
+
+void experiment_free(struct experiment *x)
+{
+	plan_free(&x->plan);
+	run_events_free(&x->ev);
+}

@@ -1,0 +1,44 @@
+/* experiment.h — what one run measures. A plain run is one experiment (the command line); a preset
+ * (configs/presets.ini) is one experiment per step. Each has its plan options, its prefetcher states and
+ * the events it counts: the ones named with --events (refused if bad), or the candidate events of the
+ * architecture's config that its step asks for (recorded as not measured if this machine cannot count
+ * them). */
+#ifndef PMUCHECK_EXPERIMENT_H
+#define PMUCHECK_EXPERIMENT_H
+
+#include "cfg.h"
+#include "cpu_id.h"
+#include "plan.h"
+#include "run_events.h"
+#include "topo.h"
+
+struct experiment {
+	char name[96];             /* "" for a plain run, else the preset step "molka2017.core" */
+	struct plan_opts opts;
+	char kernels[256];         /* opts.kernels of a preset step */
+	int reps;
+	const char *reference;     /* the paper's figures to show beside (a path), or NULL */
+	const char *note;
+	char skipped[512];         /* what of the step this machine cannot do, in words */
+	struct plan plan;
+	struct run_events ev;
+};
+
+/* The config for this machine: --config when given, else chosen by CPUID from the config directory.
+   No config directory is not an error: *found is 0 and the run counts no candidate events. */
+int experiment_load_config(const char *path, const struct cpuid_info *cpu, struct cfg *c, int *found,
+			   char *chosen, size_t len, struct err *e);
+
+/* One experiment from the command line: events from --events (strict) or, when none is given, every
+   candidate event of the config (lenient). */
+int experiment_plain(struct experiment *x, const struct plan_opts *base, int reps, const char *events,
+		     int keep_going, const struct cfg *arch, struct err *e);
+
+/* One experiment per step of preset `name` from the presets config, on this machine's topology. */
+int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
+		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
+		      int *n, struct err *e);
+
+void experiment_free(struct experiment *x);
+
+#endif
