@@ -10,6 +10,8 @@
 #include "cli_run.h"
 #include "experiment.h"
 #include "levels.h"
+#include "resume.h"
+#include "run_record.h"
 #include "machine.h"
 #include "results.h"
 #include "run.h"
@@ -52,12 +54,13 @@ static void usage(FILE *f)
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
+		"      --resume DIR        continue an interrupted run where it stopped (no other options)\n"
 		"      --results ROOT      where new results directories go (default: results)\n"
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES, OPT_CONFIG, OPT_PRESET };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES, OPT_CONFIG, OPT_PRESET, OPT_RESUME };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -68,7 +71,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
-	{"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
+	{"resume", required_argument, NULL, OPT_RESUME}, {"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
 	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"retries", required_argument, NULL, OPT_RETRIES}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
@@ -152,6 +155,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	int c, r = 0;
 
 	defaults(rc);
+	rc->argc = argc;
+	rc->argv = argv;
 	optind = 1;
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:h", options, NULL)) != -1) {
@@ -193,6 +198,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_REPORTED_LEVELS: rc->reported_levels = 1; break;
 		case OPT_CONFIG: rc->config = optarg; break;
 		case OPT_PRESET: rc->preset = optarg; break;
+		case OPT_RESUME: rc->resume = optarg; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -202,6 +208,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return r;
 	if (optind < argc)
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (rc->resume && argc != 3)
+		return err_set(e, E_USAGE, "--resume takes no other options: the run continues with its own");
 	if (rc->preset && (o->kernels || o->nsizes || o->nthreads || o->nargs || o->nplaces || rc->prefetch ||
 			   rc->events))
 		return err_set(e, E_USAGE, "--preset sets the kernels, sizes, threads, arguments, placements, "
@@ -379,9 +387,11 @@ static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
 	int r;
 
 	json_decref(j->mf.prefetch);
-	json_decref(j->mf.probe);
 	j->mf.prefetch = run_pf_json(&j->pf);
-	j->mf.probe = j->probed ? levels_json(&j->probe) : NULL;
+	if (j->probed) {
+		json_decref(j->mf.probe);
+		j->mf.probe = levels_json(&j->probe);
+	}
 	mj = machine_json(&j->mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);
 	json_decref(mj);
@@ -407,6 +417,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.events = &x->ev;
 	st.tsc_hz = tsc_hz;
 	st.point_base = *base;
+	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
 	st.experiment = x->name;
 	st.set_prefetch = run_pf_set;
 	st.pf_ctx = &j->pf;
@@ -420,6 +431,28 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	*base += x->plan.npoints;
 	free(st.results);
 	return r;
+}
+
+/* raw.csv to write to: new, or for --resume the interrupted one, cut back to its last whole point. */
+static int open_raw(struct run_cli *rc, struct run_job *j, struct err *e)
+{
+	struct resume_info *ri = rc->resumed;
+	int base = 0, r;
+
+	if (!ri || !ri->header_end)
+		return raw_create(&j->raw, rc->dir, e);
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		if (ri->last_point < base + x->plan.npoints || i == j->nxs - 1) {
+			r = resume_trim(rc->dir, ri, record_rows_per_point(&x->ev, x->reps), e);
+			if (r)
+				return r;
+			break;
+		}
+		base += x->plan.npoints;
+	}
+	fprintf(stderr, "pmucheck run: resuming %s after point %d\n", rc->dir, ri->last_point);
+	return raw_append(&j->raw, rc->dir, e);
 }
 
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
@@ -441,13 +474,13 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	r = experiments_json(rc, j, &config, &counters, e);
 	if (r)
 		return r;
-	j->mf = (struct machine_facts){&j->sys, t, j->command, j->started, NULL, tsc_hz, tsc_core_ghz(tsc_hz, 20),
-				       rc->cfg.plan.ncpus, NULL, counters, NULL, config};
+	j->mf.tsc_hz = tsc_hz;
+	j->mf.core_ghz = tsc_core_ghz(tsc_hz, 20);
+	j->mf.counters = counters;
+	j->mf.config = config;
 	r = write_machine(rc, j, e);
 	if (!r)
-		r = results_mark_partial(rc->dir, 1, e);
-	if (!r)
-		r = raw_create(&j->raw, rc->dir, e);
+		r = open_raw(rc, j, e);
 	for (int i = 0; i < j->nxs; i++)
 		npoints += j->xs[i].plan.npoints;
 	if (!r)
@@ -496,14 +529,55 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	r = build_experiments(rc, t, j, e);
 	if (!r)
 		r = plan_all(t, j, e);
-	if (!r)
+	if (!r && !rc->resumed)
 		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
 	if (!r) {
 		results_utc_now(j->started, sizeof j->started, 0);
+		if (rc->resumed)
+			snprintf(j->started, sizeof j->started, "%s", rc->resumed->started);
 		command_line(argc, argv, j->command, sizeof j->command);
-		r = measure(rc, t, j, e);
+		j->mf = (struct machine_facts){.sys = &j->sys, .topo = t, .command = j->command, .started = j->started,
+					       .threads_max = rc->cfg.plan.ncpus, .argc = rc->argc, .argv = rc->argv,
+					       .resumed = rc->resumed != NULL};
+		if (rc->resumed)
+			j->mf.probe = json_incref(rc->resumed->levels);
+		/* Marked partial, with the arguments --resume needs, before anything is measured. */
+		r = results_mark_partial(rc->dir, 1, e);
+		if (!r)
+			r = write_machine(rc, j, e);
 	}
+	if (!r)
+		r = measure(rc, t, j, e);
 	job_free(j);
+	return r;
+}
+
+/* --resume DIR: the interrupted run's own arguments, its measured levels, and the points not yet in
+   raw.csv. */
+static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
+{
+	struct resume_info ri;
+	struct run_cli rc;
+	int r = resume_load(dir, &ri, e);
+
+	if (r)
+		return r;
+	r = run_cli_parse(ri.argc, ri.argv, t, &rc, e);
+	if (r) {
+		err_wrap(e, E_USAGE, "--resume: the arguments in %s/machine.json", dir);
+		goto out;
+	}
+	/* Once points are written, the sizes must be the interrupted run's, not a new probe's. */
+	if (ri.header_end) {
+		for (int l = 0; l < t->ncaches; l++)
+			t->caches[l].measured = ri.measured[l];
+		rc.reported_levels = 1;
+	}
+	rc.resumed = &ri;
+	snprintf(rc.dir, sizeof rc.dir, "%s", dir);
+	r = run_cli_execute(&rc, t, ri.argc, ri.argv, e);
+out:
+	resume_free(&ri);
 	return r;
 }
 
@@ -519,6 +593,8 @@ static int cmd_run(int argc, char **argv)
 	r = run_cli_parse(argc, argv, &t, &rc, &e);
 	if (!r && rc.help)
 		usage(stdout);
+	else if (!r && rc.resume)
+		r = run_cli_resume(rc.resume, &t, &e);
 	else if (!r)
 		r = run_cli_execute(&rc, &t, argc, argv, &e);
 	topo_free(&t);

@@ -3,6 +3,7 @@
 #ifndef PMUCHECK_CLI_RUN_H
 #define PMUCHECK_CLI_RUN_H
 
+#include "resume.h"
 #include "run.h"
 #include "topo.h"
 
@@ -14,6 +15,10 @@ struct run_cli {
 	const char *events;       /* --events */
 	const char *config;       /* --config */
 	const char *preset;       /* --preset */
+	const char *resume;       /* --resume */
+	struct resume_info *resumed; /* set while a run is being resumed */
+	int argc;                 /* the arguments, for machine.json (a resumed run re-parses them) */
+	char **argv;
 	int keep_going;
 	int reported_levels;      /* skip the level probe */
 	char dir[4096];           /* the results directory, once created */

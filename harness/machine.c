@@ -43,12 +43,17 @@ static json_t *levels_json(const struct machine_facts *m)
 
 json_t *machine_json(const struct machine_facts *m)
 {
-	json_t *root = json_object();
+	json_t *root = json_object(), *argv = json_array();
 
 	json_object_set_new(root, "format", json_integer(1));
 	json_object_set_new(root, "pmucheck", json_string(PMUCHECK_VERSION));
 	json_object_set_new(root, "host", json_string(m->sys->host));
 	json_object_set_new(root, "command", json_string(m->command));
+	for (int i = 0; i < m->argc; i++)
+		json_array_append_new(argv, json_string(m->argv[i]));
+	json_object_set_new(root, "argv", argv);
+	if (m->resumed)
+		json_object_set_new(root, "resumed", json_true());
 	json_object_set_new(root, "started_utc", json_string(m->started));
 	json_object_set_new(root, "finished_utc", m->finished ? json_string(m->finished) : json_null());
 	json_object_set_new(root, "cpu", sysinfo_cpu_json(m->sys));

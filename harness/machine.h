@@ -18,6 +18,9 @@ struct machine_facts {
 	json_t *counters;        /* borrowed: events, groups, availability */
 	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
 	json_t *config;          /* borrowed: the architecture config and preset used */
+	int argc;                /* run's arguments (argv[0] = "run"), for --resume */
+	char **argv;
+	int resumed;
 };
 
 json_t *machine_json(const struct machine_facts *m);

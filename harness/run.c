@@ -432,7 +432,8 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		}
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
-			measure_point(g, i, tid);
+			if (s->point_base + i > s->resume_after)
+				measure_point(g, i, tid);
 		if (need)
 			buf_free(&g->bufs[tid]);
 	}
@@ -451,6 +452,12 @@ static int same_group(const struct plan_point *a, const struct plan_point *b)
 	return a->threads == b->threads && a->place == b->place && a->pf == b->pf;
 }
 
+static int done_before(const struct run_state *s)
+{
+	int n = s->resume_after - s->point_base + 1;
+	return n < 0 ? 0 : n > s->plan->npoints ? s->plan->npoints : n;
+}
+
 int run_measure(struct run_state *s, struct err *e)
 {
 	struct group_ctx *g = calloc(1, sizeof *g);
@@ -459,11 +466,15 @@ int run_measure(struct run_state *s, struct err *e)
 	if (!g)
 		return err_set(e, E_RUNTIME, "out of memory");
 	g->s = s;
-	g->prog = progress_new(s->plan->npoints, s->cfg->progress);
+	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
 		int last = first + 1;
 		while (last < s->plan->npoints && same_group(&s->plan->points[first], &s->plan->points[last]))
 			last++;
+		if (s->point_base + last - 1 <= s->resume_after) { /* all done before an interruption */
+			first = last;
+			continue;
+		}
 		if (s->set_prefetch && s->plan->points[first].pf != pf_now) {
 			pf_now = s->plan->points[first].pf;
 			rc = s->set_prefetch(s->pf_ctx, pf_now, g->msr, sizeof g->msr, e);

@@ -45,6 +45,7 @@ struct run_state {
 	struct run_point_result *results; /* one per plan point */
 	const struct run_events *events;   /* NULL when no events are counted */
 	int point_base;                    /* raw.csv point number of plan point 0 */
+	int resume_after;                  /* points numbered up to this are done already (-1: none) */
 	const char *experiment;            /* raw.csv experiment column: the preset step, or "" */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
 	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */

@@ -105,6 +105,19 @@ static void event_fields(struct raw_row *row, const struct ctr_event *ev)
 	row->scope = ctr_scope_name(ev->scope);
 }
 
+long record_rows_per_point(const struct run_events *re, int nreps)
+{
+	long per_rep = 0;
+
+	if (!re || !re->plan.ngroups)
+		per_rep = 1;
+	for (unsigned g = 0; re && g < re->plan.ngroups; g++)
+		per_rep += re->plan.groups[g].n;
+	for (unsigned i = 0; re && i < re->nev; i++)
+		per_rep += re->evs[i].status != CTR_OK;
+	return per_rep * nreps;
+}
+
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
 		  const char *flag)
 {

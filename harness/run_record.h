@@ -51,6 +51,9 @@ struct record_labels {
 	double tsc_hz, core_ghz, thp_share;
 };
 
+/* How many rows record_write writes for one point. */
+long record_rows_per_point(const struct run_events *re, int nreps);
+
 /* Writes every row of the point: per repetition and group, one row per counted event (or one row without
    event when nothing is counted), plus rows for the events that are not counted. */
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,

@@ -1,0 +1,134 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "resume.h"
+
+static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
+{
+	char path[4096];
+	json_error_t je;
+	json_t *m, *argv, *measured, *started;
+	size_t i;
+	json_t *v;
+
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	m = json_load_file(path, 0, &je);
+	if (!m)
+		return err_set(e, E_USAGE, "--resume: %s: %s (line %d): not a pmucheck results directory", path,
+			       je.text, je.line);
+	argv = json_object_get(m, "argv");
+	if (!json_is_array(argv) || json_array_size(argv) < 1 || json_array_size(argv) > RESUME_MAX_ARGS) {
+		json_decref(m);
+		return err_set(e, E_USAGE, "--resume: %s has no \"argv\": not written by pmucheck run", path);
+	}
+	if (!json_is_null(json_object_get(m, "finished_utc"))) {
+		json_decref(m);
+		return err_set(e, E_USAGE, "--resume: the run in %s finished; nothing to resume", dir);
+	}
+	json_array_foreach(argv, i, v)
+		ri->argv[ri->argc++] = strdup(json_is_string(v) ? json_string_value(v) : "");
+	started = json_object_get(m, "started_utc");
+	snprintf(ri->started, sizeof ri->started, "%s", json_is_string(started) ? json_string_value(started) : "");
+	ri->levels = json_incref(json_object_get(m, "levels"));
+	measured = json_object_get(ri->levels, "measured");
+	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {
+		char key[8];
+		snprintf(key, sizeof key, "L%d", l + 1);
+		ri->measured[l] = (uint64_t)json_integer_value(json_object_get(measured, key));
+	}
+	json_decref(m);
+	return 0;
+}
+
+/* Finds the last point and where its rows begin. Rows of one point are contiguous. */
+static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long off = 0;
+	FILE *f;
+
+	ri->last_point = -1;
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0; /* interrupted before the first point */
+		return err_set(e, E_RUNTIME, "--resume: %s: %s", path, strerror(errno));
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] != '\n') {
+			ri->torn = 1;
+			break;
+		}
+		if (!ri->header_end) {
+			ri->header_end = off + n;
+		} else {
+			int p = atoi(line);
+			if (p != ri->last_point) {
+				ri->last_point = p;
+				ri->last_point_start = off;
+				ri->last_rows = 0;
+			}
+			ri->last_rows++;
+		}
+		off += n;
+		ri->complete_end = off;
+	}
+	free(line);
+	fclose(f);
+	if (ri->torn && !ri->header_end)
+		return err_set(e, E_USAGE, "--resume: %s has no complete header line", path);
+	return 0;
+}
+
+int resume_load(const char *dir, struct resume_info *ri, struct err *e)
+{
+	struct stat st;
+	int rc;
+
+	memset(ri, 0, sizeof *ri);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return err_set(e, E_USAGE, "--resume: %s is not a directory", dir);
+	rc = load_machine(dir, ri, e);
+	if (!rc)
+		rc = scan_raw(dir, ri, e);
+	if (rc)
+		resume_free(ri);
+	return rc;
+}
+
+int resume_trim(const char *dir, struct resume_info *ri, long rows_per_point, struct err *e)
+{
+	char path[4096];
+	long keep = ri->complete_end;
+
+	if (ri->last_point >= 0 && ri->last_rows != rows_per_point) {
+		keep = ri->last_point_start;
+		ri->last_point--;
+	}
+	if (!ri->torn && keep == ri->complete_end)
+		return 0;
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	if (truncate(path, keep) != 0)
+		return err_set(e, E_RUNTIME, "--resume: cannot cut %s: %s", path, strerror(errno));
+	ri->torn = 0;
+	ri->complete_end = keep;
+	return 0;
+}
+
+void resume_free(struct resume_info *ri)
+{
+	json_decref(ri->levels);
+	ri->levels = NULL;
+	for (int i = 0; i < ri->argc; i++)
+		free(ri->argv[i]);
+	ri->argc = 0;
+}

@@ -1,0 +1,40 @@
+/* resume.h — continuing an interrupted run (pmucheck run --resume DIR).
+ *
+ * A run writes machine.json (with its argv and the measured level sizes) before the first point and
+ * appends raw.csv one whole point at a time, so an interrupted run leaves everything needed: the same
+ * arguments rebuild the same plan, and raw.csv says which points are done. A point whose rows were torn
+ * by a crash in the middle of its write is cut off and measured again. */
+#ifndef PMUCHECK_RESUME_H
+#define PMUCHECK_RESUME_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "err.h"
+#include "topo.h"
+
+#define RESUME_MAX_ARGS 128
+
+struct resume_info {
+	int argc;
+	char *argv[RESUME_MAX_ARGS]; /* the interrupted run's arguments, argv[0] = "run" */
+	char started[32];
+	int last_point;              /* last point raw.csv holds (-1: none) */
+	long last_rows;              /* rows of that point */
+	long header_end;             /* offset after the header line (0: raw.csv missing) */
+	long last_point_start;       /* offset of the first row of the last point */
+	long complete_end;           /* offset after the last whole row */
+	int torn;                    /* the file did not end with a whole row */
+	uint64_t measured[TOPO_MAX_LEVELS]; /* levels.measured of machine.json, 0 = not measured */
+	json_t *levels;              /* machine.json's "levels" (the probe), kept for the rewritten one */
+};
+
+/* Reads DIR/machine.json and scans DIR/raw.csv. E_USAGE when DIR is not an unfinished pmucheck run. */
+int resume_load(const char *dir, struct resume_info *ri, struct err *e);
+/* Makes raw.csv end with whole points: cuts a torn last line, and the last point's rows when they are
+   not rows_per_point (its write was torn). Afterwards last_point is the last complete point. */
+int resume_trim(const char *dir, struct resume_info *ri, long rows_per_point, struct err *e);
+void resume_free(struct resume_info *ri);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/bash
+# run_resume.sh — a run killed at a random moment leaves a valid partial results directory (whole points,
+# a PARTIAL marker, an analysable raw.csv) and `run --resume` completes it to exactly the points of an
+# uninterrupted run. 20 kills, by SIGINT, SIGTERM and SIGKILL in turn.
+. "$(dirname "$0")/../lib.sh"
+set -m # background jobs in their own process group, so SIGINT is not ignored in them
+
+ARGS=(--kernels load.gpr,store.gpr,chase.plain --sizes 16k,64k,256k,1M --threads 1 --reps 2 --min-time 1
+	--reported-levels --retries 0 --no-progress)
+# The set of (point, variant, size, argument, repetition, event) a run measured.
+points() { python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r["point"], r["variant"], r["bytes"], r["arg"], r["rep"], r["event"])' "$1/raw.csv" | sort; }
+# Every row has the header's fields and every point has the same number of rows.
+whole_points() { python3 -c '
+import csv, collections, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert all(len(r) == len(rows[0]) for r in rows), "torn row"
+n = collections.Counter(r[0] for r in rows[1:])
+assert len(set(n.values())) <= 1, n' "$1/raw.csv"; }
+
+if ! "$PMUCHECK" run "${ARGS[@]}" --out "$TMP/full" >/dev/null 2>&1; then
+	notok "uninterrupted reference run" "failed"
+	exit 0
+fi
+points "$TMP/full" >"$TMP/full.points"
+signals=(INT TERM KILL)
+bad=0 partial=0
+for i in $(seq 1 20); do
+	d="$TMP/cut$i" sig=${signals[$((i % 3))]}
+	"$PMUCHECK" run "${ARGS[@]}" --out "$d" >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$((RANDOM % 60 + 5))"
+	kill -"$sig" "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	[ -d "$d" ] || continue # killed before the directory existed: nothing to resume
+	if [ -f "$d/raw.csv" ] && [ -e "$d/PARTIAL" ]; then
+		partial=$((partial + 1))
+		whole_points "$d" || { bad=1; echo "# kill $i ($sig): raw.csv is not whole points"; }
+		"$PMUCHECK" analyze --quiet "$d" >"$TMP/an.out" 2>&1 ||
+			{ bad=1; echo "# kill $i ($sig): partial raw.csv not analysable"; sed 's/^/#   /' "$TMP/an.out"; }
+	fi
+	if [ -e "$d/PARTIAL" ]; then
+		"$PMUCHECK" run --resume "$d" >"$TMP/res.out" 2>&1 ||
+			{ bad=1; echo "# kill $i ($sig): resume failed"; sed 's/^/#   /' "$TMP/res.out"; continue; }
+	fi
+	[ ! -e "$d/PARTIAL" ] || { bad=1; echo "# kill $i ($sig): still PARTIAL after resume"; }
+	points "$d" | cmp -s - "$TMP/full.points" || { bad=1; echo "# kill $i ($sig): points differ from the uninterrupted run"; }
+done
+if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed to the uninterrupted set ($partial left a partial raw.csv)"; else notok "20 random kills" "see above"; fi
+[ "$partial" -ge 5 ] && ok "at least 5 of the kills landed mid-run ($partial)" || notok "kills landed mid-run" "only $partial of 20 left a partial raw.csv"
+
+expect_status "resume of a finished run is refused" 2 "$PMUCHECK" run --resume "$TMP/full"
+expect_status "resume of a directory that is no run is refused" 2 "$PMUCHECK" run --resume "$TMP"
+expect_status "resume with other options is refused" 2 "$PMUCHECK" run --resume "$TMP/full" --quick
