@@ -86,7 +86,7 @@ static void field(FILE *f, const char *s)
 	raw_csv_field(f, s);
 }
 
-void raw_write(struct raw_writer *w, const struct raw_row *r)
+void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 {
 	FILE *f = w->point;
 

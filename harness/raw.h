@@ -10,7 +10,7 @@
 #include "err.h"
 #include "kern.h"
 
-struct raw_row {
+struct raw_out_row {
 	int point, rep, group;
 	const char *kernel, *variant;
 	unsigned width;
@@ -48,7 +48,7 @@ int raw_create(struct raw_writer *w, const char *dir, struct err *e);
 /* Opens an existing dir/raw.csv to append to (pmucheck run --resume). */
 int raw_append(struct raw_writer *w, const char *dir, struct err *e);
 /* Adds a row to the current point. */
-void raw_write(struct raw_writer *w, const struct raw_row *r);
+void raw_write(struct raw_writer *w, const struct raw_out_row *r);
 /* Appends the current point's rows to raw.csv and makes them durable. */
 int raw_flush(struct raw_writer *w, struct err *e);
 int raw_close(struct raw_writer *w, struct err *e);

@@ -66,7 +66,7 @@ double record_cv_limit(const struct plan_point *pt)
 
 /* The part of a row that all its events share. */
 static void row_common(const struct run_state *s, int ipt, const struct point_record *r,
-		       const struct record_labels *l, const char *flag, struct raw_row *row)
+		       const struct record_labels *l, const char *flag, struct raw_out_row *row)
 {
 	const struct plan_point *pt = &s->plan->points[ipt];
 
@@ -97,7 +97,7 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->reason = "";
 }
 
-static void event_fields(struct raw_row *row, const struct ctr_event *ev)
+static void event_fields(struct raw_out_row *row, const struct ctr_event *ev)
 {
 	row->event = ev->spec;
 	row->backend = ctr_backend_name(ev->backend);
@@ -123,7 +123,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 {
 	const struct run_events *re = s->events;
 	const struct ctr_plan *cp = re && re->plan.ngroups ? &re->plan : NULL;
-	struct raw_row row;
+	struct raw_out_row row;
 
 	for (int rep = 0; rep < r->nreps; rep++)
 		for (int gi = 0; gi < r->npass; gi++) {

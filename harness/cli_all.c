@@ -1,0 +1,58 @@
+/* cli_all.c — `pmucheck [RUN OPTIONS]`: the default validation of this machine. Runs, analyses the new
+ * results directory and writes its report, then says where everything is. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "cli.h"
+#include "cli_run.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmucheck [all] [RUN OPTIONS]\n\n"
+		   "Validates this machine: 'pmucheck run' with the given options (see 'pmucheck run --help'),\n"
+		   "then 'pmucheck analyze' on the new results directory.\n");
+}
+
+static void verdict_summary(const struct analyze_summary *s)
+{
+	printf("\nevents: %u in %lu raw rows over %u points:", s->events, s->rows, s->points);
+	for (int c = 0; c < VC_COUNT; c++)
+		if (s->classes[c])
+			printf(" %u %s", s->classes[c], verdict_class_names[c]);
+	printf("\n");
+}
+
+static int cmd_all(int argc, char **argv)
+{
+	struct analyze_summary sum;
+	struct run_cli rc;
+	struct topo t;
+	struct err e;
+	int r = topo_load(&t, &e);
+
+	if (r)
+		return cli_fail("all", r, &e);
+	r = run_cli_parse(argc, argv, &t, &rc, &e);
+	if (!r && rc.help) {
+		usage(stdout);
+		topo_free(&t);
+		return 0;
+	}
+	if (!r && rc.resume)
+		r = err_set(&e, E_USAGE, "--resume: use 'pmucheck run --resume DIR', then 'pmucheck analyze DIR'");
+	if (!r)
+		r = run_cli_execute(&rc, &t, argc, argv, &e);
+	topo_free(&t);
+	if (r)
+		return cli_fail("all", r, &e);
+	r = analyze_dir(rc.dir, &sum, &e);
+	if (r)
+		return cli_fail("analyze", r, &e);
+	verdict_summary(&sum);
+	printf("results:  %s/raw.csv, machine.json\n", rc.dir);
+	printf("analysis: %s/events.md, peaks.md\n", rc.dir);
+	return 0;
+}
+
+CLI_COMMAND("all", cmd_all, "run, then analyze (the default when no command is given)");
