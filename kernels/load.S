@@ -15,8 +15,8 @@
  *   gpr: accumulators rax r8 r9 r10      vector: accumulators 0-7 (xmm / ymm / zmm)
  * Block (loop body): 512 bytes = 8 lines; 512/width loads, then add + jnz.
  *
- * Descriptor (load.c): per block 512/width loads and 512/width + 2 instructions; per pass 3 more
- * (index reset, dec, jnz); the fixed prologue + epilogue count per variant is in load.c's table.
+ * Descriptor (load_desc.c): per block 512/width loads and 512/width + 2 instructions; per pass 3 more
+ * (index reset, dec, jnz); the fixed prologue + epilogue count per variant is in load_desc.c's table.
  * Lines read = bytes/64 per pass, nothing stored.
  */
 	.text

@@ -17,8 +17,8 @@
  *   source: r8 (gpr) or register 0 (xmm / ymm / zmm), set once before the loop.
  * Block (loop body): 512 bytes = 8 lines; 512/width stores, then add + jnz.
  *
- * Descriptor (store.c): per block 512/width stores and 512/width + 2 instructions; per pass 3 more
- * (index reset, dec, jnz); the fixed count outside the loops per variant is in store.c's table.
+ * Descriptor (store_desc.c): per block 512/width stores and 512/width + 2 instructions; per pass 3 more
+ * (index reset, dec, jnz); the fixed count outside the loops per variant is in store_desc.c's table.
  * Lines written = bytes/64 per pass; lines read = the same for normal stores (write-allocate), 0 for NT.
  */
 	.text

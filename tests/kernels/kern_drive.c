@@ -2,6 +2,7 @@
  * (tests/kernels/valgrind_exact.sh).
  *
  * usage: kern_drive VARIANT BYTES REPS ARG
+ *        kern_drive --list      one line per variant: name, ISA bits (enum kern_isa), granule, arg_max
  *
  * Prints the descriptor's volumes ("name=value" per line) and the kernel's entry address ("fn=0x..."),
  * then prepares the buffer as the harness would (zero-filled arrays + 4096 bytes of slack, the
@@ -30,6 +31,15 @@ int main(int argc, char **argv)
 	uint64_t total;
 	void *buf;
 
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (unsigned i = 0; i < kern_family_count(); i++) {
+			f = kern_family_at(i);
+			for (unsigned j = 0; j < f->nvariants; j++)
+				printf("%s %u %u %" PRIu64 "\n", f->variants[j].name, f->variants[j].isa,
+				       f->granule, f->arg_max);
+		}
+		return 0;
+	}
 	if (argc != 5)
 		return usage("wrong number of arguments");
 	v = kern_variant_find(argv[1], &f);

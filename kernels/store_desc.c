@@ -1,4 +1,4 @@
-/* store.c — descriptor of the store family (store.S): write bandwidth at 8/16/32/64 bytes per
+/* store_desc.c — descriptor of the store family (store.S): write bandwidth at 8/16/32/64 bytes per
  * store, with write-allocate (normal stores) and without (non-temporal stores, KV_NT). */
 #include "kern.h"
 
@@ -37,6 +37,9 @@ static void store_volumes(const struct kern_variant *v, const struct kern_params
 	/* per block: its stores + add + jnz; per pass: index reset + dec + jnz */
 	out->instructions = fixed + p->reps * (3 + blocks * (per_block + 2));
 	out->stores = p->reps * blocks * per_block;
+	/* ret's read of the return address: the instruction-level fields count all the call does */
+	out->loads = 1;
+	out->bytes_loaded = 8;
 	out->bytes_stored = p->reps * p->bytes;
 	out->lines_written = lines;
 	out->lines_read = v->flags & KV_NT ? 0 : lines; /* the write-allocate read */
