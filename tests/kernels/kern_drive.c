@@ -1,7 +1,7 @@
 /* kern_drive.c — calls one kernel exactly once, for the exactness checks under valgrind
  * (tests/kernels/valgrind_exact.sh).
  *
- * usage: kern_drive VARIANT BYTES REPS ARG
+ * usage: kern_drive [-n] VARIANT BYTES REPS ARG   (-n: print the volumes, do not run the kernel)
  *        kern_drive --list      one line per variant: name, ISA bits (enum kern_isa), granule, arg_max
  *
  * Prints the descriptor's volumes ("name=value" per line) and the kernel's entry address ("fn=0x..."),
@@ -18,7 +18,7 @@
 
 static int usage(const char *msg)
 {
-	fprintf(stderr, "kern_drive: %s\nusage: kern_drive VARIANT BYTES REPS ARG\n", msg);
+	fprintf(stderr, "kern_drive: %s\nusage: kern_drive [-n] VARIANT BYTES REPS ARG | --list\n", msg);
 	return 2;
 }
 
@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	struct kern_volumes vol;
 	uint64_t total;
 	void *buf;
+	int dry = argc > 1 && strcmp(argv[1], "-n") == 0;
 
 	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
 		for (unsigned i = 0; i < kern_family_count(); i++) {
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	argc -= dry;
+	argv += dry;
 	if (argc != 5)
 		return usage("wrong number of arguments");
 	v = kern_variant_find(argv[1], &f);
@@ -56,6 +59,8 @@ int main(int argc, char **argv)
 	KERN_VOLUME_FIELDS(PRINT_FIELD)
 	printf("width=%u\nfn=%p\n", v->width, (void *)v->fn);
 	fflush(stdout);
+	if (dry)
+		return 0;
 
 	total = f->arrays * p.bytes + KERN_PAGE;
 	buf = aligned_alloc(KERN_PAGE, total);

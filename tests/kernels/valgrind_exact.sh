@@ -23,15 +23,15 @@ fi
 
 # Sizes (bytes), passes and arguments per family: several block counts, reps 1 and > 1, and the
 # interesting arguments (no delay, a few NOPs, the full sled; aligned, last unsplit and split
-# offsets; no, some and all multiplies).
+# offsets; no, some and all multiplies). The first case of each also has its bytes checked.
 cases() {
 	case $1 in
-	load.* | store.*) echo 512:1:0 1536:2:0 4096:3:0 ;;
-	nopread.*) echo 256:1:0 1024:2:7 512:3:1 768:1:4096 ;;
-	splitread.*) echo 512:1:0 1024:2:56 1024:3:57 2048:1:63 ;;
-	triad.*) echo 512:1:0 1536:3:0 ;;
-	chase.*) echo 1024:1:0 8192:3:0 4096:2:1 2048:1:37 1024:2:128 ;;
-	touch.*) echo 32768:1:0 65536:3:0 ;;
+	load.* | store.*) echo 1536:2:0 512:1:0 4096:3:0 ;;
+	nopread.*) echo 1024:2:7 256:1:0 512:3:1 768:1:4096 ;;
+	splitread.*) echo 1024:3:57 512:1:0 1024:2:56 2048:1:63 ;;
+	triad.*) echo 1536:3:0 512:1:0 ;;
+	chase.*) echo 4096:2:37 1024:1:0 8192:3:0 4096:2:1 1024:2:128 ;;
+	touch.*) echo 65536:3:0 32768:1:0 ;;
 	esac
 }
 
@@ -56,18 +56,14 @@ lk_sum() {
 
 vol() { sed -n "s/^$1=//p" "$2"; }
 
-# One case: variant, bytes, reps, arg.
+# One case: variant, bytes, reps, arg, and 1 to check bytes with lackey too (once per variant:
+# the widths do not change with the sizes, and each valgrind start costs a quarter second).
 run_case() {
-	local v=$1 bytes=$2 reps=$3 arg=$4 name="$1 bytes=$2 reps=$3 arg=$4"
+	local v=$1 bytes=$2 reps=$3 arg=$4 with_bytes=$5 name="$1 bytes=$2 reps=$3 arg=$4"
 	local out=$TMP/$v.$bytes.$reps.$arg fn sym size lo hi cg lk want_cg want_lk
 	if ! valgrind -q --tool=cachegrind --cache-sim=yes --vex-guest-chase=no \
 		--cachegrind-out-file="$out.cg" "$DRIVE" "$v" "$bytes" "$reps" "$arg" >"$out.vol" 2>"$out.err"; then
 		notok "$name" "cachegrind run failed: $(head -3 "$out.err")"
-		return
-	fi
-	if ! valgrind -q --tool=lackey --trace-mem=yes --vex-guest-chase=no --log-file="$out.lk" \
-		"$DRIVE" "$v" "$bytes" "$reps" "$arg" >/dev/null 2>"$out.err"; then
-		notok "$name" "lackey run failed: $(head -3 "$out.err")"
 		return
 	fi
 	fn=$(vol fn "$out.vol")
@@ -80,11 +76,22 @@ run_case() {
 	hi=$(printf '%08x' $((fn + 0x$size)))
 	cg=$(cg_sum "$out.cg" "$sym")
 	want_cg="$(vol instructions "$out.vol") $(vol loads "$out.vol") $(vol stores "$out.vol")"
-	lk=$(lk_sum "$out.lk" "$lo" "$hi")
-	want_lk="$(vol instructions "$out.vol") $(vol bytes_loaded "$out.vol") $(vol bytes_stored "$out.vol") 0"
 	if [ "$cg" != "$want_cg" ]; then
 		notok "$name" "cachegrind Ir Dr Dw = $cg, descriptor says $want_cg"
-	elif [ "$lk" != "$want_lk" ]; then
+		return
+	fi
+	if [ "$with_bytes" != 1 ]; then
+		ok "$name: Ir Dr Dw $cg"
+		return
+	fi
+	if ! valgrind -q --tool=lackey --trace-mem=yes --vex-guest-chase=no --log-file="$out.lk" \
+		"$DRIVE" "$v" "$bytes" "$reps" "$arg" >/dev/null 2>"$out.err"; then
+		notok "$name" "lackey run failed: $(head -3 "$out.err")"
+		return
+	fi
+	lk=$(lk_sum "$out.lk" "$lo" "$hi")
+	want_lk="$(vol instructions "$out.vol") $(vol bytes_loaded "$out.vol") $(vol bytes_stored "$out.vol") 0"
+	if [ "$lk" != "$want_lk" ]; then
 		notok "$name" "lackey instructions, bytes read/written/modified = $lk, descriptor says $want_lk"
 	else
 		ok "$name: Ir Dr Dw $cg, bytes read/written ${want_lk#* }"
@@ -98,13 +105,17 @@ jobs_max=$(nproc)
 n=0
 while read -r v isa _granule _argmax; do
 	if [ $((isa & 8)) -ne 0 ]; then
-		skip "$v" "AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)" >"$TMP/tap.$((n++))"
+		skip "$v" "AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)" >"$TMP/tap.$n"
+		n=$((n + 1))
 		continue
 	fi
+	first=1
 	for c in $(cases "$v"); do
 		IFS=: read -r bytes reps arg <<<"$c"
 		[ "$(jobs -rp | wc -l)" -ge "$jobs_max" ] && wait -n
-		run_case "$v" "$bytes" "$reps" "$arg" >"$TMP/tap.$((n++))" &
+		run_case "$v" "$bytes" "$reps" "$arg" "$first" >"$TMP/tap.$n" &
+		first=0
+		n=$((n + 1))
 	done
 done <"$TMP/variants"
 wait
