@@ -11,7 +11,7 @@ uint64_t kern_load_avx512(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg
 static const struct kern_variant load_variants[] = {
 	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr},
 	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse},
-	{"load.avx", 32, KISA_AVX, 0, kern_load_avx},
+	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx}, /* vpxor ymm is AVX2 */
 	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512},
 };
 
