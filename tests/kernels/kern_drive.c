@@ -63,8 +63,7 @@ int main(int argc, char **argv)
 		return 0;
 
 	total = f->arrays * p.bytes + KERN_PAGE;
-	buf = aligned_alloc(KERN_PAGE, total);
-	if (!buf)
+	if (posix_memalign(&buf, KERN_PAGE, total) != 0)
 		return 1;
 	memset(buf, 0, total);
 	if (f->prepare && f->prepare(v, &p, buf, 1) != 0)

@@ -18,11 +18,10 @@ static uint8_t *build(uint64_t bytes, uint64_t seed)
 	const struct kern_family *f;
 	const struct kern_variant *v = kern_variant_find("chase.plain", &f);
 	struct kern_params p = {.bytes = bytes, .reps = 1};
-	uint8_t *buf;
+	void *buf = NULL;
 
 	assert_non_null(v);
-	buf = aligned_alloc(KERN_PAGE, bytes + KERN_PAGE);
-	assert_non_null(buf);
+	assert_int_equal(posix_memalign(&buf, KERN_PAGE, bytes + KERN_PAGE), 0);
 	memset(buf, 0, bytes + KERN_PAGE);
 	assert_int_equal(f->prepare(v, &p, buf, seed), 0);
 	return buf;

@@ -70,9 +70,9 @@ static uint64_t word(const uint8_t *p)
 
 static uint8_t *alloc(const struct kern_family *f, uint64_t bytes)
 {
-	uint8_t *buf = aligned_alloc(KERN_PAGE, f->arrays * bytes + SLACK);
+	void *buf = NULL;
 
-	assert_non_null(buf);
+	assert_int_equal(posix_memalign(&buf, KERN_PAGE, f->arrays * bytes + SLACK), 0);
 	return buf;
 }
 
