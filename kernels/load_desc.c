@@ -1,0 +1,46 @@
+/* load_desc.c — descriptor of the load family (load.S): read bandwidth at 8/16/32/64 bytes per load. */
+#include "kern.h"
+
+#define LOAD_BLOCK 512u /* bytes per unrolled block, the family's granule */
+
+uint64_t kern_load_gpr(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+uint64_t kern_load_sse(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+uint64_t kern_load_avx(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+uint64_t kern_load_avx512(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+
+static const struct kern_variant load_variants[] = {
+	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr},
+	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse},
+	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx}, /* vpxor ymm is AVX2 */
+	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512},
+};
+
+/* Instructions outside the loops, per variant: accumulator zeroing (4 or 8) + loop setup (4:
+   add, neg, mov, jmp), then the fold into rax and ret (gpr 4, sse 12, avx 14, avx512 16). */
+static const unsigned load_fixed[] = {4 + 4 + 4, 8 + 4 + 12, 8 + 4 + 14, 8 + 4 + 16};
+
+static void load_volumes(const struct kern_variant *v, const struct kern_params *p,
+			 struct kern_volumes *out)
+{
+	uint64_t per_block = LOAD_BLOCK / v->width;
+	uint64_t blocks = p->bytes / LOAD_BLOCK;
+
+	*out = (struct kern_volumes){0};
+	/* per block: its loads + add + jnz; per pass: index reset + dec + jnz */
+	out->instructions = load_fixed[v - load_variants] + p->reps * (3 + blocks * (per_block + 2));
+	/* + ret's read of the return address: the instruction-level fields count all the call does */
+	out->loads = p->reps * blocks * per_block + 1;
+	out->bytes_loaded = p->reps * p->bytes + 8;
+	out->lines_read = p->reps * (p->bytes / KERN_LINE);
+}
+
+static const struct kern_family load_family = {
+	.name = "load",
+	.summary = "sequential aligned loads of 8/16/32/64 bytes, xor-accumulated (read bandwidth)",
+	.variants = load_variants,
+	.nvariants = sizeof(load_variants) / sizeof(load_variants[0]),
+	.granule = LOAD_BLOCK,
+	.arrays = 1,
+	.volumes = load_volumes,
+};
+KERN_REGISTER(load_family);

@@ -1,0 +1,118 @@
+/* store.S — sequential write bandwidth at 8, 16, 32 and 64 bytes per store, normal and non-temporal.
+ *
+ * What it measures: `reps` passes over one array of `bytes` bytes, every byte written exactly once
+ * per pass by aligned stores of the variant's width, nothing loaded. Normal stores make the cache
+ * read each line before it is written (write-allocate), so the memory traffic is one line read and
+ * one line written back per line; non-temporal stores (movnti, movntpd, vmovntpd) bypass the caches
+ * and write whole lines without reading them. The NT variants end with one sfence so that their
+ * writes are globally visible when the call returns.
+ *
+ * The stored value is all ones, not zero: some CPUs drop stores of zeros to lines that are already
+ * zero, which would hide the write traffic.
+ *
+ *   uint64_t kern_store_<v>(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg /+ unused +/)
+ *   returns 0 (the stored array is the observable result)
+ *
+ * Registers: rdi end of the array, rsi -bytes, rcx running index (-bytes .. 0), rdx passes left;
+ *   source: r8 (gpr) or register 0 (xmm / ymm / zmm), set once before the loop.
+ * Block (loop body): 512 bytes = 8 lines; 512/width stores, then add + jnz.
+ *
+ * Descriptor (store_desc.c): per block 512/width stores and 512/width + 2 instructions; per pass 3 more
+ * (index reset, dec, jnz); the fixed count outside the loops per variant is in store_desc.c's table.
+ * Lines written = bytes/64 per pass; lines read = the same for normal stores (write-allocate), 0 for NT.
+ */
+	.text
+
+#define BLOCK 512
+
+.macro ST_GPR off
+	mov	%r8, \off(%rdi,%rcx)
+.endm
+.macro ST_GPR_NT off
+	movnti	%r8, \off(%rdi,%rcx)
+.endm
+.macro ST_SSE off
+	movapd	%xmm0, \off(%rdi,%rcx)
+.endm
+.macro ST_SSE_NT off
+	movntpd	%xmm0, \off(%rdi,%rcx)
+.endm
+.macro ST_AVX off
+	vmovapd	%ymm0, \off(%rdi,%rcx)
+.endm
+.macro ST_AVX_NT off
+	vmovntpd %ymm0, \off(%rdi,%rcx)
+.endm
+.macro ST_AVX512 off
+	vmovapd	%zmm0, \off(%rdi,%rcx)
+.endm
+.macro ST_AVX512_NT off
+	vmovntpd %zmm0, \off(%rdi,%rcx)
+.endm
+
+/* The all-ones source, one instruction each. */
+.macro ONES_GPR
+	mov	$-1, %r8
+.endm
+.macro ONES_SSE
+	pcmpeqd	%xmm0, %xmm0
+.endm
+.macro ONES_AVX
+	vcmppd	$15, %ymm0, %ymm0, %ymm0	/* predicate 15: always true */
+.endm
+.macro ONES_AVX512
+	vpternlogd $0xff, %zmm0, %zmm0, %zmm0
+.endm
+
+/* What follows the loops: nothing, sfence (NT), vzeroupper (AVX), or both. */
+.macro FINI_NONE
+.endm
+.macro FINI_NT
+	sfence
+.endm
+.macro FINI_VZU
+	vzeroupper
+.endm
+.macro FINI_NT_VZU
+	sfence
+	vzeroupper
+.endm
+
+/* Prologue 5 (source, add, neg, mov, jmp); epilogue: fini + xor + ret. */
+.macro STORE_FUNC name, ones, op, width, fini
+	.globl	\name
+	.type	\name, @function
+	.p2align 6
+\name:
+	\ones
+	add	%rsi, %rdi
+	neg	%rsi
+	mov	%rsi, %rcx
+	jmp	2f		/* over the alignment padding: it must not execute */
+	.p2align 6
+2:	off = 0
+	.rept BLOCK / \width
+	\op off
+	off = off + \width
+	.endr
+	add	$BLOCK, %rcx
+	jnz	2b
+	mov	%rsi, %rcx	/* next pass (harmless once more after the last) */
+	dec	%rdx
+	jnz	2b
+	\fini
+	xor	%eax, %eax
+	ret
+	.size	\name, . - \name
+.endm
+
+STORE_FUNC kern_store_gpr, ONES_GPR, ST_GPR, 8, FINI_NONE
+STORE_FUNC kern_store_sse, ONES_SSE, ST_SSE, 16, FINI_NONE
+STORE_FUNC kern_store_avx, ONES_AVX, ST_AVX, 32, FINI_VZU
+STORE_FUNC kern_store_avx512, ONES_AVX512, ST_AVX512, 64, FINI_VZU
+STORE_FUNC kern_store_gpr_nt, ONES_GPR, ST_GPR_NT, 8, FINI_NT
+STORE_FUNC kern_store_sse_nt, ONES_SSE, ST_SSE_NT, 16, FINI_NT
+STORE_FUNC kern_store_avx_nt, ONES_AVX, ST_AVX_NT, 32, FINI_NT_VZU
+STORE_FUNC kern_store_avx512_nt, ONES_AVX512, ST_AVX512_NT, 64, FINI_NT_VZU
+
+	.section .note.GNU-stack, "", @progbits

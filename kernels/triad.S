@@ -1,0 +1,107 @@
+/* triad.S — the STREAM triad a[i] = b[i] + s * c[i] on doubles, s = 3.0 (from .rodata).
+ *
+ * What it measures: `reps` passes over three arrays of `bytes` bytes each: a at buf, b at
+ * buf + bytes, c at buf + 2 * bytes. Per element 2 loads (b, c) and 1 store (a). Normal stores
+ * make the cache read every line of a before writing it (write-allocate), so the memory traffic per
+ * pass is 3 lines read and 1 written back per line of a; the non-temporal variants (.nt: movntpd /
+ * vmovntpd, one sfence at the end) read 2 and write 1, the difference that Helm & Taura's Fig. 7
+ * shows. One call is one thread's chunk; the harness runs one call per OpenMP thread.
+ *
+ * s is the constant .Ltriad_s in .rodata (8 doubles 3.0, one line), loaded once per call at the
+ * variant's width into register 15. 3.0 keeps the arithmetic exact for small integers, so a test
+ * can check a[] bit for bit.
+ *
+ *   uint64_t kern_triad_<v>(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg /+ unused +/)
+ *   returns 0 (the array a is the observable result)
+ *
+ * Registers: rdi end of a, r8 end of b, r9 end of c, rsi -bytes, rcx running index (-bytes .. 0),
+ *   rdx passes left; register 15 = s; registers 0-7 hold the vectors in flight (round robin, so
+ *   that consecutive vectors never share a register).
+ * Block (loop body): 512 bytes of each array (8 lines per array). Per vector: SSE movapd + mulpd
+ *   + addpd + store (4 instructions), AVX / AVX-512 vmulpd + vaddpd + store (3).
+ *
+ * Descriptor (triad_desc.c): per block 512/width vectors x (4 or 3) + 2 (add, jnz) instructions; per pass
+ * 3 (index reset, dec, jnz); outside the loops 9 (s load, 6 setup, xor, ret) + sfence (NT) +
+ * vzeroupper (AVX, AVX-512). Loads 2 per vector + s + ret's; stores 1 per vector.
+ */
+#define BLOCK 512
+
+	.section .rodata
+	.p2align 6
+.Ltriad_s:
+	.rept 8
+	.double 3.0
+	.endr
+
+	.text
+
+.macro V_SSE off, r, st
+	movapd	\off(%r9,%rcx), \r
+	mulpd	%xmm15, \r
+	addpd	\off(%r8,%rcx), \r
+	\st	\r, \off(%rdi,%rcx)
+.endm
+.macro V_AVX off, r, st
+	vmulpd	\off(%r9,%rcx), %ymm15, \r
+	vaddpd	\off(%r8,%rcx), \r, \r
+	\st	\r, \off(%rdi,%rcx)
+.endm
+.macro V_AVX512 off, r, st
+	vmulpd	\off(%r9,%rcx), %zmm15, \r
+	vaddpd	\off(%r8,%rcx), \r, \r
+	\st	\r, \off(%rdi,%rcx)
+.endm
+
+.macro FINI_NONE
+.endm
+.macro FINI_NT
+	sfence
+.endm
+.macro FINI_VZU
+	vzeroupper
+.endm
+.macro FINI_NT_VZU
+	sfence
+	vzeroupper
+.endm
+
+/* name, s load, vector macro, store instruction, width, fini, register prefix */
+.macro TRIAD_FUNC name, lds, vec, st, width, fini, p
+	.globl	\name
+	.type	\name, @function
+	.p2align 6
+\name:
+	\lds	.Ltriad_s(%rip), \p\()15
+	add	%rsi, %rdi		/* end of a */
+	lea	(%rdi,%rsi), %r8	/* end of b */
+	lea	(%r8,%rsi), %r9		/* end of c */
+	neg	%rsi
+	mov	%rsi, %rcx
+	jmp	2f			/* over the alignment padding: it must not execute */
+	.p2align 6
+2:	off = 0
+	.rept BLOCK / (8 * \width)
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	\vec	off, \p\r, \st
+	off = off + \width
+	.endr
+	.endr
+	add	$BLOCK, %rcx
+	jnz	2b
+	mov	%rsi, %rcx		/* next pass (harmless once more after the last) */
+	dec	%rdx
+	jnz	2b
+	\fini
+	xor	%eax, %eax
+	ret
+	.size	\name, . - \name
+.endm
+
+TRIAD_FUNC kern_triad_sse, movapd, V_SSE, movapd, 16, FINI_NONE, %xmm
+TRIAD_FUNC kern_triad_avx, vmovapd, V_AVX, vmovapd, 32, FINI_VZU, %ymm
+TRIAD_FUNC kern_triad_avx512, vmovapd, V_AVX512, vmovapd, 64, FINI_VZU, %zmm
+TRIAD_FUNC kern_triad_sse_nt, movapd, V_SSE, movntpd, 16, FINI_NT, %xmm
+TRIAD_FUNC kern_triad_avx_nt, vmovapd, V_AVX, vmovntpd, 32, FINI_NT_VZU, %ymm
+TRIAD_FUNC kern_triad_avx512_nt, vmovapd, V_AVX512, vmovntpd, 64, FINI_NT_VZU, %zmm
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,74 @@
+/* kern_drive.c — calls one kernel exactly once, for the exactness checks under valgrind
+ * (tests/kernels/valgrind_exact.sh).
+ *
+ * usage: kern_drive [-n] VARIANT BYTES REPS ARG   (-n: print the volumes, do not run the kernel)
+ *        kern_drive --list      one line per variant: name, ISA bits (enum kern_isa), granule, arg_max
+ *
+ * Prints the descriptor's volumes ("name=value" per line) and the kernel's entry address ("fn=0x..."),
+ * then prepares the buffer as the harness would (zero-filled arrays + 4096 bytes of slack, the
+ * family's prepare() with seed 1) and calls the kernel once. Exit 2 on bad arguments. Linked
+ * without PIE so that the printed address is the one `nm` lists.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern.h"
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "kern_drive: %s\nusage: kern_drive [-n] VARIANT BYTES REPS ARG | --list\n", msg);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const struct kern_family *f;
+	const struct kern_variant *v;
+	struct kern_params p;
+	struct kern_volumes vol;
+	uint64_t total;
+	void *buf;
+	int dry = argc > 1 && strcmp(argv[1], "-n") == 0;
+
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (unsigned i = 0; i < kern_family_count(); i++) {
+			f = kern_family_at(i);
+			for (unsigned j = 0; j < f->nvariants; j++)
+				printf("%s %u %u %" PRIu64 "\n", f->variants[j].name, f->variants[j].isa,
+				       f->granule, f->arg_max);
+		}
+		return 0;
+	}
+	argc -= dry;
+	argv += dry;
+	if (argc != 5)
+		return usage("wrong number of arguments");
+	v = kern_variant_find(argv[1], &f);
+	if (!v)
+		return usage("unknown variant");
+	p.bytes = strtoull(argv[2], NULL, 0);
+	p.reps = strtoull(argv[3], NULL, 0);
+	p.arg = strtoull(argv[4], NULL, 0);
+	if (!p.bytes || p.bytes % f->granule || !p.reps || p.arg > f->arg_max)
+		return usage("bytes must be a non-zero multiple of the granule, reps >= 1, arg <= arg_max");
+
+	f->volumes(v, &p, &vol);
+#define PRINT_FIELD(name) printf(#name "=%" PRIu64 "\n", vol.name);
+	KERN_VOLUME_FIELDS(PRINT_FIELD)
+	printf("width=%u\nfn=%p\n", v->width, (void *)v->fn);
+	fflush(stdout);
+	if (dry)
+		return 0;
+
+	total = f->arrays * p.bytes + KERN_PAGE;
+	if (posix_memalign(&buf, KERN_PAGE, total) != 0)
+		return 1;
+	memset(buf, 0, total);
+	if (f->prepare && f->prepare(v, &p, buf, 1) != 0)
+		return 1;
+	v->fn(buf, p.bytes, p.reps, p.arg);
+	free(buf);
+	return 0;
+}
