@@ -23,6 +23,7 @@ static struct {
 } guard;
 
 static struct sigaction previous[NGUARDED];
+static bool installed[NGUARDED];
 
 /* A stack overflow is a SIGSEGV too; the handler then needs a stack of its own. */
 static char alt_stack[64 * 1024];
@@ -74,8 +75,14 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < NGUARDED; i++) /* one restore at a time, even if signals pile up */
 		sigaddset(&sa.sa_mask, guarded[i]);
-	for (int i = 0; i < NGUARDED; i++)
-		sigaction(guarded[i], &sa, &previous[i]);
+	/* A signal ignored on entry (nohup's SIGHUP, SIGINT of a background job) stays ignored: it
+	   does not end the process, so there is nothing to restore, and catching it would. */
+	for (int i = 0; i < NGUARDED; i++) {
+		sigaction(guarded[i], NULL, &previous[i]);
+		installed[i] = previous[i].sa_handler != SIG_IGN;
+		if (installed[i])
+			sigaction(guarded[i], &sa, NULL);
+	}
 }
 
 void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint64_t *vals,
@@ -99,5 +106,6 @@ void pf_guard_disarm(void)
 	guard.armed = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	for (int i = 0; i < NGUARDED; i++)
-		sigaction(guarded[i], &previous[i], NULL);
+		if (installed[i])
+			sigaction(guarded[i], &previous[i], NULL);
 }

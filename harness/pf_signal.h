@@ -6,7 +6,7 @@
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS and SIGABRT the handler writes the values back
  * (table bits only, pread + pwrite), removes the state file, and re-raises the signal with its
  * default action, so the exit status and core dump are what they would have been. exit() without
- * pf_close does the same through atexit.
+ * pf_close does the same through atexit. Signals the process ignores (nohup) stay ignored.
  */
 #ifndef PMUCHECK_PF_SIGNAL_H
 #define PMUCHECK_PF_SIGNAL_H
