@@ -10,6 +10,7 @@ make_fake() {
 	for ((c = 0; c < n; c++)); do
 		mkdir -p "$dir/$c"
 		head -c 8 /dev/urandom | dd of="$dir/$c/msr" bs=1 seek=$((msr)) status=none
+		chmod 600 "$dir/$c/msr" # as /dev/cpu/N/msr
 	done
 	msr_values >"$dir.orig"
 }
@@ -22,7 +23,8 @@ msr_values() {
 	done
 }
 
-# Value of one CPU as a shell number.
+# Value of one CPU as a shell number, now and at the start.
 msr_of() { echo $((0x$(od -A n -t x8 -j $((FAKE_MSR)) -N 8 "$PMUCHECK_MSR_DIR/$1/msr" | tr -d ' '))); }
+orig_of() { echo $((0x$(awk -v cpu="$1" '$1 == cpu { print $2 }' "$PMUCHECK_MSR_DIR.orig"))); }
 
 at_original() { msr_values | cmp -s - "$PMUCHECK_MSR_DIR.orig"; }
