@@ -23,7 +23,8 @@ static void fail(const char *what, const struct err *e)
 
 int main(int argc, char **argv)
 {
-	static int *volatile nowhere; /* volatile: the compiler cannot see the access is invalid */
+	/* volatile: the compiler cannot see the access is invalid; not NULL, which UBSan stops first */
+	static int *volatile nowhere = (int *)16;
 	const char *mode = argc > 1 ? argv[1] : "spin";
 	char report[8192];
 	struct pf_ctl *c;

@@ -4,7 +4,7 @@
 # values from before the first change. Then the lock: a second pmucheck is refused while a session
 # runs, and neither the session's MSRs nor its state file change.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/prefetch_lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
 
 # The state a status line shows for prefetcher $2 of CPU $1 (on/off).
 status_of() {

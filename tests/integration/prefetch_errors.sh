@@ -3,7 +3,7 @@
 # list, no msr driver, no permission, a short read. Each gives a clear message and its exit status,
 # and writes nothing: no MSR changes, no state file. Then this machine's real /dev/cpu.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/prefetch_lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
 
 # nothing_written NAME: the MSRs are at their start values and no state was saved.
 nothing_written() {

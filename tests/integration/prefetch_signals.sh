@@ -4,7 +4,7 @@
 # SIGKILL is restored by the next pmucheck start. tests/pf_session is the session: it opens all fake
 # CPUs, disables every prefetcher, prints "set", then toggles all off / all on without pause.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/prefetch_lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
 RUNS=20
 
 if [ ! -x "$SESSION" ]; then
@@ -12,6 +12,8 @@ if [ ! -x "$SESSION" ]; then
 	exit 0
 fi
 ulimit -c 0 # SIGQUIT, SIGSEGV, SIGBUS and SIGABRT dump core by default
+# In a sanitizer build (make SAN=1) ASan would take SIGSEGV/SIGBUS itself; the test is about ours.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1
 make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 
 # Starts a session and kills it with $1 after a random 0..20 ms, or after 1 us when $2 is "now"

@@ -1,4 +1,4 @@
-# prefetch_lib.sh — fake MSR files for the prefetch suites (sourced after tests/lib.sh).
+# pf_fake.sh — fake MSR files for tests/integration/prefetch_*.sh (sourced after tests/lib.sh).
 # make_fake DIR CPUID MSR N: N CPUs whose MSR starts from a random 64-bit value, kept in DIR.orig.
 SESSION=${SESSION:-$TOP/${BUILD:-build}/tests/pf_session}
 
