@@ -77,3 +77,23 @@ fi
 kill -TERM "$pid"; wait "$pid" 2>/dev/null
 at_original && ok "the session, ended by SIGTERM, restored the originals" ||
 	notok "the session, ended by SIGTERM, restored the originals" "$(msr_values | tr '\n' ' ')"
+
+# Two sessions started at the same moment, 10 times: exactly one wins, the other is refused, and
+# when the winner ends every MSR is back at its original value.
+bad=""
+for ((i = 0; i < 10; i++)); do
+	"$SESSION" hold >"$TMP/a" 2>&1 & a=$!
+	"$SESSION" hold >"$TMP/b" 2>&1 & b=$!
+	for _ in $(seq 200); do
+		{ grep -q '^set$' "$TMP/a" || grep -q '^set$' "$TMP/b"; } &&
+			{ ! kill -0 $a 2>/dev/null || ! kill -0 $b 2>/dev/null; } && break
+		sleep 0.01
+	done
+	winners=$(cat "$TMP/a" "$TMP/b" | grep -c '^set$')
+	refused=$(cat "$TMP/a" "$TMP/b" | grep -c 'another pmucheck')
+	kill -TERM $a $b 2>/dev/null; wait $a $b 2>/dev/null
+	if [ "$winners" -ne 1 ] || [ "$refused" -ne 1 ]; then bad="race $i: $winners won, $refused refused"; break; fi
+	at_original || { bad="race $i: $(msr_values | tr '\n' ' ')"; break; }
+done
+[ -z "$bad" ] && ok "two sessions racing x10: one wins, one is refused, originals restored" ||
+	notok "two sessions racing x10: one wins, one is refused, originals restored" "$bad"
