@@ -16,14 +16,16 @@ ulimit -c 0 # SIGQUIT, SIGSEGV, SIGBUS and SIGABRT dump core by default
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1
 make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 
-# Starts a session and kills it with $1 after a random 0..20 ms, or after 1 us when $2 is "now"
+# Starts a session and kills it with $1 after a random delay up to twice the time a session takes
+# to change the MSRs plus 10 ms (so most kills land during the toggling even on a loaded machine),
+# or after 1 us when $2 is "now"
 # (before it can change anything). Sets killed_in (1 when the session had already changed the MSRs)
 # and status (999 when the signal did not end it within a second). timeout signals the program
 # itself, not a shell on its way to exec it; env undoes the SIGINT/SIGQUIT ignore that a script's
 # children may inherit.
 kill_randomly() {
 	local delay
-	delay=$(printf '0.%06d' $((RANDOM % 20000 + 1)))
+	delay=$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % max_delay_us + 1)))
 	[ "$2" = now ] && delay=0.000001
 	timeout -k 1 -s "$1" --preserve-status "$delay" env --default-signal "$SESSION" \
 		>"$TMP/out" 2>"$TMP/err"
@@ -33,10 +35,14 @@ kill_randomly() {
 	grep -q '^set$' "$TMP/out" && killed_in=1
 }
 
-# The session must have changed something that the handler then undid: prove the toggle runs.
+# The session must have changed something that the handler then undid: prove the toggle runs,
+# and measure how long a session takes to get there.
+start=$(date +%s%N)
 "$SESSION" hold >"$TMP/out" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
+for _ in $(seq 300); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
+max_delay_us=$((2 * ($(date +%s%N) - start) / 1000 + 10000))
+[ $max_delay_us -gt 999999 ] && max_delay_us=999999
 if ! at_original && [ -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
 	ok "a live session has changed the MSRs and saved the originals"
 else
