@@ -21,4 +21,10 @@ void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint
 /* Disarms and puts the previous signal actions back. */
 void pf_guard_disarm(void);
 
+/* Brackets every session write. A handler running on another thread waits for the write in
+   progress before it restores, and once a handler has started, enter never returns: the process
+   is about to die of the signal, and a write now could undo the restore. */
+void pf_guard_enter(void);
+void pf_guard_leave(void);
+
 #endif

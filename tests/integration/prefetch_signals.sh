@@ -27,7 +27,7 @@ kill_randomly() {
 	local delay
 	delay=$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % max_delay_us + 1)))
 	[ "$2" = now ] && delay=0.000001
-	timeout -k 1 -s "$1" --preserve-status "$delay" env --default-signal "$SESSION" \
+	timeout -k 1 -s "$1" --preserve-status "$delay" env --default-signal "$SESSION" ${3:-spin} \
 		>"$TMP/out" 2>"$TMP/err"
 	status=$?
 	[ "$status" -eq 137 ] && [ "$1" != KILL ] && status=999
@@ -50,12 +50,15 @@ else
 fi
 kill -TERM "$pid"; wait "$pid"
 
-for sig in INT TERM HUP QUIT SEGV BUS ABRT; do
+# threads: the session writes on one thread while the handler runs on another.
+for sig in INT TERM HUP QUIT SEGV BUS ABRT TERM:threads; do
+	mode=${sig#*:}; [ "$mode" = "$sig" ] && mode=spin
+	sig=${sig%:*}
 	num=$(kill -l "$sig")
 	in=0 before=0 bad=""
 	for ((i = 0; i < RUNS; i++)); do
 		when=later; ((i % 4)) || when=now
-		kill_randomly "$sig" $when
+		kill_randomly "$sig" $when $mode
 		if [ $killed_in = 1 ]; then in=$((in + 1)); else before=$((before + 1)); fi
 		if [ "$status" -ne $((128 + num)) ]; then
 			bad="run $i: exit status $status, not death by SIG$sig ($(cat "$TMP/err"))"; break
@@ -67,7 +70,7 @@ for sig in INT TERM HUP QUIT SEGV BUS ABRT; do
 			bad="run $i: the handler restored but left the state file"; break
 		fi
 	done
-	name="SIG$sig x$RUNS ($in during the session, $before before): every MSR at its original"
+	name="SIG$sig x$RUNS ($in during the session, $before before$([ $mode = spin ] || echo ", $mode")): every MSR at its original"
 	if [ -n "$bad" ]; then notok "$name" "$bad"
 	elif [ "$in" -lt 5 ] || [ "$before" -lt 1 ]; then notok "$name" "too few kills before or in the session"
 	else ok "$name"; fi
