@@ -58,8 +58,17 @@ if [ "${as_user[*]}" = none ]; then
 else
 	expect_status "permission denied exits 1" 1 "${as_user[@]}" "$PMUCHECK" prefetch off
 	says "permission denied says to run as root" "Permission denied (MSR access needs root"
-	chmod 600 "$PMUCHECK_MSR_DIR"/*/msr
 	nothing_written "permission denied"
+	# A killed root run's state cannot be restored by this user: the start warns, keeps the file.
+	printf 'kind session\npid 1\nmsr 0xc0000108\nmask 0x2f\ncpu 0 0x0\n' >"$PMUCHECK_MSR_DIR/prefetch.state"
+	expect_status "stale state without permission: the command still runs (and fails alone)" 1 \
+		"${as_user[@]}" "$PMUCHECK" prefetch status
+	says "stale state without permission: the start says to restore as root" \
+		"could not be restored; run 'pmucheck prefetch restore' as root"
+	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && at_original && ok "stale state without permission: kept, nothing written" ||
+		notok "stale state without permission: kept, nothing written"
+	rm -f "$PMUCHECK_MSR_DIR/prefetch.state"
+	chmod 600 "$PMUCHECK_MSR_DIR"/*/msr
 fi
 
 # This machine, no fakes: either it works, or the reason matches what is missing.
