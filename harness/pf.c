@@ -30,7 +30,7 @@ static int start_session(struct pf_ctl *c, struct err *e)
 {
 	struct pf_saved s = {.kind = PF_SESSION, .pid = getpid(), .msr = c->t->msr,
 			     .mask = pf_table_mask(c->t), .n = c->n};
-	int rc = pf_lock(&c->lock_fd, e);
+	int rc = pf_lock(&c->lock_fd, NULL, e);
 
 	if (rc)
 		return rc;
@@ -83,13 +83,25 @@ fail:
 	return rc;
 }
 
+/* One session write: read-modify-write of the table bits, fenced against the signal handler. */
+static int session_write(struct pf_ctl *c, int i, uint64_t bits, struct err *e)
+{
+	uint64_t mask = pf_table_mask(c->t);
+	int rc;
+
+	pf_guard_enter();
+	rc = msr_update(c->fd[i], c->cpu[i], c->t->msr, mask, bits & mask, NULL, e);
+	pf_guard_leave();
+	return rc;
+}
+
 int pf_set(struct pf_ctl *c, const char *names_off, struct err *e)
 {
 	uint64_t off;
 	int rc = pf_parse_names_in(c->t, names_off, &off, e);
 
 	for (int i = 0; !rc && i < c->n; i++)
-		rc = msr_update(c->fd[i], c->cpu[i], c->t->msr, pf_table_mask(c->t), off, NULL, e);
+		rc = session_write(c, i, off, e);
 	return rc;
 }
 
@@ -117,15 +129,13 @@ fail:
 
 int pf_restore(struct pf_ctl *c, struct err *e)
 {
-	uint64_t mask = pf_table_mask(c->t);
 	int rc = 0;
 
 	/* Every CPU is tried even after a failure: the others must not stay changed. */
 	for (int i = 0; i < c->n; i++) {
 		struct err one;
 
-		if (msr_update(c->fd[i], c->cpu[i], c->t->msr, mask, c->start[i] & mask, NULL,
-			       &one) && !rc)
+		if (session_write(c, i, c->start[i], &one) && !rc)
 			rc = err_set(e, E_RUNTIME, "%s", one.msg);
 	}
 	return rc;

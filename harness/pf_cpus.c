@@ -28,6 +28,8 @@ int pf_cpu_list(const int *cpus, int ncpus, int *out, struct err *e)
 				       "as root)", msr_dir());
 		return n;
 	}
+	if (ncpus <= 0)
+		return err_set(e, E_USAGE, "no CPUs given for the prefetcher change");
 	if (ncpus > PF_MAX_CPUS)
 		return err_set(e, E_USAGE, "too many CPUs (%d, at most %d)", ncpus, PF_MAX_CPUS);
 	memcpy(out, cpus, (size_t)ncpus * sizeof *cpus);

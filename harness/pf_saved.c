@@ -82,15 +82,18 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 {
 	struct pf_saved s;
 	char path[4096];
-	int lock, rc;
+	int lock, busy, rc;
 
 	if (len)
 		report[0] = 0;
 	pf_state_path(PF_SESSION, path, sizeof path);
 	if (access(path, F_OK))
 		return 0;
-	if (pf_lock(&lock, NULL))
+	rc = pf_lock(&lock, &busy, e);
+	if (rc && busy)
 		return 0; /* the owner is alive: its session is not stale */
+	if (rc)
+		goto out;
 	rc = pf_state_read(path, &s, e);
 	if (rc == 1)
 		rc = 0; /* restored by someone else after our first look */
@@ -99,16 +102,17 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 	else if (rc == 0)
 		rc = restore_file(path, &s, NULL, 0, report, len, e);
 	pf_unlock(lock);
+out:
 	if (rc < 0)
 		return err_wrap(e, rc, "prefetchers left changed by a pmucheck that did not finish "
-			       "could not be restored");
+			       "(%s) could not be restored; run 'pmucheck prefetch restore' as root", path);
 	return rc > 0;
 }
 
 int pf_restore_saved(const int *cpus, int ncpus, char *report, size_t len, struct err *e)
 {
 	static struct pf_saved s; /* 12 KiB, and pmucheck restores from one thread */
-	int lock, total = 0, rc = pf_lock(&lock, e);
+	int lock, total = 0, rc = pf_lock(&lock, NULL, e);
 
 	if (len)
 		report[0] = 0;
@@ -179,7 +183,7 @@ int pf_hold(const int *cpus, int ncpus, uint64_t disable, uint64_t enable, struc
 	rc = pf_open_msrs(cpu, n, fd, e);
 	if (rc)
 		return rc;
-	rc = pf_lock(&lock, e);
+	rc = pf_lock(&lock, NULL, e);
 	if (rc)
 		goto out_msrs;
 	rc = pf_refuse_stale_session(e);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* gettid */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -13,6 +14,8 @@ static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
 
 static struct {
 	volatile sig_atomic_t armed;
+	int dying;  /* a handler has started: no more session writes (atomic) */
+	int writer; /* thread id of the session write in progress, 0 when none (atomic) */
 	pid_t owner; /* a forked child must not restore its parent's session */
 	uint32_t msr;
 	uint64_t mask;
@@ -23,6 +26,7 @@ static struct {
 } guard;
 
 static struct sigaction previous[NGUARDED];
+static bool installed[NGUARDED];
 
 /* A stack overflow is a SIGSEGV too; the handler then needs a stack of its own. */
 static char alt_stack[64 * 1024];
@@ -44,10 +48,43 @@ static void put_back(void)
 	guard.armed = 0;
 }
 
+void pf_guard_enter(void)
+{
+	/* Sequentially consistent store then load, mirrored in on_signal: either the handler sees
+	   this writer and waits for it, or this writer sees the handler and does not write. */
+	__atomic_store_n(&guard.writer, gettid(), __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&guard.dying, __ATOMIC_SEQ_CST))
+		return;
+	pf_guard_leave();
+	for (;;)
+		pause(); /* until the handler's re-raised signal ends the process */
+}
+
+void pf_guard_leave(void)
+{
+	__atomic_store_n(&guard.writer, 0, __ATOMIC_SEQ_CST);
+}
+
+/* A write on this very thread was interrupted and will never resume; one on another thread
+   finishes within microseconds (bounded anyway, so a stuck write cannot hang the exit). */
+static void wait_for_writer(void)
+{
+	int self = gettid(), w;
+
+	for (long spins = 0; spins < 100000000; spins++) {
+		w = __atomic_load_n(&guard.writer, __ATOMIC_SEQ_CST);
+		if (!w || w == self)
+			return;
+		__builtin_ia32_pause();
+	}
+}
+
 static void on_signal(int sig)
 {
 	int saved_errno = errno;
 
+	__atomic_store_n(&guard.dying, 1, __ATOMIC_SEQ_CST);
+	wait_for_writer();
 	put_back();
 	signal(sig, SIG_DFL);
 	raise(sig); /* pending until this handler returns (sig is blocked in it), then default action */
@@ -74,14 +111,22 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < NGUARDED; i++) /* one restore at a time, even if signals pile up */
 		sigaddset(&sa.sa_mask, guarded[i]);
-	for (int i = 0; i < NGUARDED; i++)
-		sigaction(guarded[i], &sa, &previous[i]);
+	/* A signal ignored on entry (nohup's SIGHUP, SIGINT of a background job) stays ignored: it
+	   does not end the process, so there is nothing to restore, and catching it would. */
+	for (int i = 0; i < NGUARDED; i++) {
+		sigaction(guarded[i], NULL, &previous[i]);
+		installed[i] = previous[i].sa_handler != SIG_IGN;
+		if (installed[i])
+			sigaction(guarded[i], &sa, NULL);
+	}
 }
 
 void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint64_t *vals,
 		  const char *state_path)
 {
 	guard.armed = 0;
+	guard.dying = 0;
+	guard.writer = 0;
 	guard.owner = getpid();
 	guard.msr = msr;
 	guard.mask = mask;
@@ -99,5 +144,6 @@ void pf_guard_disarm(void)
 	guard.armed = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	for (int i = 0; i < NGUARDED; i++)
-		sigaction(guarded[i], &previous[i], NULL);
+		if (installed[i])
+			sigaction(guarded[i], &previous[i], NULL);
 }

@@ -6,7 +6,7 @@
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS and SIGABRT the handler writes the values back
  * (table bits only, pread + pwrite), removes the state file, and re-raises the signal with its
  * default action, so the exit status and core dump are what they would have been. exit() without
- * pf_close does the same through atexit.
+ * pf_close does the same through atexit. Signals the process ignores (nohup) stay ignored.
  */
 #ifndef PMUCHECK_PF_SIGNAL_H
 #define PMUCHECK_PF_SIGNAL_H
@@ -20,5 +20,11 @@ void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint
 
 /* Disarms and puts the previous signal actions back. */
 void pf_guard_disarm(void);
+
+/* Brackets every session write. A handler running on another thread waits for the write in
+   progress before it restores, and once a handler has started, enter never returns: the process
+   is about to die of the signal, and a write now could undo the restore. */
+void pf_guard_enter(void);
+void pf_guard_leave(void);
 
 #endif

@@ -164,11 +164,13 @@ static int lock_busy(int fd, const char *path, struct err *e)
 		       pid[0] ? pid : "unknown", path);
 }
 
-int pf_lock(int *fd, struct err *e)
+int pf_lock(int *fd, int *busy, struct err *e)
 {
 	char path[4096], pid[32];
 	int len;
 
+	if (busy)
+		*busy = 0;
 	if (mkdir(state_dir(), 0755) && errno != EEXIST)
 		return err_set(e, E_RUNTIME, "cannot create %s: %s", state_dir(), strerror(errno));
 	pf_lock_path(path, sizeof path);
@@ -176,8 +178,11 @@ int pf_lock(int *fd, struct err *e)
 	if (*fd < 0)
 		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
 	if (flock(*fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK)
+		if (errno == EWOULDBLOCK) {
+			if (busy)
+				*busy = 1;
 			return lock_busy(*fd, path, e);
+		}
 		err_set(e, E_RUNTIME, "cannot lock %s: %s", path, strerror(errno));
 		close(*fd);
 		return E_RUNTIME;

@@ -42,8 +42,9 @@ int pf_state_write(const char *path, const struct pf_saved *s, struct err *e);
 int pf_state_remove(const char *path, struct err *e);
 
 /* Takes the lock without waiting (creating the state directory if needed) into *fd. E_RUNTIME naming
-   the holder's pid when another process has it. */
-int pf_lock(int *fd, struct err *e);
+   the holder's pid when another process has it (then *busy, if given, is set), or with the reason
+   the lock file cannot be used. */
+int pf_lock(int *fd, int *busy, struct err *e);
 void pf_unlock(int fd);
 
 /* With the lock held, a session file belongs to a dead process nobody restored: E_RUNTIME saying

@@ -3,10 +3,13 @@
  * Recovers a stale state like every pmucheck start, opens a session on all fake MSR files, turns
  * every prefetcher off, prints "set", then ends as MODE says:
  *   spin   toggle all off / all on forever, so a signal lands between or during writes (default)
+ *   threads  spin, with the signals blocked in the toggling thread so that they are handled on
+ *          another thread while the writes go on (as in a run whose OpenMP workers catch them)
  *   hold   keep them off and sleep (for the lock tests)
  *   close  pf_close and exit 0          exit   exit(3) without pf_close
  *   segv   a real invalid access         abort  abort()
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +24,32 @@ static void fail(const char *what, const struct err *e)
 	exit(1);
 }
 
+static void *idle_worker(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Leaves the worker as the only thread that can take the guarded signals. */
+static void handle_signals_elsewhere(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
+	pthread_t worker;
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&set, sigs[i]);
+	pthread_create(&worker, NULL, idle_worker, NULL);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	static int *volatile nowhere; /* volatile: the compiler cannot see the access is invalid */
+	/* volatile: the compiler cannot see the access is invalid; not NULL, which UBSan stops first */
+	static int *volatile nowhere = (int *)16;
 	const char *mode = argc > 1 ? argv[1] : "spin";
 	char report[8192];
 	struct pf_ctl *c;
@@ -47,6 +73,8 @@ int main(int argc, char **argv)
 		*nowhere = 1;
 	if (!strcmp(mode, "abort"))
 		abort();
+	if (!strcmp(mode, "threads"))
+		handle_signals_elsewhere();
 	if (!strcmp(mode, "hold"))
 		for (;;)
 			pause();

@@ -1,0 +1,89 @@
+#!/bin/bash
+# What a user meets when prefetcher control cannot work: an unknown CPU model, a bad name or CPU
+# list, no msr driver, no permission, a short read. Each gives a clear message and its exit status,
+# and writes nothing: no MSR changes, no state file. Then this machine's real /dev/cpu.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
+
+# nothing_written NAME: the MSRs are at their start values and no state was saved.
+nothing_written() {
+	if at_original && [ ! -e "$PMUCHECK_MSR_DIR/prefetch.state" ] &&
+		[ ! -e "$PMUCHECK_MSR_DIR/prefetch.held" ]; then ok "$1: nothing written"
+	else notok "$1: nothing written" "$(msr_values | tr '\n' ' '; ls "$PMUCHECK_MSR_DIR")"; fi
+}
+
+# says NAME TEXT: the last expect_status output contains TEXT.
+says() {
+	grep -qF -- "$2" "$TMP/check.out" && ok "$1" || notok "$1" "no '$2' in: $(cat "$TMP/check.out")"
+}
+
+make_fake "$TMP/msr" GenuineIntel:6:0x97 0x1a4 2 # Alder Lake: hybrid, no verified table
+expect_status "unknown CPU model: off exits 2" 2 "$PMUCHECK" prefetch off
+says "unknown CPU model is named" "GenuineIntel family 0x6 model 0x97"
+expect_status "unknown CPU model: status exits 2" 2 "$PMUCHECK" prefetch status
+nothing_written "unknown CPU model"
+
+make_fake "$TMP/msr2" GenuineIntel:6:0x55 0x1a4 2
+expect_status "unknown prefetcher name exits 2" 2 "$PMUCHECK" prefetch off l1-ip,l3-magic
+says "unknown prefetcher is named with the valid ones" \
+	"unknown prefetcher 'l3-magic' for Intel Core/Xeon (valid: l2-stream, l2-adjacent, l1-next, l1-ip, all)"
+expect_status "bad --cpus exits 2" 2 "$PMUCHECK" prefetch off --cpus 3-1
+expect_status "unknown action exits 2" 2 "$PMUCHECK" prefetch of
+nothing_written "bad input"
+
+expect_status "missing MSR device exits 1" 1 "$PMUCHECK" prefetch off --cpus 0,5
+says "missing MSR device says modprobe msr" "5/msr: No such file or directory (the msr driver is not loaded"
+nothing_written "missing MSR device"
+
+truncate -s $((0x1a4 + 3)) "$PMUCHECK_MSR_DIR/1/msr"
+expect_status "short read exits 1" 1 "$PMUCHECK" prefetch off
+says "short read is named" "read MSR 0x1a4 on CPU 1: short read (3 of 8 bytes)"
+expect_status "short read in status exits 1" 1 "$PMUCHECK" prefetch status
+[ "$(msr_of 0)" = "$(orig_of 0)" ] && [ ! -e "$PMUCHECK_MSR_DIR/prefetch.held" ] &&
+	ok "short read: nothing written" ||
+	notok "short read: nothing written" "$(msr_values | tr '\n' ' ')"
+
+# Root ignores file modes: run as nobody against root's 0600 files, as on a real /dev/cpu.
+make_fake "$TMP/msr3" AuthenticAMD:0x19:0x11 0xc0000108 2
+chmod 755 "$TMP"
+as_user=(none)
+if [ "$(id -u)" -ne 0 ]; then
+	chmod 000 "$PMUCHECK_MSR_DIR"/*/msr
+	as_user=()
+elif setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
+	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+fi
+if [ "${as_user[*]}" = none ]; then
+	skip "permission denied" "running as root, and setpriv cannot switch to user nobody"
+else
+	expect_status "permission denied exits 1" 1 "${as_user[@]}" "$PMUCHECK" prefetch off
+	says "permission denied says to run as root" "Permission denied (MSR access needs root"
+	nothing_written "permission denied"
+	# A killed root run's state cannot be restored by this user: the start warns, keeps the file.
+	printf 'kind session\npid 1\nmsr 0xc0000108\nmask 0x2f\ncpu 0 0x0\n' >"$PMUCHECK_MSR_DIR/prefetch.state"
+	expect_status "stale state without permission: the command still runs (and fails alone)" 1 \
+		"${as_user[@]}" "$PMUCHECK" prefetch status
+	says "stale state without permission: the start says to restore as root" \
+		"could not be restored; run 'pmucheck prefetch restore' as root"
+	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && at_original && ok "stale state without permission: kept, nothing written" ||
+		notok "stale state without permission: kept, nothing written"
+	rm -f "$PMUCHECK_MSR_DIR/prefetch.state"
+	chmod 600 "$PMUCHECK_MSR_DIR"/*/msr
+fi
+
+# This machine, no fakes: either it works, or the reason matches what is missing.
+unset PMUCHECK_MSR_DIR PMUCHECK_FAKE_CPUID PMUCHECK_STATE_DIR
+"$PMUCHECK" prefetch status >"$TMP/real" 2>&1
+rc=$?
+if [ ! -e /dev/cpu/0/msr ]; then
+	[ $rc -eq 1 ] && grep -q "modprobe msr" "$TMP/real" &&
+		ok "no /dev/cpu/0/msr here: status exits 1 and says modprobe msr" ||
+		notok "no /dev/cpu/0/msr here: status exits 1 and says modprobe msr" "$(cat "$TMP/real")"
+elif [ $rc -eq 0 ]; then
+	grep -q "^0 *0x[0-9a-f]\{16\} " "$TMP/real" && ok "this machine: status shows CPU 0's MSR" ||
+		notok "this machine: status shows CPU 0's MSR" "$(cat "$TMP/real")"
+else
+	grep -Eq "no verified prefetcher MSR table|run pmucheck as root|faulted" "$TMP/real" &&
+		ok "this machine: status fails with its reason (exit $rc)" ||
+		notok "this machine: status fails with its reason (exit $rc)" "$(cat "$TMP/real")"
+fi

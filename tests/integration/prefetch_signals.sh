@@ -1,0 +1,114 @@
+#!/bin/bash
+# A prefetcher session killed by each catchable fatal signal at random moments (before the session
+# starts, between and during its MSR writes) leaves every MSR at its original value; one killed by
+# SIGKILL is restored by the next pmucheck start. tests/pf_session is the session: it opens all fake
+# CPUs, disables every prefetcher, prints "set", then toggles all off / all on without pause.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
+RUNS=20
+
+if [ ! -x "$SESSION" ]; then
+	skip "prefetch signal tests" "$SESSION not built (make unit-tests builds it)"
+	exit 0
+fi
+ulimit -c 0 # SIGQUIT, SIGSEGV, SIGBUS and SIGABRT dump core by default
+# In a sanitizer build (make SAN=1) ASan would take SIGSEGV/SIGBUS itself; the test is about ours.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1
+make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
+
+# Starts a session and kills it with $1 after a random delay up to twice the time a session takes
+# to change the MSRs plus 10 ms (so most kills land during the toggling even on a loaded machine),
+# or after 1 us when $2 is "now"
+# (before it can change anything). Sets killed_in (1 when the session had already changed the MSRs)
+# and status (999 when the signal did not end it within a second). timeout signals the program
+# itself, not a shell on its way to exec it; env undoes the SIGINT/SIGQUIT ignore that a script's
+# children may inherit.
+kill_randomly() {
+	local delay
+	delay=$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % max_delay_us + 1)))
+	[ "$2" = now ] && delay=0.000001
+	timeout -k 1 -s "$1" --preserve-status "$delay" env --default-signal "$SESSION" ${3:-spin} \
+		>"$TMP/out" 2>"$TMP/err"
+	status=$?
+	[ "$status" -eq 137 ] && [ "$1" != KILL ] && status=999
+	killed_in=0
+	grep -q '^set$' "$TMP/out" && killed_in=1
+}
+
+# The session must have changed something that the handler then undid: prove the toggle runs,
+# and measure how long a session takes to get there.
+start=$(date +%s%N)
+"$SESSION" hold >"$TMP/out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
+max_delay_us=$((2 * ($(date +%s%N) - start) / 1000 + 10000))
+[ $max_delay_us -gt 999999 ] && max_delay_us=999999
+if ! at_original && [ -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
+	ok "a live session has changed the MSRs and saved the originals"
+else
+	notok "a live session has changed the MSRs and saved the originals" "$(cat "$TMP/out")"
+fi
+kill -TERM "$pid"; wait "$pid"
+
+# threads: the session writes on one thread while the handler runs on another.
+for sig in INT TERM HUP QUIT SEGV BUS ABRT TERM:threads; do
+	mode=${sig#*:}; [ "$mode" = "$sig" ] && mode=spin
+	sig=${sig%:*}
+	num=$(kill -l "$sig")
+	in=0 before=0 bad=""
+	for ((i = 0; i < RUNS; i++)); do
+		when=later; ((i % 4)) || when=now
+		kill_randomly "$sig" $when $mode
+		if [ $killed_in = 1 ]; then in=$((in + 1)); else before=$((before + 1)); fi
+		if [ "$status" -ne $((128 + num)) ]; then
+			bad="run $i: exit status $status, not death by SIG$sig ($(cat "$TMP/err"))"; break
+		fi
+		if ! at_original; then
+			bad="run $i (in session: $killed_in): $(msr_values | tr '\n' ' ')"; break
+		fi
+		if [ $killed_in = 1 ] && [ -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
+			bad="run $i: the handler restored but left the state file"; break
+		fi
+	done
+	name="SIG$sig x$RUNS ($in during the session, $before before$([ $mode = spin ] || echo ", $mode")): every MSR at its original"
+	if [ -n "$bad" ]; then notok "$name" "$bad"
+	elif [ "$in" -lt 5 ] || [ "$before" -lt 1 ]; then notok "$name" "too few kills before or in the session"
+	else ok "$name"; fi
+done
+
+# SIGKILL cannot be caught: the state file stays, and whatever pmucheck runs next restores.
+in=0 restored=0 bad=""
+for ((i = 0; i < RUNS; i++)); do
+	when=later; ((i % 4)) || when=now
+	kill_randomly KILL $when
+	[ $killed_in = 1 ] && in=$((in + 1))
+	if [ $killed_in = 1 ] && [ ! -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
+		bad="run $i: no state file after SIGKILL in a session"; break
+	fi
+	stale=0
+	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && stale=1
+	"$PMUCHECK" prefetch status >/dev/null 2>"$TMP/next"
+	if [ $stale = 1 ]; then
+		grep -q 'did not finish' "$TMP/next" || { bad="run $i: next start did not say it restored"; break; }
+		restored=$((restored + 1))
+	fi
+	at_original || { bad="run $i: $(msr_values | tr '\n' ' ')"; break; }
+	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && { bad="run $i: state file left"; break; }
+done
+name="SIGKILL x$RUNS ($in during the session): the next pmucheck start restores ($restored times)"
+if [ -n "$bad" ]; then notok "$name" "$bad"
+elif [ "$in" -lt 5 ]; then notok "$name" "too few kills landed in the session"
+else ok "$name"; fi
+
+# Real faults and exits, not sent signals: the same handler and the atexit path.
+for mode in segv abort exit close; do
+	"$SESSION" $mode >"$TMP/out" 2>&1
+	status=$?
+	case $mode in segv) want=139 ;; abort) want=134 ;; exit) want=3 ;; close) want=0 ;; esac
+	if [ "$status" -eq $want ] && grep -q '^set$' "$TMP/out" && at_original &&
+		[ ! -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
+		ok "session ending by $mode (status $status) restores every MSR"
+	else
+		notok "session ending by $mode restores every MSR" "status $status, $(msr_values | tr '\n' ' ')"
+	fi
+done

@@ -1,0 +1,30 @@
+# pf_fake.sh — fake MSR files for tests/integration/prefetch_*.sh (sourced after tests/lib.sh).
+# make_fake DIR CPUID MSR N: N CPUs whose MSR starts from a random 64-bit value, kept in DIR.orig.
+SESSION=${SESSION:-$TOP/${BUILD:-build}/tests/pf_session}
+
+make_fake() {
+	local dir=$1 cpuid=$2 msr=$3 n=$4 c
+	mkdir -p "$dir"
+	export PMUCHECK_MSR_DIR=$dir PMUCHECK_FAKE_CPUID=$cpuid FAKE_MSR=$msr
+	unset PMUCHECK_STATE_DIR
+	for ((c = 0; c < n; c++)); do
+		mkdir -p "$dir/$c"
+		head -c 8 /dev/urandom | dd of="$dir/$c/msr" bs=1 seek=$((msr)) status=none
+		chmod 600 "$dir/$c/msr" # as /dev/cpu/N/msr
+	done
+	msr_values >"$dir.orig"
+}
+
+# The MSR value of every fake CPU, one "cpu value" line each.
+msr_values() {
+	local f
+	for f in "$PMUCHECK_MSR_DIR"/*/msr; do
+		echo "$(basename "$(dirname "$f")") $(od -A n -t x8 -j $((FAKE_MSR)) -N 8 "$f" | tr -d ' ')"
+	done
+}
+
+# Value of one CPU as a shell number, now and at the start.
+msr_of() { echo $((0x$(od -A n -t x8 -j $((FAKE_MSR)) -N 8 "$PMUCHECK_MSR_DIR/$1/msr" | tr -d ' '))); }
+orig_of() { echo $((0x$(awk -v cpu="$1" '$1 == cpu { print $2 }' "$PMUCHECK_MSR_DIR.orig"))); }
+
+at_original() { msr_values | cmp -s - "$PMUCHECK_MSR_DIR.orig"; }

@@ -1,0 +1,211 @@
+/* Which prefetcher table a CPUID selects, and how prefetcher names map to bits. The expected bits
+ * are written out here from the vendor documents, not taken from pf_table.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cpuid.h"
+#include "pf.h"
+
+static const struct pf_table *table_of(const char *fake, const char **model)
+{
+	const struct pf_table *t = NULL;
+	struct cpuid_info id;
+	struct err e;
+
+	setenv("PMUCHECK_FAKE_CPUID", fake, 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_int_equal(pf_table_for(&id, &t, model, &e), 0);
+	return t;
+}
+
+static uint64_t bits_of(const char *fake, const char *names)
+{
+	uint64_t bits = ~0ull;
+	struct err e;
+
+	setenv("PMUCHECK_FAKE_CPUID", fake, 1);
+	assert_int_equal(pf_parse_names(names, &bits, &e), 0);
+	return bits;
+}
+
+static void test_cpuid_override_parses_vendor_family_model(void **state)
+{
+	struct cpuid_info id;
+
+	(void)state;
+	setenv("PMUCHECK_FAKE_CPUID", "AuthenticAMD:0x1a:0x11", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_string_equal(id.vendor, "AuthenticAMD");
+	assert_int_equal(id.family, 0x1a);
+	assert_int_equal(id.model, 0x11);
+	setenv("PMUCHECK_FAKE_CPUID", "GenuineIntel:6:85", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_int_equal(id.model, 0x55);
+}
+
+static void test_cpuid_override_rejects_malformed_text(void **state)
+{
+	static const char *bad[] = {"GenuineIntel", "GenuineIntel:6", "GenuineIntel:6:", ":6:0x55",
+				    "GenuineIntel:x:0x55", "GenuineIntel:6:0x55z", "TooLongVendorName:6:1"};
+	struct cpuid_info id;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		setenv("PMUCHECK_FAKE_CPUID", bad[i], 1);
+		assert_int_equal(cpuid_read(&id), E_USAGE);
+	}
+}
+
+/* Without the override, the real CPU: the vendor is one of the two x86 vendors and the family is
+   what /proc/cpuinfo would say (at least 6 for anything that runs x86-64). */
+static void test_cpuid_reads_this_machine(void **state)
+{
+	struct cpuid_info id;
+
+	(void)state;
+	unsetenv("PMUCHECK_FAKE_CPUID");
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_true(!strcmp(id.vendor, "GenuineIntel") || !strcmp(id.vendor, "AuthenticAMD"));
+	assert_true(id.family >= 6);
+	assert_true(strlen(id.brand) > 0);
+}
+
+static void test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3(void **state)
+{
+	static const char *models[] = {"0x1a", "0x2e", "0x2c", "0x2a", "0x2d", "0x3e", "0x3c",
+				       "0x3f", "0x4f", "0x5e", "0x55", "0x9e", "0x6a", "0x8c",
+				       "0xa7", "0x8f"};
+	char fake[64];
+	const char *model;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+		snprintf(fake, sizeof fake, "GenuineIntel:6:%s", models[i]);
+		assert_int_equal(table_of(fake, &model)->msr, 0x1a4);
+		assert_int_equal(pf_table_mask(table_of(fake, &model)), 0xf);
+		assert_int_equal(bits_of(fake, "l2-stream"), 1u << 0);
+		assert_int_equal(bits_of(fake, "l2-adjacent"), 1u << 1);
+		assert_int_equal(bits_of(fake, "l1-next"), 1u << 2);
+		assert_int_equal(bits_of(fake, "l1-ip"), 1u << 3);
+	}
+	table_of("GenuineIntel:6:0x55", &model);
+	assert_non_null(strstr(model, "Skylake"));
+	table_of("GenuineIntel:6:0x8f", &model);
+	assert_string_equal(model, "Sapphire Rapids");
+}
+
+static void test_xeon_phi_uses_two_bits_of_msr_1a4(void **state)
+{
+	const char *model;
+
+	(void)state;
+	assert_int_equal(table_of("GenuineIntel:6:0x57", &model)->msr, 0x1a4);
+	assert_string_equal(model, "Knights Landing");
+	assert_int_equal(pf_table_mask(table_of("GenuineIntel:6:0x85", &model)), 0x3);
+	assert_string_equal(model, "Knights Mill");
+	assert_int_equal(bits_of("GenuineIntel:6:0x57", "l1-dcu"), 1u << 0);
+	assert_int_equal(bits_of("GenuineIntel:6:0x57", "l2-hw"), 1u << 1);
+}
+
+static void test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5(void **state)
+{
+	static const struct {
+		const char *fake, *gen;
+	} cpus[] = {{"AuthenticAMD:0x19:0x01", "Zen 3"}, {"AuthenticAMD:0x19:0x21", "Zen 3"},
+		    {"AuthenticAMD:0x19:0x50", "Zen 3"}, {"AuthenticAMD:0x19:0x11", "Zen 4"},
+		    {"AuthenticAMD:0x19:0x61", "Zen 4"}, {"AuthenticAMD:0x19:0xa0", "Zen 4"},
+		    {"AuthenticAMD:0x1a:0x02", "Zen 5"}, {"AuthenticAMD:0x1a:0x11", "Zen 5"},
+		    {"AuthenticAMD:0x1a:0x44", "Zen 5"}, {"AuthenticAMD:0x1a:0x70", "Zen 5"}};
+	const char *model;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+		assert_int_equal(table_of(cpus[i].fake, &model)->msr, 0xc0000108);
+		assert_string_equal(model, cpus[i].gen);
+		assert_int_equal(pf_table_mask(table_of(cpus[i].fake, &model)), 0x2f);
+		assert_int_equal(bits_of(cpus[i].fake, "l1-stream"), 1u << 0);
+		assert_int_equal(bits_of(cpus[i].fake, "l1-stride"), 1u << 1);
+		assert_int_equal(bits_of(cpus[i].fake, "l1-region"), 1u << 2);
+		assert_int_equal(bits_of(cpus[i].fake, "l2-stream"), 1u << 3);
+		assert_int_equal(bits_of(cpus[i].fake, "l2-updown"), 1u << 5);
+	}
+}
+
+/* Hybrid Intel (Alder/Raptor Lake), Emerald Rapids, Atom, Zen 2, Zen 6 and other vendors have no
+   verified table and must be refused, not served the nearest one. */
+static void test_unknown_models_are_refused_with_their_ids(void **state)
+{
+	static const char *cpus[] = {"GenuineIntel:6:0x97", "GenuineIntel:6:0xcf",
+				     "GenuineIntel:6:0x5c", "GenuineIntel:0xf:0x6",
+				     "AuthenticAMD:0x17:0x31", "AuthenticAMD:0x1a:0x50",
+				     "AuthenticAMD:0x19:0xb0", "HygonGenuine:0x18:0x0"};
+	const struct pf_table *t;
+	struct cpuid_info id;
+	const char *model;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+		setenv("PMUCHECK_FAKE_CPUID", cpus[i], 1);
+		assert_int_equal(cpuid_read(&id), 0);
+		assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+		assert_non_null(strstr(e.msg, "no verified prefetcher MSR table"));
+		assert_non_null(strstr(e.msg, id.vendor));
+	}
+	setenv("PMUCHECK_FAKE_CPUID", "GenuineIntel:6:0x97", 1);
+	assert_int_equal(pf_parse_names("l1-ip", &(uint64_t){0}, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "model 0x97"));
+}
+
+static void test_name_lists_combine_and_all_means_the_whole_table(void **state)
+{
+	(void)state;
+	assert_int_equal(bits_of("GenuineIntel:6:0x55", "l2-stream,l1-ip"), 0x9);
+	assert_int_equal(bits_of("GenuineIntel:6:0x55", "all"), 0xf);
+	assert_int_equal(bits_of("AuthenticAMD:0x1a:0x02", "l2-updown,l1-stream"), 0x21);
+	assert_int_equal(bits_of("AuthenticAMD:0x1a:0x02", "all"), 0x2f);
+	assert_int_equal(bits_of("AuthenticAMD:0x1a:0x02", ""), 0);
+	assert_int_equal(bits_of("AuthenticAMD:0x1a:0x02", NULL), 0);
+	/* all on needs no table: valid even where the model is unknown */
+	assert_int_equal(bits_of("GenuineIntel:6:0x97", NULL), 0);
+}
+
+static void test_unknown_name_is_named_with_the_valid_ones(void **state)
+{
+	uint64_t bits;
+	struct err e;
+
+	(void)state;
+	setenv("PMUCHECK_FAKE_CPUID", "AuthenticAMD:0x19:0x11", 1);
+	assert_int_equal(pf_parse_names("l1-stream,l2-adjacent", &bits, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "'l2-adjacent'"));
+	assert_non_null(strstr(e.msg, "l1-stride"));
+	assert_non_null(strstr(e.msg, "l2-updown"));
+	setenv("PMUCHECK_FAKE_CPUID", "GenuineIntel:6:0x57", 1);
+	assert_int_equal(pf_parse_names("l1-ip", &bits, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "l1-dcu, l2-hw"));
+	assert_int_equal(pf_parse_names("l1-dcu,,l2-hw", &bits, &e), E_USAGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpuid_override_parses_vendor_family_model),
+		cmocka_unit_test(test_cpuid_override_rejects_malformed_text),
+		cmocka_unit_test(test_cpuid_reads_this_machine),
+		cmocka_unit_test(test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3),
+		cmocka_unit_test(test_xeon_phi_uses_two_bits_of_msr_1a4),
+		cmocka_unit_test(test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5),
+		cmocka_unit_test(test_unknown_models_are_refused_with_their_ids),
+		cmocka_unit_test(test_name_lists_combine_and_all_means_the_whole_table),
+		cmocka_unit_test(test_unknown_name_is_named_with_the_valid_ones),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
