@@ -45,15 +45,15 @@ expect_status "unknown command exits 2" 2 "$PMUCHECK" frobnicate
 
 # A small real run: two kernels, two sizes, one thread.
 if "$PMUCHECK" run --kernels load.gpr,chase.plain --sizes 16k,64k --threads 1 --reps 3 --min-time 1 \
-	--out "$TMP/small" >"$TMP/out" 2>&1; then
+	--events page-faults --reported-levels --out "$TMP/small" >"$TMP/out" 2>&1; then
 	ok "small run succeeds"
 else
 	notok "small run succeeds" "$(tail -3 "$TMP/out")"
 fi
 check "small run writes machine.json that parses" python3 -c "import json,sys; json.load(open('$TMP/small/machine.json'))"
 check "small run leaves no PARTIAL marker" test ! -e "$TMP/small/PARTIAL"
-# 2 kernels x 2 sizes x 3 repetitions, one row each (no events): 12 rows plus the header.
-check "raw.csv has one row per kernel x size x repetition" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
+# 2 kernels x 2 sizes x 3 repetitions x 1 event: 12 rows plus the header.
+check "raw.csv has one row per kernel x size x repetition x event" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
 check "raw.csv rows have as many fields as the header" python3 - "$TMP/small/raw.csv" <<'PY'
 import csv, statistics, sys
 rows = list(csv.reader(open(sys.argv[1])))
