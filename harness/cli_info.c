@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "ctr.h"
+#include "experiment.h"
 #include "msr.h"
 #include "pf.h"
 #include "sysinfo.h"
@@ -41,6 +42,27 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	}
 	close(fd);
 	fprintf(f, "\n                accessible ('pmucheck prefetch status' shows their state)\n");
+}
+
+/* The architecture config `run` would use here. */
+static void config_print(const struct sysinfo *sys, FILE *f)
+{
+	char path[4096];
+	struct cfg c;
+	struct err e;
+	int found;
+
+	if (experiment_load_config(NULL, &sys->cpu, &c, &found, path, sizeof path, &e)) {
+		fprintf(f, "config          broken: %s\n", e.msg);
+		return;
+	}
+	if (!found) {
+		fprintf(f, "config          %s\n", path);
+		return;
+	}
+	fprintf(f, "config          %s: %s, %u candidate events ('pmucheck run --config FILE' overrides)\n", path,
+		c.arch.title ? c.arch.title : c.arch.name, c.nevents);
+	cfg_free(&c);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -90,6 +112,7 @@ static int cmd_info(int argc, char **argv)
 		topo_print(&t, stdout);
 		printf("clock           TSC %.3f GHz, core %.3f GHz (dependent-add chain)\n", tsc_hz * 1e-9, ghz);
 		prefetch_print(&sys, stdout);
+		config_print(&sys, stdout);
 		printf("\n");
 		ctr_availability_print(stdout);
 	}
