@@ -149,9 +149,12 @@ static unsigned count_points(const struct samples *S)
 static size_t single_quantity(const struct agg *a, struct samples *S, struct verdict *v)
 {
 	struct eval ev[RQ_COUNT];
-	int best_q = 0;
+	int best_q = RQ_COUNT - 1;
 
-	for (int q = 0; q < RQ_COUNT; q++) {
+	/* From the last quantity to the first: kern.h lists the volumes every kernel has first and the ones
+	   few kernels have last, so on a tie the more specific explanation wins (touch does one store per
+	   page; a page-fault event is about pages). */
+	for (int q = RQ_COUNT - 1; q >= 0; q--) {
 		set_pred_quantity(a, S, q);
 		verdict_evaluate(S, 0, &ev[q]);
 		if (better(&ev[q], &ev[best_q]))
