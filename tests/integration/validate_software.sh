@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 d="$TMP/sw"
 
-if ! "$PMUCHECK" run --kernels touch,load.gpr,store.gpr --sizes 16k,256k,4M --threads 1 --reps 5 --min-time 5 \
+if ! "$PMUCHECK" run --kernels touch,load.gpr,store.gpr --sizes 32k,256k,4M --threads 1 --reps 5 --min-time 5 \
 	--reported-levels --events page-faults,minor-faults,task-clock,cycles --keep-going --no-progress \
 	--out "$d" >"$TMP/run.out" 2>&1; then
 	notok "run with software events" "$(tail -3 "$TMP/run.out")"
