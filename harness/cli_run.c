@@ -54,6 +54,7 @@ static void usage(FILE *f)
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
+		"  -n, --dry-run           print the points the run would measure, write nothing\n"
 		"      --resume DIR        continue an interrupted run where it stopped (no other options)\n"
 		"      --results ROOT      where new results directories go (default: results)\n"
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
@@ -71,7 +72,7 @@ static const struct option options[] = {
 	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
-	{"resume", required_argument, NULL, OPT_RESUME}, {"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
+	{"dry-run", no_argument, NULL, 'n'}, {"resume", required_argument, NULL, OPT_RESUME}, {"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
 	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"retries", required_argument, NULL, OPT_RETRIES}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
@@ -159,7 +160,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	rc->argv = argv;
 	optind = 1;
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:h", options, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:nh", options, NULL)) != -1) {
 		switch (c) {
 		case 'q': o->quick = 1; break;
 		case 'k': o->kernels = optarg; o->explicit_kernels = 1; break;
@@ -199,6 +200,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_CONFIG: rc->config = optarg; break;
 		case OPT_PRESET: rc->preset = optarg; break;
 		case OPT_RESUME: rc->resume = optarg; break;
+		case 'n': rc->dry_run = 1; break;
 		case 'h': rc->help = 1; return 0;
 		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -285,6 +287,30 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 			return x->name[0] ? err_wrap(e, r, "preset step %s", x->name) : r;
 	}
 	return 0;
+}
+
+/* --dry-run: the points, one line each, per experiment. */
+static void print_plan(const struct run_job *j)
+{
+	int total = 0;
+
+	for (int i = 0; i < j->nxs; i++) {
+		const struct experiment *x = &j->xs[i];
+		if (x->name[0])
+			printf("%s:\n", x->name);
+		for (int k = 0; k < x->plan.npoints; k++) {
+			const struct plan_point *pt = &x->plan.points[k];
+			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
+			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
+			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes, pt->level,
+			       x->opts.pf_states[pt->pf], x->opts.places[pt->place].kind == BUF_LOCAL ? "local" :
+			       x->opts.places[pt->place].kind == BUF_REMOTE ? "remote" : "other");
+		}
+		total += x->plan.npoints;
+		printf("%d points, %u events (%u groups)\n", x->plan.npoints, x->ev.nev, x->ev.plan.ngroups);
+	}
+	if (j->nxs > 1)
+		printf("%d points in all\n", total);
 }
 
 static void say_skipped(const struct run_job *j)
@@ -529,6 +555,10 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	r = build_experiments(rc, t, j, e);
 	if (!r)
 		r = plan_all(t, j, e);
+	if (!r && rc->dry_run) {
+		print_plan(j);
+		goto out;
+	}
 	if (!r && !rc->resumed)
 		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
 	if (!r) {
@@ -548,6 +578,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	}
 	if (!r)
 		r = measure(rc, t, j, e);
+out:
 	job_free(j);
 	return r;
 }

@@ -23,6 +23,7 @@ struct run_cli {
 	int reported_levels;      /* skip the level probe */
 	char dir[4096];           /* the results directory, once created */
 	int help;
+	int dry_run;
 };
 
 /* Parses argv (argv[0] is the command name) and checks it against the machine. Nothing is written. */
