@@ -1,0 +1,27 @@
+/* machine.h — the parts of machine.json (docs/results-format.md) the analysis uses. */
+#ifndef PMUCHECK_MACHINE_H
+#define PMUCHECK_MACHINE_H
+
+#include "err.h"
+
+#define MACHINE_NCACHE 3 /* L1, L2, L3 */
+
+struct machine {
+	char host[128], cpu[256], started[64];
+	/* Per-thread cache limits in bytes: the measured plateau limit when machine.json has one,
+	   otherwise the reported share; 0 when the machine has no such level. */
+	double limit[MACHINE_NCACHE];
+	int limit_measured[MACHINE_NCACHE];
+	double tsc_hz, core_ghz;
+	int sockets, cores, pus;
+	int hardware;            /* counters.hardware */
+	char counters_reason[512];
+	char prefetch_reason[256];
+	int prefetch_control;
+};
+
+/* Loads path. Bad JSON gives E_USAGE with "<path>:<line>:<column>: ...", a missing or mistyped member
+   E_USAGE naming it. */
+int machine_read(const char *path, struct machine *m, struct err *e);
+
+#endif

@@ -1,0 +1,105 @@
+/* machine_read.c — loads machine.json with jansson; only levels.reported and format are required,
+ * every other member is optional and only enriches the tables. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "machine.h"
+
+static const char *const cache_names[MACHINE_NCACHE] = {"L1", "L2", "L3"};
+
+static void copy_str(json_t *obj, const char *key, char *dst, size_t len)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static double number(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* Fills limits from levels.reported, then overrides them by levels.measured where present. */
+static int read_levels(const char *path, json_t *root, struct machine *m, struct err *e)
+{
+	json_t *levels = json_object_get(root, "levels");
+	json_t *reported = json_object_get(levels, "reported");
+	json_t *measured = json_object_get(levels, "measured");
+
+	if (!json_is_object(reported))
+		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object",
+			       path);
+	for (int i = 0; i < MACHINE_NCACHE; i++) {
+		json_t *r = json_object_get(reported, cache_names[i]);
+		json_t *me = json_object_get(measured, cache_names[i]);
+
+		if (r && (!json_is_number(r) || json_number_value(r) < 0))
+			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes",
+				       path, cache_names[i]);
+		if (me && (!json_is_number(me) || json_number_value(me) <= 0))
+			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes",
+				       path, cache_names[i]);
+		m->limit[i] = r ? json_number_value(r) : 0;
+		if (me) {
+			m->limit[i] = json_number_value(me);
+			m->limit_measured[i] = 1;
+		}
+	}
+	if (m->limit[0] <= 0)
+		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
+	return 0;
+}
+
+int machine_read(const char *path, struct machine *m, struct err *e)
+{
+	json_error_t je;
+	json_t *root, *v, *cpu, *topo, *clock, *ctr, *pf;
+	int rc = 0;
+
+	memset(m, 0, sizeof *m);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path,
+				       strerror(errno));
+		fclose(f);
+		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	}
+	if (!json_is_object(root)) {
+		rc = err_set(e, E_USAGE, "%s:1: expected a JSON object", path);
+		goto out;
+	}
+	v = json_object_get(root, "format");
+	if (!json_is_integer(v) || json_integer_value(v) != 1) {
+		rc = err_set(e, E_USAGE, "%s: member 'format' must be 1 (this reader knows format 1)",
+			     path);
+		goto out;
+	}
+	if ((rc = read_levels(path, root, m, e)))
+		goto out;
+	copy_str(root, "host", m->host, sizeof m->host);
+	copy_str(root, "started_utc", m->started, sizeof m->started);
+	cpu = json_object_get(root, "cpu");
+	copy_str(cpu, "model_name", m->cpu, sizeof m->cpu);
+	topo = json_object_get(root, "topology");
+	m->sockets = (int)number(topo, "sockets");
+	m->cores = (int)number(topo, "cores");
+	m->pus = (int)number(topo, "pus");
+	clock = json_object_get(root, "clock");
+	m->tsc_hz = number(clock, "tsc_hz");
+	m->core_ghz = number(clock, "core_ghz");
+	ctr = json_object_get(root, "counters");
+	m->hardware = json_is_true(json_object_get(ctr, "hardware"));
+	copy_str(ctr, "reason", m->counters_reason, sizeof m->counters_reason);
+	pf = json_object_get(root, "prefetch");
+	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
+	copy_str(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
+out:
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,234 @@
+/* out_events.c — the validated event table: events.csv (programs), events.json (tools),
+ * events.md (people, in the layout of the papers' tables). */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fit.h"
+#include "out.h"
+#include "thresholds.h"
+
+/* printf of a finite number, or "" (CSV/Markdown) for NAN. */
+static const char *num(char *buf, size_t len, const char *fmt, double x)
+{
+	if (isnan(x) || isinf(x))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, fmt, x);
+	return buf;
+}
+
+static void scale_text(const struct verdict *v, char *buf, size_t len)
+{
+	if (v->scale > 0)
+		fit_format_scale(v->scale, buf, len);
+	else
+		buf[0] = '\0';
+}
+
+static void excluded_text(const struct verdict *v, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (v->noisy_only)
+		n += (size_t)snprintf(buf, len, "only noisy points; ");
+	else if (v->noisy_points)
+		n += (size_t)snprintf(buf, len, "%u noisy points excluded; ", v->noisy_points);
+	if (v->boundary_points && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%u points near a level boundary excluded; ",
+				      v->boundary_points);
+	if (n >= 2 && n < len)
+		buf[n - 2] = '\0';
+}
+
+static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+{
+	char b[16][64], levels[96], excl[160];
+
+	fputs("event,backend,scope,class,quantity,scale,scale_measured,levels,prefetch,error,spread,r2,"
+	      "slope,intercept,max_events_per_s,points,noisy_points_excluded,boundary_points_excluded,"
+	      "decomposition,decomposition_error,decomposition_r2,note\n", f);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const struct verdict *v = &vs[order[i]];
+		const struct agg_event *ev = &a->events[v->event];
+		char *p;
+		verdict_levels_text(v->levels, levels, sizeof levels);
+		for (p = levels; (p = strstr(p, ", ")); p++)
+			memmove(p, p + 1, strlen(p)), *p = ';';
+		scale_text(v, b[0], sizeof b[0]);
+		excluded_text(v, excl, sizeof excl);
+		out_csv_field(f, ev->name, 0);
+		out_csv_field(f, ev->backend, 0);
+		out_csv_field(f, ev->scope, 0);
+		out_csv_field(f, verdict_class_names[v->cls], 0);
+		out_csv_field(f, v->quantity_text, 0);
+		out_csv_field(f, b[0], 0);
+		out_csv_field(f, num(b[1], 64, "%.6g", v->cls == VC_NOT_MEASURED ? NAN : v->measured), 0);
+		out_csv_field(f, levels, 0);
+		out_csv_field(f, verdict_prefetch_text(v->prefetch), 0);
+		out_csv_field(f, num(b[2], 64, "%.6g", v->error), 0);
+		out_csv_field(f, num(b[3], 64, "%.6g", v->spread), 0);
+		out_csv_field(f, num(b[4], 64, "%.6f", v->r2), 0);
+		out_csv_field(f, num(b[5], 64, "%.6g", v->slope), 0);
+		out_csv_field(f, num(b[6], 64, "%.6g", v->intercept), 0);
+		out_csv_field(f, num(b[7], 64, "%.6g", v->max_rate), 0);
+		out_csv_field(f, num(b[8], 64, "%.0f", v->points), 0);
+		out_csv_field(f, num(b[9], 64, "%.0f", v->noisy_points), 0);
+		out_csv_field(f, num(b[10], 64, "%.0f", v->boundary_points), 0);
+		out_csv_field(f, v->decomposition, 0);
+		out_csv_field(f, num(b[11], 64, "%.6g", v->decomp_error), 0);
+		out_csv_field(f, num(b[12], 64, "%.6f", v->decomp_r2), 0);
+		char note[600];
+		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
+		out_csv_field(f, note, 1);
+	}
+}
+
+static json_t *jnum(double x)
+{
+	return isnan(x) || isinf(x) ? json_null() : json_real(x);
+}
+
+static json_t *level_array(unsigned levels)
+{
+	json_t *arr = json_array();
+
+	for (int l = 0; l < LV_COUNT; l++)
+		if (levels & (1u << l))
+			json_array_append_new(arr, json_string(level_names[l]));
+	return arr;
+}
+
+static json_t *thresholds_json(void)
+{
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:i,s:f}", "exact_error",
+			 THR_EXACT_ERROR, "exact_r2", THR_EXACT_R2, "approx_error", THR_APPROX_ERROR,
+			 "approx_r2", THR_APPROX_R2, "related_r2", THR_RELATED_R2, "boundary_below",
+			 THR_BOUNDARY_BELOW, "boundary_above", THR_BOUNDARY_ABOVE, "min_points",
+			 THR_MIN_POINTS, "noise_counts", THR_NOISE_COUNTS, "nnls_gain", THR_NNLS_GAIN,
+			 "nnls_max_terms", THR_NNLS_MAX_TERMS, "nnls_min_coef", THR_NNLS_MIN_COEF);
+}
+
+static json_t *event_json(const struct agg *a, const struct verdict *v)
+{
+	const struct agg_event *ev = &a->events[v->event];
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend,
+			      "encoding", ev->encoding, "scope", ev->scope, "class",
+			      verdict_class_names[v->cls]);
+
+	json_object_set_new(o, "rows", json_pack("{s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK],
+		"multiplexed", (json_int_t)ev->rows[RS_MULTIPLEXED], "not_measured",
+		(json_int_t)ev->rows[RS_NOT_MEASURED], "failed", (json_int_t)ev->rows[RS_FAILED]));
+	json_object_set_new(o, "note", json_string(v->note));
+	if (v->cls == VC_NOT_MEASURED)
+		return o;
+	json_object_set_new(o, "quantity", json_string(v->quantity_text));
+	json_object_set_new(o, "scale", v->scale > 0 ? json_real(v->scale) : json_null());
+	json_object_set_new(o, "scale_measured", jnum(v->measured));
+	json_object_set_new(o, "levels", level_array(v->levels));
+	json_object_set_new(o, "prefetch", json_string(verdict_prefetch_text(v->prefetch)));
+	json_object_set_new(o, "error", jnum(v->error));
+	json_object_set_new(o, "spread", jnum(v->spread));
+	json_object_set_new(o, "r2", jnum(v->r2));
+	json_object_set_new(o, "slope", jnum(v->slope));
+	json_object_set_new(o, "intercept", jnum(v->intercept));
+	json_object_set_new(o, "max_events_per_s", jnum(v->max_rate));
+	json_object_set_new(o, "points", json_integer(v->points));
+	json_object_set_new(o, "noisy_points_excluded", json_integer(v->noisy_only ? 0 : v->noisy_points));
+	json_object_set_new(o, "noisy_only", json_boolean(v->noisy_only));
+	json_object_set_new(o, "boundary_points_excluded", json_integer(v->boundary_points));
+	json_object_set_new(o, "decomposition",
+			    json_pack("{s:s,s:o,s:o}", "terms", v->decomposition, "error",
+				      jnum(v->decomp_error), "r2", jnum(v->decomp_r2)));
+	return o;
+}
+
+static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+{
+	json_t *root = json_pack("{s:i,s:s,s:s,s:b,s:s,s:o}", "format", 1, "host", a->m.host, "cpu",
+				 a->m.cpu, "hardware_counters", a->m.hardware, "counters_reason",
+				 a->m.counters_reason, "thresholds", thresholds_json());
+	json_t *arr = json_array();
+	int rc;
+
+	for (uint32_t i = 0; i < a->nevents; i++)
+		json_array_append_new(arr, event_json(a, &vs[order[i]]));
+	json_object_set_new(root, "events", arr);
+	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
+	fputc('\n', f);
+	json_decref(root);
+	return rc;
+}
+
+/* A Markdown cell must not break the table: '|' and line ends are replaced. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++)
+		fputc(*s == '|' ? '/' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
+	fputc(' ', f);
+}
+
+static void md_header(FILE *f, const struct agg *a)
+{
+	fprintf(f, "# Validated events\n\n");
+	fprintf(f, "Host %s, %s. %lu raw rows, %u points, %u events.\n", *a->m.host ? a->m.host : "?",
+		*a->m.cpu ? a->m.cpu : "unknown CPU", a->rows, a->npoints, a->nevents);
+	if (!a->m.hardware)
+		fprintf(f, "\nHardware counters were not available: %s. Hardware events are *not measured* "
+			   "(no verdict either way).\n",
+			*a->m.counters_reason ? a->m.counters_reason : "no reason recorded");
+	fprintf(f, "\n| Event | Verdict | Counts | Scale | Measured | Levels | Prefetch | Error | Spread | "
+		   "R^2 | Max Mevents/s | Points | Notes |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+{
+	char b[8][64], levels[96], excl[160], note[700];
+
+	md_header(f, a);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const struct verdict *v = &vs[order[i]];
+		int nm = v->cls == VC_NOT_MEASURED;
+		verdict_levels_text(v->levels, levels, sizeof levels);
+		scale_text(v, b[0], sizeof b[0]);
+		excluded_text(v, excl, sizeof excl);
+		snprintf(note, sizeof note, "%s%s%s%s%s", v->note, *v->note && *excl ? "; " : "", excl,
+			 *v->decomposition && v->quantity >= 0 ? "; NNLS: " : "",
+			 *v->decomposition && v->quantity >= 0 ? v->decomposition : "");
+		md_cell(f, a->events[v->event].name);
+		md_cell(f, verdict_class_names[v->cls]);
+		md_cell(f, v->quantity_text);
+		md_cell(f, b[0]);
+		md_cell(f, nm ? "" : num(b[1], 64, "%.4g", v->measured));
+		md_cell(f, levels);
+		md_cell(f, verdict_prefetch_text(v->prefetch));
+		md_cell(f, nm ? "" : num(b[2], 64, "%.2f %%", v->error * 100));
+		md_cell(f, nm ? "" : num(b[3], 64, "%.2f %%", v->spread * 100));
+		md_cell(f, nm ? "" : num(b[4], 64, "%.5f", v->r2));
+		md_cell(f, num(b[5], 64, "%.4g", v->max_rate > 0 ? v->max_rate / 1e6 : NAN));
+		md_cell(f, nm ? "" : num(b[6], 64, "%.0f", v->points));
+		md_cell(f, note[0] == ';' ? note + 2 : note);
+		fputs("|\n", f);
+	}
+	out_thresholds_md(f);
+}
+
+int out_events(struct out_files *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
+	       struct err *e)
+{
+	FILE *csv, *json, *md;
+	int rc;
+
+	if ((rc = out_open(o, "events.csv", &csv, e)) || (rc = out_open(o, "events.json", &json, e)) ||
+	    (rc = out_open(o, "events.md", &md, e)))
+		return rc;
+	write_csv(csv, a, v, order);
+	if (write_json(json, a, v, order))
+		return err_set(e, E_RUNTIME, "events.json: could not write JSON");
+	write_md(md, a, v, order);
+	return 0;
+}

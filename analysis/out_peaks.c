@@ -1,0 +1,108 @@
+/* out_peaks.c — peaks.csv and peaks.md: achievable bandwidth, latency, transfers/s and the best
+ * indicator event per level and access type (Molka et al., Tables 2 and 3). */
+#include <math.h>
+#include <stdio.h>
+
+#include "out.h"
+
+static const char *num(char *buf, size_t len, const char *fmt, double x)
+{
+	if (!(x > 0) || isinf(x))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, fmt, x);
+	return buf;
+}
+
+static int max_threads(struct peak table[LV_COUNT][AC_COUNT])
+{
+	int t = 0;
+
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int ac = 0; ac < AC_COUNT; ac++)
+			if (table[l][ac].threads_all > t)
+				t = table[l][ac].threads_all;
+	return t;
+}
+
+static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+{
+	char b[10][48];
+
+	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
+	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
+	      "indicator_max_events_per_s,points\n", f);
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int ac = 0; ac < AC_COUNT; ac++) {
+			const struct peak *p = &table[l][ac];
+			if (!p->present)
+				continue;
+			out_csv_field(f, level_names[l], 0);
+			out_csv_field(f, access_names[ac], 0);
+			out_csv_field(f, num(b[0], 48, "%.4g", p->gbps_one), 0);
+			out_csv_field(f, num(b[1], 48, "%.4g", p->gbps_all), 0);
+			out_csv_field(f, num(b[2], 48, "%.0f", p->threads_all), 0);
+			out_csv_field(f, num(b[3], 48, "%.4g", p->latency_ns), 0);
+			out_csv_field(f, num(b[4], 48, "%.4g", p->latency_cycles), 0);
+			out_csv_field(f, num(b[5], 48, "%.6g", p->transfers_one), 0);
+			out_csv_field(f, num(b[6], 48, "%.6g", p->transfers_all), 0);
+			out_csv_field(f, num(b[7], 48, "%.0f", p->bytes_per_transfer), 0);
+			out_csv_field(f, p->indicator >= 0 ? a->events[p->indicator].name : "", 0);
+			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_rate : 0), 0);
+			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 1);
+		}
+}
+
+static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
+		     struct peak table[LV_COUNT][AC_COUNT])
+{
+	int nt = max_threads(table);
+	char b[9][48];
+
+	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %.3g GHz. Bandwidth is "
+		   "(bytes loaded + stored) / fastest time, 10^9 B/s; latency is the single-thread pointer "
+		   "chase, median over the level's sizes.\n\n",
+		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
+		a->m.cores, a->m.core_ghz);
+	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %d cores | Latency ns | Latency cycles | "
+		   "Mtransfers/s 1 core | Mtransfers/s %d cores | Bytes/transfer | Indicator | Max Mevents/s |\n",
+		nt, nt);
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int ac = 0; ac < AC_COUNT; ac++) {
+			const struct peak *p = &table[l][ac];
+			const char *ind = "n/a";
+			if (!p->present)
+				continue;
+			if (p->indicator >= 0)
+				ind = a->events[p->indicator].name;
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s |\n",
+				level_names[l], access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
+				num(b[1], 48, "%.1f", p->gbps_all), num(b[2], 48, "%.1f", p->latency_ns),
+				num(b[3], 48, "%.0f", p->latency_cycles),
+				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
+				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
+				num(b[6], 48, "%.0f", p->bytes_per_transfer), ind,
+				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls] : "none validated",
+				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0));
+		}
+	fprintf(f, "\nAccess types: read = load kernels, write = stores (with write-allocate), nt-write = "
+		   "non-temporal stores, triad = a = b + s*c, latency = pointer chase (one access per "
+		   "transfer). Transfers are access-width instructions in L1 and 64-byte lines beyond. The "
+		   "indicator is a validated event that holds at this level for the access type (exact before "
+		   "approximate, then the one specific to fewer levels, then the higher rate).\n");
+	out_thresholds_md(f);
+}
+
+int out_peaks(struct out_files *o, const struct agg *a, const struct verdict *v,
+	      struct peak table[LV_COUNT][AC_COUNT], struct err *e)
+{
+	FILE *csv, *md;
+	int rc;
+
+	if ((rc = out_open(o, "peaks.csv", &csv, e)) || (rc = out_open(o, "peaks.md", &md, e)))
+		return rc;
+	write_csv(csv, a, table);
+	write_md(md, a, v, table);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* out_stalls.c — stalls.md: cycles per load as each stall-like event reports it, for the plain,
+ * independent-multiply and dependent-multiply pointer chase (Molka et al., Fig. 7/8). */
+#include <math.h>
+#include <stdio.h>
+
+#include "out.h"
+#include "thresholds.h"
+
+static const char *num(char *buf, size_t len, int have, double x)
+{
+	if (!have || isnan(x))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%.1f", x);
+	return buf;
+}
+
+static const char *judgement(const struct stall_row *r)
+{
+	if (r->memory_only)
+		return "memory stalls only";
+	if (r->dep_rises)
+		return "counts execution too (rises with dependent multiplies)";
+	if (r->indep_rises)
+		return "rises with independent multiplies";
+	if (!r->have[CH_DEP])
+		return "undecided (no dependent-multiply chase)";
+	return "falls with dependent multiplies";
+}
+
+static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows, unsigned n)
+{
+	char b[6][32];
+	int64_t ki = 0, kd = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		ki = rows[i].k[CH_INDEP] ? rows[i].k[CH_INDEP] : ki;
+		kd = rows[i].k[CH_DEP] ? rows[i].k[CH_DEP] : kd;
+	}
+	fprintf(f, "# Memory stall events\n\nCycles per load reported by each event (count / dependent "
+		   "loads) next to the measured core cycles per load, for the pointer chase plain, with "
+		   "K independent and with K dependent multiplies per load.\n\n");
+	fprintf(f, "| Event | Level | plain | indep (K=%lld) | dep (K=%lld) | measured plain | measured indep "
+		   "| measured dep | Verdict | Plain vs measured latency |\n",
+		(long long)ki, (long long)kd);
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
+	for (unsigned i = 0; i < n; i++) {
+		const struct stall_row *r = &rows[i];
+		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n",
+			a->events[r->event].name, level_names[r->level],
+			num(b[0], 32, r->have[CH_PLAIN], r->reported[CH_PLAIN]),
+			num(b[1], 32, r->have[CH_INDEP], r->reported[CH_INDEP]),
+			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP]),
+			num(b[3], 32, 1, r->measured[CH_PLAIN]), num(b[4], 32, 1, r->measured[CH_INDEP]),
+			num(b[5], 32, 1, r->measured[CH_DEP]), judgement(r),
+			r->indep_drops ? "; falls with independent multiplies (counts only cycles without execution)" : "",
+			r->matches_latency ? "matches" : "differs");
+	}
+	fprintf(f, "\nAn event reports memory stalls only when the dependent chase gives the same cycles per "
+		   "load as the plain one and independent multiplies do not raise it, both within %.0f %%; "
+		   "events showing less than %.0f %% of the measured cycles per load are not listed.\n",
+		THR_STALL_MATCH * 100, THR_STALL_MIN_FRACTION * 100);
+	out_thresholds_md(f);
+}
+
+int out_stalls(struct out_files *o, const struct agg *a, const struct stall_row *rows, unsigned n,
+	       struct err *e)
+{
+	FILE *md;
+	int rc;
+
+	if (!n)
+		return 0;
+	if ((rc = out_open(o, "stalls.md", &md, e)))
+		return rc;
+	write_md(md, a, rows, n);
+	return 0;
+}

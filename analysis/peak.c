@@ -1,0 +1,184 @@
+/* peak.c — peak rates from the fastest measurement of each point. Time is the point's minimum over
+ * repetitions and groups (DESIGN.md: summarise time with the minimum). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit.h"
+#include "peak.h"
+
+const char *const access_names[AC_COUNT] = {"read", "write", "nt-write", "triad", "latency"};
+
+int peak_access(const struct agg_point *p)
+{
+	size_t n = strlen(p->variant);
+
+	if (strcmp(p->kernel, "load") == 0)
+		return AC_READ;
+	if (strcmp(p->kernel, "store") == 0)
+		return n > 3 && strcmp(p->variant + n - 3, ".nt") == 0 ? AC_NTWRITE : AC_WRITE;
+	if (strcmp(p->kernel, "triad") == 0)
+		return AC_TRIAD;
+	if (strcmp(p->variant, "chase.plain") == 0)
+		return AC_LATENCY;
+	return -1;
+}
+
+static int usable(const struct agg_point *p)
+{
+	return p->used && p->level != LV_EXCLUDED && p->level != LV_ANY && p->seconds > 0 &&
+	       peak_access(p) >= 0;
+}
+
+/* The quantities an indicator for this row may count (bit per enum raw_quantity). */
+static unsigned relevant(int level, int access)
+{
+	unsigned lr = 1u << RQ_lines_read, lw = 1u << RQ_lines_written;
+	unsigned ld = 1u << RQ_loads, st = 1u << RQ_stores;
+
+	switch (access) {
+	case AC_READ:
+		return level == LV_L1 ? ld : lr;
+	case AC_WRITE:
+		return level == LV_L1 ? st : lw | lr;
+	case AC_NTWRITE:
+		return level == LV_L1 ? st : lw;
+	case AC_TRIAD:
+		return level == LV_L1 ? ld | st : lr | lw;
+	default:
+		return (1u << RQ_chase_accesses) | ld | (level == LV_L1 ? 0 : lr);
+	}
+}
+
+/* Highest rate of event ev on the points of this row. */
+static double row_rate(const struct agg *a, uint32_t ev, int level, int access)
+{
+	const struct agg_event *e = &a->events[ev];
+	double best = 0;
+
+	for (uint32_t k = 0; k < e->ncells; k++) {
+		const struct agg_cell *c = &a->cells[e->cells[k]];
+		const struct agg_point *p = &a->points[c->point];
+		if (usable(p) && (int)p->level == level && peak_access(p) == access)
+			best = fmax(best, c->max_rate);
+	}
+	return best;
+}
+
+/* Exact beats approximate; then the event that holds at fewer levels (it singles this level out,
+   as Molka's indicators do); then the higher rate. */
+static void choose_indicator(const struct agg *a, const struct verdict *v, int level, int access,
+			     struct peak *pk)
+{
+	int best_levels = 0;
+
+	pk->indicator = -1;
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		int nlev;
+		double rate;
+		if ((v[i].cls != VC_EXACT && v[i].cls != VC_APPROXIMATE) || v[i].quantity < 0 ||
+		    !(v[i].levels & (1u << level)) || !(relevant(level, access) & (1u << v[i].quantity)))
+			continue;
+		rate = row_rate(a, i, level, access);
+		if (rate <= 0)
+			continue;
+		nlev = __builtin_popcount(v[i].levels);
+		if (pk->indicator >= 0) {
+			const struct verdict *b = &v[pk->indicator];
+			if (v[i].cls != b->cls ? v[i].cls > b->cls
+			    : nlev != best_levels ? nlev > best_levels : rate <= pk->indicator_rate)
+				continue;
+		}
+		pk->indicator = (int)i;
+		pk->indicator_rate = rate;
+		best_levels = nlev;
+	}
+}
+
+static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+{
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		struct peak *pk;
+		if (!usable(p) || peak_access(p) == AC_LATENCY)
+			continue;
+		pk = &table[p->level][peak_access(p)];
+		if (p->threads > 1 && p->threads > pk->threads_all)
+			pk->threads_all = (int)p->threads;
+	}
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		struct peak *pk;
+		double gbps, bpt;
+		if (!usable(p) || peak_access(p) == AC_LATENCY)
+			continue;
+		pk = &table[p->level][peak_access(p)];
+		gbps = (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9;
+		bpt = p->level == LV_L1 && p->width > 0 ? (double)p->width : KERN_LINE;
+		pk->present = 1;
+		pk->points++;
+		if (p->threads == 1 && gbps > pk->gbps_one) {
+			pk->gbps_one = gbps;
+			pk->transfers_one = gbps * 1e9 / bpt;
+			pk->bytes_per_transfer = bpt;
+		}
+		if (p->threads == pk->threads_all && gbps > pk->gbps_all) {
+			pk->gbps_all = gbps;
+			pk->transfers_all = gbps * 1e9 / bpt;
+			if (!pk->bytes_per_transfer)
+				pk->bytes_per_transfer = bpt;
+		}
+	}
+}
+
+/* Latency per access of the single-thread plain chase: median over the level's points. */
+static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+{
+	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
+	int rc = -1;
+
+	if (!ns || !cyc)
+		goto out;
+	for (int l = 0; l < LV_COUNT; l++) {
+		struct peak *pk = &table[l][AC_LATENCY];
+		size_t n = 0;
+		for (uint32_t i = 0; i < a->npoints; i++) {
+			const struct agg_point *p = &a->points[i];
+			double per = p->v[RQ_chase_accesses] / (double)p->threads;
+			if (!usable(p) || peak_access(p) != AC_LATENCY || (int)p->level != l ||
+			    p->threads != 1 || per <= 0)
+				continue;
+			ns[n] = p->seconds * 1e9 / per;
+			cyc[n] = ns[n] * (p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz);
+			n++;
+		}
+		if (!n)
+			continue;
+		pk->present = 1;
+		pk->points = (unsigned)n;
+		pk->latency_ns = fit_quantile(ns, n, 0.5);
+		pk->latency_cycles = fit_quantile(cyc, n, 0.5);
+		pk->transfers_one = 1e9 / pk->latency_ns;
+		pk->bytes_per_transfer = KERN_LINE;
+	}
+	rc = 0;
+out:
+	free(ns);
+	free(cyc);
+	return rc;
+}
+
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][AC_COUNT])
+{
+	memset(table, 0, sizeof(struct peak) * LV_COUNT * AC_COUNT);
+	bandwidth(a, table);
+	if (latency(a, table))
+		return -1;
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int ac = 0; ac < AC_COUNT; ac++)
+			if (table[l][ac].present)
+				choose_indicator(a, verdicts, l, ac, &table[l][ac]);
+			else
+				table[l][ac].indicator = -1;
+	return 0;
+}

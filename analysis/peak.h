@@ -1,0 +1,31 @@
+/* peak.h — achievable bandwidth, latency and the best indicator event per level and access type:
+ * the layout of Molka et al.'s Tables 2 and 3. */
+#ifndef PMUCHECK_PEAK_H
+#define PMUCHECK_PEAK_H
+
+#include "agg.h"
+#include "verdict.h"
+
+enum access { AC_READ, AC_WRITE, AC_NTWRITE, AC_TRIAD, AC_LATENCY, AC_COUNT };
+extern const char *const access_names[AC_COUNT];
+
+struct peak {
+	int present;
+	double gbps_one, gbps_all;       /* best of 1 thread / of the most threads measured */
+	int threads_all;                 /* that most; 0 when only 1 thread was measured */
+	double bytes_per_transfer;       /* access width in L1, a line elsewhere */
+	double latency_ns, latency_cycles; /* latency rows: median over the level's points */
+	double transfers_one, transfers_all; /* per second */
+	int indicator;                   /* verdict index, -1 when none */
+	double indicator_rate;           /* its highest events/s on this row's points */
+	unsigned points;
+};
+
+/* Peaks for every level x access; table[l][a]. verdicts are indexed by event. Returns 0, or -1
+   when out of memory. */
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][AC_COUNT]);
+
+/* The access type a point measures, or -1 (nopread, splitread, touch, chase with multiplies). */
+int peak_access(const struct agg_point *p);
+
+#endif

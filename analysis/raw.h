@@ -1,0 +1,48 @@
+/* raw.h — reading raw.csv (docs/results-format.md) one row at a time.
+ *
+ * raw_read streams the file: each row is parsed, checked and handed to a callback, and nothing is
+ * kept, so a file of any length costs the same memory. Columns are found by name in the header;
+ * columns this reader does not know are ignored (the format may grow).
+ */
+#ifndef PMUCHECK_RAW_H
+#define PMUCHECK_RAW_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "kern.h"
+
+/* The known volumes, in kern.h order: raw.csv columns v_<name>. */
+enum raw_quantity {
+#define RAW_Q_ENUM(n) RQ_##n,
+	KERN_VOLUME_FIELDS(RAW_Q_ENUM)
+#undef RAW_Q_ENUM
+	RQ_COUNT
+};
+extern const char *const raw_quantity_names[RQ_COUNT];
+
+enum raw_status { RS_OK, RS_MULTIPLEXED, RS_NOT_MEASURED, RS_FAILED, RS_COUNT };
+extern const char *const raw_status_names[RS_COUNT];
+
+/* One row. Strings point into the reader's line buffer: valid only during the callback. */
+struct raw_row {
+	unsigned long line; /* line of the file the row starts on */
+	int64_t point, rep, group;
+	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch,
+		*msr, *level, *flag, *event, *backend, *encoding, *scope, *reason;
+	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
+	double thp_share, seconds, core_ghz;
+	double v[RQ_COUNT];
+	int has_count;
+	double count;
+	enum raw_status status;
+};
+
+/* Returns 0 to go on, or a negative status (with e filled) to stop reading. */
+typedef int (*raw_row_fn)(const struct raw_row *row, void *ctx, struct err *e);
+
+/* Reads path, calls fn for every data row. A malformed or truncated file gives E_USAGE with
+   "<path>:<line>: ..." in e; an unreadable one E_RUNTIME. Sets *rows to the rows read. */
+int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e);
+
+#endif

@@ -1,0 +1,317 @@
+/* raw_read.c — streaming RFC 4180 reader for raw.csv. One row in memory at a time; every error
+ * names the file and the line. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raw.h"
+
+const char *const raw_quantity_names[RQ_COUNT] = {
+#define RAW_Q_NAME(n) #n,
+	KERN_VOLUME_FIELDS(RAW_Q_NAME)
+#undef RAW_Q_NAME
+};
+
+const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measured", "failed"};
+
+enum col_type { C_INT, C_REAL, C_TEXT, C_VOLUME, C_COUNT, C_STATUS };
+
+struct column {
+	const char *name;
+	enum col_type type;
+	size_t off; /* into struct raw_row; for C_VOLUME the quantity index */
+};
+
+#define INT(n) {#n, C_INT, offsetof(struct raw_row, n)}
+#define REAL(n) {#n, C_REAL, offsetof(struct raw_row, n)}
+#define TEXT(n) {#n, C_TEXT, offsetof(struct raw_row, n)}
+#define VOL(n) {"v_" #n, C_VOLUME, RQ_##n},
+
+static const struct column columns[] = {
+	INT(point), INT(rep), INT(group), TEXT(kernel), TEXT(variant), INT(width), TEXT(arg_name),
+	INT(arg), INT(bytes), INT(arrays), INT(reps), TEXT(diff), INT(threads), TEXT(cpus),
+	TEXT(placement), TEXT(mem_nodes), TEXT(prefetch), TEXT(msr), TEXT(level), REAL(thp_share),
+	REAL(seconds), INT(tsc), REAL(core_ghz), TEXT(flag),
+	KERN_VOLUME_FIELDS(VOL)
+	TEXT(event), TEXT(backend), TEXT(encoding), TEXT(scope), {"count", C_COUNT, 0},
+	INT(time_enabled), INT(time_running), {"status", C_STATUS, 0}, TEXT(reason),
+};
+#define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+struct reader {
+	const char *path;
+	FILE *f;
+	char *buf;          /* the current record, possibly several physical lines */
+	size_t len, cap;
+	char *line;         /* getline's buffer */
+	size_t line_cap;
+	unsigned long lineno;     /* physical lines consumed */
+	unsigned long rec_line;   /* first line of the current record */
+	char **fields;
+	unsigned nfields, fields_cap;
+	int map[NCOLUMNS];  /* column -> field index */
+	unsigned header_fields;
+};
+
+static int fail(struct reader *r, struct err *e, const char *fmt, const char *a, const char *b)
+{
+	char what[512];
+
+	snprintf(what, sizeof what, fmt, a, b);
+	return err_set(e, E_USAGE, "%s:%lu: %s", r->path, r->rec_line, what);
+}
+
+static int append(struct reader *r, const char *s, size_t n, struct err *e)
+{
+	if (r->len + n + 1 > r->cap) {
+		size_t cap = (r->len + n + 1) * 2;
+		char *p = realloc(r->buf, cap);
+		if (!p)
+			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
+		r->buf = p;
+		r->cap = cap;
+	}
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+	r->buf[r->len] = '\0';
+	return 0;
+}
+
+/* An odd number of quotes so far means a quoted field continues on the next line. */
+static int quotes_open(const char *s, size_t n)
+{
+	int open = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '"')
+			open = !open;
+	return open;
+}
+
+/* Reads one record into r->buf without its line end. Returns 1, 0 at end of file, or an error. */
+static int next_record(struct reader *r, struct err *e)
+{
+	ssize_t n;
+	int rc;
+
+	r->len = 0;
+	r->rec_line = r->lineno + 1;
+	for (;;) {
+		n = getline(&r->line, &r->line_cap, r->f);
+		if (n < 0) {
+			if (ferror(r->f))
+				return err_set(e, E_RUNTIME, "%s: %s", r->path, strerror(errno));
+			if (r->len == 0)
+				return 0;
+			return fail(r, e, "truncated: quoted field never closed%s%s", "", "");
+		}
+		r->lineno++;
+		if (r->line[n - 1] != '\n')
+			return fail(r, e, "truncated row (the file ends without a line end)%s%s", "", "");
+		if ((rc = append(r, r->line, (size_t)n, e)))
+			return rc;
+		if (!quotes_open(r->buf, r->len))
+			break;
+	}
+	r->len--; /* the '\n' */
+	if (r->len && r->buf[r->len - 1] == '\r')
+		r->len--;
+	r->buf[r->len] = '\0';
+	return 1;
+}
+
+static int push_field(struct reader *r, char *f, struct err *e)
+{
+	if (r->nfields == r->fields_cap) {
+		unsigned cap = r->fields_cap ? 2 * r->fields_cap : 64;
+		char **p = realloc(r->fields, cap * sizeof *p);
+		if (!p)
+			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
+		r->fields = p;
+		r->fields_cap = cap;
+	}
+	r->fields[r->nfields++] = f;
+	return 0;
+}
+
+/* Splits r->buf into fields in place, undoing RFC 4180 quoting. */
+static int split(struct reader *r, struct err *e)
+{
+	char *s = r->buf, *w = r->buf;
+	int rc;
+
+	r->nfields = 0;
+	for (;;) {
+		char *start = w;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				if (*s == '\0')
+					return fail(r, e, "quoted field never closed%s%s", "", "");
+				if (*s == '"' && s[1] == '"') {
+					*w++ = '"';
+					s += 2;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					*w++ = *s++;
+				}
+			}
+			if (*s != ',' && *s != '\0')
+				return fail(r, e, "text after a closing quote in field %s%s", "", "");
+		} else {
+			while (*s != ',' && *s != '\0') {
+				if (*s == '"')
+					return fail(r, e, "stray quote in an unquoted field%s%s", "", "");
+				*w++ = *s++;
+			}
+		}
+		int last = *s == '\0';
+		*w++ = '\0';
+		s++;
+		if ((rc = push_field(r, start, e)))
+			return rc;
+		if (last)
+			return 0;
+	}
+}
+
+static int read_header(struct reader *r, struct err *e)
+{
+	int rc = next_record(r, e);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return err_set(e, E_USAGE, "%s:1: empty file, expected the raw.csv header", r->path);
+	if ((rc = split(r, e)))
+		return rc;
+	r->header_fields = r->nfields;
+	for (unsigned c = 0; c < NCOLUMNS; c++) {
+		r->map[c] = -1;
+		for (unsigned i = 0; i < r->nfields; i++)
+			if (strcmp(r->fields[i], columns[c].name) == 0)
+				r->map[c] = (int)i;
+		if (r->map[c] < 0)
+			return fail(r, e, "header lacks the column '%s'%s", columns[c].name, "");
+	}
+	return 0;
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+static int parse_real(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	return (*end || errno || !isfinite(*out)) ? -1 : 0;
+}
+
+static int parse_status(const char *s, enum raw_status *out)
+{
+	for (int i = 0; i < RS_COUNT; i++)
+		if (strcmp(s, raw_status_names[i]) == 0) {
+			*out = (enum raw_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int convert(struct reader *r, struct raw_row *row, struct err *e)
+{
+	const char *count_text = NULL;
+	char *base = (char *)row;
+
+	memset(row, 0, sizeof *row);
+	row->line = r->rec_line;
+	if (r->nfields != r->header_fields) {
+		char got[32], want[32];
+		snprintf(got, sizeof got, "%u", r->nfields);
+		snprintf(want, sizeof want, "%u", r->header_fields);
+		return fail(r, e, "%s fields, the header has %s (truncated or malformed row)", got, want);
+	}
+	for (unsigned c = 0; c < NCOLUMNS; c++) {
+		const char *s = r->fields[r->map[c]];
+		int bad = 0;
+
+		switch (columns[c].type) {
+		case C_INT:
+			bad = parse_int(s, (int64_t *)(base + columns[c].off));
+			break;
+		case C_REAL:
+			bad = parse_real(s, (double *)(base + columns[c].off));
+			break;
+		case C_TEXT:
+			*(const char **)(base + columns[c].off) = s;
+			break;
+		case C_VOLUME: {
+			int64_t v = 0;
+			bad = parse_int(s, &v) || v < 0;
+			row->v[columns[c].off] = (double)v;
+			break;
+		}
+		case C_COUNT:
+			count_text = s;
+			break;
+		case C_STATUS:
+			bad = parse_status(s, &row->status);
+			break;
+		}
+		if (bad)
+			return fail(r, e, "column '%s': bad value '%s'", columns[c].name, s);
+	}
+	if (row->status == RS_OK && *row->event) {
+		int64_t v;
+		if (parse_int(count_text, &v))
+			return fail(r, e, "column 'count': bad value '%s' for a row with status ok",
+				    count_text, "");
+		row->count = (double)v;
+		row->has_count = 1;
+	}
+	if (row->threads < 1 || row->reps < 1 || row->point < 0)
+		return fail(r, e, "point, reps or threads out of range%s%s", "", "");
+	return 0;
+}
+
+int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)
+{
+	struct reader r = {.path = path};
+	struct raw_row row;
+	int rc;
+
+	*rows = 0;
+	r.f = fopen(path, "r");
+	if (!r.f)
+		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path,
+			       strerror(errno));
+	if ((rc = read_header(&r, e)))
+		goto out;
+	while ((rc = next_record(&r, e)) == 1) {
+		if ((rc = split(&r, e)) || (rc = convert(&r, &row, e)) || (rc = fn(&row, ctx, e)))
+			goto out;
+		(*rows)++;
+	}
+out:
+	fclose(r.f);
+	free(r.buf);
+	free(r.line);
+	free(r.fields);
+	return rc;
+}

@@ -1,0 +1,134 @@
+/* stall.c — cycles per load as stall events report them, against the measured cycles per load. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit.h"
+#include "stall.h"
+#include "thresholds.h"
+
+const char *const chase_kind_names[CH_COUNT] = {"plain", "indep", "dep"};
+
+static int chase_kind(const struct agg_point *p)
+{
+	if (strcmp(p->kernel, "chase") != 0 || strncmp(p->variant, "chase.", 6) != 0 ||
+	    p->level == LV_EXCLUDED || p->v[RQ_chase_accesses] <= 0)
+		return -1;
+	for (int k = 0; k < CH_COUNT; k++)
+		if (strcmp(p->variant + 6, chase_kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+static double core_cycles_per_access(const struct agg *a, const struct agg_point *p)
+{
+	double ghz = p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz;
+
+	return p->seconds * ghz * 1e9 / (p->v[RQ_chase_accesses] / (double)p->threads);
+}
+
+/* Median of the measured cycles per access over the points of (level, kind). */
+static double measured(const struct agg *a, int level, int kind, double *tmp, int64_t *k)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if (p->used && (int)p->level == level && chase_kind(p) == kind && p->seconds > 0) {
+			tmp[n++] = core_cycles_per_access(a, p);
+			*k = p->arg;
+		}
+	}
+	return n ? fit_quantile(tmp, n, 0.5) : NAN;
+}
+
+static double reported(const struct agg *a, const struct agg_event *ev, int level, int kind, double *tmp)
+{
+	size_t n = 0;
+
+	for (uint32_t c = 0; c < ev->ncells; c++) {
+		const struct agg_cell *cell = &a->cells[ev->cells[c]];
+		const struct agg_point *p = &a->points[cell->point];
+		if ((int)p->level != level || chase_kind(p) != kind)
+			continue;
+		for (uint32_t r = 0; r < cell->n; r++)
+			tmp[n++] = cell->counts[r] / p->v[RQ_chase_accesses];
+	}
+	return n ? fit_quantile(tmp, n, 0.5) : NAN;
+}
+
+static void judge(struct stall_row *r)
+{
+	double plain = r->reported[CH_PLAIN], m = THR_STALL_MATCH;
+
+	r->dep_rises = r->have[CH_DEP] && r->reported[CH_DEP] > plain * (1 + m);
+	r->indep_rises = r->have[CH_INDEP] && r->reported[CH_INDEP] > plain * (1 + m);
+	r->indep_drops = r->have[CH_INDEP] && r->reported[CH_INDEP] < plain * (1 - m);
+	r->memory_only = r->have[CH_DEP] && fabs(r->reported[CH_DEP] / plain - 1) <= m && !r->indep_rises;
+	r->matches_latency = fabs(plain / r->measured[CH_PLAIN] - 1) <= m;
+}
+
+static size_t cells_total(const struct agg *a)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < a->ncells; i++)
+		n += a->cells[i].n;
+	return n;
+}
+
+int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
+{
+	size_t tmpn = cells_total(a) + a->npoints + 1;
+	double *tmp = malloc(tmpn * sizeof *tmp), meas[LV_COUNT][CH_COUNT];
+	int64_t k[LV_COUNT][CH_COUNT] = {{0}};
+	unsigned cap = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (!tmp)
+		return -1;
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int c = 0; c < CH_COUNT; c++)
+			meas[l][c] = measured(a, l, c, tmp, &k[l][c]);
+	for (uint32_t e = 0; e < a->nevents; e++) {
+		struct stall_row r[LV_COUNT];
+		int levels = 0, stall_like = 1;
+		for (int l = 0; l < LV_COUNT; l++) {
+			r[l] = (struct stall_row){.event = e, .level = l};
+			for (int c = 0; c < CH_COUNT; c++) {
+				r[l].reported[c] = reported(a, &a->events[e], l, c, tmp);
+				r[l].measured[c] = meas[l][c];
+				r[l].k[c] = k[l][c];
+				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(meas[l][c]);
+			}
+			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
+				continue;
+			levels++;
+			/* stall-like: at every level the plain chase shows a good part of its cycles in
+			   this event (a volume event, one per load, fades as the latency grows) */
+			stall_like &= r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN];
+		}
+		if (!levels || !stall_like)
+			continue;
+		for (int l = 0; l < LV_COUNT; l++) {
+			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
+				continue;
+			judge(&r[l]);
+			if (*n == cap) {
+				struct stall_row *p = realloc(*rows, (cap = cap ? 2 * cap : 16) * sizeof *p);
+				if (!p) {
+					free(tmp);
+					free(*rows);
+					*rows = NULL;
+					*n = 0;
+					return -1;
+				}
+				*rows = p;
+			}
+			(*rows)[(*n)++] = r[l];
+		}
+	}
+	free(tmp);
+	return 0;
+}

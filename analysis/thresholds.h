@@ -1,0 +1,49 @@
+/* thresholds.h — every number that turns measurements into verdicts, in one place.
+ *
+ * Each table the analysis writes prints these values under it (out_thresholds_md), so a reader can
+ * judge a verdict without reading code. Change a value here and every table follows.
+ */
+#ifndef PMUCHECK_THRESHOLDS_H
+#define PMUCHECK_THRESHOLDS_H
+
+/* exact: the median ratio count/quantity is within 2 % of a simple scale, the spread of the ratios
+   within 2 %, and the linear fit count = a*q + b over the points where it holds has R^2 >= 0.999. */
+#define THR_EXACT_ERROR 0.02
+#define THR_EXACT_R2 0.999
+
+/* approximate: within 10 % of a simple scale, with R^2 >= 0.99. A level counts as "holding" when its
+   median ratio is within this error of the scale. */
+#define THR_APPROX_ERROR 0.10
+#define THR_APPROX_R2 0.99
+
+/* overcounts / undercounts: no simple scale fits, but the event is still linear in the quantity
+   (R^2 >= 0.95); below that the event is unrelated to every known volume. */
+#define THR_RELATED_R2 0.95
+
+/* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache
+   limit is not assigned to either level (caches start missing before they are full, and adaptive
+   replacement keeps some lines a little beyond). */
+#define THR_BOUNDARY_BELOW 0.25
+#define THR_BOUNDARY_ABOVE 0.50
+
+/* Fewest distinct measurement points (sizes x parameters) an event needs for any verdict. */
+#define THR_MIN_POINTS 3
+
+/* Noise floor: an event whose largest count stays below this many events per measurement is treated
+   as counting nothing (differenced counts of an idle event are a few interrupts, not zero). */
+#define THR_NOISE_COUNTS 64.0
+
+/* Non-negative least squares decomposition: add a term only if it removes at least half of the
+   remaining squared residual; keep at most this many terms; drop coefficients below 1/32. */
+#define THR_NNLS_GAIN 0.5
+#define THR_NNLS_MAX_TERMS 4
+#define THR_NNLS_MIN_COEF (1.0 / 32)
+
+/* Stall events (chase.plain / .indep / .dep): "memory stalls only" when the dependent variant
+   reports the same cycles per load as the plain one and independent multiplies do not raise it,
+   both within this tolerance; an event is stall-like when it reports at least this fraction of
+   the measured cycles per load. */
+#define THR_STALL_MATCH 0.10
+#define THR_STALL_MIN_FRACTION 0.25
+
+#endif

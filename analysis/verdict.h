@@ -1,0 +1,54 @@
+/* verdict.h — what one event measures, from its counts and the known volumes (DESIGN.md, Analysis).
+ *
+ * For every quantity q (the v_* volumes) the ratios count/q are grouped by level and prefetch state;
+ * a group "holds" when its median is within THR_APPROX_ERROR of a simple scale. The quantity whose
+ * holding groups cover the most measurements wins; a linear fit count = a*q + b over those groups
+ * gives R^2. A forward-stepwise non-negative least-squares fit over several quantities (and over
+ * lines split by level) names events that count a sum, such as loads + stores. */
+#ifndef PMUCHECK_VERDICT_H
+#define PMUCHECK_VERDICT_H
+
+#include "agg.h"
+
+enum verdict_class {
+	VC_EXACT,
+	VC_APPROXIMATE,
+	VC_PREFETCH_BLIND,
+	VC_OVERCOUNTS,
+	VC_UNDERCOUNTS,
+	VC_UNRELATED,
+	VC_NOT_MEASURED,
+	VC_COUNT
+};
+extern const char *const verdict_class_names[VC_COUNT];
+
+struct verdict {
+	uint32_t event;
+	enum verdict_class cls;
+	int quantity;            /* enum raw_quantity, or -1 for a sum (quantity_text) or none */
+	char quantity_text[200]; /* "lines_read", "loads + stores"; empty when not measured */
+	double scale;            /* nearest simple value; 0 when none */
+	double measured;         /* median count/quantity over the groups where it holds (fit slope
+	                            when it holds nowhere) */
+	double slope, intercept, r2;
+	double error;            /* largest |median/scale - 1| of a holding group */
+	double spread;           /* largest (p90 - p10) / 2 / median of a holding group */
+	unsigned levels;         /* bit (1 << enum level) where it holds */
+	unsigned prefetch;       /* bit (1 << enum pf_state) where it holds */
+	double max_rate;         /* events/s, highest single measurement */
+	unsigned points;         /* points used for the verdict */
+	unsigned noisy_points, boundary_points; /* points left out */
+	int noisy_only;          /* no clean point: the verdict rests on points flagged noisy */
+	char decomposition[200]; /* NNLS terms, e.g. "lines_read@L2 + lines_read@DRAM" */
+	double decomp_error, decomp_r2;
+	char note[400];          /* why not measured, or what else the reader should know */
+};
+
+/* Fills v for event index `event` of a. Returns 0 or E_RUNTIME (out of memory). */
+int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct err *e);
+
+/* "L1, L2, DRAM" for a level mask; "on", "off", "both" ... for a prefetch mask. */
+void verdict_levels_text(unsigned levels, char *buf, size_t len);
+const char *verdict_prefetch_text(unsigned prefetch);
+
+#endif

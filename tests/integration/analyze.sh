@@ -1,0 +1,92 @@
+#!/bin/bash
+# analyze.sh — `pmucheck analyze DIR` end to end on synthetic results (tests/tools/rawgen): the tables
+# it writes, their agreement with the raw data, and its refusal of bad input.
+. "$(dirname "$0")/../lib.sh"
+RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
+
+if [ ! -x "$RAWGEN" ]; then
+	skip "analyze end to end" "$RAWGEN not built (make unit-tests builds it)"
+	exit 0
+fi
+
+expect_status "analyze without a directory is a usage error" 2 "$PMUCHECK" analyze
+expect_status "analyze of a missing directory is a usage error" 2 "$PMUCHECK" analyze "$TMP/none"
+
+D=$TMP/good
+mkdir -p "$D" && "$RAWGEN" "$D" 4 3 >/dev/null
+expect_status "analyze of a good directory succeeds" 0 "$PMUCHECK" analyze "$D"
+for f in events.csv events.json events.md peaks.csv peaks.md stalls.md; do
+	check "analyze writes $f" test -s "$D/$f"
+done
+check "no temporary file is left behind" test -z "$(ls -A "$D" | grep '\.tmp$')"
+
+# field N of the events.csv row of event $1 (no quoted commas in these rows)
+field() { awk -F, -v e="$1" -v n="$2" '$1 == e { print $n }' "$D/events.csv"; }
+row_is() {
+	local name=$1 ev=$2 want=$3 got
+	got="$(field "$ev" 4),$(field "$ev" 5),$(field "$ev" 6)"
+	if [ "$got" = "$want" ]; then ok "$name"; else notok "$name" "got '$got', want '$want'"; fi
+}
+row_is "page-faults against touch: exact, 1 per page" page-faults "exact,pages,1"
+row_is "one event per line: exact, lines_read, 1" LINES_EXACT "exact,lines_read,1"
+row_is "half an event per line: scale 1/2" HALF_LINES "exact,lines_read,1/2"
+row_is "demand-only DRAM event: prefetch-blind" DRAM_DEMAND "prefetch-blind,lines_read,1"
+row_is "loads + stores named as a sum" MEM_INSTR "exact,loads + stores,1"
+row_is "hardware event without PMU: not measured, no quantity" HW:NO_PMU "not measured,,"
+check "the not-measured row keeps the reason" grep -q 'HW:NO_PMU.*perf_event_open ENOENT' "$D/events.csv"
+check "events.md prints the thresholds under the table" grep -q '^Thresholds (analysis/thresholds.h)' "$D/events.md"
+check "events.md says noisy points were excluded" grep -q 'noisy points excluded' "$D/events.md"
+
+if command -v python3 >/dev/null; then
+	check "events.json is JSON with one entry per event" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["event"]: e for e in d["events"]}
+assert len(ev) == 14 and d["thresholds"]["exact_error"] == 0.02
+assert ev["L2_PLUS_DRAM"]["levels"] == ["L2", "DRAM"]
+assert "lines_read@L2" in ev["L2_PLUS_DRAM"]["decomposition"]["terms"]
+assert ev["HW:NO_PMU"]["class"] == "not measured" and "quantity" not in ev["HW:NO_PMU"]
+' "$D/events.json"
+else
+	skip "events.json is JSON" "python3 not installed"
+fi
+
+# peaks.csv must agree with the raw rows: the best single-thread L1 load bandwidth and the median
+# single-thread DRAM chase latency, recomputed here from raw.csv with the documented formulas.
+raw_l1_read=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kernel"] == "load" && $c["threads"] == 1 && $c["bytes"] * $c["arrays"] <= 36864 {
+		bw = ($c["v_bytes_loaded"] + $c["v_bytes_stored"]) / $c["seconds"] / 1e9; if (bw > m) m = bw }
+	END { printf "%.4g", m }' "$D/raw.csv")
+peak_l1_read=$(awk -F, '$1 == "L1" && $2 == "read" { print $3 }' "$D/peaks.csv")
+expect_eq() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "peaks says '$2', raw.csv gives '$3'"; fi; }
+expect_eq "peaks L1 read GB/s (1 core) matches raw.csv" "$peak_l1_read" "$raw_l1_read"
+peak_dram_lat=$(awk -F, '$1 == "DRAM" && $2 == "latency" { print $6 }' "$D/peaks.csv")
+raw_dram_lat=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["variant"] == "chase.plain" && $c["threads"] == 1 && $c["bytes"] >= 12582912 {
+		printf "%.4g\n", $c["seconds"] * 1e9 / $c["v_chase_accesses"] }' "$D/raw.csv" | sort -g | uniq |
+	awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+expect_eq "peaks DRAM latency (ns) matches raw.csv" "$peak_dram_lat" "$raw_dram_lat"
+check "peaks.md has 1-core and 2-core bandwidth columns" grep -q 'GB/s 1 core | GB/s 2 cores' "$D/peaks.md"
+check "stalls.md tells memory-only stalls from execution" \
+	grep -q 'STALL_MEM | DRAM .*memory stalls only' "$D/stalls.md"
+
+# Bad input: exit 2, the file and line in the message, nothing written.
+B=$TMP/bad
+mkdir -p "$B" && cp "$D/machine.json" "$B/" && head -c -30 "$D/raw.csv" >"$B/raw.csv"
+lines=$(wc -l <"$B/raw.csv")
+expect_status "truncated raw.csv: exit 2" 2 "$PMUCHECK" analyze "$B"
+"$PMUCHECK" analyze "$B" 2>"$TMP/err"
+check "truncated raw.csv: message names raw.csv and the line" grep -q "raw.csv:$((lines + 1)): truncated" "$TMP/err"
+check "truncated raw.csv: nothing written" test "$(ls "$B" | tr '\n' ' ')" = "machine.json raw.csv "
+cp "$D/raw.csv" "$B/raw.csv" && printf '{ "format": 1,\n "levels": [\n' >"$B/machine.json"
+expect_status "truncated machine.json: exit 2" 2 "$PMUCHECK" analyze "$B"
+"$PMUCHECK" analyze "$B" 2>"$TMP/err"
+check "truncated machine.json: message names the file and line" grep -q 'machine.json:3:' "$TMP/err"
+check "truncated machine.json: nothing written" test "$(ls "$B" | tr '\n' ' ')" = "machine.json raw.csv "
+
+# A real run on this machine (software events only) is the lead's end-to-end test once `run` exists.
+if "$PMUCHECK" run --help >/dev/null 2>&1; then
+	skip "analyze of a real run" "covered by the run integration tests (their options are theirs)"
+else
+	skip "analyze of a real run" "this build has no 'pmucheck run' yet"
+fi

@@ -1,0 +1,138 @@
+/* events.h — synthetic events with a known verdict, shared by the unit tests and the rawgen tool.
+ * Each comment says what the analysis must conclude. */
+#ifndef PMUCHECK_TEST_EVENTS_H
+#define PMUCHECK_TEST_EVENTS_H
+
+#include "rawgen.h"
+
+static inline double lines(const struct gen_point *p)
+{
+	return p->v[RQ_lines_read];
+}
+
+/* exact, lines_read, scale 1, all levels, prefetch both. Counts of points flagged noisy are wrong
+   on purpose: they must be left out. */
+static double ev_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return lines(p) * (p->noisy ? 1.5 : 1);
+}
+
+/* exact, lines_read, scale 1/2 */
+static double ev_half(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(lines(p) / 2);
+}
+
+/* prefetch-blind: DRAM lines with prefetchers off; with them on 70 % of the lines come from the
+   prefetcher and are not seen */
+static double ev_demand(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	if (p->level != 3)
+		return floor(gen_uniform(rng) * 4);
+	return round(lines(p) * (strcmp(p->prefetch, "off") ? 0.3 : 1));
+}
+
+/* a sum of two levels: lines read from L2 + lines read from DRAM */
+static double ev_l2_dram(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return p->level == 1 || p->level == 3 ? lines(p) : floor(gen_uniform(rng) * 4);
+}
+
+/* approximate: lines with 5 % Gaussian noise */
+static double ev_noisy(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return round(lines(p) * (1 + 0.05 * gen_normal(rng)));
+}
+
+/* a sum of two quantities: loads + stores */
+static double ev_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return p->v[RQ_loads] + p->v[RQ_stores];
+}
+
+/* exact lines, but every third point's first repetition was multiplexed (with a count 10x off) */
+static double ev_mux(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rng;
+	if (rep == 0 && p->id % 3 == 0) {
+		*st = "multiplexed";
+		*why = "time_running 50 % of time_enabled";
+		return 10 * lines(p);
+	}
+	return lines(p);
+}
+
+/* a hardware event on a machine without a PMU: not measured, with the reason */
+static double ev_nopmu(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)p, (void)rep, (void)rng;
+	*st = "not_measured";
+	*why = "no hardware PMU: perf_event_open ENOENT";
+	return 0;
+}
+
+/* exact, pages, scale 1 (a software event: a few stray faults in the kernels that touch no page) */
+static double ev_faults(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return p->v[RQ_pages] ? p->v[RQ_pages] : floor(gen_uniform(rng) * 3);
+}
+
+/* overcounts lines by 30 % */
+static double ev_over(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(lines(p) * 1.3);
+}
+
+/* undercounts lines by 30 % */
+static double ev_under(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(lines(p) * 0.7);
+}
+
+/* unrelated: random */
+static double ev_random(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)p, (void)rep, (void)st, (void)why;
+	return floor(gen_uniform(rng) * 1e6);
+}
+
+static double memory_cycles(const struct gen_point *p)
+{
+	static const double lat_ns[4] = {1.3, 4, 12, 90};
+
+	return lat_ns[p->level < 0 ? 1 : p->level] * GEN_GHZ * p->v[RQ_chase_accesses];
+}
+
+/* memory stalls only: the chase's memory latency in every variant */
+static double ev_stall_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return strcmp(p->kernel, "chase") ? round(p->seconds * GEN_GHZ * 1e8) : round(memory_cycles(p));
+}
+
+/* all stall cycles: rises with the dependent multiplies */
+static double ev_stall_all(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(p->seconds * GEN_GHZ * 1e9 * p->threads);
+}
+
+static const struct gen_event test_events[] = {
+	{"LINES_EXACT", ev_lines},   {"HALF_LINES", ev_half},   {"DRAM_DEMAND", ev_demand},
+	{"L2_PLUS_DRAM", ev_l2_dram}, {"NOISY_LINES", ev_noisy}, {"MEM_INSTR", ev_mem},
+	{"MUX_LINES", ev_mux},       {"HW:NO_PMU", ev_nopmu},   {"page-faults", ev_faults},
+	{"OVER_LINES", ev_over},     {"UNDER_LINES", ev_under}, {"RANDOM", ev_random},
+	{"STALL_MEM", ev_stall_mem}, {"STALL_ALL", ev_stall_all},
+};
+#define TEST_NEVENTS (sizeof test_events / sizeof test_events[0])
+
+#endif

@@ -1,0 +1,269 @@
+/* rawgen.h — writes synthetic results directories (raw.csv + machine.json) whose truth is known by
+ * construction, for the analysis tests. Header-only so that cmocka tests (one source file each) and
+ * the rawgen tool share it.
+ *
+ * The volumes follow the kernel contract of kern.h in a simplified model (what a load, store, triad,
+ * chase or touch pass moves); the tests never compare them with the real descriptors, they only
+ * need volumes that differ between quantities the way real ones do (loads vs lines by width, write
+ * allocate, non-temporal stores, chase accesses, pages). Each synthetic event is a function from a
+ * point to a count, so the verdict the analysis must reach is known. */
+#ifndef PMUCHECK_RAWGEN_H
+#define PMUCHECK_RAWGEN_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "raw.h"
+
+/* Per-thread cache limits of the synthetic machine: L1 48 KiB, L2 1 MiB, L3 8 MiB. */
+#define GEN_L1 (48 * 1024.0)
+#define GEN_L2 (1024 * 1024.0)
+#define GEN_L3 (8 * 1024 * 1024.0)
+#define GEN_GHZ 3.0
+
+struct gen_point {
+	unsigned id;
+	const char *kernel, *variant, *prefetch, *placement;
+	int width, arrays, threads, noisy;
+	uint64_t bytes, reps, arg;
+	int level;        /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
+	double seconds;   /* differenced time */
+	double v[RQ_COUNT];
+};
+
+/* Returns the count of one repetition; may set *status ("ok" by default) and *reason. */
+typedef double (*gen_count_fn)(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **status,
+			       const char **reason);
+
+struct gen_event {
+	const char *name;
+	gen_count_fn fn;
+};
+
+static inline double gen_uniform(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+static inline double gen_normal(uint64_t *s)
+{
+	double u = gen_uniform(s) + 1e-12, v = gen_uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static inline int gen_level(double foot)
+{
+	const double lim[3] = {GEN_L1, GEN_L2, GEN_L3};
+
+	for (int i = 0; i < 3; i++) {
+		if (foot > lim[i] * 0.75 && foot < lim[i] * 1.5)
+			return -1;
+		if (foot <= lim[i])
+			return i;
+	}
+	return 3;
+}
+
+/* Volumes of the differenced call (R passes, times threads) and a plausible time. */
+static inline void gen_volumes(struct gen_point *p)
+{
+	static const double gbps[4] = {100, 50, 25, 10}, lat_ns[4] = {1.3, 4, 12, 90};
+	double n = (double)p->bytes, r = (double)p->reps * p->threads, w = p->width;
+	double lines = n / 64, *v = p->v;
+	int lv = p->level < 0 ? 1 : p->level;
+
+	memset(v, 0, sizeof p->v);
+	if (!strcmp(p->kernel, "load")) {
+		v[RQ_loads] = n / w;
+		v[RQ_bytes_loaded] = n;
+		v[RQ_lines_read] = lines;
+		v[RQ_instructions] = n / w + 2 * lines;
+	} else if (!strcmp(p->kernel, "store")) {
+		int nt = strstr(p->variant, ".nt") != NULL;
+		v[RQ_stores] = n / w;
+		v[RQ_bytes_stored] = n;
+		v[RQ_lines_read] = nt ? 0 : lines;
+		v[RQ_lines_written] = lines;
+		v[RQ_instructions] = n / w + 2 * lines;
+	} else if (!strcmp(p->kernel, "triad")) {
+		v[RQ_loads] = 2 * n / w;
+		v[RQ_stores] = n / w;
+		v[RQ_bytes_loaded] = 2 * n;
+		v[RQ_bytes_stored] = n;
+		v[RQ_lines_read] = 3 * lines;
+		v[RQ_lines_written] = lines;
+		v[RQ_instructions] = 4 * n / w + 2 * lines;
+	} else if (!strcmp(p->kernel, "chase")) {
+		v[RQ_loads] = v[RQ_chase_accesses] = v[RQ_lines_read] = lines;
+		v[RQ_bytes_loaded] = 8 * lines;
+		v[RQ_multiplies] = (double)p->arg * lines;
+		v[RQ_instructions] = (2 + (double)p->arg) * lines;
+	} else if (!strcmp(p->kernel, "touch")) {
+		v[RQ_pages] = v[RQ_stores] = n / 4096;
+		v[RQ_bytes_stored] = 8 * n / 4096;
+		v[RQ_instructions] = 4 * n / 4096;
+	}
+	for (int q = 0; q < RQ_COUNT; q++)
+		v[q] = round(v[q] * r);
+	if (!strcmp(p->kernel, "chase")) {
+		double ns = lat_ns[lv] + (strstr(p->variant, ".dep") ? 3.0 * p->arg / GEN_GHZ : 0);
+		p->seconds = ns * 1e-9 * lines * p->reps;
+	} else if (!strcmp(p->kernel, "touch")) {
+		p->seconds = 2e-7 * n / 4096;
+	} else {
+		double bw = gbps[lv] * (lv == 3 ? sqrt(p->threads) : p->threads);
+		p->seconds = (v[RQ_bytes_loaded] + v[RQ_bytes_stored]) / (bw * 1e9);
+	}
+}
+
+static inline void gen_machine(FILE *f, int with_measured)
+{
+	fprintf(f, "{ \"format\": 1, \"pmucheck\": \"test\", \"host\": \"synthetic\",\n"
+		   "  \"started_utc\": \"2026-01-01T00:00:00Z\", \"finished_utc\": \"2026-01-01T00:01:00Z\",\n"
+		   "  \"command\": \"rawgen\",\n"
+		   "  \"cpu\": { \"vendor\": \"none\", \"family\": 0, \"model\": 0, \"stepping\": 0,\n"
+		   "           \"model_name\": \"Synthetic CPU\", \"microcode\": \"0x0\", \"isa\": [\"sse2\"] },\n"
+		   "  \"os\": { \"kernel\": \"test\", \"governor\": \"performance\", \"thp\": \"madvise\", \"smt\": false },\n"
+		   "  \"libraries\": { \"papi\": \"7.0\", \"libpfm4\": \"4.13\", \"hwloc\": \"2.9\" },\n"
+		   "  \"topology\": { \"sockets\": 1, \"cores\": 2, \"pus\": 2, \"numa_nodes\": 1, \"caches\": [] },\n"
+		   "  \"clock\": { \"tsc_hz\": 3000000000, \"core_ghz\": %.1f },\n"
+		   "  \"levels\": { \"reported\": { \"L1\": %.0f, \"L2\": %.0f, \"L3\": %.0f }",
+		GEN_GHZ, GEN_L1, GEN_L2, with_measured ? 4 * GEN_L3 : GEN_L3);
+	if (with_measured)
+		fprintf(f, ",\n              \"measured\": { \"L3\": %.0f }", GEN_L3);
+	fprintf(f, ", \"disagreements\": [] },\n"
+		   "  \"prefetch\": { \"control\": true, \"reason\": \"\", \"msr\": \"0x1a4\" },\n"
+		   "  \"counters\": { \"hardware\": true, \"reason\": \"\" } }\n");
+}
+
+static inline void gen_header(FILE *f)
+{
+	fputs("point,rep,group,kernel,variant,width,arg_name,arg,bytes,arrays,reps,diff,threads,cpus,"
+	      "placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag", f);
+	for (int q = 0; q < RQ_COUNT; q++)
+		fprintf(f, ",v_%s", raw_quantity_names[q]);
+	fputs(",event,backend,encoding,scope,count,time_enabled,time_running,status,reason\n", f);
+}
+
+/* One row per event of one repetition (group 0: the synthetic events never need groups). */
+static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, const struct gen_event *ev,
+			    unsigned nev, uint64_t *rng)
+{
+	static const char *const lvname[] = {"L1", "L2", "L3", "DRAM"};
+	char prefix[512];
+	int n;
+
+	n = snprintf(prefix, sizeof prefix, "%u,%u,0,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
+		     p->id, rep, p->kernel, p->variant, p->width, strcmp(p->kernel, "chase") ? "" : "k",
+		     (unsigned long long)p->arg, (unsigned long long)p->bytes, p->arrays,
+		     (unsigned long long)p->reps, strcmp(p->kernel, "touch") ? "reps" : "size", p->threads,
+		     p->threads > 1 ? "0;1" : "0", p->placement, p->prefetch,
+		     lvname[p->level < 0 ? 1 : p->level], p->seconds, p->seconds * 3e9, GEN_GHZ,
+		     p->noisy ? "noisy" : "");
+	for (int q = 0; q < RQ_COUNT && n < (int)sizeof prefix; q++)
+		n += snprintf(prefix + n, sizeof prefix - n, ",%.0f", p->v[q]);
+	for (unsigned e = 0; e < nev; e++) {
+		const char *status = "ok", *reason = "";
+		double c = ev[e].fn(p, rep, rng, &status, &reason);
+		long long t = (long long)(p->seconds * 2e9) + 1000;
+		int ok = !strcmp(status, "ok");
+		/* A multiplexed reading carries a (wrong) count here on purpose: the analysis must
+		   drop the row by its status, not by a missing count. */
+		fprintf(f, "%s,%s,perf,type=4,thread,", prefix, ev[e].name);
+		if (ok || !strcmp(status, "multiplexed"))
+			fprintf(f, "%.0f", c);
+		fprintf(f, ",%lld,%lld,%s,%s\n", t, ok ? t : t / 2, status, reason);
+	}
+}
+
+struct gen_kernel {
+	const char *kernel, *variant;
+	int width, arrays;
+	uint64_t arg;
+};
+
+static const struct gen_kernel gen_kernels[] = {
+	{"load", "load.sse", 16, 1, 0},       {"load", "load.avx512", 64, 1, 0},
+	{"store", "store.avx512", 64, 1, 0}, {"store", "store.avx512.nt", 64, 1, 0},
+	{"triad", "triad.avx", 32, 3, 0},     {"chase", "chase.plain", 8, 1, 0},
+	{"chase", "chase.indep", 8, 1, 16},   {"chase", "chase.dep", 8, 1, 16},
+	{"touch", "touch.page", 8, 1, 0},
+};
+#define GEN_NKERNELS (sizeof gen_kernels / sizeof gen_kernels[0])
+
+/* Footprints per thread: `per_level` sizes inside each level (geometric), plus one right at the
+   L1 limit that the analysis must exclude. */
+static inline double gen_footprint(unsigned level, unsigned i, unsigned per_level)
+{
+	static const double lo[4] = {4096, 96 * 1024.0, 2 * 1024 * 1024.0, 16 * 1024 * 1024.0};
+	static const double hi[4] = {32 * 1024.0, 640 * 1024.0, 5 * 1024 * 1024.0, 64 * 1024 * 1024.0};
+	double t = per_level > 1 ? (double)i / (per_level - 1) : 0;
+
+	return lo[level] * pow(hi[level] / lo[level], t);
+}
+
+/* Writes DIR/raw.csv and DIR/machine.json: every kernel x footprint x prefetch (on, off) x threads
+   (1, 2 for load/store/triad), `reps` repetitions, every event. Returns rows written or -1. */
+static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned nev, unsigned per_level,
+			   unsigned reps, int with_measured)
+{
+	static const char *const pf[] = {"on", "off"};
+	char path[4096];
+	FILE *f;
+	uint64_t rng = 88172645463325252ull;
+	unsigned id = 0;
+	long rows = 0;
+
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	gen_machine(f, with_measured);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	gen_header(f);
+	for (unsigned k = 0; k < GEN_NKERNELS; k++)
+		for (unsigned lv = 0; lv < 4; lv++)
+			for (unsigned i = 0; i <= per_level; i++)
+				for (unsigned s = 0; s < 2; s++)
+					for (int th = 1; th <= 2; th++) {
+						const struct gen_kernel *g = &gen_kernels[k];
+						struct gen_point p = {0};
+						double foot = i == per_level ? (lv == 0 ? GEN_L1 * 0.9 : -1)
+									     : gen_footprint(lv, i, per_level);
+						if (foot < 0 || (th == 2 && (!strcmp(g->kernel, "chase") ||
+									     !strcmp(g->kernel, "touch"))))
+							continue;
+						p.id = id++;
+						p.kernel = g->kernel;
+						p.variant = g->variant;
+						p.width = g->width;
+						p.arrays = g->arrays;
+						p.arg = g->arg;
+						p.threads = th;
+						p.prefetch = pf[s];
+						p.placement = "local";
+						p.bytes = (uint64_t)(foot / g->arrays) / 4096 * 4096 + 4096;
+						p.reps = strcmp(g->kernel, "touch") ? 8 : 1;
+						p.level = gen_level((double)p.bytes * p.arrays);
+						/* the largest DRAM point of the load kernels is flagged noisy */
+						p.noisy = lv == 3 && i == per_level - 1 && !strcmp(g->kernel, "load");
+						gen_volumes(&p);
+						for (unsigned r = 0; r < reps; r++) {
+							gen_rows(f, &p, r, ev, nev, &rng);
+							rows += nev;
+						}
+					}
+	if (fclose(f))
+		return -1;
+	return rows;
+}
+
+#endif

@@ -1,0 +1,262 @@
+/* test_raw_malformed.c — bad or truncated raw.csv / machine.json: E_USAGE, a message naming the file
+ * and line, and nothing written (an earlier analysis in the directory stays as it was). */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analyze.h"
+#include "tools/events.h"
+
+static const struct gen_event few[] = {{"LINES_EXACT", ev_lines}, {"page-faults", ev_faults}};
+
+static char base[64];
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Start of line n (1-based) of text. */
+static char *line_at(char *text, int n)
+{
+	while (--n > 0)
+		text = strchr(text, '\n') + 1;
+	return text;
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || strlen(de->d_name) > 2;
+	closedir(d);
+	return n;
+}
+
+/* Runs analyze on a directory holding raw (and machine, when given, else the good one) plus an
+   earlier events.md, and checks the failure. */
+static void expect_failure(const char *raw, const char *machine, const char *want1, const char *want2)
+{
+	char dir[64], path[256];
+	struct err e = {{0}};
+	char *good_machine, *md;
+	int rc;
+
+	strcpy(dir, "/tmp/pmucheck-bad.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/machine.json", base);
+	good_machine = slurp(path);
+	spit(dir, "raw.csv", raw);
+	spit(dir, "machine.json", machine ? machine : good_machine);
+	spit(dir, "events.md", "earlier analysis\n");
+	rc = analyze_dir(dir, NULL, &e);
+	assert_int_equal(rc, E_USAGE);
+	if (!strstr(e.msg, want1) || (want2 && !strstr(e.msg, want2)))
+		fail_msg("message '%s' lacks '%s' / '%s'", e.msg, want1, want2 ? want2 : "");
+	assert_int_equal(count_entries(dir), 3);
+	snprintf(path, sizeof path, "%s/events.md", dir);
+	md = slurp(path);
+	assert_string_equal(md, "earlier analysis\n");
+	free(md);
+	free(good_machine);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
+static char *good_raw(void)
+{
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/raw.csv", base);
+	return slurp(path);
+}
+
+static void test_truncated_last_row_names_its_line(void **state)
+{
+	char *raw = good_raw();
+	size_t n = strlen(raw);
+	int lines = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		lines += raw[i] == '\n';
+	raw[n - 20] = '\0'; /* cut in the middle of the last row, as an interrupted write would */
+	char want[64];
+	snprintf(want, sizeof want, "raw.csv:%d:", lines);
+	expect_failure(raw, NULL, want, "truncated");
+	free(raw);
+}
+
+static void test_row_with_missing_fields_names_its_line(void **state)
+{
+	char *raw = good_raw(), *l = line_at(raw, 5), *comma = strchr(l, ',');
+
+	(void)state;
+	memmove(l, comma + 1, strlen(comma + 1) + 1); /* drop the first field of line 5 */
+	expect_failure(raw, NULL, "raw.csv:5:", "fields");
+	free(raw);
+}
+
+static void test_bad_number_names_line_and_column(void **state)
+{
+	char *raw = good_raw(), *l = line_at(raw, 7);
+
+	(void)state;
+	/* field 1 is `rep`: make it text */
+	l = strchr(l, ',') + 1;
+	*l = 'x';
+	expect_failure(raw, NULL, "raw.csv:7:", "'rep'");
+	free(raw);
+}
+
+static void test_missing_column_is_reported_on_line_one(void **state)
+{
+	char *raw = good_raw(), *p = strstr(raw, "v_pages");
+
+	(void)state;
+	memcpy(p, "v_pagez", 7);
+	expect_failure(raw, NULL, "raw.csv:1:", "v_pages");
+	free(raw);
+}
+
+static void test_unknown_status_names_its_line(void **state)
+{
+	char *raw = good_raw(), *l = line_at(raw, 3), *end = strchr(l, '\n');
+	char *p = end;
+
+	(void)state;
+	while (*--p != ',')
+		;
+	/* reason is the last field (empty here), status the one before it: ",ok," -> ",ko," */
+	assert_memory_equal(p - 3, ",ok", 3);
+	memcpy(p - 2, "ko", 2);
+	expect_failure(raw, NULL, "raw.csv:3:", "'status'");
+	free(raw);
+}
+
+/* A quote opened on line 10 and never closed swallows the rest of the file: the error names the
+   line where the record started. */
+static void test_unclosed_quote_names_the_line_it_opened_on(void **state)
+{
+	char *raw = good_raw(), *l = line_at(raw, 10);
+
+	(void)state;
+	*l = '"';
+	expect_failure(raw, NULL, "raw.csv:10:", "quoted field never closed");
+	free(raw);
+}
+
+static void test_point_changing_parameters_is_rejected(void **state)
+{
+	char *raw = good_raw(), *l2 = line_at(raw, 2), *l3 = line_at(raw, 3);
+
+	(void)state;
+	/* line 3 repeats point 0 (the second event); give it another kernel name of the same length */
+	assert_memory_equal(l2, l3, 10);
+	char *k = strstr(l3, "load.sse");
+	memcpy(k, "load.xmm", 8);
+	expect_failure(raw, NULL, "raw.csv:3:", "point 0");
+	free(raw);
+}
+
+static void test_empty_raw_csv_is_an_error(void **state)
+{
+	(void)state;
+	expect_failure("", NULL, "raw.csv:1:", "empty");
+}
+
+static void test_machine_json_syntax_error_names_its_line(void **state)
+{
+	char *raw = good_raw();
+
+	(void)state;
+	expect_failure(raw, "{ \"format\": 1,\n  \"levels\": {\n    \"reported\": { \"L1\": 49152, }\n", "machine.json:3:",
+		       NULL);
+	free(raw);
+}
+
+static void test_machine_json_without_levels_is_an_error(void **state)
+{
+	char *raw = good_raw();
+
+	(void)state;
+	expect_failure(raw, "{ \"format\": 1, \"host\": \"x\" }\n", "machine.json", "levels.reported");
+	free(raw);
+}
+
+static void test_missing_directory_is_a_usage_error(void **state)
+{
+	struct err e;
+
+	(void)state;
+	assert_int_equal(analyze_dir("/nonexistent/pmucheck-results", NULL, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "/nonexistent/pmucheck-results"));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(base, "/tmp/pmucheck-good.XXXXXX");
+	return !mkdtemp(base) || gen_dir(base, few, 2, 2, 1, 0) < 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", base);
+	return system(cmd) != 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_truncated_last_row_names_its_line),
+		cmocka_unit_test(test_row_with_missing_fields_names_its_line),
+		cmocka_unit_test(test_bad_number_names_line_and_column),
+		cmocka_unit_test(test_missing_column_is_reported_on_line_one),
+		cmocka_unit_test(test_unknown_status_names_its_line),
+		cmocka_unit_test(test_unclosed_quote_names_the_line_it_opened_on),
+		cmocka_unit_test(test_point_changing_parameters_is_rejected),
+		cmocka_unit_test(test_empty_raw_csv_is_an_error),
+		cmocka_unit_test(test_machine_json_syntax_error_names_its_line),
+		cmocka_unit_test(test_machine_json_without_levels_is_an_error),
+		cmocka_unit_test(test_missing_directory_is_a_usage_error),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,231 @@
+/* test_verdict_synthetic.c — verdicts on constructed raw data whose truth is known (tests/tools/events.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "agg.h"
+#include "tools/events.h"
+#include "thresholds.h"
+#include "verdict.h"
+
+struct fixture {
+	char dir[64];
+	struct agg a;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct err e;
+	char path[128];
+
+	strcpy(f->dir, "/tmp/pmucheck-verdict.XXXXXX");
+	if (!mkdtemp(f->dir) || gen_dir(f->dir, test_events, TEST_NEVENTS, 4, 3, 1) < 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/machine.json", f->dir);
+	if (machine_read(path, &f->a.m, &e))
+		return -1;
+	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
+	if (agg_read(&f->a, path, &e))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	agg_free(&f->a);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+	if (system(cmd))
+		return -1;
+	free(f);
+	return 0;
+}
+
+static struct verdict judge(void **state, const char *name)
+{
+	struct fixture *f = *state;
+	struct verdict v;
+	struct err e;
+
+	for (uint32_t i = 0; i < f->a.nevents; i++)
+		if (strcmp(f->a.events[i].name, name) == 0) {
+			assert_int_equal(verdict_event(&f->a, i, &v, &e), 0);
+			return v;
+		}
+	fail_msg("event %s not in the generated data", name);
+	return v;
+}
+
+static const unsigned all_levels = 1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3 | 1u << LV_DRAM;
+
+static void test_one_per_line_is_exact_at_every_level(void **state)
+{
+	struct verdict v = judge(state, "LINES_EXACT");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, all_levels);
+	assert_string_equal(verdict_prefetch_text(v.prefetch), "both");
+	assert_true(v.r2 >= 0.999999);
+	/* the noisy points carry counts 50 % off: they must have been left out */
+	assert_true(v.noisy_points > 0);
+	assert_true(v.error < 1e-9);
+	assert_true(v.boundary_points > 0);
+}
+
+static void test_half_per_line_has_scale_one_half(void **state)
+{
+	struct verdict v = judge(state, "HALF_LINES");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 0.5);
+	assert_true(fabs(v.measured - 0.5) < 0.001);
+}
+
+static void test_missing_prefetched_lines_is_prefetch_blind(void **state)
+{
+	struct verdict v = judge(state, "DRAM_DEMAND");
+
+	assert_int_equal(v.cls, VC_PREFETCH_BLIND);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_DRAM);
+	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
+}
+
+static void test_sum_of_two_levels_is_named_by_nnls(void **state)
+{
+	struct verdict v = judge(state, "L2_PLUS_DRAM");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.levels, 1u << LV_L2 | 1u << LV_DRAM);
+	assert_non_null(strstr(v.decomposition, "lines_read@L2"));
+	assert_non_null(strstr(v.decomposition, "lines_read@DRAM"));
+	assert_null(strstr(v.decomposition, "@L3"));
+	assert_null(strstr(v.decomposition, "@L1"));
+}
+
+static void test_sum_of_two_quantities_replaces_a_single_one(void **state)
+{
+	struct verdict v = judge(state, "MEM_INSTR");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, -1);
+	assert_string_equal(v.quantity_text, "loads + stores");
+}
+
+static void test_five_percent_noise_is_approximate(void **state)
+{
+	struct verdict v = judge(state, "NOISY_LINES");
+
+	assert_int_equal(v.cls, VC_APPROXIMATE);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_true(v.spread > 0.02 && v.spread < 0.10);
+}
+
+static void test_multiplexed_readings_are_not_used(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "MUX_LINES");
+
+	assert_true(f->a.events[v.event].rows[RS_MULTIPLEXED] > 0);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.error < 1e-9);
+}
+
+static void test_unmeasured_hardware_event_gets_no_class(void **state)
+{
+	struct verdict v = judge(state, "HW:NO_PMU");
+
+	assert_int_equal(v.cls, VC_NOT_MEASURED);
+	assert_non_null(strstr(v.note, "perf_event_open ENOENT"));
+	assert_string_equal(v.quantity_text, "");
+}
+
+static void test_page_faults_count_one_per_page(void **state)
+{
+	struct verdict v = judge(state, "page-faults");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_pages);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_ANY);
+}
+
+static void test_thirty_percent_off_is_over_or_under(void **state)
+{
+	struct verdict over = judge(state, "OVER_LINES"), under = judge(state, "UNDER_LINES");
+
+	assert_int_equal(over.cls, VC_OVERCOUNTS);
+	assert_int_equal(over.quantity, RQ_lines_read);
+	assert_true(fabs(over.measured - 1.3) < 0.01);
+	assert_int_equal(under.cls, VC_UNDERCOUNTS);
+	assert_int_equal(under.quantity, RQ_lines_read);
+	assert_true(fabs(under.measured - 0.7) < 0.01);
+}
+
+static void test_random_counts_are_unrelated(void **state)
+{
+	struct verdict v = judge(state, "RANDOM");
+
+	assert_int_equal(v.cls, VC_UNRELATED);
+	assert_true(v.r2 < THR_RELATED_R2);
+}
+
+static void test_level_uses_measured_limit_and_excludes_boundaries(void **state)
+{
+	struct machine m = {.limit = {48 << 10, 1 << 20, 8 << 20}};
+	struct raw_row r = {.kernel = "load", .placement = "local", .arrays = 1};
+	struct fixture *f = *state;
+
+	r.bytes = 32 << 10;
+	assert_int_equal(level_assign(&m, &r), LV_L1);
+	r.bytes = 44 << 10; /* 92 % of L1 */
+	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	r.bytes = 64 << 10; /* 133 % of L1 */
+	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	r.bytes = 11 << 20; /* 138 % of L3 */
+	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	r.bytes = 16 << 20;
+	assert_int_equal(level_assign(&m, &r), LV_DRAM);
+	r.placement = "remote";
+	assert_int_equal(level_assign(&m, &r), LV_DRAM_REMOTE);
+	r.kernel = "triad";
+	r.arrays = 3;
+	r.bytes = 200 << 10; /* 600 KiB in three arrays: L2 */
+	assert_int_equal(level_assign(&m, &r), LV_L2);
+	/* the generated machine.json reports a 32 MiB L3 but measured 8 MiB: the measured one counts */
+	assert_true(f->a.m.limit[2] == GEN_L3 && f->a.m.limit_measured[2]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_per_line_is_exact_at_every_level),
+		cmocka_unit_test(test_half_per_line_has_scale_one_half),
+		cmocka_unit_test(test_missing_prefetched_lines_is_prefetch_blind),
+		cmocka_unit_test(test_sum_of_two_levels_is_named_by_nnls),
+		cmocka_unit_test(test_sum_of_two_quantities_replaces_a_single_one),
+		cmocka_unit_test(test_five_percent_noise_is_approximate),
+		cmocka_unit_test(test_multiplexed_readings_are_not_used),
+		cmocka_unit_test(test_unmeasured_hardware_event_gets_no_class),
+		cmocka_unit_test(test_page_faults_count_one_per_page),
+		cmocka_unit_test(test_thirty_percent_off_is_over_or_under),
+		cmocka_unit_test(test_random_counts_are_unrelated),
+		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
