@@ -96,7 +96,7 @@ static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
 		;
 	if (k < sizeof kinds / sizeof kinds[0]) {
 		snprintf(stem, sizeof stem, "%s", kinds[k].stem);
-		snprintf(m->what, sizeof m->what, "%s, where the data came from %s", kinds[k].what, levels);
+		snprintf(m->what, sizeof m->what, "%s (validated for buffers in %s)", kinds[k].what, levels);
 		snprintf(m->unit, sizeof m->unit, "GB/s");
 		snprintf(m->group, sizeof m->group, "pmucheck_bandwidth");
 		m->bytes = kinds[k].bytes;
@@ -104,7 +104,7 @@ static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
 	} else {
 		/* a single volume ("pages") or a sum ("loads + stores") */
 		snprintf(stem, sizeof stem, "%s_rate", qname);
-		snprintf(m->what, sizeof m->what, "rate of %s (validated at: %s)", q, levels);
+		snprintf(m->what, sizeof m->what, "rate of %s (validated for buffers in %s)", q, levels);
 		snprintf(m->unit, sizeof m->unit, "M%s/s", qname);
 		snprintf(m->group, sizeof m->group, "pmucheck_rate");
 		m->divisor = 1e6;

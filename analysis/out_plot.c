@@ -179,15 +179,15 @@ static void write_script(FILE *f, const struct out_plot *p)
 				fprintf(f, "%.9g %.9g\n", p->s[i].x[j], p->s[i].y[j]);
 		fputs("EOD\n", f);
 	}
-	fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 960,600 "
-	      "font \"sans,10\" } else { set terminal png size 960,600 }\n", f);
+	fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 960,680 "
+	      "font \"sans,10\" } else { set terminal png size 960,680 }\n", f);
 	fprintf(f, "set output \"%s.png\"\nset title ", p->name);
 	gp_string(f, p->title);
 	fputs(" noenhanced\nset xlabel ", f);
 	gp_string(f, p->xlabel);
 	fputs(" noenhanced\nset ylabel ", f);
 	gp_string(f, p->ylabel);
-	fputs(" noenhanced\nset grid\nset key outside right top box noenhanced\n", f);
+	fputs(" noenhanced\nset grid\nset key below box noenhanced\n", f);
 	if (p->logx)
 		fputs("set logscale x 2\n", f);
 	if (p->logy)
@@ -201,11 +201,16 @@ static void write_script(FILE *f, const struct out_plot *p)
 	for (unsigned i = 0; i < p->ns; i++) {
 		if (!p->s[i].n)
 			continue;
-		fprintf(f, "%s$d%u using 1:2 with linespoints %s title ", drawn++ ? ", \\\n     " : "", i,
-			p->s[i].dashed ? "dt 2 lw 2 pt 0" : "lw 1.5 pt 7 ps 0.7");
+		/* gnuplot cycles 8 colours: the next 8 series get another dash pattern and point */
+		if (p->s[i].dashed)
+			fprintf(f, "%s$d%u using 1:2 with linespoints dt 3 lw 2 pt 0 title ",
+				drawn++ ? ", \\\n     " : "", i);
+		else
+			fprintf(f, "%s$d%u using 1:2 with linespoints lw 1.5 dt %u pt %u ps 0.7 title ",
+				drawn++ ? ", \\\n     " : "", i, 1 + i / 8 % 2 * 4, 7 + i / 8 % 4 * 2);
 		gp_string(f, p->s[i].title);
 	}
-	fprintf(f, "\nset terminal svg size 960,600 dynamic background rgb \"white\"\n"
+	fprintf(f, "\nset terminal svg size 960,680 dynamic background rgb \"white\"\n"
 		   "set output \"%s.svg\"\nreplot\n", p->name);
 }
 

@@ -212,7 +212,7 @@ static void level_series(char *buf, size_t len, const struct agg_point *p)
 	char rest[160];
 
 	series_name(rest, sizeof rest, p, "");
-	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? level_names[p->level] : "boundary",
+	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? level_names[p->level] : "at a level boundary",
 		 footprint(p) / 1024, rest);
 }
 
