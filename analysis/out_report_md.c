@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "out_report_md.h"
+#include "out_report_ref.h"
 
 static const char *jstr(json_t *root, const char *path)
 {
@@ -167,5 +168,6 @@ unsigned out_report_md(FILE *f, const struct out_rdata *d, const struct out_figu
 	include(f, d->dir, "events.md");
 	include(f, d->dir, "peaks.md");
 	include(f, d->dir, "stalls.md");
+	out_report_references(f, d);
 	return n;
 }
