@@ -27,10 +27,13 @@ struct out_metric {
 	double simple;       /* nearest simple scale (PAPI's integer arithmetic uses this) */
 	double bytes;        /* bytes per quantity unit; 0 for a plain rate */
 	double divisor;      /* 1e9 (GB/s) or 1e6 (M.../s) */
+	double peak_rate;    /* highest events/s measured where it is peaks.csv's indicator; 0: none */
+	char peak_where[64]; /* that row: "L2 read" */
 };
 
-/* Metrics for every validated event of an events.json (checked by out_events_load). *validated
-   counts the exact/approximate events. *m is malloc'ed (free it). */
+/* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
+   rate from dir/peaks.csv where the event is an indicator. *validated counts the exact/approximate
+   events. *m is malloc'ed (free it). */
 int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
 		      unsigned *validated, struct err *e);
 

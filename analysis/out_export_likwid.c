@@ -20,8 +20,13 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
 	fprintf(f, "SHORT %s (validated by pmucheck)\n\n", m->what);
 	fprintf(f, "EVENTSET\nPMC0  %s\n\n", ev);
-	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  PMC0*%s\n\n", m->name, m->unit, formula);
-	fprintf(f, "LONG\nFormulas:\n%s [%s] = %s*%s\n-\n%s.\n%s.\n", m->name, m->unit, ev, formula,
-		m->what, m->evidence);
+	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  PMC0*%s\n", m->name, m->unit, formula);
+	if (m->peak_rate > 0)
+		fprintf(f, "%s of peak [%%]  100*PMC0/time/%.0f\n", m->name, m->peak_rate);
+	fprintf(f, "\nLONG\nFormulas:\n%s [%s] = %s*%s\n", m->name, m->unit, ev, formula);
+	if (m->peak_rate > 0)
+		fprintf(f, "%s of peak [%%] = 100*%s/time/%.0f (the highest rate measured, %s)\n", m->name,
+			ev, m->peak_rate, m->peak_where);
+	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
 	return ferror(f) ? -1 : 0;
 }

@@ -2,12 +2,14 @@
  * tracks, where it held), in which unit, and the evidence, all from events.json. Events of any other
  * class never become metrics. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out_export.h"
+#include "out_report_csv.h"
 #include "out_report_data.h"
 
 /* Quantities measured in bytes become bandwidths; the rest rates of the counted thing. */
@@ -135,6 +137,30 @@ static void unique_name(struct out_metric *m, unsigned n)
 		}
 }
 
+/* The 100 % reference of Molka et al.'s Tables 2 and 3: the highest rate the event reached in a
+   level and access where peaks.csv names it the indicator. */
+static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
+{
+	char path[PATH_MAX];
+	struct out_csv t;
+	int lc, ac, ic, rc;
+
+	snprintf(path, sizeof path, "%s/peaks.csv", dir);
+	if (out_csv_read(path, &t))
+		return;
+	lc = out_csv_col(&t, "level"), ac = out_csv_col(&t, "access");
+	ic = out_csv_col(&t, "indicator"), rc = out_csv_col(&t, "indicator_max_events_per_s");
+	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc >= 0 && r < t.nrows; r++)
+		for (unsigned i = 0; i < n; i++) {
+			double rate = atof(t.rows[r][rc]);
+			if (strcmp(t.rows[r][ic], m[i].event) || !(rate > m[i].peak_rate))
+				continue;
+			m[i].peak_rate = rate;
+			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc], t.rows[r][ac]);
+		}
+	out_csv_free(&t);
+}
+
 int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
 		      unsigned *validated, struct err *e)
 {
@@ -154,5 +180,6 @@ int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, un
 		unique_name(*m, *n);
 		(*n)++;
 	}
+	attach_peaks(*m, *n, dir);
 	return 0;
 }

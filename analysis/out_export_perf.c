@@ -19,6 +19,13 @@ void out_decimal(char *buf, size_t len, double x)
 		*end = '\0';
 }
 
+static json_t *metric(const char *name, const char *expr, const char *group, const char *unit,
+		      const char *brief)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "BriefDescription", brief, "MetricExpr", expr,
+			 "MetricGroup", group, "MetricName", name, "ScaleUnit", unit);
+}
+
 int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n)
 {
 	json_t *arr = json_array();
@@ -26,7 +33,7 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
-		char ev[512], expr[1024], brief[1200], scale[32], div[32], unit[48];
+		char ev[512], expr[1024], brief[1200], scale[32], div[32], unit[48], name[160];
 		const char *why;
 		out_perf_name(x, ev, sizeof ev, &why);
 		out_decimal(scale, sizeof scale, x->scale);
@@ -38,9 +45,15 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 			snprintf(expr, sizeof expr, "%s / %s / %s / duration_time", ev, scale, div);
 		snprintf(unit, sizeof unit, "1%s", x->unit);
 		snprintf(brief, sizeof brief, "%s [%s]. %s", x->what, x->unit, x->evidence);
-		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s,s:s}", "BriefDescription", brief,
-						     "MetricExpr", expr, "MetricGroup", x->group,
-						     "MetricName", x->name, "ScaleUnit", unit));
+		json_array_append_new(arr, metric(x->name, expr, x->group, unit, brief));
+		if (!(x->peak_rate > 0))
+			continue;
+		snprintf(name, sizeof name, "%s_of_peak", x->name);
+		snprintf(expr, sizeof expr, "%s / duration_time / %.0f", ev, x->peak_rate);
+		snprintf(brief, sizeof brief, "%s as a share of the highest rate pmucheck measured for it "
+			 "(%s: %.0f Mevents/s; the 100 %% reference of Molka et al. Tables 2/3). %s", x->event,
+			 x->peak_where, x->peak_rate / 1e6, x->evidence);
+		json_array_append_new(arr, metric(name, expr, "pmucheck_peak_use", "100%", brief));
 	}
 	rc = json_dumpf(arr, f, JSON_INDENT(4) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);

@@ -53,6 +53,15 @@ static int setup(void **state)
 	fputs(text, f);
 	fclose(f);
 	free(text);
+	/* peaks.csv as analyze writes it: the indicator of a level and access, with its highest rate */
+	snprintf(dst, sizeof dst, "%s/peaks.csv", dir);
+	if (!(f = fopen(dst, "w")))
+		return -1;
+	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
+	      "L2,read,50,L1D:REPLACEMENT,1500000000\n"
+	      "L3,read,25,L1D:REPLACEMENT,900000000\n"
+	      "DRAM,read,10,BAD_OVERCOUNTS,100000000\n", f);
+	fclose(f);
 	return 0;
 }
 
@@ -132,6 +141,10 @@ static void test_perf_expressions_use_measured_scale_and_perf_spelling(void **st
 	assert_non_null(strstr(t, "L1D:REPLACEMENT is exact: counts 1.004 x lines_read"));
 	assert_non_null(strstr(t, "held at L2, L3, DRAM; prefetchers both; error 0.40 %; R^2 0.99995"));
 	assert_non_null(strstr(t, dir));
+	/* share of the highest rate measured where it is the indicator (L2 read, not L3 read) */
+	assert_non_null(strstr(t, "\"L1D.REPLACEMENT / duration_time / 1500000000\""));
+	assert_non_null(strstr(t, "\"read_bw_L2_L3_DRAM_of_peak\""));
+	assert_non_null(strstr(t, "(L2 read: 1500 Mevents/s;"));
 	free(t);
 }
 
@@ -149,6 +162,7 @@ static void test_likwid_groups_only_for_core_papi_events(void **state)
 	assert_non_null(strstr(s.skipped_why, "page-faults"));
 	assert_non_null(strstr(t, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
 	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM [GB/s]  PMC0*1.0E-09/1.004*64/time\n"));
+	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM of peak [%]  100*PMC0/time/1500000000\n"));
 	assert_non_null(strstr(t, "LONG\nFormulas:\n"));
 	free(t);
 	snprintf(path, sizeof path, "%s/metrics/WRITE_BW_L3_DRAM.txt", dir);
