@@ -1,16 +1,37 @@
 /* out_report.c — `pmucheck report DIR`: figures first (gnuplot), then report.md and report.html,
  * both committed together (analysis' out_files) so a failure leaves no half report. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "out.h"
 #include "out_report.h"
 #include "out_report_html.h"
 #include "out_report_md.h"
+
+/* Figures of an earlier report that this data no longer supports would outlive it in plots/. */
+static void remove_old_figures(const char *plotdir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(plotdir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *dot = strrchr(de->d_name, '.');
+		if (dot && (!strcmp(dot, ".png") || !strcmp(dot, ".svg") || !strcmp(dot, ".gp"))) {
+			snprintf(path, sizeof path, "%s/%s", plotdir, de->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
 
 static int draw(struct out_figures *figs, const char *dir, const char **why_no_plots,
 		struct out_report_summary *sum, struct err *e)
@@ -19,6 +40,7 @@ static int draw(struct out_figures *figs, const char *dir, const char **why_no_p
 	int missing = 0, rc;
 
 	snprintf(plotdir, sizeof plotdir, "%s/plots", dir);
+	remove_old_figures(plotdir);
 	if (figs->n && mkdir(plotdir, 0777) && errno != EEXIST)
 		return err_set(e, E_RUNTIME, "%s: %s", plotdir, strerror(errno));
 	for (unsigned i = 0; i < figs->n; i++) {

@@ -75,3 +75,8 @@ check "report.html is one file: no src outside itself" test -z "$(grep -o 'src="
 rm -f "$D/plots/ev_page-faults.png"
 check "plots/NAME.gp redraws the figure on its own" \
 	sh -c "cd '$D/plots' && gnuplot ev_page-faults.gp && test -s ev_page-faults.png"
+
+# A second report replaces the first, figures an earlier report drew included.
+touch "$D/plots/ev_gone.png"
+expect_status "report runs again over its own output" 0 "$PMUCHECK" report --quiet "$D"
+check "... and removes figures the data no longer supports" test ! -e "$D/plots/ev_gone.png"
