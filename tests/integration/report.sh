@@ -80,3 +80,8 @@ check "plots/NAME.gp redraws the figure on its own" \
 touch "$D/plots/ev_gone.png"
 expect_status "report runs again over its own output" 0 "$PMUCHECK" report --quiet "$D"
 check "... and removes figures the data no longer supports" test ! -e "$D/plots/ev_gone.png"
+
+# Without gnuplot the report is still written, without figures, and says why.
+expect_status "report without gnuplot on PATH still succeeds" 0 env PATH=/nonexistent "$PMUCHECK" report --quiet "$D"
+check "... says gnuplot is missing" grep -q 'No figures\*\*: gnuplot could not be started' "$D/report.md"
+check "... and shows no figure" sh -c "! grep -q '!\[' '$D/report.md' && test -z \"\$(ls '$D/plots')\""
