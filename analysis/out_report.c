@@ -50,6 +50,7 @@ static int draw(struct out_figures *figs, const char *dir, const char **why_no_p
 			*why_no_plots = "gnuplot could not be started (install gnuplot-nox and run "
 					"'pmucheck report' again)";
 			sum->gnuplot_missing = 1;
+			remove_old_figures(plotdir); /* the script written for gnuplot */
 			out_figures_free(figs);
 			return 0;
 		}
