@@ -165,7 +165,7 @@ static void write_marks(FILE *f, const struct out_plot *p)
 	}
 }
 
-static void write_script(FILE *f, const struct out_plot *p)
+static void write_script(FILE *f, struct out_plot *p)
 {
 	unsigned drawn = 0;
 
@@ -238,7 +238,7 @@ static int run_gnuplot(const char *plotdir, const char *script, int *missing, st
 	return 0;
 }
 
-int out_plot_draw(const struct out_plot *p, const char *plotdir, int *missing, struct err *e)
+int out_plot_draw(struct out_plot *p, const char *plotdir, int *missing, struct err *e)
 {
 	char path[4200], script[128];
 	FILE *f;

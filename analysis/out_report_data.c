@@ -15,6 +15,9 @@ static int load_json(const char *path, json_t **out, struct err *e)
 {
 	json_error_t je;
 
+	if (access(path, R_OK))
+		return err_set(e, E_USAGE, "%s: %s (not a results directory of 'pmucheck run'?)", path,
+			       strerror(errno));
 	*out = json_load_file(path, 0, &je);
 	if (!*out)
 		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
