@@ -199,8 +199,11 @@ static void write_script(FILE *f, struct out_plot *p)
 	write_marks(f, p);
 	fputs("plot ", f);
 	for (unsigned i = 0; i < p->ns; i++) {
-		if (!p->s[i].n)
-			continue;
+		size_t n = 0;
+		for (size_t j = 0; j < p->s[i].n; j++)
+			n += drawable(p, p->s[i].x[j], p->s[i].y[j]);
+		if (!n)
+			continue; /* gnuplot would warn about an empty data block */
 		/* gnuplot cycles 8 colours: the next 8 series get another dash pattern and point */
 		if (p->s[i].dashed)
 			fprintf(f, "%s$d%u using 1:2 with linespoints dt 3 lw 2 pt 0 title ",

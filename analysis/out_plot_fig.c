@@ -129,3 +129,11 @@ void out_figures_free(struct out_figures *f)
 	f->p = NULL;
 	f->n = f->cap = 0;
 }
+
+int out_fig_has_kernel(const struct agg *a, const char *family)
+{
+	for (uint32_t i = 0; i < a->npoints; i++)
+		if (a->points[i].used && strcmp(a->points[i].kernel, family) == 0)
+			return 1;
+	return 0;
+}

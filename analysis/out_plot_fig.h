@@ -19,6 +19,7 @@ void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const
 void out_fig_level_series(char *buf, size_t len, const struct agg_point *p);
 void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what);
 
+int out_fig_has_kernel(const struct agg *a, const char *family);
 /* Per-thread footprint (bytes x arrays): what levels are assigned by. */
 double out_fig_footprint(const struct agg_point *p);
 /* Nanoseconds per access of one thread (the slowest thread's time over its share). */

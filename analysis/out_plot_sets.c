@@ -47,14 +47,6 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	return 0;
 }
 
-static int has_kernel(const struct agg *a, const char *family)
-{
-	for (uint32_t i = 0; i < a->npoints; i++)
-		if (a->points[i].used && strcmp(a->points[i].kernel, family) == 0)
-			return 1;
-	return 0;
-}
-
 static int nopread(const struct out_rdata *d, struct out_figures *f)
 {
 	const struct agg *a = &d->a;
@@ -167,12 +159,12 @@ int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct e
 
 	memset(f, 0, sizeof *f);
 	for (unsigned i = 0; i < sizeof bw / sizeof bw[0] && !rc; i++)
-		rc = has_kernel(a, bw[i]) ? bandwidth(d, f, bw[i]) : 0;
-	if (!rc && has_kernel(a, "nopread"))
+		rc = out_fig_has_kernel(a, bw[i]) ? bandwidth(d, f, bw[i]) : 0;
+	if (!rc && out_fig_has_kernel(a, "nopread"))
 		rc = nopread(d, f);
-	if (!rc && has_kernel(a, "splitread"))
+	if (!rc && out_fig_has_kernel(a, "splitread"))
 		rc = splitread_time(d, f);
-	if (!rc && has_kernel(a, "chase"))
+	if (!rc && out_fig_has_kernel(a, "chase"))
 		rc = chase_latency(d, f);
 	if (!rc)
 		rc = out_fig_events(d, f);
@@ -182,9 +174,5 @@ int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct e
 		out_figures_free(f);
 		return err_set(e, E_RUNTIME, "figures: out of memory");
 	}
-	if (has_kernel(a, "nopread"))
-		out_fig_not_drawn(f, "Latency vs bandwidth (Helm Fig. 8-11): needs a validated load-latency event "
-			     "pair (pending-miss cycles and L1 misses) counted with nopread; pmucheck "
-			     "does not derive it from time alone.");
 	return 0;
 }
