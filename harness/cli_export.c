@@ -16,6 +16,11 @@ static void usage(FILE *f)
 		   "  likwid  OUTDIR/<METRIC>.txt    LIKWID performance groups (one event each)\n"
 		   "  papi    OUTDIR/papi_events.csv user events for PAPI_USER_EVENTS_FILE\n"
 		   "OUTDIR defaults to DIR/metrics. Events a format cannot name are listed with the reason.\n"
+		   "A validated event that analyze named as the indicator of a level in peaks.csv also gets\n"
+		   "<metric>_of_peak: its rate as a share of the highest rate measured (perf, LIKWID).\n"
+		   "Not exported: stall decompositions and miss latencies. Their events count cycles, which\n"
+		   "analyze judges against the measured latency in stalls.md, never with an exact or\n"
+		   "approximate verdict; read them there.\n"
 		   "Exit status: 0 written; 1 nothing to export (no event validated, or none this format\n"
 		   "can name; no file is written); 2 bad usage or no events.json (run analyze first).\n");
 }
