@@ -67,6 +67,7 @@ static int commit(struct outset *o, struct out_export_summary *s, struct err *e)
 			return err_set(e, E_RUNTIME, "%s: %s", o->f[i].final, strerror(errno));
 		snprintf(s->written + l, sizeof s->written - l, "%s%s", l ? " " : "", o->f[i].final);
 	}
+	o->n = 0; /* renamed: nothing left to discard */
 	return 0;
 }
 

@@ -41,6 +41,8 @@ static void level_suffix(json_t *levels, char *buf, size_t len, char *text, size
 	buf[0] = text[0] = '\0';
 	json_array_foreach(levels, i, l) {
 		const char *s = json_string_value(l);
+		if (!s)
+			continue;
 		for (unsigned k = 0; k < 4; k++)
 			have |= (unsigned)(strcmp(s, all[k]) == 0) << k;
 		if (!strcmp(s, "any"))
