@@ -14,8 +14,8 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 		return -1;
 	out_decimal(scale, sizeof scale, m->scale);
 	if (m->bytes > 0)
-		snprintf(formula, sizeof formula, "%s/%s*%.0f/time", m->divisor == 1e9 ? "1.0E-09" : "1.0E-06",
-			 scale, m->bytes);
+		snprintf(formula, sizeof formula, "%s/%s*%.0f/time",
+			 m->divisor == 1e9 ? "1.0E-09" : "1.0E-06", scale, m->bytes);
 	else
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
 	fprintf(f, "SHORT %s (validated by pmucheck)\n\n", m->what);

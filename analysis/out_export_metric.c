@@ -64,8 +64,8 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 	double r2 = json_number_value(json_object_get(ev, "r2"));
 
 	snprintf(m->evidence, sizeof m->evidence,
-		 "pmucheck: %s is %s: counts %.6g x %s (nearest simple scale %.4g); held at %s; prefetchers %s; "
-		 "error %.2f %%; R^2 %.5f; %lld points; results %s",
+		 "pmucheck: %s is %s: counts %.6g x %s (nearest simple scale %.4g); held at %s; "
+		 "prefetchers %s; error %.2f %%; R^2 %.5f; %lld points; results %s",
 		 m->event, jstr(ev, "class"), m->scale, q, m->simple, levels_text, jstr(ev, "prefetch"),
 		 err * 100, r2, (long long)json_integer_value(json_object_get(ev, "points")), dir);
 }
@@ -158,7 +158,8 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 			if (strcmp(t.rows[r][ic], m[i].event) || !(rate > m[i].peak_rate))
 				continue;
 			m[i].peak_rate = rate;
-			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc], t.rows[r][ac]);
+			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc],
+				 t.rows[r][ac]);
 		}
 	out_csv_free(&t);
 }

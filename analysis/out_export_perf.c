@@ -39,8 +39,8 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 		out_decimal(scale, sizeof scale, x->scale);
 		out_decimal(div, sizeof div, x->divisor);
 		if (x->bytes > 0)
-			snprintf(expr, sizeof expr, "%s / %s * %.0f / %s / duration_time", ev, scale, x->bytes,
-				 div);
+			snprintf(expr, sizeof expr, "%s / %s * %.0f / %s / duration_time", ev, scale,
+				 x->bytes, div);
 		else
 			snprintf(expr, sizeof expr, "%s / %s / %s / duration_time", ev, scale, div);
 		snprintf(unit, sizeof unit, "1%s", x->unit);
@@ -51,8 +51,8 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 		snprintf(name, sizeof name, "%s_of_peak", x->name);
 		snprintf(expr, sizeof expr, "%s / duration_time / %.0f", ev, x->peak_rate);
 		snprintf(brief, sizeof brief, "%s as a share of the highest rate pmucheck measured for it "
-			 "(%s: %.0f Mevents/s; the 100 %% reference of Molka et al. Tables 2/3). %s", x->event,
-			 x->peak_where, x->peak_rate / 1e6, x->evidence);
+			 "(%s: %.0f Mevents/s; the 100 %% reference of Molka et al. Tables 2/3). %s",
+			 x->event, x->peak_where, x->peak_rate / 1e6, x->evidence);
 		json_array_append_new(arr, metric(name, expr, "pmucheck_peak_use", "100%", brief));
 	}
 	rc = json_dumpf(arr, f, JSON_INDENT(4) | JSON_PRESERVE_ORDER);

@@ -43,8 +43,8 @@ void out_plot_collapse(struct out_plot *p);
 void out_plot_mark(struct out_plot *p, double x, const char *label, int measured);
 void out_plot_free(struct out_plot *p);
 
-/* Sorts each series by x, writes plotdir/NAME.gp, then runs gnuplot on it in plotdir: NAME.png (pngcairo when gnuplot has
-   it, else png) and NAME.svg. Returns E_RUNTIME when gnuplot fails; *missing set when gnuplot
+/* Sorts each series by x, writes plotdir/NAME.gp, then runs gnuplot on it in plotdir: NAME.png
+   (pngcairo when gnuplot has it, else png) and NAME.svg. Returns E_RUNTIME when gnuplot fails; *missing set when gnuplot
    could not be started at all. */
 int out_plot_draw(struct out_plot *p, const char *plotdir, int *missing, struct err *e);
 

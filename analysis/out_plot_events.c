@@ -56,8 +56,8 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 	snprintf(pl->ylabel, sizeof pl->ylabel, "events per %s (median of repetitions)",
 		 raw_quantity_names[q]);
 	snprintf(pl->caption, sizeof pl->caption, "%s divided by the known %s of each kernel (median over "
-		 "the family's variants), per family and prefetcher state (a constant line at a simple value is what a trustworthy event "
-		 "draws). Lines: reported (grey) and measured (red) cache limits.", e->name,
+		 "the family's variants), per family and prefetcher state (a constant line at a simple "
+		 "value is what a trustworthy event draws). Lines: reported (grey) and measured (red) cache limits.", e->name,
 		 raw_quantity_names[q]);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);

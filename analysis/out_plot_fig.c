@@ -81,8 +81,11 @@ void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p)
 /* "load.avx, 2 threads, prefetch off" (what: variant, family or nothing) */
 void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const char *what)
 {
-	snprintf(buf, len, "%s%s%lld thread%s, prefetch %s%s%s", what, *what ? ", " : "", (long long)p->threads, p->threads == 1 ? "" : "s", p->prefetch,
-		 strcmp(p->placement, "local") ? ", " : "", strcmp(p->placement, "local") ? p->placement : "");
+	int local = strcmp(p->placement, "local") == 0;
+
+	snprintf(buf, len, "%s%s%lld thread%s, prefetch %s%s%s", what, *what ? ", " : "",
+		 (long long)p->threads, p->threads == 1 ? "" : "s", p->prefetch, local ? "" : ", ",
+		 local ? "" : p->placement);
 }
 
 int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed)

@@ -93,6 +93,12 @@ static void as_published(FILE *f, const struct out_csv *t)
 	}
 }
 
+/* Molka's Table 2 layout has level and achievable_GBps, Table 3 resource and peak_GBps. */
+static int has(const struct out_csv *t, const char *where, const char *gbps)
+{
+	return out_csv_col(t, "access") >= 0 && out_csv_col(t, where) >= 0 && out_csv_col(t, gbps) >= 0;
+}
+
 /* A reference path as recorded, else relative to the results directory, else configs/reference/. */
 static int locate(const char *dir, const char *ref, char *path, size_t len)
 {
@@ -117,7 +123,8 @@ void out_report_references(FILE *f, const struct out_rdata *d)
 
 	if (!preset)
 		return;
-	fprintf(f, "## Seed paper reference: preset %s\n\n", json_string_value(json_object_get(preset, "name")) ?: "?");
+	fprintf(f, "## Seed paper reference: preset %s\n\n",
+		json_string_value(json_object_get(preset, "name")) ?: "?");
 	snprintf(path, sizeof path, "%s/peaks.csv", d->dir);
 	if (out_csv_read(path, &peaks))
 		memset(&peaks, 0, sizeof peaks);
@@ -129,9 +136,9 @@ void out_report_references(FILE *f, const struct out_rdata *d)
 		}
 		fprintf(f, "### %s\n\n%s\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
 			t.comments ? t.comments : "");
-		if (out_csv_col(&t, "access") >= 0 && out_csv_col(&t, "achievable_GBps") >= 0 && out_csv_col(&t, "level") >= 0)
+		if (has(&t, "level", "achievable_GBps"))
 			joined(f, &t, &peaks, 0);
-		else if (out_csv_col(&t, "access") >= 0 && out_csv_col(&t, "peak_GBps") >= 0 && out_csv_col(&t, "resource") >= 0)
+		else if (has(&t, "resource", "peak_GBps"))
 			joined(f, &t, &peaks, 1);
 		else
 			as_published(f, &t);

@@ -52,7 +52,8 @@ static int cmd(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (parse_format(optarg, &fmt)) {
-				err_set(&e, E_USAGE, "--format: unknown format '%s' (perf, likwid or papi)", optarg);
+				err_set(&e, E_USAGE, "--format: unknown format '%s' (perf, likwid or papi)",
+					optarg);
 				return cli_fail("export", E_USAGE, &e);
 			}
 			break;

@@ -183,7 +183,8 @@ static void test_papi_presets_use_integer_postfix(void **state)
 	assert_int_equal(s.metrics, 4); /* the perf-syntax UMC event has no PAPI name */
 	assert_no_unvalidated(t);
 	assert_non_null(strstr(t, "\nCPU,perf\n"));
-	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,LDESC,\""));
+	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,"
+				  "LDESC,\""));
 	/* scale 1/2: twice the count is the number of lines */
 	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_WRITTEN_L3_DRAM,DERIVED_POSTFIX,N0|2|*|,"
 				  "L2_LINES_OUT:NON_SILENT,LDESC,\""));
