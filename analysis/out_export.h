@@ -1,0 +1,59 @@
+/* out_export.h — metric definitions derived from validated events, and the three writers.
+ *
+ * One metric per exact or approximate event: its rate in the unit of the quantity it was validated
+ * against (lines read -> GB/s of lines x 64 B, pages -> Mpages/s, ...), named after the quantity
+ * and the levels where it held, with the evidence in its description. */
+#ifndef PMUCHECK_OUT_EXPORT_H
+#define PMUCHECK_OUT_EXPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "err.h"
+
+struct out_metric {
+	char name[128];      /* read_bw_L2_L3_DRAM */
+	char count_name[128]; /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
+	char group[32];      /* pmucheck_bandwidth, pmucheck_rate */
+	char unit[32];       /* GB/s, Mloads/s */
+	char quantity[96];   /* the known volume it was validated against: "lines_read" */
+	char levels[160];    /* where it held: "L2, L3, DRAM" or "any" */
+	char what[256];      /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
+	char evidence[768];  /* levels, prefetch state, error, R^2, points, results directory */
+	char event[256];     /* the event as counted (raw.csv spelling) */
+	char backend[16];    /* papi, perf */
+	char scope[16];      /* thread, socket */
+	double scale;        /* measured events per quantity unit */
+	double simple;       /* nearest simple scale (PAPI's integer arithmetic uses this) */
+	double bytes;        /* bytes per quantity unit; 0 for a plain rate */
+	double divisor;      /* 1e9 (GB/s) or 1e6 (M.../s) */
+	double peak_rate;    /* highest events/s measured where it is peaks.csv's indicator; 0: none */
+	char peak_where[64]; /* that row: "L2 read" */
+};
+
+/* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
+   rate from dir/peaks.csv where the event is an indicator. *validated counts the exact/approximate
+   events. *m is malloc'ed (free it). */
+int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
+		      unsigned *validated, struct err *e);
+
+/* The name a tool knows an event by, or NULL (why says why) when this tool cannot count it. */
+const char *out_perf_name(const struct out_metric *m, char *buf, size_t len, const char **why);
+const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **why);
+const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why);
+
+/* PAPI's postfix for counts / s ("N0|8|/|", "" for 1), or NULL when s is no integer ratio: PAPI's
+   postfix arithmetic knows integers only. */
+const char *out_papi_postfix(double s, char *buf, size_t len);
+/* x as a decimal without exponent (perf's older expression lexers know only digits and '.'). */
+void out_decimal(char *buf, size_t len, double x);
+
+/* Writers: the metrics in usable[] (n of them; the rest were skipped). */
+int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);
+/* LIKWID: one group file per metric (groups are counted together; one event each always fits). */
+int out_export_likwid_group(FILE *f, const struct out_metric *m);
+/* PAPI: pmu is the CPU line's PMU name, note why it was chosen. */
+int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n,
+		    const char *pmu, const char *note);
+
+#endif

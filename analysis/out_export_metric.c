@@ -1,0 +1,188 @@
+/* out_export_metric.c — from a validated event to a metric: what it measures (the quantity it
+ * tracks, where it held), in which unit, and the evidence, all from events.json. Events of any other
+ * class never become metrics. */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_export.h"
+#include "out_report_csv.h"
+#include "out_report_data.h"
+
+/* Quantities measured in bytes become bandwidths; the rest rates of the counted thing. */
+static const struct {
+	const char *quantity, *stem, *what;
+	double bytes;
+} kinds[] = {
+	{"lines_read", "read_bw", "bandwidth of 64-byte cache lines read (incl. write-allocate)", 64},
+	{"lines_written", "write_bw", "bandwidth of 64-byte cache lines written back", 64},
+	{"bytes_loaded", "load_bw", "bytes loaded by load instructions", 1},
+	{"bytes_stored", "store_bw", "bytes written by store instructions", 1},
+};
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+/* "L2_L3_DRAM" from ["L2", "L3", "DRAM"]; "" when the event held at every level. */
+static void level_suffix(json_t *levels, char *buf, size_t len, char *text, size_t tlen)
+{
+	static const char *const all[] = {"L1", "L2", "L3", "DRAM"};
+	size_t i, n = 0, t = 0;
+	unsigned have = 0;
+	json_t *l;
+
+	buf[0] = text[0] = '\0';
+	json_array_foreach(levels, i, l) {
+		const char *s = json_string_value(l);
+		if (!s)
+			continue;
+		for (unsigned k = 0; k < 4; k++)
+			have |= (unsigned)(strcmp(s, all[k]) == 0) << k;
+		if (!strcmp(s, "any"))
+			have = 15;
+		t += (size_t)snprintf(text + t, t < tlen ? tlen - t : 0, "%s%s", i ? ", " : "", s);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "_%s", s);
+	}
+	if (have == 15)
+		buf[0] = '\0';
+	for (char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			*c = '_';
+}
+
+static void describe(struct out_metric *m, json_t *ev, const char *q, const char *levels_text,
+		     const char *dir)
+{
+	double err = json_number_value(json_object_get(ev, "error"));
+	double r2 = json_number_value(json_object_get(ev, "r2"));
+
+	snprintf(m->evidence, sizeof m->evidence,
+		 "pmucheck: %s is %s: counts %.6g x %s (nearest simple scale %.4g); held at %s; "
+		 "prefetchers %s; error %.2f %%; R^2 %.5f; %lld points; results %s",
+		 m->event, jstr(ev, "class"), m->scale, q, m->simple, levels_text, jstr(ev, "prefetch"),
+		 err * 100, r2, (long long)json_integer_value(json_object_get(ev, "points")), dir);
+}
+
+static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
+{
+	const char *q = jstr(ev, "quantity");
+	char suffix[96], levels[160], stem[96], qname[96];
+	unsigned k;
+	size_t n = 0;
+
+	memset(m, 0, sizeof *m);
+	m->scale = json_number_value(json_object_get(ev, "scale_measured"));
+	m->simple = json_number_value(json_object_get(ev, "scale"));
+	if (!(m->scale > 0) || !*q)
+		return -1; /* a verdict without a scale cannot be turned into a rate */
+	snprintf(m->event, sizeof m->event, "%s", jstr(ev, "event"));
+	snprintf(m->backend, sizeof m->backend, "%s", jstr(ev, "backend"));
+	snprintf(m->scope, sizeof m->scope, "%s", jstr(ev, "scope"));
+	level_suffix(json_object_get(ev, "levels"), suffix, sizeof suffix, levels, sizeof levels);
+	snprintf(m->quantity, sizeof m->quantity, "%s", q);
+	snprintf(m->levels, sizeof m->levels, "%s", levels);
+	/* "loads + stores" -> loads_plus_stores */
+	for (const char *c = q; *c && n + 7 < sizeof qname; c++)
+		if (isalnum((unsigned char)*c) || *c == '_')
+			qname[n++] = *c;
+		else if (*c == '+')
+			n += (size_t)snprintf(qname + n, sizeof qname - n, "_plus_");
+	qname[n] = '\0';
+	snprintf(m->count_name, sizeof m->count_name, "%s%s", qname, suffix);
+	for (k = 0; k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].quantity, q); k++)
+		;
+	if (k < sizeof kinds / sizeof kinds[0]) {
+		snprintf(stem, sizeof stem, "%s", kinds[k].stem);
+		snprintf(m->what, sizeof m->what, "%s (validated for buffers in %s)", kinds[k].what, levels);
+		snprintf(m->unit, sizeof m->unit, "GB/s");
+		snprintf(m->group, sizeof m->group, "pmucheck_bandwidth");
+		m->bytes = kinds[k].bytes;
+		m->divisor = 1e9;
+	} else {
+		/* a single volume ("pages") or a sum ("loads + stores") */
+		snprintf(stem, sizeof stem, "%s_rate", qname);
+		snprintf(m->what, sizeof m->what, "rate of %s (validated for buffers in %s)", q, levels);
+		snprintf(m->unit, sizeof m->unit, "M%s/s", qname);
+		snprintf(m->group, sizeof m->group, "pmucheck_rate");
+		m->divisor = 1e6;
+	}
+	snprintf(m->name, sizeof m->name, "%s%s", stem, suffix);
+	describe(m, ev, q, levels, dir);
+	return 0;
+}
+
+/* Two events validated for the same quantity and levels: the second name says which event. */
+static void add_event(char *name, size_t len, const char *event)
+{
+	size_t l = strlen(name);
+
+	snprintf(name + l, len - l, "__%s", event);
+	for (char *c = name + l; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			*c = '_';
+}
+
+static void unique_name(struct out_metric *m, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(m[i].name, m[n].name) || !strcmp(m[i].count_name, m[n].count_name)) {
+			add_event(m[n].name, sizeof m[n].name, m[n].event);
+			add_event(m[n].count_name, sizeof m[n].count_name, m[n].event);
+			return;
+		}
+}
+
+/* The 100 % reference of Molka et al.'s Tables 2 and 3: the highest rate the event reached in a
+   level and access where peaks.csv names it the indicator. */
+static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
+{
+	char path[PATH_MAX];
+	struct out_csv t;
+	int lc, ac, ic, rc;
+
+	snprintf(path, sizeof path, "%s/peaks.csv", dir);
+	if (out_csv_read(path, &t))
+		return;
+	lc = out_csv_col(&t, "level"), ac = out_csv_col(&t, "access");
+	ic = out_csv_col(&t, "indicator"), rc = out_csv_col(&t, "indicator_max_events_per_s");
+	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc >= 0 && r < t.nrows; r++)
+		for (unsigned i = 0; i < n; i++) {
+			double rate = atof(t.rows[r][rc]);
+			if (strcmp(t.rows[r][ic], m[i].event) || !(rate > m[i].peak_rate))
+				continue;
+			m[i].peak_rate = rate;
+			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc],
+				 t.rows[r][ac]);
+		}
+	out_csv_free(&t);
+}
+
+int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
+		      unsigned *validated, struct err *e)
+{
+	json_t *arr = json_object_get(events, "events"), *ev;
+	size_t i;
+
+	*n = *validated = 0;
+	*m = calloc(json_array_size(arr) + 1, sizeof **m);
+	if (!*m)
+		return err_set(e, E_RUNTIME, "export: out of memory");
+	json_array_foreach(arr, i, ev) {
+		if (!out_class_validated(jstr(ev, "class")))
+			continue;
+		(*validated)++;
+		if (metric_from(&(*m)[*n], ev, dir))
+			continue;
+		unique_name(*m, *n);
+		(*n)++;
+	}
+	attach_peaks(*m, *n, dir);
+	return 0;
+}

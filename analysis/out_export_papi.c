@@ -1,0 +1,58 @@
+/* out_export_papi.c — user-defined events in papi_events.csv syntax, for PAPI_USER_EVENTS_FILE:
+ * "CPU,<pmu>" then "PRESET,NAME,NOT_DERIVED|DERIVED_POSTFIX,[postfix,]EVENT,LDESC,text". PAPI splits
+ * every field at commas and its postfix arithmetic knows integers only, so descriptions lose their
+ * commas and scales are the nearest simple value (the measured one is in the description). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out_export.h"
+
+static void no_commas(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ',' ? ';' : *s == '"' ? '\'' : *s, f);
+}
+
+const char *out_papi_postfix(double s, char *buf, size_t len)
+{
+	if (fabs(s - 1) < 1e-9)
+		return "";
+	if (s > 1 && fabs(s - round(s)) < 1e-9)
+		snprintf(buf, len, "N0|%.0f|/|", s);
+	else if (s < 1 && s > 0 && fabs(1 / s - round(1 / s)) < 1e-9)
+		snprintf(buf, len, "N0|%.0f|*|", 1 / s);
+	else
+		return NULL;
+	return buf;
+}
+
+int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n,
+		    const char *pmu, const char *note)
+{
+	fprintf(f, "# pmucheck: validated events as PAPI user-defined events. Load with\n"
+		   "#   PAPI_USER_EVENTS_FILE=%s papi_avail -e PMUCHECK_...\n"
+		   "# Each counts the quantity its event was validated against (not a rate).\n"
+		   "# CPU line: %s\n#\nCPU,%s\n", "papi_events.csv", note, pmu);
+	for (unsigned i = 0; i < n; i++) {
+		const struct out_metric *x = &m[usable[i]];
+		char ev[256], pf[64], name[160];
+		const char *why, *op = out_papi_postfix(x->simple, pf, sizeof pf);
+		if (!out_papi_name(x, ev, sizeof ev, &why) || !op)
+			continue;
+		snprintf(name, sizeof name, "PMUCHECK_%s", x->count_name);
+		for (char *c = name; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		fprintf(f, "PRESET,%s,%s%s,%s,LDESC,\"", name, *op ? "DERIVED_POSTFIX," : "NOT_DERIVED",
+			op, ev);
+		fputs("counts ", f);
+		no_commas(f, x->quantity);
+		fprintf(f, " (event / %g; validated at: ", x->simple);
+		no_commas(f, x->levels);
+		fputs("). ", f);
+		no_commas(f, x->evidence);
+		fputs("\"\n", f);
+	}
+	return ferror(f) ? -1 : 0;
+}

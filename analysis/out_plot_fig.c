@@ -1,0 +1,142 @@
+/* out_plot_fig.c — helpers every figure builder uses. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_plot_fig.h"
+
+static const char *const level_keys[] = {"L1", "L2", "L3"};
+
+double out_fig_footprint(const struct agg_point *p)
+{
+	return (double)p->bytes * (double)(p->arrays > 0 ? p->arrays : 1);
+}
+
+/* Per access of one thread: the slowest thread's time over its share of the accesses. */
+double out_fig_ns_per(const struct agg_point *p, double quantity)
+{
+	return quantity > 0 && p->seconds > 0 ? p->seconds * 1e9 / (quantity / (double)p->threads) : NAN;
+}
+
+struct out_plot *out_fig_new(struct out_figures *f, const char *name)
+{
+	struct out_plot *p;
+
+	if (f->n == f->cap) {
+		unsigned cap = f->cap ? 2 * f->cap : 16;
+		p = realloc(f->p, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		f->p = p;
+		f->cap = cap;
+	}
+	p = &f->p[f->n++];
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", name);
+	/* file names: letters, digits, '_', '-', '.' only */
+	for (char *c = p->name; *c; c++)
+		if (!(('a' <= *c && *c <= 'z') || ('A' <= *c && *c <= 'Z') || ('0' <= *c && *c <= '9') ||
+		      *c == '-' || *c == '.'))
+			*c = '_';
+	for (unsigned i = 0; i + 1 < f->n; i++)
+		if (strcmp(f->p[i].name, p->name) == 0)
+			snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_%u", f->n);
+	return p;
+}
+
+/* Drops the last figure when it has nothing to draw (or only zeros, for event figures). */
+void out_fig_keep(struct out_figures *f, int zeros_are_empty)
+{
+	struct out_plot *p = &f->p[f->n - 1];
+	int nonzero = 0;
+
+	for (unsigned i = 0; i < p->ns && !nonzero; i++)
+		for (size_t j = 0; j < p->s[i].n; j++)
+			nonzero |= !p->s[i].dashed && p->s[i].y[j] != 0 && isfinite(p->s[i].y[j]);
+	if (out_plot_points(p) && (nonzero || !zeros_are_empty))
+		return;
+	out_plot_free(p);
+	f->n--;
+}
+
+void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p)
+{
+	char label[64];
+
+	for (int i = 0; i < 3; i++) {
+		json_t *rep = out_json_path(d->machine, "levels.reported");
+		json_t *meas = out_json_path(d->machine, "levels.measured");
+		double r = json_number_value(json_object_get(rep, level_keys[i]));
+		double m = json_number_value(json_object_get(meas, level_keys[i]));
+		snprintf(label, sizeof label, "%s %.0f KiB", level_keys[i], r / 1024);
+		out_plot_mark(p, r, label, 0);
+		if (m > 0 && fabs(m - r) > 0.01 * r) {
+			snprintf(label, sizeof label, "%s measured %.0f KiB", level_keys[i], m / 1024);
+			out_plot_mark(p, m, label, 1);
+		}
+	}
+}
+
+/* "load.avx, 2 threads, prefetch off" (what: variant, family or nothing) */
+void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const char *what)
+{
+	int local = strcmp(p->placement, "local") == 0;
+
+	snprintf(buf, len, "%s%s%lld thread%s, prefetch %s%s%s", what, *what ? ", " : "",
+		 (long long)p->threads, p->threads == 1 ? "" : "s", p->prefetch, local ? "" : ", ",
+		 local ? "" : p->placement);
+}
+
+int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed)
+{
+	struct out_series *s = out_plot_series(pl, series);
+
+	if (!s)
+		return -1;
+	s->dashed = dashed;
+	return out_series_add(s, x, y);
+}
+
+void out_fig_level_series(char *buf, size_t len, const struct agg_point *p)
+{
+	char rest[160];
+
+	out_fig_series_name(rest, sizeof rest, p, "");
+	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? level_names[p->level] : "at a level boundary",
+		 out_fig_footprint(p) / 1024, rest);
+}
+
+void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what)
+{
+	const char *kind = strchr(p->variant, '.') ? strchr(p->variant, '.') + 1 : p->variant;
+
+	if (p->arg)
+		snprintf(buf, len, "%s%s K=%lld, prefetch %s", what, kind, (long long)p->arg, p->prefetch);
+	else
+		snprintf(buf, len, "%s%s, prefetch %s", what, kind, p->prefetch);
+}
+
+void out_fig_not_drawn(struct out_figures *f, const char *what)
+{
+	size_t n = strlen(f->not_drawn);
+
+	snprintf(f->not_drawn + n, sizeof f->not_drawn - n, "%s%s", n ? "\n" : "", what);
+}
+
+void out_figures_free(struct out_figures *f)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		out_plot_free(&f->p[i]);
+	free(f->p);
+	f->p = NULL;
+	f->n = f->cap = 0;
+}
+
+int out_fig_has_kernel(const struct agg *a, const char *family)
+{
+	for (uint32_t i = 0; i < a->npoints; i++)
+		if (a->points[i].used && strcmp(a->points[i].kernel, family) == 0)
+			return 1;
+	return 0;
+}

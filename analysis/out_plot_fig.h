@@ -1,0 +1,31 @@
+/* out_plot_fig.h — what every figure builder shares: adding figures and series, the cache-size
+ * markers, series titles, and the quantities on the axes. */
+#ifndef PMUCHECK_OUT_PLOT_FIG_H
+#define PMUCHECK_OUT_PLOT_FIG_H
+
+#include "out_plot_sets.h"
+
+/* A new, empty figure named name (made a safe, unique file stem); NULL when out of memory. */
+struct out_plot *out_fig_new(struct out_figures *f, const char *name);
+/* Keeps the last figure only if it has a drawable point (and, when zeros_are_empty, a non-zero one). */
+void out_fig_keep(struct out_figures *f, int zeros_are_empty);
+/* Reported cache sizes (grey) and, where they differ, measured level limits (red). */
+void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p);
+int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed);
+void out_fig_not_drawn(struct out_figures *f, const char *what);
+
+/* Series titles: "what, N threads, prefetch S[, placement]"; "L2, 512 KiB, ..."; "dep K=24, ...". */
+void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const char *what);
+void out_fig_level_series(char *buf, size_t len, const struct agg_point *p);
+void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what);
+
+int out_fig_has_kernel(const struct agg *a, const char *family);
+/* Per-thread footprint (bytes x arrays): what levels are assigned by. */
+double out_fig_footprint(const struct agg_point *p);
+/* Nanoseconds per access of one thread (the slowest thread's time over its share). */
+double out_fig_ns_per(const struct agg_point *p, double quantity);
+
+/* Events per quantity vs size, per load vs offset, per dependent load vs size. */
+int out_fig_events(const struct out_rdata *d, struct out_figures *f);
+
+#endif

@@ -1,0 +1,178 @@
+/* out_plot_sets.c — which figures the data supports. Timing figures here, event figures in
+ * out_plot_events.c:
+ *   bw_<family>        bandwidth vs buffer size per variant, threads, prefetch state (load/store/triad)
+ *   nopread_bw         bandwidth vs NOP delay (Helm & Taura, Fig. 3/4)
+ *   splitread_time     time per load vs offset in the line
+ *   chase_latency      latency vs buffer size for the chase plain / indep / dep
+ *   level_probe        the run's latency sweep that located the level limits
+ * Sizes on x are per-thread footprints (bytes x arrays), the quantity the levels are assigned by. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_plot_fig.h"
+
+static double gbps(const struct agg_point *p)
+{
+	return p->seconds > 0 ? (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9 : NAN;
+}
+
+static int bandwidth(const struct out_rdata *d, struct out_figures *f, const char *family)
+{
+	const struct agg *a = &d->a;
+	struct out_plot *pl;
+	char name[64], s[200];
+
+	snprintf(name, sizeof name, "bw_%s", family);
+	if (!(pl = out_fig_new(f, name)))
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "%s: bandwidth vs buffer size", family);
+	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size per thread (bytes x arrays)");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, 10^9 B/s]");
+	snprintf(pl->caption, sizeof pl->caption, "%s kernels: bytes loaded + stored per second over all "
+		 "threads, fastest repetition. Grey dashed lines: reported cache sizes; red dotted lines: "
+		 "level limits measured by the latency probe (when they differ).", family);
+	pl->logx = pl->xbytes = 1;
+	out_fig_mark_levels(d, pl);
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if (!p->used || strcmp(p->kernel, family))
+			continue;
+		out_fig_series_name(s, sizeof s, p, p->variant);
+		if (out_fig_add(pl, s, out_fig_footprint(p), gbps(p), 0))
+			return -1;
+	}
+	out_fig_keep(f, 0);
+	return 0;
+}
+
+static int nopread(const struct out_rdata *d, struct out_figures *f)
+{
+	const struct agg *a = &d->a;
+	struct out_plot *pl = out_fig_new(f, "nopread_bw");
+	char s[240];
+
+	if (!pl)
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "nopread: bandwidth vs NOP delay");
+	snprintf(pl->xlabel, sizeof pl->xlabel, "delay D [NOPs after each group of 4 loads]");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, lines read x 64 B / s]");
+	snprintf(pl->caption, sizeof pl->caption, "Four read streams, one load per line, then D NOPs "
+		 "(Helm & Taura, Fig. 3/4): the delay throttles the demand bandwidth. Bandwidth counts whole "
+		 "lines, since each load brings in one.");
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if (!p->used || strcmp(p->kernel, "nopread") || !(p->seconds > 0))
+			continue;
+		out_fig_level_series(s, sizeof s, p);
+		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0))
+			return -1;
+	}
+	out_fig_keep(f, 0);
+	return 0;
+}
+
+static int splitread_time(const struct out_rdata *d, struct out_figures *f)
+{
+	const struct agg *a = &d->a;
+	struct out_plot *pl = out_fig_new(f, "splitread_time");
+	char s[240];
+
+	if (!pl)
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "splitread: time per load vs offset in the line");
+	snprintf(pl->xlabel, sizeof pl->xlabel, "offset of the 8-byte load in its 64-byte line [bytes]");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "time per load [ns]");
+	snprintf(pl->caption, sizeof pl->caption, "One 8-byte load per line at offset o: from o = 57 on "
+		 "every load spans two lines (Larysch, Fig. 4).");
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if (!p->used || strcmp(p->kernel, "splitread"))
+			continue;
+		out_fig_level_series(s, sizeof s, p);
+		if (out_fig_add(pl, s, (double)p->arg, out_fig_ns_per(p, p->v[RQ_loads]), 0))
+			return -1;
+	}
+	out_fig_keep(f, 0);
+	return 0;
+}
+
+static int chase_latency(const struct out_rdata *d, struct out_figures *f)
+{
+	const struct agg *a = &d->a;
+	struct out_plot *pl = out_fig_new(f, "chase_latency");
+	char s[240];
+
+	if (!pl)
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "pointer chase: time per access vs buffer size (1 thread)");
+	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "time per dependent load [ns]");
+	snprintf(pl->caption, sizeof pl->caption, "Latency per level: plain chase, with K independent "
+		 "multiplies (hidden in the load's shadow) and K dependent ones (added to every access).");
+	pl->logx = pl->xbytes = pl->logy = 1;
+	out_fig_mark_levels(d, pl);
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if (!p->used || strcmp(p->kernel, "chase") || p->threads != 1)
+			continue;
+		out_fig_chase_series(s, sizeof s, p, "");
+		if (out_fig_add(pl, s, out_fig_footprint(p), out_fig_ns_per(p, p->v[RQ_chase_accesses]), 0))
+			return -1;
+	}
+	out_fig_keep(f, 0);
+	return 0;
+}
+
+static int level_probe(const struct out_rdata *d, struct out_figures *f)
+{
+	json_t *curve = out_json_path(d->machine, "levels.latency_curve"), *pt;
+	struct out_plot *pl;
+	size_t i;
+
+	if (!json_array_size(curve))
+		return 0;
+	if (!(pl = out_fig_new(f, "level_probe")))
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "level probe: pointer-chase latency vs buffer size");
+	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "latency [ns]");
+	snprintf(pl->caption, sizeof pl->caption, "The latency sweep `run` made to find where each cache "
+		 "level really ends (machine.json levels.latency_curve); its plateaus give the measured "
+		 "limits.");
+	pl->logx = pl->xbytes = pl->logy = 1;
+	out_fig_mark_levels(d, pl);
+	json_array_foreach(curve, i, pt)
+		if (out_fig_add(pl, "latency per access", json_number_value(json_array_get(pt, 0)),
+			json_number_value(json_array_get(pt, 1)), 0))
+			return -1;
+	out_fig_keep(f, 0);
+	return 0;
+}
+
+int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct err *e)
+{
+	static const char *const bw[] = {"load", "store", "triad"};
+	const struct agg *a = &d->a;
+	int rc = 0;
+
+	memset(f, 0, sizeof *f);
+	for (unsigned i = 0; i < sizeof bw / sizeof bw[0] && !rc; i++)
+		rc = out_fig_has_kernel(a, bw[i]) ? bandwidth(d, f, bw[i]) : 0;
+	if (!rc && out_fig_has_kernel(a, "nopread"))
+		rc = nopread(d, f);
+	if (!rc && out_fig_has_kernel(a, "splitread"))
+		rc = splitread_time(d, f);
+	if (!rc && out_fig_has_kernel(a, "chase"))
+		rc = chase_latency(d, f);
+	if (!rc)
+		rc = out_fig_events(d, f);
+	if (!rc)
+		rc = level_probe(d, f);
+	if (rc) {
+		out_figures_free(f);
+		return err_set(e, E_RUNTIME, "figures: out of memory");
+	}
+	return 0;
+}

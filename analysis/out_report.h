@@ -1,0 +1,36 @@
+/* out_report.h — what people look at (report.md, report.html, plots/) and what other tools load
+ * (metric definitions for perf, LIKWID and PAPI), both made from a results directory that
+ * `pmucheck analyze` has already turned into events.json, peaks.md and stalls.md. */
+#ifndef PMUCHECK_OUT_REPORT_H
+#define PMUCHECK_OUT_REPORT_H
+
+#include "err.h"
+
+struct out_report_summary {
+	unsigned plots;         /* figures drawn (each as PNG and SVG) */
+	unsigned not_measured;  /* events the report lists as not measured */
+	int gnuplot_missing;    /* no gnuplot: report without figures, says so */
+};
+
+/* Writes DIR/report.md, DIR/report.html (figures inlined) and DIR/plots/. DIR must hold raw.csv,
+   machine.json and events.json (else E_USAGE telling the user to run analyze; nothing written). */
+int out_report(const char *dir, struct out_report_summary *sum, struct err *e);
+
+enum out_export_format { OX_PERF, OX_LIKWID, OX_PAPI, OX_COUNT };
+extern const char *const out_export_format_names[OX_COUNT];
+
+struct out_export_summary {
+	unsigned validated; /* exact or approximate events in events.json */
+	unsigned metrics;   /* metric definitions written */
+	unsigned skipped;   /* validated events this format cannot name */
+	char skipped_why[1024];
+	char written[4096]; /* the files written, space-separated */
+};
+
+/* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics). Only events whose
+   verdict is exact or approximate are used. Returns E_USAGE for a DIR without events.json (nothing
+   written); 0 with s->metrics == 0 when nothing could be exported (nothing written either). */
+int out_export(const char *dir, const char *outdir, enum out_export_format fmt,
+	       struct out_export_summary *s, struct err *e);
+
+#endif

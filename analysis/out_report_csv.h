@@ -1,0 +1,22 @@
+/* out_report_csv.h — small CSV tables (peaks.csv, the papers' reference tables) read whole. */
+#ifndef PMUCHECK_OUT_REPORT_CSV_H
+#define PMUCHECK_OUT_REPORT_CSV_H
+
+#define OUT_CSV_COLS 16
+
+struct out_csv {
+	char *cols[OUT_CSV_COLS];
+	unsigned ncols;
+	char ***rows;   /* rows[i][c], "" where a row is short */
+	unsigned nrows;
+	char *comments; /* the '#' lines without their '#', joined */
+};
+
+/* Reads path: '#' lines are comments, the first other line the header. Returns 0, or -1 when the
+   file cannot be read or has no header. */
+int out_csv_read(const char *path, struct out_csv *t);
+void out_csv_free(struct out_csv *t);
+/* Index of the column called name, or -1. */
+int out_csv_col(const struct out_csv *t, const char *name);
+
+#endif

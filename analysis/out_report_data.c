@@ -1,0 +1,133 @@
+/* out_report_data.c — loads a results directory for the report: raw.csv through the analysis'
+ * aggregation (one reader of the format), machine.json and events.json with jansson. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out_report_data.h"
+
+static int load_json(const char *path, json_t **out, struct err *e)
+{
+	json_error_t je;
+
+	if (access(path, R_OK))
+		return err_set(e, E_USAGE, "%s: %s (not a results directory of 'pmucheck run'?)", path,
+			       strerror(errno));
+	*out = json_load_file(path, 0, &je);
+	if (!*out)
+		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!json_is_object(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return err_set(e, E_USAGE, "%s: not a JSON object", path);
+	}
+	return 0;
+}
+
+int out_events_load(const char *dir, json_t **events, struct err *e)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	json_t *arr;
+	size_t i;
+	json_t *ev;
+
+	*events = NULL;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return err_set(e, E_USAGE, "%s: no such results directory", dir);
+	snprintf(path, sizeof path, "%s/events.json", dir);
+	if (access(path, F_OK))
+		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
+	if (load_json(path, events, e))
+		return E_USAGE;
+	arr = json_object_get(*events, "events");
+	if (!json_is_array(arr))
+		goto bad;
+	json_array_foreach(arr, i, ev)
+		if (!json_is_string(json_object_get(ev, "event")) ||
+		    !json_is_string(json_object_get(ev, "class")))
+			goto bad;
+	return 0;
+bad:
+	json_decref(*events);
+	*events = NULL;
+	return err_set(e, E_USAGE, "%s: no \"events\" array of objects with \"event\" and \"class\"", path);
+}
+
+int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	memset(d, 0, sizeof *d);
+	d->dir = dir;
+	if ((rc = out_events_load(dir, &d->events, e)))
+		return rc;
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	if ((rc = load_json(path, &d->machine, e)) || (rc = machine_read(path, &d->a.m, e)))
+		goto fail;
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	if ((rc = agg_read(&d->a, path, e)))
+		goto fail;
+	return 0;
+fail:
+	out_rdata_free(d);
+	return rc;
+}
+
+void out_rdata_free(struct out_rdata *d)
+{
+	agg_free(&d->a);
+	json_decref(d->machine);
+	json_decref(d->events);
+	d->machine = d->events = NULL;
+}
+
+json_t *out_event_verdict(const struct out_rdata *d, const char *event)
+{
+	size_t i;
+	json_t *ev;
+
+	json_array_foreach(json_object_get(d->events, "events"), i, ev)
+		if (strcmp(json_string_value(json_object_get(ev, "event")), event) == 0)
+			return ev;
+	return NULL;
+}
+
+int out_class_validated(const char *cls)
+{
+	return cls && (strcmp(cls, "exact") == 0 || strcmp(cls, "approximate") == 0);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+double out_median(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(x, n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+json_t *out_json_path(json_t *root, const char *path)
+{
+	char key[128];
+	const char *dot;
+
+	while (root && (dot = strchr(path, '.'))) {
+		snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+		root = json_object_get(root, key);
+		path = dot + 1;
+	}
+	return root ? json_object_get(root, path) : NULL;
+}

@@ -1,0 +1,36 @@
+/* out_report_data.h — a results directory as the report and the exports read it: the raw data
+ * aggregated by the analysis' own reader, machine.json, and the verdicts of events.json. */
+#ifndef PMUCHECK_OUT_REPORT_DATA_H
+#define PMUCHECK_OUT_REPORT_DATA_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "agg.h"
+
+struct out_rdata {
+	const char *dir;
+	struct agg a;     /* raw.csv: points, events, counts per repetition */
+	json_t *machine;  /* machine.json */
+	json_t *events;   /* events.json */
+};
+
+/* DIR/events.json, checked for the members the exports use. A missing file is E_USAGE telling the
+   user to run 'pmucheck analyze DIR' first. */
+int out_events_load(const char *dir, json_t **events, struct err *e);
+
+/* raw.csv, machine.json and events.json of DIR. */
+int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e);
+void out_rdata_free(struct out_rdata *d);
+
+/* The events.json entry of an event, or NULL. */
+json_t *out_event_verdict(const struct out_rdata *d, const char *event);
+/* Exact and approximate are the verdicts a metric may be built on. */
+int out_class_validated(const char *cls);
+
+/* Median of x[0..n) (reorders x); NAN for n == 0. */
+double out_median(double *x, size_t n);
+/* machine.json member by a dotted path ("levels.reported.L1"), or NULL. */
+json_t *out_json_path(json_t *root, const char *path);
+
+#endif

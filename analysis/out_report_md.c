@@ -1,0 +1,173 @@
+/* out_report_md.c — report.md. The reader first learns what this run could not tell (events not
+ * measured and why, prefetcher states skipped, level limits in doubt), then sees the figures, then
+ * the tables analyze wrote, included verbatim so there is one source for each number. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_report_md.h"
+#include "out_report_ref.h"
+
+static const char *jstr(json_t *root, const char *path)
+{
+	const char *s = json_string_value(out_json_path(root, path));
+
+	return s ? s : "";
+}
+
+static void header(FILE *f, const struct out_rdata *d)
+{
+	json_t *m = d->machine;
+
+	fprintf(f, "# pmucheck report: %s, %s\n\n", *d->a.m.host ? d->a.m.host : "unknown host",
+		*d->a.m.cpu ? d->a.m.cpu : "unknown CPU");
+	fprintf(f, "Results directory `%s`: %lu raw rows, %u points, %u events. Run `%s` (pmucheck %s), "
+		   "%s to %s; kernel %s, microcode %s.\n\n",
+		d->dir, d->a.rows, d->a.npoints, d->a.nevents, jstr(m, "command"), jstr(m, "pmucheck"),
+		jstr(m, "started_utc"), jstr(m, "finished_utc"), jstr(m, "os.kernel"),
+		jstr(m, "cpu.microcode"));
+}
+
+/* Events with rows of one status, grouped by their first reason. Returns how many. */
+static unsigned list_status(FILE *f, const struct agg *a, enum raw_status st, const char *what)
+{
+	unsigned n = 0;
+	int done[a->nevents ? a->nevents : 1];
+
+	memset(done, 0, sizeof done);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const char *why = a->events[i].reason[st];
+		if (done[i] || !a->events[i].rows[st])
+			continue;
+		fprintf(f, "- **%s**: ", what);
+		for (uint32_t j = i, k = 0; j < a->nevents; j++) {
+			const char *wj = a->events[j].reason[st];
+			if (done[j] || !a->events[j].rows[st] || strcmp(wj ? wj : "", why ? why : ""))
+				continue;
+			done[j] = 1;
+			n++;
+			fprintf(f, "%s`%s`", k++ ? ", " : "", a->events[j].name);
+		}
+		fprintf(f, ". Reason: %s.\n", why && *why ? why : "none recorded");
+	}
+	return n;
+}
+
+static void list_prefetch(FILE *f, json_t *m)
+{
+	json_t *pf = json_object_get(m, "prefetch");
+
+	if (json_is_true(json_object_get(pf, "control")))
+		return;
+	fprintf(f, "- **Prefetcher control absent**: %s. Skipped prefetcher states: %s. Every measurement "
+		   "ran with the prefetchers as the machine had them (`uncontrolled`), so no verdict says "
+		   "whether an event holds with prefetchers off.\n",
+		*jstr(pf, "reason") ? jstr(pf, "reason") : "no reason recorded",
+		*jstr(pf, "skipped") ? jstr(pf, "skipped") : "none recorded");
+}
+
+static void list_levels(FILE *f, json_t *m)
+{
+	json_t *dis = out_json_path(m, "levels.disagreements"), *x;
+	size_t i;
+
+	json_array_foreach(dis, i, x)
+		fprintf(f, "- **Cache level limits in doubt**: %s.\n", json_string_value(x));
+	if (!json_object_size(out_json_path(m, "levels.measured")) &&
+	    !json_array_size(out_json_path(m, "levels.latency_curve")))
+		fprintf(f, "- **Cache level limits not measured**: the latency probe did not run "
+			   "(`--reported-levels`); levels follow the reported cache sizes.\n");
+}
+
+static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct out_figures *figs,
+			     const char *why_no_plots)
+{
+	json_t *avail = out_json_path(d->machine, "counters.availability");
+	unsigned n;
+
+	fprintf(f, "## What was not measured\n\n");
+	if (json_is_false(json_object_get(avail, "hardware")))
+		fprintf(f, "Hardware counters are not available on this machine: %s. Hardware events are "
+			   "*not measured*: no verdict either way.\n\n", jstr(avail, "reason"));
+	n = list_status(f, &d->a, RS_NOT_MEASURED, "Not measured");
+	list_status(f, &d->a, RS_FAILED, "Failed");
+	list_status(f, &d->a, RS_MULTIPLEXED, "Multiplexed readings (never used)");
+	list_prefetch(f, d->machine);
+	list_levels(f, d->machine);
+	if (why_no_plots)
+		fprintf(f, "- **No figures**: %s.\n", why_no_plots);
+	if (*figs->not_drawn) {
+		char buf[sizeof figs->not_drawn], *line, *save;
+		snprintf(buf, sizeof buf, "%s", figs->not_drawn);
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(f, "- **Figure not drawn**: %s\n", line);
+	}
+	fputc('\n', f);
+	return n;
+}
+
+static void verdict_counts(FILE *f, const struct out_rdata *d)
+{
+	static const char *const cls[] = {"exact", "approximate", "prefetch-blind", "overcounts",
+					  "undercounts", "unrelated", "not measured"};
+	json_t *evs = json_object_get(d->events, "events"), *ev;
+	size_t i;
+
+	fprintf(f, "## Verdicts\n\n%zu events:", json_array_size(evs));
+	for (size_t c = 0; c < sizeof cls / sizeof cls[0]; c++) {
+		unsigned n = 0;
+		json_array_foreach(evs, i, ev)
+			n += strcmp(json_string_value(json_object_get(ev, "class")), cls[c]) == 0;
+		if (n)
+			fprintf(f, " %u %s;", n, cls[c]);
+	}
+	fprintf(f, " only *exact* and *approximate* events go into `pmucheck export` metrics.\n\n");
+}
+
+static void figures(FILE *f, const struct out_figures *figs)
+{
+	if (!figs->n)
+		return;
+	fprintf(f, "## Figures\n\n");
+	for (unsigned i = 0; i < figs->n; i++) {
+		const struct out_plot *p = &figs->p[i];
+		fprintf(f, "### %s\n\n![%s](plots/%s.png)\n\n%s [SVG](plots/%s.svg), "
+			   "[gnuplot script](plots/%s.gp).\n\n",
+			p->title, p->title, p->name, p->caption, p->name, p->name);
+	}
+}
+
+/* A table file analyze wrote, headings one level deeper. */
+static void include(FILE *f, const char *dir, const char *name)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	FILE *in;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(in = fopen(path, "r")))
+		return;
+	while (getline(&line, &cap, in) > 0)
+		fprintf(f, "%s%s", line[0] == '#' ? "#" : "", line);
+	fputc('\n', f);
+	free(line);
+	fclose(in);
+}
+
+unsigned out_report_md(FILE *f, const struct out_rdata *d, const struct out_figures *figs,
+		       const char *why_no_plots)
+{
+	unsigned n;
+
+	header(f, d);
+	n = not_measured(f, d, figs, why_no_plots);
+	verdict_counts(f, d);
+	figures(f, figs);
+	include(f, d->dir, "events.md");
+	include(f, d->dir, "peaks.md");
+	include(f, d->dir, "stalls.md");
+	out_report_references(f, d);
+	return n;
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# export.sh — `pmucheck export`: files each tool's format rules accept, built only from exact and
+# approximate events; a clear refusal when nothing is validated or the input is bad.
+. "$(dirname "$0")/../lib.sh"
+CHECK="python3 $TOP/tests/tools/check_metrics.py"
+
+if ! command -v python3 >/dev/null; then
+	skip "export format checks" "python3 not installed (the format validators are Python)"
+	exit 0
+fi
+
+# Bad input: exit 2, nothing written.
+expect_status "export without --format is a usage error" 2 "$PMUCHECK" export "$TMP"
+expect_status "export of a missing directory is a usage error" 2 "$PMUCHECK" export "$TMP/none" --format perf
+mkdir -p "$TMP/raw-only"
+expect_status "export before analyze is a usage error" 2 "$PMUCHECK" export "$TMP/raw-only" --format perf
+cp "$TMP/check.out" "$TMP/before.out"
+check "... and tells the user to run analyze first" grep -q "run 'pmucheck analyze" "$TMP/before.out"
+F=$TMP/fixture
+mkdir -p "$F" && cp "$TOP/tests/tools/events_every_class.json" "$F/events.json"
+expect_status "an unknown --format is a usage error" 2 "$PMUCHECK" export "$F" --format csv
+cp "$TMP/check.out" "$TMP/format.out"
+check "... naming the format and the choices" grep -q "unknown format 'csv' (perf, likwid or papi)" "$TMP/format.out"
+check "bad input wrote nothing" test ! -e "$F/metrics" -a ! -e "$TMP/raw-only/metrics"
+
+# A hand-made events.json with one event of every verdict class.
+bad='BAD_PREFETCH_BLIND|BAD_OVERCOUNTS|BAD_UNDERCOUNTS|bad-unrelated|BAD_NOT_MEASURED'
+for fmt in perf likwid papi; do
+	expect_status "$fmt export of the every-class fixture succeeds" 0 "$PMUCHECK" export "$F" --format $fmt --out "$F/$fmt"
+done
+check "perf metrics.json follows the pmu-events schema and its expressions parse" $CHECK perf "$F/perf/metrics.json"
+check "every LIKWID group follows the group file format" $CHECK likwid "$F"/likwid/*.txt
+check "papi_events.csv follows the papi_events.csv grammar" $CHECK papi "$F/papi/papi_events.csv"
+$CHECK perf "$F/perf/metrics.json" --names >"$TMP/perf.names"
+$CHECK likwid "$F"/likwid/*.txt --names >"$TMP/likwid.names"
+$CHECK papi "$F/papi/papi_events.csv" --names >"$TMP/papi.names"
+check "no event other than exact/approximate is in any export" \
+	sh -c "! grep -qiE '$bad' '$TMP/perf.names' '$TMP/likwid.names' '$TMP/papi.names' $F/perf/* $F/likwid/* $F/papi/*"
+check "perf uses all five validated events" test "$(sort -u "$TMP/perf.names" | wc -l)" -eq 5
+check "perf spells the UMC event in its own syntax" grep -qx 'amd_umc_0/umc_cas_cmd.rd,umask=0x1/' "$TMP/perf.names"
+check "LIKWID gets the three core PAPI events" test "$(sort -u "$TMP/likwid.names" | tr '\n' ' ')" = \
+	"L1D_REPLACEMENT L2_LINES_OUT_NON_SILENT MEM_INST_RETIRED_ALL_LOADS "
+check "PAPI gets every event it can name" test "$(sort -u "$TMP/papi.names" | wc -l)" -eq 4
+check "each description carries the evidence" \
+	grep -q 'held at L2, L3, DRAM; prefetchers both; error 0.40 %; R^2 0.99995; 24 points; results ' "$F/perf/metrics.json"
+
+# A results directory with nothing validated: exit 1, a clear message, no empty files.
+N=$TMP/none-valid
+mkdir -p "$N"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+d["events"] = [e for e in d["events"] if e["class"] not in ("exact", "approximate")]
+json.dump(d, open(sys.argv[2], "w"))' "$F/events.json" "$N/events.json"
+expect_status "export with nothing validated exits 1" 1 "$PMUCHECK" export "$N" --format perf
+cp "$TMP/check.out" "$TMP/none.out"
+check "... saying nothing was validated" grep -q "nothing validated" "$TMP/none.out"
+check "... and writes no file" test ! -e "$N/metrics"
+
+# This machine: software events from a real run.
+D=$TMP/run
+"$PMUCHECK" run --kernels touch --sizes 64k,256k,1M --threads 1 --reps 3 --min-time 5 --reported-levels \
+	--events page-faults,cycles --keep-going --no-progress --out "$D" >/dev/null 2>&1
+"$PMUCHECK" analyze "$D" >/dev/null 2>&1
+if grep -q '"class": "exact"' "$D/events.json" 2>/dev/null; then
+	expect_status "perf export of this machine's run succeeds" 0 "$PMUCHECK" export "$D" --format perf
+	check "... into DIR/metrics, valid" $CHECK perf "$D/metrics/metrics.json"
+	check "... with page-faults, not the unmeasured cycles" \
+		sh -c "grep -q 'page\\\\\\\\-faults' '$D/metrics/metrics.json' && ! grep -q cycles '$D/metrics/metrics.json'"
+	expect_status "LIKWID cannot name software events: exit 1" 1 "$PMUCHECK" export "$D" --format likwid
+	cp "$TMP/check.out" "$TMP/likwid.out"
+	check "... and says why" grep -q "software events have none" "$TMP/likwid.out"
+	expect_status "papi export of this machine's run succeeds" 0 "$PMUCHECK" export "$D" --format papi
+	check "... valid, with perf::PAGE-FAULTS" sh -c "$CHECK papi '$D/metrics/papi_events.csv' && grep -q 'perf::PAGE-FAULTS' '$D/metrics/papi_events.csv'"
+else
+	skip "export of this machine's run" "page-faults did not come out exact (see $D/events.md)"
+fi

@@ -1,0 +1,87 @@
+#!/bin/bash
+# report.sh — `pmucheck report DIR` on a real results directory of this machine (software events
+# counted, hardware events not measured): figures that are real PNG/SVG, a self-contained HTML, a
+# report that says what was not measured and why, and its refusal of bad input.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/run
+"$PMUCHECK" run --kernels touch,load.gpr,splitread --sizes 64k,4M --args 0,60 --threads 1 --reps 3 \
+	--min-time 5 --reported-levels --events page-faults,minor-faults,cycles --keep-going \
+	--no-progress --out "$D" >"$TMP/run.out" 2>&1
+check "run with software events writes a results directory" test -s "$D/raw.csv"
+
+# bad input first: nothing may be written into a directory that is not analysed yet
+expect_status "report without a directory is a usage error" 2 "$PMUCHECK" report
+expect_status "report of a missing directory is a usage error" 2 "$PMUCHECK" report "$TMP/none"
+expect_status "report before analyze is a usage error" 2 "$PMUCHECK" report "$D"
+cp "$TMP/check.out" "$TMP/before.out"
+check "... and tells the user to run analyze first" grep -q "run 'pmucheck analyze" "$TMP/before.out"
+check "... and writes nothing" test ! -e "$D/report.md" -a ! -e "$D/report.html" -a ! -e "$D/plots"
+
+"$PMUCHECK" analyze "$D" >/dev/null 2>&1
+expect_status "report of an analysed directory succeeds" 0 "$PMUCHECK" report "$D"
+for f in report.md report.html; do
+	check "report writes $f" test -s "$D/$f"
+done
+check "no temporary file is left behind" test -z "$(ls -A "$D" | grep '\.tmp$')"
+# A timing figure needs a point of its kernel whose fastest differenced time is positive (noise on a
+# busy machine can make every repetition's difference negative; such a point has nothing to draw).
+timed() {
+	awk -F, -v k="$1" 'NR > 1 && $4 == k { if (!($1 in t) || $21 < t[$1]) t[$1] = $21 }
+		END { n = 0; for (p in t) n += t[p] > 0; print n }' "$D/raw.csv"
+}
+for kf in load:bw_load splitread:splitread_time; do
+	k=${kf%%:*} fig=${kf#*:}
+	if [ "$(timed "$k")" -gt 0 ]; then
+		check "figure $fig drawn as PNG, SVG and its gnuplot script" \
+			test -s "$D/plots/$fig.png" -a -s "$D/plots/$fig.svg" -a -s "$D/plots/$fig.gp"
+	else
+		check "no $fig figure without a positive $k time" test ! -e "$D/plots/$fig.png"
+	fi
+done
+check "figure ev_page-faults drawn as PNG, SVG and its gnuplot script" \
+	test -s "$D/plots/ev_page-faults.png" -a -s "$D/plots/ev_page-faults.svg" -a -s "$D/plots/ev_page-faults.gp"
+if command -v python3 >/dev/null; then
+	check "every PNG is a real figure, every SVG parses, report.html loads nothing from outside" \
+		python3 "$TOP/tests/tools/check_report.py" "$D"
+else
+	skip "figure and HTML checks" "python3 not installed"
+fi
+
+# The report names what was not measured, with the reason raw.csv gives for it.
+reason=$(awk -F, '$0 ~ /,cycles,/ && /not_measured/ { sub(/.*not_measured,/, ""); print; exit }' "$D/raw.csv" | tr -d '"')
+check "raw.csv gives a reason for the unmeasured 'cycles'" test -n "$reason"
+check "report.md lists 'cycles' as not measured" grep -q '^- \*\*Not measured\*\*: `cycles`' "$D/report.md"
+check "... with raw.csv's reason" grep -qF "$reason" "$D/report.md"
+check "... near the top, before the figures" \
+	test "$(grep -n 'What was not measured' "$D/report.md" | cut -d: -f1)" -lt \
+	"$(grep -n '^## Figures' "$D/report.md" | cut -d: -f1)"
+if grep -q '"control": false' "$D/machine.json"; then
+	why=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["prefetch"]["reason"])' "$D/machine.json" 2>/dev/null)
+	check "report.md says prefetcher control is absent, with machine.json's reason" \
+		grep -qF "Prefetcher control absent**: $why" "$D/report.md"
+	check "... and which states were skipped" grep -q 'Skipped prefetcher states: off' "$D/report.md"
+else
+	skip "prefetcher-control-absent paragraph" "this machine controls its prefetchers"
+fi
+check "report.md says the level probe did not run (--reported-levels)" \
+	grep -q 'Cache level limits not measured' "$D/report.md"
+check "report.md includes the validated event table" grep -q '^## Validated events' "$D/report.md"
+check "page-faults is exact in the included table" grep -q '^| page-faults | exact |' "$D/report.md"
+check "report.html shows the same headings" grep -q '<h2>What was not measured</h2>' "$D/report.html"
+check "report.html is one file: no src outside itself" test -z "$(grep -o 'src="[^d][^"]*"' "$D/report.html")"
+
+# A figure's script redraws it without pmucheck.
+rm -f "$D/plots/ev_page-faults.png"
+check "plots/NAME.gp redraws the figure on its own" \
+	sh -c "cd '$D/plots' && gnuplot ev_page-faults.gp && test -s ev_page-faults.png"
+
+# A second report replaces the first, figures an earlier report drew included.
+touch "$D/plots/ev_gone.png"
+expect_status "report runs again over its own output" 0 "$PMUCHECK" report --quiet "$D"
+check "... and removes figures the data no longer supports" test ! -e "$D/plots/ev_gone.png"
+
+# Without gnuplot the report is still written, without figures, and says why.
+expect_status "report without gnuplot on PATH still succeeds" 0 env PATH=/nonexistent "$PMUCHECK" report --quiet "$D"
+check "... says gnuplot is missing" grep -q 'No figures\*\*: gnuplot could not be started' "$D/report.md"
+check "... and shows no figure" sh -c "! grep -q '!\[' '$D/report.md' && test -z \"\$(ls '$D/plots')\""

@@ -1,0 +1,40 @@
+#!/bin/bash
+# report_reference.sh — a preset run's paper tables beside the measured ones: a Molka-style table
+# (level, access, achievable_GBps, ...) joined with peaks.csv row by row; any other table shown as
+# published; a missing one named. Synthetic results (tests/tools/rawgen) give known peaks.
+. "$(dirname "$0")/../lib.sh"
+RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
+
+if [ ! -x "$RAWGEN" ] || ! command -v python3 >/dev/null; then
+	skip "paper tables beside the measured ones" "needs $RAWGEN (make unit-tests) and python3"
+	exit 0
+fi
+D=$TMP/syn
+mkdir -p "$D" && "$RAWGEN" "$D" 4 3 >/dev/null
+"$PMUCHECK" analyze "$D" >/dev/null 2>&1
+cat >"$TMP/table2.csv" <<'CSV'
+# Source: a paper's Table 2 (test copy)
+level,access,achievable_GBps,million_transfers_per_s,bytes_per_transfer,indicator,max_million_events_per_s
+L1D,read,159.8,4993,32,perf::L1-DCACHE-LOADS,4993
+L2,read,75.0,1171,64,"L2_TRANS:DEMAND_DATA_RD + L2_TRANS:RFO",1546
+remote_DRAM,read,8.0,125,64,OCR_L3_MISS_REMOTE,63
+CSV
+printf '# Source: findings (test copy)\nexperiment,finding\nsplit,"counts once, not twice"\n' >"$TMP/findings.csv"
+python3 - "$D/machine.json" "$TMP" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["preset"] = {"name": "molka2017", "reference": [sys.argv[2] + "/table2.csv", sys.argv[2] + "/findings.csv",
+                                                   "configs/reference/no_such_table.csv"]}
+json.dump(m, open(sys.argv[1], "w"))
+PY
+want_l2=$(awk -F, '$1 == "L2" && $2 == "read" { print $3 }' "$D/peaks.csv")
+expect_status "report of a preset run" 0 "$PMUCHECK" report --quiet "$D"
+check "the preset's section is there" grep -q '^## Seed paper reference: preset molka2017' "$D/report.md"
+check "paper L2 read beside the measured one (peaks.csv: $want_l2 GB/s)" \
+	grep -q "^| L2 | read | 75.0 | $want_l2 | 1171 | " "$D/report.md"
+check "the paper's L1D row is matched to L1" \
+	grep -q "^| L1D | read | 159.8 | $(awk -F, '$1 == "L1" && $2 == "read" { print $3 }' "$D/peaks.csv") |" "$D/report.md"
+check "a level not measured here shows a dash" grep -q '^| remote_DRAM | read | 8.0 | – |' "$D/report.md"
+check "a quoted field with a comma stays one cell" grep -q '^|split |counts once, not twice |' "$D/report.md"
+check "the source comment is quoted" grep -q 'Source: a paper.s Table 2 (test copy)' "$D/report.md"
+check "a missing reference table is named" grep -q 'no_such_table.csv`: not found' "$D/report.md"

@@ -1,0 +1,232 @@
+/* test_export_verdicts.c — metric exports from a hand-made events.json with one event of every
+ * verdict class (tests/tools/events_every_class.json): only exact and approximate events become
+ * metrics, each with its measured scale, in each tool's spelling, with the evidence attached. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "out_export.h"
+#include "out_report.h"
+
+static char dir[PATH_MAX];
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	char src[PATH_MAX], dst[PATH_MAX], *text;
+	const char *top = getenv("TOP");
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/pmucheck-export-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(src, sizeof src, "%s/tests/tools/events_every_class.json", top ? top : ".");
+	snprintf(dst, sizeof dst, "%s/events.json", dir);
+	if (!(text = slurp(src)) || !(f = fopen(dst, "w")))
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	/* peaks.csv as analyze writes it: the indicator of a level and access, with its highest rate */
+	snprintf(dst, sizeof dst, "%s/peaks.csv", dir);
+	if (!(f = fopen(dst, "w")))
+		return -1;
+	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
+	      "L2,read,50,L1D:REPLACEMENT,1500000000\n"
+	      "L3,read,25,L1D:REPLACEMENT,900000000\n"
+	      "DRAM,read,10,BAD_OVERCOUNTS,100000000\n", f);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static const char *const bad[] = {"BAD_PREFETCH_BLIND", "BAD_OVERCOUNTS", "BAD_UNDERCOUNTS",
+				  "bad-unrelated", "bad\\\\-unrelated", "BAD_NOT_MEASURED"};
+
+static void assert_no_unvalidated(const char *text)
+{
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (strstr(text, bad[i]))
+			fail_msg("an event of class other than exact/approximate was exported: %s", bad[i]);
+}
+
+static char *export(enum out_export_format fmt, const char *file, struct out_export_summary *s)
+{
+	char path[PATH_MAX + 64];
+	struct err e;
+
+	assert_int_equal(out_export(dir, NULL, fmt, s, &e), 0);
+	snprintf(path, sizeof path, "%s/metrics/%s", dir, file);
+	return slurp(path);
+}
+
+static void test_only_validated_events_become_metrics(void **state)
+{
+	struct out_metric *m;
+	unsigned n, validated;
+	json_t *ev;
+	char path[PATH_MAX + 16];
+	struct err e;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/events.json", dir);
+	ev = json_load_file(path, 0, NULL);
+	assert_non_null(ev);
+	assert_int_equal(out_metrics_build(ev, dir, &m, &n, &validated, &e), 0);
+	assert_int_equal(validated, 5);
+	assert_int_equal(n, 5);
+	for (unsigned i = 0; i < n; i++)
+		assert_no_unvalidated(m[i].event);
+	assert_string_equal(m[0].name, "read_bw_L2_L3_DRAM");
+	assert_string_equal(m[1].name, "read_bw_DRAM");
+	assert_string_equal(m[2].name, "write_bw_L3_DRAM");
+	assert_string_equal(m[3].name, "loads_plus_stores_rate");
+	assert_string_equal(m[4].name, "pages_rate");
+	assert_true(m[0].scale == 1.004 && m[0].bytes == 64 && m[0].divisor == 1e9);
+	assert_true(m[4].bytes == 0 && m[4].divisor == 1e6);
+	free(m);
+	json_decref(ev);
+}
+
+static void test_perf_expressions_use_measured_scale_and_perf_spelling(void **state)
+{
+	struct out_export_summary s;
+	char *t = export(OX_PERF, "metrics.json", &s);
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(s.metrics, 5);
+	assert_int_equal(s.skipped, 0);
+	assert_no_unvalidated(t);
+	assert_non_null(strstr(t, "\"L1D.REPLACEMENT / 1.004 * 64 / 1000000000 / duration_time\""));
+	/* '/' as '@', '\' before ',' and '=' (doubled inside JSON) */
+	assert_non_null(strstr(t, "\"amd_umc_0@umc_cas_cmd.rd\\\\,umask\\\\=0x1@ / 1.07 * 64 / "));
+	assert_non_null(strstr(t, "\"L2_LINES_OUT.NON_SILENT / 0.52 * 64 / 1000000000 / duration_time\""));
+	assert_non_null(strstr(t, "\"page\\\\-faults / 1 / 1000000 / duration_time\""));
+	/* the evidence: class, levels, prefetch state, error, R^2, the results directory */
+	assert_non_null(strstr(t, "L1D:REPLACEMENT is exact: counts 1.004 x lines_read"));
+	assert_non_null(strstr(t, "held at L2, L3, DRAM; prefetchers both; error 0.40 %; R^2 0.99995"));
+	assert_non_null(strstr(t, dir));
+	/* share of the highest rate measured where it is the indicator (L2 read, not L3 read) */
+	assert_non_null(strstr(t, "\"L1D.REPLACEMENT / duration_time / 1500000000\""));
+	assert_non_null(strstr(t, "\"read_bw_L2_L3_DRAM_of_peak\""));
+	assert_non_null(strstr(t, "(L2 read: 1500 Mevents/s;"));
+	free(t);
+}
+
+static void test_likwid_groups_only_for_core_papi_events(void **state)
+{
+	struct out_export_summary s;
+	char *t = export(OX_LIKWID, "READ_BW_L2_L3_DRAM.txt", &s), *w, path[PATH_MAX + 64];
+
+	(void)state;
+	assert_non_null(t);
+	/* socket-scope perf UMC event and the software event have no LIKWID name */
+	assert_int_equal(s.metrics, 3);
+	assert_int_equal(s.skipped, 2);
+	assert_non_null(strstr(s.skipped_why, "amd_umc_0"));
+	assert_non_null(strstr(s.skipped_why, "page-faults"));
+	assert_non_null(strstr(t, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
+	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM [GB/s]  PMC0*1.0E-09/1.004*64/time\n"));
+	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM of peak [%]  100*PMC0/time/1500000000\n"));
+	assert_non_null(strstr(t, "LONG\nFormulas:\n"));
+	free(t);
+	snprintf(path, sizeof path, "%s/metrics/WRITE_BW_L3_DRAM.txt", dir);
+	w = slurp(path);
+	assert_non_null(w);
+	assert_non_null(strstr(w, "PMC0  L2_LINES_OUT_NON_SILENT"));
+	assert_no_unvalidated(w);
+	free(w);
+}
+
+static void test_papi_presets_use_integer_postfix(void **state)
+{
+	struct out_export_summary s;
+	char *t = export(OX_PAPI, "papi_events.csv", &s);
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(s.metrics, 4); /* the perf-syntax UMC event has no PAPI name */
+	assert_no_unvalidated(t);
+	assert_non_null(strstr(t, "\nCPU,perf\n"));
+	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,"
+				  "LDESC,\""));
+	/* scale 1/2: twice the count is the number of lines */
+	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_WRITTEN_L3_DRAM,DERIVED_POSTFIX,N0|2|*|,"
+				  "L2_LINES_OUT:NON_SILENT,LDESC,\""));
+	assert_non_null(strstr(t, "PRESET,PMUCHECK_PAGES,NOT_DERIVED,perf::PAGE-FAULTS,LDESC,\""));
+	free(t);
+}
+
+static void test_papi_postfix_needs_an_integer_ratio(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(out_papi_postfix(1, b, sizeof b), "");
+	assert_string_equal(out_papi_postfix(8, b, sizeof b), "N0|8|/|");
+	assert_string_equal(out_papi_postfix(0.25, b, sizeof b), "N0|4|*|");
+	assert_null(out_papi_postfix(1.5, b, sizeof b));
+}
+
+static void test_missing_events_json_is_usage_error_and_writes_nothing(void **state)
+{
+	char empty[PATH_MAX + 8], metrics[PATH_MAX + 16];
+	struct out_export_summary s;
+	struct err e;
+
+	(void)state;
+	snprintf(empty, sizeof empty, "%s/sub", dir);
+	mkdir(empty, 0777);
+	assert_int_equal(out_export(empty, NULL, OX_PERF, &s, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "run 'pmucheck analyze"));
+	snprintf(metrics, sizeof metrics, "%s/metrics", empty);
+	assert_int_equal(access(metrics, F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_only_validated_events_become_metrics),
+		cmocka_unit_test(test_perf_expressions_use_measured_scale_and_perf_spelling),
+		cmocka_unit_test(test_likwid_groups_only_for_core_papi_events),
+		cmocka_unit_test(test_papi_presets_use_integer_postfix),
+		cmocka_unit_test(test_papi_postfix_needs_an_integer_ratio),
+		cmocka_unit_test(test_missing_events_json_is_usage_error_and_writes_nothing),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
