@@ -93,6 +93,8 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	clock = json_object_get(root, "clock");
 	m->core_ghz = number(clock, "core_ghz");
 	ctr = json_object_get(root, "counters");
+	if (json_object_get(ctr, "availability")) /* a run's machine.json; info --json has it flat */
+		ctr = json_object_get(ctr, "availability");
 	v = json_object_get(ctr, "hardware");
 	m->hardware = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy_str(ctr, "reason", m->counters_reason, sizeof m->counters_reason);

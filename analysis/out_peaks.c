@@ -64,9 +64,13 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		   "chase, median over the level's sizes.\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
 		a->m.cores, a->m.core_ghz);
-	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %d cores | Latency ns | Latency cycles | "
-		   "Mtransfers/s 1 core | Mtransfers/s %d cores | Bytes/transfer | Indicator | Max Mevents/s |\n",
-		nt, nt);
+	char all[32];
+
+	/* Only one thread measured: the all-cores columns stay empty and say so. */
+	snprintf(all, sizeof all, nt > 1 ? "%d cores" : "all cores (not run)", nt);
+	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %s | Latency ns | Latency cycles | "
+		   "Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | Max Mevents/s |\n",
+		all, all);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < AC_COUNT; ac++) {

@@ -136,7 +136,7 @@ void out_figures_free(struct out_figures *f)
 int out_fig_has_kernel(const struct agg *a, const char *family)
 {
 	for (uint32_t i = 0; i < a->npoints; i++)
-		if (a->points[i].used && strcmp(a->points[i].kernel, family) == 0)
+		if (strcmp(a->points[i].kernel, family) == 0)
 			return 1;
 	return 0;
 }

@@ -37,7 +37,7 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	out_fig_mark_levels(d, pl);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (!p->used || strcmp(p->kernel, family))
+		if (strcmp(p->kernel, family))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->variant);
 		if (out_fig_add(pl, s, out_fig_footprint(p), gbps(p), 0))
@@ -63,7 +63,7 @@ static int nopread(const struct out_rdata *d, struct out_figures *f)
 		 "lines, since each load brings in one.");
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (!p->used || strcmp(p->kernel, "nopread") || !(p->seconds > 0))
+		if (strcmp(p->kernel, "nopread") || !(p->seconds > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0))
@@ -88,7 +88,7 @@ static int splitread_time(const struct out_rdata *d, struct out_figures *f)
 		 "every load spans two lines (Larysch, Fig. 4).");
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (!p->used || strcmp(p->kernel, "splitread"))
+		if (strcmp(p->kernel, "splitread"))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, out_fig_ns_per(p, p->v[RQ_loads]), 0))
@@ -115,7 +115,7 @@ static int chase_latency(const struct out_rdata *d, struct out_figures *f)
 	out_fig_mark_levels(d, pl);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (!p->used || strcmp(p->kernel, "chase") || p->threads != 1)
+		if (strcmp(p->kernel, "chase") || p->threads != 1)
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
 		if (out_fig_add(pl, s, out_fig_footprint(p), out_fig_ns_per(p, p->v[RQ_chase_accesses]), 0))

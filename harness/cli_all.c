@@ -6,12 +6,13 @@
 #include "analyze.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "out_report.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmucheck [all] [RUN OPTIONS]\n\n"
 		   "Validates this machine: 'pmucheck run' with the given options (see 'pmucheck run --help'),\n"
-		   "then 'pmucheck analyze' on the new results directory.\n");
+		   "then 'pmucheck analyze' and 'pmucheck report' on the new results directory.\n");
 }
 
 static void verdict_summary(const struct analyze_summary *s)
@@ -26,6 +27,7 @@ static void verdict_summary(const struct analyze_summary *s)
 static int cmd_all(int argc, char **argv)
 {
 	struct analyze_summary sum;
+	struct out_report_summary rep;
 	struct run_cli rc;
 	struct topo t;
 	struct err e;
@@ -50,9 +52,13 @@ static int cmd_all(int argc, char **argv)
 	if (r)
 		return cli_fail("analyze", r, &e);
 	verdict_summary(&sum);
+	r = out_report(rc.dir, &rep, &e);
+	if (r)
+		return cli_fail("report", r, &e);
 	printf("results:  %s/raw.csv, machine.json\n", rc.dir);
 	printf("analysis: %s/events.md, peaks.md\n", rc.dir);
+	printf("report:   %s/report.html (report.md, %d figures in plots/)\n", rc.dir, (int)rep.plots);
 	return 0;
 }
 
-CLI_COMMAND("all", cmd_all, "run, then analyze (the default when no command is given)");
+CLI_COMMAND("all", cmd_all, "run, analyze and report (the default when no command is given)");
