@@ -89,7 +89,7 @@ for ((i = 0; i < RUNS; i++)); do
 	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && stale=1
 	"$PMUCHECK" prefetch status >/dev/null 2>"$TMP/next"
 	if [ $stale = 1 ]; then
-		grep -q 'did not finish' "$TMP/next" || { bad="run $i: next start did not say it restored"; break; }
+		grep -q 'did not finish' "$TMP/next" || { bad="run $i: next start did not say it restored: $(head -c 300 "$TMP/next")"; break; }
 		restored=$((restored + 1))
 	fi
 	at_original || { bad="run $i: $(msr_values | tr '\n' ' ')"; break; }

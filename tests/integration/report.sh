@@ -49,7 +49,8 @@ else
 fi
 
 # The report names what was not measured, with the reason raw.csv gives for it.
-reason=$(awk -F, '$0 ~ /,cycles,/ && /not_measured/ { sub(/.*not_measured,/, ""); print; exit }' "$D/raw.csv" | tr -d '"')
+reason=$(python3 -c 'import csv, sys
+print(next(r["reason"] for r in csv.DictReader(open(sys.argv[1])) if r["event"] == "cycles" and r["status"] == "not_measured"))' "$D/raw.csv")
 check "raw.csv gives a reason for the unmeasured 'cycles'" test -n "$reason"
 check "report.md lists 'cycles' as not measured" grep -q '^- \*\*Not measured\*\*: `cycles`' "$D/report.md"
 check "... with raw.csv's reason" grep -qF "$reason" "$D/report.md"
