@@ -165,6 +165,15 @@ static void write_marks(FILE *f, const struct out_plot *p)
 	}
 }
 
+static int has_negative(const struct out_plot *p)
+{
+	for (unsigned i = 0; i < p->ns; i++)
+		for (size_t j = 0; j < p->s[i].n; j++)
+			if (drawable(p, p->s[i].x[j], p->s[i].y[j]) && p->s[i].y[j] < 0)
+				return 1;
+	return 0;
+}
+
 static void write_script(FILE *f, struct out_plot *p)
 {
 	unsigned drawn = 0;
@@ -192,6 +201,8 @@ static void write_script(FILE *f, struct out_plot *p)
 		fputs("set logscale x 2\n", f);
 	if (p->logy)
 		fputs("set logscale y 10\n", f);
+	else if (has_negative(p))
+		fputs("set yrange [*:*]\n", f); /* differenced counts of a noisy event can go below 0 */
 	else
 		fputs("set yrange [0:*]\n", f);
 	if (p->xbytes)

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,36 @@ int cli_fail(const char *cmd, int status, const struct err *e)
 	if (status == E_USAGE)
 		fprintf(stderr, "(try 'pmucheck %s --help')\n", cmd);
 	return err_exit_status(status);
+}
+
+int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *), int *quiet,
+		    const char **dir)
+{
+	static const struct option opts[] = {
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	struct err e;
+	int c;
+
+	*quiet = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		if (c == 'q') {
+			*quiet = 1;
+		} else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else {
+			err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+			return cli_fail(cmd, E_USAGE, &e);
+		}
+	}
+	if (optind != argc - 1) {
+		err_set(&e, E_USAGE, "expected one results directory");
+		return cli_fail(cmd, E_USAGE, &e);
+	}
+	*dir = argv[optind];
+	return -1;
 }
 
 static int parse_number(const char *option, const char *text, uint64_t *out, const char **end,

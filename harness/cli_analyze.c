@@ -1,5 +1,4 @@
 /* cli_analyze.c — `pmucheck analyze DIR`: turns a results directory's raw data into verdicts. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "analyze.h"
@@ -18,31 +17,14 @@ static void usage(FILE *f)
 
 static int cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0}};
 	struct analyze_summary s;
 	struct err e = {{0}};
-	int quiet = 0, c, rc;
+	const char *dir;
+	int quiet, rc = cli_dir_command("analyze", argc, argv, usage, &quiet, &dir);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		err_set(&e, E_USAGE, "expected one results directory");
-		return cli_fail("analyze", E_USAGE, &e);
-	}
-	rc = analyze_dir(argv[optind], &s, &e);
+	if (rc >= 0)
+		return rc;
+	rc = analyze_dir(dir, &s, &e);
 	if (rc)
 		return cli_fail("analyze", rc, &e);
 	if (!quiet) {
@@ -51,7 +33,7 @@ static int cmd(int argc, char **argv)
 			if (s.classes[k])
 				printf(" %u %s", s.classes[k], verdict_class_names[k]);
 		printf("\nwrote events.{csv,json,md}, peaks.{csv,md}%s in %s\n",
-		       s.stall_rows ? ", stalls.md" : "", argv[optind]);
+		       s.stall_rows ? ", stalls.md" : "", dir);
 	}
 	return 0;
 }

@@ -1,6 +1,5 @@
 /* cli_report.c — `pmucheck report DIR`: figures and a readable report of an analysed results
  * directory. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -20,31 +19,14 @@ static void usage(FILE *f)
 
 static int cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0}};
 	struct out_report_summary s;
 	struct err e = {{0}};
-	int quiet = 0, c, rc;
+	const char *dir;
+	int quiet, rc = cli_dir_command("report", argc, argv, usage, &quiet, &dir);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		err_set(&e, E_USAGE, "expected one results directory");
-		return cli_fail("report", E_USAGE, &e);
-	}
-	rc = out_report(argv[optind], &s, &e);
+	if (rc >= 0)
+		return rc;
+	rc = out_report(dir, &s, &e);
 	if (rc)
 		return cli_fail("report", rc, &e);
 	if (s.gnuplot_missing)
@@ -52,7 +34,7 @@ static int cmd(int argc, char **argv)
 	if (!quiet)
 		printf("wrote %s/report.md, %s/report.html and %u figures in %s/plots (%u events not "
 		       "measured, listed at the top)\n",
-		       argv[optind], argv[optind], s.plots, argv[optind], s.not_measured);
+		       dir, dir, s.plots, dir, s.not_measured);
 	return 0;
 }
 
