@@ -48,7 +48,8 @@ static void usage(FILE *f)
 		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
 		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
 		"      --retries N         re-measure a point whose repetitions spread more than 2 %% (L1, L2) or\n"
-		"                          5 %% (L3, DRAM) up to N times, then flag it 'noisy' (default 2)\n"
+		"                          5 %% (L3, DRAM) up to N times, then flag it 'noisy' (default 2,\n"
+		"                          1 with --quick)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each level ends\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
@@ -141,7 +142,7 @@ static void defaults(struct run_cli *rc)
 {
 	memset(rc, 0, sizeof *rc);
 	rc->cfg.reps = 5;
-	rc->cfg.retries = 2;
+	rc->cfg.retries = -1; /* default: 2, 1 with --quick */
 	rc->cfg.seed = 1;
 	rc->cfg.thp = 1;
 	rc->cfg.progress = -1;
@@ -218,6 +219,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			       "prefetch states and events itself; drop those options");
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
+	if (rc->cfg.retries < 0)
+		rc->cfg.retries = o->quick ? 1 : 2; /* --quick promises a minute, even on a busy machine */
 	return plan_check_opts(o, t, e);
 }
 

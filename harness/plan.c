@@ -21,7 +21,8 @@ static const uint64_t delays_full[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
 static const uint64_t delays_quick[] = {0, 256};
 static const uint64_t mul_k_default[] = {24}; /* Molka et al.: 24 multiplies per access */
 static const uint64_t offsets_quick[] = {0, 32, 56, 57, 63};
-static const uint64_t touch_sizes[] = {4u << 20, 32u << 20};
+/* touch: three sizes, the fewest points a fit of faults against pages needs (analysis/thresholds.h) */
+static const uint64_t touch_sizes[] = {2u << 20, 8u << 20, 32u << 20};
 
 /* PMUCHECK_ISA_DISABLE="avx512f,avx2" pretends the CPU lacks those extensions: to test the refusal
    paths on a machine that has everything, or to keep a run to narrower kernels. */
@@ -217,7 +218,7 @@ static int family_sizes(const struct gen *g, const struct kern_family *f, const 
 	}
 	if (f->flags & KF_FRESH_BUFFER) {
 		memcpy(out, touch_sizes, sizeof touch_sizes);
-		return g->o->quick ? 1 : 2;
+		return (int)(sizeof touch_sizes / sizeof *touch_sizes);
 	}
 	if (!strcmp(f->name, "nopread")) { /* Helm et al. throttle memory bandwidth: DRAM only */
 		out[0] = all[n - 1];
