@@ -18,7 +18,8 @@ const char *const raw_quantity_names[RQ_COUNT] = {
 
 const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measured", "failed"};
 
-enum col_type { C_INT, C_REAL, C_TEXT, C_VOLUME, C_COUNT, C_STATUS };
+/* C_TIME: an event's enabled/running ns, empty on the row of a measurement that counted no event. */
+enum col_type { C_INT, C_REAL, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME };
 
 struct column {
 	const char *name;
@@ -38,7 +39,8 @@ static const struct column columns[] = {
 	REAL(seconds), INT(tsc), REAL(core_ghz), TEXT(flag),
 	KERN_VOLUME_FIELDS(VOL)
 	TEXT(event), TEXT(backend), TEXT(encoding), TEXT(scope), {"count", C_COUNT, 0},
-	INT(time_enabled), INT(time_running), {"status", C_STATUS, 0}, TEXT(reason),
+	{"time_enabled", C_TIME, offsetof(struct raw_row, time_enabled)},
+	{"time_running", C_TIME, offsetof(struct raw_row, time_running)}, {"status", C_STATUS, 0}, TEXT(reason),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 
@@ -258,6 +260,9 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		switch (columns[c].type) {
 		case C_INT:
 			bad = parse_int(s, (int64_t *)(base + columns[c].off));
+			break;
+		case C_TIME:
+			bad = *s && parse_int(s, (int64_t *)(base + columns[c].off));
 			break;
 		case C_REAL:
 			bad = parse_real(s, (double *)(base + columns[c].off));

@@ -372,8 +372,8 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 }
 
 /* machine.json's "config", "preset" and "counters": what was chosen and what each experiment counts. */
-static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **config, json_t **counters,
-			    struct err *e)
+static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **config, json_t **preset,
+			    json_t **counters, struct err *e)
 {
 	json_t *steps = json_array(), *per = json_array();
 
@@ -401,8 +401,20 @@ static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **conf
 	}
 	if (rc->preset) {
 		const struct cfg_preset *p = cfg_preset_find(&j->presets, rc->preset);
-		json_object_set_new(*config, "preset", json_pack("{s:s, s:s, s:o}", "name", p->name, "title",
-								 p->title ? p->title : "", "steps", steps));
+		json_t *refs = json_array(), *st;
+		size_t k;
+		/* the paper tables, once each, for the report to show beside the measured ones */
+		json_array_foreach(steps, k, st) {
+			json_t *ref = json_object_get(st, "reference"), *seen;
+			size_t m;
+			int dup = !json_string_length(ref);
+			json_array_foreach(refs, m, seen)
+				dup |= json_equal(seen, ref);
+			if (!dup)
+				json_array_append(refs, ref);
+		}
+		*preset = json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "title", p->title ? p->title : "",
+				    "steps", steps, "reference", refs);
 	} else {
 		json_decref(steps);
 	}
@@ -487,7 +499,7 @@ static int open_raw(struct run_cli *rc, struct run_job *j, struct err *e)
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
-	json_t *config = NULL, *counters = NULL;
+	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	int r, base = 0, npoints = 0;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus);
@@ -500,13 +512,14 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (r)
 		return r;
-	r = experiments_json(rc, j, &config, &counters, e);
+	r = experiments_json(rc, j, &config, &preset, &counters, e);
 	if (r)
 		return r;
 	j->mf.tsc_hz = tsc_hz;
 	j->mf.core_ghz = tsc_core_ghz(tsc_hz, 20);
 	j->mf.counters = counters;
 	j->mf.config = config;
+	j->mf.preset = preset;
 	r = write_machine(rc, j, e);
 	if (!r)
 		r = open_raw(rc, j, e);
@@ -543,6 +556,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.counters);
 	json_decref(j->mf.probe);
 	json_decref(j->mf.config);
+	json_decref(j->mf.preset);
 	free(j);
 }
 

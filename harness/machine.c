@@ -70,5 +70,7 @@ json_t *machine_json(const struct machine_facts *m)
 		json_object_set(root, "counters", m->counters);
 	if (m->config)
 		json_object_set(root, "config", m->config);
+	if (m->preset)
+		json_object_set(root, "preset", m->preset);
 	return root;
 }

@@ -17,7 +17,8 @@ struct machine_facts {
 	json_t *prefetch;        /* borrowed */
 	json_t *counters;        /* borrowed: events, groups, availability */
 	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
-	json_t *config;          /* borrowed: the architecture config and preset used */
+	json_t *config;          /* borrowed: the architecture config used */
+	json_t *preset;          /* borrowed: the preset run, NULL for a plain run */
 	int argc;                /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;

@@ -51,7 +51,8 @@ static void drop_controlled(struct run_pf *p, struct plan_opts *o)
 	size_t n = strlen(p->skipped);
 
 	for (int i = 0; i < o->npf; i++)
-		if (strcmp(o->pf_states[i], "on") != 0 && !strstr(p->skipped, o->pf_states[i]))
+		if (strcmp(o->pf_states[i], "on") != 0 && strcmp(o->pf_states[i], "uncontrolled") != 0 &&
+		    !strstr(p->skipped, o->pf_states[i]))
 			n += (size_t)snprintf(p->skipped + n, sizeof p->skipped - n, "%s%s", n ? "," : "",
 					      o->pf_states[i]);
 	o->npf = 1;
