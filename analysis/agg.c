@@ -217,8 +217,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->level = level_assign(&a->m, row);
 	p->pf = level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
-	/* a differenced time <= 0 (noise on a tiny point) is no time at all */
-	p->seconds = row->seconds > 0 ? row->seconds : INFINITY;
+	p->last_rep = -1;
 	p->core_ghz = row->core_ghz;
 	p->first_line = row->line;
 	return 0;
@@ -252,9 +251,36 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 	if (!point_same(p, row))
 		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
 			       a->path, row->line, (long long)row->point, p->first_line);
-	if (row->seconds > 0 && row->seconds < p->seconds)
-		p->seconds = row->seconds;
 	return 0;
+}
+
+/* One time per repetition: the rows of a measurement (one per event) repeat it. */
+static void note_time(struct agg_point *p, const struct raw_row *row)
+{
+	if (row->group != 0 || row->rep == p->last_rep || p->nrep_secs == AGG_REP_TIMES)
+		return;
+	p->last_rep = row->rep;
+	p->rep_secs[p->nrep_secs++] = (float)row->seconds;
+}
+
+static int cmp_float(const void *x, const void *y)
+{
+	float a = *(const float *)x, b = *(const float *)y;
+	return (a > b) - (a < b);
+}
+
+/* The median of the positive repetition times; a differenced time <= 0 (noise on a tiny point) is no
+   time at all. */
+static void settle_time(struct agg_point *p)
+{
+	float t[AGG_REP_TIMES];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nrep_secs; i++)
+		if (p->rep_secs[i] > 0)
+			t[n++] = p->rep_secs[i];
+	qsort(t, n, sizeof *t, cmp_float);
+	p->seconds = n ? (n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2])) : INFINITY;
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)
@@ -268,6 +294,7 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 
 	if ((rc = find_point(a, row, &pt, e)))
 		return rc;
+	note_time(&a->points[pt], row);
 	if (strcmp(row->flag, "noisy") == 0)
 		a->points[pt].noisy = 1;
 	if (!*row->event)
@@ -303,6 +330,8 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	a->path = raw_path;
 	rc = raw_read(raw_path, add_row, a, &a->rows, e);
 	a->path = NULL;
+	for (uint32_t i = 0; i < a->npoints; i++)
+		settle_time(&a->points[i]);
 	return rc;
 }
 

