@@ -6,10 +6,11 @@
  *
  * Each load is an xor with a memory source operand into one of several accumulators, so that the
  * return value depends on every load while every load is still exactly one instruction. The xor
- * chains are 1 cycle long and there are 4 (GPR) or 8 (vector) of them, more than the loads the core
- * can issue per cycle, so they never limit the rate. Vector xors are the integer ones (pxor, vpxor,
- * vpxorq): on Zen 5 the FP-domain xorpd / vxorpd with a memory operand reached only 40 % of the
- * load rate, the integer forms reach the full rate (likwid-bench's plain-move load kernels).
+ * chains are 1 cycle long and there are 4 (GPR) or 8 (vector) of them, at least as many as the
+ * loads the core can issue per cycle, so they never limit the rate. Vector xors are the integer
+ * ones (pxor, vpxor, vpxorq; hence AVX2 for load.avx): on Zen 5 the FP-domain xorpd / vxorpd with a
+ * memory operand ran at 40 % of the load rate, the integer forms at the rate of likwid-bench's
+ * plain-move load kernels.
  *
  *   uint64_t kern_load_<v>(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg /+ unused +/)
  *

@@ -44,14 +44,14 @@ static void triad_volumes(const struct kern_variant *v, const struct kern_params
 	uint64_t vectors = p->reps * (p->bytes / v->width);
 	uint64_t blocks = p->reps * (p->bytes / TRIAD_BLOCK);
 	uint64_t lines = p->reps * (p->bytes / KERN_LINE);
-	unsigned per_vector = v->isa & KISA_SSE2 ? 4 : 3; /* SSE needs a separate movapd */
+	int sse = v->width == 16;
+	unsigned per_vector = sse ? 4 : 3; /* SSE is 2-operand: c needs its own movapd */
 	int nt = v->flags & KV_NT;
 
 	*out = (struct kern_volumes){0};
 	/* 9 outside the loops (s load, add, lea, lea, neg, mov, jmp, xor, ret) + sfence (NT) +
 	   vzeroupper (AVX, AVX-512); per pass 3 (index reset, dec, jnz); per block add + jnz */
-	out->instructions = 9 + !!nt + !(v->isa & KISA_SSE2) + 3 * p->reps + 2 * blocks +
-			    per_vector * vectors;
+	out->instructions = 9 + !!nt + !sse + 3 * p->reps + 2 * blocks + per_vector * vectors;
 	/* b and c per vector, + s (one load of the variant's width) + ret's read of the return address */
 	out->loads = 2 * vectors + 2;
 	out->stores = vectors;

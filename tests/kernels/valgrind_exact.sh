@@ -104,8 +104,12 @@ nm -S "$DRIVE" | awk 'NF == 4' >"$TMP/nm"
 jobs_max=$(nproc)
 n=0
 while read -r v isa _granule _argmax; do
-	if [ $((isa & 8)) -ne 0 ]; then
-		skip "$v" "AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)" >"$TMP/tap.$n"
+	why=""
+	[ $((isa & 8)) -ne 0 ] && why="AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)"
+	[ $((isa & 4)) -ne 0 ] && ! grep -qw avx2 /proc/cpuinfo && why="this CPU lacks AVX2"
+	[ $((isa & 2)) -ne 0 ] && ! grep -qw avx /proc/cpuinfo && why="this CPU lacks AVX"
+	if [ -n "$why" ]; then
+		skip "$v" "$why" >"$TMP/tap.$n"
 		n=$((n + 1))
 		continue
 	fi
