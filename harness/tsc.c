@@ -41,19 +41,20 @@ static uint64_t chain_ticks(uint64_t iters)
 
 double tsc_core_ghz(double tsc_hz, unsigned ms)
 {
-	uint64_t iters = 1024;
-	double best = 0;
+	uint64_t iters = 1024, t1 = UINT64_MAX, t2 = UINT64_MAX;
 
-	/* Grow the chain until one run of it takes about ms/6 (two lengths, three tries). */
-	while ((double)chain_ticks(iters) < tsc_hz * ms * 1e-3 / 6 && iters < (1ull << 40))
+	/* Grow the chain until one run of it takes about ms/10 (two lengths, five tries each). */
+	while ((double)chain_ticks(iters) < tsc_hz * ms * 1e-3 / 10 && iters < (1ull << 40))
 		iters *= 2;
-	for (int i = 0; i < 3; i++) {
-		uint64_t t1 = chain_ticks(iters), t2 = chain_ticks(2 * iters);
-		if (t2 <= t1)
-			continue;
-		double ghz = (double)(iters * KERN_CLOCK_ADDS) / ((double)(t2 - t1) / tsc_hz) * 1e-9;
-		if (ghz > best)
-			best = ghz;
+	/* The shortest run of each length, then their difference: preemption only adds time, and the
+	   difference of two shortest runs is not fooled by a stretched shorter run as a shortest
+	   difference would be. */
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = chain_ticks(iters), b = chain_ticks(2 * iters);
+		t1 = a < t1 ? a : t1;
+		t2 = b < t2 ? b : t2;
 	}
-	return best;
+	if (t2 <= t1)
+		return 0;
+	return (double)kern_clock_chain_adds(iters) / ((double)(t2 - t1) / tsc_hz) * 1e-9;
 }

@@ -28,7 +28,7 @@ static inline uint64_t tsc_end(void)
 double tsc_calibrate_hz(unsigned ms);
 
 /* Core clock in GHz from a chain of dependent 1-cycle adds (no cycle counter needed), timed with the
-   TSC over about `ms` milliseconds, cancelling overhead with N and 2N iterations. Best of 3. */
+   TSC over about `ms` milliseconds, cancelling overhead with N and 2N iterations (shortest of 5 each). */
 double tsc_core_ghz(double tsc_hz, unsigned ms);
 
 #endif
