@@ -9,7 +9,7 @@
 
 static const char header[] =
 	"point,rep,group,kernel,variant,width,arg_name,arg,bytes,arrays,reps,diff,threads,cpus,placement,"
-	"mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag"
+	"mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,flag"
 #define X(name) ",v_" #name
 	KERN_VOLUME_FIELDS(X)
 #undef X
@@ -104,7 +104,8 @@ void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 	field(f, r->prefetch);
 	field(f, r->msr);
 	field(f, r->level);
-	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%.4f", r->thp_share, r->seconds, r->tsc, r->core_ghz);
+	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.4f", r->thp_share, r->seconds, r->tsc,
+		r->tsc_lo, r->tsc_hi, r->core_ghz);
 	field(f, r->flag);
 #define X(name) fprintf(f, ",%" PRIu64, r->v.name);
 	KERN_VOLUME_FIELDS(X)

@@ -23,6 +23,7 @@ struct raw_out_row {
 	const char *cpus, *placement, *mem_nodes, *prefetch, *msr, *level;
 	double thp_share, seconds; /* seconds < 0 when the longer call was faster (noise) */
 	int64_t tsc;
+	uint64_t tsc_lo, tsc_hi;   /* the two calls of the difference */
 	double core_ghz;
 	const char *flag;
 	struct kern_volumes v;

@@ -309,7 +309,9 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			{
 				struct rec_pass *p = record_pass(rec, rep, gi);
 				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
-				p->ticks = (int64_t)(max_of(sh->hi, pt->threads) - max_of(sh->lo, pt->threads));
+				p->lo = max_of(sh->lo, pt->threads);
+				p->hi = max_of(sh->hi, pt->threads);
+				p->ticks = (int64_t)(p->hi - p->lo);
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}

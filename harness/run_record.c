@@ -134,6 +134,8 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			row.rep = rep;
 			row.group = gi;
 			row.tsc = p->ticks;
+			row.tsc_lo = p->lo;
+			row.tsc_hi = p->hi;
 			row.seconds = (double)p->ticks / l->tsc_hz;
 			if (!grp)
 				raw_write(s->raw, &row);

@@ -23,6 +23,7 @@ struct rec_event {
 
 struct rec_pass {
 	int64_t ticks;               /* 2R call minus R call, slowest thread */
+	uint64_t lo, hi;             /* the two calls themselves, slowest thread */
 	struct rec_event ev[CTR_GROUP_MAX];
 };
 
