@@ -22,6 +22,8 @@
  * (index reset, dec, jnz); the fixed prologue + epilogue count per variant is in load_desc.c's table.
  * Lines read = bytes/64 per pass, nothing stored.
  */
+#include "kern_asm.h"
+
 	.text
 
 #define BLOCK 512
@@ -56,26 +58,13 @@
 .macro LOAD_LOOP op, width, regs:vararg
 	add	%rsi, %rdi
 	neg	%rsi
-	mov	%rsi, %rcx
-	jmp	2f		/* over the alignment padding: it must not execute */
-	.p2align 6
-2:	LOAD_BLOCK \op, \width, \regs
-	add	$BLOCK, %rcx
-	jnz	2b
-	mov	%rsi, %rcx	/* next pass (harmless once more after the last) */
-	dec	%rdx
-	jnz	2b
-.endm
-
-.macro FUNC name
-	.globl	\name
-	.type	\name, @function
-	.p2align 6
-\name:
+	BLOCKS_BEGIN
+	LOAD_BLOCK \op, \width, \regs
+	BLOCKS_END BLOCK
 .endm
 
 /* 8 bytes: 4 accumulators, folded into rax at the end. */
-FUNC kern_load_gpr
+KERN_FUNC kern_load_gpr
 	xor	%eax, %eax
 	xor	%r8d, %r8d
 	xor	%r9d, %r9d
@@ -85,7 +74,7 @@ FUNC kern_load_gpr
 	xor	%r10, %r9
 	xor	%r9, %rax
 	ret
-	.size	kern_load_gpr, . - kern_load_gpr
+KERN_SIZE kern_load_gpr
 
 /* Folds accumulators 0-7 into 0 (7 instructions). */
 .macro FOLD8 op, p
@@ -108,7 +97,7 @@ FUNC kern_load_gpr
 .endm
 
 /* 16 bytes (SSE2). */
-FUNC kern_load_sse
+KERN_FUNC kern_load_sse
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	pxor	%xmm\r, %xmm\r
 	.endr
@@ -119,10 +108,10 @@ FUNC kern_load_sse
 	movq	%xmm0, %rcx
 	xor	%rcx, %rax
 	ret
-	.size	kern_load_sse, . - kern_load_sse
+KERN_SIZE kern_load_sse
 
 /* 32 bytes (AVX2: the integer vpxor on ymm). */
-FUNC kern_load_avx
+KERN_FUNC kern_load_avx
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	vpxor	%ymm\r, %ymm\r, %ymm\r
 	.endr
@@ -135,10 +124,10 @@ FUNC kern_load_avx
 	xor	%rcx, %rax
 	vzeroupper
 	ret
-	.size	kern_load_avx, . - kern_load_avx
+KERN_SIZE kern_load_avx
 
 /* 64 bytes (AVX-512F; the final fold uses AVX2, which every AVX-512 CPU has). */
-FUNC kern_load_avx512
+KERN_FUNC kern_load_avx512
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	vpxorq	%zmm\r, %zmm\r, %zmm\r
 	.endr
@@ -153,6 +142,6 @@ FUNC kern_load_avx512
 	xor	%rcx, %rax
 	vzeroupper
 	ret
-	.size	kern_load_avx512, . - kern_load_avx512
+KERN_SIZE kern_load_avx512
 
 	.section .note.GNU-stack, "", @progbits

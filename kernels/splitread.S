@@ -19,11 +19,10 @@
  */
 #define BLOCK 512
 
+#include "kern_asm.h"
+
 	.text
-	.globl	kern_splitread
-	.type	kern_splitread, @function
-	.p2align 6
-kern_splitread:
+KERN_FUNC kern_splitread
 	xor	%eax, %eax
 	xor	%r8d, %r8d
 	xor	%r9d, %r9d
@@ -31,25 +30,19 @@ kern_splitread:
 	add	%rsi, %rdi
 	add	%rcx, %rdi		/* every load is at offset o of its line */
 	neg	%rsi
-	mov	%rsi, %rcx
-	jmp	2f			/* over the alignment padding: it must not execute */
-	.p2align 6
-2:	off = 0
+	BLOCKS_BEGIN
+	off = 0
 	.rept BLOCK / 256
 	.irp r, %rax, %r8, %r9, %r10
 	xor	off(%rdi,%rcx), \r
 	off = off + 64
 	.endr
 	.endr
-	add	$BLOCK, %rcx
-	jnz	2b
-	mov	%rsi, %rcx		/* next pass (harmless once more after the last) */
-	dec	%rdx
-	jnz	2b
+	BLOCKS_END BLOCK
 	xor	%r8, %rax
 	xor	%r10, %r9
 	xor	%r9, %rax
 	ret
-	.size	kern_splitread, . - kern_splitread
+KERN_SIZE kern_splitread
 
 	.section .note.GNU-stack, "", @progbits

@@ -23,6 +23,8 @@
  */
 	.text
 
+#include "kern_asm.h"
+
 #define BLOCK 512
 
 .macro ST_GPR off
@@ -64,46 +66,23 @@
 	vpternlogd $0xff, %zmm0, %zmm0, %zmm0
 .endm
 
-/* What follows the loops: nothing, sfence (NT), vzeroupper (AVX), or both. */
-.macro FINI_NONE
-.endm
-.macro FINI_NT
-	sfence
-.endm
-.macro FINI_VZU
-	vzeroupper
-.endm
-.macro FINI_NT_VZU
-	sfence
-	vzeroupper
-.endm
-
 /* Prologue 5 (source, add, neg, mov, jmp); epilogue: fini + xor + ret. */
 .macro STORE_FUNC name, ones, op, width, fini
-	.globl	\name
-	.type	\name, @function
-	.p2align 6
-\name:
+KERN_FUNC \name
 	\ones
 	add	%rsi, %rdi
 	neg	%rsi
-	mov	%rsi, %rcx
-	jmp	2f		/* over the alignment padding: it must not execute */
-	.p2align 6
-2:	off = 0
+	BLOCKS_BEGIN
+	off = 0
 	.rept BLOCK / \width
 	\op off
 	off = off + \width
 	.endr
-	add	$BLOCK, %rcx
-	jnz	2b
-	mov	%rsi, %rcx	/* next pass (harmless once more after the last) */
-	dec	%rdx
-	jnz	2b
+	BLOCKS_END BLOCK
 	\fini
 	xor	%eax, %eax
 	ret
-	.size	\name, . - \name
+KERN_SIZE \name
 .endm
 
 STORE_FUNC kern_store_gpr, ONES_GPR, ST_GPR, 8, FINI_NONE

@@ -24,28 +24,21 @@
 #define PAGE 4096
 #define BLOCK (8 * PAGE)
 
+#include "kern_asm.h"
+
 	.text
-	.globl	kern_touch
-	.type	kern_touch, @function
-	.p2align 6
-kern_touch:
+KERN_FUNC kern_touch
 	add	%rsi, %rdi
 	neg	%rsi
-	mov	%rsi, %rcx
-	jmp	2f			/* over the alignment padding: it must not execute */
-	.p2align 6
-2:	off = 0
+	BLOCKS_BEGIN
+	off = 0
 	.rept BLOCK / PAGE
 	mov	%rsi, off(%rdi,%rcx)
 	off = off + PAGE
 	.endr
-	add	$BLOCK, %rcx
-	jnz	2b
-	mov	%rsi, %rcx		/* next pass (harmless once more after the last) */
-	dec	%rdx
-	jnz	2b
+	BLOCKS_END BLOCK
 	xor	%eax, %eax
 	ret
-	.size	kern_touch, . - kern_touch
+KERN_SIZE kern_touch
 
 	.section .note.GNU-stack, "", @progbits

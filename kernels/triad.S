@@ -24,6 +24,8 @@
  * 3 (index reset, dec, jnz); outside the loops 9 (s load, 6 setup, xor, ret) + sfence (NT) +
  * vzeroupper (AVX, AVX-512). Loads 2 per vector + s + ret's; stores 1 per vector.
  */
+#include "kern_asm.h"
+
 #define BLOCK 512
 
 	.section .rodata
@@ -52,49 +54,27 @@
 	\st	\r, \off(%rdi,%rcx)
 .endm
 
-.macro FINI_NONE
-.endm
-.macro FINI_NT
-	sfence
-.endm
-.macro FINI_VZU
-	vzeroupper
-.endm
-.macro FINI_NT_VZU
-	sfence
-	vzeroupper
-.endm
-
 /* name, s load, vector macro, store instruction, width, fini, register prefix */
 .macro TRIAD_FUNC name, lds, vec, st, width, fini, p
-	.globl	\name
-	.type	\name, @function
-	.p2align 6
-\name:
+KERN_FUNC \name
 	\lds	.Ltriad_s(%rip), \p\()15
 	add	%rsi, %rdi		/* end of a */
 	lea	(%rdi,%rsi), %r8	/* end of b */
 	lea	(%r8,%rsi), %r9		/* end of c */
 	neg	%rsi
-	mov	%rsi, %rcx
-	jmp	2f			/* over the alignment padding: it must not execute */
-	.p2align 6
-2:	off = 0
+	BLOCKS_BEGIN
+	off = 0
 	.rept BLOCK / (8 * \width)
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	\vec	off, \p\r, \st
 	off = off + \width
 	.endr
 	.endr
-	add	$BLOCK, %rcx
-	jnz	2b
-	mov	%rsi, %rcx		/* next pass (harmless once more after the last) */
-	dec	%rdx
-	jnz	2b
+	BLOCKS_END BLOCK
 	\fini
 	xor	%eax, %eax
 	ret
-	.size	\name, . - \name
+KERN_SIZE \name
 .endm
 
 TRIAD_FUNC kern_triad_sse, movapd, V_SSE, movapd, 16, FINI_NONE, %xmm
