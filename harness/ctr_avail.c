@@ -105,15 +105,7 @@ static json_t *sysfs_pmus(void)
 /* /sys/.../cpu/rdpmc: 0 off, 1 for tasks that mmap an event, 2 always; absent without a core PMU. */
 static int rdpmc_mode(void)
 {
-	FILE *f = fopen(CTR_SYSFS_PMUS "/cpu/rdpmc", "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return ctr_read_int(CTR_SYSFS_PMUS "/cpu/rdpmc", -1);
 }
 
 static json_t *perf_json(json_t *problems)

@@ -57,13 +57,18 @@ void ctr_cpu_counters(unsigned *general, unsigned *fixed)
 
 int ctr_nmi_watchdog(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
-	int v = -1;
+	return ctr_read_int("/proc/sys/kernel/nmi_watchdog", -1);
+}
+
+int ctr_read_int(const char *path, int fallback)
+{
+	FILE *f = fopen(path, "r");
+	int v = fallback;
 
 	if (!f)
-		return -1;
+		return fallback;
 	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
+		v = fallback;
 	fclose(f);
 	return v;
 }

@@ -20,15 +20,7 @@
 
 int ctr_perf_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 99;
-
-	if (!f)
-		return v;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 99;
-	fclose(f);
-	return v;
+	return ctr_read_int("/proc/sys/kernel/perf_event_paranoid", 99); /* unreadable: assume the worst */
 }
 
 static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_attr *a)
