@@ -1,13 +1,9 @@
 /* run.c — the measurement loop. See run.h for the method. */
 #define _GNU_SOURCE
-#include <math.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "progress.h"

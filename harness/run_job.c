@@ -1,0 +1,396 @@
+/* run_job.c — one run from the checked options to the finished results directory: the experiments
+ * (the command line's, or a preset's steps), the prefetcher session, the level probe, machine.json,
+ * raw.csv and the measurement of every experiment. `pmucheck run` and the default command call it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_run.h"
+#include "ctr.h"
+#include "experiment.h"
+#include "levels.h"
+#include "machine.h"
+#include "results.h"
+#include "run_prefetch.h"
+#include "run_record.h"
+#include "summary.h"
+#include "sysinfo.h"
+#include "tsc.h"
+
+static void command_line(int argc, char **argv, char *out, size_t len)
+{
+	size_t off = (size_t)snprintf(out, len, "pmucheck");
+	for (int i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(out + off, len - off, " %s", argv[i]);
+}
+
+/* Everything a run holds between the checks and the end. */
+struct run_job {
+	struct sysinfo sys;
+	struct cfg arch, presets;
+	char config_path[4096];
+	struct experiment *xs;
+	int nxs;
+	struct run_pf pf;
+	struct levels_probe probe;
+	int probed;
+	struct raw_writer raw;
+	struct machine_facts mf;
+	char started[32], finished[32], command[2048];
+};
+
+/* The experiments: the steps of --preset, or the command line's one. */
+static int build_experiments(struct run_cli *rc, const struct topo *t, struct run_job *j, struct err *e)
+{
+	char presets[4096];
+	int found, r;
+
+	r = experiment_load_config(rc->config, &j->sys.cpu, &j->arch, &found, j->config_path,
+				   sizeof j->config_path, e);
+	if (r)
+		return r;
+	if (!rc->preset) {
+		j->xs = calloc(1, sizeof *j->xs);
+		if (!j->xs)
+			return err_set(e, E_RUNTIME, "out of memory");
+		j->nxs = 1;
+		r = experiment_plain(j->xs, &rc->cfg.plan, rc->cfg.reps, rc->events, rc->keep_going,
+				     found ? &j->arch : NULL, e);
+		return r ? r : run_pf_states(rc->prefetch, &j->xs->opts, e);
+	}
+	r = cfg_dir_file("presets.ini", presets, sizeof presets, e);
+	if (!r)
+		r = cfg_load(presets, &j->presets, e);
+	if (!r)
+		r = experiment_preset(&j->presets, rc->preset, found ? &j->arch : NULL, &rc->cfg.plan, rc->cfg.reps,
+				      t, &j->xs, &j->nxs, e);
+	if (!r && j->nxs == 0)
+		r = err_set(e, E_USAGE, "--preset: no step of '%s' can run on this machine", rc->preset);
+	return r;
+}
+
+static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
+{
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		int r;
+
+		plan_free(&x->plan);
+		r = plan_check_opts(&x->opts, t, e);
+		if (!r)
+			r = plan_build(&x->opts, t, &x->plan, e);
+		if (r)
+			return x->name[0] ? err_wrap(e, r, "preset step %s", x->name) : r;
+	}
+	return 0;
+}
+
+/* --dry-run: the points, one line each, per experiment. */
+static void print_plan(const struct run_job *j)
+{
+	int total = 0;
+
+	for (int i = 0; i < j->nxs; i++) {
+		const struct experiment *x = &j->xs[i];
+		if (x->name[0])
+			printf("%s:\n", x->name);
+		for (int k = 0; k < x->plan.npoints; k++) {
+			const struct plan_point *pt = &x->plan.points[k];
+			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
+			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
+			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes, pt->level,
+			       x->opts.pf_states[pt->pf], x->opts.places[pt->place].kind == BUF_LOCAL ? "local" :
+			       x->opts.places[pt->place].kind == BUF_REMOTE ? "remote" : "other");
+		}
+		total += x->plan.npoints;
+		printf("%d points, %u events (%u groups)\n", x->plan.npoints, x->ev.nev, x->ev.plan.ngroups);
+	}
+	if (j->nxs > 1)
+		printf("%d points in all\n", total);
+}
+
+static void say_skipped(const struct run_job *j)
+{
+	if (!j->pf.ctl)
+		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
+			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
+			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
+	for (int i = 0; i < j->nxs; i++)
+		if (j->xs[i].plan.skipped[0])
+			fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n",
+				j->xs[i].plan.skipped);
+}
+
+/* Finds where the levels really end, on the first CPU; the plans are rebuilt from that. */
+static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, double tsc_hz, struct err *e)
+{
+	int r;
+
+	fprintf(stderr, "pmucheck run: measuring where each cache level ends (pointer chase on CPU %d)\n",
+		rc->cfg.plan.cpus[0]);
+	r = levels_measure(&j->probe, t, rc->cfg.plan.cpus[0], tsc_hz, rc->cfg.plan.quick, e);
+	if (r)
+		return r;
+	j->probed = 1;
+	for (int i = 0; i < j->probe.ndisagreements; i++)
+		fprintf(stderr, "pmucheck run: %s\n", j->probe.disagreements[i]);
+	levels_apply(&j->probe, t);
+	return 0;
+}
+
+/* The paper's figures travel with the results, so a copied results directory shows them too. */
+static int copy_reference(const char *dir, const char *src, char *rel, size_t len, struct err *e)
+{
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char dst[4096], buf[8192];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(rel, len, "reference/%s", base);
+	snprintf(dst, sizeof dst, "%s/reference", dir);
+	mkdir(dst, 0755);
+	snprintf(dst, sizeof dst, "%s/%s", dir, rel);
+	in = fopen(src, "r");
+	if (!in)
+		return err_set(e, E_USAGE, "preset reference %s: %s", src, strerror(errno));
+	out = fopen(dst, "w");
+	if (!out) {
+		fclose(in);
+		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return fclose(out) == 0 ? 0 : err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
+}
+
+/* machine.json's "config", "preset" and "counters": what was chosen and what each experiment counts. */
+static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **config, json_t **preset,
+			    json_t **counters, struct err *e)
+{
+	json_t *steps = json_array(), *per = json_array();
+
+	*config = json_pack("{s:s, s:s}", "path", j->config_path, "arch",
+			    j->arch.has_arch && j->arch.arch.title ? j->arch.arch.title : "none");
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		json_t *ev = run_events_json(&x->ev);
+		char rel[512] = "";
+		int r;
+
+		json_object_set_new(ev, "experiment", json_string(x->name));
+		json_array_append_new(per, ev);
+		if (!x->name[0])
+			continue;
+		r = x->reference ? copy_reference(rc->dir, x->reference, rel, sizeof rel, e) : 0;
+		if (r) {
+			json_decref(steps);
+			json_decref(per);
+			return r;
+		}
+		json_array_append_new(steps, json_pack("{s:s, s:s, s:s, s:s}", "name", x->name, "note",
+						       x->note ? x->note : "", "reference", rel, "skipped",
+						       x->skipped));
+	}
+	if (rc->preset) {
+		const struct cfg_preset *p = cfg_preset_find(&j->presets, rc->preset);
+		json_t *refs = json_array(), *st;
+		size_t k;
+		/* the paper tables, once each, for the report to show beside the measured ones */
+		json_array_foreach(steps, k, st) {
+			json_t *ref = json_object_get(st, "reference"), *seen;
+			size_t m;
+			int dup = !json_string_length(ref);
+			json_array_foreach(refs, m, seen)
+				dup |= json_equal(seen, ref);
+			if (!dup)
+				json_array_append(refs, ref);
+		}
+		*preset = json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "title", p->title ? p->title : "",
+				    "steps", steps, "reference", refs);
+	} else {
+		json_decref(steps);
+	}
+	*counters = json_pack("{s:o, s:o}", "availability", ctr_availability_json(), "experiments", per);
+	return 0;
+}
+
+static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
+{
+	json_t *mj;
+	int r;
+
+	json_decref(j->mf.prefetch);
+	j->mf.prefetch = run_pf_json(&j->pf);
+	if (j->probed) {
+		json_decref(j->mf.probe);
+		j->mf.probe = levels_json(&j->probe);
+	}
+	mj = machine_json(&j->mf);
+	r = results_write_json(rc->dir, "machine.json", mj, e);
+	json_decref(mj);
+	return r;
+}
+
+static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job *j, struct experiment *x,
+			      int *base, double tsc_hz, struct err *e)
+{
+	struct run_config cfg = rc->cfg;
+	struct run_state st = {0};
+	int r;
+
+	cfg.plan = x->opts;
+	cfg.reps = x->reps;
+	run_pf_use(&j->pf, &cfg.plan);
+	if (x->name[0])
+		fprintf(stderr, "pmucheck run: %s: %d points\n", x->name, x->plan.npoints);
+	st.cfg = &cfg;
+	st.topo = t;
+	st.plan = &x->plan;
+	st.raw = &j->raw;
+	st.events = &x->ev;
+	st.tsc_hz = tsc_hz;
+	st.point_base = *base;
+	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
+	st.experiment = x->name;
+	st.set_prefetch = run_pf_set;
+	st.pf_ctx = &j->pf;
+	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
+	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+	if (!r) {
+		if (x->name[0])
+			printf("\n%s\n", x->name);
+		summary_print(stdout, &x->plan, st.results, rc->dir);
+	}
+	*base += x->plan.npoints;
+	free(st.results);
+	return r;
+}
+
+/* raw.csv to write to: new, or for --resume the interrupted one, cut back to its last whole point. */
+static int open_raw(struct run_cli *rc, struct run_job *j, struct err *e)
+{
+	struct resume_info *ri = rc->resumed;
+	int base = 0, r;
+
+	if (!ri || !ri->header_end)
+		return raw_create(&j->raw, rc->dir, e);
+	for (int i = 0; i < j->nxs; i++) {
+		struct experiment *x = &j->xs[i];
+		if (ri->last_point < base + x->plan.npoints || i == j->nxs - 1) {
+			r = resume_trim(rc->dir, ri, record_rows_per_point(&x->ev, x->reps), e);
+			if (r)
+				return r;
+			break;
+		}
+		base += x->plan.npoints;
+	}
+	fprintf(stderr, "pmucheck run: resuming %s after point %d\n", rc->dir, ri->last_point);
+	return raw_append(&j->raw, rc->dir, e);
+}
+
+static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+{
+	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	json_t *config = NULL, *preset = NULL, *counters = NULL;
+	int r, base = 0, npoints = 0;
+
+	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus);
+	for (int i = 0; i < j->nxs; i++)
+		run_pf_use(&j->pf, &j->xs[i].opts);
+	say_skipped(j);
+	r = rc->reported_levels ? 0 : probe_levels(rc, t, j, tsc_hz, e);
+	/* Again: the prefetch states this machine allows and the measured levels change the points. */
+	if (!r)
+		r = plan_all(t, j, e);
+	if (r)
+		return r;
+	r = experiments_json(rc, j, &config, &preset, &counters, e);
+	if (r)
+		return r;
+	j->mf.tsc_hz = tsc_hz;
+	j->mf.core_ghz = tsc_core_ghz(tsc_hz, 20);
+	j->mf.counters = counters;
+	j->mf.config = config;
+	j->mf.preset = preset;
+	r = write_machine(rc, j, e);
+	if (!r)
+		r = open_raw(rc, j, e);
+	for (int i = 0; i < j->nxs; i++)
+		npoints += j->xs[i].plan.npoints;
+	if (!r)
+		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
+	for (int i = 0; i < j->nxs && !r; i++)
+		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
+	run_pf_end(&j->pf);
+	if (!r)
+		r = raw_close(&j->raw, e);
+	else
+		raw_close(&j->raw, NULL);
+	if (!r) {
+		results_utc_now(j->finished, sizeof j->finished, 0);
+		j->mf.finished = j->finished;
+		r = write_machine(rc, j, e);
+	}
+	if (!r)
+		r = results_mark_partial(rc->dir, 0, e);
+	return r;
+}
+
+static void job_free(struct run_job *j)
+{
+	run_pf_end(&j->pf);
+	for (int i = 0; i < j->nxs; i++)
+		experiment_free(&j->xs[i]);
+	free(j->xs);
+	cfg_free(&j->arch);
+	cfg_free(&j->presets);
+	json_decref(j->mf.prefetch);
+	json_decref(j->mf.counters);
+	json_decref(j->mf.probe);
+	json_decref(j->mf.config);
+	json_decref(j->mf.preset);
+	free(j);
+}
+
+int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e)
+{
+	struct run_job *j = calloc(1, sizeof *j);
+	int r;
+
+	if (!j)
+		return err_set(e, E_RUNTIME, "out of memory");
+	/* Every check first: bad input is refused before anything is written. */
+	sysinfo_read(&j->sys);
+	r = build_experiments(rc, t, j, e);
+	if (!r)
+		r = plan_all(t, j, e);
+	if (!r && rc->dry_run) {
+		print_plan(j);
+		goto out;
+	}
+	if (!r && !rc->resumed)
+		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
+	if (!r) {
+		results_utc_now(j->started, sizeof j->started, 0);
+		if (rc->resumed)
+			snprintf(j->started, sizeof j->started, "%s", rc->resumed->started);
+		command_line(argc, argv, j->command, sizeof j->command);
+		j->mf = (struct machine_facts){.sys = &j->sys, .topo = t, .command = j->command, .started = j->started,
+					       .threads_max = rc->cfg.plan.ncpus, .argc = rc->argc, .argv = rc->argv,
+					       .resumed = rc->resumed != NULL};
+		if (rc->resumed)
+			j->mf.probe = json_incref(rc->resumed->levels);
+		/* Marked partial, with the arguments --resume needs, before anything is measured. */
+		r = results_mark_partial(rc->dir, 1, e);
+		if (!r)
+			r = write_machine(rc, j, e);
+	}
+	if (!r)
+		r = measure(rc, t, j, e);
+out:
+	job_free(j);
+	return r;
+}
+
