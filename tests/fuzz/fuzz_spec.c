@@ -1,13 +1,16 @@
 /* fuzz_spec — libFuzzer target for the event-spec parser (built with ASan and UBSan by mk/fuzz.mk).
  *
- * Every input, up to its first NUL, is one spec given to
+ * Every input, up to its first NUL, is given as one spec to
  *   ctr_perf_parse(<fake sysfs>)  perf syntax against a PMU tree made here at start-up, so that format
  *                                 terms (split bit ranges, config1/config2, a 64-bit term), aliases with
  *                                 .scale and .unit, and absent-but-known PMUs are all reachable;
- *   ctr_resolve()                 the real path: this machine's sysfs, then PAPI for other names.
+ *   ctr_resolve()                 the real path: this machine's sysfs, then PAPI for other names;
+ * and as an --events list to ctr_split_list and ctr_resolve_list, as `pmucheck run` does.
  * Each must give 0 (for ctr_perf_parse also 1: "not perf syntax"), or E_USAGE / E_RUNTIME with a
- * message; a usage error must name the event. Anything else aborts, so libFuzzer keeps the input.
- * Seeds: tests/fuzz/seeds-spec/ (the specs of configs/*.ini); tokens: tests/fuzz/spec.dict. */
+ * message; a usage error must name the event (the list). Anything else aborts, so libFuzzer keeps
+ * the input.
+ * Seeds: tests/fuzz/seeds-spec/ and the spec lines of the configs (mk/fuzz.mk extracts them);
+ * tokens: tests/fuzz/spec.dict. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +136,32 @@ static void check(const char *spec, int rc, bool perf_parse, const struct ctr_ev
 		check_usage_message(spec, e);
 }
 
+/* The list path: split, then resolve every spec; each slot keeps its spec, a bad one its error. */
+static void check_list(const char *list)
+{
+	static struct ctr_event evs[CTR_SPEC_MAX];
+	struct err e = {""};
+	unsigned n;
+	char **specs;
+	int rc = ctr_split_list(list, &specs, &n, &e);
+
+	if (rc) {
+		if (rc != E_USAGE || strncmp(e.msg, "event list '", 12))
+			abort();
+		return;
+	}
+	if (n > sizeof evs / sizeof evs[0]) /* more commas than a spec has bytes: impossible */
+		abort();
+	rc = ctr_resolve_list((const char *const *)specs, n, evs, &e);
+	if (rc && ((rc != E_USAGE && rc != E_RUNTIME) || !*e.msg))
+		abort();
+	for (unsigned i = 0; i < n; i++)
+		if (strncmp(evs[i].spec, specs[i], sizeof evs[i].spec - 1) ||
+		    (evs[i].status != CTR_OK && !*evs[i].reason))
+			abort();
+	free(specs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ctr_event ev;
@@ -156,5 +185,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e.msg[0] = '\0';
 	rc = ctr_resolve(spec, &ev, &e);
 	check(spec, rc, false, &ev, &e);
+	check_list(spec);
 	return 0;
 }
