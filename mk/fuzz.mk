@@ -22,7 +22,7 @@ FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/cfg*.c) harness/err.c h
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
 FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/ctr*.c) harness/err.c
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
-FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c analysis/raw_read.c analysis/machine_read.c harness/err.c
+FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) harness/err.c
 # The real specs, one per file as libFuzzer wants them (no line end: that would be part of the spec).
 FUZZ_SPEC_CFG_SEEDS := $(FUZZ_DIR)/seeds-spec-configs
 
@@ -46,7 +46,7 @@ $(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/ctr.h harness/ctr_int.h harness/err.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson
 
-$(FUZZ_RAW): $(FUZZ_RAW_SRC) analysis/raw_read.h analysis/machine_read.h harness/err.h kernels/kern.h
+$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) harness/err.h kernels/kern.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson
 

@@ -1,10 +1,12 @@
 /* fuzz_raw — libFuzzer target for the results readers (built with ASan and UBSan by mk/fuzz.mk):
- * every input is given both to raw_read, as a raw.csv, and to machine_read, as a machine.json.
+ * every input is given both to raw_read, as a raw.csv, and to machine_read, as a machine.json; an
+ * input that raw_read accepts then goes through the whole analysis (analyze_dir) with a fixed
+ * machine.json, since values the reader accepts (zero seconds, huge counts) reach the fits.
  *
  * Each must give 0, or E_USAGE with a message that starts with the file's path (raw_read adds
  * ":<line>:"); never a crash, leak, undefined behaviour or another status. raw_read's rows must be
  * well-formed: every text column set, counts only where the status is ok, the row count right.
- * The input is handed over as a memfd opened by path, so no file is written per input.
+ * The readers get the input as a memfd opened by path; only the analysis writes files (its own).
  * Seeds: tests/fuzz/seeds-raw/ (a real raw.csv cut to a few rows, machine.json); tokens:
  * tests/fuzz/raw.dict. */
 #define _GNU_SOURCE /* memfd_create */
@@ -17,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "machine_read.h"
 #include "raw_read.h"
 
@@ -25,6 +28,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fd = -1;
 static char path[64];
+static char dir[64], dir_raw[96];
+
+/* The development machine's levels and clock (a real machine.json has more; the analysis needs these). */
+static const char machine_json[] =
+	"{\"format\": 1, \"clock\": {\"core_ghz\": 4.3, \"tsc_hz\": 2.6e9},\n"
+	" \"levels\": {\"reported\": {\"L1\": 49152, \"L2\": 1048576, \"L3\": 33554432}},\n"
+	" \"counters\": {\"hardware\": false, \"reason\": \"no PMU\"}}\n";
+
+static void remove_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "fuzz_raw: could not remove %s\n", dir);
+}
+
+static void make_dir(void)
+{
+	char p[128];
+	FILE *f;
+
+	snprintf(dir, sizeof dir, "/tmp/pmucheck-fuzz-results.XXXXXX");
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(p, sizeof p, "%s/machine.json", dir);
+	f = fopen(p, "w");
+	if (!f || fputs(machine_json, f) < 0 || fclose(f))
+		abort();
+	snprintf(dir_raw, sizeof dir_raw, "%s/raw.csv", dir);
+	atexit(remove_dir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -34,6 +69,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (fd < 0)
 		abort();
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	make_dir();
 	return 0;
 }
 
@@ -72,6 +108,21 @@ static void check(int rc, const struct err *e, bool line)
 		abort();
 }
 
+/* Rows the reader accepted: the analysis must take them, or refuse them naming the file. */
+static void analyze(const uint8_t *data, size_t size)
+{
+	struct analyze_summary sum;
+	struct err e = {""};
+	FILE *f = fopen(dir_raw, "w");
+	int rc;
+
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+		abort();
+	rc = analyze_dir(dir, &sum, &e);
+	if (rc && (rc != E_USAGE || !*e.msg))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long rows, seen = 0;
@@ -85,6 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(rc, &e, true);
 	if (rows != seen)
 		abort();
+	if (rc == 0 && rows)
+		analyze(data, size);
 	rc = machine_read(path, &m, &e);
 	check(rc, &e, false);
 	if (rc == 0 && !(m.limit[0] > 0))
