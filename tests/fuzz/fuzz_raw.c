@@ -34,7 +34,7 @@ static char dir[64], dir_raw[96];
 static const char machine_json[] =
 	"{\"format\": 1, \"clock\": {\"core_ghz\": 4.3, \"tsc_hz\": 2.6e9},\n"
 	" \"levels\": {\"reported\": {\"L1\": 49152, \"L2\": 1048576, \"L3\": 33554432}},\n"
-	" \"counters\": {\"hardware\": false, \"reason\": \"no PMU\"}}\n";
+	" \"counters\": {\"availability\": {\"hardware\": false, \"reason\": \"no PMU\"}}}\n";
 
 static void remove_dir(void)
 {
