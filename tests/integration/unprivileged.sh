@@ -24,9 +24,15 @@ fi
 state_dir=/var/lib/pmucheck
 state_list() { ls -la --time-style=full-iso "$state_dir" 2>&1; }
 
+why=
 if [ "${as_user[*]}" = none ]; then
-	skip "unprivileged run" "running as root, and setpriv cannot switch to user nobody"
-	skip "unprivileged prefetch off" "running as root, and setpriv cannot switch to user nobody"
+	why="running as root, and setpriv cannot switch to user nobody"
+elif ! "${as_user[@]}" test -x "$PMUCHECK" -a -r "$TOP/configs/README.md"; then
+	why="user nobody cannot run $PMUCHECK or read $TOP/configs (a private checkout)"
+fi
+if [ -n "$why" ]; then
+	skip "unprivileged run" "$why"
+	skip "unprivileged prefetch off" "$why"
 else
 	chmod 755 "$TMP"
 	U=$TMP/nobody
