@@ -92,8 +92,10 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	m->pus = (int)number(topo, "pus");
 	clock = json_object_get(root, "clock");
 	m->core_ghz = number(clock, "core_ghz");
+	/* `pmucheck run` writes counters.availability.{hardware,reason} (docs/results-format.md);
+	   older results had them in counters itself. */
 	ctr = json_object_get(root, "counters");
-	if (json_object_get(ctr, "availability")) /* a run's machine.json; info --json has it flat */
+	if (json_is_object(json_object_get(ctr, "availability"))) /* run writes it; info --json flat */
 		ctr = json_object_get(ctr, "availability");
 	v = json_object_get(ctr, "hardware");
 	m->hardware = json_is_boolean(v) ? json_is_true(v) : -1;

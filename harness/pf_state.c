@@ -65,6 +65,26 @@ static int parse_line(const char *line, struct pf_saved *s)
 	return -1;
 }
 
+/* A state file may only name this CPU's prefetcher MSR and bits of its table: anything else (a
+   corrupt or foreign file) is not pmucheck's to write, and "restoring" it could write any MSR. */
+static int check_table(const char *path, const struct pf_saved *s, struct err *e)
+{
+	const struct pf_table *t;
+	const char *model;
+	struct cpuid_info id;
+
+	if (cpuid_read(&id) || pf_table_for(&id, &t, &model, e))
+		return err_set(e, E_RUNTIME, "%s: this CPU has no prefetcher table to check MSR 0x%" PRIx32
+			       " against; not restoring it (remove the file if it is not pmucheck's)",
+			       path, s->msr);
+	if (s->msr != t->msr || (s->mask & ~pf_table_mask(t)))
+		return err_set(e, E_RUNTIME, "%s: MSR 0x%" PRIx32 " bits 0x%" PRIx64 " are not the %s "
+			       "prefetcher bits (MSR 0x%" PRIx32 " bits 0x%" PRIx64 "); not restoring it "
+			       "(remove the file if it is not pmucheck's)", path, s->msr, s->mask, model,
+			       t->msr, pf_table_mask(t));
+	return 0;
+}
+
 int pf_state_read(const char *path, struct pf_saved *s, struct err *e)
 {
 	char line[256];
@@ -87,6 +107,8 @@ int pf_state_read(const char *path, struct pf_saved *s, struct err *e)
 	}
 	if ((int)s->kind < 0 || !s->msr || !s->mask)
 		rc = err_set(e, E_RUNTIME, "%s: incomplete (kind, msr or mask missing)", path);
+	else
+		rc = check_table(path, s, e);
 out:
 	fclose(f);
 	return rc;

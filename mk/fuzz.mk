@@ -1,21 +1,62 @@
-# fuzz.mk — libFuzzer target for the config loader (clang -fsanitize=fuzzer).
-#   make fuzz-cfg              fuzz for FUZZ_TIME seconds (default 600), corpus kept in build/fuzz/corpus-cfg
-#   make fuzz-cfg FUZZ_TIME=60
-# The test suite runs the same binary for ~20 s (tests/integration/configs_fuzz.sh).
+# fuzz.mk — libFuzzer targets (clang -fsanitize=fuzzer,address,undefined), each with a seed corpus and
+# a dictionary in tests/fuzz/:
+#   cfg    the config loader (cfg_load_stream)        seeds: configs/, tests/fuzz/seeds/
+#   spec   the event-spec parser (ctr_perf_parse against a fake sysfs tree, ctr_resolve)
+#                                                     seeds: the specs of configs/*.ini, tests/fuzz/seeds-spec/
+#   raw    the results readers (raw_read, machine_read) seeds: tests/fuzz/seeds-raw/
+#
+#   make fuzz                  every target for FUZZ_TIME seconds each (default 600)
+#   make fuzz-spec FUZZ_TIME=60
+# A crashing input is saved as build/fuzz/crash-<sha1> (rerun: build/fuzz/fuzz_<target> FILE).
+# New inputs that libFuzzer finds are kept in FUZZ_CORPUS/corpus-<target> (default build/fuzz). The test
+# suite runs every target the same way for FUZZ_SECONDS (default 60) each: tests/integration/fuzz.sh.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 600
-FUZZ_CFG   := build/fuzz/fuzz_cfg
-FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/cfg*.c) harness/err.c harness/cli.c
+FUZZ_DIR   := build/fuzz
+FUZZ_CORPUS ?= $(FUZZ_DIR)
+FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-Iharness -Ikernels -Ianalysis
 
-.PHONY: fuzz-cfg fuzz-cfg-bin
+FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
+FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/cfg*.c) harness/err.c harness/cli.c
+FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
+FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/ctr*.c) harness/err.c
+FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
+FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) harness/err.c
+# The real specs, one per file as libFuzzer wants them (no line end: that would be part of the spec).
+FUZZ_SPEC_CFG_SEEDS := $(FUZZ_DIR)/seeds-spec-configs
+
+# How each target is run: binary, then its options and corpus directories (the first one collects).
+FUZZ_RUN_cfg  = $(FUZZ_CFG) -dict=tests/fuzz/cfg.dict -max_len=16384 \
+	$(FUZZ_CORPUS)/corpus-cfg tests/fuzz/seeds configs
+FUZZ_RUN_spec = $(FUZZ_SPEC) -dict=tests/fuzz/spec.dict -max_len=600 \
+	$(FUZZ_CORPUS)/corpus-spec tests/fuzz/seeds-spec $(FUZZ_SPEC_CFG_SEEDS)
+FUZZ_RUN_raw  = $(FUZZ_RAW) -dict=tests/fuzz/raw.dict -max_len=16384 \
+	$(FUZZ_CORPUS)/corpus-raw tests/fuzz/seeds-raw
+
+.PHONY: fuzz fuzz-bins fuzz-cfg fuzz-spec fuzz-raw fuzz-cfg-bin
+fuzz-bins: $(FUZZ_CFG) $(FUZZ_SPEC) $(FUZZ_RAW) $(FUZZ_SPEC_CFG_SEEDS)
 fuzz-cfg-bin: $(FUZZ_CFG)
 
 $(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/cfg*.h) harness/err.h harness/cli.h kernels/kern.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-Iharness -Ikernels -o $@ $(FUZZ_CFG_SRC) -linih
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih
 
-fuzz-cfg: $(FUZZ_CFG)
-	@mkdir -p build/fuzz/corpus-cfg
-	$(FUZZ_CFG) -max_total_time=$(FUZZ_TIME) -dict=tests/fuzz/cfg.dict -max_len=16384 \
-		build/fuzz/corpus-cfg tests/fuzz/seeds configs
+$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/ctr.h harness/ctr_int.h harness/err.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson
+
+$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) harness/err.h kernels/kern.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson
+
+$(FUZZ_SPEC_CFG_SEEDS): $(wildcard configs/*.ini)
+	@rm -rf $@ && mkdir -p $@
+	@sed -n 's/^spec *= *//p' $^ | sort -u | \
+		awk -v d=$@ '{ f = sprintf("%s/cfg%03d", d, NR); printf "%s", $$0 > f; close(f) }'
+
+fuzz: fuzz-cfg fuzz-spec fuzz-raw
+
+fuzz-cfg fuzz-spec fuzz-raw: fuzz-%: fuzz-bins
+	@mkdir -p $(FUZZ_CORPUS)/corpus-$*
+	$(FUZZ_RUN_$*) -max_total_time=$(FUZZ_TIME) -artifact_prefix=$(FUZZ_DIR)/

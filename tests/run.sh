@@ -3,6 +3,8 @@
 #   unit         cmocka binaries in build/tests/unit (TAP output)
 #   kernels      tests/kernels/*.sh: descriptor volumes against valgrind and disassembly
 #   integration  tests/integration/*.sh: the pmucheck binary end to end
+#   san          with SAN_BUILD=build-san (make test sets it): the unit tests and the quick integration
+#                suites again against the ASan + UBSan build; any sanitizer report fails (tests/san.sh)
 # Usage: tests/run.sh [PATTERN]   (runs only test files whose path contains PATTERN)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,5 +48,20 @@ for suite in kernels integration; do
 		run_one "$suite/$(basename "$t")" bash "$t"
 	done
 done
+if [ -n "${SAN_BUILD:-}" ]; then
+	for t in "$TOP/$SAN_BUILD"/tests/unit/test_*; do
+		[ -x "$t" ] || continue
+		case "$t" in *"$filter"*) ;; *) continue ;; esac
+		run_one "san/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP bash "$TOP/tests/san.sh" "$t"
+	done
+	for s in run_cli counters analyze configs prefetch_cli prefetch_errors prefetch_signals bad_inputs \
+		unprivileged; do
+		t=$TOP/tests/integration/$s.sh
+		[ -f "$t" ] || continue
+		case "$t" in *"$filter"*) ;; *) continue ;; esac
+		run_one "san/integration/$s.sh" env BUILD="$SAN_BUILD" PMUCHECK="$TOP/$SAN_BUILD/pmucheck" \
+			bash "$TOP/tests/san.sh" bash "$t"
+	done
+fi
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,184 @@
+#!/bin/bash
+# bad_inputs.sh — the one table of bad input: CLI options of every command, malformed config files,
+# event specs, malformed raw.csv and machine.json. Each row must exit 2 with a message naming the
+# option, file and line, or event at fault, and write nothing: the whole working tree (results roots,
+# results directories, the config and raw files, the fake MSR files and the prefetcher state) is
+# compared before and after, names, sizes and modification times.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../pf_fake.sh"
+
+W=$TMP/w
+mkdir -p "$W/exists" "$W/empty-dir"
+# Zen 5 as on the development machines, with fake MSRs in the tree: the same messages on any host,
+# and a prefetcher change would show as a changed file.
+make_fake "$W/msr" AuthenticAMD:0x1a:0x11 0xc0000108 2
+
+# A results directory from a real run (tests/fuzz/seeds-raw), and broken copies of it.
+good=$TOP/tests/fuzz/seeds-raw
+results() { # results NAME: a copy of the good directory to break
+	mkdir -p "$W/$1"
+	cp "$good/run.csv" "$W/$1/raw.csv"
+	cp "$good/machine.json" "$W/$1/machine.json"
+}
+for d in good no-column bad-count bad-status unclosed stray-quote no-threads short-row truncated \
+	empty-raw no-raw bad-json format-2 no-levels no-machine; do
+	results "$d"
+done
+sed -i '1s/,count,/,kount,/' "$W/no-column/raw.csv"
+sed -i '3s/,thread,0,/,thread,x,/' "$W/bad-count/raw.csv"
+sed -i '4s/,ok,,$/,bogus,,/' "$W/bad-status/raw.csv"
+sed -i '2s/,load,load.gpr,/,"load,load.gpr,/' "$W/unclosed/raw.csv"
+sed -i '2s/,load.gpr,/,lo"ad"gpr,/' "$W/stray-quote/raw.csv"
+sed -i '3s/,reps,1,0,local,/,reps,0,0,local,/' "$W/no-threads/raw.csv"
+sed -i '4s/,[^,]*,$/,/' "$W/short-row/raw.csv"
+head -c -1 "$good/run.csv" >"$W/truncated/raw.csv"
+: >"$W/empty-raw/raw.csv"
+rm "$W/no-raw/raw.csv" "$W/no-machine/machine.json"
+sed -i '0,/{/s/{/{ "format": 1,/' "$W/bad-json/machine.json"
+sed -i 's/"format": 1/"format": 2/' "$W/format-2/machine.json"
+sed -i 's/"reported":/"reported_not":/' "$W/no-levels/machine.json"
+
+# Config files: a valid one, then each with one fault; the fault is on line 11 unless said.
+config() { # config NAME TEXT: the valid config plus TEXT
+	printf '[arch]\nname = t\ntitle = Test\nvendor = AuthenticAMD\nmatch = 0x1a:*\nprefetch = amd-c0000108\n\n[event A]\nspec = page-faults\nexpect = pages * 1\n%s\n' \
+		"$2" >"$W/$1.ini"
+}
+config good ""
+config level "levels = L9"
+config scope "scope = galaxy"
+config key "nokey = 1"
+config twice "expect = pages * 2"
+config quantity "[event B]
+spec = task-clock
+expect = furlongs * 1"
+config scale "[event B]
+spec = task-clock
+expect = pages * -1"
+config section "[bogus]
+x = 1"
+config empty-section "[event B]"
+config run-name "[run r]
+kernels = touch"
+printf '[event A]\nspec = page-faults\nexpect = pages * 1\n' >"$W/no-arch.ini"
+printf '[arch]\nname = t\nvendor = AuthenticAMD\nmatch = 0x1a:*\n' >"$W/no-title.ini"
+
+snapshot() { find "$W" -printf '%p %y %s %T@ %m\n' | sort; }
+
+n=0
+# row FRAGMENT ARGS...: pmucheck ARGS (in $W) exits 2, says FRAGMENT, and changes nothing.
+row() {
+	local want=$1 rc why=
+	shift
+	n=$((n + 1))
+	snapshot >"$TMP/before"
+	(cd "$W" && "$PMUCHECK" "$@") >"$TMP/out" 2>&1
+	rc=$?
+	snapshot >"$TMP/after"
+	if [ $rc -ne 2 ]; then
+		why="exit $rc"
+	elif ! grep -qF -- "$want" "$TMP/out"; then
+		why="no '$want' in the message"
+	elif ! cmp -s "$TMP/before" "$TMP/after"; then
+		why="wrote: $(diff "$TMP/before" "$TMP/after" | grep '^[<>]' | head -3 | tr '\n' ' ')"
+	fi
+	if [ -z "$why" ]; then ok "bad input $n: pmucheck $*"; else
+		notok "bad input $n: pmucheck $*" "$why"; sed 's/^/#   /' "$TMP/out" | head -5; fi
+}
+
+# A short valid run; each row adds one bad option to it.
+RUN=(run --quick --kernels touch --threads 1 --reported-levels)
+
+# The table's inputs must be bad for the stated reason only: the good forms succeed.
+expect_status "control: the run line with the valid config measures" 0 \
+	"$PMUCHECK" "${RUN[@]}" --config "$W/good.ini" --out "$TMP/control"
+check "control: analyze accepts the good results directory" "$PMUCHECK" analyze -q "$W/good"
+rm -f "$W"/good/events.* "$W"/good/peaks.* "$W"/good/stalls.md
+
+# --- CLI options: the program and each command ---
+row "unknown command 'nosuch'" nosuch
+row "unknown option '--bogus'" --bogus
+row "--sizes: '12q' has an unknown unit" "${RUN[@]}" --sizes 12q
+row "--sizes: a size of 0 bytes measures nothing" "${RUN[@]}" --sizes 0
+row "--sizes: 16384 bytes is smaller than one block of touch.gpr" "${RUN[@]}" --sizes 16k
+row "--threads: 0 threads is out of range" "${RUN[@]}" --threads 0
+row "--threads: 'abc' is not a non-negative number" "${RUN[@]}" --threads abc
+row "--kernels: unknown kernel 'nosuch'" "${RUN[@]}" --kernels nosuch
+row "--kernels: unknown kernel 'load.nosuch'" "${RUN[@]}" --kernels load.nosuch
+row "--placement: NUMA node '99' does not exist" "${RUN[@]}" --placement node:99
+row "--placement: 'sideways' is not a placement" "${RUN[@]}" --placement sideways
+row "--prefetch: 'sideways' is not a prefetcher state" "${RUN[@]}" --prefetch sideways
+row "--prefetch: unknown prefetcher 'l3-magic'" "${RUN[@]}" --prefetch off:l3-magic
+row "--reps: 0 is out of range" "${RUN[@]}" --reps 0
+row "--min-time: 0 ms is out of range" "${RUN[@]}" --min-time 0
+row "--min-time: 'x' is not a non-negative number" "${RUN[@]}" --min-time x
+row "--retries: 'x' is not a non-negative number" "${RUN[@]}" --retries x
+row "--seed: '-1' is not a non-negative number" "${RUN[@]}" --seed -1
+row "--args: 'x' is not a non-negative number" "${RUN[@]}" --args x
+row "--cpus: CPU 100000 is not in this machine" "${RUN[@]}" --cpus 100000
+row "--cpus: range '3-1' runs backwards" "${RUN[@]}" --cpus 3-1
+row "--preset: no preset 'nosuch'" run --preset nosuch
+row "--out: cannot create results directory exists: File exists" "${RUN[@]}" --out exists
+row "--resume: nowhere is not a directory" run --resume nowhere
+row "--resume takes no other options" run --resume exists --quick
+row "unexpected argument 'extra'" "${RUN[@]}" extra
+row "unknown option '--bogus'" "${RUN[@]}" --bogus
+row "expected one results directory" analyze
+row "expected one results directory" analyze good exists
+row "nowhere: not a results directory" analyze nowhere
+row "unrecognized option '--bogus'" analyze --bogus good
+row "usage: pmucheck list" list
+row "usage: pmucheck list" list nosuch
+row "usage: pmucheck list" list kernels extra
+row "unknown option '--bogus'" info --bogus
+row "unexpected argument 'extra'" info extra
+row "unknown action 'of' (status, off, on, restore)" prefetch of
+row "unknown prefetcher 'l3-magic' for AMD Zen 3/4/5" prefetch off l3-magic
+row "--cpus: bad range in '3-1'" prefetch off --cpus 3-1
+row "--cpus: 'x' is not a CPU list" prefetch status --cpus x
+
+# --- config files (--config) ---
+row "--config: nowhere.ini: No such file or directory" "${RUN[@]}" --config nowhere.ini
+row "level.ini:11: levels: 'L9' is not one of" "${RUN[@]}" --config level.ini
+row "scope.ini:11: scope: 'galaxy' is not core or socket" "${RUN[@]}" --config scope.ini
+row "key.ini:11: [event A]: unknown key 'nokey'" "${RUN[@]}" --config key.ini
+row "twice.ini:11: [event A]: key 'expect' given twice" "${RUN[@]}" --config twice.ini
+row "quantity.ini:13: expect: 'furlongs' is not a quantity" "${RUN[@]}" --config quantity.ini
+row "scale.ini:13: expect: scale '-1' is not a positive number" "${RUN[@]}" --config scale.ini
+row "section.ini:11: unknown section [bogus]" "${RUN[@]}" --config section.ini
+row "empty-section.ini:11: section has no keys" "${RUN[@]}" --config empty-section.ini
+row "run-name.ini:11: run name 'r' is not PRESET.STEP" "${RUN[@]}" --config run-name.ini
+row "no-arch.ini:1: events need an [arch] section" "${RUN[@]}" --config no-arch.ini
+row "no-title.ini:1: [arch]: missing required key 'title'" "${RUN[@]}" --config no-title.ini
+
+# --- event specs (--events, list events) ---
+row "event 'cpu/event=zz/': term 'event' needs a number, not 'zz'" "${RUN[@]}" --events cpu/event=zz/
+row "event 'nosuchpmu/event=1/': unknown PMU 'nosuchpmu'" "${RUN[@]}" --events nosuchpmu/event=1/
+row "event 'cpu/event=0x3c': perf syntax is pmu/term=value,.../ (missing the closing '/')" \
+	"${RUN[@]}" --events cpu/event=0x3c
+row "event 'cpu/event=1/umask=2/': perf syntax is pmu/term=value,.../ (one pair of '/')" \
+	"${RUN[@]}" --events cpu/event=1/umask=2/
+row "event 'cpu//': no terms between the '/'" "${RUN[@]}" --events cpu//
+row "event 'cpu_core/bogus=1/': unknown term 'bogus' for a core PMU" "${RUN[@]}" --events cpu_core/bogus=1/
+row "event list 'page-faults,,task-clock': empty name at position 2" "${RUN[@]}" --events page-faults,,task-clock
+row "event list '': empty name at position 1" "${RUN[@]}" --keep-going --events ''
+row "NOT_A_PAPI_EVENT" "${RUN[@]}" --events NOT_A_PAPI_EVENT
+row "sde:::nolib::nothing" "${RUN[@]}" --events sde:::nolib::nothing
+row "event 'cpu/event=zz/': term 'event' needs a number" list events page-faults cpu/event=zz/
+
+# --- results directories (analyze) ---
+row "no-column/raw.csv:1: header lacks the column 'count'" analyze no-column
+row "bad-count/raw.csv:3: column 'count': bad value 'x'" analyze bad-count
+row "bad-status/raw.csv:4: column 'status': bad value 'bogus'" analyze bad-status
+row "unclosed/raw.csv:2: " analyze unclosed
+row "stray-quote/raw.csv:2: stray quote in an unquoted field" analyze stray-quote
+row "no-threads/raw.csv:3: point, reps or threads out of range" analyze no-threads
+row "short-row/raw.csv:4: " analyze short-row
+row "truncated/raw.csv:5: truncated row (the file ends without a line end)" analyze truncated
+row "empty-raw/raw.csv:1: empty file" analyze empty-raw
+row "no-raw/raw.csv" analyze no-raw
+row "bad-json/machine.json:" analyze bad-json
+row "format-2/machine.json: member 'format' must be 1" analyze format-2
+row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
+row "no-machine/machine.json" analyze no-machine
+
+[ "$n" -ge 40 ] && ok "the table has $n bad inputs (at least 40)" || notok "the table has at least 40 bad inputs" "$n"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# fuzz.sh — every libFuzzer target of mk/fuzz.mk (ASan + UBSan) for FUZZ_SECONDS each (default 60):
+# the config loader, the event-spec parser, the raw.csv and machine.json readers. Each starts from its
+# seed corpus (real configs, their event specs, a real raw.csv and machine.json); any crash, leak,
+# sanitizer report or broken invariant fails the suite with the reproducer's name. `make fuzz` runs
+# the same targets for longer.
+. "$(dirname "$0")/../lib.sh"
+secs=${FUZZ_SECONDS:-60}
+targets="cfg spec raw"
+
+skip_all() {
+	for t in $targets; do skip "fuzz_$t" "$1"; done
+	exit 0
+}
+
+command -v clang >/dev/null || skip_all "clang is not installed"
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' >"$TMP/probe.c"
+if ! clang -fsanitize=fuzzer -o "$TMP/probe" "$TMP/probe.c" >"$TMP/probe.log" 2>&1; then
+	skip_all "clang has no libFuzzer runtime (libclang-rt-dev): $(head -1 "$TMP/probe.log")"
+fi
+if ! make -s -C "$TOP" fuzz-bins >"$TMP/build.log" 2>&1; then
+	notok "fuzz targets build" "$(tail -5 "$TMP/build.log")"
+	exit 0
+fi
+ok "fuzz targets build"
+
+what_cfg="config loader"
+what_spec="event-spec parser"
+what_raw="raw.csv and machine.json readers"
+for t in $targets; do
+	what=what_$t
+	name="fuzz_$t, the ${!what}: no crash, leak or sanitizer report in ${secs} s"
+	if make -s -C "$TOP" "fuzz-$t" FUZZ_TIME="$secs" FUZZ_CORPUS="$TMP" >"$TMP/fuzz-$t.log" 2>&1; then
+		ok "$name ($(grep -o 'Done [0-9]* runs' "$TMP/fuzz-$t.log"))"
+	else
+		notok "$name" "crash; reproducer and trace:"
+		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|#[0-9]+ 0x' "$TMP/fuzz-$t.log" |
+			head -20 | sed 's/^/#   /'
+	fi
+done
