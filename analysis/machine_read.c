@@ -95,7 +95,7 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	/* `pmucheck run` writes counters.availability.{hardware,reason} (docs/results-format.md);
 	   older results had them in counters itself. */
 	ctr = json_object_get(root, "counters");
-	if (json_is_object(json_object_get(ctr, "availability"))) /* run writes it; info --json flat */
+	if (json_is_object(json_object_get(ctr, "availability")))
 		ctr = json_object_get(ctr, "availability");
 	v = json_object_get(ctr, "hardware");
 	m->hardware = json_is_boolean(v) ? json_is_true(v) : -1;
