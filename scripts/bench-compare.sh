@@ -30,7 +30,7 @@ for pair in $pairs; do
 			lk=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
 				awk '/^MByte\/s:/ {print $2 / 1000}')
 			"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
-				--reps 5 --out "$tmp/r" --no-progress >/dev/null 2>&1 || { echo "pmucheck run failed" >&2; exit 1; }
+				--reps 5 --reported-levels --out "$tmp/r" --no-progress >/dev/null 2>&1 || { echo "pmucheck run failed" >&2; exit 1; }
 			pm=$(python3 - "$tmp/r/raw.csv" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
