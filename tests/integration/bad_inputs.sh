@@ -125,7 +125,7 @@ row "unknown option '--bogus'" "${RUN[@]}" --bogus
 row "expected one results directory" analyze
 row "expected one results directory" analyze good exists
 row "nowhere: not a results directory" analyze nowhere
-row "unrecognized option '--bogus'" analyze --bogus good
+row "unknown option '--bogus'" analyze --bogus good
 row "usage: pmucheck list" list
 row "usage: pmucheck list" list nosuch
 row "usage: pmucheck list" list kernels extra
