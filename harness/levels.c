@@ -10,12 +10,15 @@
 #include "levels.h"
 #include "tsc.h"
 
-/* A point joins the current plateau while its latency rises by less than this factor over the point
-   before it (latency creeps inside a level, and jumps between levels); a plateau needs this many points
-   and this span of sizes, else it is a transition. */
+/* A point joins the current plateau while its latency rises by less than PLATEAU_RISE over the point
+   before it (latency creeps inside a level, and jumps between levels) and by less than
+   PLATEAU_TOTAL_RISE over the plateau's first point (a gradual transition, seen here from L2 to L3 in
+   steps of 20 %, must not chain two levels into one). A plateau needs this many points and this span
+   of sizes, else it is a transition. */
 #define PLATEAU_RISE 1.30
+#define PLATEAU_TOTAL_RISE 1.60
 #define PLATEAU_MIN_POINTS 2
-#define PLATEAU_MIN_SPAN 1.4
+#define PLATEAU_MIN_SPAN 2.0
 /* A level whose plateau ends before this fraction of its reported size is said to be smaller. */
 #define LEVEL_SHORT 0.75
 
@@ -127,7 +130,8 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	p->nplateaus = 0;
 	p->ndisagreements = 0;
 	for (int i = 1; i <= p->npoints; i++) {
-		if (i < p->npoints && p->ns[i] <= PLATEAU_RISE * p->ns[i - 1])
+		if (i < p->npoints && p->ns[i] <= PLATEAU_RISE * p->ns[i - 1] &&
+		    p->ns[i] <= PLATEAU_TOTAL_RISE * p->ns[first])
 			continue;
 		add_plateau(p, first, i - 1);
 		first = i;

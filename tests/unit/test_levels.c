@@ -97,12 +97,37 @@ static void test_unseparable_levels_keep_reported_sizes(void **state)
 	assert_int_equal(t.caches[2].measured, 0);
 }
 
+/* The curve measured on the development VM (Zen 5 guest, hwloc: 48 KiB, 1 MiB, 32 MiB): L2 rises into
+   L3 in steps of 20 %, L3 ends near 7 MiB, one DRAM-size point is noisy. */
+static void test_measured_vm_curve_finds_the_short_l3(void **state)
+{
+	static const uint64_t size[] = {4096, 5120, 6144, 8192, 9216, 11264, 13312, 16384, 19456, 22528, 26624, 32768, 38912, 46080, 54272, 65536, 77824, 92160, 109568, 131072, 155648, 185344, 220160, 262144, 311296, 370688, 440320, 524288, 622592, 741376, 881664, 1048576, 1246208, 1482752, 1763328, 2097152, 2493440, 2965504, 3526656, 4194304, 4986880, 5931008, 7053312, 8388608, 9974784, 11863040, 14107648, 16777216, 19950592, 23726080, 28215296, 33554432, 39902208, 47452160, 56430592, 67108864, 79805440, 94905344, 112862208, 134217728};
+	static const double ns[] = {0.93, 0.92, 0.93, 0.94, 0.87, 0.92, 0.93, 0.91, 0.90, 0.92, 0.92, 0.92, 0.89, 0.92, 3.20, 3.21, 3.18, 3.23, 3.17, 3.25, 3.22, 3.19, 3.27, 3.24, 3.23, 3.25, 3.42, 3.56, 3.67, 4.54, 5.45, 6.33, 7.65, 9.03, 8.29, 10.03, 10.71, 10.14, 10.16, 11.33, 11.29, 11.31, 12.58, 88.60, 21.48, 87.46, 119.36, 125.34, 126.63, 135.24, 137.06, 139.66, 141.30, 144.75, 146.12, 146.82, 149.82, 149.50, 149.81, 148.97};
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	memset(&p, 0, sizeof p);
+	p.npoints = (int)(sizeof size / sizeof *size);
+	memcpy(p.size, size, sizeof size);
+	memcpy(p.ns, ns, sizeof ns);
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 4);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(strstr(p.disagreements[0], "L3:"));
+	levels_apply(&p, &t);
+	assert_int_equal(t.caches[1].measured, 0);
+	assert_true(t.caches[2].measured >= 4u << 20 && t.caches[2].measured < 8u << 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agreeing_levels_are_left_alone),
 		cmocka_unit_test(test_short_l3_is_measured_and_reported),
 		cmocka_unit_test(test_unseparable_levels_keep_reported_sizes),
+		cmocka_unit_test(test_measured_vm_curve_finds_the_short_l3),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
