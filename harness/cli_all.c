@@ -35,6 +35,9 @@ static int cmd_all(int argc, char **argv)
 
 	if (r)
 		return cli_fail("all", r, &e);
+	/* Called as plain `pmucheck [OPTIONS]`, argv[0] is the program: name the command instead, so the
+	   run's recorded command line reads "pmucheck all ...". */
+	argv[0] = (char *)"all";
 	r = run_cli_parse(argc, argv, &t, &rc, &e);
 	if (!r && rc.help) {
 		usage(stdout);
