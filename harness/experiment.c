@@ -1,6 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxes.h"
+#include "ctr_int.h"
 #include "experiment.h"
 #include "run_prefetch.h"
 
@@ -47,31 +49,43 @@ static const char *const software_events[] = {"page-faults", "minor-faults"};
 static int config_events(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want,
 			 struct err *e)
 {
+	unsigned cap = NSOFTWARE, n = 0;
+	char (*boxes)[CTR_SPEC_MAX] = NULL;
 	const char **specs, **conflicts;
-	unsigned n = 0;
 	int rc;
 
-	unsigned cap = (arch ? arch->nevents : 0) + NSOFTWARE;
-
+	for (unsigned i = 0; arch && i < arch->nevents; i++)
+		cap += boxes_wildcard(arch->events[i].spec) ? BOXES_MAX : 1;
 	specs = calloc(cap, sizeof *specs);
 	conflicts = calloc(cap, sizeof *conflicts);
-	if (!specs || !conflicts) {
-		free(specs);
-		free(conflicts);
-		return err_set(e, E_RUNTIME, "out of memory");
+	boxes = calloc(cap, sizeof *boxes);
+	if (!specs || !conflicts || !boxes) {
+		rc = err_set(e, E_RUNTIME, "out of memory");
+		goto out;
 	}
 	for (unsigned i = 0; !want && i < NSOFTWARE; i++)
 		specs[n++] = software_events[i];
 	for (unsigned i = 0; arch && i < arch->nevents; i++) {
 		const struct cfg_event *ce = &arch->events[i];
+		unsigned nb;
+
 		if (want && !cfg_run_wants(want, ce->quantity))
 			continue;
-		specs[n] = ce->spec;
-		conflicts[n++] = ce->conflict;
+		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, &boxes[n], BOXES_MAX);
+		for (unsigned b = 0; b < nb; b++) {
+			specs[n] = boxes[n];
+			conflicts[n++] = ce->conflict;
+		}
+		if (nb == 0) {
+			specs[n] = ce->spec;
+			conflicts[n++] = ce->conflict;
+		}
 	}
 	rc = run_events_setup_specs(ev, specs, conflicts, n, RUN_EVENTS_LENIENT, e);
+out:
 	free(specs);
 	free(conflicts);
+	free(boxes);
 	return rc;
 }
 

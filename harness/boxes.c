@@ -1,0 +1,66 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxes.h"
+
+int boxes_wildcard(const char *spec)
+{
+	const char *star = strchr(spec, '*'), *slash = strchr(spec, '/'), *colons = strstr(spec, "::");
+
+	/* only in the PMU part: before the first '/' (perf) or '::' (PAPI) */
+	return star && ((slash && star < slash) || (colons && star < colons));
+}
+
+static int cmp_spec(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* perf: the PMUs in sysfs named prefix<digits>. */
+static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max)
+{
+	const char *star = strchr(spec, '*'), *rest = strchr(spec, '/');
+	size_t plen = (size_t)(star - spec);
+	struct dirent *d;
+	unsigned n = 0;
+	DIR *dir = opendir(pmus);
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		const char *num = d->d_name + plen;
+		if (strncmp(d->d_name, spec, plen) != 0 || !*num || strspn(num, "0123456789") != strlen(num))
+			continue;
+		snprintf(out[n++], CTR_SPEC_MAX, "%s%s", d->d_name, rest);
+	}
+	closedir(dir);
+	qsort(out, n, CTR_SPEC_MAX, cmp_spec);
+	return n;
+}
+
+/* PAPI: the boxes whose names PAPI resolves as countable, numbered from 0. */
+static unsigned papi_boxes(const char *spec, char (*out)[CTR_SPEC_MAX], unsigned max)
+{
+	const char *star = strchr(spec, '*');
+	unsigned n = 0;
+
+	for (unsigned box = 0; box < BOXES_MAX && n < max; box++) {
+		struct ctr_event ev;
+		struct err e;
+
+		snprintf(out[n], CTR_SPEC_MAX, "%.*s%u%s", (int)(star - spec), spec, box, star + 1);
+		if (ctr_resolve(out[n], &ev, &e) == 0 && ev.status == CTR_OK)
+			n++;
+	}
+	return n;
+}
+
+unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max)
+{
+	if (!boxes_wildcard(spec))
+		return 0;
+	return strstr(spec, "::") ? papi_boxes(spec, out, max) : perf_boxes(spec, pmus, out, max);
+}

@@ -1,0 +1,77 @@
+/* test_boxes.c — a config's box wildcard becomes one event per box the machine has. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "boxes.h"
+
+static char root[] = "/tmp/pmucheck-boxes.XXXXXX";
+
+static int setup(void **state)
+{
+	static const char *const pmus[] = {"uncore_imc_0", "uncore_imc_1", "uncore_imc_10", "uncore_imc_x",
+					   "uncore_imc_", "cpu", "amd_umc_0"};
+	char path[256];
+
+	(void)state;
+	if (!mkdtemp(root))
+		return -1;
+	for (size_t i = 0; i < sizeof pmus / sizeof *pmus; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, pmus[i]);
+		if (mkdir(path, 0755))
+			return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	return system(cmd);
+}
+
+static void test_perf_wildcard_expands_to_numbered_boxes_only(void **state)
+{
+	char out[BOXES_MAX][CTR_SPEC_MAX];
+	unsigned n;
+
+	(void)state;
+	n = boxes_expand("uncore_imc_*/event=0x04,umask=0x0f/", root, out, BOXES_MAX);
+	assert_int_equal(n, 3);
+	assert_string_equal(out[0], "uncore_imc_0/event=0x04,umask=0x0f/");
+	assert_string_equal(out[1], "uncore_imc_1/event=0x04,umask=0x0f/");
+	assert_string_equal(out[2], "uncore_imc_10/event=0x04,umask=0x0f/");
+	assert_int_equal(boxes_expand("amd_umc_*/event=0x0a,rdwrmask=0x1/", root, out, BOXES_MAX), 1);
+	assert_int_equal(boxes_expand("amd_l3_*/event=0x04/", root, out, BOXES_MAX), 0);
+}
+
+static void test_only_a_star_in_the_pmu_name_is_a_wildcard(void **state)
+{
+	char out[BOXES_MAX][CTR_SPEC_MAX];
+
+	(void)state;
+	assert_true(boxes_wildcard("uncore_imc_*/cas_count_read/"));
+	assert_true(boxes_wildcard("skx_unc_imc*::UNC_M_CAS_COUNT:RD"));
+	assert_false(boxes_wildcard("cpu/event=0x3c/"));
+	assert_false(boxes_wildcard("page-faults"));
+	assert_false(boxes_wildcard("L1D:REPLACEMENT"));
+	assert_int_equal(boxes_expand("cpu/event=0x3c/", root, out, BOXES_MAX), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
+		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
