@@ -24,7 +24,7 @@ LIB_OBJ := $(filter-out $(BUILD)/harness/main.c.o,$(OBJ))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
-.PHONY: all deps deps-test run test clean bench-compare unit-tests
+.PHONY: all deps deps-test run test clean bench-compare unit-tests repeatability
 all: pmucheck
 
 pmucheck: $(BUILD)/pmucheck

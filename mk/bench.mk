@@ -4,3 +4,7 @@ bench-compare: pmucheck
 		{ [ "$$(id -u)" -eq 0 ] && apt-get install -y -qq likwid >&2 || \
 		  { echo "run as root: apt-get install -y likwid" >&2; exit 1; }; }
 	scripts/bench-compare.sh $(KERNELS)
+
+# make repeatability: two identical short runs, L1/L2 bandwidths compared (target: within 2 %).
+repeatability: pmucheck
+	scripts/repeatability.sh
