@@ -83,10 +83,10 @@ struct pass_counters {
 	struct ctr_reading rd[CTR_GROUP_MAX];
 };
 
-static void mark_failed(struct ctr_reading *rd, unsigned n, enum ctr_status st, const char *why)
+static void mark_failed(struct ctr_reading *rd, unsigned n, const char *why)
 {
 	for (unsigned k = 0; k < n; k++) {
-		rd[k].status = st;
+		rd[k].status = CTR_FAILED;
 		snprintf(rd[k].reason, sizeof rd[k].reason, "%s", why);
 	}
 }
@@ -96,7 +96,7 @@ static void counters_stop_read(struct ctr_set *set, struct ctr_reading *rd, unsi
 	struct err e;
 
 	if (ctr_stop(set, &e) || ctr_read(set, rd, &e))
-		mark_failed(rd, n, CTR_FAILED, e.msg);
+		mark_failed(rd, n, e.msg);
 }
 
 /* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
@@ -108,7 +108,7 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 	uint64_t t;
 
 	if (set && ctr_start(set, &e)) {
-		mark_failed(rd, n, CTR_FAILED, e.msg);
+		mark_failed(rd, n, e.msg);
 		set = NULL;
 	}
 	t = timed_call(v, buf, bytes, reps, arg);
@@ -155,7 +155,7 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 
 #pragma omp master
 	if (sock && g->sock[hi].set && ctr_start(g->sock[hi].set, NULL))
-		mark_failed(g->sock[hi].rd, grp->n, CTR_FAILED, "cannot start the socket counters");
+		mark_failed(g->sock[hi].rd, grp->n, "cannot start the socket counters");
 #pragma omp barrier
 	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd, grp ? grp->n : 0);
 #pragma omp barrier
@@ -184,8 +184,8 @@ static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int 
 		}
 		if (ctr_open(grp, cpu, &pc->set, &e)) {
 			pc->set = NULL;
-			mark_failed(pc->rd, grp->n, CTR_FAILED, e.msg);
-			mark_failed(g->pc[tid][1].rd, grp->n, CTR_FAILED, e.msg);
+			mark_failed(pc->rd, grp->n, e.msg);
+			mark_failed(g->pc[tid][1].rd, grp->n, e.msg);
 		}
 	}
 }
