@@ -14,8 +14,9 @@
  *   reps   passes over the buffer (chase: passes over the whole chain), >= 1
  *   arg    the family's run-time parameter (nopread: delay D in NOPs, splitread: offset o, chase: K
  *          multiplies); 0 where the family has none
- *   return a value that depends on every load (the chase returns the final pointer), so a test can
- *          check the kernel really walked the data
+ *   return a value that depends on the loads, so a test can check the kernel really walked the data:
+ *          on every load, except in `load`, whose plain moves leave the xor of the array's last
+ *          words (load.S says why); the chase returns the final pointer
  */
 #ifndef PMUCHECK_KERN_H
 #define PMUCHECK_KERN_H

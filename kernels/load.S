@@ -4,22 +4,23 @@
  * pass by aligned loads of the variant's width, nothing written. The rate is the read bandwidth of
  * the level that holds the array (L1 ports at small sizes, then L2, L3, DRAM).
  *
- * Each load is an xor with a memory source operand into one of several accumulators, so that the
- * return value depends on every load while every load is still exactly one instruction. The xor
- * chains are 1 cycle long and there are 4 (GPR) or 8 (vector) of them, at least as many as the
- * loads the core can issue per cycle, so they never limit the rate. Vector xors are the integer
- * ones (pxor, vpxor, vpxorq; hence AVX2 for load.avx): on Zen 5 the FP-domain xorpd / vxorpd with a
- * memory operand ran at 40 % of the load rate, the integer forms at the rate of likwid-bench's
- * plain-move load kernels.
+ * Each load is a plain move into one of 4 (GPR) or 8 (vector) registers, as in likwid-bench's load
+ * kernels; nothing consumes the loaded values. Why no consumer: an op that uses a load (an xor into
+ * an accumulator, even in the same instruction) waits in the scheduler until its line arrives, and
+ * from DRAM the 8 of them per line held back the next misses. On Zen 5 one core read 35 GB/s with
+ * xor-accumulating 8-byte loads (also with addsd, movq + pxor or a broadcast vpxorq) and 37 GB/s
+ * with plain moves. The return value is the xor of the registers after the last block, i.e. of the
+ * last 32 (GPR) or 8 * width (vector) bytes of the array: it shows the walk ended where it should.
  *
  *   uint64_t kern_load_<v>(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg /+ unused +/)
  *
  * Registers: rdi end of the array, rsi -bytes, rcx running index (-bytes .. 0), rdx passes left;
- *   gpr: accumulators rax r8 r9 r10      vector: accumulators 0-7 (xmm / ymm / zmm)
+ *   gpr: destinations rax r8 r9 r10      vector: destinations 0-7 (xmm / ymm / zmm)
  * Block (loop body): 512 bytes = 8 lines; 512/width loads, then add + jnz.
  *
  * Descriptor (load_desc.c): per block 512/width loads and 512/width + 2 instructions; per pass 3 more
  * (index reset, dec, jnz); the fixed prologue + epilogue count per variant is in load_desc.c's table.
+ * Every block writes every destination (512/width >= 8 loads), so none needs zeroing first.
  * Lines read = bytes/64 per pass, nothing stored.
  */
 #include "kern_asm.h"
@@ -28,7 +29,7 @@
 
 #define BLOCK 512
 
-/* One block of loads: `op` gets the byte offset and an accumulator, round robin over `regs`. */
+/* One block of loads: `op` gets the byte offset and a destination, round robin over `regs`. */
 .macro LOAD_BLOCK op, width, regs:vararg
 	off = 0
 	.rept BLOCK / \width
@@ -41,17 +42,17 @@
 	.endr
 .endm
 
-.macro XOR_GPR off, r
-	xor	\off(%rdi,%rcx), \r
+.macro MOV_GPR off, r
+	mov	\off(%rdi,%rcx), \r
 .endm
-.macro XOR_SSE off, r
-	pxor	\off(%rdi,%rcx), \r
+.macro MOV_SSE off, r
+	movdqa	\off(%rdi,%rcx), \r
 .endm
-.macro XOR_AVX off, r
-	vpxor	\off(%rdi,%rcx), \r, \r
+.macro MOV_AVX off, r
+	vmovdqa	\off(%rdi,%rcx), \r
 .endm
-.macro XOR_AVX512 off, r
-	vpxorq	\off(%rdi,%rcx), \r, \r
+.macro MOV_AVX512 off, r
+	vmovdqa64 \off(%rdi,%rcx), \r
 .endm
 
 /* Entry, pass loop and block loop around one LOAD_BLOCK. */
@@ -63,20 +64,16 @@
 	BLOCKS_END BLOCK
 .endm
 
-/* 8 bytes: 4 accumulators, folded into rax at the end. */
+/* 8 bytes: 4 destinations, folded into rax at the end. */
 KERN_FUNC kern_load_gpr
-	xor	%eax, %eax
-	xor	%r8d, %r8d
-	xor	%r9d, %r9d
-	xor	%r10d, %r10d
-	LOAD_LOOP XOR_GPR, 8, %rax, %r8, %r9, %r10
+	LOAD_LOOP MOV_GPR, 8, %rax, %r8, %r9, %r10
 	xor	%r8, %rax
 	xor	%r10, %r9
 	xor	%r9, %rax
 	ret
 KERN_SIZE kern_load_gpr
 
-/* Folds accumulators 0-7 into 0 (7 instructions). */
+/* Folds registers 0-7 into 0 (7 instructions). */
 .macro FOLD8 op, p
 	\op	\p\()4, \p\()0
 	\op	\p\()5, \p\()1
@@ -98,10 +95,7 @@ KERN_SIZE kern_load_gpr
 
 /* 16 bytes (SSE2). */
 KERN_FUNC kern_load_sse
-	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
-	pxor	%xmm\r, %xmm\r
-	.endr
-	LOAD_LOOP XOR_SSE, 16, %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	LOAD_LOOP MOV_SSE, 16, %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
 	FOLD8	pxor, %xmm
 	movq	%xmm0, %rax
 	punpckhqdq %xmm0, %xmm0
@@ -110,12 +104,9 @@ KERN_FUNC kern_load_sse
 	ret
 KERN_SIZE kern_load_sse
 
-/* 32 bytes (AVX2: the integer vpxor on ymm). */
+/* 32 bytes (AVX2 for the fold's integer vpxor on ymm). */
 KERN_FUNC kern_load_avx
-	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
-	vpxor	%ymm\r, %ymm\r, %ymm\r
-	.endr
-	LOAD_LOOP XOR_AVX, 32, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
+	LOAD_LOOP MOV_AVX, 32, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
 	VFOLD8	vpxor, %ymm
 	vextracti128 $1, %ymm0, %xmm1
 	vpxor	%xmm1, %xmm0, %xmm0
@@ -128,10 +119,7 @@ KERN_SIZE kern_load_avx
 
 /* 64 bytes (AVX-512F; the final fold uses AVX2, which every AVX-512 CPU has). */
 KERN_FUNC kern_load_avx512
-	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
-	vpxorq	%zmm\r, %zmm\r, %zmm\r
-	.endr
-	LOAD_LOOP XOR_AVX512, 64, %zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
+	LOAD_LOOP MOV_AVX512, 64, %zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
 	VFOLD8	vpxorq, %zmm
 	vextracti64x4 $1, %zmm0, %ymm1
 	vpxor	%ymm1, %ymm0, %ymm0
