@@ -218,7 +218,6 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->pf = level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
 	p->last_rep = -1;
-	p->core_ghz = row->core_ghz;
 	p->first_line = row->line;
 	return 0;
 }
@@ -260,6 +259,7 @@ static void note_time(struct agg_point *p, const struct raw_row *row)
 	if (row->group != 0 || row->rep == p->last_rep || p->nrep_secs == AGG_REP_TIMES)
 		return;
 	p->last_rep = row->rep;
+	p->rep_ghz[p->nrep_secs] = (float)row->core_ghz;
 	p->rep_secs[p->nrep_secs++] = (float)row->seconds;
 }
 
@@ -269,18 +269,27 @@ static int cmp_float(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The median of the positive repetition times; a differenced time <= 0 (noise on a tiny point) is no
-   time at all. */
-static void settle_time(struct agg_point *p)
+/* The median of the positive values of v[0..n); 0 when there are none. */
+static double positive_median(const float *v, unsigned n)
 {
 	float t[AGG_REP_TIMES];
-	unsigned n = 0;
+	unsigned k = 0;
 
-	for (unsigned i = 0; i < p->nrep_secs; i++)
-		if (p->rep_secs[i] > 0)
-			t[n++] = p->rep_secs[i];
-	qsort(t, n, sizeof *t, cmp_float);
-	p->seconds = n ? (n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2])) : INFINITY;
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] > 0)
+			t[k++] = v[i];
+	qsort(t, k, sizeof *t, cmp_float);
+	return k ? (k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2])) : 0;
+}
+
+/* A point's time and clock from its repetitions'; a differenced time <= 0 (noise on a tiny point) is
+   no time at all. */
+static void settle_time(struct agg_point *p)
+{
+	double t = positive_median(p->rep_secs, p->nrep_secs);
+
+	p->seconds = t > 0 ? t : INFINITY;
+	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)

@@ -24,9 +24,10 @@ struct agg_point {
 	double v[RQ_COUNT];
 	double seconds; /* median of the repetitions' positive times (group 0); INFINITY when none > 0 */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times */
+	float rep_ghz[AGG_REP_TIMES];  /* and their core clocks */
 	uint8_t nrep_secs;
 	int64_t last_rep;
-	double core_ghz;
+	double core_ghz; /* median of the repetitions' positive clocks (group 0); 0 when none */
 	unsigned long first_line;
 };
 

@@ -27,11 +27,11 @@ static int max_threads(struct peak table[LV_COUNT][AC_COUNT])
 
 static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
-	char b[10][48];
+	char b[12][48];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
-	      "indicator_max_events_per_s,points\n", f);
+	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all\n", f);
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < AC_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
@@ -49,7 +49,9 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 			out_csv_field(f, num(b[7], 48, "%.0f", p->bytes_per_transfer), 0);
 			out_csv_field(f, p->indicator >= 0 ? a->events[p->indicator].name : "", 0);
 			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_rate : 0), 0);
-			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 1);
+			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 0);
+			out_csv_field(f, num(b[10], 48, "%.4g", p->bpc_one), 0);
+			out_csv_field(f, num(b[11], 48, "%.4g", p->bpc_all), 1);
 		}
 }
 
@@ -57,21 +59,22 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		     struct peak table[LV_COUNT][AC_COUNT])
 {
 	int nt = max_threads(table);
-	char b[9][48];
+	char b[10][48];
 
 	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %.3g GHz. Bandwidth is "
-		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s; latency is the single-thread pointer "
-		   "chase, median over the level's sizes.\n\n",
+		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle with the "
+		   "clock sampled around each repetition (the figure that does not move with turbo); latency is the "
+		   "single-thread pointer chase, median over the level's sizes.\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
 		a->m.cores, a->m.core_ghz);
 	char all[32];
 
 	/* Only one thread measured: the all-cores columns stay empty and say so. */
 	snprintf(all, sizeof all, nt > 1 ? "%d cores" : "all cores (not run)", nt);
-	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %s | Latency ns | Latency cycles | "
-		   "Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | Max Mevents/s |\n",
-		all, all);
-	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %s | B/cycle 1 core | B/cycle/core %s | Latency ns | "
+		   "Latency cycles | Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | "
+		   "Max Mevents/s |\n", all, all, all);
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < AC_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
@@ -80,9 +83,10 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				continue;
 			if (p->indicator >= 0)
 				ind = a->events[p->indicator].name;
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s |\n",
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s |\n",
 				level_names[l], access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
-				num(b[1], 48, "%.1f", p->gbps_all), num(b[2], 48, "%.1f", p->latency_ns),
+				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
+				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles),
 				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),

@@ -113,7 +113,7 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
-		double gbps, bpt;
+		double gbps, bpt, ghz;
 		if (!usable(p) || peak_access(p) == AC_LATENCY)
 			continue;
 		pk = &table[p->level][peak_access(p)];
@@ -121,13 +121,16 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 		bpt = p->level == LV_L1 && p->width > 0 ? (double)p->width : KERN_LINE;
 		pk->present = 1;
 		pk->points++;
+		ghz = p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz;
 		if (p->threads == 1 && gbps > pk->gbps_one) {
 			pk->gbps_one = gbps;
+			pk->bpc_one = ghz > 0 ? gbps / ghz : 0;
 			pk->transfers_one = gbps * 1e9 / bpt;
 			pk->bytes_per_transfer = bpt;
 		}
 		if (p->threads == pk->threads_all && gbps > pk->gbps_all) {
 			pk->gbps_all = gbps;
+			pk->bpc_all = ghz > 0 ? gbps / ghz / (double)p->threads : 0;
 			pk->transfers_all = gbps * 1e9 / bpt;
 			if (!pk->bytes_per_transfer)
 				pk->bytes_per_transfer = bpt;

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "kern.h"
 #include "levels.h"
+#include "stats.h"
 #include "tsc.h"
 
 /* A point joins the current plateau while its latency rises by less than PLATEAU_RISE over the point
@@ -88,12 +89,6 @@ out:
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void add_plateau(struct levels_probe *p, int first, int last)
 {
 	double v[LEVELS_MAX_POINTS];
@@ -104,7 +99,7 @@ static void add_plateau(struct levels_probe *p, int first, int last)
 	if (p->nplateaus == TOPO_MAX_LEVELS + 2)
 		return;
 	memcpy(v, &p->ns[first], sizeof *v * (size_t)n);
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, stats_cmp_double);
 	p->plateau[p->nplateaus].first = p->size[first];
 	p->plateau[p->nplateaus].last = p->size[last];
 	p->plateau[p->nplateaus].next = last + 1 < p->npoints ? p->size[last + 1] : 0;

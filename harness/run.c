@@ -10,6 +10,7 @@
 #include "run.h"
 #include "run_events.h"
 #include "run_record.h"
+#include "stats.h"
 #include "tsc.h"
 
 #define MAX_THREADS TOPO_MAX_CPUS
@@ -22,6 +23,8 @@ struct point_shared {
 	int attempt;               /* re-measurements of a noisy point so far */
 	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
 	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
+	double ghz[MAX_THREADS];   /* core clock around the two calls, per thread */
+	uint64_t clock_iters;      /* chain length of those clock samples */
 	int failed;                /* a thread could not get its memory */
 	struct err err;
 };
@@ -51,12 +54,6 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Bandwidth and latency over the repetitions (group 0) for the summary. */
 static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz)
 {
@@ -65,7 +62,7 @@ static void summarise(struct run_point_result *res, const struct point_record *r
 
 	for (int i = 0; i < n; i++)
 		sec[i] = (double)r->pass[i * r->npass].ticks / tsc_hz;
-	qsort(sec, (size_t)n, sizeof *sec, cmp_double);
+	qsort(sec, (size_t)n, sizeof *sec, stats_cmp_double);
 	res->gbps_max = bytes / sec[0] * 1e-9;
 	res->gbps_median = bytes / sec[n / 2] * 1e-9;
 	res->gbps_min = bytes / sec[n - 1] * 1e-9;
@@ -281,7 +278,15 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-/* All repetitions of a point, every event group each. */
+/* The mean of two clock samples; one that failed (0) does not count. */
+static double clock_mean(double a, double b)
+{
+	return a > 0 && b > 0 ? 0.5 * (a + b) : a > 0 ? a : b;
+}
+
+/* All repetitions of a point, every event group each. Each thread samples its core clock just before
+   and after a repetition's two calls: on a machine whose clock wanders (turbo, a VM's host) the clock
+   of the repetition itself turns its time into cycles, where one reading per point or run would not. */
 static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struct point_record *rec, int tid)
 {
 	const struct ctr_plan *cp = g->s->events && g->s->events->plan.ngroups ? &g->s->events->plan : NULL;
@@ -291,6 +296,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 	for (int rep = 0; rep < rec->nreps && !sh->failed; rep++) {
 		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
+			double before;
 
 			if (fresh)
 				alloc_fresh(g, pt, tid);
@@ -299,8 +305,11 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 #pragma omp barrier
 			if (sh->failed)
 				goto next;
+			before = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
+			sh->ghz[tid] = clock_mean(before, tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2));
+#pragma omp barrier
 #pragma omp master
 			{
 				struct rec_pass *p = record_pass(rec, rep, gi);
@@ -308,6 +317,9 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->lo = max_of(sh->lo, pt->threads);
 				p->hi = max_of(sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
+				p->ghz = 0;
+				for (int i = 0; i < pt->threads; i++)
+					p->ghz += sh->ghz[i] / pt->threads;
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
@@ -335,7 +347,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		sh->reps = 1;
-		g->labels.core_ghz = tsc_core_ghz(s->tsc_hz, s->cfg->plan.quick ? 2 : 5);
+		/* a clock sample (N and 2N adds, twice) costs about 6/40 of the shortest timed call */
+		sh->clock_iters = tsc_chain_iters(s->tsc_hz, s->cfg->min_seconds / 40);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		sh->attempt = 0;
 	}
@@ -364,7 +377,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			int noisy = g->cv > record_cv_limit(pt);
 			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
 			summarise(&s->results[ipt], &g->rec, s->tsc_hz);
-			s->results[ipt].core_ghz = g->labels.core_ghz;
+			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = g->cv;
 			s->results[ipt].attempts = sh->attempt + 1;
@@ -393,7 +406,7 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 	const struct run_config *c = g->s->cfg;
 	int nodes[MAX_THREADS];
 
-	g->labels = (struct record_labels){g->cpus, g->mem_nodes, g->placement, g->msr, g->s->tsc_hz, 0, 0};
+	g->labels = (struct record_labels){g->cpus, g->mem_nodes, g->placement, g->msr, g->s->tsc_hz, 0};
 	topo_format_cpus(c->plan.cpus, pt->threads, ';', g->cpus, sizeof g->cpus);
 	buf_format_placement(&c->plan.places[pt->place], g->placement, sizeof g->placement);
 	for (int i = 0; i < pt->threads; i++)

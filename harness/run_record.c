@@ -4,6 +4,7 @@
 
 #include "run_events.h"
 #include "run_record.h"
+#include "stats.h"
 
 int record_init(struct point_record *r, int nreps, int npass)
 {
@@ -55,6 +56,17 @@ double record_cv(const struct point_record *r)
 	return sqrt(sq / (r->nreps - 1)) / mean;
 }
 
+double record_ghz(const struct point_record *r)
+{
+	double g[256];
+	int n = 0;
+
+	for (int i = 0; i < r->nreps && n < 256; i++)
+		if (r->pass[i * r->npass].ghz > 0)
+			g[n++] = r->pass[i * r->npass].ghz;
+	return stats_median(g, n);
+}
+
 double record_cv_limit(const struct plan_point *pt)
 {
 	/* First-touch time is page-fault time, which varies by tens of percent from call to call whatever
@@ -90,7 +102,6 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->msr = l->msr;
 	row->level = pt->level;
 	row->thp_share = l->thp_share;
-	row->core_ghz = l->core_ghz;
 	row->flag = flag;
 	row->v = r->v;
 	row->status = "ok";
@@ -137,6 +148,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			row.tsc_lo = p->lo;
 			row.tsc_hi = p->hi;
 			row.seconds = (double)p->ticks / l->tsc_hz;
+			row.core_ghz = p->ghz;
 			if (!grp)
 				raw_write(s->raw, &row);
 			for (unsigned k = 0; grp && k < grp->n; k++) {

@@ -24,6 +24,7 @@ struct rec_event {
 struct rec_pass {
 	int64_t ticks;               /* 2R call minus R call, slowest thread */
 	uint64_t lo, hi;             /* the two calls themselves, slowest thread */
+	double ghz;                  /* core clock around the two calls, mean over threads; 0 = unknown */
 	struct rec_event ev[CTR_GROUP_MAX];
 };
 
@@ -46,10 +47,13 @@ void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volu
 double record_cv(const struct point_record *r);
 double record_cv_limit(const struct plan_point *pt);
 
+/* The median core clock of the repetitions (group 0), 0 when none was measured. */
+double record_ghz(const struct point_record *r);
+
 /* The labels a point's rows share. */
 struct record_labels {
 	const char *cpus, *mem_nodes, *placement, *msr;
-	double tsc_hz, core_ghz, thp_share;
+	double tsc_hz, thp_share;
 };
 
 /* How many rows record_write writes for one point. */

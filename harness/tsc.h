@@ -31,4 +31,10 @@ double tsc_calibrate_hz(unsigned ms);
    TSC over about `ms` milliseconds, cancelling overhead with N and 2N iterations (shortest of 5 each). */
 double tsc_core_ghz(double tsc_hz, unsigned ms);
 
+/* The same in parts, for clock samples taken beside measurements: the chain length whose run takes
+   about `seconds`, and one sample with it (shortest of `tries` runs of N and of 2N; 0 if the 2N runs
+   were no longer than the N runs). */
+uint64_t tsc_chain_iters(double tsc_hz, double seconds);
+double tsc_chain_ghz(double tsc_hz, uint64_t iters, int tries);
+
 #endif

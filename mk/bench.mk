@@ -5,6 +5,6 @@ bench-compare: pmucheck
 		  { echo "run as root: apt-get install -y likwid" >&2; exit 1; }; }
 	scripts/bench-compare.sh $(KERNELS)
 
-# make repeatability: two identical short runs, L1/L2 bandwidths compared (target: within 2 %).
+# make repeatability: two identical --quick runs, L1/L2 bandwidths compared (the suite's check, alone).
 repeatability: pmucheck
-	scripts/repeatability.sh
+	bash tests/integration/repeatability.sh

@@ -1,0 +1,17 @@
+#include <stdlib.h>
+
+#include "stats.h"
+
+int stats_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double stats_median(double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof *v, stats_cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
