@@ -318,8 +318,9 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->hi = max_of(sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = 0;
-				for (int i = 0; i < pt->threads; i++)
-					p->ghz += sh->ghz[i] / pt->threads;
+				for (int i = 0, n = 0; i < pt->threads; i++)
+					if (sh->ghz[i] > 0) /* running mean of the threads' samples that succeeded */
+						p->ghz += (sh->ghz[i] - p->ghz) / ++n;
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
