@@ -4,20 +4,22 @@
 #define LOAD_BLOCK 512u /* bytes per unrolled block, the family's granule */
 
 uint64_t kern_load_gpr(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+uint64_t kern_load_sd(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_load_sse(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_load_avx(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_load_avx512(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 static const struct kern_variant load_variants[] = {
 	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr},
+	{"load.sd", 8, KISA_SSE2, 0, kern_load_sd},
 	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse},
 	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx}, /* the fold's vpxor ymm is AVX2 */
 	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512},
 };
 
 /* Instructions outside the loops, per variant: loop setup (4: add, neg, mov, jmp), then the fold
-   of the destination registers into rax and ret (gpr 4, sse 12, avx 14, avx512 16). */
-static const unsigned load_fixed[] = {4 + 4, 4 + 12, 4 + 14, 4 + 16};
+   of the destination registers into rax and ret (gpr 4, sd and sse 12, avx 14, avx512 16). */
+static const unsigned load_fixed[] = {4 + 4, 4 + 12, 4 + 12, 4 + 14, 4 + 16};
 
 static void load_volumes(const struct kern_variant *v, const struct kern_params *p,
 			 struct kern_volumes *out)
@@ -36,7 +38,7 @@ static void load_volumes(const struct kern_variant *v, const struct kern_params 
 
 static const struct kern_family load_family = {
 	.name = "load",
-	.summary = "sequential aligned loads of 8/16/32/64 bytes, plain moves (read bandwidth)",
+	.summary = "sequential aligned loads of 8 (GPR, xmm)/16/32/64 bytes, plain moves (read bandwidth)",
 	.variants = load_variants,
 	.nvariants = sizeof(load_variants) / sizeof(load_variants[0]),
 	.granule = LOAD_BLOCK,

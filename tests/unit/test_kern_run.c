@@ -77,12 +77,12 @@ static uint8_t *alloc(const struct kern_family *f, uint64_t bytes)
 }
 
 /* load: the xor of the 8-byte words of the array's last block of loads, one load per destination
-   register (4 for 8-byte loads, 8 for vectors), whatever the repetition count. */
+   register (4 GPRs for load.gpr, 8 xmm/ymm/zmm for the others), whatever the repetition count. */
 static void test_load_returns_xor_of_last_loads(void **state)
 {
 	const struct kern_case *c = *state;
 	uint64_t bytes = 4 * c->f->granule, want = 0;
-	uint64_t tail = c->v->width == 8 ? 4 * 8 : 8 * c->v->width;
+	uint64_t tail = c->v->isa == KISA_BASE ? 4 * 8 : 8 * c->v->width;
 	uint8_t *buf;
 
 	skip_unless_supported(c->v);

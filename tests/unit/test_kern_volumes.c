@@ -122,7 +122,7 @@ static void test_bytes_are_accesses_times_width(void **state)
 		const char *variant;
 		unsigned num, den; /* bytes moved per pass = bytes * num / den */
 	} cases[] = {
-		{"load.gpr", 1, 1},  {"load.sse", 1, 1},  {"load.avx", 1, 1},      {"load.avx512", 1, 1},
+		{"load.gpr", 1, 1},  {"load.sd", 1, 1},   {"load.sse", 1, 1},  {"load.avx", 1, 1},      {"load.avx512", 1, 1},
 		{"store.gpr", 1, 1}, {"store.sse.nt", 1, 1}, {"store.avx512.nt", 1, 1},
 		{"triad.sse", 3, 1}, {"triad.avx512.nt", 3, 1}, {"chase.dep", 1, 8}, {"nopread.gpr", 1, 8},
 		{"splitread.gpr", 1, 8},
