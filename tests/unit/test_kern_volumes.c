@@ -18,7 +18,7 @@ static const struct {
 	const char *name;
 	unsigned nvariants;
 } expected[] = {
-	{"load", 4}, {"store", 8}, {"nopread", 1}, {"splitread", 1}, {"triad", 6}, {"chase", 3}, {"touch", 1},
+	{"load", 5}, {"store", 8}, {"nopread", 1}, {"splitread", 1}, {"triad", 6}, {"chase", 3}, {"touch", 1},
 };
 
 static void vols(const char *variant, uint64_t bytes, uint64_t reps, uint64_t arg, struct kern_volumes *out)
