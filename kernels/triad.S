@@ -17,16 +17,18 @@
  * Registers: rdi end of a, r8 end of b, r9 end of c, rsi -bytes, rcx running index (-bytes .. 0),
  *   rdx passes left; register 15 = s; registers 0-7 hold the vectors in flight (round robin, so
  *   that consecutive vectors never share a register).
- * Block (loop body): 512 bytes of each array (8 lines per array). Per vector: SSE movapd + mulpd
- *   + addpd + store (4 instructions), AVX / AVX-512 vmulpd + vaddpd + store (3).
+ * Loop body: 8 vectors, one per register 0-7, so 8 * width bytes of each array (SSE 128, AVX 256,
+ *   AVX-512 512); the granule stays 512 bytes. Per vector: SSE movapd + mulpd + addpd + store (4
+ *   instructions), AVX / AVX-512 vmulpd + vaddpd + store (3). Why not a whole 512-byte block per
+ *   iteration, as the other families do: unrolled to 16 vectors, triad.avx's 470-byte loop read and
+ *   wrote L2 at 182-245 GB/s on Zen 5 depending on where the loop started modulo 512 bytes of code
+ *   (lowest at 64 and 448, highest at 256); the 8-vector loop ran at 238-241 GB/s at every start.
  *
- * Descriptor (triad_desc.c): per block 512/width vectors x (4 or 3) + 2 (add, jnz) instructions; per pass
+ * Descriptor (triad_desc.c): per iteration 8 vectors x (4 or 3) + 2 (add, jnz) instructions; per pass
  * 3 (index reset, dec, jnz); outside the loops 9 (s load, 6 setup, xor, ret) + sfence (NT) +
  * vzeroupper (AVX, AVX-512). Loads 2 per vector + s + ret's; stores 1 per vector.
  */
 #include "kern_asm.h"
-
-#define BLOCK 512
 
 	.section .rodata
 	.p2align 6
@@ -64,13 +66,11 @@ KERN_FUNC \name
 	neg	%rsi
 	BLOCKS_BEGIN
 	off = 0
-	.rept BLOCK / (8 * \width)
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	\vec	off, \p\r, \st
 	off = off + \width
 	.endr
-	.endr
-	BLOCKS_END BLOCK
+	BLOCKS_END (8*\width)
 	\fini
 	xor	%eax, %eax
 	ret

@@ -2,7 +2,7 @@
  * non-temporal stores. */
 #include "kern.h"
 
-#define TRIAD_BLOCK 512u /* bytes of each array per unrolled block, the family's granule */
+#define TRIAD_BLOCK 512u /* the granule: whole loop iterations (8 vectors) at every width up to 64 bytes */
 
 uint64_t kern_triad_sse(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_triad_avx(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
@@ -42,7 +42,7 @@ static void triad_volumes(const struct kern_variant *v, const struct kern_params
 			  struct kern_volumes *out)
 {
 	uint64_t vectors = p->reps * (p->bytes / v->width);
-	uint64_t blocks = p->reps * (p->bytes / TRIAD_BLOCK);
+	uint64_t iterations = vectors / 8; /* the loop body is 8 vectors (triad.S) */
 	uint64_t lines = p->reps * (p->bytes / KERN_LINE);
 	int sse = v->width == 16;
 	unsigned per_vector = sse ? 4 : 3; /* SSE is 2-operand: c needs its own movapd */
@@ -50,8 +50,8 @@ static void triad_volumes(const struct kern_variant *v, const struct kern_params
 
 	*out = (struct kern_volumes){0};
 	/* 9 outside the loops (s load, add, lea, lea, neg, mov, jmp, xor, ret) + sfence (NT) +
-	   vzeroupper (AVX, AVX-512); per pass 3 (index reset, dec, jnz); per block add + jnz */
-	out->instructions = 9 + !!nt + !sse + 3 * p->reps + 2 * blocks + per_vector * vectors;
+	   vzeroupper (AVX, AVX-512); per pass 3 (index reset, dec, jnz); per iteration add + jnz */
+	out->instructions = 9 + !!nt + !sse + 3 * p->reps + 2 * iterations + per_vector * vectors;
 	/* b and c per vector, + s (one load of the variant's width) + ret's read of the return address */
 	out->loads = 2 * vectors + 2;
 	out->stores = vectors;
