@@ -278,12 +278,6 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-/* The mean of two clock samples; one that failed (0) does not count. */
-static double clock_mean(double a, double b)
-{
-	return a > 0 && b > 0 ? 0.5 * (a + b) : a > 0 ? a : b;
-}
-
 /* All repetitions of a point, every event group each. Each thread samples its core clock just before
    and after a repetition's two calls: on a machine whose clock wanders (turbo, a VM's host) the clock
    of the repetition itself turns its time into cycles, where one reading per point or run would not. */
@@ -296,7 +290,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 	for (int rep = 0; rep < rec->nreps && !sh->failed; rep++) {
 		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
-			double before;
+			double clock[2];
 
 			if (fresh)
 				alloc_fresh(g, pt, tid);
@@ -305,10 +299,11 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 #pragma omp barrier
 			if (sh->failed)
 				goto next;
-			before = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
+			clock[0] = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
-			sh->ghz[tid] = clock_mean(before, tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2));
+			clock[1] = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
+			sh->ghz[tid] = stats_mean_positive(clock, 2); /* a failed sample (0) does not count */
 #pragma omp barrier
 #pragma omp master
 			{
@@ -317,10 +312,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->lo = max_of(sh->lo, pt->threads);
 				p->hi = max_of(sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
-				p->ghz = 0;
-				for (int i = 0, n = 0; i < pt->threads; i++)
-					if (sh->ghz[i] > 0) /* running mean of the threads' samples that succeeded */
-						p->ghz += (sh->ghz[i] - p->ghz) / ++n;
+				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}

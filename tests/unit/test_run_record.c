@@ -55,12 +55,24 @@ static void test_median_odd_even_empty(void **state)
 	assert_true(stats_median(NULL, 0) == 0);
 }
 
+/* Failed clock samples (0) are left out of the mean; none left gives 0. */
+static void test_mean_of_positive_samples(void **state)
+{
+	const double v[4] = {4.0, 0, 4.4, 0}, none[2] = {0, 0};
+
+	(void)state;
+	assert_true(fabs(stats_mean_positive(v, 4) - 4.2) < 1e-12);
+	assert_true(stats_mean_positive(v, 1) == 4.0);
+	assert_true(stats_mean_positive(none, 2) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_clock_is_median_of_group_0_samples),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_median_odd_even_empty),
+		cmocka_unit_test(test_mean_of_positive_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
