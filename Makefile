@@ -2,8 +2,18 @@
 CC      ?= gcc
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp -Ikernels -Iharness -Ianalysis
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp
 ASFLAGS += -g -Ikernels
+
+# The layers (docs/architecture.md): commands -> {harness, analysis} -> {kernels, common}. Each layer's
+# sources see only the headers of the layers below it, so an upward or sideways include does not compile.
+HARNESS_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard harness/*/*.c))))
+INC_kernels  := -Ikernels
+INC_common   := -Icommon
+INC_harness  := $(INC_common) $(INC_kernels) $(HARNESS_DIRS:%=-I%)
+INC_analysis := $(INC_common) $(INC_kernels) -Ianalysis
+INC_commands := $(INC_harness) -Ianalysis -Icommands
+INC_ALL      := $(INC_commands)
 LDLIBS  += -lpapi -lpfm -lnuma -lhwloc -linih -ljansson -lm
 LDFLAGS += -fopenmp
 
@@ -14,13 +24,13 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-SRC_C   := $(wildcard kernels/*.c harness/*.c analysis/*.c)
+SRC_C   := $(wildcard kernels/*.c common/*.c harness/*/*.c analysis/*.c commands/*.c)
 SRC_S   := $(wildcard kernels/*.S)
 # A family is kernels/<name>.S plus kernels/<name>.c: objects keep the source suffix so they do not collide.
 OBJ     := $(SRC_C:%.c=$(BUILD)/%.c.o) $(SRC_S:%.S=$(BUILD)/%.S.o)
 # Everything but main: the unit tests link these objects directly (not an archive: the kernel and
 # command registries live in linker sections that an archive would drop).
-LIB_OBJ := $(filter-out $(BUILD)/harness/main.c.o,$(OBJ))
+LIB_OBJ := $(filter-out $(BUILD)/commands/main.c.o,$(OBJ))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
@@ -35,7 +45,7 @@ $(BUILD)/pmucheck: $(OBJ)
 
 $(BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_$(firstword $(subst /, ,$<))) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
@@ -43,7 +53,7 @@ $(BUILD)/%.S.o: %.S
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
 unit-tests: $(UNIT_BIN)
 

@@ -4,6 +4,6 @@ CFG_EVCHECK := $(BUILD)/tests/tools/cfg_evcheck
 
 $(CFG_EVCHECK): tests/tools/cfg_evcheck.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lpfm
+	$(CC) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lpfm
 
 unit-tests: $(CFG_EVCHECK)

@@ -15,14 +15,14 @@ FUZZ_TIME  ?= 600
 FUZZ_DIR   := build/fuzz
 FUZZ_CORPUS ?= $(FUZZ_DIR)
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-Iharness -Ikernels -Ianalysis
+	$(INC_ALL)
 
 FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
-FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/cfg*.c) harness/err.c harness/cli.c
+FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) common/err.c common/num.c
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
-FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/ctr*.c) harness/err.c
+FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) common/err.c
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
-FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) harness/err.c
+FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) common/err.c
 # The real specs, one per file as libFuzzer wants them (no line end: that would be part of the spec).
 FUZZ_SPEC_CFG_SEEDS := $(FUZZ_DIR)/seeds-spec-configs
 
@@ -38,15 +38,15 @@ FUZZ_RUN_raw  = $(FUZZ_RAW) -dict=tests/fuzz/raw.dict -max_len=16384 \
 fuzz-bins: $(FUZZ_CFG) $(FUZZ_SPEC) $(FUZZ_RAW) $(FUZZ_SPEC_CFG_SEEDS)
 fuzz-cfg-bin: $(FUZZ_CFG)
 
-$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/cfg*.h) harness/err.h harness/cli.h kernels/kern.h
+$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) common/err.h common/num.h kernels/kern.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih
 
-$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/ctr.h harness/ctr_int.h harness/err.h
+$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/counters/ctr.h harness/counters/ctr_int.h common/err.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson
 
-$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) harness/err.h kernels/kern.h
+$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) common/err.h kernels/kern.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson
 

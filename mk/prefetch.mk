@@ -3,6 +3,6 @@ PF_SESSION := $(BUILD)/tests/pf_session
 
 $(PF_SESSION): tests/pf_session.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 unit-tests: $(PF_SESSION)

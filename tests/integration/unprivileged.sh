@@ -77,24 +77,24 @@ fi
 
 # --- the source: where MSRs can be written ---
 cd "$TOP" || exit 1
-src=$(ls harness/*.c analysis/*.c kernels/*.c)
+src=$(ls commands/*.c common/*.c harness/*/*.c analysis/*.c kernels/*.c)
 # pwrite on an MSR file: msr_write itself, and the signal handler's restore (async-signal-safe, so
 # no msr_write), which puts back only the guarded mask; pf_state.c writes the lock file's pid.
-[ "$(grep -l 'pwrite(' $src | tr '\n' ' ')" = "harness/msr.c harness/pf_signal.c harness/pf_state.c " ] &&
+[ "$(grep -l 'pwrite(' $src | tr '\n' ' ')" = "harness/prefetch/msr.c harness/prefetch/pf_signal.c harness/prefetch/pf_state.c " ] &&
 	ok "pwrite appears only in msr.c, pf_signal.c and pf_state.c" ||
 	notok "pwrite appears only in msr.c, pf_signal.c and pf_state.c" "$(grep -n 'pwrite(' $src)"
 check "msr.c: one pwrite, in msr_write" \
-	test "$(awk '/^int msr_write\(/ { f = 1 } f && /pwrite\(/ { n++ } /^}/ { f = 0 } END { print n }' harness/msr.c)/$(grep -c 'pwrite(' harness/msr.c)" = 1/1
+	test "$(awk '/^int msr_write\(/ { f = 1 } f && /pwrite\(/ { n++ } /^}/ { f = 0 } END { print n }' harness/prefetch/msr.c)/$(grep -c 'pwrite(' harness/prefetch/msr.c)" = 1/1
 check "pf_signal.c: its one pwrite writes the value with only the guarded mask restored" \
-	test "$(grep -c 'pwrite(' harness/pf_signal.c)/$(grep -B1 'pwrite(guard.fds' harness/pf_signal.c |
+	test "$(grep -c 'pwrite(' harness/prefetch/pf_signal.c)/$(grep -B1 'pwrite(guard.fds' harness/prefetch/pf_signal.c |
 		grep -c 'v = (v & ~guard.mask) | (guard.vals\[i\] & guard.mask);')" = 1/1
 check "pf_state.c: its pwrite writes the lock file's pid, not an MSR" \
-	test "$(grep -c 'pwrite(\*fd, pid,' harness/pf_state.c)/$(grep -c 'pwrite(' harness/pf_state.c)" = 1/1
-[ -z "$(grep -n 'msr_write(' $src | grep -v '^harness/msr.c:')" ] &&
+	test "$(grep -c 'pwrite(\*fd, pid,' harness/prefetch/pf_state.c)/$(grep -c 'pwrite(' harness/prefetch/pf_state.c)" = 1/1
+[ -z "$(grep -n 'msr_write(' $src | grep -v '^harness/prefetch/msr.c:')" ] &&
 	ok "msr_write is called only in msr.c (by msr_update)" ||
-	notok "msr_write is called only in msr.c" "$(grep -n 'msr_write(' $src | grep -v '^harness/msr.c:')"
-calls=$(grep -n 'msr_update(' $src | grep -v '^harness/msr.c:')
-[ -n "$calls" ] && [ -z "$(echo "$calls" | grep -v '^harness/pf[a-z_]*\.c:')" ] &&
+	notok "msr_write is called only in msr.c" "$(grep -n 'msr_write(' $src | grep -v '^harness/prefetch/msr.c:')"
+calls=$(grep -n 'msr_update(' $src | grep -v '^harness/prefetch/msr.c:')
+[ -n "$calls" ] && [ -z "$(echo "$calls" | grep -v '^harness/prefetch/pf[a-z_]*\.c:')" ] &&
 	ok "msr_update is called only from the pf code" || notok "msr_update is called only from the pf code" "$calls"
 # msr_update(fd, cpu, reg, clear, set, ...): the register is a table's (t->msr, or a state file's that
 # pf_state_read checked against the table), and clear and set are limited to a table mask.

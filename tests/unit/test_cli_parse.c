@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "num.h"
 #include "raw.h"
 #include "topo.h"
 
@@ -19,13 +20,13 @@ static void test_sizes_take_binary_suffixes(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(cli_parse_size("--sizes", "32k", &v, &e), 0);
+	assert_int_equal(num_parse_size("--sizes", "32k", &v, &e), 0);
 	assert_int_equal(v, 32768);
-	assert_int_equal(cli_parse_size("--sizes", "3MiB", &v, &e), 0);
+	assert_int_equal(num_parse_size("--sizes", "3MiB", &v, &e), 0);
 	assert_int_equal(v, 3u << 20);
-	assert_int_equal(cli_parse_size("--sizes", "1G", &v, &e), 0);
+	assert_int_equal(num_parse_size("--sizes", "1G", &v, &e), 0);
 	assert_int_equal(v, 1u << 30);
-	assert_int_equal(cli_parse_size("--sizes", "100", &v, &e), 0);
+	assert_int_equal(num_parse_size("--sizes", "100", &v, &e), 0);
 	assert_int_equal(v, 100);
 }
 
@@ -37,7 +38,7 @@ static void test_bad_sizes_name_the_option(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		assert_int_equal(cli_parse_size("--sizes", bad[i], &v, &e), E_USAGE);
+		assert_int_equal(num_parse_size("--sizes", bad[i], &v, &e), E_USAGE);
 		assert_non_null(strstr(e.msg, "--sizes"));
 	}
 }

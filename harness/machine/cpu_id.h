@@ -20,8 +20,8 @@ struct cpuid_info {
    override is not "Vendor:family:model" (out is then left zeroed). */
 int cpuid_read(struct cpuid_info *out);
 
-/* ISA extensions usable by this process: the CPU has them and the OS saves their registers. */
-bool cpuid_has_avx2(void);
-bool cpuid_has_avx512f(void);
+/* Whether this process may use every ISA extension in isa (KISA_* bits of kern.h): the CPU has them,
+   the OS saves their registers, and PMUCHECK_ISA_DISABLE does not name them. */
+bool cpuid_isa_ok(unsigned isa);
 
 #endif

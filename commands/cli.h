@@ -31,15 +31,10 @@ const struct cli_command *cli_command_find(const char *name);
    and returns the exit status for status. */
 int cli_fail(const char *cmd, int status, const struct err *e);
 
-/* Parses a non-negative integer with an optional binary suffix (k, K, KiB, m, M, MiB, g, G, GiB).
-   Returns 0, or E_USAGE with a message naming option. */
 /* Parses "[--quiet] DIR" and --help for the commands that read one results directory. Returns -1 when
    the command goes on with *dir, else the exit status to return (0 after --help, 2 for bad usage, with
    the message printed). */
 int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *), int *quiet,
 		    const char **dir);
-
-int cli_parse_size(const char *option, const char *text, uint64_t *out, struct err *e);
-int cli_parse_u64(const char *option, const char *text, uint64_t *out, struct err *e);
 
 #endif

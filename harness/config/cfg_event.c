@@ -42,7 +42,7 @@ static int arch_pmu(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &ARCH(x)->pmu, v);
 }
 
-/* The prefetcher tables pmucheck knows (DESIGN.md "Prefetcher control"). */
+/* The prefetcher tables pmucheck knows (harness/prefetch/pf_table.c). */
 static int arch_prefetch(struct cfg_ctx *x, const char *v)
 {
 	static const char *const tables[] = {"intel-1a4", "intel-knl", "amd-c0000108", "none"};

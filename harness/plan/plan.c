@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu_id.h"
 #include "plan.h"
 
 /* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
@@ -23,30 +24,6 @@ static const uint64_t mul_k_default[] = {24}; /* Molka et al.: 24 multiplies per
 static const uint64_t offsets_quick[] = {0, 32, 56, 57, 63};
 /* touch: three sizes, the fewest points a fit of faults against pages needs (analysis/thresholds.h) */
 static const uint64_t touch_sizes[] = {2u << 20, 8u << 20, 32u << 20};
-
-/* PMUCHECK_ISA_DISABLE="avx512f,avx2" pretends the CPU lacks those extensions: to test the refusal
-   paths on a machine that has everything, or to keep a run to narrower kernels. */
-static int isa_disabled(const char *name)
-{
-	const char *list = getenv("PMUCHECK_ISA_DISABLE");
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0))
-			return 1;
-	}
-	return 0;
-}
-
-/* __builtin_cpu_supports takes only literals, hence the macro. */
-#define HAS(name) (__builtin_cpu_supports(name) && !isa_disabled(name))
-
-int plan_isa_ok(unsigned isa)
-{
-	__builtin_cpu_init();
-	return (!(isa & KISA_SSE2) || HAS("sse2")) && (!(isa & KISA_AVX) || HAS("avx")) &&
-	       (!(isa & KISA_AVX2) || HAS("avx2")) && (!(isa & KISA_AVX512F) || HAS("avx512f"));
-}
 
 const char *plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
@@ -292,13 +269,13 @@ static int add_named(struct gen *g, const char *name)
 		return err_set(g->e, E_USAGE, "--kernels: unknown kernel '%s' (see 'pmucheck list kernels')",
 			       name);
 	if (strchr(name, '.')) {
-		if (!plan_isa_ok(v->isa))
+		if (!cpuid_isa_ok(v->isa))
 			return err_set(g->e, E_USAGE, "--kernels: this CPU lacks the instructions of '%s'", name);
 		return add_variant(g, f, v);
 	}
 	for (unsigned i = 0; i < f->nvariants; i++) {
 		int rc;
-		if (!plan_isa_ok(f->variants[i].isa)) {
+		if (!cpuid_isa_ok(f->variants[i].isa)) {
 			note_skipped(g->p, f->variants[i].name);
 			continue;
 		}

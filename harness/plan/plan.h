@@ -64,7 +64,5 @@ void plan_free(struct plan *p);
 
 /* Level ("L1", "L2", "L3", "DRAM") a per-thread working set falls in, given `threads` sharing caches. */
 const char *plan_level(const struct topo *t, uint64_t working_set, int threads);
-/* Whether this CPU can run a variant. */
-int plan_isa_ok(unsigned isa);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cfg_int.h"
-#include "cli.h"
+#include "num.h"
 
 const struct cfg_word cfg_level_words[] = {
 	{"L1", CFG_L1}, {"L2", CFG_L2}, {"L3", CFG_L3}, {"DRAM", CFG_DRAM}, {"all", CFG_LEVELS_ALL}, {0},
@@ -91,7 +91,7 @@ static int parse_number(struct cfg_ctx *x, const char *key, const char *tok, int
 	int rc;
 
 	snprintf(option, sizeof option, "%s", key);
-	rc = sizes ? cli_parse_size(option, tok, &v, &e) : cli_parse_u64(option, tok, &v, &e);
+	rc = sizes ? num_parse_size(option, tok, &v, &e) : num_parse_u64(option, tok, &v, &e);
 	if (rc)
 		return cfg_fail(x, "%s", e.msg);
 	*out = v;

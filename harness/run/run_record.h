@@ -9,7 +9,7 @@
 #include "run.h"
 
 /* A point is noisy when the coefficient of variation of its repetitions' times exceeds this: caches
-   repeat tightly, memory less so (the thresholds of issue 8). */
+   repeat tightly, memory less so. */
 #define NOISE_CV_CACHE 0.02 /* L1, L2 */
 #define NOISE_CV_MEMORY 0.05 /* L3, DRAM */
 

@@ -4,6 +4,7 @@
 
 #include "cpu_id.h"
 #include "err.h"
+#include "kern.h"
 
 /* Inline asm rather than gcc's <cpuid.h>, so this module needs no compiler-specific header. */
 static void cpuid(unsigned leaf, unsigned r[4])
@@ -76,12 +77,26 @@ int cpuid_read(struct cpuid_info *out)
 }
 
 /* gcc's runtime CPU model checks XGETBV too, so these are true only when the OS enabled the state. */
-bool cpuid_has_avx2(void)
+/* PMUCHECK_ISA_DISABLE="avx512f,avx2" pretends the CPU lacks those extensions: to test the refusal
+   paths on a machine that has everything, or to keep a run to narrower kernels. */
+static int isa_disabled(const char *name)
 {
-	return __builtin_cpu_supports("avx2");
+	const char *list = getenv("PMUCHECK_ISA_DISABLE");
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0))
+			return 1;
+	}
+	return 0;
 }
 
-bool cpuid_has_avx512f(void)
+/* __builtin_cpu_supports takes only literals, hence the macro. */
+#define HAS(name) (__builtin_cpu_supports(name) && !isa_disabled(name))
+
+bool cpuid_isa_ok(unsigned isa)
 {
-	return __builtin_cpu_supports("avx512f");
+	__builtin_cpu_init();
+	return (!(isa & KISA_SSE2) || HAS("sse2")) && (!(isa & KISA_AVX) || HAS("avx")) &&
+	       (!(isa & KISA_AVX2) || HAS("avx2")) && (!(isa & KISA_AVX512F) || HAS("avx512f"));
 }

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "num.h"
 #include "resume.h"
 
 static void usage(FILE *f)
@@ -85,7 +86,7 @@ static int add_size(void *ctx, const char *option, const char *item, struct err 
 	struct plan_opts *o = ctx;
 	if (o->nsizes == PLAN_MAX_SIZES)
 		return err_set(e, E_USAGE, "%s: more than %d sizes", option, PLAN_MAX_SIZES);
-	return cli_parse_size(option, item, &o->sizes[o->nsizes++], e);
+	return num_parse_size(option, item, &o->sizes[o->nsizes++], e);
 }
 
 static int add_arg(void *ctx, const char *option, const char *item, struct err *e)
@@ -93,14 +94,14 @@ static int add_arg(void *ctx, const char *option, const char *item, struct err *
 	struct plan_opts *o = ctx;
 	if (o->nargs == PLAN_MAX_ARGS)
 		return err_set(e, E_USAGE, "%s: more than %d values", option, PLAN_MAX_ARGS);
-	return cli_parse_u64(option, item, &o->args[o->nargs++], e);
+	return num_parse_u64(option, item, &o->args[o->nargs++], e);
 }
 
 static int add_threads(void *ctx, const char *option, const char *item, struct err *e)
 {
 	struct plan_opts *o = ctx;
 	uint64_t v;
-	int rc = cli_parse_u64(option, item, &v, e);
+	int rc = num_parse_u64(option, item, &v, e);
 
 	if (rc)
 		return rc;
@@ -158,25 +159,25 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case 'p': r = each_item("--placement", optarg, add_place, &pc, e); break;
 		case 'a': r = each_item("--args", optarg, add_arg, o, e); break;
 		case 'r':
-			r = cli_parse_u64("--reps", optarg, &v, e);
+			r = num_parse_u64("--reps", optarg, &v, e);
 			if (!r && (v < 1 || v > 256))
 				r = err_set(e, E_USAGE, "--reps: %s is out of range (1..256)", optarg);
 			rc->cfg.reps = (int)v;
 			break;
 		case OPT_MIN_TIME:
-			r = cli_parse_u64("--min-time", optarg, &v, e);
+			r = num_parse_u64("--min-time", optarg, &v, e);
 			if (!r && (v < 1 || v > 10000))
 				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)", optarg);
 			rc->cfg.min_seconds = (double)v * 1e-3;
 			break;
 		case OPT_RETRIES:
-			r = cli_parse_u64("--retries", optarg, &v, e);
+			r = num_parse_u64("--retries", optarg, &v, e);
 			if (!r && v > 20)
 				r = err_set(e, E_USAGE, "--retries: %s is out of range (0..20)", optarg);
 			rc->cfg.retries = (int)v;
 			break;
 		case OPT_NO_THP: rc->cfg.thp = 0; break;
-		case OPT_SEED: r = cli_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;
+		case OPT_SEED: r = num_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;
 		case 'o': rc->out = optarg; break;
 		case OPT_RESULTS: rc->results_root = optarg; break;
 		case OPT_PROGRESS: rc->cfg.progress = 1; break;

@@ -3,7 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "plan.h"
+#include "kern.h"
 #include "sysinfo.h"
 
 /* First line of a small file, without the newline; "" when unreadable. */
@@ -74,7 +74,7 @@ void sysinfo_read(struct sysinfo *s)
 	cpuinfo_field("cpu MHz", buf, sizeof buf);
 	s->mhz = atof(buf);
 	for (size_t i = 0; i < sizeof isa / sizeof *isa; i++)
-		if (plan_isa_ok(isa[i].bit)) {
+		if (cpuid_isa_ok(isa[i].bit)) {
 			size_t n = strlen(s->isa);
 			snprintf(s->isa + n, sizeof s->isa - n, "%s%s", n ? " " : "", isa[i].name);
 		}
