@@ -43,7 +43,7 @@ struct run_job {
 /* The experiments: the steps of --preset, or the command line's one. */
 static int build_experiments(struct run_cli *rc, const struct topo *t, struct run_job *j, struct err *e)
 {
-	char presets[4096];
+	char presets[4096], skipped[2048];
 	int found, r;
 
 	r = experiment_load_config(rc->config, &j->sys.cpu, &j->arch, &found, j->config_path,
@@ -64,7 +64,12 @@ static int build_experiments(struct run_cli *rc, const struct topo *t, struct ru
 		r = cfg_load(presets, &j->presets, e);
 	if (!r)
 		r = experiment_preset(&j->presets, rc->preset, found ? &j->arch : NULL, &rc->cfg.plan, rc->cfg.reps,
-				      t, &j->xs, &j->nxs, e);
+				      t, &j->xs, &j->nxs, skipped, sizeof skipped, e);
+	for (char *line = skipped, *next; !r && *line; line = next) {
+		next = line + strcspn(line, "\n");
+		fprintf(stderr, "pmucheck run: skipping %.*s\n", (int)(next - line), line);
+		next += *next == '\n';
+	}
 	if (!r && j->nxs == 0)
 		r = err_set(e, E_USAGE, "--preset: no step of '%s' can run on this machine", rc->preset);
 	return r;
@@ -290,6 +295,22 @@ static int open_raw(struct run_cli *rc, struct run_job *j, struct err *e)
 	return raw_append(&j->raw, rc->dir, e);
 }
 
+/* Restores the prefetchers. A failed restore fails the run; after an earlier error it is printed beside
+   that error, which stays the one reported. */
+static int end_prefetch(struct run_job *j, int r, struct err *e)
+{
+	struct err pe;
+	int pr = run_pf_end(&j->pf, &pe);
+
+	if (pr && !r) {
+		*e = pe;
+		return pr;
+	}
+	if (pr)
+		fprintf(stderr, "pmucheck run: %s\n", pe.msg);
+	return r;
+}
+
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -323,7 +344,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
-	run_pf_end(&j->pf);
+	r = end_prefetch(j, r, e);
 	if (!r)
 		r = raw_close(&j->raw, e);
 	else
@@ -340,7 +361,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 
 static void job_free(struct run_job *j)
 {
-	run_pf_end(&j->pf);
+	end_prefetch(j, E_RUNTIME, NULL); /* only after an early return: measure() ended the session */
 	for (int i = 0; i < j->nxs; i++)
 		experiment_free(&j->xs[i]);
 	free(j->xs);

@@ -144,9 +144,11 @@ static void step_places(struct experiment *x, const struct cfg_run *r, const str
 		x->opts.places[x->opts.nplaces++] = (struct buf_place){BUF_INTERLEAVE, -1};
 }
 
+/* Fills x from one preset step; *runs is 0 when nothing of the step can run here (x->skipped says why). */
 static int step(struct experiment *x, const struct cfg_run *r, const struct cfg *arch,
-		const struct plan_opts *base, int reps, const struct topo *t, struct err *e)
+		const struct plan_opts *base, int reps, const struct topo *t, int *runs, struct err *e)
 {
+	int rc;
 	char *kernels = x->kernels;
 
 	memset(x, 0, sizeof *x);
@@ -173,15 +175,17 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 		x->opts.args[x->opts.nargs++] = r->args.v[i];
 	step_threads(x, r);
 	step_places(x, r, t);
-	run_pf_states(r->prefetch == CFG_PF_ON ? "on" : r->prefetch == CFG_PF_OFF ? "off" : "on,off", &x->opts, e);
-	if (x->opts.nthreads == 0 || x->opts.nplaces == 0)
-		return 1; /* nothing of this step can run here */
-	return config_events(&x->ev, arch, r, e);
+	rc = run_pf_states(r->prefetch == CFG_PF_ON ? "on" : r->prefetch == CFG_PF_OFF ? "off" : "on,off", &x->opts,
+			   e);
+	if (rc)
+		return err_wrap(e, rc, "preset step %s", x->name);
+	*runs = x->opts.nthreads > 0 && x->opts.nplaces > 0;
+	return *runs ? config_events(&x->ev, arch, r, e) : 0;
 }
 
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
 		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
-		      int *n, struct err *e)
+		      int *n, char *skipped, size_t len, struct err *e)
 {
 	const struct cfg_preset *p = cfg_preset_find(presets, name);
 	struct experiment *xs;
@@ -192,22 +196,26 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 	if (!p) {
 		char names[512] = "";
 		for (unsigned i = 0; i < presets->npresets; i++) {
-			size_t len = strlen(names);
-			snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", presets->presets[i].name);
+			size_t used = strlen(names);
+			snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", presets->presets[i].name);
 		}
 		return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path, names);
 	}
 	xs = calloc(p->nruns, sizeof *xs);
 	if (!xs)
 		return err_set(e, E_RUNTIME, "out of memory");
+	if (len)
+		skipped[0] = 0;
 	for (unsigned i = 0; i < p->nruns && !rc; i++) {
-		int r = step(&xs[*n], &presets->runs[p->first_run + i], arch, base, reps, t, e);
-		if (r < 0)
-			rc = r;
-		else if (r == 0)
+		int runs = 0;
+		size_t used = strnlen(skipped, len);
+
+		rc = step(&xs[*n], &presets->runs[p->first_run + i], arch, base, reps, t, &runs, e);
+		if (!rc && runs)
 			(*n)++;
-		else
-			fprintf(stderr, "pmucheck run: skipping %s here: %s\n", xs[*n].name, xs[*n].skipped);
+		else if (!rc && used + 1 < len)
+			snprintf(skipped + used, len - used, "%s%s here: %s", used ? "\n" : "", xs[*n].name,
+				 xs[*n].skipped);
 	}
 	if (rc) {
 		for (int i = 0; i < *n; i++)

@@ -34,10 +34,11 @@ int experiment_load_config(const char *path, const struct cpuid_info *cpu, struc
 int experiment_plain(struct experiment *x, const struct plan_opts *base, int reps, const char *events,
 		     int keep_going, const struct cfg *arch, struct err *e);
 
-/* One experiment per step of preset `name` from the presets config, on this machine's topology. */
+/* One experiment per step of preset `name` from the presets config, on this machine's topology. The
+   steps of which nothing can run here are left out and named in `skipped` ("step: why", a line each). */
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
 		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
-		      int *n, struct err *e);
+		      int *n, char *skipped, size_t len, struct err *e);
 
 void experiment_free(struct experiment *x);
 

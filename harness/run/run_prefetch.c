@@ -115,18 +115,18 @@ int run_pf_set(void *ctx, int state, char *msr, size_t len, struct err *e)
 	return 0;
 }
 
-void run_pf_end(struct run_pf *p)
+int run_pf_end(struct run_pf *p, struct err *e)
 {
-	struct err e;
+	int rc;
 
 	if (!p->ctl)
-		return;
-	if (pf_restore(p->ctl, &e) == 0)
+		return 0;
+	rc = pf_restore(p->ctl, e);
+	if (!rc)
 		pf_values(p->ctl, p->after, sizeof p->after);
-	else
-		fprintf(stderr, "pmucheck run: %s\n", e.msg);
 	pf_close(p->ctl);
 	p->ctl = NULL;
+	return rc;
 }
 
 json_t *run_pf_json(const struct run_pf *p)

@@ -31,8 +31,9 @@ void run_pf_open(struct run_pf *p, const int *cpus, int ncpus);
 void run_pf_use(struct run_pf *p, struct plan_opts *o);
 /* run_state.set_prefetch */
 int run_pf_set(void *ctx, int state, char *msr, size_t len, struct err *e);
-/* Restores the prefetchers and ends the session. */
-void run_pf_end(struct run_pf *p);
+/* Restores the prefetchers and ends the session; a failed restore is returned (pf_close still puts
+   the values back as its last resort, see pf.h). Ending a session twice is a no-op. */
+int run_pf_end(struct run_pf *p, struct err *e);
 json_t *run_pf_json(const struct run_pf *p);
 
 #endif
