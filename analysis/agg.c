@@ -312,7 +312,7 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 		goto oom;
 	status = row->status;
 	reason = row->reason;
-	/* Never multiplex (DESIGN.md): a reading that ran for only part of its time is not used, even
+	/* Never multiplex (README, "Events"): a reading that ran for only part of its time is not used, even
 	   when the writer failed to mark it. */
 	if (status == RS_OK && row->time_enabled > 0 && row->time_running != row->time_enabled) {
 		status = RS_MULTIPLEXED;

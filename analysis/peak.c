@@ -1,5 +1,5 @@
 /* peak.c — peak rates per level and access type. A point's time is the median of its repetitions
- * (agg.h): DESIGN.md says minimum, but each repetition is a difference of two calls, and the minimum
+ * (agg.h), not the minimum: each repetition is a difference of two calls, and the minimum
  * of differences picks exactly the ones whose shorter call was preempted. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* verdict.h — what one event measures, from its counts and the known volumes (DESIGN.md, Analysis).
+/* verdict.h — what one event measures, from its counts and the known volumes (analysis/README.md).
  *
  * For every quantity q (the v_* volumes) the ratios count/q are grouped by level and prefetch state;
  * a group "holds" when its median is within THR_APPROX_ERROR of a simple scale. The quantity whose
