@@ -27,13 +27,13 @@ static int write_all(const char *dir, const struct agg *a, const struct verdict 
 		     struct peak peaks[LV_COUNT][AC_COUNT], const struct stall_row *st, unsigned nst,
 		     struct err *e)
 {
-	struct out_files o = {.dir = dir};
+	struct fileset o = {.dir = dir};
 	char path[PATH_MAX];
 	int rc;
 
 	if ((rc = out_events(&o, a, v, order, e)) || (rc = out_peaks(&o, a, v, peaks, e)) ||
-	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = out_commit(&o, e))) {
-		out_abort(&o);
+	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = fileset_commit(&o, e))) {
+		fileset_abort(&o);
 		return rc;
 	}
 	/* a stalls.md of an earlier analysis would now contradict the new tables */

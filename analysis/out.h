@@ -3,31 +3,13 @@
 #ifndef PMUCHECK_OUT_H
 #define PMUCHECK_OUT_H
 
-#include <limits.h>
 #include <stdio.h>
 
 #include "agg.h"
+#include "fileset.h"
 #include "peak.h"
 #include "stall.h"
 #include "verdict.h"
-
-#define OUT_MAX_FILES 8
-
-struct out_files {
-	const char *dir;
-	unsigned n;
-	struct {
-		char tmp[PATH_MAX], final[PATH_MAX];
-		FILE *f;
-	} file[OUT_MAX_FILES];
-};
-
-/* Opens DIR/.NAME.tmp for writing; *f stays owned by o. */
-int out_open(struct out_files *o, const char *name, FILE **f, struct err *e);
-/* Closes every file (checking for write errors) and renames them to their final names. */
-int out_commit(struct out_files *o, struct err *e);
-/* Closes and removes every temporary file. */
-void out_abort(struct out_files *o);
 
 /* The thresholds of thresholds.h as a Markdown paragraph, printed under every table. */
 void out_thresholds_md(FILE *f);
@@ -35,11 +17,11 @@ void out_thresholds_md(FILE *f);
 void out_csv_field(FILE *f, const char *s, int last);
 
 /* Verdicts are indexed by event; order lists event indices in table order. */
-int out_events(struct out_files *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
+int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
 	       struct err *e);
-int out_peaks(struct out_files *o, const struct agg *a, const struct verdict *v,
+int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
 	      struct peak table[LV_COUNT][AC_COUNT], struct err *e);
-int out_stalls(struct out_files *o, const struct agg *a, const struct stall_row *rows, unsigned n,
+int out_stalls(struct fileset *o, const struct agg *a, const struct stall_row *rows, unsigned n,
 	       struct err *e);
 
 #endif

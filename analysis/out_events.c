@@ -220,14 +220,14 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, con
 	out_thresholds_md(f);
 }
 
-int out_events(struct out_files *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
+int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
 	       struct err *e)
 {
 	FILE *csv, *json, *md;
 	int rc;
 
-	if ((rc = out_open(o, "events.csv", &csv, e)) || (rc = out_open(o, "events.json", &json, e)) ||
-	    (rc = out_open(o, "events.md", &md, e)))
+	if ((rc = fileset_open(o, "events.csv", &csv, e)) || (rc = fileset_open(o, "events.json", &json, e)) ||
+	    (rc = fileset_open(o, "events.md", &md, e)))
 		return rc;
 	write_csv(csv, a, v, order);
 	if (write_json(json, a, v, order))

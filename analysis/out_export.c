@@ -7,68 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "fileset.h"
 #include "out_export.h"
 #include "out_report.h"
 #include "out_report_data.h"
 
 const char *const out_export_format_names[OX_COUNT] = {"perf", "likwid", "papi"};
 
-struct outfile {
-	char tmp[PATH_MAX], final[PATH_MAX];
-};
-
-struct outset {
-	struct outfile *f;
-	unsigned n;
-};
-
-static FILE *open_tmp(struct outset *o, const char *dir, const char *name, struct err *e)
+/* Closes one file early to learn whether its writer failed; fileset_commit then only renames it. */
+static int close_one(struct fileset *o, FILE *f, int bad, const char *name, struct err *e)
 {
-	struct outfile *nf = realloc(o->f, (o->n + 1) * sizeof *nf);
-	FILE *f;
+	struct fileset_file *last = &o->file[o->n - 1];
 
-	if (!nf) {
-		err_set(e, E_RUNTIME, "export: out of memory");
-		return NULL;
-	}
-	o->f = nf;
-	nf = &o->f[o->n];
-	snprintf(nf->final, sizeof nf->final, "%s/%s", dir, name);
-	snprintf(nf->tmp, sizeof nf->tmp, "%s/.%s.%d.tmp", dir, name, (int)getpid());
-	if (!(f = fopen(nf->tmp, "w")))
-		err_set(e, E_RUNTIME, "%s: %s", nf->tmp, strerror(errno));
-	else
-		o->n++;
-	return f;
-}
-
-static int close_tmp(FILE *f, int bad, const char *path, struct err *e)
-{
 	bad |= ferror(f);
+	last->f = NULL;
 	if (fclose(f) || bad)
-		return err_set(e, E_RUNTIME, "%s: write failed", path);
+		return err_set(e, E_RUNTIME, "%s/%s: write failed", o->dir, name);
 	return 0;
 }
 
-static void discard(struct outset *o)
+/* Opens NAME in the set and notes its final path in the summary. */
+static int open_one(struct fileset *o, const char *name, FILE **f, struct out_export_summary *s, struct err *e)
 {
-	for (unsigned i = 0; i < o->n; i++)
-		unlink(o->f[i].tmp);
-	free(o->f);
-}
+	size_t l = strlen(s->written);
+	int rc = fileset_open(o, name, f, e);
 
-static int commit(struct outset *o, struct out_export_summary *s, struct err *e)
-{
-	for (unsigned i = 0; i < o->n; i++) {
-		size_t l = strlen(s->written);
-		if (rename(o->f[i].tmp, o->f[i].final))
-			return err_set(e, E_RUNTIME, "%s: %s", o->f[i].final, strerror(errno));
-		snprintf(s->written + l, sizeof s->written - l, "%s%s", l ? " " : "", o->f[i].final);
-	}
-	o->n = 0; /* renamed: nothing left to discard */
-	return 0;
+	if (!rc)
+		snprintf(s->written + l, sizeof s->written - l, "%s%s/%s", l ? " " : "", o->dir, name);
+	return rc;
 }
 
 static int usable(enum out_export_format fmt, const struct out_metric *m, const char **why)
@@ -125,9 +92,10 @@ static int write_files(enum out_export_format fmt, const char *dir, const char *
 		       const struct out_metric *m, const unsigned *use, unsigned n,
 		       struct out_export_summary *s, struct err *e)
 {
-	struct outset o = {0};
+	struct fileset o = {.dir = outdir};
+	const char *single = fmt == OX_PERF ? "metrics.json" : "papi_events.csv";
 	char name[160], pmu[64];
-	const char *note;
+	const char *note = NULL;
 	FILE *f;
 	int rc = 0;
 
@@ -136,22 +104,22 @@ static int write_files(enum out_export_format fmt, const char *dir, const char *
 			snprintf(name, sizeof name, "%s.txt", m[use[i]].name);
 			for (char *c = name; *c && *c != '.'; c++)
 				*c = (char)toupper((unsigned char)*c);
-			if (!(f = open_tmp(&o, outdir, name, e)))
-				rc = E_RUNTIME;
-			else
-				rc = close_tmp(f, out_export_likwid_group(f, &m[use[i]]), name, e);
+			rc = open_one(&o, name, &f, s, e);
+			if (!rc)
+				rc = close_one(&o, f, out_export_likwid_group(f, &m[use[i]]), name, e);
 		}
-	} else if (!(f = open_tmp(&o, outdir, fmt == OX_PERF ? "metrics.json" : "papi_events.csv", e))) {
-		rc = E_RUNTIME;
-	} else if (fmt == OX_PERF) {
-		rc = close_tmp(f, out_export_perf(f, m, use, n), "metrics.json", e);
-	} else {
-		papi_pmu(dir, pmu, sizeof pmu, &note);
-		rc = close_tmp(f, out_export_papi(f, m, use, n, pmu, note), "papi_events.csv", e);
+	} else if (!(rc = open_one(&o, single, &f, s, e))) {
+		if (fmt == OX_PAPI)
+			papi_pmu(dir, pmu, sizeof pmu, &note);
+		rc = close_one(&o, f, fmt == OX_PERF ? out_export_perf(f, m, use, n) :
+				   out_export_papi(f, m, use, n, pmu, note), single, e);
 	}
 	if (!rc)
-		rc = commit(&o, s, e);
-	discard(&o);
+		rc = fileset_commit(&o, e);
+	if (rc) {
+		fileset_abort(&o);
+		s->written[0] = 0;
+	}
 	return rc;
 }
 

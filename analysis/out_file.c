@@ -1,60 +1,9 @@
-/* out_file.c — temporary output files, committed together or not at all. */
-#include <errno.h>
+/* out_file.c — what every analysis table prints: the thresholds under it, CSV fields in it. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "out.h"
 #include "thresholds.h"
-
-int out_open(struct out_files *o, const char *name, FILE **f, struct err *e)
-{
-	typeof(o->file[0]) *of;
-
-	if (o->n == OUT_MAX_FILES)
-		return err_set(e, E_RUNTIME, "too many output files");
-	of = &o->file[o->n];
-	snprintf(of->final, sizeof of->final, "%s/%s", o->dir, name);
-	snprintf(of->tmp, sizeof of->tmp, "%s/.%s.%d.tmp", o->dir, name, (int)getpid());
-	of->f = fopen(of->tmp, "w");
-	if (!of->f)
-		return err_set(e, E_RUNTIME, "%s: %s", of->tmp, strerror(errno));
-	o->n++;
-	*f = of->f;
-	return 0;
-}
-
-int out_commit(struct out_files *o, struct err *e)
-{
-	for (unsigned i = 0; i < o->n; i++) {
-		int bad = ferror(o->file[i].f);
-		if (fclose(o->file[i].f) || bad) {
-			o->file[i].f = NULL;
-			err_set(e, E_RUNTIME, "%s: write failed", o->file[i].tmp);
-			out_abort(o);
-			return E_RUNTIME;
-		}
-		o->file[i].f = NULL;
-	}
-	for (unsigned i = 0; i < o->n; i++)
-		if (rename(o->file[i].tmp, o->file[i].final)) {
-			err_set(e, E_RUNTIME, "%s: %s", o->file[i].final, strerror(errno));
-			out_abort(o);
-			return E_RUNTIME;
-		}
-	o->n = 0;
-	return 0;
-}
-
-void out_abort(struct out_files *o)
-{
-	for (unsigned i = 0; i < o->n; i++) {
-		if (o->file[i].f)
-			fclose(o->file[i].f);
-		unlink(o->file[i].tmp);
-	}
-	o->n = 0;
-}
 
 void out_thresholds_md(FILE *f)
 {

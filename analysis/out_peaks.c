@@ -102,13 +102,13 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	out_thresholds_md(f);
 }
 
-int out_peaks(struct out_files *o, const struct agg *a, const struct verdict *v,
+int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
 	      struct peak table[LV_COUNT][AC_COUNT], struct err *e)
 {
 	FILE *csv, *md;
 	int rc;
 
-	if ((rc = out_open(o, "peaks.csv", &csv, e)) || (rc = out_open(o, "peaks.md", &md, e)))
+	if ((rc = fileset_open(o, "peaks.csv", &csv, e)) || (rc = fileset_open(o, "peaks.md", &md, e)))
 		return rc;
 	write_csv(csv, a, table);
 	write_md(md, a, v, table);

@@ -64,7 +64,7 @@ static int draw(struct out_figures *figs, const char *dir, const char **why_no_p
 static int write_report(const struct out_rdata *d, const struct out_figures *figs,
 			const char *why_no_plots, struct out_report_summary *sum, struct err *e)
 {
-	struct out_files o = {.dir = d->dir};
+	struct fileset o = {.dir = d->dir};
 	char *text = NULL, title[512];
 	size_t len = 0;
 	FILE *mem, *md, *html, *in;
@@ -75,7 +75,7 @@ static int write_report(const struct out_rdata *d, const struct out_figures *fig
 	sum->not_measured = out_report_md(mem, d, figs, why_no_plots);
 	fclose(mem);
 	snprintf(title, sizeof title, "pmucheck report: %s, %s", d->a.m.host, d->a.m.cpu);
-	if ((rc = out_open(&o, "report.md", &md, e)) || (rc = out_open(&o, "report.html", &html, e)))
+	if ((rc = fileset_open(&o, "report.md", &md, e)) || (rc = fileset_open(&o, "report.html", &html, e)))
 		goto out;
 	fwrite(text, 1, len, md);
 	if (!(in = fmemopen(text, len ? len : 1, "r"))) {
@@ -85,10 +85,10 @@ static int write_report(const struct out_rdata *d, const struct out_figures *fig
 	rc = out_report_html(html, in, d->dir, title, e);
 	fclose(in);
 	if (!rc)
-		rc = out_commit(&o, e);
+		rc = fileset_commit(&o, e);
 out:
 	if (rc)
-		out_abort(&o);
+		fileset_abort(&o);
 	free(text);
 	return rc;
 }

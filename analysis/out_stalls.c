@@ -63,7 +63,7 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 	out_thresholds_md(f);
 }
 
-int out_stalls(struct out_files *o, const struct agg *a, const struct stall_row *rows, unsigned n,
+int out_stalls(struct fileset *o, const struct agg *a, const struct stall_row *rows, unsigned n,
 	       struct err *e)
 {
 	FILE *md;
@@ -71,7 +71,7 @@ int out_stalls(struct out_files *o, const struct agg *a, const struct stall_row 
 
 	if (!n)
 		return 0;
-	if ((rc = out_open(o, "stalls.md", &md, e)))
+	if ((rc = fileset_open(o, "stalls.md", &md, e)))
 		return rc;
 	write_md(md, a, rows, n);
 	return 0;
