@@ -18,11 +18,11 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitiz
 	$(INC_ALL)
 
 FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
-FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) common/err.c common/num.c
+FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) $(wildcard common/*.c)
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
-FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) common/err.c
+FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) $(wildcard common/*.c)
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
-FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) common/err.c
+FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) $(wildcard common/*.c)
 # The real specs, one per file as libFuzzer wants them (no line end: that would be part of the spec).
 FUZZ_SPEC_CFG_SEEDS := $(FUZZ_DIR)/seeds-spec-configs
 
@@ -40,15 +40,15 @@ fuzz-cfg-bin: $(FUZZ_CFG)
 
 $(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) common/err.h common/num.h kernels/kern.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih -ljansson -lm
 
 $(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/counters/ctr.h harness/counters/ctr_int.h common/err.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson -lm
 
 $(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) common/err.h kernels/kern.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson -lm
 
 $(FUZZ_SPEC_CFG_SEEDS): $(wildcard configs/*.ini)
 	@rm -rf $@ && mkdir -p $@
