@@ -51,7 +51,9 @@ static json_t *papi_json(json_t *problems)
 	for (int i = 0; i < PAPI_num_components(); i++) {
 		const PAPI_component_info_t *c = PAPI_get_component_info(i);
 		json_t *pmus = json_array();
-		for (int k = 0; k < PAPI_PMU_MAX && c->pmu_names[k]; k++)
+		/* A component that PAPI disables after its init found PMUs (perf_event_uncore as a user
+		   that perf_event_paranoid stops) has freed the names but left the pointers behind. */
+		for (int k = 0; !c->disabled && k < PAPI_PMU_MAX && c->pmu_names[k]; k++)
 			json_array_append_new(pmus, json_string(c->pmu_names[k]));
 		json_array_append_new(comps, json_pack("{s:s, s:b, s:s, s:i, s:i, s:o}", "name", c->name,
 			"enabled", !c->disabled, "disabled_reason", c->disabled ? c->disabled_reason : "",

@@ -43,6 +43,23 @@ int ctr_perf_paranoid(void); /* /proc/sys/kernel/perf_event_paranoid, or 99 when
 /* ctr_papi.c */
 int ctr_papi_init(char *reason, size_t len); /* once per process; 0 or E_RUNTIME with the reason */
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e);
+/* What decides a PAPI name's status, gathered by ctr_papi_resolve (tests fake them): PAPI's own view of
+   the name and its component, and whether the kernel opens a hardware event at all. */
+struct ctr_papi_facts {
+	const char *component;     /* the component the name belongs (or would belong) to */
+	bool comp_disabled;
+	const char *comp_reason;   /* PAPI's disabled_reason */
+	int name_rc;               /* PAPI_event_name_to_code: PAPI_OK when PAPI knows the name */
+	bool preset_unavailable;   /* a preset PAPI_query_event refuses */
+	bool kernel_hw;            /* ctr_hardware_available(), for the perf_event* components */
+	const char *kernel_reason; /* why not, when !kernel_hw */
+	int probe_rc;              /* PAPI_add_event in a scratch set: PAPI_OK when it opened */
+};
+/* The status of a PAPI name from its facts: CTR_OK, CTR_NOT_MEASURED with the reason (component
+   disabled, kernel without a PMU, preset unavailable, probe failed), or E_USAGE for a name PAPI does
+   not know where it could check it. */
+int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev,
+		   struct err *e);
 int ctr_papi_open(struct ctr_set *s, struct err *e);
 int ctr_papi_start(struct ctr_set *s, struct err *e);
 int ctr_papi_stop(struct ctr_set *s, struct err *e);

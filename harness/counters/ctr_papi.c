@@ -86,20 +86,64 @@ static bool sde_registered(const char *name)
 	return false;
 }
 
-static int unknown(const char *spec, int rc, struct ctr_event *ev, struct err *e)
+/* PAPI components whose events the kernel counts in hardware (core or uncore PMUs). */
+static bool hardware_component(const char *name)
 {
-	int cidx = owner_component(spec);
-	const PAPI_component_info_t *c = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	return !strncmp(name, "perf_event", 10);
+}
 
-	if (c && c->disabled) {
+int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev,
+		   struct err *e)
+{
+	if (f->comp_disabled) {
 		ev->status = CTR_NOT_MEASURED;
 		snprintf(ev->reason, sizeof ev->reason,
 			 "PAPI component %s is disabled (%s), so PAPI cannot count or check this name",
-			 c->name, c->disabled_reason);
+			 f->component, f->comp_reason);
 		return 0;
 	}
-	return err_set(e, E_USAGE, "event '%s': PAPI does not know this event (%s); see "
-		       "papi_native_avail or 'pmucheck list events'", spec, papi_msg(rc));
+	/* libpfm4 knowing the CPU makes PAPI's perf_event component report itself enabled, also on a
+	   VM whose kernel counts nothing: what the kernel opens decides, never the library's report. */
+	if (hardware_component(f->component) && !f->kernel_hw) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason, "the kernel counts no hardware event here (%s); "
+			 "PAPI's %s component reports itself enabled only because libpfm4 knows this "
+			 "CPU%s", f->kernel_reason, f->component,
+			 f->name_rc != PAPI_OK ? ", and it does not know this name either" : "");
+		return 0;
+	}
+	if (f->name_rc != PAPI_OK)
+		return err_set(e, E_USAGE, "event '%s': PAPI does not know this event (%s); see "
+			       "papi_native_avail or 'pmucheck list events'", spec, papi_msg(f->name_rc));
+	if (f->preset_unavailable) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason, "PAPI preset %s is not available on this machine "
+			 "(papi_avail lists which are)", spec);
+		return 0;
+	}
+	if (f->probe_rc != PAPI_OK) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason, "PAPI could not open it on this machine "
+			 "(PAPI_add_event: %s)", papi_msg(f->probe_rc));
+	}
+	return 0;
+}
+
+/* Opens the event once in a scratch event set, as a run would: PAPI's perf_event component calls
+   perf_event_open when an event is added. Socket-scope (uncore) sets need a CPU attached first, which
+   ctr_papi_open does; those are left to the run. */
+static int papi_probe(const struct ctr_event *ev)
+{
+	int set = PAPI_NULL, rc;
+
+	if (ev->scope == CTR_SCOPE_SOCKET)
+		return PAPI_OK;
+	if ((rc = PAPI_register_thread()) != PAPI_OK || (rc = PAPI_create_eventset(&set)) != PAPI_OK)
+		return rc;
+	rc = PAPI_add_event(set, ev->papi_code);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return rc;
 }
 
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
@@ -117,9 +161,11 @@ static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 {
-	char name[CTR_SPEC_MAX];
+	struct ctr_papi_facts f = {.name_rc = PAPI_OK, .probe_rc = PAPI_OK, .kernel_hw = true};
+	const PAPI_component_info_t *c;
+	char name[CTR_SPEC_MAX], kernel_reason[CTR_REASON_MAX] = "";
 	PAPI_event_info_t info;
-	int rc;
+	int cidx, rc;
 
 	ev->backend = CTR_PAPI;
 	ev->scope = CTR_SCOPE_THREAD;
@@ -132,20 +178,32 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 		return err_set(e, E_USAGE, "event '%s': PAPI's SDE component lists no such event (no "
 			       "loaded library registered it)", spec);
 	snprintf(name, sizeof name, "%s", spec);
-	rc = PAPI_event_name_to_code(name, &ev->papi_code);
-	if (rc != PAPI_OK)
-		return unknown(spec, rc, ev, e);
-	rc = PAPI_get_event_info(ev->papi_code, &info);
-	if (rc != PAPI_OK)
-		return err_set(e, E_RUNTIME, "event '%s': PAPI_get_event_info: %s", spec, papi_msg(rc));
-	traits(ev, &info);
-	/* Presets always have a code; whether this machine can count one is a separate question. */
-	if (IS_PRESET(ev->papi_code) && PAPI_query_event(ev->papi_code) != PAPI_OK) {
-		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason, "PAPI preset %s is not available on this machine "
-			 "(papi_avail lists which are)", spec);
+	f.name_rc = PAPI_event_name_to_code(name, &ev->papi_code);
+	if (f.name_rc == PAPI_OK) {
+		rc = PAPI_get_event_info(ev->papi_code, &info);
+		if (rc != PAPI_OK)
+			return err_set(e, E_RUNTIME, "event '%s': PAPI_get_event_info: %s", spec,
+				       papi_msg(rc));
+		traits(ev, &info);
+		cidx = info.component_index;
+	} else {
+		cidx = owner_component(spec);
 	}
-	return 0;
+	c = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	f.component = c ? c->name : "perf_event";
+	f.comp_disabled = c && c->disabled;
+	f.comp_reason = c ? c->disabled_reason : "";
+	if (hardware_component(f.component) && !f.comp_disabled) {
+		f.kernel_hw = ctr_hardware_available(kernel_reason, sizeof kernel_reason);
+		f.kernel_reason = kernel_reason;
+	}
+	if (f.name_rc == PAPI_OK && !f.comp_disabled && f.kernel_hw) {
+		/* Presets always have a code; whether this machine can count one is a separate question. */
+		f.preset_unavailable = IS_PRESET(ev->papi_code) && PAPI_query_event(ev->papi_code) != PAPI_OK;
+		if (!f.preset_unavailable)
+			f.probe_rc = papi_probe(ev);
+	}
+	return ctr_papi_judge(spec, &f, ev, e);
 }
 
 static int fail(struct err *e, const char *what, const char *spec, int rc)
