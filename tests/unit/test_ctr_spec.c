@@ -12,7 +12,7 @@
 
 #include "ctr_int.h"
 
-static char root[64];
+static char root[128];
 
 static void put(const char *rel, const char *text)
 {
@@ -207,6 +207,37 @@ static void test_known_pmu_absent_here_is_not_measured(void **state)
 	expect_usage("cpu_atom/bogus=1/", "unknown term 'bogus'");
 }
 
+/* An Intel hybrid machine (Alder Lake and later) has cpu_core and cpu_atom PMUs and no "cpu": each
+   resolves with its own format and pool, and "cpu/.../" is not countable there, naming what is. */
+static void test_hybrid_tree_has_two_core_pmus_and_no_cpu(void **state)
+{
+	char saved[128], hybrid[160];
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	snprintf(saved, sizeof saved, "%s", root);
+	snprintf(hybrid, sizeof hybrid, "%s/hybrid", saved);
+	snprintf(root, sizeof root, "%s", hybrid);
+	put("cpu_core/type", "4");
+	put("cpu_core/format/event", "config:0-7");
+	put("cpu_core/format/umask", "config:8-15");
+	put("cpu_atom/type", "10");
+	put("cpu_atom/format/event", "config:0-7");
+	put("cpu_atom/format/umask", "config:8-15");
+	assert_int_equal(parse("cpu_core/event=0x3c,umask=0x1/", &ev, &e), 0);
+	assert_int_equal(ev.perf.type, 4);
+	assert_int_equal(ev.perf.config, 0x013c);
+	assert_string_equal(ev.pool, "cpu_core");
+	assert_int_equal(parse("cpu_atom/event=0x3c/", &ev, &e), 0);
+	assert_int_equal(ev.perf.type, 10);
+	assert_string_equal(ev.pool, "cpu_atom");
+	assert_int_equal(parse("cpu/event=0x3c/", &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_NOT_MEASURED);
+	assert_non_null(strstr(ev.reason, "cpu_core"));
+	snprintf(root, sizeof root, "%s", saved);
+}
+
 static void test_software_event_uses_no_counter(void **state)
 {
 	struct ctr_event ev;
@@ -303,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_alias_naming_an_unknown_term_is_reported),
 		cmocka_unit_test(test_malformed_specs_name_the_event_and_the_fault),
 		cmocka_unit_test(test_known_pmu_absent_here_is_not_measured),
+		cmocka_unit_test(test_hybrid_tree_has_two_core_pmus_and_no_cpu),
 		cmocka_unit_test(test_software_event_uses_no_counter),
 		cmocka_unit_test(test_other_names_go_to_papi),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),

@@ -1,0 +1,49 @@
+#!/bin/bash
+# fake_machines.sh — the machine-dependent branches, on machines this one is not, whatever the host:
+#   2 sockets   hwloc's synthetic topology (HWLOC_SYNTHETIC): topology, default CPUs, remote placement
+#   CPU models  PMUCHECK_FAKE_CPUID: config and prefetcher table per model (Intel server, hybrid, AMD)
+#   no AVX-512  PMUCHECK_ISA_DISABLE: the quick plan leaves those variants out, naming one is refused
+# Only planning and reporting run here (--dry-run, info): a synthetic topology has CPUs this machine
+# lacks, so nothing is pinned or measured. PAPI states and hybrid sysfs PMUs are faked in the unit
+# tests (test_ctr_papi_judge, test_ctr_spec).
+. "$(dirname "$0")/../lib.sh"
+
+# Two sockets of 4 cores with 2 PUs each, one NUMA node per socket.
+two_sockets="package:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2"
+sock() { HWLOC_SYNTHETIC="$two_sockets" "$PMUCHECK" "$@"; }
+
+sock info >"$TMP/info" 2>&1
+check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
+	grep -q "2 socket(s), 8 core(s), 16 PU(s), 2 NUMA node(s)" "$TMP/info"
+sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
+check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
+	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+sock run --dry-run --kernels load.avx --sizes 16k --threads 1 --placement remote --prefetch on \
+	>"$TMP/remote" 2>&1
+check "2 sockets: remote placement is planned (memory on the other socket's node)" \
+	grep -Eq "^ +0 +load.avx .* remote$" "$TMP/remote"
+sock run --dry-run --kernels load.avx --sizes 16k --cpus 0,8 --prefetch on >"$TMP/span" 2>&1
+check "2 sockets: --cpus spanning both sockets gives 2 threads" grep -Eq " 2 thr " "$TMP/span"
+expect_status "2 sockets: a CPU past the 16 PUs is refused (exit 2)" 2 \
+	sock run --dry-run --kernels load.avx --cpus 16 --prefetch on
+
+# model -> the config and prefetcher table it must get (configs/*.ini cpus=, harness/prefetch/pf_table.c)
+while read -r cpuid cfg pf; do
+	PMUCHECK_FAKE_CPUID=$cpuid "$PMUCHECK" info >"$TMP/i" 2>&1
+	check "$cpuid: config $cfg" grep -Eq "^config +.*/$cfg\.ini:" "$TMP/i"
+	check "$cpuid: prefetchers $pf" grep -Eq "^prefetchers +$pf" "$TMP/i"
+done <<'EOF'
+GenuineIntel:6:0x55 skx Skylake-SP
+GenuineIntel:6:0x8f spr Sapphire
+GenuineIntel:6:0x3f hsw_ep Haswell
+GenuineIntel:6:0x97 generic not.controllable
+AuthenticAMD:0x19:0x01 zen3 Zen.3
+AuthenticAMD:0x19:0x11 zen4 Zen.4
+AuthenticAMD:0x1a:0x02 zen5 Zen.5
+EOF
+
+PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --quick --kernels load,store,triad >"$TMP/noavx" 2>&1
+check "no AVX-512: the quick plan has no avx512 variant" bash -c "! grep -q avx512 '$TMP/noavx'"
+check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
+expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
+	env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
