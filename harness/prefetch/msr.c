@@ -31,8 +31,16 @@ static int open_error(const char *path, int err, struct err *e)
 
 int msr_open(int cpu, int writable, int *fd, struct err *e)
 {
+	const char *fake = getenv("PMUCHECK_FAKE_CPUID"), *dir = getenv("PMUCHECK_MSR_DIR");
 	char path[4096];
 
+	/* A faked CPU model selects another model's table of bits: against the real MSRs that would
+	   write bits this CPU's table never verified. The test hook works on fake MSR files only. */
+	*fd = -1;
+	if (fake && *fake && !(dir && *dir))
+		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
+			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s/%d/msr", msr_dir(),
+			       cpu);
 	snprintf(path, sizeof path, "%s/%d/msr", msr_dir(), cpu);
 	*fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd < 0)

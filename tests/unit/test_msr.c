@@ -162,6 +162,26 @@ static void test_short_read_is_named_and_nothing_written(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* A faked CPU model never reaches the real MSR device: another model's bits would be written there. */
+static void test_fake_cpuid_without_fake_msr_dir_opens_nothing(void **state)
+{
+	int cpus[] = {0};
+	struct pf_ctl *c;
+	struct err e;
+	int fd = 123;
+
+	(void)state;
+	unsetenv("PMUCHECK_MSR_DIR");
+	assert_int_equal(msr_open(0, 1, &fd, &e), E_USAGE);
+	assert_int_equal(fd, -1);
+	assert_non_null(strstr(e.msg, "PMUCHECK_MSR_DIR"));
+	assert_non_null(strstr(e.msg, "/dev/cpu/0/msr"));
+	assert_int_equal(msr_open(0, 0, &fd, &e), E_USAGE);
+	assert_int_equal(pf_open(&c, cpus, 1, &e), E_USAGE);
+	setenv("PMUCHECK_MSR_DIR", dir, 1);
+	assert_untouched();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +194,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_device_says_modprobe_msr, make_dir,
 						drop_dir),
 		cmocka_unit_test_setup_teardown(test_short_read_is_named_and_nothing_written,
+						make_dir, drop_dir),
+		cmocka_unit_test_setup_teardown(test_fake_cpuid_without_fake_msr_dir_opens_nothing,
 						make_dir, drop_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
