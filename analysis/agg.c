@@ -283,13 +283,16 @@ static double positive_median(const float *v, unsigned n)
 }
 
 /* A point's time and clock from its repetitions'; a differenced time <= 0 (noise on a tiny point) is
-   no time at all. */
-static void settle_time(struct agg_point *p)
+   no time at all, and a repetition without a clock (0) is left out of the clock, not taken for 0 GHz.
+   A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is missing too). */
+static void settle_time(struct agg_point *p, double run_ghz)
 {
 	double t = positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
 	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);
+	if (!(p->core_ghz > 0))
+		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)
@@ -340,7 +343,7 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	rc = raw_read(raw_path, add_row, a, &a->rows, e);
 	a->path = NULL;
 	for (uint32_t i = 0; i < a->npoints; i++)
-		settle_time(&a->points[i]);
+		settle_time(&a->points[i], a->m.core_ghz);
 	return rc;
 }
 

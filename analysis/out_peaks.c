@@ -59,14 +59,14 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		     struct peak table[LV_COUNT][AC_COUNT])
 {
 	int nt = max_threads(table);
-	char b[10][48];
+	char b[10][48], ghz[48];
 
-	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %.3g GHz. Bandwidth is "
+	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
 		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle with the "
 		   "clock sampled around each repetition (the figure that does not move with turbo); latency is the "
 		   "single-thread pointer chase, median over the level's sizes.\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
-		a->m.cores, a->m.core_ghz);
+		a->m.cores, *num(ghz, sizeof ghz, "%.3g GHz", a->m.core_ghz) ? ghz : "unknown (no clock sample held up)");
 	char all[32];
 
 	/* Only one thread measured: the all-cores columns stay empty and say so. */

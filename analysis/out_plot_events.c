@@ -135,7 +135,7 @@ static int chase_event(const struct out_rdata *d, struct out_figures *f, uint32_
 		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0))
 			return -1;
 		out_fig_chase_series(s, sizeof s, p, "measured cycles: ");
-		if (out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1))
+		if (p->core_ghz > 0 && out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1))
 			return -1;
 	}
 	out_fig_keep(f, 1);

@@ -121,7 +121,7 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 		bpt = p->level == LV_L1 && p->width > 0 ? (double)p->width : KERN_LINE;
 		pk->present = 1;
 		pk->points++;
-		ghz = p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz;
+		ghz = p->core_ghz;
 		if (p->threads == 1 && gbps > pk->gbps_one) {
 			pk->gbps_one = gbps;
 			pk->bpc_one = ghz > 0 ? gbps / ghz : 0;
@@ -138,7 +138,8 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 	}
 }
 
-/* Latency per access of the single-thread plain chase: median over the level's points. */
+/* Latency per access of the single-thread plain chase: median over the level's points; in cycles over the
+   points that have a clock. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
@@ -148,7 +149,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 		goto out;
 	for (int l = 0; l < LV_COUNT; l++) {
 		struct peak *pk = &table[l][AC_LATENCY];
-		size_t n = 0;
+		size_t n = 0, nc = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
 			double per = p->v[RQ_chase_accesses] / (double)p->threads;
@@ -156,7 +157,8 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 			    p->threads != 1 || per <= 0)
 				continue;
 			ns[n] = p->seconds * 1e9 / per;
-			cyc[n] = ns[n] * (p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz);
+			if (p->core_ghz > 0) /* a point without a clock has no cycles, not 0 of them */
+				cyc[nc++] = ns[n] * p->core_ghz;
 			n++;
 		}
 		if (!n)
@@ -164,7 +166,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 		pk->present = 1;
 		pk->points = (unsigned)n;
 		pk->latency_ns = fit_quantile(ns, n, 0.5);
-		pk->latency_cycles = fit_quantile(cyc, n, 0.5);
+		pk->latency_cycles = nc ? fit_quantile(cyc, nc, 0.5) : 0;
 		pk->transfers_one = 1e9 / pk->latency_ns;
 		pk->bytes_per_transfer = KERN_LINE;
 	}

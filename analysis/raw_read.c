@@ -18,8 +18,10 @@ const char *const raw_quantity_names[RQ_COUNT] = {
 
 const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measured", "failed"};
 
-/* C_TIME: an event's enabled/running ns, empty on the row of a measurement that counted no event. */
-enum col_type { C_INT, C_REAL, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME };
+/* C_TIME: an event's enabled/running ns, empty on the row of a measurement that counted no event.
+   C_REAL_OPT: a real that may be missing (empty), read as 0; core_ghz is empty when no clock sample of the
+   repetition held up (older files wrote 0). */
+enum col_type { C_INT, C_REAL, C_REAL_OPT, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME };
 
 struct column {
 	const char *name;
@@ -36,7 +38,7 @@ static const struct column columns[] = {
 	INT(point), INT(rep), INT(group), TEXT(kernel), TEXT(variant), INT(width), TEXT(arg_name),
 	INT(arg), INT(bytes), INT(arrays), INT(reps), TEXT(diff), INT(threads), TEXT(cpus),
 	TEXT(placement), TEXT(mem_nodes), TEXT(prefetch), TEXT(msr), TEXT(level), REAL(thp_share),
-	REAL(seconds), INT(tsc), REAL(core_ghz), TEXT(flag),
+	REAL(seconds), INT(tsc), {"core_ghz", C_REAL_OPT, offsetof(struct raw_row, core_ghz)}, TEXT(flag),
 	KERN_VOLUME_FIELDS(VOL)
 	TEXT(event), TEXT(backend), TEXT(encoding), TEXT(scope), {"count", C_COUNT, 0},
 	{"time_enabled", C_TIME, offsetof(struct raw_row, time_enabled)},
@@ -266,6 +268,9 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 			break;
 		case C_REAL:
 			bad = parse_real(s, (double *)(base + columns[c].off));
+			break;
+		case C_REAL_OPT:
+			bad = *s && parse_real(s, (double *)(base + columns[c].off));
 			break;
 		case C_TEXT:
 			*(const char **)(base + columns[c].off) = s;

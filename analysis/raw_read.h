@@ -31,7 +31,8 @@ struct raw_row {
 	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch,
 		*msr, *level, *flag, *event, *backend, *encoding, *scope, *reason;
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
-	double thp_share, seconds, core_ghz;
+	double thp_share, seconds;
+	double core_ghz;    /* 0 when the repetition has no clock (empty field) */
 	double v[RQ_COUNT];
 	int has_count;
 	double count;

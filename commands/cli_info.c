@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core_clock.h"
 #include "ctr.h"
 #include "experiment.h"
 #include "msr.h"
@@ -71,8 +72,9 @@ static int cmd_info(int argc, char **argv)
 						{NULL, 0, NULL, 0}};
 	struct sysinfo sys;
 	struct topo t;
-	struct err e;
-	int c, json = 0, r;
+	struct err e, ce;
+	struct clock_bounds bounds;
+	int c, json = 0, r, no_clock;
 	double tsc_hz, ghz;
 
 	optind = 1;
@@ -98,19 +100,25 @@ static int cmd_info(int argc, char **argv)
 		return cli_fail("info", r, &e);
 	sysinfo_read(&sys);
 	tsc_hz = tsc_calibrate_hz(50);
-	ghz = tsc_core_ghz(tsc_hz, 20);
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, &bounds);
+	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:f}, s:o}", "host", sys.host, "cpu",
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o}, s:o}", "host", sys.host, "cpu",
 				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology", topo_json(&t),
-				      "clock", "tsc_hz", tsc_hz, "core_ghz", ghz, "counters",
-				      ctr_availability_json());
+				      "clock", "tsc_hz", tsc_hz, "core_ghz", no_clock ? json_null() : json_real(ghz),
+				      "counters", ctr_availability_json());
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fputc('\n', stdout);
 		json_decref(o);
 	} else {
 		sysinfo_print(&sys, stdout);
 		topo_print(&t, stdout);
-		printf("clock           TSC %.3f GHz, core %.3f GHz (dependent-add chain)\n", tsc_hz * 1e-9, ghz);
+		printf("clock           TSC %.3f GHz, core ", tsc_hz * 1e-9);
+		if (no_clock)
+			printf("unknown (every dependent-add chain sample rejected: %s)\n", ce.msg);
+		else
+			printf("%.3f GHz (dependent-add chain; at most %.3g GHz: %s)\n", ghz, bounds.max_ghz,
+			       bounds.source);
 		prefetch_print(&sys, stdout);
 		config_print(&sys, stdout);
 		printf("\n");

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli_run.h"
+#include "core_clock.h"
 #include "ctr.h"
 #include "experiment.h"
 #include "levels.h"
@@ -37,6 +38,8 @@ struct run_job {
 	int probed;
 	struct raw_writer raw;
 	struct machine_facts mf;
+	struct clock_bounds clock;
+	struct err clock_err; /* why the run's core clock is missing */
 	char started[32], finished[32], command[2048];
 };
 
@@ -256,6 +259,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.raw = &j->raw;
 	st.events = &x->ev;
 	st.tsc_hz = tsc_hz;
+	st.clock = j->clock;
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
 	st.experiment = x->name;
@@ -331,7 +335,10 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (r)
 		return r;
 	j->mf.tsc_hz = tsc_hz;
-	j->mf.core_ghz = tsc_core_ghz(tsc_hz, 20);
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, &j->clock);
+	j->mf.clock = &j->clock;
+	if (clock_core_ghz(tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
+		j->mf.core_clock_note = j->clock_err.msg;
 	j->mf.counters = counters;
 	j->mf.config = config;
 	j->mf.preset = preset;

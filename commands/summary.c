@@ -34,26 +34,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of the chase.plain latencies measured in a level (one thread). */
+/* Median of the chase.plain latencies measured in a level (one thread); cycles over the points with a clock
+   (*cyc = 0 when none has one). */
 static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns, double *cyc)
 {
 	double v[64], c[64];
-	int n = 0;
+	int n = 0, nc = 0;
 
 	for (int i = 0; i < p->npoints && n < 64; i++) {
 		const struct plan_point *pt = &p->points[i];
 		if (!(pt->fam->flags & KF_LATENCY) || pt->var->flags || pt->threads != 1 || level_of(pt) != level ||
 		    res[i].ns_median <= 0)
 			continue;
-		v[n] = res[i].ns_median;
-		c[n++] = res[i].ns_median * res[i].core_ghz;
+		v[n++] = res[i].ns_median;
+		if (res[i].core_ghz > 0) /* a point without a clock has no cycles, not 0 of them */
+			c[nc++] = res[i].ns_median * res[i].core_ghz;
 	}
 	if (!n)
 		return 0;
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	qsort(c, (size_t)n, sizeof *c, cmp_double);
+	qsort(c, (size_t)nc, sizeof *c, cmp_double);
 	*ns = v[n / 2];
-	*cyc = c[n / 2];
+	*cyc = nc ? c[nc / 2] : 0;
 	return 1;
 }
 
@@ -89,10 +91,12 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 				snprintf(cell, sizeof cell, "-");
 			fprintf(f, " %17s", cell);
 		}
-		if (latency(p, res, l, &ns, &cyc))
+		if (!latency(p, res, l, &ns, &cyc))
+			fprintf(f, " %20s\n", "-");
+		else if (cyc > 0)
 			fprintf(f, " %8.2f ns %5.1f cyc\n", ns, cyc);
 		else
-			fprintf(f, " %20s\n", "-");
+			fprintf(f, " %8.2f ns   ? cyc\n", ns);
 	}
 	for (int i = 0; i < p->npoints; i++)
 		noisy += res[i].cv > record_cv_limit(&p->points[i]);

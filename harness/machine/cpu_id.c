@@ -49,6 +49,19 @@ static void read_brand(char *brand, size_t len)
 	snprintf(brand, len, "%s", p);
 }
 
+/* Intel SDM vol. 2A, CPUID leaf 16H: EBX bits 15-0 are the processor's maximum frequency in MHz (0 when
+   not enumerated). AMD CPUs do not implement the leaf. */
+static unsigned read_max_mhz(const char *vendor)
+{
+	unsigned r[4];
+
+	cpuid(0, r);
+	if (strcmp(vendor, "GenuineIntel") != 0 || r[0] < 0x16)
+		return 0;
+	cpuid(0x16, r);
+	return r[1] & 0xffff;
+}
+
 int cpuid_read(struct cpuid_info *out)
 {
 	const char *fake = getenv("PMUCHECK_FAKE_CPUID");
@@ -73,6 +86,7 @@ int cpuid_read(struct cpuid_info *out)
 		out->model |= ((r[0] >> 16) & 0xf) << 4;
 	out->stepping = r[0] & 0xf;
 	read_brand(out->brand, sizeof out->brand);
+	out->max_mhz = read_max_mhz(out->vendor);
 	return 0;
 }
 

@@ -27,14 +27,4 @@ static inline uint64_t tsc_end(void)
 /* TSC ticks per second, measured against CLOCK_MONOTONIC_RAW over about `ms` milliseconds (median of 3). */
 double tsc_calibrate_hz(unsigned ms);
 
-/* Core clock in GHz from a chain of dependent 1-cycle adds (no cycle counter needed), timed with the
-   TSC over about `ms` milliseconds, cancelling overhead with N and 2N iterations (shortest of 5 each). */
-double tsc_core_ghz(double tsc_hz, unsigned ms);
-
-/* The same in parts, for clock samples taken beside measurements: the chain length whose run takes
-   about `seconds`, and one sample with it (shortest of `tries` runs of N and of 2N; 0 if the 2N runs
-   were no longer than the N runs). */
-uint64_t tsc_chain_iters(double tsc_hz, double seconds);
-double tsc_chain_ghz(double tsc_hz, uint64_t iters, int tries);
-
 #endif

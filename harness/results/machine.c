@@ -41,6 +41,22 @@ static json_t *levels_json(const struct machine_facts *m)
 	return probe;
 }
 
+/* A rejected clock is null with the reason beside it, never 0 GHz. */
+static json_t *clock_json(const struct machine_facts *m)
+{
+	json_t *c = json_pack("{s:f, s:o, s:s}", "tsc_hz", m->tsc_hz, "core_ghz",
+			      m->core_ghz > 0 ? json_real(m->core_ghz) : json_null(), "core_clock_method",
+			      "chains of dependent 1-cycle adds timed with the TSC: the shortest runs of N and of 2N adds, "
+			      "differenced; rejected where the 2N runs alone disagree or outside the bounds");
+
+	if (m->core_clock_note)
+		json_object_set_new(c, "core_clock_note", json_string(m->core_clock_note));
+	if (m->clock)
+		json_object_set_new(c, "bounds", json_pack("{s:f, s:f, s:s}", "min_ghz", m->clock->min_ghz, "max_ghz",
+							    m->clock->max_ghz, "max_source", m->clock->source));
+	return c;
+}
+
 json_t *machine_json(const struct machine_facts *m)
 {
 	json_t *root = json_object(), *argv = json_array();
@@ -60,9 +76,7 @@ json_t *machine_json(const struct machine_facts *m)
 	json_object_set_new(root, "os", sysinfo_os_json(m->sys));
 	json_object_set_new(root, "libraries", libraries_json());
 	json_object_set_new(root, "topology", topo_json(m->topo));
-	json_object_set_new(root, "clock", json_pack("{s:f, s:f, s:s}", "tsc_hz", m->tsc_hz, "core_ghz", m->core_ghz,
-						     "core_clock_method",
-						     "chain of dependent 1-cycle adds timed with the TSC"));
+	json_object_set_new(root, "clock", clock_json(m));
 	json_object_set_new(root, "levels", levels_json(m));
 	if (m->prefetch)
 		json_object_set(root, "prefetch", m->prefetch);

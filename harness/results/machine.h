@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "core_clock.h"
 #include "sysinfo.h"
 #include "topo.h"
 
@@ -12,7 +13,9 @@ struct machine_facts {
 	const struct topo *topo;
 	const char *command;     /* the command line */
 	const char *started, *finished; /* UTC; finished NULL while running */
-	double tsc_hz, core_ghz;
+	double tsc_hz, core_ghz;  /* core_ghz 0: every sample was rejected, core_clock_note says why */
+	const char *core_clock_note;
+	const struct clock_bounds *clock; /* borrowed: the bounds the samples were held to */
 	int threads_max;         /* for the per-thread cache shares */
 	json_t *prefetch;        /* borrowed */
 	json_t *counters;        /* borrowed: events, groups, availability */

@@ -9,7 +9,7 @@
 
 static const char header[] =
 	"point,rep,group,kernel,variant,width,arg_name,arg,bytes,arrays,reps,diff,threads,cpus,placement,"
-	"mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,flag"
+	"mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,clock_note,flag"
 #define X(name) ",v_" #name
 	KERN_VOLUME_FIELDS(X)
 #undef X
@@ -104,8 +104,14 @@ void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 	field(f, r->prefetch);
 	field(f, r->msr);
 	field(f, r->level);
-	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.4f", r->thp_share, r->seconds, r->tsc,
-		r->tsc_lo, r->tsc_hi, r->core_ghz);
+	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%" PRIu64 ",%" PRIu64, r->thp_share, r->seconds, r->tsc, r->tsc_lo,
+		r->tsc_hi);
+	/* a missing clock stays empty: a reader must not take it for 0 GHz */
+	if (r->core_ghz > 0)
+		fprintf(f, ",%.4f", r->core_ghz);
+	else
+		fputc(',', f);
+	field(f, r->clock_note);
 	field(f, r->flag);
 #define X(name) fprintf(f, ",%" PRIu64, r->v.name);
 	KERN_VOLUME_FIELDS(X)

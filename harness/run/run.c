@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "core_clock.h"
 #include "progress.h"
 #include "run.h"
 #include "run_events.h"
@@ -23,8 +24,10 @@ struct point_shared {
 	int attempt;               /* re-measurements of a noisy point so far */
 	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
 	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
-	double ghz[MAX_THREADS];   /* core clock around the two calls, per thread */
+	double ghz[MAX_THREADS];   /* core clock around the two calls, per thread; 0 = none */
 	uint64_t clock_iters;      /* chain length of those clock samples */
+	int clock_rejected;        /* samples of this repetition rejected, all threads */
+	char clock_why[160];       /* the first one's reason */
 	int failed;                /* a thread could not get its memory */
 	struct err err;
 };
@@ -278,6 +281,23 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
+/* One clock sample of this thread; a rejected one counts as none (0), and its reason is kept. */
+static double clock_of(struct group_ctx *g)
+{
+	struct point_shared *sh = &g->sh;
+	struct err e;
+	double ghz;
+
+	if (clock_sample(g->s->tsc_hz, sh->clock_iters, &g->s->clock, &ghz, &e) == 0)
+		return ghz;
+#pragma omp critical
+	{
+		if (!sh->clock_rejected++)
+			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e.msg);
+	}
+	return 0;
+}
+
 /* All repetitions of a point, every event group each. Each thread samples its core clock just before
    and after a repetition's two calls: on a machine whose clock wanders (turbo, a VM's host) the clock
    of the repetition itself turns its time into cycles, where one reading per point or run would not. */
@@ -296,14 +316,16 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				alloc_fresh(g, pt, tid);
 			if (grp)
 				open_counters(g, grp, tid);
+#pragma omp master
+			sh->clock_rejected = 0;
 #pragma omp barrier
 			if (sh->failed)
 				goto next;
-			clock[0] = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
+			clock[0] = clock_of(g);
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
-			clock[1] = tsc_chain_ghz(g->s->tsc_hz, sh->clock_iters, 2);
-			sh->ghz[tid] = stats_mean_positive(clock, 2); /* a failed sample (0) does not count */
+			clock[1] = clock_of(g);
+			sh->ghz[tid] = stats_mean_positive(clock, 2); /* a rejected sample (0) does not count */
 #pragma omp barrier
 #pragma omp master
 			{
@@ -313,6 +335,9 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->hi = max_of(sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
+				p->clock_samples = 2 * pt->threads;
+				p->clock_rejected = sh->clock_rejected;
+				snprintf(p->clock_why, sizeof p->clock_why, "%s", sh->clock_rejected ? sh->clock_why : "");
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
@@ -340,8 +365,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		sh->reps = 1;
-		/* a clock sample (N and 2N adds, twice) costs about 6/40 of the shortest timed call */
-		sh->clock_iters = tsc_chain_iters(s->tsc_hz, s->cfg->min_seconds / 40);
+		/* a clock sample (CLOCK_TRIES runs of N and of 2N adds) costs about 12/80 of the shortest
+		   timed call */
+		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		sh->attempt = 0;
 	}

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "core_clock.h"
 #include "err.h"
 #include "plan.h"
 #include "raw.h"
@@ -42,6 +43,7 @@ struct run_state {
 	const struct plan *plan;
 	struct raw_writer *raw;
 	double tsc_hz;
+	struct clock_bounds clock;         /* what a core clock sample may give */
 	struct run_point_result *results; /* one per plan point */
 	const struct run_events *events;   /* NULL when no events are counted */
 	int point_base;                    /* raw.csv point number of plan point 0 */

@@ -108,6 +108,16 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->reason = "";
 }
 
+/* Says why a repetition's clock is missing, or that some of its samples were left out. */
+static void clock_note(const struct rec_pass *p, char *buf, size_t len)
+{
+	if (!p->clock_rejected)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%d of %d clock samples rejected: %s", p->clock_rejected, p->clock_samples,
+			 p->clock_why);
+}
+
 static void event_fields(struct raw_out_row *row, const struct ctr_event *ev)
 {
 	row->event = ev->spec;
@@ -135,6 +145,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 	const struct run_events *re = s->events;
 	const struct ctr_plan *cp = re && re->plan.ngroups ? &re->plan : NULL;
 	struct raw_out_row row;
+	char note[256];
 
 	for (int rep = 0; rep < r->nreps; rep++)
 		for (int gi = 0; gi < r->npass; gi++) {
@@ -149,6 +160,8 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			row.tsc_hi = p->hi;
 			row.seconds = (double)p->ticks / l->tsc_hz;
 			row.core_ghz = p->ghz;
+			clock_note(p, note, sizeof note);
+			row.clock_note = note;
 			if (!grp)
 				raw_write(s->raw, &row);
 			for (unsigned k = 0; grp && k < grp->n; k++) {

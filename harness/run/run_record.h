@@ -24,7 +24,9 @@ struct rec_event {
 struct rec_pass {
 	int64_t ticks;               /* 2R call minus R call, slowest thread */
 	uint64_t lo, hi;             /* the two calls themselves, slowest thread */
-	double ghz;                  /* core clock around the two calls, mean over threads; 0 = unknown */
+	double ghz;                  /* core clock around the two calls, mean over threads; 0 = none */
+	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
+	char clock_why[160];         /* the first rejection's reason */
 	struct rec_event ev[CTR_GROUP_MAX];
 };
 

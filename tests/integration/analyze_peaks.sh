@@ -1,0 +1,74 @@
+#!/bin/bash
+# analyze_peaks.sh — the peaks of synthetic results (tests/tools/rawgen) when clocks are missing: a
+# repetition without a clock gives no cycles (never 0 GHz), and a run without any clock gives no cycles
+# figure at all.
+. "$(dirname "$0")/../lib.sh"
+RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
+
+if [ ! -x "$RAWGEN" ]; then
+	skip "peaks of synthetic results" "$RAWGEN not built (make unit-tests builds it)"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	skip "peaks of synthetic results" "python3 not installed"
+	exit 0
+fi
+D=$TMP/clean
+mkdir -p "$D" && "$RAWGEN" "$D" 4 3 >/dev/null && "$PMUCHECK" analyze -q "$D" >/dev/null 2>&1
+
+# Rewrites raw.csv column by column: edit.py IN OUT 'python expression on row r (a dict), may assign'.
+edit() {
+	python3 - "$@" <<'PY'
+import csv, sys
+src, dst, code = sys.argv[1:4]
+with open(src, newline="") as f, open(dst, "w", newline="") as g:
+    rd = csv.DictReader(f)
+    w = csv.DictWriter(g, rd.fieldnames, lineterminator="\n")
+    w.writeheader()
+    for r in rd:
+        exec(code)
+        w.writerow(r)
+PY
+}
+
+# field of the peaks.csv row (level, access) of directory $1
+peak() {
+	python3 - "$1/peaks.csv" "$2" "$3" "$4" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["level"] == sys.argv[2] and r["access"] == sys.argv[3]:
+        print(r[sys.argv[4]])
+PY
+}
+
+# Missing clocks: repetitions 0 and 1 have none, repetition 2 says 2.0 GHz (the run's is 3.0). Cycles must
+# be the ns at 2.0 GHz: reading the empty clocks as 0 would give 0 (median of 0, 0, 2), and falling back
+# to the run's clock 3.0 GHz.
+C=$TMP/someclock
+mkdir -p "$C" && cp "$D/machine.json" "$C/"
+edit "$D/raw.csv" "$C/raw.csv" 'r["core_ghz"] = "" if r["rep"] in ("0", "1") else "2.0"'
+expect_status "analyze with empty core_ghz fields succeeds" 0 "$PMUCHECK" analyze -q "$C"
+check "L1 latency in cycles uses only the repetitions that have a clock" python3 - "$C/peaks.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["access"] == "latency":
+        ns, cyc = float(r["latency_ns"]), float(r["latency_cycles"])
+        assert abs(cyc / (ns * 2.0) - 1) < 1e-3, (r["level"], ns, cyc)
+    elif r["gbps_1_core"]:
+        assert abs(float(r["bytes_per_cycle_1_core"]) / (float(r["gbps_1_core"]) / 2.0) - 1) < 1e-3, r
+PY
+
+# No clock anywhere: machine.json's is null and every repetition's empty. No cycles figure, and none is 0.
+Z=$TMP/noclock
+mkdir -p "$Z" && sed 's/"core_ghz": [0-9.]*/"core_ghz": null/' "$D/machine.json" >"$Z/machine.json"
+edit "$D/raw.csv" "$Z/raw.csv" 'r["core_ghz"] = ""'
+expect_status "analyze without any clock succeeds" 0 "$PMUCHECK" analyze -q "$Z"
+check "no cycles figure anywhere, the ns and GB/s figures still there" python3 - "$Z/peaks.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) > 10, len(rows)
+for r in rows:
+    assert r["latency_cycles"] == r["bytes_per_cycle_1_core"] == r["bytes_per_cycle_per_core_all"] == "", r
+    assert r["latency_ns"] or r["gbps_1_core"], r
+PY
+check "peaks.md says the core clock is unknown" grep -q 'core clock unknown' "$Z/peaks.md"
