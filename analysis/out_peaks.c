@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "out.h"
+#include "thresholds.h"
 
 static const char *num(char *buf, size_t len, const char *fmt, double x)
 {
@@ -27,11 +28,11 @@ static int max_threads(struct peak table[LV_COUNT][AC_COUNT])
 
 static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
-	char b[12][48];
+	char b[12][48], q[PEAK_QUALITY_MAX];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
-	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all\n", f);
+	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,quality\n", f);
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < AC_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
@@ -51,15 +52,30 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_rate : 0), 0);
 			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 0);
 			out_csv_field(f, num(b[10], 48, "%.4g", p->bpc_one), 0);
-			out_csv_field(f, num(b[11], 48, "%.4g", p->bpc_all), 1);
+			out_csv_field(f, num(b[11], 48, "%.4g", p->bpc_all), 0);
+			peak_quality(p, q, sizeof q);
+			out_csv_field(f, q, 1);
 		}
+}
+
+/* Points on a level boundary belong to no level: said, so that a level without rows is explained. */
+static void boundary_note(FILE *f, const struct agg *a)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < a->npoints; i++)
+		n += a->points[i].level == LV_EXCLUDED && peak_access(&a->points[i]) >= 0;
+	if (n)
+		fprintf(f, "\n%u point%s lay within %.0f %% below or %.0f %% above a cache limit and belong%s to no "
+			   "level (analysis/thresholds.h): left out of every row.\n", n, n == 1 ? "" : "s",
+			THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100, n == 1 ? "s" : "");
 }
 
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		     struct peak table[LV_COUNT][AC_COUNT])
 {
 	int nt = max_threads(table);
-	char b[10][48], ghz[48];
+	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48];
 
 	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
 		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle with the "
@@ -73,8 +89,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	snprintf(all, sizeof all, nt > 1 ? "%d cores" : "all cores (not run)", nt);
 	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %s | B/cycle 1 core | B/cycle/core %s | Latency ns | "
 		   "Latency cycles | Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | "
-		   "Max Mevents/s |\n", all, all, all);
-	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		   "Max Mevents/s | Quality |\n", all, all, all);
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < AC_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
@@ -83,7 +99,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				continue;
 			if (p->indicator >= 0)
 				ind = a->events[p->indicator].name;
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s |\n",
+			peak_quality(p, q, sizeof q);
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
 				level_names[l], access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
 				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
 				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
@@ -92,13 +109,16 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
 				num(b[6], 48, "%.0f", p->bytes_per_transfer), ind,
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls] : "none validated",
-				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0));
+				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0), q);
 		}
 	fprintf(f, "\nAccess types: read = load kernels, write = stores (with write-allocate), nt-write = "
 		   "non-temporal stores, triad = a = b + s*c, latency = pointer chase (one access per "
 		   "transfer). Transfers are access-width instructions in L1 and 64-byte lines beyond. The "
 		   "indicator is a validated event that holds at this level for the access type (exact before "
-		   "approximate, then the one specific to fewer levels, then the higher rate).\n");
+		   "approximate, then the one specific to fewer levels, then the higher rate). Quality: each figure "
+		   "(1 core, all cores, latency) rests on its points that were not flagged noisy; one that has no "
+		   "such point rests on the noisy ones, and its row says so.\n");
+	boundary_note(f, a);
 	out_thresholds_md(f);
 }
 

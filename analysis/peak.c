@@ -2,6 +2,7 @@
  * (agg.h), not the minimum: each repetition is a difference of two calls, and the minimum
  * of differences picks exactly the ones whose shorter call was preempted. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,15 +97,51 @@ static void choose_indicator(const struct agg *a, const struct verdict *v, int l
 	}
 }
 
+/* Which figure of its row a bandwidth point can give: 0 one core, 1 all cores, -1 neither. */
+static int figure_of(const struct peak *pk, const struct agg_point *p)
+{
+	return p->threads == 1 ? 0 : p->threads == pk->threads_all ? 1 : -1;
+}
+
+static int bandwidth_point(const struct agg_point *p)
+{
+	return usable(p) && peak_access(p) != AC_LATENCY;
+}
+
+/* One point's bandwidth into its row. */
+static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
+{
+	double gbps = (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9;
+	double bpt = p->level == LV_L1 && p->width > 0 ? (double)p->width : KERN_LINE;
+
+	pk->present = 1;
+	pk->points++;
+	pk->noisy += p->noisy;
+	if (fig == 0 && gbps > pk->gbps_one) {
+		pk->gbps_one = gbps;
+		pk->bpc_one = p->core_ghz > 0 ? gbps / p->core_ghz : 0;
+		pk->transfers_one = gbps * 1e9 / bpt;
+		pk->bytes_per_transfer = bpt;
+	}
+	if (fig == 1 && gbps > pk->gbps_all) {
+		pk->gbps_all = gbps;
+		pk->bpc_all = p->core_ghz > 0 ? gbps / p->core_ghz / (double)p->threads : 0;
+		pk->transfers_all = gbps * 1e9 / bpt;
+		if (!pk->bytes_per_transfer)
+			pk->bytes_per_transfer = bpt;
+	}
+}
+
 static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
 	/* "all cores" means all cores of one socket (Molka's Table 3); runs across sockets are left out */
 	int64_t per_socket = a->m.sockets > 0 && a->m.cores > 0 ? a->m.cores / a->m.sockets : INT64_MAX;
+	unsigned clean[LV_COUNT][AC_COUNT][2] = {{{0}}};
 
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
-		if (!usable(p) || peak_access(p) == AC_LATENCY)
+		if (!bandwidth_point(p))
 			continue;
 		pk = &table[p->level][peak_access(p)];
 		if (p->threads > 1 && p->threads <= per_socket && p->threads > pk->threads_all)
@@ -112,34 +149,35 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 	}
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
+		int fig;
+		if (bandwidth_point(p) && !p->noisy &&
+		    (fig = figure_of(&table[p->level][peak_access(p)], p)) >= 0)
+			clean[p->level][peak_access(p)][fig]++;
+	}
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
-		double gbps, bpt, ghz;
-		if (!usable(p) || peak_access(p) == AC_LATENCY)
+		int fig;
+		if (!bandwidth_point(p))
 			continue;
 		pk = &table[p->level][peak_access(p)];
-		gbps = (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9;
-		bpt = p->level == LV_L1 && p->width > 0 ? (double)p->width : KERN_LINE;
-		pk->present = 1;
-		pk->points++;
-		ghz = p->core_ghz;
-		if (p->threads == 1 && gbps > pk->gbps_one) {
-			pk->gbps_one = gbps;
-			pk->bpc_one = ghz > 0 ? gbps / ghz : 0;
-			pk->transfers_one = gbps * 1e9 / bpt;
-			pk->bytes_per_transfer = bpt;
-		}
-		if (p->threads == pk->threads_all && gbps > pk->gbps_all) {
-			pk->gbps_all = gbps;
-			pk->bpc_all = ghz > 0 ? gbps / ghz / (double)p->threads : 0;
-			pk->transfers_all = gbps * 1e9 / bpt;
-			if (!pk->bytes_per_transfer)
-				pk->bytes_per_transfer = bpt;
-		}
+		if ((fig = figure_of(pk, p)) < 0)
+			continue;
+		if (p->noisy && clean[p->level][peak_access(p)][fig])
+			pk->left_out++;
+		else
+			add_bandwidth(pk, p, fig);
 	}
 }
 
-/* Latency per access of the single-thread plain chase: median over the level's points; in cycles over the
-   points that have a clock. */
+static int latency_point(const struct agg_point *p, int level)
+{
+	return usable(p) && peak_access(p) == AC_LATENCY && (int)p->level == level && p->threads == 1 &&
+	       p->v[RQ_chase_accesses] > 0;
+}
+
+/* Latency per access of the single-thread plain chase: median over the level's clean points, or over
+   its noisy ones when it has no clean one; in cycles over the points that have a clock. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 {
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
@@ -150,14 +188,20 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 	for (int l = 0; l < LV_COUNT; l++) {
 		struct peak *pk = &table[l][AC_LATENCY];
 		size_t n = 0, nc = 0;
+		int clean = 0;
+		for (uint32_t i = 0; i < a->npoints; i++)
+			clean |= latency_point(&a->points[i], l) && !a->points[i].noisy;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
-			double per = p->v[RQ_chase_accesses] / (double)p->threads;
-			if (!usable(p) || peak_access(p) != AC_LATENCY || (int)p->level != l ||
-			    p->threads != 1 || per <= 0)
+			if (!latency_point(p, l))
 				continue;
-			ns[n] = p->seconds * 1e9 / per;
-			if (p->core_ghz > 0) /* a point without a clock has no cycles, not 0 of them */
+			if (p->noisy && clean) {
+				pk->left_out++;
+				continue;
+			}
+			pk->noisy += p->noisy;
+			ns[n] = p->seconds * 1e9 / p->v[RQ_chase_accesses];
+			if (p->core_ghz > 0)
 				cyc[nc++] = ns[n] * p->core_ghz;
 			n++;
 		}
@@ -175,6 +219,16 @@ out:
 	free(ns);
 	free(cyc);
 	return rc;
+}
+
+void peak_quality(const struct peak *pk, char *buf, size_t len)
+{
+	if (pk->noisy)
+		snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
+	else if (pk->left_out)
+		snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out, pk->left_out == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "ok");
 }
 
 int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][AC_COUNT])

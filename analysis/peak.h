@@ -3,6 +3,8 @@
 #ifndef PMUCHECK_PEAK_H
 #define PMUCHECK_PEAK_H
 
+#include <stddef.h>
+
 #include "agg.h"
 #include "verdict.h"
 
@@ -19,8 +21,17 @@ struct peak {
 	double transfers_one, transfers_all; /* per second */
 	int indicator;                   /* verdict index, -1 when none */
 	double indicator_rate;           /* its highest events/s on this row's points */
-	unsigned points;
+	unsigned points;                 /* the points the figures rest on */
+	unsigned noisy;                  /* of those, flagged noisy: a figure had no clean point */
+	unsigned left_out;               /* noisy points left out because clean ones gave the figure */
 };
+
+/* A figure rests on the row's clean points; only where a figure has none does it rest on the noisy ones,
+   and the row says so: a level never vanishes from the peaks, and never passes for clean. */
+#define PEAK_QUALITY_MAX 64
+
+/* "ok", "ok (k noisy points left out)", or "noisy (n of m points disturbed)". */
+void peak_quality(const struct peak *pk, char *buf, size_t len);
 
 /* Peaks for every level x access; table[l][a]. verdicts are indexed by event. Returns 0, or -1
    when out of memory. */

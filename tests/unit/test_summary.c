@@ -1,0 +1,101 @@
+/* test_summary.c — the table `run` prints: a cell whose points all stayed noisy is shown from them and
+ * marked, never dropped; a cell with clean points shows those; a latency without a clock has no cycles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "summary.h"
+
+static struct plan_point point(const char *variant, const char *level)
+{
+	struct plan_point pt = {.threads = 1, .bytes = 16384};
+
+	pt.var = kern_variant_find(variant, &pt.fam);
+	assert_non_null(pt.var);
+	snprintf(pt.level, sizeof pt.level, "%s", level);
+	return pt;
+}
+
+/* The printed table, in a buffer the caller frees. */
+static char *print(struct plan_point *pts, struct run_point_result *res, int n)
+{
+	struct plan p = {.points = pts, .npoints = n};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	summary_print(f, &p, res, "/results/x");
+	fclose(f);
+	return buf;
+}
+
+static const char *line_of(const char *text, const char *level)
+{
+	char key[16];
+	const char *l;
+
+	snprintf(key, sizeof key, "\n%-5s", level);
+	assert_non_null(l = strstr(text, key));
+	return l + 1;
+}
+
+static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **state)
+{
+	/* L1 reads: both noisy (cv 0.1 > 2 %); L1 writes: one clean 40, one noisy and faster 90 */
+	struct plan_point pts[4] = {point("load.gpr", "L1"), point("load.gpr", "L1"), point("store.gpr", "L1"),
+				    point("store.gpr", "L1")};
+	struct run_point_result res[4] = {{.gbps_median = 50, .cv = 0.1}, {.gbps_median = 60, .cv = 0.1},
+					  {.gbps_median = 40, .cv = 0.001}, {.gbps_median = 90, .cv = 0.1}};
+	char *out = print(pts, res, 4);
+	const char *l1 = line_of(out, "L1");
+
+	(void)state;
+	assert_non_null(strstr(l1, "60.0* / 0.0"));  /* the best noisy read, marked */
+	assert_non_null(strstr(l1, "40.0 / 0.0"));   /* the clean write, not the faster noisy one */
+	assert_null(strstr(l1, "90.0"));
+	assert_non_null(strstr(out, "* from noisy points only"));
+	free(out);
+}
+
+static void test_clean_table_has_no_mark(void **state)
+{
+	struct plan_point pts[1] = {point("load.gpr", "L2")};
+	struct run_point_result res[1] = {{.gbps_median = 30, .cv = 0.001}};
+	char *out = print(pts, res, 1);
+
+	(void)state;
+	assert_non_null(strstr(line_of(out, "L2"), "30.0 / 0.0"));
+	assert_null(strchr(out, '*'));
+	free(out);
+}
+
+/* A chase point whose repetitions had no clock: latency in ns, no cycles (not 0 of them). */
+static void test_latency_without_clock_has_no_cycles(void **state)
+{
+	struct plan_point pts[2] = {point("chase.plain", "L1"), point("chase.plain", "L2")};
+	struct run_point_result res[2] = {{.ns_median = 1.2, .core_ghz = 0, .cv = 0.001},
+					  {.ns_median = 4.0, .core_ghz = 3.0, .cv = 0.001}};
+	char *out = print(pts, res, 2);
+
+	(void)state;
+	assert_non_null(strstr(line_of(out, "L1"), "1.20 ns   ? cyc"));
+	assert_non_null(strstr(line_of(out, "L2"), "4.00 ns  12.0 cyc"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_level_whose_points_are_all_noisy_is_shown_and_marked),
+		cmocka_unit_test(test_clean_table_has_no_mark),
+		cmocka_unit_test(test_latency_without_clock_has_no_cycles),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
