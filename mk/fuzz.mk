@@ -10,7 +10,7 @@
 # A crashing or leaking input is saved as build/fuzz/crash-<sha1> or leak-<sha1> (rerun:
 # LSAN_OPTIONS=suppressions=tests/lsan.supp build/fuzz/fuzz_<target> FILE).
 # New inputs that libFuzzer finds are kept in FUZZ_CORPUS/corpus-<target> (default build/fuzz). The test
-# suite runs every target the same way for FUZZ_SECONDS (default 60) each: tests/integration/fuzz.sh.
+# suite runs every target the same way for FUZZ_SECONDS (default 20) each: tests/integration/fuzz.sh.
 # Leaks of other libraries (PAPI's) are suppressed by tests/lsan.supp; pmucheck's own still stop a run.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 600
