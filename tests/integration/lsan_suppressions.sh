@@ -73,7 +73,7 @@ label="sanitizer pass (gcc, tests/san.sh)"
 if gcc -fsanitize=address -fno-omit-frame-pointer -g -O0 -o "$TMP/leaky" "$TMP/leaky.c" "$TMP/lib/libpapi.so" \
 	>"$TMP/gcc.log" 2>&1; then
 	expect_own_leak_only "$label" "$(bash "$TOP/tests/san.sh" "$TMP/leaky" own 2>&1)"
-	expect_standin_leaks "$label" "$(ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS= "$TMP/leaky" own 2>&1)"
+	expect_standin_leaks "$label" "$(ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS='' "$TMP/leaky" own 2>&1)"
 	# Nothing printed, not even the suppressions used: san.sh takes any log file for a report.
 	check "$label: a run whose only leak is the library's passes" \
 		bash -c '[ -z "$(bash "$1/tests/san.sh" "$2" 2>&1)" ]' _ "$TOP" "$TMP/leaky"
@@ -99,4 +99,4 @@ if [ -z "$opts" ]; then
 fi
 fuzz=("$TMP/leaky_fuzz" -runs=0 -artifact_prefix="$TMP/" "$TMP/corpus")
 expect_own_leak_only "$label" "$(env "$opts" "${fuzz[@]}" 2>&1)"
-expect_standin_leaks "$label" "$(env LSAN_OPTIONS= "${fuzz[@]}" 2>&1)"
+expect_standin_leaks "$label" "$(env LSAN_OPTIONS='' "${fuzz[@]}" 2>&1)"
