@@ -7,13 +7,16 @@
 #
 #   make fuzz                  every target for FUZZ_TIME seconds each (default 600)
 #   make fuzz-spec FUZZ_TIME=60
-# A crashing input is saved as build/fuzz/crash-<sha1> (rerun: build/fuzz/fuzz_<target> FILE).
+# A crashing or leaking input is saved as build/fuzz/crash-<sha1> or leak-<sha1> (rerun:
+# LSAN_OPTIONS=suppressions=tests/lsan.supp build/fuzz/fuzz_<target> FILE).
 # New inputs that libFuzzer finds are kept in FUZZ_CORPUS/corpus-<target> (default build/fuzz). The test
-# suite runs every target the same way for FUZZ_SECONDS (default 60) each: tests/integration/fuzz.sh.
+# suite runs every target the same way for FUZZ_SECONDS (default 20) each: tests/integration/fuzz.sh.
+# Leaks of other libraries (PAPI's) are suppressed by tests/lsan.supp; pmucheck's own still stop a run.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 600
 FUZZ_DIR   := build/fuzz
 FUZZ_CORPUS ?= $(FUZZ_DIR)
+FUZZ_LSAN  := suppressions=$(abspath tests/lsan.supp):print_suppressions=0
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(INC_ALL)
 
@@ -59,4 +62,4 @@ fuzz: fuzz-cfg fuzz-spec fuzz-raw
 
 fuzz-cfg fuzz-spec fuzz-raw: fuzz-%: fuzz-bins
 	@mkdir -p $(FUZZ_CORPUS)/corpus-$*
-	$(FUZZ_RUN_$*) -max_total_time=$(FUZZ_TIME) -artifact_prefix=$(FUZZ_DIR)/
+	LSAN_OPTIONS=$(FUZZ_LSAN) $(FUZZ_RUN_$*) -max_total_time=$(FUZZ_TIME) -artifact_prefix=$(FUZZ_DIR)/

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ctr.h"
+#include "ctr_fixture.h"
 #include "sde/sdetest.h"
 
 #define SDE(name) "sde:::" SDETEST_LIB "::" name
@@ -27,13 +28,14 @@ static int setup(void **state)
 }
 
 /* Runs the group over n and 2n loop iterations; diff[i] = count(2n) - count(n) for each event. */
-static void measure(const struct ctr_group *g, uint64_t n, long long *diff)
+static void measure(struct ctr_fixture *f, const struct ctr_group *g, uint64_t n, long long *diff)
 {
 	struct ctr_reading r1[CTR_GROUP_MAX], r2[CTR_GROUP_MAX];
 	struct ctr_set *s;
 	struct err e;
 
-	assert_int_equal(ctr_open(g, -1, &s, &e), 0);
+	assert_int_equal(ctr_open(g, -1, &f->set[0], &e), 0);
+	s = f->set[0];
 	assert_int_equal(ctr_start(s, &e), 0);
 	sdetest_loop(n);
 	assert_int_equal(ctr_stop(s, &e), 0);
@@ -47,6 +49,7 @@ static void measure(const struct ctr_group *g, uint64_t n, long long *diff)
 		diff[i] = (long long)(r2[i].count - r1[i].count);
 	}
 	ctr_close(s);
+	f->set[0] = NULL;
 }
 
 static void test_sde_component_is_enabled_by_linking_libsde(void **state)
@@ -66,20 +69,18 @@ static void test_exact_counter_matches_and_wrong_ones_do_not(void **state)
 {
 	const char *specs[] = {SDE("EXACT"), SDE("HALF"), SDE("DOUBLE")};
 	const uint64_t n = 100000;
+	struct ctr_fixture *f = *state;
 	struct ctr_event evs[3];
-	struct ctr_plan plan;
 	long long d[3];
 	struct err e;
 
-	(void)state;
 	assert_int_equal(ctr_resolve_list(specs, 3, evs, &e), 0);
-	assert_int_equal(ctr_plan_groups(evs, 3, NULL, 0, &plan, &e), 0);
-	assert_int_equal(plan.ngroups, 1);
-	measure(&plan.groups[0], n, d);
+	assert_int_equal(ctr_plan_groups(evs, 3, NULL, 0, &f->plan, &e), 0);
+	assert_int_equal(f->plan.ngroups, 1);
+	measure(f, &f->plan.groups[0], n, d);
 	assert_int_equal(d[0], n);     /* exact: one per iteration */
 	assert_int_equal(d[1], n / 2); /* undercounts by half */
 	assert_int_equal(d[2], 2 * n); /* overcounts twice */
-	ctr_plan_free(&plan);
 }
 
 /* SDE has 40 "counters" per set; a test-only limit of 2 must give groups of 2, 2, 1 that each count
@@ -89,29 +90,28 @@ static void test_more_events_than_counters_are_split_and_each_group_counts(void 
 {
 	const char *specs[] = {SDE("EXACT"), SDE("HALF"), SDE("DOUBLE"), SDE("BYTES"), SDE("CALLS")};
 	const long long n = 4096, want[] = {n, n / 2, 2 * n, 8 * n, 0};
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
 	struct ctr_event evs[5];
-	struct ctr_plan plan;
 	struct err e;
 	unsigned seen = 0;
 
-	(void)state;
 	assert_int_equal(ctr_resolve_list(specs, 5, evs, &e), 0);
 	for (int i = 0; i < 5; i++)
 		evs[i].counters = 2;
-	assert_int_equal(ctr_plan_groups(evs, 5, NULL, 0, &plan, &e), 0);
-	assert_int_equal(plan.ngroups, 3);
-	assert_int_equal(plan.groups[0].n, 2);
-	assert_int_equal(plan.groups[1].n, 2);
-	assert_int_equal(plan.groups[2].n, 1);
-	for (unsigned k = 0; k < plan.ngroups; k++) {
+	assert_int_equal(ctr_plan_groups(evs, 5, NULL, 0, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 3);
+	assert_int_equal(plan->groups[0].n, 2);
+	assert_int_equal(plan->groups[1].n, 2);
+	assert_int_equal(plan->groups[2].n, 1);
+	for (unsigned k = 0; k < plan->ngroups; k++) {
 		long long d[CTR_GROUP_MAX];
-		measure(&plan.groups[k], n, d);
-		for (unsigned i = 0; i < plan.groups[k].n; i++)
-			assert_int_equal(d[i], want[plan.groups[k].ev[i] - evs]);
-		seen += plan.groups[k].n;
+		measure(f, &plan->groups[k], n, d);
+		for (unsigned i = 0; i < plan->groups[k].n; i++)
+			assert_int_equal(d[i], want[plan->groups[k].ev[i] - evs]);
+		seen += plan->groups[k].n;
 	}
 	assert_int_equal(seen, 5);
-	ctr_plan_free(&plan);
 }
 
 /* Each OpenMP thread registers with PAPI and opens its own set. SDE counters are per process, so the
@@ -119,21 +119,20 @@ static void test_more_events_than_counters_are_split_and_each_group_counts(void 
 static void test_each_thread_opens_and_reads_its_own_set(void **state)
 {
 	const char *specs[] = {SDE("EXACT")};
+	struct ctr_fixture *f = *state;
 	struct ctr_event ev;
-	struct ctr_plan plan;
 	struct err e;
 	int bad = 0;
 
-	(void)state;
 	assert_int_equal(ctr_resolve_list(specs, 1, &ev, &e), 0);
-	assert_int_equal(ctr_plan_groups(&ev, 1, NULL, 0, &plan, &e), 0);
+	assert_int_equal(ctr_plan_groups(&ev, 1, NULL, 0, &f->plan, &e), 0);
 #pragma omp parallel num_threads(2) reduction(+ : bad)
 	{
 		uint64_t mine = 1000 * (omp_get_thread_num() + 1);
 		struct ctr_reading r;
 		struct ctr_set *s;
 		struct err te;
-		if (ctr_open(&plan.groups[0], -1, &s, &te)) {
+		if (ctr_open(&f->plan.groups[0], -1, &s, &te)) {
 			bad++;
 		} else {
 #pragma omp critical
@@ -148,7 +147,6 @@ static void test_each_thread_opens_and_reads_its_own_set(void **state)
 		}
 	}
 	assert_int_equal(bad, 0);
-	ctr_plan_free(&plan);
 }
 
 /* PAPI's SDE would accept any name as a placeholder; an unregistered one must be a usage error. */
@@ -188,9 +186,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sde_component_is_enabled_by_linking_libsde),
-		cmocka_unit_test(test_exact_counter_matches_and_wrong_ones_do_not),
-		cmocka_unit_test(test_more_events_than_counters_are_split_and_each_group_counts),
-		cmocka_unit_test(test_each_thread_opens_and_reads_its_own_set),
+		CTR_FIXTURE_TEST(test_exact_counter_matches_and_wrong_ones_do_not),
+		CTR_FIXTURE_TEST(test_more_events_than_counters_are_split_and_each_group_counts),
+		CTR_FIXTURE_TEST(test_each_thread_opens_and_reads_its_own_set),
 		cmocka_unit_test(test_unknown_sde_event_is_a_usage_error_naming_it),
 		cmocka_unit_test(test_unknown_papi_name_is_a_usage_error),
 	};
