@@ -30,7 +30,7 @@ static int start_session(struct pf_ctl *c, struct err *e)
 {
 	struct pf_saved s = {.kind = PF_SESSION, .pid = getpid(), .msr = c->t->msr,
 			     .mask = pf_table_mask(c->t), .n = c->n};
-	int rc = pf_lock(&c->lock_fd, NULL, e);
+	int rc = pf_lock(&c->lock_fd, NULL, 0, e); /* a second session is refused at once */
 
 	if (rc)
 		return rc;

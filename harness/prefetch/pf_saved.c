@@ -89,7 +89,7 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 	pf_state_path(PF_SESSION, path, sizeof path);
 	if (access(path, F_OK))
 		return 0;
-	rc = pf_lock(&lock, &busy, e);
+	rc = pf_lock(&lock, &busy, PF_LOCK_WAIT_RESTORE_MS, e);
 	if (rc && busy)
 		return 0; /* the owner is alive: its session is not stale */
 	if (rc)
@@ -112,7 +112,7 @@ out:
 int pf_restore_saved(const int *cpus, int ncpus, char *report, size_t len, struct err *e)
 {
 	static struct pf_saved s; /* 12 KiB, and pmucheck restores from one thread */
-	int lock, total = 0, rc = pf_lock(&lock, NULL, e);
+	int lock, total = 0, rc = pf_lock(&lock, NULL, PF_LOCK_WAIT_RESTORE_MS, e);
 
 	if (len)
 		report[0] = 0;
@@ -183,7 +183,7 @@ int pf_hold(const int *cpus, int ncpus, uint64_t disable, uint64_t enable, struc
 	rc = pf_open_msrs(cpu, n, fd, e);
 	if (rc)
 		return rc;
-	rc = pf_lock(&lock, NULL, e);
+	rc = pf_lock(&lock, NULL, 0, e);
 	if (rc)
 		goto out_msrs;
 	rc = pf_refuse_stale_session(e);

@@ -41,10 +41,16 @@ int pf_state_read(const char *path, struct pf_saved *s, struct err *e);
 int pf_state_write(const char *path, const struct pf_saved *s, struct err *e);
 int pf_state_remove(const char *path, struct err *e);
 
-/* Takes the lock without waiting (creating the state directory if needed) into *fd. E_RUNTIME naming
-   the holder's pid when another process has it (then *busy, if given, is set), or with the reason
-   the lock file cannot be used. */
-int pf_lock(int *fd, int *busy, struct err *e);
+/* Takes the lock (creating the state directory if needed) into *fd, waiting up to wait_ms while
+   another process has it. E_RUNTIME naming the holder's pid when another process still has it (then
+   *busy, if given, is set), or with the reason the lock file cannot be used. */
+int pf_lock(int *fd, int *busy, int wait_ms, struct err *e);
+
+/* How long the restorers wait for the lock. A pmucheck killed a moment ago (kill(2) has returned)
+   holds it until its exit has closed its files, and its values are exactly what they must put back:
+   that took up to 26 ms on a 2-vCPU guest with the other vCPU busy. A live session keeps the lock,
+   and a pmucheck started beside one waits this long once, then leaves it alone. */
+#define PF_LOCK_WAIT_RESTORE_MS 500
 void pf_unlock(int fd);
 
 /* With the lock held, a session file belongs to a dead process nobody restored: E_RUNTIME saying

@@ -324,6 +324,45 @@ static void test_killed_session_is_restored_at_the_next_start(void **state)
 	fake_drop(&f);
 }
 
+/* kill(2) returns before the killed process has exited, and until its exit has closed its files it
+   still holds the lock: a start in that moment must wait for it, not take it for a live session. A
+   child that sleeps 100 ms with the lock before _exit (no handler, no atexit) is such an owner. */
+static void test_session_killed_a_moment_ago_is_restored_once_its_lock_goes(void **state)
+{
+	char report[1024], ready;
+	struct fake f;
+	struct err e;
+	int pipefd[2], status;
+	pid_t pid;
+
+	(void)state;
+	fake_make(&f, "AuthenticAMD:0x19:0x11", 0xc0000108);
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const struct timespec exiting = {.tv_nsec = 100000000};
+		struct pf_ctl *c;
+
+		if (pf_open(&c, NULL, 0, &e) || pf_set(c, "all", &e))
+			_exit(1);
+		if (write(pipefd[1], "s", 1) != 1)
+			_exit(1);
+		nanosleep(&exiting, NULL);
+		_exit(0);
+	}
+	assert_int_equal(read(pipefd[0], &ready, 1), 1);
+	assert_int_equal(pf_recover_stale(report, sizeof report, &e), 1);
+	assert_all(&f, 0, 0);
+	assert_non_null(strstr(report, "restored MSR 0xc0000108"));
+	assert_false(state_exists(&f, "prefetch.state"));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	fake_drop(&f);
+}
+
 static void test_restore_command_also_recovers_a_killed_session(void **state)
 {
 	char report[1024];
@@ -462,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_restore_leaves_bits_outside_the_table_alone),
 		cmocka_unit_test(test_second_changer_is_refused_while_a_session_runs),
 		cmocka_unit_test(test_killed_session_is_restored_at_the_next_start),
+		cmocka_unit_test(test_session_killed_a_moment_ago_is_restored_once_its_lock_goes),
 		cmocka_unit_test(test_restore_command_also_recovers_a_killed_session),
 		cmocka_unit_test(test_held_change_outlives_sessions_until_restore),
 		cmocka_unit_test(test_restore_of_some_cpus_keeps_the_others_saved),
