@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "msr.h"
@@ -29,6 +30,11 @@ static int open_error(const char *path, int err, struct err *e)
 	return err_set(e, E_RUNTIME, "%s: %s", path, strerror(err));
 }
 
+static void path_of(int cpu, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%d/msr", msr_dir(), cpu);
+}
+
 int msr_open(int cpu, int writable, int *fd, struct err *e)
 {
 	const char *fake = getenv("PMUCHECK_FAKE_CPUID"), *dir = getenv("PMUCHECK_MSR_DIR");
@@ -41,7 +47,7 @@ int msr_open(int cpu, int writable, int *fd, struct err *e)
 		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
 			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s/%d/msr", msr_dir(),
 			       cpu);
-	snprintf(path, sizeof path, "%s/%d/msr", msr_dir(), cpu);
+	path_of(cpu, path, sizeof path);
 	*fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd < 0)
 		return open_error(path, errno, e);
@@ -122,4 +128,24 @@ int msr_cpus(int *cpus, int max, struct err *e)
 	closedir(d);
 	qsort(cpus, (size_t)n, sizeof *cpus, cmp_int);
 	return n;
+}
+
+int msr_is_fake(void)
+{
+	static int cpus[4096];
+	const char *dir = getenv("PMUCHECK_MSR_DIR");
+	int n;
+
+	if (!dir || !*dir)
+		return 0;
+	n = msr_cpus(cpus, sizeof cpus / sizeof cpus[0], NULL);
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+
+		path_of(cpus[i], path, sizeof path);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			return 0;
+	}
+	return n > 0;
 }

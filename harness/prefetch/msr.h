@@ -28,6 +28,10 @@ int msr_write(int fd, int cpu, uint32_t reg, uint64_t val, struct err *e);
 int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint64_t *old,
 	       struct err *e);
 
+/* 1 when $PMUCHECK_MSR_DIR is set and every MSR file in it is an ordinary file (the tests' fake
+   MSRs; the driver's are character devices), else 0. */
+int msr_is_fake(void);
+
 /* The CPUs that have an MSR file (numeric entries of msr_dir()), ascending. Returns the count stored
    in cpus (at most max), or E_RUNTIME when the directory cannot be read. */
 int msr_cpus(int *cpus, int max, struct err *e);

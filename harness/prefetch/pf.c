@@ -14,6 +14,7 @@
 #include "pf.h"
 #include "pf_signal.h"
 #include "pf_state.h"
+#include "pf_stop.h"
 
 struct pf_ctl {
 	const struct pf_table *t;
@@ -46,6 +47,7 @@ static int start_session(struct pf_ctl *c, struct err *e)
 	if (rc)
 		goto fail;
 	pf_guard_arm(c->t->msr, s.mask, c->n, c->fd, c->start, c->state_path);
+	pf_stop_at("state-saved");
 	return 0;
 fail:
 	pf_unlock(c->lock_fd);
@@ -100,8 +102,11 @@ int pf_set(struct pf_ctl *c, const char *names_off, struct err *e)
 	uint64_t off;
 	int rc = pf_parse_names_in(c->t, names_off, &off, e);
 
-	for (int i = 0; !rc && i < c->n; i++)
+	for (int i = 0; !rc && i < c->n; i++) {
 		rc = session_write(c, i, off, e);
+		if (i == 0)
+			pf_stop_at("first-write");
+	}
 	return rc;
 }
 
@@ -137,6 +142,8 @@ int pf_restore(struct pf_ctl *c, struct err *e)
 
 		if (session_write(c, i, c->start[i], &one) && !rc)
 			rc = err_set(e, E_RUNTIME, "%s", one.msg);
+		if (i == 0)
+			pf_stop_at("restore-first");
 	}
 	return rc;
 }
@@ -146,8 +153,10 @@ void pf_close(struct pf_ctl *c)
 	if (!c)
 		return;
 	/* When the restore fails the state file stays, and the next start tries again. */
-	if (!pf_restore(c, NULL))
+	if (!pf_restore(c, NULL)) {
+		pf_stop_at("close-restored");
 		pf_state_remove(c->state_path, NULL);
+	}
 	pf_guard_disarm();
 	pf_unlock(c->lock_fd);
 	pf_close_msrs(c->fd, c->n);

@@ -11,6 +11,7 @@
 #include "msr.h"
 #include "pf.h"
 #include "pf_state.h"
+#include "pf_stop.h"
 
 static void appendf(char *buf, size_t len, const char *fmt, ...)
 {
@@ -66,6 +67,8 @@ static int restore_file(const char *path, struct pf_saved *s, const int *cpus, i
 				"saved by pid %d:\n", s->msr, s->mask, path, (int)s->pid);
 		appendf(report, len, "  CPU %d: 0x%016" PRIx64 " -> 0x%016" PRIx64 "\n", s->cpu[i], old,
 			(old & ~s->mask) | (s->val[i] & s->mask));
+		if (done == 1)
+			pf_stop_at("recover-first");
 	}
 	s->n = kept;
 	if (done) {
@@ -189,8 +192,13 @@ int pf_hold(const int *cpus, int ncpus, uint64_t disable, uint64_t enable, struc
 	rc = pf_refuse_stale_session(e);
 	if (!rc)
 		rc = save_held(t, cpu, fd, n, e);
-	for (int i = 0; !rc && i < n; i++)
+	if (!rc)
+		pf_stop_at("state-saved");
+	for (int i = 0; !rc && i < n; i++) {
 		rc = msr_update(fd[i], cpu[i], t->msr, enable & mask, disable & mask, NULL, e);
+		if (i == 0)
+			pf_stop_at("first-write");
+	}
 	pf_unlock(lock);
 out_msrs:
 	pf_close_msrs(fd, n);

@@ -8,6 +8,7 @@
 
 #include "pf.h"
 #include "pf_signal.h"
+#include "pf_stop.h"
 
 static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
 #define NGUARDED (int)(sizeof guarded / sizeof guarded[0])
@@ -43,6 +44,8 @@ static void put_back(void)
 		v = (v & ~guard.mask) | (guard.vals[i] & guard.mask);
 		if (pwrite(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v)
 			return; /* keep the state file: the next start retries */
+		if (i == 0)
+			pf_stop_at("guard-first");
 	}
 	unlink(guard.state_path);
 	guard.armed = 0;
@@ -134,6 +137,7 @@ void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint
 	memcpy(guard.fds, fds, (size_t)n * sizeof *fds);
 	memcpy(guard.vals, vals, (size_t)n * sizeof *vals);
 	strncpy(guard.state_path, state_path, sizeof guard.state_path - 1);
+	pf_stop_init();
 	install();
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees complete data once armed */
 	guard.armed = 1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pf_state.h"
+#include "pf_stop.h"
 
 /* Tests keep the state next to their fake MSR files, so they never touch the real one. */
 static const char *state_dir(void)
@@ -158,13 +159,16 @@ int pf_state_write(const char *path, const struct pf_saved *s, struct err *e)
 		return err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", tmp,
 			       strerror(errno));
 	rc = write_all(f, s);
-	if (fclose(f) || rc || rename(tmp, path)) {
-		rc = err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", path,
-			     strerror(errno));
-		unlink(tmp);
-		return rc;
-	}
+	if (fclose(f) || rc)
+		goto fail;
+	pf_stop_at("state-tmp");
+	if (rename(tmp, path))
+		goto fail;
 	return sync_dir(path, e);
+fail:
+	rc = err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", path, strerror(errno));
+	unlink(tmp);
+	return rc;
 }
 
 int pf_state_remove(const char *path, struct err *e)
