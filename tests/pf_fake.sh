@@ -1,15 +1,17 @@
 # pf_fake.sh — fake MSR files for tests/integration/prefetch_*.sh (sourced after tests/lib.sh).
-# make_fake DIR CPUID MSR N: N CPUs whose MSR starts from a random 64-bit value, kept in DIR.orig.
+# make_fake DIR CPUID MSR N [HEX]: N CPUs whose MSR starts from a random 64-bit value (or from
+# HEX, 16 hex digits, with the CPU number xor'ed into the top byte), kept in DIR.orig.
 SESSION=${SESSION:-$TOP/${BUILD:-build}/tests/pf_session}
 
 make_fake() {
-	local dir=$1 cpuid=$2 msr=$3 n=$4 c
+	local dir=$1 cpuid=$2 msr=$3 n=$4 hex=${5:-} c
 	mkdir -p "$dir"
 	export PMUCHECK_MSR_DIR=$dir PMUCHECK_FAKE_CPUID=$cpuid FAKE_MSR=$msr
 	unset PMUCHECK_STATE_DIR
 	for ((c = 0; c < n; c++)); do
 		mkdir -p "$dir/$c"
-		head -c 8 /dev/urandom | dd of="$dir/$c/msr" bs=1 seek=$((msr)) status=none
+		if [ -n "$hex" ]; then perl -e 'print pack "Q<", hex($ARGV[0]) ^ $ARGV[1] << 56' "$hex" $c
+		else head -c 8 /dev/urandom; fi | dd of="$dir/$c/msr" bs=1 seek=$((msr)) status=none
 		chmod 600 "$dir/$c/msr" # as /dev/cpu/N/msr
 	done
 	msr_values >"$dir.orig"
