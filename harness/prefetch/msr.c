@@ -39,18 +39,25 @@ int msr_open(int cpu, int writable, int *fd, struct err *e)
 {
 	const char *fake = getenv("PMUCHECK_FAKE_CPUID"), *dir = getenv("PMUCHECK_MSR_DIR");
 	char path[4096];
+	struct stat st;
 
 	/* A faked CPU model selects another model's table of bits: against the real MSRs that would
-	   write bits this CPU's table never verified. The test hook works on fake MSR files only. */
+	   write bits this CPU's table never verified. The test hook works on fake MSR files (ordinary
+	   files; the msr driver's are character devices) only. */
 	*fd = -1;
+	path_of(cpu, path, sizeof path);
 	if (fake && *fake && !(dir && *dir))
 		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
-			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s/%d/msr", msr_dir(),
-			       cpu);
-	path_of(cpu, path, sizeof path);
+			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s", path);
 	*fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd < 0)
 		return open_error(path, errno, e);
+	if (fake && *fake && (fstat(*fd, &st) || !S_ISREG(st.st_mode))) {
+		close(*fd);
+		*fd = -1;
+		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
+			       "files; %s is not an ordinary file", path);
+	}
 	return 0;
 }
 

@@ -188,7 +188,7 @@ if stop_at state-saved "$SESSION" close; then
 	wait "$pid" 2>/dev/null
 	notok "$name" "it stopped"
 else
-	# /dev/zero reads 0 after any write, so the session fails at its first write to CPU 1
-	[ "$status" -eq 1 ] && grep -q 'did not take effect' "$TMP/err" && ok "$name" ||
+	# the suite fakes the CPU model, and a faked model never opens a device (msr_open)
+	[ "$status" -eq 1 ] && grep -q 'not an ordinary file' "$TMP/err" && ok "$name" ||
 		notok "$name" "status $status: $(cat "$TMP/err")"
 fi

@@ -165,6 +165,7 @@ static void test_short_read_is_named_and_nothing_written(void **state)
 /* A faked CPU model never reaches the real MSR device: another model's bits would be written there. */
 static void test_fake_cpuid_without_fake_msr_dir_opens_nothing(void **state)
 {
+	char path[128];
 	int cpus[] = {0};
 	struct pf_ctl *c;
 	struct err e;
@@ -180,6 +181,14 @@ static void test_fake_cpuid_without_fake_msr_dir_opens_nothing(void **state)
 	assert_int_equal(pf_open(&c, cpus, 1, &e), E_USAGE);
 	setenv("PMUCHECK_MSR_DIR", dir, 1);
 	assert_untouched();
+	/* A character device in the fake directory (as /dev/cpu/N/msr are) is refused too. */
+	snprintf(path, sizeof path, "%s/3", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/3/msr", dir);
+	assert_int_equal(symlink("/dev/null", path), 0);
+	assert_int_equal(msr_open(3, 1, &fd, &e), E_USAGE);
+	assert_int_equal(fd, -1);
+	assert_non_null(strstr(e.msg, "not an ordinary file"));
 }
 
 int main(void)
