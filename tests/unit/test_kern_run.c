@@ -1,8 +1,10 @@
 /* test_kern_run.c — every kernel variant run for real (where the CPU has its ISA): each one must
  * leave the result a correct implementation leaves, and nothing past its arrays.
  *
- * The tests are built per variant at run time from the registry, so a new variant is tested
- * without an edit here; one that needs an ISA this CPU lacks is skipped (with the reason printed). */
+ * The tests are built per variant at run time from the registry: every variant of every registered
+ * family gets the checks any kernel must pass, and the families named below also their own check of
+ * the values they compute, so a new variant or family is tested without an edit here; one that
+ * needs an ISA this CPU lacks is skipped (with the reason printed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,7 @@
 #include "kern.h"
 
 #define SLACK KERN_PAGE /* what the harness allocates after the last array */
-#define MAX_TESTS 64
+#define MAX_TESTS 160
 
 struct kern_case {
 	const struct kern_family *f;
@@ -234,6 +236,43 @@ static void test_touch_writes_first_word_of_every_page(void **state)
 	free(buf);
 }
 
+/* Any kernel, run as the harness runs it (prepared arrays, each of its default arguments, the largest
+   one): nothing past its arrays is written, a kernel that stores nothing leaves them as they were,
+   and the same call on the same data returns the same value. */
+static void test_writes_only_its_arrays_and_repeats(void **state)
+{
+	const struct kern_case *c = *state;
+	const struct kern_values *args = &kern_policy(c->f, c->v)->args;
+	struct kern_params p = {.bytes = 4 * c->f->granule, .reps = 2};
+	uint64_t total = c->f->arrays * p.bytes;
+	uint8_t *buf, *before;
+
+	skip_unless_supported(c->v);
+	buf = alloc(c->f, p.bytes);
+	before = malloc(total + SLACK);
+	assert_non_null(before);
+	fill(buf, total + SLACK, 4);
+	if (c->f->prepare)
+		assert_int_equal(c->f->prepare(c->v, &p, buf, 1), 0);
+	memcpy(before, buf, total + SLACK);
+	for (unsigned i = 0; i <= args->n; i++) {
+		struct kern_volumes vol;
+		uint64_t first;
+
+		p.arg = i < args->n ? args->v[i] : c->f->arg_max;
+		c->f->volumes(c->v, &p, &vol);
+		first = c->v->fn(buf, p.bytes, p.reps, p.arg);
+		assert_int_equal(c->v->fn(buf, p.bytes, p.reps, p.arg), first);
+		if (memcmp(buf + total, before + total, SLACK) != 0)
+			fail_msg("arg %llu: written past the arrays", (unsigned long long)p.arg);
+		if (vol.bytes_stored == 0 && memcmp(buf, before, total) != 0)
+			fail_msg("arg %llu: stores nothing by its volumes, yet changed its arrays",
+				 (unsigned long long)p.arg);
+	}
+	free(before);
+	free(buf);
+}
+
 static void test_clock_chain_sums_every_add(void **state)
 {
 	(void)state;
@@ -256,13 +295,32 @@ static const struct {
 	{"touch", "touch_writes_first_word_of_every_page", test_touch_writes_first_word_of_every_page},
 };
 
+static struct CMUnitTest tests[MAX_TESTS];
+static struct kern_case cases[MAX_TESTS];
+static char names[MAX_TESTS][96];
+static size_t ntests;
+
+/* One test per variant of f. Returns -1 when MAX_TESTS is too small. */
+static int add_tests(const struct kern_family *f, const char *behaviour, CMUnitTestFunction fn)
+{
+	for (unsigned j = 0; j < f->nvariants; j++, ntests++) {
+		if (ntests == MAX_TESTS - 1) {
+			fprintf(stderr, "more than %d kernel tests: raise MAX_TESTS\n", MAX_TESTS);
+			return -1;
+		}
+		cases[ntests] = (struct kern_case){f, &f->variants[j]};
+		snprintf(names[ntests], sizeof(names[ntests]), "%s/%s", behaviour, f->variants[j].name);
+		tests[ntests] = (struct CMUnitTest){names[ntests], fn, NULL, NULL, &cases[ntests]};
+	}
+	return 0;
+}
+
 int main(void)
 {
-	static struct CMUnitTest tests[MAX_TESTS];
-	static struct kern_case cases[MAX_TESTS];
-	static char names[MAX_TESTS][96];
-	size_t n = 0;
-
+	for (unsigned i = 0; i < kern_family_count(); i++)
+		if (add_tests(kern_family_at(i), "writes_only_its_arrays_and_repeats",
+			      test_writes_only_its_arrays_and_repeats))
+			return 1;
 	for (unsigned i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		const struct kern_family *f = kern_family_find(checks[i].family);
 
@@ -270,13 +328,10 @@ int main(void)
 			fprintf(stderr, "family %s is not registered\n", checks[i].family);
 			return 1;
 		}
-		for (unsigned j = 0; j < f->nvariants && n < MAX_TESTS - 1; j++, n++) {
-			cases[n] = (struct kern_case){f, &f->variants[j]};
-			snprintf(names[n], sizeof(names[n]), "%s/%s", checks[i].behaviour, f->variants[j].name);
-			tests[n] = (struct CMUnitTest){names[n], checks[i].fn, NULL, NULL, &cases[n]};
-		}
+		if (add_tests(f, checks[i].behaviour, checks[i].fn))
+			return 1;
 	}
-	tests[n++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add, NULL,
-					 NULL, NULL};
-	return _cmocka_run_group_tests("kern_run", tests, n, NULL, NULL);
+	tests[ntests++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add, NULL,
+					      NULL, NULL};
+	return _cmocka_run_group_tests("kern_run", tests, ntests, NULL, NULL);
 }
