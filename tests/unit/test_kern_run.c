@@ -163,6 +163,23 @@ static void test_splitread_reads_word_at_offset(void **state)
 	free(buf);
 }
 
+/* The harness's buffer for c: its arrays and the slack after them set to 0x5a, then prepare()d. */
+static uint8_t *prepared(const struct kern_case *c, const struct kern_params *p)
+{
+	uint8_t *buf = alloc(c->f, p->bytes);
+
+	memset(buf, 0x5a, c->f->arrays * p->bytes + SLACK);
+	assert_int_equal(c->f->prepare(c->v, p, buf, 1), 0);
+	return buf;
+}
+
+/* Nothing written past the arrays of a prepared() buffer. */
+static void assert_slack_untouched(const struct kern_case *c, const uint8_t *buf, uint64_t bytes)
+{
+	for (uint64_t i = c->f->arrays * bytes; i < c->f->arrays * bytes + SLACK; i++)
+		assert_int_equal(buf[i], 0x5a);
+}
+
 /* triad: a = b + 3.0 c exactly, b and c unchanged, nothing written past a. */
 static void test_triad_computes_a_equals_b_plus_3c(void **state)
 {
@@ -173,9 +190,7 @@ static void test_triad_computes_a_equals_b_plus_3c(void **state)
 	double *a, *b, *cc;
 
 	skip_unless_supported(c->v);
-	buf = alloc(c->f, p.bytes);
-	memset(buf, 0x5a, c->f->arrays * p.bytes + SLACK);
-	assert_int_equal(c->f->prepare(c->v, &p, buf, 1), 0);
+	buf = prepared(c, &p);
 	a = (double *)buf;
 	b = a + n;
 	cc = b + n;
@@ -190,8 +205,33 @@ static void test_triad_computes_a_equals_b_plus_3c(void **state)
 		if (b[i] != (double)(i % 1000) + 0.5 || cc[i] != (double)(i % 13))
 			fail_msg("b or c changed at %llu", (unsigned long long)i);
 	}
-	for (uint64_t i = 3 * p.bytes; i < 3 * p.bytes + SLACK; i++)
-		assert_int_equal(buf[i], 0x5a);
+	assert_slack_untouched(c, buf, p.bytes);
+	free(buf);
+}
+
+/* copy: a = b exactly, b unchanged, nothing written past the arrays. */
+static void test_copy_makes_a_equal_to_b(void **state)
+{
+	const struct kern_case *c = *state;
+	struct kern_params p = {.bytes = 3 * c->f->granule, .reps = 2};
+	uint64_t n = p.bytes / sizeof(double);
+	uint8_t *buf;
+	double *a, *b;
+
+	skip_unless_supported(c->v);
+	buf = prepared(c, &p);
+	a = (double *)buf;
+	b = a + n;
+	for (uint64_t i = 0; i < n; i++)
+		b[i] = (double)(i % 997) + 0.25; /* not what prepare() wrote: the kernel must read it */
+	c->v->fn(buf, p.bytes, p.reps, 0);
+	for (uint64_t i = 0; i < n; i++) {
+		if (a[i] != (double)(i % 997) + 0.25)
+			fail_msg("a[%llu] = %g, want %g", (unsigned long long)i, a[i], (double)(i % 997) + 0.25);
+		if (b[i] != (double)(i % 997) + 0.25)
+			fail_msg("b changed at %llu", (unsigned long long)i);
+	}
+	assert_slack_untouched(c, buf, p.bytes);
 	free(buf);
 }
 
@@ -290,6 +330,7 @@ static const struct {
 	{"store", "store_writes_every_byte_and_nothing_else", test_store_writes_every_byte_and_nothing_else},
 	{"nopread", "nopread_reads_first_word_of_every_line", test_nopread_reads_first_word_of_every_line},
 	{"splitread", "splitread_reads_word_at_offset", test_splitread_reads_word_at_offset},
+	{"copy", "copy_makes_a_equal_to_b", test_copy_makes_a_equal_to_b},
 	{"triad", "triad_computes_a_equals_b_plus_3c", test_triad_computes_a_equals_b_plus_3c},
 	{"chase", "chase_returns_final_pointer", test_chase_returns_final_pointer},
 	{"touch", "touch_writes_first_word_of_every_page", test_touch_writes_first_word_of_every_page},

@@ -240,6 +240,11 @@ static void test_store_counts_write_allocate_line(void **state)
 	assert_int_equal(n.lines_read, 3 * 4096 / 64); /* b, c and a's write-allocate */
 	assert_int_equal(nt.lines_read, 2 * 4096 / 64);
 	assert_int_equal(n.lines_written, nt.lines_written);
+	vols("copy.avx", 4096, 1, 0, &n);
+	vols("copy.avx.nt", 4096, 1, 0, &nt);
+	assert_int_equal(n.lines_read, 2 * 4096 / 64); /* b and a's write-allocate */
+	assert_int_equal(nt.lines_read, 4096 / 64);
+	assert_int_equal(n.lines_written, nt.lines_written);
 }
 
 static void test_split_loads_switch_at_offset_57(void **state)
