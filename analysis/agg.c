@@ -208,6 +208,9 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->prefetch = intern(a, row->prefetch);
 	if (!p->kernel || !p->variant || !p->placement || !p->prefetch)
 		return -1;
+	p->access = row->access;
+	p->plots = row->plots;
+	p->traits = row->traits;
 	p->width = row->width;
 	p->arg = row->arg;
 	p->bytes = row->bytes;

@@ -17,6 +17,8 @@
 struct agg_point {
 	int64_t id;      /* `point` in raw.csv */
 	const char *kernel, *variant, *placement, *prefetch; /* interned: one copy per distinct text */
+	enum kern_access access;
+	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits (kern.h) */
 	int64_t width, arg, bytes, arrays, reps, threads;
 	enum level level;
 	enum pf_state pf;

@@ -24,7 +24,7 @@ static int cmp_order(const void *x, const void *y)
 }
 
 static int write_all(const char *dir, const struct agg *a, const struct verdict *v, const uint32_t *order,
-		     struct peak peaks[LV_COUNT][AC_COUNT], const struct stall_row *st, unsigned nst,
+		     struct peak peaks[LV_COUNT][KA_COUNT], const struct stall_row *st, unsigned nst,
 		     struct err *e)
 {
 	struct fileset o = {.dir = dir};
@@ -48,7 +48,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	struct agg a = {0};
 	struct verdict *v = NULL;
 	uint32_t *order = NULL;
-	struct peak peaks[LV_COUNT][AC_COUNT];
+	struct peak peaks[LV_COUNT][KA_COUNT];
 	struct stall_row *st = NULL;
 	unsigned nst = 0;
 	char path[PATH_MAX];

@@ -22,8 +22,8 @@ enum level level_assign(const struct machine *m, const struct raw_row *row)
 {
 	double foot = (double)row->bytes * (double)(row->arrays > 0 ? row->arrays : 1);
 
-	/* touch measures first-touch page faults: the data comes from the OS, not from a cache. */
-	if (strcmp(row->kernel, "touch") == 0)
+	/* First-touch page faults: the data comes from the OS, not from a cache. */
+	if (row->access == KA_FAULT)
 		return LV_ANY;
 	for (int i = 0; i < MACHINE_NCACHE; i++) {
 		double lim = m->limit[i];

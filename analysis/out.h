@@ -20,7 +20,7 @@ void out_csv_field(FILE *f, const char *s, int last);
 int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
 	       struct err *e);
 int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
-	      struct peak table[LV_COUNT][AC_COUNT], struct err *e);
+	      struct peak table[LV_COUNT][KA_COUNT], struct err *e);
 int out_stalls(struct fileset *o, const struct agg *a, const struct stall_row *rows, unsigned n,
 	       struct err *e);
 

@@ -15,18 +15,18 @@ static const char *num(char *buf, size_t len, const char *fmt, double x)
 	return buf;
 }
 
-static int max_threads(struct peak table[LV_COUNT][AC_COUNT])
+static int max_threads(struct peak table[LV_COUNT][KA_COUNT])
 {
 	int t = 0;
 
 	for (int l = 0; l < LV_COUNT; l++)
-		for (int ac = 0; ac < AC_COUNT; ac++)
+		for (int ac = 0; ac < KA_COUNT; ac++)
 			if (table[l][ac].threads_all > t)
 				t = table[l][ac].threads_all;
 	return t;
 }
 
-static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	char b[12][48], q[PEAK_QUALITY_MAX];
 
@@ -34,12 +34,12 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
 	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,quality\n", f);
 	for (int l = 0; l < LV_COUNT; l++)
-		for (int ac = 0; ac < AC_COUNT; ac++) {
+		for (int ac = 0; ac < KA_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
 			if (!p->present)
 				continue;
 			out_csv_field(f, level_names[l], 0);
-			out_csv_field(f, access_names[ac], 0);
+			out_csv_field(f, kern_access_names[ac], 0);
 			out_csv_field(f, num(b[0], 48, "%.4g", p->gbps_one), 0);
 			out_csv_field(f, num(b[1], 48, "%.4g", p->gbps_all), 0);
 			out_csv_field(f, num(b[2], 48, "%.0f", p->threads_all), 0);
@@ -72,7 +72,7 @@ static void boundary_note(FILE *f, const struct agg *a)
 }
 
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
-		     struct peak table[LV_COUNT][AC_COUNT])
+		     struct peak table[LV_COUNT][KA_COUNT])
 {
 	int nt = max_threads(table);
 	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48];
@@ -92,7 +92,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		   "Max Mevents/s | Quality |\n", all, all, all);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
-		for (int ac = 0; ac < AC_COUNT; ac++) {
+		for (int ac = 0; ac < KA_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
 			const char *ind = "n/a";
 			if (!p->present)
@@ -101,7 +101,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				ind = a->events[p->indicator].name;
 			peak_quality(p, q, sizeof q);
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
-				level_names[l], access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
+				level_names[l], kern_access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
 				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
 				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles),
@@ -111,9 +111,10 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls] : "none validated",
 				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0), q);
 		}
-	fprintf(f, "\nAccess types: read = load kernels, write = stores (with write-allocate), nt-write = "
-		   "non-temporal stores, triad = a = b + s*c, latency = pointer chase (one access per "
-		   "transfer). Transfers are access-width instructions in L1 and 64-byte lines beyond. The "
+	fprintf(f, "\nAccess types (raw.csv's `access`, from the kernels' descriptors): read = loads only, "
+		   "write = stores (with write-allocate), copy = a = b, triad = a = b + s*c, nt- = the same "
+		   "with non-temporal stores, latency = pointer chase (one access per transfer). Transfers are "
+		   "access-width instructions in L1 and 64-byte lines beyond. The "
 		   "indicator is a validated event that holds at this level for the access type (exact before "
 		   "approximate, then the one specific to fewer levels, then the higher rate). Quality: each figure "
 		   "(1 core, all cores, latency) rests on its points that were not flagged noisy; one that has no "
@@ -123,7 +124,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 }
 
 int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
-	      struct peak table[LV_COUNT][AC_COUNT], struct err *e)
+	      struct peak table[LV_COUNT][KA_COUNT], struct err *e)
 {
 	FILE *csv, *md;
 	int rc;

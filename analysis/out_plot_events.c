@@ -1,11 +1,14 @@
-/* out_plot_events.c — figures of what events count, against what the kernels are known to do:
- *   ev_<event>          events per known quantity vs buffer size, per family and prefetcher state
- *                       (Molka et al., Fig. 3-6)
- *   splitread_ev_<ev>   events per load vs the offset in the line, with the known split loads
- *                       (Larysch, Fig. 4)
- *   chase_ev_<event>    cycles per dependent load an event reports, next to the measured cycles, for
- *                       the chase plain / with independent / with dependent multiplies (Molka Fig. 7/8)
- *   nopread_latency_<e> loaded latency vs bandwidth from a miss-occupancy event (Helm Fig. 8-11) */
+/* out_plot_events.c — figures of what events count, against what the kernels are known to do, by the
+ * plot kinds of raw.csv's `plots` (one figure per family that feeds the kind):
+ *   ev_<event>          ev-size: events per known quantity vs buffer size, per family and prefetcher
+ *                       state (Molka et al., Fig. 3-6)
+ *   <family>_ev_<ev>    time-offset (splitread): events per load vs the offset in the line, with the
+ *                       known split loads (Larysch, Fig. 4)
+ *   <family>_ev_<ev>    latency (chase): cycles per dependent load an event reports, next to the
+ *                       measured cycles, for the chase plain / with independent / with dependent
+ *                       multiplies (Molka Fig. 7/8)
+ *   <family>_latency_<e> bw-delay (nopread): loaded latency vs bandwidth from a miss-occupancy event
+ *                       (Helm Fig. 8-11) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +37,6 @@ static double cell_median(const struct agg_cell *c)
 	return out_median(tmp, c->n);
 }
 
-static int sweep_kernel(const char *k)
-{
-	return !strcmp(k, "load") || !strcmp(k, "store") || !strcmp(k, "triad") || !strcmp(k, "chase") ||
-	       !strcmp(k, "touch");
-}
-
 static int events_per_quantity(const struct out_rdata *d, struct out_figures *f, uint32_t ev)
 {
 	const struct agg *a = &d->a;
@@ -64,7 +61,7 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
-		if (!sweep_kernel(p->kernel) || !(p->v[q] > 0))
+		if (!(p->plots & KP_EV_SIZE) || !(p->v[q] > 0))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->kernel);
 		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[q], 0))
@@ -76,17 +73,17 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 }
 
 /* Events per load against the offset, with the known split loads per load as the reference. */
-static int splitread_event(const struct out_rdata *d, struct out_figures *f, uint32_t ev)
+static int offset_event(const struct out_rdata *d, struct out_figures *f, uint32_t ev, const char *family)
 {
 	const struct agg *a = &d->a;
 	const struct agg_event *e = &a->events[ev];
 	struct out_plot *pl;
 	char name[160], s[240];
 
-	snprintf(name, sizeof name, "splitread_ev_%s", e->name);
+	snprintf(name, sizeof name, "%s_ev_%s", family, e->name);
 	if (!(pl = out_fig_new(f, name)))
 		return -1;
-	snprintf(pl->title, sizeof pl->title, "%s per load vs offset (splitread)", e->name);
+	snprintf(pl->title, sizeof pl->title, "%s per load vs offset (%s)", e->name, family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "offset of the 8-byte load in its 64-byte line [bytes]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "events per load");
 	snprintf(pl->caption, sizeof pl->caption, "%s per load at each offset (Larysch, Fig. 4); the "
@@ -94,7 +91,7 @@ static int splitread_event(const struct out_rdata *d, struct out_figures *f, uin
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
-		if (strcmp(p->kernel, "splitread") || !(p->v[RQ_loads] > 0))
+		if (!out_fig_of(p, KP_TIME_OFFSET, family) || !(p->v[RQ_loads] > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, cell_median(cell) / p->v[RQ_loads], 0) ||
@@ -107,14 +104,14 @@ static int splitread_event(const struct out_rdata *d, struct out_figures *f, uin
 }
 
 /* Cycles per load an event reports, next to the measured core cycles per load (Molka Fig. 7/8). */
-static int chase_event(const struct out_rdata *d, struct out_figures *f, uint32_t ev)
+static int latency_event(const struct out_rdata *d, struct out_figures *f, uint32_t ev, const char *family)
 {
 	const struct agg *a = &d->a;
 	const struct agg_event *e = &a->events[ev];
 	struct out_plot *pl;
 	char name[160], s[240];
 
-	snprintf(name, sizeof name, "chase_ev_%s", e->name);
+	snprintf(name, sizeof name, "%s_ev_%s", family, e->name);
 	if (!(pl = out_fig_new(f, name)))
 		return -1;
 	snprintf(pl->title, sizeof pl->title, "%s per dependent load (pointer chase)", e->name);
@@ -129,7 +126,7 @@ static int chase_event(const struct out_rdata *d, struct out_figures *f, uint32_
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
 		double per = p->v[RQ_chase_accesses] / (double)p->threads;
-		if (strcmp(p->kernel, "chase") || !(per > 0))
+		if (!out_fig_of(p, KP_LATENCY, family) || !(per > 0))
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
 		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0))
@@ -142,10 +139,10 @@ static int chase_event(const struct out_rdata *d, struct out_figures *f, uint32_
 	return 0;
 }
 
-static int event_seen_in(const struct agg *a, const struct agg_event *e, const char *family)
+static int event_seen_in(const struct agg *a, const struct agg_event *e, unsigned plot, const char *family)
 {
 	for (uint32_t c = 0; c < e->ncells; c++)
-		if (strcmp(a->points[a->cells[e->cells[c]].point].kernel, family) == 0)
+		if (out_fig_of(&a->points[a->cells[e->cells[c]].point], plot, family))
 			return 1;
 	return 0;
 }
@@ -171,28 +168,28 @@ static int latency_events(const struct agg *a, unsigned char *is_lat)
 /* Loaded latency vs bandwidth (Helm & Taura, Fig. 8-11): nopread reads every line of a buffer
    beyond L1 once, so each line is one L1 miss; the latency event's count per line is the average
    miss latency at the bandwidth the NOP delay allows. */
-static int nopread_latency(const struct out_rdata *d, struct out_figures *f, uint32_t ev)
+static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint32_t ev, const char *family)
 {
 	const struct agg *a = &d->a;
 	const struct agg_event *e = &a->events[ev];
 	struct out_plot *pl;
 	char name[160], s[240];
 
-	snprintf(name, sizeof name, "nopread_latency_%s", e->name);
+	snprintf(name, sizeof name, "%s_latency_%s", family, e->name);
 	if (!(pl = out_fig_new(f, name)))
 		return -1;
-	snprintf(pl->title, sizeof pl->title, "nopread: loaded latency vs bandwidth (%s per line)", e->name);
+	snprintf(pl->title, sizeof pl->title, "%s: loaded latency vs bandwidth (%s per line)", family, e->name);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "bandwidth [GB/s, lines read x 64 B / s]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "latency per L1 miss [ns]");
-	snprintf(pl->caption, sizeof pl->caption, "%s per line read by nopread, in ns at the measured "
+	snprintf(pl->caption, sizeof pl->caption, "%s per line read by %s, in ns at the measured "
 		 "core clock, against the bandwidth of the same point (one point per NOP delay; Helm & "
 		 "Taura, Fig. 8-11). %s counted as many cycles per dependent load as the pointer chase "
-		 "took, so it measures miss occupancy.", e->name, e->name);
+		 "took, so it measures miss occupancy.", e->name, family, e->name);
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
 		double ghz = p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz;
-		if (strcmp(p->kernel, "nopread") || p->level == LV_L1 || !(p->v[RQ_lines_read] > 0) ||
+		if (!out_fig_of(p, KP_BW_DELAY, family) || p->level == LV_L1 || !(p->v[RQ_lines_read] > 0) ||
 		    !(p->seconds > 0) || !(ghz > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
@@ -204,33 +201,48 @@ static int nopread_latency(const struct out_rdata *d, struct out_figures *f, uin
 	return 0;
 }
 
+typedef int (*event_fig_fn)(const struct out_rdata *d, struct out_figures *f, uint32_t ev, const char *family);
+
+/* Draws fig for event ev once per family of plot kind `plot` the event was counted with. Returns the
+   figures kept, or -1 when out of memory. */
+static int per_family(const struct out_rdata *d, struct out_figures *f, uint32_t ev, unsigned plot,
+		      event_fig_fn fig)
+{
+	const char *fams[OUT_FIG_MAX_FAMILIES];
+	unsigned n = out_fig_families(&d->a, plot, fams, OUT_FIG_MAX_FAMILIES), before = f->n;
+
+	for (unsigned k = 0; k < n; k++)
+		if (event_seen_in(&d->a, &d->a.events[ev], plot, fams[k]) && fig(d, f, ev, fams[k]))
+			return -1;
+	return (int)(f->n - before);
+}
+
 int out_fig_events(const struct out_rdata *d, struct out_figures *f)
 {
 	const struct agg *a = &d->a;
+	const char *delay_family;
 	unsigned before = f->n, latency = 0;
 	unsigned char *is_lat = calloc(a->nevents + 1, 1);
 
 	if (!is_lat || latency_events(a, is_lat))
 		goto oom;
 	for (uint32_t ev = 0; ev < a->nevents; ev++) {
-		const struct agg_event *e = &a->events[ev];
-		if (!e->ncells)
+		if (!a->events[ev].ncells)
 			continue;
-		if (events_per_quantity(d, f, ev) ||
-		    (event_seen_in(a, e, "splitread") && splitread_event(d, f, ev)) ||
-		    (event_seen_in(a, e, "chase") && chase_event(d, f, ev)))
+		if (events_per_quantity(d, f, ev) || per_family(d, f, ev, KP_TIME_OFFSET, offset_event) < 0 ||
+		    per_family(d, f, ev, KP_LATENCY, latency_event) < 0)
 			goto oom;
-		if (is_lat[ev] && event_seen_in(a, e, "nopread")) {
-			unsigned n = f->n;
-			if (nopread_latency(d, f, ev))
+		if (is_lat[ev]) {
+			int n = per_family(d, f, ev, KP_BW_DELAY, delay_latency);
+			if (n < 0)
 				goto oom;
-			latency += f->n > n;
+			latency += (unsigned)n;
 		}
 	}
 	if (f->n == before)
 		out_fig_not_drawn(f, "Events per cache line, per load and per dependent load: no event has a "
 			     "non-zero count (events not measured here are listed above).");
-	if (!latency && out_fig_has_kernel(a, "nopread"))
+	if (!latency && out_fig_families(a, KP_BW_DELAY, &delay_family, 1))
 		out_fig_not_drawn(f, "Latency vs bandwidth (Helm Fig. 8-11): needs an event counted with "
 			     "nopread whose count per dependent load matched the measured pointer-chase "
 			     "latency beyond L1 (a miss-occupancy event; see stalls.md); there is none.");

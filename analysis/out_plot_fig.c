@@ -133,10 +133,23 @@ void out_figures_free(struct out_figures *f)
 	f->n = f->cap = 0;
 }
 
-int out_fig_has_kernel(const struct agg *a, const char *family)
+int out_fig_of(const struct agg_point *p, unsigned plot, const char *family)
 {
-	for (uint32_t i = 0; i < a->npoints; i++)
-		if (strcmp(a->points[i].kernel, family) == 0)
-			return 1;
-	return 0;
+	return (p->plots & plot) && strcmp(p->kernel, family) == 0;
+}
+
+unsigned out_fig_families(const struct agg *a, unsigned plot, const char **names, unsigned max)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < a->npoints && n < max; i++) {
+		unsigned k = 0;
+		if (!(a->points[i].plots & plot))
+			continue;
+		while (k < n && strcmp(names[k], a->points[i].kernel) != 0)
+			k++;
+		if (k == n)
+			names[n++] = a->points[i].kernel;
+	}
+	return n;
 }

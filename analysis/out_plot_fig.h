@@ -19,7 +19,12 @@ void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const
 void out_fig_level_series(char *buf, size_t len, const struct agg_point *p);
 void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what);
 
-int out_fig_has_kernel(const struct agg *a, const char *family);
+/* Figures are drawn per plot kind (kern.h enum kern_plot, raw.csv `plots`) and family: the families
+   whose points feed `plot`, in order of first appearance (at most max; the names live as long as a);
+   whether point p belongs to the figure of (plot, family). */
+#define OUT_FIG_MAX_FAMILIES 64
+unsigned out_fig_families(const struct agg *a, unsigned plot, const char **names, unsigned max);
+int out_fig_of(const struct agg_point *p, unsigned plot, const char *family);
 /* Per-thread footprint (bytes x arrays): what levels are assigned by. */
 double out_fig_footprint(const struct agg_point *p);
 /* Nanoseconds per access of one thread (the slowest thread's time over its share). */

@@ -1,9 +1,10 @@
 /* out_plot_sets.c — which figures the data supports. Timing figures here, event figures in
- * out_plot_events.c:
- *   bw_<family>        bandwidth vs buffer size per variant, threads, prefetch state (load/store/triad)
- *   nopread_bw         bandwidth vs NOP delay (Helm & Taura, Fig. 3/4)
- *   splitread_time     time per load vs offset in the line
- *   chase_latency      latency vs buffer size for the chase plain / indep / dep
+ * out_plot_events.c; one per family whose points feed the figure's plot kind (raw.csv `plots`):
+ *   bw_<family>        bw-size: bandwidth vs buffer size per variant, threads, prefetch state
+ *                      (load, store, copy, triad)
+ *   <family>_bw        bw-delay: bandwidth vs NOP delay (nopread; Helm & Taura, Fig. 3/4)
+ *   <family>_time      time-offset: time per load vs offset in the line (splitread)
+ *   <family>_latency   latency: latency vs buffer size for the chase plain / indep / dep
  *   level_probe        the run's latency sweep that located the level limits
  * Sizes on x are per-thread footprints (bytes x arrays), the quantity the levels are assigned by. */
 #include <math.h>
@@ -37,7 +38,7 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	out_fig_mark_levels(d, pl);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (strcmp(p->kernel, family))
+		if (!out_fig_of(p, KP_BW_SIZE, family))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->variant);
 		if (out_fig_add(pl, s, out_fig_footprint(p), gbps(p), 0))
@@ -47,15 +48,16 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	return 0;
 }
 
-static int nopread(const struct out_rdata *d, struct out_figures *f)
+static int delay_bandwidth(const struct out_rdata *d, struct out_figures *f, const char *family)
 {
 	const struct agg *a = &d->a;
-	struct out_plot *pl = out_fig_new(f, "nopread_bw");
-	char s[240];
+	struct out_plot *pl;
+	char name[64], s[240];
 
-	if (!pl)
+	snprintf(name, sizeof name, "%s_bw", family);
+	if (!(pl = out_fig_new(f, name)))
 		return -1;
-	snprintf(pl->title, sizeof pl->title, "nopread: bandwidth vs NOP delay");
+	snprintf(pl->title, sizeof pl->title, "%s: bandwidth vs NOP delay", family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "delay D [NOPs after each group of 4 loads]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, lines read x 64 B / s]");
 	snprintf(pl->caption, sizeof pl->caption, "Four read streams, one load per line, then D NOPs "
@@ -63,7 +65,7 @@ static int nopread(const struct out_rdata *d, struct out_figures *f)
 		 "lines, since each load brings in one.");
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (strcmp(p->kernel, "nopread") || !(p->seconds > 0))
+		if (!out_fig_of(p, KP_BW_DELAY, family) || !(p->seconds > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0))
@@ -73,22 +75,23 @@ static int nopread(const struct out_rdata *d, struct out_figures *f)
 	return 0;
 }
 
-static int splitread_time(const struct out_rdata *d, struct out_figures *f)
+static int offset_time(const struct out_rdata *d, struct out_figures *f, const char *family)
 {
 	const struct agg *a = &d->a;
-	struct out_plot *pl = out_fig_new(f, "splitread_time");
-	char s[240];
+	struct out_plot *pl;
+	char name[64], s[240];
 
-	if (!pl)
+	snprintf(name, sizeof name, "%s_time", family);
+	if (!(pl = out_fig_new(f, name)))
 		return -1;
-	snprintf(pl->title, sizeof pl->title, "splitread: time per load vs offset in the line");
+	snprintf(pl->title, sizeof pl->title, "%s: time per load vs offset in the line", family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "offset of the 8-byte load in its 64-byte line [bytes]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "time per load [ns]");
 	snprintf(pl->caption, sizeof pl->caption, "One 8-byte load per line at offset o: from o = 57 on "
 		 "every load spans two lines (Larysch, Fig. 4).");
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (strcmp(p->kernel, "splitread"))
+		if (!out_fig_of(p, KP_TIME_OFFSET, family))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, out_fig_ns_per(p, p->v[RQ_loads]), 0))
@@ -98,13 +101,14 @@ static int splitread_time(const struct out_rdata *d, struct out_figures *f)
 	return 0;
 }
 
-static int chase_latency(const struct out_rdata *d, struct out_figures *f)
+static int latency(const struct out_rdata *d, struct out_figures *f, const char *family)
 {
 	const struct agg *a = &d->a;
-	struct out_plot *pl = out_fig_new(f, "chase_latency");
-	char s[240];
+	struct out_plot *pl;
+	char name[64], s[240];
 
-	if (!pl)
+	snprintf(name, sizeof name, "%s_latency", family);
+	if (!(pl = out_fig_new(f, name)))
 		return -1;
 	snprintf(pl->title, sizeof pl->title, "pointer chase: time per access vs buffer size (1 thread)");
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
@@ -115,7 +119,7 @@ static int chase_latency(const struct out_rdata *d, struct out_figures *f)
 	out_fig_mark_levels(d, pl);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (strcmp(p->kernel, "chase") || p->threads != 1)
+		if (!out_fig_of(p, KP_LATENCY, family) || p->threads != 1)
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
 		if (out_fig_add(pl, s, out_fig_footprint(p), out_fig_ns_per(p, p->v[RQ_chase_accesses]), 0))
@@ -153,19 +157,22 @@ static int level_probe(const struct out_rdata *d, struct out_figures *f)
 
 int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct err *e)
 {
-	static const char *const bw[] = {"load", "store", "triad"};
-	const struct agg *a = &d->a;
+	static const struct {
+		unsigned plot;
+		int (*draw)(const struct out_rdata *d, struct out_figures *f, const char *family);
+	} sets[] = {
+		{KP_BW_SIZE, bandwidth}, {KP_BW_DELAY, delay_bandwidth}, {KP_TIME_OFFSET, offset_time},
+		{KP_LATENCY, latency},
+	};
+	const char *fams[OUT_FIG_MAX_FAMILIES];
 	int rc = 0;
 
 	memset(f, 0, sizeof *f);
-	for (unsigned i = 0; i < sizeof bw / sizeof bw[0] && !rc; i++)
-		rc = out_fig_has_kernel(a, bw[i]) ? bandwidth(d, f, bw[i]) : 0;
-	if (!rc && out_fig_has_kernel(a, "nopread"))
-		rc = nopread(d, f);
-	if (!rc && out_fig_has_kernel(a, "splitread"))
-		rc = splitread_time(d, f);
-	if (!rc && out_fig_has_kernel(a, "chase"))
-		rc = chase_latency(d, f);
+	for (unsigned i = 0; i < sizeof sets / sizeof sets[0] && !rc; i++) {
+		unsigned n = out_fig_families(&d->a, sets[i].plot, fams, OUT_FIG_MAX_FAMILIES);
+		for (unsigned k = 0; k < n && !rc; k++)
+			rc = sets[i].draw(d, f, fams[k]);
+	}
 	if (!rc)
 		rc = out_fig_events(d, f);
 	if (!rc)

@@ -9,21 +9,9 @@
 #include "fit.h"
 #include "peak.h"
 
-const char *const access_names[AC_COUNT] = {"read", "write", "nt-write", "triad", "latency"};
-
 int peak_access(const struct agg_point *p)
 {
-	size_t n = strlen(p->variant);
-
-	if (strcmp(p->kernel, "load") == 0)
-		return AC_READ;
-	if (strcmp(p->kernel, "store") == 0)
-		return n > 3 && strcmp(p->variant + n - 3, ".nt") == 0 ? AC_NTWRITE : AC_WRITE;
-	if (strcmp(p->kernel, "triad") == 0)
-		return AC_TRIAD;
-	if (strcmp(p->variant, "chase.plain") == 0)
-		return AC_LATENCY;
-	return -1;
+	return p->access != KA_NONE ? (int)p->access : -1;
 }
 
 static int usable(const struct agg_point *p)
@@ -39,13 +27,16 @@ static unsigned relevant(int level, int access)
 	unsigned ld = 1u << RQ_loads, st = 1u << RQ_stores;
 
 	switch (access) {
-	case AC_READ:
+	case KA_READ:
 		return level == LV_L1 ? ld : lr;
-	case AC_WRITE:
+	case KA_WRITE:
 		return level == LV_L1 ? st : lw | lr;
-	case AC_NTWRITE:
+	case KA_NT_WRITE:
 		return level == LV_L1 ? st : lw;
-	case AC_TRIAD:
+	case KA_COPY:
+	case KA_NT_COPY:
+	case KA_TRIAD:
+	case KA_NT_TRIAD:
 		return level == LV_L1 ? ld | st : lr | lw;
 	default:
 		return (1u << RQ_chase_accesses) | ld | (level == LV_L1 ? 0 : lr);
@@ -105,7 +96,7 @@ static int figure_of(const struct peak *pk, const struct agg_point *p)
 
 static int bandwidth_point(const struct agg_point *p)
 {
-	return usable(p) && peak_access(p) != AC_LATENCY;
+	return usable(p) && peak_access(p) != KA_LATENCY;
 }
 
 /* One point's bandwidth into its row. */
@@ -132,11 +123,11 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	}
 }
 
-static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	/* "all cores" means all cores of one socket (Molka's Table 3); runs across sockets are left out */
 	int64_t per_socket = a->m.sockets > 0 && a->m.cores > 0 ? a->m.cores / a->m.sockets : INT64_MAX;
-	unsigned clean[LV_COUNT][AC_COUNT][2] = {{{0}}};
+	unsigned clean[LV_COUNT][KA_COUNT][2] = {{{0}}};
 
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
@@ -172,13 +163,13 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT]
 
 static int latency_point(const struct agg_point *p, int level)
 {
-	return usable(p) && peak_access(p) == AC_LATENCY && (int)p->level == level && p->threads == 1 &&
+	return usable(p) && peak_access(p) == KA_LATENCY && (int)p->level == level && p->threads == 1 &&
 	       p->v[RQ_chase_accesses] > 0;
 }
 
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
    its noisy ones when it has no clean one; in cycles over the points that have a clock. */
-static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
+static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
 	int rc = -1;
@@ -186,7 +177,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][AC_COUNT])
 	if (!ns || !cyc)
 		goto out;
 	for (int l = 0; l < LV_COUNT; l++) {
-		struct peak *pk = &table[l][AC_LATENCY];
+		struct peak *pk = &table[l][KA_LATENCY];
 		size_t n = 0, nc = 0;
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++)
@@ -231,14 +222,14 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 		snprintf(buf, len, "ok");
 }
 
-int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][AC_COUNT])
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])
 {
-	memset(table, 0, sizeof(struct peak) * LV_COUNT * AC_COUNT);
+	memset(table, 0, sizeof(struct peak) * LV_COUNT * KA_COUNT);
 	bandwidth(a, table);
 	if (latency(a, table))
 		return -1;
 	for (int l = 0; l < LV_COUNT; l++)
-		for (int ac = 0; ac < AC_COUNT; ac++)
+		for (int ac = 0; ac < KA_COUNT; ac++)
 			if (table[l][ac].present)
 				choose_indicator(a, verdicts, l, ac, &table[l][ac]);
 			else

@@ -8,9 +8,6 @@
 #include "agg.h"
 #include "verdict.h"
 
-enum access { AC_READ, AC_WRITE, AC_NTWRITE, AC_TRIAD, AC_LATENCY, AC_COUNT };
-extern const char *const access_names[AC_COUNT];
-
 struct peak {
 	int present;
 	double gbps_one, gbps_all;       /* best of 1 thread / of the most threads measured */
@@ -33,11 +30,13 @@ struct peak {
 /* "ok", "ok (k noisy points left out)", or "noisy (n of m points disturbed)". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
-/* Peaks for every level x access; table[l][a]. verdicts are indexed by event. Returns 0, or -1
-   when out of memory. */
-int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][AC_COUNT]);
+/* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by
+   raw.csv's `access`), by which the run's summary groups too; a row no point measured stays absent.
+   verdicts are indexed by event. Returns 0, or -1 when out of memory. */
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT]);
 
-/* The access type a point measures, or -1 (nopread, splitread, touch, chase with multiplies). */
+/* The access type a point measures (raw.csv `access`), or -1 for none (nopread, splitread, chase with
+   multiplies). */
 int peak_access(const struct agg_point *p);
 
 #endif

@@ -20,8 +20,10 @@ const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measur
 
 /* C_TIME: an event's enabled/running ns, empty on the row of a measurement that counted no event.
    C_REAL_OPT: a real that may be missing (empty), read as 0; core_ghz is empty when no clock sample of the
-   repetition held up (older files wrote 0). */
-enum col_type { C_INT, C_REAL, C_REAL_OPT, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME };
+   repetition held up (older files wrote 0). C_ACCESS, C_PLOTS, C_TRAITS: the kernel's names (kern_names.c)
+   of its access type, plot kinds and flags. */
+enum col_type { C_INT, C_REAL, C_REAL_OPT, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME, C_ACCESS, C_PLOTS,
+		C_TRAITS };
 
 struct column {
 	const char *name;
@@ -35,7 +37,8 @@ struct column {
 #define VOL(n) {"v_" #n, C_VOLUME, RQ_##n},
 
 static const struct column columns[] = {
-	INT(point), INT(rep), INT(group), TEXT(kernel), TEXT(variant), INT(width), TEXT(arg_name),
+	INT(point), INT(rep), INT(group), TEXT(kernel), TEXT(variant), {"access", C_ACCESS, 0},
+	{"plots", C_PLOTS, 0}, {"traits", C_TRAITS, 0}, INT(width), TEXT(arg_name),
 	INT(arg), INT(bytes), INT(arrays), INT(reps), TEXT(diff), INT(threads), TEXT(cpus),
 	TEXT(placement), TEXT(mem_nodes), TEXT(prefetch), TEXT(msr), TEXT(level), REAL(thp_share),
 	REAL(seconds), INT(tsc), {"core_ghz", C_REAL_OPT, offsetof(struct raw_row, core_ghz)}, TEXT(flag),
@@ -208,7 +211,9 @@ static int read_header(struct reader *r, struct err *e)
 			if (strcmp(r->fields[i], columns[c].name) == 0)
 				r->map[c] = (int)i;
 		if (r->map[c] < 0)
-			return fail(r, e, "header lacks the column '%s'", columns[c].name);
+			return fail(r, e, "header lacks the column '%s'%s", columns[c].name,
+				    columns[c].type >= C_ACCESS ? " (written by a pmucheck from before the "
+				    "kernels' access types were recorded: measure again)" : "");
 	}
 	return 0;
 }
@@ -286,6 +291,18 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 			break;
 		case C_STATUS:
 			bad = parse_status(s, &row->status);
+			break;
+		case C_ACCESS: {
+			int a = kern_name_index(s, kern_access_names, KA_COUNT);
+			bad = a < 0;
+			row->access = bad ? KA_NONE : (enum kern_access)a;
+			break;
+		}
+		case C_PLOTS:
+			bad = kern_bits_parse(s, kern_plot_names, KP_COUNT, &row->plots);
+			break;
+		case C_TRAITS:
+			bad = kern_bits_parse(s, kern_flag_names, KV_COUNT, &row->traits);
 			break;
 		}
 		if (bad)

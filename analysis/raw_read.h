@@ -28,6 +28,8 @@ extern const char *const raw_status_names[RS_COUNT];
 struct raw_row {
 	unsigned long line; /* line of the file the row starts on */
 	int64_t point, rep, group;
+	enum kern_access access;
+	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits */
 	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch,
 		*msr, *level, *flag, *event, *backend, *encoding, *scope, *reason;
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;

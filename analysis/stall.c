@@ -1,23 +1,17 @@
 /* stall.c — cycles per load as stall events report them, against the measured cycles per load. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fit.h"
 #include "stall.h"
 #include "thresholds.h"
 
-const char *const chase_kind_names[CH_COUNT] = {"plain", "indep", "dep"};
-
+/* The pointer-chase points (those that feed the latency figures) by their multiplies. */
 static int chase_kind(const struct agg_point *p)
 {
-	if (strcmp(p->kernel, "chase") != 0 || strncmp(p->variant, "chase.", 6) != 0 ||
-	    p->level == LV_EXCLUDED || p->v[RQ_chase_accesses] <= 0)
+	if (!(p->plots & KP_LATENCY) || p->level == LV_EXCLUDED || p->v[RQ_chase_accesses] <= 0)
 		return -1;
-	for (int k = 0; k < CH_COUNT; k++)
-		if (strcmp(p->variant + 6, chase_kind_names[k]) == 0)
-			return k;
-	return -1;
+	return p->traits & KV_MUL_INDEP ? CH_INDEP : p->traits & KV_MUL_DEP ? CH_DEP : CH_PLAIN;
 }
 
 static double core_cycles_per_access(const struct agg *a, const struct agg_point *p)

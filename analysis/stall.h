@@ -10,8 +10,8 @@
 
 #include "agg.h"
 
+/* By the chase variants' flags (raw.csv `traits`): none, KV_MUL_INDEP, KV_MUL_DEP. */
 enum chase_kind { CH_PLAIN, CH_INDEP, CH_DEP, CH_COUNT };
-extern const char *const chase_kind_names[CH_COUNT];
 
 struct stall_row {
 	uint32_t event;

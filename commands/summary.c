@@ -4,20 +4,14 @@
 #include "run_record.h"
 #include "summary.h"
 
-enum { ACC_READ, ACC_WRITE, ACC_NT_WRITE, ACC_TRIAD, ACC_N };
-static const char *const acc_names[ACC_N] = {"read", "write", "nt write", "triad"};
 static const char *const levels[] = {"L1", "L2", "L3", "DRAM"};
 #define NLEVELS 4
+#define CELL 21 /* column width: "1.2* / 123.4*", "12.34 ns 45.6 cyc*" */
 
-static int access_of(const struct plan_point *pt)
+/* Access types measured as a bandwidth (the others: latency, faults, none). */
+static int is_bandwidth(enum kern_access a)
 {
-	if (!strcmp(pt->fam->name, "load"))
-		return ACC_READ;
-	if (!strcmp(pt->fam->name, "store"))
-		return (pt->var->flags & KV_NT) ? ACC_NT_WRITE : ACC_WRITE;
-	if (!strcmp(pt->fam->name, "triad") && !(pt->var->flags & KV_NT))
-		return ACC_TRIAD;
-	return -1;
+	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
 static int level_of(const struct plan_point *pt)
@@ -39,8 +33,9 @@ static int noisy_point(const struct plan *p, const struct run_point_result *res,
 	return res[i].cv > record_cv_limit(&p->points[i]);
 }
 
-/* Median of the chase.plain latencies measured in a level (one thread), over its clean points or, when it
-   has none, its noisy ones (*noisy = 1); cycles over the points with a clock (*cyc = 0 when none). */
+/* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
+   clean points or, when it has none, its noisy ones (*noisy = 1); cycles over the points with a clock
+   (*cyc = 0 when none). */
 static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns, double *cyc,
 		   int *noisy)
 {
@@ -51,8 +46,8 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 		*noisy = pass;
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
-			if (!(pt->fam->flags & KF_LATENCY) || pt->var->flags || pt->threads != 1 ||
-			    level_of(pt) != level || res[i].ns_median <= 0 || noisy_point(p, res, i) != pass)
+			if (pt->var->access != KA_LATENCY || pt->threads != 1 || level_of(pt) != level ||
+			    res[i].ns_median <= 0 || noisy_point(p, res, i) != pass)
 				continue;
 			v[n++] = res[i].ns_median;
 			if (res[i].core_ghz > 0)
@@ -80,49 +75,71 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 	*marked |= from_noisy;
 }
 
+/* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only. */
+static void latency_cell(char *buf, size_t len, const struct plan *p, const struct run_point_result *res,
+			 int level, int *marked)
+{
+	double ns, cyc;
+	int noisy;
+
+	if (!latency(p, res, level, &ns, &cyc, &noisy))
+		snprintf(buf, len, "-");
+	else if (cyc > 0)
+		snprintf(buf, len, "%.2f ns %.1f cyc%s", ns, cyc, noisy ? "*" : "");
+	else
+		snprintf(buf, len, "%.2f ns ? cyc%s", ns, noisy ? "*" : "");
+	*marked |= noisy;
+}
+
+/* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
+   level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir)
 {
-	double best[NLEVELS][ACC_N][2][2] = {{{{0}}}}; /* [level][access][threads > 1][noisy] */
-	int maxthreads = 1, noisy = 0, marked = 0;
+	double best[KA_COUNT][NLEVELS][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
+	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0;
+	char cell[48];
 
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
-		int a = access_of(pt), l = level_of(pt), wide = pt->threads > 1;
+		int a = pt->var->access, l = level_of(pt), wide = pt->threads > 1;
 		if (pt->threads > maxthreads)
 			maxthreads = pt->threads;
-		if (a < 0 || l < 0)
+		if (!is_bandwidth(a) || l < 0)
 			continue;
-		double *b = &best[l][a][wide][noisy_point(p, res, i)];
+		measured[a] = 1;
+		double *b = &best[a][l][wide][noisy_point(p, res, i)];
 		if (res[i].gbps_median > *b)
 			*b = res[i].gbps_median;
 	}
 	fprintf(f, "\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer chase\n",
 		maxthreads);
-	fprintf(f, "%-5s", "level");
-	for (int a = 0; a < ACC_N; a++)
-		fprintf(f, " %17s", acc_names[a]);
-	fprintf(f, " %20s\n", "latency");
-	for (int l = 0; l < NLEVELS; l++) {
-		double ns, cyc;
-		int lat_noisy;
-		fprintf(f, "%-5s", levels[l]);
-		for (int a = 0; a < ACC_N; a++) {
-			char cell[48] = "-", one[20], all[20];
-			if (best[l][a][0][0] > 0 || best[l][a][0][1] > 0 || best[l][a][1][0] > 0 || best[l][a][1][1] > 0) {
-				bandwidth_cell(one, sizeof one, best[l][a][0], &marked);
-				bandwidth_cell(all, sizeof all, best[l][a][1], &marked);
+	fprintf(f, "%-9s", "access");
+	for (int l = 0; l < NLEVELS; l++)
+		fprintf(f, " %*s", CELL, levels[l]);
+	fprintf(f, "\n");
+	for (int a = 0; a < KA_COUNT; a++) {
+		if (!measured[a])
+			continue;
+		fprintf(f, "%-9s", kern_access_names[a]);
+		for (int l = 0; l < NLEVELS; l++) {
+			const double(*b)[2] = best[a][l];
+			char one[20], all[20];
+			snprintf(cell, sizeof cell, "-");
+			if (b[0][0] > 0 || b[0][1] > 0 || b[1][0] > 0 || b[1][1] > 0) {
+				bandwidth_cell(one, sizeof one, b[0], &marked);
+				bandwidth_cell(all, sizeof all, b[1], &marked);
 				snprintf(cell, sizeof cell, "%s / %s", one, all);
 			}
-			fprintf(f, " %17s", cell);
+			fprintf(f, " %*s", CELL, cell);
 		}
-		if (!latency(p, res, l, &ns, &cyc, &lat_noisy))
-			fprintf(f, " %20s\n", "-");
-		else if (cyc > 0)
-			fprintf(f, " %8.2f ns %5.1f cyc%s\n", ns, cyc, lat_noisy ? "*" : "");
-		else
-			fprintf(f, " %8.2f ns   ? cyc%s\n", ns, lat_noisy ? "*" : "");
-		marked |= lat_noisy;
+		fprintf(f, "\n");
 	}
+	fprintf(f, "%-9s", kern_access_names[KA_LATENCY]);
+	for (int l = 0; l < NLEVELS; l++) {
+		latency_cell(cell, sizeof cell, p, res, l, &marked);
+		fprintf(f, " %*s", CELL, cell);
+	}
+	fprintf(f, "\n");
 	for (int i = 0; i < p->npoints; i++)
 		noisy += noisy_point(p, res, i);
 	if (noisy)

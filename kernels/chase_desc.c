@@ -9,10 +9,17 @@ uint64_t kern_chase_plain(void *buf, uint64_t bytes, uint64_t reps, uint64_t k);
 uint64_t kern_chase_indep(void *buf, uint64_t bytes, uint64_t reps, uint64_t k);
 uint64_t kern_chase_dep(void *buf, uint64_t bytes, uint64_t reps, uint64_t k);
 
+/* The plain chase is the latency reference: every size of the sweep, no argument, and the chain the
+   level probe uses. The multiply variants (the family's policy) need one size per level. */
+static const struct kern_policy chase_plain_policy = {
+	.sweep = KS_EVERY_LEVEL, .single_thread = 1, .plots = KP_LATENCY | KP_EV_SIZE | KP_LEVEL_PROBE,
+};
+static const uint64_t chase_k[] = {24}; /* Molka et al.: 24 multiplies per access */
+
 static const struct kern_variant chase_variants[] = {
-	{"chase.plain", 8, KISA_BASE, 0, kern_chase_plain},
-	{"chase.indep", 8, KISA_BASE, KV_MUL_INDEP, kern_chase_indep},
-	{"chase.dep", 8, KISA_BASE, KV_MUL_DEP, kern_chase_dep},
+	{"chase.plain", 8, KISA_BASE, 0, kern_chase_plain, KA_LATENCY, &chase_plain_policy},
+	{"chase.indep", 8, KISA_BASE, KV_MUL_INDEP, kern_chase_indep, KA_NONE, NULL},
+	{"chase.dep", 8, KISA_BASE, KV_MUL_DEP, kern_chase_dep, KA_NONE, NULL},
 };
 
 /* splitmix64: small, deterministic, good enough to scatter lines. */
@@ -85,9 +92,10 @@ static const struct kern_family chase_family = {
 	.nvariants = sizeof(chase_variants) / sizeof(chase_variants[0]),
 	.granule = CHASE_GRANULE,
 	.arrays = 1,
-	.flags = KF_LATENCY,
 	.arg_name = "k",
 	.arg_max = CHASE_KMAX,
+	.policy = {.sweep = KS_PER_LEVEL, .args = KERN_VALUES(chase_k), .quick_args = KERN_VALUES(chase_k),
+		   .single_thread = 1, .plots = KP_LATENCY | KP_EV_SIZE},
 	.prepare = chase_prepare,
 	.volumes = chase_volumes,
 };

@@ -4,6 +4,9 @@
  * KERN_REGISTER). The descriptor is the single source of truth for what one call does: its volumes()
  * function computes the exact instruction-level and line-level traffic from the parameters alone.
  * Nothing here is ever measured or fitted; tests/kernels/ checks volumes() against valgrind's counts.
+ * It is also the only place that knows the family's policy: the sizes and arguments it is measured
+ * with, whether it runs on one thread only, what each variant's access type is and which figures
+ * its points feed. Nothing outside kernels/ knows a family by its name.
  *
  * Every kernel has the same C signature (System V ABI):
  *
@@ -36,11 +39,12 @@ enum kern_isa {
 	KISA_AVX512F = 1u << 3,
 };
 
-/* Variant properties the harness and the analysis need to know about. */
+/* Variant properties the harness and the analysis need to know about (raw.csv column `traits`). */
 enum kern_flag {
 	KV_NT = 1u << 0,         /* non-temporal stores: no write-allocate read */
 	KV_MUL_INDEP = 1u << 1,  /* chase: K independent imul on r8-r15 per access */
 	KV_MUL_DEP = 1u << 2,    /* chase: K dependent imul on the pointer per access */
+	KV_COUNT = 3             /* number of flags */
 };
 
 /* Family properties. */
@@ -48,7 +52,61 @@ enum kern_family_flag {
 	KF_DIFF_BY_SIZE = 1u << 0, /* cancel overhead with sizes N and 2N, not reps R and 2R (touch:
 	                              only the first pass over fresh memory faults) */
 	KF_FRESH_BUFFER = 1u << 1, /* every call needs never-touched memory (touch) */
-	KF_LATENCY = 1u << 2,      /* result is a latency per access (chase), not a bandwidth */
+};
+
+/* What a variant measures: the row of the peak table and of the run's summary its points count
+   for (raw.csv column `access`). KA_NONE: no such row; the variant exists for its own figures
+   (nopread's delay, splitread's offset, the chase's multiplies). */
+enum kern_access {
+	KA_NONE,
+	KA_READ,     /* loads only */
+	KA_WRITE,    /* stores, with the write-allocate read */
+	KA_NT_WRITE, /* non-temporal stores */
+	KA_COPY,     /* a = b */
+	KA_NT_COPY,
+	KA_TRIAD,    /* a = b + s*c */
+	KA_NT_TRIAD,
+	KA_LATENCY,  /* dependent loads: time per access, not bandwidth */
+	KA_FAULT,    /* first touch of fresh pages: the data comes from the OS, not from a cache */
+	KA_COUNT
+};
+
+/* The figures a variant's points feed (raw.csv column `plots`, names in kern_plot_names). */
+enum kern_plot {
+	KP_BW_SIZE = 1u << 0,     /* bandwidth vs buffer size, one figure per family */
+	KP_EV_SIZE = 1u << 1,     /* events per known quantity vs buffer size */
+	KP_BW_DELAY = 1u << 2,    /* bandwidth and loaded latency vs the delay argument */
+	KP_TIME_OFFSET = 1u << 3, /* time and events per load vs the offset argument */
+	KP_LATENCY = 1u << 4,     /* time per dependent access vs size; stall events (by the variants'
+	                             multiply flags) */
+	KP_LEVEL_PROBE = 1u << 5, /* the chain the run's level probe sweeps to find where levels end */
+	KP_COUNT = 6              /* number of kinds */
+};
+
+/* Which working-set sizes a variant is measured at when the user names none (harness/plan/). */
+enum kern_sweep {
+	KS_EVERY_LEVEL, /* the whole sweep: several sizes inside every level, and DRAM */
+	KS_PER_LEVEL,   /* the middle size of each level */
+	KS_DRAM,        /* the largest size only */
+	KS_L1,          /* the smallest size only */
+	KS_FIXED,       /* the policy's own sizes */
+};
+
+struct kern_values {
+	const uint64_t *v;
+	unsigned n;
+};
+#define KERN_VALUES(array) {(array), sizeof(array) / sizeof((array)[0])}
+
+/* How the harness measures a variant and what its points are for; the family's, unless a variant
+   brings its own. */
+struct kern_policy {
+	enum kern_sweep sweep;
+	struct kern_values sizes;      /* KS_FIXED: working sets per thread */
+	struct kern_values args;       /* default argument values; none: the variant takes no argument */
+	struct kern_values quick_args; /* the same for --quick */
+	int single_thread;             /* one thread only, unless the user names the kernel */
+	unsigned plots;                /* enum kern_plot bits */
 };
 
 /* What one call does, exactly. Counts, not rates. "lines" are 64-byte cache lines. */
@@ -86,6 +144,8 @@ struct kern_variant {
 	unsigned isa;      /* enum kern_isa bits required */
 	unsigned flags;    /* enum kern_flag bits */
 	kern_fn fn;
+	enum kern_access access;
+	const struct kern_policy *policy; /* NULL: the family's */
 };
 
 struct kern_family {
@@ -98,6 +158,7 @@ struct kern_family {
 	unsigned flags;       /* enum kern_family_flag bits */
 	const char *arg_name; /* "delay", "offset", "k"; NULL when the family takes no argument */
 	uint64_t arg_max;     /* largest valid arg */
+	struct kern_policy policy;
 	/* Fill the buffer before the first call (chase: build the chain). NULL: the harness only
 	   first-touches it. Deterministic for a given seed. Returns 0 or a negative error. */
 	int (*prepare)(const struct kern_variant *v, const struct kern_params *p, void *buf,
@@ -118,5 +179,21 @@ const struct kern_family *kern_family_at(unsigned i);
 const struct kern_family *kern_family_find(const char *name);
 /* Finds "family.variant" (or a bare family name: its first variant). Sets *fam. */
 const struct kern_variant *kern_variant_find(const char *name, const struct kern_family **fam);
+/* The policy a variant is measured by: its own, or its family's. */
+const struct kern_policy *kern_policy(const struct kern_family *f, const struct kern_variant *v);
+/* The first variant whose policy feeds all of the plots bits, or NULL. Sets *fam. */
+const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct kern_family **fam);
+
+/* Names in raw.csv (kern_names.c): of the access types, of the plot kinds and of the variant flags
+   (enum kern_flag) by bit. */
+extern const char *const kern_access_names[KA_COUNT];
+extern const char *const kern_plot_names[KP_COUNT];
+extern const char *const kern_flag_names[KV_COUNT];
+/* Writes the names of the bits set as "a;b" (empty for none) into buf. */
+void kern_bits_format(char *buf, size_t len, unsigned bits, const char *const *names, unsigned n);
+/* Parses "a;b" (or "") into bits; returns 0, or -1 for a name not in names. */
+int kern_bits_parse(const char *s, const char *const *names, unsigned n, unsigned *bits);
+/* The index of s in names, or -1. */
+int kern_name_index(const char *s, const char *const *names, unsigned n);
 
 #endif

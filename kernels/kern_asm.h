@@ -42,6 +42,18 @@
 	jnz	2b
 .endm
 
+/* The loop body of the STREAM kernels (triad.S says why 8 vectors, not a 512-byte block): `vec off, reg,
+ * st` for the registers 0-7 of prefix p (%xmm, %ymm, %zmm) at offsets 0, width, .. 7 * width, then
+ * BLOCKS_END of 8 * width bytes. */
+.macro VECTORS8_END vec, st, width, p
+	off = 0
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	\vec	off, \p\r, \st
+	off = off + \width
+	.endr
+	BLOCKS_END (8*\width)
+.endm
+
 /* What follows the loops: nothing, sfence (non-temporal stores), vzeroupper (AVX), or both. */
 .macro FINI_NONE
 .endm

@@ -10,11 +10,11 @@ uint64_t kern_load_avx(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_load_avx512(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 static const struct kern_variant load_variants[] = {
-	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr},
-	{"load.sd", 8, KISA_SSE2, 0, kern_load_sd},
-	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse},
-	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx}, /* the fold's vpxor ymm is AVX2 */
-	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512},
+	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr, KA_READ, NULL},
+	{"load.sd", 8, KISA_SSE2, 0, kern_load_sd, KA_READ, NULL},
+	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse, KA_READ, NULL},
+	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx, KA_READ, NULL}, /* the fold's vpxor ymm is AVX2 */
+	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512, KA_READ, NULL},
 };
 
 /* Instructions outside the loops, per variant: loop setup (4: add, neg, mov, jmp), then the fold
@@ -43,6 +43,7 @@ static const struct kern_family load_family = {
 	.nvariants = sizeof(load_variants) / sizeof(load_variants[0]),
 	.granule = LOAD_BLOCK,
 	.arrays = 1,
+	.policy = {.sweep = KS_EVERY_LEVEL, .plots = KP_BW_SIZE | KP_EV_SIZE},
 	.volumes = load_volumes,
 };
 KERN_REGISTER(load_family);

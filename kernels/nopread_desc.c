@@ -9,8 +9,11 @@
 uint64_t kern_nopread(void *buf, uint64_t bytes, uint64_t reps, uint64_t delay);
 
 static const struct kern_variant nopread_variants[] = {
-	{"nopread.gpr", 8, KISA_BASE, 0, kern_nopread},
+	{"nopread.gpr", 8, KISA_BASE, 0, kern_nopread, KA_NONE, NULL},
 };
+
+static const uint64_t nopread_delays[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
+static const uint64_t nopread_delays_quick[] = {0, 256};
 
 static void nopread_volumes(const struct kern_variant *v, const struct kern_params *p,
 			    struct kern_volumes *out)
@@ -37,6 +40,9 @@ static const struct kern_family nopread_family = {
 	.arrays = 1,
 	.arg_name = "delay",
 	.arg_max = NOPREAD_SLED,
+	/* Helm et al. throttle memory bandwidth: DRAM only */
+	.policy = {.sweep = KS_DRAM, .args = KERN_VALUES(nopread_delays),
+		   .quick_args = KERN_VALUES(nopread_delays_quick), .plots = KP_BW_DELAY},
 	.volumes = nopread_volumes,
 };
 KERN_REGISTER(nopread_family);

@@ -48,3 +48,22 @@ const struct kern_variant *kern_variant_find(const char *name, const struct kern
 		*fam = NULL;
 	return NULL;
 }
+
+const struct kern_policy *kern_policy(const struct kern_family *f, const struct kern_variant *v)
+{
+	return v->policy ? v->policy : &f->policy;
+}
+
+const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct kern_family **fam)
+{
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *f = __start_kern_families[i];
+		for (unsigned j = 0; j < f->nvariants; j++)
+			if ((kern_policy(f, &f->variants[j])->plots & plots) == plots) {
+				*fam = f;
+				return &f->variants[j];
+			}
+	}
+	*fam = NULL;
+	return NULL;
+}

@@ -14,14 +14,14 @@ uint64_t kern_store_avx_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t ar
 uint64_t kern_store_avx512_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 static const struct kern_variant store_variants[] = {
-	{"store.gpr", 8, KISA_BASE, 0, kern_store_gpr},
-	{"store.sse", 16, KISA_SSE2, 0, kern_store_sse},
-	{"store.avx", 32, KISA_AVX, 0, kern_store_avx},
-	{"store.avx512", 64, KISA_AVX512F, 0, kern_store_avx512},
-	{"store.gpr.nt", 8, KISA_SSE2, KV_NT, kern_store_gpr_nt},
-	{"store.sse.nt", 16, KISA_SSE2, KV_NT, kern_store_sse_nt},
-	{"store.avx.nt", 32, KISA_AVX, KV_NT, kern_store_avx_nt},
-	{"store.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_store_avx512_nt},
+	{"store.gpr", 8, KISA_BASE, 0, kern_store_gpr, KA_WRITE, NULL},
+	{"store.sse", 16, KISA_SSE2, 0, kern_store_sse, KA_WRITE, NULL},
+	{"store.avx", 32, KISA_AVX, 0, kern_store_avx, KA_WRITE, NULL},
+	{"store.avx512", 64, KISA_AVX512F, 0, kern_store_avx512, KA_WRITE, NULL},
+	{"store.gpr.nt", 8, KISA_SSE2, KV_NT, kern_store_gpr_nt, KA_NT_WRITE, NULL},
+	{"store.sse.nt", 16, KISA_SSE2, KV_NT, kern_store_sse_nt, KA_NT_WRITE, NULL},
+	{"store.avx.nt", 32, KISA_AVX, KV_NT, kern_store_avx_nt, KA_NT_WRITE, NULL},
+	{"store.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_store_avx512_nt, KA_NT_WRITE, NULL},
 };
 
 static void store_volumes(const struct kern_variant *v, const struct kern_params *p,
@@ -52,6 +52,7 @@ static const struct kern_family store_family = {
 	.nvariants = sizeof(store_variants) / sizeof(store_variants[0]),
 	.granule = STORE_BLOCK,
 	.arrays = 1,
+	.policy = {.sweep = KS_EVERY_LEVEL, .plots = KP_BW_SIZE | KP_EV_SIZE},
 	.volumes = store_volumes,
 };
 KERN_REGISTER(store_family);

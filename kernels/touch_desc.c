@@ -6,8 +6,11 @@
 uint64_t kern_touch(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 static const struct kern_variant touch_variants[] = {
-	{"touch.gpr", 8, KISA_BASE, 0, kern_touch},
+	{"touch.gpr", 8, KISA_BASE, 0, kern_touch, KA_FAULT, NULL},
 };
+
+/* Three sizes, the fewest points a fit of faults against pages needs (analysis/thresholds.h). */
+static const uint64_t touch_sizes[] = {2u << 20, 8u << 20, 32u << 20};
 
 static void touch_volumes(const struct kern_variant *v, const struct kern_params *p,
 			  struct kern_volumes *out)
@@ -35,6 +38,8 @@ static const struct kern_family touch_family = {
 	.granule = TOUCH_BLOCK,
 	.arrays = 1,
 	.flags = KF_DIFF_BY_SIZE | KF_FRESH_BUFFER,
+	.policy = {.sweep = KS_FIXED, .sizes = KERN_VALUES(touch_sizes), .single_thread = 1,
+		   .plots = KP_EV_SIZE},
 	.volumes = touch_volumes,
 };
 KERN_REGISTER(touch_family);

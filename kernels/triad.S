@@ -65,12 +65,7 @@ KERN_FUNC \name
 	lea	(%r8,%rsi), %r9		/* end of c */
 	neg	%rsi
 	BLOCKS_BEGIN
-	off = 0
-	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
-	\vec	off, \p\r, \st
-	off = off + \width
-	.endr
-	BLOCKS_END (8*\width)
+	VECTORS8_END \vec, \st, \width, \p
 	\fini
 	xor	%eax, %eax
 	ret

@@ -12,12 +12,12 @@ uint64_t kern_triad_avx_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t ar
 uint64_t kern_triad_avx512_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 static const struct kern_variant triad_variants[] = {
-	{"triad.sse", 16, KISA_SSE2, 0, kern_triad_sse},
-	{"triad.avx", 32, KISA_AVX, 0, kern_triad_avx},
-	{"triad.avx512", 64, KISA_AVX512F, 0, kern_triad_avx512},
-	{"triad.sse.nt", 16, KISA_SSE2, KV_NT, kern_triad_sse_nt},
-	{"triad.avx.nt", 32, KISA_AVX, KV_NT, kern_triad_avx_nt},
-	{"triad.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_triad_avx512_nt},
+	{"triad.sse", 16, KISA_SSE2, 0, kern_triad_sse, KA_TRIAD, NULL},
+	{"triad.avx", 32, KISA_AVX, 0, kern_triad_avx, KA_TRIAD, NULL},
+	{"triad.avx512", 64, KISA_AVX512F, 0, kern_triad_avx512, KA_TRIAD, NULL},
+	{"triad.sse.nt", 16, KISA_SSE2, KV_NT, kern_triad_sse_nt, KA_NT_TRIAD, NULL},
+	{"triad.avx.nt", 32, KISA_AVX, KV_NT, kern_triad_avx_nt, KA_NT_TRIAD, NULL},
+	{"triad.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_triad_avx512_nt, KA_NT_TRIAD, NULL},
 };
 
 /* b[i] = i mod 1024 and c[i] = i mod 7: small integers, so a = b + 3c is exact and checkable, and
@@ -68,6 +68,7 @@ static const struct kern_family triad_family = {
 	.nvariants = sizeof(triad_variants) / sizeof(triad_variants[0]),
 	.granule = TRIAD_BLOCK,
 	.arrays = 3,
+	.policy = {.sweep = KS_EVERY_LEVEL, .plots = KP_BW_SIZE | KP_EV_SIZE},
 	.prepare = triad_prepare,
 	.volumes = triad_volumes,
 };

@@ -17,14 +17,6 @@ static const double level_fracs_quick[] = {0.5};
 static const double dram_mults_full[] = {4, 8};
 static const double dram_mults_quick[] = {4};
 
-/* Family argument sets used when the user gives none. */
-static const uint64_t delays_full[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024};
-static const uint64_t delays_quick[] = {0, 256};
-static const uint64_t mul_k_default[] = {24}; /* Molka et al.: 24 multiplies per access */
-static const uint64_t offsets_quick[] = {0, 32, 56, 57, 63};
-/* touch: three sizes, the fewest points a fit of faults against pages needs (analysis/thresholds.h) */
-static const uint64_t touch_sizes[] = {2u << 20, 8u << 20, 32u << 20};
-
 const char *plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
 	static const char *const names[] = {"L1", "L2", "L3", "L4"};
@@ -148,13 +140,17 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	return 0;
 }
 
-/* The argument values a variant is measured with. */
-static int variant_args(const struct plan_opts *o, const struct kern_family *f, const struct kern_variant *v,
-			uint64_t *args)
+static int copy_values(const struct kern_values *from, uint64_t *to)
 {
-	int n = 0;
+	memcpy(to, from->v, sizeof *to * from->n);
+	return (int)from->n;
+}
 
-	if (!f->arg_name || (!strcmp(f->name, "chase") && !(v->flags & (KV_MUL_INDEP | KV_MUL_DEP)))) {
+/* The argument values a variant is measured with: none (0) when it takes no argument, else the
+   user's or its policy's. */
+static int variant_args(const struct plan_opts *o, const struct kern_policy *pol, uint64_t *args)
+{
+	if (!pol->args.n) {
 		args[0] = 0;
 		return 1;
 	}
@@ -162,50 +158,32 @@ static int variant_args(const struct plan_opts *o, const struct kern_family *f, 
 		memcpy(args, o->args, sizeof *args * (size_t)o->nargs);
 		return o->nargs;
 	}
-	if (!strcmp(f->arg_name, "delay")) {
-		const uint64_t *d = o->quick ? delays_quick : delays_full;
-		n = o->quick ? 2 : (int)(sizeof delays_full / sizeof *delays_full);
-		memcpy(args, d, sizeof *args * (size_t)n);
-	} else if (!strcmp(f->arg_name, "offset")) {
-		if (o->quick) {
-			n = (int)(sizeof offsets_quick / sizeof *offsets_quick);
-			memcpy(args, offsets_quick, sizeof offsets_quick);
-		} else
-			for (n = 0; n < 64; n++)
-				args[n] = (uint64_t)n;
-	} else {
-		args[n++] = mul_k_default[0];
-	}
-	return n;
+	return copy_values(o->quick ? &pol->quick_args : &pol->args, args);
 }
 
-/* Which sizes a family sweeps by default: the whole sweep, one per level, only DRAM, or only L1. */
-static int family_sizes(const struct gen *g, const struct kern_family *f, const struct kern_variant *v,
-			int threads, uint64_t *out)
+/* The sizes a variant is measured at by its policy (enum kern_sweep). */
+static int variant_sizes(const struct gen *g, const struct kern_policy *pol, int threads, uint64_t *out)
 {
 	uint64_t all[PLAN_MAX_SIZES];
 	int n = sweep_sizes(g->o, g->t, threads, all), m = 0;
 	char last[8] = "";
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
-	if (g->o->nsizes || g->o->level_mask || !strcmp(f->name, "load") || !strcmp(f->name, "store") ||
-	    !strcmp(f->name, "triad") || (!strcmp(f->name, "chase") && !(v->flags & (KV_MUL_INDEP | KV_MUL_DEP)))) {
+	if (g->o->nsizes || g->o->level_mask || pol->sweep == KS_EVERY_LEVEL) {
 		memcpy(out, all, sizeof *out * (size_t)n);
 		return n;
 	}
-	if (f->flags & KF_FRESH_BUFFER) {
-		memcpy(out, touch_sizes, sizeof touch_sizes);
-		return (int)(sizeof touch_sizes / sizeof *touch_sizes);
-	}
-	if (!strcmp(f->name, "nopread")) { /* Helm et al. throttle memory bandwidth: DRAM only */
+	if (pol->sweep == KS_FIXED)
+		return copy_values(&pol->sizes, out);
+	if (pol->sweep == KS_DRAM) {
 		out[0] = all[n - 1];
 		return 1;
 	}
-	if (!strcmp(f->name, "splitread")) { /* line-split accounting: L1, where nothing else hides it */
+	if (pol->sweep == KS_L1) {
 		out[0] = all[0];
 		return 1;
 	}
-	/* Anything else (chase with multiplies): the middle point of each level. */
+	/* KS_PER_LEVEL: the middle point of each level. */
 	for (int i = 0; i < n; i++) {
 		const char *lv = plan_level(g->t, all[i], threads);
 		int j = i;
@@ -219,24 +197,19 @@ static int family_sizes(const struct gen *g, const struct kern_family *f, const 
 	return m;
 }
 
-/* Latency kernels and single-stream experiments run on one thread only. */
-static int family_multithreaded(const struct kern_family *f)
-{
-	return !(f->flags & (KF_LATENCY | KF_FRESH_BUFFER)) && strcmp(f->name, "splitread") != 0;
-}
-
 static int add_variant(struct gen *g, const struct kern_family *f, const struct kern_variant *v)
 {
+	const struct kern_policy *pol = kern_policy(f, v);
 	uint64_t args[PLAN_MAX_ARGS], sizes[PLAN_MAX_SIZES];
-	int nargs = variant_args(g->o, f, v, args);
+	int nargs = variant_args(g->o, pol, args);
 
 	for (int ti = 0; ti < g->o->nthreads; ti++) {
 		int threads = g->o->threads[ti];
 		int nsizes;
 
-		if (threads > 1 && !family_multithreaded(f) && !g->o->explicit_kernels)
+		if (threads > 1 && pol->single_thread && !g->o->explicit_kernels)
 			continue;
-		nsizes = family_sizes(g, f, v, threads, sizes);
+		nsizes = variant_sizes(g, pol, threads, sizes);
 		for (int s = 0; s < nsizes; s++)
 			for (int a = 0; a < nargs; a++) {
 				int rc;

@@ -8,8 +8,8 @@
 #include "raw.h"
 
 static const char header[] =
-	"point,rep,group,kernel,variant,width,arg_name,arg,bytes,arrays,reps,diff,threads,cpus,placement,"
-	"mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,clock_note,flag"
+	"point,rep,group,kernel,variant,access,plots,traits,width,arg_name,arg,bytes,arrays,reps,diff,threads,"
+	"cpus,placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,clock_note,flag"
 #define X(name) ",v_" #name
 	KERN_VOLUME_FIELDS(X)
 #undef X
@@ -89,10 +89,16 @@ static void field(FILE *f, const char *s)
 void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 {
 	FILE *f = w->point;
+	char bits[128];
 
 	fprintf(f, "%d,%d,%d", r->point, r->rep, r->group);
 	field(f, r->kernel);
 	field(f, r->variant);
+	field(f, kern_access_names[r->access]);
+	kern_bits_format(bits, sizeof bits, r->plots, kern_plot_names, KP_COUNT);
+	field(f, bits);
+	kern_bits_format(bits, sizeof bits, r->traits, kern_flag_names, KV_COUNT);
+	field(f, bits);
 	fprintf(f, ",%u", r->width);
 	field(f, r->arg_name);
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64, r->arg, r->bytes, r->arrays, r->reps);

@@ -13,6 +13,8 @@
 struct raw_out_row {
 	int point, rep, group;
 	const char *kernel, *variant;
+	enum kern_access access;
+	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits */
 	unsigned width;
 	const char *arg_name;
 	uint64_t arg, bytes;

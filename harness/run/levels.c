@@ -53,7 +53,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		   struct err *e)
 {
 	const struct kern_family *f;
-	const struct kern_variant *v = kern_variant_find("chase.plain", &f);
+	const struct kern_variant *v = kern_variant_for_plot(KP_LEVEL_PROBE, &f);
 	uint64_t llc = t->ncaches ? t->caches[t->ncaches - 1].size : (32u << 20);
 	uint64_t top = (quick ? 2 : 4) * llc;
 	struct buf_place local = {BUF_LOCAL, -1};
@@ -63,7 +63,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 
 	memset(p, 0, sizeof *p);
 	if (!v || !f->prepare)
-		return err_set(e, E_RUNTIME, "the chase kernel is missing");
+		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
 	sched_getaffinity(0, sizeof old, &old);
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);

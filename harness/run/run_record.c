@@ -87,6 +87,9 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->experiment = s->experiment ? s->experiment : "";
 	row->kernel = pt->fam->name;
 	row->variant = pt->var->name;
+	row->access = pt->var->access;
+	row->plots = kern_policy(pt->fam, pt->var)->plots;
+	row->traits = pt->var->flags;
 	row->width = pt->var->width;
 	row->arg_name = pt->fam->arg_name ? pt->fam->arg_name : "";
 	row->arg = pt->arg;

@@ -89,6 +89,8 @@ static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 		abort();
 	if ((unsigned)row->status >= RS_COUNT || row->threads < 1 || row->reps < 1 || row->point < 0)
 		abort();
+	if ((unsigned)row->access >= KA_COUNT || row->plots >= 1u << KP_COUNT || row->traits >= 1u << KV_COUNT)
+		abort();
 	for (int q = 0; q < RQ_COUNT; q++)
 		if (!(row->v[q] >= 0))
 			abort();

@@ -27,7 +27,8 @@ check "no temporary file is left behind" test -z "$(ls -A "$D" | grep '\.tmp$')"
 # A timing figure needs a point of its kernel whose fastest differenced time is positive (noise on a
 # busy machine can make every repetition's difference negative; such a point has nothing to draw).
 timed() {
-	awk -F, -v k="$1" 'NR > 1 && $4 == k { if (!($1 in t) || $21 < t[$1]) t[$1] = $21 }
+	awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["kernel"] == k { s = $c["seconds"]; if (!($1 in t) || s < t[$1]) t[$1] = s }
 		END { n = 0; for (p in t) n += t[p] > 0; print n }' "$D/raw.csv"
 }
 for kf in load:bw_load splitread:splitread_time; do

@@ -26,7 +26,8 @@ for delay, gbps, ns in ((0, 20, 150), (64, 10, 100), (256, 4, 90)):
     seconds = lines * 64 / (gbps * 1e9)
     for rep in range(3):
         r = {k: "" for k in fields}
-        r.update(point=point, rep=rep, group=0, kernel="nopread", variant="nopread.gpr", width=8,
+        r.update(point=point, rep=rep, group=0, kernel="nopread", variant="nopread.gpr", access="",
+                 plots="bw-delay", traits="", width=8,
                  arg_name="delay", arg=delay, bytes=lines * 64, arrays=1, reps=1, diff="reps",
                  threads=1, cpus="0", placement="local", mem_nodes="0", prefetch="on", level="DRAM",
                  thp_share=0, seconds=f"{seconds:.9e}", tsc=int(seconds * 2.5e9), core_ghz=ghz,

@@ -3,6 +3,8 @@
  *
  * usage: kern_drive [-n] VARIANT BYTES REPS ARG   (-n: print the volumes, do not run the kernel)
  *        kern_drive --list      one line per variant: name, ISA bits (enum kern_isa), granule, arg_max
+ *        kern_drive --cases     one line per exactness case of every variant: name, ISA bits, bytes,
+ *                               reps, arg (see print_cases)
  *
  * Prints the descriptor's volumes ("name=value" per line) and the kernel's entry address ("fn=0x..."),
  * then prepares the buffer as the harness would (zero-filled arrays + 4096 bytes of slack, the
@@ -18,8 +20,48 @@
 
 static int usage(const char *msg)
 {
-	fprintf(stderr, "kern_drive: %s\nusage: kern_drive [-n] VARIANT BYTES REPS ARG | --list\n", msg);
+	fprintf(stderr, "kern_drive: %s\nusage: kern_drive [-n] VARIANT BYTES REPS ARG | --list | --cases\n",
+		msg);
 	return 2;
+}
+
+/* Adds x to the n values of set unless it is there. */
+static void add_arg(uint64_t *set, unsigned *n, uint64_t x)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == x)
+			return;
+	set[(*n)++] = x;
+}
+
+/* The cases of every variant, derived from its descriptor alone: the shapes (granules x passes)
+   3 x 2, 1 x 1 and 8 x 3 in turn (several block counts, one and several passes), each with the next
+   of the variant's arguments: the largest, its --quick values, 1 and 0 (the full sweep, and a
+   split, and no delay or multiply at all); 0 only when the variant takes no argument. */
+static void print_cases(void)
+{
+	static const unsigned shape[3][2] = {{3, 2}, {1, 1}, {8, 3}};
+
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *f = kern_family_at(i);
+		for (unsigned j = 0; j < f->nvariants; j++) {
+			const struct kern_variant *v = &f->variants[j];
+			const struct kern_values *quick = &kern_policy(f, v)->quick_args;
+			uint64_t args[quick->n + 3];
+			unsigned n = 0;
+
+			if (quick->n) {
+				add_arg(args, &n, f->arg_max);
+				for (unsigned k = 0; k < quick->n; k++)
+					add_arg(args, &n, quick->v[k]);
+				add_arg(args, &n, 1);
+			}
+			add_arg(args, &n, 0);
+			for (unsigned c = 0; c < (n > 3 ? n : 3); c++)
+				printf("%s %u %" PRIu64 " %u %" PRIu64 "\n", v->name, v->isa,
+				       (uint64_t)shape[c % 3][0] * f->granule, shape[c % 3][1], args[c % n]);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -39,6 +81,10 @@ int main(int argc, char **argv)
 				printf("%s %u %u %" PRIu64 "\n", f->variants[j].name, f->variants[j].isa,
 				       f->granule, f->arg_max);
 		}
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "--cases") == 0) {
+		print_cases();
 		return 0;
 	}
 	argc -= dry;

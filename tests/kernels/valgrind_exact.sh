@@ -1,7 +1,9 @@
 #!/bin/bash
 # valgrind_exact.sh — every kernel variant up to 256 bits, for several sizes, repetition counts and
 # arguments, run once under valgrind: what valgrind counts inside the kernel function must equal the
-# descriptor's volumes exactly.
+# descriptor's volumes exactly. The cases come from the registry (kern_drive --cases derives them from
+# each descriptor: several block counts, one and several passes, the largest, the --quick and no
+# argument), so a registered variant is never left out.
 #   cachegrind: Ir, Dr, Dw of the kernel's symbol = instructions, loads, stores
 #   lackey:     bytes of the data reads / writes issued by instructions inside the kernel's address
 #               range = bytes_loaded, bytes_stored (and no read-modify-write access at all)
@@ -21,20 +23,6 @@ fi
 [ -x "$DRIVE" ] || make -s -C "$TOP" "$BUILD/tests/kern_drive" >/dev/null || {
 	notok "build the kernel driver" "make $BUILD/tests/kern_drive failed"
 	exit 1
-}
-
-# Sizes (bytes), passes and arguments per family: several block counts, reps 1 and > 1, and the
-# interesting arguments (no delay, a few NOPs, the full sled; aligned, last unsplit and split
-# offsets; no, some and all multiplies). The first case of each also has its bytes checked.
-cases() {
-	case $1 in
-	load.* | store.*) echo 1536:2:0 512:1:0 4096:3:0 ;;
-	nopread.*) echo 1024:2:7 256:1:0 512:3:1 768:1:4096 ;;
-	splitread.*) echo 1024:3:57 512:1:0 1024:2:56 2048:1:63 ;;
-	triad.*) echo 1536:3:0 512:1:0 ;;
-	chase.*) echo 4096:2:37 1024:1:0 8192:3:0 4096:2:1 1024:2:128 ;;
-	touch.*) echo 65536:3:0 32768:1:0 ;;
-	esac
 }
 
 # Sums cachegrind's Ir Dr Dw over every line attributed to function $2 in file $1.
@@ -101,28 +89,32 @@ run_case() {
 }
 
 nm -S "$DRIVE" | awk 'NF == 4' >"$TMP/nm"
-"$DRIVE" --list >"$TMP/variants"
+"$DRIVE" --cases >"$TMP/cases" && [ -s "$TMP/cases" ] || {
+	notok "kern_drive --cases" "it listed no case"
+	exit 1
+}
 # One job per CPU; each case writes its TAP line to its own file, printed in order at the end.
 jobs_max=$(nproc)
 n=0
-while read -r v isa _granule _argmax; do
-	why=""
-	[ $((isa & 8)) -ne 0 ] && why="AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)"
-	[ $((isa & 4)) -ne 0 ] && ! grep -qw avx2 /proc/cpuinfo && why="this CPU lacks AVX2"
-	[ $((isa & 2)) -ne 0 ] && ! grep -qw avx /proc/cpuinfo && why="this CPU lacks AVX"
-	if [ -n "$why" ]; then
-		skip "$v" "$why" >"$TMP/tap.$n"
-		n=$((n + 1))
-		continue
+prev=""
+while read -r v isa bytes reps arg; do
+	first=0
+	if [ "$v" != "$prev" ]; then
+		first=1 # the first case of each variant also has its bytes checked
+		prev=$v
+		why=""
+		[ $((isa & 8)) -ne 0 ] && why="AVX-512: valgrind cannot run it (checked by avx512_disasm.sh)"
+		[ $((isa & 4)) -ne 0 ] && ! grep -qw avx2 /proc/cpuinfo && why="this CPU lacks AVX2"
+		[ $((isa & 2)) -ne 0 ] && ! grep -qw avx /proc/cpuinfo && why="this CPU lacks AVX"
+		if [ -n "$why" ]; then
+			skip "$v" "$why" >"$TMP/tap.$n"
+			n=$((n + 1))
+		fi
 	fi
-	first=1
-	for c in $(cases "$v"); do
-		IFS=: read -r bytes reps arg <<<"$c"
-		[ "$(jobs -rp | wc -l)" -ge "$jobs_max" ] && wait -n
-		run_case "$v" "$bytes" "$reps" "$arg" "$first" >"$TMP/tap.$n" &
-		first=0
-		n=$((n + 1))
-	done
-done <"$TMP/variants"
+	[ -n "$why" ] && continue
+	[ "$(jobs -rp | wc -l)" -ge "$jobs_max" ] && wait -n
+	run_case "$v" "$bytes" "$reps" "$arg" "$first" >"$TMP/tap.$n" &
+	n=$((n + 1))
+done <"$TMP/cases"
 wait
 for ((i = 0; i < n; i++)); do cat "$TMP/tap.$i"; done

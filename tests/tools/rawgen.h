@@ -25,7 +25,7 @@
 
 struct gen_point {
 	unsigned id;
-	const char *kernel, *variant, *prefetch, *placement;
+	const char *kernel, *variant, *access, *plots, *traits, *prefetch, *placement;
 	int width, arrays, threads, noisy;
 	uint64_t bytes, reps, arg;
 	int level;        /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
@@ -144,8 +144,8 @@ static inline void gen_machine(FILE *f, int with_measured)
 
 static inline void gen_header(FILE *f)
 {
-	fputs("point,rep,group,kernel,variant,width,arg_name,arg,bytes,arrays,reps,diff,threads,cpus,"
-	      "placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag", f);
+	fputs("point,rep,group,kernel,variant,access,plots,traits,width,arg_name,arg,bytes,arrays,reps,diff,threads,"
+	      "cpus,placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag", f);
 	for (int q = 0; q < RQ_COUNT; q++)
 		fprintf(f, ",v_%s", raw_quantity_names[q]);
 	fputs(",event,backend,encoding,scope,count,time_enabled,time_running,status,reason\n", f);
@@ -159,8 +159,10 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 	char prefix[512];
 	int n;
 
-	n = snprintf(prefix, sizeof prefix, "%u,%u,0,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
-		     p->id, rep, p->kernel, p->variant, p->width, strcmp(p->kernel, "chase") ? "" : "k",
+	n = snprintf(prefix, sizeof prefix,
+		     "%u,%u,0,%s,%s,%s,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
+		     p->id, rep, p->kernel, p->variant, p->access, p->plots, p->traits, p->width,
+		     strcmp(p->kernel, "chase") ? "" : "k",
 		     (unsigned long long)p->arg, (unsigned long long)p->bytes, p->arrays,
 		     (unsigned long long)p->reps, strcmp(p->kernel, "touch") ? "reps" : "size", p->threads,
 		     p->threads > 1 ? "0;1" : "0", p->placement, p->prefetch,
@@ -185,17 +187,24 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 }
 
 struct gen_kernel {
-	const char *kernel, *variant;
+	const char *kernel, *variant, *access, *plots, *traits;
 	int width, arrays;
 	uint64_t arg;
 };
 
+/* As the descriptors describe them (raw.csv columns access, plots, traits). */
+#define GEN_BW "bw-size;ev-size"
+#define GEN_CHASE "ev-size;latency"
 static const struct gen_kernel gen_kernels[] = {
-	{"load", "load.sse", 16, 1, 0},       {"load", "load.avx512", 64, 1, 0},
-	{"store", "store.avx512", 64, 1, 0}, {"store", "store.avx512.nt", 64, 1, 0},
-	{"triad", "triad.avx", 32, 3, 0},     {"chase", "chase.plain", 8, 1, 0},
-	{"chase", "chase.indep", 8, 1, 16},   {"chase", "chase.dep", 8, 1, 16},
-	{"touch", "touch.page", 8, 1, 0},
+	{"load", "load.sse", "read", GEN_BW, "", 16, 1, 0},
+	{"load", "load.avx512", "read", GEN_BW, "", 64, 1, 0},
+	{"store", "store.avx512", "write", GEN_BW, "", 64, 1, 0},
+	{"store", "store.avx512.nt", "nt-write", GEN_BW, "nt", 64, 1, 0},
+	{"triad", "triad.avx", "triad", GEN_BW, "", 32, 3, 0},
+	{"chase", "chase.plain", "latency", GEN_CHASE ";level-probe", "", 8, 1, 0},
+	{"chase", "chase.indep", "", GEN_CHASE, "mul-indep", 8, 1, 16},
+	{"chase", "chase.dep", "", GEN_CHASE, "mul-dep", 8, 1, 16},
+	{"touch", "touch.page", "fault", "ev-size", "", 8, 1, 0},
 };
 #define GEN_NKERNELS (sizeof gen_kernels / sizeof gen_kernels[0])
 
@@ -246,6 +255,9 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 						p.id = id++;
 						p.kernel = g->kernel;
 						p.variant = g->variant;
+						p.access = g->access;
+						p.plots = g->plots;
+						p.traits = g->traits;
 						p.width = g->width;
 						p.arrays = g->arrays;
 						p.arg = g->arg;

@@ -1,8 +1,10 @@
 /* test_kern_run.c — every kernel variant run for real (where the CPU has its ISA): each one must
  * leave the result a correct implementation leaves, and nothing past its arrays.
  *
- * The tests are built per variant at run time from the registry, so a new variant is tested
- * without an edit here; one that needs an ISA this CPU lacks is skipped (with the reason printed). */
+ * The tests are built per variant at run time from the registry: every variant of every registered
+ * family gets the checks any kernel must pass, and the families named below also their own check of
+ * the values they compute, so a new variant or family is tested without an edit here; one that
+ * needs an ISA this CPU lacks is skipped (with the reason printed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,7 @@
 #include "kern.h"
 
 #define SLACK KERN_PAGE /* what the harness allocates after the last array */
-#define MAX_TESTS 64
+#define MAX_TESTS 160
 
 struct kern_case {
 	const struct kern_family *f;
@@ -161,6 +163,23 @@ static void test_splitread_reads_word_at_offset(void **state)
 	free(buf);
 }
 
+/* The harness's buffer for c: its arrays and the slack after them set to 0x5a, then prepare()d. */
+static uint8_t *prepared(const struct kern_case *c, const struct kern_params *p)
+{
+	uint8_t *buf = alloc(c->f, p->bytes);
+
+	memset(buf, 0x5a, c->f->arrays * p->bytes + SLACK);
+	assert_int_equal(c->f->prepare(c->v, p, buf, 1), 0);
+	return buf;
+}
+
+/* Nothing written past the arrays of a prepared() buffer. */
+static void assert_slack_untouched(const struct kern_case *c, const uint8_t *buf, uint64_t bytes)
+{
+	for (uint64_t i = c->f->arrays * bytes; i < c->f->arrays * bytes + SLACK; i++)
+		assert_int_equal(buf[i], 0x5a);
+}
+
 /* triad: a = b + 3.0 c exactly, b and c unchanged, nothing written past a. */
 static void test_triad_computes_a_equals_b_plus_3c(void **state)
 {
@@ -171,9 +190,7 @@ static void test_triad_computes_a_equals_b_plus_3c(void **state)
 	double *a, *b, *cc;
 
 	skip_unless_supported(c->v);
-	buf = alloc(c->f, p.bytes);
-	memset(buf, 0x5a, c->f->arrays * p.bytes + SLACK);
-	assert_int_equal(c->f->prepare(c->v, &p, buf, 1), 0);
+	buf = prepared(c, &p);
 	a = (double *)buf;
 	b = a + n;
 	cc = b + n;
@@ -188,8 +205,33 @@ static void test_triad_computes_a_equals_b_plus_3c(void **state)
 		if (b[i] != (double)(i % 1000) + 0.5 || cc[i] != (double)(i % 13))
 			fail_msg("b or c changed at %llu", (unsigned long long)i);
 	}
-	for (uint64_t i = 3 * p.bytes; i < 3 * p.bytes + SLACK; i++)
-		assert_int_equal(buf[i], 0x5a);
+	assert_slack_untouched(c, buf, p.bytes);
+	free(buf);
+}
+
+/* copy: a = b exactly, b unchanged, nothing written past the arrays. */
+static void test_copy_makes_a_equal_to_b(void **state)
+{
+	const struct kern_case *c = *state;
+	struct kern_params p = {.bytes = 3 * c->f->granule, .reps = 2};
+	uint64_t n = p.bytes / sizeof(double);
+	uint8_t *buf;
+	double *a, *b;
+
+	skip_unless_supported(c->v);
+	buf = prepared(c, &p);
+	a = (double *)buf;
+	b = a + n;
+	for (uint64_t i = 0; i < n; i++)
+		b[i] = (double)(i % 997) + 0.25; /* not what prepare() wrote: the kernel must read it */
+	c->v->fn(buf, p.bytes, p.reps, 0);
+	for (uint64_t i = 0; i < n; i++) {
+		if (a[i] != (double)(i % 997) + 0.25)
+			fail_msg("a[%llu] = %g, want %g", (unsigned long long)i, a[i], (double)(i % 997) + 0.25);
+		if (b[i] != (double)(i % 997) + 0.25)
+			fail_msg("b changed at %llu", (unsigned long long)i);
+	}
+	assert_slack_untouched(c, buf, p.bytes);
 	free(buf);
 }
 
@@ -234,6 +276,43 @@ static void test_touch_writes_first_word_of_every_page(void **state)
 	free(buf);
 }
 
+/* Any kernel, run as the harness runs it (prepared arrays, each of its default arguments, the largest
+   one): nothing past its arrays is written, a kernel that stores nothing leaves them as they were,
+   and the same call on the same data returns the same value. */
+static void test_writes_only_its_arrays_and_repeats(void **state)
+{
+	const struct kern_case *c = *state;
+	const struct kern_values *args = &kern_policy(c->f, c->v)->args;
+	struct kern_params p = {.bytes = 4 * c->f->granule, .reps = 2};
+	uint64_t total = c->f->arrays * p.bytes;
+	uint8_t *buf, *before;
+
+	skip_unless_supported(c->v);
+	buf = alloc(c->f, p.bytes);
+	before = malloc(total + SLACK);
+	assert_non_null(before);
+	fill(buf, total + SLACK, 4);
+	if (c->f->prepare)
+		assert_int_equal(c->f->prepare(c->v, &p, buf, 1), 0);
+	memcpy(before, buf, total + SLACK);
+	for (unsigned i = 0; i <= args->n; i++) {
+		struct kern_volumes vol;
+		uint64_t first;
+
+		p.arg = i < args->n ? args->v[i] : c->f->arg_max;
+		c->f->volumes(c->v, &p, &vol);
+		first = c->v->fn(buf, p.bytes, p.reps, p.arg);
+		assert_int_equal(c->v->fn(buf, p.bytes, p.reps, p.arg), first);
+		if (memcmp(buf + total, before + total, SLACK) != 0)
+			fail_msg("arg %llu: written past the arrays", (unsigned long long)p.arg);
+		if (vol.bytes_stored == 0 && memcmp(buf, before, total) != 0)
+			fail_msg("arg %llu: stores nothing by its volumes, yet changed its arrays",
+				 (unsigned long long)p.arg);
+	}
+	free(before);
+	free(buf);
+}
+
 static void test_clock_chain_sums_every_add(void **state)
 {
 	(void)state;
@@ -251,18 +330,38 @@ static const struct {
 	{"store", "store_writes_every_byte_and_nothing_else", test_store_writes_every_byte_and_nothing_else},
 	{"nopread", "nopread_reads_first_word_of_every_line", test_nopread_reads_first_word_of_every_line},
 	{"splitread", "splitread_reads_word_at_offset", test_splitread_reads_word_at_offset},
+	{"copy", "copy_makes_a_equal_to_b", test_copy_makes_a_equal_to_b},
 	{"triad", "triad_computes_a_equals_b_plus_3c", test_triad_computes_a_equals_b_plus_3c},
 	{"chase", "chase_returns_final_pointer", test_chase_returns_final_pointer},
 	{"touch", "touch_writes_first_word_of_every_page", test_touch_writes_first_word_of_every_page},
 };
 
+static struct CMUnitTest tests[MAX_TESTS];
+static struct kern_case cases[MAX_TESTS];
+static char names[MAX_TESTS][96];
+static size_t ntests;
+
+/* One test per variant of f. Returns -1 when MAX_TESTS is too small. */
+static int add_tests(const struct kern_family *f, const char *behaviour, CMUnitTestFunction fn)
+{
+	for (unsigned j = 0; j < f->nvariants; j++, ntests++) {
+		if (ntests == MAX_TESTS - 1) {
+			fprintf(stderr, "more than %d kernel tests: raise MAX_TESTS\n", MAX_TESTS);
+			return -1;
+		}
+		cases[ntests] = (struct kern_case){f, &f->variants[j]};
+		snprintf(names[ntests], sizeof(names[ntests]), "%s/%s", behaviour, f->variants[j].name);
+		tests[ntests] = (struct CMUnitTest){names[ntests], fn, NULL, NULL, &cases[ntests]};
+	}
+	return 0;
+}
+
 int main(void)
 {
-	static struct CMUnitTest tests[MAX_TESTS];
-	static struct kern_case cases[MAX_TESTS];
-	static char names[MAX_TESTS][96];
-	size_t n = 0;
-
+	for (unsigned i = 0; i < kern_family_count(); i++)
+		if (add_tests(kern_family_at(i), "writes_only_its_arrays_and_repeats",
+			      test_writes_only_its_arrays_and_repeats))
+			return 1;
 	for (unsigned i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		const struct kern_family *f = kern_family_find(checks[i].family);
 
@@ -270,13 +369,10 @@ int main(void)
 			fprintf(stderr, "family %s is not registered\n", checks[i].family);
 			return 1;
 		}
-		for (unsigned j = 0; j < f->nvariants && n < MAX_TESTS - 1; j++, n++) {
-			cases[n] = (struct kern_case){f, &f->variants[j]};
-			snprintf(names[n], sizeof(names[n]), "%s/%s", checks[i].behaviour, f->variants[j].name);
-			tests[n] = (struct CMUnitTest){names[n], checks[i].fn, NULL, NULL, &cases[n]};
-		}
+		if (add_tests(f, checks[i].behaviour, checks[i].fn))
+			return 1;
 	}
-	tests[n++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add, NULL,
-					 NULL, NULL};
-	return _cmocka_run_group_tests("kern_run", tests, n, NULL, NULL);
+	tests[ntests++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add, NULL,
+					      NULL, NULL};
+	return _cmocka_run_group_tests("kern_run", tests, ntests, NULL, NULL);
 }

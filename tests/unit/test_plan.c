@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "cpu_id.h"
 #include "plan.h"
 
 static struct topo topo;
@@ -143,6 +144,99 @@ static void test_points_grouped_by_prefetch_state(void **state)
 	plan_free(&p);
 }
 
+/* What one variant's default points show of its policy. */
+struct seen {
+	uint64_t args[PLAN_MAX_ARGS], sizes[PLAN_MAX_SIZES];
+	int nargs, nsizes, levels, multithreaded, outside; /* outside: a point off the sweep's level */
+};
+
+static void note(uint64_t *set, int *n, uint64_t x)
+{
+	for (int i = 0; i < *n; i++)
+		if (set[i] == x)
+			return;
+	set[(*n)++] = x;
+}
+
+static void observe(const struct plan *p, enum kern_sweep sweep, struct seen *s)
+{
+	char last[8] = "";
+
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < p->npoints; i++) {
+		const struct plan_point *pt = &p->points[i];
+		if (pt->threads > 1) {
+			s->multithreaded = 1;
+			continue;
+		}
+		note(s->args, &s->nargs, pt->arg);
+		note(s->sizes, &s->nsizes, pt->bytes);
+		s->levels += strcmp(pt->level, last) != 0;
+		strcpy(last, pt->level);
+		s->outside |= (sweep == KS_L1 && strcmp(pt->level, "L1")) ||
+			      (sweep == KS_DRAM && strcmp(pt->level, "DRAM"));
+	}
+}
+
+static void check_policy(const struct kern_family *f, const struct kern_variant *v, int quick)
+{
+	const struct kern_policy *pol = kern_policy(f, v);
+	const struct kern_values *args = quick ? &pol->quick_args : &pol->args;
+	struct plan_opts o = {0};
+	struct plan p;
+	struct seen s;
+
+	o.kernels = v->name;
+	o.quick = quick;
+	assert_int_equal(check(&o, &p), 0);
+	observe(&p, pol->sweep, &s);
+	plan_free(&p);
+	if (args->n) {
+		assert_int_equal(s.nargs, args->n);
+		for (unsigned i = 0; i < args->n; i++)
+			assert_int_equal(s.args[i], args->v[i]);
+	} else {
+		assert_int_equal(s.nargs, 1);
+		assert_int_equal(s.args[0], 0);
+	}
+	if (pol->single_thread)
+		assert_false(s.multithreaded);
+	else if (topo.ncpus > 1)
+		assert_true(s.multithreaded);
+	assert_false(s.outside);
+	switch (pol->sweep) {
+	case KS_EVERY_LEVEL:
+		assert_true(s.nsizes > topo.ncaches + 1 || quick);
+		break;
+	case KS_PER_LEVEL:
+		assert_int_equal(s.nsizes, s.levels);
+		break;
+	case KS_DRAM:
+	case KS_L1:
+		assert_int_equal(s.nsizes, 1);
+		break;
+	case KS_FIXED:
+		assert_int_equal(s.nsizes, pol->sizes.n);
+		break;
+	}
+}
+
+/* Every registered variant (the CPU can run) is planned as its descriptor's policy says: its default
+   arguments (or none), one thread only where it says so, and the sizes of its sweep rule. */
+static void test_every_variant_follows_its_policy(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *f = kern_family_at(i);
+		for (unsigned j = 0; j < f->nvariants; j++) {
+			if (!cpuid_isa_ok(f->variants[j].isa))
+				continue;
+			check_policy(f, &f->variants[j], 0);
+			check_policy(f, &f->variants[j], 1);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
+		cmocka_unit_test(test_every_variant_follows_its_policy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -153,6 +153,32 @@ static void test_missing_column_is_reported_on_line_one(void **state)
 	free(raw);
 }
 
+/* A raw.csv from before the kernels' access types were recorded: refused, saying why. */
+static void test_raw_csv_without_access_column_is_refused_with_the_reason(void **state)
+{
+	char *raw = good_raw(), *p = strstr(raw, ",access,");
+
+	(void)state;
+	memcpy(p, ",acce$$,", 8);
+	expect_failure(raw, NULL, "raw.csv:1: header lacks the column 'access'", "measure again");
+	free(raw);
+}
+
+static void test_unknown_access_type_or_plot_kind_names_its_line(void **state)
+{
+	char *raw = good_raw(), *p = strstr(line_at(raw, 4), ",read,");
+
+	(void)state;
+	memcpy(p, ",reed,", 6);
+	expect_failure(raw, NULL, "raw.csv:4:", "'access': bad value 'reed'");
+	free(raw);
+	raw = good_raw();
+	p = strstr(line_at(raw, 6), "bw-size;");
+	memcpy(p, "bw-sise;", 8);
+	expect_failure(raw, NULL, "raw.csv:6:", "'plots'");
+	free(raw);
+}
+
 static void test_unknown_status_names_its_line(void **state)
 {
 	char *raw = good_raw(), *l = line_at(raw, 3), *end = strchr(l, '\n');
@@ -250,6 +276,8 @@ int main(void)
 		cmocka_unit_test(test_row_with_missing_fields_names_its_line),
 		cmocka_unit_test(test_bad_number_names_line_and_column),
 		cmocka_unit_test(test_missing_column_is_reported_on_line_one),
+		cmocka_unit_test(test_raw_csv_without_access_column_is_refused_with_the_reason),
+		cmocka_unit_test(test_unknown_access_type_or_plot_kind_names_its_line),
 		cmocka_unit_test(test_unknown_status_names_its_line),
 		cmocka_unit_test(test_unclosed_quote_names_the_line_it_opened_on),
 		cmocka_unit_test(test_point_changing_parameters_is_rejected),

@@ -1,5 +1,6 @@
-/* test_summary.c — the table `run` prints: a cell whose points all stayed noisy is shown from them and
- * marked, never dropped; a cell with clean points shows those; a latency without a clock has no cycles. */
+/* test_summary.c — the table `run` prints (one row per access type, one column per level): a cell whose
+ * points all stayed noisy is shown from them and marked, never dropped; a cell with clean points shows
+ * those; a latency without a clock has no cycles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,14 +37,24 @@ static char *print(struct plan_point *pts, struct run_point_result *res, int n)
 	return buf;
 }
 
-static const char *line_of(const char *text, const char *level)
+/* The row of an access type ("read", "latency"): its cells are L1, L2, L3, DRAM. */
+static const char *line_of(const char *text, const char *access)
 {
 	char key[16];
 	const char *l;
 
-	snprintf(key, sizeof key, "\n%-5s", level);
+	snprintf(key, sizeof key, "\n%-9s", access);
 	assert_non_null(l = strstr(text, key));
 	return l + 1;
+}
+
+/* The line up to its end, in buf. */
+static const char *row(char *buf, size_t len, const char *text, const char *access)
+{
+	const char *l = line_of(text, access);
+
+	snprintf(buf, len, "%.*s", (int)strcspn(l, "\n"), l);
+	return buf;
 }
 
 static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **state)
@@ -53,13 +64,13 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 				    point("store.gpr", "L1")};
 	struct run_point_result res[4] = {{.gbps_median = 50, .cv = 0.1}, {.gbps_median = 60, .cv = 0.1},
 					  {.gbps_median = 40, .cv = 0.001}, {.gbps_median = 90, .cv = 0.1}};
-	char *out = print(pts, res, 4);
-	const char *l1 = line_of(out, "L1");
+	char *out = print(pts, res, 4), b[256];
 
 	(void)state;
-	assert_non_null(strstr(l1, "60.0* / 0.0"));  /* the best noisy read, marked */
-	assert_non_null(strstr(l1, "40.0 / 0.0"));   /* the clean write, not the faster noisy one */
-	assert_null(strstr(l1, "90.0"));
+	assert_non_null(strstr(row(b, sizeof b, out, "read"), "60.0* / 0.0"));  /* the best noisy read, marked */
+	/* the clean write, not the faster noisy one */
+	assert_non_null(strstr(row(b, sizeof b, out, "write"), "40.0 / 0.0"));
+	assert_null(strstr(out, "90.0"));
 	assert_non_null(strstr(out, "* from noisy points only"));
 	free(out);
 }
@@ -68,10 +79,12 @@ static void test_clean_table_has_no_mark(void **state)
 {
 	struct plan_point pts[1] = {point("load.gpr", "L2")};
 	struct run_point_result res[1] = {{.gbps_median = 30, .cv = 0.001}};
-	char *out = print(pts, res, 1);
+	char *out = print(pts, res, 1), b[256];
 
 	(void)state;
-	assert_non_null(strstr(line_of(out, "L2"), "30.0 / 0.0"));
+	row(b, sizeof b, out, "read");
+	assert_non_null(strstr(b, "30.0 / 0.0"));
+	assert_true(strchr(b, '-') < strstr(b, "30.0")); /* L1 empty, L2 measured */
 	assert_null(strchr(out, '*'));
 	free(out);
 }
@@ -82,11 +95,12 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	struct plan_point pts[2] = {point("chase.plain", "L1"), point("chase.plain", "L2")};
 	struct run_point_result res[2] = {{.ns_median = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns_median = 4.0, .core_ghz = 3.0, .cv = 0.001}};
-	char *out = print(pts, res, 2);
+	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
-	assert_non_null(strstr(line_of(out, "L1"), "1.20 ns   ? cyc"));
-	assert_non_null(strstr(line_of(out, "L2"), "4.00 ns  12.0 cyc"));
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "1.20 ns ? cyc"));
+	assert_true(strstr(b, "1.20 ns ? cyc") < strstr(b, "4.00 ns 12.0 cyc")); /* L1, then L2 */
 	free(out);
 }
 
