@@ -34,7 +34,7 @@ LIB_OBJ := $(filter-out $(BUILD)/commands/main.c.o,$(OBJ))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
-.PHONY: all deps deps-test run test clean bench-compare unit-tests repeatability
+.PHONY: all deps deps-test run test clean bench bench-compare unit-tests repeatability
 all: pmucheck
 
 pmucheck: $(BUILD)/pmucheck
@@ -51,7 +51,9 @@ $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_OBJ)
+# cmocka programs, one source file each: the unit tests, and the C benchmarks of tests/bench/ (mk/bench.mk),
+# which share the unit tests' helper headers.
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/unit/*.h) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
@@ -75,6 +77,6 @@ test: deps-test
 clean:
 	rm -rf build build-san pmucheck
 
-# Further rules (fuzz targets, test helper libraries, bench-compare) live in mk/*.mk.
+# Further rules (fuzz targets, test helper libraries, benchmarks) live in mk/*.mk.
 -include $(wildcard mk/*.mk)
 -include $(OBJ:.o=.d)

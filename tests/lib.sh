@@ -1,6 +1,6 @@
 # lib.sh — sourced by every shell test suite. Prints TAP lines that tests/run.sh counts.
 #   ok NAME / notok NAME WHY / skip NAME WHY
-#   check NAME CMD...           passes when CMD exits 0
+#   check NAME CMD...           passes when CMD exits 0; its '#' lines (a benchmark's figures) are passed on
 #   expect_status NAME N CMD... passes when CMD exits with N
 # $PMUCHECK is the binary under test, $TOP the project, $TMP a scratch directory removed at exit.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -14,7 +14,7 @@ skip() { echo "ok - $1 # SKIP $2"; }
 
 check() {
 	name=$1; shift
-	if "$@" >"$TMP/check.out" 2>&1; then ok "$name"; else
+	if "$@" >"$TMP/check.out" 2>&1; then ok "$name"; sed -n '/^#/p' "$TMP/check.out"; else
 		notok "$name" "'$*' failed"; sed 's/^/#   /' "$TMP/check.out" | head -20; fi
 }
 

@@ -5,10 +5,17 @@
 #   integration  tests/integration/*.sh: the pmucheck binary end to end
 #   san          with SAN_BUILD=build-san (make test sets it): the unit tests and the quick integration
 #                suites again against the ASan + UBSan build; any sanitizer report fails (tests/san.sh)
-# Usage: tests/run.sh [PATTERN]   (runs only test files whose path contains PATTERN)
+#   bench        only when SUITES names it (make bench): the speed, latency and clock checks of
+#                tests/bench/, which a shared machine can fail without a bug (README, Benchmarks)
+# A suite is its cmocka binaries in $BUILD/tests/SUITE/ and its scripts tests/SUITE/*.sh.
+# Usage: [SUITES="unit ..."] [VERBOSE=1] tests/run.sh [PATTERN]
+#   PATTERN   runs only test files whose path contains it
+#   VERBOSE=1 prints every TAP line and note, not only those of failures (a benchmark's figures)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
+SUITES=${SUITES:-unit kernels integration}
+VERBOSE=${VERBOSE:-0}
 export TOP PMUCHECK="${PMUCHECK:-$TOP/pmucheck}"
 filter=${1:-}
 pass=0 fail=0 skipped=0
@@ -23,8 +30,8 @@ run_one() {
 		case "$line" in
 		ok*"# SKIP"* | "not ok"*"# SKIP"*) s=$((s + 1)); echo "  $line" ;; # cmocka 1.1: "not ok N # SKIP"
 		"not ok"*) f=$((f + 1)); echo "  $line" ;;
-		ok*) p=$((p + 1)) ;;
-		"#"*) [ "$f" -gt 0 ] && echo "  $line" ;;
+		ok*) p=$((p + 1)); [ "$VERBOSE" = 1 ] && echo "  $line" ;;
+		"#"*) [ "$f" -gt 0 ] || [ "$VERBOSE" = 1 ] && echo "  $line" ;;
 		esac
 	done <<<"$out"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -36,12 +43,12 @@ run_one() {
 	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
 }
 
-for t in "$TOP/$BUILD"/tests/unit/test_*; do
-	[ -x "$t" ] || continue
-	case "$t" in *"$filter"*) ;; *) continue ;; esac
-	run_one "unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
-done
-for suite in kernels integration; do
+for suite in $SUITES; do
+	for t in "$TOP/$BUILD/tests/$suite"/*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue # not a binary (or no such folder: the glob itself)
+		case "$t" in *"$filter"*) ;; *) continue ;; esac
+		run_one "$suite/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
+	done
 	for t in "$TOP"/tests/$suite/*.sh; do
 		[ -f "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
