@@ -20,10 +20,12 @@ assert all(len(r) == len(rows[0]) for r in rows), "torn row"
 n = collections.Counter(r[0] for r in rows[1:])
 assert len(set(n.values())) <= 1, n' "$1/raw.csv"; }
 
+start=$(date +%s%N)
 if ! "$PMUCHECK" run "${ARGS[@]}" --out "$TMP/full" >/dev/null 2>&1; then
 	notok "uninterrupted reference run" "failed"
 	exit 0
 fi
+full_ms=$((($(date +%s%N) - start) / 1000000))
 points "$TMP/full" >"$TMP/full.points"
 signals=(INT TERM KILL)
 bad=0 partial=0
@@ -31,7 +33,9 @@ for i in $(seq 1 20); do
 	d="$TMP/cut$i" sig=${signals[$((i % 3))]}
 	"$PMUCHECK" run "${ARGS[@]}" --out "$d" >/dev/null 2>&1 &
 	pid=$!
-	sleep "0.$((RANDOM % 60 + 5))"
+	# at 5 to 90 % of what the uninterrupted run took: mid-run on a fast machine and on a slow one alike
+	ms=$((full_ms * (RANDOM % 86 + 5) / 100))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
 	kill -"$sig" "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	[ -d "$d" ] || continue # killed before the directory existed: nothing to resume
@@ -48,6 +52,7 @@ for i in $(seq 1 20); do
 	[ ! -e "$d/PARTIAL" ] || { bad=1; echo "# kill $i ($sig): still PARTIAL after resume"; }
 	points "$d" | cmp -s - "$TMP/full.points" || { bad=1; echo "# kill $i ($sig): points differ from the uninterrupted run"; }
 done
+echo "# the uninterrupted run took $full_ms ms"
 if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed to the uninterrupted set ($partial left a partial raw.csv)"; else notok "20 random kills" "see above"; fi
 [ "$partial" -ge 5 ] && ok "at least 5 of the kills landed mid-run ($partial)" || notok "kills landed mid-run" "only $partial of 20 left a partial raw.csv"
 
