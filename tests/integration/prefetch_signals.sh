@@ -43,7 +43,7 @@ kill_randomly() {
 start=$(date +%s%N)
 "$SESSION" hold >"$TMP/out" 2>&1 &
 pid=$!
-for _ in $(seq 300); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
+for _ in $(seq 1000); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
 max_delay_us=$((2 * ($(date +%s%N) - start) / 1000 + 10000))
 [ $max_delay_us -gt 999999 ] && max_delay_us=999999
 if ! at_original && [ -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
