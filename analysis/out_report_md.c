@@ -30,6 +30,35 @@ static void header(FILE *f, const struct out_rdata *d)
 		jstr(m, "cpu.microcode"));
 }
 
+/* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
+   means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
+static void run_quality(FILE *f, const struct out_rdata *d)
+{
+	json_t *dist = json_object_get(d->machine, "disturbance"), *steal = json_object_get(dist, "steal_percent");
+	int busy;
+	unsigned noisy = 0;
+
+	for (uint32_t i = 0; i < d->a.npoints; i++)
+		noisy += d->a.points[i].noisy != 0;
+	busy = noisy * 10 > d->a.npoints || (json_is_number(steal) && json_number_value(steal) >= 5);
+	fprintf(f, "## Run quality\n\n");
+	if (json_is_number(steal))
+		fprintf(f, "- **Steal time**: %.1f %% of the CPU time went to other guests of the hypervisor "
+			   "while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
+			   "sampling thread included).\n", json_number_value(steal),
+			json_integer_value(json_object_get(dist, "runnable_before")),
+			json_integer_value(json_object_get(dist, "runnable_after")));
+	else
+		fprintf(f, "- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
+			   "recorded it).\n");
+	fprintf(f, "- **Disturbed points**: %u of %u stayed noisy after their retries (spread above the "
+		   "limit); the peaks mark them and the verdicts leave them out.\n", noisy, d->a.npoints);
+	fprintf(f, "- **What it means**: interference only makes a figure slower or noisier, never faster; %s.\n\n",
+		busy ? "on a machine this disturbed, take bandwidths as lower bounds and latencies as upper "
+		       "bounds, and repeat the run on a quiet machine before comparing them with other tools" :
+		       "this run was quiet enough for its figures to be compared");
+}
+
 /* Events with rows of one status, grouped by their first reason. Returns how many. */
 static unsigned list_status(FILE *f, const struct agg *a, enum raw_status st, const char *what)
 {
@@ -162,6 +191,7 @@ unsigned out_report_md(FILE *f, const struct out_rdata *d, const struct out_figu
 	unsigned n;
 
 	header(f, d);
+	run_quality(f, d);
 	n = not_measured(f, d, figs, why_no_plots);
 	verdict_counts(f, d);
 	figures(f, figs);

@@ -8,6 +8,7 @@
 
 #include "cli_run.h"
 #include "core_clock.h"
+#include "disturb.h"
 #include "ctr.h"
 #include "experiment.h"
 #include "levels.h"
@@ -40,6 +41,7 @@ struct run_job {
 	struct machine_facts mf;
 	struct clock_bounds clock;
 	struct err clock_err; /* why the run's core clock is missing */
+	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
 	char started[32], finished[32], command[2048];
 };
 
@@ -315,6 +317,17 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 	return r;
 }
 
+/* How disturbed the machine was while it measured; nothing when /proc/stat could not be read. */
+static void record_disturbance(struct run_job *j)
+{
+	struct disturb_sample after;
+
+	if (j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL))
+		return;
+	json_decref(j->mf.disturbance);
+	j->mf.disturbance = disturb_json(&j->before, &after);
+}
+
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -349,8 +362,11 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		npoints += j->xs[i].plan.npoints;
 	if (!r)
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
+	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
+		j->before.procs_running = -1;
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
+	record_disturbance(j);
 	r = end_prefetch(j, r, e);
 	if (!r)
 		r = raw_close(&j->raw, e);
@@ -379,6 +395,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.probe);
 	json_decref(j->mf.config);
 	json_decref(j->mf.preset);
+	json_decref(j->mf.disturbance);
 	free(j);
 }
 

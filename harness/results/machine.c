@@ -78,6 +78,8 @@ json_t *machine_json(const struct machine_facts *m)
 	json_object_set_new(root, "topology", topo_json(m->topo));
 	json_object_set_new(root, "clock", clock_json(m));
 	json_object_set_new(root, "levels", levels_json(m));
+	if (m->disturbance)
+		json_object_set(root, "disturbance", m->disturbance);
 	if (m->prefetch)
 		json_object_set(root, "prefetch", m->prefetch);
 	if (m->counters)

@@ -22,6 +22,7 @@ struct machine_facts {
 	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
 	json_t *config;          /* borrowed: the architecture config used */
 	json_t *preset;          /* borrowed: the preset run, NULL for a plain run */
+	json_t *disturbance;     /* borrowed: disturb_json over the measurements, NULL until they end */
 	int argc;                /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;

@@ -58,6 +58,13 @@ check "... with raw.csv's reason" grep -qF "$reason" "$D/report.md"
 check "... near the top, before the figures" \
 	test "$(grep -n 'What was not measured' "$D/report.md" | cut -d: -f1)" -lt \
 	"$(grep -n '^## Figures' "$D/report.md" | cut -d: -f1)"
+# The run quality: machine.json's steal share over the measurements, and the disturbed points counted.
+steal=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["disturbance"]["steal_percent"])' "$D/machine.json")
+check "machine.json records the steal share of the run (/proc/stat)" test -n "$steal"
+check "report.md states it under 'Run quality'" grep -qF "**Steal time**: $steal %" "$D/report.md"
+noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
+check "... and how many points stayed noisy, as raw.csv flags them" \
+	grep -qF "**Disturbed points**: ${noisy% *} of ${noisy#* }" "$D/report.md"
 if grep -q '"control": false' "$D/machine.json"; then
 	why=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["prefetch"]["reason"])' "$D/machine.json" 2>/dev/null)
 	check "report.md says prefetcher control is absent, with machine.json's reason" \
