@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "stats.h"
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 {
@@ -266,23 +267,15 @@ static void note_time(struct agg_point *p, const struct raw_row *row)
 	p->rep_secs[p->nrep_secs++] = (float)row->seconds;
 }
 
-static int cmp_float(const void *x, const void *y)
-{
-	float a = *(const float *)x, b = *(const float *)y;
-	return (a > b) - (a < b);
-}
-
-/* The median of the positive values of v[0..n); 0 when there are none. */
+/* The median of the positive values of v[0..n) (stats_median_positive; the repetitions are kept as
+   floats to keep a point small); 0 when there are none. */
 static double positive_median(const float *v, unsigned n)
 {
-	float t[AGG_REP_TIMES];
-	unsigned k = 0;
+	double t[AGG_REP_TIMES];
 
 	for (unsigned i = 0; i < n; i++)
-		if (v[i] > 0)
-			t[k++] = v[i];
-	qsort(t, k, sizeof *t, cmp_float);
-	return k ? (k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2])) : 0;
+		t[i] = v[i];
+	return stats_median_positive(t, n);
 }
 
 /* A point's time and clock from its repetitions'; a differenced time <= 0 (noise on a tiny point) is

@@ -4,18 +4,7 @@
 #include <string.h>
 
 #include "fit.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void fit_sort(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, cmp_double);
-}
+#include "stats.h"
 
 double fit_quantile_sorted(const double *v, size_t n, double q)
 {
@@ -34,7 +23,7 @@ double fit_quantile_sorted(const double *v, size_t n, double q)
 
 double fit_quantile(double *v, size_t n, double q)
 {
-	fit_sort(v, n);
+	qsort(v, n, sizeof *v, stats_cmp_double);
 	return fit_quantile_sorted(v, n, q);
 }
 

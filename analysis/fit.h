@@ -9,7 +9,6 @@
 double fit_quantile(double *v, size_t n, double q);
 /* The same on an array already sorted ascending (several quantiles, one sort). */
 double fit_quantile_sorted(const double *v, size_t n, double q);
-void fit_sort(double *v, size_t n);
 
 /* Accumulates the sums of a least-squares line y = a*x + b. */
 struct fit_line {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "out_plot.h"
-#include "out_report_data.h"
+#include "stats.h"
 
 struct out_series *out_plot_series(struct out_plot *p, const char *title)
 {
@@ -117,7 +117,7 @@ void out_plot_collapse(struct out_plot *p)
 			while (k < s->n && s->x[k] == s->x[j])
 				k++;
 			s->x[out] = s->x[j];
-			s->y[out++] = out_median(s->y + j, k - j);
+			s->y[out++] = stats_median(s->y + j, k - j);
 			j = k;
 		}
 		s->n = out;

@@ -16,6 +16,7 @@
 
 #include "out_plot_fig.h"
 #include "stall.h"
+#include "stats.h"
 
 /* The volume an event is drawn against: its verdict's quantity when that is a single volume,
    else lines read (the papers' "events per cache line"). */
@@ -34,7 +35,7 @@ static double cell_median(const struct agg_cell *c)
 	double tmp[c->n ? c->n : 1];
 
 	memcpy(tmp, c->counts, c->n * sizeof *tmp);
-	return out_median(tmp, c->n);
+	return c->n ? stats_median(tmp, c->n) : NAN;
 }
 
 static int events_per_quantity(const struct out_rdata *d, struct out_figures *f, uint32_t ev)

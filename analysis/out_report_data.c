@@ -104,21 +104,6 @@ int out_class_validated(const char *cls)
 	return cls && (strcmp(cls, "exact") == 0 || strcmp(cls, "approximate") == 0);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-double out_median(double *x, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(x, n, sizeof *x, cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 json_t *out_json_path(json_t *root, const char *path)
 {
 	char key[128];

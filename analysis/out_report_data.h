@@ -28,8 +28,6 @@ json_t *out_event_verdict(const struct out_rdata *d, const char *event);
 /* Exact and approximate are the verdicts a metric may be built on. */
 int out_class_validated(const char *cls);
 
-/* Median of x[0..n) (reorders x); NAN for n == 0. */
-double out_median(double *x, size_t n);
 /* machine.json member by a dotted path ("levels.reported.L1"), or NULL. */
 json_t *out_json_path(json_t *root, const char *path);
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
 #include "peak.h"
+#include "stats.h"
 
 int peak_access(const struct agg_point *p)
 {
@@ -200,8 +200,8 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 			continue;
 		pk->present = 1;
 		pk->points = (unsigned)n;
-		pk->latency_ns = fit_quantile(ns, n, 0.5);
-		pk->latency_cycles = nc ? fit_quantile(cyc, nc, 0.5) : 0;
+		pk->latency_ns = stats_median(ns, n);
+		pk->latency_cycles = stats_median(cyc, nc);
 		pk->transfers_one = 1e9 / pk->latency_ns;
 		pk->bytes_per_transfer = KERN_LINE;
 	}

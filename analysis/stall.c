@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "fit.h"
 #include "stall.h"
+#include "stats.h"
 #include "thresholds.h"
 
 /* The pointer-chase points (those that feed the latency figures) by their multiplies. */
@@ -34,7 +34,7 @@ static double measured(const struct agg *a, int level, int kind, double *tmp, in
 			*k = p->arg;
 		}
 	}
-	return n ? fit_quantile(tmp, n, 0.5) : NAN;
+	return n ? stats_median(tmp, n) : NAN;
 }
 
 static double reported(const struct agg *a, const struct agg_event *ev, int level, int kind, double *tmp)
@@ -49,7 +49,7 @@ static double reported(const struct agg *a, const struct agg_event *ev, int leve
 		for (uint32_t r = 0; r < cell->n; r++)
 			tmp[n++] = cell->counts[r] / p->v[RQ_chase_accesses];
 	}
-	return n ? fit_quantile(tmp, n, 0.5) : NAN;
+	return n ? stats_median(tmp, n) : NAN;
 }
 
 static void judge(struct stall_row *r)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "stats.h"
 #include "thresholds.h"
 #include "verdict_int.h"
 
@@ -89,8 +90,7 @@ void verdict_evaluate(const struct samples *S, double forced, struct eval *ev)
 		if (!bn[b])
 			continue;
 		ev->evaluated[b] = 1;
-		fit_sort(S->tmp, bn[b]);
-		ev->median[b] = fit_quantile_sorted(S->tmp, bn[b], 0.5);
+		ev->median[b] = stats_median(S->tmp, bn[b]); /* sorts, for the quantiles below */
 		p10[b] = fit_quantile_sorted(S->tmp, bn[b], 0.1);
 		p90[b] = fit_quantile_sorted(S->tmp, bn[b], 0.9);
 		bs[b] = forced > 0 ? forced : fit_nearest_simple(ev->median[b]);
@@ -115,7 +115,7 @@ void verdict_evaluate(const struct samples *S, double forced, struct eval *ev)
 	}
 	if (!ev->held)
 		return;
-	ev->measured = fit_quantile(S->tmp, k, 0.5);
+	ev->measured = stats_median(S->tmp, k);
 	fit_buckets(S, ev->held, &ev->slope, &ev->intercept, &ev->r2);
 	ev->prefetch_blind = prefetch_blind(ev);
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "run_record.h"
+#include "stats.h"
 #include "summary.h"
 
 static const char *const levels[] = {"L1", "L2", "L3", "DRAM"};
@@ -20,12 +21,6 @@ static int level_of(const struct plan_point *pt)
 		if (!strcmp(pt->level, levels[l]))
 			return l;
 	return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static int noisy_point(const struct plan *p, const struct run_point_result *res, int i)
@@ -58,10 +53,8 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 		*noisy = 0;
 		return 0;
 	}
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	qsort(c, (size_t)nc, sizeof *c, cmp_double);
-	*ns = v[n / 2];
-	*cyc = nc ? c[nc / 2] : 0;
+	*ns = stats_median(v, (size_t)n);
+	*cyc = stats_median(c, (size_t)nc);
 	return 1;
 }
 

@@ -8,12 +8,22 @@ int stats_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double stats_median(double *v, int n)
+double stats_median(double *v, size_t n)
 {
-	if (n <= 0)
+	if (n == 0)
 		return 0;
-	qsort(v, (size_t)n, sizeof *v, stats_cmp_double);
+	qsort(v, n, sizeof *v, stats_cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double stats_median_positive(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0)
+			v[k++] = v[i];
+	return stats_median(v, k);
 }
 
 double stats_mean_positive(const double *v, int n)

@@ -99,11 +99,10 @@ static void add_plateau(struct levels_probe *p, int first, int last)
 	if (p->nplateaus == TOPO_MAX_LEVELS + 2)
 		return;
 	memcpy(v, &p->ns[first], sizeof *v * (size_t)n);
-	qsort(v, (size_t)n, sizeof *v, stats_cmp_double);
 	p->plateau[p->nplateaus].first = p->size[first];
 	p->plateau[p->nplateaus].last = p->size[last];
 	p->plateau[p->nplateaus].next = last + 1 < p->npoints ? p->size[last + 1] : 0;
-	p->plateau[p->nplateaus].ns = v[n / 2];
+	p->plateau[p->nplateaus].ns = stats_median(v, (size_t)n);
 	p->nplateaus++;
 }
 

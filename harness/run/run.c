@@ -57,24 +57,18 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-/* Bandwidth and latency over the repetitions (group 0) for the summary. */
+/* Bandwidth and latency of the median repetition (group 0) for the summary; none (0) when no
+   repetition has a positive time. */
 static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz)
 {
-	double bytes = (double)(r->v.bytes_loaded + r->v.bytes_stored), sec[256];
-	int n = r->nreps < 256 ? r->nreps : 256;
+	double sec = record_seconds(r, tsc_hz);
 
-	for (int i = 0; i < n; i++)
-		sec[i] = (double)r->pass[i * r->npass].ticks / tsc_hz;
-	qsort(sec, (size_t)n, sizeof *sec, stats_cmp_double);
-	res->gbps_max = bytes / sec[0] * 1e-9;
-	res->gbps_median = bytes / sec[n / 2] * 1e-9;
-	res->gbps_min = bytes / sec[n - 1] * 1e-9;
-	if (r->v.chase_accesses) {
-		double acc = (double)r->v.chase_accesses;
-		res->ns_min = sec[0] * 1e9 / acc;
-		res->ns_median = sec[n / 2] * 1e9 / acc;
-		res->ns_max = sec[n - 1] * 1e9 / acc;
-	}
+	res->gbps_median = res->ns_median = 0;
+	if (!(sec > 0))
+		return;
+	res->gbps_median = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
+	if (r->v.chase_accesses)
+		res->ns_median = sec * 1e9 / (double)r->v.chase_accesses;
 }
 
 /* The counters of one pass (the R call or the 2R call) of one event group. */

@@ -29,8 +29,8 @@ struct run_config {
 
 /* The outcome of one point, for the summary the run prints. */
 struct run_point_result {
-	double gbps_median, gbps_min, gbps_max;    /* bandwidth over the repetitions */
-	double ns_median, ns_min, ns_max;          /* per chase access (latency kernels) */
+	double gbps_median;                         /* bandwidth of the median repetition */
+	double ns_median;                           /* per chase access (latency kernels) */
 	double core_ghz;
 	double thp_share;
 	double cv;                                  /* of the repetitions' times */

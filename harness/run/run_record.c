@@ -62,9 +62,18 @@ double record_ghz(const struct point_record *r)
 	int n = 0;
 
 	for (int i = 0; i < r->nreps && n < 256; i++)
-		if (r->pass[i * r->npass].ghz > 0)
-			g[n++] = r->pass[i * r->npass].ghz;
-	return stats_median(g, n);
+		g[n++] = r->pass[i * r->npass].ghz;
+	return stats_median_positive(g, (size_t)n);
+}
+
+double record_seconds(const struct point_record *r, double tsc_hz)
+{
+	double sec[256];
+	int n = 0;
+
+	for (int i = 0; i < r->nreps && n < 256; i++)
+		sec[n++] = (double)r->pass[i * r->npass].ticks / tsc_hz;
+	return stats_median_positive(sec, (size_t)n);
 }
 
 double record_cv_limit(const struct plan_point *pt)

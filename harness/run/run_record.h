@@ -52,6 +52,10 @@ double record_cv_limit(const struct plan_point *pt);
 /* The median core clock of the repetitions (group 0), 0 when none was measured. */
 double record_ghz(const struct point_record *r);
 
+/* The median of the repetitions' positive differenced times (group 0) in seconds, 0 when none is positive:
+   the same figure the analysis takes of raw.csv (analysis/agg.c), so the run's summary and peaks agree. */
+double record_seconds(const struct point_record *r, double tsc_hz);
+
 /* The labels a point's rows share. */
 struct record_labels {
 	const char *cpus, *mem_nodes, *placement, *msr;

@@ -104,12 +104,30 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	free(out);
 }
 
+/* Over an even count of points the latency is the mean of the middle two, as peaks.md takes it
+   (common/stats.c): the upper middle, which the summary once took, gave 6.00 ns. */
+static void test_latency_over_even_points_is_mean_of_middle_two(void **state)
+{
+	struct plan_point pts[4] = {point("chase.plain", "L2"), point("chase.plain", "L2"),
+				    point("chase.plain", "L2"), point("chase.plain", "L2")};
+	struct run_point_result res[4] = {{.ns_median = 10, .core_ghz = 2, .cv = 0.001},
+					  {.ns_median = 4, .core_ghz = 2, .cv = 0.001},
+					  {.ns_median = 6, .core_ghz = 2, .cv = 0.001},
+					  {.ns_median = 5, .core_ghz = 2, .cv = 0.001}};
+	char *out = print(pts, res, 4), b[256];
+
+	(void)state;
+	assert_non_null(strstr(row(b, sizeof b, out, "latency"), "5.50 ns 11.0 cyc"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_level_whose_points_are_all_noisy_is_shown_and_marked),
 		cmocka_unit_test(test_clean_table_has_no_mark),
 		cmocka_unit_test(test_latency_without_clock_has_no_cycles),
+		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,71 @@
+/* test_stats.c — the one median (common/stats.c) every figure of harness and analysis goes through: for
+ * an even count the mean of the two middle values, as numpy and R take it. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+static void test_median_of_odd_count_is_the_middle_value(void **state)
+{
+	double v[5] = {9, 1, 5, 3, 7};
+
+	(void)state;
+	assert_true(stats_median(v, 5) == 5);
+	assert_true(v[0] == 1 && v[4] == 9); /* sorted in place */
+}
+
+/* {1, 2, 3, 10}: the upper middle (the run's summary took it) gives 3, the lower 2, numpy and R 2.5. */
+static void test_median_of_even_count_is_mean_of_the_middle_two(void **state)
+{
+	double v[4] = {10, 3, 1, 2}, two[2] = {4, 6};
+
+	(void)state;
+	assert_true(stats_median(v, 4) == 2.5);
+	assert_true(stats_median(two, 2) == 5);
+}
+
+static void test_median_of_nothing_is_zero(void **state)
+{
+	(void)state;
+	assert_true(stats_median(NULL, 0) == 0);
+}
+
+/* Times <= 0 and clocks of 0 are no values: {-5, 0, 2, 4, 6, 8} has the median 5 of {2, 4, 6, 8}, where a
+   median over all six gives 3 and the upper middle of all six 4. */
+static void test_median_positive_leaves_out_non_positive_values(void **state)
+{
+	double v[6] = {8, -5, 4, 0, 6, 2}, none[2] = {0, -1};
+
+	(void)state;
+	assert_true(stats_median_positive(v, 6) == 5);
+	assert_true(v[0] == 2 && v[3] == 8); /* the positive values, sorted, in front */
+	assert_true(stats_median_positive(none, 2) == 0);
+}
+
+/* Failed clock samples (0) are left out of the mean; none left gives 0. */
+static void test_mean_of_positive_samples(void **state)
+{
+	const double v[4] = {4.0, 0, 4.4, 0}, none[2] = {0, 0};
+
+	(void)state;
+	assert_true(fabs(stats_mean_positive(v, 4) - 4.2) < 1e-12);
+	assert_true(stats_mean_positive(v, 1) == 4.0);
+	assert_true(stats_mean_positive(none, 2) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_of_odd_count_is_the_middle_value),
+		cmocka_unit_test(test_median_of_even_count_is_mean_of_the_middle_two),
+		cmocka_unit_test(test_median_of_nothing_is_zero),
+		cmocka_unit_test(test_median_positive_leaves_out_non_positive_values),
+		cmocka_unit_test(test_mean_of_positive_samples),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
