@@ -218,8 +218,8 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->arrays = row->arrays;
 	p->reps = row->reps;
 	p->threads = row->threads;
-	p->level = level_assign(&a->m, row);
-	p->pf = level_prefetch(row->prefetch);
+	p->level = point_level_assign(&a->m, row);
+	p->pf = point_level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
 	p->last_rep = -1;
 	p->first_line = row->line;

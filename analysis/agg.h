@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "level.h"
+#include "point_level.h"
 #include "machine_read.h"
 #include "raw_read.h"
 
@@ -20,7 +20,7 @@ struct agg_point {
 	enum kern_access access;
 	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits (kern.h) */
 	int64_t width, arg, bytes, arrays, reps, threads;
-	enum level level;
+	enum point_level level;
 	enum pf_state pf;
 	int noisy;
 	double v[RQ_COUNT];

@@ -7,8 +7,6 @@
 
 #include "machine_read.h"
 
-static const char *const cache_names[MACHINE_NCACHE] = {"L1", "L2", "L3"};
-
 static void copy_str(json_t *obj, const char *key, char *dst, size_t len)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
@@ -34,15 +32,16 @@ static int read_levels(const char *path, json_t *root, struct machine *m, struct
 		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object",
 			       path);
 	for (int i = 0; i < MACHINE_NCACHE; i++) {
-		json_t *r = json_object_get(reported, cache_names[i]);
-		json_t *me = json_object_get(measured, cache_names[i]);
+		const char *name = level_name((enum level)i);
+		json_t *r = json_object_get(reported, name);
+		json_t *me = json_object_get(measured, name);
 
 		if (r && (!json_is_number(r) || json_number_value(r) < 0))
 			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes",
-				       path, cache_names[i]);
+				       path, name);
 		if (me && (!json_is_number(me) || json_number_value(me) <= 0))
 			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes",
-				       path, cache_names[i]);
+				       path, name);
 		m->limit[i] = r ? json_number_value(r) : 0;
 		if (me) {
 			m->limit[i] = json_number_value(me);

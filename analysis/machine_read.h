@@ -3,8 +3,9 @@
 #define PMUCHECK_MACHINE_READ_H
 
 #include "err.h"
+#include "level.h"
 
-#define MACHINE_NCACHE 3 /* L1, L2, L3 */
+#define MACHINE_NCACHE LEVEL_DRAM /* the cache levels, L1, L2, L3 */
 
 struct machine {
 	char host[128], cpu[256], started[64];

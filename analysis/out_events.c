@@ -97,7 +97,7 @@ static json_t *level_array(unsigned levels)
 
 	for (int l = 0; l < LV_COUNT; l++)
 		if (levels & (1u << l))
-			json_array_append_new(arr, json_string(level_names[l]));
+			json_array_append_new(arr, json_string(point_level_name(l)));
 	return arr;
 }
 

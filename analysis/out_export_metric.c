@@ -11,6 +11,7 @@
 #include "out_export.h"
 #include "out_report_csv.h"
 #include "out_report_data.h"
+#include "point_level.h"
 
 /* Quantities measured in bytes become bandwidths; the rest rates of the counted thing. */
 static const struct {
@@ -33,7 +34,7 @@ static const char *jstr(json_t *o, const char *k)
 /* "L2_L3_DRAM" from ["L2", "L3", "DRAM"]; "" when the event held at every level. */
 static void level_suffix(json_t *levels, char *buf, size_t len, char *text, size_t tlen)
 {
-	static const char *const all[] = {"L1", "L2", "L3", "DRAM"};
+	const unsigned all = LEVEL_BIT(LEVEL_COUNT) - 1;
 	size_t i, n = 0, t = 0;
 	unsigned have = 0;
 	json_t *l;
@@ -43,14 +44,14 @@ static void level_suffix(json_t *levels, char *buf, size_t len, char *text, size
 		const char *s = json_string_value(l);
 		if (!s)
 			continue;
-		for (unsigned k = 0; k < 4; k++)
-			have |= (unsigned)(strcmp(s, all[k]) == 0) << k;
-		if (!strcmp(s, "any"))
-			have = 15;
+		if (level_parse(s) != LEVEL_NONE)
+			have |= LEVEL_BIT(level_parse(s));
+		if (!strcmp(s, point_level_name(LV_ANY)))
+			have = all;
 		t += (size_t)snprintf(text + t, t < tlen ? tlen - t : 0, "%s%s", i ? ", " : "", s);
 		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "_%s", s);
 	}
-	if (have == 15)
+	if (have == all)
 		buf[0] = '\0';
 	for (char *c = buf; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_')

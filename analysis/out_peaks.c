@@ -38,7 +38,7 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 			const struct peak *p = &table[l][ac];
 			if (!p->present)
 				continue;
-			out_csv_field(f, level_names[l], 0);
+			out_csv_field(f, point_level_name(l), 0);
 			out_csv_field(f, kern_access_names[ac], 0);
 			out_csv_field(f, num(b[0], 48, "%.4g", p->gbps_one), 0);
 			out_csv_field(f, num(b[1], 48, "%.4g", p->gbps_all), 0);
@@ -101,7 +101,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				ind = a->events[p->indicator].name;
 			peak_quality(p, q, sizeof q);
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
-				level_names[l], kern_access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
+				point_level_name(l), kern_access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
 				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
 				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles),

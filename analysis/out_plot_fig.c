@@ -6,8 +6,6 @@
 
 #include "out_plot_fig.h"
 
-static const char *const level_keys[] = {"L1", "L2", "L3"};
-
 double out_fig_footprint(const struct agg_point *p)
 {
 	return (double)p->bytes * (double)(p->arrays > 0 ? p->arrays : 1);
@@ -64,15 +62,16 @@ void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p)
 {
 	char label[64];
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = LEVEL_L1; i < LEVEL_DRAM; i++) {
+		const char *name = level_name((enum level)i);
 		json_t *rep = out_json_path(d->machine, "levels.reported");
 		json_t *meas = out_json_path(d->machine, "levels.measured");
-		double r = json_number_value(json_object_get(rep, level_keys[i]));
-		double m = json_number_value(json_object_get(meas, level_keys[i]));
-		snprintf(label, sizeof label, "%s %.0f KiB", level_keys[i], r / 1024);
+		double r = json_number_value(json_object_get(rep, name));
+		double m = json_number_value(json_object_get(meas, name));
+		snprintf(label, sizeof label, "%s %.0f KiB", name, r / 1024);
 		out_plot_mark(p, r, label, 0);
 		if (m > 0 && fabs(m - r) > 0.01 * r) {
-			snprintf(label, sizeof label, "%s measured %.0f KiB", level_keys[i], m / 1024);
+			snprintf(label, sizeof label, "%s measured %.0f KiB", name, m / 1024);
 			out_plot_mark(p, m, label, 1);
 		}
 	}
@@ -103,7 +102,7 @@ void out_fig_level_series(char *buf, size_t len, const struct agg_point *p)
 	char rest[160];
 
 	out_fig_series_name(rest, sizeof rest, p, "");
-	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? level_names[p->level] : "at a level boundary",
+	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? point_level_name(p->level) : "at a level boundary",
 		 out_fig_footprint(p) / 1024, rest);
 }
 

@@ -47,7 +47,7 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 	for (unsigned i = 0; i < n; i++) {
 		const struct stall_row *r = &rows[i];
 		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n",
-			a->events[r->event].name, level_names[r->level],
+			a->events[r->event].name, point_level_name(r->level),
 			num(b[0], 32, r->have[CH_PLAIN], r->reported[CH_PLAIN]),
 			num(b[1], 32, r->have[CH_INDEP], r->reported[CH_INDEP]),
 			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP]),

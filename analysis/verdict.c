@@ -259,7 +259,7 @@ void verdict_levels_text(unsigned levels, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int l = 0; l < LV_COUNT && n < len; l++)
 		if (levels & (1u << l))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", level_names[l]);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", point_level_name(l));
 }
 
 const char *verdict_prefetch_text(unsigned prefetch)

@@ -33,7 +33,7 @@ struct verdict {
 	double slope, intercept, r2;
 	double error;            /* largest |median/scale - 1| of a holding group */
 	double spread;           /* largest (p90 - p10) / 2 / median of a holding group */
-	unsigned levels;         /* bit (1 << enum level) where it holds */
+	unsigned levels;         /* bit (1 << enum point_level) where it holds */
 	unsigned prefetch;       /* bit (1 << enum pf_state) where it holds */
 	double max_rate;         /* events/s, highest single measurement */
 	unsigned points;         /* points used for the verdict */

@@ -37,7 +37,7 @@ static void column_name(int c, char *buf, size_t len)
 		snprintf(buf, len, "%s", raw_quantity_names[base_q[c]]);
 	else
 		snprintf(buf, len, "%s@%s", raw_quantity_names[split_q[(c - NBASE) / LV_COUNT]],
-			 level_names[(c - NBASE) % LV_COUNT]);
+			 point_level_name((c - NBASE) % LV_COUNT));
 }
 
 /* Weighted normal equations; each sample is scaled by the size of its volumes so that small and

@@ -109,7 +109,7 @@ static void print_plan(const struct run_job *j)
 			const struct plan_point *pt = &x->plan.points[k];
 			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
 			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
-			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes, pt->level,
+			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes, level_name(pt->level),
 			       x->opts.pf_states[pt->pf], x->opts.places[pt->place].kind == BUF_LOCAL ? "local" :
 			       x->opts.places[pt->place].kind == BUF_REMOTE ? "remote" : "other");
 		}

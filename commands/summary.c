@@ -1,26 +1,15 @@
 #include <stdlib.h>
-#include <string.h>
 
 #include "run_record.h"
 #include "stats.h"
 #include "summary.h"
 
-static const char *const levels[] = {"L1", "L2", "L3", "DRAM"};
-#define NLEVELS 4
 #define CELL 21 /* column width: "1.2* / 123.4*", "12.34 ns 45.6 cyc*" */
 
 /* Access types measured as a bandwidth (the others: latency, faults, none). */
 static int is_bandwidth(enum kern_access a)
 {
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
-}
-
-static int level_of(const struct plan_point *pt)
-{
-	for (int l = 0; l < NLEVELS; l++)
-		if (!strcmp(pt->level, levels[l]))
-			return l;
-	return -1;
 }
 
 static int noisy_point(const struct plan *p, const struct run_point_result *res, int i)
@@ -41,7 +30,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 		*noisy = pass;
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
-			if (pt->var->access != KA_LATENCY || pt->threads != 1 || level_of(pt) != level ||
+			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
 			    res[i].ns_median <= 0 || noisy_point(p, res, i) != pass)
 				continue;
 			v[n++] = res[i].ns_median;
@@ -88,16 +77,16 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
    level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir)
 {
-	double best[KA_COUNT][NLEVELS][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
+	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0;
 	char cell[48];
 
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
-		int a = pt->var->access, l = level_of(pt), wide = pt->threads > 1;
+		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
 		if (pt->threads > maxthreads)
 			maxthreads = pt->threads;
-		if (!is_bandwidth(a) || l < 0)
+		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
 		double *b = &best[a][l][wide][noisy_point(p, res, i)];
@@ -107,14 +96,14 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	fprintf(f, "\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer chase\n",
 		maxthreads);
 	fprintf(f, "%-9s", "access");
-	for (int l = 0; l < NLEVELS; l++)
-		fprintf(f, " %*s", CELL, levels[l]);
+	for (int l = 0; l < LEVEL_COUNT; l++)
+		fprintf(f, " %*s", CELL, level_name((enum level)l));
 	fprintf(f, "\n");
 	for (int a = 0; a < KA_COUNT; a++) {
 		if (!measured[a])
 			continue;
 		fprintf(f, "%-9s", kern_access_names[a]);
-		for (int l = 0; l < NLEVELS; l++) {
+		for (int l = 0; l < LEVEL_COUNT; l++) {
 			const double(*b)[2] = best[a][l];
 			char one[20], all[20];
 			snprintf(cell, sizeof cell, "-");
@@ -128,7 +117,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		fprintf(f, "\n");
 	}
 	fprintf(f, "%-9s", kern_access_names[KA_LATENCY]);
-	for (int l = 0; l < NLEVELS; l++) {
+	for (int l = 0; l < LEVEL_COUNT; l++) {
 		latency_cell(cell, sizeof cell, p, res, l, &marked);
 		fprintf(f, " %*s", CELL, cell);
 	}

@@ -16,13 +16,14 @@
 
 #include "err.h"
 #include "kern.h"
+#include "level.h"
 
 /* Cache levels an event or a run is about (bit mask). */
 enum cfg_level {
-	CFG_L1 = 1u << 0,
-	CFG_L2 = 1u << 1,
-	CFG_L3 = 1u << 2,
-	CFG_DRAM = 1u << 3,
+	CFG_L1 = LEVEL_BIT(LEVEL_L1),
+	CFG_L2 = LEVEL_BIT(LEVEL_L2),
+	CFG_L3 = LEVEL_BIT(LEVEL_L3),
+	CFG_DRAM = LEVEL_BIT(LEVEL_DRAM),
 	CFG_LEVELS_ALL = CFG_L1 | CFG_L2 | CFG_L3 | CFG_DRAM,
 };
 

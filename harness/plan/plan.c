@@ -17,14 +17,12 @@ static const double level_fracs_quick[] = {0.5};
 static const double dram_mults_full[] = {4, 8};
 static const double dram_mults_quick[] = {4};
 
-const char *plan_level(const struct topo *t, uint64_t working_set, int threads)
+enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
-	static const char *const names[] = {"L1", "L2", "L3", "L4"};
-
-	for (int l = 1; l <= t->ncaches; l++)
-		if (working_set <= topo_cache_share(t, l, threads))
-			return names[l - 1];
-	return "DRAM";
+	for (int l = LEVEL_L1; l < LEVEL_DRAM && l < t->ncaches; l++)
+		if (working_set <= topo_cache_share(t, l + 1, threads)) /* topo numbers caches from 1 */
+			return (enum level)l;
+	return LEVEL_DRAM;
 }
 
 static uint64_t phys_mem(void)
@@ -111,11 +109,9 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 {
 	struct plan_point *pt;
 	uint64_t bytes = round_bytes(working_set, f);
-	const char *level = plan_level(g->t, bytes * f->arrays, threads);
-	unsigned bit = !strcmp(level, "L1") ? PLAN_L1 : !strcmp(level, "L2") ? PLAN_L2 :
-		       !strcmp(level, "L3") ? PLAN_L3 : PLAN_DRAM;
+	enum level level = plan_level(g->t, bytes * f->arrays, threads);
 
-	if (g->o->level_mask && !(g->o->level_mask & bit) && !(f->flags & KF_FRESH_BUFFER))
+	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;
 	if (bytes == 0)
 		return err_set(g->e, E_USAGE, "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
@@ -135,7 +131,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			pt->threads = threads;
 			pt->place = pl;
 			pt->pf = pf;
-			snprintf(pt->level, sizeof pt->level, "%s", level);
+			pt->level = level;
 		}
 	return 0;
 }
@@ -166,7 +162,7 @@ static int variant_sizes(const struct gen *g, const struct kern_policy *pol, int
 {
 	uint64_t all[PLAN_MAX_SIZES];
 	int n = sweep_sizes(g->o, g->t, threads, all), m = 0;
-	char last[8] = "";
+	enum level last = LEVEL_NONE;
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
 	if (g->o->nsizes || g->o->level_mask || pol->sweep == KS_EVERY_LEVEL) {
@@ -185,12 +181,12 @@ static int variant_sizes(const struct gen *g, const struct kern_policy *pol, int
 	}
 	/* KS_PER_LEVEL: the middle point of each level. */
 	for (int i = 0; i < n; i++) {
-		const char *lv = plan_level(g->t, all[i], threads);
+		enum level lv = plan_level(g->t, all[i], threads);
 		int j = i;
-		if (!strcmp(lv, last))
+		if (lv == last)
 			continue;
-		snprintf(last, sizeof last, "%s", lv);
-		while (j + 1 < n && !strcmp(plan_level(g->t, all[j + 1], threads), lv))
+		last = lv;
+		while (j + 1 < n && plan_level(g->t, all[j + 1], threads) == lv)
 			j++;
 		out[m++] = all[(i + j) / 2];
 	}

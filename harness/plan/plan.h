@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "err.h"
 #include "kern.h"
+#include "level.h"
 #include "topo.h"
 
 #define PLAN_MAX_SIZES 64
@@ -34,10 +35,8 @@ struct plan_opts {
 	uint64_t args[PLAN_MAX_ARGS];   /* family argument values; empty = the family's default set */
 	int nargs;
 	int explicit_kernels;           /* the user named kernels: a width the CPU lacks is an error */
-	unsigned level_mask;            /* PLAN_L1 | ...: keep only points of these levels; 0 = all */
+	unsigned level_mask;            /* LEVEL_BIT(l) | ...: keep only points of these levels; 0 = all */
 };
-
-enum plan_level_bit { PLAN_L1 = 1u << 0, PLAN_L2 = 1u << 1, PLAN_L3 = 1u << 2, PLAN_DRAM = 1u << 3 };
 
 struct plan_point {
 	const struct kern_family *fam;
@@ -47,7 +46,7 @@ struct plan_point {
 	int threads;     /* uses opts.cpus[0 .. threads-1] */
 	int place;       /* index into opts.places */
 	int pf;          /* index into opts.pf_states */
-	char level[8];   /* by the reported cache sizes */
+	enum level level; /* by the reported cache sizes */
 	int order;       /* position before grouping */
 };
 
@@ -62,7 +61,8 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e);
 int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e);
 void plan_free(struct plan *p);
 
-/* Level ("L1", "L2", "L3", "DRAM") a per-thread working set falls in, given `threads` sharing caches. */
-const char *plan_level(const struct topo *t, uint64_t working_set, int threads);
+/* Level a per-thread working set falls in, given `threads` sharing caches. A fourth cache level (eDRAM,
+   a memory-side cache) counts as DRAM: raw.csv, the configs and the analysis know L1 to L3 only. */
+enum level plan_level(const struct topo *t, uint64_t working_set, int threads);
 
 #endif

@@ -169,7 +169,7 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 	x->opts.nsizes = 0;
 	for (unsigned i = 0; i < r->sizes.n && i < PLAN_MAX_SIZES; i++)
 		x->opts.sizes[x->opts.nsizes++] = r->sizes.v[i];
-	x->opts.level_mask = r->sizes.n ? 0 : r->levels; /* cfg_level and plan_level_bit agree */
+	x->opts.level_mask = r->sizes.n ? 0 : r->levels; /* both LEVEL_BIT masks */
 	x->opts.nargs = 0;
 	for (unsigned i = 0; i < r->args.n && i < PLAN_MAX_ARGS; i++)
 		x->opts.args[x->opts.nargs++] = r->args.v[i];

@@ -397,7 +397,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}
-		progress_step(g->prog, pt->var->name, pt->threads, pt->bytes * pt->fam->arrays, pt->level);
+		progress_step(g->prog, pt->var->name, pt->threads, pt->bytes * pt->fam->arrays, level_name(pt->level));
 	}
 #pragma omp barrier
 }

@@ -82,7 +82,7 @@ double record_cv_limit(const struct plan_point *pt)
 	   the machine does; what such a point is for is its counts, not its time. */
 	if (pt->fam->flags & KF_FRESH_BUFFER)
 		return INFINITY;
-	return !strcmp(pt->level, "L1") || !strcmp(pt->level, "L2") ? NOISE_CV_CACHE : NOISE_CV_MEMORY;
+	return pt->level == LEVEL_L1 || pt->level == LEVEL_L2 ? NOISE_CV_CACHE : NOISE_CV_MEMORY;
 }
 
 /* The part of a row that all its events share. */
@@ -112,7 +112,7 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->mem_nodes = l->mem_nodes;
 	row->prefetch = s->cfg->plan.pf_states[pt->pf];
 	row->msr = l->msr;
-	row->level = pt->level;
+	row->level = level_name(pt->level);
 	row->thp_share = l->thp_share;
 	row->flag = flag;
 	row->v = r->v;

@@ -60,7 +60,7 @@ static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
 {
 	struct plan_opts o = {0};
 	struct plan p;
-	int seen[4] = {0};
+	int seen[LEVEL_COUNT] = {0};
 	uint64_t llc = topo.caches[topo.ncaches - 1].size;
 
 	(void)state;
@@ -68,14 +68,14 @@ static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
 	o.threads[o.nthreads++] = 1;
 	assert_int_equal(check(&o, &p), 0);
 	for (int i = 0; i < p.npoints; i++) {
-		const char *lv = p.points[i].level;
-		seen[lv[0] == 'D' ? 3 : lv[1] - '1'] = 1;
-		if (lv[0] == 'D')
+		enum level lv = p.points[i].level;
+		seen[lv] = 1;
+		if (lv == LEVEL_DRAM)
 			assert_true(p.points[i].bytes >= 4 * llc);
 	}
 	for (int l = 0; l < topo.ncaches; l++)
 		assert_true(seen[l]);
-	assert_true(seen[3]);
+	assert_true(seen[LEVEL_DRAM]);
 	plan_free(&p);
 }
 
@@ -160,7 +160,7 @@ static void note(uint64_t *set, int *n, uint64_t x)
 
 static void observe(const struct plan *p, enum kern_sweep sweep, struct seen *s)
 {
-	char last[8] = "";
+	enum level last = LEVEL_NONE;
 
 	memset(s, 0, sizeof *s);
 	for (int i = 0; i < p->npoints; i++) {
@@ -171,10 +171,9 @@ static void observe(const struct plan *p, enum kern_sweep sweep, struct seen *s)
 		}
 		note(s->args, &s->nargs, pt->arg);
 		note(s->sizes, &s->nsizes, pt->bytes);
-		s->levels += strcmp(pt->level, last) != 0;
-		strcpy(last, pt->level);
-		s->outside |= (sweep == KS_L1 && strcmp(pt->level, "L1")) ||
-			      (sweep == KS_DRAM && strcmp(pt->level, "DRAM"));
+		s->levels += pt->level != last;
+		last = pt->level;
+		s->outside |= (sweep == KS_L1 && pt->level != LEVEL_L1) || (sweep == KS_DRAM && pt->level != LEVEL_DRAM);
 	}
 }
 

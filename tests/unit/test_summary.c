@@ -13,13 +13,13 @@
 
 #include "summary.h"
 
-static struct plan_point point(const char *variant, const char *level)
+static struct plan_point point(const char *variant, enum level level)
 {
 	struct plan_point pt = {.threads = 1, .bytes = 16384};
 
 	pt.var = kern_variant_find(variant, &pt.fam);
 	assert_non_null(pt.var);
-	snprintf(pt.level, sizeof pt.level, "%s", level);
+	pt.level = level;
 	return pt;
 }
 
@@ -60,8 +60,8 @@ static const char *row(char *buf, size_t len, const char *text, const char *acce
 static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **state)
 {
 	/* L1 reads: both noisy (cv 0.1 > 2 %); L1 writes: one clean 40, one noisy and faster 90 */
-	struct plan_point pts[4] = {point("load.gpr", "L1"), point("load.gpr", "L1"), point("store.gpr", "L1"),
-				    point("store.gpr", "L1")};
+	struct plan_point pts[4] = {point("load.gpr", LEVEL_L1), point("load.gpr", LEVEL_L1), point("store.gpr", LEVEL_L1),
+				    point("store.gpr", LEVEL_L1)};
 	struct run_point_result res[4] = {{.gbps_median = 50, .cv = 0.1}, {.gbps_median = 60, .cv = 0.1},
 					  {.gbps_median = 40, .cv = 0.001}, {.gbps_median = 90, .cv = 0.1}};
 	char *out = print(pts, res, 4), b[256];
@@ -77,7 +77,7 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 
 static void test_clean_table_has_no_mark(void **state)
 {
-	struct plan_point pts[1] = {point("load.gpr", "L2")};
+	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
 	struct run_point_result res[1] = {{.gbps_median = 30, .cv = 0.001}};
 	char *out = print(pts, res, 1), b[256];
 
@@ -92,7 +92,7 @@ static void test_clean_table_has_no_mark(void **state)
 /* A chase point whose repetitions had no clock: latency in ns, no cycles (not 0 of them). */
 static void test_latency_without_clock_has_no_cycles(void **state)
 {
-	struct plan_point pts[2] = {point("chase.plain", "L1"), point("chase.plain", "L2")};
+	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns_median = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns_median = 4.0, .core_ghz = 3.0, .cv = 0.001}};
 	char *out = print(pts, res, 2), b[256];
@@ -108,8 +108,8 @@ static void test_latency_without_clock_has_no_cycles(void **state)
    (common/stats.c): the upper middle, which the summary once took, gave 6.00 ns. */
 static void test_latency_over_even_points_is_mean_of_middle_two(void **state)
 {
-	struct plan_point pts[4] = {point("chase.plain", "L2"), point("chase.plain", "L2"),
-				    point("chase.plain", "L2"), point("chase.plain", "L2")};
+	struct plan_point pts[4] = {point("chase.plain", LEVEL_L2), point("chase.plain", LEVEL_L2),
+				    point("chase.plain", LEVEL_L2), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[4] = {{.ns_median = 10, .core_ghz = 2, .cv = 0.001},
 					  {.ns_median = 4, .core_ghz = 2, .cv = 0.001},
 					  {.ns_median = 6, .core_ghz = 2, .cv = 0.001},

@@ -247,21 +247,21 @@ static void test_level_uses_measured_limit_and_excludes_boundaries(void **state)
 	struct fixture *f = *state;
 
 	r.bytes = 32 << 10;
-	assert_int_equal(level_assign(&m, &r), LV_L1);
+	assert_int_equal(point_level_assign(&m, &r), LV_L1);
 	r.bytes = 44 << 10; /* 92 % of L1 */
-	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	assert_int_equal(point_level_assign(&m, &r), LV_EXCLUDED);
 	r.bytes = 64 << 10; /* 133 % of L1 */
-	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	assert_int_equal(point_level_assign(&m, &r), LV_EXCLUDED);
 	r.bytes = 11 << 20; /* 138 % of L3 */
-	assert_int_equal(level_assign(&m, &r), LV_EXCLUDED);
+	assert_int_equal(point_level_assign(&m, &r), LV_EXCLUDED);
 	r.bytes = 16 << 20;
-	assert_int_equal(level_assign(&m, &r), LV_DRAM);
+	assert_int_equal(point_level_assign(&m, &r), LV_DRAM);
 	r.placement = "remote";
-	assert_int_equal(level_assign(&m, &r), LV_DRAM_REMOTE);
+	assert_int_equal(point_level_assign(&m, &r), LV_DRAM_REMOTE);
 	r.kernel = "triad";
 	r.arrays = 3;
 	r.bytes = 200 << 10; /* 600 KiB in three arrays: L2 */
-	assert_int_equal(level_assign(&m, &r), LV_L2);
+	assert_int_equal(point_level_assign(&m, &r), LV_L2);
 	/* the generated machine.json reports a 32 MiB L3 but measured 8 MiB: the measured one counts */
 	assert_true(f->a.m.limit[2] == GEN_L3 && f->a.m.limit_measured[2]);
 }

@@ -1,15 +1,23 @@
-/* level.c — assigns levels from sizes. The run's own `level` column is not used: it follows the
+/* point_level.c — assigns levels from sizes. The run's own `level` column is not used: it follows the
  * reported sizes only, while machine.json may hold measured limits, and the analysis must drop
  * points that sit on a boundary. */
 #include <string.h>
 
-#include "level.h"
+#include "point_level.h"
 #include "thresholds.h"
 
-const char *const level_names[LV_COUNT] = {"L1", "L2", "L3", "DRAM", "remote DRAM", "other DRAM", "any"};
 const char *const pf_names[PF_COUNT] = {"on", "off", "partial", "uncontrolled"};
 
-static enum level dram_level(const char *placement)
+const char *point_level_name(enum point_level l)
+{
+	static const char *const beyond[] = {"remote DRAM", "other DRAM", "any"};
+
+	if (l >= LV_DRAM_REMOTE && l < LV_COUNT)
+		return beyond[l - LV_DRAM_REMOTE];
+	return level_name((enum level)l);
+}
+
+static enum point_level dram_level(const char *placement)
 {
 	if (strcmp(placement, "remote") == 0)
 		return LV_DRAM_REMOTE;
@@ -18,7 +26,7 @@ static enum level dram_level(const char *placement)
 	return LV_DRAM_OTHER;
 }
 
-enum level level_assign(const struct machine *m, const struct raw_row *row)
+enum point_level point_level_assign(const struct machine *m, const struct raw_row *row)
 {
 	double foot = (double)row->bytes * (double)(row->arrays > 0 ? row->arrays : 1);
 
@@ -32,12 +40,12 @@ enum level level_assign(const struct machine *m, const struct raw_row *row)
 		if (foot > lim * (1 - THR_BOUNDARY_BELOW) && foot < lim * (1 + THR_BOUNDARY_ABOVE))
 			return LV_EXCLUDED;
 		if (foot <= lim)
-			return (enum level)i;
+			return (enum point_level)i;
 	}
 	return dram_level(row->placement);
 }
 
-enum pf_state level_prefetch(const char *prefetch)
+enum pf_state point_level_prefetch(const char *prefetch)
 {
 	if (strcmp(prefetch, "on") == 0)
 		return PF_ON;
