@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "raw.h"
 
 static const char header[] =
@@ -14,23 +15,6 @@ static const char header[] =
 	KERN_VOLUME_FIELDS(X)
 #undef X
 	",event,backend,encoding,scope,count,time_enabled,time_running,status,reason,experiment\n";
-
-void raw_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -83,7 +67,7 @@ int raw_append(struct raw_writer *w, const char *dir, struct err *e)
 static void field(FILE *f, const char *s)
 {
 	fputc(',', f);
-	raw_csv_field(f, s);
+	csv_field(f, s);
 }
 
 void raw_write(struct raw_writer *w, const struct raw_out_row *r)
