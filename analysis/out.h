@@ -13,7 +13,7 @@
 
 /* The thresholds of thresholds.h as a Markdown paragraph, printed under every table. */
 void out_thresholds_md(FILE *f);
-/* One RFC 4180 field (quoted when it holds , " or a line end). */
+/* One field of an analysis table (csv_field), then its separator: "," or, after the last, a line end. */
 void out_csv_field(FILE *f, const char *s, int last);
 
 /* Verdicts are indexed by event; order lists event indices in table order. */

@@ -1,7 +1,7 @@
 /* out_file.c — what every analysis table prints: the thresholds under it, CSV fields in it. */
 #include <stdio.h>
-#include <string.h>
 
+#include "csv.h"
 #include "out.h"
 #include "thresholds.h"
 
@@ -22,16 +22,6 @@ void out_thresholds_md(FILE *f)
 
 void out_csv_field(FILE *f, const char *s, int last)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	csv_field(f, s);
 	fputc(last ? '\n' : ',', f);
 }

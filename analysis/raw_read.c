@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "raw_columns.h"
 #include "raw_read.h"
 
 const char *const raw_quantity_names[RQ_COUNT] = {
@@ -18,34 +19,24 @@ const char *const raw_quantity_names[RQ_COUNT] = {
 
 const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measured", "failed"};
 
-/* C_TIME: an event's enabled/running ns, empty on the row of a measurement that counted no event.
-   C_REAL_OPT: a real that may be missing (empty), read as 0; core_ghz is empty when no clock sample of the
-   repetition held up (older files wrote 0). C_ACCESS, C_PLOTS, C_TRAITS: the kernel's names (kern_names.c)
-   of its access type, plot kinds and flags. */
-enum col_type { C_INT, C_REAL, C_REAL_OPT, C_TEXT, C_VOLUME, C_COUNT, C_STATUS, C_TIME, C_ACCESS, C_PLOTS,
-		C_TRAITS };
+/* The types of raw_columns.h; a column's value goes to the raw_row field of its name (C_VOLUME: to v[]). */
+enum col_type { C_INT, C_TEXT, C_FRACTION, C_SECONDS, C_GHZ, C_ACCESS, C_PLOTS, C_TRAITS, C_COUNT, C_TIME,
+		C_STATUS, C_VOLUME };
+enum col_presence { C_REQUIRED, C_OPTIONAL };
 
 struct column {
 	const char *name;
 	enum col_type type;
+	enum col_presence presence;
 	size_t off; /* into struct raw_row; for C_VOLUME the quantity index */
 };
 
-#define INT(n) {#n, C_INT, offsetof(struct raw_row, n)}
-#define REAL(n) {#n, C_REAL, offsetof(struct raw_row, n)}
-#define TEXT(n) {#n, C_TEXT, offsetof(struct raw_row, n)}
-#define VOL(n) {"v_" #n, C_VOLUME, RQ_##n},
-
 static const struct column columns[] = {
-	INT(point), INT(rep), INT(group), TEXT(kernel), TEXT(variant), {"access", C_ACCESS, 0},
-	{"plots", C_PLOTS, 0}, {"traits", C_TRAITS, 0}, INT(width), TEXT(arg_name),
-	INT(arg), INT(bytes), INT(arrays), INT(reps), TEXT(diff), INT(threads), TEXT(cpus),
-	TEXT(placement), TEXT(mem_nodes), TEXT(prefetch), TEXT(msr), TEXT(level), REAL(thp_share),
-	REAL(seconds), INT(tsc), {"core_ghz", C_REAL_OPT, offsetof(struct raw_row, core_ghz)}, TEXT(flag),
-	KERN_VOLUME_FIELDS(VOL)
-	TEXT(event), TEXT(backend), TEXT(encoding), TEXT(scope), {"count", C_COUNT, 0},
-	{"time_enabled", C_TIME, offsetof(struct raw_row, time_enabled)},
-	{"time_running", C_TIME, offsetof(struct raw_row, time_running)}, {"status", C_STATUS, 0}, TEXT(reason),
+#define COLUMN(n, type, presence) {#n, C_##type, C_##presence, offsetof(struct raw_row, n)},
+#define VOLUME(n) {"v_" #n, C_VOLUME, C_REQUIRED, RQ_##n},
+	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
+#undef COLUMN
+#undef VOLUME
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 
@@ -194,6 +185,12 @@ static int split(struct reader *r, struct err *e)
 	}
 }
 
+/* The columns that files from before the kernels' access types were recorded lack. */
+static int kernel_names(enum col_type t)
+{
+	return t == C_ACCESS || t == C_PLOTS || t == C_TRAITS;
+}
+
 static int read_header(struct reader *r, struct err *e)
 {
 	int rc = next_record(r, e);
@@ -210,9 +207,9 @@ static int read_header(struct reader *r, struct err *e)
 		for (unsigned i = 0; i < r->nfields; i++)
 			if (strcmp(r->fields[i], columns[c].name) == 0)
 				r->map[c] = (int)i;
-		if (r->map[c] < 0)
+		if (r->map[c] < 0 && columns[c].presence == C_REQUIRED)
 			return fail(r, e, "header lacks the column '%s'%s", columns[c].name,
-				    columns[c].type >= C_ACCESS ? " (written by a pmucheck from before the "
+				    kernel_names(columns[c].type) ? " (written by a pmucheck from before the "
 				    "kernels' access types were recorded: measure again)" : "");
 	}
 	return 0;
@@ -261,9 +258,11 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		return fail(r, e, "%u fields, the header has %u (truncated or malformed row)", r->nfields,
 			    r->header_fields);
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
-		const char *s = r->fields[r->map[c]];
+		const char *s = r->map[c] < 0 ? "" : r->fields[r->map[c]];
 		int bad = 0;
 
+		if (r->map[c] < 0 && columns[c].type != C_TEXT)
+			continue; /* an optional number the file lacks stays 0 */
 		switch (columns[c].type) {
 		case C_INT:
 			bad = parse_int(s, (int64_t *)(base + columns[c].off));
@@ -271,10 +270,11 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		case C_TIME:
 			bad = *s && parse_int(s, (int64_t *)(base + columns[c].off));
 			break;
-		case C_REAL:
+		case C_FRACTION:
+		case C_SECONDS:
 			bad = parse_real(s, (double *)(base + columns[c].off));
 			break;
-		case C_REAL_OPT:
+		case C_GHZ: /* empty when no clock sample of the repetition held up; older files wrote 0 */
 			bad = *s && parse_real(s, (double *)(base + columns[c].off));
 			break;
 		case C_TEXT:

@@ -5,32 +5,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "raw.h"
+#include "raw_columns.h"
 
+/* The header, each name after a comma: written from header + 1. */
 static const char header[] =
-	"point,rep,group,kernel,variant,access,plots,traits,width,arg_name,arg,bytes,arrays,reps,diff,threads,"
-	"cpus,placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,tsc_lo,tsc_hi,core_ghz,clock_note,flag"
-#define X(name) ",v_" #name
-	KERN_VOLUME_FIELDS(X)
-#undef X
-	",event,backend,encoding,scope,count,time_enabled,time_running,status,reason,experiment\n";
-
-void raw_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+#define NAME(name, type, presence) "," #name
+#define VOLUME(name) ",v_" #name
+	RAW_COLUMNS(NAME, KERN_VOLUME_FIELDS(VOLUME)) "\n";
+#undef NAME
+#undef VOLUME
 
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -71,7 +56,7 @@ int raw_create(struct raw_writer *w, const char *dir, struct err *e)
 
 	if (rc)
 		return rc;
-	fputs(header, w->point);
+	fputs(header + 1, w->point);
 	return raw_flush(w, e);
 }
 
@@ -80,63 +65,42 @@ int raw_append(struct raw_writer *w, const char *dir, struct err *e)
 	return open_raw(w, dir, 0, e);
 }
 
-static void field(FILE *f, const char *s)
+static void put_bits(FILE *f, unsigned bits, const char *const *names, unsigned n)
 {
-	fputc(',', f);
-	raw_csv_field(f, s);
+	char text[128];
+
+	kern_bits_format(text, sizeof text, bits, names, n);
+	csv_field(f, text);
 }
+
+/* How each type of raw_columns.h is written; the integers all fit int64_t. */
+#define PUT_INT(f, r, n) fprintf(f, "%" PRId64, (int64_t)r->n)
+#define PUT_TEXT(f, r, n) csv_field(f, r->n)
+#define PUT_STATUS(f, r, n) csv_field(f, r->n)
+#define PUT_FRACTION(f, r, n) fprintf(f, "%.4f", r->n)
+#define PUT_SECONDS(f, r, n) fprintf(f, "%.9e", r->n)
+/* a missing clock stays empty: a reader must not take it for 0 GHz */
+#define PUT_GHZ(f, r, n) (r->n > 0 ? fprintf(f, "%.4f", r->n) : 0)
+#define PUT_ACCESS(f, r, n) csv_field(f, kern_access_names[r->n])
+#define PUT_PLOTS(f, r, n) put_bits(f, r->n, kern_plot_names, KP_COUNT)
+#define PUT_TRAITS(f, r, n) put_bits(f, r->n, kern_flag_names, KV_COUNT)
+#define PUT_COUNT(f, r, n) (r->has_count ? fprintf(f, "%" PRId64, r->n) : 0)
+#define PUT_TIME(f, r, n) (r->event && *r->event ? fprintf(f, "%" PRIu64, r->n) : 0)
 
 void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 {
 	FILE *f = w->point;
-	char bits[128];
+	int first = 1;
 
-	fprintf(f, "%d,%d,%d", r->point, r->rep, r->group);
-	field(f, r->kernel);
-	field(f, r->variant);
-	field(f, kern_access_names[r->access]);
-	kern_bits_format(bits, sizeof bits, r->plots, kern_plot_names, KP_COUNT);
-	field(f, bits);
-	kern_bits_format(bits, sizeof bits, r->traits, kern_flag_names, KV_COUNT);
-	field(f, bits);
-	fprintf(f, ",%u", r->width);
-	field(f, r->arg_name);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64, r->arg, r->bytes, r->arrays, r->reps);
-	field(f, r->diff);
-	fprintf(f, ",%d", r->threads);
-	field(f, r->cpus);
-	field(f, r->placement);
-	field(f, r->mem_nodes);
-	field(f, r->prefetch);
-	field(f, r->msr);
-	field(f, r->level);
-	fprintf(f, ",%.4f,%.9e,%" PRId64 ",%" PRIu64 ",%" PRIu64, r->thp_share, r->seconds, r->tsc, r->tsc_lo,
-		r->tsc_hi);
-	/* a missing clock stays empty: a reader must not take it for 0 GHz */
-	if (r->core_ghz > 0)
-		fprintf(f, ",%.4f", r->core_ghz);
-	else
-		fputc(',', f);
-	field(f, r->clock_note);
-	field(f, r->flag);
-#define X(name) fprintf(f, ",%" PRIu64, r->v.name);
-	KERN_VOLUME_FIELDS(X)
-#undef X
-	field(f, r->event);
-	field(f, r->backend);
-	field(f, r->encoding);
-	field(f, r->scope);
-	if (r->has_count)
-		fprintf(f, ",%" PRId64, r->count);
-	else
-		fputc(',', f);
-	if (r->event && *r->event)
-		fprintf(f, ",%" PRIu64 ",%" PRIu64, r->time_enabled, r->time_running);
-	else
-		fputs(",,", f);
-	field(f, r->status);
-	field(f, r->reason);
-	field(f, r->experiment);
+#define COLUMN(name, type, presence) \
+	if (!first) \
+		fputc(',', f); \
+	first = 0; \
+	PUT_##type(f, r, name);
+#define VOLUME(name) fprintf(f, ",%" PRIu64, r->v.name);
+	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
+#undef COLUMN
+#undef VOLUME
 	fputc('\n', f);
 }
 

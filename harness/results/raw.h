@@ -57,7 +57,4 @@ void raw_write(struct raw_writer *w, const struct raw_out_row *r);
 int raw_flush(struct raw_writer *w, struct err *e);
 int raw_close(struct raw_writer *w, struct err *e);
 
-/* Writes s as one CSV field (quoted when it holds , " or a line break). */
-void raw_csv_field(FILE *f, const char *s);
-
 #endif

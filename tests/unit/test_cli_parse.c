@@ -11,7 +11,6 @@
 #include "buf.h"
 #include "cli.h"
 #include "num.h"
-#include "raw.h"
 #include "topo.h"
 
 static void test_sizes_take_binary_suffixes(void **state)
@@ -89,21 +88,6 @@ static void test_placements_parse_and_check_nodes(void **state)
 	topo_free(&t);
 }
 
-static void test_csv_fields_are_quoted_only_when_needed(void **state)
-{
-	char buf[256] = {0};
-	FILE *f = fmemopen(buf, sizeof buf, "w");
-
-	(void)state;
-	raw_csv_field(f, "page-faults");
-	fputc('|', f);
-	raw_csv_field(f, "cpu/event=0x1,umask=0x2/");
-	fputc('|', f);
-	raw_csv_field(f, "say \"hi\"");
-	fclose(f);
-	assert_string_equal(buf, "page-faults|\"cpu/event=0x1,umask=0x2/\"|\"say \"\"hi\"\"\"");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,7 +95,6 @@ int main(void)
 		cmocka_unit_test(test_bad_sizes_name_the_option),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),
-		cmocka_unit_test(test_csv_fields_are_quoted_only_when_needed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

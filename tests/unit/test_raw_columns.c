@@ -1,0 +1,101 @@
+/* test_raw_columns.c — raw.csv's one column list (common/raw_columns.h): the writer's header is that list,
+ * and a row written by raw.c comes back from raw_read with every column's value, each column distinct, so a
+ * column the reader misses or two columns swapped show. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "raw.h"
+#include "raw_columns.h"
+#include "raw_read.h"
+
+/* Text with a comma, a quote and a line break, so quoting round-trips too. */
+static const struct raw_out_row written = {
+	.point = 3, .rep = 4, .group = 5, .kernel = "load", .variant = "load.sse", .access = KA_READ,
+	.plots = KP_BW_SIZE | KP_EV_SIZE, .traits = KV_NT, .width = 16, .arg_name = "delay",
+	.arg = 7, .bytes = 16384, .arrays = 2, .reps = 131072, .diff = "reps", .threads = 2, .cpus = "0;1",
+	.placement = "node:0", .mem_nodes = "0", .prefetch = "off:L2_STREAM", .msr = "0=0x2c", .level = "L1",
+	.thp_share = 0.25, .seconds = 1.5e-3, .tsc = -11, .tsc_lo = 12, .tsc_hi = 13, .core_ghz = 3.5,
+	.clock_note = "1 of 2 clock samples rejected: \"N, 2N\"\ndisagree", .flag = "noisy",
+	.v = {.instructions = 101, .loads = 102, .stores = 103, .bytes_loaded = 104, .bytes_stored = 105,
+	      .lines_read = 106, .lines_written = 107, .split_loads = 108, .chase_accesses = 109,
+	      .multiplies = 110, .nops = 111, .pages = 112},
+	.event = "cpu/event=0x1,umask=0x2/", .backend = "perf", .encoding = "type=4,config=0x201",
+	.scope = "thread", .has_count = 1, .count = 14, .time_enabled = 15, .time_running = 16,
+	.status = "ok", .reason = "", .experiment = "molka2017.core",
+};
+
+static int check_row(const struct raw_row *row, void *ctx, struct err *e)
+{
+	const struct raw_out_row *w = &written;
+
+	(void)e;
+	(*(int *)ctx)++;
+#define CHECK_INT(n) assert_int_equal(row->n, w->n)
+#define CHECK_TEXT(n) assert_string_equal(row->n, w->n)
+#define CHECK_FRACTION(n) assert_true(row->n == w->n)
+#define CHECK_SECONDS(n) assert_true(row->n == w->n)
+#define CHECK_GHZ(n) assert_true(row->n == w->n)
+#define CHECK_ACCESS(n) assert_int_equal(row->n, w->n)
+#define CHECK_PLOTS(n) assert_int_equal(row->n, w->n)
+#define CHECK_TRAITS(n) assert_int_equal(row->n, w->n)
+#define CHECK_COUNT(n) (assert_true(row->has_count), assert_true(row->n == (double)w->n))
+#define CHECK_TIME(n) assert_int_equal(row->n, w->n)
+#define CHECK_STATUS(n) assert_string_equal(raw_status_names[row->n], w->n)
+#define COLUMN(name, type, presence) CHECK_##type(name);
+#define VOLUME(name) assert_true(row->v[RQ_##name] == (double)w->v.name);
+	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
+#undef COLUMN
+#undef VOLUME
+	return 0;
+}
+
+static void test_header_is_the_column_list_and_every_column_round_trips(void **state)
+{
+	char dir[] = "/tmp/pmucheck-rawcolumns.XXXXXX", path[128], cmd[160], line[4096];
+	const char *expected =
+#define NAME(name, type, presence) "," #name
+#define VOLUME(name) ",v_" #name
+		RAW_COLUMNS(NAME, KERN_VOLUME_FIELDS(VOLUME)) "\n";
+#undef NAME
+#undef VOLUME
+	struct raw_writer w;
+	struct err e = {0};
+	unsigned long rows = 0;
+	int seen = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(raw_create(&w, dir, &e), 0);
+	raw_write(&w, &written);
+	assert_int_equal(raw_close(&w, &e), 0);
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	assert_string_equal(line, expected + 1);
+	assert_non_null(strstr(line, ",tsc_lo,tsc_hi,core_ghz,clock_note,flag,v_instructions,"));
+
+	assert_int_equal(raw_read(path, check_row, &seen, &rows, &e), 0);
+	assert_int_equal(rows, 1);
+	assert_int_equal(seen, 1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_is_the_column_list_and_every_column_round_trips),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
