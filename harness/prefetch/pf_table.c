@@ -61,8 +61,9 @@ static const struct {
 	{0x85, "Knights Mill", &intel_phi},
 };
 
-/* AMD model ranges as Linux (arch/x86/kernel/cpu/amd.c) assigns them to Zen generations; family
-   1Ah models 50h-5Fh and 80h and above are Zen 6 and not listed. */
+/* AMD model ranges as Linux (arch/x86/kernel/cpu/amd.c, bsp_init_amd: X86_FEATURE_ZEN3..ZEN5)
+   assigns them to Zen generations; family 1Ah models 50h-5Fh, 80h-AFh and C0h-CFh are Zen 6 there,
+   30h-3Fh unassigned: neither is listed. tests/unit/test_pf_table.c pins every edge. */
 static const struct {
 	unsigned family, first, last;
 	const char *name;

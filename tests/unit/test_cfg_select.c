@@ -46,6 +46,41 @@ static void test_real_configs_are_chosen_by_cpuid(void **state)
 	expect_choice("HygonGenuine", 0x18, 0x00, "generic.ini");
 }
 
+/* Every edge of the AMD model ranges of Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd, the
+   X86_FEATURE_ZEN1..ZEN6 switch): 17h Zen 1 0x00-0x2f, 0x50-0x5f; Zen 2 0x30-0x4f, 0x60-0x7f,
+   0x90-0x91, 0xa0-0xaf. 19h Zen 3 0x00-0x0f, 0x20-0x5f; Zen 4 0x10-0x1f, 0x60-0xaf. 1Ah Zen 5
+   0x00-0x2f, 0x40-0x4f, 0x60-0x7f; Zen 6 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf. A model the kernel does not
+   place (or a Zen 1/Zen 6 one) has no config of its own: generic.ini. */
+static void test_amd_model_range_edges_follow_the_kernel(void **state)
+{
+	static const struct {
+		unsigned family, model;
+		const char *file;
+	} cases[] = {
+		{0x17, 0x00, "generic.ini"}, {0x17, 0x2f, "generic.ini"}, {0x17, 0x30, "zen2.ini"},
+		{0x17, 0x4f, "zen2.ini"},    {0x17, 0x50, "generic.ini"}, {0x17, 0x5f, "generic.ini"},
+		{0x17, 0x60, "zen2.ini"},    {0x17, 0x7f, "zen2.ini"},    {0x17, 0x80, "generic.ini"},
+		{0x17, 0x8f, "generic.ini"}, {0x17, 0x90, "zen2.ini"},    {0x17, 0x91, "zen2.ini"},
+		{0x17, 0x92, "generic.ini"}, {0x17, 0x9f, "generic.ini"}, {0x17, 0xa0, "zen2.ini"},
+		{0x17, 0xaf, "zen2.ini"},    {0x17, 0xb0, "generic.ini"}, {0x17, 0xff, "generic.ini"},
+		{0x19, 0x00, "zen3.ini"},    {0x19, 0x0f, "zen3.ini"},    {0x19, 0x10, "zen4.ini"},
+		{0x19, 0x1f, "zen4.ini"},    {0x19, 0x20, "zen3.ini"},    {0x19, 0x5f, "zen3.ini"},
+		{0x19, 0x60, "zen4.ini"},    {0x19, 0x7f, "zen4.ini"},    {0x19, 0x80, "zen4.ini"},
+		{0x19, 0x90, "zen4.ini"},    {0x19, 0x9f, "zen4.ini"},    {0x19, 0xaf, "zen4.ini"},
+		{0x19, 0xb0, "generic.ini"}, {0x19, 0xff, "generic.ini"}, {0x1a, 0x00, "zen5.ini"},
+		{0x1a, 0x10, "zen5.ini"},    {0x1a, 0x2f, "zen5.ini"},    {0x1a, 0x30, "generic.ini"},
+		{0x1a, 0x3f, "generic.ini"}, {0x1a, 0x40, "zen5.ini"},    {0x1a, 0x4f, "zen5.ini"},
+		{0x1a, 0x50, "generic.ini"}, {0x1a, 0x5f, "generic.ini"}, {0x1a, 0x60, "zen5.ini"},
+		{0x1a, 0x7f, "zen5.ini"},    {0x1a, 0x80, "generic.ini"}, {0x1a, 0xaf, "generic.ini"},
+		{0x1a, 0xc0, "generic.ini"}, {0x1a, 0xff, "generic.ini"},
+	};
+
+	(void)state;
+	unsetenv("PMUCHECK_CONFIG_DIR");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		expect_choice("AuthenticAMD", cases[i].family, cases[i].model, cases[i].file);
+}
+
 static int is_ini(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
@@ -193,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_configs_are_chosen_by_cpuid),
+		cmocka_unit_test(test_amd_model_range_edges_follow_the_kernel),
 		cmocka_unit_test(test_no_two_configs_claim_one_cpu),
 		cmocka_unit_test(test_more_precise_match_wins),
 		cmocka_unit_test(test_config_dir_from_environment),

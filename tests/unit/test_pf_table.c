@@ -138,6 +138,49 @@ static void test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5(void **state)
 	}
 }
 
+/* Every edge of the Zen 3..5 model ranges of Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd):
+   19h Zen 3 0x00-0x0f, 0x20-0x5f; Zen 4 0x10-0x1f, 0x60-0xaf; 1Ah Zen 5 0x00-0x2f, 0x40-0x4f,
+   0x60-0x7f (Zen 6: 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf). NULL: no table, refused. */
+static void test_amd_model_range_edges_follow_the_kernel(void **state)
+{
+	static const struct {
+		unsigned family, model;
+		const char *gen;
+	} cases[] = {
+		{0x17, 0x31, NULL},    {0x17, 0x71, NULL},    {0x19, 0x00, "Zen 3"}, {0x19, 0x0f, "Zen 3"},
+		{0x19, 0x10, "Zen 4"}, {0x19, 0x1f, "Zen 4"}, {0x19, 0x20, "Zen 3"}, {0x19, 0x5f, "Zen 3"},
+		{0x19, 0x60, "Zen 4"}, {0x19, 0x90, "Zen 4"}, {0x19, 0xaf, "Zen 4"}, {0x19, 0xb0, NULL},
+		{0x1a, 0x00, "Zen 5"}, {0x1a, 0x10, "Zen 5"}, {0x1a, 0x2f, "Zen 5"}, {0x1a, 0x30, NULL},
+		{0x1a, 0x3f, NULL},    {0x1a, 0x40, "Zen 5"}, {0x1a, 0x4f, "Zen 5"}, {0x1a, 0x50, NULL},
+		{0x1a, 0x5f, NULL},    {0x1a, 0x60, "Zen 5"}, {0x1a, 0x7f, "Zen 5"}, {0x1a, 0x80, NULL},
+		{0x1a, 0xaf, NULL},    {0x1a, 0xc0, NULL},    {0x1b, 0x00, NULL},
+	};
+	const struct pf_table *t;
+	struct cpuid_info id;
+	const char *model;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char fake[64];
+		int rc;
+
+		snprintf(fake, sizeof fake, "AuthenticAMD:%#x:%#x", cases[i].family, cases[i].model);
+		setenv("PMUCHECK_FAKE_CPUID", fake, 1);
+		assert_int_equal(cpuid_read(&id), 0);
+		rc = pf_table_for(&id, &t, &model, &e);
+		if (!cases[i].gen) {
+			if (rc != E_USAGE)
+				fail_msg("%s: a table (%s), expected none", fake, model);
+			continue;
+		}
+		if (rc)
+			fail_msg("%s: %s, expected %s", fake, e.msg, cases[i].gen);
+		if (strcmp(model, cases[i].gen))
+			fail_msg("%s: %s, expected %s", fake, model, cases[i].gen);
+	}
+}
+
 /* Hybrid Intel (Alder/Raptor Lake), Emerald Rapids, Atom, Zen 2, Zen 6 and other vendors have no
    verified table and must be refused, not served the nearest one. */
 static void test_unknown_models_are_refused_with_their_ids(void **state)
@@ -203,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3),
 		cmocka_unit_test(test_xeon_phi_uses_two_bits_of_msr_1a4),
 		cmocka_unit_test(test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5),
+		cmocka_unit_test(test_amd_model_range_edges_follow_the_kernel),
 		cmocka_unit_test(test_unknown_models_are_refused_with_their_ids),
 		cmocka_unit_test(test_name_lists_combine_and_all_means_the_whole_table),
 		cmocka_unit_test(test_unknown_name_is_named_with_the_valid_ones),
