@@ -22,7 +22,7 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitiz
 	$(INC_ALL)
 
 FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
-FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) $(wildcard common/*.c)
+FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) harness/counters/ctr_syntax.c $(wildcard common/*.c)
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
 FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) $(wildcard common/*.c)
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
@@ -42,7 +42,7 @@ FUZZ_RUN_raw  = $(FUZZ_RAW) -dict=tests/fuzz/raw.dict -max_len=16384 \
 fuzz-bins: $(FUZZ_CFG) $(FUZZ_SPEC) $(FUZZ_RAW) $(FUZZ_SPEC_CFG_SEEDS)
 fuzz-cfg-bin: $(FUZZ_CFG)
 
-$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) common/err.h common/num.h kernels/kern.h
+$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) harness/counters/ctr_syntax.h common/err.h common/num.h kernels/kern.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih -ljansson -lm
 

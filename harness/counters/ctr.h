@@ -15,8 +15,8 @@
  * encoding = ev.encoding, scope = ctr_scope_name(ev.scope); count, time_enabled, time_running, status
  * and reason from the ctr_reading, or status and reason from the event when ev.status != CTR_OK.
  *
- * Not supported (yet): perf modifiers after the closing '/' (":u", "/k"), hybrid PMUs' per-type fixed
- * events, PAPI's time_running (see ctr_papi.c).
+ * perf's u and k modifiers after the closing '/' set exclude_kernel / exclude_user (ctr_syntax.h).
+ * Not supported (yet): hybrid PMUs' per-type fixed events, PAPI's time_running (see ctr_papi.c).
  *
  * Counts are raw: exactly what the counter says, never scaled or extrapolated. Where sysfs gives a scale
  * (uncore aliases such as cas_count_read: 6.103515625e-5 MiB per count) it is kept in the event, and the
@@ -77,7 +77,8 @@ struct ctr_event {
 	struct {
 		uint32_t type;
 		uint64_t config, config1, config2;
-		bool exclude_kernel; /* set when perf_event_paranoid forbids counting the kernel */
+		bool exclude_kernel; /* the :u modifier, or perf_event_paranoid forbids counting the kernel */
+		bool exclude_user;   /* the :k modifier */
 	} perf;
 	int papi_code;
 	enum ctr_status status;      /* CTR_OK: countable here; CTR_NOT_MEASURED: see reason */

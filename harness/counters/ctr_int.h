@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ctr.h"
+#include "ctr_syntax.h"
 
 #define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -23,8 +24,6 @@ struct ctr_set {
    resolved (status CTR_OK, or CTR_NOT_MEASURED for a PMU this machine lacks), E_USAGE when malformed.
    pmus is the sysfs directory of PMUs (CTR_SYSFS_PMUS; tests pass a fake tree). */
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
-/* The i-th software or generic hardware event name perf_parse knows; NULL past the end. */
-const char *ctr_perf_named_event(unsigned i);
 /* Space-separated entries of a directory (PMUs, format terms), for messages. */
 void ctr_dir_names(const char *dir, char *buf, size_t len);
 

@@ -37,6 +37,8 @@ static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_a
 	a->disabled = leader;
 	a->pinned = leader;
 	a->exclude_kernel = ev->perf.exclude_kernel;
+	a->exclude_user = ev->perf.exclude_user;
+	a->exclude_hv = ev->perf.exclude_kernel || ev->perf.exclude_user; /* perf's :u and :k do */
 }
 
 static int open_one(const struct ctr_event *ev, bool leader, int pid, int cpu, int group_fd)
@@ -95,11 +97,19 @@ void ctr_perf_probe(struct ctr_event *ev)
 
 	if (ev->status != CTR_OK)
 		return;
-	/* Counting the kernel needs paranoid <= 1 (or root); then count user space only and say so. */
-	ev->perf.exclude_kernel = ctr_perf_paranoid() >= 2 && geteuid() != 0;
-	if (ev->perf.exclude_kernel)
+	/* Counting the kernel needs paranoid <= 1 (or root); then count user space only and say so,
+	   unless the kernel is all that was asked for (:k). */
+	if (ev->perf.exclude_user && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason, "counting the kernel only (:k) needs root or "
+			 "perf_event_paranoid <= 1 (it is %d)", ctr_perf_paranoid());
+		return;
+	}
+	if (!ev->perf.exclude_kernel && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
+		ev->perf.exclude_kernel = true;
 		strncat(ev->encoding, ",exclude_kernel",
 			sizeof ev->encoding - strlen(ev->encoding) - 1);
+	}
 	if (ev->scope == CTR_SCOPE_SOCKET)
 		fd = open_one(ev, true, -1, probe_cpu(ev), -1);
 	else

@@ -24,33 +24,6 @@
 #define TERMS_MAX 16
 #define UNCORE_COUNTERS 4 /* Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
-struct named_event {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-};
-
-static const struct named_event named_events[] = {
-	{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-	{"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-	{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
-	{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
-	{"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-	{"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-	{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-	{"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-	{"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-	{"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
-	{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-	{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
-	{"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
-	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
-};
-
 /* PMUs Linux has on x86 machines: absent here means "not countable here", not "malformed". */
 static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
 static const char *const known_pmu_prefixes[] = {"uncore_", "amd_", "cstate_", "ibs_", "intel_"};
@@ -118,21 +91,14 @@ void ctr_dir_names(const char *dir, char *buf, size_t len)
 	closedir(d);
 }
 
-/* A number as perf accepts it: decimal, 0x hex or 0 octal, nothing after it. */
 static int parse_value(const char *spec, const char *term, const char *text, uint64_t *v,
 		       struct err *e)
 {
-	char *end;
+	unsigned long long x;
+	int rc = ctr_syntax_number(spec, term, text, &x, e);
 
-	if (!*text || !isdigit((unsigned char)*text))
-		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec,
-			       term, text);
-	errno = 0;
-	*v = strtoull(text, &end, 0);
-	if (errno || *end)
-		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec,
-			       term, text);
-	return 0;
+	*v = x;
+	return rc;
 }
 
 static uint64_t *raw_field(struct ctr_event *ev, const char *name)
@@ -319,47 +285,43 @@ static void encode(struct ctr_event *ev, const char *pmu)
 		n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config1=0x%" PRIx64,
 			      ev->perf.config1);
 	if (ev->perf.config2)
-		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config2=0x%" PRIx64,
-			 ev->perf.config2);
+		n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config2=0x%" PRIx64,
+			      ev->perf.config2);
+	if (ev->perf.exclude_kernel || ev->perf.exclude_user)
+		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",%s",
+			 ev->perf.exclude_user ? "exclude_user" : "exclude_kernel");
 }
 
 static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
 {
-	const char *slash = strchr(spec, '/');
-	size_t len = strlen(spec), plen = slash - spec;
-	char pmu[CTR_NAME_MAX], terms[CTR_SPEC_MAX], path[512], text[32];
+	struct ctr_syntax syn;
+	char path[512], text[32];
 	int rc;
 
-	if (len < 2 || spec[len - 1] != '/' || slash == spec + len - 1)
-		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (missing the "
-			       "closing '/')", spec);
-	if (strchr(slash + 1, '/') != spec + len - 1)
-		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (one pair of "
-			       "'/')", spec);
-	if (!plen || plen >= sizeof pmu)
-		return err_set(e, E_USAGE, "event '%s': missing PMU name before '/'", spec);
-	memcpy(pmu, spec, plen);
-	pmu[plen] = '\0';
-	snprintf(terms, sizeof terms, "%.*s", (int)(len - plen - 2), slash + 1);
-	snprintf(path, sizeof path, "%s/%s", pmus, pmu);
+	if ((rc = ctr_syntax_parse(spec, false, &syn, e)))
+		return rc;
+	/* perf's :u and :k: counting only one side means excluding the other (and the hypervisor) */
+	ev->perf.exclude_kernel = syn.user && !syn.kernel;
+	ev->perf.exclude_user = syn.kernel && !syn.user;
+	snprintf(path, sizeof path, "%s/%s", pmus, syn.pmu);
 	if (!is_dir(path))
-		return absent_pmu(pmus, pmu, spec, terms, ev, e);
-	snprintf(path, sizeof path, "%s/%s/type", pmus, pmu);
+		return absent_pmu(pmus, syn.pmu, spec, syn.terms, ev, e);
+	snprintf(path, sizeof path, "%s/%s/type", pmus, syn.pmu);
 	if (read_text(path, text, sizeof text))
 		return err_set(e, E_RUNTIME, "event '%s': cannot read %s", spec, path);
 	ev->perf.type = strtoul(text, NULL, 10);
-	if ((rc = apply_terms(pmus, pmu, spec, terms, false, ev, e)))
+	if ((rc = apply_terms(pmus, syn.pmu, spec, syn.terms, false, ev, e)))
 		return rc;
-	pmu_traits(pmus, pmu, ev);
+	pmu_traits(pmus, syn.pmu, ev);
 	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
 	   response and load latency, uncore box filters): keep two such events apart, by default. */
 	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
-		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
-	encode(ev, pmu);
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", syn.pmu);
+	encode(ev, syn.pmu);
 	return 0;
 }
 
-static void named(const struct named_event *n, struct ctr_event *ev)
+static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 {
 	unsigned general, fixed;
 
@@ -384,23 +346,17 @@ static void named(const struct named_event *n, struct ctr_event *ev)
 			     (n->config == PERF_COUNT_HW_REF_CPU_CYCLES && fixed >= 3));
 }
 
-const char *ctr_perf_named_event(unsigned i)
-{
-	return i < ARRAY_LEN(named_events) ? named_events[i].name : NULL;
-}
-
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
 {
+	const struct ctr_named_event *n;
+
 	ev->backend = CTR_PERF;
 	ev->scope = CTR_SCOPE_THREAD;
 	ev->scale = 1.0;
 	if (strchr(spec, '/'))
 		return parse_sysfs(pmus, spec, ev, e);
-	for (size_t i = 0; i < ARRAY_LEN(named_events); i++) {
-		if (!strcmp(spec, named_events[i].name)) {
-			named(&named_events[i], ev);
-			return 0;
-		}
-	}
-	return 1;
+	if (!(n = ctr_syntax_named(spec)))
+		return 1;
+	named(n, ev);
+	return 0;
 }

@@ -203,11 +203,14 @@ static void test_perf_grammar(void **state)
 	static const char *const good[] = {
 		"cpu/event=0x44,umask=0xff/", "cpu/event=0x1a0,umask=0x1e,cmask=8/uk",
 		"uncore_imc_*/event=0x05,umask=0xcf/", "amd_umc_0/event=0x0a,rdwrmask=0x1/",
-		"uncore_imc_0/cas_count_read/", "amd_umc_1/umc_cas_cmd.rd/", "page-faults", "LLC-load-misses",
+		"uncore_imc_0/cas_count_read/", "amd_umc_1/umc_cas_cmd.rd/", "page-faults", "task-clock",
+		"cpu/mem-loads/u",
 	};
 	static const char *const bad[] = {
 		"cpu//", "cpu/event=/", "cpu/event=0x/", "cpu/event=0x10", "/event=1/", "Cpu/event=1/",
 		"cpu/event=1,/", "cpu/event=1/x", "cpu/=1/", "cpu*x/event=1/", "page_faults",
+		/* names ctr_resolve would not know as perf's: they would fail at run time */
+		"LLC-load-misses", "cpu/event=1/p", "cpu/event=1/G",
 	};
 	struct err e;
 

@@ -238,6 +238,33 @@ static void test_hybrid_tree_has_two_core_pmus_and_no_cpu(void **state)
 	snprintf(root, sizeof root, "%s", saved);
 }
 
+/* One grammar for configs and --events (ctr_syntax.h): u and k as perf's :u and :k, the rest refused by
+   name; a box wildcard only where the caller allows it (configs). */
+static void test_modifiers_u_and_k_exclude_the_other_side(void **state)
+{
+	struct ctr_syntax syn;
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("cpu/event=0x3c/u", &ev, &e), 0);
+	assert_true(ev.perf.exclude_kernel);
+	assert_false(ev.perf.exclude_user);
+	assert_non_null(strstr(ev.encoding, "exclude_kernel"));
+	assert_int_equal(parse("cpu/event=0x3c/k", &ev, &e), 0);
+	assert_true(ev.perf.exclude_user);
+	assert_false(ev.perf.exclude_kernel);
+	assert_non_null(strstr(ev.encoding, "exclude_user"));
+	assert_int_equal(parse("cpu/event=0x3c/uk", &ev, &e), 0);
+	assert_false(ev.perf.exclude_user || ev.perf.exclude_kernel);
+	expect_usage("cpu/event=0x3c/p", "modifier 'p' is not supported");
+	expect_usage("cpu/event=0x3c/x", "unknown modifier 'x'");
+	expect_usage("uncore_imc_*/event=0x4/", "is not [a-z][a-z0-9_]*");
+	assert_int_equal(ctr_syntax_parse("uncore_imc_*/event=0x4/", true, &syn, &e), 0);
+	assert_string_equal(syn.pmu, "uncore_imc_*");
+	assert_string_equal(syn.terms, "event=0x4");
+}
+
 static void test_software_event_uses_no_counter(void **state)
 {
 	struct ctr_event ev;
@@ -335,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_specs_name_the_event_and_the_fault),
 		cmocka_unit_test(test_known_pmu_absent_here_is_not_measured),
 		cmocka_unit_test(test_hybrid_tree_has_two_core_pmus_and_no_cpu),
+		cmocka_unit_test(test_modifiers_u_and_k_exclude_the_other_side),
 		cmocka_unit_test(test_software_event_uses_no_counter),
 		cmocka_unit_test(test_other_names_go_to_papi),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
