@@ -1,6 +1,8 @@
 /* topo.c — hwloc topology. Only what pmucheck needs: counts, the data-cache hierarchy seen from the
- * first allowed PU, and CPU lists. */
+ * first allowed PU, CPU lists, and pinning a thread to one of them. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +128,19 @@ static int cpu_allowed(const struct topo *t, long cpu)
 	for (int i = 0; i < t->ncpus; i++)
 		if (t->cpus[i] == cpu)
 			return 1;
+	return 0;
+}
+
+int topo_pin_self(int cpu, struct err *e)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return err_set(e, E_RUNTIME, "cannot pin a thread to CPU %d: no such CPU number", cpu);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set))
+		return err_set(e, E_RUNTIME, "cannot pin a thread to CPU %d: %s", cpu, strerror(errno));
 	return 0;
 }
 

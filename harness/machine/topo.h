@@ -45,6 +45,10 @@ int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
 int topo_cpu_node(const struct topo *t, int cpu);
 /* Whether `node` is a NUMA node of this machine. */
 int topo_node_exists(const struct topo *t, int node);
+/* Pins the calling thread to PU `cpu` alone. Fails (naming the CPU and errno) when the kernel refuses,
+   e.g. a CPU outside the process's cgroup cpuset or offline since the topology was read: a measurement
+   on an unpinned thread would be recorded under a CPU it never ran on. */
+int topo_pin_self(int cpu, struct err *e);
 
 /* Parses "0-3,8,10-11" into PU OS indexes, checking each exists and is allowed. option names the
    option or config key in messages. Rejects duplicates. */

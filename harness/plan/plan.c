@@ -119,8 +119,14 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	for (int pl = 0; pl < g->o->nplaces; pl++)
 		for (int pf = 0; pf < g->o->npf; pf++) {
 			if (g->p->npoints == g->cap) {
-				g->cap = g->cap ? 2 * g->cap : 256;
-				g->p->points = realloc(g->p->points, sizeof *g->p->points * (size_t)g->cap);
+				int cap = g->cap ? 2 * g->cap : 256;
+				struct plan_point *grown = realloc(g->p->points, sizeof *grown * (size_t)cap);
+
+				/* the old array stays with the plan; plan_build frees it on the error */
+				if (!grown)
+					return err_set(g->e, E_RUNTIME, "out of memory for %d plan points", cap);
+				g->p->points = grown;
+				g->cap = cap;
 			}
 			pt = &g->p->points[g->p->npoints++];
 			memset(pt, 0, sizeof *pt);
@@ -278,6 +284,8 @@ int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, 
 	memset(p, 0, sizeof *p);
 	if (o->kernels) {
 		char *list = strdup(o->kernels), *save = NULL;
+		if (!list)
+			return err_set(e, E_RUNTIME, "out of memory");
 		for (char *name = strtok_r(list, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save))
 			rc = add_named(&g, name);
 		free(list);

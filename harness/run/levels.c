@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -32,13 +33,16 @@ static uint64_t ticks(const struct kern_variant *v, void *buf, uint64_t bytes, u
 
 /* Latency per access at one size: R passes calibrated to min_s, then the best of two (R, 2R)
    differences. */
-static double latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
-			 double tsc_hz, double min_s)
+static int latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
+		      double tsc_hz, double min_s, double *ns, struct err *e)
 {
 	struct kern_params p = {bytes, 1, 0};
 	uint64_t reps = 1, best = UINT64_MAX;
 
-	f->prepare(v, &p, buf, 1);
+	/* prepare() gives a status but no message: say which chain failed */
+	if (f->prepare(v, &p, buf, 1))
+		return err_set(e, E_RUNTIME, "could not prepare %s over %llu bytes for the level probe", v->name,
+			       (unsigned long long)bytes);
 	while ((double)ticks(v, buf, bytes, reps) < min_s * tsc_hz && reps < (1u << 30))
 		reps *= 2;
 	for (int i = 0; i < 2; i++) {
@@ -46,7 +50,8 @@ static double latency_ns(const struct kern_family *f, const struct kern_variant 
 		if (hi > lo && hi - lo < best)
 			best = hi - lo;
 	}
-	return (double)best / tsc_hz * 1e9 / (double)(reps * (bytes / KERN_LINE));
+	*ns = (double)best / tsc_hz * 1e9 / (double)(reps * (bytes / KERN_LINE));
+	return 0;
 }
 
 int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
@@ -58,17 +63,18 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	uint64_t top = (quick ? 2 : 4) * llc;
 	struct buf_place local = {BUF_LOCAL, -1};
 	struct buf b;
-	cpu_set_t old, one;
+	cpu_set_t old;
 	int steps = quick ? 2 : 4, rc;
 
 	memset(p, 0, sizeof *p);
 	if (!v || !f->prepare)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
-	sched_getaffinity(0, sizeof old, &old);
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	sched_setaffinity(0, sizeof one, &one);
-	rc = buf_alloc(&b, top, &local, t, cpu, 1, e);
+	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
+	if (sched_getaffinity(0, sizeof old, &old))
+		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
+	rc = topo_pin_self(cpu, e);
+	if (rc == 0)
+		rc = buf_alloc(&b, top, &local, t, cpu, 1, e);
 	if (rc)
 		goto out;
 	buf_first_touch(&b);
@@ -80,12 +86,18 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		if (p->npoints && size == p->size[p->npoints - 1])
 			continue;
 		p->size[p->npoints] = size;
-		p->ns[p->npoints++] = latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001);
+		rc = latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001, &p->ns[p->npoints], e);
+		if (rc)
+			break;
+		p->npoints++;
 	}
 	buf_free(&b);
-	levels_classify(p, t);
+	if (rc == 0)
+		levels_classify(p, t);
 out:
-	sched_setaffinity(0, sizeof old, &old);
+	if (sched_setaffinity(0, sizeof old, &old) && rc == 0)
+		rc = err_set(e, E_RUNTIME, "cannot restore the thread's CPU mask after the level probe: %s",
+			     strerror(errno));
 	return rc;
 }
 

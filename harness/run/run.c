@@ -1,7 +1,6 @@
 /* run.c — the measurement loop. See run.h for the method. */
 #define _GNU_SOURCE
 #include <omp.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,18 +27,9 @@ struct point_shared {
 	uint64_t clock_iters;      /* chain length of those clock samples */
 	int clock_rejected;        /* samples of this repetition rejected, all threads */
 	char clock_why[160];       /* the first one's reason */
-	int failed;                /* a thread could not get its memory */
+	int failed;                /* a thread could not be pinned or get its memory */
 	struct err err;
 };
-
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof set, &set);
-}
 
 static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps, uint64_t arg)
 {
@@ -453,8 +443,9 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		int tid = omp_get_thread_num();
 		struct err te;
 
-		pin_self(s->cfg->plan.cpus[tid]);
-		if (need) {
+		if (topo_pin_self(s->cfg->plan.cpus[tid], &te))
+			fail_shared(&g->sh, &te);
+		else if (need) {
 			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid], s->cfg->thp, &te))
 				fail_shared(&g->sh, &te);
 			else

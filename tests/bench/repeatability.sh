@@ -1,6 +1,6 @@
 #!/bin/bash
 # repeatability.sh — two identical --quick runs of the bandwidth kernels: do their L1 and L2 figures agree
-# within 2 % (median over the points of each point's difference)? Issue 8's check, a benchmark (make bench,
+# within 2 % (median over the points of each point's difference)? Once a test, now a benchmark (make bench,
 # make repeatability): another tenant on the cores moves the figures without a bug.
 #
 # Bytes per core cycle are compared, each repetition's time turned into cycles with the core clock

@@ -1,7 +1,7 @@
 #!/bin/bash
 # analyze_peaks.sh — the peaks of synthetic results (tests/tools/rawgen) when points are noisy or clocks are
-# missing: a level whose points are all noisy keeps its row, marked noisy (issue 12: the L1 read row vanished
-# on a VM); noisy points are left out where clean ones give the figure; a repetition without a clock gives
+# missing: a level whose points are all noisy keeps its row, marked noisy (the L1 read row once vanished on
+# a VM whose L1 points were all noisy); noisy points are left out where clean ones give the figure; a repetition without a clock gives
 # no cycles (never 0 GHz), and a run without any clock gives no cycles figure at all.
 . "$(dirname "$0")/../lib.sh"
 RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen

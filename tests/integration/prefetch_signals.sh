@@ -25,7 +25,7 @@ make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 # children may inherit. --foreground: otherwise timeout also signals its own process group, and a
 # SIGKILL so sent ends timeout itself, which then returns while the session may still be exiting
 # with the lock held; the next start rightly took that session for alive and restored nothing
-# (issue 12; 7 of 81 SIGKILLs after "set" with the other vCPU busy, none with --foreground).
+# (7 of 81 SIGKILLs after "set" with the other vCPU busy, none with --foreground).
 kill_randomly() {
 	local delay
 	delay=$(printf '0.%06d' $(((RANDOM * 32768 + RANDOM) % max_delay_us + 1)))
