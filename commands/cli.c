@@ -26,6 +26,18 @@ const struct cli_command *cli_command_find(const char *name)
 	return NULL;
 }
 
+void cli_usage(FILE *f)
+{
+	fprintf(f, "usage: pmucheck [COMMAND] [OPTIONS]\n\n"
+		   "Validates hardware performance events against kernels with exactly known memory\n"
+		   "traffic. Without a command: run, then analyze and report the new results.\n\n"
+		   "commands:\n");
+	for (unsigned i = 0; i < cli_command_count(); i++)
+		fprintf(f, "  %-10s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
+	fprintf(f, "\n'pmucheck help COMMAND' or 'pmucheck COMMAND --help' describes each command;\n"
+		   "'pmucheck --version' prints the versions.\n");
+}
+
 int cli_fail(const char *cmd, int status, const struct err *e)
 {
 	fprintf(stderr, "pmucheck %s: %s\n", cmd, e ? e->msg : "failed");

@@ -27,6 +27,9 @@ unsigned cli_command_count(void);
 const struct cli_command *cli_command_at(unsigned i);
 const struct cli_command *cli_command_find(const char *name);
 
+/* The program's usage: what pmucheck does and every command with its summary. */
+void cli_usage(FILE *f);
+
 /* Prints "pmucheck <cmd>: <msg>" to stderr, adds "(try 'pmucheck <cmd> --help')" for usage errors,
    and returns the exit status for status. */
 int cli_fail(const char *cmd, int status, const struct err *e);

@@ -6,17 +6,6 @@
 #include "cli.h"
 #include "pf.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: pmucheck [COMMAND] [OPTIONS]\n\n"
-		   "Validates hardware performance events against kernels with exactly known memory\n"
-		   "traffic. Without a command: run, then analyze and report the new results.\n\n"
-		   "commands:\n");
-	for (unsigned i = 0; i < cli_command_count(); i++)
-		fprintf(f, "  %-10s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
-	fprintf(f, "\n'pmucheck COMMAND --help' describes each command.\n");
-}
-
 /* A pmucheck killed during a run (SIGKILL, power loss) may have left prefetchers switched off;
    whatever runs next puts them back first. */
 static void recover_prefetchers(void)
@@ -38,13 +27,15 @@ int main(int argc, char **argv)
 	recover_prefetchers();
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
+		cli_usage(stdout);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		argv[1] = (char *)"version";
 	if (argc < 2 || argv[1][0] == '-') {
 		cmd = cli_command_find("all");
 		if (!cmd) {
-			usage(stderr);
+			cli_usage(stderr);
 			return 2;
 		}
 		return cmd->fn(argc, argv);
@@ -52,7 +43,7 @@ int main(int argc, char **argv)
 	cmd = cli_command_find(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "pmucheck: unknown command '%s'\n\n", argv[1]);
-		usage(stderr);
+		cli_usage(stderr);
 		return 2;
 	}
 	return cmd->fn(argc - 1, argv + 1);

@@ -165,7 +165,8 @@ int cfg_perf_check(const char *spec, struct err *e);
 int cfg_perf_term_known(const char *term, size_t len);
 
 /* The config directory: $PMUCHECK_CONFIG_DIR, else configs/ next to the running binary or up to three
-   directories above it (build/, build/tests/unit/ ...). */
+   directories above it (build/, build/tests/unit/ ...), else ../share/pmucheck/configs from the binary's
+   directory (an installed one). The error names every place looked. */
 int cfg_dir(char *buf, size_t len, struct err *e);
 /* The path of a file in the config directory. */
 int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e);

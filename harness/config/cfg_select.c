@@ -19,10 +19,21 @@ static int is_config_dir(const char *dir)
 	return access(probe, R_OK) == 0;
 }
 
+/* Whether cand is the config directory, copied to buf; if not, it joins the list of places looked. */
+static int found_dir(const char *cand, char *buf, size_t len, char *looked, size_t looked_len)
+{
+	size_t used = strlen(looked);
+
+	if (is_config_dir(cand) && (size_t)snprintf(buf, len, "%s", cand) < len)
+		return 1;
+	snprintf(looked + used, looked_len - used, "%s%s", used ? ", " : "", cand);
+	return 0;
+}
+
 int cfg_dir(char *buf, size_t len, struct err *e)
 {
 	const char *env = getenv("PMUCHECK_CONFIG_DIR");
-	char exe[PATH_MAX], *dir;
+	char exe[PATH_MAX], prefix[PATH_MAX], cand[PATH_MAX + 32], looked[ERR_MSG_MAX] = "", *dir;
 	ssize_t n;
 
 	if (env && *env) {
@@ -36,20 +47,24 @@ int cfg_dir(char *buf, size_t len, struct err *e)
 		return err_set(e, E_RUNTIME, "/proc/self/exe: %s", strerror(errno));
 	exe[n] = '\0';
 	dir = dirname(exe);
-	/* The binary sits in the project (pmucheck), in build/, or in build/tests/unit/. */
+	snprintf(prefix, sizeof prefix, "%s", dir);
+	/* In a build tree the binary sits in the project (pmucheck), in build/, or in build/tests/unit/:
+	   the source tree's configs/ comes first, so a developer never runs against an older install. */
 	for (int up = 0; up <= 3; up++) {
-		char cand[PATH_MAX];
-
-		snprintf(cand, sizeof cand, "%s/configs", dir);
-		if (is_config_dir(cand)) {
-			if ((size_t)snprintf(buf, len, "%s", cand) >= len)
-				return err_set(e, E_RUNTIME, "%s: path too long", cand);
+		snprintf(cand, sizeof cand, "%s/configs", strcmp(dir, "/") ? dir : "");
+		if (found_dir(cand, buf, len, looked, sizeof looked))
 			return 0;
-		}
+		if (!strcmp(dir, "/"))
+			break;
 		dir = dirname(dir);
 	}
-	return err_set(e, E_RUNTIME,
-		       "no configs/ directory near %s; set PMUCHECK_CONFIG_DIR or use --config", exe);
+	/* An installed binary (PREFIX/bin) finds PREFIX/share/pmucheck/configs relative to itself, so a
+	   DESTDIR tree still works after it is moved as a whole. */
+	snprintf(cand, sizeof cand, "%s/share/pmucheck/configs", dirname(prefix));
+	if (found_dir(cand, buf, len, looked, sizeof looked))
+		return 0;
+	return err_set(e, E_RUNTIME, "no config directory (one with generic.ini) in %s; "
+		       "set PMUCHECK_CONFIG_DIR or use --config", looked);
 }
 
 int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e)

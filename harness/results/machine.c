@@ -4,18 +4,24 @@
 #include "machine.h"
 #include "version.h"
 
-static json_t *libraries_json(void)
+void machine_lib_versions(struct lib_versions *v)
 {
 	unsigned hw = hwloc_get_api_version();
 	int pfm = pfm_get_version();
-	char papi[32], pfmv[32], hwl[32];
 
-	snprintf(papi, sizeof papi, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
+	snprintf(v->papi, sizeof v->papi, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
 		 PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
 		 PAPI_VERSION_INCREMENT(PAPI_VERSION));
-	snprintf(pfmv, sizeof pfmv, "%d.%d", PFM_MAJ_VERSION(pfm), PFM_MIN_VERSION(pfm));
-	snprintf(hwl, sizeof hwl, "%u.%u.%u", hw >> 16, (hw >> 8) & 0xff, hw & 0xff);
-	return json_pack("{s:s, s:s, s:s}", "papi", papi, "libpfm4", pfmv, "hwloc", hwl);
+	snprintf(v->libpfm4, sizeof v->libpfm4, "%d.%d", PFM_MAJ_VERSION(pfm), PFM_MIN_VERSION(pfm));
+	snprintf(v->hwloc, sizeof v->hwloc, "%u.%u.%u", hw >> 16, (hw >> 8) & 0xff, hw & 0xff);
+}
+
+static json_t *libraries_json(void)
+{
+	struct lib_versions v;
+
+	machine_lib_versions(&v);
+	return json_pack("{s:s, s:s, s:s}", "papi", v.papi, "libpfm4", v.libpfm4, "hwloc", v.hwloc);
 }
 
 /* The per-thread cache shares the size sweeps were built from, for 1 thread and for all threads (the

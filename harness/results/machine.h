@@ -30,4 +30,11 @@ struct machine_facts {
 
 json_t *machine_json(const struct machine_facts *m);
 
+/* The library versions machine.json records and `pmucheck version` prints: PAPI's from papi.h, libpfm4's
+   and hwloc's from the libraries loaded. */
+struct lib_versions {
+	char papi[32], libpfm4[32], hwloc[32];
+};
+void machine_lib_versions(struct lib_versions *v);
+
 #endif

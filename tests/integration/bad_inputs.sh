@@ -97,6 +97,9 @@ rm -f "$W"/good/events.* "$W"/good/peaks.* "$W"/good/stalls.md
 # --- CLI options: the program and each command ---
 row "unknown command 'nosuch'" nosuch
 row "unknown option '--bogus'" --bogus
+row "pmucheck help: unknown command 'nosuch'" help nosuch
+row "usage: pmucheck help [COMMAND]" help run extra
+row "pmucheck version: unexpected argument 'extra'" version extra
 row "--sizes: '12q' has an unknown unit" "${RUN[@]}" --sizes 12q
 row "--sizes: a size of 0 bytes measures nothing" "${RUN[@]}" --sizes 0
 row "--sizes: 16384 bytes is smaller than one block of touch.gpr" "${RUN[@]}" --sizes 16k

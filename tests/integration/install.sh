@@ -1,0 +1,66 @@
+#!/bin/bash
+# install.sh — `make install DESTDIR=... PREFIX=/usr` gives a tool that works on its own: run from
+# another directory, with no PMUCHECK_CONFIG_DIR and no source tree above it, the installed binary finds
+# its configs (also after the tree is moved), answers --version and help, and comes with a man page
+# that parses and a bash completion that completes; `make uninstall` removes every file again.
+. "$(dirname "$0")/../lib.sh"
+unset PMUCHECK_CONFIG_DIR
+
+ROOT=$TMP/root
+BIN=$ROOT/usr/bin/pmucheck
+mkdir -p "$TMP/elsewhere"
+check "make install DESTDIR PREFIX=/usr" make -s -C "$TOP" install DESTDIR="$ROOT" PREFIX=/usr
+for f in bin/pmucheck share/pmucheck/configs/generic.ini share/pmucheck/configs/reference/README.md \
+	share/man/man1/pmucheck.1 share/bash-completion/completions/pmucheck share/doc/pmucheck/README.md \
+	share/doc/pmucheck/LICENSE share/doc/pmucheck/docs/architecture.md; do
+	check "installs $f" test -f "$ROOT/usr/$f"
+done
+
+# pmucheck ARGS... in an empty directory far from the source tree; output in $TMP/out.
+installed() { (cd "$TMP/elsewhere" && "$@") >"$TMP/out" 2>&1; }
+
+check "installed info uses share/pmucheck/configs" \
+	bash -c 'cd "$1" && "$2" info | grep -q "^config .*/usr/share/pmucheck/configs/"' _ "$TMP/elsewhere" "$BIN"
+check "installed list kernels" installed "$BIN" list kernels
+check "installed run --dry-run --quick" installed "$BIN" run --dry-run --quick
+check "the dry run wrote nothing where it ran" test -z "$(ls -A "$TMP/elsewhere")"
+check "--version names pmucheck and the libraries" \
+	bash -c '"$1" --version | tr "\n" " " | grep -q "^pmucheck [0-9.]* PAPI .* libpfm4 .* hwloc "' _ "$BIN"
+check "help run prints run's --help" bash -c 'diff <("$1" help run) <("$1" run --help)' _ "$BIN"
+
+mv "$ROOT" "$TMP/moved"
+check "a DESTDIR tree moved as a whole still finds its configs" \
+	bash -c 'cd "$1" && "$2" info | grep -q "^config .*/moved/usr/share/pmucheck/configs/"' _ "$TMP/elsewhere" "$TMP/moved/usr/bin/pmucheck"
+mv "$TMP/moved" "$ROOT"
+mkdir -p "$TMP/bare" && cp "$BIN" "$TMP/bare/"
+check "a lone copy names every place it looked for configs" \
+	bash -c 'cd "$1" && "$2" info | grep -qF "$1/bare/configs, $1/configs, " &&
+		"$2" info | grep -qF "$1/share/pmucheck/configs; set PMUCHECK_CONFIG_DIR"' _ "$TMP" "$TMP/bare/pmucheck"
+
+MAN=$ROOT/usr/share/man/man1/pmucheck.1
+check "the man page starts with .TH PMUCHECK 1 and has NAME, SYNOPSIS, COMMANDS" \
+	bash -c 'head -1 "$1" | grep -q "^\.TH PMUCHECK 1 " && grep -q "^\.SH NAME" "$1" &&
+		grep -q "^\.SH SYNOPSIS" "$1" && grep -q "^\.SS run$" "$1"' _ "$MAN"
+if command -v groff >/dev/null; then
+	check "the man page formats without a groff warning" \
+		bash -c 'groff -man -Tutf8 -ww -z "$1" 2>&1 | { ! grep .; }' _ "$MAN"
+	check "the formatted man page carries run's options" \
+		bash -c 'groff -man -Tutf8 "$1" 2>/dev/null | sed "s/.\x08//g" | grep -q -- "--dry-run"' _ "$MAN"
+else
+	skip "the man page formats without a groff warning" "no groff"
+	skip "the formatted man page carries run's options" "no groff"
+fi
+
+# complete WORDS...: what the installed completion offers for the last word, in an empty directory.
+complete_words() {
+	(cd "$TMP/elsewhere" && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pmucheck
+		echo "${COMPREPLY[*]}"' _ "$ROOT/usr/share/bash-completion/completions/pmucheck" "$@")
+}
+check "completion: pmucheck r -> report run" test "$(complete_words pmucheck r)" = "report run"
+check "completion: pmucheck list '' -> events kernels" test "$(complete_words pmucheck list '')" = "events kernels"
+check "completion: pmucheck run --kernels copy.avx5 -> copy.avx512 copy.avx512.nt" \
+	test "$(complete_words pmucheck run --kernels copy.avx5)" = "copy.avx512 copy.avx512.nt"
+check "completion: pmucheck run --dr -> --dry-run" test "$(complete_words pmucheck run --dr)" = "--dry-run"
+
+check "make uninstall DESTDIR" make -s -C "$TOP" uninstall DESTDIR="$ROOT" PREFIX=/usr
+check "uninstall leaves no file behind" test -z "$(find "$ROOT" -type f)"
