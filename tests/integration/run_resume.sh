@@ -28,7 +28,7 @@ fi
 full_ms=$((($(date +%s%N) - start) / 1000000))
 points "$TMP/full" >"$TMP/full.points"
 signals=(INT TERM KILL)
-bad=0 partial=0
+bad=0 partial=0 why=""
 for i in $(seq 1 20); do
 	d="$TMP/cut$i" sig=${signals[$((i % 3))]}
 	"$PMUCHECK" run "${ARGS[@]}" --out "$d" >/dev/null 2>&1 &
@@ -41,19 +41,19 @@ for i in $(seq 1 20); do
 	[ -d "$d" ] || continue # killed before the directory existed: nothing to resume
 	if [ -f "$d/raw.csv" ] && [ -e "$d/PARTIAL" ]; then
 		partial=$((partial + 1))
-		whole_points "$d" || { bad=1; echo "# kill $i ($sig): raw.csv is not whole points"; }
+		whole_points "$d" || { bad=1; why="$why; kill $i ($sig): raw.csv is not whole points"; }
 		"$PMUCHECK" analyze --quiet "$d" >"$TMP/an.out" 2>&1 ||
-			{ bad=1; echo "# kill $i ($sig): partial raw.csv not analysable"; sed 's/^/#   /' "$TMP/an.out"; }
+			{ bad=1; why="$why; kill $i ($sig): partial raw.csv not analysable: $(tail -3 "$TMP/an.out" | tr '\n' ' ')"; }
 	fi
 	if [ -e "$d/PARTIAL" ]; then
 		"$PMUCHECK" run --resume "$d" >"$TMP/res.out" 2>&1 ||
-			{ bad=1; echo "# kill $i ($sig): resume failed"; sed 's/^/#   /' "$TMP/res.out"; continue; }
+			{ bad=1; why="$why; kill $i ($sig): resume failed: $(tail -3 "$TMP/res.out" | tr '\n' ' ')"; continue; }
 	fi
-	[ ! -e "$d/PARTIAL" ] || { bad=1; echo "# kill $i ($sig): still PARTIAL after resume"; }
-	points "$d" | cmp -s - "$TMP/full.points" || { bad=1; echo "# kill $i ($sig): points differ from the uninterrupted run"; }
+	[ ! -e "$d/PARTIAL" ] || { bad=1; why="$why; kill $i ($sig): still PARTIAL after resume"; }
+	points "$d" | cmp -s - "$TMP/full.points" || { bad=1; why="$why; kill $i ($sig): points differ from the uninterrupted run"; }
 done
 echo "# the uninterrupted run took $full_ms ms"
-if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed to the uninterrupted set ($partial left a partial raw.csv)"; else notok "20 random kills" "see above"; fi
+if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed to the uninterrupted set ($partial left a partial raw.csv)"; else notok "20 random kills" "${why#; }"; fi
 [ "$partial" -ge 5 ] && ok "at least 5 of the kills landed mid-run ($partial)" || notok "kills landed mid-run" "only $partial of 20 left a partial raw.csv"
 
 expect_status "resume of a finished run is refused" 2 "$PMUCHECK" run --resume "$TMP/full"
