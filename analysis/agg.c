@@ -222,6 +222,9 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->pf = point_level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
 	p->last_rep = -1;
+	p->calls = (struct stats_mindiff){0, 0};
+	p->sec_per_tick = 0;
+	p->nrep_secs = 0;
 	p->first_line = row->line;
 	return 0;
 }
@@ -257,12 +260,19 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 	return 0;
 }
 
-/* One time per repetition: the rows of a measurement (one per event) repeat it. */
+/* One time per repetition: the rows of a measurement (one per event) repeat it. Every repetition's two
+   calls go into the point's min(2R) - min(R); the first AGG_REP_TIMES differences are kept only for files
+   from before tsc_lo and tsc_hi, and the clocks for their median. */
 static void note_time(struct agg_point *p, const struct raw_row *row)
 {
-	if (row->group != 0 || row->rep == p->last_rep || p->nrep_secs == AGG_REP_TIMES)
+	if (row->group != 0 || row->rep == p->last_rep)
 		return;
 	p->last_rep = row->rep;
+	stats_mindiff_add(&p->calls, (double)row->tsc_lo, (double)row->tsc_hi);
+	if (row->tsc != 0 && row->seconds != 0)
+		p->sec_per_tick = row->seconds / (double)row->tsc;
+	if (p->nrep_secs == AGG_REP_TIMES)
+		return;
 	p->rep_ghz[p->nrep_secs] = (float)row->core_ghz;
 	p->rep_secs[p->nrep_secs++] = (float)row->seconds;
 }
@@ -278,12 +288,15 @@ static double positive_median(const float *v, unsigned n)
 	return stats_median_positive(t, n);
 }
 
-/* A point's time and clock from its repetitions'; a differenced time <= 0 (noise on a tiny point) is
-   no time at all, and a repetition without a clock (0) is left out of the clock, not taken for 0 GHz.
-   A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is missing too). */
+/* A point's time and clock from its repetitions': min(2R) - min(R) of the calls (stats_mindiff, as the
+   run's summary takes it), or in files without tsc_lo and tsc_hi the median of the differenced times; a
+   time <= 0 is no time at all, and a repetition without a clock (0) is left out of the clock, not taken
+   for 0 GHz. A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is
+   missing too). */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
-	double t = positive_median(p->rep_secs, p->nrep_secs);
+	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick :
+				     positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
 	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);

@@ -9,9 +9,10 @@
 #include "point_level.h"
 #include "machine_read.h"
 #include "raw_read.h"
+#include "stats.h"
 
-/* A point's time is the median of its first repetitions: a preempted R-pass call makes one differenced
-   time too short (fastest would pick it) or negative, the median of several is not moved by it. */
+/* A point's time is min(2R call) - min(R call) over its repetitions (common/stats.h says why); files
+   from before raw.csv had tsc_lo and tsc_hi give the median of their first AGG_REP_TIMES differences. */
 #define AGG_REP_TIMES 8
 
 struct agg_point {
@@ -24,8 +25,10 @@ struct agg_point {
 	enum pf_state pf;
 	int noisy;
 	double v[RQ_COUNT];
-	double seconds; /* median of the repetitions' positive times (group 0); INFINITY when none > 0 */
-	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times */
+	double seconds; /* min(2R) - min(R) of the repetitions (group 0); INFINITY when not > 0 */
+	struct stats_mindiff calls; /* while reading: the shortest R and 2R calls, TSC ticks */
+	double sec_per_tick;        /* seconds / tsc of the rows: the run's TSC period */
+	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */
 	float rep_ghz[AGG_REP_TIMES];  /* and their core clocks */
 	uint8_t nrep_secs;
 	int64_t last_rep;

@@ -38,3 +38,18 @@ double stats_mean_positive(const double *v, int n)
 		}
 	return k ? sum / k : 0;
 }
+
+void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi)
+{
+	if (lo > 0 && (m->lo <= 0 || lo < m->lo))
+		m->lo = lo;
+	if (hi > 0 && (m->hi <= 0 || hi < m->hi))
+		m->hi = hi;
+}
+
+double stats_mindiff(const struct stats_mindiff *m)
+{
+	double d = m->hi - m->lo;
+
+	return m->lo > 0 && m->hi > 0 && d > 0 ? d : 0;
+}

@@ -23,4 +23,23 @@ double stats_median(double *v, size_t n);
    accepted sample) is no value at all, not a small one. */
 double stats_median_positive(double *v, size_t n);
 
+/* A point's time from its repetitions: min(2R call) - min(R call) over them (2N and N bytes for
+   fresh-memory kernels). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds
+   time to a call, so the shortest call of each length is its least-disturbed one: a preempted 2R call
+   cannot make the point faster, and a preempted R call is outvoted by any undisturbed one. The median of
+   the per-repetition differences, used before, was moved by every stretched R call (a difference too
+   short) and needed most repetitions clean; on a 2-vCPU VM with a busy neighbour 126 of 136 --quick
+   points stayed above the 2 % / 5 % spread limit and were re-measured for 5 minutes. Calls of 0 ticks are
+   no measurement (files from before raw.csv had tsc_lo and tsc_hi). */
+struct stats_mindiff {
+	double lo, hi; /* shortest R call and 2R call so far; 0 = none */
+};
+
+/* Adds one repetition's two calls. */
+void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
+
+/* min(hi) - min(lo); 0 when a length has no call, or when the difference is not positive (every R call
+   stretched past every 2R call: no time at all, not a tiny one). */
+double stats_mindiff(const struct stats_mindiff *m);
+
 #endif

@@ -68,12 +68,11 @@ double record_ghz(const struct point_record *r)
 
 double record_seconds(const struct point_record *r, double tsc_hz)
 {
-	double sec[256];
-	int n = 0;
+	struct stats_mindiff m = {0, 0};
 
-	for (int i = 0; i < r->nreps && n < 256; i++)
-		sec[n++] = (double)r->pass[i * r->npass].ticks / tsc_hz;
-	return stats_median_positive(sec, (size_t)n);
+	for (int i = 0; i < r->nreps; i++)
+		stats_mindiff_add(&m, (double)r->pass[i * r->npass].lo, (double)r->pass[i * r->npass].hi);
+	return stats_mindiff(&m) / tsc_hz;
 }
 
 double record_cv_limit(const struct plan_point *pt)

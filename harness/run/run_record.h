@@ -52,8 +52,9 @@ double record_cv_limit(const struct plan_point *pt);
 /* The median core clock of the repetitions (group 0), 0 when none was measured. */
 double record_ghz(const struct point_record *r);
 
-/* The median of the repetitions' positive differenced times (group 0) in seconds, 0 when none is positive:
-   the same figure the analysis takes of raw.csv (analysis/agg.c), so the run's summary and peaks agree. */
+/* The point's time in seconds: min(2R call) - min(R call) over the repetitions (group 0; stats_mindiff),
+   0 when that is not positive. The analysis takes the same figure of raw.csv's tsc_lo and tsc_hi
+   (analysis/agg.c), so the run's summary and the peaks agree. */
 double record_seconds(const struct point_record *r, double tsc_hz);
 
 /* The labels a point's rows share. */

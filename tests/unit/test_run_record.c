@@ -1,5 +1,5 @@
-/* test_run_record.c — what a point keeps of its repetitions: the time and clock medians and the noise
- * measure. */
+/* test_run_record.c — what a point keeps of its repetitions: its time (min(2R) - min(R)), the clock
+ * median and the noise measure. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,20 +44,24 @@ static void test_cv_of_repetition_times(void **state)
 	record_free(&r);
 }
 
-/* The point's time is the median of its positive differenced times, the mean of the middle two for an
-   even count (what the analysis takes of raw.csv): the upper middle alone gave 130 here. */
-static void test_point_time_is_median_of_positive_repetitions(void **state)
+/* The point's time is min(2R call) - min(R call) over the repetitions. Repetition 1's R call was
+   preempted (+60): its own difference (40) is faster than any real repetition, and a median of the
+   differences moves with it; repetition 3's 2R call was preempted (+500). Undisturbed: 100 and 200 ticks. */
+static void test_point_time_is_min_2r_minus_min_r(void **state)
 {
 	struct point_record r;
-	const int64_t ticks[6] = {120, -40, 100, 0, 130, 110};
+	const uint64_t lo[5] = {101, 160, 100, 102, 100}, hi[5] = {201, 200, 203, 700, 200};
 
 	(void)state;
-	assert_int_equal(record_init(&r, 6, 1), 0);
-	for (int i = 0; i < 6; i++)
-		record_pass(&r, i, 0)->ticks = ticks[i];
-	assert_true(fabs(record_seconds(&r, 10.0) - 11.5) < 1e-12); /* 100 110 | 120 130, over 10 Hz */
-	for (int i = 0; i < 6; i++)
-		record_pass(&r, i, 0)->ticks = -1;
+	assert_int_equal(record_init(&r, 5, 1), 0);
+	for (int i = 0; i < 5; i++) {
+		record_pass(&r, i, 0)->lo = lo[i];
+		record_pass(&r, i, 0)->hi = hi[i];
+		record_pass(&r, i, 0)->ticks = (int64_t)(hi[i] - lo[i]);
+	}
+	assert_true(fabs(record_seconds(&r, 10.0) - 10.0) < 1e-12); /* 100 ticks over 10 Hz */
+	for (int i = 0; i < 5; i++)
+		record_pass(&r, i, 0)->lo = 300; /* every R call longer than every 2R call: no time */
 	assert_true(record_seconds(&r, 10.0) == 0);
 	record_free(&r);
 }
@@ -67,7 +71,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_clock_is_median_of_group_0_samples),
 		cmocka_unit_test(test_cv_of_repetition_times),
-		cmocka_unit_test(test_point_time_is_median_of_positive_repetitions),
+		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

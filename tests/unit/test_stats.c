@@ -1,4 +1,4 @@
-/* test_stats.c — the one median (common/stats.c) every figure of harness and analysis goes through: for
+/* test_stats.c — the one median and the one point-time estimator (common/stats.c) of harness and analysis: for
  * an even count the mean of the two middle values, as numpy and R take it. */
 #include <math.h>
 #include <setjmp.h>
@@ -58,6 +58,33 @@ static void test_mean_of_positive_samples(void **state)
 	assert_true(stats_mean_positive(none, 2) == 0);
 }
 
+/* One repetition preempted in each call length: the estimate is the undisturbed 100, never the 40 of the
+   repetition whose R call was stretched (faster than any real repetition). */
+static void test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted(void **state)
+{
+	const double lo[4] = {100, 160, 101, 100}, hi[4] = {200, 200, 650, 201};
+	struct stats_mindiff m = {0, 0};
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		stats_mindiff_add(&m, lo[i], hi[i]);
+	assert_true(stats_mindiff(&m) == 100);
+	assert_true(stats_mindiff(&m) >= 200 - 101); /* the fastest undisturbed repetition */
+}
+
+/* Calls of 0 ticks (files before tsc_lo/tsc_hi) are none; no call, or R longer than 2R, gives 0. */
+static void test_mindiff_without_a_valid_pair_is_zero(void **state)
+{
+	struct stats_mindiff m = {0, 0};
+
+	(void)state;
+	assert_true(stats_mindiff(&m) == 0);
+	stats_mindiff_add(&m, 0, 0);
+	assert_true(stats_mindiff(&m) == 0);
+	stats_mindiff_add(&m, 300, 200);
+	assert_true(stats_mindiff(&m) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -66,6 +93,8 @@ int main(void)
 		cmocka_unit_test(test_median_of_nothing_is_zero),
 		cmocka_unit_test(test_median_positive_leaves_out_non_positive_values),
 		cmocka_unit_test(test_mean_of_positive_samples),
+		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
+		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
