@@ -51,8 +51,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	else
 		fprintf(f, "- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			   "recorded it).\n");
-	fprintf(f, "- **Disturbed points**: %u of %u stayed noisy after their retries (spread above the "
-		   "limit); the peaks mark them and the verdicts leave them out.\n", noisy, d->a.npoints);
+	fprintf(f, "- **Disturbed points**: %u of %u stayed noisy (their time had not settled when "
+		   "their repetitions or their share of the time budget ran out); the peaks mark them and the "
+		   "verdicts leave them out.\n", noisy, d->a.npoints);
 	fprintf(f, "- **What it means**: interference only makes a figure slower or noisier, never faster; %s.\n\n",
 		busy ? "on a machine this disturbed, take bandwidths as lower bounds and latencies as upper "
 		       "bounds, and repeat the run on a quiet machine before comparing them with other tools" :

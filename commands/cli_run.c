@@ -34,10 +34,12 @@ static void usage(FILE *f)
 		"                          configs/; 'pmucheck info' says which)\n"
 		"      --preset NAME       reproduce a seed paper: molka2017, helm2020, larysch2016 (sets the\n"
 		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
-		"  -r, --reps N            repetitions per point after the warm-up (default 5)\n"
-		"      --retries N         re-measure a point whose repetitions spread more than 2 %% (L1, L2) or\n"
-		"                          5 %% (L3, DRAM) up to N times, then flag it 'noisy' (default 2,\n"
-		"                          1 with --quick)\n"
+		"  -r, --reps N            most repetitions per point after the warm-up (default 8); a point\n"
+		"                          stops after 3 once its time changed < 1 %% over its last 2\n"
+		"      --time-budget S     seconds the run may take (default 60 with --quick, else 300): a point\n"
+		"                          also stops when its share (time left / points left) is spent, even\n"
+		"                          after one repetition, and is then flagged 'noisy'; every point is\n"
+		"                          still measured\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each level ends\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
@@ -50,7 +52,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_RETRIES, OPT_CONFIG, OPT_PRESET, OPT_RESUME };
+enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_TIME_BUDGET, OPT_CONFIG, OPT_PRESET, OPT_RESUME };
 
 static const struct option options[] = {
 	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
@@ -62,7 +64,7 @@ static const struct option options[] = {
 	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
 	{"dry-run", no_argument, NULL, 'n'}, {"resume", required_argument, NULL, OPT_RESUME}, {"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
-	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"retries", required_argument, NULL, OPT_RETRIES}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"time-budget", required_argument, NULL, OPT_TIME_BUDGET}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0}};
 
@@ -129,8 +131,7 @@ static int add_place(void *ctx, const char *option, const char *item, struct err
 static void defaults(struct run_cli *rc)
 {
 	memset(rc, 0, sizeof *rc);
-	rc->cfg.reps = 5;
-	rc->cfg.retries = -1; /* default: 2, 1 with --quick */
+	rc->cfg.reps = 8;
 	rc->cfg.seed = 1;
 	rc->cfg.thp = 1;
 	rc->cfg.progress = -1;
@@ -170,11 +171,11 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)", optarg);
 			rc->cfg.min_seconds = (double)v * 1e-3;
 			break;
-		case OPT_RETRIES:
-			r = num_parse_u64("--retries", optarg, &v, e);
-			if (!r && v > 20)
-				r = err_set(e, E_USAGE, "--retries: %s is out of range (0..20)", optarg);
-			rc->cfg.retries = (int)v;
+		case OPT_TIME_BUDGET:
+			r = num_parse_u64("--time-budget", optarg, &v, e);
+			if (!r && (v < 1 || v > 604800))
+				r = err_set(e, E_USAGE, "--time-budget: %s s is out of range (1..604800)", optarg);
+			rc->cfg.time_budget = (double)v;
 			break;
 		case OPT_NO_THP: rc->cfg.thp = 0; break;
 		case OPT_SEED: r = num_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;
@@ -207,8 +208,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			       "prefetch states and events itself; drop those options");
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
-	if (rc->cfg.retries < 0)
-		rc->cfg.retries = o->quick ? 1 : 2; /* --quick promises a minute, even on a busy machine */
+	if (rc->cfg.time_budget == 0)
+		rc->cfg.time_budget = o->quick ? 60 : 300; /* what --quick and the default run promise */
 	return plan_check_opts(o, t, e);
 }
 

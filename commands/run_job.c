@@ -13,9 +13,9 @@
 #include "experiment.h"
 #include "levels.h"
 #include "machine.h"
+#include "progress.h"
 #include "results.h"
 #include "run_prefetch.h"
-#include "run_record.h"
 #include "summary.h"
 #include "sysinfo.h"
 #include "tsc.h"
@@ -43,6 +43,7 @@ struct run_job {
 	struct err clock_err; /* why the run's core clock is missing */
 	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
 	char started[32], finished[32], command[2048];
+	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 };
 
 /* The experiments: the steps of --preset, or the command line's one. */
@@ -265,6 +266,9 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
 	st.experiment = x->name;
+	st.budget_start = j->budget_start;
+	for (const struct experiment *y = x + 1; y < j->xs + j->nxs; y++)
+		st.points_after += y->plan.npoints;
 	st.set_prefetch = run_pf_set;
 	st.pf_ctx = &j->pf;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
@@ -283,20 +287,13 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 static int open_raw(struct run_cli *rc, struct run_job *j, struct err *e)
 {
 	struct resume_info *ri = rc->resumed;
-	int base = 0, r;
+	int r;
 
 	if (!ri || !ri->header_end)
 		return raw_create(&j->raw, rc->dir, e);
-	for (int i = 0; i < j->nxs; i++) {
-		struct experiment *x = &j->xs[i];
-		if (ri->last_point < base + x->plan.npoints || i == j->nxs - 1) {
-			r = resume_trim(rc->dir, ri, record_rows_per_point(&x->ev, x->reps), e);
-			if (r)
-				return r;
-			break;
-		}
-		base += x->plan.npoints;
-	}
+	r = resume_trim(rc->dir, ri, e);
+	if (r)
+		return r;
 	fprintf(stderr, "pmucheck run: resuming %s after point %d\n", rc->dir, ri->last_point);
 	return raw_append(&j->raw, rc->dir, e);
 }
@@ -406,6 +403,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
+	j->budget_start = progress_now();
 	/* Every check first: bad input is refused before anything is written. */
 	sysinfo_read(&j->sys);
 	r = build_experiments(rc, t, j, e);

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "run_record.h"
+#include "run.h"
 #include "stats.h"
 #include "summary.h"
 
@@ -10,11 +10,6 @@
 static int is_bandwidth(enum kern_access a)
 {
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
-}
-
-static int noisy_point(const struct plan *p, const struct run_point_result *res, int i)
-{
-	return res[i].cv > record_cv_limit(&p->points[i]);
 }
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
@@ -31,11 +26,11 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
-			    res[i].ns_median <= 0 || noisy_point(p, res, i) != pass)
+			    res[i].ns <= 0 || res[i].noisy != pass)
 				continue;
-			v[n++] = res[i].ns_median;
+			v[n++] = res[i].ns;
 			if (res[i].core_ghz > 0)
-				c[nc++] = res[i].ns_median * res[i].core_ghz;
+				c[nc++] = res[i].ns * res[i].core_ghz;
 		}
 	}
 	if (!n) {
@@ -89,9 +84,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
-		double *b = &best[a][l][wide][noisy_point(p, res, i)];
-		if (res[i].gbps_median > *b)
-			*b = res[i].gbps_median;
+		double *b = &best[a][l][wide][res[i].noisy];
+		if (res[i].gbps > *b)
+			*b = res[i].gbps;
 	}
 	fprintf(f, "\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer chase\n",
 		maxthreads);
@@ -123,7 +118,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < p->npoints; i++)
-		noisy += noisy_point(p, res, i);
+		noisy += res[i].noisy;
 	if (noisy)
 		fprintf(f, "%d of %d points stayed noisy after re-measuring (flagged in raw.csv; machine busy?)\n", noisy,
 			p->npoints);

@@ -75,9 +75,7 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 			if (p != ri->last_point) {
 				ri->last_point = p;
 				ri->last_point_start = off;
-				ri->last_rows = 0;
 			}
-			ri->last_rows++;
 		}
 		off += n;
 		ri->complete_end = off;
@@ -105,12 +103,12 @@ int resume_load(const char *dir, struct resume_info *ri, struct err *e)
 	return rc;
 }
 
-int resume_trim(const char *dir, struct resume_info *ri, long rows_per_point, struct err *e)
+int resume_trim(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096];
 	long keep = ri->complete_end;
 
-	if (ri->last_point >= 0 && ri->last_rows != rows_per_point) {
+	if (ri->last_point >= 0) {
 		keep = ri->last_point_start;
 		ri->last_point--;
 	}

@@ -21,7 +21,6 @@ struct resume_info {
 	char *argv[RESUME_MAX_ARGS]; /* the interrupted run's arguments, argv[0] = "run" */
 	char started[32];
 	int last_point;              /* last point raw.csv holds (-1: none) */
-	long last_rows;              /* rows of that point */
 	long header_end;             /* offset after the header line (0: raw.csv missing) */
 	long last_point_start;       /* offset of the first row of the last point */
 	long complete_end;           /* offset after the last whole row */
@@ -32,9 +31,11 @@ struct resume_info {
 
 /* Reads DIR/machine.json and scans DIR/raw.csv. E_USAGE when DIR is not an unfinished pmucheck run. */
 int resume_load(const char *dir, struct resume_info *ri, struct err *e);
-/* Makes raw.csv end with whole points: cuts a torn last line, and the last point's rows when they are
-   not rows_per_point (its write was torn). Afterwards last_point is the last complete point. */
-int resume_trim(const char *dir, struct resume_info *ri, long rows_per_point, struct err *e);
+/* Makes raw.csv end with whole points: cuts a torn last line, and the last point's rows, which are
+   measured again. A point has as many repetitions as it needed (harness/run/budget.h), so no row count
+   tells a whole last point from one whose write was cut at a row's end. Afterwards last_point is the
+   last point kept. */
+int resume_trim(const char *dir, struct resume_info *ri, struct err *e);
 void resume_free(struct resume_info *ri);
 
 #endif

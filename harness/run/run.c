@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "buf.h"
 #include "core_clock.h"
 #include "progress.h"
@@ -19,8 +20,7 @@
    a barrier. */
 struct point_shared {
 	uint64_t reps;             /* R, chosen by the master */
-	int again;                 /* calibration, or a noisy point's measurement, goes on */
-	int attempt;               /* re-measurements of a noisy point so far */
+	int again;                 /* calibration, or the repetitions, go on */
 	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
 	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
 	double ghz[MAX_THREADS];   /* core clock around the two calls, per thread; 0 = none */
@@ -47,18 +47,18 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-/* Bandwidth and latency of the median repetition (group 0) for the summary; none (0) when no
-   repetition has a positive time. */
+/* Bandwidth and latency of the point's time (record_seconds: min(2R) - min(R)) for the summary; none (0)
+   when it has no positive time. */
 static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz)
 {
 	double sec = record_seconds(r, tsc_hz);
 
-	res->gbps_median = res->ns_median = 0;
+	res->gbps = res->ns = 0;
 	if (!(sec > 0))
 		return;
-	res->gbps_median = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
+	res->gbps = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
 	if (r->v.chase_accesses)
-		res->ns_median = sec * 1e9 / (double)r->v.chase_accesses;
+		res->ns = sec * 1e9 / (double)r->v.chase_accesses;
 }
 
 /* The counters of one pass (the R call or the 2R call) of one event group. */
@@ -112,7 +112,9 @@ struct group_ctx {
 	char cpus[512], mem_nodes[256], placement[32], msr[512];
 	struct record_labels labels;
 	struct point_record rec;
-	double cv;
+	double point_start, share;        /* when the point began (progress_now), its share of the budget */
+	double est[256];                  /* the point's estimate after each repetition, seconds */
+	enum budget_next stop;            /* why its repetitions stopped */
 	struct progress *prog;
 };
 
@@ -282,16 +284,29 @@ static double clock_of(struct group_ctx *g)
 	return 0;
 }
 
-/* All repetitions of a point, every event group each. Each thread samples its core clock just before
-   and after a repetition's two calls: on a machine whose clock wanders (turbo, a VM's host) the clock
-   of the repetition itself turns its time into cycles, where one reading per point or run would not. */
+/* After a repetition (master): whether the point repeats, by budget.h's rule; why it stops is kept. */
+static int goes_on(struct group_ctx *g, int done)
+{
+	double est = record_seconds(&g->rec, g->s->tsc_hz);
+	double before = done > BUDGET_STABLE_SPAN ? g->est[done - 1 - BUDGET_STABLE_SPAN] : 0;
+	struct budget_point b = {done, g->rec.cap, est, before, progress_now() - g->point_start, g->share};
+
+	g->est[done - 1] = est;
+	g->stop = budget_next(&b);
+	return g->stop == BUDGET_GO;
+}
+
+/* The repetitions of a point, every event group each, until budget.h says stop. Each thread samples its
+   core clock just before and after a repetition's two calls: on a machine whose clock wanders (turbo, a
+   VM's host) the clock of the repetition itself turns its time into cycles, where one reading per point
+   or run would not. */
 static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struct point_record *rec, int tid)
 {
 	const struct ctr_plan *cp = g->s->events && g->s->events->plan.ngroups ? &g->s->events->plan : NULL;
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
 
-	for (int rep = 0; rep < rec->nreps && !sh->failed; rep++) {
+	for (int rep = 0; !sh->failed; rep++) {
 		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
 			double clock[2];
@@ -332,6 +347,11 @@ next:
 				free_fresh(g, tid);
 #pragma omp barrier
 		}
+#pragma omp master
+		sh->again = !sh->failed && goes_on(g, rep + 1);
+#pragma omp barrier
+		if (!sh->again)
+			break;
 	}
 }
 
@@ -353,37 +373,32 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
-		sh->attempt = 0;
+		g->point_start = progress_now();
+		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start,
+					s->plan->npoints - ipt + s->points_after);
 	}
 	calibrate(g, pt, tid);
-	/* A point whose repetitions spread more than the noise limit is measured again, up to
-	   cfg->retries times; the last attempt's rows are kept and flagged if it is still noisy. */
-	do {
 #pragma omp master
-		{
-			record_volumes(pt, fresh ? 1 : sh->reps, &g->rec.v);
-			g->rec.reps = fresh ? 1 : sh->reps;
-		}
+	{
+		record_volumes(pt, fresh ? 1 : sh->reps, &g->rec.v);
+		g->rec.reps = fresh ? 1 : sh->reps;
+		g->rec.nreps = 0;
+	}
 #pragma omp barrier
-		measure_reps(g, pt, &g->rec, tid);
-#pragma omp master
-		{
-			g->cv = record_cv(&g->rec);
-			sh->again = !sh->failed && g->cv > record_cv_limit(pt) && sh->attempt++ < s->cfg->retries;
-		}
-#pragma omp barrier
-	} while (sh->again);
-
+	measure_reps(g, pt, &g->rec, tid);
 #pragma omp master
 	{
 		if (!sh->failed) {
-			int noisy = g->cv > record_cv_limit(pt);
+			/* First-touch time is page-fault time, which varies by tens of percent from call to call
+			   whatever the machine does; what such a point is for is its counts, not its time. */
+			int noisy = !fresh && g->stop != BUDGET_STABLE_STOP;
 			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
 			summarise(&s->results[ipt], &g->rec, s->tsc_hz);
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
-			s->results[ipt].cv = g->cv;
-			s->results[ipt].attempts = sh->attempt + 1;
+			s->results[ipt].cv = record_cv(&g->rec);
+			s->results[ipt].reps = g->rec.nreps;
+			s->results[ipt].noisy = noisy;
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}
@@ -487,7 +502,7 @@ int run_measure(struct run_state *s, struct err *e)
 	if (!g)
 		return err_set(e, E_RUNTIME, "out of memory");
 	g->s = s;
-	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress);
+	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress, s->budget_start + s->cfg->time_budget);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
 		int last = first + 1;
 		while (last < s->plan->npoints && same_group(&s->plan->points[first], &s->plan->points[last]))

@@ -9,7 +9,7 @@
 int record_init(struct point_record *r, int nreps, int npass)
 {
 	memset(r, 0, sizeof *r);
-	r->nreps = nreps;
+	r->cap = nreps;
 	r->npass = npass;
 	r->pass = calloc((size_t)nreps * (size_t)npass, sizeof *r->pass);
 	return r->pass ? 0 : -1;
@@ -23,6 +23,8 @@ void record_free(struct point_record *r)
 
 struct rec_pass *record_pass(struct point_record *r, int rep, int group)
 {
+	if (rep >= r->nreps)
+		r->nreps = rep + 1;
 	return &r->pass[rep * r->npass + group];
 }
 
@@ -73,15 +75,6 @@ double record_seconds(const struct point_record *r, double tsc_hz)
 	for (int i = 0; i < r->nreps; i++)
 		stats_mindiff_add(&m, (double)r->pass[i * r->npass].lo, (double)r->pass[i * r->npass].hi);
 	return stats_mindiff(&m) / tsc_hz;
-}
-
-double record_cv_limit(const struct plan_point *pt)
-{
-	/* First-touch time is page-fault time, which varies by tens of percent from call to call whatever
-	   the machine does; what such a point is for is its counts, not its time. */
-	if (pt->fam->flags & KF_FRESH_BUFFER)
-		return INFINITY;
-	return pt->level == LEVEL_L1 || pt->level == LEVEL_L2 ? NOISE_CV_CACHE : NOISE_CV_MEMORY;
 }
 
 /* The part of a row that all its events share. */
@@ -135,19 +128,6 @@ static void event_fields(struct raw_out_row *row, const struct ctr_event *ev)
 	row->backend = ctr_backend_name(ev->backend);
 	row->encoding = ev->encoding;
 	row->scope = ctr_scope_name(ev->scope);
-}
-
-long record_rows_per_point(const struct run_events *re, int nreps)
-{
-	long per_rep = 0;
-
-	if (!re || !re->plan.ngroups)
-		per_rep = 1;
-	for (unsigned g = 0; re && g < re->plan.ngroups; g++)
-		per_rep += re->plan.groups[g].n;
-	for (unsigned i = 0; re && i < re->nev; i++)
-		per_rep += re->evs[i].status != CTR_OK;
-	return per_rep * nreps;
 }
 
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,

@@ -8,11 +8,6 @@
 #include "plan.h"
 #include "run.h"
 
-/* A point is noisy when the coefficient of variation of its repetitions' times exceeds this: caches
-   repeat tightly, memory less so. */
-#define NOISE_CV_CACHE 0.02 /* L1, L2 */
-#define NOISE_CV_MEMORY 0.05 /* L3, DRAM */
-
 struct rec_event {
 	int has_count;
 	int64_t count;               /* R-pass difference, summed over threads (thread scope) */
@@ -31,7 +26,8 @@ struct rec_pass {
 };
 
 struct point_record {
-	int nreps, npass;
+	int nreps, npass;            /* repetitions measured so far, event groups */
+	int cap;                     /* repetitions allocated (--reps) */
 	uint64_t reps;               /* R of the differenced call (1 for fresh-memory kernels) */
 	struct kern_volumes v;       /* of the differenced call, all threads */
 	struct rec_pass *pass;       /* [rep * npass + group] */
@@ -39,15 +35,15 @@ struct point_record {
 
 int record_init(struct point_record *r, int nreps, int npass);
 void record_free(struct point_record *r);
+/* Repetition rep (< cap) of a group; the record then holds at least rep + 1 repetitions. */
 struct rec_pass *record_pass(struct point_record *r, int rep, int group);
 
 /* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,
    times the threads. */
 void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volumes *out);
 
-/* Coefficient of variation of the repetitions' times (group 0), and the limit for the point's level. */
+/* Coefficient of variation of the repetitions' differenced times (group 0): how disturbed they were. */
 double record_cv(const struct point_record *r);
-double record_cv_limit(const struct plan_point *pt);
 
 /* The median core clock of the repetitions (group 0), 0 when none was measured. */
 double record_ghz(const struct point_record *r);
@@ -62,9 +58,6 @@ struct record_labels {
 	const char *cpus, *mem_nodes, *placement, *msr;
 	double tsc_hz, thp_share;
 };
-
-/* How many rows record_write writes for one point. */
-long record_rows_per_point(const struct run_events *re, int nreps);
 
 /* Writes every row of the point: per repetition and group, one row per counted event (or one row without
    event when nothing is counted), plus rows for the events that are not counted. */

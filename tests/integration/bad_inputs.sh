@@ -114,7 +114,11 @@ row "--prefetch: unknown prefetcher 'l3-magic'" "${RUN[@]}" --prefetch off:l3-ma
 row "--reps: 0 is out of range" "${RUN[@]}" --reps 0
 row "--min-time: 0 ms is out of range" "${RUN[@]}" --min-time 0
 row "--min-time: 'x' is not a non-negative number" "${RUN[@]}" --min-time x
-row "--retries: 'x' is not a non-negative number" "${RUN[@]}" --retries x
+row "--time-budget: 'x' is not a non-negative number" "${RUN[@]}" --time-budget x
+row "--time-budget: 0 s is out of range" "${RUN[@]}" --time-budget 0
+row "--time-budget: '-5' is not a non-negative number" "${RUN[@]}" --time-budget -5
+row "--time-budget: 9999999 s is out of range" "${RUN[@]}" --time-budget 9999999
+row "option '--time-budget' needs a value" "${RUN[@]}" --time-budget
 row "--seed: '-1' is not a non-negative number" "${RUN[@]}" --seed -1
 row "--args: 'x' is not a non-negative number" "${RUN[@]}" --args x
 row "--cpus: CPU 100000 is not in this machine" "${RUN[@]}" --cpus 100000

@@ -10,7 +10,7 @@ perf stat -e instructions true 2>&1 | grep -q "not supported" && no_pmu=1
 for preset in molka2017 helm2020 larysch2016; do
 	d="$TMP/$preset"
 	start=$(date +%s)
-	if ! "$PMUCHECK" --preset "$preset" --quick --reps 2 --min-time 1 --retries 0 --no-progress \
+	if ! "$PMUCHECK" --preset "$preset" --quick --reps 2 --min-time 1 --no-progress \
 		--out "$d" >"$TMP/$preset.out" 2>&1; then
 		notok "preset $preset runs, is analysed and reported" "$(tail -3 "$TMP/$preset.out")"
 		continue

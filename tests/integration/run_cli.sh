@@ -74,3 +74,26 @@ for r in rows[1:]:
         assert int(d["v_chase_accesses"]) == int(d["bytes"]) // 64 * int(d["reps"]), d
 PY
 check "run prints a summary with a latency" grep -q "latency" "$TMP/out"
+
+# A budget too small for the plan: every planned point is still written, each with at least one repetition
+# and its mark ('' settled, 'noisy' stopped by its share); the run is never cut short.
+if "$PMUCHECK" run --kernels load.sse --sizes 16k,4M --reported-levels --time-budget 1 --no-progress \
+	--out "$TMP/tiny" >"$TMP/out" 2>&1; then
+	check "a run over its time budget writes every planned point, each with a repetition and a mark" \
+		python3 - "$TMP/tiny/raw.csv" <<'PY'
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+reps, cells = collections.defaultdict(set), collections.defaultdict(set)
+for r in rows:
+    assert r["flag"] in ("", "noisy"), r["flag"]
+    reps[r["point"]].add(r["rep"])
+    cells[r["prefetch"]].add((r["point"], r["bytes"], r["threads"]))
+# both sizes at 1 and at all threads (one count on a 1-CPU machine), in every prefetch state it allowed
+n = 2 * len({r["threads"] for r in rows})
+assert all(len({c[1:] for c in v}) == len(v) == n for v in cells.values()), cells
+assert sorted(map(int, reps)) == list(range(len(reps))), sorted(reps)
+assert all(len(v) >= 1 for v in reps.values()), reps
+PY
+else
+	notok "a run over its time budget" "exit $?"; sed 's/^/#   /' "$TMP/out"
+fi

@@ -6,7 +6,7 @@
 set -m # background jobs in their own process group, so SIGINT is not ignored in them
 
 ARGS=(--kernels load.gpr,store.gpr,chase.plain --sizes 16k,64k,256k,1M --threads 1 --reps 2 --min-time 1
-	--reported-levels --retries 0 --no-progress)
+	--reported-levels --no-progress)
 # The set of (point, variant, size, argument, repetition, event) a run measured.
 points() { python3 -c '
 import csv, sys

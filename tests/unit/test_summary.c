@@ -62,8 +62,8 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	/* L1 reads: both noisy (cv 0.1 > 2 %); L1 writes: one clean 40, one noisy and faster 90 */
 	struct plan_point pts[4] = {point("load.gpr", LEVEL_L1), point("load.gpr", LEVEL_L1), point("store.gpr", LEVEL_L1),
 				    point("store.gpr", LEVEL_L1)};
-	struct run_point_result res[4] = {{.gbps_median = 50, .cv = 0.1}, {.gbps_median = 60, .cv = 0.1},
-					  {.gbps_median = 40, .cv = 0.001}, {.gbps_median = 90, .cv = 0.1}};
+	struct run_point_result res[4] = {{.gbps = 50, .cv = 0.1, .noisy = 1}, {.gbps = 60, .cv = 0.1, .noisy = 1},
+					  {.gbps = 40, .cv = 0.001}, {.gbps = 90, .cv = 0.1, .noisy = 1}};
 	char *out = print(pts, res, 4), b[256];
 
 	(void)state;
@@ -78,7 +78,7 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 static void test_clean_table_has_no_mark(void **state)
 {
 	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
-	struct run_point_result res[1] = {{.gbps_median = 30, .cv = 0.001}};
+	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
 	char *out = print(pts, res, 1), b[256];
 
 	(void)state;
@@ -93,8 +93,8 @@ static void test_clean_table_has_no_mark(void **state)
 static void test_latency_without_clock_has_no_cycles(void **state)
 {
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
-	struct run_point_result res[2] = {{.ns_median = 1.2, .core_ghz = 0, .cv = 0.001},
-					  {.ns_median = 4.0, .core_ghz = 3.0, .cv = 0.001}};
+	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
+					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
@@ -110,10 +110,10 @@ static void test_latency_over_even_points_is_mean_of_middle_two(void **state)
 {
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L2), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L2), point("chase.plain", LEVEL_L2)};
-	struct run_point_result res[4] = {{.ns_median = 10, .core_ghz = 2, .cv = 0.001},
-					  {.ns_median = 4, .core_ghz = 2, .cv = 0.001},
-					  {.ns_median = 6, .core_ghz = 2, .cv = 0.001},
-					  {.ns_median = 5, .core_ghz = 2, .cv = 0.001}};
+	struct run_point_result res[4] = {{.ns = 10, .core_ghz = 2, .cv = 0.001},
+					  {.ns = 4, .core_ghz = 2, .cv = 0.001},
+					  {.ns = 6, .core_ghz = 2, .cv = 0.001},
+					  {.ns = 5, .core_ghz = 2, .cv = 0.001}};
 	char *out = print(pts, res, 4), b[256];
 
 	(void)state;

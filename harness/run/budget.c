@@ -1,0 +1,22 @@
+#include <math.h>
+
+#include "budget.h"
+
+double budget_share(double budget_s, double elapsed_s, int points_left)
+{
+	double left = budget_s * (1 - BUDGET_RESERVE) - elapsed_s;
+
+	return left > 0 && points_left > 0 ? left / points_left : 0;
+}
+
+enum budget_next budget_next(const struct budget_point *p)
+{
+	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 &&
+		      fabs(p->est_now - p->est_before) < BUDGET_STABLE * p->est_now;
+
+	if (settled)
+		return BUDGET_STABLE_STOP;
+	if (p->reps_done >= p->reps_max)
+		return BUDGET_MAX;
+	return p->spent_s >= p->share_s ? BUDGET_SPENT : BUDGET_GO;
+}

@@ -1,0 +1,77 @@
+/* test_budget.c — when a point stops repeating (harness/run/budget.c): stable after the minimum, marked
+ * when its share of the time budget or --reps runs out, which may be after one repetition. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "budget.h"
+
+/* 100 s less the 2 s reserve, 20 s spent, 10 points left: 7.8 s each; nothing left, or no point left,
+   gives 0. */
+static void test_share_is_time_left_over_points_left(void **state)
+{
+	(void)state;
+	assert_true(fabs(budget_share(100, 20, 10) - 7.8) < 1e-12);
+	assert_true(budget_share(60, 61, 10) == 0);
+	assert_true(budget_share(60, 20, 0) == 0);
+}
+
+/* Two repetitions that agree exactly are not yet stable (the minimum is 3); a spent share or --reps ends
+   a point even after its first. */
+static void test_not_stable_before_three_but_spent_after_one(void **state)
+{
+	struct budget_point p = {.reps_done = 2, .reps_max = 8, .est_now = 100, .est_before = 100,
+				 .spent_s = 0.1, .share_s = 1};
+
+	(void)state;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.reps_done = 1;
+	p.spent_s = 3.4; /* one DRAM chase repetition on a busy VM */
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+	p.spent_s = 0.1;
+	p.reps_max = 1; /* --reps 1 */
+	assert_int_equal(budget_next(&p), BUDGET_MAX);
+}
+
+/* 0.5 % change over the last two repetitions is stable; 2 % with time left goes on. */
+static void test_stops_when_the_estimate_settled(void **state)
+{
+	struct budget_point p = {.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 100.5,
+				 .spent_s = 0.1, .share_s = 1};
+
+	(void)state;
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
+	p.est_before = 102;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.est_now = 0; /* no time yet (R longer than 2R): never stable */
+	p.est_before = 0;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+}
+
+/* A disturbed point stops, marked, when its share is spent or at --reps; never measured again. */
+static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
+{
+	struct budget_point p = {.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 110,
+				 .spent_s = 1, .share_s = 1};
+
+	(void)state;
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+	p.spent_s = 0.2;
+	p.reps_done = 8;
+	assert_int_equal(budget_next(&p), BUDGET_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share_is_time_left_over_points_left),
+		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
+		cmocka_unit_test(test_stops_when_the_estimate_settled),
+		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
