@@ -2,11 +2,11 @@
 
 #include "budget.h"
 
-double budget_share(double budget_s, double elapsed_s, int points_left)
+double budget_share(double budget_s, double elapsed_s, int points_left, double floor_typ_s, double floor_s)
 {
-	double left = budget_s * (1 - BUDGET_RESERVE) - elapsed_s;
+	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floor_typ_s * points_left;
 
-	return left > 0 && points_left > 0 ? left / points_left : 0;
+	return floor_s + (slack > 0 && points_left > 0 ? slack / points_left : 0);
 }
 
 enum budget_next budget_next(const struct budget_point *p)

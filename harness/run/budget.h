@@ -7,7 +7,12 @@
  * The share may end a point after its first repetition: on the 2-vCPU development VM with `yes` on the
  * other vCPU one repetition of a --quick DRAM pointer chase (128 MiB, R = 1) takes 3.4 s, so its three
  * points took 31 of the 48 s of timed calls at 3 repetitions each, and --quick took 85 s against its
- * 60 s budget; such a point is flagged, not measured less often than the budget allows. */
+ * 60 s budget; such a point is flagged, not measured less often than the budget allows.
+ *
+ * Every point left must still get its floor (its warm-up and first repetition), so only the time beyond
+ * the floors of the points left is shared: an equal share of all the time left let the cheap one-thread
+ * points of --quick spend what the two-thread points after them (a barrier under a busy neighbour costs
+ * a time slice) then lacked; the last 100 of 224 points got one repetition, and the run took 65.7 s. */
 #ifndef PMUCHECK_BUDGET_H
 #define PMUCHECK_BUDGET_H
 
@@ -33,9 +38,13 @@ enum budget_next {
 	BUDGET_MAX,     /* --reps repetitions without settling: marked */
 };
 
-/* The share of the budget a point may take: what is left of it (less BUDGET_RESERVE) over the points
-   left (this one included); 0 when it is spent, when the point then takes one repetition. */
-double budget_share(double budget_s, double elapsed_s, int points_left);
+/* The time a point may take, known after its first repetition: its own floor (floor_s, the seconds from
+   its start to the end of that repetition) and an equal part of the slack, the budget (less
+   BUDGET_RESERVE) left at its start (elapsed_s spent) beyond the floors of the points left, this one
+   included, at floor_typ_s each: the median floor of the points so far. The mean was moved by three DRAM
+   pointer chases (5 s each against a median of tens of ms): no slack for the next 45 points, which got
+   one repetition each, and a --quick of 43 s that left its budget unused. */
+double budget_share(double budget_s, double elapsed_s, int points_left, double floor_typ_s, double floor_s);
 
 /* Whether a point goes on repeating, after at least one repetition. It is stable at the earliest after
    BUDGET_MIN_REPS; before that only its spent share or reps_max ends it. */

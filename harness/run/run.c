@@ -113,6 +113,8 @@ struct group_ctx {
 	struct record_labels labels;
 	struct point_record rec;
 	double point_start, share;        /* when the point began (progress_now), its share of the budget */
+	double *floors, *floor_tmp;       /* warm-up and first repetition of each point so far, seconds */
+	int nfloors, points_left;         /* how many; points left in the run, this one included */
 	double est[256];                  /* the point's estimate after each repetition, seconds */
 	enum budget_next stop;            /* why its repetitions stopped */
 	struct progress *prog;
@@ -287,9 +289,18 @@ static double clock_of(struct group_ctx *g)
 /* After a repetition (master): whether the point repeats, by budget.h's rule; why it stops is kept. */
 static int goes_on(struct group_ctx *g, int done)
 {
-	double est = record_seconds(&g->rec, g->s->tsc_hz);
+	struct run_state *s = g->s;
+	double est = record_seconds(&g->rec, s->tsc_hz), spent = progress_now() - g->point_start;
 	double before = done > BUDGET_STABLE_SPAN ? g->est[done - 1 - BUDGET_STABLE_SPAN] : 0;
-	struct budget_point b = {done, g->rec.cap, est, before, progress_now() - g->point_start, g->share};
+	struct budget_point b = {done, g->rec.cap, est, before, spent, 0};
+
+	if (done == 1) {
+		g->floors[g->nfloors++] = spent;
+		memcpy(g->floor_tmp, g->floors, (size_t)g->nfloors * sizeof *g->floors);
+		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start, g->points_left,
+					stats_median(g->floor_tmp, (size_t)g->nfloors), spent);
+	}
+	b.share_s = g->share;
 
 	g->est[done - 1] = est;
 	g->stop = budget_next(&b);
@@ -374,8 +385,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		g->point_start = progress_now();
-		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start,
-					s->plan->npoints - ipt + s->points_after);
+		g->points_left = s->plan->npoints - ipt + s->points_after;
 	}
 	calibrate(g, pt, tid);
 #pragma omp master
@@ -499,8 +509,18 @@ int run_measure(struct run_state *s, struct err *e)
 	struct group_ctx *g = calloc(1, sizeof *g);
 	int rc = 0, pf_now = -1;
 
-	if (!g)
+	if (g) {
+		g->floors = calloc((size_t)s->plan->npoints + 1, sizeof *g->floors);
+		g->floor_tmp = calloc((size_t)s->plan->npoints + 1, sizeof *g->floor_tmp);
+	}
+	if (!g || !g->floors || !g->floor_tmp) {
+		if (g) {
+			free(g->floors);
+			free(g->floor_tmp);
+		}
+		free(g);
 		return err_set(e, E_RUNTIME, "out of memory");
+	}
 	g->s = s;
 	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress, s->budget_start + s->cfg->time_budget);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
@@ -522,6 +542,8 @@ int run_measure(struct run_state *s, struct err *e)
 		first = last;
 	}
 	progress_done(g->prog);
+	free(g->floors);
+	free(g->floor_tmp);
 	free(g);
 	return rc;
 }

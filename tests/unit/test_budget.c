@@ -10,14 +10,15 @@
 
 #include "budget.h"
 
-/* 100 s less the 2 s reserve, 20 s spent, 10 points left: 7.8 s each; nothing left, or no point left,
-   gives 0. */
-static void test_share_is_time_left_over_points_left(void **state)
+/* 100 s less the 2 s reserve, 20 s spent, 10 points left with floors of 0.5 s: 73 s of slack, 7.3 s each
+   beyond the point's own floor (0.8 s). Slack spent, or floors that need more than is left: the floor. */
+static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(100, 20, 10) - 7.8) < 1e-12);
-	assert_true(budget_share(60, 61, 10) == 0);
-	assert_true(budget_share(60, 20, 0) == 0);
+	assert_true(fabs(budget_share(100, 20, 10, 0.5, 0.8) - 8.1) < 1e-12);
+	assert_true(budget_share(60, 61, 10, 0.5, 0.8) == 0.8);
+	assert_true(budget_share(100, 20, 10, 9, 0.8) == 0.8);
+	assert_true(budget_share(60, 20, 0, 0.5, 0.8) == 0.8);
 }
 
 /* Two repetitions that agree exactly are not yet stable (the minimum is 3); a spent share or --reps ends
@@ -68,7 +69,7 @@ static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_share_is_time_left_over_points_left),
+		cmocka_unit_test(test_share_is_own_floor_and_a_part_of_the_slack),
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
 		cmocka_unit_test(test_stops_when_the_estimate_settled),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
