@@ -68,6 +68,25 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
 	*marked |= noisy;
 }
 
+/* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
+   times, median over the points measured now (a resumed run's earlier points have no result). */
+static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
+{
+	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps), *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
+	size_t n = 0;
+
+	for (int i = 0; reps && cv && i < p->npoints; i++)
+		if (res[i].reps > 0) {
+			reps[n] = res[i].reps;
+			cv[n++] = res[i].cv;
+		}
+	if (n)
+		fprintf(f, "repetitions per point: median %g; spread of their times: median %.1f %%\n",
+			stats_median(reps, n), 100 * stats_median(cv, n));
+	free(reps);
+	free(cv);
+}
+
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir)
@@ -120,8 +139,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	for (int i = 0; i < p->npoints; i++)
 		noisy += res[i].noisy;
 	if (noisy)
-		fprintf(f, "%d of %d points stayed noisy after re-measuring (flagged in raw.csv; machine busy?)\n", noisy,
-			p->npoints);
+		fprintf(f, "%d of %d points stayed noisy: their time had not settled within --reps or their share of "
+			   "the time budget (flagged in raw.csv; machine busy?)\n", noisy, p->npoints);
+	disturbance(f, p, res);
 	if (marked)
 		fprintf(f, "* from noisy points only: that cell had no clean point\n");
 	fprintf(f, "levels as measured by the latency probe where it disagreed with the reported sizes; raw data: "
