@@ -98,7 +98,8 @@ static int str_match(const struct agg *a, uint32_t i, const void *key)
 }
 
 /* Adds entry n - 1 (just appended); the table stays at most half full. */
-static int ix_add(struct agg *a, struct agg_index *ix, uint32_t n, uint64_t (*hash)(const struct agg *, uint32_t))
+static int ix_add(struct agg *a, struct agg_index *ix, uint32_t n,
+		  uint64_t (*hash)(const struct agg *, uint32_t))
 {
 	if (2 * n > ix->size) {
 		uint32_t size = ix->size ? 2 * ix->size : 1024;
@@ -233,9 +234,9 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 static int point_same(const struct agg_point *p, const struct raw_row *row)
 {
 	return strcmp(p->variant, row->variant) == 0 && p->bytes == row->bytes &&
-	       p->threads == row->threads && p->reps == row->reps && p->arg == row->arg &&
-	       strcmp(p->prefetch, row->prefetch) == 0 && strcmp(p->placement, row->placement) == 0 &&
-	       memcmp(p->v, row->v, sizeof p->v) == 0;
+		p->threads == row->threads && p->reps == row->reps && p->arg == row->arg &&
+		strcmp(p->prefetch, row->prefetch) == 0 && strcmp(p->placement, row->placement) == 0 &&
+		memcmp(p->v, row->v, sizeof p->v) == 0;
 }
 
 /* The point of a row, created on its first row; sets *idx. */
@@ -295,8 +296,8 @@ static double positive_median(const float *v, unsigned n)
    missing too). */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
-	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick :
-				     positive_median(p->rep_secs, p->nrep_secs);
+	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
+				   : positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
 	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);

@@ -16,7 +16,7 @@
 #define AGG_REP_TIMES 8
 
 struct agg_point {
-	int64_t id;      /* `point` in raw.csv */
+	int64_t id;                                          /* `point` in raw.csv */
 	const char *kernel, *variant, *placement, *prefetch; /* interned: one copy per distinct text */
 	enum kern_access access;
 	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits (kern.h) */
@@ -25,7 +25,7 @@ struct agg_point {
 	enum pf_state pf;
 	int noisy;
 	double v[RQ_COUNT];
-	double seconds; /* min(2R) - min(R) of the repetitions (group 0); INFINITY when not > 0 */
+	double seconds;             /* min(2R) - min(R) of the repetitions (group 0); INFINITY when not > 0 */
 	struct stats_mindiff calls; /* while reading: the shortest R and 2R calls, TSC ticks */
 	double sec_per_tick;        /* seconds / tsc of the rows: the run's TSC period */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */
@@ -39,8 +39,8 @@ struct agg_point {
 struct agg_cell {
 	uint32_t point, event; /* indices into points[] and events[] */
 	uint32_t n, cap;
-	double *counts;   /* one per repetition with status ok */
-	double max_rate;  /* highest count / seconds of a single measurement, events/s */
+	double *counts;  /* one per repetition with status ok */
+	double max_rate; /* highest count / seconds of a single measurement, events/s */
 };
 
 struct agg_event {
@@ -59,13 +59,13 @@ struct agg_index {
 
 struct agg {
 	struct machine m;
-	struct agg_point *points;   /* in order of first appearance */
+	struct agg_point *points; /* in order of first appearance */
 	uint32_t npoints, points_cap;
 	struct agg_event *events;
 	uint32_t nevents, events_cap;
 	struct agg_cell *cells;
 	uint32_t ncells, cells_cap;
-	char **strs;                /* interned texts */
+	char **strs; /* interned texts */
 	uint32_t nstrs, strs_cap;
 	struct agg_index point_ix, event_ix, cell_ix, str_ix;
 	unsigned long rows;

@@ -29,19 +29,18 @@ static int read_levels(const char *path, json_t *root, struct machine *m, struct
 	json_t *measured = json_object_get(levels, "measured");
 
 	if (!json_is_object(reported))
-		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object",
-			       path);
+		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object", path);
 	for (int i = 0; i < MACHINE_NCACHE; i++) {
 		const char *name = level_name((enum level)i);
 		json_t *r = json_object_get(reported, name);
 		json_t *me = json_object_get(measured, name);
 
 		if (r && (!json_is_number(r) || json_number_value(r) < 0))
-			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes",
-				       path, name);
+			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes", path,
+				       name);
 		if (me && (!json_is_number(me) || json_number_value(me) <= 0))
-			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes",
-				       path, name);
+			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes", path,
+				       name);
 		m->limit[i] = r ? json_number_value(r) : 0;
 		if (me) {
 			m->limit[i] = json_number_value(me);
@@ -75,8 +74,7 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	}
 	v = json_object_get(root, "format");
 	if (!json_is_integer(v) || json_integer_value(v) != 1) {
-		rc = err_set(e, E_USAGE, "%s: member 'format' must be 1 (this reader knows format 1)",
-			     path);
+		rc = err_set(e, E_USAGE, "%s: member 'format' must be 1 (this reader knows format 1)", path);
 		goto out;
 	}
 	if ((rc = read_levels(path, root, m, e)))

@@ -13,9 +13,9 @@ struct machine {
 	   otherwise the reported share; 0 when the machine has no such level. */
 	double limit[MACHINE_NCACHE];
 	int limit_measured[MACHINE_NCACHE];
-	double core_ghz;         /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	double core_ghz; /* clock.core_ghz: cycles for points that lack their own; 0 when null */
 	int sockets, cores, pus;
-	int hardware;            /* counters.hardware: 1, 0, or -1 when machine.json does not say */
+	int hardware; /* counters.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char prefetch_reason[256];
 	int prefetch_control;

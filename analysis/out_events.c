@@ -49,7 +49,8 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 
 	fputs("event,backend,scope,class,quantity,scale,scale_measured,levels,prefetch,error,spread,r2,"
 	      "slope,intercept,max_events_per_s,points,noisy_points_excluded,boundary_points_excluded,"
-	      "decomposition,decomposition_error,decomposition_r2,note\n", f);
+	      "decomposition,decomposition_error,decomposition_r2,note\n",
+	      f);
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
 		const struct agg_event *ev = &a->events[v->event];
@@ -103,24 +104,25 @@ static json_t *level_array(unsigned levels)
 
 static json_t *thresholds_json(void)
 {
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:i,s:f}", "exact_error",
-			 THR_EXACT_ERROR, "exact_r2", THR_EXACT_R2, "approx_error", THR_APPROX_ERROR,
-			 "approx_r2", THR_APPROX_R2, "related_r2", THR_RELATED_R2, "boundary_below",
-			 THR_BOUNDARY_BELOW, "boundary_above", THR_BOUNDARY_ABOVE, "min_points",
-			 THR_MIN_POINTS, "noise_counts", THR_NOISE_COUNTS, "nnls_gain", THR_NNLS_GAIN,
-			 "nnls_max_terms", THR_NNLS_MAX_TERMS, "nnls_min_coef", THR_NNLS_MIN_COEF);
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:i,s:f}", "exact_error", THR_EXACT_ERROR,
+			 "exact_r2", THR_EXACT_R2, "approx_error", THR_APPROX_ERROR, "approx_r2",
+			 THR_APPROX_R2, "related_r2", THR_RELATED_R2, "boundary_below", THR_BOUNDARY_BELOW,
+			 "boundary_above", THR_BOUNDARY_ABOVE, "min_points", THR_MIN_POINTS, "noise_counts",
+			 THR_NOISE_COUNTS, "nnls_gain", THR_NNLS_GAIN, "nnls_max_terms", THR_NNLS_MAX_TERMS,
+			 "nnls_min_coef", THR_NNLS_MIN_COEF);
 }
 
 static json_t *event_json(const struct agg *a, const struct verdict *v)
 {
 	const struct agg_event *ev = &a->events[v->event];
-	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend,
-			      "encoding", ev->encoding, "scope", ev->scope, "class",
-			      verdict_class_names[v->cls]);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend, "encoding",
+			      ev->encoding, "scope", ev->scope, "class", verdict_class_names[v->cls]);
 
-	json_object_set_new(o, "rows", json_pack("{s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK],
-		"multiplexed", (json_int_t)ev->rows[RS_MULTIPLEXED], "not_measured",
-		(json_int_t)ev->rows[RS_NOT_MEASURED], "failed", (json_int_t)ev->rows[RS_FAILED]));
+	json_object_set_new(o, "rows",
+			    json_pack("{s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK], "multiplexed",
+				      (json_int_t)ev->rows[RS_MULTIPLEXED], "not_measured",
+				      (json_int_t)ev->rows[RS_NOT_MEASURED], "failed",
+				      (json_int_t)ev->rows[RS_FAILED]));
 	json_object_set_new(o, "note", json_string(v->note));
 	if (v->cls == VC_NOT_MEASURED)
 		return o;
@@ -147,8 +149,8 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 
 static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
 {
-	json_t *root = json_pack("{s:i,s:s,s:s,s:b,s:s,s:o}", "format", 1, "host", a->m.host, "cpu",
-				 a->m.cpu, "hardware_counters", a->m.hardware == 1, "counters_reason",
+	json_t *root = json_pack("{s:i,s:s,s:s,s:b,s:s,s:o}", "format", 1, "host", a->m.host, "cpu", a->m.cpu,
+				 "hardware_counters", a->m.hardware == 1, "counters_reason",
 				 a->m.counters_reason, "thresholds", thresholds_json());
 	json_t *arr = json_array();
 	int rc;
@@ -177,14 +179,17 @@ static void md_header(FILE *f, const struct agg *a)
 	fprintf(f, "Host %s, %s. %lu raw rows, %u points, %u events.\n", *a->m.host ? a->m.host : "?",
 		*a->m.cpu ? a->m.cpu : "unknown CPU", a->rows, a->npoints, a->nevents);
 	if (a->partial)
-		fprintf(f, "\nThe run did not finish (PARTIAL is present): these verdicts cover only the points "
-			   "measured before it stopped.\n");
+		fprintf(f,
+			"\nThe run did not finish (PARTIAL is present): these verdicts cover only the points "
+			"measured before it stopped.\n");
 	if (a->m.hardware == 0)
-		fprintf(f, "\nHardware counters were not available: %s. Hardware events are *not measured* "
-			   "(no verdict either way).\n",
+		fprintf(f,
+			"\nHardware counters were not available: %s. Hardware events are *not measured* "
+			"(no verdict either way).\n",
 			*a->m.counters_reason ? a->m.counters_reason : "no reason recorded");
-	fprintf(f, "\n| Event | Verdict | Counts | Scale | Measured | Levels | Prefetch | Error | Spread | "
-		   "R^2 | Max Mevents/s | Points | Notes |\n");
+	fprintf(f,
+		"\n| Event | Verdict | Counts | Scale | Measured | Levels | Prefetch | Error | Spread | "
+		"R^2 | Max Mevents/s | Points | Notes |\n");
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
@@ -226,8 +231,8 @@ int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, 
 	FILE *csv, *json, *md;
 	int rc;
 
-	if ((rc = fileset_open(o, "events.csv", &csv, e)) || (rc = fileset_open(o, "events.json", &json, e)) ||
-	    (rc = fileset_open(o, "events.md", &md, e)))
+	if ((rc = fileset_open(o, "events.csv", &csv, e)) ||
+	    (rc = fileset_open(o, "events.json", &json, e)) || (rc = fileset_open(o, "events.md", &md, e)))
 		return rc;
 	write_csv(csv, a, v, order);
 	if (write_json(json, a, v, order))

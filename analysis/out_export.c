@@ -28,7 +28,8 @@ static int close_one(struct fileset *o, FILE *f, int bad, const char *name, stru
 }
 
 /* Opens NAME in the set and notes its final path in the summary. */
-static int open_one(struct fileset *o, const char *name, FILE **f, struct out_export_summary *s, struct err *e)
+static int open_one(struct fileset *o, const char *name, FILE **f, struct out_export_summary *s,
+		    struct err *e)
 {
 	size_t l = strlen(s->written);
 	int rc = fileset_open(o, name, f, e);
@@ -72,10 +73,12 @@ static void papi_pmu(const char *dir, char *pmu, size_t len, const char **note)
 	if (!(m = json_load_file(path, 0, NULL)))
 		return;
 	comps = out_json_path(m, "counters.availability.papi.components");
-	json_array_foreach(comps, i, c) {
+	json_array_foreach(comps, i, c)
+	{
 		if (strcmp(json_string_value(json_object_get(c, "name")) ?: "", "perf_event"))
 			continue;
-		json_array_foreach(json_object_get(c, "pmus"), j, p) {
+		json_array_foreach(json_object_get(c, "pmus"), j, p)
+		{
 			const char *s = json_string_value(p);
 			if (s && strcmp(s, "perf") && strcmp(s, "perf_raw") && strcmp(s, "ix86arch") &&
 			    strcmp(s, "amd64")) {
@@ -111,8 +114,10 @@ static int write_files(enum out_export_format fmt, const char *dir, const char *
 	} else if (!(rc = open_one(&o, single, &f, s, e))) {
 		if (fmt == OX_PAPI)
 			papi_pmu(dir, pmu, sizeof pmu, &note);
-		rc = close_one(&o, f, fmt == OX_PERF ? out_export_perf(f, m, use, n) :
-				   out_export_papi(f, m, use, n, pmu, note), single, e);
+		rc = close_one(&o, f,
+			       fmt == OX_PERF ? out_export_perf(f, m, use, n)
+					      : out_export_papi(f, m, use, n, pmu, note),
+			       single, e);
 	}
 	if (!rc)
 		rc = fileset_commit(&o, e);
@@ -131,8 +136,8 @@ static void note_skip(struct out_export_summary *s, const struct out_metric *m, 
 	snprintf(s->skipped_why + l, sizeof s->skipped_why - l, "%s%s: %s", l ? "; " : "", m->event, why);
 }
 
-int out_export(const char *dir, const char *outdir, enum out_export_format fmt,
-	       struct out_export_summary *s, struct err *e)
+int out_export(const char *dir, const char *outdir, enum out_export_format fmt, struct out_export_summary *s,
+	       struct err *e)
 {
 	char def[PATH_MAX];
 	struct out_metric *m = NULL;

@@ -12,23 +12,23 @@
 #include "err.h"
 
 struct out_metric {
-	char name[128];      /* read_bw_L2_L3_DRAM */
+	char name[128];       /* read_bw_L2_L3_DRAM */
 	char count_name[128]; /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
-	char group[32];      /* pmucheck_bandwidth, pmucheck_rate */
-	char unit[32];       /* GB/s, Mloads/s */
-	char quantity[96];   /* the known volume it was validated against: "lines_read" */
-	char levels[160];    /* where it held: "L2, L3, DRAM" or "any" */
-	char what[256];      /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
-	char evidence[768];  /* levels, prefetch state, error, R^2, points, results directory */
-	char event[256];     /* the event as counted (raw.csv spelling) */
-	char backend[16];    /* papi, perf */
-	char scope[16];      /* thread, socket */
-	double scale;        /* measured events per quantity unit */
-	double simple;       /* nearest simple scale (PAPI's integer arithmetic uses this) */
-	double bytes;        /* bytes per quantity unit; 0 for a plain rate */
-	double divisor;      /* 1e9 (GB/s) or 1e6 (M.../s) */
-	double peak_rate;    /* highest events/s measured where it is peaks.csv's indicator; 0: none */
-	char peak_where[64]; /* that row: "L2 read" */
+	char group[32];       /* pmucheck_bandwidth, pmucheck_rate */
+	char unit[32];        /* GB/s, Mloads/s */
+	char quantity[96];    /* the known volume it was validated against: "lines_read" */
+	char levels[160];     /* where it held: "L2, L3, DRAM" or "any" */
+	char what[256];       /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
+	char evidence[768];   /* levels, prefetch state, error, R^2, points, results directory */
+	char event[256];      /* the event as counted (raw.csv spelling) */
+	char backend[16];     /* papi, perf */
+	char scope[16];       /* thread, socket */
+	double scale;         /* measured events per quantity unit */
+	double simple;        /* nearest simple scale (PAPI's integer arithmetic uses this) */
+	double bytes;         /* bytes per quantity unit; 0 for a plain rate */
+	double divisor;       /* 1e9 (GB/s) or 1e6 (M.../s) */
+	double peak_rate;     /* highest events/s measured where it is peaks.csv's indicator; 0: none */
+	char peak_where[64];  /* that row: "L2 read" */
 };
 
 /* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
@@ -53,7 +53,7 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 /* LIKWID: one group file per metric (groups are counted together; one event each always fits). */
 int out_export_likwid_group(FILE *f, const struct out_metric *m);
 /* PAPI: pmu is the CPU line's PMU name, note why it was chosen. */
-int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n,
-		    const char *pmu, const char *note);
+int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,
+		    const char *note);
 
 #endif

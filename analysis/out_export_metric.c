@@ -40,7 +40,8 @@ static void level_suffix(json_t *levels, char *buf, size_t len, char *text, size
 	json_t *l;
 
 	buf[0] = text[0] = '\0';
-	json_array_foreach(levels, i, l) {
+	json_array_foreach(levels, i, l)
+	{
 		const char *s = json_string_value(l);
 		if (!s)
 			continue;
@@ -175,7 +176,8 @@ int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, un
 	*m = calloc(json_array_size(arr) + 1, sizeof **m);
 	if (!*m)
 		return err_set(e, E_RUNTIME, "export: out of memory");
-	json_array_foreach(arr, i, ev) {
+	json_array_foreach(arr, i, ev)
+	{
 		if (!out_class_validated(jstr(ev, "class")))
 			continue;
 		(*validated)++;

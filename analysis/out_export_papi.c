@@ -28,13 +28,15 @@ const char *out_papi_postfix(double s, char *buf, size_t len)
 	return buf;
 }
 
-int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n,
-		    const char *pmu, const char *note)
+int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,
+		    const char *note)
 {
-	fprintf(f, "# pmucheck: validated events as PAPI user-defined events. Load with\n"
-		   "#   PAPI_USER_EVENTS_FILE=%s papi_avail -e PMUCHECK_...\n"
-		   "# Each counts the quantity its event was validated against (not a rate).\n"
-		   "# CPU line: %s\n#\nCPU,%s\n", "papi_events.csv", note, pmu);
+	fprintf(f,
+		"# pmucheck: validated events as PAPI user-defined events. Load with\n"
+		"#   PAPI_USER_EVENTS_FILE=%s papi_avail -e PMUCHECK_...\n"
+		"# Each counts the quantity its event was validated against (not a rate).\n"
+		"# CPU line: %s\n#\nCPU,%s\n",
+		"papi_events.csv", note, pmu);
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
 		char ev[256], pf[64], name[160];
@@ -44,8 +46,8 @@ int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable,
 		snprintf(name, sizeof name, "PMUCHECK_%s", x->count_name);
 		for (char *c = name; *c; c++)
 			*c = (char)toupper((unsigned char)*c);
-		fprintf(f, "PRESET,%s,%s%s,%s,LDESC,\"", name, *op ? "DERIVED_POSTFIX," : "NOT_DERIVED",
-			op, ev);
+		fprintf(f, "PRESET,%s,%s%s,%s,LDESC,\"", name, *op ? "DERIVED_POSTFIX," : "NOT_DERIVED", op,
+			ev);
 		fputs("counts ", f);
 		no_commas(f, x->quantity);
 		fprintf(f, " (event / %g; validated at: ", x->simple);

@@ -50,7 +50,8 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 			continue;
 		snprintf(name, sizeof name, "%s_of_peak", x->name);
 		snprintf(expr, sizeof expr, "%s / duration_time / %.0f", ev, x->peak_rate);
-		snprintf(brief, sizeof brief, "%s as a share of the highest rate pmucheck measured for it "
+		snprintf(brief, sizeof brief,
+			 "%s as a share of the highest rate pmucheck measured for it "
 			 "(%s: %.0f Mevents/s; the 100 %% reference of Molka et al. Tables 2/3). %s",
 			 x->event, x->peak_where, x->peak_rate / 1e6, x->evidence);
 		json_array_append_new(arr, metric(name, expr, "pmucheck_peak_use", "100%", brief));

@@ -32,7 +32,9 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
-	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,quality\n", f);
+	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,"
+	      "quality\n",
+	      f);
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
 			const struct peak *p = &table[l][ac];
@@ -66,9 +68,12 @@ static void boundary_note(FILE *f, const struct agg *a)
 	for (uint32_t i = 0; i < a->npoints; i++)
 		n += a->points[i].level == LV_EXCLUDED && peak_access(&a->points[i]) >= 0;
 	if (n)
-		fprintf(f, "\n%u point%s lay within %.0f %% below or %.0f %% above a cache limit and belong%s to no "
-			   "level (analysis/thresholds.h): left out of every row.\n", n, n == 1 ? "" : "s",
-			THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100, n == 1 ? "s" : "");
+		fprintf(f,
+			"\n%u point%s lay within %.0f %% below or %.0f %% above a cache limit and belong%s "
+			"to no "
+			"level (analysis/thresholds.h): left out of every row.\n",
+			n, n == 1 ? "" : "s", THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100,
+			n == 1 ? "s" : "");
 }
 
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
@@ -77,19 +82,24 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	int nt = max_threads(table);
 	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48];
 
-	fprintf(f, "# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
-		   "(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle with the "
-		   "clock sampled around each repetition (the figure that does not move with turbo); latency is the "
-		   "single-thread pointer chase, median over the level's sizes.\n\n",
-		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets,
-		a->m.cores, *num(ghz, sizeof ghz, "%.3g GHz", a->m.core_ghz) ? ghz : "unknown (no clock sample held up)");
+	fprintf(f,
+		"# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
+		"(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle "
+		"with the "
+		"clock sampled around each repetition (the figure that does not move with turbo); latency is "
+		"the "
+		"single-thread pointer chase, median over the level's sizes.\n\n",
+		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets, a->m.cores,
+		*num(ghz, sizeof ghz, "%.3g GHz", a->m.core_ghz) ? ghz : "unknown (no clock sample held up)");
 	char all[32];
 
 	/* Only one thread measured: the all-cores columns stay empty and say so. */
 	snprintf(all, sizeof all, nt > 1 ? "%d cores" : "all cores (not run)", nt);
-	fprintf(f, "| Level | Access | GB/s 1 core | GB/s %s | B/cycle 1 core | B/cycle/core %s | Latency ns | "
-		   "Latency cycles | Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | "
-		   "Max Mevents/s | Quality |\n", all, all, all);
+	fprintf(f,
+		"| Level | Access | GB/s 1 core | GB/s %s | B/cycle 1 core | B/cycle/core %s | Latency ns | "
+		"Latency cycles | Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | "
+		"Max Mevents/s | Quality |\n",
+		all, all, all);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
@@ -100,25 +110,32 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 			if (p->indicator >= 0)
 				ind = a->events[p->indicator].name;
 			peak_quality(p, q, sizeof q);
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
-				point_level_name(l), kern_access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
-				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
-				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
+			fprintf(f,
+				"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s "
+				"|\n",
+				point_level_name(l), kern_access_names[ac],
+				num(b[0], 48, "%.1f", p->gbps_one), num(b[1], 48, "%.1f", p->gbps_all),
+				num(b[8], 48, "%.1f", p->bpc_one), num(b[9], 48, "%.1f", p->bpc_all),
+				num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles),
 				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
 				num(b[6], 48, "%.0f", p->bytes_per_transfer), ind,
-				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls] : "none validated",
+				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls]
+						  : "none validated",
 				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0), q);
 		}
-	fprintf(f, "\nAccess types (raw.csv's `access`, from the kernels' descriptors): read = loads only, "
-		   "write = stores (with write-allocate), copy = a = b, triad = a = b + s*c, nt- = the same "
-		   "with non-temporal stores, latency = pointer chase (one access per transfer). Transfers are "
-		   "access-width instructions in L1 and 64-byte lines beyond. The "
-		   "indicator is a validated event that holds at this level for the access type (exact before "
-		   "approximate, then the one specific to fewer levels, then the higher rate). Quality: each figure "
-		   "(1 core, all cores, latency) rests on its points that were not flagged noisy; one that has no "
-		   "such point rests on the noisy ones, and its row says so.\n");
+	fprintf(f,
+		"\nAccess types (raw.csv's `access`, from the kernels' descriptors): read = loads only, "
+		"write = stores (with write-allocate), copy = a = b, triad = a = b + s*c, nt- = the same "
+		"with non-temporal stores, latency = pointer chase (one access per transfer). Transfers are "
+		"access-width instructions in L1 and 64-byte lines beyond. The "
+		"indicator is a validated event that holds at this level for the access type (exact before "
+		"approximate, then the one specific to fewer levels, then the higher rate). Quality: each "
+		"figure "
+		"(1 core, all cores, latency) rests on its points that were not flagged noisy; one that has "
+		"no "
+		"such point rests on the noisy ones, and its row says so.\n");
 	boundary_note(f, a);
 	out_thresholds_md(f);
 }

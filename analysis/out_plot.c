@@ -158,8 +158,9 @@ static void write_marks(FILE *f, const struct out_plot *p)
 			p->mark[i].measured ? "#b03030" : "gray40");
 		fprintf(f, "set label ");
 		gp_string(f, p->mark[i].label);
-		fprintf(f, " at %.0f, graph %.2f rotate by 90 right offset -0.6,0 noenhanced tc rgb \"%s\" "
-			   "font \",8\"\n",
+		fprintf(f,
+			" at %.0f, graph %.2f rotate by 90 right offset -0.6,0 noenhanced tc rgb \"%s\" "
+			"font \",8\"\n",
 			p->mark[i].x, p->mark[i].measured ? 0.55 : 0.98,
 			p->mark[i].measured ? "#b03030" : "gray30");
 	}
@@ -178,8 +179,7 @@ static void write_script(FILE *f, struct out_plot *p)
 {
 	unsigned drawn = 0;
 
-	fprintf(f, "# pmucheck figure: %s\n# redraw: gnuplot %s.gp (in this directory)\n", p->title,
-		p->name);
+	fprintf(f, "# pmucheck figure: %s\n# redraw: gnuplot %s.gp (in this directory)\n", p->title, p->name);
 	for (unsigned i = 0; i < p->ns; i++) {
 		fprintf(f, "$d%u << EOD\n", i);
 		sort_series(&p->s[i]);
@@ -189,7 +189,8 @@ static void write_script(FILE *f, struct out_plot *p)
 		fputs("EOD\n", f);
 	}
 	fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 960,680 "
-	      "font \"sans,10\" } else { set terminal png size 960,680 }\n", f);
+	      "font \"sans,10\" } else { set terminal png size 960,680 }\n",
+	      f);
 	fprintf(f, "set output \"%s.png\"\nset title ", p->name);
 	gp_string(f, p->title);
 	fputs(" noenhanced\nset xlabel ", f);
@@ -224,8 +225,10 @@ static void write_script(FILE *f, struct out_plot *p)
 				drawn++ ? ", \\\n     " : "", i, 1 + i / 8 % 2 * 4, 7 + i / 8 % 4 * 2);
 		gp_string(f, p->s[i].title);
 	}
-	fprintf(f, "\nset terminal svg size 960,680 dynamic background rgb \"white\"\n"
-		   "set output \"%s.svg\"\nreplot\n", p->name);
+	fprintf(f,
+		"\nset terminal svg size 960,680 dynamic background rgb \"white\"\n"
+		"set output \"%s.svg\"\nreplot\n",
+		p->name);
 }
 
 /* gnuplot NAME.gp in plotdir; its messages go to the caller's stderr. */

@@ -18,11 +18,11 @@ struct out_series {
 };
 
 struct out_plot {
-	char name[96];     /* file stem in plots/ */
+	char name[96]; /* file stem in plots/ */
 	char title[200], xlabel[96], ylabel[96];
 	char caption[600]; /* what the figure shows, for the report */
 	int logx, logy;
-	int xbytes;        /* x is a size in bytes: binary prefixes on the axis */
+	int xbytes; /* x is a size in bytes: binary prefixes on the axis */
 	struct out_series *s;
 	unsigned ns;
 	struct {

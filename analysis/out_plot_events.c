@@ -53,10 +53,12 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size per thread (bytes x arrays)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "events per %s (median of repetitions)",
 		 raw_quantity_names[q]);
-	snprintf(pl->caption, sizeof pl->caption, "%s divided by the known %s of each kernel (median over "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "%s divided by the known %s of each kernel (median over "
 		 "the family's variants), per family and prefetcher state (a constant line at a simple "
-		 "value is what a trustworthy event draws). Lines: reported (grey) and measured (red) cache limits.", e->name,
-		 raw_quantity_names[q]);
+		 "value is what a trustworthy event draws). Lines: reported (grey) and measured (red) cache "
+		 "limits.",
+		 e->name, raw_quantity_names[q]);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);
 	for (uint32_t c = 0; c < e->ncells; c++) {
@@ -87,8 +89,10 @@ static int offset_event(const struct out_rdata *d, struct out_figures *f, uint32
 	snprintf(pl->title, sizeof pl->title, "%s per load vs offset (%s)", e->name, family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "offset of the 8-byte load in its 64-byte line [bytes]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "events per load");
-	snprintf(pl->caption, sizeof pl->caption, "%s per load at each offset (Larysch, Fig. 4); the "
-		 "dashed line is the known number of split loads per load.", e->name);
+	snprintf(pl->caption, sizeof pl->caption,
+		 "%s per load at each offset (Larysch, Fig. 4); the "
+		 "dashed line is the known number of split loads per load.",
+		 e->name);
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
@@ -97,7 +101,7 @@ static int offset_event(const struct out_rdata *d, struct out_figures *f, uint32
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, cell_median(cell) / p->v[RQ_loads], 0) ||
 		    out_fig_add(pl, "known: split loads per load", (double)p->arg,
-			p->v[RQ_split_loads] / p->v[RQ_loads], 1))
+				p->v[RQ_split_loads] / p->v[RQ_loads], 1))
 			return -1;
 	}
 	out_fig_keep(f, 1);
@@ -118,9 +122,11 @@ static int latency_event(const struct out_rdata *d, struct out_figures *f, uint3
 	snprintf(pl->title, sizeof pl->title, "%s per dependent load (pointer chase)", e->name);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "events (cycles) per load");
-	snprintf(pl->caption, sizeof pl->caption, "%s per load for the plain chase and with independent "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "%s per load for the plain chase and with independent "
 		 "or dependent multiplies; dashed: measured core cycles per load. A memory-stall event "
-		 "follows the plain curve for both multiply variants (Molka et al., Fig. 7/8).", e->name);
+		 "follows the plain curve for both multiply variants (Molka et al., Fig. 7/8).",
+		 e->name);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);
 	for (uint32_t c = 0; c < e->ncells; c++) {
@@ -133,7 +139,8 @@ static int latency_event(const struct out_rdata *d, struct out_figures *f, uint3
 		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0))
 			return -1;
 		out_fig_chase_series(s, sizeof s, p, "measured cycles: ");
-		if (p->core_ghz > 0 && out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1))
+		if (p->core_ghz > 0 &&
+		    out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1))
 			return -1;
 	}
 	out_fig_keep(f, 1);
@@ -179,13 +186,16 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 	snprintf(name, sizeof name, "%s_latency_%s", family, e->name);
 	if (!(pl = out_fig_new(f, name)))
 		return -1;
-	snprintf(pl->title, sizeof pl->title, "%s: loaded latency vs bandwidth (%s per line)", family, e->name);
+	snprintf(pl->title, sizeof pl->title, "%s: loaded latency vs bandwidth (%s per line)", family,
+		 e->name);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "bandwidth [GB/s, lines read x 64 B / s]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "latency per L1 miss [ns]");
-	snprintf(pl->caption, sizeof pl->caption, "%s per line read by %s, in ns at the measured "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "%s per line read by %s, in ns at the measured "
 		 "core clock, against the bandwidth of the same point (one point per NOP delay; Helm & "
 		 "Taura, Fig. 8-11). %s counted as many cycles per dependent load as the pointer chase "
-		 "took, so it measures miss occupancy.", e->name, family, e->name);
+		 "took, so it measures miss occupancy.",
+		 e->name, family, e->name);
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
@@ -202,7 +212,8 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 	return 0;
 }
 
-typedef int (*event_fig_fn)(const struct out_rdata *d, struct out_figures *f, uint32_t ev, const char *family);
+typedef int (*event_fig_fn)(const struct out_rdata *d, struct out_figures *f, uint32_t ev,
+			    const char *family);
 
 /* Draws fig for event ev once per family of plot kind `plot` the event was counted with. Returns the
    figures kept, or -1 when out of memory. */
@@ -241,12 +252,15 @@ int out_fig_events(const struct out_rdata *d, struct out_figures *f)
 		}
 	}
 	if (f->n == before)
-		out_fig_not_drawn(f, "Events per cache line, per load and per dependent load: no event has a "
-			     "non-zero count (events not measured here are listed above).");
+		out_fig_not_drawn(f,
+				  "Events per cache line, per load and per dependent load: no event has a "
+				  "non-zero count (events not measured here are listed above).");
 	if (!latency && out_fig_families(a, KP_BW_DELAY, &delay_family, 1))
-		out_fig_not_drawn(f, "Latency vs bandwidth (Helm Fig. 8-11): needs an event counted with "
-			     "nopread whose count per dependent load matched the measured pointer-chase "
-			     "latency beyond L1 (a miss-occupancy event; see stalls.md); there is none.");
+		out_fig_not_drawn(
+			f,
+			"Latency vs bandwidth (Helm Fig. 8-11): needs an event counted with "
+			"nopread whose count per dependent load matched the measured pointer-chase "
+			"latency beyond L1 (a miss-occupancy event; see stalls.md); there is none.");
 	free(is_lat);
 	return 0;
 oom:

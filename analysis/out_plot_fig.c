@@ -102,7 +102,8 @@ void out_fig_level_series(char *buf, size_t len, const struct agg_point *p)
 	char rest[160];
 
 	out_fig_series_name(rest, sizeof rest, p, "");
-	snprintf(buf, len, "%s, %.0f KiB, %s", p->level >= 0 ? point_level_name(p->level) : "at a level boundary",
+	snprintf(buf, len, "%s, %.0f KiB, %s",
+		 p->level >= 0 ? point_level_name(p->level) : "at a level boundary",
 		 out_fig_footprint(p) / 1024, rest);
 }
 

@@ -31,9 +31,11 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	snprintf(pl->title, sizeof pl->title, "%s: bandwidth vs buffer size", family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size per thread (bytes x arrays)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, 10^9 B/s]");
-	snprintf(pl->caption, sizeof pl->caption, "%s kernels: bytes loaded + stored per second over all "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "%s kernels: bytes loaded + stored per second over all "
 		 "threads, median repetition. Grey dashed lines: reported cache sizes; red dotted lines: "
-		 "level limits measured by the latency probe (when they differ).", family);
+		 "level limits measured by the latency probe (when they differ).",
+		 family);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);
 	for (uint32_t i = 0; i < a->npoints; i++) {
@@ -60,7 +62,8 @@ static int delay_bandwidth(const struct out_rdata *d, struct out_figures *f, con
 	snprintf(pl->title, sizeof pl->title, "%s: bandwidth vs NOP delay", family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "delay D [NOPs after each group of 4 loads]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, lines read x 64 B / s]");
-	snprintf(pl->caption, sizeof pl->caption, "Four read streams, one load per line, then D NOPs "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "Four read streams, one load per line, then D NOPs "
 		 "(Helm & Taura, Fig. 3/4): the delay throttles the demand bandwidth. Bandwidth counts whole "
 		 "lines, since each load brings in one.");
 	for (uint32_t i = 0; i < a->npoints; i++) {
@@ -87,7 +90,8 @@ static int offset_time(const struct out_rdata *d, struct out_figures *f, const c
 	snprintf(pl->title, sizeof pl->title, "%s: time per load vs offset in the line", family);
 	snprintf(pl->xlabel, sizeof pl->xlabel, "offset of the 8-byte load in its 64-byte line [bytes]");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "time per load [ns]");
-	snprintf(pl->caption, sizeof pl->caption, "One 8-byte load per line at offset o: from o = 57 on "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "One 8-byte load per line at offset o: from o = 57 on "
 		 "every load spans two lines (Larysch, Fig. 4).");
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
@@ -113,7 +117,8 @@ static int latency(const struct out_rdata *d, struct out_figures *f, const char 
 	snprintf(pl->title, sizeof pl->title, "pointer chase: time per access vs buffer size (1 thread)");
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "time per dependent load [ns]");
-	snprintf(pl->caption, sizeof pl->caption, "Latency per level: plain chase, with K independent "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "Latency per level: plain chase, with K independent "
 		 "multiplies (hidden in the load's shadow) and K dependent ones (added to every access).");
 	pl->logx = pl->xbytes = pl->logy = 1;
 	out_fig_mark_levels(d, pl);
@@ -142,15 +147,16 @@ static int level_probe(const struct out_rdata *d, struct out_figures *f)
 	snprintf(pl->title, sizeof pl->title, "level probe: pointer-chase latency vs buffer size");
 	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size (bytes)");
 	snprintf(pl->ylabel, sizeof pl->ylabel, "latency [ns]");
-	snprintf(pl->caption, sizeof pl->caption, "The latency sweep `run` made to find where each cache "
+	snprintf(pl->caption, sizeof pl->caption,
+		 "The latency sweep `run` made to find where each cache "
 		 "level really ends (machine.json levels.latency_curve); its plateaus give the measured "
 		 "limits.");
 	pl->logx = pl->xbytes = pl->logy = 1;
 	out_fig_mark_levels(d, pl);
-	json_array_foreach(curve, i, pt)
-		if (out_fig_add(pl, "latency per access", json_number_value(json_array_get(pt, 0)),
-			json_number_value(json_array_get(pt, 1)), 0))
-			return -1;
+	json_array_foreach(curve, i,
+			   pt) if (out_fig_add(pl, "latency per access",
+					       json_number_value(json_array_get(pt, 0)),
+					       json_number_value(json_array_get(pt, 1)), 0)) return -1;
 	out_fig_keep(f, 0);
 	return 0;
 }
@@ -161,7 +167,9 @@ int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct e
 		unsigned plot;
 		int (*draw)(const struct out_rdata *d, struct out_figures *f, const char *family);
 	} sets[] = {
-		{KP_BW_SIZE, bandwidth}, {KP_BW_DELAY, delay_bandwidth}, {KP_TIME_OFFSET, offset_time},
+		{KP_BW_SIZE, bandwidth},
+		{KP_BW_DELAY, delay_bandwidth},
+		{KP_TIME_OFFSET, offset_time},
 		{KP_LATENCY, latency},
 	};
 	const char *fams[OUT_FIG_MAX_FAMILIES];

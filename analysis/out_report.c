@@ -61,8 +61,8 @@ static int draw(struct out_figures *figs, const char *dir, const char **why_no_p
 	return 0;
 }
 
-static int write_report(const struct out_rdata *d, const struct out_figures *figs,
-			const char *why_no_plots, struct out_report_summary *sum, struct err *e)
+static int write_report(const struct out_rdata *d, const struct out_figures *figs, const char *why_no_plots,
+			struct out_report_summary *sum, struct err *e)
 {
 	struct fileset o = {.dir = d->dir};
 	char *text = NULL, title[512];

@@ -7,9 +7,9 @@
 #include "err.h"
 
 struct out_report_summary {
-	unsigned plots;         /* figures drawn (each as PNG and SVG) */
-	unsigned not_measured;  /* events the report lists as not measured */
-	int gnuplot_missing;    /* no gnuplot: report without figures, says so */
+	unsigned plots;        /* figures drawn (each as PNG and SVG) */
+	unsigned not_measured; /* events the report lists as not measured */
+	int gnuplot_missing;   /* no gnuplot: report without figures, says so */
 };
 
 /* Writes DIR/report.md, DIR/report.html (figures inlined) and DIR/plots/. DIR must hold raw.csv,
@@ -30,7 +30,7 @@ struct out_export_summary {
 /* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics). Only events whose
    verdict is exact or approximate are used. Returns E_USAGE for a DIR without events.json (nothing
    written); 0 with s->metrics == 0 when nothing could be exported (nothing written either). */
-int out_export(const char *dir, const char *outdir, enum out_export_format fmt,
-	       struct out_export_summary *s, struct err *e);
+int out_export(const char *dir, const char *outdir, enum out_export_format fmt, struct out_export_summary *s,
+	       struct err *e);
 
 #endif

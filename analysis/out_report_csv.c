@@ -99,4 +99,3 @@ int out_csv_col(const struct out_csv *t, const char *name)
 			return (int)c;
 	return -1;
 }
-

@@ -7,7 +7,7 @@
 struct out_csv {
 	char *cols[OUT_CSV_COLS];
 	unsigned ncols;
-	char ***rows;   /* rows[i][c], "" where a row is short */
+	char ***rows; /* rows[i][c], "" where a row is short */
 	unsigned nrows;
 	char *comments; /* the '#' lines without their '#', joined */
 };

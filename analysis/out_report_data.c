@@ -48,10 +48,8 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 	arr = json_object_get(*events, "events");
 	if (!json_is_array(arr))
 		goto bad;
-	json_array_foreach(arr, i, ev)
-		if (!json_is_string(json_object_get(ev, "event")) ||
-		    !json_is_string(json_object_get(ev, "class")))
-			goto bad;
+	json_array_foreach(arr, i, ev) if (!json_is_string(json_object_get(ev, "event")) ||
+					   !json_is_string(json_object_get(ev, "class"))) goto bad;
 	return 0;
 bad:
 	json_decref(*events);
@@ -93,9 +91,9 @@ json_t *out_event_verdict(const struct out_rdata *d, const char *event)
 	size_t i;
 	json_t *ev;
 
-	json_array_foreach(json_object_get(d->events, "events"), i, ev)
-		if (strcmp(json_string_value(json_object_get(ev, "event")), event) == 0)
-			return ev;
+	json_array_foreach(json_object_get(d->events, "events"), i,
+			   ev) if (strcmp(json_string_value(json_object_get(ev, "event")), event) ==
+				   0) return ev;
 	return NULL;
 }
 

@@ -10,9 +10,9 @@
 
 struct out_rdata {
 	const char *dir;
-	struct agg a;     /* raw.csv: points, events, counts per repetition */
-	json_t *machine;  /* machine.json */
-	json_t *events;   /* events.json */
+	struct agg a;    /* raw.csv: points, events, counts per repetition */
+	json_t *machine; /* machine.json */
+	json_t *events;  /* events.json */
 };
 
 /* DIR/events.json, checked for the members the exports use. A missing file is E_USAGE telling the

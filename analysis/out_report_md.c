@@ -23,8 +23,9 @@ static void header(FILE *f, const struct out_rdata *d)
 
 	fprintf(f, "# pmucheck report: %s, %s\n\n", *d->a.m.host ? d->a.m.host : "unknown host",
 		*d->a.m.cpu ? d->a.m.cpu : "unknown CPU");
-	fprintf(f, "Results directory `%s`: %lu raw rows, %u points, %u events. Run `%s` (pmucheck %s), "
-		   "%s to %s; kernel %s, microcode %s.\n\n",
+	fprintf(f,
+		"Results directory `%s`: %lu raw rows, %u points, %u events. Run `%s` (pmucheck %s), "
+		"%s to %s; kernel %s, microcode %s.\n\n",
 		d->dir, d->a.rows, d->a.npoints, d->a.nevents, jstr(m, "command"), jstr(m, "pmucheck"),
 		jstr(m, "started_utc"), jstr(m, "finished_utc"), jstr(m, "os.kernel"),
 		jstr(m, "cpu.microcode"));
@@ -34,7 +35,8 @@ static void header(FILE *f, const struct out_rdata *d)
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
 {
-	json_t *dist = json_object_get(d->machine, "disturbance"), *steal = json_object_get(dist, "steal_percent");
+	json_t *dist = json_object_get(d->machine, "disturbance"),
+	       *steal = json_object_get(dist, "steal_percent");
 	int busy;
 	unsigned noisy = 0;
 
@@ -43,21 +45,28 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	busy = noisy * 10 > d->a.npoints || (json_is_number(steal) && json_number_value(steal) >= 5);
 	fprintf(f, "## Run quality\n\n");
 	if (json_is_number(steal))
-		fprintf(f, "- **Steal time**: %.1f %% of the CPU time went to other guests of the hypervisor "
-			   "while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
-			   "sampling thread included).\n", json_number_value(steal),
+		fprintf(f,
+			"- **Steal time**: %.1f %% of the CPU time went to other guests of the hypervisor "
+			"while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
+			"sampling thread included).\n",
+			json_number_value(steal),
 			json_integer_value(json_object_get(dist, "runnable_before")),
 			json_integer_value(json_object_get(dist, "runnable_after")));
 	else
-		fprintf(f, "- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
-			   "recorded it).\n");
-	fprintf(f, "- **Disturbed points**: %u of %u stayed noisy (their time had not settled when "
-		   "their repetitions or their share of the time budget ran out); the peaks mark them and the "
-		   "verdicts leave them out.\n", noisy, d->a.npoints);
-	fprintf(f, "- **What it means**: interference only makes a figure slower or noisier, never faster; %s.\n\n",
+		fprintf(f,
+			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
+			"recorded it).\n");
+	fprintf(f,
+		"- **Disturbed points**: %u of %u stayed noisy (their time had not settled when "
+		"their repetitions or their share of the time budget ran out); the peaks mark them and the "
+		"verdicts leave them out.\n",
+		noisy, d->a.npoints);
+	fprintf(f,
+		"- **What it means**: interference only makes a figure slower or noisier, never faster; "
+		"%s.\n\n",
 		busy ? "on a machine this disturbed, take bandwidths as lower bounds and latencies as upper "
-		       "bounds, and repeat the run on a quiet machine before comparing them with other tools" :
-		       "this run was quiet enough for its figures to be compared");
+		       "bounds, and repeat the run on a quiet machine before comparing them with other tools"
+		     : "this run was quiet enough for its figures to be compared");
 }
 
 /* Events with rows of one status, grouped by their first reason. Returns how many. */
@@ -91,9 +100,10 @@ static void list_prefetch(FILE *f, json_t *m)
 
 	if (json_is_true(json_object_get(pf, "control")))
 		return;
-	fprintf(f, "- **Prefetcher control absent**: %s. Skipped prefetcher states: %s. Every measurement "
-		   "ran with the prefetchers as the machine had them (`uncontrolled`), so no verdict says "
-		   "whether an event holds with prefetchers off.\n",
+	fprintf(f,
+		"- **Prefetcher control absent**: %s. Skipped prefetcher states: %s. Every measurement "
+		"ran with the prefetchers as the machine had them (`uncontrolled`), so no verdict says "
+		"whether an event holds with prefetchers off.\n",
 		*jstr(pf, "reason") ? jstr(pf, "reason") : "no reason recorded",
 		*jstr(pf, "skipped") ? jstr(pf, "skipped") : "none recorded");
 }
@@ -107,8 +117,9 @@ static void list_levels(FILE *f, json_t *m)
 		fprintf(f, "- **Cache level limits in doubt**: %s.\n", json_string_value(x));
 	if (!json_object_size(out_json_path(m, "levels.measured")) &&
 	    !json_array_size(out_json_path(m, "levels.latency_curve")))
-		fprintf(f, "- **Cache level limits not measured**: the latency probe did not run "
-			   "(`--reported-levels`); levels follow the reported cache sizes.\n");
+		fprintf(f,
+			"- **Cache level limits not measured**: the latency probe did not run "
+			"(`--reported-levels`); levels follow the reported cache sizes.\n");
 }
 
 static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct out_figures *figs,
@@ -119,8 +130,10 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 
 	fprintf(f, "## What was not measured\n\n");
 	if (json_is_false(json_object_get(avail, "hardware")))
-		fprintf(f, "Hardware counters are not available on this machine: %s. Hardware events are "
-			   "*not measured*: no verdict either way.\n\n", jstr(avail, "reason"));
+		fprintf(f,
+			"Hardware counters are not available on this machine: %s. Hardware events are "
+			"*not measured*: no verdict either way.\n\n",
+			jstr(avail, "reason"));
 	n = list_status(f, &d->a, RS_NOT_MEASURED, "Not measured");
 	list_status(f, &d->a, RS_FAILED, "Failed");
 	list_status(f, &d->a, RS_MULTIPLEXED, "Multiplexed readings (never used)");
@@ -140,8 +153,8 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 
 static void verdict_counts(FILE *f, const struct out_rdata *d)
 {
-	static const char *const cls[] = {"exact", "approximate", "prefetch-blind", "overcounts",
-					  "undercounts", "unrelated", "not measured"};
+	static const char *const cls[] = {"exact",       "approximate", "prefetch-blind", "overcounts",
+					  "undercounts", "unrelated",   "not measured"};
 	json_t *evs = json_object_get(d->events, "events"), *ev;
 	size_t i;
 
@@ -163,8 +176,9 @@ static void figures(FILE *f, const struct out_figures *figs)
 	fprintf(f, "## Figures\n\n");
 	for (unsigned i = 0; i < figs->n; i++) {
 		const struct out_plot *p = &figs->p[i];
-		fprintf(f, "### %s\n\n![%s](plots/%s.png)\n\n%s [SVG](plots/%s.svg), "
-			   "[gnuplot script](plots/%s.gp).\n\n",
+		fprintf(f,
+			"### %s\n\n![%s](plots/%s.png)\n\n%s [SVG](plots/%s.svg), "
+			"[gnuplot script](plots/%s.gp).\n\n",
 			p->title, p->title, p->name, p->caption, p->name, p->name);
 	}
 }

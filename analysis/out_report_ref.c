@@ -14,8 +14,10 @@
 /* The paper's level or resource names as peaks.csv spells them. */
 static const char *our_level(const char *paper)
 {
-	static const char *const map[][2] = {{"L1D", "L1"}, {"local_DRAM", "DRAM"},
-					     {"remote_DRAM", "remote DRAM"}, {"memory_controller", "DRAM"}};
+	static const char *const map[][2] = {{"L1D", "L1"},
+					     {"local_DRAM", "DRAM"},
+					     {"remote_DRAM", "remote DRAM"},
+					     {"memory_controller", "DRAM"}};
 
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strcmp(paper, map[i][0]) == 0)
@@ -55,9 +57,10 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 
 	snprintf(mg, sizeof mg, "gbps_%s", suffix);
 	snprintf(mt, sizeof mt, "transfers_per_s_%s", suffix);
-	fprintf(f, "| Level | Access | GB/s paper | GB/s here | Mtransfers/s paper | Mtransfers/s here | "
-		   "Indicator paper | Indicator here | Max Mevents/s paper | Max Mevents/s here |\n"
-		   "|---|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(f,
+		"| Level | Access | GB/s paper | GB/s here | Mtransfers/s paper | Mtransfers/s here | "
+		"Indicator paper | Indicator here | Max Mevents/s paper | Max Mevents/s here |\n"
+		"|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < t->nrows; i++) {
 		const char **r = (const char **)t->rows[i];
 		const char **m = peak_row(peaks, our_level(r[lc]), r[ac]);
@@ -128,7 +131,8 @@ void out_report_references(FILE *f, const struct out_rdata *d)
 	snprintf(path, sizeof path, "%s/peaks.csv", d->dir);
 	if (out_csv_read(path, &peaks))
 		memset(&peaks, 0, sizeof peaks);
-	json_array_foreach(json_object_get(preset, "reference"), i, ref) {
+	json_array_foreach(json_object_get(preset, "reference"), i, ref)
+	{
 		const char *name = json_string_value(ref) ?: "";
 		if (locate(d->dir, name, path, sizeof path) || out_csv_read(path, &t)) {
 			fprintf(f, "- Reference table `%s`: not found or not readable here.\n\n", name);

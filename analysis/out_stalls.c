@@ -37,11 +37,13 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 		ki = rows[i].k[CH_INDEP] ? rows[i].k[CH_INDEP] : ki;
 		kd = rows[i].k[CH_DEP] ? rows[i].k[CH_DEP] : kd;
 	}
-	fprintf(f, "# Memory stall events\n\nCycles per load reported by each event (count / dependent "
-		   "loads) next to the measured core cycles per load, for the pointer chase plain, with "
-		   "K independent and with K dependent multiplies per load.\n\n");
-	fprintf(f, "| Event | Level | plain | indep (K=%lld) | dep (K=%lld) | measured plain | measured indep "
-		   "| measured dep | Verdict | Plain vs measured latency |\n",
+	fprintf(f,
+		"# Memory stall events\n\nCycles per load reported by each event (count / dependent "
+		"loads) next to the measured core cycles per load, for the pointer chase plain, with "
+		"K independent and with K dependent multiplies per load.\n\n");
+	fprintf(f,
+		"| Event | Level | plain | indep (K=%lld) | dep (K=%lld) | measured plain | measured indep "
+		"| measured dep | Verdict | Plain vs measured latency |\n",
 		(long long)ki, (long long)kd);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
@@ -53,12 +55,15 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP]),
 			num(b[3], 32, 1, r->measured[CH_PLAIN]), num(b[4], 32, 1, r->measured[CH_INDEP]),
 			num(b[5], 32, 1, r->measured[CH_DEP]), judgement(r),
-			r->indep_drops ? "; falls with independent multiplies (counts only cycles without execution)" : "",
+			r->indep_drops
+				? "; falls with independent multiplies (counts only cycles without execution)"
+				: "",
 			r->matches_latency ? "matches" : "differs");
 	}
-	fprintf(f, "\nAn event reports memory stalls only when the dependent chase gives the same cycles per "
-		   "load as the plain one and independent multiplies do not raise it, both within %.0f %%; "
-		   "events showing less than %.0f %% of the measured cycles per load are not listed.\n",
+	fprintf(f,
+		"\nAn event reports memory stalls only when the dependent chase gives the same cycles per "
+		"load as the plain one and independent multiplies do not raise it, both within %.0f %%; "
+		"events showing less than %.0f %% of the measured cycles per load are not listed.\n",
 		THR_STALL_MATCH * 100, THR_STALL_MIN_FRACTION * 100);
 	out_thresholds_md(f);
 }

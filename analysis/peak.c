@@ -16,8 +16,7 @@ int peak_access(const struct agg_point *p)
 
 static int usable(const struct agg_point *p)
 {
-	return p->level != LV_EXCLUDED && p->level != LV_ANY && isfinite(p->seconds) &&
-	       peak_access(p) >= 0;
+	return p->level != LV_EXCLUDED && p->level != LV_ANY && isfinite(p->seconds) && peak_access(p) >= 0;
 }
 
 /* The quantities an indicator for this row may count (bit per enum raw_quantity). */
@@ -78,8 +77,9 @@ static void choose_indicator(const struct agg *a, const struct verdict *v, int l
 		nlev = __builtin_popcount(v[i].levels);
 		if (pk->indicator >= 0) {
 			const struct verdict *b = &v[pk->indicator];
-			if (v[i].cls != b->cls ? v[i].cls > b->cls
-			    : nlev != best_levels ? nlev > best_levels : rate <= pk->indicator_rate)
+			if (v[i].cls != b->cls            ? v[i].cls > b->cls
+				    : nlev != best_levels ? nlev > best_levels
+							  : rate <= pk->indicator_rate)
 				continue;
 		}
 		pk->indicator = (int)i;
@@ -164,7 +164,7 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 static int latency_point(const struct agg_point *p, int level)
 {
 	return usable(p) && peak_access(p) == KA_LATENCY && (int)p->level == level && p->threads == 1 &&
-	       p->v[RQ_chase_accesses] > 0;
+		p->v[RQ_chase_accesses] > 0;
 }
 
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
@@ -217,7 +217,8 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 	if (pk->noisy)
 		snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
 	else if (pk->left_out)
-		snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out, pk->left_out == 1 ? "" : "s");
+		snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out,
+			 pk->left_out == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "ok");
 }

@@ -10,17 +10,17 @@
 
 struct peak {
 	int present;
-	double gbps_one, gbps_all;       /* best of 1 thread / of the most threads measured */
-	int threads_all;                 /* that most; 0 when only 1 thread was measured */
-	double bpc_one, bpc_all;         /* the same per core and core cycle (the point's own clock) */
-	double bytes_per_transfer;       /* access width in L1, a line elsewhere */
-	double latency_ns, latency_cycles; /* latency rows: median over the level's points */
+	double gbps_one, gbps_all;           /* best of 1 thread / of the most threads measured */
+	int threads_all;                     /* that most; 0 when only 1 thread was measured */
+	double bpc_one, bpc_all;             /* the same per core and core cycle (the point's own clock) */
+	double bytes_per_transfer;           /* access width in L1, a line elsewhere */
+	double latency_ns, latency_cycles;   /* latency rows: median over the level's points */
 	double transfers_one, transfers_all; /* per second */
-	int indicator;                   /* verdict index, -1 when none */
-	double indicator_rate;           /* its highest events/s on this row's points */
-	unsigned points;                 /* the points the figures rest on */
-	unsigned noisy;                  /* of those, flagged noisy: a figure had no clean point */
-	unsigned left_out;               /* noisy points left out because clean ones gave the figure */
+	int indicator;                       /* verdict index, -1 when none */
+	double indicator_rate;               /* its highest events/s on this row's points */
+	unsigned points;                     /* the points the figures rest on */
+	unsigned noisy;                      /* of those, flagged noisy: a figure had no clean point */
+	unsigned left_out;                   /* noisy points left out because clean ones gave the figure */
 };
 
 /* A figure rests on the row's clean points; only where a figure has none does it rest on the noisy ones,

@@ -16,7 +16,7 @@ enum point_level {
 	LV_DRAM_OTHER,        /* placement node:N or interleave */
 	LV_ANY,               /* kernels whose traffic does not depend on the level (touch: fresh pages) */
 	LV_COUNT,
-	LV_EXCLUDED = -1,     /* too close to a cache limit to belong to either side */
+	LV_EXCLUDED = -1, /* too close to a cache limit to belong to either side */
 };
 /* "L1".."DRAM" (level_name), "remote DRAM", "other DRAM", "any"; "" for LV_EXCLUDED. */
 const char *point_level_name(enum point_level l);

@@ -20,8 +20,20 @@ const char *const raw_quantity_names[RQ_COUNT] = {
 const char *const raw_status_names[RS_COUNT] = {"ok", "multiplexed", "not_measured", "failed"};
 
 /* The types of raw_columns.h; a column's value goes to the raw_row field of its name (C_VOLUME: to v[]). */
-enum col_type { C_INT, C_TEXT, C_FRACTION, C_SECONDS, C_GHZ, C_ACCESS, C_PLOTS, C_TRAITS, C_COUNT, C_TIME,
-		C_STATUS, C_VOLUME };
+enum col_type {
+	C_INT,
+	C_TEXT,
+	C_FRACTION,
+	C_SECONDS,
+	C_GHZ,
+	C_ACCESS,
+	C_PLOTS,
+	C_TRAITS,
+	C_COUNT,
+	C_TIME,
+	C_STATUS,
+	C_VOLUME
+};
 enum col_presence { C_REQUIRED, C_OPTIONAL };
 
 struct column {
@@ -43,15 +55,15 @@ static const struct column columns[] = {
 struct reader {
 	const char *path;
 	FILE *f;
-	char *buf;          /* the current record, possibly several physical lines */
+	char *buf; /* the current record, possibly several physical lines */
 	size_t len, cap;
-	char *line;         /* getline's buffer */
+	char *line; /* getline's buffer */
 	size_t line_cap;
-	unsigned long lineno;     /* physical lines consumed */
-	unsigned long rec_line;   /* first line of the current record */
+	unsigned long lineno;   /* physical lines consumed */
+	unsigned long rec_line; /* first line of the current record */
 	char **fields;
 	unsigned nfields, fields_cap;
-	int map[NCOLUMNS];  /* column -> field index */
+	int map[NCOLUMNS]; /* column -> field index */
 	unsigned header_fields;
 };
 
@@ -209,8 +221,10 @@ static int read_header(struct reader *r, struct err *e)
 				r->map[c] = (int)i;
 		if (r->map[c] < 0 && columns[c].presence == C_REQUIRED)
 			return fail(r, e, "header lacks the column '%s'%s", columns[c].name,
-				    kernel_names(columns[c].type) ? " (written by a pmucheck from before the "
-				    "kernels' access types were recorded: measure again)" : "");
+				    kernel_names(columns[c].type)
+					    ? " (written by a pmucheck from before the "
+					      "kernels' access types were recorded: measure again)"
+					    : "");
 	}
 	return 0;
 }
@@ -330,8 +344,7 @@ int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, st
 	*rows = 0;
 	r.f = fopen(path, "r");
 	if (!r.f)
-		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path,
-			       strerror(errno));
+		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
 	if ((rc = read_header(&r, e)))
 		goto out;
 	while ((rc = next_record(&r, e)) == 1) {

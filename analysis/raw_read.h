@@ -17,7 +17,7 @@ enum raw_quantity {
 #define RAW_Q_ENUM(n) RQ_##n,
 	KERN_VOLUME_FIELDS(RAW_Q_ENUM)
 #undef RAW_Q_ENUM
-	RQ_COUNT
+		RQ_COUNT
 };
 extern const char *const raw_quantity_names[RQ_COUNT];
 
@@ -30,13 +30,13 @@ struct raw_row {
 	int64_t point, rep, group;
 	enum kern_access access;
 	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits */
-	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch,
-		*msr, *level, *flag, *event, *backend, *encoding, *scope, *reason;
+	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch, *msr,
+		*level, *flag, *event, *backend, *encoding, *scope, *reason;
 	const char *clock_note, *experiment; /* "" in files from before these columns */
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
 	int64_t tsc_lo, tsc_hi; /* 0 in files from before these columns */
 	double thp_share, seconds;
-	double core_ghz;    /* 0 when the repetition has no clock (empty field) */
+	double core_ghz; /* 0 when the repetition has no clock (empty field) */
 	double v[RQ_COUNT];
 	int has_count;
 	double count;

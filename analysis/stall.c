@@ -29,7 +29,8 @@ static double measured(const struct agg *a, int level, int kind, double *tmp, in
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		/* a point without a clock has no cycles: left out, not counted as 0 */
-		if ((int)p->level == level && chase_kind(p) == kind && isfinite(p->seconds) && p->core_ghz > 0) {
+		if ((int)p->level == level && chase_kind(p) == kind && isfinite(p->seconds) &&
+		    p->core_ghz > 0) {
 			tmp[n++] = core_cycles_per_access(a, p);
 			*k = p->arg;
 		}

@@ -22,7 +22,7 @@ struct stall_row {
 	int64_t k[CH_COUNT];       /* multiplies per access */
 	int memory_only;           /* plain == dep, indep not above plain */
 	int dep_rises, indep_rises, indep_drops;
-	int matches_latency;       /* plain within THR_STALL_MATCH of the measured cycles per load */
+	int matches_latency; /* plain within THR_STALL_MATCH of the measured cycles per load */
 };
 
 /* Rows for every level of every stall-like event (one that reports at least

@@ -50,8 +50,7 @@ static enum verdict_class classify(const struct eval *ev, double *scale)
 	}
 	if (ev->held && ev->prefetch_blind && r2 >= THR_APPROX_R2)
 		return VC_PREFETCH_BLIND;
-	if (ev->held && ev->error <= THR_EXACT_ERROR && ev->spread <= THR_EXACT_ERROR &&
-	    r2 >= THR_EXACT_R2)
+	if (ev->held && ev->error <= THR_EXACT_ERROR && ev->spread <= THR_EXACT_ERROR && r2 >= THR_EXACT_R2)
 		return VC_EXACT;
 	if (ev->held && r2 >= THR_APPROX_R2)
 		return VC_APPROXIMATE;
@@ -132,7 +131,8 @@ static void not_measured(const struct agg_event *ev, struct verdict *v)
 		if (ev->rows[s])
 			len += (size_t)snprintf(v->note + len, sizeof v->note - len, "; %lu %s: %s",
 						ev->rows[s], raw_status_names[s],
-						ev->reason[s] && *ev->reason[s] ? ev->reason[s] : "no reason given");
+						ev->reason[s] && *ev->reason[s] ? ev->reason[s]
+										: "no reason given");
 }
 
 static unsigned count_points(const struct samples *S)

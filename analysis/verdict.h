@@ -31,17 +31,17 @@ struct verdict {
 	double measured;         /* median count/quantity over the groups where it holds (fit slope
 	                            when it holds nowhere) */
 	double slope, intercept, r2;
-	double error;            /* largest |median/scale - 1| of a holding group */
-	double spread;           /* largest (p90 - p10) / 2 / median of a holding group */
-	unsigned levels;         /* bit (1 << enum point_level) where it holds */
-	unsigned prefetch;       /* bit (1 << enum pf_state) where it holds */
-	double max_rate;         /* events/s, highest single measurement */
-	unsigned points;         /* points used for the verdict */
+	double error;                           /* largest |median/scale - 1| of a holding group */
+	double spread;                          /* largest (p90 - p10) / 2 / median of a holding group */
+	unsigned levels;                        /* bit (1 << enum point_level) where it holds */
+	unsigned prefetch;                      /* bit (1 << enum pf_state) where it holds */
+	double max_rate;                        /* events/s, highest single measurement */
+	unsigned points;                        /* points used for the verdict */
 	unsigned noisy_points, boundary_points; /* points left out */
 	int noisy_only;          /* no clean point: the verdict rests on points flagged noisy */
 	char decomposition[200]; /* NNLS terms, e.g. "lines_read@L2 + lines_read@DRAM" */
 	double decomp_error, decomp_r2;
-	char note[400];          /* why not measured, or what else the reader should know */
+	char note[400]; /* why not measured, or what else the reader should know */
 };
 
 /* Fills v for event index `event` of a. Returns 0 or E_RUNTIME (out of memory). */

@@ -23,8 +23,7 @@ static size_t bucket_ratios(const struct samples *S, int b, double *tmp)
    approximate error (a mixture of kernels that only averages out to a simple value does not). */
 static int holds(double median, double spread, double s)
 {
-	return s > 0 && median > 0 && fabs(median / s - 1) <= THR_APPROX_ERROR &&
-	       spread <= THR_APPROX_ERROR;
+	return s > 0 && median > 0 && fabs(median / s - 1) <= THR_APPROX_ERROR && spread <= THR_APPROX_ERROR;
 }
 
 /* The scale held by the most samples; ties go to the scale prefetch-off groups hold (the truth

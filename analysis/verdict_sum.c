@@ -9,13 +9,13 @@
 #include "thresholds.h"
 #include "verdict_int.h"
 
-#define NSPLIT 2 /* lines_read and lines_written, split by level */
+#define NSPLIT 2             /* lines_read and lines_written, split by level */
 #define NBASE (RQ_COUNT - 2) /* bytes_* are loads/stores times the width: left out */
 #define NCOL (NBASE + NSPLIT * LV_COUNT)
 
-static const int base_q[NBASE] = {RQ_instructions, RQ_loads, RQ_stores, RQ_lines_read,
-				  RQ_lines_written, RQ_split_loads, RQ_chase_accesses,
-				  RQ_multiplies, RQ_nops, RQ_pages};
+static const int base_q[NBASE] = {RQ_instructions,  RQ_loads,       RQ_stores,         RQ_lines_read,
+				  RQ_lines_written, RQ_split_loads, RQ_chase_accesses, RQ_multiplies,
+				  RQ_nops,          RQ_pages};
 static const int split_q[NSPLIT] = {RQ_lines_read, RQ_lines_written};
 
 static double column(const struct agg_point *p, int c)
@@ -42,8 +42,8 @@ static void column_name(int c, char *buf, size_t len)
 
 /* Weighted normal equations; each sample is scaled by the size of its volumes so that small and
    large points weigh alike (relative least squares). */
-static void normal_equations(const struct agg *a, const struct samples *S, int only_off, double *G,
-			     double *h, double *yy)
+static void normal_equations(const struct agg *a, const struct samples *S, int only_off, double *G, double *h,
+			     double *yy)
 {
 	double x[NCOL];
 

@@ -28,14 +28,16 @@ const struct cli_command *cli_command_find(const char *name)
 
 void cli_usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck [COMMAND] [OPTIONS]\n\n"
-		   "Validates hardware performance events against kernels with exactly known memory\n"
-		   "traffic. Without a command: run, then analyze and report the new results.\n\n"
-		   "commands:\n");
+	fprintf(f,
+		"usage: pmucheck [COMMAND] [OPTIONS]\n\n"
+		"Validates hardware performance events against kernels with exactly known memory\n"
+		"traffic. Without a command: run, then analyze and report the new results.\n\n"
+		"commands:\n");
 	for (unsigned i = 0; i < cli_command_count(); i++)
 		fprintf(f, "  %-10s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
-	fprintf(f, "\n'pmucheck help COMMAND' or 'pmucheck COMMAND --help' describes each command;\n"
-		   "'pmucheck --version' prints the versions.\n");
+	fprintf(f,
+		"\n'pmucheck help COMMAND' or 'pmucheck COMMAND --help' describes each command;\n"
+		"'pmucheck --version' prints the versions.\n");
 }
 
 int cli_fail(const char *cmd, int status, const struct err *e)

@@ -18,9 +18,9 @@ struct cli_command {
 	const char *summary;
 };
 
-#define CLI_COMMAND(cname, cfn, csummary)                                                   \
-	static const struct cli_command cli_cmd_##cfn = {(cname), (cfn), (csummary)};       \
-	static const struct cli_command *const cli_reg_##cfn                                \
+#define CLI_COMMAND(cname, cfn, csummary) \
+	static const struct cli_command cli_cmd_##cfn = {(cname), (cfn), (csummary)}; \
+	static const struct cli_command *const cli_reg_##cfn \
 		__attribute__((used, section("cli_commands"), aligned(sizeof(void *)))) = &cli_cmd_##cfn
 
 unsigned cli_command_count(void);

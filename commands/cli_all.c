@@ -10,9 +10,10 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck [all] [RUN OPTIONS]\n\n"
-		   "Validates this machine: 'pmucheck run' with the given options (see 'pmucheck run --help'),\n"
-		   "then 'pmucheck analyze' and 'pmucheck report' on the new results directory.\n");
+	fprintf(f,
+		"usage: pmucheck [all] [RUN OPTIONS]\n\n"
+		"Validates this machine: 'pmucheck run' with the given options (see 'pmucheck run --help'),\n"
+		"then 'pmucheck analyze' and 'pmucheck report' on the new results directory.\n");
 }
 
 static void verdict_summary(const struct analyze_summary *s)
@@ -45,7 +46,8 @@ static int cmd_all(int argc, char **argv)
 		return 0;
 	}
 	if (!r && rc.resume)
-		r = err_set(&e, E_USAGE, "--resume: use 'pmucheck run --resume DIR', then 'pmucheck analyze DIR'");
+		r = err_set(&e, E_USAGE,
+			    "--resume: use 'pmucheck run --resume DIR', then 'pmucheck analyze DIR'");
 	if (!r)
 		r = run_cli_execute(&rc, &t, argc, argv, &e);
 	topo_free(&t);

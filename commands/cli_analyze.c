@@ -6,13 +6,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck analyze [--quiet] DIR\n\n"
-		   "Reads DIR/raw.csv and DIR/machine.json (written by 'pmucheck run', possibly on another\n"
-		   "machine) and writes into DIR:\n"
-		   "  events.csv events.json events.md  what every event counts, its scale, levels, verdict\n"
-		   "  peaks.csv peaks.md                 bandwidth, latency and indicator events per level\n"
-		   "  stalls.md                          memory-stall events (when the chase variants ran)\n"
-		   "Bad input: a message naming file and line, exit 2, nothing written.\n");
+	fprintf(f,
+		"usage: pmucheck analyze [--quiet] DIR\n\n"
+		"Reads DIR/raw.csv and DIR/machine.json (written by 'pmucheck run', possibly on another\n"
+		"machine) and writes into DIR:\n"
+		"  events.csv events.json events.md  what every event counts, its scale, levels, verdict\n"
+		"  peaks.csv peaks.md                 bandwidth, latency and indicator events per level\n"
+		"  stalls.md                          memory-stall events (when the chase variants ran)\n"
+		"Bad input: a message naming file and line, exit 2, nothing written.\n");
 }
 
 static int cmd(int argc, char **argv)

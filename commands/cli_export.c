@@ -9,20 +9,21 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck export DIR --format perf|likwid|papi [--out OUTDIR]\n\n"
-		   "Turns the events 'pmucheck analyze DIR' judged exact or approximate (and only those)\n"
-		   "into metrics, each with its evidence (levels, prefetch state, error, R^2, DIR):\n"
-		   "  perf    OUTDIR/metrics.json    pmu-events metrics (MetricName, MetricExpr, ...)\n"
-		   "  likwid  OUTDIR/<METRIC>.txt    LIKWID performance groups (one event each)\n"
-		   "  papi    OUTDIR/papi_events.csv user events for PAPI_USER_EVENTS_FILE\n"
-		   "OUTDIR defaults to DIR/metrics. Events a format cannot name are listed with the reason.\n"
-		   "A validated event that analyze named as the indicator of a level in peaks.csv also gets\n"
-		   "<metric>_of_peak: its rate as a share of the highest rate measured (perf, LIKWID).\n"
-		   "Not exported: stall decompositions and miss latencies. Their events count cycles, which\n"
-		   "analyze judges against the measured latency in stalls.md, never with an exact or\n"
-		   "approximate verdict; read them there.\n"
-		   "Exit status: 0 written; 1 nothing to export (no event validated, or none this format\n"
-		   "can name; no file is written); 2 bad usage or no events.json (run analyze first).\n");
+	fprintf(f,
+		"usage: pmucheck export DIR --format perf|likwid|papi [--out OUTDIR]\n\n"
+		"Turns the events 'pmucheck analyze DIR' judged exact or approximate (and only those)\n"
+		"into metrics, each with its evidence (levels, prefetch state, error, R^2, DIR):\n"
+		"  perf    OUTDIR/metrics.json    pmu-events metrics (MetricName, MetricExpr, ...)\n"
+		"  likwid  OUTDIR/<METRIC>.txt    LIKWID performance groups (one event each)\n"
+		"  papi    OUTDIR/papi_events.csv user events for PAPI_USER_EVENTS_FILE\n"
+		"OUTDIR defaults to DIR/metrics. Events a format cannot name are listed with the reason.\n"
+		"A validated event that analyze named as the indicator of a level in peaks.csv also gets\n"
+		"<metric>_of_peak: its rate as a share of the highest rate measured (perf, LIKWID).\n"
+		"Not exported: stall decompositions and miss latencies. Their events count cycles, which\n"
+		"analyze judges against the measured latency in stalls.md, never with an exact or\n"
+		"approximate verdict; read them there.\n"
+		"Exit status: 0 written; 1 nothing to export (no event validated, or none this format\n"
+		"can name; no file is written); 2 bad usage or no events.json (run analyze first).\n");
 }
 
 static int parse_format(const char *s, enum out_export_format *fmt)
@@ -69,8 +70,9 @@ static int cmd(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || fmt == OX_COUNT) {
-		err_set(&e, E_USAGE, "%s", fmt == OX_COUNT ? "--format perf|likwid|papi is required"
-							    : "expected one results directory");
+		err_set(&e, E_USAGE, "%s",
+			fmt == OX_COUNT ? "--format perf|likwid|papi is required"
+					: "expected one results directory");
 		return cli_fail("export", E_USAGE, &e);
 	}
 	dir = argv[optind];
@@ -81,13 +83,17 @@ static int cmd(int argc, char **argv)
 		fprintf(stderr, "pmucheck export: left out of the %s export: %s\n",
 			out_export_format_names[fmt], s.skipped_why);
 	if (!s.validated) {
-		fprintf(stderr, "pmucheck export: nothing validated in %s/events.json: no event is exact or "
-				"approximate, so there is no metric to define; no files written\n", dir);
+		fprintf(stderr,
+			"pmucheck export: nothing validated in %s/events.json: no event is exact or "
+			"approximate, so there is no metric to define; no files written\n",
+			dir);
 		return 1;
 	}
 	if (!s.metrics) {
-		fprintf(stderr, "pmucheck export: none of the %u validated events can be named in %s "
-				"syntax; no files written\n", s.validated, out_export_format_names[fmt]);
+		fprintf(stderr,
+			"pmucheck export: none of the %u validated events can be named in %s "
+			"syntax; no files written\n",
+			s.validated, out_export_format_names[fmt]);
 		return 1;
 	}
 	printf("%u metrics from %u validated events: %s\n", s.metrics, s.validated, s.written);

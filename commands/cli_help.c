@@ -7,8 +7,9 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck help [COMMAND]\n\n"
-		   "Without COMMAND: the commands. With COMMAND: what 'pmucheck COMMAND --help' prints.\n");
+	fprintf(f,
+		"usage: pmucheck help [COMMAND]\n\n"
+		"Without COMMAND: the commands. With COMMAND: what 'pmucheck COMMAND --help' prints.\n");
 }
 
 static int cmd(int argc, char **argv)

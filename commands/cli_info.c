@@ -15,11 +15,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck info [--json]\n\n"
-		   "Prints the CPU, the topology and caches (hwloc), the ISA extensions the kernels use,\n"
-		   "huge pages and SMT, the measured TSC and core clocks.\n\n"
-		   "  --json      the same as one JSON object\n"
-		   "  -h, --help\n");
+	fprintf(f,
+		"usage: pmucheck info [--json]\n\n"
+		"Prints the CPU, the topology and caches (hwloc), the ISA extensions the kernels use,\n"
+		"huge pages and SMT, the measured TSC and core clocks.\n\n"
+		"  --json      the same as one JSON object\n"
+		"  -h, --help\n");
 }
 
 /* Which prefetcher table applies and whether its MSR can be read, in words. */
@@ -38,7 +39,9 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	for (unsigned i = 0; i < tab->nbits; i++)
 		fprintf(f, " %s (bit %u)", tab->bits[i].name, tab->bits[i].bit);
 	if (msr_open(0, 0, &fd, &e)) {
-		fprintf(f, "\n                no access: %s; the prefetcher-off experiments will be skipped\n", e.msg);
+		fprintf(f,
+			"\n                no access: %s; the prefetcher-off experiments will be skipped\n",
+			e.msg);
 		return;
 	}
 	close(fd);
@@ -61,15 +64,15 @@ static void config_print(const struct sysinfo *sys, FILE *f)
 		fprintf(f, "config          %s\n", path);
 		return;
 	}
-	fprintf(f, "config          %s: %s, %u candidate events ('pmucheck run --config FILE' overrides)\n", path,
-		c.arch.title ? c.arch.title : c.arch.name, c.nevents);
+	fprintf(f, "config          %s: %s, %u candidate events ('pmucheck run --config FILE' overrides)\n",
+		path, c.arch.title ? c.arch.title : c.arch.name, c.nevents);
 	cfg_free(&c);
 }
 
 static int cmd_info(int argc, char **argv)
 {
-	static const struct option options[] = {{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
-						{NULL, 0, NULL, 0}};
+	static const struct option options[] = {
+		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	struct sysinfo sys;
 	struct topo t;
 	struct err e, ce;
@@ -104,9 +107,10 @@ static int cmd_info(int argc, char **argv)
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	if (json) {
 		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o}, s:o}", "host", sys.host, "cpu",
-				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology", topo_json(&t),
-				      "clock", "tsc_hz", tsc_hz, "core_ghz", no_clock ? json_null() : json_real(ghz),
-				      "counters", ctr_availability_json());
+				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
+				      topo_json(&t), "clock", "tsc_hz", tsc_hz, "core_ghz",
+				      no_clock ? json_null() : json_real(ghz), "counters",
+				      ctr_availability_json());
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fputc('\n', stdout);
 		json_decref(o);

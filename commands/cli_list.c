@@ -9,12 +9,13 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck list kernels\n"
-		   "       pmucheck list events [EVENT...]\n\n"
-		   "kernels: the kernel families and their variants.\n"
-		   "events:  what this machine can count through each backend (perf, PAPI); with EVENTs,\n"
-		   "         how each resolves (backend, scope, encoding, status) — exit 2 naming every\n"
-		   "         malformed or unknown one.\n");
+	fprintf(f,
+		"usage: pmucheck list kernels\n"
+		"       pmucheck list events [EVENT...]\n\n"
+		"kernels: the kernel families and their variants.\n"
+		"events:  what this machine can count through each backend (perf, PAPI); with EVENTs,\n"
+		"         how each resolves (backend, scope, encoding, status) — exit 2 naming every\n"
+		"         malformed or unknown one.\n");
 }
 
 static int list_kernels(void)
@@ -38,9 +39,8 @@ static int resolve_events(int n, char **specs)
 	printf("%-32s %-7s %-7s %-12s %-14s %s\n", "event", "backend", "scope", "pool", "status",
 	       "encoding / reason");
 	for (int i = 0; i < n; i++)
-		printf("%-32s %-7s %-7s %-12s %-14s %s\n", evs[i].spec,
-		       ctr_backend_name(evs[i].backend), ctr_scope_name(evs[i].scope), evs[i].pool,
-		       ctr_status_name(evs[i].status),
+		printf("%-32s %-7s %-7s %-12s %-14s %s\n", evs[i].spec, ctr_backend_name(evs[i].backend),
+		       ctr_scope_name(evs[i].scope), evs[i].pool, ctr_status_name(evs[i].status),
 		       evs[i].status == CTR_OK ? evs[i].encoding : evs[i].reason);
 	return rc ? cli_fail("list", rc, &e) : 0;
 }

@@ -92,15 +92,18 @@ static int print_status(const int *cpus, int ncpus, struct err *e)
 	if (!cpus) {
 		ncpus = msr_cpus(all, PF_MAX_CPUS, e);
 		if (ncpus <= 0)
-			return ncpus < 0 ? ncpus : err_set(e, E_RUNTIME, "no CPU has an MSR file in %s "
-							   "(try 'modprobe msr' as root)", msr_dir());
+			return ncpus < 0 ? ncpus
+					 : err_set(e, E_RUNTIME,
+						   "no CPU has an MSR file in %s "
+						   "(try 'modprobe msr' as root)",
+						   msr_dir());
 		cpus = all;
 	}
 	rc = read_values(t, cpus, ncpus, v, e);
 	if (rc)
 		return rc;
-	printf("%s family 0x%x model 0x%x: %s, MSR 0x%" PRIx32 " (a set bit disables)\n",
-	       id.vendor, id.family, id.model, model, t->msr);
+	printf("%s family 0x%x model 0x%x: %s, MSR 0x%" PRIx32 " (a set bit disables)\n", id.vendor,
+	       id.family, id.model, model, t->msr);
 	printf("cpu  msr               ");
 	for (unsigned b = 0; b < t->nbits; b++)
 		printf(" %s", t->bits[b].name);
@@ -125,8 +128,7 @@ static int restore(const int *cpus, int ncpus, struct err *e)
 	return 0;
 }
 
-static int change(const char *action, const char *names, const int *cpus, int ncpus,
-		  struct err *e)
+static int change(const char *action, const char *names, const int *cpus, int ncpus, struct err *e)
 {
 	uint64_t bits;
 	int rc = pf_parse_names(names ? names : "all", &bits, e);

@@ -7,14 +7,15 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck report [--quiet] DIR\n\n"
-		   "Reads DIR (raw.csv, machine.json and the tables of 'pmucheck analyze DIR') and writes:\n"
-		   "  plots/NAME.png, .svg, .gp  gnuplot figures (bandwidth vs size, events per line,\n"
-		   "                             NOP delay, line offset, pointer-chase stalls)\n"
-		   "  report.md                  what was not measured and why, figures, tables\n"
-		   "  report.html                the same, one self-contained file (figures inlined)\n"
-		   "Without gnuplot the report is written without figures and says so.\n"
-		   "Exit status: 0 written, 1 failure, 2 bad input (run 'pmucheck analyze DIR' first).\n");
+	fprintf(f,
+		"usage: pmucheck report [--quiet] DIR\n\n"
+		"Reads DIR (raw.csv, machine.json and the tables of 'pmucheck analyze DIR') and writes:\n"
+		"  plots/NAME.png, .svg, .gp  gnuplot figures (bandwidth vs size, events per line,\n"
+		"                             NOP delay, line offset, pointer-chase stalls)\n"
+		"  report.md                  what was not measured and why, figures, tables\n"
+		"  report.html                the same, one self-contained file (figures inlined)\n"
+		"Without gnuplot the report is written without figures and says so.\n"
+		"Exit status: 0 written, 1 failure, 2 bad input (run 'pmucheck analyze DIR' first).\n");
 }
 
 static int cmd(int argc, char **argv)

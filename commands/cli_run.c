@@ -15,33 +15,50 @@ static void usage(FILE *f)
 		"usage: pmucheck run [OPTIONS]\n\n"
 		"Measures the kernels over a size sweep of every cache level and DRAM and writes\n"
 		"results/<host>-<UTC time>/{machine.json,raw.csv} (format: docs/results-format.md).\n\n"
-		"  -q, --quick             a short run (under a minute): one size per level, fewer arguments\n"
-		"  -k, --kernels LIST      families or family.variant, e.g. load,store.avx.nt (default: all;\n"
+		"  -q, --quick             a short run (under a minute): one size per level, fewer "
+		"arguments\n"
+		"  -k, --kernels LIST      families or family.variant, e.g. load,store.avx.nt (default: "
+		"all;\n"
 		"                          'pmucheck list kernels' names them)\n"
-		"  -s, --sizes LIST        working set per thread, e.g. 32k,1M,256M (default: sweep from the caches)\n"
-		"  -c, --cpus LIST         CPUs of the widest run, e.g. 0-3 (default: one per core of socket 0)\n"
+		"  -s, --sizes LIST        working set per thread, e.g. 32k,1M,256M (default: sweep from the "
+		"caches)\n"
+		"  -c, --cpus LIST         CPUs of the widest run, e.g. 0-3 (default: one per core of socket "
+		"0)\n"
 		"  -t, --threads LIST      thread counts; N uses the first N CPUs (default: 1 and all)\n"
 		"  -p, --placement LIST    memory: local, node:N, remote, interleave (default: local)\n"
-		"  -a, --args LIST         nopread delays, splitread offsets or chase multiplies (default: per family)\n"
-		"      --prefetch LIST     prefetcher states: on, off, off:NAME+NAME (default: on,off when the\n"
-		"                          MSRs are accessible; without access only 'uncontrolled' is measured\n"
-		"                          and the off states are reported as skipped). Names: 'pmucheck prefetch status'\n"
-		"  -e, --events LIST       events to count: PAPI names or perf syntax (pmu/event=0x..,umask=0x../,\n"
-		"                          pmu/alias/, page-faults, task-clock, ...); groups never multiplex\n"
-		"      --keep-going        record events that are malformed or cannot be counted here as failed /\n"
+		"  -a, --args LIST         nopread delays, splitread offsets or chase multiplies (default: "
+		"per family)\n"
+		"      --prefetch LIST     prefetcher states: on, off, off:NAME+NAME (default: on,off when "
+		"the\n"
+		"                          MSRs are accessible; without access only 'uncontrolled' is "
+		"measured\n"
+		"                          and the off states are reported as skipped). Names: 'pmucheck "
+		"prefetch status'\n"
+		"  -e, --events LIST       events to count: PAPI names or perf syntax "
+		"(pmu/event=0x..,umask=0x../,\n"
+		"                          pmu/alias/, page-faults, task-clock, ...); groups never "
+		"multiplex\n"
+		"      --keep-going        record events that are malformed or cannot be counted here as "
+		"failed /\n"
 		"                          not measured and go on (default: stop before measuring, exit 2)\n"
-		"      --config FILE       candidate events of this architecture (default: chosen by CPUID from\n"
+		"      --config FILE       candidate events of this architecture (default: chosen by CPUID "
+		"from\n"
 		"                          configs/; 'pmucheck info' says which)\n"
-		"      --preset NAME       reproduce a seed paper: molka2017, helm2020, larysch2016 (sets the\n"
+		"      --preset NAME       reproduce a seed paper: molka2017, helm2020, larysch2016 (sets "
+		"the\n"
 		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
-		"  -r, --reps N            most repetitions per point after the warm-up (default 8); a point\n"
+		"  -r, --reps N            most repetitions per point after the warm-up (default 8); a "
+		"point\n"
 		"                          stops after 3 once its time changed < 1 %% over its last 2\n"
-		"      --time-budget S     seconds the run may take (default 60 with --quick, else 300): a point\n"
-		"                          also stops when its share is spent (its first repetition, and a part\n"
+		"      --time-budget S     seconds the run may take (default 60 with --quick, else 300): a "
+		"point\n"
+		"                          also stops when its share is spent (its first repetition, and a "
+		"part\n"
 		"                          of the time left beyond every point's first), even after one\n"
 		"                          repetition, and is then flagged 'noisy'; every point is measured\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
-		"      --reported-levels   trust the reported cache sizes: no latency probe of where each level ends\n"
+		"      --reported-levels   trust the reported cache sizes: no latency probe of where each "
+		"level ends\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
@@ -52,25 +69,52 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-enum { OPT_MIN_TIME = 256, OPT_NO_THP, OPT_SEED, OPT_RESULTS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PREFETCH, OPT_KEEP_GOING, OPT_REPORTED_LEVELS, OPT_TIME_BUDGET, OPT_CONFIG, OPT_PRESET, OPT_RESUME };
+enum {
+	OPT_MIN_TIME = 256,
+	OPT_NO_THP,
+	OPT_SEED,
+	OPT_RESULTS,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	OPT_PREFETCH,
+	OPT_KEEP_GOING,
+	OPT_REPORTED_LEVELS,
+	OPT_TIME_BUDGET,
+	OPT_CONFIG,
+	OPT_PRESET,
+	OPT_RESUME
+};
 
-static const struct option options[] = {
-	{"quick", no_argument, NULL, 'q'},	     {"kernels", required_argument, NULL, 'k'},
-	{"sizes", required_argument, NULL, 's'},     {"cpus", required_argument, NULL, 'c'},
-	{"threads", required_argument, NULL, 't'},   {"placement", required_argument, NULL, 'p'},
-	{"args", required_argument, NULL, 'a'},	     {"reps", required_argument, NULL, 'r'},
-	{"min-time", required_argument, NULL, OPT_MIN_TIME}, {"no-thp", no_argument, NULL, OPT_NO_THP},
-	{"seed", required_argument, NULL, OPT_SEED}, {"out", required_argument, NULL, 'o'},
-	{"results", required_argument, NULL, OPT_RESULTS}, {"progress", no_argument, NULL, OPT_PROGRESS},
-	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"prefetch", required_argument, NULL, OPT_PREFETCH},
-	{"dry-run", no_argument, NULL, 'n'}, {"resume", required_argument, NULL, OPT_RESUME}, {"config", required_argument, NULL, OPT_CONFIG}, {"preset", required_argument, NULL, OPT_PRESET},
-	{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS}, {"time-budget", required_argument, NULL, OPT_TIME_BUDGET}, {"events", required_argument, NULL, 'e'}, {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0}};
+static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
+					{"kernels", required_argument, NULL, 'k'},
+					{"sizes", required_argument, NULL, 's'},
+					{"cpus", required_argument, NULL, 'c'},
+					{"threads", required_argument, NULL, 't'},
+					{"placement", required_argument, NULL, 'p'},
+					{"args", required_argument, NULL, 'a'},
+					{"reps", required_argument, NULL, 'r'},
+					{"min-time", required_argument, NULL, OPT_MIN_TIME},
+					{"no-thp", no_argument, NULL, OPT_NO_THP},
+					{"seed", required_argument, NULL, OPT_SEED},
+					{"out", required_argument, NULL, 'o'},
+					{"results", required_argument, NULL, OPT_RESULTS},
+					{"progress", no_argument, NULL, OPT_PROGRESS},
+					{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+					{"prefetch", required_argument, NULL, OPT_PREFETCH},
+					{"dry-run", no_argument, NULL, 'n'},
+					{"resume", required_argument, NULL, OPT_RESUME},
+					{"config", required_argument, NULL, OPT_CONFIG},
+					{"preset", required_argument, NULL, OPT_PRESET},
+					{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS},
+					{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
+					{"events", required_argument, NULL, 'e'},
+					{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+					{"help", no_argument, NULL, 'h'},
+					{NULL, 0, NULL, 0}};
 
 /* Splits a comma list and hands each item to fn. */
-static int each_item(const char *option, const char *list, int (*fn)(void *, const char *, const char *, struct err *),
-		     void *ctx, struct err *e)
+static int each_item(const char *option, const char *list,
+		     int (*fn)(void *, const char *, const char *, struct err *), void *ctx, struct err *e)
 {
 	char *copy = strdup(list), *save = NULL;
 	int rc = 0, n = 0;
@@ -108,7 +152,8 @@ static int add_threads(void *ctx, const char *option, const char *item, struct e
 	if (rc)
 		return rc;
 	if (v < 1 || v > TOPO_MAX_CPUS)
-		return err_set(e, E_USAGE, "%s: %s threads is out of range (1..%d)", option, item, TOPO_MAX_CPUS);
+		return err_set(e, E_USAGE, "%s: %s threads is out of range (1..%d)", option, item,
+			       TOPO_MAX_CPUS);
 	if (o->nthreads == PLAN_MAX_THREADS)
 		return err_set(e, E_USAGE, "%s: more than %d thread counts", option, PLAN_MAX_THREADS);
 	o->threads[o->nthreads++] = (int)v;
@@ -152,13 +197,28 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:nh", options, NULL)) != -1) {
 		switch (c) {
-		case 'q': o->quick = 1; break;
-		case 'k': o->kernels = optarg; o->explicit_kernels = 1; break;
-		case 's': r = each_item("--sizes", optarg, add_size, o, e); break;
-		case 'c': r = topo_parse_cpulist(t, "--cpus", optarg, o->cpus, TOPO_MAX_CPUS, &o->ncpus, e); break;
-		case 't': r = each_item("--threads", optarg, add_threads, o, e); break;
-		case 'p': r = each_item("--placement", optarg, add_place, &pc, e); break;
-		case 'a': r = each_item("--args", optarg, add_arg, o, e); break;
+		case 'q':
+			o->quick = 1;
+			break;
+		case 'k':
+			o->kernels = optarg;
+			o->explicit_kernels = 1;
+			break;
+		case 's':
+			r = each_item("--sizes", optarg, add_size, o, e);
+			break;
+		case 'c':
+			r = topo_parse_cpulist(t, "--cpus", optarg, o->cpus, TOPO_MAX_CPUS, &o->ncpus, e);
+			break;
+		case 't':
+			r = each_item("--threads", optarg, add_threads, o, e);
+			break;
+		case 'p':
+			r = each_item("--placement", optarg, add_place, &pc, e);
+			break;
+		case 'a':
+			r = each_item("--args", optarg, add_arg, o, e);
+			break;
 		case 'r':
 			r = num_parse_u64("--reps", optarg, &v, e);
 			if (!r && (v < 1 || v > 256))
@@ -168,32 +228,66 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_MIN_TIME:
 			r = num_parse_u64("--min-time", optarg, &v, e);
 			if (!r && (v < 1 || v > 10000))
-				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)", optarg);
+				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)",
+					    optarg);
 			rc->cfg.min_seconds = (double)v * 1e-3;
 			break;
 		case OPT_TIME_BUDGET:
 			r = num_parse_u64("--time-budget", optarg, &v, e);
 			if (!r && (v < 1 || v > 604800))
-				r = err_set(e, E_USAGE, "--time-budget: %s s is out of range (1..604800)", optarg);
+				r = err_set(e, E_USAGE, "--time-budget: %s s is out of range (1..604800)",
+					    optarg);
 			rc->cfg.time_budget = (double)v;
 			break;
-		case OPT_NO_THP: rc->cfg.thp = 0; break;
-		case OPT_SEED: r = num_parse_u64("--seed", optarg, &rc->cfg.seed, e); break;
-		case 'o': rc->out = optarg; break;
-		case OPT_RESULTS: rc->results_root = optarg; break;
-		case OPT_PROGRESS: rc->cfg.progress = 1; break;
-		case OPT_NO_PROGRESS: rc->cfg.progress = 0; break;
-		case OPT_PREFETCH: rc->prefetch = optarg; break;
-		case 'e': rc->events = optarg; break;
-		case OPT_KEEP_GOING: rc->keep_going = 1; break;
-		case OPT_REPORTED_LEVELS: rc->reported_levels = 1; break;
-		case OPT_CONFIG: rc->config = optarg; break;
-		case OPT_PRESET: rc->preset = optarg; break;
-		case OPT_RESUME: rc->resume = optarg; break;
-		case 'n': rc->dry_run = 1; break;
-		case 'h': rc->help = 1; return 0;
-		case ':': return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
-		default: return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+		case OPT_NO_THP:
+			rc->cfg.thp = 0;
+			break;
+		case OPT_SEED:
+			r = num_parse_u64("--seed", optarg, &rc->cfg.seed, e);
+			break;
+		case 'o':
+			rc->out = optarg;
+			break;
+		case OPT_RESULTS:
+			rc->results_root = optarg;
+			break;
+		case OPT_PROGRESS:
+			rc->cfg.progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			rc->cfg.progress = 0;
+			break;
+		case OPT_PREFETCH:
+			rc->prefetch = optarg;
+			break;
+		case 'e':
+			rc->events = optarg;
+			break;
+		case OPT_KEEP_GOING:
+			rc->keep_going = 1;
+			break;
+		case OPT_REPORTED_LEVELS:
+			rc->reported_levels = 1;
+			break;
+		case OPT_CONFIG:
+			rc->config = optarg;
+			break;
+		case OPT_PRESET:
+			rc->preset = optarg;
+			break;
+		case OPT_RESUME:
+			rc->resume = optarg;
+			break;
+		case 'n':
+			rc->dry_run = 1;
+			break;
+		case 'h':
+			rc->help = 1;
+			return 0;
+		case ':':
+			return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (r)
@@ -202,9 +296,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (rc->resume && argc != 3)
 		return err_set(e, E_USAGE, "--resume takes no other options: the run continues with its own");
-	if (rc->preset && (o->kernels || o->nsizes || o->nthreads || o->nargs || o->nplaces || rc->prefetch ||
-			   rc->events))
-		return err_set(e, E_USAGE, "--preset sets the kernels, sizes, threads, arguments, placements, "
+	if (rc->preset &&
+	    (o->kernels || o->nsizes || o->nthreads || o->nargs || o->nplaces || rc->prefetch || rc->events))
+		return err_set(e, E_USAGE,
+			       "--preset sets the kernels, sizes, threads, arguments, placements, "
 			       "prefetch states and events itself; drop those options");
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;

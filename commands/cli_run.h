@@ -9,19 +9,19 @@
 
 struct run_cli {
 	struct run_config cfg;
-	const char *out;          /* --out */
-	const char *results_root; /* --results */
-	const char *prefetch;     /* --prefetch */
-	const char *events;       /* --events */
-	const char *config;       /* --config */
-	const char *preset;       /* --preset */
-	const char *resume;       /* --resume */
+	const char *out;             /* --out */
+	const char *results_root;    /* --results */
+	const char *prefetch;        /* --prefetch */
+	const char *events;          /* --events */
+	const char *config;          /* --config */
+	const char *preset;          /* --preset */
+	const char *resume;          /* --resume */
 	struct resume_info *resumed; /* set while a run is being resumed */
-	int argc;                 /* the arguments, for machine.json (a resumed run re-parses them) */
+	int argc;                    /* the arguments, for machine.json (a resumed run re-parses them) */
 	char **argv;
 	int keep_going;
-	int reported_levels;      /* skip the level probe */
-	char dir[4096];           /* the results directory, once created */
+	int reported_levels; /* skip the level probe */
+	char dir[4096];      /* the results directory, once created */
 	int help;
 	int dry_run;
 };

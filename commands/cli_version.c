@@ -9,9 +9,10 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmucheck version\n"
-		   "       pmucheck --version\n\n"
-		   "Prints the version of pmucheck and of PAPI, libpfm4 and hwloc.\n");
+	fprintf(f,
+		"usage: pmucheck version\n"
+		"       pmucheck --version\n\n"
+		"Prints the version of pmucheck and of PAPI, libpfm4 and hwloc.\n");
 }
 
 static int cmd(int argc, char **argv)
@@ -28,8 +29,7 @@ static int cmd(int argc, char **argv)
 		return 2;
 	}
 	machine_lib_versions(&v);
-	printf("pmucheck %s\nPAPI %s\nlibpfm4 %s\nhwloc %s\n", PMUCHECK_VERSION, v.papi, v.libpfm4,
-	       v.hwloc);
+	printf("pmucheck %s\nPAPI %s\nlibpfm4 %s\nhwloc %s\n", PMUCHECK_VERSION, v.papi, v.libpfm4, v.hwloc);
 	return 0;
 }
 

@@ -40,7 +40,7 @@ struct run_job {
 	struct raw_writer raw;
 	struct machine_facts mf;
 	struct clock_bounds clock;
-	struct err clock_err; /* why the run's core clock is missing */
+	struct err clock_err;         /* why the run's core clock is missing */
 	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
@@ -69,8 +69,8 @@ static int build_experiments(struct run_cli *rc, const struct topo *t, struct ru
 	if (!r)
 		r = cfg_load(presets, &j->presets, e);
 	if (!r)
-		r = experiment_preset(&j->presets, rc->preset, found ? &j->arch : NULL, &rc->cfg.plan, rc->cfg.reps,
-				      t, &j->xs, &j->nxs, skipped, sizeof skipped, e);
+		r = experiment_preset(&j->presets, rc->preset, found ? &j->arch : NULL, &rc->cfg.plan,
+				      rc->cfg.reps, t, &j->xs, &j->nxs, skipped, sizeof skipped, e);
 	for (char *line = skipped, *next; !r && *line; line = next) {
 		next = line + strcspn(line, "\n");
 		fprintf(stderr, "pmucheck run: skipping %.*s\n", (int)(next - line), line);
@@ -110,9 +110,11 @@ static void print_plan(const struct run_job *j)
 			const struct plan_point *pt = &x->plan.points[k];
 			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
 			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
-			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes, level_name(pt->level),
-			       x->opts.pf_states[pt->pf], x->opts.places[pt->place].kind == BUF_LOCAL ? "local" :
-			       x->opts.places[pt->place].kind == BUF_REMOTE ? "remote" : "other");
+			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes,
+			       level_name(pt->level), x->opts.pf_states[pt->pf],
+			       x->opts.places[pt->place].kind == BUF_LOCAL            ? "local"
+				       : x->opts.places[pt->place].kind == BUF_REMOTE ? "remote"
+										      : "other");
 		}
 		total += x->plan.npoints;
 		printf("%d points, %u events (%u groups)\n", x->plan.npoints, x->ev.nev, x->ev.plan.ngroups);
@@ -200,26 +202,27 @@ static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **conf
 			json_decref(per);
 			return r;
 		}
-		json_array_append_new(steps, json_pack("{s:s, s:s, s:s, s:s}", "name", x->name, "note",
-						       x->note ? x->note : "", "reference", rel, "skipped",
-						       x->skipped));
+		json_array_append_new(steps,
+				      json_pack("{s:s, s:s, s:s, s:s}", "name", x->name, "note",
+						x->note ? x->note : "", "reference", rel, "skipped",
+						x->skipped));
 	}
 	if (rc->preset) {
 		const struct cfg_preset *p = cfg_preset_find(&j->presets, rc->preset);
 		json_t *refs = json_array(), *st;
 		size_t k;
 		/* the paper tables, once each, for the report to show beside the measured ones */
-		json_array_foreach(steps, k, st) {
+		json_array_foreach(steps, k, st)
+		{
 			json_t *ref = json_object_get(st, "reference"), *seen;
 			size_t m;
 			int dup = !json_string_length(ref);
-			json_array_foreach(refs, m, seen)
-				dup |= json_equal(seen, ref);
+			json_array_foreach(refs, m, seen) dup |= json_equal(seen, ref);
 			if (!dup)
 				json_array_append(refs, ref);
 		}
-		*preset = json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "title", p->title ? p->title : "",
-				    "steps", steps, "reference", refs);
+		*preset = json_pack("{s:s, s:s, s:o, s:o}", "name", p->name, "title",
+				    p->title ? p->title : "", "steps", steps, "reference", refs);
 	} else {
 		json_decref(steps);
 	}
@@ -420,8 +423,13 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if (rc->resumed)
 			snprintf(j->started, sizeof j->started, "%s", rc->resumed->started);
 		command_line(argc, argv, j->command, sizeof j->command);
-		j->mf = (struct machine_facts){.sys = &j->sys, .topo = t, .command = j->command, .started = j->started,
-					       .threads_max = rc->cfg.plan.ncpus, .argc = rc->argc, .argv = rc->argv,
+		j->mf = (struct machine_facts){.sys = &j->sys,
+					       .topo = t,
+					       .command = j->command,
+					       .started = j->started,
+					       .threads_max = rc->cfg.plan.ncpus,
+					       .argc = rc->argc,
+					       .argv = rc->argv,
 					       .resumed = rc->resumed != NULL};
 		if (rc->resumed)
 			j->mf.probe = json_incref(rc->resumed->levels);
@@ -436,4 +444,3 @@ out:
 	job_free(j);
 	return r;
 }
-

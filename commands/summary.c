@@ -15,8 +15,8 @@ static int is_bandwidth(enum kern_access a)
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); cycles over the points with a clock
    (*cyc = 0 when none). */
-static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns, double *cyc,
-		   int *noisy)
+static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns,
+		   double *cyc, int *noisy)
 {
 	double v[64], c[64];
 	int n = 0, nc = 0;
@@ -72,7 +72,8 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
    times, median over the points measured now (a resumed run's earlier points have no result). */
 static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
 {
-	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps), *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
+	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
+	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
 	size_t n = 0;
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
@@ -107,7 +108,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
 	}
-	fprintf(f, "\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer chase\n",
+	fprintf(f,
+		"\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer "
+		"chase\n",
 		maxthreads);
 	fprintf(f, "%-9s", "access");
 	for (int l = 0; l < LEVEL_COUNT; l++)
@@ -139,11 +142,17 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	for (int i = 0; i < p->npoints; i++)
 		noisy += res[i].noisy;
 	if (noisy)
-		fprintf(f, "%d of %d points stayed noisy: their time had not settled within --reps or their share of "
-			   "the time budget (flagged in raw.csv; machine busy?)\n", noisy, p->npoints);
+		fprintf(f,
+			"%d of %d points stayed noisy: their time had not settled within --reps or their "
+			"share of "
+			"the time budget (flagged in raw.csv; machine busy?)\n",
+			noisy, p->npoints);
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f, "* from noisy points only: that cell had no clean point\n");
-	fprintf(f, "levels as measured by the latency probe where it disagreed with the reported sizes; raw data: "
-		   "%s/raw.csv\n", dir);
+	fprintf(f,
+		"levels as measured by the latency probe where it disagreed with the reported sizes; raw "
+		"data: "
+		"%s/raw.csv\n",
+		dir);
 }

@@ -19,7 +19,7 @@ struct fileset {
 	struct fileset_file {
 		char tmp[PATH_MAX], final[PATH_MAX];
 		FILE *f;
-	} *file;
+	} * file;
 };
 
 /* Opens DIR/.NAME.PID.tmp for writing; *f stays owned by the set. */

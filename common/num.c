@@ -6,14 +6,12 @@
 
 #include "num.h"
 
-static int parse_number(const char *option, const char *text, uint64_t *out, const char **end,
-			struct err *e)
+static int parse_number(const char *option, const char *text, uint64_t *out, const char **end, struct err *e)
 {
 	char *p;
 
 	if (!text || !*text || !isdigit((unsigned char)text[0]))
-		return err_set(e, E_USAGE, "%s: '%s' is not a non-negative number", option,
-			       text ? text : "");
+		return err_set(e, E_USAGE, "%s: '%s' is not a non-negative number", option, text ? text : "");
 	errno = 0;
 	*out = strtoull(text, &p, 10);
 	if (errno == ERANGE)
@@ -39,8 +37,8 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 	static const struct {
 		const char *suffix;
 		unsigned shift;
-	} units[] = {{"", 0},	  {"k", 10},   {"K", 10},  {"KiB", 10}, {"m", 20},
-		     {"M", 20},	  {"MiB", 20}, {"g", 30},  {"G", 30},   {"GiB", 30}};
+	} units[] = {{"", 0},   {"k", 10},   {"K", 10}, {"KiB", 10}, {"m", 20},
+		     {"M", 20}, {"MiB", 20}, {"g", 30}, {"G", 30},   {"GiB", 30}};
 	const char *end;
 	uint64_t v;
 	int rc = parse_number(option, text, &v, &end, e);
@@ -55,6 +53,5 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 		*out = v << units[i].shift;
 		return 0;
 	}
-	return err_set(e, E_USAGE, "%s: '%s' has an unknown unit (use k, M or G, binary)", option,
-		       text);
+	return err_set(e, E_USAGE, "%s: '%s' has an unknown unit (use k, M or G, binary)", option, text);
 }

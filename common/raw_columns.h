@@ -16,6 +16,8 @@
 #ifndef PMUCHECK_RAW_COLUMNS_H
 #define PMUCHECK_RAW_COLUMNS_H
 
+/* A list, laid out as one: */
+/* clang-format off */
 #define RAW_COLUMNS(X, VOLUMES) \
 	X(point, INT, REQUIRED) X(rep, INT, REQUIRED) X(group, INT, REQUIRED) X(kernel, TEXT, REQUIRED) \
 	X(variant, TEXT, REQUIRED) X(access, ACCESS, REQUIRED) X(plots, PLOTS, REQUIRED) \
@@ -30,5 +32,6 @@
 	X(event, TEXT, REQUIRED) X(backend, TEXT, REQUIRED) X(encoding, TEXT, REQUIRED) X(scope, TEXT, REQUIRED) \
 	X(count, COUNT, REQUIRED) X(time_enabled, TIME, REQUIRED) X(time_running, TIME, REQUIRED) \
 	X(status, STATUS, REQUIRED) X(reason, TEXT, REQUIRED) X(experiment, TEXT, OPTIONAL)
+/* clang-format on */
 
 #endif

@@ -12,7 +12,9 @@ uint64_t kern_chase_dep(void *buf, uint64_t bytes, uint64_t reps, uint64_t k);
 /* The plain chase is the latency reference: every size of the sweep, no argument, and the chain the
    level probe uses. The multiply variants (the family's policy) need one size per level. */
 static const struct kern_policy chase_plain_policy = {
-	.sweep = KS_EVERY_LEVEL, .single_thread = 1, .plots = KP_LATENCY | KP_EV_SIZE | KP_LEVEL_PROBE,
+	.sweep = KS_EVERY_LEVEL,
+	.single_thread = 1,
+	.plots = KP_LATENCY | KP_EV_SIZE | KP_LEVEL_PROBE,
 };
 static const uint64_t chase_k[] = {24}; /* Molka et al.: 24 multiplies per access */
 
@@ -42,14 +44,13 @@ static uint64_t chase_below(uint64_t *state, uint64_t n)
    single cycle through all n lines, uniformly among those. The successor of a line is a random line
    anywhere in the buffer, so consecutive accesses land in random pages at random lines. The
    indices are then turned into absolute addresses. */
-static int chase_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf,
-			 uint64_t seed)
+static int chase_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
 {
 	uint64_t n = p->bytes / KERN_LINE, state = seed;
 	char *base = buf;
 
 	(void)v;
-#define NEXT(i) (*(uint64_t *)(base + (i) * KERN_LINE))
+#define NEXT(i) (*(uint64_t *)(base + (i)*KERN_LINE))
 	for (uint64_t i = 0; i < n; i++)
 		NEXT(i) = i;
 	for (uint64_t i = n - 1; i > 0; i--) {
@@ -64,8 +65,7 @@ static int chase_prepare(const struct kern_variant *v, const struct kern_params 
 	return 0;
 }
 
-static void chase_volumes(const struct kern_variant *v, const struct kern_params *p,
-			  struct kern_volumes *out)
+static void chase_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
 {
 	uint64_t steps = p->reps * (p->bytes / KERN_LINE);
 	uint64_t k = v->flags & (KV_MUL_INDEP | KV_MUL_DEP) ? p->arg : 0;
@@ -94,8 +94,11 @@ static const struct kern_family chase_family = {
 	.arrays = 1,
 	.arg_name = "k",
 	.arg_max = CHASE_KMAX,
-	.policy = {.sweep = KS_PER_LEVEL, .args = KERN_VALUES(chase_k), .quick_args = KERN_VALUES(chase_k),
-		   .single_thread = 1, .plots = KP_LATENCY | KP_EV_SIZE},
+	.policy = {.sweep = KS_PER_LEVEL,
+		   .args = KERN_VALUES(chase_k),
+		   .quick_args = KERN_VALUES(chase_k),
+		   .single_thread = 1,
+		   .plots = KP_LATENCY | KP_EV_SIZE},
 	.prepare = chase_prepare,
 	.volumes = chase_volumes,
 };

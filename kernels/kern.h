@@ -41,10 +41,10 @@ enum kern_isa {
 
 /* Variant properties the harness and the analysis need to know about (raw.csv column `traits`). */
 enum kern_flag {
-	KV_NT = 1u << 0,         /* non-temporal stores: no write-allocate read */
-	KV_MUL_INDEP = 1u << 1,  /* chase: K independent imul on r8-r15 per access */
-	KV_MUL_DEP = 1u << 2,    /* chase: K dependent imul on the pointer per access */
-	KV_COUNT = 3             /* number of flags */
+	KV_NT = 1u << 0,        /* non-temporal stores: no write-allocate read */
+	KV_MUL_INDEP = 1u << 1, /* chase: K independent imul on r8-r15 per access */
+	KV_MUL_DEP = 1u << 2,   /* chase: K dependent imul on the pointer per access */
+	KV_COUNT = 3            /* number of flags */
 };
 
 /* Family properties. */
@@ -64,10 +64,10 @@ enum kern_access {
 	KA_NT_WRITE, /* non-temporal stores */
 	KA_COPY,     /* a = b */
 	KA_NT_COPY,
-	KA_TRIAD,    /* a = b + s*c */
+	KA_TRIAD, /* a = b + s*c */
 	KA_NT_TRIAD,
-	KA_LATENCY,  /* dependent loads: time per access, not bandwidth */
-	KA_FAULT,    /* first touch of fresh pages: the data comes from the OS, not from a cache */
+	KA_LATENCY, /* dependent loads: time per access, not bandwidth */
+	KA_FAULT,   /* first touch of fresh pages: the data comes from the OS, not from a cache */
 	KA_COUNT
 };
 
@@ -96,7 +96,10 @@ struct kern_values {
 	const uint64_t *v;
 	unsigned n;
 };
-#define KERN_VALUES(array) {(array), sizeof(array) / sizeof((array)[0])}
+#define KERN_VALUES(array) \
+	{ \
+		(array), sizeof(array) / sizeof((array)[0]) \
+	}
 
 /* How the harness measures a variant and what its points are for; the family's, unless a variant
    brings its own. */
@@ -111,14 +114,15 @@ struct kern_policy {
 
 /* What one call does, exactly. Counts, not rates. "lines" are 64-byte cache lines. */
 struct kern_volumes {
-	uint64_t instructions;   /* retired instructions of the whole call, prologue to ret */
-	uint64_t loads;          /* load instructions (memory-source operands) */
-	uint64_t stores;         /* store instructions */
-	uint64_t bytes_loaded;   /* bytes the load instructions read */
-	uint64_t bytes_stored;   /* bytes the store instructions write */
-	uint64_t lines_read;     /* distinct lines read per pass x passes, incl. write-allocate reads */
-	uint64_t lines_written;  /* lines made dirty per pass x passes (what must eventually be written back) */
-	uint64_t split_loads;    /* loads that cross a 64-byte line boundary */
+	uint64_t instructions; /* retired instructions of the whole call, prologue to ret */
+	uint64_t loads;        /* load instructions (memory-source operands) */
+	uint64_t stores;       /* store instructions */
+	uint64_t bytes_loaded; /* bytes the load instructions read */
+	uint64_t bytes_stored; /* bytes the store instructions write */
+	uint64_t lines_read;   /* distinct lines read per pass x passes, incl. write-allocate reads */
+	uint64_t
+		lines_written; /* lines made dirty per pass x passes (what must eventually be written back) */
+	uint64_t split_loads;  /* loads that cross a 64-byte line boundary */
 	uint64_t chase_accesses; /* dependent (pointer-chasing) loads */
 	uint64_t multiplies;     /* imul instructions */
 	uint64_t nops;           /* nop instructions executed */
@@ -126,9 +130,12 @@ struct kern_volumes {
 };
 
 /* The volume fields by name, in struct order: raw.csv columns v_<name>, the analysis' quantities. */
+/* A list, laid out as one: */
+/* clang-format off */
 #define KERN_VOLUME_FIELDS(X) \
 	X(instructions) X(loads) X(stores) X(bytes_loaded) X(bytes_stored) X(lines_read) \
 	X(lines_written) X(split_loads) X(chase_accesses) X(multiplies) X(nops) X(pages)
+/* clang-format on */
 
 struct kern_params {
 	uint64_t bytes;
@@ -139,18 +146,18 @@ struct kern_params {
 typedef uint64_t (*kern_fn)(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
 struct kern_variant {
-	const char *name;  /* "<family>.<variant>", e.g. "load.avx512", "store.avx.nt", "chase.dep" */
-	unsigned width;    /* bytes per memory access instruction */
-	unsigned isa;      /* enum kern_isa bits required */
-	unsigned flags;    /* enum kern_flag bits */
+	const char *name; /* "<family>.<variant>", e.g. "load.avx512", "store.avx.nt", "chase.dep" */
+	unsigned width;   /* bytes per memory access instruction */
+	unsigned isa;     /* enum kern_isa bits required */
+	unsigned flags;   /* enum kern_flag bits */
 	kern_fn fn;
 	enum kern_access access;
 	const struct kern_policy *policy; /* NULL: the family's */
 };
 
 struct kern_family {
-	const char *name;     /* "load" */
-	const char *summary;  /* one line for `pmucheck list kernels` */
+	const char *name;    /* "load" */
+	const char *summary; /* one line for `pmucheck list kernels` */
 	const struct kern_variant *variants;
 	unsigned nvariants;
 	unsigned granule;     /* `bytes` must be a multiple of this */
@@ -161,11 +168,9 @@ struct kern_family {
 	struct kern_policy policy;
 	/* Fill the buffer before the first call (chase: build the chain). NULL: the harness only
 	   first-touches it. Deterministic for a given seed. Returns 0 or a negative error. */
-	int (*prepare)(const struct kern_variant *v, const struct kern_params *p, void *buf,
-	               uint64_t seed);
+	int (*prepare)(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed);
 	/* The exact volumes of one call with these parameters. */
-	void (*volumes)(const struct kern_variant *v, const struct kern_params *p,
-	                struct kern_volumes *out);
+	void (*volumes)(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out);
 };
 
 /* Registration: each descriptor file says KERN_REGISTER(family_struct); the linker collects them. */

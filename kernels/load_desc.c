@@ -13,7 +13,8 @@ static const struct kern_variant load_variants[] = {
 	{"load.gpr", 8, KISA_BASE, 0, kern_load_gpr, KA_READ, NULL},
 	{"load.sd", 8, KISA_SSE2, 0, kern_load_sd, KA_READ, NULL},
 	{"load.sse", 16, KISA_SSE2, 0, kern_load_sse, KA_READ, NULL},
-	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx, KA_READ, NULL}, /* the fold's vpxor ymm is AVX2 */
+	{"load.avx", 32, KISA_AVX | KISA_AVX2, 0, kern_load_avx, KA_READ,
+	 NULL}, /* the fold's vpxor ymm is AVX2 */
 	{"load.avx512", 64, KISA_AVX512F | KISA_AVX2, 0, kern_load_avx512, KA_READ, NULL},
 };
 
@@ -21,8 +22,7 @@ static const struct kern_variant load_variants[] = {
    of the destination registers into rax and ret (gpr 4, sd and sse 12, avx 14, avx512 16). */
 static const unsigned load_fixed[] = {4 + 4, 4 + 12, 4 + 12, 4 + 14, 4 + 16};
 
-static void load_volumes(const struct kern_variant *v, const struct kern_params *p,
-			 struct kern_volumes *out)
+static void load_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
 {
 	uint64_t per_block = LOAD_BLOCK / v->width;
 	uint64_t blocks = p->bytes / LOAD_BLOCK;

@@ -41,8 +41,10 @@ static const struct kern_family nopread_family = {
 	.arg_name = "delay",
 	.arg_max = NOPREAD_SLED,
 	/* Helm et al. throttle memory bandwidth: DRAM only */
-	.policy = {.sweep = KS_DRAM, .args = KERN_VALUES(nopread_delays),
-		   .quick_args = KERN_VALUES(nopread_delays_quick), .plots = KP_BW_DELAY},
+	.policy = {.sweep = KS_DRAM,
+		   .args = KERN_VALUES(nopread_delays),
+		   .quick_args = KERN_VALUES(nopread_delays_quick),
+		   .plots = KP_BW_DELAY},
 	.volumes = nopread_volumes,
 };
 KERN_REGISTER(nopread_family);

@@ -14,7 +14,7 @@ static const struct kern_variant splitread_variants[] = {
 /* Every offset in the line; quick: aligned, unaligned, the last unsplit one and two split ones. */
 #define SPLITREAD_8(o) o, o + 1, o + 2, o + 3, o + 4, o + 5, o + 6, o + 7
 static const uint64_t splitread_offsets[] = {
-	SPLITREAD_8(0), SPLITREAD_8(8), SPLITREAD_8(16), SPLITREAD_8(24),
+	SPLITREAD_8(0),  SPLITREAD_8(8),  SPLITREAD_8(16), SPLITREAD_8(24),
 	SPLITREAD_8(32), SPLITREAD_8(40), SPLITREAD_8(48), SPLITREAD_8(56),
 };
 static const uint64_t splitread_offsets_quick[] = {0, 32, 56, 57, 63};
@@ -48,8 +48,10 @@ static const struct kern_family splitread_family = {
 	.arg_name = "offset",
 	.arg_max = KERN_LINE - 1,
 	/* line-split accounting: in L1, where nothing else hides it, from one stream */
-	.policy = {.sweep = KS_L1, .args = KERN_VALUES(splitread_offsets),
-		   .quick_args = KERN_VALUES(splitread_offsets_quick), .single_thread = 1,
+	.policy = {.sweep = KS_L1,
+		   .args = KERN_VALUES(splitread_offsets),
+		   .quick_args = KERN_VALUES(splitread_offsets_quick),
+		   .single_thread = 1,
 		   .plots = KP_TIME_OFFSET},
 	.volumes = splitread_volumes,
 };

@@ -24,8 +24,7 @@ static const struct kern_variant store_variants[] = {
 	{"store.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_store_avx512_nt, KA_NT_WRITE, NULL},
 };
 
-static void store_volumes(const struct kern_variant *v, const struct kern_params *p,
-			  struct kern_volumes *out)
+static void store_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
 {
 	uint64_t per_block = STORE_BLOCK / v->width;
 	uint64_t blocks = p->bytes / STORE_BLOCK;

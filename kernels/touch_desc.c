@@ -12,8 +12,7 @@ static const struct kern_variant touch_variants[] = {
 /* Three sizes, the fewest points a fit of faults against pages needs (analysis/thresholds.h). */
 static const uint64_t touch_sizes[] = {2u << 20, 8u << 20, 32u << 20};
 
-static void touch_volumes(const struct kern_variant *v, const struct kern_params *p,
-			  struct kern_volumes *out)
+static void touch_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
 {
 	uint64_t pages = p->bytes / KERN_PAGE;
 
@@ -38,7 +37,9 @@ static const struct kern_family touch_family = {
 	.granule = TOUCH_BLOCK,
 	.arrays = 1,
 	.flags = KF_DIFF_BY_SIZE | KF_FRESH_BUFFER,
-	.policy = {.sweep = KS_FIXED, .sizes = KERN_VALUES(touch_sizes), .single_thread = 1,
+	.policy = {.sweep = KS_FIXED,
+		   .sizes = KERN_VALUES(touch_sizes),
+		   .single_thread = 1,
 		   .plots = KP_EV_SIZE},
 	.volumes = touch_volumes,
 };

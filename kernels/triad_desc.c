@@ -22,8 +22,7 @@ static const struct kern_variant triad_variants[] = {
 
 /* b[i] = i mod 1024 and c[i] = i mod 7: small integers, so a = b + 3c is exact and checkable, and
    no denormal or NaN ever slows the arithmetic down. a is zeroed. */
-static int triad_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf,
-			 uint64_t seed)
+static int triad_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
 {
 	uint64_t n = p->bytes / sizeof(double);
 	double *a = buf, *b = a + n, *c = b + n;
@@ -38,8 +37,7 @@ static int triad_prepare(const struct kern_variant *v, const struct kern_params 
 	return 0;
 }
 
-static void triad_volumes(const struct kern_variant *v, const struct kern_params *p,
-			  struct kern_volumes *out)
+static void triad_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
 {
 	uint64_t vectors = p->reps * (p->bytes / v->width);
 	uint64_t iterations = vectors / 8; /* the loop body is 8 vectors (triad.S) */

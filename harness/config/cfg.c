@@ -11,7 +11,10 @@
 #include "cfg_int.h"
 
 static const struct cfg_kind *const kinds[] = {
-	&cfg_kind_arch, &cfg_kind_event, &cfg_kind_preset, &cfg_kind_run,
+	&cfg_kind_arch,
+	&cfg_kind_event,
+	&cfg_kind_preset,
+	&cfg_kind_run,
 };
 
 int cfg_fail(struct cfg_ctx *x, const char *fmt, ...)
@@ -173,7 +176,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		if (strcmp(k->keys[i].name, key))
 			continue;
 		if (x->seen & (1u << i))
-			return !cfg_fail(x, "[%s]: key '%s' given twice (continuation lines are not supported)",
+			return !cfg_fail(x,
+					 "[%s]: key '%s' given twice (continuation lines are not supported)",
 					 section, key);
 		x->seen |= 1u << i;
 		if (!*value && k->keys[i].required)

@@ -57,7 +57,7 @@ enum cfg_quantity {
 #define CFG_Q_ENUM(f) CFG_Q_##f,
 	KERN_VOLUME_FIELDS(CFG_Q_ENUM)
 #undef CFG_Q_ENUM
-	CFG_Q_cycles,
+		CFG_Q_cycles,
 	CFG_Q_COUNT,
 };
 
@@ -87,14 +87,14 @@ struct cfg_event {
 	char *spec; /* what the counter backend is given */
 	enum cfg_backend backend;
 	enum cfg_quantity quantity;
-	double scale;        /* expected count = scale x quantity */
+	double scale; /* expected count = scale x quantity */
 	enum cfg_scope scope;
-	unsigned levels;     /* enum cfg_level bits where the hypothesis should hold */
-	unsigned prefetch;   /* enum cfg_prefetch bits where it should hold */
-	unsigned placement;  /* enum cfg_placement bits where it should hold */
-	char *conflict;      /* events with the same tag share a filter register: never in one group */
-	char *unverified;    /* why no table could check the name (NULL: checked) */
-	char *note;          /* why this event, and the source of its encoding */
+	unsigned levels;    /* enum cfg_level bits where the hypothesis should hold */
+	unsigned prefetch;  /* enum cfg_prefetch bits where it should hold */
+	unsigned placement; /* enum cfg_placement bits where it should hold */
+	char *conflict;     /* events with the same tag share a filter register: never in one group */
+	char *unverified;   /* why no table could check the name (NULL: checked) */
+	char *note;         /* why this event, and the source of its encoding */
 	unsigned line;
 };
 
@@ -115,20 +115,20 @@ struct cfg_preset {
 
 /* One experiment of a preset: the cross product of its lists. */
 struct cfg_run {
-	char *name;        /* "PRESET.STEP" */
-	unsigned preset;   /* index into cfg.presets */
-	char **kernels;    /* "family" (every variant) or "family.variant" */
+	char *name;      /* "PRESET.STEP" */
+	unsigned preset; /* index into cfg.presets */
+	char **kernels;  /* "family" (every variant) or "family.variant" */
 	unsigned nkernels;
-	unsigned levels;   /* enum cfg_level bits; sizes are taken from the topology */
-	struct cfg_list sizes;    /* explicit sizes in bytes per thread (instead of levels) */
-	struct cfg_list threads;  /* thread counts; CFG_THREADS_SOCKET = the whole socket */
-	struct cfg_list args;     /* the kernel family's argument values (delay, offset, k) */
-	unsigned placement;       /* enum cfg_placement bits */
-	unsigned prefetch;        /* enum cfg_prefetch bits */
-	unsigned quantities;      /* events to count: those expecting one of these (bit per
+	unsigned levels;         /* enum cfg_level bits; sizes are taken from the topology */
+	struct cfg_list sizes;   /* explicit sizes in bytes per thread (instead of levels) */
+	struct cfg_list threads; /* thread counts; CFG_THREADS_SOCKET = the whole socket */
+	struct cfg_list args;    /* the kernel family's argument values (delay, offset, k) */
+	unsigned placement;      /* enum cfg_placement bits */
+	unsigned prefetch;       /* enum cfg_prefetch bits */
+	unsigned quantities;     /* events to count: those expecting one of these (bit per
 	                             enum cfg_quantity); 0 = none, ~0u = all */
-	unsigned repeat;          /* repetitions per point; 0 = the harness default */
-	char *reference;          /* paper figures to show beside, resolved against the file's dir */
+	unsigned repeat;         /* repetitions per point; 0 = the harness default */
+	char *reference;         /* paper figures to show beside, resolved against the file's dir */
 	char *note;
 	unsigned line;
 };
@@ -173,7 +173,7 @@ int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e);
 /* Chooses the architecture config for a CPU from the [arch] match lists of the .ini files in dir
    (NULL: cfg_dir()): an exact family:model beats a model range, which beats family:*, which beats the
    "match = any" fallback. */
-int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model,
-		       char *path, size_t len, struct err *e);
+int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model, char *path,
+		       size_t len, struct err *e);
 
 #endif

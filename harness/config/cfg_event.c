@@ -25,8 +25,14 @@ static int arch_name(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &ARCH(x)->name, v);
 }
 
-static int arch_title(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &ARCH(x)->title, v); }
-static int arch_note(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &ARCH(x)->note, v); }
+static int arch_title(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &ARCH(x)->title, v);
+}
+static int arch_note(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &ARCH(x)->note, v);
+}
 
 static int arch_vendor(struct cfg_ctx *x, const char *v)
 {
@@ -78,7 +84,8 @@ static int match_one(struct cfg_ctx *x, char *tok)
 		*dash++ = '\0';
 	if (strcmp(colon, "*") || dash) {
 		if (!parse_byte(colon, 0xff, &lo) || !parse_byte(dash ? dash : colon, 0xff, &hi) || lo > hi)
-			return cfg_fail(x, "match: model '%s%s%s' is not a number, lo-hi range up to 0xff, or *",
+			return cfg_fail(x,
+					"match: model '%s%s%s' is not a number, lo-hi range up to 0xff, or *",
 					colon, dash ? "-" : "", dash ? dash : "");
 	}
 	if (a->nmatch == CFG_MATCH_MAX)
@@ -107,12 +114,12 @@ static int arch_match(struct cfg_ctx *x, const char *v)
 }
 
 static const struct cfg_key arch_keys[] = {
-	{"name", 1, arch_name},	      {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
-	{"match", 1, arch_match},     {"pmu", 0, arch_pmu},     {"prefetch", 1, arch_prefetch},
+	{"name", 1, arch_name},   {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
+	{"match", 1, arch_match}, {"pmu", 0, arch_pmu},     {"prefetch", 1, arch_prefetch},
 	{"note", 0, arch_note},
 };
 
-const struct cfg_kind cfg_kind_arch = {"arch", 0, arch_keys, sizeof arch_keys / sizeof arch_keys[0],
+const struct cfg_kind cfg_kind_arch = {"arch",    0,   arch_keys, sizeof arch_keys / sizeof arch_keys[0],
 				       arch_open, NULL};
 
 static int event_open(struct cfg_ctx *x, const char *name)
@@ -149,7 +156,8 @@ static int event_spec(struct cfg_ctx *x, const char *v)
 		/* PAPI names: "pmu::EVENT:UMASK:c=1"; a '*' box number means every box, summed. */
 		if (strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-*=") !=
 		    strlen(v))
-			return cfg_fail(x, "spec: '%s' is neither perf syntax (pmu/terms/) nor a PAPI name", v);
+			return cfg_fail(x, "spec: '%s' is neither perf syntax (pmu/terms/) nor a PAPI name",
+					v);
 		ev->backend = CFG_PAPI;
 	}
 	return cfg_strdup(x, &ev->spec, v);
@@ -200,15 +208,18 @@ static int event_unverified(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &EVENT(x)->unverified, v);
 }
 
-static int event_note(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &EVENT(x)->note, v); }
+static int event_note(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &EVENT(x)->note, v);
+}
 
 static const struct cfg_key event_keys[] = {
-	{"spec", 1, event_spec},	   {"expect", 1, event_expect},
-	{"scope", 0, event_scope},	   {"levels", 0, event_levels},
-	{"prefetch", 0, event_prefetch},   {"placement", 0, event_placement},
-	{"conflict", 0, event_conflict},   {"unverified", 0, event_unverified},
+	{"spec", 1, event_spec},         {"expect", 1, event_expect},
+	{"scope", 0, event_scope},       {"levels", 0, event_levels},
+	{"prefetch", 0, event_prefetch}, {"placement", 0, event_placement},
+	{"conflict", 0, event_conflict}, {"unverified", 0, event_unverified},
 	{"note", 0, event_note},
 };
 
-const struct cfg_kind cfg_kind_event = {"event", 1, event_keys,
-					sizeof event_keys / sizeof event_keys[0], event_open, NULL};
+const struct cfg_kind cfg_kind_event = {"event",    1,   event_keys, sizeof event_keys / sizeof event_keys[0],
+					event_open, NULL};

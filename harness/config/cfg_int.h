@@ -9,14 +9,14 @@
 struct cfg_ctx {
 	struct cfg *cfg;
 	const char *file;
-	unsigned line;            /* line being parsed */
+	unsigned line;               /* line being parsed */
 	const struct cfg_kind *kind; /* section being filled, NULL before the first */
-	unsigned cur;             /* its index in the cfg array of that kind */
-	unsigned seen;            /* bit per key of kind->keys already given in this section */
-	unsigned section_line;    /* line of its header */
-	unsigned header_line;     /* line of the last "[...]" the reader saw */
-	int header_used;          /* whether a key followed that header */
-	int status;               /* first error, then every later callback is ignored */
+	unsigned cur;                /* its index in the cfg array of that kind */
+	unsigned seen;               /* bit per key of kind->keys already given in this section */
+	unsigned section_line;       /* line of its header */
+	unsigned header_line;        /* line of the last "[...]" the reader saw */
+	int header_used;             /* whether a key followed that header */
+	int status;                  /* first error, then every later callback is ignored */
 	struct err *e;
 };
 
@@ -51,15 +51,13 @@ struct cfg_word {
 	unsigned bits;
 };
 /* A whitespace or comma separated list of words from table, OR-ed together. */
-int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value,
-		    const struct cfg_word *table, unsigned *bits);
+int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value, const struct cfg_word *table,
+		    unsigned *bits);
 /* A list of numbers and ranges "a..b" or "a..b/step"; sizes take k, M, G suffixes (binary).
    Numbers below min are refused; extra_word (if not NULL) stands for extra_value. */
-int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int sizes,
-		   unsigned long long min, const char *extra_word, unsigned long long extra_value,
-		   struct cfg_list *out);
-int cfg_parse_uint(struct cfg_ctx *x, const char *key, const char *value, unsigned max,
-		   unsigned *out);
+int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int sizes, unsigned long long min,
+		   const char *extra_word, unsigned long long extra_value, struct cfg_list *out);
+int cfg_parse_uint(struct cfg_ctx *x, const char *key, const char *value, unsigned max, unsigned *out);
 /* "quantity" or "quantity * scale". */
 int cfg_parse_expect(struct cfg_ctx *x, const char *value, enum cfg_quantity *q, double *scale);
 /* A name for a section, event or kernel: letters, digits and _ . : - only. */

@@ -12,17 +12,23 @@ const struct cfg_word cfg_level_words[] = {
 	{"L1", CFG_L1}, {"L2", CFG_L2}, {"L3", CFG_L3}, {"DRAM", CFG_DRAM}, {"all", CFG_LEVELS_ALL}, {0},
 };
 const struct cfg_word cfg_prefetch_words[] = {
-	{"on", CFG_PF_ON}, {"off", CFG_PF_OFF}, {"both", CFG_PF_BOTH}, {0},
+	{"on", CFG_PF_ON},
+	{"off", CFG_PF_OFF},
+	{"both", CFG_PF_BOTH},
+	{0},
 };
 const struct cfg_word cfg_placement_words[] = {
-	{"local", CFG_LOCAL}, {"remote", CFG_REMOTE}, {"interleave", CFG_INTERLEAVE}, {0},
+	{"local", CFG_LOCAL},
+	{"remote", CFG_REMOTE},
+	{"interleave", CFG_INTERLEAVE},
+	{0},
 };
 
 static const char *const quantity_names[CFG_Q_COUNT] = {
 #define CFG_Q_NAME(f) #f,
 	KERN_VOLUME_FIELDS(CFG_Q_NAME)
 #undef CFG_Q_NAME
-	"cycles",
+		"cycles",
 };
 
 const char *cfg_quantity_name(enum cfg_quantity q)
@@ -53,8 +59,8 @@ static size_t next_token(const char **p)
 	return n;
 }
 
-int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value,
-		    const struct cfg_word *table, unsigned *bits)
+int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value, const struct cfg_word *table,
+		    unsigned *bits)
 {
 	const char *p = value;
 	size_t n;
@@ -113,8 +119,8 @@ static int append(struct cfg_ctx *x, struct cfg_list *l, unsigned long long v)
 }
 
 /* "a..b" or "a..b/step", expanded. */
-static int parse_range(struct cfg_ctx *x, const char *key, char *tok, int sizes,
-		       unsigned long long min, struct cfg_list *l)
+static int parse_range(struct cfg_ctx *x, const char *key, char *tok, int sizes, unsigned long long min,
+		       struct cfg_list *l)
 {
 	char *dots = strstr(tok, ".."), *slash = strchr(tok, '/');
 	unsigned long long lo, hi, step = 1;
@@ -139,9 +145,8 @@ static int parse_range(struct cfg_ctx *x, const char *key, char *tok, int sizes,
 	return 0;
 }
 
-int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int sizes,
-		   unsigned long long min, const char *extra_word, unsigned long long extra_value,
-		   struct cfg_list *out)
+int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int sizes, unsigned long long min,
+		   const char *extra_word, unsigned long long extra_value, struct cfg_list *out)
 {
 	const char *p = value;
 	size_t n;
@@ -177,8 +182,7 @@ int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int si
 	return 0;
 }
 
-int cfg_parse_uint(struct cfg_ctx *x, const char *key, const char *value, unsigned max,
-		   unsigned *out)
+int cfg_parse_uint(struct cfg_ctx *x, const char *key, const char *value, unsigned max, unsigned *out)
 {
 	unsigned long long v;
 

@@ -25,16 +25,22 @@ static int preset_open(struct cfg_ctx *x, const char *name)
 	return cfg_strdup(x, &PRESET(x)->name, name);
 }
 
-static int preset_title(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &PRESET(x)->title, v); }
-static int preset_note(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &PRESET(x)->note, v); }
+static int preset_title(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &PRESET(x)->title, v);
+}
+static int preset_note(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &PRESET(x)->note, v);
+}
 
 static const struct cfg_key preset_keys[] = {
 	{"title", 1, preset_title},
 	{"note", 0, preset_note},
 };
 
-const struct cfg_kind cfg_kind_preset = {"preset", 1, preset_keys,
-					 sizeof preset_keys / sizeof preset_keys[0], preset_open, NULL};
+const struct cfg_kind cfg_kind_preset = {
+	"preset", 1, preset_keys, sizeof preset_keys / sizeof preset_keys[0], preset_open, NULL};
 
 /* Runs follow their preset, so that a preset's runs are one slice of cfg.runs. */
 static int run_open(struct cfg_ctx *x, const char *name)
@@ -181,7 +187,10 @@ static int run_reference(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &RUN(x)->reference, path);
 }
 
-static int run_note(struct cfg_ctx *x, const char *v) { return cfg_strdup(x, &RUN(x)->note, v); }
+static int run_note(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &RUN(x)->note, v);
+}
 
 static int run_close(struct cfg_ctx *x)
 {
@@ -201,13 +210,13 @@ static int run_close(struct cfg_ctx *x)
 }
 
 static const struct cfg_key run_keys[] = {
-	{"kernels", 1, run_kernels},	 {"levels", 0, run_levels},	{"sizes", 0, run_sizes},
-	{"threads", 0, run_threads},	 {"args", 0, run_args},		{"placement", 0, run_placement},
-	{"prefetch", 0, run_prefetch},	 {"events", 0, run_events},	{"repeat", 0, run_repeat},
+	{"kernels", 1, run_kernels},     {"levels", 0, run_levels}, {"sizes", 0, run_sizes},
+	{"threads", 0, run_threads},     {"args", 0, run_args},     {"placement", 0, run_placement},
+	{"prefetch", 0, run_prefetch},   {"events", 0, run_events}, {"repeat", 0, run_repeat},
 	{"reference", 0, run_reference}, {"note", 0, run_note},
 };
 
-const struct cfg_kind cfg_kind_run = {"run", 1, run_keys, sizeof run_keys / sizeof run_keys[0],
+const struct cfg_kind cfg_kind_run = {"run",    1,        run_keys, sizeof run_keys / sizeof run_keys[0],
 				      run_open, run_close};
 
 int cfg_presets_check(struct cfg_ctx *x)

@@ -63,8 +63,10 @@ int cfg_dir(char *buf, size_t len, struct err *e)
 	snprintf(cand, sizeof cand, "%s/share/pmucheck/configs", dirname(prefix));
 	if (found_dir(cand, buf, len, looked, sizeof looked))
 		return 0;
-	return err_set(e, E_RUNTIME, "no config directory (one with generic.ini) in %s; "
-		       "set PMUCHECK_CONFIG_DIR or use --config", looked);
+	return err_set(e, E_RUNTIME,
+		       "no config directory (one with generic.ini) in %s; "
+		       "set PMUCHECK_CONFIG_DIR or use --config",
+		       looked);
 }
 
 int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e)
@@ -106,8 +108,8 @@ static int ini_name(const struct dirent *d)
 	return n > 4 && !strcmp(d->d_name + n - 4, ".ini");
 }
 
-int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model,
-		       char *path, size_t len, struct err *e)
+int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model, char *path,
+		       size_t len, struct err *e)
 {
 	char dbuf[PATH_MAX], file[PATH_MAX];
 	struct dirent **list = NULL;
@@ -145,7 +147,7 @@ int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, uns
 	if (rc)
 		return rc;
 	if (!best)
-		return err_set(e, E_RUNTIME, "%s: no config matches %s family 0x%x model 0x%x", dir,
-			       vendor, family, model);
+		return err_set(e, E_RUNTIME, "%s: no config matches %s family 0x%x model 0x%x", dir, vendor,
+			       family, model);
 	return 0;
 }

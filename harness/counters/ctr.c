@@ -81,8 +81,7 @@ int ctr_split_list(const char *list, char ***specs, unsigned *n, struct err *e)
 	for (unsigned i = 0; i < count; i++) {
 		if (!*v[i]) {
 			free(v);
-			return err_set(e, E_USAGE, "event list '%s': empty name at position %u", list,
-				       i + 1);
+			return err_set(e, E_USAGE, "event list '%s': empty name at position %u", list, i + 1);
 		}
 	}
 	*specs = v;

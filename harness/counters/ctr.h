@@ -52,13 +52,13 @@ enum ctr_scope {
 
 enum ctr_status {
 	CTR_OK,
-	CTR_MULTIPLEXED,   /* time_running != time_enabled: extrapolated by the kernel, never used */
-	CTR_NOT_MEASURED,  /* this machine cannot count it (no PMU, component disabled, permissions) */
-	CTR_FAILED,        /* opening or reading failed while measuring */
+	CTR_MULTIPLEXED,  /* time_running != time_enabled: extrapolated by the kernel, never used */
+	CTR_NOT_MEASURED, /* this machine cannot count it (no PMU, component disabled, permissions) */
+	CTR_FAILED,       /* opening or reading failed while measuring */
 };
 
 struct ctr_event {
-	char spec[CTR_SPEC_MAX];     /* as the user wrote it */
+	char spec[CTR_SPEC_MAX]; /* as the user wrote it */
 	enum ctr_backend backend;
 	enum ctr_scope scope;
 	/* Events share a group only within one pool: the perf PMU ("cpu", "software", "uncore_imc_0") or
@@ -81,7 +81,7 @@ struct ctr_event {
 		bool exclude_user;   /* the :k modifier */
 	} perf;
 	int papi_code;
-	enum ctr_status status;      /* CTR_OK: countable here; CTR_NOT_MEASURED: see reason */
+	enum ctr_status status; /* CTR_OK: countable here; CTR_NOT_MEASURED: see reason */
 	char reason[CTR_REASON_MAX];
 };
 
@@ -136,8 +136,8 @@ unsigned ctr_fixed_events(struct ctr_event fixed[CTR_FIXED_MAX]);
    at most the pool's `counters` counter-using events and no two with the same conflict tag, in the
    order given; then adds the fixed events of the group's pool to every group. Events not CTR_OK are left
    out (their rows are written from the event itself). */
-int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed,
-		    unsigned nfixed, struct ctr_plan *plan, struct err *e);
+int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed, unsigned nfixed,
+		    struct ctr_plan *plan, struct err *e);
 void ctr_plan_free(struct ctr_plan *plan);
 
 /* Opens a group for counting, pinned (it must always be on the counters, or it reads as failed).
@@ -156,7 +156,7 @@ void ctr_close(struct ctr_set *set);
    ran (a pinned group the PMU could not schedule). Fills r->status and r->reason. */
 void ctr_classify(struct ctr_reading *r);
 
-const char *ctr_status_name(enum ctr_status s); /* "ok", "multiplexed", "not_measured", "failed" */
+const char *ctr_status_name(enum ctr_status s);   /* "ok", "multiplexed", "not_measured", "failed" */
 const char *ctr_backend_name(enum ctr_backend b); /* "perf", "papi" */
 const char *ctr_scope_name(enum ctr_scope s);     /* "thread", "socket" */
 

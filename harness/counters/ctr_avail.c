@@ -46,8 +46,9 @@ static json_t *papi_json(json_t *problems)
 		return o;
 	}
 	v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
-	json_object_set_new(o, "version", json_sprintf("%d.%d.%d.%d", PAPI_VERSION_MAJOR(v),
-		PAPI_VERSION_MINOR(v), PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v)));
+	json_object_set_new(o, "version",
+			    json_sprintf("%d.%d.%d.%d", PAPI_VERSION_MAJOR(v), PAPI_VERSION_MINOR(v),
+					 PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v)));
 	for (int i = 0; i < PAPI_num_components(); i++) {
 		const PAPI_component_info_t *c = PAPI_get_component_info(i);
 		json_t *pmus = json_array();
@@ -55,9 +56,11 @@ static json_t *papi_json(json_t *problems)
 		   that perf_event_paranoid stops) has freed the names but left the pointers behind. */
 		for (int k = 0; !c->disabled && k < PAPI_PMU_MAX && c->pmu_names[k]; k++)
 			json_array_append_new(pmus, json_string(c->pmu_names[k]));
-		json_array_append_new(comps, json_pack("{s:s, s:b, s:s, s:i, s:i, s:o}", "name", c->name,
-			"enabled", !c->disabled, "disabled_reason", c->disabled ? c->disabled_reason : "",
-			"counters", c->num_cntrs, "native_events", c->num_native_events, "pmus", pmus));
+		json_array_append_new(
+			comps,
+			json_pack("{s:s, s:b, s:s, s:i, s:i, s:o}", "name", c->name, "enabled", !c->disabled,
+				  "disabled_reason", c->disabled ? c->disabled_reason : "", "counters",
+				  c->num_cntrs, "native_events", c->num_native_events, "pmus", pmus));
 		if (c->disabled && !strncmp(c->name, "perf_event", 10)) {
 			char what[PAPI_HUGE_STR_LEN + 64];
 			snprintf(what, sizeof what, "PAPI component %s disabled: %s", c->name,
@@ -98,8 +101,9 @@ static json_t *sysfs_pmus(void)
 			fclose(f);
 		}
 		snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", t);
-		json_array_append_new(a, json_pack("{s:s, s:i, s:s}", "name", t, "type", atoi(type),
-			"scope", access(path, R_OK) ? "thread" : "socket"));
+		json_array_append_new(a,
+				      json_pack("{s:s, s:i, s:s}", "name", t, "type", atoi(type), "scope",
+						access(path, R_OK) ? "thread" : "socket"));
 	}
 	return a;
 }
@@ -124,11 +128,13 @@ static json_t *perf_json(json_t *problems)
 			    "counter fewer meanwhile");
 	ctr_cpu_counters(&general, &fixed);
 	return json_pack("{s:i, s:s, s:o, s:i, s:i, s:s, s:{s:i, s:i}}", "paranoid", paranoid,
-		"paranoid_meaning", paranoid_meaning(paranoid), "pmus", sysfs_pmus(),
-		"nmi_watchdog", nmi, "rdpmc", rdpmc,
-		"rdpmc_meaning", rdpmc < 0 ? "no core PMU, no rdpmc" : rdpmc == 0 ? "disabled" :
-			rdpmc == 1 ? "for tasks with an mmapped event" : "for every task",
-		"cpuid_counters", "general", general, "fixed", fixed);
+			 "paranoid_meaning", paranoid_meaning(paranoid), "pmus", sysfs_pmus(), "nmi_watchdog",
+			 nmi, "rdpmc", rdpmc, "rdpmc_meaning",
+			 rdpmc < 0            ? "no core PMU, no rdpmc"
+				 : rdpmc == 0 ? "disabled"
+				 : rdpmc == 1 ? "for tasks with an mmapped event"
+					      : "for every task",
+			 "cpuid_counters", "general", general, "fixed", fixed);
 }
 
 int ctr_hardware_available(char *reason, size_t len)
@@ -153,7 +159,8 @@ json_t *ctr_availability_json(void)
 	json_object_set_new(o, "hardware", json_boolean(hw));
 	json_object_set_new(o, "reason", json_string(hw ? "" : reason));
 	if (!hw)
-		add_problem(problems, reason, "hardware events will be recorded as not_measured; software "
+		add_problem(problems, reason,
+			    "hardware events will be recorded as not_measured; software "
 			    "events (page-faults, task-clock) are still counted");
 	json_object_set_new(o, "problems", problems);
 	return o;
@@ -169,7 +176,8 @@ static void print_papi(FILE *f, const json_t *papi)
 		return;
 	}
 	fprintf(f, "  PAPI %s components:\n", json_string_value(json_object_get(papi, "version")));
-	json_array_foreach(json_object_get(papi, "components"), i, c) {
+	json_array_foreach(json_object_get(papi, "components"), i, c)
+	{
 		const json_t *pmus = json_object_get(c, "pmus"), *p;
 		size_t k;
 		if (json_is_true(json_object_get(c, "enabled")))
@@ -183,7 +191,8 @@ static void print_papi(FILE *f, const json_t *papi)
 		if (!strcmp(json_string_value(json_object_get(c, "name")), "perf_event")) {
 			fprintf(f, "    %-18s libpfm4 detected PMUs:", "");
 			bool cpu_pmu = false;
-			json_array_foreach(pmus, k, p) {
+			json_array_foreach(pmus, k, p)
+			{
 				const char *name = json_string_value(p);
 				fprintf(f, " %s", name);
 				cpu_pmu |= strcmp(name, "perf") && strcmp(name, "perf_raw");
@@ -199,15 +208,15 @@ static void print_perf(FILE *f, const json_t *perf)
 	const json_t *p, *cpuid = json_object_get(perf, "cpuid_counters");
 	size_t i;
 
-	fprintf(f, "  perf_event_paranoid %lld: %s\n",
-		json_integer_value(json_object_get(perf, "paranoid")),
+	fprintf(f, "  perf_event_paranoid %lld: %s\n", json_integer_value(json_object_get(perf, "paranoid")),
 		json_string_value(json_object_get(perf, "paranoid_meaning")));
 	fprintf(f, "  PMUs in " CTR_SYSFS_PMUS ":");
 	json_array_foreach(json_object_get(perf, "pmus"), i, p)
 		fprintf(f, " %s(%s)", json_string_value(json_object_get(p, "name")),
 			json_string_value(json_object_get(p, "scope")));
-	fprintf(f, "\n  NMI watchdog: %s\n", json_integer_value(json_object_get(perf, "nmi_watchdog")) == 1 ?
-		"on (holds a counter)" : "off or absent");
+	fprintf(f, "\n  NMI watchdog: %s\n",
+		json_integer_value(json_object_get(perf, "nmi_watchdog")) == 1 ? "on (holds a counter)"
+									       : "off or absent");
 	fprintf(f, "  rdpmc: %s\n", json_string_value(json_object_get(perf, "rdpmc_meaning")));
 	fprintf(f, "  core counters (CPUID): %lld general, %lld fixed\n",
 		json_integer_value(json_object_get(cpuid, "general")),
@@ -222,11 +231,12 @@ void ctr_availability_print(FILE *f)
 	fprintf(f, "counters:\n");
 	print_papi(f, json_object_get(o, "papi"));
 	print_perf(f, json_object_get(o, "perf_event"));
-	fprintf(f, "  hardware events: %s\n", json_is_true(json_object_get(o, "hardware")) ?
-		"countable" : json_string_value(json_object_get(o, "reason")));
-	json_array_foreach(json_object_get(o, "problems"), i, p)
-		fprintf(f, "  problem: %s\n    what to do: %s\n",
-			json_string_value(json_object_get(p, "problem")),
-			json_string_value(json_object_get(p, "todo")));
+	fprintf(f, "  hardware events: %s\n",
+		json_is_true(json_object_get(o, "hardware"))
+			? "countable"
+			: json_string_value(json_object_get(o, "reason")));
+	json_array_foreach(json_object_get(o, "problems"), i, p) fprintf(
+		f, "  problem: %s\n    what to do: %s\n", json_string_value(json_object_get(p, "problem")),
+		json_string_value(json_object_get(p, "todo")));
 	json_decref(o);
 }

@@ -11,7 +11,7 @@
 
 #include "ctr_int.h"
 
-static const char *const fixed_specs[] = {"cycles", "instructions", "ref-cycles",
+static const char *const fixed_specs[] = {"cycles",       "instructions", "ref-cycles",
 					  "PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_REF_CYC"};
 
 unsigned ctr_fixed_events(struct ctr_event fixed[CTR_FIXED_MAX])
@@ -26,8 +26,7 @@ unsigned ctr_fixed_events(struct ctr_event fixed[CTR_FIXED_MAX])
 	return n;
 }
 
-static bool same_pool(const struct ctr_event *a, enum ctr_backend b, enum ctr_scope s,
-		      const char *pool)
+static bool same_pool(const struct ctr_event *a, enum ctr_backend b, enum ctr_scope s, const char *pool)
 {
 	return a->backend == b && a->scope == s && !strcmp(a->pool, pool);
 }
@@ -45,8 +44,7 @@ static void reserve(const struct ctr_event *ev, const struct ctr_event *fixed, u
 	}
 }
 
-static bool fits(const struct ctr_group *g, const struct ctr_event *ev, unsigned slots,
-		 unsigned counters)
+static bool fits(const struct ctr_group *g, const struct ctr_event *ev, unsigned slots, unsigned counters)
 {
 	unsigned used = 0;
 
@@ -73,8 +71,8 @@ static void add_fixed(struct ctr_group *g, const struct ctr_event *fixed, unsign
 	}
 }
 
-int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed,
-		    unsigned nfixed, struct ctr_plan *plan, struct err *e)
+int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed, unsigned nfixed,
+		    struct ctr_plan *plan, struct err *e)
 {
 	plan->ngroups = 0;
 	plan->groups = calloc(n ? n : 1, sizeof *plan->groups);
@@ -88,8 +86,10 @@ int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_ev
 		reserve(ev, fixed, nfixed, &slots, &counters);
 		if (ev->uses_counter && ev->counters && counters >= ev->counters) {
 			ctr_plan_free(plan);
-			return err_set(e, E_RUNTIME, "event '%s': the fixed events take all %u counters of "
-				       "pool '%s'", ev->spec, ev->counters, ev->pool);
+			return err_set(e, E_RUNTIME,
+				       "event '%s': the fixed events take all %u counters of "
+				       "pool '%s'",
+				       ev->spec, ev->counters, ev->pool);
 		}
 		for (k = 0; k < plan->ngroups && !fits(&plan->groups[k], ev, slots, counters); k++)
 			;

@@ -13,11 +13,11 @@
 
 struct ctr_set {
 	struct ctr_group g;
-	int cpu;                          /* socket scope: the CPU counted on; -1 for thread scope */
-	int fd[CTR_GROUP_MAX];            /* perf: fd[0] is the group leader */
-	int papi_set;                     /* PAPI event set, PAPI_NULL when none */
+	int cpu;               /* socket scope: the CPU counted on; -1 for thread scope */
+	int fd[CTR_GROUP_MAX]; /* perf: fd[0] is the group leader */
+	int papi_set;          /* PAPI event set, PAPI_NULL when none */
 	long long papi_values[CTR_GROUP_MAX];
-	long long t_start, t_stop;        /* PAPI: ns around PAPI_start..PAPI_stop */
+	long long t_start, t_stop; /* PAPI: ns around PAPI_start..PAPI_stop */
 };
 
 /* ctr_spec.c: perf syntax. Returns 1 when spec is not perf syntax (then it is a PAPI name), 0 when
@@ -45,7 +45,7 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e);
 /* What decides a PAPI name's status, gathered by ctr_papi_resolve (tests fake them): PAPI's own view of
    the name and its component, and whether the kernel opens a hardware event at all. */
 struct ctr_papi_facts {
-	const char *component;     /* the component the name belongs (or would belong) to */
+	const char *component; /* the component the name belongs (or would belong) to */
 	bool comp_disabled;
 	const char *comp_reason;   /* PAPI's disabled_reason */
 	int name_rc;               /* PAPI_event_name_to_code: PAPI_OK when PAPI knows the name */
@@ -57,8 +57,7 @@ struct ctr_papi_facts {
 /* The status of a PAPI name from its facts: CTR_OK, CTR_NOT_MEASURED with the reason (component
    disabled, kernel without a PMU, preset unavailable, probe failed), or E_USAGE for a name PAPI does
    not know where it could check it. */
-int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev,
-		   struct err *e);
+int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev, struct err *e);
 int ctr_papi_open(struct ctr_set *s, struct err *e);
 int ctr_papi_start(struct ctr_set *s, struct err *e);
 int ctr_papi_stop(struct ctr_set *s, struct err *e);

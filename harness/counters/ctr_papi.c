@@ -92,8 +92,7 @@ static bool hardware_component(const char *name)
 	return !strncmp(name, "perf_event", 10);
 }
 
-int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev,
-		   struct err *e)
+int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev, struct err *e)
 {
 	if (f->comp_disabled) {
 		ev->status = CTR_NOT_MEASURED;
@@ -106,25 +105,33 @@ int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_
 	   VM whose kernel counts nothing: what the kernel opens decides, never the library's report. */
 	if (hardware_component(f->component) && !f->kernel_hw) {
 		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason, "the kernel counts no hardware event here (%s); "
+		snprintf(ev->reason, sizeof ev->reason,
+			 "the kernel counts no hardware event here (%s); "
 			 "PAPI's %s component reports itself enabled only because libpfm4 knows this "
-			 "CPU%s", f->kernel_reason, f->component,
+			 "CPU%s",
+			 f->kernel_reason, f->component,
 			 f->name_rc != PAPI_OK ? ", and it does not know this name either" : "");
 		return 0;
 	}
 	if (f->name_rc != PAPI_OK)
-		return err_set(e, E_USAGE, "event '%s': PAPI does not know this event (%s); see "
-			       "papi_native_avail or 'pmucheck list events'", spec, papi_msg(f->name_rc));
+		return err_set(e, E_USAGE,
+			       "event '%s': PAPI does not know this event (%s); see "
+			       "papi_native_avail or 'pmucheck list events'",
+			       spec, papi_msg(f->name_rc));
 	if (f->preset_unavailable) {
 		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason, "PAPI preset %s is not available on this machine "
-			 "(papi_avail lists which are)", spec);
+		snprintf(ev->reason, sizeof ev->reason,
+			 "PAPI preset %s is not available on this machine "
+			 "(papi_avail lists which are)",
+			 spec);
 		return 0;
 	}
 	if (f->probe_rc != PAPI_OK) {
 		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason, "PAPI could not open it on this machine "
-			 "(PAPI_add_event: %s)", papi_msg(f->probe_rc));
+		snprintf(ev->reason, sizeof ev->reason,
+			 "PAPI could not open it on this machine "
+			 "(PAPI_add_event: %s)",
+			 papi_msg(f->probe_rc));
 	}
 	return 0;
 }
@@ -175,8 +182,10 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 		return 0;
 	}
 	if (!strncmp(spec, "sde:::", 6) && !sde_registered(spec))
-		return err_set(e, E_USAGE, "event '%s': PAPI's SDE component lists no such event (no "
-			       "loaded library registered it)", spec);
+		return err_set(e, E_USAGE,
+			       "event '%s': PAPI's SDE component lists no such event (no "
+			       "loaded library registered it)",
+			       spec);
 	snprintf(name, sizeof name, "%s", spec);
 	f.name_rc = PAPI_event_name_to_code(name, &ev->papi_code);
 	if (f.name_rc == PAPI_OK) {

@@ -31,8 +31,7 @@ static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_a
 	a->config = ev->perf.config;
 	a->config1 = ev->perf.config1;
 	a->config2 = ev->perf.config2;
-	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	/* Siblings follow the leader: only the leader is created disabled and pinned. */
 	a->disabled = leader;
 	a->pinned = leader;
@@ -55,19 +54,21 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		snprintf(buf, len, "perf_event_open: permission denied (perf_event_paranoid=%d): run as "
+		snprintf(buf, len,
+			 "perf_event_open: permission denied (perf_event_paranoid=%d): run as "
 			 "root or lower it with 'sysctl kernel.perf_event_paranoid=%d'",
 			 ctr_perf_paranoid(), ev->scope == CTR_SCOPE_SOCKET ? 0 : 1);
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		snprintf(buf, len, "perf_event_open: %s: the kernel cannot count this event here (no "
-			 "hardware PMU exposed, e.g. a VM without a virtual PMU)", strerror(err));
+		snprintf(buf, len,
+			 "perf_event_open: %s: the kernel cannot count this event here (no "
+			 "hardware PMU exposed, e.g. a VM without a virtual PMU)",
+			 strerror(err));
 		break;
 	case EINVAL:
-		snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)",
-			 ev->encoding);
+		snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)", ev->encoding);
 		break;
 	default:
 		snprintf(buf, len, "perf_event_open: %s", strerror(err));
@@ -101,14 +102,15 @@ void ctr_perf_probe(struct ctr_event *ev)
 	   unless the kernel is all that was asked for (:k). */
 	if (ev->perf.exclude_user && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
 		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason, "counting the kernel only (:k) needs root or "
-			 "perf_event_paranoid <= 1 (it is %d)", ctr_perf_paranoid());
+		snprintf(ev->reason, sizeof ev->reason,
+			 "counting the kernel only (:k) needs root or "
+			 "perf_event_paranoid <= 1 (it is %d)",
+			 ctr_perf_paranoid());
 		return;
 	}
 	if (!ev->perf.exclude_kernel && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
 		ev->perf.exclude_kernel = true;
-		strncat(ev->encoding, ",exclude_kernel",
-			sizeof ev->encoding - strlen(ev->encoding) - 1);
+		strncat(ev->encoding, ",exclude_kernel", sizeof ev->encoding - strlen(ev->encoding) - 1);
 	}
 	if (ev->scope == CTR_SCOPE_SOCKET)
 		fd = open_one(ev, true, -1, probe_cpu(ev), -1);
@@ -168,9 +170,11 @@ void ctr_perf_parse_group_read(const uint64_t *buf, size_t bytes, unsigned n, st
 		memset(&r[i], 0, sizeof r[i]);
 		if (bytes < want || buf[0] != n) {
 			r[i].status = CTR_FAILED;
-			snprintf(r[i].reason, sizeof r[i].reason, bytes ? "short group read" :
-				 "pinned group could not be scheduled (counters full or taken by the NMI "
-				 "watchdog or another pinned user)");
+			snprintf(r[i].reason, sizeof r[i].reason,
+				 bytes ? "short group read"
+				       : "pinned group could not be scheduled (counters full or taken by the "
+					 "NMI "
+					 "watchdog or another pinned user)");
 			continue;
 		}
 		r[i].time_enabled = buf[1];

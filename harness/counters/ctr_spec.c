@@ -28,8 +28,9 @@
 static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
 static const char *const known_pmu_prefixes[] = {"uncore_", "amd_", "cstate_", "ibs_", "intel_"};
 /* Format terms of the x86 core PMUs, to check specs for a core PMU this machine does not expose. */
-static const char *const core_terms[] = {"event", "umask", "edge", "pc", "any", "inv", "cmask",
-	"in_tx", "in_tx_cp", "offcore_rsp", "ldlat", "frontend", "config", "config1", "config2"};
+static const char *const core_terms[] = {"event", "umask",    "edge",   "pc",       "any",
+					 "inv",   "cmask",    "in_tx",  "in_tx_cp", "offcore_rsp",
+					 "ldlat", "frontend", "config", "config1",  "config2"};
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -91,8 +92,7 @@ void ctr_dir_names(const char *dir, char *buf, size_t len)
 	closedir(d);
 }
 
-static int parse_value(const char *spec, const char *term, const char *text, uint64_t *v,
-		       struct err *e)
+static int parse_value(const char *spec, const char *term, const char *text, uint64_t *v, struct err *e)
 {
 	unsigned long long x;
 	int rc = ctr_syntax_number(spec, term, text, &x, e);
@@ -122,14 +122,14 @@ static int apply_format(const char *spec, const char *term, const char *format, 
 	unsigned bits = 0;
 
 	if (!p || (size_t)(p - format) >= sizeof field)
-		return err_set(e, E_RUNTIME, "event '%s': cannot read sysfs format '%s' of term '%s'",
-			       spec, format, term);
+		return err_set(e, E_RUNTIME, "event '%s': cannot read sysfs format '%s' of term '%s'", spec,
+			       format, term);
 	memcpy(field, format, p - format);
 	field[p - format] = '\0';
 	dst = raw_field(ev, field);
 	if (!dst)
-		return err_set(e, E_RUNTIME, "event '%s': term '%s' sets unknown field '%s'", spec,
-			       term, field);
+		return err_set(e, E_RUNTIME, "event '%s': term '%s' sets unknown field '%s'", spec, term,
+			       field);
 	while (*p == ':' || *p == ',') {
 		char *end;
 		unsigned lo = strtoul(p + 1, &end, 10), hi = lo, w;
@@ -150,8 +150,8 @@ static int apply_format(const char *spec, const char *term, const char *format, 
 	return 0;
 }
 
-static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
-		       bool in_alias, struct ctr_event *ev, struct err *e);
+static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms, bool in_alias,
+		       struct ctr_event *ev, struct err *e);
 
 /* A bare word that is an alias: its terms, and its scale and unit when sysfs gives them.
    Returns 1 when there is no such alias. */
@@ -171,8 +171,8 @@ static int apply_alias(const char *pmus, const char *pmu, const char *spec, cons
 	return apply_terms(pmus, pmu, spec, terms, true, ev, e);
 }
 
-static int apply_term(const char *pmus, const char *pmu, const char *spec, char *term,
-		      bool in_alias, struct ctr_event *ev, struct err *e)
+static int apply_term(const char *pmus, const char *pmu, const char *spec, char *term, bool in_alias,
+		      struct ctr_event *ev, struct err *e)
 {
 	char *eq = strchr(term, '='), path[512], format[128], names[512];
 	uint64_t v = 1, *raw;
@@ -199,12 +199,12 @@ static int apply_term(const char *pmus, const char *pmu, const char *spec, char 
 	}
 	snprintf(path, sizeof path, "%s/%s/format", pmus, pmu);
 	ctr_dir_names(path, names, sizeof names);
-	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec,
-		       pmu, term, *names ? names : "none");
+	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec, pmu,
+		       term, *names ? names : "none");
 }
 
-static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms,
-		       bool in_alias, struct ctr_event *ev, struct err *e)
+static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms, bool in_alias,
+		       struct ctr_event *ev, struct err *e)
 {
 	char buf[CTR_SPEC_MAX], *rest = buf, *t;
 	int rc;
@@ -230,8 +230,8 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 
 	ctr_dir_names(pmus, names, sizeof names);
 	if (!known_pmu(pmu))
-		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec,
-			       pmu, names);
+		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec, pmu,
+			       names);
 	snprintf(buf, sizeof buf, "%s", terms);
 	if (!*buf)
 		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
@@ -251,7 +251,8 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 	ev->status = CTR_NOT_MEASURED;
 	snprintf(ev->reason, sizeof ev->reason,
 		 "no PMU '%s' in %s (this machine exposes: %s); a VM without a virtual PMU, or a "
-		 "different CPU", pmu, pmus, names);
+		 "different CPU",
+		 pmu, pmus, names);
 	return 0;
 }
 
@@ -259,7 +260,7 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 static void pmu_traits(const char *pmus, const char *pmu, struct ctr_event *ev)
 {
 	static const char *const free_running[] = {"software", "tracepoint", "breakpoint", "msr",
-		"power", "kprobe", "uprobe"};
+						   "power",    "kprobe",     "uprobe"};
 	char path[512], mask[64];
 
 	snprintf(ev->pool, sizeof ev->pool, "%s", pmu);

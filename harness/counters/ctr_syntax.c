@@ -47,11 +47,13 @@ int ctr_syntax_number(const char *spec, const char *term, const char *text, unsi
 	char *end;
 
 	if (!*text || !isdigit((unsigned char)*text))
-		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec, term, text);
+		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec, term,
+			       text);
 	errno = 0;
 	*v = strtoull(text, &end, 0);
 	if (errno || *end)
-		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec, term, text);
+		return err_set(e, E_USAGE, "event '%s': term '%s' needs a number, not '%s'", spec, term,
+			       text);
 	return 0;
 }
 
@@ -71,8 +73,10 @@ static int check_terms(const char *spec, const char *terms, struct err *e)
 		if (!len)
 			return err_set(e, E_USAGE, "event '%s': empty term", spec);
 		if (!n || n >= sizeof name || (n < len && t[n] != '='))
-			return err_set(e, E_USAGE, "event '%s': term '%.*s' is not name[=number] (names: a-z, "
-				       "0-9, '_', '.', '-')", spec, (int)len, t);
+			return err_set(e, E_USAGE,
+				       "event '%s': term '%.*s' is not name[=number] (names: a-z, "
+				       "0-9, '_', '.', '-')",
+				       spec, (int)len, t);
 		memcpy(name, t, n);
 		name[n] = '\0';
 		if (n < len) {
@@ -94,12 +98,16 @@ static int parse_modifiers(const char *spec, const char *m, struct ctr_syntax *s
 		else if (*m == 'k')
 			s->kernel = true;
 		else if (strchr("hGHpP", *m))
-			return err_set(e, E_USAGE, "event '%s': modifier '%c' is not supported (pmucheck counts; "
+			return err_set(e, E_USAGE,
+				       "event '%s': modifier '%c' is not supported (pmucheck counts; "
 				       "h, G, H split hypervisor, guest and host, p and P are for sampling): "
-				       "use u, k or none", spec, *m);
+				       "use u, k or none",
+				       spec, *m);
 		else
-			return err_set(e, E_USAGE, "event '%s': unknown modifier '%c' after the closing '/' "
-				       "(u, k)", spec, *m);
+			return err_set(e, E_USAGE,
+				       "event '%s': unknown modifier '%c' after the closing '/' "
+				       "(u, k)",
+				       spec, *m);
 	}
 	return 0;
 }
@@ -111,11 +119,15 @@ int ctr_syntax_parse(const char *spec, bool wildcard, struct ctr_syntax *s, stru
 
 	memset(s, 0, sizeof *s);
 	if (!open || !close)
-		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (missing the "
-			       "closing '/')", spec);
+		return err_set(e, E_USAGE,
+			       "event '%s': perf syntax is pmu/term=value,.../ (missing the "
+			       "closing '/')",
+			       spec);
 	if (strchr(close + 1, '/'))
-		return err_set(e, E_USAGE, "event '%s': perf syntax is pmu/term=value,.../ (one pair of "
-			       "'/')", spec);
+		return err_set(e, E_USAGE,
+			       "event '%s': perf syntax is pmu/term=value,.../ (one pair of "
+			       "'/')",
+			       spec);
 	if (!plen)
 		return err_set(e, E_USAGE, "event '%s': missing PMU name before '/'", spec);
 	n = span_name(spec, "_");

@@ -25,9 +25,9 @@
 #define CTR_SYNTAX_TERMS_MAX 256
 
 struct ctr_syntax {
-	char pmu[CTR_SYNTAX_NAME_MAX];     /* with its trailing '*' when it had one */
-	char terms[CTR_SYNTAX_TERMS_MAX];  /* between the two '/', as written */
-	bool user, kernel;                 /* modifiers given: count user space / the kernel */
+	char pmu[CTR_SYNTAX_NAME_MAX];    /* with its trailing '*' when it had one */
+	char terms[CTR_SYNTAX_TERMS_MAX]; /* between the two '/', as written */
+	bool user, kernel;                /* modifiers given: count user space / the kernel */
 };
 
 /* Splits and checks a pmu/.../ spec (not a named one). wildcard allows a '*' after the PMU name.

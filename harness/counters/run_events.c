@@ -20,13 +20,15 @@ static int resolve_one(struct ctr_event *ev, const char *spec, enum run_events_m
 		return 0;
 	}
 	if (ev->status != CTR_OK && mode == RUN_EVENTS_STRICT)
-		return err_set(e, E_USAGE, "--events: '%s' cannot be counted on this machine: %s (--keep-going "
-			       "records it as not measured and goes on)", spec, ev->reason);
+		return err_set(e, E_USAGE,
+			       "--events: '%s' cannot be counted on this machine: %s (--keep-going "
+			       "records it as not measured and goes on)",
+			       spec, ev->reason);
 	return 0;
 }
 
 int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,
-			  unsigned n, enum run_events_mode mode, struct err *e)
+			   unsigned n, enum run_events_mode mode, struct err *e)
 {
 	int rc = 0;
 
@@ -82,8 +84,9 @@ void run_events_free(struct run_events *re)
 static json_t *event_json(const struct ctr_event *ev)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
-			 ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding", ev->encoding,
-			 "status", ctr_status_name(ev->status), "scale", ev->scale, "reason", ev->reason);
+			 ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
+			 ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale, "reason",
+			 ev->reason);
 }
 
 json_t *run_events_json(const struct run_events *re)

@@ -14,7 +14,7 @@ struct run_events {
 	unsigned nev;
 	struct ctr_event fixed[CTR_FIXED_MAX];
 	unsigned nfixed;
-	struct ctr_plan plan;  /* groups of the countable ones, fixed events added */
+	struct ctr_plan plan; /* groups of the countable ones, fixed events added */
 };
 
 /* How events that are malformed or cannot be counted here are treated. */
@@ -28,7 +28,7 @@ enum run_events_mode {
 int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e);
 /* The same from specs (from a config), with optional conflict tags (NULL, or one per spec, NULL = none). */
 int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,
-			  unsigned n, enum run_events_mode mode, struct err *e);
+			   unsigned n, enum run_events_mode mode, struct err *e);
 void run_events_free(struct run_events *re);
 /* For machine.json: every event with its backend, encoding, scope, status and reason, and the groups. */
 json_t *run_events_json(const struct run_events *re);

@@ -20,8 +20,9 @@ int buf_parse_placement(const char *option, const char *text, const struct topo 
 		out->kind = text[0] == 'l' ? BUF_LOCAL : text[0] == 'r' ? BUF_REMOTE : BUF_INTERLEAVE;
 		out->node = -1;
 		if (out->kind == BUF_REMOTE && t->numa_nodes < 2)
-			return err_set(e, E_USAGE, "%s: 'remote' needs a second NUMA node; this machine has %d",
-				       option, t->numa_nodes);
+			return err_set(e, E_USAGE,
+				       "%s: 'remote' needs a second NUMA node; this machine has %d", option,
+				       t->numa_nodes);
 		return 0;
 	}
 	if (strncmp(text, "node:", 5) != 0 || text[5] < '0' || text[5] > '9')

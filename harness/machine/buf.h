@@ -26,11 +26,11 @@ struct buf_place {
 #define BUF_SLACK 4096u /* readable bytes after the last array (splitread reads past its end by < 64) */
 
 struct buf {
-	void *base;       /* 2 MiB aligned, so huge pages can back it from the first byte */
-	size_t len;       /* usable bytes (excluding the slack) */
-	void *map;        /* what mmap returned */
+	void *base; /* 2 MiB aligned, so huge pages can back it from the first byte */
+	size_t len; /* usable bytes (excluding the slack) */
+	void *map;  /* what mmap returned */
 	size_t map_len;
-	int node;         /* node the pages are bound to, -1 for interleaved */
+	int node; /* node the pages are bound to, -1 for interleaved */
 };
 
 /* Parses "local", "node:N", "remote", "interleave". */

@@ -82,7 +82,8 @@ void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, struct
 		snprintf(b->source, sizeof b->source, "CPUID leaf 0x16 (maximum frequency)");
 	} else {
 		b->max_ghz = CLOCK_PHYSICAL_MAX_GHZ;
-		snprintf(b->source, sizeof b->source, "no CPU maximum known: the highest stock x86 clock, with margin");
+		snprintf(b->source, sizeof b->source,
+			 "no CPU maximum known: the highest stock x86 clock, with margin");
 	}
 }
 
@@ -107,8 +108,9 @@ int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock
 	diff = adds / ((double)(t2 - t1) / tsc_hz) * 1e-9;
 	whole = 2 * adds / ((double)t2 / tsc_hz) * 1e-9;
 	if (diff > whole * (1 + CLOCK_AGREE) || diff < whole * (1 - CLOCK_AGREE))
-		return err_set(e, E_RUNTIME, "%.3g GHz, but %.3g GHz from the 2N chain alone: a run was disturbed",
-			       diff, whole);
+		return err_set(e, E_RUNTIME,
+			       "%.3g GHz, but %.3g GHz from the 2N chain alone: a run was disturbed", diff,
+			       whole);
 	if (diff > b->max_ghz * (1 + CLOCK_AGREE))
 		return err_set(e, E_RUNTIME, "%.3g GHz, above the CPU's %.3g GHz maximum", diff, b->max_ghz);
 	if (diff < b->min_ghz)

@@ -112,5 +112,5 @@ bool cpuid_isa_ok(unsigned isa)
 {
 	__builtin_cpu_init();
 	return (!(isa & KISA_SSE2) || HAS("sse2")) && (!(isa & KISA_AVX) || HAS("avx")) &&
-	       (!(isa & KISA_AVX2) || HAS("avx2")) && (!(isa & KISA_AVX512F) || HAS("avx512f"));
+		(!(isa & KISA_AVX2) || HAS("avx2")) && (!(isa & KISA_AVX512F) || HAS("avx512f"));
 }

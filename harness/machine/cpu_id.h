@@ -13,7 +13,7 @@
 struct cpuid_info {
 	char vendor[13]; /* "GenuineIntel", "AuthenticAMD" */
 	unsigned family, model, stepping;
-	char brand[49];  /* processor brand string, leading blanks removed */
+	char brand[49];   /* processor brand string, leading blanks removed */
 	unsigned max_mhz; /* Intel's CPUID leaf 0x16 "maximum frequency"; 0 when absent (AMD) or faked */
 };
 

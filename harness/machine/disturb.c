@@ -53,6 +53,7 @@ json_t *disturb_json(const struct disturb_sample *before, const struct disturb_s
 
 	return json_pack("{s:o, s:i, s:i, s:s}", "steal_percent", steal >= 0 ? json_real(steal) : json_null(),
 			 "runnable_before", before->procs_running, "runnable_after", after->procs_running,
-			 "source", "/proc/stat: steal jiffies over all jiffies between the samples; procs_running "
+			 "source",
+			 "/proc/stat: steal jiffies over all jiffies between the samples; procs_running "
 			 "at each sample, pmucheck's sampling thread included");
 }

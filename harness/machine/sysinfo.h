@@ -13,12 +13,12 @@ struct sysinfo {
 	struct cpuid_info cpu;
 	char model_name[128];
 	char microcode[32];
-	char isa[64];       /* extensions the kernels may use: "sse2 avx avx2 avx512f" */
+	char isa[64]; /* extensions the kernels may use: "sse2 avx avx2 avx512f" */
 	char kernel[128];
-	char governor[32];  /* "" when there is no cpufreq driver (VMs) */
-	double mhz;         /* as /proc/cpuinfo reports it at start */
-	char thp[32];       /* "always", "madvise", "never" */
-	char smt[16];       /* "on", "off", "unknown" */
+	char governor[32]; /* "" when there is no cpufreq driver (VMs) */
+	double mhz;        /* as /proc/cpuinfo reports it at start */
+	char thp[32];      /* "always", "madvise", "never" */
+	char smt[16];      /* "on", "off", "unknown" */
 	char host[64];
 };
 

@@ -101,7 +101,8 @@ int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)
 		if (pkg && !hwloc_bitmap_isincluded(core->cpuset, pkg->cpuset))
 			continue;
 		first = hwloc_bitmap_first(core->cpuset);
-		if (first >= 0 && hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)first))
+		if (first >= 0 &&
+		    hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)first))
 			cpus[n++] = first;
 	}
 	return n;
@@ -159,8 +160,8 @@ static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus
 	return 0;
 }
 
-int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max,
-		       int *n, struct err *e)
+int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
+		       struct err *e)
 {
 	const char *p = list;
 
@@ -180,7 +181,8 @@ int topo_parse_cpulist(const struct topo *t, const char *option, const char *lis
 				goto bad;
 			hi = strtol(end + 1, &end, 10);
 			if (hi < lo)
-				return err_set(e, E_USAGE, "%s: range '%ld-%ld' runs backwards", option, lo, hi);
+				return err_set(e, E_USAGE, "%s: range '%ld-%ld' runs backwards", option, lo,
+					       hi);
 		}
 		for (long c = lo; c <= hi; c++) {
 			int rc = add_cpu(t, option, c, cpus, max, n, e);
@@ -220,7 +222,8 @@ void topo_print(const struct topo *t, FILE *f)
 {
 	char b[32];
 
-	fprintf(f, "topology        %d socket(s), %d core(s), %d PU(s), %d NUMA node(s), SMT %s (%d PU/core)\n",
+	fprintf(f,
+		"topology        %d socket(s), %d core(s), %d PU(s), %d NUMA node(s), SMT %s (%d PU/core)\n",
 		t->sockets, t->cores, t->pus, t->numa_nodes, t->smt > 1 ? "on" : "off", t->smt);
 	for (int i = 0; i < t->ncaches; i++) {
 		const struct topo_cache *c = &t->caches[i];
@@ -239,10 +242,11 @@ json_t *topo_json(const struct topo *t)
 		const struct topo_cache *c = &t->caches[i];
 		if (!c->level)
 			continue;
-		json_array_append_new(caches, json_pack("{s:i, s:s, s:I, s:i, s:s, s:i}", "level", c->level,
-							"type", c->level == 1 ? "data" : "unified", "size",
-							(json_int_t)c->size, "line", (int)c->line, "cpus",
-							c->cpus, "pus_sharing", (int)c->npus));
+		json_array_append_new(caches,
+				      json_pack("{s:i, s:s, s:I, s:i, s:s, s:i}", "level", c->level, "type",
+						c->level == 1 ? "data" : "unified", "size",
+						(json_int_t)c->size, "line", (int)c->line, "cpus", c->cpus,
+						"pus_sharing", (int)c->npus));
 	}
 	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o}", "sockets", t->sockets, "cores", t->cores, "pus",
 			 t->pus, "numa_nodes", t->numa_nodes, "smt", t->smt, "caches", caches);

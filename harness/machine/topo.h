@@ -15,12 +15,12 @@
 #define TOPO_MAX_LEVELS 4
 
 struct topo_cache {
-	int level;       /* 1, 2, 3 (data or unified caches only) */
-	uint64_t size;   /* bytes of one instance, as reported */
+	int level;         /* 1, 2, 3 (data or unified caches only) */
+	uint64_t size;     /* bytes of one instance, as reported */
 	uint64_t measured; /* usable bytes found by the latency probe (levels.c) when clearly smaller; 0 */
-	unsigned line;   /* line size in bytes */
-	unsigned npus;   /* PUs sharing one instance */
-	char cpus[128];  /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
+	unsigned line;     /* line size in bytes */
+	unsigned npus;     /* PUs sharing one instance */
+	char cpus[128];    /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
 };
 
 struct topo {
@@ -29,7 +29,7 @@ struct topo {
 	int smt;                                   /* PUs per core */
 	struct topo_cache caches[TOPO_MAX_LEVELS]; /* index 0 = L1 */
 	int ncaches;
-	int cpus[TOPO_MAX_CPUS];                   /* OS indexes of the allowed PUs, ascending */
+	int cpus[TOPO_MAX_CPUS]; /* OS indexes of the allowed PUs, ascending */
 	int ncpus;
 };
 
@@ -52,8 +52,8 @@ int topo_pin_self(int cpu, struct err *e);
 
 /* Parses "0-3,8,10-11" into PU OS indexes, checking each exists and is allowed. option names the
    option or config key in messages. Rejects duplicates. */
-int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max,
-		       int *n, struct err *e);
+int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
+		       struct err *e);
 /* Formats cpus as "a<sep>b<sep>c" into buf. */
 void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len);
 

@@ -44,8 +44,10 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 	}
 	for (int i = 0; i < o->nthreads; i++)
 		if (o->threads[i] < 1 || o->threads[i] > o->ncpus)
-			return err_set(e, E_USAGE, "--threads: %d threads asked for, but only %d CPU(s) are in use "
-				       "(--cpus)", o->threads[i], o->ncpus);
+			return err_set(e, E_USAGE,
+				       "--threads: %d threads asked for, but only %d CPU(s) are in use "
+				       "(--cpus)",
+				       o->threads[i], o->ncpus);
 	if (o->nplaces == 0)
 		o->places[o->nplaces++] = (struct buf_place){BUF_LOCAL, -1};
 	if (o->npf == 0)
@@ -55,8 +57,10 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 		if (o->sizes[i] == 0)
 			return err_set(e, E_USAGE, "--sizes: a size of 0 bytes measures nothing");
 		if (o->sizes[i] > limit / (uint64_t)o->ncpus)
-			return err_set(e, E_USAGE, "--sizes: %llu bytes per thread x %d CPUs exceeds half of this "
-				       "machine's %llu MiB of memory", (unsigned long long)o->sizes[i], o->ncpus,
+			return err_set(e, E_USAGE,
+				       "--sizes: %llu bytes per thread x %d CPUs exceeds half of this "
+				       "machine's %llu MiB of memory",
+				       (unsigned long long)o->sizes[i], o->ncpus,
 				       (unsigned long long)(phys_mem() >> 20));
 	}
 	return 0;
@@ -114,8 +118,10 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;
 	if (bytes == 0)
-		return err_set(g->e, E_USAGE, "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
-			       "arrays)", (unsigned long long)working_set, v->name, f->granule, f->arrays);
+		return err_set(g->e, E_USAGE,
+			       "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
+			       "arrays)",
+			       (unsigned long long)working_set, v->name, f->granule, f->arrays);
 	for (int pl = 0; pl < g->o->nplaces; pl++)
 		for (int pf = 0; pf < g->o->npf; pf++) {
 			if (g->p->npoints == g->cap) {
@@ -124,7 +130,8 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 
 				/* the old array stays with the plan; plan_build frees it on the error */
 				if (!grown)
-					return err_set(g->e, E_RUNTIME, "out of memory for %d plan points", cap);
+					return err_set(g->e, E_RUNTIME, "out of memory for %d plan points",
+						       cap);
 				g->p->points = grown;
 				g->cap = cap;
 			}
@@ -216,9 +223,11 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 			for (int a = 0; a < nargs; a++) {
 				int rc;
 				if (args[a] > f->arg_max)
-					return err_set(g->e, E_USAGE, "--args: %s %llu is out of range for %s "
-						       "(0..%llu)", f->arg_name, (unsigned long long)args[a],
-						       v->name, (unsigned long long)f->arg_max);
+					return err_set(g->e, E_USAGE,
+						       "--args: %s %llu is out of range for %s "
+						       "(0..%llu)",
+						       f->arg_name, (unsigned long long)args[a], v->name,
+						       (unsigned long long)f->arg_max);
 				rc = add_point(g, f, v, sizes[s], args[a], threads);
 				if (rc)
 					return rc;
@@ -245,7 +254,8 @@ static int add_named(struct gen *g, const char *name)
 			       name);
 	if (strchr(name, '.')) {
 		if (!cpuid_isa_ok(v->isa))
-			return err_set(g->e, E_USAGE, "--kernels: this CPU lacks the instructions of '%s'", name);
+			return err_set(g->e, E_USAGE, "--kernels: this CPU lacks the instructions of '%s'",
+				       name);
 		return add_variant(g, f, v);
 	}
 	for (unsigned i = 0; i < f->nvariants; i++) {

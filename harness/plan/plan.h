@@ -13,7 +13,7 @@
 
 #define PLAN_MAX_SIZES 64
 #define PLAN_MAX_ARGS 128
-#define PLAN_MAX_THREADS 16   /* distinct thread counts */
+#define PLAN_MAX_THREADS 16 /* distinct thread counts */
 #define PLAN_MAX_PLACES 8
 #define PLAN_MAX_PF 8
 #define PLAN_MAX_VARIANTS 64
@@ -24,30 +24,30 @@ struct plan_opts {
 	const char *kernels;            /* comma list of families or family.variant; NULL = all */
 	uint64_t sizes[PLAN_MAX_SIZES]; /* working set per thread; empty = sweep from the topology */
 	int nsizes;
-	int cpus[TOPO_MAX_CPUS];        /* CPUs of the widest run, in order; empty = one per core of socket 0 */
+	int cpus[TOPO_MAX_CPUS]; /* CPUs of the widest run, in order; empty = one per core of socket 0 */
 	int ncpus;
-	int threads[PLAN_MAX_THREADS];  /* thread counts; empty = 1 and all of cpus */
+	int threads[PLAN_MAX_THREADS]; /* thread counts; empty = 1 and all of cpus */
 	int nthreads;
 	struct buf_place places[PLAN_MAX_PLACES];
-	int nplaces;                    /* empty = local */
+	int nplaces;                     /* empty = local */
 	char pf_states[PLAN_MAX_PF][64]; /* "on", "off", "off:l2-stream;l1-ip" */
 	int npf;
-	uint64_t args[PLAN_MAX_ARGS];   /* family argument values; empty = the family's default set */
+	uint64_t args[PLAN_MAX_ARGS]; /* family argument values; empty = the family's default set */
 	int nargs;
-	int explicit_kernels;           /* the user named kernels: a width the CPU lacks is an error */
-	unsigned level_mask;            /* LEVEL_BIT(l) | ...: keep only points of these levels; 0 = all */
+	int explicit_kernels; /* the user named kernels: a width the CPU lacks is an error */
+	unsigned level_mask;  /* LEVEL_BIT(l) | ...: keep only points of these levels; 0 = all */
 };
 
 struct plan_point {
 	const struct kern_family *fam;
 	const struct kern_variant *var;
-	uint64_t bytes;  /* per array per thread */
+	uint64_t bytes; /* per array per thread */
 	uint64_t arg;
-	int threads;     /* uses opts.cpus[0 .. threads-1] */
-	int place;       /* index into opts.places */
-	int pf;          /* index into opts.pf_states */
+	int threads;      /* uses opts.cpus[0 .. threads-1] */
+	int place;        /* index into opts.places */
+	int pf;           /* index into opts.pf_states */
 	enum level level; /* by the reported cache sizes */
-	int order;       /* position before grouping */
+	int order;        /* position before grouping */
 };
 
 struct plan {

@@ -22,7 +22,8 @@ static int open_error(const char *path, int err, struct err *e)
 	if (err == ENOENT || err == ENXIO || err == ENODEV)
 		return err_set(e, E_RUNTIME,
 			       "%s: %s (the msr driver is not loaded or the CPU is offline; "
-			       "try 'modprobe msr' as root)", path, strerror(err));
+			       "try 'modprobe msr' as root)",
+			       path, strerror(err));
 	if (err == EACCES || err == EPERM)
 		return err_set(e, E_RUNTIME,
 			       "%s: %s (MSR access needs root with CAP_SYS_RAWIO; run pmucheck as root)",
@@ -47,16 +48,20 @@ int msr_open(int cpu, int writable, int *fd, struct err *e)
 	*fd = -1;
 	path_of(cpu, path, sizeof path);
 	if (fake && *fake && !(dir && *dir))
-		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
-			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s", path);
+		return err_set(e, E_USAGE,
+			       "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
+			       "files (PMUCHECK_MSR_DIR); refusing to open the real %s",
+			       path);
 	*fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (*fd < 0)
 		return open_error(path, errno, e);
 	if (fake && *fake && (fstat(*fd, &st) || !S_ISREG(st.st_mode))) {
 		close(*fd);
 		*fd = -1;
-		return err_set(e, E_USAGE, "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
-			       "files; %s is not an ordinary file", path);
+		return err_set(e, E_USAGE,
+			       "PMUCHECK_FAKE_CPUID is a test hook and works only on fake MSR "
+			       "files; %s is not an ordinary file",
+			       path);
 	}
 	return 0;
 }
@@ -66,12 +71,13 @@ int msr_open(int cpu, int writable, int *fd, struct err *e)
 static int io_error(const char *op, int cpu, uint32_t reg, ssize_t n, int err, struct err *e)
 {
 	if (n >= 0)
-		return err_set(e, E_RUNTIME, "%s MSR 0x%x on CPU %d: short %s (%zd of 8 bytes)", op,
-			       reg, cpu, op, n);
+		return err_set(e, E_RUNTIME, "%s MSR 0x%x on CPU %d: short %s (%zd of 8 bytes)", op, reg, cpu,
+			       op, n);
 	if (err == EIO)
 		return err_set(e, E_RUNTIME,
 			       "%s MSR 0x%x on CPU %d faulted: this CPU or its hypervisor does not "
-			       "implement it", op, reg, cpu);
+			       "implement it",
+			       op, reg, cpu);
 	return err_set(e, E_RUNTIME, "%s MSR 0x%x on CPU %d: %s", op, reg, cpu, strerror(err));
 }
 
@@ -89,8 +95,7 @@ int msr_write(int fd, int cpu, uint32_t reg, uint64_t val, struct err *e)
 	return n == sizeof val ? 0 : io_error("write", cpu, reg, n, errno, e);
 }
 
-int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint64_t *old,
-	       struct err *e)
+int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint64_t *old, struct err *e)
 {
 	uint64_t cur, want, got;
 	int rc = msr_read(fd, cpu, reg, &cur, e);
@@ -108,7 +113,8 @@ int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint
 	if (!rc && got != want)
 		rc = err_set(e, E_RUNTIME,
 			     "CPU %d: MSR 0x%" PRIx32 " reads 0x%" PRIx64 " after writing 0x%" PRIx64
-			     " (the write did not take effect)", cpu, reg, got, want);
+			     " (the write did not take effect)",
+			     cpu, reg, got, want);
 	return rc;
 }
 

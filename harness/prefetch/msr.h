@@ -25,8 +25,7 @@ int msr_write(int fd, int cpu, uint32_t reg, uint64_t val, struct err *e);
 /* Read-modify-write: clears the bits in clear, sets those in set, leaves every other bit as it is,
    and reads the MSR back (a hypervisor may drop a write silently). Writes nothing when the value
    already is right. *old (may be NULL) gets the value before. */
-int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint64_t *old,
-	       struct err *e);
+int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint64_t *old, struct err *e);
 
 /* 1 when $PMUCHECK_MSR_DIR is set and every MSR file in it is an ordinary file (the tests' fake
    MSRs; the driver's are character devices), else 0. */

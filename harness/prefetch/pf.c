@@ -29,8 +29,11 @@ struct pf_ctl {
 /* Lock, then read the values to save: reading first could save another session's changes. */
 static int start_session(struct pf_ctl *c, struct err *e)
 {
-	struct pf_saved s = {.kind = PF_SESSION, .pid = getpid(), .msr = c->t->msr,
-			     .mask = pf_table_mask(c->t), .n = c->n};
+	struct pf_saved s = {.kind = PF_SESSION,
+			     .pid = getpid(),
+			     .msr = c->t->msr,
+			     .mask = pf_table_mask(c->t),
+			     .n = c->n};
 	int rc = pf_lock(&c->lock_fd, NULL, 0, e); /* a second session is refused at once */
 
 	if (rc)

@@ -43,8 +43,7 @@ struct pf_table {
 
 /* The table for this CPU (the model's name in *model); E_USAGE naming vendor/family/model when
    there is no verified table for it. */
-int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model,
-		 struct err *e);
+int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e);
 
 /* Mask of all bits of the table. */
 uint64_t pf_table_mask(const struct pf_table *t);

@@ -24,8 +24,10 @@ int pf_cpu_list(const int *cpus, int ncpus, int *out, struct err *e)
 		int n = msr_cpus(out, PF_MAX_CPUS, e);
 
 		if (n == 0)
-			return err_set(e, E_RUNTIME, "no CPU has an MSR file in %s (try 'modprobe msr' "
-				       "as root)", msr_dir());
+			return err_set(e, E_RUNTIME,
+				       "no CPU has an MSR file in %s (try 'modprobe msr' "
+				       "as root)",
+				       msr_dir());
 		return n;
 	}
 	if (ncpus <= 0)
@@ -66,6 +68,6 @@ int pf_refuse_stale_session(struct err *e)
 		return 0;
 	return err_set(e, E_RUNTIME,
 		       "%s holds the prefetcher values of a pmucheck that did not finish; "
-		       "run 'pmucheck prefetch restore' first", path);
+		       "run 'pmucheck prefetch restore' first",
+		       path);
 }
-

@@ -38,8 +38,8 @@ static int in_list(int cpu, const int *list, int n)
 
 /* Puts back the saved values of the selected CPUs (table bits only) and drops them from s; the
    file then holds what is left, or goes. Stops at the first CPU that fails, which stays saved. */
-static int restore_file(const char *path, struct pf_saved *s, const int *cpus, int ncpus,
-			char *report, size_t len, struct err *e)
+static int restore_file(const char *path, struct pf_saved *s, const int *cpus, int ncpus, char *report,
+			size_t len, struct err *e)
 {
 	int kept = 0, done = 0, rc = 0;
 
@@ -63,8 +63,10 @@ static int restore_file(const char *path, struct pf_saved *s, const int *cpus, i
 			continue;
 		}
 		if (!done++)
-			appendf(report, len, "restored MSR 0x%" PRIx32 " (bits 0x%" PRIx64 ") from %s, "
-				"saved by pid %d:\n", s->msr, s->mask, path, (int)s->pid);
+			appendf(report, len,
+				"restored MSR 0x%" PRIx32 " (bits 0x%" PRIx64 ") from %s, "
+				"saved by pid %d:\n",
+				s->msr, s->mask, path, (int)s->pid);
 		appendf(report, len, "  CPU %d: 0x%016" PRIx64 " -> 0x%016" PRIx64 "\n", s->cpu[i], old,
 			(old & ~s->mask) | (s->val[i] & s->mask));
 		if (done == 1)
@@ -107,8 +109,10 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 	pf_unlock(lock);
 out:
 	if (rc < 0)
-		return err_wrap(e, rc, "prefetchers left changed by a pmucheck that did not finish "
-			       "(%s) could not be restored; run 'pmucheck prefetch restore' as root", path);
+		return err_wrap(e, rc,
+				"prefetchers left changed by a pmucheck that did not finish "
+				"(%s) could not be restored; run 'pmucheck prefetch restore' as root",
+				path);
 	return rc > 0;
 }
 
@@ -153,7 +157,8 @@ static int save_held(const struct pf_table *t, const int *cpu, const int *fd, in
 	if (rc == 1)
 		s = (struct pf_saved){.kind = PF_HELD, .msr = t->msr, .mask = pf_table_mask(t)};
 	if (s.msr != t->msr || s.mask != pf_table_mask(t))
-		return err_set(e, E_RUNTIME, "%s was saved for MSR 0x%" PRIx32 " bits 0x%" PRIx64
+		return err_set(e, E_RUNTIME,
+			       "%s was saved for MSR 0x%" PRIx32 " bits 0x%" PRIx64
 			       ", not this CPU's table; run 'pmucheck prefetch restore' first",
 			       path, s.msr, s.mask);
 	s.pid = getpid();

@@ -15,8 +15,8 @@ static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
 
 static struct {
 	volatile sig_atomic_t armed;
-	int dying;  /* a handler has started: no more session writes (atomic) */
-	int writer; /* thread id of the session write in progress, 0 when none (atomic) */
+	int dying;   /* a handler has started: no more session writes (atomic) */
+	int writer;  /* thread id of the session write in progress, 0 when none (atomic) */
 	pid_t owner; /* a forked child must not restore its parent's session */
 	uint32_t msr;
 	uint64_t mask;

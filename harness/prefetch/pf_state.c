@@ -76,14 +76,16 @@ static int check_table(const char *path, const struct pf_saved *s, struct err *e
 	struct cpuid_info id;
 
 	if (cpuid_read(&id) || pf_table_for(&id, &t, &model, e))
-		return err_set(e, E_RUNTIME, "%s: this CPU has no prefetcher table to check MSR 0x%" PRIx32
+		return err_set(e, E_RUNTIME,
+			       "%s: this CPU has no prefetcher table to check MSR 0x%" PRIx32
 			       " against; not restoring it (remove the file if it is not pmucheck's)",
 			       path, s->msr);
 	if (s->msr != t->msr || (s->mask & ~pf_table_mask(t)))
-		return err_set(e, E_RUNTIME, "%s: MSR 0x%" PRIx32 " bits 0x%" PRIx64 " are not the %s "
+		return err_set(e, E_RUNTIME,
+			       "%s: MSR 0x%" PRIx32 " bits 0x%" PRIx64 " are not the %s "
 			       "prefetcher bits (MSR 0x%" PRIx32 " bits 0x%" PRIx64 "); not restoring it "
-			       "(remove the file if it is not pmucheck's)", path, s->msr, s->mask, model,
-			       t->msr, pf_table_mask(t));
+			       "(remove the file if it is not pmucheck's)",
+			       path, s->msr, s->mask, model, t->msr, pf_table_mask(t));
 	return 0;
 }
 
@@ -156,8 +158,7 @@ int pf_state_write(const char *path, const struct pf_saved *s, struct err *e)
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f)
-		return err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", tmp,
-			       strerror(errno));
+		return err_set(e, E_RUNTIME, "cannot save prefetcher state to %s: %s", tmp, strerror(errno));
 	rc = write_all(f, s);
 	if (fclose(f) || rc)
 		goto fail;
@@ -197,8 +198,8 @@ static int try_lock(int fd, int wait_ms)
 	const struct timespec step = {.tv_nsec = 2000000};
 	int rc;
 
-	for (int waited = 0; (rc = flock(fd, LOCK_EX | LOCK_NB)) && errno == EWOULDBLOCK &&
-			     waited < wait_ms; waited += 2)
+	for (int waited = 0; (rc = flock(fd, LOCK_EX | LOCK_NB)) && errno == EWOULDBLOCK && waited < wait_ms;
+	     waited += 2)
 		nanosleep(&step, NULL);
 	return rc;
 }

@@ -11,28 +11,34 @@
 
 #include "pf.h"
 
-static const struct pf_table intel_core = {
-	"Intel Core/Xeon", 0x1a4, 4, {
-		{"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
-		{"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
-		{"l1-next", 2, "L1 DCU next-line prefetcher"},
-		{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
-	}};
+static const struct pf_table intel_core = {"Intel Core/Xeon",
+					   0x1a4,
+					   4,
+					   {
+						   {"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
+						   {"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
+						   {"l1-next", 2, "L1 DCU next-line prefetcher"},
+						   {"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
+					   }};
 
-static const struct pf_table intel_phi = {
-	"Intel Xeon Phi", 0x1a4, 2, {
-		{"l1-dcu", 0, "L1 DCU hardware prefetcher"},
-		{"l2-hw", 1, "L2 hardware prefetcher"},
-	}};
+static const struct pf_table intel_phi = {"Intel Xeon Phi",
+					  0x1a4,
+					  2,
+					  {
+						  {"l1-dcu", 0, "L1 DCU hardware prefetcher"},
+						  {"l2-hw", 1, "L2 hardware prefetcher"},
+					  }};
 
-static const struct pf_table amd_zen = {
-	"AMD Zen 3/4/5", 0xc0000108, 5, {
-		{"l1-stream", 0, "L1 stream prefetcher"},
-		{"l1-stride", 1, "L1 stride prefetcher"},
-		{"l1-region", 2, "L1 region prefetcher"},
-		{"l2-stream", 3, "L2 stream prefetcher"},
-		{"l2-updown", 5, "L2 up/down prefetcher"},
-	}};
+static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
+					0xc0000108,
+					5,
+					{
+						{"l1-stream", 0, "L1 stream prefetcher"},
+						{"l1-stride", 1, "L1 stride prefetcher"},
+						{"l1-region", 2, "L1 region prefetcher"},
+						{"l2-stream", 3, "L2 stream prefetcher"},
+						{"l2-updown", 5, "L2 up/down prefetcher"},
+					}};
 
 /* Intel family 6 models, by the names of the kernel's intel-family.h. */
 static const struct {
@@ -40,24 +46,24 @@ static const struct {
 	const char *name;
 	const struct pf_table *table;
 } intel_models[] = {
-	{0x1a, "Nehalem-EP", &intel_core},	{0x1e, "Nehalem", &intel_core},
-	{0x1f, "Nehalem-G", &intel_core},	{0x2e, "Nehalem-EX", &intel_core},
-	{0x25, "Westmere", &intel_core},	{0x2c, "Westmere-EP", &intel_core},
-	{0x2f, "Westmere-EX", &intel_core},	{0x2a, "Sandy Bridge", &intel_core},
-	{0x2d, "Sandy Bridge-E", &intel_core},	{0x3a, "Ivy Bridge", &intel_core},
-	{0x3e, "Ivy Bridge-E", &intel_core},	{0x3c, "Haswell", &intel_core},
-	{0x3f, "Haswell-E", &intel_core},	{0x45, "Haswell-L", &intel_core},
-	{0x46, "Haswell-G", &intel_core},	{0x3d, "Broadwell", &intel_core},
-	{0x47, "Broadwell-G", &intel_core},	{0x4f, "Broadwell-E", &intel_core},
-	{0x56, "Broadwell-D", &intel_core},	{0x4e, "Skylake-L", &intel_core},
-	{0x5e, "Skylake", &intel_core},		{0x55, "Skylake-SP/Cascade Lake", &intel_core},
-	{0x8e, "Kaby Lake-L", &intel_core},	{0x9e, "Kaby/Coffee Lake", &intel_core},
-	{0xa5, "Comet Lake", &intel_core},	{0xa6, "Comet Lake-L", &intel_core},
-	{0x66, "Cannon Lake-L", &intel_core},	{0x7d, "Ice Lake", &intel_core},
-	{0x7e, "Ice Lake-L", &intel_core},	{0x6a, "Ice Lake-SP", &intel_core},
-	{0x6c, "Ice Lake-D", &intel_core},	{0x8c, "Tiger Lake-L", &intel_core},
-	{0x8d, "Tiger Lake", &intel_core},	{0xa7, "Rocket Lake", &intel_core},
-	{0x8f, "Sapphire Rapids", &intel_core},	{0x57, "Knights Landing", &intel_phi},
+	{0x1a, "Nehalem-EP", &intel_core},      {0x1e, "Nehalem", &intel_core},
+	{0x1f, "Nehalem-G", &intel_core},       {0x2e, "Nehalem-EX", &intel_core},
+	{0x25, "Westmere", &intel_core},        {0x2c, "Westmere-EP", &intel_core},
+	{0x2f, "Westmere-EX", &intel_core},     {0x2a, "Sandy Bridge", &intel_core},
+	{0x2d, "Sandy Bridge-E", &intel_core},  {0x3a, "Ivy Bridge", &intel_core},
+	{0x3e, "Ivy Bridge-E", &intel_core},    {0x3c, "Haswell", &intel_core},
+	{0x3f, "Haswell-E", &intel_core},       {0x45, "Haswell-L", &intel_core},
+	{0x46, "Haswell-G", &intel_core},       {0x3d, "Broadwell", &intel_core},
+	{0x47, "Broadwell-G", &intel_core},     {0x4f, "Broadwell-E", &intel_core},
+	{0x56, "Broadwell-D", &intel_core},     {0x4e, "Skylake-L", &intel_core},
+	{0x5e, "Skylake", &intel_core},         {0x55, "Skylake-SP/Cascade Lake", &intel_core},
+	{0x8e, "Kaby Lake-L", &intel_core},     {0x9e, "Kaby/Coffee Lake", &intel_core},
+	{0xa5, "Comet Lake", &intel_core},      {0xa6, "Comet Lake-L", &intel_core},
+	{0x66, "Cannon Lake-L", &intel_core},   {0x7d, "Ice Lake", &intel_core},
+	{0x7e, "Ice Lake-L", &intel_core},      {0x6a, "Ice Lake-SP", &intel_core},
+	{0x6c, "Ice Lake-D", &intel_core},      {0x8c, "Tiger Lake-L", &intel_core},
+	{0x8d, "Tiger Lake", &intel_core},      {0xa7, "Rocket Lake", &intel_core},
+	{0x8f, "Sapphire Rapids", &intel_core}, {0x57, "Knights Landing", &intel_phi},
 	{0x85, "Knights Mill", &intel_phi},
 };
 
@@ -68,15 +74,14 @@ static const struct {
 	unsigned family, first, last;
 	const char *name;
 } amd_models[] = {
-	{0x19, 0x00, 0x0f, "Zen 3"}, {0x19, 0x20, 0x5f, "Zen 3"},
-	{0x19, 0x10, 0x1f, "Zen 4"}, {0x19, 0x60, 0xaf, "Zen 4"},
-	{0x1a, 0x00, 0x2f, "Zen 5"}, {0x1a, 0x40, 0x4f, "Zen 5"}, {0x1a, 0x60, 0x7f, "Zen 5"},
+	{0x19, 0x00, 0x0f, "Zen 3"}, {0x19, 0x20, 0x5f, "Zen 3"}, {0x19, 0x10, 0x1f, "Zen 4"},
+	{0x19, 0x60, 0xaf, "Zen 4"}, {0x1a, 0x00, 0x2f, "Zen 5"}, {0x1a, 0x40, 0x4f, "Zen 5"},
+	{0x1a, 0x60, 0x7f, "Zen 5"},
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model,
-		 struct err *e)
+int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e)
 {
 	if (!strcmp(id->vendor, "GenuineIntel") && id->family == 6) {
 		for (size_t i = 0; i < ARRAY_SIZE(intel_models); i++) {
@@ -122,8 +127,8 @@ static int unknown_name(const struct pf_table *t, const char *name, size_t len, 
 		strcat(valid, ", ");
 	}
 	strcat(valid, "all");
-	return err_set(e, E_USAGE, "unknown prefetcher '%.*s' for %s (valid: %s)", (int)len, name,
-		       t->name, valid);
+	return err_set(e, E_USAGE, "unknown prefetcher '%.*s' for %s (valid: %s)", (int)len, name, t->name,
+		       valid);
 }
 
 int pf_parse_names_in(const struct pf_table *t, const char *list, uint64_t *bits, struct err *e)

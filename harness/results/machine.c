@@ -37,7 +37,8 @@ static json_t *levels_json(const struct machine_facts *m)
 		json_object_set_new(all, key,
 				    json_integer((json_int_t)topo_cache_share(m->topo, l, m->threads_max)));
 		if (m->topo->caches[l - 1].measured)
-			json_object_set_new(measured, key, json_integer((json_int_t)m->topo->caches[l - 1].measured));
+			json_object_set_new(measured, key,
+					    json_integer((json_int_t)m->topo->caches[l - 1].measured));
 	}
 	probe = m->probe ? json_deep_copy(m->probe) : json_pack("{s:[]}", "disagreements");
 	json_object_set_new(probe, "reported", one);
@@ -50,16 +51,18 @@ static json_t *levels_json(const struct machine_facts *m)
 /* A rejected clock is null with the reason beside it, never 0 GHz. */
 static json_t *clock_json(const struct machine_facts *m)
 {
-	json_t *c = json_pack("{s:f, s:o, s:s}", "tsc_hz", m->tsc_hz, "core_ghz",
-			      m->core_ghz > 0 ? json_real(m->core_ghz) : json_null(), "core_clock_method",
-			      "chains of dependent 1-cycle adds timed with the TSC: the shortest runs of N and of 2N adds, "
-			      "differenced; rejected where the 2N runs alone disagree or outside the bounds");
+	json_t *c = json_pack(
+		"{s:f, s:o, s:s}", "tsc_hz", m->tsc_hz, "core_ghz",
+		m->core_ghz > 0 ? json_real(m->core_ghz) : json_null(), "core_clock_method",
+		"chains of dependent 1-cycle adds timed with the TSC: the shortest runs of N and of 2N adds, "
+		"differenced; rejected where the 2N runs alone disagree or outside the bounds");
 
 	if (m->core_clock_note)
 		json_object_set_new(c, "core_clock_note", json_string(m->core_clock_note));
 	if (m->clock)
-		json_object_set_new(c, "bounds", json_pack("{s:f, s:f, s:s}", "min_ghz", m->clock->min_ghz, "max_ghz",
-							    m->clock->max_ghz, "max_source", m->clock->source));
+		json_object_set_new(c, "bounds",
+				    json_pack("{s:f, s:f, s:s}", "min_ghz", m->clock->min_ghz, "max_ghz",
+					      m->clock->max_ghz, "max_source", m->clock->source));
 	return c;
 }
 

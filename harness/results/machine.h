@@ -11,19 +11,19 @@
 struct machine_facts {
 	const struct sysinfo *sys;
 	const struct topo *topo;
-	const char *command;     /* the command line */
+	const char *command;            /* the command line */
 	const char *started, *finished; /* UTC; finished NULL while running */
-	double tsc_hz, core_ghz;  /* core_ghz 0: every sample was rejected, core_clock_note says why */
+	double tsc_hz, core_ghz;        /* core_ghz 0: every sample was rejected, core_clock_note says why */
 	const char *core_clock_note;
 	const struct clock_bounds *clock; /* borrowed: the bounds the samples were held to */
-	int threads_max;         /* for the per-thread cache shares */
-	json_t *prefetch;        /* borrowed */
-	json_t *counters;        /* borrowed: events, groups, availability */
-	json_t *probe;           /* borrowed: the level probe (levels_json), NULL when not run */
-	json_t *config;          /* borrowed: the architecture config used */
-	json_t *preset;          /* borrowed: the preset run, NULL for a plain run */
-	json_t *disturbance;     /* borrowed: disturb_json over the measurements, NULL until they end */
-	int argc;                /* run's arguments (argv[0] = "run"), for --resume */
+	int threads_max;                  /* for the per-thread cache shares */
+	json_t *prefetch;                 /* borrowed */
+	json_t *counters;                 /* borrowed: events, groups, availability */
+	json_t *probe;                    /* borrowed: the level probe (levels_json), NULL when not run */
+	json_t *config;                   /* borrowed: the architecture config used */
+	json_t *preset;                   /* borrowed: the preset run, NULL for a plain run */
+	json_t *disturbance; /* borrowed: disturb_json over the measurements, NULL until they end */
+	int argc;            /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;
 };

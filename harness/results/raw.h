@@ -25,9 +25,9 @@ struct raw_out_row {
 	const char *cpus, *placement, *mem_nodes, *prefetch, *msr, *level;
 	double thp_share, seconds; /* seconds < 0 when the longer call was faster (noise) */
 	int64_t tsc;
-	uint64_t tsc_lo, tsc_hi;   /* the two calls of the difference */
-	double core_ghz;           /* 0 = none: written as an empty field */
-	const char *clock_note;    /* why the clock is missing or which samples were rejected; "" */
+	uint64_t tsc_lo, tsc_hi; /* the two calls of the difference */
+	double core_ghz;         /* 0 = none: written as an empty field */
+	const char *clock_note;  /* why the clock is missing or which samples were rejected; "" */
 	const char *flag;
 	struct kern_volumes v;
 	/* event part; event == NULL or "" when no event was counted */
@@ -40,8 +40,8 @@ struct raw_out_row {
 };
 
 struct raw_writer {
-	int fd;         /* raw.csv, append only */
-	FILE *point;    /* the rows of the current point (open_memstream) */
+	int fd;      /* raw.csv, append only */
+	FILE *point; /* the rows of the current point (open_memstream) */
 	char *buf;
 	size_t len;
 	char path[4096];

@@ -20,8 +20,8 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	m = json_load_file(path, 0, &je);
 	if (!m)
-		return err_set(e, E_USAGE, "--resume: %s: %s (line %d): not a pmucheck results directory", path,
-			       je.text, je.line);
+		return err_set(e, E_USAGE, "--resume: %s: %s (line %d): not a pmucheck results directory",
+			       path, je.text, je.line);
 	argv = json_object_get(m, "argv");
 	if (!json_is_array(argv) || json_array_size(argv) < 1 || json_array_size(argv) > RESUME_MAX_ARGS) {
 		json_decref(m);
@@ -34,7 +34,8 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	json_array_foreach(argv, i, v)
 		ri->argv[ri->argc++] = strdup(json_is_string(v) ? json_string_value(v) : "");
 	started = json_object_get(m, "started_utc");
-	snprintf(ri->started, sizeof ri->started, "%s", json_is_string(started) ? json_string_value(started) : "");
+	snprintf(ri->started, sizeof ri->started, "%s",
+		 json_is_string(started) ? json_string_value(started) : "");
 	ri->levels = json_incref(json_object_get(m, "levels"));
 	measured = json_object_get(ri->levels, "measured");
 	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {

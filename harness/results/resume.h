@@ -20,13 +20,13 @@ struct resume_info {
 	int argc;
 	char *argv[RESUME_MAX_ARGS]; /* the interrupted run's arguments, argv[0] = "run" */
 	char started[32];
-	int last_point;              /* last point raw.csv holds (-1: none) */
-	long header_end;             /* offset after the header line (0: raw.csv missing) */
-	long last_point_start;       /* offset of the first row of the last point */
-	long complete_end;           /* offset after the last whole row */
-	int torn;                    /* the file did not end with a whole row */
+	int last_point;                     /* last point raw.csv holds (-1: none) */
+	long header_end;                    /* offset after the header line (0: raw.csv missing) */
+	long last_point_start;              /* offset of the first row of the last point */
+	long complete_end;                  /* offset after the last whole row */
+	int torn;                           /* the file did not end with a whole row */
 	uint64_t measured[TOPO_MAX_LEVELS]; /* levels.measured of machine.json, 0 = not measured */
-	json_t *levels;              /* machine.json's "levels" (the probe), kept for the rewritten one */
+	json_t *levels; /* machine.json's "levels" (the probe), kept for the rewritten one */
 };
 
 /* Reads DIR/machine.json and scans DIR/raw.csv. E_USAGE when DIR is not an unfinished pmucheck run. */

@@ -16,8 +16,8 @@
 #ifndef PMUCHECK_BUDGET_H
 #define PMUCHECK_BUDGET_H
 
-#define BUDGET_MIN_REPS 3        /* before an estimate may be called stable */
-#define BUDGET_STABLE 0.01       /* stable: changed less than this over the last BUDGET_STABLE_SPAN reps */
+#define BUDGET_MIN_REPS 3  /* before an estimate may be called stable */
+#define BUDGET_STABLE 0.01 /* stable: changed less than this over the last BUDGET_STABLE_SPAN reps */
 #define BUDGET_STABLE_SPAN 2
 /* Kept back from the points for what the clock counts around them (loading the topology before the
    budget starts, writing machine.json and the summary after the last point): --quick with `yes` on the
@@ -26,16 +26,16 @@
 
 /* Where a point stands after a repetition. */
 struct budget_point {
-	int reps_done, reps_max;       /* repetitions measured, and the most allowed (--reps) */
-	double est_now, est_before;    /* the estimate now, and BUDGET_STABLE_SPAN repetitions ago */
-	double spent_s, share_s;       /* seconds the point has taken (warm-up included), and its share */
+	int reps_done, reps_max;    /* repetitions measured, and the most allowed (--reps) */
+	double est_now, est_before; /* the estimate now, and BUDGET_STABLE_SPAN repetitions ago */
+	double spent_s, share_s;    /* seconds the point has taken (warm-up included), and its share */
 };
 
 enum budget_next {
-	BUDGET_GO,      /* repeat */
+	BUDGET_GO,          /* repeat */
 	BUDGET_STABLE_STOP, /* the estimate settled: a clean point */
-	BUDGET_SPENT,   /* its share of the budget is spent before it settled: marked */
-	BUDGET_MAX,     /* --reps repetitions without settling: marked */
+	BUDGET_SPENT,       /* its share of the budget is spent before it settled: marked */
+	BUDGET_MAX,         /* --reps repetitions without settling: marked */
 };
 
 /* The time a point may take, known after its first repetition: its own floor (floor_s, the seconds from

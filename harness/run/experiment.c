@@ -30,8 +30,8 @@ int experiment_load_config(const char *path, const struct cpuid_info *cpu, struc
 		return err_wrap(e, E_USAGE, "--config");
 	if (!c->has_arch) {
 		cfg_free(c);
-		return err_set(e, E_USAGE, "--config: %s has no [arch] section: it is not an architecture config",
-			       path);
+		return err_set(e, E_USAGE,
+			       "--config: %s has no [arch] section: it is not an architecture config", path);
 	}
 	if (path != chosen)
 		snprintf(chosen, len, "%s", path);
@@ -50,7 +50,7 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 			 struct err *e)
 {
 	unsigned cap = NSOFTWARE, n = 0;
-	char (*boxes)[CTR_SPEC_MAX] = NULL;
+	char(*boxes)[CTR_SPEC_MAX] = NULL;
 	const char **specs, **conflicts;
 	int rc;
 
@@ -96,7 +96,8 @@ int experiment_plain(struct experiment *x, const struct plan_opts *base, int rep
 	x->opts = *base;
 	x->reps = reps;
 	if (events)
-		return run_events_setup(&x->ev, events, keep_going ? RUN_EVENTS_KEEP_GOING : RUN_EVENTS_STRICT, e);
+		return run_events_setup(&x->ev, events,
+					keep_going ? RUN_EVENTS_KEEP_GOING : RUN_EVENTS_STRICT, e);
 	return config_events(&x->ev, arch, NULL, e);
 }
 
@@ -175,8 +176,10 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 		x->opts.args[x->opts.nargs++] = r->args.v[i];
 	step_threads(x, r);
 	step_places(x, r, t);
-	rc = run_pf_states(r->prefetch == CFG_PF_ON ? "on" : r->prefetch == CFG_PF_OFF ? "off" : "on,off", &x->opts,
-			   e);
+	rc = run_pf_states(r->prefetch == CFG_PF_ON            ? "on"
+				   : r->prefetch == CFG_PF_OFF ? "off"
+							       : "on,off",
+			   &x->opts, e);
 	if (rc)
 		return err_wrap(e, rc, "preset step %s", x->name);
 	*runs = x->opts.nthreads > 0 && x->opts.nplaces > 0;
@@ -197,9 +200,11 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 		char names[512] = "";
 		for (unsigned i = 0; i < presets->npresets; i++) {
 			size_t used = strlen(names);
-			snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", presets->presets[i].name);
+			snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+				 presets->presets[i].name);
 		}
-		return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path, names);
+		return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path,
+			       names);
 	}
 	xs = calloc(p->nruns, sizeof *xs);
 	if (!xs)

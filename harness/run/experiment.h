@@ -13,13 +13,13 @@
 #include "topo.h"
 
 struct experiment {
-	char name[96];             /* "" for a plain run, else the preset step "molka2017.core" */
+	char name[96]; /* "" for a plain run, else the preset step "molka2017.core" */
 	struct plan_opts opts;
-	char kernels[256];         /* opts.kernels of a preset step */
+	char kernels[256]; /* opts.kernels of a preset step */
 	int reps;
-	const char *reference;     /* the paper's figures to show beside (a path), or NULL */
+	const char *reference; /* the paper's figures to show beside (a path), or NULL */
 	const char *note;
-	char skipped[512];         /* what of the step this machine cannot do, in words */
+	char skipped[512]; /* what of the step this machine cannot do, in words */
 	struct plan plan;
 	struct run_events ev;
 };

@@ -41,8 +41,8 @@ static int latency_ns(const struct kern_family *f, const struct kern_variant *v,
 
 	/* prepare() gives a status but no message: say which chain failed */
 	if (f->prepare(v, &p, buf, 1))
-		return err_set(e, E_RUNTIME, "could not prepare %s over %llu bytes for the level probe", v->name,
-			       (unsigned long long)bytes);
+		return err_set(e, E_RUNTIME, "could not prepare %s over %llu bytes for the level probe",
+			       v->name, (unsigned long long)bytes);
 	while ((double)ticks(v, buf, bytes, reps) < min_s * tsc_hz && reps < (1u << 30))
 		reps *= 2;
 	for (int i = 0; i < 2; i++) {
@@ -143,17 +143,21 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 		first = i;
 	}
 	if (p->nplateaus != t->ncaches + 1) {
-		disagree(p, "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping the "
-			    "reported sizes", p->nplateaus, t->ncaches);
+		disagree(p,
+			 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping the "
+			 "reported sizes",
+			 p->nplateaus, t->ncaches);
 		return;
 	}
 	for (int l = 0; l < t->ncaches; l++) {
 		uint64_t reported = t->caches[l].size, last = p->plateau[l].last;
 		/* The level ends somewhere between its last plateau point and the next point. */
 		if ((double)p->plateau[l].next < LEVEL_SHORT * (double)reported)
-			disagree(p, "L%d: hwloc reports %llu KiB, but latency is L%d-like only up to %llu KiB "
-				    "(%.1f ns) and %s from %llu KiB", l + 1, (unsigned long long)(reported >> 10),
-				 l + 1, (unsigned long long)(last >> 10), p->plateau[l].ns,
+			disagree(p,
+				 "L%d: hwloc reports %llu KiB, but latency is L%d-like only up to %llu KiB "
+				 "(%.1f ns) and %s from %llu KiB",
+				 l + 1, (unsigned long long)(reported >> 10), l + 1,
+				 (unsigned long long)(last >> 10), p->plateau[l].ns,
 				 l + 1 == t->ncaches ? "DRAM-like" : "next-level-like",
 				 (unsigned long long)(p->plateau[l + 1].first >> 10));
 	}
@@ -175,10 +179,12 @@ json_t *levels_json(const struct levels_probe *p)
 	for (int i = 0; i < p->npoints; i++)
 		json_array_append_new(curve, json_pack("[I, f]", (json_int_t)p->size[i], p->ns[i]));
 	for (int i = 0; i < p->nplateaus; i++)
-		json_array_append_new(plateaus, json_pack("{s:I, s:I, s:f}", "first", (json_int_t)p->plateau[i].first,
-							  "last", (json_int_t)p->plateau[i].last, "ns",
-							  p->plateau[i].ns));
+		json_array_append_new(plateaus,
+				      json_pack("{s:I, s:I, s:f}", "first", (json_int_t)p->plateau[i].first,
+						"last", (json_int_t)p->plateau[i].last, "ns",
+						p->plateau[i].ns));
 	for (int i = 0; i < p->ndisagreements; i++)
 		json_array_append_new(dis, json_string(p->disagreements[i]));
-	return json_pack("{s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus, "disagreements", dis);
+	return json_pack("{s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus, "disagreements",
+			 dis);
 }

@@ -18,12 +18,12 @@
 struct levels_probe {
 	int npoints;
 	uint64_t size[LEVELS_MAX_POINTS];
-	double ns[LEVELS_MAX_POINTS];        /* latency per access */
+	double ns[LEVELS_MAX_POINTS]; /* latency per access */
 	int nplateaus;
 	struct {
-		uint64_t first, last;        /* sizes of the plateau's first and last points */
-		uint64_t next;               /* size of the point after it (0: none) */
-		double ns;                   /* median latency of the plateau */
+		uint64_t first, last; /* sizes of the plateau's first and last points */
+		uint64_t next;        /* size of the point after it (0: none) */
+		double ns;            /* median latency of the plateau */
 	} plateau[TOPO_MAX_LEVELS + 2];
 	char disagreements[TOPO_MAX_LEVELS + 1][256];
 	int ndisagreements;

@@ -55,10 +55,11 @@ void progress_step(struct progress *p, const char *what, int threads, uint64_t b
 	left = (now - p->start) / p->done * (p->total - p->done);
 	budget = p->deadline > now ? p->deadline - now : 0;
 	human_bytes(bytes, size, sizeof size);
-	fprintf(stderr, "%s[%4d/%d] %-18s %2d thr %10s %-4s  %3.0f%%  about %d:%02d left, budget %d:%02d   %s",
+	fprintf(stderr,
+		"%s[%4d/%d] %-18s %2d thr %10s %-4s  %3.0f%%  about %d:%02d left, budget %d:%02d   %s",
 		p->is_tty ? "\r" : "", p->done, p->total, what, threads, size, level,
-		100.0 * p->done / p->total, (int)left / 60, (int)left % 60, (int)budget / 60, (int)budget % 60,
-		p->is_tty ? "" : "\n");
+		100.0 * p->done / p->total, (int)left / 60, (int)left % 60, (int)budget / 60,
+		(int)budget % 60, p->is_tty ? "" : "\n");
 	fflush(stderr);
 }
 

@@ -19,19 +19,20 @@
 /* What the threads of one point share; written by each thread in its own slot, read by the master after
    a barrier. */
 struct point_shared {
-	uint64_t reps;             /* R, chosen by the master */
-	int again;                 /* calibration, or the repetitions, go on */
-	uint64_t lo[MAX_THREADS];  /* TSC ticks of the R call, per thread */
-	uint64_t hi[MAX_THREADS];  /* TSC ticks of the 2R call */
-	double ghz[MAX_THREADS];   /* core clock around the two calls, per thread; 0 = none */
-	uint64_t clock_iters;      /* chain length of those clock samples */
-	int clock_rejected;        /* samples of this repetition rejected, all threads */
-	char clock_why[160];       /* the first one's reason */
-	int failed;                /* a thread could not be pinned or get its memory */
+	uint64_t reps;            /* R, chosen by the master */
+	int again;                /* calibration, or the repetitions, go on */
+	uint64_t lo[MAX_THREADS]; /* TSC ticks of the R call, per thread */
+	uint64_t hi[MAX_THREADS]; /* TSC ticks of the 2R call */
+	double ghz[MAX_THREADS];  /* core clock around the two calls, per thread; 0 = none */
+	uint64_t clock_iters;     /* chain length of those clock samples */
+	int clock_rejected;       /* samples of this repetition rejected, all threads */
+	char clock_why[160];      /* the first one's reason */
+	int failed;               /* a thread could not be pinned or get its memory */
 	struct err err;
 };
 
-static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps, uint64_t arg)
+static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
+			   uint64_t arg)
 {
 	uint64_t t0 = tsc_begin();
 	v->fn(buf, bytes, reps, arg);
@@ -63,7 +64,7 @@ static void summarise(struct run_point_result *res, const struct point_record *r
 
 /* The counters of one pass (the R call or the 2R call) of one event group. */
 struct pass_counters {
-	struct ctr_set *set;                     /* this thread's set (thread scope), or the socket's */
+	struct ctr_set *set; /* this thread's set (thread scope), or the socket's */
 	struct ctr_reading rd[CTR_GROUP_MAX];
 };
 
@@ -103,20 +104,20 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 
 struct group_ctx {
 	struct run_state *s;
-	int first, last;          /* plan points [first, last) share threads, placement and prefetch state */
+	int first, last; /* plan points [first, last) share threads, placement and prefetch state */
 	struct buf bufs[MAX_THREADS];
 	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
 	struct point_shared sh;
-	struct pass_counters (*pc)[2];    /* [thread][lo/hi] */
-	struct pass_counters sock[2];     /* socket-scope group, opened by the master */
+	struct pass_counters (*pc)[2]; /* [thread][lo/hi] */
+	struct pass_counters sock[2];  /* socket-scope group, opened by the master */
 	char cpus[512], mem_nodes[256], placement[32], msr[512];
 	struct record_labels labels;
 	struct point_record rec;
-	double point_start, share;        /* when the point began (progress_now), its share of the budget */
-	double *floors, *floor_tmp;       /* warm-up and first repetition of each point so far, seconds */
-	int nfloors, points_left;         /* how many; points left in the run, this one included */
-	double est[256];                  /* the point's estimate after each repetition, seconds */
-	enum budget_next stop;            /* why its repetitions stopped */
+	double point_start, share;  /* when the point began (progress_now), its share of the budget */
+	double *floors, *floor_tmp; /* warm-up and first repetition of each point so far, seconds */
+	int nfloors, points_left;   /* how many; points left in the run, this one included */
+	double est[256];            /* the point's estimate after each repetition, seconds */
+	enum budget_next stop;      /* why its repetitions stopped */
 	struct progress *prog;
 };
 
@@ -131,7 +132,8 @@ static void fail_shared(struct point_shared *sh, const struct err *e)
 
 /* One timed pass: the R call (hi = 0) or the 2R call (hi = 1); for fresh kernels N or 2N bytes of new
    memory. Socket-scope counters span the barriers around all threads' calls. */
-static void pass(struct group_ctx *g, const struct plan_point *pt, const struct ctr_group *grp, int tid, int hi)
+static void pass(struct group_ctx *g, const struct plan_point *pt, const struct ctr_group *grp, int tid,
+		 int hi)
 {
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER, sock = grp && grp->scope == CTR_SCOPE_SOCKET;
@@ -145,7 +147,8 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 	if (sock && g->sock[hi].set && ctr_start(g->sock[hi].set, NULL))
 		mark_failed(g->sock[hi].rd, grp->n, "cannot start the socket counters");
 #pragma omp barrier
-	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd, grp ? grp->n : 0);
+	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd,
+			  grp ? grp->n : 0);
 #pragma omp barrier
 #pragma omp master
 	if (sock && g->sock[hi].set)
@@ -199,8 +202,9 @@ static void record_event(const struct group_ctx *g, const struct ctr_group *grp,
 	for (int i = 0; i < n; i++) {
 		const struct pass_counters *lo = sock ? &g->sock[0] : &g->pc[i][0];
 		const struct pass_counters *hi = sock ? &g->sock[1] : &g->pc[i][1];
-		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k] :
-						hi->rd[k].status != CTR_OK ? &hi->rd[k] : NULL;
+		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k]
+			: hi->rd[k].status != CTR_OK                       ? &hi->rd[k]
+									   : NULL;
 		if (i == 0) {
 			out->time_enabled = hi->rd[k].time_enabled;
 			out->time_running = hi->rd[k].time_running;
@@ -248,7 +252,8 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 #pragma omp barrier
 		if (fresh) {
 			if (alloc_fresh(g, pt, tid) == 0)
-				sh->lo[tid] = timed_call(pt->var, g->fresh[tid][0].base, pt->bytes, 1, pt->arg);
+				sh->lo[tid] = timed_call(pt->var, g->fresh[tid][0].base, pt->bytes, 1,
+							 pt->arg);
 			free_fresh(g, tid);
 		} else {
 			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
@@ -335,7 +340,8 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
 			clock[1] = clock_of(g);
-			sh->ghz[tid] = stats_mean_positive(clock, 2); /* a rejected sample (0) does not count */
+			sh->ghz[tid] = stats_mean_positive(clock,
+							   2); /* a rejected sample (0) does not count */
 #pragma omp barrier
 #pragma omp master
 			{
@@ -347,11 +353,12 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = 2 * pt->threads;
 				p->clock_rejected = sh->clock_rejected;
-				snprintf(p->clock_why, sizeof p->clock_why, "%s", sh->clock_rejected ? sh->clock_why : "");
+				snprintf(p->clock_why, sizeof p->clock_why, "%s",
+					 sh->clock_rejected ? sh->clock_why : "");
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					record_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
-next:
+		next:
 			if (grp)
 				close_counters(g, grp, tid);
 			if (fresh)
@@ -412,7 +419,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}
-		progress_step(g->prog, pt->var->name, pt->threads, pt->bytes * pt->fam->arrays, level_name(pt->level));
+		progress_step(g->prog, pt->var->name, pt->threads, pt->bytes * pt->fam->arrays,
+			      level_name(pt->level));
 	}
 #pragma omp barrier
 }
@@ -471,7 +479,8 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		if (topo_pin_self(s->cfg->plan.cpus[tid], &te))
 			fail_shared(&g->sh, &te);
 		else if (need) {
-			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid], s->cfg->thp, &te))
+			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid],
+				      s->cfg->thp, &te))
 				fail_shared(&g->sh, &te);
 			else
 				buf_first_touch(&g->bufs[tid]);
@@ -522,7 +531,8 @@ int run_measure(struct run_state *s, struct err *e)
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
 	g->s = s;
-	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress, s->budget_start + s->cfg->time_budget);
+	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress,
+			       s->budget_start + s->cfg->time_budget);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
 		int last = first + 1;
 		while (last < s->plan->npoints && same_group(&s->plan->points[first], &s->plan->points[last]))

@@ -19,23 +19,23 @@ struct run_events;
 
 struct run_config {
 	struct plan_opts plan;
-	int reps;             /* most repetitions recorded per point (after the warm-up); budget.h says when fewer */
-	double min_seconds;   /* the R-pass call lasts at least this long */
-	uint64_t seed;        /* chase permutations */
-	int thp;              /* advise huge pages for the buffers */
-	int progress;         /* progress line on stderr */
-	double time_budget;   /* seconds the run may take (--time-budget); repetitions adapt to it (budget.h) */
+	int reps; /* most repetitions recorded per point (after the warm-up); budget.h says when fewer */
+	double min_seconds; /* the R-pass call lasts at least this long */
+	uint64_t seed;      /* chase permutations */
+	int thp;            /* advise huge pages for the buffers */
+	int progress;       /* progress line on stderr */
+	double time_budget; /* seconds the run may take (--time-budget); repetitions adapt to it (budget.h) */
 };
 
 /* The outcome of one point, for the summary the run prints. */
 struct run_point_result {
-	double gbps;                         /* bandwidth of the point's time (min(2R) - min(R)) */
-	double ns;                           /* per chase access (latency kernels) */
+	double gbps; /* bandwidth of the point's time (min(2R) - min(R)) */
+	double ns;   /* per chase access (latency kernels) */
 	double core_ghz;
 	double thp_share;
-	double cv;                                  /* spread of the repetitions' differenced times */
-	int reps;                                   /* repetitions measured */
-	int noisy;                                  /* its estimate had not settled when it stopped */
+	double cv; /* spread of the repetitions' differenced times */
+	int reps;  /* repetitions measured */
+	int noisy; /* its estimate had not settled when it stopped */
 };
 
 struct run_state {
@@ -44,14 +44,14 @@ struct run_state {
 	const struct plan *plan;
 	struct raw_writer *raw;
 	double tsc_hz;
-	struct clock_bounds clock;         /* what a core clock sample may give */
+	struct clock_bounds clock;        /* what a core clock sample may give */
 	struct run_point_result *results; /* one per plan point */
-	const struct run_events *events;   /* NULL when no events are counted */
-	int point_base;                    /* raw.csv point number of plan point 0 */
-	int resume_after;                  /* points numbered up to this are done already (-1: none) */
-	const char *experiment;            /* raw.csv experiment column: the preset step, or "" */
-	double budget_start;               /* progress_now() when the time budget began (the run's start) */
-	int points_after;                  /* points of the experiments after this one, for the budget */
+	const struct run_events *events;  /* NULL when no events are counted */
+	int point_base;                   /* raw.csv point number of plan point 0 */
+	int resume_after;                 /* points numbered up to this are done already (-1: none) */
+	const char *experiment;           /* raw.csv experiment column: the preset step, or "" */
+	double budget_start;              /* progress_now() when the time budget began (the run's start) */
+	int points_after;                 /* points of the experiments after this one, for the budget */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
 	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */
 	int (*set_prefetch)(void *ctx, int state, char *msr, size_t len, struct err *e);

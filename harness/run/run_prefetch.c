@@ -26,8 +26,8 @@ static int check_state(const char *state, struct err *e)
 	if (!strcmp(state, "on") || !strcmp(state, "off"))
 		return 0;
 	if (strncmp(state, "off:", 4) != 0 || !state[4])
-		return err_set(e, E_USAGE, "--prefetch: '%s' is not a prefetcher state (on, off, off:NAME+NAME)",
-			       state);
+		return err_set(e, E_USAGE,
+			       "--prefetch: '%s' is not a prefetcher state (on, off, off:NAME+NAME)", state);
 	names_off(state, names, sizeof names);
 	if (pf_parse_names(names, &bits, e))
 		return err_wrap(e, E_USAGE, "--prefetch");

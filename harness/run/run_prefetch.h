@@ -12,12 +12,12 @@
 struct pf_ctl;
 
 struct run_pf {
-	struct pf_ctl *ctl;         /* NULL: no control */
+	struct pf_ctl *ctl;           /* NULL: no control */
 	const struct plan_opts *opts; /* the experiment being measured */
-	char reason[ERR_MSG_MAX];   /* why there is no control */
-	char skipped[256];          /* states dropped for lack of control */
-	char before[8192];          /* MSR values when the run started */
-	char after[8192];           /* MSR values after the restore */
+	char reason[ERR_MSG_MAX];     /* why there is no control */
+	char skipped[256];            /* states dropped for lack of control */
+	char before[8192];            /* MSR values when the run started */
+	char after[8192];             /* MSR values after the restore */
 };
 
 /* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher

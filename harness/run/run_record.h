@@ -10,27 +10,27 @@
 
 struct rec_event {
 	int has_count;
-	int64_t count;               /* R-pass difference, summed over threads (thread scope) */
+	int64_t count; /* R-pass difference, summed over threads (thread scope) */
 	uint64_t time_enabled, time_running;
 	enum ctr_status status;
 	char reason[CTR_REASON_MAX];
 };
 
 struct rec_pass {
-	int64_t ticks;               /* 2R call minus R call, slowest thread */
-	uint64_t lo, hi;             /* the two calls themselves, slowest thread */
-	double ghz;                  /* core clock around the two calls, mean over threads; 0 = none */
+	int64_t ticks;                     /* 2R call minus R call, slowest thread */
+	uint64_t lo, hi;                   /* the two calls themselves, slowest thread */
+	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
-	char clock_why[160];         /* the first rejection's reason */
+	char clock_why[160];               /* the first rejection's reason */
 	struct rec_event ev[CTR_GROUP_MAX];
 };
 
 struct point_record {
-	int nreps, npass;            /* repetitions measured so far, event groups */
-	int cap;                     /* repetitions allocated (--reps) */
-	uint64_t reps;               /* R of the differenced call (1 for fresh-memory kernels) */
-	struct kern_volumes v;       /* of the differenced call, all threads */
-	struct rec_pass *pass;       /* [rep * npass + group] */
+	int nreps, npass;      /* repetitions measured so far, event groups */
+	int cap;               /* repetitions allocated (--reps) */
+	uint64_t reps;         /* R of the differenced call (1 for fresh-memory kernels) */
+	struct kern_volumes v; /* of the differenced call, all threads */
+	struct rec_pass *pass; /* [rep * npass + group] */
 };
 
 int record_init(struct point_record *r, int nreps, int npass);

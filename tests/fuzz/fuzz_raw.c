@@ -76,9 +76,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* A row as the analysis relies on it. */
 static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 {
-	const char *const text[] = {row->kernel, row->variant, row->arg_name, row->diff, row->cpus,
-		row->placement, row->mem_nodes, row->prefetch, row->msr, row->level, row->flag,
-		row->event, row->backend, row->encoding, row->scope, row->reason};
+	const char *const text[] = {row->kernel,  row->variant,   row->arg_name,  row->diff,
+				    row->cpus,    row->placement, row->mem_nodes, row->prefetch,
+				    row->msr,     row->level,     row->flag,      row->event,
+				    row->backend, row->encoding,  row->scope,     row->reason};
 	unsigned long *seen = ctx;
 
 	(void)e;
@@ -89,7 +90,8 @@ static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 		abort();
 	if ((unsigned)row->status >= RS_COUNT || row->threads < 1 || row->reps < 1 || row->point < 0)
 		abort();
-	if ((unsigned)row->access >= KA_COUNT || row->plots >= 1u << KP_COUNT || row->traits >= 1u << KV_COUNT)
+	if ((unsigned)row->access >= KA_COUNT || row->plots >= 1u << KP_COUNT ||
+	    row->traits >= 1u << KV_COUNT)
 		abort();
 	for (int q = 0; q < RQ_COUNT; q++)
 		if (!(row->v[q] >= 0))

@@ -115,8 +115,7 @@ static void check_usage_message(const char *spec, const struct err *e)
 		abort();
 }
 
-static void check(const char *spec, int rc, bool perf_parse, const struct ctr_event *ev,
-		  const struct err *e)
+static void check(const char *spec, int rc, bool perf_parse, const struct ctr_event *ev, const struct err *e)
 {
 	if (!memchr(e->msg, '\0', sizeof e->msg))
 		abort();

@@ -108,13 +108,13 @@ static int check_file(const char *path, char *summary, size_t len)
 		else if (ev->unverified)
 			unverified++;
 		if (!known && !ev->unverified) {
-			printf("# %s:%u: event %s: '%s': %s, and no 'unverified = reason'\n", path,
-			       ev->line, ev->name, ev->spec, why);
+			printf("# %s:%u: event %s: '%s': %s, and no 'unverified = reason'\n", path, ev->line,
+			       ev->name, ev->spec, why);
 			fails++;
 		}
 		if (known && ev->unverified)
-			printf("# note %s:%u: event %s resolves; is 'unverified' stale?\n", path,
-			       ev->line, ev->name);
+			printf("# note %s:%u: event %s resolves; is 'unverified' stale?\n", path, ev->line,
+			       ev->name);
 	}
 	snprintf(summary, len, "%u events: %u in libpfm4's tables, %u perf encodings, %u unverified",
 		 c.nevents, libpfm, perf, unverified);

@@ -12,14 +12,16 @@ static inline double lines(const struct gen_point *p)
 
 /* exact, lines_read, scale 1, all levels, prefetch both. Counts of points flagged noisy are wrong
    on purpose: they must be left out. */
-static double ev_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		       const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return lines(p) * (p->noisy ? 1.5 : 1);
 }
 
 /* exact, lines_read, scale 1/2 */
-static double ev_half(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_half(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		      const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return round(lines(p) / 2);
@@ -27,7 +29,8 @@ static double ev_half(const struct gen_point *p, unsigned rep, uint64_t *rng, co
 
 /* prefetch-blind: DRAM lines with prefetchers off; with them on 70 % of the lines come from the
    prefetcher and are not seen */
-static double ev_demand(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_demand(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			const char **why)
 {
 	(void)rep, (void)st, (void)why;
 	if (p->level != 3)
@@ -36,28 +39,32 @@ static double ev_demand(const struct gen_point *p, unsigned rep, uint64_t *rng, 
 }
 
 /* a sum of two levels: lines read from L2 + lines read from DRAM */
-static double ev_l2_dram(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_l2_dram(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			 const char **why)
 {
 	(void)rep, (void)st, (void)why;
 	return p->level == 1 || p->level == 3 ? lines(p) : floor(gen_uniform(rng) * 4);
 }
 
 /* approximate: lines with 5 % Gaussian noise */
-static double ev_noisy(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_noisy(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		       const char **why)
 {
 	(void)rep, (void)st, (void)why;
 	return round(lines(p) * (1 + 0.05 * gen_normal(rng)));
 }
 
 /* a sum of two quantities: loads + stores */
-static double ev_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		     const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return p->v[RQ_loads] + p->v[RQ_stores];
 }
 
 /* exact lines, but every third point's first repetition was multiplexed (with a count 10x off) */
-static double ev_mux(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_mux(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		     const char **why)
 {
 	(void)rng;
 	if (rep == 0 && p->id % 3 == 0) {
@@ -70,7 +77,8 @@ static double ev_mux(const struct gen_point *p, unsigned rep, uint64_t *rng, con
 
 /* exact lines, but every fourth point's last repetition ran only half its time although the row
    says ok (with a count 10x off): the analysis must treat it as multiplexed */
-static double ev_unmarked(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_unmarked(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			  const char **why)
 {
 	(void)rng, (void)why;
 	if (rep == 2 && p->id % 4 == 0) {
@@ -81,7 +89,8 @@ static double ev_unmarked(const struct gen_point *p, unsigned rep, uint64_t *rng
 }
 
 /* a hardware event on a machine without a PMU: not measured, with the reason */
-static double ev_nopmu(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_nopmu(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		       const char **why)
 {
 	(void)p, (void)rep, (void)rng;
 	*st = "not_measured";
@@ -90,28 +99,32 @@ static double ev_nopmu(const struct gen_point *p, unsigned rep, uint64_t *rng, c
 }
 
 /* exact, pages, scale 1 (a software event: a few stray faults in the kernels that touch no page) */
-static double ev_faults(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_faults(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			const char **why)
 {
 	(void)rep, (void)st, (void)why;
 	return p->v[RQ_pages] ? p->v[RQ_pages] : floor(gen_uniform(rng) * 3);
 }
 
 /* overcounts lines by 30 % */
-static double ev_over(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_over(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		      const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return round(lines(p) * 1.3);
 }
 
 /* undercounts lines by 30 % */
-static double ev_under(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_under(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		       const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return round(lines(p) * 0.7);
 }
 
 /* unrelated: random */
-static double ev_random(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_random(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			const char **why)
 {
 	(void)p, (void)rep, (void)st, (void)why;
 	return floor(gen_uniform(rng) * 1e6);
@@ -125,25 +138,27 @@ static double memory_cycles(const struct gen_point *p)
 }
 
 /* memory stalls only: the chase's memory latency in every variant */
-static double ev_stall_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_stall_mem(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			   const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return strcmp(p->kernel, "chase") ? round(p->seconds * GEN_GHZ * 1e8) : round(memory_cycles(p));
 }
 
 /* all stall cycles: rises with the dependent multiplies */
-static double ev_stall_all(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st, const char **why)
+static double ev_stall_all(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			   const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
 	return round(p->seconds * GEN_GHZ * 1e9 * p->threads);
 }
 
 static const struct gen_event test_events[] = {
-	{"LINES_EXACT", ev_lines},   {"HALF_LINES", ev_half},   {"DRAM_DEMAND", ev_demand},
-	{"L2_PLUS_DRAM", ev_l2_dram}, {"NOISY_LINES", ev_noisy}, {"MEM_INSTR", ev_mem},
-	{"MUX_LINES", ev_mux},       {"HW:NO_PMU", ev_nopmu},   {"page-faults", ev_faults},
-	{"OVER_LINES", ev_over},     {"UNDER_LINES", ev_under}, {"RANDOM", ev_random},
-	{"STALL_MEM", ev_stall_mem}, {"STALL_ALL", ev_stall_all}, {"UNMARKED_MUX", ev_unmarked},
+	{"LINES_EXACT", ev_lines},    {"HALF_LINES", ev_half},     {"DRAM_DEMAND", ev_demand},
+	{"L2_PLUS_DRAM", ev_l2_dram}, {"NOISY_LINES", ev_noisy},   {"MEM_INSTR", ev_mem},
+	{"MUX_LINES", ev_mux},        {"HW:NO_PMU", ev_nopmu},     {"page-faults", ev_faults},
+	{"OVER_LINES", ev_over},      {"UNDER_LINES", ev_under},   {"RANDOM", ev_random},
+	{"STALL_MEM", ev_stall_mem},  {"STALL_ALL", ev_stall_all}, {"UNMARKED_MUX", ev_unmarked},
 };
 #define TEST_NEVENTS (sizeof test_events / sizeof test_events[0])
 

@@ -7,7 +7,8 @@
 
 int main(int argc, char **argv)
 {
-	unsigned per_level = argc > 2 ? (unsigned)atoi(argv[2]) : 4, reps = argc > 3 ? (unsigned)atoi(argv[3]) : 3;
+	unsigned per_level = argc > 2 ? (unsigned)atoi(argv[2]) : 4,
+		 reps = argc > 3 ? (unsigned)atoi(argv[3]) : 3;
 	unsigned nev = argc > 4 ? (unsigned)atoi(argv[4]) : TEST_NEVENTS;
 	long rows;
 

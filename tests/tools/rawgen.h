@@ -28,8 +28,8 @@ struct gen_point {
 	const char *kernel, *variant, *access, *plots, *traits, *prefetch, *placement;
 	int width, arrays, threads, noisy;
 	uint64_t bytes, reps, arg;
-	int level;        /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
-	double seconds;   /* differenced time */
+	int level;      /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
+	double seconds; /* differenced time */
 	double v[RQ_COUNT];
 };
 
@@ -124,28 +124,35 @@ static inline void gen_volumes(struct gen_point *p)
 
 static inline void gen_machine(FILE *f, int with_measured)
 {
-	fprintf(f, "{ \"format\": 1, \"pmucheck\": \"test\", \"host\": \"synthetic\",\n"
-		   "  \"started_utc\": \"2026-01-01T00:00:00Z\", \"finished_utc\": \"2026-01-01T00:01:00Z\",\n"
-		   "  \"command\": \"rawgen\",\n"
-		   "  \"cpu\": { \"vendor\": \"none\", \"family\": 0, \"model\": 0, \"stepping\": 0,\n"
-		   "           \"model_name\": \"Synthetic CPU\", \"microcode\": \"0x0\", \"isa\": [\"sse2\"] },\n"
-		   "  \"os\": { \"kernel\": \"test\", \"governor\": \"performance\", \"thp\": \"madvise\", \"smt\": false },\n"
-		   "  \"libraries\": { \"papi\": \"7.0\", \"libpfm4\": \"4.13\", \"hwloc\": \"2.9\" },\n"
-		   "  \"topology\": { \"sockets\": 1, \"cores\": 2, \"pus\": 2, \"numa_nodes\": 1, \"caches\": [] },\n"
-		   "  \"clock\": { \"tsc_hz\": 3000000000, \"core_ghz\": %.1f },\n"
-		   "  \"levels\": { \"reported\": { \"L1\": %.0f, \"L2\": %.0f, \"L3\": %.0f }",
+	fprintf(f,
+		"{ \"format\": 1, \"pmucheck\": \"test\", \"host\": \"synthetic\",\n"
+		"  \"started_utc\": \"2026-01-01T00:00:00Z\", \"finished_utc\": \"2026-01-01T00:01:00Z\",\n"
+		"  \"command\": \"rawgen\",\n"
+		"  \"cpu\": { \"vendor\": \"none\", \"family\": 0, \"model\": 0, \"stepping\": 0,\n"
+		"           \"model_name\": \"Synthetic CPU\", \"microcode\": \"0x0\", \"isa\": [\"sse2\"] "
+		"},\n"
+		"  \"os\": { \"kernel\": \"test\", \"governor\": \"performance\", \"thp\": \"madvise\", "
+		"\"smt\": false },\n"
+		"  \"libraries\": { \"papi\": \"7.0\", \"libpfm4\": \"4.13\", \"hwloc\": \"2.9\" },\n"
+		"  \"topology\": { \"sockets\": 1, \"cores\": 2, \"pus\": 2, \"numa_nodes\": 1, \"caches\": "
+		"[] },\n"
+		"  \"clock\": { \"tsc_hz\": 3000000000, \"core_ghz\": %.1f },\n"
+		"  \"levels\": { \"reported\": { \"L1\": %.0f, \"L2\": %.0f, \"L3\": %.0f }",
 		GEN_GHZ, GEN_L1, GEN_L2, with_measured ? 4 * GEN_L3 : GEN_L3);
 	if (with_measured)
 		fprintf(f, ",\n              \"measured\": { \"L3\": %.0f }", GEN_L3);
-	fprintf(f, ", \"disagreements\": [] },\n"
-		   "  \"prefetch\": { \"control\": true, \"reason\": \"\", \"msr\": \"0x1a4\" },\n"
-		   "  \"counters\": { \"hardware\": true, \"reason\": \"\" } }\n");
+	fprintf(f,
+		", \"disagreements\": [] },\n"
+		"  \"prefetch\": { \"control\": true, \"reason\": \"\", \"msr\": \"0x1a4\" },\n"
+		"  \"counters\": { \"hardware\": true, \"reason\": \"\" } }\n");
 }
 
 static inline void gen_header(FILE *f)
 {
-	fputs("point,rep,group,kernel,variant,access,plots,traits,width,arg_name,arg,bytes,arrays,reps,diff,threads,"
-	      "cpus,placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag", f);
+	fputs("point,rep,group,kernel,variant,access,plots,traits,width,arg_name,arg,bytes,arrays,reps,diff,"
+	      "threads,"
+	      "cpus,placement,mem_nodes,prefetch,msr,level,thp_share,seconds,tsc,core_ghz,flag",
+	      f);
 	for (int q = 0; q < RQ_COUNT; q++)
 		fprintf(f, ",v_%s", raw_quantity_names[q]);
 	fputs(",event,backend,encoding,scope,count,time_enabled,time_running,status,reason\n", f);
@@ -159,15 +166,15 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 	char prefix[512];
 	int n;
 
-	n = snprintf(prefix, sizeof prefix,
-		     "%u,%u,0,%s,%s,%s,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
-		     p->id, rep, p->kernel, p->variant, p->access, p->plots, p->traits, p->width,
-		     strcmp(p->kernel, "chase") ? "" : "k",
-		     (unsigned long long)p->arg, (unsigned long long)p->bytes, p->arrays,
-		     (unsigned long long)p->reps, strcmp(p->kernel, "touch") ? "reps" : "size", p->threads,
-		     p->threads > 1 ? "0;1" : "0", p->placement, p->prefetch,
-		     lvname[p->level < 0 ? 1 : p->level], p->seconds, p->seconds * 3e9, GEN_GHZ,
-		     p->noisy ? "noisy" : "");
+	n = snprintf(
+		prefix, sizeof prefix,
+		"%u,%u,0,%s,%s,%s,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
+		p->id, rep, p->kernel, p->variant, p->access, p->plots, p->traits, p->width,
+		strcmp(p->kernel, "chase") ? "" : "k", (unsigned long long)p->arg,
+		(unsigned long long)p->bytes, p->arrays, (unsigned long long)p->reps,
+		strcmp(p->kernel, "touch") ? "reps" : "size", p->threads, p->threads > 1 ? "0;1" : "0",
+		p->placement, p->prefetch, lvname[p->level < 0 ? 1 : p->level], p->seconds, p->seconds * 3e9,
+		GEN_GHZ, p->noisy ? "noisy" : "");
 	for (int q = 0; q < RQ_COUNT && n < (int)sizeof prefix; q++)
 		n += snprintf(prefix + n, sizeof prefix - n, ",%.0f", p->v[q]);
 	for (unsigned e = 0; e < nev; e++) {
@@ -247,10 +254,13 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 					for (int th = 1; th <= 2; th++) {
 						const struct gen_kernel *g = &gen_kernels[k];
 						struct gen_point p = {0};
-						double foot = i == per_level ? (lv == 0 ? GEN_L1 * 0.9 : -1)
-									     : gen_footprint(lv, i, per_level);
-						if (foot < 0 || (th == 2 && (!strcmp(g->kernel, "chase") ||
-									     !strcmp(g->kernel, "touch"))))
+						double foot = i == per_level
+							? (lv == 0 ? GEN_L1 * 0.9 : -1)
+							: gen_footprint(lv, i, per_level);
+						if (foot < 0 ||
+						    (th == 2 &&
+						     (!strcmp(g->kernel, "chase") ||
+						      !strcmp(g->kernel, "touch"))))
 							continue;
 						p.id = id++;
 						p.kernel = g->kernel;
@@ -268,7 +278,8 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 						p.reps = strcmp(g->kernel, "touch") ? 8 : 1;
 						p.level = gen_level((double)p.bytes * p.arrays);
 						/* the largest DRAM point of the load kernels is flagged noisy */
-						p.noisy = lv == 3 && i == per_level - 1 && !strcmp(g->kernel, "load");
+						p.noisy = lv == 3 && i == per_level - 1 &&
+							!strcmp(g->kernel, "load");
 						gen_volumes(&p);
 						for (unsigned r = 0; r < reps; r++) {
 							gen_rows(f, &p, r, ev, nev, &rng);

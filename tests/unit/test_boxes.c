@@ -16,7 +16,7 @@ static char root[] = "/tmp/pmucheck-boxes.XXXXXX";
 static int setup(void **state)
 {
 	static const char *const pmus[] = {"uncore_imc_0", "uncore_imc_1", "uncore_imc_10", "uncore_imc_x",
-					   "uncore_imc_", "cpu", "amd_umc_0"};
+					   "uncore_imc_",  "cpu",          "amd_umc_0"};
 	char path[256];
 
 	(void)state;

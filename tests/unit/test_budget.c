@@ -25,8 +25,12 @@ static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
    a point even after its first. */
 static void test_not_stable_before_three_but_spent_after_one(void **state)
 {
-	struct budget_point p = {.reps_done = 2, .reps_max = 8, .est_now = 100, .est_before = 100,
-				 .spent_s = 0.1, .share_s = 1};
+	struct budget_point p = {.reps_done = 2,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .est_before = 100,
+				 .spent_s = 0.1,
+				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
@@ -41,8 +45,12 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
 /* 0.5 % change over the last two repetitions is stable; 2 % with time left goes on. */
 static void test_stops_when_the_estimate_settled(void **state)
 {
-	struct budget_point p = {.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 100.5,
-				 .spent_s = 0.1, .share_s = 1};
+	struct budget_point p = {.reps_done = 3,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .est_before = 100.5,
+				 .spent_s = 0.1,
+				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
@@ -56,8 +64,8 @@ static void test_stops_when_the_estimate_settled(void **state)
 /* A disturbed point stops, marked, when its share is spent or at --reps; never measured again. */
 static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 {
-	struct budget_point p = {.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 110,
-				 .spent_s = 1, .share_s = 1};
+	struct budget_point p = {
+		.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 110, .spent_s = 1, .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);

@@ -26,20 +26,19 @@ static int load_text(const char *text, struct cfg *c, struct err *e)
 
 static void test_event_keys_are_read(void **state)
 {
-	static const char text[] = ARCH
-		"\n"
-		"[event A]\n"                                   /* line 8 */
-		"spec = hswep_unc_qpi*::UNC_Q_RXL_FLITS_G1:DRS_DATA\n"
-		"expect = lines_read * 8\n"
-		"scope = socket\n"
-		"levels = L3, DRAM\n"
-		"prefetch = off\n"
-		"placement = remote\n"
-		"conflict = qpi_filter\n"
-		"note = n ; inline comment\n"
-		"[event B]\n"                                   /* line 17 */
-		"spec = cpu/event=0x44,umask=0xff/u\n"
-		"expect = split_loads\n";
+	static const char text[] = ARCH "\n"
+					"[event A]\n" /* line 8 */
+					"spec = hswep_unc_qpi*::UNC_Q_RXL_FLITS_G1:DRS_DATA\n"
+					"expect = lines_read * 8\n"
+					"scope = socket\n"
+					"levels = L3, DRAM\n"
+					"prefetch = off\n"
+					"placement = remote\n"
+					"conflict = qpi_filter\n"
+					"note = n ; inline comment\n"
+					"[event B]\n" /* line 17 */
+					"spec = cpu/event=0x44,umask=0xff/u\n"
+					"expect = split_loads\n";
 	struct cfg c;
 	struct err e;
 	const struct cfg_event *a, *b;
@@ -82,18 +81,17 @@ static void test_event_keys_are_read(void **state)
 
 static void test_run_lists_expand_ranges(void **state)
 {
-	static const char text[] =
-		"[preset p]\ntitle = P\n"
-		"[run p.a]\n"
-		"kernels = nopread, load.avx512\n"
-		"args = 0..40/10 44..48/2 63\n"
-		"threads = 1 2 socket\n"
-		"sizes = 32K 1M\n"
-		"prefetch = on off\n"
-		"events = lines_read cycles\n"
-		"repeat = 7\n"
-		"[run p.b]\n"
-		"kernels = chase\n";
+	static const char text[] = "[preset p]\ntitle = P\n"
+				   "[run p.a]\n"
+				   "kernels = nopread, load.avx512\n"
+				   "args = 0..40/10 44..48/2 63\n"
+				   "threads = 1 2 socket\n"
+				   "sizes = 32K 1M\n"
+				   "prefetch = on off\n"
+				   "events = lines_read cycles\n"
+				   "repeat = 7\n"
+				   "[run p.b]\n"
+				   "kernels = chase\n";
 	struct cfg c;
 	struct err e;
 	const struct cfg_run *a, *b;
@@ -135,7 +133,8 @@ static const struct bad {
 	const char *phrase;
 } bad[] = {
 	{"[bogus]\nx = 1\n", 1, "unknown section [bogus]"},
-	{ARCH "[event A]\nspec = L1D:REPLACEMENT\nexpect = loads\ncolour = red\n", 10, "unknown key 'colour'"},
+	{ARCH "[event A]\nspec = L1D:REPLACEMENT\nexpect = loads\ncolour = red\n", 10,
+	 "unknown key 'colour'"},
 	{ARCH "[event A]\nspec = X\nexpect = loads\n[event A]\nspec = Y\nexpect = loads\n", 10,
 	 "duplicate event 'A' (first at line 7)"},
 	{ARCH "[event A]\nspec = X\nexpect = loads * abc\n", 9, "scale 'abc' is not a positive number"},
@@ -189,8 +188,7 @@ static void test_malformed_inputs_name_file_and_line(void **state)
 		int rc = load_text(bad[i].text, &c, &e);
 
 		snprintf(prefix, sizeof prefix, "t.ini:%u: ", bad[i].line);
-		if (rc != E_USAGE || strncmp(e.msg, prefix, strlen(prefix)) ||
-		    !strstr(e.msg, bad[i].phrase))
+		if (rc != E_USAGE || strncmp(e.msg, prefix, strlen(prefix)) || !strstr(e.msg, bad[i].phrase))
 			fail_msg("case %zu: rc %d, message '%s'; wanted '%s...%s'", i, rc, e.msg, prefix,
 				 bad[i].phrase);
 		assert_int_equal(c.nevents, 0);

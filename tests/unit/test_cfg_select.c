@@ -119,12 +119,14 @@ static void test_no_two_configs_claim_one_cpu(void **state)
 				continue;
 			for (unsigned i = 0; i < c[a].arch.nmatch; i++)
 				for (unsigned j = 0; j < c[b].arch.nmatch; j++) {
-					const struct cfg_match *x = &c[a].arch.match[i], *y = &c[b].arch.match[j];
+					const struct cfg_match *x = &c[a].arch.match[i],
+							       *y = &c[b].arch.match[j];
 
 					if (x->family == y->family && x->model_lo <= y->model_hi &&
 					    y->model_lo <= x->model_hi)
 						fail_msg("%s and %s both match family %#x models %#x-%#x",
-							 c[a].path, c[b].path, x->family, x->model_lo, x->model_hi);
+							 c[a].path, c[b].path, x->family, x->model_lo,
+							 x->model_hi);
 				}
 		}
 	for (int i = 0; i < nc; i++)
@@ -168,11 +170,10 @@ static void test_more_precise_match_wins(void **state)
 	assert_non_null(strstr(path, "a_any.ini"));
 	/* a broken file in the directory is reported, not skipped */
 	write_file(dir, "e_bad.ini", "[arch]\nname = x\nbogus = 1\n");
-	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x11, path, sizeof path, &e),
-			 E_USAGE);
+	assert_int_equal(cfg_select_for_cpu(dir, "AuthenticAMD", 0x19, 0x11, path, sizeof path, &e), E_USAGE);
 	assert_non_null(strstr(e.msg, "e_bad.ini:3: "));
 	for (const char *const *f = (const char *const[]){"a_any.ini", "b_star.ini", "c_range.ini",
-							   "d_exact.ini", "e_bad.ini", NULL};
+							  "d_exact.ini", "e_bad.ini", NULL};
 	     *f; f++) {
 		snprintf(path, sizeof path, "%s/%s", dir, *f);
 		unlink(path);
@@ -201,16 +202,32 @@ static void test_config_dir_from_environment(void **state)
 static void test_perf_grammar(void **state)
 {
 	static const char *const good[] = {
-		"cpu/event=0x44,umask=0xff/", "cpu/event=0x1a0,umask=0x1e,cmask=8/uk",
-		"uncore_imc_*/event=0x05,umask=0xcf/", "amd_umc_0/event=0x0a,rdwrmask=0x1/",
-		"uncore_imc_0/cas_count_read/", "amd_umc_1/umc_cas_cmd.rd/", "page-faults", "task-clock",
+		"cpu/event=0x44,umask=0xff/",
+		"cpu/event=0x1a0,umask=0x1e,cmask=8/uk",
+		"uncore_imc_*/event=0x05,umask=0xcf/",
+		"amd_umc_0/event=0x0a,rdwrmask=0x1/",
+		"uncore_imc_0/cas_count_read/",
+		"amd_umc_1/umc_cas_cmd.rd/",
+		"page-faults",
+		"task-clock",
 		"cpu/mem-loads/u",
 	};
 	static const char *const bad[] = {
-		"cpu//", "cpu/event=/", "cpu/event=0x/", "cpu/event=0x10", "/event=1/", "Cpu/event=1/",
-		"cpu/event=1,/", "cpu/event=1/x", "cpu/=1/", "cpu*x/event=1/", "page_faults",
+		"cpu//",
+		"cpu/event=/",
+		"cpu/event=0x/",
+		"cpu/event=0x10",
+		"/event=1/",
+		"Cpu/event=1/",
+		"cpu/event=1,/",
+		"cpu/event=1/x",
+		"cpu/=1/",
+		"cpu*x/event=1/",
+		"page_faults",
 		/* names ctr_resolve would not know as perf's: they would fail at run time */
-		"LLC-load-misses", "cpu/event=1/p", "cpu/event=1/G",
+		"LLC-load-misses",
+		"cpu/event=1/p",
+		"cpu/event=1/G",
 	};
 	struct err e;
 

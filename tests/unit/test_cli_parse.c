@@ -31,7 +31,8 @@ static void test_sizes_take_binary_suffixes(void **state)
 
 static void test_bad_sizes_name_the_option(void **state)
 {
-	static const char *const bad[] = {"", "-1", "k", "12q", "1.5M", "99999999999999999999", "20000000000G"};
+	static const char *const bad[] = {
+		"", "-1", "k", "12q", "1.5M", "99999999999999999999", "20000000000G"};
 	uint64_t v;
 	struct err e;
 

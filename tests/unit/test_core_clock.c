@@ -15,8 +15,8 @@
 #include "core_clock.h"
 
 #define TSC_HZ 2.5e9
-#define ITERS 2000u       /* N: 128000 adds, 40 µs at 3.2 GHz */
-#define OVERHEAD 150u     /* ticks of call, lfence and rdtsc around every run */
+#define ITERS 2000u   /* N: 128000 adds, 40 µs at 3.2 GHz */
+#define OVERHEAD 150u /* ticks of call, lfence and rdtsc around every run */
 
 static const struct clock_bounds wide = {0.2, 7.0, "test"};
 
@@ -69,7 +69,7 @@ static void test_shortest_run_of_each_length_survives_preemption(void **state)
 
 	(void)state;
 	for (int i = 0; i < CLOCK_TRIES - 1; i++) {
-		r.n[i] += 90000;  /* a 36 µs time slice of another tenant */
+		r.n[i] += 90000; /* a 36 µs time slice of another tenant */
 		r.n2[i + 1] += 250000;
 	}
 	assert_int_equal(clock_estimate(&r, TSC_HZ, &wide, &ghz, &e), 0);
@@ -81,7 +81,8 @@ static void test_shortest_run_of_each_length_survives_preemption(void **state)
 static void test_sample_whose_n_runs_were_all_preempted_is_rejected_not_17_ghz(void **state)
 {
 	struct clock_runs r = clean_runs(3.2);
-	uint64_t stretched = ticks_at(3.2, 2 * ITERS) - (uint64_t)(kern_clock_chain_adds(ITERS) / 17.4e9 * TSC_HZ);
+	uint64_t stretched = ticks_at(3.2, 2 * ITERS) -
+		(uint64_t)(kern_clock_chain_adds(ITERS) / 17.4e9 * TSC_HZ);
 	double naive;
 
 	(void)state;

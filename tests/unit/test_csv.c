@@ -38,8 +38,9 @@ static void test_comma_quote_and_line_breaks_are_quoted(void **state)
 	char buf[256] = {0};
 
 	(void)state;
-	assert_string_equal(written(buf, sizeof buf, in, 5),
-			    "\"cpu/event=0x1,umask=0x2/\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\"cr\r\"|\"\"\"\"");
+	assert_string_equal(
+		written(buf, sizeof buf, in, 5),
+		"\"cpu/event=0x1,umask=0x2/\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\"cr\r\"|\"\"\"\"");
 }
 
 int main(void)

@@ -17,9 +17,8 @@ static json_t *find_by_name(const json_t *array, const char *name)
 	json_t *v;
 	size_t i;
 
-	json_array_foreach(array, i, v)
-		if (!strcmp(json_string_value(json_object_get(v, "name")), name))
-			return v;
+	json_array_foreach(array, i,
+			   v) if (!strcmp(json_string_value(json_object_get(v, "name")), name)) return v;
 	return NULL;
 }
 
@@ -54,8 +53,8 @@ static void test_json_paranoid_matches_procfs(void **state)
 	assert_non_null(f);
 	assert_int_equal(fscanf(f, "%d", &want), 1);
 	fclose(f);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "perf_event"),
-							    "paranoid")), want);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "perf_event"), "paranoid")),
+			 want);
 	json_decref(o);
 }
 

@@ -36,7 +36,8 @@ static void test_disabled_component_lists_no_pmu_names(void **state)
 	}
 	comps = json_object_get(json_object_get(o, "papi"), "components");
 	assert_true(json_array_size(comps) > 0);
-	json_array_foreach(comps, i, c) {
+	json_array_foreach(comps, i, c)
+	{
 		if (json_is_true(json_object_get(c, "enabled")))
 			continue;
 		assert_int_equal(json_array_size(json_object_get(c, "pmus")), 0);

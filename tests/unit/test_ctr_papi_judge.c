@@ -18,8 +18,11 @@ static const char *const no_pmu = "perf 'instructions': perf_event_open: No such
 /* PAPI's perf_event component as it reports itself on the Zen 3 VM: enabled, the name known. */
 static struct ctr_papi_facts enabled_without_kernel_pmu(void)
 {
-	return (struct ctr_papi_facts){.component = "perf_event", .name_rc = PAPI_OK,
-				       .kernel_hw = false, .kernel_reason = no_pmu, .probe_rc = PAPI_OK};
+	return (struct ctr_papi_facts){.component = "perf_event",
+				       .name_rc = PAPI_OK,
+				       .kernel_hw = false,
+				       .kernel_reason = no_pmu,
+				       .probe_rc = PAPI_OK};
 }
 
 static int judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_event *ev, struct err *e)
@@ -146,7 +149,8 @@ static void test_software_component_ignores_the_kernel_pmu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enabled_component_without_kernel_pmu_is_not_measured_with_the_kernel_reason),
+		cmocka_unit_test(
+			test_enabled_component_without_kernel_pmu_is_not_measured_with_the_kernel_reason),
 		cmocka_unit_test(test_unknown_name_without_kernel_pmu_is_not_measured_not_a_usage_error),
 		cmocka_unit_test(test_uncore_component_follows_the_kernel_too),
 		cmocka_unit_test(test_disabled_component_gives_papis_reason),

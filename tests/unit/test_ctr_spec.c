@@ -89,8 +89,8 @@ static void test_terms_fill_every_bit_range_of_their_format(void **state)
 	(void)state;
 	assert_int_equal(parse("cpu/event=0x1d0,umask=0x81,inv,cmask=2,edge/", &ev, &e), 0);
 	/* event 0x1d0: low 8 bits to 0-7, the rest to 32-35. */
-	assert_int_equal(ev.perf.config, 0xd0ull | 0x81ull << 8 | 1ull << 18 | 1ull << 23 |
-					 2ull << 24 | 1ull << 32);
+	assert_int_equal(ev.perf.config,
+			 0xd0ull | 0x81ull << 8 | 1ull << 18 | 1ull << 23 | 2ull << 24 | 1ull << 32);
 	assert_int_equal(ev.perf.type, 4);
 	assert_int_equal(ev.status, CTR_OK);
 	assert_int_equal(ev.scope, CTR_SCOPE_THREAD);
@@ -272,8 +272,8 @@ static void test_software_event_uses_no_counter(void **state)
 
 	(void)state;
 	assert_int_equal(parse("minor-faults", &ev, &e), 0);
-	assert_int_equal(ev.perf.type, 1);      /* PERF_TYPE_SOFTWARE */
-	assert_int_equal(ev.perf.config, 5);    /* PERF_COUNT_SW_PAGE_FAULTS_MIN */
+	assert_int_equal(ev.perf.type, 1);   /* PERF_TYPE_SOFTWARE */
+	assert_int_equal(ev.perf.config, 5); /* PERF_COUNT_SW_PAGE_FAULTS_MIN */
 	assert_string_equal(ev.pool, "software");
 	assert_false(ev.uses_counter);
 	assert_int_equal(ev.counters, 0);
@@ -292,8 +292,8 @@ static void test_other_names_go_to_papi(void **state)
 /* On this machine (no PMU) a hardware event is not measured, with a reason; never "ok". */
 static void test_hardware_events_here_are_not_measured_with_a_reason(void **state)
 {
-	static const char *const hw[] = {"cycles", "instructions", "cpu/event=0x3c/",
-					 "PAPI_TOT_INS", "L1D:REPLACEMENT"};
+	static const char *const hw[] = {"cycles", "instructions", "cpu/event=0x3c/", "PAPI_TOT_INS",
+					 "L1D:REPLACEMENT"};
 	char why[CTR_REASON_MAX];
 	struct ctr_event ev;
 	struct err e;
@@ -338,7 +338,9 @@ static void test_split_list_keeps_perf_terms_together(void **state)
 
 	(void)state;
 	assert_int_equal(ctr_split_list("cpu/event=0x3c,umask=0/,page-faults,L1D:REPLACEMENT,"
-					"uncore_imc_0/event=4,umask=3/", &v, &n, &e), 0);
+					"uncore_imc_0/event=4,umask=3/",
+					&v, &n, &e),
+			 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0], "cpu/event=0x3c,umask=0/");
 	assert_string_equal(v[1], "page-faults");

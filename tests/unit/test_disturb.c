@@ -21,7 +21,8 @@ static void fake_stat(const char *cpu_line, int running)
 	snprintf(path, sizeof path, "/tmp/pmucheck-stat.%d", (int)getpid());
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "%s\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 12345 1 2\nctxt 999\nprocs_running %d\nprocs_blocked 0\n",
+	fprintf(f,
+		"%s\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 12345 1 2\nctxt 999\nprocs_running %d\nprocs_blocked 0\n",
 		cpu_line, running);
 	fclose(f);
 }

@@ -60,7 +60,8 @@ static int setup(void **state)
 	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
 	      "L2,read,50,L1D:REPLACEMENT,1500000000\n"
 	      "L3,read,25,L1D:REPLACEMENT,900000000\n"
-	      "DRAM,read,10,BAD_OVERCOUNTS,100000000\n", f);
+	      "DRAM,read,10,BAD_OVERCOUNTS,100000000\n",
+	      f);
 	fclose(f);
 	return 0;
 }
@@ -74,8 +75,8 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static const char *const bad[] = {"BAD_PREFETCH_BLIND", "BAD_OVERCOUNTS", "BAD_UNDERCOUNTS",
-				  "bad-unrelated", "bad\\\\-unrelated", "BAD_NOT_MEASURED"};
+static const char *const bad[] = {"BAD_PREFETCH_BLIND", "BAD_OVERCOUNTS",    "BAD_UNDERCOUNTS",
+				  "bad-unrelated",      "bad\\\\-unrelated", "BAD_NOT_MEASURED"};
 
 static void assert_no_unvalidated(const char *text)
 {
@@ -183,11 +184,13 @@ static void test_papi_presets_use_integer_postfix(void **state)
 	assert_int_equal(s.metrics, 4); /* the perf-syntax UMC event has no PAPI name */
 	assert_no_unvalidated(t);
 	assert_non_null(strstr(t, "\nCPU,perf\n"));
-	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,"
-				  "LDESC,\""));
+	assert_non_null(strstr(t,
+			       "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,"
+			       "LDESC,\""));
 	/* scale 1/2: twice the count is the number of lines */
-	assert_non_null(strstr(t, "PRESET,PMUCHECK_LINES_WRITTEN_L3_DRAM,DERIVED_POSTFIX,N0|2|*|,"
-				  "L2_LINES_OUT:NON_SILENT,LDESC,\""));
+	assert_non_null(strstr(t,
+			       "PRESET,PMUCHECK_LINES_WRITTEN_L3_DRAM,DERIVED_POSTFIX,N0|2|*|,"
+			       "L2_LINES_OUT:NON_SILENT,LDESC,\""));
 	assert_non_null(strstr(t, "PRESET,PMUCHECK_PAGES,NOT_DERIVED,perf::PAGE-FAULTS,LDESC,\""));
 	free(t);
 }

@@ -62,8 +62,8 @@ static void test_nearest_simple_value_is_relative(void **state)
 {
 	(void)state;
 	assert_true(fit_nearest_simple(0.52) == 0.5);
-	assert_true(fit_nearest_simple(1.3) == 1);   /* 30 % from 1, 35 % from 2 */
-	assert_true(fit_nearest_simple(0.7) == 1);   /* 30 % from 1, 40 % from 1/2 */
+	assert_true(fit_nearest_simple(1.3) == 1); /* 30 % from 1, 35 % from 2 */
+	assert_true(fit_nearest_simple(0.7) == 1); /* 30 % from 1, 40 % from 1/2 */
 	assert_true(fit_nearest_simple(7.7) == 8);
 	assert_true(fit_nearest_simple(0.34) == 1.0 / 3);
 	assert_true(fit_nearest_simple(40) == 16);

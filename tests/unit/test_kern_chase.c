@@ -49,8 +49,8 @@ static void test_chain_is_one_cycle_through_every_line(void **state)
 		assert_true(p >= buf && p < buf + CHAIN_BYTES); /* absolute pointers into the buffer */
 		assert_int_equal(off % KERN_LINE, 0);
 		if (seen[off / KERN_LINE])
-			fail_msg("line %llu visited twice after %llu steps", (unsigned long long)(off / KERN_LINE),
-				 (unsigned long long)i);
+			fail_msg("line %llu visited twice after %llu steps",
+				 (unsigned long long)(off / KERN_LINE), (unsigned long long)i);
 		seen[off / KERN_LINE] = 1;
 		p = next(p);
 	}

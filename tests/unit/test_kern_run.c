@@ -227,7 +227,8 @@ static void test_copy_makes_a_equal_to_b(void **state)
 	c->v->fn(buf, p.bytes, p.reps, 0);
 	for (uint64_t i = 0; i < n; i++) {
 		if (a[i] != (double)(i % 997) + 0.25)
-			fail_msg("a[%llu] = %g, want %g", (unsigned long long)i, a[i], (double)(i % 997) + 0.25);
+			fail_msg("a[%llu] = %g, want %g", (unsigned long long)i, a[i],
+				 (double)(i % 997) + 0.25);
 		if (b[i] != (double)(i % 997) + 0.25)
 			fail_msg("b changed at %llu", (unsigned long long)i);
 	}
@@ -372,7 +373,7 @@ int main(void)
 		if (add_tests(f, checks[i].behaviour, checks[i].fn))
 			return 1;
 	}
-	tests[ntests++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add, NULL,
-					      NULL, NULL};
+	tests[ntests++] = (struct CMUnitTest){"clock_chain_sums_every_add", test_clock_chain_sums_every_add,
+					      NULL, NULL, NULL};
 	return _cmocka_run_group_tests("kern_run", tests, ntests, NULL, NULL);
 }

@@ -202,7 +202,8 @@ static void test_bandwidth_kernels_move_every_byte_per_pass(void **state)
 			uint64_t moved = moved_per_pass(f, v, 4 * f->granule);
 			enum kern_access a = v->access;
 
-			if (a != KA_NONE && a != KA_LATENCY && a != KA_FAULT && moved != 4 * f->granule * f->arrays)
+			if (a != KA_NONE && a != KA_LATENCY && a != KA_FAULT &&
+			    moved != 4 * f->granule * f->arrays)
 				fail_msg("%s moves %llu bytes per pass over %u arrays of %u", v->name,
 					 (unsigned long long)moved, f->arrays, 4 * f->granule);
 		}

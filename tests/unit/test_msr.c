@@ -196,16 +196,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_read_and_write_go_to_the_msr_address, make_dir,
 						drop_dir),
-		cmocka_unit_test_setup_teardown(test_update_changes_only_the_given_bits, make_dir,
+		cmocka_unit_test_setup_teardown(test_update_changes_only_the_given_bits, make_dir, drop_dir),
+		cmocka_unit_test_setup_teardown(test_cpu_list_is_the_numeric_entries_in_order, make_dir,
 						drop_dir),
-		cmocka_unit_test_setup_teardown(test_cpu_list_is_the_numeric_entries_in_order,
-						make_dir, drop_dir),
-		cmocka_unit_test_setup_teardown(test_missing_device_says_modprobe_msr, make_dir,
+		cmocka_unit_test_setup_teardown(test_missing_device_says_modprobe_msr, make_dir, drop_dir),
+		cmocka_unit_test_setup_teardown(test_short_read_is_named_and_nothing_written, make_dir,
 						drop_dir),
-		cmocka_unit_test_setup_teardown(test_short_read_is_named_and_nothing_written,
-						make_dir, drop_dir),
-		cmocka_unit_test_setup_teardown(test_fake_cpuid_without_fake_msr_dir_opens_nothing,
-						make_dir, drop_dir),
+		cmocka_unit_test_setup_teardown(test_fake_cpuid_without_fake_msr_dir_opens_nothing, make_dir,
+						drop_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,21 +114,36 @@ static const struct vendor_case {
 	const char *names[5];
 	uint64_t bits[5];
 } cases[] = {
-	{"GenuineIntel:6:0x5e", 0x1a4, 0xf, /* Skylake client */
-	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"}, {0x1, 0x2, 0x4, 0x8}},
-	{"GenuineIntel:6:0x55", 0x1a4, 0xf, /* Skylake-SP server */
-	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"}, {0x1, 0x2, 0x4, 0x8}},
-	{"GenuineIntel:6:0x8f", 0x1a4, 0xf, /* Sapphire Rapids */
-	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"}, {0x1, 0x2, 0x4, 0x8}},
+	{"GenuineIntel:6:0x5e",
+	 0x1a4,
+	 0xf, /* Skylake client */
+	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"},
+	 {0x1, 0x2, 0x4, 0x8}},
+	{"GenuineIntel:6:0x55",
+	 0x1a4,
+	 0xf, /* Skylake-SP server */
+	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"},
+	 {0x1, 0x2, 0x4, 0x8}},
+	{"GenuineIntel:6:0x8f",
+	 0x1a4,
+	 0xf, /* Sapphire Rapids */
+	 {"l2-stream", "l2-adjacent", "l1-next", "l1-ip"},
+	 {0x1, 0x2, 0x4, 0x8}},
 	{"GenuineIntel:6:0x57", 0x1a4, 0x3, {"l1-dcu", "l2-hw"}, {0x1, 0x2}}, /* KNL */
 	{"GenuineIntel:6:0x85", 0x1a4, 0x3, {"l1-dcu", "l2-hw"}, {0x1, 0x2}}, /* KNM */
-	{"AuthenticAMD:0x19:0x01", 0xc0000108, 0x2f, /* Zen 3 */
+	{"AuthenticAMD:0x19:0x01",
+	 0xc0000108,
+	 0x2f, /* Zen 3 */
 	 {"l1-stream", "l1-stride", "l1-region", "l2-stream", "l2-updown"},
 	 {0x1, 0x2, 0x4, 0x8, 0x20}},
-	{"AuthenticAMD:0x19:0x11", 0xc0000108, 0x2f, /* Zen 4 */
+	{"AuthenticAMD:0x19:0x11",
+	 0xc0000108,
+	 0x2f, /* Zen 4 */
 	 {"l1-stream", "l1-stride", "l1-region", "l2-stream", "l2-updown"},
 	 {0x1, 0x2, 0x4, 0x8, 0x20}},
-	{"AuthenticAMD:0x1a:0x02", 0xc0000108, 0x2f, /* Zen 5 */
+	{"AuthenticAMD:0x1a:0x02",
+	 0xc0000108,
+	 0x2f, /* Zen 5 */
 	 {"l1-stream", "l1-stride", "l1-region", "l2-stream", "l2-updown"},
 	 {0x1, 0x2, 0x4, 0x8, 0x20}},
 };
@@ -316,8 +331,8 @@ static void test_killed_session_is_restored_at_the_next_start(void **state)
 
 	assert_int_equal(pf_recover_stale(report, sizeof report, &e), 1);
 	assert_all(&f, 0, 0);
-	snprintf(want, sizeof want, "CPU 3: 0x%016llx -> 0x%016llx",
-		 (unsigned long long)(f.orig[3] | 0x2f), (unsigned long long)f.orig[3]);
+	snprintf(want, sizeof want, "CPU 3: 0x%016llx -> 0x%016llx", (unsigned long long)(f.orig[3] | 0x2f),
+		 (unsigned long long)f.orig[3]);
 	assert_non_null(strstr(report, want));
 	assert_false(state_exists(&f, "prefetch.state"));
 	assert_int_equal(pf_recover_stale(report, sizeof report, &e), 0);

@@ -52,8 +52,9 @@ static void test_cpuid_override_parses_vendor_family_model(void **state)
 
 static void test_cpuid_override_rejects_malformed_text(void **state)
 {
-	static const char *bad[] = {"GenuineIntel", "GenuineIntel:6", "GenuineIntel:6:", ":6:0x55",
-				    "GenuineIntel:x:0x55", "GenuineIntel:6:0x55z", "TooLongVendorName:6:1"};
+	static const char *bad[] = {
+		"GenuineIntel",        "GenuineIntel:6",       "GenuineIntel:6:",      ":6:0x55",
+		"GenuineIntel:x:0x55", "GenuineIntel:6:0x55z", "TooLongVendorName:6:1"};
 	struct cpuid_info id;
 
 	(void)state;
@@ -79,9 +80,8 @@ static void test_cpuid_reads_this_machine(void **state)
 
 static void test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3(void **state)
 {
-	static const char *models[] = {"0x1a", "0x2e", "0x2c", "0x2a", "0x2d", "0x3e", "0x3c",
-				       "0x3f", "0x4f", "0x5e", "0x55", "0x9e", "0x6a", "0x8c",
-				       "0xa7", "0x8f"};
+	static const char *models[] = {"0x1a", "0x2e", "0x2c", "0x2a", "0x2d", "0x3e", "0x3c", "0x3f",
+				       "0x4f", "0x5e", "0x55", "0x9e", "0x6a", "0x8c", "0xa7", "0x8f"};
 	char fake[64];
 	const char *model;
 
@@ -185,8 +185,8 @@ static void test_amd_model_range_edges_follow_the_kernel(void **state)
    verified table and must be refused, not served the nearest one. */
 static void test_unknown_models_are_refused_with_their_ids(void **state)
 {
-	static const char *cpus[] = {"GenuineIntel:6:0x97", "GenuineIntel:6:0xcf",
-				     "GenuineIntel:6:0x5c", "GenuineIntel:0xf:0x6",
+	static const char *cpus[] = {"GenuineIntel:6:0x97",    "GenuineIntel:6:0xcf",
+				     "GenuineIntel:6:0x5c",    "GenuineIntel:0xf:0x6",
 				     "AuthenticAMD:0x17:0x31", "AuthenticAMD:0x1a:0x50",
 				     "AuthenticAMD:0x19:0xb0", "HygonGenuine:0x18:0x0"};
 	const struct pf_table *t;

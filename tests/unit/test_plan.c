@@ -173,7 +173,8 @@ static void observe(const struct plan *p, enum kern_sweep sweep, struct seen *s)
 		note(s->sizes, &s->nsizes, pt->bytes);
 		s->levels += pt->level != last;
 		last = pt->level;
-		s->outside |= (sweep == KS_L1 && pt->level != LEVEL_L1) || (sweep == KS_DRAM && pt->level != LEVEL_DRAM);
+		s->outside |= (sweep == KS_L1 && pt->level != LEVEL_L1) ||
+			(sweep == KS_DRAM && pt->level != LEVEL_DRAM);
 	}
 }
 

@@ -32,11 +32,31 @@ static int collect(const struct raw_row *row, void *ctx, struct err *e)
 static void write_row(struct raw_writer *w, int rep, double ghz, const char *note)
 {
 	struct raw_out_row r = {
-		.point = 0, .rep = rep, .kernel = "load", .variant = "load.gpr", .width = 8, .arg_name = "",
-		.bytes = 4096, .arrays = 1, .reps = 4, .diff = "reps", .threads = 1, .cpus = "0",
-		.placement = "local", .mem_nodes = "0", .prefetch = "on", .msr = "", .level = "L1",
-		.seconds = 1e-6, .tsc = 2500, .core_ghz = ghz, .clock_note = note, .flag = "", .status = "ok",
-		.reason = "", .experiment = "",
+		.point = 0,
+		.rep = rep,
+		.kernel = "load",
+		.variant = "load.gpr",
+		.width = 8,
+		.arg_name = "",
+		.bytes = 4096,
+		.arrays = 1,
+		.reps = 4,
+		.diff = "reps",
+		.threads = 1,
+		.cpus = "0",
+		.placement = "local",
+		.mem_nodes = "0",
+		.prefetch = "on",
+		.msr = "",
+		.level = "L1",
+		.seconds = 1e-6,
+		.tsc = 2500,
+		.core_ghz = ghz,
+		.clock_note = note,
+		.flag = "",
+		.status = "ok",
+		.reason = "",
+		.experiment = "",
 	};
 	raw_write(w, &r);
 }

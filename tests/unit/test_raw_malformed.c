@@ -230,8 +230,8 @@ static void test_machine_json_syntax_error_names_its_line(void **state)
 	char *raw = good_raw();
 
 	(void)state;
-	expect_failure(raw, "{ \"format\": 1,\n  \"levels\": {\n    \"reported\": { \"L1\": 49152, }\n", "machine.json:3:",
-		       NULL);
+	expect_failure(raw, "{ \"format\": 1,\n  \"levels\": {\n    \"reported\": { \"L1\": 49152, }\n",
+		       "machine.json:3:", NULL);
 	free(raw);
 }
 

@@ -218,9 +218,21 @@ static void test_only_noisy_points_are_used_and_said(void **state)
 	assert_non_null(f = fopen(path, "w"));
 	gen_header(f);
 	for (unsigned i = 0; i < 5; i++) {
-		struct gen_point p = {.id = i, .kernel = "load", .variant = "load.avx512", .access = "read",
-				      .plots = GEN_BW, .traits = "", .prefetch = "on", .placement = "local",
-				      .width = 64, .arrays = 1, .threads = 1, .noisy = 1, .bytes = (128u << 10) * (i + 1), .reps = 8, .level = 1};
+		struct gen_point p = {.id = i,
+				      .kernel = "load",
+				      .variant = "load.avx512",
+				      .access = "read",
+				      .plots = GEN_BW,
+				      .traits = "",
+				      .prefetch = "on",
+				      .placement = "local",
+				      .width = 64,
+				      .arrays = 1,
+				      .threads = 1,
+				      .noisy = 1,
+				      .bytes = (128u << 10) * (i + 1),
+				      .reps = 8,
+				      .level = 1};
 		gen_volumes(&p);
 		for (unsigned r = 0; r < 3; r++)
 			gen_rows(f, &p, r, half, 1, &rng);
