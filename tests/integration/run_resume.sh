@@ -7,17 +7,20 @@ set -m # background jobs in their own process group, so SIGINT is not ignored in
 
 ARGS=(--kernels load.gpr,store.gpr,chase.plain --sizes 16k,64k,256k,1M --threads 1 --reps 2 --min-time 1
 	--reported-levels --no-progress)
-# The set of (point, variant, size, argument, repetition, event) a run measured.
+# The set of (point, variant, size, argument, event) a run measured. Repetitions are left out: --reps is a
+# maximum, and a point stops early once its time is stable, so two runs may repeat a point differently.
 points() { python3 -c '
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    print(r["point"], r["variant"], r["bytes"], r["arg"], r["rep"], r["event"])' "$1/raw.csv" | sort; }
-# Every row has the header's fields and every point has the same number of rows.
+    print(r["point"], r["variant"], r["bytes"], r["arg"], r["event"])' "$1/raw.csv" | sort -u; }
+# Every row has the header's fields and every repetition of every point has the same number of rows (its
+# events): no point is cut inside a repetition. raw.csv's first two columns are point and rep.
 whole_points() { python3 -c '
 import csv, collections, sys
 rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0][:2] == ["point", "rep"], rows[0][:2]
 assert all(len(r) == len(rows[0]) for r in rows), "torn row"
-n = collections.Counter(r[0] for r in rows[1:])
+n = collections.Counter((r[0], r[1]) for r in rows[1:])
 assert len(set(n.values())) <= 1, n' "$1/raw.csv"; }
 
 start=$(date +%s%N)
