@@ -1,6 +1,8 @@
-/* num.c — numbers and sizes as a user types them, for the command line and the config files alike. */
+/* num.c — numbers and sizes as a user types them, for the command line and the config files alike, and
+ * the numbers small /proc and /sys files hold. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +56,17 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 		return 0;
 	}
 	return err_set(e, E_USAGE, "%s: '%s' has an unknown unit (use k, M or G, binary)", option, text);
+}
+
+double num_read_file(const char *path, double fallback)
+{
+	FILE *f = fopen(path, "r");
+	double v = fallback;
+
+	if (!f)
+		return fallback;
+	if (fscanf(f, "%lf", &v) != 1)
+		v = fallback;
+	fclose(f);
+	return v;
 }

@@ -1,4 +1,5 @@
-/* num.h — numbers and sizes as a user types them (command-line options, config values). */
+/* num.h — numbers and sizes as a user types them (command-line options, config values), and the numbers
+ * small /proc and /sys files hold. */
 #ifndef PMUCHECK_NUM_H
 #define PMUCHECK_NUM_H
 
@@ -10,5 +11,9 @@
 int num_parse_u64(const char *option, const char *text, uint64_t *out, struct err *e);
 /* The same with an optional binary suffix (k, K, KiB, m, M, MiB, g, G, GiB). */
 int num_parse_size(const char *option, const char *text, uint64_t *out, struct err *e);
+
+/* The first number in a small /proc or /sys file (perf_event_paranoid, cpuinfo_max_freq, a PMU's
+   cpumask); fallback when the file is missing or does not start with a number. */
+double num_read_file(const char *path, double fallback);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ctr_int.h"
+#include "num.h"
 
 static void add_problem(json_t *problems, const char *what, const char *todo)
 {
@@ -111,7 +112,7 @@ static json_t *sysfs_pmus(void)
 /* /sys/.../cpu/rdpmc: 0 off, 1 for tasks that mmap an event, 2 always; absent without a core PMU. */
 static int rdpmc_mode(void)
 {
-	return ctr_read_int(CTR_SYSFS_PMUS "/cpu/rdpmc", -1);
+	return (int)num_read_file(CTR_SYSFS_PMUS "/cpu/rdpmc", -1);
 }
 
 static json_t *perf_json(json_t *problems)

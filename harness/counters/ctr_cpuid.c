@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctr_int.h"
+#include "num.h"
 
 static void vendor(char out[13])
 {
@@ -57,20 +58,7 @@ void ctr_cpu_counters(unsigned *general, unsigned *fixed)
 
 int ctr_nmi_watchdog(void)
 {
-	return ctr_read_int("/proc/sys/kernel/nmi_watchdog", -1);
-}
-
-int ctr_read_int(const char *path, int fallback)
-{
-	FILE *f = fopen(path, "r");
-	int v = fallback;
-
-	if (!f)
-		return fallback;
-	if (fscanf(f, "%d", &v) != 1)
-		v = fallback;
-	fclose(f);
-	return v;
+	return (int)num_read_file("/proc/sys/kernel/nmi_watchdog", -1);
 }
 
 unsigned ctr_core_counters_free(void)

@@ -69,6 +69,5 @@ void ctr_cpu_counters(unsigned *general, unsigned *fixed);
 /* General-purpose counters left for us: CPUID's, minus the one the NMI watchdog holds when it runs. */
 unsigned ctr_core_counters_free(void);
 int ctr_nmi_watchdog(void); /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unreadable */
-int ctr_read_int(const char *path, int fallback); /* the number a small /proc or /sys file holds */
 
 #endif

@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 #include "ctr_int.h"
+#include "num.h"
 
 #define READ_WORDS (3 + CTR_GROUP_MAX) /* nr, time_enabled, time_running, value[nr] */
 
 int ctr_perf_paranoid(void)
 {
-	return ctr_read_int("/proc/sys/kernel/perf_event_paranoid", 99); /* unreadable: assume the worst */
+	return (int)num_read_file("/proc/sys/kernel/perf_event_paranoid",
+				  99); /* unreadable: assume the worst */
 }
 
 static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_attr *a)
@@ -79,17 +81,9 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 static int probe_cpu(const struct ctr_event *ev)
 {
 	char path[256];
-	FILE *f;
-	int cpu = 0;
 
 	snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", ev->pool);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &cpu) != 1)
-		cpu = 0;
-	fclose(f);
-	return cpu;
+	return (int)num_read_file(path, 0);
 }
 
 void ctr_perf_probe(struct ctr_event *ev)

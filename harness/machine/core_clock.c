@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "core_clock.h"
+#include "num.h"
 #include "stats.h"
 #include "tsc.h"
 
@@ -16,20 +17,6 @@
 /* A plausibility floor, not a vendor fact: no core that runs a benchmark is this slow; a slower chain
    lost its CPU for most of its runs. */
 #define CLOCK_FLOOR_GHZ 0.2
-
-/* Reads the first number of a file; 0 when it is missing or not a number. */
-static double read_number(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	double v = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lf", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
 
 /* acpi-cpufreq may give only the highest non-boost P-state as cpuinfo_max_freq when the firmware has no
    CPPC (Linux commit 16fb8d8a, "acpi-cpufreq: use DMI max speed when CPPC is unavailable": a Zen 1
@@ -61,7 +48,7 @@ static double sysfs_max_khz(const char *sys_root)
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		double khz;
 		snprintf(path, sizeof path, "%s/cpuinfo_max_freq", g.gl_pathv[i]);
-		khz = read_number(path);
+		khz = num_read_file(path, 0);
 		if (khz > best && driver_max_is_boost(g.gl_pathv[i]))
 			best = khz;
 	}
