@@ -5,6 +5,7 @@
  * PAPI's perf_event component, which is the libpfm4 that PAPI uses.
  */
 #include <papi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,14 +139,26 @@ static json_t *perf_json(json_t *problems)
 			 "cpuid_counters", "general", general, "fixed", fixed);
 }
 
-int ctr_hardware_available(char *reason, size_t len)
+static pthread_once_t hw_once = PTHREAD_ONCE_INIT;
+static int hw_ok;
+static char hw_reason[CTR_REASON_MAX];
+
+/* Once per process: every PAPI name resolved asks (ctr_papi_resolve), and the answer cannot change. */
+static void probe_hardware(void)
 {
 	struct ctr_event ev;
 
-	if (ctr_resolve("instructions", &ev, NULL) == 0 && ev.status == CTR_OK)
-		return 1;
-	snprintf(reason, len, "perf 'instructions': %s", ev.reason);
-	return 0;
+	hw_ok = ctr_resolve("instructions", &ev, NULL) == 0 && ev.status == CTR_OK;
+	if (!hw_ok)
+		snprintf(hw_reason, sizeof hw_reason, "perf 'instructions': %s", ev.reason);
+}
+
+int ctr_hardware_available(char *reason, size_t len)
+{
+	pthread_once(&hw_once, probe_hardware);
+	if (!hw_ok)
+		snprintf(reason, len, "%s", hw_reason);
+	return hw_ok;
 }
 
 json_t *ctr_availability_json(void)
