@@ -225,27 +225,20 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 {
 	char buf[CTR_SPEC_MAX], names[512], *rest = buf, *t;
 	bool core = !strncmp(pmu, "cpu", 3);
-	uint64_t v;
-	int rc;
 
 	ctr_dir_names(pmus, names, sizeof names);
 	if (!known_pmu(pmu))
 		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec, pmu,
 			       names);
+	/* ctr_syntax_parse has checked every term's form and number; without sysfs a bare word may be an
+	   alias of that PMU, so only valued terms of a core PMU can be checked by name. */
 	snprintf(buf, sizeof buf, "%s", terms);
-	if (!*buf)
-		return err_set(e, E_USAGE, "event '%s': no terms between the '/'", spec);
 	while ((t = strsep(&rest, ","))) {
 		char *eq = strchr(t, '=');
-		if (eq)
-			*eq = '\0';
-		if (!*t)
-			return err_set(e, E_USAGE, "event '%s': empty term", spec);
-		if (eq && (rc = parse_value(spec, t, eq + 1, &v, e)))
-			return rc;
-		/* Without sysfs a bare word may be an alias of that PMU, so only valued terms of a
-		   core PMU can be checked by name. */
-		if (core && eq && !in_list(t, core_terms, ARRAY_LEN(core_terms)))
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (core && !in_list(t, core_terms, ARRAY_LEN(core_terms)))
 			return err_set(e, E_USAGE, "event '%s': unknown term '%s' for a core PMU", spec, t);
 	}
 	ev->status = CTR_NOT_MEASURED;
