@@ -179,7 +179,7 @@ static void defaults(struct run_cli *rc)
 	rc->cfg.reps = 8;
 	rc->cfg.seed = 1;
 	rc->cfg.thp = 1;
-	rc->cfg.progress = -1;
+	rc->progress = -1;
 	rc->results_root = "results";
 }
 
@@ -252,10 +252,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			rc->results_root = optarg;
 			break;
 		case OPT_PROGRESS:
-			rc->cfg.progress = 1;
+			rc->progress = 1;
 			break;
 		case OPT_NO_PROGRESS:
-			rc->cfg.progress = 0;
+			rc->progress = 0;
 			break;
 		case OPT_PREFETCH:
 			rc->prefetch = optarg;

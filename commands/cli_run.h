@@ -24,6 +24,7 @@ struct run_cli {
 	char dir[4096];      /* the results directory, once created */
 	int help;
 	int dry_run;
+	int progress; /* --progress 1, --no-progress 0, else -1 (when stderr is a terminal) */
 };
 
 /* Parses argv (argv[0] is the command name) and checks it against the machine. Nothing is written. */

@@ -13,7 +13,7 @@
 #include "experiment.h"
 #include "levels.h"
 #include "machine.h"
-#include "progress.h"
+#include "progress_line.h"
 #include "results.h"
 #include "run_prefetch.h"
 #include "summary.h"
@@ -44,6 +44,7 @@ struct run_job {
 	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
+	struct progress_line progress;
 };
 
 /* The experiments: the steps of --preset, or the command line's one. */
@@ -274,6 +275,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		st.points_after += y->plan.npoints;
 	st.set_prefetch = run_pf_set;
 	st.pf_ctx = &j->pf;
+	st.show_progress = progress_line_show;
+	st.progress_ctx = &j->progress;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -407,6 +410,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
 	j->budget_start = progress_now();
+	progress_line_init(&j->progress, rc->progress);
 	/* Every check first: bad input is refused before anything is written. */
 	sysinfo_read(&j->sys);
 	r = build_experiments(rc, t, j, e);

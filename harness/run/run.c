@@ -531,8 +531,8 @@ int run_measure(struct run_state *s, struct err *e)
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
 	g->s = s;
-	g->prog = progress_new(s->plan->npoints - done_before(s), s->cfg->progress,
-			       s->budget_start + s->cfg->time_budget);
+	g->prog = progress_new(s->plan->npoints - done_before(s), s->budget_start + s->cfg->time_budget,
+			       s->show_progress, s->progress_ctx);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
 		int last = first + 1;
 		while (last < s->plan->npoints && same_group(&s->plan->points[first], &s->plan->points[last]))

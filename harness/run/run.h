@@ -12,6 +12,7 @@
 #include "core_clock.h"
 #include "err.h"
 #include "plan.h"
+#include "progress.h"
 #include "raw.h"
 #include "topo.h"
 
@@ -23,7 +24,6 @@ struct run_config {
 	double min_seconds; /* the R-pass call lasts at least this long */
 	uint64_t seed;      /* chase permutations */
 	int thp;            /* advise huge pages for the buffers */
-	int progress;       /* progress line on stderr */
 	double time_budget; /* seconds the run may take (--time-budget); repetitions adapt to it (budget.h) */
 };
 
@@ -56,6 +56,8 @@ struct run_state {
 	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */
 	int (*set_prefetch)(void *ctx, int state, char *msr, size_t len, struct err *e);
 	void *pf_ctx;
+	progress_fn show_progress; /* after each point; NULL: nothing is shown */
+	void *progress_ctx;
 };
 
 /* Measures every point of the plan in order, writing raw rows. Returns 0 or a negative error. */
