@@ -44,7 +44,7 @@ static uint64_t chase_below(uint64_t *state, uint64_t n)
    single cycle through all n lines, uniformly among those. The successor of a line is a random line
    anywhere in the buffer, so consecutive accesses land in random pages at random lines. The
    indices are then turned into absolute addresses. */
-static int chase_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
+static void chase_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
 {
 	uint64_t n = p->bytes / KERN_LINE, state = seed;
 	char *base = buf;
@@ -62,7 +62,6 @@ static int chase_prepare(const struct kern_variant *v, const struct kern_params 
 	for (uint64_t i = 0; i < n; i++)
 		NEXT(i) = (uint64_t)(uintptr_t)(base + NEXT(i) * KERN_LINE);
 #undef NEXT
-	return 0;
 }
 
 static void chase_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)

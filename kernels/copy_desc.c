@@ -22,7 +22,7 @@ static const struct kern_variant copy_variants[] = {
 
 /* b[i] = i mod 1024 + 1, never zero: a CPU may drop stores of zeros to zeroed lines, which would hide
    the write traffic (store.S). a is zeroed. */
-static int copy_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
+static void copy_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
 {
 	uint64_t n = p->bytes / sizeof(double);
 	double *a = buf, *b = a + n;
@@ -33,7 +33,6 @@ static int copy_prepare(const struct kern_variant *v, const struct kern_params *
 		a[i] = 0.0;
 		b[i] = (double)(i % 1024 + 1);
 	}
-	return 0;
 }
 
 static void copy_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)

@@ -167,8 +167,8 @@ struct kern_family {
 	uint64_t arg_max;     /* largest valid arg */
 	struct kern_policy policy;
 	/* Fill the buffer before the first call (chase: build the chain). NULL: the harness only
-	   first-touches it. Deterministic for a given seed. Returns 0 or a negative error. */
-	int (*prepare)(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed);
+	   first-touches it. Deterministic for a given seed; it cannot fail (the buffer is already there). */
+	void (*prepare)(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed);
 	/* The exact volumes of one call with these parameters. */
 	void (*volumes)(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out);
 };

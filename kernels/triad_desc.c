@@ -22,7 +22,7 @@ static const struct kern_variant triad_variants[] = {
 
 /* b[i] = i mod 1024 and c[i] = i mod 7: small integers, so a = b + 3c is exact and checkable, and
    no denormal or NaN ever slows the arithmetic down. a is zeroed. */
-static int triad_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
+static void triad_prepare(const struct kern_variant *v, const struct kern_params *p, void *buf, uint64_t seed)
 {
 	uint64_t n = p->bytes / sizeof(double);
 	double *a = buf, *b = a + n, *c = b + n;
@@ -34,7 +34,6 @@ static int triad_prepare(const struct kern_variant *v, const struct kern_params 
 		b[i] = (double)(i % 1024);
 		c[i] = (double)(i % 7);
 	}
-	return 0;
 }
 
 static void triad_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
