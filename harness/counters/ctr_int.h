@@ -20,9 +20,12 @@ struct ctr_set {
 	long long t_start, t_stop; /* PAPI: ns around PAPI_start..PAPI_stop */
 };
 
-/* ctr_spec.c: perf syntax. Returns 1 when spec is not perf syntax (then it is a PAPI name), 0 when
-   resolved (status CTR_OK, or CTR_NOT_MEASURED for a PMU this machine lacks), E_USAGE when malformed.
-   pmus is the sysfs directory of PMUs (CTR_SYSFS_PMUS; tests pass a fake tree). */
+/* ctr_spec.c: whether spec is perf syntax (PMU/terms/ or a perf symbolic name); anything else is a PAPI
+   name. */
+bool ctr_perf_syntax(const char *spec);
+/* Resolves perf syntax: 0 when resolved (status CTR_OK, or CTR_NOT_MEASURED for a PMU this machine
+   lacks), E_USAGE when malformed or not perf syntax. pmus is the sysfs directory of PMUs
+   (CTR_SYSFS_PMUS; tests pass a fake tree). */
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
 /* Space-separated entries of a directory (PMUs, format terms), for messages. */
 void ctr_dir_names(const char *dir, char *buf, size_t len);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctr_int.h"
 
@@ -153,8 +154,16 @@ static int apply_format(const char *spec, const char *term, const char *format, 
 static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms, bool in_alias,
 		       struct ctr_event *ev, struct err *e);
 
-/* A bare word that is an alias: its terms, and its scale and unit when sysfs gives them.
-   Returns 1 when there is no such alias. */
+/* Whether a bare word is an alias of the PMU (sysfs events/ has a file of that name). */
+static bool is_alias(const char *pmus, const char *pmu, const char *alias)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
+	return access(path, R_OK) == 0;
+}
+
+/* An alias: its terms, and its scale and unit when sysfs gives them. */
 static int apply_alias(const char *pmus, const char *pmu, const char *spec, const char *alias,
 		       struct ctr_event *ev, struct err *e)
 {
@@ -162,7 +171,7 @@ static int apply_alias(const char *pmus, const char *pmu, const char *spec, cons
 
 	snprintf(path, sizeof path, "%s/%s/events/%s", pmus, pmu, alias);
 	if (read_text(path, terms, sizeof terms))
-		return 1;
+		return err_set(e, E_RUNTIME, "event '%s': cannot read %s", spec, path);
 	snprintf(path, sizeof path, "%s/%s/events/%s.scale", pmus, pmu, alias);
 	if (!read_text(path, scale, sizeof scale))
 		ev->scale = strtod(scale, NULL);
@@ -192,11 +201,8 @@ static int apply_term(const char *pmus, const char *pmu, const char *spec, char 
 	snprintf(path, sizeof path, "%s/%s/format/%s", pmus, pmu, term);
 	if (!read_text(path, format, sizeof format))
 		return apply_format(spec, term, format, v, ev, e);
-	if (!eq && !in_alias) {
-		rc = apply_alias(pmus, pmu, spec, term, ev, e);
-		if (rc <= 0)
-			return rc;
-	}
+	if (!eq && !in_alias && is_alias(pmus, pmu, term))
+		return apply_alias(pmus, pmu, spec, term, ev, e);
 	snprintf(path, sizeof path, "%s/%s/format", pmus, pmu);
 	ctr_dir_names(path, names, sizeof names);
 	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec, pmu,
@@ -350,7 +356,12 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
 	if (strchr(spec, '/'))
 		return parse_sysfs(pmus, spec, ev, e);
 	if (!(n = ctr_syntax_named(spec)))
-		return 1;
+		return err_set(e, E_USAGE, "event '%s': not a perf event (PMU/terms/ or a perf name)", spec);
 	named(n, ev);
 	return 0;
+}
+
+bool ctr_perf_syntax(const char *spec)
+{
+	return strchr(spec, '/') || ctr_syntax_named(spec);
 }

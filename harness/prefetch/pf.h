@@ -78,8 +78,9 @@ void pf_close(struct pf_ctl *c);
 
 /* --- after the fact --- */
 
-/* When prefetch.state belongs to a dead process: restores its values, removes it and returns 1
-   with what was done in report; 0 when there is nothing to do (no file, or its owner is alive).
+/* When prefetch.state belongs to a dead process: restores its values, removes it and says what was
+   done in report; report is "" when there was nothing to do (no file, or its owner is alive).
+   Returns 0 or a negative error.
    An owner that is still exiting (killed a moment ago) is waited for, briefly. */
 int pf_recover_stale(char *report, size_t len, struct err *e);
 

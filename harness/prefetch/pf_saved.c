@@ -87,7 +87,7 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 {
 	struct pf_saved s;
 	char path[4096];
-	int lock, busy, rc;
+	int lock, busy, found, rc;
 
 	if (len)
 		report[0] = 0;
@@ -99,9 +99,9 @@ int pf_recover_stale(char *report, size_t len, struct err *e)
 		return 0; /* the owner is alive: its session is not stale */
 	if (rc)
 		goto out;
-	rc = pf_state_read(path, &s, e);
-	if (rc == 1)
-		rc = 0; /* restored by someone else after our first look */
+	rc = pf_state_read(path, &s, &found, e);
+	if (rc == 0 && !found)
+		; /* restored by someone else after our first look */
 	else if (rc == 0 && s.kind != PF_SESSION)
 		rc = err_set(e, E_RUNTIME, "%s is not a session's state (kind held)", path);
 	else if (rc == 0)
@@ -113,13 +113,13 @@ out:
 				"prefetchers left changed by a pmucheck that did not finish "
 				"(%s) could not be restored; run 'pmucheck prefetch restore' as root",
 				path);
-	return rc > 0;
+	return 0;
 }
 
 int pf_restore_saved(const int *cpus, int ncpus, char *report, size_t len, struct err *e)
 {
 	static struct pf_saved s; /* 12 KiB, and pmucheck restores from one thread */
-	int lock, total = 0, rc = pf_lock(&lock, NULL, PF_LOCK_WAIT_RESTORE_MS, e);
+	int lock, found, total = 0, rc = pf_lock(&lock, NULL, PF_LOCK_WAIT_RESTORE_MS, e);
 
 	if (len)
 		report[0] = 0;
@@ -130,8 +130,8 @@ int pf_restore_saved(const int *cpus, int ncpus, char *report, size_t len, struc
 		char path[4096];
 
 		pf_state_path(kind, path, sizeof path);
-		rc = pf_state_read(path, &s, e);
-		if (rc == 1)
+		rc = pf_state_read(path, &s, &found, e);
+		if (rc == 0 && !found)
 			continue;
 		if (rc == 0)
 			rc = restore_file(path, &s, cpus, ncpus, report, len, e);
@@ -148,13 +148,13 @@ static int save_held(const struct pf_table *t, const int *cpu, const int *fd, in
 {
 	static struct pf_saved s;
 	char path[4096];
-	int rc;
+	int found, rc;
 
 	pf_state_path(PF_HELD, path, sizeof path);
-	rc = pf_state_read(path, &s, e);
+	rc = pf_state_read(path, &s, &found, e);
 	if (rc < 0)
 		return rc;
-	if (rc == 1)
+	if (!found)
 		s = (struct pf_saved){.kind = PF_HELD, .msr = t->msr, .mask = pf_table_mask(t)};
 	if (s.msr != t->msr || s.mask != pf_table_mask(t))
 		return err_set(e, E_RUNTIME,

@@ -89,7 +89,7 @@ static int check_table(const char *path, const struct pf_saved *s, struct err *e
 	return 0;
 }
 
-int pf_state_read(const char *path, struct pf_saved *s, struct err *e)
+int pf_state_read(const char *path, struct pf_saved *s, int *found, struct err *e)
 {
 	char line[256];
 	int lineno = 0, rc = 0;
@@ -97,8 +97,9 @@ int pf_state_read(const char *path, struct pf_saved *s, struct err *e)
 
 	memset(s, 0, sizeof *s);
 	s->kind = -1;
-	if (!f && errno == ENOENT)
-		return 1;
+	*found = f || errno != ENOENT;
+	if (!*found)
+		return 0;
 	if (!f)
 		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof line, f)) {

@@ -36,8 +36,9 @@ struct pf_saved {
 void pf_state_path(enum pf_kind kind, char *buf, size_t len);
 void pf_lock_path(char *buf, size_t len);
 
-/* Returns 0 and fills s, 1 when the file does not exist, E_RUNTIME when it cannot be read or parsed. */
-int pf_state_read(const char *path, struct pf_saved *s, struct err *e);
+/* Returns 0 and fills s (*found 0 when the file does not exist), E_RUNTIME when it cannot be read or
+   parsed. */
+int pf_state_read(const char *path, struct pf_saved *s, int *found, struct err *e);
 int pf_state_write(const char *path, const struct pf_saved *s, struct err *e);
 int pf_state_remove(const char *path, struct err *e);
 

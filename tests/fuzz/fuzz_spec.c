@@ -6,7 +6,7 @@
  *                                 .scale and .unit, and absent-but-known PMUs are all reachable;
  *   ctr_resolve()                 the real path: this machine's sysfs, then PAPI for other names;
  * and as an --events list to ctr_split_list and ctr_resolve_list, as `pmucheck run` does.
- * Each must give 0 (for ctr_perf_parse also 1: "not perf syntax"), or E_USAGE / E_RUNTIME with a
+ * Each must give 0, or E_USAGE / E_RUNTIME with a
  * message; a usage error must name the event (the list). Anything else aborts, so libFuzzer keeps
  * the input.
  * Seeds: tests/fuzz/seeds-spec/ and the spec lines of the configs (mk/fuzz.mk extracts them);
@@ -115,7 +115,7 @@ static void check_usage_message(const char *spec, const struct err *e)
 		abort();
 }
 
-static void check(const char *spec, int rc, bool perf_parse, const struct ctr_event *ev, const struct err *e)
+static void check(const char *spec, int rc, const struct ctr_event *ev, const struct err *e)
 {
 	if (!memchr(e->msg, '\0', sizeof e->msg))
 		abort();
@@ -125,8 +125,6 @@ static void check(const char *spec, int rc, bool perf_parse, const struct ctr_ev
 			abort();
 		return;
 	}
-	if (rc == 1 && perf_parse)
-		return;
 	if (rc != E_USAGE && rc != E_RUNTIME)
 		abort();
 	if (!*e->msg)
@@ -179,11 +177,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		strcpy(ev.spec, spec);
 		e.msg[0] = '\0';
 		rc = ctr_perf_parse(root, spec, &ev, &e);
-		check(spec, rc, true, &ev, &e);
+		check(spec, rc, &ev, &e);
 	}
 	e.msg[0] = '\0';
 	rc = ctr_resolve(spec, &ev, &e);
-	check(spec, rc, false, &ev, &e);
+	check(spec, rc, &ev, &e);
 	check_list(spec);
 	return 0;
 }

@@ -285,8 +285,11 @@ static void test_other_names_go_to_papi(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(parse("L1D:REPLACEMENT", &ev, &e), 1);
-	assert_int_equal(parse("perf::PAGE-FAULTS", &ev, &e), 1);
+	assert_false(ctr_perf_syntax("L1D:REPLACEMENT"));
+	assert_false(ctr_perf_syntax("perf::PAGE-FAULTS"));
+	assert_true(ctr_perf_syntax("cpu/event=0x3c/"));
+	assert_true(ctr_perf_syntax("minor-faults"));
+	assert_int_equal(parse("L1D:REPLACEMENT", &ev, &e), E_USAGE);
 }
 
 /* On this machine (no PMU) a hardware event is not measured, with a reason; never "ok". */
