@@ -175,15 +175,22 @@ static void envelope(struct levels_probe *p)
 
 /* Plateaus that do not match the levels one to one: if the last one is still clearly DRAM, no point
    from where it starts may count as a cache level. Returns whether it set the last level's limit. */
+/* The first plateau (after the first) slow enough for no cache and well above the one before; 0: none. */
+static int first_dram_like(const struct levels_probe *p)
+{
+	for (int i = 1; i < p->nplateaus; i++)
+		if (p->plateau[i].ns >= DRAM_NS && p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns)
+			return i;
+	return 0;
+}
+
 static int dram_bound(struct levels_probe *p, const struct topo *t)
 {
 	const struct topo_cache *llc = &t->caches[t->ncaches - 1];
 	int n = p->nplateaus, k = 0;
 
 	/* the first plateau slow enough for no cache; else the last, if the sweep went past the LLC */
-	for (int i = 1; i < n && !k; i++)
-		if (p->plateau[i].ns >= DRAM_NS && p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns)
-			k = i;
+	k = first_dram_like(p);
 	if (!k && n >= 2 && p->size[p->npoints - 1] >= llc->size &&
 	    p->plateau[n - 1].ns >= DRAM_JUMP * p->plateau[n - 2].ns)
 		k = n - 1;
@@ -203,7 +210,7 @@ static int dram_bound(struct levels_probe *p, const struct topo *t)
 
 void levels_classify(struct levels_probe *p, const struct topo *t)
 {
-	int first = 0;
+	int first = 0, k;
 
 	p->nplateaus = 0;
 	p->ndisagreements = 0;
@@ -221,12 +228,13 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 		add_plateau(p, first, i - 1);
 		first = i;
 	}
-	if (p->nplateaus != t->ncaches + 1) {
+	k = first_dram_like(p);
+	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
+	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
 		if (!t->ncaches || !dram_bound(p, t))
 			disagree(p,
 				 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
-				 "the "
-				 "reported sizes",
+				 "the reported sizes",
 				 p->nplateaus, t->ncaches);
 		return;
 	}

@@ -273,6 +273,28 @@ static void test_loaded_guest_curve_never_calls_dram_l3(void **state)
 	assert_int_equal(t.caches[1].measured, 0);
 }
 
+/* Four plateaus for three levels and DRAM, but the third is 390 ns (the same guest, run 4 of five): a
+   match in number only; the DRAM-like plateau bounds L3, it is not L3. */
+static void test_dram_like_plateau_is_never_a_cache(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.ns[i] > 4 && p.ns[i] < 100)
+			p.ns[i] = p.size[i] < (16u << 20) ? 390.0 : 611.0;
+		else if (p.ns[i] >= 100)
+			p.ns[i] = 611.0;
+	levels_classify(&p, &t);
+	assert_true(p.dram_from > 0 && p.dram_from <= 2u << 20);
+	levels_apply(&p, &t);
+	assert_true(topo_cache_share(&t, 3, 1) < p.dram_from);
+}
+
 /* A probe cut short by its time limit says where it stopped. */
 static void test_stopped_probe_says_so(void **state)
 {
@@ -299,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_ambiguous_curve_still_bounds_dram),
 		cmocka_unit_test(test_ambiguous_curve_without_clear_dram_keeps_sizes),
 		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
+		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
 		cmocka_unit_test(test_stopped_probe_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
