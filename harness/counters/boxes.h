@@ -9,6 +9,12 @@
 
 #define BOXES_MAX 64
 
+/* A config's conflict tag names a register every box has its own of (a CHA's or a QPI link's filter):
+   the tag the event gets is scoped to its box, "<tag>@<box>", where the box is the spec's PMU part
+   (before the first '/' of perf syntax or '::' of PAPI's); a spec without one keeps the tag as is.
+   Without the scope, every box of an expanded wildcard shares the tag and lands in a group, and a
+   kernel re-run, of its own (28 for Skylake-SP's CHA lookups). */
+void boxes_conflict_tag(const char *tag, const char *spec, char *out, size_t len);
 /* Whether spec holds a box wildcard. */
 int boxes_wildcard(const char *spec);
 /* The specs of the boxes found here, into out[0..]; 0 when none (the spec then stays as written and is

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxes.h"
 #include "run_events.h"
 
 static int resolve_one(struct ctr_event *ev, const char *spec, enum run_events_mode mode, struct err *e)
@@ -46,7 +47,8 @@ int run_events_setup_specs(struct run_events *re, const char *const *specs, cons
 		if (!rc)
 			rc = resolve_one(&re->evs[i], specs[i], mode, e);
 		if (!rc && conflicts && conflicts[i])
-			snprintf(re->evs[i].conflict, sizeof re->evs[i].conflict, "%s", conflicts[i]);
+			boxes_conflict_tag(conflicts[i], specs[i], re->evs[i].conflict,
+					   sizeof re->evs[i].conflict);
 	}
 	if (!rc) {
 		re->nfixed = ctr_fixed_events(re->fixed);
