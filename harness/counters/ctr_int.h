@@ -10,6 +10,7 @@
 #include "ctr_syntax.h"
 
 #define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
+#define CTR_SYSFS_CPUS "/sys/devices/system/cpu"
 
 struct ctr_set {
 	struct ctr_group g;
@@ -29,6 +30,11 @@ bool ctr_perf_syntax(const char *spec);
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
 /* Space-separated entries of a directory (PMUs, format terms), for messages. */
 void ctr_dir_names(const char *dir, char *buf, size_t len);
+
+/* ctr_cpumask.c: the CPU to open socket-scope PMU `pmu` on for a run on run_cpu (-1: a probe, any CPU the mask takes), from
+   <pmus>/<pmu>/cpumask and <cpus>/cpuN/topology/physical_package_id (CTR_SYSFS_PMUS and
+   CTR_SYSFS_CPUS; tests pass fake trees). */
+int ctr_cpumask_cpu(const char *pmus, const char *cpus, const char *pmu, int run_cpu);
 
 /* ctr_perf.c */
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */

@@ -77,15 +77,6 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 	}
 }
 
-/* The first CPU of a socket-scope PMU's cpumask: where a probe can open it. */
-static int probe_cpu(const struct ctr_event *ev)
-{
-	char path[256];
-
-	snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", ev->pool);
-	return (int)num_read_file(path, 0);
-}
-
 void ctr_perf_probe(struct ctr_event *ev)
 {
 	int fd;
@@ -107,7 +98,8 @@ void ctr_perf_probe(struct ctr_event *ev)
 		strncat(ev->encoding, ",exclude_kernel", sizeof ev->encoding - strlen(ev->encoding) - 1);
 	}
 	if (ev->scope == CTR_SCOPE_SOCKET)
-		fd = open_one(ev, true, -1, probe_cpu(ev), -1);
+		fd = open_one(ev, true, -1, ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, ev->pool, -1),
+			      -1);
 	else
 		fd = open_one(ev, true, 0, -1, -1);
 	if (fd >= 0) {
@@ -121,7 +113,9 @@ void ctr_perf_probe(struct ctr_event *ev)
 int ctr_perf_open(struct ctr_set *s, struct err *e)
 {
 	int pid = s->g.scope == CTR_SCOPE_SOCKET ? -1 : 0;
-	int cpu = s->g.scope == CTR_SCOPE_SOCKET ? s->cpu : -1;
+	int cpu = s->g.scope == CTR_SCOPE_SOCKET
+		? ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, s->g.pool, s->cpu)
+		: -1;
 
 	for (unsigned i = 0; i < CTR_GROUP_MAX; i++)
 		s->fd[i] = -1;
