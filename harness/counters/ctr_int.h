@@ -47,6 +47,12 @@ void ctr_perf_close(struct ctr_set *s);
    ({nr, enabled, running, value[nr]}, `bytes` long) into n classified readings. */
 void ctr_perf_parse_group_read(const uint64_t *buf, size_t bytes, unsigned n, struct ctr_reading *r);
 int ctr_perf_paranoid(void); /* /proc/sys/kernel/perf_event_paranoid, or 99 when unreadable */
+/* Whether this process may count the kernel, as perf_event_open decides it (kernel/events/core.c,
+   perf_allow_kernel): perf_event_paranoid <= 1, or CAP_PERFMON or CAP_SYS_ADMIN in effect. */
+bool ctr_may_count_kernel(void);
+/* The privilege domain every backend counts a thread-scope event in (ctr.h): "user+kernel" where
+   permitted, else "user"; a :u or :k modifier narrows it; socket scope (uncore) counts "all". */
+const char *ctr_domain_name(const struct ctr_event *ev);
 
 /* ctr_papi.c */
 int ctr_papi_init(char *reason, size_t len); /* once per process; 0 or E_RUNTIME with the reason */
