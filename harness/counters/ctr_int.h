@@ -11,6 +11,7 @@
 
 #define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
 #define CTR_SYSFS_CPUS "/sys/devices/system/cpu"
+#define UNCORE_COUNTERS 4 /* counters of one uncore box: Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 struct ctr_set {
 	struct ctr_group g;
@@ -35,6 +36,10 @@ void ctr_dir_names(const char *dir, char *buf, size_t len);
    <pmus>/<pmu>/cpumask and <cpus>/cpuN/topology/physical_package_id (CTR_SYSFS_PMUS and
    CTR_SYSFS_CPUS; tests pass fake trees). */
 int ctr_cpumask_cpu(const char *pmus, const char *cpus, const char *pmu, int run_cpu);
+
+/* ctr_papi.c: the pool (group-sharing key), counter limit, scope and encoding of a resolved PAPI event
+   from its component; ev->spec, backend and papi_code are set. */
+void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev);
 
 /* ctr_perf.c */
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */

@@ -153,17 +153,33 @@ static int papi_probe(const struct ctr_event *ev)
 	return rc;
 }
 
+void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
+{
+	const char *colons = strstr(ev->spec, "::");
+
+	snprintf(ev->pool, sizeof ev->pool, "%s", component);
+	ev->counters = num_cntrs > 0 ? (unsigned)num_cntrs : 0;
+	ev->uses_counter = ev->counters > 0;
+	if (strstr(component, "uncore")) {
+		ev->scope = CTR_SCOPE_SOCKET;
+		/* perf_event_uncore's num_cntrs is the sum over every uncore PMU it found, while each box
+		   (skx_unc_imc0, the part of the name before "::") has its own few counters: group per
+		   box, with one box's counters. */
+		if (colons) {
+			snprintf(ev->pool, sizeof ev->pool, "%s:%.*s", component, (int)(colons - ev->spec),
+				 ev->spec);
+			ev->counters = UNCORE_COUNTERS;
+		}
+	}
+	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s,domain=%s",
+		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
+}
+
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
 	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
 
-	snprintf(ev->pool, sizeof ev->pool, "%s", c ? c->name : "?");
-	ev->counters = c && c->num_cntrs > 0 ? (unsigned)c->num_cntrs : 0;
-	ev->uses_counter = ev->counters > 0;
-	if (strstr(ev->pool, "uncore"))
-		ev->scope = CTR_SCOPE_SOCKET;
-	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s,domain=%s",
-		 (unsigned)ev->papi_code, ev->pool, ctr_domain_name(ev));
+	ctr_papi_place(c ? c->name : "?", c ? c->num_cntrs : 0, ev);
 }
 
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)

@@ -23,7 +23,6 @@
 #include "ctr_int.h"
 
 #define TERMS_MAX 16
-#define UNCORE_COUNTERS 4 /* Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 /* PMUs Linux has on x86 machines: absent here means "not countable here", not "malformed". */
 static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
