@@ -1,7 +1,9 @@
 /* boxes.h — a config's box wildcard: a '*' in place of the box number of a PMU name (perf uncore_imc_N,
  * amd_umc_N; PAPI skx_unc_imcN::UNC_M_CAS_COUNT:RD) stands for the same event on every box of that
- * kind (memory channels, CHAs, links). Expanded to one event per box this machine has; each box is
- * then judged on its own (a channel of eight sees an eighth of the lines). */
+ * kind (memory channels, CHAs, links). Expanded to one event per box this machine has, each counted
+ * and written to raw.csv (the imbalance between channels), and summed per repetition into a row named
+ * as the wildcard (run_record.c): the sum is what the config's hypothesis describes, as LIKWID's MEM
+ * groups sum MBOX0..n; a channel of eight sees an eighth of the lines. */
 #ifndef PMUCHECK_BOXES_H
 #define PMUCHECK_BOXES_H
 
