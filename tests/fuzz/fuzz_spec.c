@@ -1,7 +1,7 @@
 /* fuzz_spec — libFuzzer target for the event-spec parser (built with ASan and UBSan by mk/fuzz.mk).
  *
  * Every input, up to its first NUL, is given as one spec to
- *   ctr_perf_parse(<fake sysfs>)  perf syntax against a PMU tree made here at start-up, so that format
+ *   ctr_perf_parse(<fake sysfs>)  perf syntax (what ctr_perf_syntax accepts) against a PMU tree made here at start-up, so that format
  *                                 terms (split bit ranges, config1/config2, a 64-bit term), aliases with
  *                                 .scale and .unit, and absent-but-known PMUs are all reachable;
  *   ctr_resolve()                 the real path: this machine's sysfs, then PAPI for other names;
@@ -171,9 +171,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(spec, data, size);
 	spec[size] = '\0';
 
-	/* ctr_resolve zeroes the event and copies the spec before ctr_perf_parse: do the same. */
+	/* ctr_resolve zeroes the event and copies the spec before ctr_perf_parse, and gives it perf syntax
+	   only: do the same. */
 	memset(&ev, 0, sizeof ev);
-	if (strlen(spec) < sizeof ev.spec) {
+	if (strlen(spec) < sizeof ev.spec && ctr_perf_syntax(spec)) {
 		strcpy(ev.spec, spec);
 		e.msg[0] = '\0';
 		rc = ctr_perf_parse(root, spec, &ev, &e);
