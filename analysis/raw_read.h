@@ -32,7 +32,7 @@ struct raw_row {
 	unsigned plots, traits; /* enum kern_plot bits, enum kern_flag bits */
 	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch, *msr,
 		*level, *flag, *event, *backend, *encoding, *scope, *reason;
-	const char *clock_note, *experiment; /* "" in files from before these columns */
+	const char *clock_note, *experiment, *uncore; /* "" in files from before these columns */
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
 	int64_t tsc_lo, tsc_hi; /* 0 in files from before these columns */
 	double thp_share, seconds;

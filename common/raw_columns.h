@@ -31,7 +31,8 @@
 	VOLUMES \
 	X(event, TEXT, REQUIRED) X(backend, TEXT, REQUIRED) X(encoding, TEXT, REQUIRED) X(scope, TEXT, REQUIRED) \
 	X(count, COUNT, REQUIRED) X(time_enabled, TIME, REQUIRED) X(time_running, TIME, REQUIRED) \
-	X(status, STATUS, REQUIRED) X(reason, TEXT, REQUIRED) X(experiment, TEXT, OPTIONAL)
+	X(status, STATUS, REQUIRED) X(reason, TEXT, REQUIRED) X(experiment, TEXT, OPTIONAL) \
+	X(uncore, TEXT, OPTIONAL)
 /* clang-format on */
 
 #endif

@@ -119,6 +119,74 @@ int topo_cpu_node(const struct topo *t, int cpu)
 	return node ? (int)node->os_index : 0;
 }
 
+static struct topo_socket_use *use_of(const struct topo *t, hwloc_obj_t pkg, struct topo_socket_use *out,
+				      int *n)
+{
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->h);
+	hwloc_bitmap_t both;
+	int i = 0;
+
+	while (i < *n && out[i].socket != (int)pkg->logical_index)
+		i++;
+	if (i < *n || i == TOPO_MAX_SOCKETS)
+		return i < *n ? &out[i] : NULL;
+	out[i] = (struct topo_socket_use){.socket = (int)pkg->logical_index,
+					  .cpu = hwloc_bitmap_first(pkg->cpuset)};
+	both = hwloc_bitmap_alloc();
+	if (both) {
+		hwloc_bitmap_and(both, pkg->cpuset, allowed);
+		if (!hwloc_bitmap_iszero(both))
+			out[i].cpu = hwloc_bitmap_first(both);
+		hwloc_bitmap_free(both);
+	}
+	(*n)++;
+	return &out[i];
+}
+
+static int by_socket(const void *a, const void *b)
+{
+	return ((const struct topo_socket_use *)a)->socket - ((const struct topo_socket_use *)b)->socket;
+}
+
+int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, int ncpus,
+		      struct topo_socket_use *out)
+{
+	int n = 0, npkg = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PACKAGE);
+
+	for (int i = 0; i < ncpus; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
+		hwloc_obj_t pkg = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, pu) : NULL;
+		struct topo_socket_use *u = pkg ? use_of(t, pkg, out, &n) : NULL;
+		if (u)
+			u->threads = 1;
+		/* memory: the packages that hold the node's CPUs, or every package when interleaved */
+		for (int k = 0; k < npkg; k++) {
+			hwloc_obj_t p = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, (unsigned)k);
+			hwloc_obj_t node = nodes[i] >= 0
+				? hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)nodes[i])
+				: NULL;
+			if (nodes[i] >= 0 && (!node || !hwloc_bitmap_intersects(node->cpuset, p->cpuset)))
+				continue;
+			if ((u = use_of(t, p, out, &n)))
+				u->memory = 1;
+		}
+	}
+	qsort(out, (size_t)n, sizeof *out, by_socket);
+	return n;
+}
+
+void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d:%s", i ? ";" : "", u[i].socket,
+					 u[i].threads && u[i].memory ? "threads+memory"
+						 : u[i].threads      ? "threads"
+								     : "memory");
+}
+
 int topo_node_exists(const struct topo *t, int node)
 {
 	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;

@@ -43,6 +43,22 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
 /* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
 int topo_cpu_node(const struct topo *t, int cpu);
+/* A socket whose uncore a run's traffic passes: the CPU to count it from, and why it is counted. */
+struct topo_socket_use {
+	int socket;  /* the package's logical index */
+	int cpu;     /* its first allowed PU (else its first PU): uncore counters are opened there */
+	int threads; /* a thread of the run runs there */
+	int memory;  /* the run's memory is there (a node of it, or interleaved over all) */
+};
+#define TOPO_MAX_SOCKETS 8
+
+/* The sockets that the threads on cpus[0..ncpus-1] and memory on nodes[0..ncpus-1] (one per thread; -1:
+   interleaved over every node) touch, ascending; their uncore (memory controllers, links) sees the
+   traffic. Returns how many (at most TOPO_MAX_SOCKETS). */
+int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, int ncpus,
+		      struct topo_socket_use *out);
+/* Formats uses as "0:threads+memory;1:memory". */
+void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size_t len);
 /* Whether `node` is a NUMA node of this machine. */
 int topo_node_exists(const struct topo *t, int node);
 /* Pins the calling thread to PU `cpu` alone. Fails (naming the CPU and errno) when the kernel refuses,

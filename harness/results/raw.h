@@ -37,6 +37,8 @@ struct raw_out_row {
 	uint64_t time_enabled, time_running;
 	const char *status, *reason;
 	const char *experiment;
+	const char *
+		uncore; /* socket-scope events: the sockets counted and why ("0:threads;1:memory"), else "" */
 };
 
 struct raw_writer {

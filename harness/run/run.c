@@ -109,8 +109,13 @@ struct group_ctx {
 	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
 	struct point_shared sh;
 	struct pass_counters (*pc)[2]; /* [thread][lo/hi] */
-	struct pass_counters sock[2];  /* socket-scope group, opened by the master */
-	char cpus[512], mem_nodes[256], placement[32], msr[512];
+	/* socket-scope groups, opened by the master on every socket the threads or the memory are on
+	   (remote placement: the lines pass the other socket's memory controllers); their counts are
+	   summed over those sockets */
+	struct pass_counters sock[TOPO_MAX_SOCKETS][2];
+	struct topo_socket_use uncore[TOPO_MAX_SOCKETS];
+	int nuncore;
+	char cpus[512], mem_nodes[256], placement[32], msr[512], uncore_label[160];
 	struct record_labels labels;
 	struct point_record rec;
 	double point_start, share;  /* when the point began (progress_now), its share of the budget */
@@ -144,49 +149,52 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 	struct pass_counters *pc = &g->pc[tid][hi];
 
 #pragma omp master
-	if (sock && g->sock[hi].set && ctr_start(g->sock[hi].set, NULL))
-		mark_failed(g->sock[hi].rd, grp->n, "cannot start the socket counters");
+	for (int k = 0; sock && k < g->nuncore; k++)
+		if (g->sock[k][hi].set && ctr_start(g->sock[k][hi].set, NULL))
+			mark_failed(g->sock[k][hi].rd, grp->n, "cannot start the socket counters");
 #pragma omp barrier
 	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd,
 			  grp ? grp->n : 0);
 #pragma omp barrier
 #pragma omp master
-	if (sock && g->sock[hi].set)
-		counters_stop_read(g->sock[hi].set, g->sock[hi].rd, grp->n);
+	for (int k = 0; sock && k < g->nuncore; k++)
+		if (g->sock[k][hi].set)
+			counters_stop_read(g->sock[k][hi].set, g->sock[k][hi].rd, grp->n);
 }
 
-/* Opens this thread's counters for a group (the master opens socket-scope ones on the first CPU). */
+/* Opens one set for both passes (the lo and hi readings are separate start..stop intervals). */
+static void open_pair(const struct ctr_group *grp, int cpu, struct pass_counters pc[2])
+{
+	struct err e;
+
+	memset(pc[0].rd, 0, sizeof pc[0].rd);
+	memset(pc[1].rd, 0, sizeof pc[1].rd);
+	pc[0].set = pc[1].set = NULL;
+	if (ctr_open(grp, cpu, &pc[0].set, &e)) {
+		pc[0].set = NULL;
+		mark_failed(pc[0].rd, grp->n, e.msg);
+		mark_failed(pc[1].rd, grp->n, e.msg);
+	}
+	pc[1].set = pc[0].set;
+}
+
+/* Opens this thread's counters for a group (the master opens socket-scope ones, on every socket used). */
 static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
 {
-	int cpu = g->s->cfg->plan.cpus[tid];
-
-	for (int hi = 0; hi < 2; hi++) {
-		struct pass_counters *pc = grp->scope == CTR_SCOPE_SOCKET ? &g->sock[hi] : &g->pc[tid][hi];
-		struct err e;
-
-		memset(pc->rd, 0, sizeof pc->rd);
-		pc->set = NULL;
-		if (grp->scope == CTR_SCOPE_SOCKET && tid != 0)
-			continue;
-		/* One set for both passes: the lo and hi readings are separate start..stop intervals. */
-		if (hi == 1) {
-			pc->set = (grp->scope == CTR_SCOPE_SOCKET ? &g->sock[0] : &g->pc[tid][0])->set;
-			continue;
-		}
-		if (ctr_open(grp, cpu, &pc->set, &e)) {
-			pc->set = NULL;
-			mark_failed(pc->rd, grp->n, e.msg);
-			mark_failed(g->pc[tid][1].rd, grp->n, e.msg);
-		}
-	}
+	if (grp->scope != CTR_SCOPE_SOCKET)
+		open_pair(grp, g->s->cfg->plan.cpus[tid], g->pc[tid]);
+	else if (tid == 0)
+		for (int k = 0; k < g->nuncore; k++)
+			open_pair(grp, g->uncore[k].cpu, g->sock[k]);
 }
 
 static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
 {
-	struct pass_counters *pc = grp->scope == CTR_SCOPE_SOCKET ? &g->sock[0] : &g->pc[tid][0];
-
-	if (pc->set && (grp->scope != CTR_SCOPE_SOCKET || tid == 0))
-		ctr_close(pc->set);
+	if (grp->scope != CTR_SCOPE_SOCKET && g->pc[tid][0].set)
+		ctr_close(g->pc[tid][0].set);
+	for (int k = 0; grp->scope == CTR_SCOPE_SOCKET && tid == 0 && k < g->nuncore; k++)
+		if (g->sock[k][0].set)
+			ctr_close(g->sock[k][0].set);
 }
 
 /* One counted event of a pass: the difference of the two calls, summed over threads for thread scope;
@@ -194,14 +202,14 @@ static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int
 static void record_event(const struct group_ctx *g, const struct ctr_group *grp, unsigned k, int nt,
 			 struct rec_event *out)
 {
-	int sock = grp->scope == CTR_SCOPE_SOCKET, n = sock ? 1 : nt;
+	int sock = grp->scope == CTR_SCOPE_SOCKET, n = sock ? g->nuncore : nt;
 
 	memset(out, 0, sizeof *out);
 	out->status = CTR_OK;
 	out->has_count = 1;
 	for (int i = 0; i < n; i++) {
-		const struct pass_counters *lo = sock ? &g->sock[0] : &g->pc[i][0];
-		const struct pass_counters *hi = sock ? &g->sock[1] : &g->pc[i][1];
+		const struct pass_counters *lo = sock ? &g->sock[i][0] : &g->pc[i][0];
+		const struct pass_counters *hi = sock ? &g->sock[i][1] : &g->pc[i][1];
 		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k]
 			: hi->rd[k].status != CTR_OK                       ? &hi->rd[k]
 									   : NULL;
@@ -442,7 +450,7 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 	const struct run_config *c = g->s->cfg;
 	int nodes[MAX_THREADS];
 
-	g->labels = (struct record_labels){g->cpus, g->mem_nodes, g->placement, g->msr, g->s->tsc_hz, 0};
+	g->labels = (struct record_labels){g->cpus, g->mem_nodes, g->placement, g->msr, g->s->tsc_hz, 0, ""};
 	topo_format_cpus(c->plan.cpus, pt->threads, ';', g->cpus, sizeof g->cpus);
 	buf_format_placement(&c->plan.places[pt->place], g->placement, sizeof g->placement);
 	for (int i = 0; i < pt->threads; i++)
@@ -451,6 +459,11 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 		snprintf(g->mem_nodes, sizeof g->mem_nodes, "all");
 	else
 		topo_format_cpus(nodes, pt->threads, ';', g->mem_nodes, sizeof g->mem_nodes);
+	g->nuncore = topo_sockets_used(g->s->topo, c->plan.cpus, nodes, pt->threads, g->uncore);
+	if (g->nuncore == 0) /* hwloc names no package: the first CPU's uncore, as perf stat -a would */
+		g->uncore[g->nuncore++] = (struct topo_socket_use){0, c->plan.cpus[0], 1, 1};
+	topo_format_sockets(g->uncore, g->nuncore, g->uncore_label, sizeof g->uncore_label);
+	g->labels.uncore = g->uncore_label;
 }
 
 static int measure_group(struct group_ctx *g, struct err *e)

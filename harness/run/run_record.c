@@ -122,8 +122,9 @@ static void clock_note(const struct rec_pass *p, char *buf, size_t len)
 			 p->clock_why);
 }
 
-static void event_fields(struct raw_out_row *row, const struct ctr_event *ev)
+static void event_fields(struct raw_out_row *row, const struct ctr_event *ev, const struct record_labels *l)
 {
+	row->uncore = ev->scope == CTR_SCOPE_SOCKET && l->uncore ? l->uncore : "";
 	row->event = ev->spec;
 	row->backend = ctr_backend_name(ev->backend);
 	row->encoding = ev->encoding;
@@ -163,8 +164,8 @@ static void box_missing(struct box_sum *b, const struct ctr_event *ev, enum ctr_
 }
 
 /* The rows of the box wildcards in repetition rep: each the sum over every box the machine has. */
-static void write_box_sums(struct run_state *s, const struct point_record *r, int rep,
-			   struct raw_out_row *row)
+static void write_box_sums(struct run_state *s, const struct point_record *r, const struct record_labels *l,
+			   int rep, struct raw_out_row *row)
 {
 	const struct run_events *re = s->events;
 	struct box_sum sums[BOX_SUMS_MAX];
@@ -205,6 +206,7 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, in
 		row->backend = ctr_backend_name(b->first->backend);
 		row->encoding = enc;
 		row->scope = ctr_scope_name(b->first->scope);
+		row->uncore = b->first->scope == CTR_SCOPE_SOCKET && l->uncore ? l->uncore : "";
 		row->has_count = b->status == CTR_OK && b->counted == b->boxes;
 		row->count = b->count;
 		row->time_enabled = b->enabled;
@@ -242,7 +244,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 				raw_write(s->raw, &row);
 			for (unsigned k = 0; grp && k < grp->n; k++) {
 				const struct rec_event *ev = &p->ev[k];
-				event_fields(&row, grp->ev[k]);
+				event_fields(&row, grp->ev[k], l);
 				row.has_count = ev->has_count;
 				row.count = ev->count;
 				row.time_enabled = ev->time_enabled;
@@ -255,7 +257,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			for (unsigned i = 0; gi == 0 && re && i < re->nev; i++) {
 				if (re->evs[i].status == CTR_OK)
 					continue;
-				event_fields(&row, &re->evs[i]);
+				event_fields(&row, &re->evs[i], l);
 				row.has_count = 0;
 				row.status = ctr_status_name(re->evs[i].status);
 				row.reason = re->evs[i].reason;
@@ -272,7 +274,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 				row.core_ghz = p0->ghz;
 				clock_note(p0, note, sizeof note);
 				row.clock_note = note;
-				write_box_sums(s, r, rep, &row);
+				write_box_sums(s, r, l, rep, &row);
 			}
 		}
 }

@@ -57,6 +57,8 @@ double record_seconds(const struct point_record *r, double tsc_hz);
 struct record_labels {
 	const char *cpus, *mem_nodes, *placement, *msr;
 	double tsc_hz, thp_share;
+	const char
+		*uncore; /* the sockets socket-scope events are counted and summed on (topo_format_sockets) */
 };
 
 /* Writes every row of the point: per repetition and group, one row per counted event (or one row without

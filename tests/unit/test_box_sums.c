@@ -65,7 +65,7 @@ static void run(int failed_rep, char count[2][32], char status[2][32], char reas
 	struct run_events re = {0};
 	struct raw_writer w;
 	struct run_state s = {0};
-	struct record_labels l = {"0", "0", "local", "", 2e9, 0};
+	struct record_labels l = {"0", "0", "local", "", 2e9, 0, "0:threads+memory"};
 	struct point_record r;
 	struct err e;
 	char line[4096], header[4096], path[300], f_ev[300];
@@ -128,6 +128,8 @@ static void run(int failed_rep, char count[2][32], char status[2][32], char reas
 		field(line, column(header, "count"), count[atoi(rep)], 32);
 		field(line, column(header, "status"), status[atoi(rep)], 32);
 		field(line, column(header, "reason"), reason[atoi(rep)], 320);
+		field(line, column(header, "uncore"), f_ev, sizeof f_ev);
+		assert_string_equal(f_ev, "0:threads+memory");
 	}
 	fclose(in);
 	remove(path);

@@ -70,6 +70,7 @@ static const struct raw_out_row written = {
 	.status = "ok",
 	.reason = "",
 	.experiment = "molka2017.core",
+	.uncore = "0:threads;1:memory",
 };
 
 static int check_row(const struct raw_row *row, void *ctx, struct err *e)
