@@ -286,7 +286,13 @@ static void encode(struct ctr_event *ev, const char *pmu)
 	if (ev->perf.config2)
 		n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config2=0x%" PRIx64,
 			      ev->perf.config2);
-	snprintf(ev->encoding + n, sizeof ev->encoding - n, ",domain=%s", ctr_domain_name(ev));
+	n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",domain=%s", ctr_domain_name(ev));
+	/* An alias's .scale and .unit (perf stat prints count x scale in unit) are recorded, not applied:
+	   raw.csv keeps what the counter counted, which the analysis compares with the known volumes
+	   (a CAS count is 1 per line; scaled to MiB it would be 6.1e-5). The exports state the scale. */
+	if (ev->scale != 1.0 && n < (int)sizeof ev->encoding)
+		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",scale=%.17g%s%s", ev->scale,
+			 *ev->unit ? ",unit=" : "", ev->unit);
 }
 
 /* One privilege domain for both backends: user and kernel where this process may count the kernel, else

@@ -163,6 +163,8 @@ static void test_alias_gives_terms_scale_unit_and_socket_scope(void **state)
 	assert_int_equal(ev.scope, CTR_SCOPE_SOCKET);
 	assert_string_equal(ev.pool, "uncore_imc_0");
 	assert_true(ev.uses_counter);
+	/* the alias's scale and unit are recorded beside the raw encoding */
+	assert_non_null(strstr(ev.encoding, ",scale=6.103515625e-05,unit=MiB"));
 	/* an uncore PMU counts every privilege level and rejects exclude bits */
 	assert_non_null(strstr(ev.encoding, ",domain=all"));
 	assert_false(ev.perf.exclude_kernel || ev.perf.exclude_user);
