@@ -98,8 +98,14 @@ static void list_prefetch(FILE *f, json_t *m)
 {
 	json_t *pf = json_object_get(m, "prefetch");
 
-	if (json_is_true(json_object_get(pf, "control")))
+	if (json_is_true(json_object_get(pf, "control"))) {
+		if (*jstr(pf, "left_running"))
+			fprintf(f,
+				"- **Prefetchers not switched**: %s. The `off` states leave it running, so "
+				"`off` and `prefetch-blind` mean the switched prefetchers only.\n",
+				jstr(pf, "left_running"));
 		return;
+	}
 	fprintf(f,
 		"- **Prefetcher control absent**: %s. Skipped prefetcher states: %s. Every measurement "
 		"ran with the prefetchers as the machine had them (`uncontrolled`), so no verdict says "

@@ -42,6 +42,8 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	fprintf(f, "prefetchers     %s: MSR 0x%x,", model, tab->msr);
 	for (unsigned i = 0; i < tab->nbits; i++)
 		fprintf(f, " %s (bit %u)", tab->bits[i].name, tab->bits[i].bit);
+	if (*tab->left_running)
+		fprintf(f, "\n                not switched, 'off' leaves it running: %s", tab->left_running);
 	if (msr_open(0, 0, &fd, &e)) {
 		fprintf(f,
 			"\n                no access: %s; the prefetcher-off experiments will be skipped\n",

@@ -39,11 +39,17 @@ struct pf_table {
 	uint32_t msr;
 	unsigned nbits;
 	struct pf_bit bits[PF_MAX_BITS];
+	/* the prefetchers of these CPUs that the table does not switch, which an "off" state leaves as
+	   the machine had them; "" when its sources list none */
+	const char *left_running;
 };
 
 /* The table for this CPU (the model's name in *model); E_USAGE naming vendor/family/model when
    there is no verified table for it. */
 int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e);
+
+/* The table of this machine's CPU (E_USAGE without one; PMUCHECK_FAKE_CPUID names another CPU). */
+int pf_machine_table(const struct pf_table **t, struct err *e);
 
 /* Mask of all bits of the table. */
 uint64_t pf_table_mask(const struct pf_table *t);

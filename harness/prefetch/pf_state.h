@@ -58,9 +58,6 @@ void pf_unlock(int fd);
    so (and to run 'pmucheck prefetch restore'), 0 when there is none. */
 int pf_refuse_stale_session(struct err *e);
 
-/* The table of this machine's CPU (E_USAGE without one). */
-int pf_machine_table(const struct pf_table **t, struct err *e);
-
 /* The CPUs asked for, or all that have an MSR file when cpus is NULL; returns the count in out. */
 int pf_cpu_list(const int *cpus, int ncpus, int *out, struct err *e);
 

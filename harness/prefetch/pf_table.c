@@ -19,7 +19,24 @@ static const struct pf_table intel_core = {"Intel Core/Xeon",
 						   {"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
 						   {"l1-next", 2, "L1 DCU next-line prefetcher"},
 						   {"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
-					   }};
+					   },
+					   ""};
+
+/* Sapphire Rapids and later Xeons: the same four bits (pepc, pepclibs/msr/MiscFeatureControl.py, lists
+   SPR, EMR and GNR among the CPUs with all four), and an L2 AMP prefetcher that neither Intel's
+   disclosure nor pepc describes, whose bit pmucheck therefore does not touch (LIKWID's sysfeatures
+   switch one; configs/spr.ini's note names another). */
+static const struct pf_table intel_xeon_amp = {
+	"Intel Xeon (Sapphire Rapids and later)",
+	0x1a4,
+	4,
+	{
+		{"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
+		{"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
+		{"l1-next", 2, "L1 DCU next-line prefetcher"},
+		{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
+	},
+	"the L2 AMP prefetcher (no public description of its MSR bit: left as the BIOS set it)"};
 
 static const struct pf_table intel_phi = {"Intel Xeon Phi",
 					  0x1a4,
@@ -27,7 +44,8 @@ static const struct pf_table intel_phi = {"Intel Xeon Phi",
 					  {
 						  {"l1-dcu", 0, "L1 DCU hardware prefetcher"},
 						  {"l2-hw", 1, "L2 hardware prefetcher"},
-					  }};
+					  },
+					  ""};
 
 static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
 					0xc0000108,
@@ -38,7 +56,8 @@ static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
 						{"l1-region", 2, "L1 region prefetcher"},
 						{"l2-stream", 3, "L2 stream prefetcher"},
 						{"l2-updown", 5, "L2 up/down prefetcher"},
-					}};
+					},
+					""};
 
 /* Intel family 6 models, by the names of the kernel's intel-family.h. */
 static const struct {
@@ -46,24 +65,45 @@ static const struct {
 	const char *name;
 	const struct pf_table *table;
 } intel_models[] = {
-	{0x1a, "Nehalem-EP", &intel_core},      {0x1e, "Nehalem", &intel_core},
-	{0x1f, "Nehalem-G", &intel_core},       {0x2e, "Nehalem-EX", &intel_core},
-	{0x25, "Westmere", &intel_core},        {0x2c, "Westmere-EP", &intel_core},
-	{0x2f, "Westmere-EX", &intel_core},     {0x2a, "Sandy Bridge", &intel_core},
-	{0x2d, "Sandy Bridge-E", &intel_core},  {0x3a, "Ivy Bridge", &intel_core},
-	{0x3e, "Ivy Bridge-E", &intel_core},    {0x3c, "Haswell", &intel_core},
-	{0x3f, "Haswell-E", &intel_core},       {0x45, "Haswell-L", &intel_core},
-	{0x46, "Haswell-G", &intel_core},       {0x3d, "Broadwell", &intel_core},
-	{0x47, "Broadwell-G", &intel_core},     {0x4f, "Broadwell-E", &intel_core},
-	{0x56, "Broadwell-D", &intel_core},     {0x4e, "Skylake-L", &intel_core},
-	{0x5e, "Skylake", &intel_core},         {0x55, "Skylake-SP/Cascade Lake", &intel_core},
-	{0x8e, "Kaby Lake-L", &intel_core},     {0x9e, "Kaby/Coffee Lake", &intel_core},
-	{0xa5, "Comet Lake", &intel_core},      {0xa6, "Comet Lake-L", &intel_core},
-	{0x66, "Cannon Lake-L", &intel_core},   {0x7d, "Ice Lake", &intel_core},
-	{0x7e, "Ice Lake-L", &intel_core},      {0x6a, "Ice Lake-SP", &intel_core},
-	{0x6c, "Ice Lake-D", &intel_core},      {0x8c, "Tiger Lake-L", &intel_core},
-	{0x8d, "Tiger Lake", &intel_core},      {0xa7, "Rocket Lake", &intel_core},
-	{0x8f, "Sapphire Rapids", &intel_core}, {0x57, "Knights Landing", &intel_phi},
+	{0x1a, "Nehalem-EP", &intel_core},
+	{0x1e, "Nehalem", &intel_core},
+	{0x1f, "Nehalem-G", &intel_core},
+	{0x2e, "Nehalem-EX", &intel_core},
+	{0x25, "Westmere", &intel_core},
+	{0x2c, "Westmere-EP", &intel_core},
+	{0x2f, "Westmere-EX", &intel_core},
+	{0x2a, "Sandy Bridge", &intel_core},
+	{0x2d, "Sandy Bridge-E", &intel_core},
+	{0x3a, "Ivy Bridge", &intel_core},
+	{0x3e, "Ivy Bridge-E", &intel_core},
+	{0x3c, "Haswell", &intel_core},
+	{0x3f, "Haswell-E", &intel_core},
+	{0x45, "Haswell-L", &intel_core},
+	{0x46, "Haswell-G", &intel_core},
+	{0x3d, "Broadwell", &intel_core},
+	{0x47, "Broadwell-G", &intel_core},
+	{0x4f, "Broadwell-E", &intel_core},
+	{0x56, "Broadwell-D", &intel_core},
+	{0x4e, "Skylake-L", &intel_core},
+	{0x5e, "Skylake", &intel_core},
+	{0x55, "Skylake-SP/Cascade Lake", &intel_core},
+	{0x8e, "Kaby Lake-L", &intel_core},
+	{0x9e, "Kaby/Coffee Lake", &intel_core},
+	{0xa5, "Comet Lake", &intel_core},
+	{0xa6, "Comet Lake-L", &intel_core},
+	{0x66, "Cannon Lake-L", &intel_core},
+	{0x7d, "Ice Lake", &intel_core},
+	{0x7e, "Ice Lake-L", &intel_core},
+	{0x6a, "Ice Lake-SP", &intel_core},
+	{0x6c, "Ice Lake-D", &intel_core},
+	{0x8c, "Tiger Lake-L", &intel_core},
+	{0x8d, "Tiger Lake", &intel_core},
+	{0xa7, "Rocket Lake", &intel_core},
+	{0x8f, "Sapphire Rapids", &intel_xeon_amp},
+	{0xcf, "Emerald Rapids", &intel_xeon_amp},
+	{0xad, "Granite Rapids-X", &intel_xeon_amp},
+	{0xae, "Granite Rapids-D", &intel_xeon_amp},
+	{0x57, "Knights Landing", &intel_phi},
 	{0x85, "Knights Mill", &intel_phi},
 };
 

@@ -80,9 +80,12 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 
 void run_pf_open(struct run_pf *p, const int *cpus, int ncpus)
 {
+	const struct pf_table *t;
 	struct err e;
 
 	memset(p, 0, sizeof *p);
+	if (pf_machine_table(&t, &e) == 0)
+		snprintf(p->left_running, sizeof p->left_running, "%s", t->left_running);
 	if (pf_open(&p->ctl, cpus, ncpus, &e) != 0) {
 		p->ctl = NULL;
 		snprintf(p->reason, sizeof p->reason, "%s", e.msg);
@@ -133,5 +136,6 @@ json_t *run_pf_json(const struct run_pf *p)
 {
 	if (!p->before[0])
 		return json_pack("{s:b, s:s, s:s}", "control", 0, "reason", p->reason, "skipped", p->skipped);
-	return json_pack("{s:b, s:s, s:s}", "control", 1, "before", p->before, "after", p->after);
+	return json_pack("{s:b, s:s, s:s, s:s}", "control", 1, "before", p->before, "after", p->after,
+			 "left_running", p->left_running);
 }

@@ -18,6 +18,7 @@ struct run_pf {
 	char skipped[256];            /* states dropped for lack of control */
 	char before[8192];            /* MSR values when the run started */
 	char after[8192];             /* MSR values after the restore */
+	char left_running[256];       /* prefetchers the table does not switch (pf_table.left_running) */
 };
 
 /* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher

@@ -181,11 +181,38 @@ static void test_amd_model_range_edges_follow_the_kernel(void **state)
 	}
 }
 
-/* Hybrid Intel (Alder/Raptor Lake), Emerald Rapids, Atom, Zen 2, Zen 6 and other vendors have no
+/* Hybrid Intel (Alder/Raptor Lake, Alder Lake-N), Atom, Zen 2, Zen 6 and other vendors have no
    verified table and must be refused, not served the nearest one. */
+/* Sapphire Rapids, Emerald Rapids and Granite Rapids (intel-family.h 0x8f, 0xcf, 0xad, 0xae) switch the
+   four listed bits (pepc) and say that an "off" state leaves the L2 AMP prefetcher running. */
+static void test_recent_xeons_say_what_off_leaves_running(void **state)
+{
+	static const char *cpus[] = {"GenuineIntel:6:0x8f", "GenuineIntel:6:0xcf", "GenuineIntel:6:0xad",
+				     "GenuineIntel:6:0xae"};
+	const struct pf_table *t;
+	struct cpuid_info id;
+	const char *model;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+		setenv("PMUCHECK_FAKE_CPUID", cpus[i], 1);
+		assert_int_equal(cpuid_read(&id), 0);
+		assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
+		assert_int_equal(t->msr, 0x1a4);
+		assert_int_equal(pf_table_mask(t), 0xf);
+		assert_non_null(strstr(t->left_running, "L2 AMP"));
+	}
+	setenv("PMUCHECK_FAKE_CPUID", "GenuineIntel:6:0x55", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
+	assert_string_equal(t->left_running, "");
+	unsetenv("PMUCHECK_FAKE_CPUID");
+}
+
 static void test_unknown_models_are_refused_with_their_ids(void **state)
 {
-	static const char *cpus[] = {"GenuineIntel:6:0x97",    "GenuineIntel:6:0xcf",
+	static const char *cpus[] = {"GenuineIntel:6:0x97",    "GenuineIntel:6:0xbe",
 				     "GenuineIntel:6:0x5c",    "GenuineIntel:0xf:0x6",
 				     "AuthenticAMD:0x17:0x31", "AuthenticAMD:0x1a:0x50",
 				     "AuthenticAMD:0x19:0xb0", "HygonGenuine:0x18:0x0"};
@@ -247,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_xeon_phi_uses_two_bits_of_msr_1a4),
 		cmocka_unit_test(test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5),
 		cmocka_unit_test(test_amd_model_range_edges_follow_the_kernel),
+		cmocka_unit_test(test_recent_xeons_say_what_off_leaves_running),
 		cmocka_unit_test(test_unknown_models_are_refused_with_their_ids),
 		cmocka_unit_test(test_name_lists_combine_and_all_means_the_whole_table),
 		cmocka_unit_test(test_unknown_name_is_named_with_the_valid_ones),
