@@ -10,6 +10,7 @@
 
 #include "fileset.h"
 #include "out_export.h"
+#include "out_export_table.h"
 #include "out_report.h"
 #include "out_report_data.h"
 
@@ -42,16 +43,17 @@ static int open_one(struct fileset *o, const char *name, FILE **f, struct out_ex
 static int usable(enum out_export_format fmt, const struct out_metric *m, const char **why)
 {
 	char buf[512];
+	const char *cls;
 
 	switch (fmt) {
 	case OX_PERF:
-		return out_perf_name(m, buf, sizeof buf, why) != NULL;
+		return out_perf_event(m, buf, sizeof buf, why) != NULL;
 	case OX_LIKWID:
-		return out_likwid_name(m, buf, sizeof buf, why) != NULL;
+		return out_likwid_name(m, buf, sizeof buf, &cls, why) != NULL;
 	default:
 		if (!out_papi_name(m, buf, sizeof buf, why))
 			return 0;
-		if (!out_papi_postfix(m->simple, buf, sizeof buf)) {
+		if (!out_papi_postfix(m->scale, buf, sizeof buf)) {
 			*why = "its scale is no integer ratio (PAPI's postfix arithmetic is integer only)";
 			return 0;
 		}
@@ -91,33 +93,51 @@ static void papi_pmu(const char *dir, char *pmu, size_t len, const char **note)
 	json_decref(m);
 }
 
+/* LIKWID reads groups from ~/.likwid/groups/<its architecture>/, so the files go into such a folder
+   (o->dir). */
+static int write_likwid(struct fileset *o, const struct out_metric *m, const unsigned *use, unsigned n,
+			struct out_export_summary *s, struct err *e)
+{
+	char name[200];
+	FILE *f;
+	int rc = 0;
+
+	for (unsigned i = 0; i < n && !rc; i++) {
+		snprintf(name, sizeof name, "%s.txt", m[use[i]].name);
+		for (char *c = name; *c && *c != '.'; c++)
+			*c = (char)toupper((unsigned char)*c);
+		rc = open_one(o, name, &f, s, e);
+		if (!rc)
+			rc = close_one(o, f, out_export_likwid_group(f, &m[use[i]]), name, e);
+	}
+	return rc;
+}
+
 static int write_files(enum out_export_format fmt, const char *dir, const char *outdir,
 		       const struct out_metric *m, const unsigned *use, unsigned n,
 		       struct out_export_summary *s, struct err *e)
 {
 	struct fileset o = {.dir = outdir};
-	const char *single = fmt == OX_PERF ? "metrics.json" : "papi_events.csv";
-	char name[160], pmu[64];
+	char pmu[64], sub[PATH_MAX];
 	const char *note = NULL;
 	FILE *f;
 	int rc = 0;
 
 	if (fmt == OX_LIKWID) {
-		for (unsigned i = 0; i < n && !rc; i++) {
-			snprintf(name, sizeof name, "%s.txt", m[use[i]].name);
-			for (char *c = name; *c && *c != '.'; c++)
-				*c = (char)toupper((unsigned char)*c);
-			rc = open_one(&o, name, &f, s, e);
-			if (!rc)
-				rc = close_one(&o, f, out_export_likwid_group(f, &m[use[i]]), name, e);
-		}
-	} else if (!(rc = open_one(&o, single, &f, s, e))) {
-		if (fmt == OX_PAPI)
-			papi_pmu(dir, pmu, sizeof pmu, &note);
-		rc = close_one(&o, f,
-			       fmt == OX_PERF ? out_export_perf(f, m, use, n)
-					      : out_export_papi(f, m, use, n, pmu, note),
-			       single, e);
+		snprintf(sub, sizeof sub, "%s/%s", outdir, out_likwid_dir(m[use[0]].arch));
+		if (mkdir(sub, 0777) && errno != EEXIST)
+			return err_set(e, E_RUNTIME, "%s: %s", sub, strerror(errno));
+		o.dir = sub;
+		rc = write_likwid(&o, m, use, n, s, e);
+	} else if (fmt == OX_PERF) {
+		if (!(rc = open_one(&o, "metrics.json", &f, s, e)))
+			rc = close_one(&o, f, out_export_perf(f, m, use, n), "metrics.json", e);
+		if (!rc && !(rc = open_one(&o, "perf-stat.txt", &f, s, e)))
+			rc = close_one(&o, f, out_export_perf_stat(f, m, use, n), "perf-stat.txt", e);
+	} else if (!(rc = open_one(&o, OUT_PAPI_FILE, &f, s, e))) {
+		papi_pmu(dir, pmu, sizeof pmu, &note);
+		rc = close_one(&o, f, out_export_papi(f, m, use, n, pmu, note, s->skipped_why), OUT_PAPI_FILE,
+			       e);
 	}
 	if (!rc)
 		rc = fileset_commit(&o, e);

@@ -21,10 +21,15 @@ struct out_metric {
 	char what[256];       /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
 	char evidence[768];   /* levels, prefetch state, error, R^2, points, results directory */
 	char event[256];      /* the event as counted (raw.csv spelling) */
+	char encoding[192];   /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
+	char arch[32];        /* the config it was measured with (machine.json config.path stem): "zen3" */
 	char backend[16];     /* papi, perf */
 	char scope[16];       /* thread, socket */
-	double scale;         /* measured events per quantity unit */
-	double simple;        /* nearest simple scale (PAPI's integer arithmetic uses this) */
+	double scale;         /* events per quantity unit, as every export states it: the nearest simple
+				 value where analyze found one (PAPI's integer arithmetic needs it), else
+				 the measured ratio */
+	double measured;      /* the measured ratio */
+	double simple;        /* nearest simple scale, 0 when none */
 	double bytes;         /* bytes per quantity unit; 0 for a plain rate */
 	double divisor;       /* 1e9 (GB/s) or 1e6 (M.../s) */
 	double peak_rate;     /* highest events/s measured where it is peaks.csv's indicator; 0: none */
@@ -37,9 +42,12 @@ struct out_metric {
 int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
 		      unsigned *validated, struct err *e);
 
-/* The name a tool knows an event by, or NULL (why says why) when this tool cannot count it. */
-const char *out_perf_name(const struct out_metric *m, char *buf, size_t len, const char **why);
-const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **why);
+/* The name a tool knows an event by, or NULL (why says why) when this tool cannot count it. perf:
+   its spelling for `perf stat -e` (out_perf_expr escapes it for metric expressions); LIKWID: also
+   the counter class (*cls: "PMC", "DFC", ...). */
+const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why);
+const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
+			    const char **why);
 const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why);
 
 /* PAPI's postfix for counts / s ("N0|8|/|", "" for 1), or NULL when s is no integer ratio: PAPI's
@@ -48,12 +56,17 @@ const char *out_papi_postfix(double s, char *buf, size_t len);
 /* x as a decimal without exponent (perf's older expression lexers know only digits and '.'). */
 void out_decimal(char *buf, size_t len, double x);
 
+/* The PAPI export's file name: a user-events file, not PAPI's own papi_events.csv. */
+#define OUT_PAPI_FILE "papi_user_events.csv"
+
 /* Writers: the metrics in usable[] (n of them; the rest were skipped). */
 int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);
+int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);
 /* LIKWID: one group file per metric (groups are counted together; one event each always fits). */
 int out_export_likwid_group(FILE *f, const struct out_metric *m);
-/* PAPI: pmu is the CPU line's PMU name, note why it was chosen. */
+/* PAPI: pmu is the CPU line's PMU name, note why it was chosen, left_out the events PAPI cannot take
+   and why ("EVENT: why; EVENT: why"), listed in the file's header. */
 int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,
-		    const char *note);
+		    const char *note, const char *left_out);
 
 #endif

@@ -2,16 +2,19 @@
  * EVENTSET (counter register, event), METRICS ("name [unit]  formula" over counters, time and
  * inverseClock) and LONG (the formulas with event names, then free text after "-"). */
 #include <stdio.h>
+#include <string.h>
 
 #include "out_export.h"
 
 int out_export_likwid_group(FILE *f, const struct out_metric *m)
 {
-	char ev[256], scale[32], formula[256];
-	const char *why;
+	char ev[256], scale[32], formula[256], ctr[32];
+	const char *why, *cls = "PMC";
 
-	if (!out_likwid_name(m, ev, sizeof ev, &why))
+	if (!out_likwid_name(m, ev, sizeof ev, &cls, &why))
 		return -1;
+	/* the first counter of its class: core PMC0, data fabric DFC0, L3 CPMC0, memory MBOX0C0 */
+	snprintf(ctr, sizeof ctr, "%s%s", cls, !strcmp(cls, "MBOX") ? "0C0" : "0");
 	out_decimal(scale, sizeof scale, m->scale);
 	if (m->bytes > 0)
 		snprintf(formula, sizeof formula, "%s/%s*%.0f/time",
@@ -19,10 +22,10 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 	else
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
 	fprintf(f, "SHORT %s (validated by pmucheck)\n\n", m->what);
-	fprintf(f, "EVENTSET\nPMC0  %s\n\n", ev);
-	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  PMC0*%s\n", m->name, m->unit, formula);
+	fprintf(f, "EVENTSET\n%s  %s\n\n", ctr, ev);
+	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  %s*%s\n", m->name, m->unit, ctr, formula);
 	if (m->peak_rate > 0)
-		fprintf(f, "%s of peak [%%]  100*PMC0/time/%.0f\n", m->name, m->peak_rate);
+		fprintf(f, "%s of peak [%%]  100*%s/time/%.0f\n", m->name, ctr, m->peak_rate);
 	fprintf(f, "\nLONG\nFormulas:\n%s [%s] = %s*%s\n", m->name, m->unit, ev, formula);
 	if (m->peak_rate > 0)
 		fprintf(f, "%s of peak [%%] = 100*%s/time/%.0f (the highest rate measured, %s)\n", m->name,

@@ -66,10 +66,31 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 	double r2 = json_number_value(json_object_get(ev, "r2"));
 
 	snprintf(m->evidence, sizeof m->evidence,
-		 "pmucheck: %s is %s: counts %.6g x %s (nearest simple scale %.4g); held at %s; "
-		 "prefetchers %s; error %.2f %%; R^2 %.5f; %lld points; results %s",
-		 m->event, jstr(ev, "class"), m->scale, q, m->simple, levels_text, jstr(ev, "prefetch"),
-		 err * 100, r2, (long long)json_integer_value(json_object_get(ev, "points")), dir);
+		 "pmucheck: %s is %s: scale %.6g events per %s (measured %.6g; perf, LIKWID and PAPI "
+		 "exports all divide by %.6g); held at %s; prefetchers %s; error %.2f %%; R^2 %.5f; "
+		 "%lld points; results %s",
+		 m->event, jstr(ev, "class"), m->scale, q, m->measured, m->scale, levels_text,
+		 jstr(ev, "prefetch"), err * 100, r2,
+		 (long long)json_integer_value(json_object_get(ev, "points")), dir);
+}
+
+/* The config the run used ("zen3" from machine.json config.path "configs/zen3.ini"): the names the
+   tools give an encoding depend on the architecture. "" when machine.json does not say. */
+static void config_arch(const char *dir, char *arch, size_t len)
+{
+	char path[PATH_MAX];
+	const char *p, *base;
+	json_t *m;
+
+	arch[0] = '\0';
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	if (!(m = json_load_file(path, 0, NULL)))
+		return;
+	if ((p = json_string_value(out_json_path(m, "config.path")))) {
+		base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+		snprintf(arch, len, "%.*s", (int)strcspn(base, "."), base);
+	}
+	json_decref(m);
 }
 
 static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
@@ -80,11 +101,13 @@ static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
 	size_t n = 0;
 
 	memset(m, 0, sizeof *m);
-	m->scale = json_number_value(json_object_get(ev, "scale_measured"));
+	m->measured = json_number_value(json_object_get(ev, "scale_measured"));
 	m->simple = json_number_value(json_object_get(ev, "scale"));
+	m->scale = m->simple > 0 ? m->simple : m->measured;
 	if (!(m->scale > 0) || !*q)
 		return -1; /* a verdict without a scale cannot be turned into a rate */
 	snprintf(m->event, sizeof m->event, "%s", jstr(ev, "event"));
+	snprintf(m->encoding, sizeof m->encoding, "%s", jstr(ev, "encoding"));
 	snprintf(m->backend, sizeof m->backend, "%s", jstr(ev, "backend"));
 	snprintf(m->scope, sizeof m->scope, "%s", jstr(ev, "scope"));
 	level_suffix(json_object_get(ev, "levels"), suffix, sizeof suffix, levels, sizeof levels);
@@ -170,6 +193,7 @@ int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, un
 		      unsigned *validated, struct err *e)
 {
 	json_t *arr = json_object_get(events, "events"), *ev;
+	char arch[32];
 	size_t i;
 
 	*n = *validated = 0;
@@ -186,6 +210,9 @@ int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, un
 		unique_name(*m, *n);
 		(*n)++;
 	}
+	config_arch(dir, arch, sizeof arch);
+	for (unsigned k = 0; k < *n; k++)
+		snprintf((*m)[k].arch, sizeof(*m)[k].arch, "%s", arch);
 	attach_peaks(*m, *n, dir);
 	return 0;
 }

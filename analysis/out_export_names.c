@@ -1,11 +1,14 @@
-/* out_export_names.c — how perf, LIKWID and PAPI spell an event pmucheck counted. Only spellings
- * that follow from the name itself are produced; anything else is left out with the reason, never
- * guessed. */
+/* out_export_names.c — how perf, LIKWID and PAPI name an event pmucheck counted: from its encoding
+ * (event code, umask, ...) looked up in the tools' own tables (out_export_table.c), or perf's raw
+ * syntax for that encoding. Nothing is derived from the spelling of a vendor name; what a tool cannot
+ * count is left out with the reason. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out_export.h"
+#include "out_export_table.h"
 
 static int has_only(const char *s, const char *extra)
 {
@@ -15,79 +18,125 @@ static int has_only(const char *s, const char *extra)
 	return 1;
 }
 
-/* perf's metric expressions read '@' as '/' and need '\' before '-', ',' and '='
-   (tools/perf/util/expr.l). */
-static const char *perf_escape(const char *s, char *buf, size_t len)
+/* perf's raw syntax for a core event: the terms of the cpu PMU's sysfs format (Intel and AMD). */
+static const char *perf_raw(const struct out_hw *hw, char *buf, size_t len)
 {
-	size_t n = 0;
+	size_t n = (size_t)snprintf(buf, len, "cpu/event=0x%x", hw->event);
 
-	for (; *s && n + 3 < len; s++) {
-		if (*s == '/') {
-			buf[n++] = '@';
-			continue;
-		}
-		if (*s == '-' || *s == ',' || *s == '=')
-			buf[n++] = '\\';
-		buf[n++] = *s;
-	}
-	buf[n] = '\0';
+	if (hw->umask && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%x", hw->umask);
+	if (hw->cmask && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",cmask=0x%x", hw->cmask);
+	if (hw->inv && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",inv=1");
+	if (hw->edge && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",edge=1");
+	if (hw->config1 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx", hw->config1);
+	if (n < len)
+		snprintf(buf + n, len - n, "/");
 	return buf;
 }
 
-const char *out_perf_name(const struct out_metric *m, char *buf, size_t len, const char **why)
+/* "amd_df/event=0x07,umask=0x38/" -> pmu "amd_df", event, umask; "uncore_imc_*" -> "uncore_imc". */
+static int uncore_terms(const char *spec, char *pmu, size_t plen, unsigned *event, unsigned *umask)
 {
-	char name[256];
+	const char *slash = strchr(spec, '/'), *t;
+	size_t n;
 
-	if (!strcmp(m->backend, "perf"))
-		return perf_escape(m->event, buf, len);
+	if (!slash)
+		return -1;
+	n = (size_t)(slash - spec);
+	if (n >= 2 && spec[n - 1] == '*' && spec[n - 2] == '_')
+		n -= 2;
+	snprintf(pmu, plen, "%.*s", (int)n, spec);
+	*event = *umask = 0;
+	if ((t = strstr(slash, "event=")))
+		*event = (unsigned)strtoul(t + 6, NULL, 0);
+	if ((t = strstr(slash, "umask=")))
+		*umask = (unsigned)strtoul(t + 6, NULL, 0);
+	return strstr(slash, "event=") ? 0 : -1;
+}
+
+const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)
+{
+	const struct out_event_name *n;
+	struct out_hw hw;
+
+	if (!out_hw_decode(m->encoding, &hw)) {
+		if ((n = out_event_lookup(m->arch, &hw)) && n->perf)
+			snprintf(buf, len, "%s", n->perf);
+		else
+			perf_raw(&hw, buf, len);
+		return buf;
+	}
+	if (!strcmp(m->backend, "perf")) {
+		const char *box = strstr(m->event, "_*/");
+		/* perf counts every box of a PMU given by its name without the number */
+		if (box)
+			snprintf(buf, len, "%.*s%s", (int)(box - m->event), m->event, box + 2);
+		else
+			snprintf(buf, len, "%s", m->event);
+		return buf;
+	}
 	if (!strncmp(m->event, "perf::", 6) && has_only(m->event + 6, "-_")) {
 		/* libpfm4's perf::PAGE-FAULTS is perf's page-faults */
 		size_t i;
-		for (i = 0; m->event[6 + i] && i + 1 < sizeof name; i++)
-			name[i] = (char)tolower((unsigned char)m->event[6 + i]);
-		name[i] = '\0';
-		return perf_escape(name, buf, len);
+		for (i = 0; m->event[6 + i] && i + 1 < len; i++)
+			buf[i] = (char)tolower((unsigned char)m->event[6 + i]);
+		buf[i] = '\0';
+		return buf;
 	}
-	if (strstr(m->event, "::") || !has_only(m->event, "_:.")) {
-		*why = "a PAPI name of a PMU other than the core (pmu::event) has no perf spelling "
-		       "pmucheck can derive";
-		return NULL;
-	}
-	/* libpfm4's EVENT:UMASK is the vendor's EVENT.UMASK, the name perf's JSON events use */
-	snprintf(name, sizeof name, "%s", m->event);
-	for (char *c = name; *c; c++)
-		if (*c == ':')
-			*c = '.';
-	return perf_escape(name, buf, len);
+	*why = "no hardware encoding was recorded for this PAPI event (an uncore PMU, or results written "
+	       "before pmucheck recorded them): count it in perf syntax to export it";
+	return NULL;
 }
 
-const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **why)
+const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
+			    const char **why)
 {
-	if (strcmp(m->backend, "papi") || !strncmp(m->event, "perf::", 6)) {
-		*why = "LIKWID counts hardware events by its own names; perf syntax and software events "
-		       "have none";
+	const struct out_event_name *n;
+	const struct out_uncore_name *u;
+	char pmu[64];
+	unsigned event, umask;
+	struct out_hw hw;
+
+	if (!out_likwid_dir(m->arch)) {
+		*why = "no LIKWID event table is derived for this architecture (pmucheck has LIKWID's "
+		       "names for zen3 and skx)";
 		return NULL;
 	}
-	if (strcmp(m->scope, "thread") || strstr(m->event, "::")) {
-		*why = "uncore events need the architecture's LIKWID box counters (MBOX, CBOX, DFC), "
-		       "which pmucheck does not derive";
-		return NULL;
+	if (!out_hw_decode(m->encoding, &hw)) {
+		if (!(n = out_event_lookup(m->arch, &hw)) || !n->likwid) {
+			*why = "LIKWID's event list for this architecture has no event with this encoding";
+			return NULL;
+		}
+		snprintf(buf, len, "%s", n->likwid);
+		*cls = "PMC";
+		return buf;
 	}
-	if (!has_only(m->event, "_:")) {
-		*why = "the event name has characters LIKWID names do not";
-		return NULL;
+	if (!strcmp(m->backend, "perf") && strchr(m->event, '/') &&
+	    !uncore_terms(m->event, pmu, sizeof pmu, &event, &umask) &&
+	    (u = out_uncore_lookup(m->arch, pmu, event, umask))) {
+		snprintf(buf, len, "%s", u->likwid);
+		*cls = u->lclass;
+		return buf;
 	}
-	/* libpfm4's EVENT:UMASK is LIKWID's EVENT_UMASK */
-	snprintf(buf, len, "%s", m->event);
-	for (char *c = buf; *c; c++)
-		*c = *c == ':' ? '_' : (char)toupper((unsigned char)*c);
-	return buf;
+	*why = strchr(m->event, '/') || strstr(m->event, "::")
+		? "LIKWID's event list for this architecture has no event with this encoding"
+		: "LIKWID counts hardware events only; software and generic events have no LIKWID name";
+	return NULL;
 }
 
 const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
 	if (!strcmp(m->backend, "papi")) {
-		snprintf(buf, len, "%s", m->event);
+		/* a preset is exported as the native event it stands for, when the run recorded it */
+		const char *native = strstr(m->encoding, "native=");
+		if (native)
+			snprintf(buf, len, "%.*s", (int)strcspn(native + 7, ","), native + 7);
+		else
+			snprintf(buf, len, "%s", m->event);
 		return buf;
 	}
 	if (!has_only(m->event, "-_")) {

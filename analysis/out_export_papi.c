@@ -1,4 +1,4 @@
-/* out_export_papi.c — user-defined events in papi_events.csv syntax, for PAPI_USER_EVENTS_FILE:
+/* out_export_papi.c — a PAPI user-events file (papi_events.csv syntax, for PAPI_USER_EVENTS_FILE):
  * "CPU,<pmu>" then "PRESET,NAME,NOT_DERIVED|DERIVED_POSTFIX,[postfix,]EVENT,LDESC,text". PAPI splits
  * every field at commas and its postfix arithmetic knows integers only, so descriptions lose their
  * commas and scales are the nearest simple value (the measured one is in the description). */
@@ -29,18 +29,32 @@ const char *out_papi_postfix(double s, char *buf, size_t len)
 }
 
 int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,
-		    const char *note)
+		    const char *note, const char *left_out)
 {
 	fprintf(f,
-		"# pmucheck: validated events as PAPI user-defined events. Load with\n"
-		"#   PAPI_USER_EVENTS_FILE=%s papi_avail -e PMUCHECK_...\n"
-		"# Each counts the quantity its event was validated against (not a rate).\n"
-		"# CPU line: %s\n#\nCPU,%s\n",
-		"papi_events.csv", note, pmu);
+		"# pmucheck: validated events as PAPI user-defined events. Load them with\n"
+		"#   export PAPI_USER_EVENTS_FILE=/path/to/%s\n"
+		"#   papi_avail -e PMUCHECK_...   papi_command_line PMUCHECK_...\n"
+		"# (not as PAPI_CSV_EVENT_FILE: that file replaces PAPI's presets). Each counts the quantity "
+		"its\n"
+		"# event was validated against: event count / scale, the scale the perf and LIKWID exports\n"
+		"# use too. Uncore events load only where papi_component_avail lists perf_event_uncore.\n"
+		"# CPU line: %s\n",
+		OUT_PAPI_FILE, note);
+	if (*left_out) {
+		fputs("# Not exported (PAPI cannot take them):\n#   ", f);
+		for (const char *c = left_out; *c; c++)
+			if (*c == ';' && c[1] == ' ')
+				fputs("\n#  ", f);
+			else
+				fputc(*c, f);
+		fputc('\n', f);
+	}
+	fprintf(f, "#\nCPU,%s\n", pmu);
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
 		char ev[256], pf[64], name[160];
-		const char *why, *op = out_papi_postfix(x->simple, pf, sizeof pf);
+		const char *why, *op = out_papi_postfix(x->scale, pf, sizeof pf);
 		if (!out_papi_name(x, ev, sizeof ev, &why) || !op)
 			continue;
 		snprintf(name, sizeof name, "PMUCHECK_%s", x->count_name);
@@ -50,7 +64,7 @@ int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable,
 			ev);
 		fputs("counts ", f);
 		no_commas(f, x->quantity);
-		fprintf(f, " (event / %g; validated at: ", x->simple);
+		fprintf(f, " (event / %g; validated at: ", x->scale);
 		no_commas(f, x->levels);
 		fputs("). ", f);
 		no_commas(f, x->evidence);

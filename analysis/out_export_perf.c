@@ -19,11 +19,50 @@ void out_decimal(char *buf, size_t len, double x)
 		*end = '\0';
 }
 
-static json_t *metric(const char *name, const char *expr, const char *group, const char *unit,
-		      const char *brief)
+/* perf's metric expressions read '@' as '/' and need '\\' before '-', ',' and '='
+   (tools/perf/util/expr.l). */
+static void perf_escape(const char *s, char *buf, size_t len)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "BriefDescription", brief, "MetricExpr", expr,
-			 "MetricGroup", group, "MetricName", name, "ScaleUnit", unit);
+	size_t n = 0;
+
+	for (; *s && n + 3 < len; s++) {
+		if (*s == '/') {
+			buf[n++] = '@';
+			continue;
+		}
+		if (*s == '-' || *s == ',' || *s == '=')
+			buf[n++] = '\\';
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+}
+
+static json_t *metric(const struct out_metric *x, const char *name, const char *expr, const char *group,
+		      const char *unit, const char *brief)
+{
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "BriefDescription", brief, "MetricExpr", expr,
+			      "MetricGroup", group, "MetricName", name, "ScaleUnit", unit);
+
+	/* an uncore event counts once per package (upstream's data-fabric metrics, e.g.
+	   amdzen3/recommended.json, say so with PerPkg); DF events cannot share a group with others */
+	if (!strcmp(x->scope, "socket"))
+		json_object_set_new(o, "PerPkg", json_string("1"));
+	if (!strncmp(x->event, "amd_df", 6))
+		json_object_set_new(o, "MetricConstraint", json_string("NO_GROUP_EVENTS"));
+	return o;
+}
+
+/* "ev / 1 * 64 / 1000000000": the metric's count in its unit, before the division by time. */
+static void formula(const struct out_metric *x, const char *ev, char *buf, size_t len)
+{
+	char scale[32], div[32];
+
+	out_decimal(scale, sizeof scale, x->scale);
+	out_decimal(div, sizeof div, x->divisor);
+	if (x->bytes > 0)
+		snprintf(buf, len, "%s / %s * %.0f / %s", ev, scale, x->bytes, div);
+	else
+		snprintf(buf, len, "%s / %s / %s", ev, scale, div);
 }
 
 int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n)
@@ -33,19 +72,15 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
-		char ev[512], expr[1024], brief[1200], scale[32], div[32], unit[48], name[160];
+		char plain[512], ev[1024], expr[1200], brief[1400], unit[48], name[160];
 		const char *why;
-		out_perf_name(x, ev, sizeof ev, &why);
-		out_decimal(scale, sizeof scale, x->scale);
-		out_decimal(div, sizeof div, x->divisor);
-		if (x->bytes > 0)
-			snprintf(expr, sizeof expr, "%s / %s * %.0f / %s / duration_time", ev, scale,
-				 x->bytes, div);
-		else
-			snprintf(expr, sizeof expr, "%s / %s / %s / duration_time", ev, scale, div);
+		out_perf_event(x, plain, sizeof plain, &why);
+		perf_escape(plain, ev, sizeof ev);
+		formula(x, ev, expr, sizeof expr);
+		strncat(expr, " / duration_time", sizeof expr - strlen(expr) - 1);
 		snprintf(unit, sizeof unit, "1%s", x->unit);
 		snprintf(brief, sizeof brief, "%s [%s]. %s", x->what, x->unit, x->evidence);
-		json_array_append_new(arr, metric(x->name, expr, x->group, unit, brief));
+		json_array_append_new(arr, metric(x, x->name, expr, x->group, unit, brief));
 		if (!(x->peak_rate > 0))
 			continue;
 		snprintf(name, sizeof name, "%s_of_peak", x->name);
@@ -54,10 +89,31 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 			 "%s as a share of the highest rate pmucheck measured for it "
 			 "(%s: %.0f Mevents/s; the 100 %% reference of Molka et al. Tables 2/3). %s",
 			 x->event, x->peak_where, x->peak_rate / 1e6, x->evidence);
-		json_array_append_new(arr, metric(name, expr, "pmucheck_peak_use", "100%", brief));
+		json_array_append_new(arr, metric(x, name, expr, "pmucheck_peak_use", "100%", brief));
 	}
 	rc = json_dumpf(arr, f, JSON_INDENT(4) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(arr);
 	return rc ? -1 : 0;
+}
+
+/* perf reads metrics JSON only when it is built into perf (pmu-events), so each metric also gets a
+   command line an unmodified perf runs, with the formula to apply to its count. */
+int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n)
+{
+	fputs("# pmucheck: the validated events as perf stat command lines. perf loads a metrics JSON only\n"
+	      "# when built with it (tools/perf/pmu-events), so metrics.json is for a perf build; these run\n"
+	      "# with any perf. Replace ./app with your program; apply the formula to the count perf prints\n"
+	      "# (seconds: perf's \"seconds time elapsed\").\n",
+	      f);
+	for (unsigned i = 0; i < n; i++) {
+		const struct out_metric *x = &m[usable[i]];
+		char ev[512], expr[1024];
+		const char *why;
+		out_perf_event(x, ev, sizeof ev, &why);
+		formula(x, "count", expr, sizeof expr);
+		fprintf(f, "\n# %s [%s] = %s / seconds\n# %s\nperf stat -e '%s'%s -- ./app\n", x->name,
+			x->unit, expr, x->what, ev, !strcmp(x->scope, "socket") ? " -a --per-socket" : "");
+	}
+	return ferror(f) ? -1 : 0;
 }

@@ -7,7 +7,9 @@
  * time_enabled/time_running; the readings carry the wall time between PAPI_start and PAPI_stop as both.
  */
 #define _GNU_SOURCE /* memmem */
+#include <inttypes.h>
 #include <papi.h>
+#include <perfmon/pfmlib_perf_event.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,11 +177,45 @@ void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
 		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
 }
 
+/* Appends the hardware encoding libpfm4 gives PAPI's perf_event component for this event (a preset:
+   for its one native event), so that exports can name the event as perf and LIKWID do, by event
+   code and umask. PAPI does it the same way (pfm_get_os_event_encoding in its perf_event component). */
+static void hw_encoding(struct ctr_event *ev, const PAPI_event_info_t *info)
+{
+	const char *native = info->symbol;
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	size_t n = strlen(ev->encoding);
+
+	if (strcmp(ev->pool, "perf_event"))
+		return;
+	if (IS_PRESET(ev->papi_code)) {
+		if (info->count != 1 || strcmp(info->derived, "NOT_DERIVED"))
+			return; /* a sum or difference of natives has no one encoding */
+		native = info->name[0];
+		n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",native=%s", native);
+	}
+	memset(&attr, 0, sizeof attr);
+	memset(&arg, 0, sizeof arg);
+	arg.attr = &attr;
+	arg.size = sizeof arg;
+	if (n >= sizeof ev->encoding ||
+	    pfm_get_os_event_encoding(native, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS ||
+	    attr.type != PERF_TYPE_RAW)
+		return;
+	n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config=0x%" PRIx64,
+			      (uint64_t)attr.config);
+	if (attr.config1 && n < sizeof ev->encoding)
+		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config1=0x%" PRIx64,
+			 (uint64_t)attr.config1);
+}
+
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
 	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
 
 	ctr_papi_place(c ? c->name : "?", c ? c->num_cntrs : 0, ev);
+	hw_encoding(ev, info);
 }
 
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)

@@ -13,7 +13,10 @@ import json
 import re
 import sys
 
-PERF_KEYS = {"MetricName", "MetricExpr", "MetricGroup", "ScaleUnit", "BriefDescription"}
+# the metric keys jevents.py reads (tools/perf/pmu-events/jevents.py, _json_metric_attributes)
+PERF_KEYS = {"MetricName", "MetricExpr", "MetricGroup", "ScaleUnit", "BriefDescription", "PerPkg",
+             "MetricConstraint", "MetricThreshold", "PublicDescription", "Unit", "Compat", "DefaultMetricgroupName",
+             "MetricgroupNoGroup", "EventGrouping"}
 PERF_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?(?![A-Za-z_\\@:.]))|"
                         r"(?P<id>(?:[A-Za-z0-9_.:@?]|\\[-,=])+)|(?P<op>[-+*/()]))")
 
@@ -100,6 +103,12 @@ def check_perf(path, problems, names):
         seen.add(m.get("MetricName"))
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", m.get("MetricName", "")):
             problems.append(f"{where}: MetricName '{m.get('MetricName')}' is no identifier")
+        if "PerPkg" in m and m["PerPkg"] not in ("0", "1"):
+            problems.append(f"{where}: PerPkg '{m['PerPkg']}' is not \"0\" or \"1\"")
+        # jevents.py's metric constraints (tools/perf/util/metricgroup.h enum metric_event_groups)
+        if "MetricConstraint" in m and m["MetricConstraint"] not in (
+                "NO_GROUP_EVENTS", "NO_GROUP_EVENTS_NMI", "NO_GROUP_EVENTS_SMT", "NO_THRESHOLD_AND_NMI"):
+            problems.append(f"{where}: unknown MetricConstraint '{m['MetricConstraint']}'")
         if "ScaleUnit" in m and not re.fullmatch(r"\d+(\.\d+)?(e-?\d+)?\S+", m["ScaleUnit"]):
             problems.append(f"{where}: ScaleUnit '{m['ScaleUnit']}' is not <number><unit>")
         try:

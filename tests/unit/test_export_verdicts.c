@@ -1,6 +1,7 @@
 /* test_export_verdicts.c — metric exports from a hand-made events.json with one event of every
- * verdict class (tests/tools/events_every_class.json): only exact and approximate events become
- * metrics, each with its measured scale, in each tool's spelling, with the evidence attached. */
+ * verdict class (tests/tools/events_every_class.json, measured with configs/skx.ini): only exact and
+ * approximate events become metrics, each with one scale for all tools, named by its encoding in
+ * each tool's table, with the evidence attached. */
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,6 +49,13 @@ static int setup(void **state)
 		return -1;
 	snprintf(src, sizeof src, "%s/tests/tools/events_every_class.json", top ? top : ".");
 	snprintf(dst, sizeof dst, "%s/events.json", dir);
+	if (!(text = slurp(src)) || !(f = fopen(dst, "w")))
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	snprintf(src, sizeof src, "%s/tests/tools/export_skx/machine.json", top ? top : ".");
+	snprintf(dst, sizeof dst, "%s/machine.json", dir);
 	if (!(text = slurp(src)) || !(f = fopen(dst, "w")))
 		return -1;
 	fputs(text, f);
@@ -117,13 +125,15 @@ static void test_only_validated_events_become_metrics(void **state)
 	assert_string_equal(m[2].name, "write_bw_L3_DRAM");
 	assert_string_equal(m[3].name, "loads_plus_stores_rate");
 	assert_string_equal(m[4].name, "pages_rate");
-	assert_true(m[0].scale == 1.004 && m[0].bytes == 64 && m[0].divisor == 1e9);
+	/* the simple scale where analyze found one, the measured one beside it */
+	assert_true(m[0].scale == 1 && m[0].measured == 1.004 && m[0].bytes == 64 && m[0].divisor == 1e9);
+	assert_string_equal(m[0].arch, "skx");
 	assert_true(m[4].bytes == 0 && m[4].divisor == 1e6);
 	free(m);
 	json_decref(ev);
 }
 
-static void test_perf_expressions_use_measured_scale_and_perf_spelling(void **state)
+static void test_perf_expressions_use_one_scale_and_perf_names(void **state)
 {
 	struct out_export_summary s;
 	char *t = export(OX_PERF, "metrics.json", &s);
@@ -133,43 +143,47 @@ static void test_perf_expressions_use_measured_scale_and_perf_spelling(void **st
 	assert_int_equal(s.metrics, 5);
 	assert_int_equal(s.skipped, 0);
 	assert_no_unvalidated(t);
-	assert_non_null(strstr(t, "\"L1D.REPLACEMENT / 1.004 * 64 / 1000000000 / duration_time\""));
+	/* config=0x151 is event 0x51 umask 0x01: perf's skylakex table calls it l1d.replacement */
+	assert_non_null(strstr(t, "\"l1d.replacement / 1 * 64 / 1000000000 / duration_time\""));
 	/* '/' as '@', '\' before ',' and '=' (doubled inside JSON) */
-	assert_non_null(strstr(t, "\"amd_umc_0@umc_cas_cmd.rd\\\\,umask\\\\=0x1@ / 1.07 * 64 / "));
-	assert_non_null(strstr(t, "\"L2_LINES_OUT.NON_SILENT / 0.52 * 64 / 1000000000 / duration_time\""));
+	assert_non_null(strstr(t, "\"amd_umc_0@umc_cas_cmd.rd\\\\,umask\\\\=0x1@ / 1 * 64 / "));
+	assert_non_null(strstr(t, "\"l2_lines_out.non_silent / 0.5 * 64 / 1000000000 / duration_time\""));
 	assert_non_null(strstr(t, "\"page\\\\-faults / 1 / 1000000 / duration_time\""));
 	/* the evidence: class, levels, prefetch state, error, R^2, the results directory */
-	assert_non_null(strstr(t, "L1D:REPLACEMENT is exact: counts 1.004 x lines_read"));
+	assert_non_null(
+		strstr(t, "L1D:REPLACEMENT is exact: scale 1 events per lines_read (measured 1.004;"));
 	assert_non_null(strstr(t, "held at L2, L3, DRAM; prefetchers both; error 0.40 %; R^2 0.99995"));
 	assert_non_null(strstr(t, dir));
 	/* share of the highest rate measured where it is the indicator (L2 read, not L3 read) */
-	assert_non_null(strstr(t, "\"L1D.REPLACEMENT / duration_time / 1500000000\""));
+	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
 	assert_non_null(strstr(t, "\"read_bw_L2_L3_DRAM_of_peak\""));
 	assert_non_null(strstr(t, "(L2 read: 1500 Mevents/s;"));
 	free(t);
 }
 
-static void test_likwid_groups_only_for_core_papi_events(void **state)
+static void test_likwid_groups_only_for_events_in_likwids_list(void **state)
 {
 	struct out_export_summary s;
-	char *t = export(OX_LIKWID, "READ_BW_L2_L3_DRAM.txt", &s), *w, path[PATH_MAX + 64];
+	char *t = export(OX_LIKWID, "skylakeX/READ_BW_L2_L3_DRAM.txt", &s), *w, path[PATH_MAX + 64];
 
 	(void)state;
 	assert_non_null(t);
-	/* socket-scope perf UMC event and the software event have no LIKWID name */
-	assert_int_equal(s.metrics, 3);
-	assert_int_equal(s.skipped, 2);
+	/* the UMC event, L2_LINES_OUT (no entry in LIKWID's skylakeX list here) and the software event
+	   have no LIKWID name */
+	assert_int_equal(s.metrics, 2);
+	assert_int_equal(s.skipped, 3);
 	assert_non_null(strstr(s.skipped_why, "amd_umc_0"));
+	assert_non_null(strstr(s.skipped_why, "L2_LINES_OUT:NON_SILENT"));
 	assert_non_null(strstr(s.skipped_why, "page-faults"));
 	assert_non_null(strstr(t, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
-	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM [GB/s]  PMC0*1.0E-09/1.004*64/time\n"));
+	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM [GB/s]  PMC0*1.0E-09/1*64/time\n"));
 	assert_non_null(strstr(t, "read_bw_L2_L3_DRAM of peak [%]  100*PMC0/time/1500000000\n"));
 	assert_non_null(strstr(t, "LONG\nFormulas:\n"));
 	free(t);
-	snprintf(path, sizeof path, "%s/metrics/WRITE_BW_L3_DRAM.txt", dir);
+	snprintf(path, sizeof path, "%s/metrics/skylakeX/LOADS_PLUS_STORES_RATE.txt", dir);
 	w = slurp(path);
 	assert_non_null(w);
-	assert_non_null(strstr(w, "PMC0  L2_LINES_OUT_NON_SILENT"));
+	assert_non_null(strstr(w, "PMC0  MEM_INST_RETIRED_ALL_LOADS"));
 	assert_no_unvalidated(w);
 	free(w);
 }
@@ -177,13 +191,15 @@ static void test_likwid_groups_only_for_core_papi_events(void **state)
 static void test_papi_presets_use_integer_postfix(void **state)
 {
 	struct out_export_summary s;
-	char *t = export(OX_PAPI, "papi_events.csv", &s);
+	char *t = export(OX_PAPI, OUT_PAPI_FILE, &s);
 
 	(void)state;
 	assert_non_null(t);
 	assert_int_equal(s.metrics, 4); /* the perf-syntax UMC event has no PAPI name */
 	assert_no_unvalidated(t);
-	assert_non_null(strstr(t, "\nCPU,perf\n"));
+	assert_non_null(strstr(t, "\nCPU,skx\n"));
+	assert_non_null(strstr(t, "PAPI_USER_EVENTS_FILE="));
+	assert_non_null(strstr(t, "# Not exported (PAPI cannot take them):\n#   amd_umc_0/"));
 	assert_non_null(strstr(t,
 			       "PRESET,PMUCHECK_LINES_READ_L2_L3_DRAM,NOT_DERIVED,L1D:REPLACEMENT,"
 			       "LDESC,\""));
@@ -225,8 +241,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_only_validated_events_become_metrics),
-		cmocka_unit_test(test_perf_expressions_use_measured_scale_and_perf_spelling),
-		cmocka_unit_test(test_likwid_groups_only_for_core_papi_events),
+		cmocka_unit_test(test_perf_expressions_use_one_scale_and_perf_names),
+		cmocka_unit_test(test_likwid_groups_only_for_events_in_likwids_list),
 		cmocka_unit_test(test_papi_presets_use_integer_postfix),
 		cmocka_unit_test(test_papi_postfix_needs_an_integer_ratio),
 		cmocka_unit_test(test_missing_events_json_is_usage_error_and_writes_nothing),

@@ -1,0 +1,293 @@
+/* out_export_table.c — the names perf and LIKWID give the core events pmucheck's configs count,
+ * keyed by what the hardware is told (event code, umask, counter mask, offcore response), never by
+ * the spelling of a name.
+ *
+ * perf: the pmu-events tables of Linux 6.1 (tools/perf/pmu-events/arch/x86/<dir>/ JSON files; amdzen2,
+ * amdzen3, skylakex, icelakex, sapphirerapids, haswellx, broadwellx) as Debian's linux-perf 6.1
+ * lists them (`PERF_CPUID=<cpuid> perf list --details`), matched by encoding to every event of
+ * configs/<arch>.ini; zen5 and gnr from the amdzen5 and graniterapids JSON the configs cite (the
+ * config's perf spec is that JSON's encoding). zen4 is left out: perf 6.1 reads Zen 4 with the
+ * amdzen3 table, later perfs with amdzen4, so no one name is right; its events go out raw.
+ * LIKWID: src/includes/perfmon_zen3_events.txt and perfmon_skylakeX_events.txt of RRZE-HPC/likwid
+ * (EVENT_<name> code, UMASK_<name> umask; the counter class is the EVENT line's PMC). Only the
+ * entries pmucheck exports are here; cmask and offcore events have no LIKWID entry (LIKWID sets
+ * those by options this table does not carry). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_export_table.h"
+
+static const struct out_event_name names[] = {
+	/* zen2 */
+	{"zen2", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", NULL},
+	{"zen2", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", NULL},
+	{"zen2", 0x47, 0x00, 0, 0x0, "ls_misal_accesses", NULL},
+	{"zen2", 0x43, 0x01, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_l2", NULL},
+	{"zen2", 0x43, 0x02, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_cache", NULL},
+	{"zen2", 0x43, 0x08, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_dram", NULL},
+	{"zen2", 0x43, 0x40, 0, 0x0, "ls_refills_from_sys.ls_mabresp_rmt_dram", NULL},
+	{"zen2", 0x41, 0x01, 0, 0x0, "ls_mab_alloc.loads", NULL},
+	{"zen2", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", NULL},
+	{"zen2", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", NULL},
+	{"zen2", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c", NULL},
+	{"zen2", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3", NULL},
+	{"zen2", 0xae, 0x02, 0, 0x0, "de_dis_dispatch_token_stalls1.load_queue_token_stall", NULL},
+	{"zen2", 0xae, 0x04, 0, 0x0, "de_dis_dispatch_token_stalls1.store_queue_token_stall", NULL},
+	/* zen3 */
+	{"zen3", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", "LS_DISPATCH_LOADS"},
+	{"zen3", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", "LS_DISPATCH_STORES"},
+	{"zen3", 0x47, 0x01, 0, 0x0, "ls_misal_loads.ma64", "MISALIGNED_LOADS_COUNT_MA_64B"},
+	{"zen3", 0x44, 0x5f, 0, 0x0, NULL, "L1_DC_REFILLS_ALL"},
+	{"zen3", 0x43, 0x01, 0, 0x0, "ls_dmnd_fills_from_sys.lcl_l2", "DATA_CACHE_REFILLS_LOCAL_L2"},
+	{"zen3", 0x43, 0x02, 0, 0x0, "ls_dmnd_fills_from_sys.int_cache", "DATA_CACHE_REFILLS_INT_CACHE"},
+	{"zen3", 0x43, 0x08, 0, 0x0, "ls_dmnd_fills_from_sys.mem_io_local", "DATA_CACHE_REFILLS_LOCAL_DRAM"},
+	{"zen3", 0x43, 0x40, 0, 0x0, "ls_dmnd_fills_from_sys.mem_io_remote",
+	 "DATA_CACHE_REFILLS_REMOTE_DRAM"},
+	{"zen3", 0x5a, 0x5f, 0, 0x0, NULL, "HWPREF_DATA_CACHE_FILLS_ALL"},
+	{"zen3", 0x41, 0x3f, 0, 0x0, "ls_mab_alloc.load_store_allocations", NULL},
+	{"zen3", 0x5f, 0x00, 0, 0x0, "ls_alloc_mab_count", "COUNT_OF_ALLOC_MABS"},
+	{"zen3", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", "REQUESTS_TO_L2_GRP1_RD_BLOCK_L"},
+	{"zen3", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", "REQUESTS_TO_L2_GRP1_RD_BLOCK_X"},
+	{"zen3", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c",
+	 "CORE_TO_L2_CACHE_REQUESTS_LD_READ_BLK_C"},
+	{"zen3", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3", "L2_PF_MISS_IN_L3"},
+	{"zen3", 0xae, 0x02, 0, 0x0, "de_dis_dispatch_token_stalls1.load_queue_rsrc_stall", NULL},
+	{"zen3", 0xae, 0x04, 0, 0x0, "de_dis_dispatch_token_stalls1.store_queue_rsrc_stall", NULL},
+	{"zen3", 0xaf, 0x20, 0, 0x0, "de_dis_dispatch_token_stalls2.retire_token_stall", NULL},
+	/* skx */
+	{"skx", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", "MEM_INST_RETIRED_ALL_LOADS"},
+	{"skx", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", "MEM_INST_RETIRED_ALL_STORES"},
+	{"skx", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"skx", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", "MEM_INST_RETIRED_SPLIT_LOADS"},
+	{"skx", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", "L2_RQSTS_ALL_DEMAND_DATA_RD"},
+	{"skx", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", "L2_RQSTS_ALL_RFO"},
+	{"skx", 0xf1, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
+	{"skx", 0xf2, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
+	{"skx", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", "L2_TRANS_L2_WB"},
+	{"skx", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", "LONGEST_LAT_CACHE_MISS"},
+	{"skx", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", "MEM_LOAD_RETIRED_L1_MISS"},
+	{"skx", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", "MEM_LOAD_RETIRED_L3_HIT"},
+	{"skx", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", "MEM_LOAD_RETIRED_L3_MISS"},
+	{"skx", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
+	{"skx", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"skx", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", "MEM_LOAD_RETIRED_FB_HIT"},
+	{"skx", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", "L1D_PEND_MISS_PENDING"},
+	{"skx", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"skx", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", "OFFCORE_REQUESTS_BUFFER_SQ_FULL"},
+	{"skx", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", NULL},
+	{"skx", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_l3_miss", NULL},
+	{"skx", 0xa3, 0x14, 20, 0x0, "cycle_activity.stalls_mem_any", NULL},
+	{"skx", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
+	{"skx", 0xa6, 0x40, 0, 0x0, "exe_activity.bound_on_stores", "EXE_ACTIVITY_BOUND_ON_STORES"},
+	/* icx */
+	{"icx", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
+	{"icx", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
+	{"icx", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
+	{"icx", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
+	{"icx", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
+	{"icx", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
+	{"icx", 0xf1, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
+	{"icx", 0xf2, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
+	{"icx", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
+	{"icx", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
+	{"icx", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
+	{"icx", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
+	{"icx", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
+	{"icx", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
+	{"icx", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"icx", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
+	{"icx", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
+	{"icx", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"icx", 0xf4, 0x04, 0, 0x0, "sq_misc.sq_full", NULL},
+	{"icx", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", NULL},
+	{"icx", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_l3_miss", NULL},
+	{"icx", 0xa3, 0x14, 20, 0x0, "cycle_activity.stalls_mem_any", NULL},
+	{"icx", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
+	{"icx", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", NULL},
+	/* spr */
+	{"spr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
+	{"spr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
+	{"spr", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
+	{"spr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
+	{"spr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
+	{"spr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
+	{"spr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
+	{"spr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
+	{"spr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
+	{"spr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
+	{"spr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
+	{"spr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
+	{"spr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
+	{"spr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"spr", 0x2a, 0x01, 0, 0x94002380, "ocr.hwpf_l3.l3_miss", NULL},
+	{"spr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
+	{"spr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
+	{"spr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"spr", 0x47, 0x03, 3, 0x0, "memory_activity.stalls_l1d_miss", NULL},
+	{"spr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", NULL},
+	{"spr", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
+	{"spr", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", NULL},
+	/* hsw_ep */
+	{"hsw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", NULL},
+	{"hsw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", NULL},
+	{"hsw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
+	{"hsw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", NULL},
+	{"hsw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", NULL},
+	{"hsw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", NULL},
+	{"hsw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", NULL},
+	{"hsw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", NULL},
+	{"hsw_ep", 0xf2, 0x06, 0, 0x0, "l2_lines_out.demand_dirty", NULL},
+	{"hsw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
+	{"hsw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
+	{"hsw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", NULL},
+	{"hsw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", NULL},
+	{"hsw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", NULL},
+	{"hsw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram", NULL},
+	{"hsw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram", NULL},
+	{"hsw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", NULL},
+	{"hsw_ep", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
+	{"hsw_ep", 0x48, 0x02, 1, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"hsw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", NULL},
+	{"hsw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending", NULL},
+	{"hsw_ep", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_pending", NULL},
+	{"hsw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute", NULL},
+	{"hsw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", NULL},
+	/* bdw_ep */
+	{"bdw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", NULL},
+	{"bdw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", NULL},
+	{"bdw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
+	{"bdw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", NULL},
+	{"bdw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", NULL},
+	{"bdw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", NULL},
+	{"bdw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", NULL},
+	{"bdw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", NULL},
+	{"bdw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
+	{"bdw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
+	{"bdw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", NULL},
+	{"bdw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", NULL},
+	{"bdw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", NULL},
+	{"bdw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram", NULL},
+	{"bdw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram", NULL},
+	{"bdw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", NULL},
+	{"bdw_ep", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
+	{"bdw_ep", 0x48, 0x02, 1, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"bdw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", NULL},
+	{"bdw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending", NULL},
+	{"bdw_ep", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", NULL},
+	{"bdw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute", NULL},
+	{"bdw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", NULL},
+	/* zen5 */
+	{"zen5", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", NULL},
+	{"zen5", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", NULL},
+	{"zen5", 0x47, 0x01, 0, 0x0, "ls_misal_loads.ma64", NULL},
+	{"zen5", 0x44, 0xff, 0, 0x0, "ls_any_fills_from_sys.all", NULL},
+	{"zen5", 0x43, 0x01, 0, 0x0, "ls_dmnd_fills_from_sys.local_l2", NULL},
+	{"zen5", 0x43, 0x02, 0, 0x0, "ls_dmnd_fills_from_sys.local_ccx", NULL},
+	{"zen5", 0x43, 0x08, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_near", NULL},
+	{"zen5", 0x43, 0x40, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_far", NULL},
+	{"zen5", 0x44, 0x50, 0, 0x0, "ls_any_fills_from_sys.far_all", NULL},
+	{"zen5", 0x5a, 0xdf, 0, 0x0, "ls_hw_pf_dc_fills.all", NULL},
+	{"zen5", 0x41, 0x07, 0, 0x0, "ls_mab_alloc.load_store_allocations", NULL},
+	{"zen5", 0x5f, 0x00, 0, 0x0, "ls_alloc_mab_count", NULL},
+	{"zen5", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", NULL},
+	{"zen5", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", NULL},
+	{"zen5", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c", NULL},
+	{"zen5", 0x165, 0xde, 0, 0x0, "l2_fill_rsp_src.all", NULL},
+	{"zen5", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3.l1_dc_l2_hwpf", NULL},
+	{"zen5", 0xd6, 0xa2, 0, 0x0, "ex_no_retire.load_not_complete", NULL},
+	{"zen5", 0xd6, 0x02, 0, 0x0, "ex_no_retire.not_complete", NULL},
+	{"zen5", 0x1a0, 0x1e, 0, 0x0, "de_no_dispatch_per_slot.backend_stalls", NULL},
+	/* gnr */
+	{"gnr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
+	{"gnr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
+	{"gnr", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
+	{"gnr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
+	{"gnr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
+	{"gnr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
+	{"gnr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
+	{"gnr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
+	{"gnr", 0x23, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
+	{"gnr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
+	{"gnr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
+	{"gnr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
+	{"gnr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
+	{"gnr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
+	{"gnr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"gnr", 0x2a, 0x01, 0, 0x3f003c4477, "ocr.reads_to_core.l3_hit", NULL},
+	{"gnr", 0x2b, 0x01, 0, 0x3f33004477, "ocr.reads_to_core.remote", NULL},
+	{"gnr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
+	{"gnr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
+	{"gnr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
+	{"gnr", 0x47, 0x05, 5, 0x0, "memory_activity.stalls_l2_miss", NULL},
+	{"gnr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", NULL},
+	/* instructions, for PAPI_TOT_INS (skylakex inst_retired.any_p; amdzen3 ex_ret_instr) */
+	{"zen3", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
+	{"skx", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY"},
+};
+
+/* Uncore events in perf syntax that LIKWID counts on its own box counters (perfmon_zen3_events.txt:
+   "Data fabric events", class DFC). */
+static const struct out_uncore_name uncore[] = {
+	{"zen3", "amd_df", 0x07, 0x38, "DRAM_CHANNEL_0", "DFC"},
+	{"zen3", "amd_df", 0x7c7, 0x02, "DF_EVENT_REMOTE_1", "DFC"},
+};
+
+const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pmu, unsigned event,
+						unsigned umask)
+{
+	for (size_t i = 0; i < sizeof uncore / sizeof uncore[0]; i++)
+		if (!strcmp(uncore[i].arch, arch) && !strcmp(uncore[i].pmu, pmu) &&
+		    uncore[i].event == event && uncore[i].umask == umask)
+			return &uncore[i];
+	return NULL;
+}
+
+/* LIKWID's directory for an architecture's groups (its perfgroups/ names). */
+static const struct {
+	const char *arch, *dir;
+} likwid_dirs[] = {{"zen3", "zen3"}, {"skx", "skylakeX"}};
+
+const struct out_event_name *out_event_lookup(const char *arch, const struct out_hw *hw)
+{
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct out_event_name *n = &names[i];
+		if (!strcmp(n->arch, arch) && n->event == hw->event && n->umask == hw->umask &&
+		    n->cmask == hw->cmask && n->offcore == hw->config1 && !hw->inv && !hw->edge)
+			return n;
+	}
+	return NULL;
+}
+
+const char *out_likwid_dir(const char *arch)
+{
+	for (size_t i = 0; i < sizeof likwid_dirs / sizeof likwid_dirs[0]; i++)
+		if (!strcmp(likwid_dirs[i].arch, arch))
+			return likwid_dirs[i].dir;
+	return NULL;
+}
+
+/* "pmu=cpu,type=4,config=0x5f44" or "papi=0x4000...,component=perf_event,config=0x129": the x86
+   PERFEVTSEL layout, the same on AMD and Intel (AMD's event bits 8-11 sit in config bits 32-35). */
+int out_hw_decode(const char *encoding, struct out_hw *hw)
+{
+	const char *c = strstr(encoding, "config=");
+	const char *c1 = strstr(encoding, "config1=");
+	const char *pmu = strstr(encoding, "pmu=");
+	unsigned long long config;
+
+	memset(hw, 0, sizeof *hw);
+	if (!c || (c > encoding && c[-1] != ','))
+		return -1;
+	if (pmu && strncmp(pmu, "pmu=cpu,", 8))
+		return -1; /* an uncore PMU: its own layout */
+	if (!pmu && !strstr(encoding, "type=4,") && !strstr(encoding, "component=perf_event"))
+		return -1; /* a generic or software event */
+	config = strtoull(c + 7, NULL, 0);
+	hw->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+	hw->umask = (unsigned)((config >> 8) & 0xff);
+	hw->edge = (unsigned)((config >> 18) & 1);
+	hw->inv = (unsigned)((config >> 23) & 1);
+	hw->cmask = (unsigned)((config >> 24) & 0xff);
+	hw->config1 = c1 ? strtoull(c1 + 8, NULL, 0) : 0;
+	return 0;
+}
