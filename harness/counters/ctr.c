@@ -105,6 +105,11 @@ void ctr_classify(struct ctr_reading *r)
 	}
 }
 
+int ctr_open_cpu(const struct ctr_group *g, int cpu)
+{
+	return g->backend == CTR_PERF ? ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, g->pool, cpu) : cpu;
+}
+
 int ctr_open(const struct ctr_group *g, int cpu, struct ctr_set **set, struct err *e)
 {
 	struct ctr_set *s;
@@ -116,7 +121,7 @@ int ctr_open(const struct ctr_group *g, int cpu, struct ctr_set **set, struct er
 	if (!s)
 		return err_set(e, E_RUNTIME, "out of memory");
 	s->g = *g;
-	s->cpu = g->scope == CTR_SCOPE_SOCKET ? cpu : -1;
+	s->cpu = g->scope == CTR_SCOPE_SOCKET ? ctr_open_cpu(g, cpu) : -1;
 	rc = g->backend == CTR_PERF ? ctr_perf_open(s, e) : ctr_papi_open(s, e);
 	if (rc) {
 		ctr_close(s);

@@ -149,6 +149,10 @@ void ctr_plan_free(struct ctr_plan *plan);
  * OpenMP thread opens its own. Socket scope: counts the socket of `cpu` system-wide; open it once per
  * socket. cpu is ignored for thread scope. Returns E_RUNTIME with the reason when it cannot be opened. */
 int ctr_open(const struct ctr_group *g, int cpu, struct ctr_set **set, struct err *e);
+/* The CPU a socket-scope group asked to count from `cpu` is really opened on (a perf uncore PMU takes
+   only the CPUs of its cpumask: an AMD UMC box the one of its own socket): two sockets that give the
+   same CPU would count the same box twice. */
+int ctr_open_cpu(const struct ctr_group *g, int cpu);
 int ctr_start(struct ctr_set *set, struct err *e); /* resets and enables */
 int ctr_stop(struct ctr_set *set, struct err *e);
 /* One reading per event of the group, in group order (r[g->n]). A reading whose time_running differs

@@ -135,9 +135,7 @@ void ctr_perf_probe(struct ctr_event *ev)
 int ctr_perf_open(struct ctr_set *s, struct err *e)
 {
 	int pid = s->g.scope == CTR_SCOPE_SOCKET ? -1 : 0;
-	int cpu = s->g.scope == CTR_SCOPE_SOCKET
-		? ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, s->g.pool, s->cpu)
-		: -1;
+	int cpu = s->cpu; /* socket scope: ctr_open_cpu's choice; -1 for thread scope */
 
 	for (unsigned i = 0; i < CTR_GROUP_MAX; i++)
 		s->fd[i] = -1;

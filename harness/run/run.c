@@ -115,6 +115,7 @@ struct group_ctx {
 	struct pass_counters sock[TOPO_MAX_SOCKETS][2];
 	struct topo_socket_use uncore[TOPO_MAX_SOCKETS];
 	int nuncore;
+	int sock_dup[TOPO_MAX_SOCKETS]; /* the group's counters for this socket are another socket's */
 	char cpus[512], mem_nodes[256], placement[32], msr[512], uncore_label[160];
 	struct record_labels labels;
 	struct point_record rec;
@@ -184,8 +185,17 @@ static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int 
 	if (grp->scope != CTR_SCOPE_SOCKET)
 		open_pair(grp, g->s->cfg->plan.cpus[tid], g->pc[tid]);
 	else if (tid == 0)
-		for (int k = 0; k < g->nuncore; k++)
+		for (int k = 0; k < g->nuncore; k++) {
+			int cpu = ctr_open_cpu(grp, g->uncore[k].cpu);
+			g->sock_dup[k] = 0;
+			for (int j = 0; j < k; j++)
+				g->sock_dup[k] |= ctr_open_cpu(grp, g->uncore[j].cpu) == cpu;
+			if (g->sock_dup[k]) { /* nothing to open: counted once, from the first socket */
+				memset(g->sock[k], 0, sizeof g->sock[k]);
+				continue;
+			}
 			open_pair(grp, g->uncore[k].cpu, g->sock[k]);
+		}
 }
 
 static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
@@ -208,6 +218,8 @@ static void record_event(const struct group_ctx *g, const struct ctr_group *grp,
 	out->status = CTR_OK;
 	out->has_count = 1;
 	for (int i = 0; i < n; i++) {
+		if (sock && g->sock_dup[i])
+			continue;
 		const struct pass_counters *lo = sock ? &g->sock[i][0] : &g->pc[i][0];
 		const struct pass_counters *hi = sock ? &g->sock[i][1] : &g->pc[i][1];
 		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k]
