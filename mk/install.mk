@@ -28,6 +28,7 @@ install: pmucheck $(MAN_PAGE) $(COMPLETION)
 	cd configs && find . -type f -exec install -D -m 644 {} "$(INST_DATA)/configs/{}" \;
 	install -D -m 644 $(MAN_PAGE) "$(INST_MAN)/pmucheck.1"
 	install -D -m 644 $(COMPLETION) "$(INST_COMP)/pmucheck"
+	install -D -m 755 scripts/pmucheck-fleet.sbatch "$(INST_DATA)/pmucheck-fleet.sbatch"
 	install -D -m 644 -t "$(INST_DOC)" README.md LICENSE
 	find docs -type f -exec install -D -m 644 {} "$(INST_DOC)/{}" \;
 

@@ -6,7 +6,7 @@ set -eu
 
 build="gcc make libc6-dev libpapi-dev papi-tools libpfm4-dev libnuma-dev libhwloc-dev libinih-dev libjansson-dev"
 run="gnuplot-nox"
-test="python3 libcmocka-dev valgrind binutils clang libclang-rt-14-dev linux-perf likwid"
+test="python3 libcmocka-dev valgrind binutils clang libclang-rt-14-dev linux-perf likwid munge slurmctld slurmd slurm-client"
 
 case "${1:-build}" in
 build) want="$build" ;;

@@ -374,6 +374,8 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
 {
 	const struct ctr_named_event *n;
 
+	if (!*spec) /* the one message for it, also when called without ctr_resolve (the fuzzer does) */
+		return err_set(e, E_USAGE, "empty event name");
 	ev->backend = CTR_PERF;
 	ev->scope = CTR_SCOPE_THREAD;
 	ev->scale = 1.0;

@@ -58,6 +58,22 @@ static void bracketed(const char *path, char *out, size_t len)
 	}
 }
 
+/* MemTotal in KiB, 0 when unreadable. */
+static long long meminfo_total_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	long long kib = 0;
+	char line[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
 void sysinfo_read(struct sysinfo *s)
 {
 	static const struct {
@@ -85,6 +101,7 @@ void sysinfo_read(struct sysinfo *s)
 	read_line("/sys/devices/system/cpu/smt/active", buf, sizeof buf);
 	snprintf(s->smt, sizeof s->smt, "%s", buf[0] == '1' ? "on" : buf[0] == '0' ? "off" : "unknown");
 	gethostname(s->host, sizeof s->host - 1);
+	s->mem_total_kib = meminfo_total_kib();
 }
 
 void sysinfo_print(const struct sysinfo *s, FILE *f)
@@ -110,6 +127,7 @@ json_t *sysinfo_cpu_json(const struct sysinfo *s)
 
 json_t *sysinfo_os_json(const struct sysinfo *s)
 {
-	return json_pack("{s:s, s:s, s:f, s:s, s:s}", "kernel", s->kernel, "governor", s->governor, "mhz",
-			 s->mhz, "thp", s->thp, "smt", s->smt);
+	return json_pack("{s:s, s:s, s:f, s:s, s:s, s:I}", "kernel", s->kernel, "governor", s->governor,
+			 "mhz", s->mhz, "thp", s->thp, "smt", s->smt, "mem_total_kib",
+			 (json_int_t)s->mem_total_kib);
 }

@@ -20,6 +20,8 @@ struct sysinfo {
 	char thp[32];      /* "always", "madvise", "never" */
 	char smt[16];      /* "on", "off", "unknown" */
 	char host[64];
+	long long
+		mem_total_kib; /* /proc/meminfo MemTotal: the memory configuration nodes are grouped by; 0 unknown */
 };
 
 void sysinfo_read(struct sysinfo *s);

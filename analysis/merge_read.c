@@ -1,0 +1,368 @@
+/* merge_read.c — one results directory reduced to a merge node: its type (CPU, sockets, cores, NUMA
+ * nodes, memory), the facts its type must share, its peak figures (peaks.csv) and its event verdicts
+ * (events.json). Every check comes before the first change to the merge, so a refused directory leaves
+ * no trace but its refusal. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "merge_int.h"
+#include "out_report_csv.h"
+
+const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
+						"cache sizes", "pmucheck version"};
+
+/* The peaks.csv columns merged, and how a figure is named after its row's level and access. */
+static const struct {
+	const char *col, *what;
+	int latency;
+} fig_cols[] = {
+	{"gbps_1_core", "GB/s 1 core", 0},
+	{"gbps_all_cores", "GB/s all cores", 0},
+	{"latency_ns", "ns", 1},
+};
+#define NFIG_COLS (sizeof fig_cols / sizeof fig_cols[0])
+
+static const char *str(json_t *o, const char *path)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, k);
+	return json_is_string(o) ? json_string_value(o) : NULL;
+}
+
+static long long num(json_t *o, const char *path)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, k);
+	return json_is_integer(o) ? (long long)json_integer_value(o) : -1;
+}
+
+/* "L1d 48K L2 1024K L3 520192K", the BIOS-visible sizes from hwloc. */
+static void caches_text(json_t *mj, char *buf, size_t len)
+{
+	json_t *c;
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	json_array_foreach(json_object_get(json_object_get(mj, "topology"), "caches"), i, c)
+	{
+		const char *t = str(c, "type") ?: "";
+		if (!strcmp(t, "instruction") || n + 32 > len)
+			continue;
+		n += snprintf(buf + n, len - n, "%sL%lld%s %lldK", n ? " " : "", num(c, "level"),
+			      !strcmp(t, "data") ? "d" : "", num(c, "size") / 1024);
+	}
+}
+
+static void facts(json_t *mj, char fact[MF_COUNT][MERGE_TEXT])
+{
+	json_t *pf = json_object_get(mj, "prefetch");
+
+	snprintf(fact[MF_MICROCODE], MERGE_TEXT, "%s", str(mj, "cpu.microcode") ?: "");
+	if (json_is_true(json_object_get(pf, "control")))
+		snprintf(fact[MF_PREFETCH], MERGE_TEXT, "%s", str(pf, "before") ?: "");
+	else
+		snprintf(fact[MF_PREFETCH], MERGE_TEXT, "not readable");
+	snprintf(fact[MF_THP], MERGE_TEXT, "%s", str(mj, "os.thp") ?: "");
+	snprintf(fact[MF_GOVERNOR], MERGE_TEXT, "%s", str(mj, "os.governor") ?: "");
+	snprintf(fact[MF_SMT], MERGE_TEXT, "%s", str(mj, "os.smt") ?: "");
+	caches_text(mj, fact[MF_CACHES], MERGE_TEXT);
+	snprintf(fact[MF_PMUCHECK], MERGE_TEXT, "%s", str(mj, "pmucheck") ?: "");
+}
+
+/* The node type: what the CPU is and how the memory is built. Microcode is a fact nodes of a type
+   share, not part of the type: a node left on old microcode must stand out among its peers rather
+   than form a type of its own. Memory is MemTotal rounded to GiB (the kernel's reservations move it by
+   a few MiB between identical nodes). */
+static void type_key(json_t *mj, char *key, size_t klen, char *label, size_t llen)
+{
+	long long kib = num(mj, "os.mem_total_kib"), gib = kib > 0 ? (kib + 512 * 1024) / (1024 * 1024) : -1;
+	const char *model = str(mj, "cpu.model_name") ?: "?";
+	char mem[32];
+
+	if (gib >= 0)
+		snprintf(mem, sizeof mem, "%lld GiB", gib);
+	else
+		snprintf(mem, sizeof mem, "memory unknown");
+	snprintf(key, klen, "%s|%s|%lld|%lld|%lld|%lld|%lld|%lld|%lld|%lld", model,
+		 str(mj, "cpu.vendor") ?: "", num(mj, "cpu.family"), num(mj, "cpu.model"),
+		 num(mj, "cpu.stepping"), num(mj, "topology.sockets"), num(mj, "topology.cores"),
+		 num(mj, "topology.pus"), num(mj, "topology.numa_nodes"), gib);
+	snprintf(label, llen,
+		 "%s (family 0x%llx model 0x%llx stepping %lld), %lld socket(s), %lld cores, %lld CPUs, "
+		 "%lld NUMA node(s), %s",
+		 model, num(mj, "cpu.family"), num(mj, "cpu.model"), num(mj, "cpu.stepping"),
+		 num(mj, "topology.sockets"), num(mj, "topology.cores"), num(mj, "topology.pus"),
+		 num(mj, "topology.numa_nodes"), mem);
+}
+
+static int load_json(const char *dir, const char *name, json_t **j, struct err *e)
+{
+	char path[PATH_MAX];
+	json_error_t je;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (access(path, F_OK))
+		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);
+	if (!(*j = json_load_file(path, 0, &je)))
+		return err_set(e, E_USAGE, "%s:%d:%d: malformed: %s", path, je.line, je.column, je.text);
+	if (!json_is_object(*j)) {
+		json_decref(*j);
+		return err_set(e, E_USAGE, "%s: malformed: not a JSON object", path);
+	}
+	if (num(*j, "format") != 1) {
+		long long f = num(*j, "format");
+		json_decref(*j);
+		return f < 0 ? err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path)
+			     : err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path, f);
+	}
+	return 0;
+}
+
+/* Checks events.json: a list of objects with "event" and a known "class". */
+static int check_events(json_t *ej, const char *dir, struct err *e)
+{
+	json_t *evs = json_object_get(ej, "events"), *ev;
+	size_t i;
+
+	if (!json_is_array(evs))
+		return err_set(e, E_USAGE, "%s/events.json: malformed: no \"events\" list", dir);
+	json_array_foreach(evs, i, ev)
+	{
+		const char *cls = str(ev, "class");
+		int k = 0;
+		while (cls && k < VC_COUNT && strcmp(cls, verdict_class_names[k]))
+			k++;
+		if (!str(ev, "event") || !cls || k == VC_COUNT)
+			return err_set(e, E_USAGE,
+				       "%s/events.json: malformed: event %zu has no event name or "
+				       "no known class",
+				       dir, i + 1);
+	}
+	return 0;
+}
+
+static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
+{
+	if (out_csv_col(t, "level") < 0 || out_csv_col(t, "access") < 0)
+		return err_set(e, E_USAGE, "%s/peaks.csv: malformed: no level and access columns", dir);
+	for (size_t c = 0; c < NFIG_COLS; c++)
+		if (out_csv_col(t, fig_cols[c].col) < 0)
+			return err_set(e, E_USAGE, "%s/peaks.csv: no column %s: written by another version",
+				       dir, fig_cols[c].col);
+	return 0;
+}
+
+/* Grows *p (n elements of size sz) by one zeroed element; NULL when out of memory. */
+static void *grow(void *p, unsigned n, size_t sz, void **out)
+{
+	char *q = realloc(p, (n + 1) * sz);
+
+	if (!q)
+		return NULL;
+	memset(q + n * sz, 0, sz);
+	*out = q;
+	return q + n * sz;
+}
+
+static int find_type(struct merge *m, const char *key, const char *label)
+{
+	struct merge_type *t;
+
+	for (unsigned i = 0; i < m->ntype; i++)
+		if (!strcmp(m->type[i].key, key))
+			return (int)i;
+	if (!(t = grow(m->type, m->ntype, sizeof *t, (void **)&m->type)))
+		return -1;
+	snprintf(t->key, sizeof t->key, "%s", key);
+	snprintf(t->label, sizeof t->label, "%s", label);
+	return (int)m->ntype++;
+}
+
+static int find_fig(struct merge_type *t, const char *name, int latency)
+{
+	struct merge_fig *f;
+
+	for (unsigned i = 0; i < t->nfig; i++)
+		if (!strcmp(t->fig[i].name, name))
+			return (int)i;
+	if (!(f = grow(t->fig, t->nfig, sizeof *f, (void **)&t->fig)))
+		return -1;
+	snprintf(f->name, sizeof f->name, "%s", name);
+	f->latency = latency;
+	return (int)t->nfig++;
+}
+
+static int set_val(struct merge_node *nd, unsigned i, double v)
+{
+	if (i >= nd->nval) {
+		double *p = realloc(nd->val, (i + 1) * sizeof *p);
+		if (!p)
+			return -1;
+		for (unsigned k = nd->nval; k <= i; k++)
+			p[k] = NAN;
+		nd->val = p;
+		nd->nval = i + 1;
+	}
+	nd->val[i] = v;
+	return 0;
+}
+
+static int add_figures(struct merge_type *t, struct merge_node *nd, const struct out_csv *pk)
+{
+	int lc = out_csv_col(pk, "level"), ac = out_csv_col(pk, "access");
+
+	for (unsigned r = 0; r < pk->nrows; r++)
+		for (size_t c = 0; c < NFIG_COLS; c++) {
+			const char *cell = pk->rows[r][out_csv_col(pk, fig_cols[c].col)];
+			char name[96], *end;
+			double v = strtod(cell, &end);
+			int fi;
+			if (!cell[0] || *end || !(v > 0))
+				continue;
+			snprintf(name, sizeof name, "%s %s %s", pk->rows[r][lc], pk->rows[r][ac],
+				 fig_cols[c].what);
+			if ((fi = find_fig(t, name, fig_cols[c].latency)) < 0 || set_val(nd, (unsigned)fi, v))
+				return -1;
+		}
+	return 0;
+}
+
+static int find_arch(struct merge *m, const char *name)
+{
+	struct merge_arch *a;
+
+	for (unsigned i = 0; i < m->narch; i++)
+		if (!strcmp(m->arch[i].name, name))
+			return (int)i;
+	if (!(a = grow(m->arch, m->narch, sizeof *a, (void **)&m->arch)))
+		return -1;
+	snprintf(a->name, sizeof a->name, "%s", name);
+	return (int)m->narch++;
+}
+
+/* Adds the node as the architecture's next column: every event known so far gets a cell. */
+static int add_events(struct merge_arch *a, unsigned node, json_t *ej)
+{
+	unsigned *nodes = realloc(a->node, (a->nnode + 1) * sizeof *nodes), col = a->nnode;
+	json_t *ev;
+	size_t i;
+
+	if (!nodes)
+		return -1;
+	a->node = nodes;
+	for (unsigned k = 0; k < a->nev; k++) {
+		unsigned char *c = realloc(a->ev[k].cls, col + 1);
+		if (!c)
+			return -1;
+		c[col] = MERGE_NO_CLASS;
+		a->ev[k].cls = c;
+	}
+	a->node[a->nnode++] = node;
+	json_array_foreach(json_object_get(ej, "events"), i, ev)
+	{
+		const char *name = str(ev, "event"), *cls = str(ev, "class");
+		unsigned k = 0, c = 0;
+		while (k < a->nev && strcmp(a->ev[k].name, name))
+			k++;
+		if (k == a->nev) {
+			struct merge_event *n = grow(a->ev, a->nev, sizeof *n, (void **)&a->ev);
+			if (!n || !(n->cls = malloc(col + 1)))
+				return -1;
+			memset(n->cls, MERGE_NO_CLASS, col + 1);
+			snprintf(n->name, sizeof n->name, "%s", name);
+			a->nev++;
+		}
+		while (strcmp(cls, verdict_class_names[c]))
+			c++;
+		a->ev[k].cls[col] = (unsigned char)c;
+	}
+	return 0;
+}
+
+static void node_name(const struct merge *m, json_t *mj, const char *dir, char *buf, size_t len)
+{
+	const char *host = str(mj, "host") ?: "", *base = strrchr(dir, '/');
+
+	snprintf(buf, len, "%s", host);
+	for (unsigned i = 0; i < m->nnode; i++)
+		if (!strcmp(m->node[i].name, buf) || !buf[0]) {
+			/* the same host twice (two runs of one node): the directories tell them apart */
+			snprintf(buf, len, "%s", base && base[1] ? base + 1 : dir);
+			return;
+		}
+}
+
+static int commit(struct merge *m, const char *dir, json_t *mj, json_t *ej, const struct out_csv *pk,
+		  struct err *e)
+{
+	char key[512], label[512];
+	struct merge_node *nd;
+	int t, a;
+
+	type_key(mj, key, sizeof key, label, sizeof label);
+	if ((t = find_type(m, key, label)) < 0 ||
+	    (a = find_arch(m, str(mj, "config.arch") ?: str(mj, "cpu.model_name") ?: "?")) < 0 ||
+	    !(nd = grow(m->node, m->nnode, sizeof *nd, (void **)&m->node)))
+		return err_set(e, E_RUNTIME, "out of memory");
+	node_name(m, mj, dir, nd->name, sizeof nd->name);
+	snprintf(nd->dir, sizeof nd->dir, "%s", dir);
+	nd->type = (unsigned)t;
+	nd->arch = (unsigned)a;
+	facts(mj, nd->fact);
+	struct merge_type *ty = &m->type[t];
+	unsigned *tn = realloc(ty->node, (ty->nnode + 1) * sizeof *tn);
+	if (!tn)
+		return err_set(e, E_RUNTIME, "out of memory");
+	ty->node = tn;
+	ty->node[ty->nnode++] = m->nnode;
+	if (add_figures(ty, nd, pk) || add_events(&m->arch[a], m->nnode, ej))
+		return err_set(e, E_RUNTIME, "out of memory");
+	m->nnode++;
+	return 0;
+}
+
+int merge_read_dir(struct merge *m, const char *dir, struct err *e)
+{
+	json_t *mj = NULL, *ej = NULL;
+	struct out_csv pk = {0};
+	char path[PATH_MAX];
+	struct stat sb;
+	int rc;
+
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		return err_set(e, E_USAGE, "%s: %s", dir,
+			       errno == ENOENT ? "no such directory" : "not a directory");
+	if ((rc = load_json(dir, "machine.json", &mj, e)))
+		return rc;
+	snprintf(path, sizeof path, "%s/PARTIAL", dir);
+	if (!str(mj, "pmucheck") || !str(mj, "host") || !json_is_object(json_object_get(mj, "cpu")))
+		rc = err_set(e, E_USAGE,
+			     "%s/machine.json: no pmucheck, host or cpu: not a pmucheck results directory",
+			     dir);
+	else if (!access(path, F_OK))
+		rc = err_set(e, E_USAGE, "%s: an interrupted run (PARTIAL): 'pmucheck run --resume %s' first",
+			     dir, dir);
+	else if (snprintf(path, sizeof path, "%s/peaks.csv", dir), access(path, F_OK))
+		rc = err_set(e, E_USAGE, "%s: not analysed (no peaks.csv): 'pmucheck analyze %s' first", dir,
+			     dir);
+	else if (out_csv_read(path, &pk))
+		rc = err_set(e, E_USAGE, "%s: malformed: no header", path);
+	else if (!(rc = check_peaks(&pk, dir, e)) && !(rc = load_json(dir, "events.json", &ej, e)) &&
+		 !(rc = check_events(ej, dir, e)))
+		rc = commit(m, dir, mj, ej, &pk, e);
+	out_csv_free(&pk);
+	json_decref(ej);
+	json_decref(mj);
+	return rc;
+}

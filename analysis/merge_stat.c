@@ -1,0 +1,133 @@
+/* merge_stat.c — a node type's median and spread per figure, and its outliers: figures far from the
+ * median on a log scale by the robust rule of thresholds.h, and facts (microcode, prefetcher MSRs,
+ * THP, governor, SMT, cache sizes, pmucheck version) that differ from the type's most common value. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge_int.h"
+#include "stats.h"
+#include "thresholds.h"
+
+/* 1/1.4826: the median absolute deviation of a normal distribution in standard deviations. */
+#define MAD_TO_Z 0.6745
+
+static double node_val(const struct merge_node *nd, unsigned f)
+{
+	return f < nd->nval ? nd->val[f] : NAN;
+}
+
+static int add_outlier(struct merge *m, unsigned node, const char *reason)
+{
+	struct merge_outlier *o = realloc(m->out, (m->nout + 1) * sizeof *o);
+
+	if (!o)
+		return -1;
+	m->out = o;
+	o[m->nout].node = node;
+	snprintf(o[m->nout].reason, sizeof o->reason, "%s", reason);
+	m->nout++;
+	return 0;
+}
+
+/* Median and MAD of ln(value) over the type's nodes; buf holds nnode doubles. */
+static void fig_stats(const struct merge *m, const struct merge_type *t, unsigned f, double *buf, double *med,
+		      double *mad)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->nnode; i++) {
+		double v = node_val(&m->node[t->node[i]], f);
+		if (v > 0)
+			buf[n++] = log(v);
+	}
+	t->fig[f].n = n;
+	*med = stats_median(buf, n);
+	for (unsigned i = 0; i < n; i++)
+		buf[i] = fabs(buf[i] - *med);
+	*mad = stats_median(buf, n);
+}
+
+/* The most common value of fact k among the type's nodes (the first of equals in node order). */
+static void fact_mode(const struct merge *m, struct merge_type *t, int k)
+{
+	unsigned best = 0;
+
+	t->fact[k][0] = 0;
+	for (unsigned i = 0; i < t->nnode; i++) {
+		const char *v = m->node[t->node[i]].fact[k];
+		unsigned c = 0;
+		for (unsigned j = 0; j < t->nnode; j++)
+			c += !strcmp(v, m->node[t->node[j]].fact[k]);
+		if (c > best) {
+			best = c;
+			snprintf(t->fact[k], MERGE_TEXT, "%s", v);
+		}
+	}
+}
+
+static int node_outliers(struct merge *m, const struct merge_type *t, unsigned node, const double *med,
+			 const double *mad)
+{
+	const struct merge_node *nd = &m->node[node];
+	char why[400];
+	int any = 0;
+
+	for (int k = 0; k < MF_COUNT && t->nnode > 1; k++)
+		if (strcmp(nd->fact[k], t->fact[k])) {
+			snprintf(why, sizeof why, "%s %s; its type's most common: %s", merge_fact_names[k],
+				 nd->fact[k][0] ? nd->fact[k] : "(none)",
+				 t->fact[k][0] ? t->fact[k] : "(none)");
+			if (add_outlier(m, node, why))
+				return -1;
+			any = 1;
+		}
+	for (unsigned f = 0; f < t->nfig; f++) {
+		double v = node_val(nd, f), d = v > 0 ? log(v) - med[f] : 0;
+		double z = mad[f] > 0 ? MAD_TO_Z * fabs(d) / mad[f] : INFINITY;
+		if (!(v > 0) || t->fig[f].n < THR_MERGE_MIN_NODES || fabs(d) <= log1p(THR_MERGE_MIN_DEV) ||
+		    z <= THR_MERGE_Z)
+			continue;
+		if (isinf(z))
+			snprintf(
+				why, sizeof why,
+				"%s %.4g, %.0f %% %s the type's median %.4g (every other node at the median)",
+				t->fig[f].name, v, fabs(expm1(d)) * 100, d < 0 ? "below" : "above",
+				exp(med[f]));
+		else
+			snprintf(why, sizeof why,
+				 "%s %.4g, %.0f %% %s the type's median %.4g (robust z %.1f)", t->fig[f].name,
+				 v, fabs(expm1(d)) * 100, d < 0 ? "below" : "above", exp(med[f]), z);
+		if (add_outlier(m, node, why))
+			return -1;
+		any = 1;
+	}
+	m->outlier_nodes += any;
+	return 0;
+}
+
+int merge_judge(struct merge *m)
+{
+	int rc = 0;
+
+	for (unsigned ti = 0; ti < m->ntype && !rc; ti++) {
+		struct merge_type *t = &m->type[ti];
+		double *buf = malloc((t->nnode + 1) * sizeof *buf), *med = calloc(t->nfig + 1, sizeof *med),
+		       *mad = calloc(t->nfig + 1, sizeof *mad);
+		if (!buf || !med || !mad)
+			rc = -1;
+		for (unsigned f = 0; f < t->nfig && !rc; f++) {
+			fig_stats(m, t, f, buf, &med[f], &mad[f]);
+			t->fig[f].median = t->fig[f].n ? exp(med[f]) : NAN;
+			t->fig[f].spread = t->fig[f].n > 1 ? expm1(mad[f] / MAD_TO_Z) : NAN;
+		}
+		for (int k = 0; k < MF_COUNT && !rc; k++)
+			fact_mode(m, t, k);
+		for (unsigned i = 0; i < t->nnode && !rc; i++)
+			rc = node_outliers(m, t, t->node[i], med, mad);
+		free(buf);
+		free(med);
+		free(mad);
+	}
+	return rc;
+}

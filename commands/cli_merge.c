@@ -1,0 +1,84 @@
+/* cli_merge.c — `pmucheck merge [-o OUT] DIR...`: many nodes' analysed results directories in, one
+ * comparison out (analysis/merge.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cli.h"
+#include "merge.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmucheck merge [--quiet] [-o OUT] DIR...\n\n"
+		"Reads many analysed results directories (one per node, e.g. from 'pmucheck fleet';\n"
+		"'pmucheck analyze DIR' first) and writes into OUT (default merge-<UTC time>):\n"
+		"  merge.md, report.html   per node type (CPU, sockets, cores, NUMA nodes, memory): the\n"
+		"                          nodes' peak figures side by side with median and spread, a "
+		"figure\n"
+		"                          of every node against the median (plots/), the outliers and why;\n"
+		"                          per architecture: each event's verdict and the nodes that "
+		"disagree\n"
+		"  nodes.csv               every node's figures beside its type's median\n"
+		"  outliers.csv            every outlier: node, directory, reason\n"
+		"  events.csv              per architecture and event: verdict, on how many nodes, who "
+		"disagrees\n"
+		"  merge.json              all of it, for tools\n"
+		"A directory that cannot be read (not a pmucheck results directory, malformed, another\n"
+		"format, not analysed, interrupted) is refused by name on stderr and in merge.md; the\n"
+		"others are merged.\n"
+		"Exit status: 0 merged, 1 failure, 2 bad usage or no directory could be merged.\n");
+}
+
+static int cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	struct merge_summary s;
+	struct err e = {{0}};
+	char def[64];
+	const char *out = NULL;
+	int c, quiet = 0, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		if (c == 'o') {
+			out = optarg;
+		} else if (c == 'q') {
+			quiet = 1;
+		} else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else {
+			err_set(&e, E_USAGE, "unknown option or missing argument '%s'", argv[optind - 1]);
+			return cli_fail("merge", E_USAGE, &e);
+		}
+	}
+	if (optind == argc) {
+		err_set(&e, E_USAGE, "expected one or more results directories");
+		return cli_fail("merge", E_USAGE, &e);
+	}
+	if (!out) {
+		time_t now = time(NULL);
+		strftime(def, sizeof def, "merge-%Y%m%dT%H%M%SZ", gmtime(&now));
+		out = def;
+	}
+	rc = merge_dirs(argv + optind, (unsigned)(argc - optind), out, &s, &e);
+	for (unsigned i = 0; i < s.nrefused; i++)
+		fprintf(stderr, "pmucheck merge: refused %s\n", s.refused[i].reason);
+	if (!rc && s.gnuplot_missing)
+		fprintf(stderr, "pmucheck merge: gnuplot not found: the report has no figures\n");
+	if (!rc && !quiet)
+		printf("merged %u nodes (%u refused) of %u node types and %u architectures: %u outlier "
+		       "nodes\n"
+		       "wrote %s/merge.md, report.html, nodes.csv, outliers.csv, events.csv, merge.json, %u "
+		       "figures\n",
+		       s.nodes, s.nrefused, s.types, s.archs, s.outliers, out, s.plots);
+	merge_summary_free(&s);
+	return rc ? cli_fail("merge", rc, &e) : 0;
+}
+
+CLI_COMMAND("merge", cmd, "compare many nodes' results: per node type and architecture, with outliers");

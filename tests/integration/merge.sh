@@ -1,0 +1,69 @@
+#!/bin/bash
+# merge.sh — `pmucheck merge` without Slurm: four nodes made from one real --quick run of this machine
+# (copied, host renamed), one with its figures perturbed, one with other microcode, one whose event
+# verdict differs, a node of another CPU model; and every kind of directory merge must refuse by name
+# (malformed, foreign, another format, not analysed, interrupted) while it merges the rest.
+. "$(dirname "$0")/../lib.sh"
+
+R=$TMP/run
+"$PMUCHECK" run --quick -k load.sse,chase.plain --time-budget 5 --sizes 16k,256k --threads 1 \
+	--reported-levels --no-progress -o "$R" >"$TMP/run.out" 2>&1 && "$PMUCHECK" analyze --quiet "$R"
+check "a short run of this machine is analysed" test -s "$R/peaks.csv" -a -s "$R/events.json"
+
+node() { # NAME: a copy of the run as node NAME
+	cp -r "$R" "$TMP/$1" && sed -i "s/\"host\": \"[^\"]*\"/\"host\": \"$1\"/" "$TMP/$1/machine.json"
+}
+for n in a b c d e; do node $n; done
+# c: a tenth of the bandwidth, ten times the latency (a node with a broken DIMM, say)
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ if ($c["gbps_1_core"] != "") $c["gbps_1_core"] /= 10
+	  if ($c["latency_ns"] != "") $c["latency_ns"] *= 10; print }' "$R/peaks.csv" >"$TMP/c/peaks.csv"
+sed -i 's/"microcode": "[^"]*"/"microcode": "0xdead"/' "$TMP/d/machine.json"
+python3 - "$TMP/d/events.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for ev in j["events"]:
+    if ev["event"] == "page-faults":
+        ev["class"] = "approximate"
+json.dump(j, open(sys.argv[1], "w"))
+PY
+sed -i 's/"model_name": "[^"]*"/"model_name": "Other CPU"/' "$TMP/e/machine.json"
+
+# what must be refused, each for its own reason
+mkdir -p "$TMP/bad/foreign" "$TMP/bad/empty"
+echo '{ "results": [] }' >"$TMP/bad/foreign/machine.json"
+cp -r "$R" "$TMP/bad/malformed" && echo '{ "format": 1, "events": [' >"$TMP/bad/malformed/events.json"
+cp -r "$R" "$TMP/bad/future" && sed -i 's/"format": 1/"format": 9/' "$TMP/bad/future/machine.json"
+cp -r "$R" "$TMP/bad/unanalysed" && rm "$TMP/bad/unanalysed/peaks.csv"
+cp -r "$R" "$TMP/bad/partial" && touch "$TMP/bad/partial/PARTIAL"
+cp -r "$R" "$TMP/bad/oldpeaks" && sed -i '1s/latency_ns/lat/' "$TMP/bad/oldpeaks/peaks.csv"
+
+O=$TMP/out
+expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
+cp "$TMP/check.out" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (7 refused) of 2 node types" "$TMP/merge.out"
+for b in foreign:"no \"format\"" empty:"no machine.json" malformed:"events.json:[0-9]+:[0-9]+: malformed" \
+	future:"format 9, this pmucheck reads format 1" unanalysed:"not analysed" partial:"interrupted run" \
+	oldpeaks:"no column latency_ns"; do
+	d=${b%%:*} why=${b#*:}
+	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
+	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"
+done
+for f in merge.md report.html nodes.csv outliers.csv events.csv merge.json plots/type-1.png; do
+	check "writes $f" test -s "$O/$f"
+done
+check "merge.json is JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$O/merge.json"
+check "report.html inlines the figure" grep -q 'src="data:image/png;base64,' "$O/report.html"
+check "the perturbed node c is an outlier, 90 % below its type's median" \
+	grep -Eq '^1,c,.*GB/s 1 core [0-9.e+-]+, 90 % below' "$O/outliers.csv"
+check "... and ten times above it in latency" grep -Eq '^1,c,.*latency ns [0-9.e+-]+, 900 % above' "$O/outliers.csv"
+check "node d is an outlier by its microcode" grep -q '^1,d,.*microcode 0xdead' "$O/outliers.csv"
+check "no other node of type 1 is an outlier" test -z "$(grep -E '^1,(a|b),' "$O/outliers.csv")"
+check "the other CPU model is a type of its own" grep -q '^2,e,' "$O/nodes.csv"
+check "page-faults: the verdict of 4 of 5 nodes (one architecture), d disagrees" \
+	grep -q ',page-faults,[a-z ]*,4,5,d=approximate$' "$O/events.csv"
+check "merge.md says which node disagrees" grep -q '| `page-faults` | [a-z ]* | 4 of 5 | d: approximate |' "$O/merge.md"
+
+expect_status "merge of nothing readable is a usage error" 2 "$PMUCHECK" merge -o "$TMP/none" "$TMP"/bad/*
+check "... and writes nothing" test ! -e "$TMP/none"
+expect_status "merge without directories is a usage error" 2 "$PMUCHECK" merge -o "$TMP/none"
