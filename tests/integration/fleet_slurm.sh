@@ -66,6 +66,6 @@ check "merge of three nodes among two unreadable directories succeeds" grep -q "
 check "the malformed directory is refused by name" grep -q "refused $SH/malformed/machine.json" "$TMP/merge.out"
 check "the foreign directory is refused by name" grep -q "refused $SH/foreign: no machine.json" "$TMP/merge.out"
 check "the perturbed node n2 is an outlier in bandwidth or latency" \
-	grep -Eq '^1,n2,.*(GB/s|ns) [0-9.e+-]+, [0-9]+ % (below|above)' "$TMP/merged/outliers.csv"
+	grep -Eq '^1,n2,.*(GB/s|ns)( [0-9]+ cores?| all cores)? [0-9.e+-]+, [0-9]+ % (below|above)' "$TMP/merged/outliers.csv"
 cut -c1-200 "$TMP/merged/outliers.csv" | sed "s/^/# /"
 check "the merged event table lists each event on 3 nodes" grep -q ',page-faults,[a-z ]*,3,3,' "$TMP/merged/events.csv"
