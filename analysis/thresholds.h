@@ -24,7 +24,7 @@
    judged whole. */
 #define THR_OUTLIER_SIGMAS 4.0
 #define THR_OUTLIER_MIN 0.10
-#define THR_OUTLIER_SHARE 0.2
+#define THR_OUTLIER_SHARE 0.25
 #define THR_OUTLIER_MIN_POINTS 5
 
 /* Background (verdict_background.c): a per-second offset is subtracted from an event's counts when

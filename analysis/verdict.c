@@ -369,11 +369,18 @@ static int splits_of(const char *sum, int q)
 static void try_sum(const struct agg *a, struct samples *S, struct verdict *v, size_t single)
 {
 	struct eval ev;
-	int quantities = verdict_sum(a, S, v);
+	double bg = v->background;
+	int quantities;
 
+	/* the background the single quantity found is no quantity's: the sum is sought without it */
+	for (size_t i = 0; i < S->n && bg > 0; i++)
+		S->s[i].y -= bg * S->s[i].t;
+	quantities = verdict_sum(a, S, v);
 	if (!quantities)
 		return;
 	verdict_evaluate(S, 1, 0, 0, &ev);
+	ev.background = bg;
+	ev.bg_share = v->background_share;
 	v->decomp_error = ev.held ? ev.error : NAN;
 	v->decomp_r2 = ev.held ? ev.r2 : NAN;
 	if (quantities < 2 || !ev.held || consistent_support(&ev) <= single) {
