@@ -83,10 +83,14 @@ void run_events_free(struct run_events *re)
 
 static json_t *event_json(const struct ctr_event *ev)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
-			 ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
-			 ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale, "reason",
-			 ev->reason);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
+			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
+			      ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale,
+			      "reason", ev->reason);
+
+	if (*ev->expect)
+		json_object_set_new(o, "expect", json_string(ev->expect));
+	return o;
 }
 
 json_t *run_events_json(const struct run_events *re)
