@@ -8,7 +8,7 @@
 void out_thresholds_md(FILE *f)
 {
 	fprintf(f,
-		"\nThresholds (analysis/thresholds.h; docs/verdicts.md gives the rules): per level x "
+		"\nThresholds (analysis/thresholds.h), rules in docs/verdicts.md: per level x "
 		"prefetch "
 		"group, the ratio count/quantity of each point (median of its repetitions); a minority (<= "
 		"%.0f "

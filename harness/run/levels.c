@@ -48,8 +48,10 @@ static int latency_ns(const struct kern_family *f, const struct kern_variant *v,
 			best = hi - lo;
 	}
 	if (best == UINT64_MAX) /* the 2R call never took longer: no latency can be read off it */
-		return err_set(e, E_RUNTIME, "level probe: %s over %llu bytes: a call with twice the passes was never slower",
-			       v->name, (unsigned long long)bytes);
+		return err_set(
+			e, E_RUNTIME,
+			"level probe: %s over %llu bytes: a call with twice the passes was never slower",
+			v->name, (unsigned long long)bytes);
 	*ns = (double)best / tsc_hz * 1e9 / (double)(reps * (bytes / KERN_LINE));
 	return 0;
 }

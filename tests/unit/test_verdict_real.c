@@ -13,8 +13,7 @@
 #include "agg.h"
 #include "stall.h"
 #include "thresholds.h"
-#include "tools/rawgen.h"
-#include "verdict.h"
+#include "tools/verdict_fixture.h"
 
 static int is_chase(const struct gen_point *p)
 {
@@ -86,59 +85,14 @@ static const struct gen_event real_events[] = {
 	{"BROKEN_LINES", ev_broken},    {"STALLS_L1D_MISS", ev_l1miss_stall},
 };
 
-struct fixture {
-	char dir[64];
-	struct agg a;
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	struct err e;
-	char path[128];
-
-	strcpy(f->dir, "/tmp/pmucheck-real.XXXXXX");
-	if (!mkdtemp(f->dir) ||
-	    gen_dir(f->dir, real_events, sizeof real_events / sizeof *real_events, 4, 3, 1) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/machine.json", f->dir);
-	if (machine_read(path, &f->a.m, &e))
-		return -1;
-	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
-	if (agg_read(&f->a, path, &e))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	char cmd[128];
-
-	agg_free(&f->a);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-	if (system(cmd))
-		return -1;
-	free(f);
-	return 0;
+	return fixture_open(state, real_events, sizeof real_events / sizeof *real_events);
 }
 
 static struct verdict judge(void **state, const char *name, uint32_t *index)
 {
-	struct fixture *f = *state;
-	struct verdict v;
-	struct err e;
-
-	for (uint32_t i = 0; i < f->a.nevents; i++)
-		if (strcmp(f->a.events[i].name, name) == 0) {
-			assert_int_equal(verdict_event(&f->a, i, &v, &e), 0);
-			if (index)
-				*index = i;
-			return v;
-		}
-	fail_msg("event %s not in the generated data", name);
-	return v;
+	return fixture_judge(state, name, index);
 }
 
 static void test_dram_counter_with_background_and_prefetched_chase_is_exact(void **state)
@@ -181,7 +135,7 @@ static void test_nine_flits_per_line_is_a_simple_value(void **state)
 static void test_impossible_readings_are_rejected_with_their_reason(void **state)
 {
 	struct fixture *f = *state;
-	uint32_t i;
+	uint32_t i = 0;
 	struct verdict v = judge(state, "BROKEN_LINES", &i);
 
 	assert_true(f->a.events[i].rejected >= 3);
@@ -197,7 +151,7 @@ static void test_l1_miss_stall_event_is_listed_from_l2_on(void **state)
 	struct fixture *f = *state;
 	struct stall_row *rows;
 	unsigned n, levels = 0;
-	uint32_t ev;
+	uint32_t ev = 0;
 
 	judge(state, "STALLS_L1D_MISS", &ev);
 	assert_int_equal(stall_compute(&f->a, &rows, &n), 0);
@@ -253,5 +207,5 @@ int main(void)
 		cmocka_unit_test(test_unrelated_rows_carry_no_quantity_fields),
 		cmocka_unit_test(test_level_uses_the_per_thread_share_of_a_shared_cache),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, fixture_close);
 }
