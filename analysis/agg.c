@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "reading.h"
 #include "stats.h"
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -162,6 +163,14 @@ static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 	ev->scope = dup(row->scope);
 	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
 		return -1;
+	ev->hyp_q = -1;
+	for (unsigned k = 0; k < a->m.nexpect; k++)
+		for (int q = 0; q < RQ_COUNT; q++)
+			if (!strcmp(a->m.expect[k].spec, ev->name) &&
+			    !strcmp(a->m.expect[k].quantity, raw_quantity_names[q])) {
+				ev->hyp_q = q;
+				ev->hyp_scale = a->m.expect[k].scale;
+			}
 	*out = a->nevents - 1;
 	return ix_add(a, &a->event_ix, a->nevents, event_hash);
 }
@@ -330,6 +339,14 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 	if (status == RS_OK && row->time_enabled > 0 && row->time_running != row->time_enabled) {
 		status = RS_MULTIPLEXED;
 		reason = "time_running != time_enabled in a row marked ok";
+	}
+	if (status == RS_OK && (reason = reading_impossible(&a->m, row))) {
+		struct agg_event *x = &a->events[ev];
+		if (!x->rejected++) {
+			x->reject_reason = reason;
+			x->reject_line = row->line;
+		}
+		return 0;
 	}
 	a->events[ev].rows[status]++;
 	if (status != RS_OK) {

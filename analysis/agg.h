@@ -46,7 +46,12 @@ struct agg_cell {
 struct agg_event {
 	char *name, *backend, *encoding, *scope;
 	unsigned long rows[RS_COUNT];
-	char *reason[RS_COUNT]; /* the first reason given per status */
+	char *reason[RS_COUNT];    /* the first reason given per status */
+	unsigned long rejected;    /* readings with status ok that no counter could produce (reading.h) */
+	const char *reject_reason; /* the first one's reason (static text) */
+	unsigned long reject_line; /* and its line in raw.csv */
+	int hyp_q;                 /* enum raw_quantity the config expected (machine.json), -1: none */
+	double hyp_scale;
 	uint32_t *cells;
 	uint32_t ncells, cap;
 };

@@ -23,7 +23,7 @@ double fit_quantile_sorted(const double *v, size_t n, double q)
 
 double fit_quantile(double *v, size_t n, double q)
 {
-	qsort(v, n, sizeof *v, stats_cmp_double);
+	stats_sort(v, n);
 	return fit_quantile_sorted(v, n, q);
 }
 
@@ -60,23 +60,38 @@ int fit_line_solve(const struct fit_line *f, double *a, double *b, double *r2)
 	return 0;
 }
 
-const double fit_simple_values[] = {1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 3, 1.0 / 2, 1, 2, 3, 4, 6, 8, 12, 16};
+/* The scales physics gives an event against the kernels' volumes: powers of two (32-byte sectors: 2 per
+   line; 16-byte transfers: 4), one of N memory channels or boxes (1/3, 1/6, 1/12: 3-, 6- and
+   12-channel sockets such as Skylake-SP's 6 and Zen 4's 12; 1/4, 1/8: 4- and 8-channel Haswell-EP,
+   Broadwell-EP, Zen 2), flits per 64-byte line (8 on QPI, Molka et al. Table 3; 9 on UPI, Linux
+   tools/perf/pmu-events/arch/x86/skylakex/skx-metrics.json "64 / 9"), and the triad's 3 arrays. */
+const double fit_simple_values[] = {1.0 / 16, 1.0 / 12, 1.0 / 8, 1.0 / 6, 1.0 / 4, 1.0 / 3, 1.0 / 2, 1,
+				    2,        3,        4,       6,       8,       9,       12,      16};
 const unsigned fit_nsimple = sizeof fit_simple_values / sizeof fit_simple_values[0];
 
-double fit_nearest_simple(double x)
+double fit_nearest_simple_or(double x, double also)
 {
 	double best = 0, best_err = INFINITY;
 
 	if (!(x > 0))
 		return 0;
-	for (unsigned i = 0; i < fit_nsimple; i++) {
-		double err = fabs(x / fit_simple_values[i] - 1);
-		if (err < best_err) {
+	for (unsigned i = 0; i <= fit_nsimple; i++) {
+		double s = i < fit_nsimple ? fit_simple_values[i] : also, err;
+		if (!(s > 0))
+			continue;
+		err = fabs(x / s - 1);
+		/* <=: the extra value (the config's hypothesis) wins a tie */
+		if (err < best_err || (i == fit_nsimple && err <= best_err)) {
 			best_err = err;
-			best = fit_simple_values[i];
+			best = s;
 		}
 	}
 	return best;
+}
+
+double fit_nearest_simple(double x)
+{
+	return fit_nearest_simple_or(x, 0);
 }
 
 void fit_format_scale(double s, char *buf, size_t len)

@@ -20,12 +20,15 @@ void fit_line_add(struct fit_line *f, double x, double y);
    (a, b, r2 are then NAN). When y never varies and the line is exact, R^2 is 1. */
 int fit_line_solve(const struct fit_line *f, double *a, double *b, double *r2);
 
-/* The simple scales an event may have: 1/16 .. 16 in powers of two, and 1/3, 3, 6, 12. */
+/* The simple scales an event may have (fit.c says where each comes from): 1/16 .. 16 in powers of two,
+   1/12, 1/6, 1/3, 3, 6, 9, 12. */
 extern const double fit_simple_values[];
 extern const unsigned fit_nsimple;
 
 /* The simple value nearest to x in relative terms (|x/s - 1| smallest); 0 when x <= 0. */
 double fit_nearest_simple(double x);
+/* The same over the simple values and `also` (> 0: the config's expected scale, which wins ties). */
+double fit_nearest_simple_or(double x, double also);
 /* Writes s as "1", "1/2", "3" into buf. */
 void fit_format_scale(double s, char *buf, size_t len);
 

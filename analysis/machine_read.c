@@ -2,6 +2,7 @@
  * every other member is optional and only enriches the tables. */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,22 @@ static double number(json_t *obj, const char *key)
 	json_t *v = json_object_get(obj, key);
 
 	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* Cores sharing each cache: the share of one thread alone over the share of each of threads_max
+   threads (a private cache: 1; a socket's L3 with 12 threads: 12). */
+static void read_sharers(json_t *levels, struct machine *m)
+{
+	json_t *one = json_object_get(levels, "reported"),
+	       *all = json_object_get(levels, "reported_all_threads");
+	double tmax = number(levels, "threads_max");
+
+	for (int i = 0; i < MACHINE_NCACHE && tmax >= 1; i++) {
+		double r1 = number(one, level_name((enum level)i)),
+		       rn = number(all, level_name((enum level)i));
+		if (r1 > 0 && rn > 0)
+			m->sharers[i] = (int)fmin(tmax, fmax(1, round(r1 / rn)));
+	}
 }
 
 /* Fills limits from levels.reported, then overrides them by levels.measured where present. */
@@ -49,7 +66,35 @@ static int read_levels(const char *path, json_t *root, struct machine *m, struct
 	}
 	if (m->limit[0] <= 0)
 		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
+	read_sharers(levels, m);
 	return 0;
+}
+
+/* "quantity * scale" or "quantity" of every event that has one; what does not parse is left out (the
+   hypothesis only breaks ties, it never decides a verdict against the data). */
+static void read_expect(json_t *counters, struct machine *m)
+{
+	json_t *xs = json_object_get(counters, "experiments"), *x, *ev;
+	size_t i, j;
+
+	json_array_foreach(xs, i, x) json_array_foreach(json_object_get(x, "events"), j, ev)
+	{
+		const char *spec = json_string_value(json_object_get(ev, "spec"));
+		const char *exp = json_string_value(json_object_get(ev, "expect"));
+		struct machine_expect *me = &m->expect[m->nexpect];
+		double scale = 1;
+		int n = 0;
+		if (!spec || !exp || m->nexpect == MACHINE_NEXPECT ||
+		    sscanf(exp, " %31[a-z_] %n", me->quantity, &n) != 1)
+			continue;
+		if (exp[n] == '*' && sscanf(exp + n + 1, "%lf", &scale) != 1)
+			continue;
+		if (!(scale > 0))
+			continue;
+		snprintf(me->spec, sizeof me->spec, "%s", spec);
+		me->scale = scale;
+		m->nexpect++;
+	}
 }
 
 int machine_read(const char *path, struct machine *m, struct err *e)
@@ -92,6 +137,7 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	/* `pmucheck run` writes counters.availability.{hardware,reason} (docs/results-format.md);
 	   older results had them in counters itself. */
 	ctr = json_object_get(root, "counters");
+	read_expect(ctr, m);
 	if (json_is_object(json_object_get(ctr, "availability")))
 		ctr = json_object_get(ctr, "availability");
 	v = json_object_get(ctr, "hardware");

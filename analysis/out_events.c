@@ -49,7 +49,8 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 
 	fputs("event,backend,scope,class,quantity,scale,scale_measured,levels,prefetch,error,spread,r2,"
 	      "slope,intercept,max_events_per_s,points,noisy_points_excluded,boundary_points_excluded,"
-	      "decomposition,decomposition_error,decomposition_r2,note\n",
+	      "decomposition,decomposition_error,decomposition_r2,background_per_s,outliers_excluded,"
+	      "rejected_readings,note\n",
 	      f);
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
@@ -81,6 +82,9 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 		out_csv_field(f, v->decomposition, 0);
 		out_csv_field(f, num(b[11], 64, "%.6g", v->decomp_error), 0);
 		out_csv_field(f, num(b[12], 64, "%.6f", v->decomp_r2), 0);
+		out_csv_field(f, num(b[13], 64, "%.6g", v->background), 0);
+		out_csv_field(f, num(b[14], 64, "%.0f", v->outliers), 0);
+		out_csv_field(f, num(b[15], 64, "%.0f", (double)ev->rejected), 0);
 		char note[600];
 		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
 		out_csv_field(f, note, 1);
@@ -104,12 +108,21 @@ static json_t *level_array(unsigned levels)
 
 static json_t *thresholds_json(void)
 {
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:i,s:f}", "exact_error", THR_EXACT_ERROR,
-			 "exact_r2", THR_EXACT_R2, "approx_error", THR_APPROX_ERROR, "approx_r2",
-			 THR_APPROX_R2, "related_r2", THR_RELATED_R2, "boundary_below", THR_BOUNDARY_BELOW,
-			 "boundary_above", THR_BOUNDARY_ABOVE, "min_points", THR_MIN_POINTS, "noise_counts",
-			 THR_NOISE_COUNTS, "nnls_gain", THR_NNLS_GAIN, "nnls_max_terms", THR_NNLS_MAX_TERMS,
-			 "nnls_min_coef", THR_NNLS_MIN_COEF);
+	json_t *t = json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:i,s:f}", "exact_error",
+			      THR_EXACT_ERROR, "exact_r2", THR_EXACT_R2, "approx_error", THR_APPROX_ERROR,
+			      "approx_r2", THR_APPROX_R2, "related_r2", THR_RELATED_R2, "boundary_below",
+			      THR_BOUNDARY_BELOW, "boundary_above", THR_BOUNDARY_ABOVE, "min_points",
+			      THR_MIN_POINTS, "noise_counts", THR_NOISE_COUNTS, "nnls_gain", THR_NNLS_GAIN,
+			      "nnls_max_terms", THR_NNLS_MAX_TERMS, "nnls_min_coef", THR_NNLS_MIN_COEF);
+
+	json_object_update_new(t,
+			       json_pack("{s:f,s:f,s:f,s:i,s:f,s:f,s:f,s:f}", "outlier_sigmas",
+					 THR_OUTLIER_SIGMAS, "outlier_min", THR_OUTLIER_MIN, "outlier_share",
+					 THR_OUTLIER_SHARE, "outlier_min_points", THR_OUTLIER_MIN_POINTS,
+					 "background_max", THR_BACKGROUND_MAX, "tie", THR_TIE,
+					 "max_events_per_cycle", THR_MAX_EVENTS_PER_CYCLE, "max_ghz",
+					 THR_MAX_GHZ));
+	return t;
 }
 
 static json_t *event_json(const struct agg *a, const struct verdict *v)
@@ -119,10 +132,10 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 			      ev->encoding, "scope", ev->scope, "class", verdict_class_names[v->cls]);
 
 	json_object_set_new(o, "rows",
-			    json_pack("{s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK], "multiplexed",
-				      (json_int_t)ev->rows[RS_MULTIPLEXED], "not_measured",
+			    json_pack("{s:I,s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK],
+				      "multiplexed", (json_int_t)ev->rows[RS_MULTIPLEXED], "not_measured",
 				      (json_int_t)ev->rows[RS_NOT_MEASURED], "failed",
-				      (json_int_t)ev->rows[RS_FAILED]));
+				      (json_int_t)ev->rows[RS_FAILED], "rejected", (json_int_t)ev->rejected));
 	json_object_set_new(o, "note", json_string(v->note));
 	if (v->cls == VC_NOT_MEASURED)
 		return o;
@@ -136,6 +149,8 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 	json_object_set_new(o, "r2", jnum(v->r2));
 	json_object_set_new(o, "slope", jnum(v->slope));
 	json_object_set_new(o, "intercept", jnum(v->intercept));
+	json_object_set_new(o, "background_per_s", jnum(v->background));
+	json_object_set_new(o, "outliers_excluded", json_integer(v->outliers));
 	json_object_set_new(o, "max_events_per_s", jnum(v->max_rate));
 	json_object_set_new(o, "points", json_integer(v->points));
 	json_object_set_new(o, "noisy_points_excluded", json_integer(v->noisy_only ? 0 : v->noisy_points));
@@ -204,9 +219,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, con
 		verdict_levels_text(v->levels, levels, sizeof levels);
 		scale_text(v, b[0], sizeof b[0]);
 		excluded_text(v, excl, sizeof excl);
-		snprintf(note, sizeof note, "%s%s%s%s%s", v->note, *v->note && *excl ? "; " : "", excl,
-			 *v->decomposition && v->quantity >= 0 ? "; NNLS: " : "",
-			 *v->decomposition && v->quantity >= 0 ? v->decomposition : "");
+		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
 		md_cell(f, a->events[v->event].name);
 		md_cell(f, verdict_class_names[v->cls]);
 		md_cell(f, v->quantity_text);

@@ -140,8 +140,12 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 			"Hardware counters are not available on this machine: %s. Hardware events are "
 			"*not measured*: no verdict either way.\n\n",
 			jstr(avail, "reason"));
-	n = list_status(f, &d->a, RS_NOT_MEASURED, "Not measured");
+	list_status(f, &d->a, RS_NOT_MEASURED, "Not measured");
 	list_status(f, &d->a, RS_FAILED, "Failed");
+	n = 0; /* events with no reading that counts: every one of them not measured or failed */
+	for (uint32_t i = 0; i < d->a.nevents; i++)
+		n += !d->a.events[i].rows[RS_OK] &&
+			(d->a.events[i].rows[RS_NOT_MEASURED] || d->a.events[i].rows[RS_FAILED]);
 	list_status(f, &d->a, RS_MULTIPLEXED, "Multiplexed readings (never used)");
 	list_prefetch(f, d->machine);
 	list_levels(f, d->machine);

@@ -1,6 +1,8 @@
-/* point_level.c — assigns levels from sizes. The run's own `level` column is not used: it follows the
- * reported sizes only, while machine.json may hold measured limits, and the analysis must drop
- * points that sit on a boundary. */
+/* point_level.c — assigns levels from sizes. A point's footprint per thread is compared with each
+ * cache's share per thread at the point's thread count (a socket's L3 shared by 12 threads gives each a
+ * twelfth), from the measured limits where machine.json has them; points on a boundary are dropped.
+ * Where machine.json does not say how many cores share a cache, a point of several threads takes the
+ * `level` its run recorded (the run knew the topology). */
 #include <string.h>
 
 #include "point_level.h"
@@ -26,15 +28,32 @@ static enum point_level dram_level(const char *placement)
 	return LV_DRAM_OTHER;
 }
 
+/* The cache share of each of `threads` threads. */
+static double share(const struct machine *m, int level, int64_t threads)
+{
+	int64_t k = m->sharers[level] < threads ? m->sharers[level] : threads;
+
+	return m->limit[level] / (double)(k > 1 ? k : 1);
+}
+
 enum point_level point_level_assign(const struct machine *m, const struct raw_row *row)
 {
 	double foot = (double)row->bytes * (double)(row->arrays > 0 ? row->arrays : 1);
+	enum level recorded = level_parse(row->level);
 
 	/* First-touch page faults: the data comes from the OS, not from a cache. */
 	if (row->access == KA_FAULT)
 		return LV_ANY;
+	if (row->threads > 1 && recorded != LEVEL_NONE) {
+		int known = 1;
+		for (int i = 0; i < MACHINE_NCACHE; i++)
+			known &= m->limit[i] <= 0 || m->sharers[i] > 0;
+		if (!known)
+			return recorded == LEVEL_DRAM ? dram_level(row->placement)
+						      : (enum point_level)recorded;
+	}
 	for (int i = 0; i < MACHINE_NCACHE; i++) {
-		double lim = m->limit[i];
+		double lim = share(m, i, row->threads);
 		if (lim <= 0)
 			continue;
 		if (foot > lim * (1 - THR_BOUNDARY_BELOW) && foot < lim * (1 + THR_BOUNDARY_ABOVE))

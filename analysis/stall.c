@@ -89,7 +89,7 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 			meas[l][c] = measured(a, l, c, tmp, &k[l][c]);
 	for (uint32_t e = 0; e < a->nevents; e++) {
 		struct stall_row r[LV_COUNT];
-		int levels = 0, stall_like = 1;
+		int levels = 0, stall_like = 1, first = -1;
 		for (int l = 0; l < LV_COUNT; l++) {
 			r[l] = (struct stall_row){.event = e, .level = l};
 			for (int c = 0; c < CH_COUNT; c++) {
@@ -100,14 +100,22 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 			}
 			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
 				continue;
-			levels++;
-			/* stall-like: at every level the plain chase shows a good part of its cycles in
-			   this event (a volume event, one per load, fades as the latency grows) */
-			stall_like &= r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN];
+			/* stall-like: from the first level where the plain chase shows a good part of its
+			   cycles in this event, at every level beyond it too. Levels before it are where
+			   the event's definition does not apply (an L1-miss stall event is 0 in L1); a
+			   volume event, one per load, shows its fraction in L1 and fades as the latency
+			   grows. */
+			if (r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN]) {
+				if (first < 0)
+					first = l;
+				levels++;
+			} else if (first >= 0) {
+				stall_like = 0;
+			}
 		}
 		if (!levels || !stall_like)
 			continue;
-		for (int l = 0; l < LV_COUNT; l++) {
+		for (int l = first; l < LV_COUNT; l++) {
 			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
 				continue;
 			judge(&r[l]);

@@ -25,8 +25,10 @@ struct stall_row {
 	int matches_latency; /* plain within THR_STALL_MATCH of the measured cycles per load */
 };
 
-/* Rows for every level of every stall-like event (one that reports at least
-   THR_STALL_MIN_FRACTION of the measured cycles per load at every level); *rows is malloc'ed (free it). Returns 0 or -1 (oom). */
+/* Rows for the levels where each stall-like event applies: from the first level where it reports at
+   least THR_STALL_MIN_FRACTION of the measured cycles per load, when it does so at every deeper level
+   too (an L1-miss stall event is 0 in L1 by definition); *rows is malloc'ed (free it). Returns 0 or -1
+   (oom). */
 int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n);
 
 #endif

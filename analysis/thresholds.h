@@ -16,8 +16,30 @@
 #define THR_APPROX_ERROR 0.10
 #define THR_APPROX_R2 0.99
 
-/* overcounts / undercounts: no simple scale fits, but the event is still linear in the quantity
-   (R^2 >= 0.95); below that the event is unrelated to every known volume. */
+/* Outliers: within a level x prefetch group, a point whose ratio lies further from the group's median
+   than THR_OUTLIER_SIGMAS robust standard deviations (1.4826 x the median absolute deviation) and
+   than THR_OUTLIER_MIN of it is left out, and reported, as long as such points are at most
+   THR_OUTLIER_SHARE of a group of at least THR_OUTLIER_MIN_POINTS points (a random chase with
+   prefetchers on drags in extra lines on a few points); a group with more, or a smaller group, is
+   judged whole. */
+#define THR_OUTLIER_SIGMAS 4.0
+#define THR_OUTLIER_MIN 0.10
+#define THR_OUTLIER_SHARE 0.25
+#define THR_OUTLIER_MIN_POINTS 5
+
+/* Background (verdict_background.c): a per-second offset is subtracted from an event's counts when
+   that makes it hold on more points, or as many with a smaller error; it must explain at most
+   THR_BACKGROUND_MAX of any held point's count (else the event counts time, not the quantity) and at
+   least THR_EXACT_ERROR of one (else it is noise, not a background). */
+#define THR_BACKGROUND_MAX 0.5
+
+/* Two quantities the data cannot tell apart: they hold on the same groups and their ratio varies by
+   less than this over the event's points (a splitread sweep: loads = lines_read = bytes_loaded / 8). */
+#define THR_TIE 0.01
+
+/* overcounts / undercounts: no simple scale fits, but the ratio is consistent (its spread within
+   THR_APPROX_ERROR) on some groups and the event linear in the quantity there (R^2 >= 0.95); the
+   direction is the measured ratio against the scale. Below that the event is unrelated. */
 #define THR_RELATED_R2 0.95
 
 /* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache
@@ -32,6 +54,13 @@
 /* Noise floor: an event whose largest count stays below this many events per measurement is treated
    as counting nothing (differenced counts of an idle event are a few interrupts, not zero). */
 #define THR_NOISE_COUNTS 64.0
+
+/* Impossible readings (analysis/reading.c): no event counts more than this many events per cycle
+   and counting unit (a thread; every core of the socket for an uncore event), at this clock. The
+   widest real events count a few per cycle (retired uops, flits, sectors); 2^48 garbage is 10^4 x
+   beyond. */
+#define THR_MAX_EVENTS_PER_CYCLE 64.0
+#define THR_MAX_GHZ 8.0
 
 /* Non-negative least squares decomposition: add a term only if it removes at least half of the
    remaining squared residual; keep at most this many terms; drop coefficients below 1/32. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "stats.h"
 #include "thresholds.h"
 #include "verdict_int.h"
 
@@ -12,77 +13,169 @@ const char *const verdict_class_names[VC_COUNT] = {
 	"exact", "approximate", "prefetch-blind", "overcounts", "undercounts", "unrelated", "not measured",
 };
 
-/* Samples where the quantity holds, counted only when the event is also linear in it there. */
+/* Points where the quantity holds, and points where its ratio is at least consistent (held ones
+   included), counted only when the event is also linear in it there. */
 static size_t support(const struct eval *ev)
 {
-	return ev->held && ev->r2 >= THR_RELATED_R2 ? ev->held_samples : 0;
+	return ev->held && !(ev->r2 < THR_RELATED_R2) ? ev->held_samples : 0;
 }
 
-/* Most support wins; at equal support the quantity the event is most linear in over all points
-   (page-faults: pages, not stores, although touch does one store per page); then lower error. */
+static size_t consistent_support(const struct eval *ev)
+{
+	return ev->consistent && !(ev->r2 < THR_RELATED_R2) ? ev->consistent_samples : 0;
+}
+
+/* Most consistent points win (the quantity the counts are proportional to on most points: an event
+   that overcounts lines by 30 % everywhere is about lines, not about the multiplies of the few points
+   where 1.3 per line happens to be 1/12 per multiply), then most held points, then the quantity the
+   event is most linear in over all points (page-faults: pages, not stores, although touch does one
+   store per page), then the lower error. */
 static int better(const struct eval *x, const struct eval *y)
 {
+	if (consistent_support(x) != consistent_support(y))
+		return consistent_support(x) > consistent_support(y);
 	if (support(x) != support(y))
 		return support(x) > support(y);
 	if (!isnan(x->global_r2) && (isnan(y->global_r2) || x->global_r2 > y->global_r2 + 1e-9))
 		return 1;
 	if (isnan(y->global_r2) || y->global_r2 > x->global_r2 + 1e-9)
 		return 0;
-	return x->error < y->error;
+	return x->error + x->spread < y->error + y->spread;
 }
 
-static void set_pred_quantity(const struct agg *a, struct samples *S, int q)
-{
-	for (size_t i = 0; i < S->n; i++)
-		S->pred[i] = a->points[S->s[i].point].v[q];
-}
+/* Q_TIME: the pseudo-quantity "time" (thread-seconds for a core event, seconds for a socket one). An
+   event proportional to time on more points than to any volume counts cycles or clock ticks: no
+   volume, whatever ratio a level's steady bandwidth gives it. */
+#define Q_TIME RQ_COUNT
 
-/* The class from the evaluation of the chosen quantity (thresholds.h); when it holds nowhere, the
-   slope over all points against the nearest simple value (which *scale receives). */
-static enum verdict_class classify(const struct eval *ev, double *scale)
+static void set_pred_quantity(const struct agg *a, const struct agg_event *aev, struct samples *S, int q)
 {
-	double r2 = ev->r2, slope = ev->slope;
+	int socket = aev->scope[0] == 's';
 
-	if (!ev->held) {
-		r2 = ev->global_r2;
-		slope = ev->global_slope;
-		*scale = fit_nearest_simple(slope);
+	for (size_t i = 0; i < S->n; i++) {
+		const struct agg_point *p = &a->points[S->s[i].point];
+		S->pred[i] = q < RQ_COUNT ? p->v[q] : S->s[i].t * (socket ? 1 : (double)p->threads);
 	}
-	if (ev->held && ev->prefetch_blind && r2 >= THR_APPROX_R2)
-		return VC_PREFETCH_BLIND;
-	if (ev->held && ev->error <= THR_EXACT_ERROR && ev->spread <= THR_EXACT_ERROR && r2 >= THR_EXACT_R2)
-		return VC_EXACT;
-	if (ev->held && r2 >= THR_APPROX_R2)
-		return VC_APPROXIMATE;
-	if (isnan(r2) || r2 < THR_RELATED_R2 || *scale <= 0)
-		return VC_UNRELATED;
-	return slope > *scale ? VC_OVERCOUNTS : VC_UNDERCOUNTS;
 }
 
-static void fill_from_eval(const struct eval *ev, struct verdict *v)
+/* Whether `x` (with a background) explains the event better than `y` (without): more points held, or
+   as many with a smaller error and spread; the background must matter somewhere and stay a minority
+   everywhere (thresholds.h). */
+static int background_helps(const struct eval *x, const struct eval *y)
 {
-	v->scale = ev->s;
-	v->cls = classify(ev, &v->scale);
-	v->measured = ev->held ? ev->measured : ev->global_slope;
-	v->slope = ev->held ? ev->slope : ev->global_slope;
-	v->r2 = ev->held ? ev->r2 : ev->global_r2;
-	v->error = ev->held ? ev->error : (v->scale > 0 ? fabs(v->slope / v->scale - 1) : NAN);
+	if (x->bg_share > THR_BACKGROUND_MAX || x->bg_share < THR_EXACT_ERROR)
+		return 0;
+	if (support(x) != support(y))
+		return support(x) > support(y);
+	if (consistent_support(x) != consistent_support(y))
+		return consistent_support(x) > consistent_support(y);
+	return x->error + x->spread < 0.8 * (y->error + y->spread);
+}
+
+/* Evaluates S->pred without and with the candidate backgrounds (none for time itself); keeps the best
+   in ev. */
+static void evaluate_best(struct samples *S, double hyp, int time, struct eval *ev)
+{
+	double cand[2];
+	int n;
+
+	verdict_evaluate(S, 0, hyp, 0, ev);
+	/* held on every group within the exact error: no background can do better */
+	n = time ||
+			(ev->held && ev->held == ev->consistent && ev->error <= THR_EXACT_ERROR &&
+			 ev->spread <= THR_EXACT_ERROR)
+		? 0
+		: verdict_background(S, cand);
+	for (int c = 0; c < n; c++) {
+		struct eval x;
+		verdict_evaluate(S, 0, hyp, cand[c], &x);
+		if (background_helps(&x, ev))
+			*ev = x;
+	}
+}
+
+/* The class from the evaluation of the chosen quantity (thresholds.h), and the scale the direction
+   of an over/undercount is judged against: the config's expected scale for its quantity, else the
+   nearest simple value of the measured ratio. The direction is the measured ratio against it, never a
+   fitted slope. */
+static enum verdict_class classify(const struct eval *ev, double hyp, double *scale)
+{
+	double r2 = ev->r2;
+
+	if (ev->held) {
+		*scale = ev->s;
+		if (ev->prefetch_blind && !(r2 < THR_APPROX_R2))
+			return VC_PREFETCH_BLIND;
+		if (ev->error <= THR_EXACT_ERROR && ev->spread <= THR_EXACT_ERROR && !(r2 < THR_EXACT_R2))
+			return VC_EXACT;
+		if (!(r2 < THR_APPROX_R2))
+			return VC_APPROXIMATE;
+	} else {
+		*scale = hyp > 0 ? hyp : fit_nearest_simple(ev->measured);
+	}
+	/* without a hypothesis, a ratio beyond the simple values by more than twice is no miscount of
+	   the quantity but another thing (600 cycles per page) */
+	if (!ev->consistent || r2 < THR_RELATED_R2 || !(*scale > 0) || !(ev->measured > 0) ||
+	    ev->measured == *scale ||
+	    (!(hyp > 0) &&
+	     (ev->measured > 2 * fit_simple_values[fit_nsimple - 1] ||
+	      ev->measured < fit_simple_values[0] / 2)))
+		return VC_UNRELATED;
+	return ev->measured > *scale ? VC_OVERCOUNTS : VC_UNDERCOUNTS;
+}
+
+static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
+{
+	unsigned long mask = ev->held ? ev->held : ev->consistent;
+
+	v->cls = classify(ev, hyp, &v->scale);
+	v->measured = ev->measured;
+	v->slope = ev->slope;
+	v->intercept = ev->intercept;
+	v->r2 = ev->r2;
+	v->error = v->scale > 0 ? fabs(ev->measured / v->scale - 1) : NAN;
+	if (ev->held)
+		v->error = ev->error;
 	v->spread = ev->spread;
 	v->points = ev->points;
+	v->outliers = ev->outliers;
+	v->background = ev->background;
+	v->background_share = ev->bg_share;
 	v->levels = v->prefetch = 0;
 	for (int b = 0; b < NBUCKET; b++)
-		if (ev->held & (1ul << b)) {
+		if (mask & (1ul << b)) {
 			v->levels |= 1u << bucket_level(b);
 			v->prefetch |= 1u << bucket_pf(b);
 		}
 }
 
-/* The usable counts of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
+/* An unrelated event tracks no quantity: no field of one stays behind. */
+static void clear_quantity(struct verdict *v)
+{
+	v->quantity = -1;
+	v->quantity_text[0] = '\0';
+	v->scale = 0;
+	v->measured = v->error = v->spread = v->slope = v->intercept = NAN;
+	v->levels = v->prefetch = 0;
+	v->background = v->background_share = 0;
+	v->outliers = 0;
+	v->decomposition[0] = '\0';
+}
+
+/* The median count of each (point, event) cell, over its repetitions: one disturbed repetition moves
+   no verdict. */
+static double cell_median(const struct agg_cell *c, double *tmp)
+{
+	memcpy(tmp, c->counts, c->n * sizeof *tmp);
+	return stats_median(tmp, c->n);
+}
+
+/* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
    and the tally of the points left out. */
 static int collect(const struct agg *a, const struct agg_event *ev, int use_noisy, struct samples *S,
 		   struct verdict *v)
 {
-	size_t count[NBUCKET] = {0}, pos[NBUCKET];
+	size_t count[NBUCKET] = {0}, pos[NBUCKET], most = 1;
 
 	S->n = 0;
 	for (int pass = 0; pass < 2; pass++) {
@@ -94,16 +187,17 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 			S->n = S->start[NBUCKET];
 			S->s = malloc((S->n + 1) * sizeof *S->s);
 			S->pred = malloc((S->n + 1) * sizeof *S->pred);
-			S->tmp = malloc((S->n + 1) * sizeof *S->tmp);
-			if (!S->s || !S->pred || !S->tmp)
+			S->tmp = malloc((S->n + most + 1) * sizeof *S->tmp);
+			S->tmp2 = malloc((S->n + 1) * sizeof *S->tmp2);
+			if (!S->s || !S->pred || !S->tmp || !S->tmp2)
 				return -1;
 		}
 		for (uint32_t k = 0; k < ev->ncells; k++) {
 			const struct agg_cell *c = &a->cells[ev->cells[k]];
 			const struct agg_point *p = &a->points[c->point];
 			int b;
-			if (p->level == LV_EXCLUDED || (p->noisy && !use_noisy)) {
-				if (pass == 0) {
+			if (p->level == LV_EXCLUDED || (p->noisy && !use_noisy) || !c->n) {
+				if (pass == 0 && c->n) {
 					v->boundary_points += p->level == LV_EXCLUDED;
 					v->noisy_points += p->level != LV_EXCLUDED && p->noisy;
 				}
@@ -111,11 +205,13 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 			}
 			b = p->level * PF_COUNT + p->pf;
 			if (pass == 0) {
-				count[b] += c->n;
+				count[b]++;
+				most = c->n > most ? c->n : most;
 				continue;
 			}
-			for (uint32_t r = 0; r < c->n; r++)
-				S->s[pos[b]++] = (struct sample){c->counts[r], c->point, (uint8_t)b};
+			S->s[pos[b]++] = (struct sample){cell_median(c, S->tmp),
+							 isfinite(p->seconds) ? p->seconds : 0, c->point,
+							 (uint8_t)b};
 		}
 	}
 	return 0;
@@ -127,6 +223,8 @@ static void not_measured(const struct agg_event *ev, struct verdict *v)
 
 	v->cls = VC_NOT_MEASURED;
 	len = (size_t)snprintf(v->note, sizeof v->note, "no reading with status ok");
+	if (ev->rejected)
+		len += (size_t)snprintf(v->note + len, sizeof v->note - len, " that was possible");
 	for (int s = RS_MULTIPLEXED; s < RS_COUNT && len < sizeof v->note; s++)
 		if (ev->rows[s])
 			len += (size_t)snprintf(v->note + len, sizeof v->note - len, "; %lu %s: %s",
@@ -137,68 +235,184 @@ static void not_measured(const struct agg_event *ev, struct verdict *v)
 
 static unsigned count_points(const struct samples *S)
 {
-	unsigned n = 0;
-
-	/* samples of a point are adjacent (a point lies in one bucket) */
-	for (size_t i = 0; i < S->n; i++)
-		n += i == 0 || S->s[i].point != S->s[i - 1].point;
-	return n;
+	return (unsigned)S->n; /* one sample per point */
 }
 
-/* Returns the support (samples where it holds) of the chosen quantity. */
-static size_t single_quantity(const struct agg *a, struct samples *S, struct verdict *v)
+/* Whether quantities q and r cannot be told apart on the event's points: their ratio is the same on
+   every point, within THR_TIE (a quantity that is 0 where the other is not can be told apart). */
+static int proportional(const struct agg *a, const struct samples *S, int q, int r)
 {
-	struct eval ev[RQ_COUNT];
-	int best_q = RQ_COUNT - 1;
+	double lo = INFINITY, hi = 0;
 
-	/* From the last quantity to the first: kern.h lists the volumes every kernel has first and the ones
-	   few kernels have last, so on a tie the more specific explanation wins (touch does one store per
-	   page; a page-fault event is about pages). */
+	for (size_t i = 0; i < S->n; i++) {
+		const double *vv = a->points[S->s[i].point].v;
+		double x;
+		if (vv[q] <= 0 && vv[r] <= 0)
+			continue;
+		if (vv[q] <= 0 || vv[r] <= 0)
+			return 0;
+		x = vv[q] / vv[r];
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	return hi > 0 && hi <= lo * (1 + THR_TIE);
+}
+
+/* The quantities indistinguishable from the chosen one: the config's hypothesis among them wins,
+   else the most specific (the last in kern.h order: the volumes every kernel has come first). The
+   note names the others. */
+static int break_tie(const struct agg *a, const struct agg_event *aev, const struct samples *S,
+		     const struct eval *ev, int best, struct verdict *v)
+{
+	unsigned long mask = ev[best].held ? ev[best].held : ev[best].consistent;
+	int tied[RQ_COUNT], n = 0, choice = best;
+	size_t len;
+
+	if (!mask)
+		return best;
+	for (int q = 0; q < RQ_COUNT; q++)
+		if (q == best ||
+		    (support(&ev[q]) == support(&ev[best]) &&
+		     consistent_support(&ev[q]) == consistent_support(&ev[best]) &&
+		     (ev[q].held ? ev[q].held : ev[q].consistent) == mask && proportional(a, S, q, best)))
+			tied[n++] = q;
+	if (n < 2)
+		return best;
+	choice = tied[n - 1];
+	for (int i = 0; i < n; i++)
+		if (tied[i] == aev->hyp_q)
+			choice = tied[i];
+	len = strlen(v->note);
+	len += (size_t)snprintf(v->note + len, sizeof v->note - len, "%sthe data cannot tell %s from",
+				len ? "; " : "", raw_quantity_names[choice]);
+	for (int i = 0, k = 0; i < n && len < sizeof v->note; i++)
+		if (tied[i] != choice)
+			len += (size_t)snprintf(v->note + len, sizeof v->note - len, "%s %s", k++ ? "," : "",
+						raw_quantity_names[tied[i]]);
+	if (len < sizeof v->note)
+		snprintf(v->note + len, sizeof v->note - len, " (%s)",
+			 choice == aev->hyp_q ? "the config's hypothesis taken" : "the more specific taken");
+	return choice;
+}
+
+/* Returns the support (points where it holds or is consistent) of the chosen quantity. */
+static size_t single_quantity(const struct agg *a, const struct agg_event *aev, struct samples *S,
+			      struct verdict *v)
+{
+	struct eval ev[RQ_COUNT + 1];
+	int best_q = RQ_COUNT - 1;
+	double hyp;
+
+	/* From the last quantity to the first: on a full tie the more specific explanation wins. */
 	for (int q = RQ_COUNT - 1; q >= 0; q--) {
-		set_pred_quantity(a, S, q);
-		verdict_evaluate(S, 0, &ev[q]);
+		set_pred_quantity(a, aev, S, q);
+		evaluate_best(S, q == aev->hyp_q ? aev->hyp_scale : 0, 0, &ev[q]);
 		if (better(&ev[q], &ev[best_q]))
 			best_q = q;
 	}
-	/* Held nowhere: the quantity the event is most linear in decides over/under/unrelated. */
-	if (!support(&ev[best_q]))
+	set_pred_quantity(a, aev, S, Q_TIME);
+	evaluate_best(S, 0, 1, &ev[Q_TIME]);
+	if (consistent_support(&ev[Q_TIME]) > consistent_support(&ev[best_q])) {
+		snprintf(v->note, sizeof v->note,
+			 "counts time, not a volume: %.4g per %s-second on %zu of %u points (cycles or clock "
+			 "ticks)",
+			 ev[Q_TIME].measured, aev->scope[0] == 's' ? "socket" : "thread",
+			 consistent_support(&ev[Q_TIME]), count_points(S));
+		v->cls = VC_UNRELATED;
+		v->r2 = ev[Q_TIME].r2;
+		v->points = count_points(S);
+		clear_quantity(v);
+		return 0;
+	}
+	best_q = break_tie(a, aev, S, ev, best_q, v);
+	hyp = best_q == aev->hyp_q ? aev->hyp_scale : 0;
+	v->quantity = best_q;
+	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", raw_quantity_names[best_q]);
+	fill_from_eval(&ev[best_q], hyp, v);
+	if (v->cls == VC_UNRELATED) {
+		/* the quantity the event is most linear in, for the note only */
 		for (int q = 0; q < RQ_COUNT; q++)
 			if (!isnan(ev[q].global_r2) &&
 			    (isnan(ev[best_q].global_r2) || ev[q].global_r2 > ev[best_q].global_r2))
 				best_q = q;
-	v->quantity = best_q;
-	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", raw_quantity_names[best_q]);
-	fill_from_eval(&ev[best_q], v);
-	if (!support(&ev[best_q]))
-		v->points = count_points(S);
-	if (v->cls == VC_UNRELATED) {
 		snprintf(v->note, sizeof v->note, "best linear fit: %s, R^2 %.3f", raw_quantity_names[best_q],
-			 v->r2);
-		v->quantity = -1;
-		v->quantity_text[0] = '\0';
-		v->scale = 0;
+			 ev[best_q].global_r2);
+		v->r2 = ev[best_q].global_r2;
+		v->points = count_points(S);
+		clear_quantity(v);
+		return 0;
 	}
-	return support(&ev[best_q]);
+	return consistent_support(&ev[v->quantity]);
 }
 
-/* A sum replaces the single quantity when it really uses two quantities and holds on more
-   measurements. */
+/* Whether every term of the sum is a level split of quantity q ("lines_read@L2 + lines_read@DRAM"
+   restates lines_read at two levels). */
+static int splits_of(const char *sum, int q)
+{
+	const char *name = raw_quantity_names[q], *p = sum;
+	size_t len = strlen(name);
+
+	while (*p) {
+		const char *t = strstr(p, " + "), *term = p;
+		size_t tl = t ? (size_t)(t - p) : strlen(p);
+		while (tl && (*term == ' ' || (*term >= '0' && *term <= '9') || *term == '/'))
+			term++, tl--;
+		if (tl <= len || strncmp(term, name, len) || term[len] != '@')
+			return 0;
+		p = t ? t + 3 : p + strlen(p);
+	}
+	return 1;
+}
+
+/* A sum replaces the single quantity when it really uses two quantities and holds on more points.
+   The decomposition is kept only when adopted, or when it restates the chosen quantity by level. */
 static void try_sum(const struct agg *a, struct samples *S, struct verdict *v, size_t single)
 {
 	struct eval ev;
-	int quantities = verdict_sum(a, S, v);
+	double bg = v->background;
+	int quantities;
 
+	/* the background the single quantity found is no quantity's: the sum is sought without it */
+	for (size_t i = 0; i < S->n && bg > 0; i++)
+		S->s[i].y -= bg * S->s[i].t;
+	quantities = verdict_sum(a, S, v);
 	if (!quantities)
 		return;
-	verdict_evaluate(S, 1, &ev);
+	verdict_evaluate(S, 1, 0, 0, &ev);
+	ev.background = bg;
+	ev.bg_share = v->background_share;
 	v->decomp_error = ev.held ? ev.error : NAN;
 	v->decomp_r2 = ev.held ? ev.r2 : NAN;
-	if (quantities < 2 || ev.error > THR_APPROX_ERROR || support(&ev) <= single)
+	if (quantities < 2 || !ev.held || consistent_support(&ev) <= single) {
+		if (v->quantity < 0 || !splits_of(v->decomposition, v->quantity) || !ev.held) {
+			v->decomposition[0] = '\0';
+			v->decomp_error = v->decomp_r2 = NAN;
+		}
 		return;
+	}
 	v->quantity = -1;
 	v->note[0] = '\0';
 	snprintf(v->quantity_text, sizeof v->quantity_text, "%s", v->decomposition);
-	fill_from_eval(&ev, v);
+	fill_from_eval(&ev, 0, v);
+}
+
+/* What the reader should know beyond the class: impossible readings, outliers, the background. */
+static void add_notes(const struct agg_event *ev, struct verdict *v)
+{
+	size_t len = strlen(v->note);
+
+	if (ev->rejected)
+		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
+					"%s%lu impossible readings rejected (first, line %lu: %s)",
+					len ? "; " : "", ev->rejected, ev->reject_line, ev->reject_reason);
+	if (v->outliers && len < sizeof v->note)
+		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
+					"%s%u outlying points left out (a minority of their groups)",
+					len ? "; " : "", v->outliers);
+	if (v->background > 0 && len < sizeof v->note)
+		snprintf(v->note + len, sizeof v->note - len,
+			 "%sbackground of %.4g events/s subtracted (up to %.0f %% of a point's count)",
+			 len ? "; " : "", v->background, v->background_share * 100);
 }
 
 int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct err *e)
@@ -211,16 +425,19 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 	memset(v, 0, sizeof *v);
 	v->event = event;
 	v->quantity = -1;
+	v->hypothesis = ev->hyp_q;
+	v->hypothesis_scale = ev->hyp_scale;
+	v->decomp_error = v->decomp_r2 = NAN;
 	for (uint32_t k = 0; k < ev->ncells; k++)
 		v->max_rate = fmax(v->max_rate, a->cells[ev->cells[k]].max_rate);
 	if (!ev->rows[RS_OK]) {
 		not_measured(ev, v);
-		return 0;
+		goto out;
 	}
 	if (collect(a, ev, 0, &S, v))
 		goto oom;
 	if (count_points(&S) < THR_MIN_POINTS && v->noisy_points) {
-		free(S.s), free(S.pred), free(S.tmp);
+		free(S.s), free(S.pred), free(S.tmp), free(S.tmp2);
 		memset(&S, 0, sizeof S);
 		v->noisy_only = 1;
 		v->boundary_points = 0; /* counted again by the second pass */
@@ -238,17 +455,21 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 		ymax = fmax(ymax, fabs(S.s[i].y));
 	if (ymax < THR_NOISE_COUNTS) {
 		v->cls = VC_UNRELATED;
+		clear_quantity(v);
+		v->points = count_points(&S);
 		snprintf(v->note, sizeof v->note, "never counts (at most %.0f per measurement)", ymax);
 		goto out;
 	}
-	try_sum(a, &S, v, single_quantity(a, &S, v));
+	try_sum(a, &S, v, single_quantity(a, ev, &S, v));
 	goto out;
 oom:
 	rc = err_set(e, E_RUNTIME, "out of memory analysing event %s", ev->name);
 out:
+	add_notes(ev, v);
 	free(S.s);
 	free(S.pred);
 	free(S.tmp);
+	free(S.tmp2);
 	return rc;
 }
 

@@ -1,10 +1,12 @@
-/* verdict.h — what one event measures, from its counts and the known volumes (analysis/README.md).
+/* verdict.h — what one event measures, from its counts and the known volumes (docs/verdicts.md).
  *
- * For every quantity q (the v_* volumes) the ratios count/q are grouped by level and prefetch state;
- * a group "holds" when its median is within THR_APPROX_ERROR of a simple scale. The quantity whose
- * holding groups cover the most measurements wins; a linear fit count = a*q + b over those groups
- * gives R^2. A forward-stepwise non-negative least-squares fit over several quantities (and over
- * lines split by level) names events that count a sum, such as loads + stores. */
+ * For every quantity q (the v_* volumes) the ratios count/q of the points (median of their
+ * repetitions) are grouped by level and prefetch state; a minority of outlying points is left out of
+ * each group, and a background that grows with time may be subtracted. A group is consistent when its
+ * ratios agree within THR_APPROX_ERROR and holds when they also lie within it of a simple scale. The
+ * quantity whose holding (else consistent) groups cover the most points wins; a linear fit
+ * count = a*q + b over them gives R^2. A forward-stepwise non-negative least-squares fit over several
+ * quantities (and over lines split by level) names events that count a sum, such as loads + stores. */
 #ifndef PMUCHECK_VERDICT_H
 #define PMUCHECK_VERDICT_H
 
@@ -25,12 +27,17 @@ extern const char *const verdict_class_names[VC_COUNT];
 struct verdict {
 	uint32_t event;
 	enum verdict_class cls;
-	int quantity;            /* enum raw_quantity, or -1 for a sum (quantity_text) or none */
-	char quantity_text[200]; /* "lines_read", "loads + stores"; empty when not measured */
-	double scale;            /* nearest simple value; 0 when none */
-	double measured;         /* median count/quantity over the groups where it holds (fit slope
+	int quantity;                /* enum raw_quantity, or -1 for a sum (quantity_text) or none */
+	char quantity_text[200];     /* "lines_read", "loads + stores"; empty when not measured */
+	double scale;                /* nearest simple value; 0 when none */
+	double measured;             /* median count/quantity over the groups where it holds (fit slope
 	                            when it holds nowhere) */
-	double slope, intercept, r2;
+	double slope, intercept, r2; /* count - background x t = slope x q + intercept */
+	double background;           /* events/s of time-proportional background subtracted */
+	double background_share;     /* the largest share of a judged point it explains */
+	unsigned outliers;           /* points of the judged groups left out as outliers */
+	int hypothesis;              /* the config's expected quantity (-1: none recorded) */
+	double hypothesis_scale;
 	double error;                           /* largest |median/scale - 1| of a holding group */
 	double spread;                          /* largest (p90 - p10) / 2 / median of a holding group */
 	unsigned levels;                        /* bit (1 << enum point_level) where it holds */

@@ -1,6 +1,8 @@
-/* verdict_eval.c — how well count = scale * predictor holds, per level x prefetch group: median
- * ratio, spread, the simple scale most groups agree on, R^2, and whether prefetching hides counts. */
+/* verdict_eval.c — how well count - background x time = scale x predictor holds, per level x prefetch
+ * group: ratios with a minority of outlying points left out, median, spread, the simple scale most
+ * groups agree on, R^2 over the points that agree, and whether prefetching hides counts. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fit.h"
@@ -8,42 +10,88 @@
 #include "thresholds.h"
 #include "verdict_int.h"
 
-/* Ratios of bucket b into tmp; returns how many (samples with pred > 0 only). */
-static size_t bucket_ratios(const struct samples *S, int b, double *tmp)
+static double corrected(const struct samples *S, size_t i, double bg)
+{
+	return S->s[i].y - bg * S->s[i].t;
+}
+
+/* Ratios of bucket b into tmp, sorted; returns how many. A point the predictor gives nothing (pred 0)
+   says nothing about a ratio and is left out here and of every fit alike. */
+static size_t bucket_ratios(const struct samples *S, int b, double bg, double *tmp)
 {
 	size_t k = 0;
 
 	for (size_t i = S->start[b]; i < S->start[b + 1]; i++)
 		if (S->pred[i] > 0)
-			tmp[k++] = S->s[i].y / S->pred[i];
+			tmp[k++] = corrected(S, i, bg) / S->pred[i];
+	stats_sort(tmp, k);
 	return k;
 }
 
-/* A group holds when its ratios sit close to the scale: median and spread both within the
-   approximate error (a mixture of kernels that only averages out to a simple value does not). */
-static int holds(double median, double spread, double s)
+/* A bucket's ratios around their median: the band beyond which a point is an outlier (further than
+   THR_OUTLIER_SIGMAS robust standard deviations, 1.4826 x the median absolute deviation, and than
+   THR_OUTLIER_MIN of the median), and median and spread of the points inside it. Only a minority
+   (THR_OUTLIER_SHARE of the points) may be left out; a bucket with more is judged whole. */
+struct band {
+	double lo, hi, median, spread;
+	size_t out;
+};
+
+static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 {
-	return s > 0 && median > 0 && fabs(median / s - 1) <= THR_APPROX_ERROR && spread <= THR_APPROX_ERROR;
+	double m = fit_quantile_sorted(v, n, 0.5), thr;
+	size_t lo = 0, hi = n;
+
+	bd->lo = -INFINITY;
+	bd->hi = INFINITY;
+	bd->out = 0;
+	if (m > 0) {
+		for (size_t i = 0; i < n; i++)
+			dev[i] = fabs(v[i] / m - 1);
+		thr = fmax(THR_OUTLIER_SIGMAS * 1.4826 * fit_quantile(dev, n, 0.5), THR_OUTLIER_MIN);
+		while (lo < n && v[lo] < m * (1 - thr))
+			lo++;
+		while (hi > lo && v[hi - 1] > m * (1 + thr))
+			hi--;
+		if (n >= THR_OUTLIER_MIN_POINTS && (double)(n - (hi - lo)) <= THR_OUTLIER_SHARE * (double)n) {
+			bd->lo = m * (1 - thr);
+			bd->hi = m * (1 + thr);
+			bd->out = n - (hi - lo);
+		} else {
+			lo = 0;
+			hi = n;
+		}
+	}
+	bd->median = fit_quantile_sorted(v + lo, hi - lo, 0.5);
+	bd->spread = (fit_quantile_sorted(v + lo, hi - lo, 0.9) - fit_quantile_sorted(v + lo, hi - lo, 0.1)) /
+		2 / bd->median;
 }
 
-/* The scale held by the most samples; ties go to the scale prefetch-off groups hold (the truth
+/* Ratios that agree within the approximate error, and are large enough to be a count at all (a
+   stray count per million lines is no relation). */
+static int consistent(const struct band *bd)
+{
+	return bd->median >= fit_simple_values[0] * (1 - THR_APPROX_ERROR) && bd->spread <= THR_APPROX_ERROR;
+}
+
+/* The scale held by the most points; ties go to the scale prefetch-off groups hold (the truth
    without prefetch traffic), then to the scale nearest 1. */
 static double choose_scale(const struct eval *ev, const double *bs, const size_t *bn)
 {
 	double best = 0, best_score = 0;
 	int best_off = 0;
 
-	for (unsigned k = 0; k < fit_nsimple; k++) {
-		double s = fit_simple_values[k], score = 0;
+	for (int k = 0; k < NBUCKET; k++) {
+		double s = bs[k], score = 0;
 		int off = 0;
+		if (!(s > 0))
+			continue;
 		for (int b = 0; b < NBUCKET; b++) {
 			if (!ev->evaluated[b] || bs[b] != s)
 				continue;
 			score += (double)bn[b];
 			off |= bucket_pf(b) == PF_OFF;
 		}
-		if (score <= 0)
-			continue;
 		if (score > best_score || (score == best_score && off > best_off) ||
 		    (score == best_score && off == best_off && fabs(log(s)) < fabs(log(best)))) {
 			best = s;
@@ -54,14 +102,23 @@ static double choose_scale(const struct eval *ev, const double *bs, const size_t
 	return best;
 }
 
-static void fit_buckets(const struct samples *S, unsigned long mask, double *a, double *b, double *r2)
+/* Least squares over the points of the buckets in mask that lie inside their bucket's band (every
+   point when bd is NULL). */
+static void fit_buckets(const struct samples *S, unsigned long mask, const struct band *bd, double bg,
+			double *a, double *b, double *r2)
 {
 	struct fit_line f = {0};
 
 	for (int k = 0; k < NBUCKET; k++)
 		if (mask & (1ul << k))
-			for (size_t i = S->start[k]; i < S->start[k + 1]; i++)
-				fit_line_add(&f, S->pred[i], S->s[i].y);
+			for (size_t i = S->start[k]; i < S->start[k + 1]; i++) {
+				double y = corrected(S, i, bg), r;
+				if (!(S->pred[i] > 0))
+					continue;
+				r = y / S->pred[i];
+				if (!bd || (r >= bd[k].lo && r <= bd[k].hi))
+					fit_line_add(&f, S->pred[i], y);
+			}
 	fit_line_solve(&f, a, b, r2);
 }
 
@@ -77,44 +134,83 @@ static int prefetch_blind(const struct eval *ev)
 	return 0;
 }
 
-void verdict_evaluate(const struct samples *S, double forced, struct eval *ev)
+/* Median ratio over the inside points of the buckets in mask, the points and outliers there, and the
+   largest share of a point's count the background makes. */
+static void summarise(const struct samples *S, unsigned long mask, const struct band *bd, double bg,
+		      struct eval *ev)
 {
-	double bs[NBUCKET] = {0}, p10[NBUCKET], p90[NBUCKET];
-	size_t bn[NBUCKET] = {0}, k = 0;
+	size_t k = 0;
 	uint32_t last = UINT32_MAX;
 
-	memset(ev, 0, sizeof *ev);
 	for (int b = 0; b < NBUCKET; b++) {
-		bn[b] = bucket_ratios(S, b, S->tmp);
+		if (!(mask & (1ul << b)))
+			continue;
+		ev->outliers += (unsigned)bd[b].out;
+		for (size_t i = S->start[b]; i < S->start[b + 1]; i++) {
+			double r;
+			if (!(S->pred[i] > 0))
+				continue;
+			r = corrected(S, i, bg) / S->pred[i];
+			if (r < bd[b].lo || r > bd[b].hi)
+				continue;
+			S->tmp[k++] = r;
+			if (bg > 0 && S->s[i].y > 0)
+				ev->bg_share = fmax(ev->bg_share, bg * S->s[i].t / S->s[i].y);
+			ev->points += S->s[i].point != last;
+			last = S->s[i].point;
+		}
+	}
+	ev->measured = k ? stats_median(S->tmp, k) : NAN;
+}
+
+void verdict_evaluate(const struct samples *S, double forced, double hyp, double bg, struct eval *ev)
+{
+	double bs[NBUCKET] = {0};
+	struct band bd[NBUCKET];
+	size_t bn[NBUCKET] = {0};
+	unsigned long mask;
+
+	memset(ev, 0, sizeof *ev);
+	ev->background = bg;
+	for (int b = 0; b < NBUCKET; b++) {
+		bd[b] = (struct band){-INFINITY, INFINITY, NAN, NAN, 0};
+		bn[b] = bucket_ratios(S, b, bg, S->tmp);
 		if (!bn[b])
 			continue;
 		ev->evaluated[b] = 1;
-		ev->median[b] = stats_median(S->tmp, bn[b]); /* sorts, for the quantiles below */
-		p10[b] = fit_quantile_sorted(S->tmp, bn[b], 0.1);
-		p90[b] = fit_quantile_sorted(S->tmp, bn[b], 0.9);
-		bs[b] = forced > 0 ? forced : fit_nearest_simple(ev->median[b]);
-		if (!holds(ev->median[b], (p90[b] - p10[b]) / 2 / ev->median[b], bs[b]))
+		band_of(S->tmp, bn[b], S->tmp2, &bd[b]);
+		ev->median[b] = bd[b].median;
+		if (!consistent(&bd[b]))
+			continue;
+		ev->consistent |= 1ul << b;
+		ev->consistent_samples += bn[b] - bd[b].out;
+
+		bs[b] = forced > 0 ? forced : fit_nearest_simple_or(bd[b].median, hyp);
+		if (fabs(bd[b].median / bs[b] - 1) > THR_APPROX_ERROR)
 			bs[b] = 0;
 	}
-	fit_buckets(S, ~0ul, &ev->global_slope, &ev->intercept, &ev->global_r2);
-	ev->s = forced > 0 ? forced : choose_scale(ev, bs, bn);
+	fit_buckets(S, ~0ul, NULL, bg, &ev->slope, &ev->intercept, &ev->global_r2);
+	ev->s = choose_scale(ev, bs, bn);
 	for (int b = 0; b < NBUCKET; b++) {
 		if (!ev->evaluated[b] || bs[b] != ev->s || ev->s <= 0)
 			continue;
 		ev->held |= 1ul << b;
-		ev->held_samples += bn[b];
-		ev->error = fmax(ev->error, fabs(ev->median[b] / ev->s - 1));
-		ev->spread = fmax(ev->spread, (p90[b] - p10[b]) / 2 / ev->median[b]);
-		k += bucket_ratios(S, b, S->tmp + k);
-		for (size_t i = S->start[b]; i < S->start[b + 1]; i++) {
-			if (S->s[i].point != last)
-				ev->points++;
-			last = S->s[i].point;
-		}
+		ev->held_samples += bn[b] - bd[b].out;
+		ev->error = fmax(ev->error, fabs(bd[b].median / ev->s - 1));
+		ev->spread = fmax(ev->spread, bd[b].spread);
 	}
-	if (!ev->held)
+	/* Held somewhere: judged where it holds. Nowhere: judged where its ratio is at least consistent
+	   (an event that counts 80 % of the DRAM lines, and only there). */
+	mask = ev->held ? ev->held : ev->consistent;
+	if (!mask)
 		return;
-	ev->measured = stats_median(S->tmp, k);
-	fit_buckets(S, ev->held, &ev->slope, &ev->intercept, &ev->r2);
-	ev->prefetch_blind = prefetch_blind(ev);
+	if (!ev->held)
+		for (int b = 0; b < NBUCKET; b++)
+			if (mask & (1ul << b))
+				ev->spread = fmax(ev->spread, bd[b].spread);
+	summarise(S, mask, bd, bg, ev);
+	if (!ev->held)
+		ev->error = NAN;
+	fit_buckets(S, mask, bd, bg, &ev->slope, &ev->intercept, &ev->r2);
+	ev->prefetch_blind = ev->held && prefetch_blind(ev);
 }

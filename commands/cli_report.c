@@ -34,7 +34,7 @@ static int cmd(int argc, char **argv)
 		fprintf(stderr, "pmucheck report: gnuplot not found: the report has no figures\n");
 	if (!quiet)
 		printf("wrote %s/report.md, %s/report.html and %u figures in %s/plots (%u events not "
-		       "measured, listed at the top)\n",
+		       "measured or failed, listed at the top)\n",
 		       dir, dir, s.plots, dir, s.not_measured);
 	return 0;
 }

@@ -18,6 +18,9 @@ double stats_mean_positive(const double *v, int n);
    peaks.md that disagreed when the harness took one middle and the analysis the mean. */
 double stats_median(double *v, size_t n);
 
+/* Sorts v[0..n) ascending (no NANs). */
+void stats_sort(double *v, size_t n);
+
 /* The median (as stats_median) of the positive values of v[0..n), which it moves to the front of v in
    sorted order; 0 when there are none. A differenced time <= 0 (noise on a tiny point) or a clock of 0 (no
    accepted sample) is no value at all, not a small one. */

@@ -87,10 +87,41 @@ void run_events_free(struct run_events *re)
 
 static json_t *event_json(const struct ctr_event *ev)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
-			 ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
-			 ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale, "reason",
-			 ev->reason);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
+			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
+			      ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale,
+			      "reason", ev->reason);
+
+	/* a box's share is not what the config's hypothesis describes: the wildcard's sum is */
+	if (*ev->expect && !*ev->sum_of)
+		json_object_set_new(o, "expect", json_string(ev->expect));
+	return o;
+}
+
+/* The rows named as a box wildcard (the sum over its boxes, run_record.c): one entry each, carrying the
+   config's hypothesis. */
+static void box_sums_json(const struct run_events *re, json_t *evs)
+{
+	for (unsigned i = 0; i < re->nev; i++) {
+		const struct ctr_event *ev = &re->evs[i];
+		unsigned boxes = 0, seen = 0;
+		char enc[64];
+		json_t *o;
+
+		for (unsigned j = 0; *ev->sum_of && j < re->nev; j++) {
+			seen |= j < i && !strcmp(re->evs[j].sum_of, ev->sum_of);
+			boxes += !strcmp(re->evs[j].sum_of, ev->sum_of);
+		}
+		if (!*ev->sum_of || seen)
+			continue;
+		snprintf(enc, sizeof enc, "sum of %u boxes,domain=all", boxes);
+		o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "spec", ev->sum_of, "backend",
+			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
+			      enc, "boxes", (json_int_t)boxes);
+		if (*ev->expect)
+			json_object_set_new(o, "expect", json_string(ev->expect));
+		json_array_append_new(evs, o);
+	}
 }
 
 json_t *run_events_json(const struct run_events *re)
@@ -99,6 +130,7 @@ json_t *run_events_json(const struct run_events *re)
 
 	for (unsigned i = 0; i < re->nev; i++)
 		json_array_append_new(evs, event_json(&re->evs[i]));
+	box_sums_json(re, evs);
 	for (unsigned i = 0; i < re->nfixed; i++)
 		json_array_append_new(evs, event_json(&re->fixed[i]));
 	for (unsigned g = 0; g < re->plan.ngroups; g++) {

@@ -44,6 +44,25 @@ int experiment_load_config(const char *path, const struct cpuid_info *cpu, struc
 static const char *const software_events[] = {"page-faults", "minor-faults"};
 #define NSOFTWARE (sizeof software_events / sizeof *software_events)
 
+/* Each config event's hypothesis on its resolved events (as config_events lays them out: the software
+   events first, then every box of a config event), for machine.json and the analysis's ties. */
+static void set_expect(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want)
+{
+	char boxes[BOXES_MAX][CTR_SPEC_MAX];
+	unsigned n = want ? 0 : NSOFTWARE;
+
+	for (unsigned i = 0; arch && i < arch->nevents && n < ev->nev; i++) {
+		const struct cfg_event *ce = &arch->events[i];
+		unsigned nb;
+		if (want && !cfg_run_wants(want, ce->quantity))
+			continue;
+		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, boxes, BOXES_MAX);
+		for (unsigned b = 0; b < (nb ? nb : 1) && n < ev->nev; b++, n++)
+			snprintf(ev->evs[n].expect, sizeof ev->evs[n].expect, "%s * %g",
+				 cfg_quantity_name(ce->quantity), ce->scale);
+	}
+}
+
 /* The candidate events of arch that `want` accepts (NULL: all, plus the software events), resolved
    leniently: what this machine cannot count is recorded as not measured. */
 static int config_events(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want,
@@ -84,6 +103,8 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 		}
 	}
 	rc = run_events_setup_specs(ev, specs, conflicts, sums, n, RUN_EVENTS_LENIENT, e);
+	if (!rc)
+		set_expect(ev, arch, want);
 out:
 	free(specs);
 	free(conflicts);

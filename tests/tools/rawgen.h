@@ -139,6 +139,11 @@ static inline void gen_machine(FILE *f, int with_measured)
 		"  \"clock\": { \"tsc_hz\": 3000000000, \"core_ghz\": %.1f },\n"
 		"  \"levels\": { \"reported\": { \"L1\": %.0f, \"L2\": %.0f, \"L3\": %.0f }",
 		GEN_GHZ, GEN_L1, GEN_L2, with_measured ? 4 * GEN_L3 : GEN_L3);
+	/* the model's caches are private: each of 2 threads has the whole limit (gen_level) */
+	fprintf(f,
+		",\n              \"reported_all_threads\": { \"L1\": %.0f, \"L2\": %.0f, \"L3\": %.0f }, "
+		"\"threads_max\": 2",
+		GEN_L1, GEN_L2, with_measured ? 4 * GEN_L3 : GEN_L3);
 	if (with_measured)
 		fprintf(f, ",\n              \"measured\": { \"L3\": %.0f }", GEN_L3);
 	fprintf(f,

@@ -10,59 +10,18 @@
 
 #include "agg.h"
 #include "tools/events.h"
+#include "tools/verdict_fixture.h"
 #include "thresholds.h"
 #include "verdict.h"
 
-struct fixture {
-	char dir[64];
-	struct agg a;
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	struct err e;
-	char path[128];
-
-	strcpy(f->dir, "/tmp/pmucheck-verdict.XXXXXX");
-	if (!mkdtemp(f->dir) || gen_dir(f->dir, test_events, TEST_NEVENTS, 4, 3, 1) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/machine.json", f->dir);
-	if (machine_read(path, &f->a.m, &e))
-		return -1;
-	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
-	if (agg_read(&f->a, path, &e))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	char cmd[128];
-
-	agg_free(&f->a);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-	if (system(cmd))
-		return -1;
-	free(f);
-	return 0;
+	return fixture_open(state, test_events, TEST_NEVENTS);
 }
 
 static struct verdict judge(void **state, const char *name)
 {
-	struct fixture *f = *state;
-	struct verdict v;
-	struct err e;
-
-	for (uint32_t i = 0; i < f->a.nevents; i++)
-		if (strcmp(f->a.events[i].name, name) == 0) {
-			assert_int_equal(verdict_event(&f->a, i, &v, &e), 0);
-			return v;
-		}
-	fail_msg("event %s not in the generated data", name);
-	return v;
+	return fixture_judge(state, name, NULL);
 }
 
 static const unsigned all_levels = 1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3 | 1u << LV_DRAM;
@@ -296,5 +255,5 @@ int main(void)
 		cmocka_unit_test(test_only_noisy_points_are_used_and_said),
 		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, fixture_close);
 }

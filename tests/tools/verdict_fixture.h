@@ -1,0 +1,67 @@
+/* verdict_fixture.h — a generated results directory read into an agg, and one event's verdict, for the
+ * cmocka verdict tests (test_verdict_synthetic.c, test_verdict_real.c). Header-only, as rawgen.h. */
+#ifndef PMUCHECK_VERDICT_FIXTURE_H
+#define PMUCHECK_VERDICT_FIXTURE_H
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "agg.h"
+#include "rawgen.h"
+#include "verdict.h"
+
+struct fixture {
+	char dir[64];
+	struct agg a;
+};
+
+/* gen_dir (4 sizes per level, 3 repetitions, measured L3) of events into a fresh directory, read. */
+static inline int fixture_open(void **state, const struct gen_event *ev, unsigned nev)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct err e;
+	char path[128];
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/pmucheck-verdict.XXXXXX");
+	*state = f;
+	if (!mkdtemp(f->dir) || gen_dir(f->dir, ev, nev, 4, 3, 1) < 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/machine.json", f->dir);
+	if (machine_read(path, &f->a.m, &e))
+		return -1;
+	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
+	return agg_read(&f->a, path, &e) ? -1 : 0;
+}
+
+static inline int fixture_close(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	agg_free(&f->a);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+	free(f);
+	return system(cmd) ? -1 : 0;
+}
+
+/* The verdict of the event named name; its index into *index when index is not NULL. */
+static inline struct verdict fixture_judge(void **state, const char *name, uint32_t *index)
+{
+	struct fixture *f = *state;
+	struct verdict v;
+	struct err e;
+
+	for (uint32_t i = 0; i < f->a.nevents; i++)
+		if (strcmp(f->a.events[i].name, name) == 0) {
+			assert_int_equal(verdict_event(&f->a, i, &v, &e), 0);
+			if (index)
+				*index = i;
+			return v;
+		}
+	fail_msg("event %s not in the generated data", name);
+	return v;
+}
+
+#endif

@@ -1,0 +1,211 @@
+/* test_verdict_real.c — verdicts on emulations of what real PMUs are published to do (issue 16). Each
+ * event below follows a seed paper or a vendor description; the verdict asserted is the one an expert
+ * reading that source expects. The synthetic machine is tests/tools/rawgen.h's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "agg.h"
+#include "stall.h"
+#include "thresholds.h"
+#include "tools/verdict_fixture.h"
+
+static int is_chase(const struct gen_point *p)
+{
+	return !strcmp(p->kernel, "chase");
+}
+
+/* An IMC CAS counter (Helm & Taura Fig. 7; Molka et al. Table 3, UNC_M_CAS_COUNT.RD): one per line
+   read from DRAM, plus the socket's other traffic at 2.2e6 lines/s, which is ~20 % of a DRAM pointer
+   chase (90 ns a line) and ~1.4 % of a stream; with prefetchers on, the random chase drags in 1.8 more
+   lines per line on a minority of points (issue 16 as observed on the held-out emulations; here the two
+   largest chains, 15 % of the DRAM points with prefetchers on). */
+static double ev_cas(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		     const char **why)
+{
+	double c = p->level == 3 ? p->v[RQ_lines_read] : 0;
+
+	(void)rep, (void)st, (void)why;
+	if (p->level == 3 && is_chase(p) && !strcmp(p->prefetch, "on") && p->bytes > 32 * 1024 * 1024)
+		c *= 2.8;
+	return round((c + 2.2e6 * p->seconds) * (1 + 0.003 * gen_normal(rng)));
+}
+
+/* An offcore-response DRAM event that sees 80 % of the DRAM lines, and only DRAM lines (Molka et al.
+   Section 4.2: OFFCORE_RESPONSE undercounts by a roughly constant fraction). */
+static double ev_offcore(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			 const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return p->level == 3 ? round(0.8 * p->v[RQ_lines_read] * (1 + 0.003 * gen_normal(rng)))
+			     : floor(gen_uniform(rng) * 4);
+}
+
+/* UPI flits: 9 per 64-byte line (configs/skx.ini; Linux skx-metrics.json, UPI bandwidth = flits x 64/9). */
+static double ev_upi(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		     const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return 9 * p->v[RQ_lines_read];
+}
+
+/* An exact line counter whose readings are sometimes impossible: a 48-bit wrap, a negative count,
+   a counter stuck at all ones (the held-out case printed 2.256e+10 Mevents/s). */
+static double ev_broken(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			const char **why)
+{
+	(void)rng, (void)st, (void)why;
+	if (rep == 1 && p->id % 17 == 0)
+		return p->id % 2 ? 281474976710656.0 - 5 : -3;
+	if (rep == 2 && p->id % 29 == 0)
+		return 18446744073709551615.0;
+	return p->v[RQ_lines_read];
+}
+
+/* Molka et al. Fig. 8 (CYCLE_ACTIVITY.STALLS_L1D_PENDING / memory stalls): the chase's latency in
+   cycles when it misses L1, nothing in L1 where no load waits on a miss. */
+static double ev_l1miss_stall(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			      const char **why)
+{
+	static const double lat_ns[4] = {1.3, 4, 12, 90};
+
+	(void)rep, (void)rng, (void)st, (void)why;
+	if (!is_chase(p) || p->level <= 0)
+		return 0;
+	return round(lat_ns[p->level] * GEN_GHZ * p->v[RQ_chase_accesses]);
+}
+
+static const struct gen_event real_events[] = {
+	{"UNC_M_CAS_COUNT.RD", ev_cas}, {"OFFCORE_DRAM", ev_offcore},         {"UPI_FLITS", ev_upi},
+	{"BROKEN_LINES", ev_broken},    {"STALLS_L1D_MISS", ev_l1miss_stall},
+};
+
+static int setup(void **state)
+{
+	return fixture_open(state, real_events, sizeof real_events / sizeof *real_events);
+}
+
+static struct verdict judge(void **state, const char *name, uint32_t *index)
+{
+	return fixture_judge(state, name, index);
+}
+
+static void test_dram_counter_with_background_and_prefetched_chase_is_exact(void **state)
+{
+	struct verdict v = judge(state, "UNC_M_CAS_COUNT.RD", NULL);
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_DRAM);
+	assert_string_equal(verdict_prefetch_text(v.prefetch), "both");
+	/* the background was estimated near its true 2.2e6/s and said */
+	assert_true(v.background > 1.5e6 && v.background < 3e6);
+	assert_non_null(strstr(v.note, "background"));
+	/* the prefetched chase points were left out, and said */
+	assert_true(v.outliers > 0);
+	assert_true(isfinite(v.intercept));
+}
+
+static void test_offcore_event_seeing_80_percent_of_dram_lines_undercounts_there(void **state)
+{
+	struct verdict v = judge(state, "OFFCORE_DRAM", NULL);
+
+	assert_int_equal(v.cls, VC_UNDERCOUNTS);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_int_equal(v.levels, 1u << LV_DRAM);
+	assert_true(fabs(v.measured - 0.8) < 0.01);
+	assert_true(v.scale == 1);
+}
+
+static void test_nine_flits_per_line_is_a_simple_value(void **state)
+{
+	struct verdict v = judge(state, "UPI_FLITS", NULL);
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 9);
+}
+
+static void test_impossible_readings_are_rejected_with_their_reason(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t i = 0;
+	struct verdict v = judge(state, "BROKEN_LINES", &i);
+
+	assert_true(f->a.events[i].rejected >= 3);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_true(v.error < 1e-9);
+	assert_non_null(strstr(v.note, "impossible readings rejected"));
+	/* the highest rate comes from possible readings only: lines at 100 GB/s are 1.6e9/s per thread */
+	assert_true(v.max_rate < 1e10);
+}
+
+static void test_l1_miss_stall_event_is_listed_from_l2_on(void **state)
+{
+	struct fixture *f = *state;
+	struct stall_row *rows;
+	unsigned n, levels = 0;
+	uint32_t ev = 0;
+
+	judge(state, "STALLS_L1D_MISS", &ev);
+	assert_int_equal(stall_compute(&f->a, &rows, &n), 0);
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i].event == ev) {
+			levels |= 1u << rows[i].level;
+			assert_true(rows[i].matches_latency);
+		}
+	free(rows);
+	assert_int_equal(levels, 1u << LV_L2 | 1u << LV_L3 | 1u << LV_DRAM);
+}
+
+static void test_unrelated_rows_carry_no_quantity_fields(void **state)
+{
+	struct verdict v = judge(state, "STALLS_L1D_MISS", NULL);
+
+	if (v.cls != VC_UNRELATED)
+		return; /* a stall event may be judged against a volume; only unrelated rows are checked */
+	assert_int_equal(v.levels, 0);
+	assert_int_equal(v.prefetch, 0);
+	assert_true(isnan(v.measured) && isnan(v.error) && isnan(v.spread));
+	assert_string_equal(v.quantity_text, "");
+}
+
+/* All-core runs (Helm & Taura Fig. 7, 12 threads of a socket): each thread gets a twelfth of the L3. */
+static void test_level_uses_the_per_thread_share_of_a_shared_cache(void **state)
+{
+	struct machine m = {.limit = {32 << 10, 1 << 20, 30 << 20}, .sharers = {1, 1, 12}};
+	struct raw_row r = {.kernel = "load", .placement = "local", .arrays = 1, .threads = 1, .level = "L3"};
+
+	(void)state;
+	r.bytes = 8 << 20;
+	assert_int_equal(point_level_assign(&m, &r), LV_L3);
+	r.threads = 12; /* 8 MiB each, 2.5 MiB share each: DRAM */
+	r.level = "DRAM";
+	assert_int_equal(point_level_assign(&m, &r), LV_DRAM);
+	r.bytes = 1800 << 10; /* 1.8 MiB each, beyond L2, of a 2.5 MiB share: L3 */
+	assert_int_equal(point_level_assign(&m, &r), LV_L3);
+	/* without the sharing in machine.json, the level the run recorded */
+	m.sharers[2] = 0;
+	r.bytes = 8 << 20;
+	assert_int_equal(point_level_assign(&m, &r), LV_DRAM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dram_counter_with_background_and_prefetched_chase_is_exact),
+		cmocka_unit_test(test_offcore_event_seeing_80_percent_of_dram_lines_undercounts_there),
+		cmocka_unit_test(test_nine_flits_per_line_is_a_simple_value),
+		cmocka_unit_test(test_impossible_readings_are_rejected_with_their_reason),
+		cmocka_unit_test(test_l1_miss_stall_event_is_listed_from_l2_on),
+		cmocka_unit_test(test_unrelated_rows_carry_no_quantity_fields),
+		cmocka_unit_test(test_level_uses_the_per_thread_share_of_a_shared_cache),
+	};
+	return cmocka_run_group_tests(tests, setup, fixture_close);
+}
