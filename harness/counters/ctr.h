@@ -67,6 +67,8 @@ struct ctr_event {
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
 	bool uses_counter;           /* takes one of `counters` (false: software events, fixed counters) */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
+	uint32_t counter_mask;       /* general counters it may use (bit i: counter i), as the vendor's
+	                                "Counter" field says ("0,1,2,3"); 0: any. Callers set it */
 	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups: they
 	                                share a filter register. Set to "<pmu>:filter" for perf events
 	                                that use config1/config2 (Intel offcore response, uncore filters);
@@ -133,8 +135,8 @@ int ctr_split_list(const char *list, char ***specs, unsigned *n, struct err *e);
 unsigned ctr_fixed_events(struct ctr_event fixed[CTR_FIXED_MAX]);
 
 /* Splits the countable events (status CTR_OK) into groups of one backend, scope and pool, each holding
-   at most the pool's `counters` counter-using events and no two with the same conflict tag, in the
-   order given; then adds the fixed events of the group's pool to every group. Events not CTR_OK are left
+   at most the pool's `counters` counter-using events, no two with the same conflict tag, and only
+   events that can each have a counter of their counter_mask at once, in the order given; then adds the fixed events of the group's pool to every group. Events not CTR_OK are left
    out (their rows are written from the event itself). */
 int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed, unsigned nfixed,
 		    struct ctr_plan *plan, struct err *e);
