@@ -122,6 +122,13 @@ struct ctr_set; /* an opened group: perf file descriptors or a PAPI event set */
  * ev->status CTR_OK or CTR_NOT_MEASURED and the reason. */
 int ctr_resolve(const char *spec, struct ctr_event *ev, struct err *e);
 
+/* What ctr_resolve would make of a perf spec (pmu/terms/, pmu/alias/, a perf name) against the sysfs
+   tree `pmus` (CTR_SYSFS_PMUS, or a copy of another machine's; tests pass a fake one), without opening
+   it: encoding, pool, counters, scope, scale and unit. For discovery, which plans for events it cannot
+   count here. */
+#define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
+int ctr_describe_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
+
 /* Resolves n specs into evs[n]. Returns E_USAGE when any is malformed, with every bad one named in e
    (so a run can stop before measuring); the good ones are still resolved. */
 int ctr_resolve_list(const char *const *specs, unsigned n, struct ctr_event *evs, struct err *e);

@@ -9,8 +9,6 @@
 #include "ctr.h"
 #include "ctr_syntax.h"
 
-#define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
-
 struct ctr_set {
 	struct ctr_group g;
 	int cpu;               /* socket scope: the CPU counted on; -1 for thread scope */
