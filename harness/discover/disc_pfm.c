@@ -73,14 +73,24 @@ static int add(struct pfm_ctx *x, const char *event, const char *umask, const ch
 	return disc_add(x->l, &c, e);
 }
 
+struct umask {
+	const char *name, *desc;
+	uint64_t config, config1;
+};
+
+static bool same_as_earlier(const struct umask *um, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (um[i].config == um[n].config && um[i].config1 == um[n].config1)
+			return true;
+	return false;
+}
+
 static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 {
 	pfm_event_info_t ei;
 	char name[512];
-	struct {
-		const char *name, *desc;
-		uint64_t config, config1;
-	} um[UMASKS_MAX];
+	struct umask um[UMASKS_MAX];
 	unsigned n = 0;
 	uint64_t dc = 0, dc1 = 0;
 	bool dfl;
@@ -98,8 +108,8 @@ static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
 		snprintf(name, sizeof name, "%s::%s:%s", x->pi->name, ei.name, ai.name);
-		if (!encode(name, &um[n].config, &um[n].config1)) {
-			x->l->skipped++;
+		if (!encode(name, &um[n].config, &um[n].config1) || same_as_earlier(um, n)) {
+			x->l->skipped++; /* refused, or an alias of an earlier umask (RFO_MISS, DEMAND_RFO_MISS) */
 			continue;
 		}
 		um[n].name = ai.name;
@@ -127,7 +137,7 @@ int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, cha
 	if (rc != PFM_SUCCESS)
 		return err_set(e, E_RUNTIME, "libpfm4: %s", pfm_strerror(rc));
 	v = pfm_get_version();
-	snprintf(version, len, "%d.%d", v >> 16, v & 0xffff);
+	snprintf(version, len, "%d.%d", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
 		pfm_pmu_info_t pi;
 		struct pfm_ctx x = {.pi = &pi, .l = l};

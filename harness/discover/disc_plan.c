@@ -20,8 +20,11 @@ static void target_event(const struct disc_cand *c, struct ctr_event *ev)
 	ev->counters = c->counters;
 	ev->uses_counter = c->counters > 0;
 	ev->counter_mask = c->counter_mask;
+	/* Intel's offcore response: event 0xb7 programs MSR 0x1a6, 0xbb MSR 0x1a7 (SDM vol. 3B, 20.3.4.5),
+	   so one of each fits a group; other config1 users share one register per PMU */
 	if (c->has_config && c->config1 && c->counters)
-		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", c->pmu);
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter:0x%02llx", c->pmu,
+			 (unsigned long long)(c->config & 0xff));
 	ev->scale = c->scale;
 	ev->status = CTR_OK;
 }
