@@ -126,7 +126,7 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 	char levels[64], scale[32], src[INI_LINE_MAX - 8], note[INI_LINE_MAX - 8];
 	unsigned on = v->prefetch & (1u << PF_ON), off = v->prefetch & (1u << PF_OFF);
 
-	fit_format_scale(v->scale, scale, sizeof scale);
+	snprintf(scale, sizeof scale, "%.6g", v->scale); /* the loader takes decimals, not "1/4" */
 	fprintf(f, "\n[event %s]\nspec = %s\nexpect = %s * %s\n", name, ev->name, v->quantity_text, scale);
 	levels_words(v->levels, levels, sizeof levels);
 	if (*levels)
