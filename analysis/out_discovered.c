@@ -140,9 +140,10 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 	if (*src)
 		fprintf(f, "source = %s\n", src);
 	snprintf(note, sizeof note, "%s%s%s: error %.1f %%, R^2 %.4f over %u points%s%s",
-		 strcmp(name, c->name ? c->name : name) ? c->name : "", strcmp(name, c->name ? c->name : name) ? ", " : "",
-		 verdict_class_names[v->cls], 100 * v->error, v->r2, v->points,
-		 c->description && *c->description ? ". " : "", c->description ? c->description : "");
+		 strcmp(name, c->name ? c->name : name) ? c->name : "",
+		 strcmp(name, c->name ? c->name : name) ? ", " : "", verdict_class_names[v->cls],
+		 100 * v->error, v->r2, v->points, c->description && *c->description ? ". " : "",
+		 c->description ? c->description : "");
 	ini_value(note, note, sizeof note);
 	fprintf(f, "note = %s\n", note);
 }
@@ -161,7 +162,8 @@ static void ini_header(FILE *f, json_t *machine, const char *dir)
 		"; configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
 		"[arch]\nname = discovered\ntitle = %s (discovered)\nvendor = %s\n",
 		dir, title,
-		vendor && (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")) ? vendor : "any");
+		vendor && (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")) ? vendor
+											       : "any");
 	if (json_is_integer(json_object_get(cpu, "family")) && vendor &&
 	    (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")))
 		fprintf(f, "match = 0x%llx:0x%llx\n", json_integer_value(json_object_get(cpu, "family")),
@@ -215,11 +217,12 @@ static void md_summary(FILE *f, const unsigned *cls, unsigned ncand, unsigned wr
 		"known quantity and went into discovered.ini: %u exact, %u approximate, %u prefetch-blind "
 		"(hold only with the prefetchers off), %u overcount, %u undercount. %u count nothing the "
 		"kernels do or a sum no single hypothesis states; %u were not measured%s.\n\n",
-		ncand, written, cls[VC_EXACT], cls[VC_APPROXIMATE], cls[VC_PREFETCH_BLIND], cls[VC_OVERCOUNTS],
-		cls[VC_UNDERCOUNTS], cls[VC_UNRELATED], cls[VC_NOT_MEASURED] + unplanned,
+		ncand, written, cls[VC_EXACT], cls[VC_APPROXIMATE], cls[VC_PREFETCH_BLIND],
+		cls[VC_OVERCOUNTS], cls[VC_UNDERCOUNTS], cls[VC_UNRELATED], cls[VC_NOT_MEASURED] + unplanned,
 		unplanned ? " (some left out by --time-budget)" : "");
-	fprintf(f, "| event | source | class | quantity | levels | prefetch | why not in the config |\n"
-		   "|---|---|---|---|---|---|---|\n");
+	fprintf(f,
+		"| event | source | class | quantity | levels | prefetch | why not in the config |\n"
+		"|---|---|---|---|---|---|---|\n");
 }
 
 int out_discovered(struct fileset *o, const char *dir, const struct agg *a, const struct verdict *v,
@@ -249,7 +252,8 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
-	if ((rc = fileset_open(o, "discovered.ini", &ini, e)) || (rc = fileset_open(o, "discovered.md", &md, e)))
+	if ((rc = fileset_open(o, "discovered.ini", &ini, e)) ||
+	    (rc = fileset_open(o, "discovered.md", &md, e)))
 		goto out;
 	ini_header(ini, machine, dir);
 	/* pass 0: the events the config states; pass 1: the rest, as comments and table rows */
@@ -270,8 +274,9 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 				ini_event(ini, ev, vi, &c, name);
 				snprintf(names[written++], sizeof *names, "%s", name);
 			} else if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8) {
-				comment(ini, &commented, ev->name, !stateable(vi) ? why_not(vi, &c)
-										: "a spec longer than a config line");
+				comment(ini, &commented, ev->name,
+					!stateable(vi) ? why_not(vi, &c)
+						       : "a spec longer than a config line");
 			}
 		}
 	json_array_foreach(cands, k, co)

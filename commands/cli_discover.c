@@ -40,7 +40,8 @@ static void usage(FILE *f)
 		"                          (repeatable, up to %d)\n"
 		"      --pmu PATTERNS      only these PMUs (fnmatch, comma-separated: 'skx,skx_unc_imc*');\n"
 		"                          libpfm4 reads the PMUs named even when this CPU lacks them\n"
-		"      --only PATTERNS     only events whose name or spec matches ('L2*,*MISS*', case ignored)\n"
+		"      --only PATTERNS     only events whose name or spec matches ('L2*,*MISS*', case "
+		"ignored)\n"
 		"      --all               every event (default: memory hierarchy, stalls, memory uncore)\n"
 		"      --max N             at most N candidates\n"
 		"      --add-events LIST   also these events (perf or PAPI syntax), source 'given'\n"
@@ -233,15 +234,16 @@ static int build_candidates(const struct disc_cli *d, struct disc_list *l, char 
 
 static void print_list(const struct disc_list *l)
 {
-	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tsource\n");
+	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\n");
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct disc_cand *c = &l->c[i];
 		printf("%s\t%s\t%s\t%s\t", c->name, c->spec, c->pmu, disc_origin_names[c->origin]);
 		if (c->has_config)
-			printf("0x%llx\t0x%llx\t", (unsigned long long)c->config, (unsigned long long)c->config1);
+			printf("0x%llx\t0x%llx\t", (unsigned long long)c->config,
+			       (unsigned long long)c->config1);
 		else
 			printf("\t\t");
-		printf("%u\t%s\n", c->counters, c->source);
+		printf("%u\t%g\t%s\t%s\n", c->counters, c->scale, c->unit, c->source);
 	}
 }
 
@@ -296,7 +298,8 @@ static double *pass_times(const struct plan *pl)
 
 static void say_time(const char *what, double least, double typical)
 {
-	printf("%s: at least %.0f s (one repetition per group), about %.0f s (three)\n", what, least, typical);
+	printf("%s: at least %.0f s (one repetition per group), about %.0f s (three)\n", what, least,
+	       typical);
 }
 
 /* The run's arguments: the compact plan, the events, and what the user forwarded. *events is kept by
@@ -376,7 +379,8 @@ static void fit_budget(struct disc_job *j, const double *pass, double budget)
 				j->planned[ev - j->here.evs] = false;
 		}
 	if (k < ng)
-		printf("time budget: %u of %u groups fit in --time-budget %.0f s; the events of the other %u are "
+		printf("time budget: %u of %u groups fit in --time-budget %.0f s; the events of the other %u "
+		       "are "
 		       "left out and recorded as not measured\n",
 		       k, ng, budget, ng - k);
 }
@@ -418,7 +422,8 @@ static int plan_and_say(const struct disc_cli *d, struct topo *t, struct disc_jo
 	disc_estimate(pass, (unsigned)j->pl.npoints, j->target.groups.ngroups, j->rc.cfg.min_seconds, &least,
 		      &typical);
 	say_time("time on the candidates' CPU", least, typical);
-	printf("countable here: %u of %u candidates, in %u groups%s\n", countable, j->l.n, j->here.plan.ngroups,
+	printf("countable here: %u of %u candidates, in %u groups%s\n", countable, j->l.n,
+	       j->here.plan.ngroups,
 	       countable < j->l.n ? "; the others are recorded as not measured, with the reason" : "");
 	for (unsigned i = 0; i < j->here.nev && countable < j->l.n; i++)
 		if (j->here.evs[i].status != CTR_OK) {
@@ -490,9 +495,10 @@ static int measure(const struct disc_cli *d, struct topo *t, struct disc_job *j,
 	if (!(j->events = event_list(&j->l, j->planned)))
 		return err_set(e, E_RUNTIME, "out of memory");
 	ac = run_args(d, j->events, j->av, 64);
-	if ((rc = run_cli_parse(ac, j->av, t, &j->rc, e)) || (rc = run_cli_execute(&j->rc, t, ac, j->av, e)) ||
-	    (rc = write_candidates(j, e)) || (rc = analyze_dir(j->rc.dir, &sum, e)) ||
-	    (rc = out_report(j->rc.dir, &rep, e)) || (rc = check_config(j->rc.dir, d->write, &written, e)))
+	if ((rc = run_cli_parse(ac, j->av, t, &j->rc, e)) ||
+	    (rc = run_cli_execute(&j->rc, t, ac, j->av, e)) || (rc = write_candidates(j, e)) ||
+	    (rc = analyze_dir(j->rc.dir, &sum, e)) || (rc = out_report(j->rc.dir, &rep, e)) ||
+	    (rc = check_config(j->rc.dir, d->write, &written, e)))
 		return rc;
 	printf("\ndiscovered: %u events with a hypothesis in %s/discovered.ini (it loads)%s%s\n", written,
 	       j->rc.dir, d->write ? ", copied to " : "", d->write ? d->write : "");
@@ -555,4 +561,5 @@ static int cmd_discover(int argc, char **argv)
 	return rc ? cli_fail("discover", rc, &e) : 0;
 }
 
-CLI_COMMAND("discover", cmd_discover, "judge every event this CPU names, and write a config of what they count");
+CLI_COMMAND("discover", cmd_discover,
+	    "judge every event this CPU names, and write a config of what they count");

@@ -111,10 +111,10 @@ json_t *disc_json(const struct disc_list *l, const struct disc_plan *p)
 
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct disc_cand *c = &l->c[i];
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:f, s:s}", "name", c->name, "spec",
-				      c->spec, "pmu", c->pmu, "origin", disc_origin_names[c->origin], "source",
-				      c->source, "description", c->desc, "uncore", c->uncore, "scale",
-				      c->scale, "unit", c->unit);
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:f, s:s}", "name", c->name,
+				      "spec", c->spec, "pmu", c->pmu, "origin", disc_origin_names[c->origin],
+				      "source", c->source, "description", c->desc, "uncore", c->uncore,
+				      "scale", c->scale, "unit", c->unit);
 		if (c->has_config) {
 			char enc[64];
 			snprintf(enc, sizeof enc, "0x%llx", (unsigned long long)c->config);
@@ -128,8 +128,8 @@ json_t *disc_json(const struct disc_list *l, const struct disc_plan *p)
 		json_t *members = json_array();
 		for (unsigned k = 0; k < p->groups.groups[g].n; k++)
 			json_array_append_new(members, json_string(p->groups.groups[g].ev[k]->spec));
-		json_array_append_new(groups, json_pack("{s:s, s:o}", "pmu", p->groups.groups[g].pool,
-							"events", members));
+		json_array_append_new(
+			groups, json_pack("{s:s, s:o}", "pmu", p->groups.groups[g].pool, "events", members));
 	}
 	return json_pack("{s:o, s:o}", "candidates", cands, "target_groups", groups);
 }

@@ -39,12 +39,12 @@ struct disc_cand {
 	enum disc_origin origin;
 	char source[DISC_SOURCE_MAX]; /* where exactly: the sysfs file, libpfm4 version and PMU, the file */
 	char desc[DISC_DESC_MAX];
-	bool uncore;                 /* counted once per socket */
-	bool has_config;             /* config/config1 known (libpfm4, vendor files): the raw encoding */
-	uint64_t config, config1;    /* perf_event_attr's, as perf would program the core PMU */
-	unsigned counters;           /* general counters of its PMU; 0: free-running (software, msr) */
-	uint32_t counter_mask;       /* counters it may use, 0: any */
-	double scale;                /* sysfs .scale, vendor ScaleUnit; 1 when none */
+	bool uncore;              /* counted once per socket */
+	bool has_config;          /* config/config1 known (libpfm4, vendor files): the raw encoding */
+	uint64_t config, config1; /* perf_event_attr's, as perf would program the core PMU */
+	unsigned counters;        /* general counters of its PMU; 0: free-running (software, msr) */
+	uint32_t counter_mask;    /* counters it may use, 0: any */
+	double scale;             /* sysfs .scale, vendor ScaleUnit; 1 when none */
 	char unit[16];
 };
 

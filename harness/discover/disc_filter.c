@@ -16,14 +16,14 @@
 /* Words in an event's name (case ignored) that put it in the memory hierarchy or its stalls. Intel's
    names (L1D, L2_RQSTS, OFFCORE_RESPONSE, OCR, MEM_LOAD_RETIRED, CYCLE_ACTIVITY, RESOURCE_STALLS),
    AMD's (ls_*, l2_*, dc_*, ls_dmnd_fills_from_sys, l3_*) and the kernel's aliases (cas_count_read). */
-static const char *const memory_words[] = {
-	"l1d",     "l1-d",  "l2",   "l3",    "llc",   "cache", "mem",  "load",  "store", "stall",
-	"offcore", "ocr.",  "dram", "pref",  "miss",  "fill",  "evict", "wb",   "split", "tlb",
-	"ls_",     "dc_",   "cas_", "lines", "rqsts", "snoop", "hitm", "rfo"};
+static const char *const memory_words[] = {"l1d",  "l1-d",  "l2",    "l3",      "llc",   "cache", "mem",
+					   "load", "store", "stall", "offcore", "ocr.",  "dram",  "pref",
+					   "miss", "fill",  "evict", "wb",      "split", "tlb",   "ls_",
+					   "dc_",  "cas_",  "lines", "rqsts",   "snoop", "hitm",  "rfo"};
 /* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents, mesh to
    memory, links; AMD's L3, data fabric and memory controllers. */
-static const char *const memory_units[] = {"imc", "cha", "cbox", "m2m", "upi", "qpi", "edc",
-					   "amd_l3", "amd_df", "umc", "_l3", "hha"};
+static const char *const memory_units[] = {"imc", "cha",    "cbox",   "m2m", "upi", "qpi",
+					   "edc", "amd_l3", "amd_df", "umc", "_l3", "hha"};
 
 static bool contains_word(const char *name, const char *const *words, size_t n)
 {

@@ -61,7 +61,8 @@ static int add(struct pfm_ctx *x, const char *event, const char *umask, const ch
 {
 	struct disc_cand c = {.origin = DISC_LIBPFM, .scale = 1, .has_config = true};
 
-	snprintf(c.spec, sizeof c.spec, "%s::%s%s%s", x->pi->name, event, umask ? ":" : "", umask ? umask : "");
+	snprintf(c.spec, sizeof c.spec, "%s::%s%s%s", x->pi->name, event, umask ? ":" : "",
+		 umask ? umask : "");
 	snprintf(c.name, sizeof c.name, "%s%s%s", event, umask ? "." : "", umask ? umask : "");
 	snprintf(c.pmu, sizeof c.pmu, "%s", x->pi->name);
 	snprintf(c.source, sizeof c.source, "%s%s", x->source, umask ? "" : " (default umasks)");

@@ -32,9 +32,9 @@ struct vctx {
 };
 
 static const char *const string_fields[] = {
-	"EventName", "EventCode",  "ExtSel",    "UMask",   "CounterMask", "Invert",           "EdgeDetect",
-	"AnyThread", "MSRIndex",   "MSRValue",  "Unit",    "ScaleUnit",   "BriefDescription", "Counter",
-	"PEBS",      "Deprecated", "EventType", "Filter",  "ConfigCode",  "PublicDescription"};
+	"EventName", "EventCode",  "ExtSel",    "UMask",  "CounterMask", "Invert",           "EdgeDetect",
+	"AnyThread", "MSRIndex",   "MSRValue",  "Unit",   "ScaleUnit",   "BriefDescription", "Counter",
+	"PEBS",      "Deprecated", "EventType", "Filter", "ConfigCode",  "PublicDescription"};
 
 static const char *type_name(const json_t *v)
 {
@@ -131,7 +131,8 @@ static void unit_pmu(const char *unit, char *pmu, size_t len, bool *uncore)
 	}
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcasecmp(unit, table[i][0])) {
-			snprintf(pmu, len, "%s%s", table[i][1], !strncmp(table[i][1], "uncore_", 7) ? "_0" : "");
+			snprintf(pmu, len, "%s%s", table[i][1],
+				 !strncmp(table[i][1], "uncore_", 7) ? "_0" : "");
 			return;
 		}
 	n = (size_t)snprintf(pmu, len, "uncore_");
@@ -161,7 +162,8 @@ static int check_types(const struct vctx *x, json_t *o, struct err *e)
 	for (size_t i = 0; i < sizeof string_fields / sizeof string_fields[0]; i++) {
 		json_t *v = json_object_get(o, string_fields[i]);
 		if (v && !json_is_string(v))
-			return fail(x, string_fields[i], "%s, not a string (both formats write strings such as \"0x24\")",
+			return fail(x, string_fields[i],
+				    "%s, not a string (both formats write strings such as \"0x24\")",
 				    type_name(v), e);
 	}
 	return 0;
@@ -178,7 +180,8 @@ static int read_numbers(const struct vctx *x, json_t *o, struct vfields *f, stru
 	if ((rc = number(x, o, "EventCode", &f->code, e)) || (rc = number(x, o, "ExtSel", &f->extsel, e)) ||
 	    (rc = number(x, o, "UMask", &f->umask, e)) || (rc = number(x, o, "CounterMask", &f->cmask, e)) ||
 	    (rc = number(x, o, "Invert", &f->inv, e)) || (rc = number(x, o, "EdgeDetect", &f->edge, e)) ||
-	    (rc = number(x, o, "AnyThread", &f->any, e)) || (rc = number(x, o, "MSRIndex", &f->msr_index, e)) ||
+	    (rc = number(x, o, "AnyThread", &f->any, e)) ||
+	    (rc = number(x, o, "MSRIndex", &f->msr_index, e)) ||
 	    (rc = number(x, o, "MSRValue", &f->msr_value, e)))
 		return rc;
 	f->code |= f->extsel << 8;
@@ -209,8 +212,9 @@ static void encode(const struct vfields *f, const char *pmu, struct disc_cand *c
 			      (unsigned long long)f->msr_value);
 	snprintf(c->spec + n, sizeof c->spec - n, "/");
 	c->has_config = true;
-	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | f->umask << 8 | (f->edge ? 1ull : 0) << 18 |
-		    (f->any ? 1ull : 0) << 21 | (f->inv ? 1ull : 0) << 23 | f->cmask << 24;
+	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | f->umask << 8 |
+		(f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 | (f->inv ? 1ull : 0) << 23 |
+		f->cmask << 24;
 	c->config1 = term && !strcmp(term, "offcore_rsp") ? f->msr_value : 0;
 }
 
@@ -226,10 +230,11 @@ static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
 
 	x->name = NULL;
 	if (!json_is_object(o))
-		return fail(x, NULL, "%s, not an object with EventName, EventCode, UMask ...", type_name(o), e);
+		return fail(x, NULL, "%s, not an object with EventName, EventCode, UMask ...", type_name(o),
+			    e);
+	x->name = str(o, "EventName");
 	if ((rc = check_types(x, o, e)))
 		return rc;
-	x->name = str(o, "EventName");
 	if (json_object_get(o, "MetricName") || json_object_get(o, "MetricExpr"))
 		return 0;
 	if (!x->name)
@@ -278,10 +283,11 @@ static int read_entries(struct vctx *x, json_t *events, struct disc_list *tmp, s
 	int rc = 0;
 
 	if (n > DISC_VENDOR_MAX)
-		return err_set(e, E_USAGE,
-			       "vendor file %s: %zu entries, more than the %d any one CPU's event file holds; "
-			       "give the file of one CPU (and one kind: core or uncore)",
-			       x->path, n, DISC_VENDOR_MAX);
+		return err_set(
+			e, E_USAGE,
+			"vendor file %s: %zu entries, more than the %d any one CPU's event file holds; "
+			"give the file of one CPU (and one kind: core or uncore)",
+			x->path, n, DISC_VENDOR_MAX);
 	for (size_t i = 0; i < n && rc >= 0; i++) {
 		struct disc_cand c;
 		x->entry = (unsigned)i + 1;
@@ -310,17 +316,18 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 	fclose(f);
 	events = root;
 	if (!root)
-		return err_set(e, E_USAGE, "vendor file %s:%d:%d: not valid JSON: %s",
-			       path, je.line, je.column, je.text);
+		return err_set(e, E_USAGE, "vendor file %s:%d:%d: not valid JSON: %s", path, je.line,
+			       je.column, je.text);
 	if (json_is_object(root)) {
 		events = json_object_get(root, "Events");
 		x.format = "Intel perfmon JSON";
 	}
 	if (!json_is_array(events)) {
-		rc = err_set(e, E_USAGE,
-			     "vendor file %s: neither an array of events (perf pmu-events) nor an object with an "
-			     "\"Events\" array (Intel perfmon)",
-			     path);
+		rc = err_set(
+			e, E_USAGE,
+			"vendor file %s: neither an array of events (perf pmu-events) nor an object with an "
+			"\"Events\" array (Intel perfmon)",
+			path);
 		goto out;
 	}
 	if ((rc = read_entries(&x, events, &tmp, e)))

@@ -31,9 +31,11 @@ static uint64_t sdeloop(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg)
 	return sdetest_loop(bytes / 8 * reps);
 }
 
-static const struct kern_variant sdeloop_variants[] = {{"sdeloop.one", 8, KISA_BASE, 0, sdeloop, KA_NONE, NULL}};
+static const struct kern_variant sdeloop_variants[] = {
+	{"sdeloop.one", 8, KISA_BASE, 0, sdeloop, KA_NONE, NULL}};
 
-static void sdeloop_volumes(const struct kern_variant *v, const struct kern_params *p, struct kern_volumes *out)
+static void sdeloop_volumes(const struct kern_variant *v, const struct kern_params *p,
+			    struct kern_volumes *out)
 {
 	(void)v;
 	*out = (struct kern_volumes){0};
@@ -100,10 +102,25 @@ static void assert_class(const char *csv, const char *event, const char *cls)
 static void test_discover_judges_sde_events_and_writes_a_config_that_loads(void **state)
 {
 	const struct cli_command *cmd = cli_command_find("discover");
-	char *argv[] = {"discover", "--no-libpfm", "--no-sysfs", "--add-events",
-			SDE("EXACT") "," SDE("HALF") "," SDE("DOUBLE") "," SDE("BYTES") "," SDE("CALLS") "," SDE("SKEW"),
-			"--kernels", "sdeloop", "--sizes", "4k,12k,20k", "--reported-levels", "--no-progress",
-			"--min-time", "5", "--reps", "8", "--out", dir, NULL};
+	char *argv[] = {"discover",
+			"--no-libpfm",
+			"--no-sysfs",
+			"--add-events",
+			SDE("EXACT") "," SDE("HALF") "," SDE("DOUBLE") "," SDE("BYTES") "," SDE(
+				"CALLS") "," SDE("SKEW"),
+			"--kernels",
+			"sdeloop",
+			"--sizes",
+			"4k,12k,20k",
+			"--reported-levels",
+			"--no-progress",
+			"--min-time",
+			"5",
+			"--reps",
+			"8",
+			"--out",
+			dir,
+			NULL};
 	char *csv, *ini, *md, path[512];
 	const struct cfg_event *ev;
 	struct cfg c;
