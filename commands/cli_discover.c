@@ -402,7 +402,7 @@ static int plan_and_say(const struct disc_cli *d, struct topo *t, struct disc_jo
 		specs[i] = j->l.c[i].spec;
 		j->planned[i] = true;
 	}
-	rc = run_events_setup_specs(&j->here, specs, NULL, j->l.n, RUN_EVENTS_LENIENT, e);
+	rc = run_events_setup_specs(&j->here, specs, NULL, NULL, j->l.n, RUN_EVENTS_LENIENT, e);
 	free(specs);
 	if (!rc)
 		rc = disc_plan_build(&j->l, &j->target, e);

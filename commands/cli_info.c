@@ -10,16 +10,20 @@
 #include "msr.h"
 #include "pf.h"
 #include "sysinfo.h"
+#include "levels.h"
 #include "topo.h"
 #include "tsc.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck info [--json]\n\n"
+		"usage: pmucheck info [--json] [--levels [--quick]]\n\n"
 		"Prints the CPU, the topology and caches (hwloc), the ISA extensions the kernels use,\n"
 		"huge pages and SMT, the measured TSC and core clocks.\n\n"
 		"  --json      the same as one JSON object\n"
+		"  --levels    also measure where each cache level ends (the level probe 'run' makes\n"
+		"              first: a pointer chase over a geometric size grid on the first CPU)\n"
+		"  --quick     with --levels: the coarser grid of 'run --quick'\n"
 		"  -h, --help\n");
 }
 
@@ -69,15 +73,32 @@ static void config_print(const struct sysinfo *sys, FILE *f)
 	cfg_free(&c);
 }
 
+/* The probe's curve in one line per point, then the plateaus it found and what disagrees with hwloc. */
+static void levels_print(const struct levels_probe *p, int cpu)
+{
+	printf("\nlevel probe (pointer chase on CPU %d, ns per access):\n", cpu);
+	for (int i = 0; i < p->npoints; i++)
+		printf("  %10.1f KiB  %7.2f ns\n", p->size[i] / 1024.0, p->ns[i]);
+	for (int i = 0; i < p->nplateaus; i++)
+		printf("plateau %d       %.1f-%.1f KiB, %.2f ns\n", i + 1, p->plateau[i].first / 1024.0,
+		       p->plateau[i].last / 1024.0, p->plateau[i].ns);
+	for (int i = 0; i < p->ndisagreements; i++)
+		printf("disagreement    %s\n", p->disagreements[i]);
+}
+
 static int cmd_info(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	static const struct option options[] = {{"json", no_argument, NULL, 'j'},
+						{"levels", no_argument, NULL, 'l'},
+						{"quick", no_argument, NULL, 'q'},
+						{"help", no_argument, NULL, 'h'},
+						{NULL, 0, NULL, 0}};
 	struct sysinfo sys;
 	struct topo t;
 	struct err e, ce;
 	struct clock_bounds bounds;
-	int c, json = 0, r, no_clock;
+	int c, json = 0, levels = 0, quick = 0, r, no_clock;
+	struct levels_probe probe;
 	double tsc_hz, ghz;
 
 	optind = 1;
@@ -87,8 +108,8 @@ static int cmd_info(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == 'j') {
-			json = 1;
+		if (c == 'j' || c == 'l' || c == 'q') {
+			*(c == 'j' ? &json : c == 'l' ? &levels : &quick) = 1;
 			continue;
 		}
 		err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
@@ -98,6 +119,10 @@ static int cmd_info(int argc, char **argv)
 		err_set(&e, E_USAGE, "unexpected argument '%s'", argv[optind]);
 		return cli_fail("info", E_USAGE, &e);
 	}
+	if (quick && !levels) {
+		err_set(&e, E_USAGE, "--quick: only with --levels");
+		return cli_fail("info", E_USAGE, &e);
+	}
 	r = topo_load(&t, &e);
 	if (r)
 		return cli_fail("info", r, &e);
@@ -105,12 +130,18 @@ static int cmd_info(int argc, char **argv)
 	tsc_hz = tsc_calibrate_hz(50);
 	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
+	if (levels && (r = levels_measure(&probe, &t, t.cpus[0], tsc_hz, quick, &e))) {
+		topo_free(&t);
+		return cli_fail("info", r, &e);
+	}
 	if (json) {
 		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o}, s:o}", "host", sys.host, "cpu",
 				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
 				      topo_json(&t), "clock", "tsc_hz", tsc_hz, "core_ghz",
 				      no_clock ? json_null() : json_real(ghz), "counters",
 				      ctr_availability_json());
+		if (levels)
+			json_object_set_new(o, "levels", levels_json(&probe));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fputc('\n', stdout);
 		json_decref(o);
@@ -127,6 +158,8 @@ static int cmd_info(int argc, char **argv)
 		config_print(&sys, stdout);
 		printf("\n");
 		ctr_availability_print(stdout);
+		if (levels)
+			levels_print(&probe, t.cpus[0]);
 	}
 	topo_free(&t);
 	return 0;

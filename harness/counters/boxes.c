@@ -14,6 +14,17 @@ int boxes_wildcard(const char *spec)
 	return star && ((slash && star < slash) || (colons && star < colons));
 }
 
+void boxes_conflict_tag(const char *tag, const char *spec, char *out, size_t len)
+{
+	const char *slash = strchr(spec, '/'), *colons = strstr(spec, "::");
+	const char *end = colons && (!slash || colons < slash) ? colons : slash;
+
+	if (end && end > spec)
+		snprintf(out, len, "%s@%.*s", tag, (int)(end - spec), spec);
+	else
+		snprintf(out, len, "%s", tag);
+}
+
 static int cmp_spec(const void *a, const void *b)
 {
 	return strcmp((const char *)a, (const char *)b);

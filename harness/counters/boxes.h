@@ -1,7 +1,9 @@
 /* boxes.h — a config's box wildcard: a '*' in place of the box number of a PMU name (perf uncore_imc_N,
  * amd_umc_N; PAPI skx_unc_imcN::UNC_M_CAS_COUNT:RD) stands for the same event on every box of that
- * kind (memory channels, CHAs, links). Expanded to one event per box this machine has; each box is
- * then judged on its own (a channel of eight sees an eighth of the lines). */
+ * kind (memory channels, CHAs, links). Expanded to one event per box this machine has, each counted
+ * and written to raw.csv (the imbalance between channels), and summed per repetition into a row named
+ * as the wildcard (run_record.c): the sum is what the config's hypothesis describes, as LIKWID's MEM
+ * groups sum MBOX0..n; a channel of eight sees an eighth of the lines. */
 #ifndef PMUCHECK_BOXES_H
 #define PMUCHECK_BOXES_H
 
@@ -9,6 +11,12 @@
 
 #define BOXES_MAX 64
 
+/* A config's conflict tag names a register every box has its own of (a CHA's or a QPI link's filter):
+   the tag the event gets is scoped to its box, "<tag>@<box>", where the box is the spec's PMU part
+   (before the first '/' of perf syntax or '::' of PAPI's); a spec without one keeps the tag as is.
+   Without the scope, every box of an expanded wildcard shares the tag and lands in a group, and a
+   kernel re-run, of its own (28 for Skylake-SP's CHA lookups). */
+void boxes_conflict_tag(const char *tag, const char *spec, char *out, size_t len);
 /* Whether spec holds a box wildcard. */
 int boxes_wildcard(const char *spec);
 /* The specs of the boxes found here, into out[0..]; 0 when none (the spec then stays as written and is

@@ -39,6 +39,7 @@
 #define CTR_REASON_MAX 320
 #define CTR_GROUP_MAX 16 /* events in one group, fixed events included */
 #define CTR_FIXED_MAX 6
+#define UNCORE_COUNTERS 4 /* counters of one uncore box: Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 enum ctr_backend {
 	CTR_PERF, /* perf_event_open: perf syntax, sysfs aliases, software events */
@@ -73,6 +74,10 @@ struct ctr_event {
 	                                share a filter register. Set to "<pmu>:filter" for perf events
 	                                that use config1/config2 (Intel offcore response, uncore filters);
 	                                callers may set their own tags after resolving */
+	char sum_of[CTR_SPEC_MAX];   /* the config's box wildcard this event is one box of (a '*' in place of
+	                              the box number), else "": raw.csv gets a row of that name per
+	                              repetition with the sum over the boxes, which is what the config's
+	                              hypothesis describes (run_record.c) */
 	char encoding[CTR_ENC_MAX];  /* as resolved: "type=4,config=0x1003c" or "papi=0x40000012" */
 	double scale;                /* value in `unit` = count x scale; 1 when sysfs gives none */
 	char unit[16];

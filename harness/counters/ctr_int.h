@@ -9,6 +9,8 @@
 #include "ctr.h"
 #include "ctr_syntax.h"
 
+#define CTR_SYSFS_CPUS "/sys/devices/system/cpu"
+
 struct ctr_set {
 	struct ctr_group g;
 	int cpu;               /* socket scope: the CPU counted on; -1 for thread scope */
@@ -28,6 +30,15 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
 /* Space-separated entries of a directory (PMUs, format terms), for messages. */
 void ctr_dir_names(const char *dir, char *buf, size_t len);
 
+/* ctr_cpumask.c: the CPU to open socket-scope PMU `pmu` on for a run on run_cpu (-1: a probe, any CPU the mask takes), from
+   <pmus>/<pmu>/cpumask and <cpus>/cpuN/topology/physical_package_id (CTR_SYSFS_PMUS and
+   CTR_SYSFS_CPUS; tests pass fake trees). */
+int ctr_cpumask_cpu(const char *pmus, const char *cpus, const char *pmu, int run_cpu);
+
+/* ctr_papi.c: the pool (group-sharing key), counter limit, scope and encoding of a resolved PAPI event
+   from its component; ev->spec, backend and papi_code are set. */
+void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev);
+
 /* ctr_perf.c */
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */
 int ctr_perf_open(struct ctr_set *s, struct err *e);
@@ -39,6 +50,12 @@ void ctr_perf_close(struct ctr_set *s);
    ({nr, enabled, running, value[nr]}, `bytes` long) into n classified readings. */
 void ctr_perf_parse_group_read(const uint64_t *buf, size_t bytes, unsigned n, struct ctr_reading *r);
 int ctr_perf_paranoid(void); /* /proc/sys/kernel/perf_event_paranoid, or 99 when unreadable */
+/* Whether this process may count the kernel, as perf_event_open decides it (kernel/events/core.c,
+   perf_allow_kernel): perf_event_paranoid <= 1, or CAP_PERFMON or CAP_SYS_ADMIN in effect. */
+bool ctr_may_count_kernel(void);
+/* The privilege domain every backend counts a thread-scope event in (ctr.h): "user+kernel" where
+   permitted, else "user"; a :u or :k modifier narrows it; socket scope (uncore) counts "all". */
+const char *ctr_domain_name(const struct ctr_event *ev);
 
 /* ctr_papi.c */
 int ctr_papi_init(char *reason, size_t len); /* once per process; 0 or E_RUNTIME with the reason */

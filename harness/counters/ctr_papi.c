@@ -153,17 +153,33 @@ static int papi_probe(const struct ctr_event *ev)
 	return rc;
 }
 
+void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
+{
+	const char *colons = strstr(ev->spec, "::");
+
+	snprintf(ev->pool, sizeof ev->pool, "%s", component);
+	ev->counters = num_cntrs > 0 ? (unsigned)num_cntrs : 0;
+	ev->uses_counter = ev->counters > 0;
+	if (strstr(component, "uncore")) {
+		ev->scope = CTR_SCOPE_SOCKET;
+		/* perf_event_uncore's num_cntrs is the sum over every uncore PMU it found, while each box
+		   (skx_unc_imc0, the part of the name before "::") has its own few counters: group per
+		   box, with one box's counters. */
+		if (colons) {
+			snprintf(ev->pool, sizeof ev->pool, "%s:%.*s", component, (int)(colons - ev->spec),
+				 ev->spec);
+			ev->counters = UNCORE_COUNTERS;
+		}
+	}
+	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s,domain=%s",
+		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
+}
+
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
 	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
 
-	snprintf(ev->pool, sizeof ev->pool, "%s", c ? c->name : "?");
-	ev->counters = c && c->num_cntrs > 0 ? (unsigned)c->num_cntrs : 0;
-	ev->uses_counter = ev->counters > 0;
-	if (strstr(ev->pool, "uncore"))
-		ev->scope = CTR_SCOPE_SOCKET;
-	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s", (unsigned)ev->papi_code,
-		 ev->pool);
+	ctr_papi_place(c ? c->name : "?", c ? c->num_cntrs : 0, ev);
 }
 
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
@@ -238,6 +254,27 @@ static int attach_cpu(struct ctr_set *s, struct err *e)
 	return 0;
 }
 
+/* Thread scope on PAPI's perf_event component: the domain perf counts in too (ctr_domain_name);
+   PAPI's own default is user only. */
+static int set_domain(struct ctr_set *s, struct err *e)
+{
+	PAPI_option_t opt;
+	int rc;
+
+	if (strcmp(ctr_domain_name(s->g.ev[0]), "user+kernel"))
+		return 0;
+	rc = PAPI_assign_eventset_component(s->papi_set, PAPI_get_event_component(s->g.ev[0]->papi_code));
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_assign_eventset_component for", s->g.ev[0]->spec, rc);
+	memset(&opt, 0, sizeof opt);
+	opt.domain.eventset = s->papi_set;
+	opt.domain.domain = PAPI_DOM_USER | PAPI_DOM_KERNEL;
+	rc = PAPI_set_opt(PAPI_DOMAIN, &opt);
+	if (rc != PAPI_OK)
+		return fail(e, "PAPI_set_opt(PAPI_DOMAIN) for", s->g.ev[0]->spec, rc);
+	return 0;
+}
+
 int ctr_papi_open(struct ctr_set *s, struct err *e)
 {
 	int rc;
@@ -254,6 +291,8 @@ int ctr_papi_open(struct ctr_set *s, struct err *e)
 	if (rc != PAPI_OK)
 		return fail(e, "PAPI_create_eventset for", s->g.ev[0]->spec, rc);
 	if (s->g.scope == CTR_SCOPE_SOCKET && (rc = attach_cpu(s, e)))
+		return rc;
+	if (s->g.scope == CTR_SCOPE_THREAD && (rc = set_domain(s, e)))
 		return rc;
 	for (unsigned i = 0; i < s->g.n; i++) {
 		rc = PAPI_add_event(s->papi_set, s->g.ev[i]->papi_code);

@@ -25,6 +25,34 @@ int ctr_perf_paranoid(void)
 				  99); /* unreadable: assume the worst */
 }
 
+bool ctr_may_count_kernel(void)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *f;
+
+	if (ctr_perf_paranoid() <= 1)
+		return true;
+	if (!(f = fopen("/proc/self/status", "r")))
+		return false;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps & (1ull << 38 | 1ull << 21); /* CAP_PERFMON, CAP_SYS_ADMIN (linux/capability.h) */
+}
+
+const char *ctr_domain_name(const struct ctr_event *ev)
+{
+	if (ev->scope == CTR_SCOPE_SOCKET)
+		return "all";
+	if (ev->backend == CTR_PAPI) /* only PAPI's perf_event component filters privilege levels */
+		return strcmp(ev->pool, "perf_event") ? "all"
+			: ctr_may_count_kernel()      ? "user+kernel"
+						      : "user";
+	return ev->perf.exclude_user ? "kernel" : ev->perf.exclude_kernel ? "user" : "user+kernel";
+}
+
 static void attr_of(const struct ctr_event *ev, bool leader, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof *a);
@@ -77,37 +105,23 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 	}
 }
 
-/* The first CPU of a socket-scope PMU's cpumask: where a probe can open it. */
-static int probe_cpu(const struct ctr_event *ev)
-{
-	char path[256];
-
-	snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", ev->pool);
-	return (int)num_read_file(path, 0);
-}
-
 void ctr_perf_probe(struct ctr_event *ev)
 {
 	int fd;
 
 	if (ev->status != CTR_OK)
 		return;
-	/* Counting the kernel needs paranoid <= 1 (or root); then count user space only and say so,
-	   unless the kernel is all that was asked for (:k). */
-	if (ev->perf.exclude_user && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
+	if (ev->perf.exclude_user && !ctr_may_count_kernel()) {
 		ev->status = CTR_NOT_MEASURED;
 		snprintf(ev->reason, sizeof ev->reason,
-			 "counting the kernel only (:k) needs root or "
+			 "counting the kernel only (:k) needs CAP_PERFMON or "
 			 "perf_event_paranoid <= 1 (it is %d)",
 			 ctr_perf_paranoid());
 		return;
 	}
-	if (!ev->perf.exclude_kernel && ctr_perf_paranoid() >= 2 && geteuid() != 0) {
-		ev->perf.exclude_kernel = true;
-		strncat(ev->encoding, ",exclude_kernel", sizeof ev->encoding - strlen(ev->encoding) - 1);
-	}
 	if (ev->scope == CTR_SCOPE_SOCKET)
-		fd = open_one(ev, true, -1, probe_cpu(ev), -1);
+		fd = open_one(ev, true, -1, ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, ev->pool, -1),
+			      -1);
 	else
 		fd = open_one(ev, true, 0, -1, -1);
 	if (fd >= 0) {
@@ -121,7 +135,9 @@ void ctr_perf_probe(struct ctr_event *ev)
 int ctr_perf_open(struct ctr_set *s, struct err *e)
 {
 	int pid = s->g.scope == CTR_SCOPE_SOCKET ? -1 : 0;
-	int cpu = s->g.scope == CTR_SCOPE_SOCKET ? s->cpu : -1;
+	int cpu = s->g.scope == CTR_SCOPE_SOCKET
+		? ctr_cpumask_cpu(CTR_SYSFS_PMUS, CTR_SYSFS_CPUS, s->g.pool, s->cpu)
+		: -1;
 
 	for (unsigned i = 0; i < CTR_GROUP_MAX; i++)
 		s->fd[i] = -1;

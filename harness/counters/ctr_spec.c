@@ -23,7 +23,6 @@
 #include "ctr_int.h"
 
 #define TERMS_MAX 16
-#define UNCORE_COUNTERS 4 /* Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 /* PMUs Linux has on x86 machines: absent here means "not countable here", not "malformed". */
 static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
@@ -287,9 +286,27 @@ static void encode(struct ctr_event *ev, const char *pmu)
 	if (ev->perf.config2)
 		n += snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config2=0x%" PRIx64,
 			      ev->perf.config2);
-	if (ev->perf.exclude_kernel || ev->perf.exclude_user)
-		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",%s",
-			 ev->perf.exclude_user ? "exclude_user" : "exclude_kernel");
+	snprintf(ev->encoding + n, sizeof ev->encoding - n, ",domain=%s", ctr_domain_name(ev));
+}
+
+/* One privilege domain for both backends: user and kernel where this process may count the kernel, else
+   user (as PAPI's perf_event component does by default); a :u or :k modifier narrows it. An uncore PMU
+   sees no privilege level and rejects any exclude bit (the kernel's uncore drivers). */
+static int choose_domain(const char *spec, bool user, bool kernel, struct ctr_event *ev, struct err *e)
+{
+	ev->perf.exclude_kernel = ev->perf.exclude_user = false;
+	if (ev->scope == CTR_SCOPE_SOCKET) {
+		if (user || kernel)
+			return err_set(
+				e, E_USAGE,
+				"event '%s': an uncore PMU counts every privilege level; it takes no u "
+				"or k modifier",
+				spec);
+		return 0;
+	}
+	ev->perf.exclude_kernel = (user && !kernel) || (!user && !kernel && !ctr_may_count_kernel());
+	ev->perf.exclude_user = kernel && !user;
+	return 0;
 }
 
 static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
@@ -300,9 +317,6 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 
 	if ((rc = ctr_syntax_parse(spec, false, &syn, e)))
 		return rc;
-	/* perf's :u and :k: counting only one side means excluding the other (and the hypervisor) */
-	ev->perf.exclude_kernel = syn.user && !syn.kernel;
-	ev->perf.exclude_user = syn.kernel && !syn.user;
 	snprintf(path, sizeof path, "%s/%s", pmus, syn.pmu);
 	if (!is_dir(path))
 		return absent_pmu(pmus, syn.pmu, spec, syn.terms, ev, e);
@@ -313,6 +327,8 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	if ((rc = apply_terms(pmus, syn.pmu, spec, syn.terms, false, ev, e)))
 		return rc;
 	pmu_traits(pmus, syn.pmu, ev);
+	if ((rc = choose_domain(spec, syn.user, syn.kernel, ev, e)))
+		return rc;
 	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
 	   response and load latency, uncore box filters): keep two such events apart, by default. */
 	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
@@ -327,7 +343,9 @@ static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 
 	ev->perf.type = n->type;
 	ev->perf.config = n->config;
-	snprintf(ev->encoding, sizeof ev->encoding, "type=%u,config=0x%" PRIx64, n->type, n->config);
+	choose_domain(n->name, false, false, ev, NULL); /* thread scope: it cannot fail */
+	snprintf(ev->encoding, sizeof ev->encoding, "type=%u,config=0x%" PRIx64 ",domain=%s", n->type,
+		 n->config, ctr_domain_name(ev));
 	if (n->type == PERF_TYPE_SOFTWARE) {
 		/* A clock read as a sibling in another software event's group comes back stale (seen
 		   here: task-clock under page-faults gave negative R-vs-2R differences); alone it is exact. */
@@ -353,6 +371,8 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
 	ev->backend = CTR_PERF;
 	ev->scope = CTR_SCOPE_THREAD;
 	ev->scale = 1.0;
+	if (!*spec) /* as ctr_resolve says it (fuzz_spec checks both alike) */
+		return err_set(e, E_USAGE, "empty event name");
 	if (strchr(spec, '/'))
 		return parse_sysfs(pmus, spec, ev, e);
 	if (!(n = ctr_syntax_named(spec)))

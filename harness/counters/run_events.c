@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxes.h"
 #include "run_events.h"
 
 static int resolve_one(struct ctr_event *ev, const char *spec, enum run_events_mode mode, struct err *e)
@@ -28,7 +29,7 @@ static int resolve_one(struct ctr_event *ev, const char *spec, enum run_events_m
 }
 
 int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,
-			   unsigned n, enum run_events_mode mode, struct err *e)
+			   const char *const *sums, unsigned n, enum run_events_mode mode, struct err *e)
 {
 	int rc = 0;
 
@@ -46,7 +47,10 @@ int run_events_setup_specs(struct run_events *re, const char *const *specs, cons
 		if (!rc)
 			rc = resolve_one(&re->evs[i], specs[i], mode, e);
 		if (!rc && conflicts && conflicts[i])
-			snprintf(re->evs[i].conflict, sizeof re->evs[i].conflict, "%s", conflicts[i]);
+			boxes_conflict_tag(conflicts[i], specs[i], re->evs[i].conflict,
+					   sizeof re->evs[i].conflict);
+		if (!rc && sums && sums[i])
+			snprintf(re->evs[i].sum_of, sizeof re->evs[i].sum_of, "%s", sums[i]);
 	}
 	if (!rc) {
 		re->nfixed = ctr_fixed_events(re->fixed);
@@ -69,7 +73,7 @@ int run_events_setup(struct run_events *re, const char *list, enum run_events_mo
 	rc = ctr_split_list(list, &specs, &n, e);
 	if (rc)
 		return err_wrap(e, rc, "--events");
-	rc = run_events_setup_specs(re, (const char *const *)specs, NULL, n, mode, e);
+	rc = run_events_setup_specs(re, (const char *const *)specs, NULL, NULL, n, mode, e);
 	free(specs);
 	return rc;
 }

@@ -26,9 +26,10 @@ enum run_events_mode {
 
 /* Resolves a comma-separated event list (perf or PAPI syntax). */
 int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e);
-/* The same from specs (from a config), with optional conflict tags (NULL, or one per spec, NULL = none). */
+/* The same from specs (from a config), with optional conflict tags and box wildcards each spec is one box
+   of (NULL, or one per spec, NULL = none). */
 int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,
-			   unsigned n, enum run_events_mode mode, struct err *e);
+			   const char *const *sums, unsigned n, enum run_events_mode mode, struct err *e);
 void run_events_free(struct run_events *re);
 /* For machine.json: every event with its backend, encoding, scope, status and reason, and the groups. */
 json_t *run_events_json(const struct run_events *re);

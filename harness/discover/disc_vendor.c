@@ -22,7 +22,6 @@
 #include "disc.h"
 
 #define CORE_COUNTERS_DEFAULT 4 /* x86's fewest general counters (Intel with SMT); AMD Zen has 6 */
-#define UNCORE_COUNTERS 4       /* Intel IMC/CHA and AMD L3/DF/UMC boxes have at least 4 */
 
 struct vctx {
 	const char *path;

@@ -51,15 +51,16 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 {
 	unsigned cap = NSOFTWARE, n = 0;
 	char(*boxes)[CTR_SPEC_MAX] = NULL;
-	const char **specs, **conflicts;
+	const char **specs, **conflicts, **sums;
 	int rc;
 
 	for (unsigned i = 0; arch && i < arch->nevents; i++)
 		cap += boxes_wildcard(arch->events[i].spec) ? BOXES_MAX : 1;
 	specs = calloc(cap, sizeof *specs);
 	conflicts = calloc(cap, sizeof *conflicts);
+	sums = calloc(cap, sizeof *sums);
 	boxes = calloc(cap, sizeof *boxes);
-	if (!specs || !conflicts || !boxes) {
+	if (!specs || !conflicts || !sums || !boxes) {
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
@@ -74,6 +75,7 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, &boxes[n], BOXES_MAX);
 		for (unsigned b = 0; b < nb; b++) {
 			specs[n] = boxes[n];
+			sums[n] = ce->spec;
 			conflicts[n++] = ce->conflict;
 		}
 		if (nb == 0) {
@@ -81,10 +83,11 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 			conflicts[n++] = ce->conflict;
 		}
 	}
-	rc = run_events_setup_specs(ev, specs, conflicts, n, RUN_EVENTS_LENIENT, e);
+	rc = run_events_setup_specs(ev, specs, conflicts, sums, n, RUN_EVENTS_LENIENT, e);
 out:
 	free(specs);
 	free(conflicts);
+	free(sums);
 	free(boxes);
 	return rc;
 }

@@ -23,6 +23,19 @@
 #define PLATEAU_MIN_SPAN 2.0
 /* A level whose plateau ends before this fraction of its reported size is said to be smaller. */
 #define LEVEL_SHORT 0.75
+/* When the plateaus do not match the levels one to one, the last plateau is still DRAM-like if its
+   latency is at least DRAM_JUMP times the plateau's before it (DRAM is 5-15x L3 in the seed papers'
+   tables; L3 is 3-4x L2 on Zen, so the jump alone could be L3) and either the sweep went past the
+   reported last level or the plateau is slower than DRAM_NS, which no cache level is (L3 load-to-use
+   latency: 10-15 ns on Zen 2-5, 20-40 ns on Haswell-EP to Sapphire Rapids in the seed papers and
+   vendors' optimization manuals; local DRAM 70-150 ns). */
+#define DRAM_JUMP 3.0
+#define DRAM_NS 60.0
+/* Wall-time limits of the probe (seconds): the sweep stops growing past them, and says so. */
+/* A single pass this many times the shortest timed call is measured on its own (latency_ns). */
+#define LONG_PASS 8
+#define PROBE_SECONDS_QUICK 15.0
+#define PROBE_SECONDS_FULL 45.0
 
 static uint64_t ticks(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps)
 {
@@ -31,26 +44,34 @@ static uint64_t ticks(const struct kern_variant *v, void *buf, uint64_t bytes, u
 	return tsc_end() - t0;
 }
 
-/* Latency per access at one size: R passes calibrated to min_s, then the best of two (R, 2R)
-   differences. */
+/* Latency per access at one size: R passes calibrated so that a call lasts min_s, then the fastest
+   call of four (R, 2R, R, 2R) per access. Every call is an upper bound of the true latency (its fixed
+   cost, under a microsecond against min_s >= 0.5 ms, and any interference only add time), so the
+   fastest is the best bound and no disturbance can make it look faster; a difference of two calls
+   could (a preempted R call shrinks 2R - R). */
 static int latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
 		      double tsc_hz, double min_s, double *ns, struct err *e)
 {
 	struct kern_params p = {bytes, 1, 0};
-	uint64_t reps = 1, best = UINT64_MAX;
+	uint64_t reps = 1, lines = bytes / KERN_LINE;
+	double best = INFINITY;
 
+	if (!lines)
+		return err_set(e, E_RUNTIME, "level probe: %llu bytes is less than a line",
+			       (unsigned long long)bytes);
 	f->prepare(v, &p, buf, 1);
-	while ((double)ticks(v, buf, bytes, reps) < min_s * tsc_hz && reps < (1u << 30))
+	/* One pass that already lasts LONG_PASS calls: two single passes are enough (the sizes that
+	   cost most are the largest). */
+	int tries = (double)ticks(v, buf, bytes, 1) > LONG_PASS * min_s * tsc_hz ? 2 : 4;
+	while (tries == 4 && (double)ticks(v, buf, bytes, reps) < min_s * tsc_hz && reps < (1u << 30))
 		reps *= 2;
-	for (int i = 0; i < 2; i++) {
-		uint64_t lo = ticks(v, buf, bytes, reps), hi = ticks(v, buf, bytes, 2 * reps);
-		if (hi > lo && hi - lo < best)
-			best = hi - lo;
+	for (int i = 0; i < tries; i++) {
+		uint64_t r = tries == 2 ? 1 : (i % 2 ? 2 : 1) * reps;
+		double per = (double)ticks(v, buf, bytes, r) / (double)(r * lines);
+		if (per < best)
+			best = per;
 	}
-	if (best == UINT64_MAX) /* the 2R call never took longer: no latency can be read off it */
-		return err_set(e, E_RUNTIME, "level probe: %s over %llu bytes: a call with twice the passes was never slower",
-			       v->name, (unsigned long long)bytes);
-	*ns = (double)best / tsc_hz * 1e9 / (double)(reps * (bytes / KERN_LINE));
+	*ns = best / tsc_hz * 1e9;
 	return 0;
 }
 
@@ -65,6 +86,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	struct buf b;
 	cpu_set_t old;
 	int steps = quick ? 2 : 4, rc;
+	double limit_s = quick ? PROBE_SECONDS_QUICK : PROBE_SECONDS_FULL;
+	uint64_t start;
 
 	memset(p, 0, sizeof *p);
 	if (!v || !f->prepare)
@@ -78,6 +101,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	if (rc)
 		goto out;
 	buf_first_touch(&b);
+	start = tsc_begin();
 	for (int i = 0; p->npoints < LEVELS_MAX_POINTS; i++) {
 		uint64_t size = (uint64_t)(4096.0 * pow(2.0, (double)i / steps));
 		size -= size % f->granule;
@@ -85,6 +109,10 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 			break;
 		if (p->npoints && size == p->size[p->npoints - 1])
 			continue;
+		if ((double)(tsc_end() - start) > limit_s * tsc_hz) {
+			p->stopped_at = size;
+			break;
+		}
 		p->size[p->npoints] = size;
 		rc = latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001, &p->ns[p->npoints], e);
 		if (rc)
@@ -110,7 +138,7 @@ static void add_plateau(struct levels_probe *p, int first, int last)
 		return; /* a transition between levels */
 	if (p->nplateaus == TOPO_MAX_LEVELS + 2)
 		return;
-	memcpy(v, &p->ns[first], sizeof *v * (size_t)n);
+	memcpy(v, &p->env[first], sizeof *v * (size_t)n);
 	p->plateau[p->nplateaus].first = p->size[first];
 	p->plateau[p->nplateaus].last = p->size[last];
 	p->plateau[p->nplateaus].next = last + 1 < p->npoints ? p->size[last + 1] : 0;
@@ -129,24 +157,85 @@ static void __attribute__((format(printf, 2, 3))) disagree(struct levels_probe *
 	va_end(ap);
 }
 
+/* Latency cannot fall as the working set grows (a larger set only adds misses), and interference only
+   adds time; so the lowest latency measured at any larger size bounds the true latency at this size from
+   above. A point more than PLATEAU_RISE slower than that bound was disturbed (preempted, or a neighbour's
+   burst), and takes the bound instead; smaller wiggles stay as measured, so the plateaus do not depend
+   on a few percent of noise at a level's edge. */
+static void envelope(struct levels_probe *p)
+{
+	double below = INFINITY; /* the lowest latency at the larger sizes */
+
+	for (int i = p->npoints - 1; i >= 0; i--) {
+		p->env[i] = p->ns[i] > PLATEAU_RISE * below ? below : p->ns[i];
+		if (p->ns[i] < below)
+			below = p->ns[i];
+	}
+}
+
+/* Plateaus that do not match the levels one to one: if the last one is still clearly DRAM, no point
+   from where it starts may count as a cache level. Returns whether it set the last level's limit. */
+/* The first plateau (after the first) slow enough for no cache and well above the one before; 0: none. */
+static int first_dram_like(const struct levels_probe *p)
+{
+	for (int i = 1; i < p->nplateaus; i++)
+		if (p->plateau[i].ns >= DRAM_NS && p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns)
+			return i;
+	return 0;
+}
+
+static int dram_bound(struct levels_probe *p, const struct topo *t)
+{
+	const struct topo_cache *llc = &t->caches[t->ncaches - 1];
+	int n = p->nplateaus, k = 0;
+
+	/* the first plateau slow enough for no cache; else the last, if the sweep went past the LLC */
+	k = first_dram_like(p);
+	if (!k && n >= 2 && p->size[p->npoints - 1] >= llc->size &&
+	    p->plateau[n - 1].ns >= DRAM_JUMP * p->plateau[n - 2].ns)
+		k = n - 1;
+	if (!k || (double)p->plateau[k].first >= LEVEL_SHORT * (double)llc->size)
+		return 0;
+	p->dram_from = p->plateau[k].first;
+	p->llc_limit = p->plateau[k - 1].last;
+	disagree(p,
+		 "the latency sweep shows %d plateaus for %d cache levels and DRAM; from %llu KiB on it is "
+		 "DRAM-like (%.1f ns, %.1fx the plateau before), so L%d is taken to end at %llu KiB "
+		 "(hwloc: %llu KiB)",
+		 n, t->ncaches, (unsigned long long)(p->dram_from >> 10), p->plateau[k].ns,
+		 p->plateau[k].ns / p->plateau[k - 1].ns, t->ncaches,
+		 (unsigned long long)(p->llc_limit >> 10), (unsigned long long)(llc->size >> 10));
+	return 1;
+}
+
 void levels_classify(struct levels_probe *p, const struct topo *t)
 {
-	int first = 0;
+	int first = 0, k;
 
 	p->nplateaus = 0;
 	p->ndisagreements = 0;
+	p->dram_from = p->llc_limit = 0;
+	envelope(p);
+	if (p->stopped_at)
+		disagree(p,
+			 "the level probe stopped before %llu KiB: its time limit ran out (a slow or "
+			 "busy machine)",
+			 (unsigned long long)(p->stopped_at >> 10));
 	for (int i = 1; i <= p->npoints; i++) {
-		if (i < p->npoints && p->ns[i] <= PLATEAU_RISE * p->ns[i - 1] &&
-		    p->ns[i] <= PLATEAU_TOTAL_RISE * p->ns[first])
+		if (i < p->npoints && p->env[i] <= PLATEAU_RISE * p->env[i - 1] &&
+		    p->env[i] <= PLATEAU_TOTAL_RISE * p->env[first])
 			continue;
 		add_plateau(p, first, i - 1);
 		first = i;
 	}
-	if (p->nplateaus != t->ncaches + 1) {
-		disagree(p,
-			 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping the "
-			 "reported sizes",
-			 p->nplateaus, t->ncaches);
+	k = first_dram_like(p);
+	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
+	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
+		if (!t->ncaches || !dram_bound(p, t))
+			disagree(p,
+				 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
+				 "the reported sizes",
+				 p->nplateaus, t->ncaches);
 		return;
 	}
 	for (int l = 0; l < t->ncaches; l++) {
@@ -165,6 +254,10 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 
 void levels_apply(const struct levels_probe *p, struct topo *t)
 {
+	if (p->llc_limit) {
+		t->caches[t->ncaches - 1].measured = p->llc_limit;
+		return;
+	}
 	if (p->nplateaus != t->ncaches + 1)
 		return;
 	for (int l = 0; l < t->ncaches; l++)

@@ -18,7 +18,12 @@
 struct levels_probe {
 	int npoints;
 	uint64_t size[LEVELS_MAX_POINTS];
-	double ns[LEVELS_MAX_POINTS]; /* latency per access */
+	double ns[LEVELS_MAX_POINTS];  /* latency per access, as measured */
+	double env[LEVELS_MAX_POINTS]; /* ns with disturbed points replaced (levels.c says how): what the
+					  plateaus are found on (levels.c says why) */
+	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
+	uint64_t dram_from, llc_limit; /* when the plateaus match no level one to one but the last is
+					  DRAM-like: where it starts, and the last level's limit; else 0 */
 	int nplateaus;
 	struct {
 		uint64_t first, last; /* sizes of the plateau's first and last points */

@@ -9,14 +9,14 @@
 
 /* One step, as handed to the command's callback. */
 struct progress_report {
-	int done, total;    /* points measured so far, of this run's points */
-	const char *what;   /* variant of the point just measured */
-	int threads;        /* its thread count */
-	uint64_t bytes;     /* its buffer bytes per thread */
-	const char *level;  /* its memory level */
-	double left_s;      /* estimated seconds until the last point */
-	double budget_s;    /* seconds left of the time budget (0 when spent) */
-	int last;           /* 1 on the final call (progress_done), which carries no point */
+	int done, total;   /* points measured so far, of this run's points */
+	const char *what;  /* variant of the point just measured */
+	int threads;       /* its thread count */
+	uint64_t bytes;    /* its buffer bytes per thread */
+	const char *level; /* its memory level */
+	double left_s;     /* estimated seconds until the last point */
+	double budget_s;   /* seconds left of the time budget (0 when spent) */
+	int last;          /* 1 on the final call (progress_done), which carries no point */
 };
 
 typedef void (*progress_fn)(void *ctx, const struct progress_report *r);

@@ -130,6 +130,91 @@ static void event_fields(struct raw_out_row *row, const struct ctr_event *ev)
 	row->scope = ctr_scope_name(ev->scope);
 }
 
+#define BOX_SUMS_MAX 32
+
+/* One box wildcard's sum over its boxes in one repetition. */
+struct box_sum {
+	const struct ctr_event *first; /* its first box */
+	unsigned boxes, counted;
+	int64_t count;
+	uint64_t enabled, running; /* the longest enabled and the shortest running time of the boxes */
+	enum ctr_status status;
+	char reason[CTR_REASON_MAX];
+};
+
+static struct box_sum *box_sum_of(struct box_sum *sums, unsigned *n, const struct ctr_event *ev)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (!strcmp(sums[i].first->sum_of, ev->sum_of))
+			return &sums[i];
+	if (*n == BOX_SUMS_MAX)
+		return NULL;
+	sums[*n] = (struct box_sum){.first = ev, .running = UINT64_MAX, .status = CTR_OK};
+	return &sums[(*n)++];
+}
+
+/* A box that was not counted makes the sum not a sum: it takes the box's status, naming the box. */
+static void box_missing(struct box_sum *b, const struct ctr_event *ev, enum ctr_status st, const char *why)
+{
+	if (b->status != CTR_OK)
+		return;
+	b->status = st;
+	snprintf(b->reason, sizeof b->reason, "box %.60s: %s", ev->spec, why);
+}
+
+/* The rows of the box wildcards in repetition rep: each the sum over every box the machine has. */
+static void write_box_sums(struct run_state *s, const struct point_record *r, int rep,
+			   struct raw_out_row *row)
+{
+	const struct run_events *re = s->events;
+	struct box_sum sums[BOX_SUMS_MAX];
+	char enc[CTR_ENC_MAX];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < re->nev; i++) {
+		struct box_sum *b = re->evs[i].sum_of[0] ? box_sum_of(sums, &n, &re->evs[i]) : NULL;
+		if (!b)
+			continue;
+		b->boxes++;
+		if (re->evs[i].status != CTR_OK)
+			box_missing(b, &re->evs[i], re->evs[i].status, re->evs[i].reason);
+	}
+	for (int gi = 0; n && gi < r->npass; gi++) {
+		const struct ctr_group *grp = &re->plan.groups[gi];
+		const struct rec_pass *p = &r->pass[rep * r->npass + gi];
+		for (unsigned k = 0; k < grp->n; k++) {
+			const struct rec_event *x = &p->ev[k];
+			struct box_sum *b = grp->ev[k]->sum_of[0] ? box_sum_of(sums, &n, grp->ev[k]) : NULL;
+			if (!b)
+				continue;
+			if (x->status != CTR_OK || !x->has_count) {
+				box_missing(b, grp->ev[k], x->status != CTR_OK ? x->status : CTR_FAILED,
+					    x->status != CTR_OK ? x->reason : "no count");
+				continue;
+			}
+			b->count += x->count;
+			b->counted++;
+			b->enabled = x->time_enabled > b->enabled ? x->time_enabled : b->enabled;
+			b->running = x->time_running < b->running ? x->time_running : b->running;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct box_sum *b = &sums[i];
+		snprintf(enc, sizeof enc, "sum of %u boxes,domain=all", b->boxes);
+		row->event = b->first->sum_of;
+		row->backend = ctr_backend_name(b->first->backend);
+		row->encoding = enc;
+		row->scope = ctr_scope_name(b->first->scope);
+		row->has_count = b->status == CTR_OK && b->counted == b->boxes;
+		row->count = b->count;
+		row->time_enabled = b->enabled;
+		row->time_running = b->running == UINT64_MAX ? 0 : b->running;
+		row->status = ctr_status_name(b->status);
+		row->reason = b->reason;
+		raw_write(s->raw, row);
+	}
+}
+
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
 		  const char *flag)
 {
@@ -175,6 +260,19 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 				row.status = ctr_status_name(re->evs[i].status);
 				row.reason = re->evs[i].reason;
 				raw_write(s->raw, &row);
+			}
+			/* after the last group: the box sums, with group 0's time */
+			if (cp && gi == r->npass - 1) {
+				const struct rec_pass *p0 = &r->pass[rep * r->npass];
+				row.group = 0;
+				row.tsc = p0->ticks;
+				row.tsc_lo = p0->lo;
+				row.tsc_hi = p0->hi;
+				row.seconds = (double)p0->ticks / l->tsc_hz;
+				row.core_ghz = p0->ghz;
+				clock_note(p0, note, sizeof note);
+				row.clock_note = note;
+				write_box_sums(s, r, rep, &row);
 			}
 		}
 }

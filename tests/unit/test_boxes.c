@@ -54,6 +54,23 @@ static void test_perf_wildcard_expands_to_numbered_boxes_only(void **state)
 	assert_int_equal(boxes_expand("amd_l3_*/event=0x04/", root, out, BOXES_MAX), 0);
 }
 
+/* A config's conflict tag is scoped to the box: each box has its own filter register. */
+static void test_conflict_tag_is_per_box(void **state)
+{
+	char a[64], b[64], c[64];
+
+	(void)state;
+	boxes_conflict_tag("cha_filter", "skx_unc_cha3::UNC_C_LLC_LOOKUP:DATA_READ", a, sizeof a);
+	assert_string_equal(a, "cha_filter@skx_unc_cha3");
+	boxes_conflict_tag("cha_filter", "uncore_cha_12/event=0x34,umask=0x3/", b, sizeof b);
+	assert_string_equal(b, "cha_filter@uncore_cha_12");
+	/* a PAPI name whose '::' comes after a '/'-free PMU, and a bare name: the tag as written */
+	boxes_conflict_tag("offcore", "OFFCORE_RESPONSE_0:DMND_DATA_RD", c, sizeof c);
+	assert_string_equal(c, "offcore");
+	boxes_conflict_tag("offcore", "/event=1/", c, sizeof c);
+	assert_string_equal(c, "offcore");
+}
+
 static void test_only_a_star_in_the_pmu_name_is_a_wildcard(void **state)
 {
 	char out[BOXES_MAX][CTR_SPEC_MAX];
@@ -72,6 +89,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
+		cmocka_unit_test(test_conflict_tag_is_per_box),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

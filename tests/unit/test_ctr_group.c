@@ -128,6 +128,26 @@ static void test_events_sharing_a_filter_register_are_split(void **state)
 	assert_int_equal(plan->groups[2].n, 1);
 }
 
+/* The boxes of one expanded wildcard in one pool (PAPI's uncore component) share a config tag only per
+   box: one group for all boxes, and two events of the same box still apart. */
+static void test_box_scoped_tags_split_only_within_a_box(void **state)
+{
+	struct ctr_event evs[4];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	fill(evs, 4, "perf_event_uncore", 8);
+	strcpy(evs[0].conflict, "cha_filter@skx_unc_cha0");
+	strcpy(evs[1].conflict, "cha_filter@skx_unc_cha1");
+	strcpy(evs[2].conflict, "cha_filter@skx_unc_cha2");
+	strcpy(evs[3].conflict, "cha_filter@skx_unc_cha0");
+	assert_int_equal(ctr_plan_groups(evs, 4, NULL, 0, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 2);
+	assert_int_equal(plan->groups[0].n, 3);
+	assert_ptr_equal(plan->groups[1].ev[0], &evs[3]);
+}
+
 static void test_backends_scopes_and_pools_never_mix(void **state)
 {
 	struct ctr_event evs[5];
@@ -259,6 +279,7 @@ int main(void)
 		CTR_FIXTURE_TEST(test_fixed_events_on_general_counters_are_reserved),
 		CTR_FIXTURE_TEST(test_a_fixed_event_listed_by_the_user_is_not_added_twice),
 		CTR_FIXTURE_TEST(test_events_sharing_a_filter_register_are_split),
+		CTR_FIXTURE_TEST(test_box_scoped_tags_split_only_within_a_box),
 		CTR_FIXTURE_TEST(test_backends_scopes_and_pools_never_mix),
 		CTR_FIXTURE_TEST(test_software_events_are_limited_only_by_group_size),
 		CTR_FIXTURE_TEST(test_events_not_countable_here_are_left_out),

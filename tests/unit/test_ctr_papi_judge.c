@@ -146,6 +146,28 @@ static void test_software_component_ignores_the_kernel_pmu(void **state)
 	assert_int_equal(ev.status, CTR_OK);
 }
 
+/* PAPI's uncore component counts the sum of its PMUs' counters: each box is its own pool with one box's
+   counters, so two boxes share a group only as perf would allow (never), and four events of one box fit. */
+static void test_uncore_events_are_pooled_per_box(void **state)
+{
+	struct ctr_event a = {.spec = "skx_unc_imc0::UNC_M_CAS_COUNT:RD", .backend = CTR_PAPI};
+	struct ctr_event b = {.spec = "skx_unc_imc3::UNC_M_CAS_COUNT:RD", .backend = CTR_PAPI};
+	struct ctr_event c = {.spec = "PAPI_L1_DCM", .backend = CTR_PAPI};
+
+	(void)state;
+	ctr_papi_place("perf_event_uncore", 48, &a);
+	ctr_papi_place("perf_event_uncore", 48, &b);
+	ctr_papi_place("perf_event", 6, &c);
+	assert_string_equal(a.pool, "perf_event_uncore:skx_unc_imc0");
+	assert_string_equal(b.pool, "perf_event_uncore:skx_unc_imc3");
+	assert_int_equal(a.counters, 4);
+	assert_int_equal(a.scope, CTR_SCOPE_SOCKET);
+	assert_non_null(strstr(a.encoding, "component=perf_event_uncore,domain=all"));
+	assert_string_equal(c.pool, "perf_event");
+	assert_int_equal(c.counters, 6);
+	assert_int_equal(c.scope, CTR_SCOPE_THREAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_with_kernel_pmu_an_unknown_name_is_a_usage_error_naming_it),
 		cmocka_unit_test(test_with_kernel_pmu_a_name_the_kernel_refuses_is_not_measured),
 		cmocka_unit_test(test_software_component_ignores_the_kernel_pmu),
+		cmocka_unit_test(test_uncore_events_are_pooled_per_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,7 +108,12 @@ static void test_raw_config_fields_are_taken_verbatim(void **state)
 	assert_int_equal(ev.perf.config, 0x53003c);
 	assert_int_equal(ev.perf.config1, 0x10001);
 	assert_int_equal(ev.perf.config2, 7);
-	assert_string_equal(ev.encoding, "pmu=cpu,type=4,config=0x53003c,config1=0x10001,config2=0x7");
+	assert_string_equal(ev.encoding,
+			    ctr_may_count_kernel()
+				    ? "pmu=cpu,type=4,config=0x53003c,config1=0x10001,config2=0x7,"
+				      "domain=user+kernel"
+				    : "pmu=cpu,type=4,config=0x53003c,config1=0x10001,config2=0x7,"
+				      "domain=user");
 }
 
 static void test_term_in_config1_lands_there(void **state)
@@ -158,6 +163,10 @@ static void test_alias_gives_terms_scale_unit_and_socket_scope(void **state)
 	assert_int_equal(ev.scope, CTR_SCOPE_SOCKET);
 	assert_string_equal(ev.pool, "uncore_imc_0");
 	assert_true(ev.uses_counter);
+	/* an uncore PMU counts every privilege level and rejects exclude bits */
+	assert_non_null(strstr(ev.encoding, ",domain=all"));
+	assert_false(ev.perf.exclude_kernel || ev.perf.exclude_user);
+	expect_usage("uncore_imc_0/cas_count_read/u", "takes no u or k modifier");
 }
 
 static void test_alias_and_terms_combine(void **state)
@@ -250,13 +259,17 @@ static void test_modifiers_u_and_k_exclude_the_other_side(void **state)
 	assert_int_equal(parse("cpu/event=0x3c/u", &ev, &e), 0);
 	assert_true(ev.perf.exclude_kernel);
 	assert_false(ev.perf.exclude_user);
-	assert_non_null(strstr(ev.encoding, "exclude_kernel"));
+	assert_non_null(strstr(ev.encoding, ",domain=user"));
 	assert_int_equal(parse("cpu/event=0x3c/k", &ev, &e), 0);
 	assert_true(ev.perf.exclude_user);
 	assert_false(ev.perf.exclude_kernel);
-	assert_non_null(strstr(ev.encoding, "exclude_user"));
+	assert_non_null(strstr(ev.encoding, ",domain=kernel"));
 	assert_int_equal(parse("cpu/event=0x3c/uk", &ev, &e), 0);
 	assert_false(ev.perf.exclude_user || ev.perf.exclude_kernel);
+	assert_non_null(strstr(ev.encoding, ",domain=user+kernel"));
+	/* no modifier: user and kernel where this process may count the kernel, else user */
+	assert_int_equal(parse("cpu/event=0x3c/", &ev, &e), 0);
+	assert_int_equal(ev.perf.exclude_kernel, !ctr_may_count_kernel());
 	expect_usage("cpu/event=0x3c/p", "modifier 'p' is not supported");
 	expect_usage("cpu/event=0x3c/x", "unknown modifier 'x'");
 	expect_usage("uncore_imc_*/event=0x4/", "is not [a-z][a-z0-9_]*");

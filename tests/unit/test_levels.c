@@ -134,6 +134,181 @@ static void test_measured_vm_curve_finds_the_short_l3(void **state)
 	assert_true(t.caches[2].measured >= 4u << 20 && t.caches[2].measured < 8u << 20);
 }
 
+/* Preempted points (3-8x slower, as a time slice lost mid-call gives) anywhere but the last size leave
+   the plateaus as the undisturbed curve has them, and the limits within one grid step: 20 seeded
+   draws, 1 point in 6 hit, never two neighbours (a disturbance that lasts over consecutive sizes looks
+   like a level; against that the probe takes the fastest of four calls at every size). */
+static void test_disturbed_points_do_not_move_the_levels(void **state)
+{
+	struct topo t, clean_t;
+	struct levels_probe clean, p;
+	unsigned seed = 12345;
+
+	(void)state;
+	reported(&clean_t);
+	curve(&clean, 48 << 10, 1 << 20, 6 << 20);
+	levels_classify(&clean, &clean_t);
+	levels_apply(&clean, &clean_t);
+	for (int draw = 0; draw < 20; draw++) {
+		int hit = 0, last_hit = -2;
+
+		reported(&t);
+		curve(&p, 48 << 10, 1 << 20, 6 << 20);
+		for (int i = 0; i + 1 < p.npoints; i++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 6 == 0 && last_hit != i - 1) {
+				p.ns[i] *= 3.0 + (double)((seed >> 8) % 6);
+				last_hit = i;
+				hit++;
+			}
+		}
+		assert_true(hit > 0);
+		levels_classify(&p, &t);
+		levels_apply(&p, &t);
+		assert_int_equal(p.nplateaus, clean.nplateaus);
+		/* a level's last point hit is indistinguishable from a transition point: the limit may
+		   move down by that one grid step (2^(1/4)), never more, never up */
+		for (int l = 0; l < 3; l++) {
+			assert_true(t.caches[l].measured <= clean_t.caches[l].measured);
+			assert_true(1.19 * (double)t.caches[l].measured >=
+				    (double)clean_t.caches[l].measured);
+		}
+	}
+}
+
+/* A guest told of a 508 MiB L3 (hwloc on a Zen 5 KVM guest, 2026-11-25) whose L3 really ends at 32 MiB:
+   the measured limit replaces the reported one, so the sweep's "L3" points are not DRAM. */
+static void test_absurd_reported_l3_is_measured(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	levels_classify(&p, &t);
+	levels_apply(&p, &t);
+	assert_int_equal(p.nplateaus, 4);
+	assert_true(t.caches[2].measured <= 32u << 20 && t.caches[2].measured >= 16u << 20);
+}
+
+/* L3 as fast as L2 on a machine told of a huge L3: the plateaus cannot be matched to the levels, but
+   DRAM is plain, so the last level ends where DRAM-like latency starts and no DRAM-like point is L3. */
+static void test_ambiguous_curve_still_bounds_dram(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.ns[i] > 2 && p.ns[i] < 20)
+			p.ns[i] = 3.3;
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 3);
+	assert_true(p.dram_from > 0 && p.dram_from <= 64u << 20);
+	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], "DRAM-like"));
+	levels_apply(&p, &t);
+	assert_true(t.caches[2].measured > 0 && t.caches[2].measured < p.dram_from);
+	assert_int_equal(t.caches[0].measured, 0);
+	assert_int_equal(t.caches[1].measured, 0);
+}
+
+/* A curve whose last plateau is not much slower than the one before (no clear DRAM) keeps the reported
+   sizes: ambiguity is said, not resolved by guessing. */
+static void test_ambiguous_curve_without_clear_dram_keeps_sizes(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.ns[i] > 2 && p.ns[i] < 20)
+			p.ns[i] = 3.3;
+		else if (p.ns[i] >= 20)
+			p.ns[i] = 6.0; /* 1.8x: could be a slow L3 as well as DRAM */
+	levels_classify(&p, &t);
+	assert_int_equal(p.dram_from, 0);
+	assert_non_null(strstr(p.disagreements[0], "keeping the reported sizes"));
+	levels_apply(&p, &t);
+	for (int l = 0; l < 3; l++)
+		assert_int_equal(t.caches[l].measured, 0);
+}
+
+/* The quick probe on a Zen 5 KVM guest (hwloc: 48 KiB, 1 MiB, 508 MiB) while four other processes
+   shared its two vCPUs (2026-11-25, load average 4.9): five plateaus, and the time limit cut the sweep
+   at 128 MiB. From 5.8 MiB on latency is 300 ns and more: those sizes are not L3. */
+static void test_loaded_guest_curve_never_calls_dram_l3(void **state)
+{
+	static const uint64_t size[] = {4096,     5120,     8192,     11264,    16384,    22528,    32768,
+					46080,    65536,    92160,    131072,   185344,   262144,   370688,
+					524288,   741376,   1048576,  1482752,  2097152,  2965504,  4194304,
+					5931008,  8388608,  11863040, 16777216, 23726080, 33554432, 47452160,
+					67108864, 94905344, 134217728};
+	static const double ns[] = {1.14,   1.10,   1.10,   1.15,   1.10,   1.10,   1.13,   1.10,
+				    3.84,   3.94,   3.84,   4.37,   3.84,   4.04,   4.50,   5.80,
+				    9.96,   12.54,  50.95,  181.49, 41.26,  263.01, 295.86, 307.85,
+				    390.05, 473.11, 505.62, 548.78, 708.42, 695.41, 917.67};
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	memset(&p, 0, sizeof p);
+	p.npoints = (int)(sizeof size / sizeof *size);
+	memcpy(p.size, size, sizeof size);
+	memcpy(p.ns, ns, sizeof ns);
+	p.stopped_at = 185363u << 10;
+	levels_classify(&p, &t);
+	assert_int_equal(p.dram_from, 5931008);
+	levels_apply(&p, &t);
+	assert_true(topo_cache_share(&t, 3, 1) < p.dram_from);
+	assert_int_equal(t.caches[0].measured, 0);
+	assert_int_equal(t.caches[1].measured, 0);
+}
+
+/* Four plateaus for three levels and DRAM, but the third is 390 ns (the same guest, run 4 of five): a
+   match in number only; the DRAM-like plateau bounds L3, it is not L3. */
+static void test_dram_like_plateau_is_never_a_cache(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.ns[i] > 4 && p.ns[i] < 100)
+			p.ns[i] = p.size[i] < (16u << 20) ? 390.0 : 611.0;
+		else if (p.ns[i] >= 100)
+			p.ns[i] = 611.0;
+	levels_classify(&p, &t);
+	assert_true(p.dram_from > 0 && p.dram_from <= 2u << 20);
+	levels_apply(&p, &t);
+	assert_true(topo_cache_share(&t, 3, 1) < p.dram_from);
+}
+
+/* A probe cut short by its time limit says where it stopped. */
+static void test_stopped_probe_says_so(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	curve(&p, 48 << 10, 1 << 20, 6 << 20);
+	p.stopped_at = 96u << 20;
+	levels_classify(&p, &t);
+	assert_non_null(strstr(p.disagreements[0], "stopped before 98304 KiB"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +316,13 @@ int main(void)
 		cmocka_unit_test(test_short_l3_is_measured_and_reported),
 		cmocka_unit_test(test_unseparable_levels_keep_reported_sizes),
 		cmocka_unit_test(test_measured_vm_curve_finds_the_short_l3),
+		cmocka_unit_test(test_disturbed_points_do_not_move_the_levels),
+		cmocka_unit_test(test_absurd_reported_l3_is_measured),
+		cmocka_unit_test(test_ambiguous_curve_still_bounds_dram),
+		cmocka_unit_test(test_ambiguous_curve_without_clear_dram_keeps_sizes),
+		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
+		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
+		cmocka_unit_test(test_stopped_probe_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
