@@ -64,15 +64,20 @@ static int check_patterns(const char *option, const char *patterns, struct err *
 	return 0;
 }
 
-static bool any_match(const char *patterns, const char *a, const char *b)
+bool disc_patterns_match(const char *patterns, const char *s)
 {
 	char buf[1024], *save = NULL;
 
 	snprintf(buf, sizeof buf, "%s", patterns);
 	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (!fnmatch(p, a, FNM_CASEFOLD) || (b && !fnmatch(p, b, FNM_CASEFOLD)))
+		if (!fnmatch(p, s, FNM_CASEFOLD))
 			return true;
 	return false;
+}
+
+static bool any_match(const char *patterns, const char *a, const char *b)
+{
+	return disc_patterns_match(patterns, a) || (b && disc_patterns_match(patterns, b));
 }
 
 static bool keep(const struct disc_cand *c, const struct disc_filter *f)

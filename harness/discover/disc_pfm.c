@@ -10,8 +10,6 @@
  * LIBPFM_FORCE_PMU=<pmu> (libpfm(3)); PMUs named by pattern are read even when inactive, which
  * encodes only with LIBPFM_ENCODE_INACTIVE=1.
  */
-#define _GNU_SOURCE /* FNM_CASEFOLD */
-#include <fnmatch.h>
 #include <perfmon/pfmlib.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
@@ -27,17 +25,6 @@ struct pfm_ctx {
 	char source[DISC_SOURCE_MAX];
 	struct disc_list *l;
 };
-
-static bool pattern_match(const char *patterns, const char *name)
-{
-	char buf[1024], *save = NULL;
-
-	snprintf(buf, sizeof buf, "%s", patterns);
-	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (!fnmatch(p, name, FNM_CASEFOLD))
-			return true;
-	return false;
-}
 
 /* The perf_event_attr config and config1 libpfm4 gives a name; false when it refuses it. */
 static bool encode(const char *name, uint64_t *config, uint64_t *config1)
@@ -146,7 +133,7 @@ int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, cha
 		pi.size = sizeof pi;
 		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.name)
 			continue;
-		if (pmu_patterns ? !pattern_match(pmu_patterns, pi.name)
+		if (pmu_patterns ? !disc_patterns_match(pmu_patterns, pi.name)
 				 : !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
 			continue;
 		snprintf(x.source, sizeof x.source, "libpfm4 %s table %s (%s)", version, pi.name, pi.desc);
