@@ -9,6 +9,7 @@
 
 #include "analyze.h"
 #include "out.h"
+#include "out_discovered.h"
 
 /* Table order: verdict class (exact first), then event name. */
 static const struct verdict *sort_base;
@@ -32,7 +33,8 @@ static int write_all(const char *dir, const struct agg *a, const struct verdict 
 	int rc;
 
 	if ((rc = out_events(&o, a, v, order, e)) || (rc = out_peaks(&o, a, v, peaks, e)) ||
-	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = fileset_commit(&o, e))) {
+	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = out_discovered(&o, dir, a, v, order, e)) ||
+	    (rc = fileset_commit(&o, e))) {
 		fileset_abort(&o);
 		return rc;
 	}

@@ -220,6 +220,7 @@ unsigned out_report_md(FILE *f, const struct out_rdata *d, const struct out_figu
 	n = not_measured(f, d, figs, why_no_plots);
 	verdict_counts(f, d);
 	figures(f, figs);
+	include(f, d->dir, "discovered.md");
 	include(f, d->dir, "events.md");
 	include(f, d->dir, "peaks.md");
 	include(f, d->dir, "stalls.md");

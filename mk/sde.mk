@@ -1,4 +1,4 @@
-# sde.mk — the SDE test library (tests/sde/) and the one unit test that links it.
+# sde.mk — the SDE test library (tests/sde/) and the unit tests that link it.
 #
 # PAPI's SDE component is enabled only in a process that has libsde loaded: it looks the sde_ti_*
 # symbols up in the running executable ("libsde API not found. No SDEs exist in this executable"
@@ -12,3 +12,7 @@ $(SDE_LIB): tests/sde/sdetest.c tests/sde/sdetest.h
 
 $(BUILD)/tests/unit/test_ctr_sde: $(SDE_LIB)
 $(BUILD)/tests/unit/test_ctr_sde: LDLIBS += $(SDE_LIB) -Wl,-rpath,$(abspath $(dir $(SDE_LIB)))
+
+# The discover command end to end, SDE events standing in for hardware ones.
+$(BUILD)/tests/unit/test_discover_sde: $(SDE_LIB)
+$(BUILD)/tests/unit/test_discover_sde: LDLIBS += $(SDE_LIB) -Wl,-rpath,$(abspath $(dir $(SDE_LIB)))

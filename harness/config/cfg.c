@@ -209,6 +209,7 @@ void cfg_free(struct cfg *c)
 		struct cfg_event *ev = &c->events[i];
 
 		free(ev->name), free(ev->spec), free(ev->conflict), free(ev->unverified), free(ev->note);
+		free(ev->source);
 	}
 	for (unsigned i = 0; i < c->npresets; i++)
 		free(c->presets[i].name), free(c->presets[i].title), free(c->presets[i].note);

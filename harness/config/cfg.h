@@ -95,6 +95,8 @@ struct cfg_event {
 	char *conflict;     /* events with the same tag share a filter register: never in one group */
 	char *unverified;   /* why no table could check the name (NULL: checked) */
 	char *note;         /* why this event, and the source of its encoding */
+	char *source;       /* where the event came from (pmucheck discover: sysfs, libpfm4, a vendor
+	                       file); NULL when the file does not say */
 	unsigned line;
 };
 

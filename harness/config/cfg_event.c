@@ -213,12 +213,17 @@ static int event_note(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &EVENT(x)->note, v);
 }
 
+static int event_source(struct cfg_ctx *x, const char *v)
+{
+	return cfg_strdup(x, &EVENT(x)->source, v);
+}
+
 static const struct cfg_key event_keys[] = {
 	{"spec", 1, event_spec},         {"expect", 1, event_expect},
 	{"scope", 0, event_scope},       {"levels", 0, event_levels},
 	{"prefetch", 0, event_prefetch}, {"placement", 0, event_placement},
 	{"conflict", 0, event_conflict}, {"unverified", 0, event_unverified},
-	{"note", 0, event_note},
+	{"note", 0, event_note},         {"source", 0, event_source},
 };
 
 const struct cfg_kind cfg_kind_event = {"event",    1,   event_keys, sizeof event_keys / sizeof event_keys[0],

@@ -24,6 +24,16 @@ int ctr_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 	return rc;
 }
 
+int ctr_describe_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)
+{
+	memset(ev, 0, sizeof *ev);
+	if (strlen(spec) >= sizeof ev->spec)
+		return err_set(e, E_USAGE, "event '%.40s...': longer than %d characters", spec,
+			       CTR_SPEC_MAX - 1);
+	strcpy(ev->spec, spec);
+	return ctr_perf_parse(pmus, spec, ev, e);
+}
+
 int ctr_resolve_list(const char *const *specs, unsigned n, struct ctr_event *evs, struct err *e)
 {
 	struct err one;

@@ -39,6 +39,7 @@
 #define CTR_REASON_MAX 320
 #define CTR_GROUP_MAX 16 /* events in one group, fixed events included */
 #define CTR_FIXED_MAX 6
+#define UNCORE_COUNTERS 4 /* counters of one uncore box: Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 enum ctr_backend {
 	CTR_PERF, /* perf_event_open: perf syntax, sysfs aliases, software events */
@@ -67,6 +68,8 @@ struct ctr_event {
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
 	bool uses_counter;           /* takes one of `counters` (false: software events, fixed counters) */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
+	uint32_t counter_mask;       /* general counters it may use (bit i: counter i), as the vendor's
+	                                "Counter" field says ("0,1,2,3"); 0: any. Callers set it */
 	char conflict[CTR_NAME_MAX]; /* events with the same non-empty tag go to different groups: they
 	                                share a filter register. Set to "<pmu>:filter" for perf events
 	                                that use config1/config2 (Intel offcore response, uncore filters);
@@ -125,6 +128,13 @@ struct ctr_set; /* an opened group: perf file descriptors or a PAPI event set */
  * ev->status CTR_OK or CTR_NOT_MEASURED and the reason. */
 int ctr_resolve(const char *spec, struct ctr_event *ev, struct err *e);
 
+/* What ctr_resolve would make of a perf spec (pmu/terms/, pmu/alias/, a perf name) against the sysfs
+   tree `pmus` (CTR_SYSFS_PMUS, or a copy of another machine's; tests pass a fake one), without opening
+   it: encoding, pool, counters, scope, scale and unit. For discovery, which plans for events it cannot
+   count here. */
+#define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
+int ctr_describe_sysfs(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
+
 /* Resolves n specs into evs[n]. Returns E_USAGE when any is malformed, with every bad one named in e
    (so a run can stop before measuring); the good ones are still resolved. */
 int ctr_resolve_list(const char *const *specs, unsigned n, struct ctr_event *evs, struct err *e);
@@ -138,8 +148,8 @@ int ctr_split_list(const char *list, char ***specs, unsigned *n, struct err *e);
 unsigned ctr_fixed_events(struct ctr_event fixed[CTR_FIXED_MAX]);
 
 /* Splits the countable events (status CTR_OK) into groups of one backend, scope and pool, each holding
-   at most the pool's `counters` counter-using events and no two with the same conflict tag, in the
-   order given; then adds the fixed events of the group's pool to every group. Events not CTR_OK are left
+   at most the pool's `counters` counter-using events, no two with the same conflict tag, and only
+   events that can each have a counter of their counter_mask at once, in the order given; then adds the fixed events of the group's pool to every group. Events not CTR_OK are left
    out (their rows are written from the event itself). */
 int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_event *fixed, unsigned nfixed,
 		    struct ctr_plan *plan, struct err *e);

@@ -2,7 +2,9 @@
  *
  * Greedy first fit, in the order the user gave the events: an event joins the first group of its
  * backend, scope and pool that still has a free counter and holds no event with its conflict tag; else
- * it opens a new group. Each group then gets the fixed reference events of its pool (cycles,
+ * it opens a new group. An event restricted to some counters (counter_mask) joins only where every
+ * member can still be given a counter of its own mask at once (a bipartite matching: "0,1,2,3" events
+ * beside a "2"-only one). Each group then gets the fixed reference events of its pool (cycles,
  * instructions, ref-cycles), whose counters are reserved up front when they need general ones (AMD).
  */
 #include <stdio.h>
@@ -44,18 +46,61 @@ static void reserve(const struct ctr_event *ev, const struct ctr_event *fixed, u
 	}
 }
 
+/* Kuhn's augmenting path: gives event i a counter of its mask, moving earlier ones where needed. */
+static bool augment(const uint32_t *mask, unsigned i, unsigned ncounters, int *owner, uint32_t *seen)
+{
+	for (unsigned c = 0; c < ncounters; c++) {
+		if (!(mask[i] >> c & 1) || (*seen >> c & 1))
+			continue;
+		*seen |= 1u << c;
+		if (owner[c] < 0 || augment(mask, (unsigned)owner[c], ncounters, owner, seen)) {
+			owner[c] = (int)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the group's counter-using events, ev and `reserved` unrestricted ones (the fixed events that
+   need general counters) can each have a counter of their mask at the same time. */
+static bool assignable(const struct ctr_group *g, const struct ctr_event *ev, unsigned reserved)
+{
+	unsigned ncounters = ev->counters < 32 ? ev->counters : 32, n = 0;
+	uint32_t mask[CTR_GROUP_MAX + 32], all = ncounters == 32 ? ~0u : (1u << ncounters) - 1;
+	int owner[32];
+
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->ev[i]->uses_counter)
+			mask[n++] = g->ev[i]->counter_mask ? g->ev[i]->counter_mask & all : all;
+	mask[n++] = ev->counter_mask ? ev->counter_mask & all : all;
+	for (unsigned i = 0; i < reserved && n < sizeof mask / sizeof mask[0]; i++)
+		mask[n++] = all;
+	for (unsigned c = 0; c < 32; c++)
+		owner[c] = -1;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t seen = 0;
+		if (!augment(mask, i, ncounters, owner, &seen))
+			return false;
+	}
+	return true;
+}
+
 static bool fits(const struct ctr_group *g, const struct ctr_event *ev, unsigned slots, unsigned counters)
 {
 	unsigned used = 0;
+	bool masked = ev->counter_mask != 0;
 
 	if (!same_pool(ev, g->backend, g->scope, g->pool) || g->n + slots >= CTR_GROUP_MAX)
 		return false;
 	for (unsigned i = 0; i < g->n; i++) {
 		used += g->ev[i]->uses_counter;
+		masked |= g->ev[i]->counter_mask != 0;
 		if (ev->conflict[0] && !strcmp(ev->conflict, g->ev[i]->conflict))
 			return false;
 	}
-	return !ev->uses_counter || !ev->counters || used + counters < ev->counters;
+	if (!ev->uses_counter || !ev->counters)
+		return true;
+	return used + counters < ev->counters && (!masked || assignable(g, ev, counters));
 }
 
 static void add_fixed(struct ctr_group *g, const struct ctr_event *fixed, unsigned nfixed)
@@ -90,6 +135,14 @@ int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_ev
 				       "event '%s': the fixed events take all %u counters of "
 				       "pool '%s'",
 				       ev->spec, ev->counters, ev->pool);
+		}
+		if (ev->uses_counter && ev->counters && ev->counter_mask &&
+		    !assignable(&(struct ctr_group){0}, ev, counters)) {
+			ctr_plan_free(plan);
+			return err_set(e, E_RUNTIME,
+				       "event '%s': none of its counters (mask 0x%x) is free among the %u "
+				       "of pool '%s'",
+				       ev->spec, ev->counter_mask, ev->counters, ev->pool);
 		}
 		for (k = 0; k < plan->ngroups && !fits(&plan->groups[k], ev, slots, counters); k++)
 			;

@@ -9,9 +9,7 @@
 #include "ctr.h"
 #include "ctr_syntax.h"
 
-#define CTR_SYSFS_PMUS "/sys/bus/event_source/devices"
 #define CTR_SYSFS_CPUS "/sys/devices/system/cpu"
-#define UNCORE_COUNTERS 4 /* counters of one uncore box: Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
 
 struct ctr_set {
 	struct ctr_group g;

@@ -4,7 +4,7 @@
 
 #include "sdetest.h"
 
-static long long exact, half, twice, bytes, calls;
+static long long exact, half, twice, bytes, calls, skew;
 
 void sdetest_register(void)
 {
@@ -16,6 +16,7 @@ void sdetest_register(void)
 	papi_sde_register_counter(h, "DOUBLE", mode, PAPI_SDE_long_long, &twice);
 	papi_sde_register_counter(h, "BYTES", mode, PAPI_SDE_long_long, &bytes);
 	papi_sde_register_counter(h, "CALLS", mode, PAPI_SDE_long_long, &calls);
+	papi_sde_register_counter(h, "SKEW", mode, PAPI_SDE_long_long, &skew);
 }
 
 uint64_t sdetest_loop(uint64_t n)
@@ -31,6 +32,7 @@ uint64_t sdetest_loop(uint64_t n)
 		half += i & 1;
 		twice += 2;
 		bytes += sizeof sink;
+		skew += (i & 7) != 7;
 	}
 	return sum;
 }

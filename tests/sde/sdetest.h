@@ -7,6 +7,7 @@
  *   DOUBLE  2 n     counts every iteration twice: deliberately overcounts
  *   BYTES   8 n     the bytes the loop stores (one uint64_t per iteration)
  *   CALLS   1       calls of sdetest_loop
+ *   SKEW    7 n / 8 misses every eighth iteration: deliberately undercounts by 12.5 %, no simple scale
  */
 #ifndef PMUCHECK_SDETEST_H
 #define PMUCHECK_SDETEST_H

@@ -233,6 +233,44 @@ static void test_a_failure_midway_frees_the_groups_made_so_far(void **state)
 	assert_int_equal(plan.ngroups, 0);
 }
 
+/* Intel's "Counter" field: two events that only counter 2 takes never share a group; an any-counter
+   event fills in beside one of them, and a 0-3 event may move to make room (a matching, not first fit:
+   first fit would have put the 0-3 event on counter 2 and refused the 2-only one). */
+static void test_counter_masks_are_honoured_by_a_matching(void **state)
+{
+	struct ctr_event evs[4];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	fill(evs, 4, "cpu", 4);
+	evs[0].counter_mask = 0x4; /* 2 */
+	evs[1].counter_mask = 0x4; /* 2 */
+	evs[2].counter_mask = 0xf; /* 0-3 */
+	evs[3].counter_mask = 0x5; /* 0, 2 */
+	assert_int_equal(ctr_plan_groups(evs, 4, NULL, 0, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 2);
+	assert_int_equal(plan->groups[0].n, 3); /* 2-only, 0-3, {0,2} on counters 2, 1 or 3, 0 */
+	assert_ptr_equal(plan->groups[0].ev[0], &evs[0]);
+	assert_ptr_equal(plan->groups[0].ev[1], &evs[2]);
+	assert_ptr_equal(plan->groups[0].ev[2], &evs[3]);
+	assert_int_equal(plan->groups[1].n, 1);
+	assert_ptr_equal(plan->groups[1].ev[0], &evs[1]);
+}
+
+static void test_a_mask_outside_the_counters_is_an_error(void **state)
+{
+	struct ctr_event ev;
+	struct ctr_plan plan;
+	struct err e;
+
+	(void)state;
+	fill(&ev, 1, "cpu", 4);
+	ev.counter_mask = 0x30; /* counters 4 and 5 of a PMU with 4 */
+	assert_int_equal(ctr_plan_groups(&ev, 1, NULL, 0, &plan, &e), E_RUNTIME);
+	assert_non_null(strstr(e.msg, "mask 0x30"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +283,8 @@ int main(void)
 		CTR_FIXTURE_TEST(test_backends_scopes_and_pools_never_mix),
 		CTR_FIXTURE_TEST(test_software_events_are_limited_only_by_group_size),
 		CTR_FIXTURE_TEST(test_events_not_countable_here_are_left_out),
+		CTR_FIXTURE_TEST(test_counter_masks_are_honoured_by_a_matching),
+		cmocka_unit_test(test_a_mask_outside_the_counters_is_an_error),
 		cmocka_unit_test(test_fixed_events_taking_every_counter_is_an_error),
 		cmocka_unit_test(test_a_failure_midway_frees_the_groups_made_so_far),
 	};

@@ -1,0 +1,315 @@
+/* out_discovered.c — what a discovery found (pmucheck discover): where the results directory holds
+ * candidates.json, the verdicts become
+ *
+ *   discovered.ini   a config in the configs/ format for this CPU: one [event] per event that tracks a
+ *                    single known quantity (exact, approximate, prefetch-blind, over- or undercounting),
+ *                    with the hypothesis found (expect, levels, prefetch, scope) and its source; events
+ *                    that count a sum, nothing, or were not measured stay as comments, with the reason
+ *   discovered.md    the report's "Discovered" section: which events track which quantity, which are
+ *                    prefetch-blind, which count nothing, which were not measured and why
+ *
+ * The config must load with `pmucheck run --config discovered.ini`: names, values and line lengths are
+ * kept to what the loader accepts (configs/README.md), and the command reloads it to check.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <stdlib.h>
+
+#include "fit.h"
+#include "out_discovered.h"
+
+#define INI_LINE_MAX 198 /* configs/README.md: longer lines are refused */
+
+struct cand {
+	const char *name, *source, *description, *origin;
+	int uncore;
+	int planned; /* 0: left out of the run by --time-budget */
+};
+
+static void cand_of(json_t *o, struct cand *c)
+{
+	c->name = json_string_value(json_object_get(o, "name"));
+	c->source = json_string_value(json_object_get(o, "source"));
+	c->description = json_string_value(json_object_get(o, "description"));
+	c->origin = json_string_value(json_object_get(o, "origin"));
+	c->uncore = json_is_true(json_object_get(o, "uncore"));
+	c->planned = !json_is_false(json_object_get(o, "planned"));
+}
+
+/* The candidate an event of raw.csv came from (by spec); NULL for the run's own (fixed) events. */
+static json_t *find(json_t *cands, const char *spec)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(cands, i, o)
+	{
+		const char *s = json_string_value(json_object_get(o, "spec"));
+		if (s && !strcmp(s, spec))
+			return o;
+	}
+	return NULL;
+}
+
+/* A config name: letters, digits and _ . : - (cfg_name_ok); anything else becomes '_'. */
+static void ini_name(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)in[i]) || strchr("_.:-", in[i]) ? in[i] : '_';
+	out[i] = '\0';
+}
+
+/* A value on one INI line: no line breaks, no " ;" (an inline comment to libinih), at most `len`. */
+static void ini_value(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in && in[i] && i + 1 < len; i++)
+		out[i] = in[i] == '\n' || in[i] == '\r' || in[i] == ';' ? ',' : in[i];
+	out[i] = '\0';
+}
+
+static void levels_words(unsigned levels, char *buf, size_t len)
+{
+	static const struct {
+		int lv;
+		const char *w;
+	} map[] = {{LV_L1, "L1"}, {LV_L2, "L2"}, {LV_L3, "L3"}, {LV_DRAM, "DRAM"}};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (levels & (1u << map[i].lv))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", map[i].w);
+}
+
+/* A single-quantity hypothesis the config can state. */
+static int stateable(const struct verdict *v)
+{
+	return v->quantity >= 0 && v->scale > 0 && v->cls != VC_UNRELATED && v->cls != VC_NOT_MEASURED;
+}
+
+/* Whether a name is already a section of the file (the same alias on two uncore boxes, say). */
+static int taken(char (*names)[DISC_INI_NAME], unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+/* The section name: the candidate's, made a config name; one too long for a section, or taken, is cut
+   and numbered (the full name stays in the note). */
+static void section_name(const char *want, char (*names)[DISC_INI_NAME], unsigned n, char *out)
+{
+	char base[DISC_INI_NAME];
+
+	ini_name(want, out, DISC_INI_NAME);
+	if (strlen(want) < DISC_INI_NAME && !taken(names, n, out))
+		return;
+	ini_name(want, base, DISC_INI_NAME - 5);
+	for (unsigned k = 2; k < 10000; k++) {
+		snprintf(out, DISC_INI_NAME, "%s-%u", base, k);
+		if (!taken(names, n, out))
+			return;
+	}
+}
+
+static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict *v, const struct cand *c,
+		      const char *name)
+{
+	char levels[64], scale[32], src[INI_LINE_MAX - 8], note[INI_LINE_MAX - 8];
+	unsigned on = v->prefetch & (1u << PF_ON), off = v->prefetch & (1u << PF_OFF);
+
+	snprintf(scale, sizeof scale, "%.6g", v->scale); /* the loader takes decimals, not "1/4" */
+	fprintf(f, "\n[event %s]\nspec = %s\nexpect = %s * %s\n", name, ev->name, v->quantity_text, scale);
+	levels_words(v->levels, levels, sizeof levels);
+	if (*levels)
+		fprintf(f, "levels = %s\n", levels);
+	/* both, or only uncontrolled points: the loader's default (both) */
+	if (on != off)
+		fprintf(f, "prefetch = %s\n", on ? "on" : "off");
+	if (c->uncore || !strcmp(ev->scope, "socket"))
+		fprintf(f, "scope = socket\n");
+	ini_value(c->source, src, sizeof src);
+	if (*src)
+		fprintf(f, "source = %s\n", src);
+	snprintf(note, sizeof note, "%s%s%s: error %.1f %%, R^2 %.4f over %u points%s%s",
+		 strcmp(name, c->name ? c->name : name) ? c->name : "",
+		 strcmp(name, c->name ? c->name : name) ? ", " : "", verdict_class_names[v->cls],
+		 100 * v->error, v->r2, v->points, c->description && *c->description ? ". " : "",
+		 c->description ? c->description : "");
+	ini_value(note, note, sizeof note);
+	fprintf(f, "note = %s\n", note);
+}
+
+static void ini_header(FILE *f, json_t *machine, const char *dir)
+{
+	json_t *cpu = json_object_get(machine, "cpu");
+	const char *vendor = json_string_value(json_object_get(cpu, "vendor"));
+	const char *model = json_string_value(json_object_get(cpu, "model_name"));
+	char title[INI_LINE_MAX - 16];
+
+	ini_value(model ? model : "this CPU", title, sizeof title);
+	fprintf(f,
+		"; Discovered by pmucheck discover from %s: every [event] held the hypothesis it states\n"
+		"; there; events that did not are comments at the end, with the reason. Format:\n"
+		"; configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
+		"[arch]\nname = discovered\ntitle = %s (discovered)\nvendor = %s\n",
+		dir, title,
+		vendor && (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")) ? vendor
+											       : "any");
+	if (json_is_integer(json_object_get(cpu, "family")) && vendor &&
+	    (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")))
+		fprintf(f, "match = 0x%llx:0x%llx\n", json_integer_value(json_object_get(cpu, "family")),
+			json_integer_value(json_object_get(cpu, "model")));
+	else
+		fprintf(f, "match = any\n");
+	/* the prefetcher table is chosen by CPUID at run time; "none" claims nothing about this CPU's */
+	fprintf(f, "prefetch = none\nnote = written by pmucheck discover; the next run checks it again\n");
+}
+
+/* One line of the comment block or the Markdown table's class column. */
+static const char *why_not(const struct verdict *v, const struct cand *c)
+{
+	if (!c->planned)
+		return "not measured: left out to keep --time-budget";
+	if (v->cls == VC_NOT_MEASURED)
+		return v->note;
+	if (v->cls == VC_UNRELATED)
+		return *v->note ? v->note : "no known quantity explains it";
+	if (v->quantity < 0)
+		return "counts a sum of quantities; a config states one";
+	return "";
+}
+
+/* One event the config does not state, as a comment under a heading written once. */
+static void comment(FILE *f, int *started, const char *event, const char *why)
+{
+	if (!*started)
+		fprintf(f, "\n; Not stated above (event: class or reason):\n");
+	*started = 1;
+	fprintf(f, "; %.60s: %.120s\n", event ? event : "", why);
+}
+
+static void md_row(FILE *f, const struct agg_event *ev, const struct verdict *v, const struct cand *c)
+{
+	char levels[64], scale[32] = "";
+
+	levels_words(v->levels, levels, sizeof levels);
+	if (v->scale > 0)
+		fit_format_scale(v->scale, scale, sizeof scale);
+	fprintf(f, "| `%s` | %s | %s | %s%s%s | %s | %s | %s |\n", ev->name, c->origin ? c->origin : "run",
+		!c->planned ? "not measured" : verdict_class_names[v->cls], v->quantity_text,
+		*scale && *v->quantity_text ? " x " : "", *v->quantity_text ? scale : "", levels,
+		verdict_prefetch_text(v->prefetch), why_not(v, c));
+}
+
+static void md_summary(FILE *f, const unsigned *cls, unsigned ncand, unsigned written, unsigned unplanned)
+{
+	fprintf(f,
+		"# Discovered\n\n%u candidate events (candidates.json names each one's source). %u track one "
+		"known quantity and went into discovered.ini: %u exact, %u approximate, %u prefetch-blind "
+		"(hold only with the prefetchers off), %u overcount, %u undercount. %u count nothing the "
+		"kernels do or a sum no single hypothesis states; %u were not measured%s.\n\n",
+		ncand, written, cls[VC_EXACT], cls[VC_APPROXIMATE], cls[VC_PREFETCH_BLIND],
+		cls[VC_OVERCOUNTS], cls[VC_UNDERCOUNTS], cls[VC_UNRELATED], cls[VC_NOT_MEASURED] + unplanned,
+		unplanned ? " (some left out by --time-budget)" : "");
+	fprintf(f,
+		"| event | source | class | quantity | levels | prefetch | why not in the config |\n"
+		"|---|---|---|---|---|---|---|\n");
+}
+
+int out_discovered(struct fileset *o, const char *dir, const struct agg *a, const struct verdict *v,
+		   const uint32_t *order, struct err *e)
+{
+	char path[4096], name[DISC_INI_NAME], (*names)[DISC_INI_NAME] = NULL;
+	json_t *root, *cands, *machine;
+	json_error_t je;
+	FILE *ini, *md;
+	unsigned cls[VC_COUNT] = {0}, written = 0, unplanned = 0;
+	int rc, commented = 0;
+	size_t k;
+	json_t *co;
+
+	snprintf(path, sizeof path, "%s/candidates.json", dir);
+	if (!(root = json_load_file(path, 0, &je)))
+		return 0; /* not a discovery */
+	cands = json_object_get(root, "candidates");
+	if (!json_is_array(cands)) {
+		json_decref(root);
+		return err_set(e, E_USAGE, "%s: no \"candidates\" array", path);
+	}
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	machine = json_load_file(path, 0, &je);
+	names = calloc(a->nevents + 1, sizeof *names);
+	if (!names) {
+		rc = err_set(e, E_RUNTIME, "out of memory");
+		goto out;
+	}
+	if ((rc = fileset_open(o, "discovered.ini", &ini, e)) ||
+	    (rc = fileset_open(o, "discovered.md", &md, e)))
+		goto out;
+	ini_header(ini, machine, dir);
+	/* pass 0: the events the config states; pass 1: the rest, as comments and table rows */
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < a->nevents; i++) {
+			const struct verdict *vi = &v[order[i]];
+			const struct agg_event *ev = &a->events[vi->event];
+			json_t *cj = find(cands, ev->name);
+			struct cand c = {0};
+			if (!cj)
+				continue; /* the run's reference events (cycles, instructions) */
+			cand_of(cj, &c);
+			if (pass == 0) {
+				cls[vi->cls]++;
+				if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8)
+					continue;
+				section_name(c.name ? c.name : ev->name, names, written, name);
+				ini_event(ini, ev, vi, &c, name);
+				snprintf(names[written++], sizeof *names, "%s", name);
+			} else if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8) {
+				comment(ini, &commented, ev->name,
+					!stateable(vi) ? why_not(vi, &c)
+						       : "a spec longer than a config line");
+			}
+		}
+	json_array_foreach(cands, k, co)
+	{
+		if (!json_is_false(json_object_get(co, "planned")))
+			continue;
+		unplanned++;
+		comment(ini, &commented, json_string_value(json_object_get(co, "spec")),
+			"not measured: left out to keep --time-budget");
+	}
+	md_summary(md, cls, (unsigned)json_array_size(cands), written, unplanned);
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const struct verdict *vi = &v[order[i]];
+		json_t *cj = find(cands, a->events[vi->event].name);
+		struct cand c = {0};
+		if (cj) {
+			cand_of(cj, &c);
+			md_row(md, &a->events[vi->event], vi, &c);
+		}
+	}
+	json_array_foreach(cands, k, co)
+	{
+		struct verdict none = {.cls = VC_NOT_MEASURED, .quantity = -1};
+		struct agg_event ev = {.name = (char *)json_string_value(json_object_get(co, "spec"))};
+		struct cand c;
+		cand_of(co, &c);
+		if (!c.planned && ev.name)
+			md_row(md, &ev, &none, &c);
+	}
+	fputc('\n', md);
+out:
+	free(names);
+	json_decref(machine);
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,565 @@
+/* cli_discover.c — `pmucheck discover`: judge every event this CPU can name, with no hand-written config.
+ *
+ * Candidates from sysfs, libpfm4 and vendor files (harness/discover/disc.h), filtered, grouped as they
+ * would be on their CPU (the estimate), then one ordinary run of the compact plan (load, store and a
+ * pointer chase, one point per level, prefetchers on and off where controllable) counting the ones this
+ * machine can count; its results directory gets candidates.json, the analysis writes discovered.ini and
+ * discovered.md, and the config is loaded back to prove it loads. docs/discover.md explains it all. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "cfg.h"
+#include "cli.h"
+#include "cli_run.h"
+#include "disc.h"
+#include "num.h"
+#include "out_report.h"
+#include "results.h"
+#include "run_events.h"
+
+#define VENDOR_FILES_MAX 8
+#define DEFAULT_KERNELS "load.sse,store.sse,chase.plain"
+#define DEFAULT_BUDGET "300"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmucheck discover [OPTIONS]\n\n"
+		"Finds what every event this CPU names counts, with no hand-written config: candidates from\n"
+		"the kernel's sysfs aliases, libpfm4's tables and vendor event files, measured on a compact\n"
+		"plan (one point per level and access kind, prefetchers on and off where controllable), in\n"
+		"groups that fit the counters (never multiplexed). Writes a results directory with\n"
+		"candidates.json, the usual tables, discovered.ini (a config of the hypotheses found, for\n"
+		"'pmucheck run --config') and a report with a \"Discovered\" section (docs/discover.md).\n\n"
+		"Candidates:\n"
+		"      --vendor FILE       a vendor event file: Intel perfmon or Linux perf pmu-events JSON\n"
+		"                          (repeatable, up to %d)\n"
+		"      --pmu PATTERNS      only these PMUs (fnmatch, comma-separated: 'skx,skx_unc_imc*');\n"
+		"                          libpfm4 reads the PMUs named even when this CPU lacks them\n"
+		"      --only PATTERNS     only events whose name or spec matches ('L2*,*MISS*', case "
+		"ignored)\n"
+		"      --all               every event (default: memory hierarchy, stalls, memory uncore)\n"
+		"      --max N             at most N candidates\n"
+		"      --add-events LIST   also these events (perf or PAPI syntax), source 'given'\n"
+		"      --no-libpfm, --no-sysfs   leave a source out\n"
+		"      --sysfs DIR         PMU aliases from DIR instead of %s\n"
+		"  -l, --list              print every candidate: name, spec, PMU, source, encoding\n"
+		"  -n, --dry-run           print the candidates, the groups and the time, measure nothing\n\n"
+		"The run (as 'pmucheck run'):\n"
+		"      --time-budget S     seconds the run may take (default %s); groups that do not fit\n"
+		"                          even at one repetition are left out and reported as not measured\n"
+		"  -k, --kernels LIST      (default %s)\n"
+		"  -s, --sizes LIST        (default: one per cache level and DRAM)\n"
+		"      --prefetch LIST, --cpus LIST, --reps N, --min-time MS, --reported-levels,\n"
+		"      --out DIR, --results ROOT, --progress, --no-progress\n"
+		"  -w, --write FILE        also write the discovered config to FILE (must not exist)\n"
+		"  -h, --help\n",
+		VENDOR_FILES_MAX, CTR_SYSFS_PMUS, DEFAULT_BUDGET, DEFAULT_KERNELS);
+}
+
+struct disc_cli {
+	const char *vendor[VENDOR_FILES_MAX];
+	unsigned nvendor;
+	struct disc_filter filter;
+	const char *add_events, *sysfs, *write;
+	int no_libpfm, no_sysfs, list, dry_run, help;
+	/* forwarded to the run */
+	char *run_argv[40];
+	int run_argc;
+	const char *budget, *kernels, *sizes;
+};
+
+enum {
+	OPT_VENDOR = 256,
+	OPT_PMU,
+	OPT_ONLY,
+	OPT_ALL,
+	OPT_MAX,
+	OPT_ADD,
+	OPT_NO_LIBPFM,
+	OPT_NO_SYSFS,
+	OPT_SYSFS,
+	OPT_BUDGET,
+	OPT_PASS_VALUE, /* run options with a value, forwarded as given */
+	OPT_PASS_FLAG,  /* run options without one */
+};
+
+static const struct option options[] = {
+	{"vendor", required_argument, NULL, OPT_VENDOR},
+	{"pmu", required_argument, NULL, OPT_PMU},
+	{"only", required_argument, NULL, OPT_ONLY},
+	{"all", no_argument, NULL, OPT_ALL},
+	{"max", required_argument, NULL, OPT_MAX},
+	{"add-events", required_argument, NULL, OPT_ADD},
+	{"no-libpfm", no_argument, NULL, OPT_NO_LIBPFM},
+	{"no-sysfs", no_argument, NULL, OPT_NO_SYSFS},
+	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"list", no_argument, NULL, 'l'},
+	{"dry-run", no_argument, NULL, 'n'},
+	{"time-budget", required_argument, NULL, OPT_BUDGET},
+	{"kernels", required_argument, NULL, 'k'},
+	{"sizes", required_argument, NULL, 's'},
+	{"write", required_argument, NULL, 'w'},
+	{"prefetch", required_argument, NULL, OPT_PASS_VALUE},
+	{"cpus", required_argument, NULL, OPT_PASS_VALUE},
+	{"reps", required_argument, NULL, OPT_PASS_VALUE},
+	{"min-time", required_argument, NULL, OPT_PASS_VALUE},
+	{"out", required_argument, NULL, OPT_PASS_VALUE},
+	{"results", required_argument, NULL, OPT_PASS_VALUE},
+	{"reported-levels", no_argument, NULL, OPT_PASS_FLAG},
+	{"progress", no_argument, NULL, OPT_PASS_FLAG},
+	{"no-progress", no_argument, NULL, OPT_PASS_FLAG},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
+{
+	int c, idx;
+	uint64_t v;
+
+	memset(d, 0, sizeof *d);
+	d->budget = DEFAULT_BUDGET;
+	d->kernels = DEFAULT_KERNELS;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":lnk:s:w:h", options, &idx)) != -1) {
+		switch (c) {
+		case OPT_VENDOR:
+			if (d->nvendor == VENDOR_FILES_MAX)
+				return err_set(e, E_USAGE, "--vendor: more than %d files", VENDOR_FILES_MAX);
+			d->vendor[d->nvendor++] = optarg;
+			break;
+		case OPT_PMU:
+			d->filter.pmus = optarg;
+			break;
+		case OPT_ONLY:
+			d->filter.only = optarg;
+			break;
+		case OPT_ALL:
+			d->filter.all = true;
+			break;
+		case OPT_MAX:
+			if (num_parse_u64("--max", optarg, &v, e))
+				return E_USAGE;
+			if (v < 1 || v > 1000000)
+				return err_set(e, E_USAGE, "--max: %s is out of range (1..1000000)", optarg);
+			d->filter.max = (unsigned)v;
+			break;
+		case OPT_ADD:
+			d->add_events = optarg;
+			break;
+		case OPT_NO_LIBPFM:
+			d->no_libpfm = 1;
+			break;
+		case OPT_NO_SYSFS:
+			d->no_sysfs = 1;
+			break;
+		case OPT_SYSFS:
+			d->sysfs = optarg;
+			break;
+		case 'l':
+			d->list = 1;
+			break;
+		case 'n':
+			d->dry_run = 1;
+			break;
+		case OPT_BUDGET:
+			d->budget = optarg;
+			break;
+		case 'k':
+			d->kernels = optarg;
+			break;
+		case 's':
+			d->sizes = optarg;
+			break;
+		case 'w':
+			d->write = optarg;
+			break;
+		case OPT_PASS_VALUE:
+		case OPT_PASS_FLAG:
+			if (d->run_argc + 2 >= (int)(sizeof d->run_argv / sizeof d->run_argv[0]) - 16)
+				return err_set(e, E_USAGE, "too many options");
+			/* "--reps 5" is two words, "--reps=5" one */
+			if (c == OPT_PASS_VALUE && optarg == argv[optind - 1]) {
+				d->run_argv[d->run_argc++] = argv[optind - 2];
+				d->run_argv[d->run_argc++] = optarg;
+			} else {
+				d->run_argv[d->run_argc++] = argv[optind - 1];
+			}
+			break;
+		case 'h':
+			d->help = 1;
+			return 0;
+		case ':':
+			return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* Every source, then the filters. Nothing is kept when a source is refused. */
+static int build_candidates(const struct disc_cli *d, struct disc_list *l, char *pfm_version, size_t len,
+			    struct err *e)
+{
+	unsigned npmus = 0;
+	int rc = 0;
+
+	snprintf(pfm_version, len, "not read");
+	if (!d->no_sysfs)
+		rc = disc_sysfs(d->sysfs ? d->sysfs : CTR_SYSFS_PMUS, l, e);
+	if (!rc && !d->no_libpfm)
+		rc = disc_pfm(d->filter.pmus, l, &npmus, pfm_version, len, e);
+	for (unsigned i = 0; !rc && i < d->nvendor; i++)
+		rc = disc_vendor(d->vendor[i], l, e);
+	if (!rc && d->add_events)
+		rc = disc_given(d->add_events, l, e);
+	if (!rc)
+		rc = disc_filter_apply(l, &d->filter, e);
+	if (!rc && !l->n)
+		rc = err_set(e, E_RUNTIME,
+			     "no candidate events: the sources (sysfs%s%s) named none that the filters keep "
+			     "(try --all, --pmu, --vendor FILE)",
+			     d->no_libpfm ? "" : ", libpfm4 ", d->no_libpfm ? "" : pfm_version);
+	return rc;
+}
+
+static void print_list(const struct disc_list *l)
+{
+	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\n");
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct disc_cand *c = &l->c[i];
+		printf("%s\t%s\t%s\t%s\t", c->name, c->spec, c->pmu, disc_origin_names[c->origin]);
+		if (c->has_config)
+			printf("0x%llx\t0x%llx\t", (unsigned long long)c->config,
+			       (unsigned long long)c->config1);
+		else
+			printf("\t\t");
+		printf("%u\t%g\t%s\t%s\n", c->counters, c->scale, c->unit, c->source);
+	}
+}
+
+static void print_sources(const struct disc_list *l, const char *pfm_version)
+{
+	unsigned by[DISC_ORIGINS] = {0}, uncore = 0;
+
+	for (unsigned i = 0; i < l->n; i++) {
+		by[l->c[i].origin]++;
+		uncore += l->c[i].uncore;
+	}
+	printf("candidates: %u (sysfs %u, libpfm4 %u, vendor %u, given %u; %u uncore); %u entries of the "
+	       "sources skipped (metrics, fixed-counter events, encodings libpfm4 refuses); libpfm4 %s\n",
+	       l->n, by[DISC_SYSFS], by[DISC_LIBPFM], by[DISC_VENDOR], by[DISC_GIVEN], uncore, l->skipped,
+	       pfm_version);
+}
+
+/* Groups per PMU of the target plan, one line. */
+static void print_target(const struct disc_plan *p)
+{
+	printf("groups on the candidates' CPU: %u (never multiplexed)", p->groups.ngroups);
+	for (unsigned g = 0; g < p->groups.ngroups; g++) {
+		const char *pool = p->groups.groups[g].pool;
+		unsigned n = 0, events = 0;
+		int first = 1;
+		for (unsigned k = 0; k < g; k++)
+			first &= strcmp(p->groups.groups[k].pool, pool) != 0;
+		if (!first)
+			continue;
+		for (unsigned k = g; k < p->groups.ngroups; k++)
+			if (!strcmp(p->groups.groups[k].pool, pool))
+				n++, events += p->groups.groups[k].n;
+		printf("%s %s: %u events in %u groups of at most %u", g ? "," : ":", pool, events, n,
+		       p->groups.groups[g].ev[0]->counters);
+	}
+	printf("\n");
+}
+
+/* Seconds per pass of each point (a pass over a DRAM buffer outlasts the shortest timed call): the
+   bytes it moves at 4 GB/s, a pointer chase's lines at 100 ns each (a DRAM access, Molka Fig. 7). */
+static double *pass_times(const struct plan *pl)
+{
+	double *t = calloc((size_t)pl->npoints + 1, sizeof *t);
+
+	for (int i = 0; t && i < pl->npoints; i++) {
+		const struct plan_point *pt = &pl->points[i];
+		double bytes = (double)pt->bytes * pt->fam->arrays;
+		t[i] = pt->var->access == KA_LATENCY ? bytes / KERN_LINE * 100e-9 : bytes / 4e9;
+	}
+	return t;
+}
+
+static void say_time(const char *what, double least, double typical)
+{
+	printf("%s: at least %.0f s (one repetition per group), about %.0f s (three)\n", what, least,
+	       typical);
+}
+
+/* The run's arguments: the compact plan, the events, and what the user forwarded. *events is kept by
+   the caller for as long as the run_cli refers to it. */
+static int run_args(const struct disc_cli *d, const char *events, char **av, int max)
+{
+	int n = 0;
+
+	av[n++] = (char *)"discover";
+	av[n++] = (char *)"--kernels";
+	av[n++] = (char *)d->kernels;
+	av[n++] = (char *)"--threads";
+	av[n++] = (char *)"1";
+	if (d->sizes) {
+		av[n++] = (char *)"--sizes";
+		av[n++] = (char *)d->sizes;
+	} else {
+		av[n++] = (char *)"--quick"; /* one size per level */
+	}
+	av[n++] = (char *)"--time-budget";
+	av[n++] = (char *)d->budget;
+	av[n++] = (char *)"--keep-going";
+	av[n++] = (char *)"--events";
+	av[n++] = (char *)events;
+	for (int i = 0; i < d->run_argc && n < max - 1; i++)
+		av[n++] = d->run_argv[i];
+	av[n] = NULL;
+	return n;
+}
+
+/* "spec,spec,..." of the candidates still planned. */
+static char *event_list(const struct disc_list *l, const bool *planned)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (unsigned i = 0; i < l->n; i++)
+		len += strlen(l->c[i].spec) + 1;
+	if (!(s = p = malloc(len)))
+		return NULL;
+	*s = '\0';
+	for (unsigned i = 0; i < l->n; i++)
+		if (planned[i])
+			p += sprintf(p, "%s%s", p == s ? "" : ",", l->c[i].spec);
+	return s;
+}
+
+/* Everything between the options and the run: the candidates, their groups here and on their CPU, the
+   time, and which groups the budget leaves out. */
+struct disc_job {
+	struct disc_list l;
+	struct disc_plan target;
+	struct run_events here;
+	bool *planned;
+	char *events;
+	char *av[64];
+	struct run_cli rc;
+	struct plan pl;
+	char pfm_version[32];
+};
+
+/* The first k groups of this machine whose least time fits the budget; the rest are left out. */
+static void fit_budget(struct disc_job *j, const double *pass, double budget)
+{
+	unsigned ng = j->here.plan.ngroups, k = ng;
+	double least, typical;
+
+	for (; k > 0; k--) {
+		disc_estimate(pass, (unsigned)j->pl.npoints, k, j->rc.cfg.min_seconds, &least, &typical);
+		if (least <= budget)
+			break;
+	}
+	for (unsigned g = k; g < ng; g++)
+		for (unsigned m = 0; m < j->here.plan.groups[g].n; m++) {
+			const struct ctr_event *ev = j->here.plan.groups[g].ev[m];
+			if (ev >= j->here.evs && ev < j->here.evs + j->here.nev)
+				j->planned[ev - j->here.evs] = false;
+		}
+	if (k < ng)
+		printf("time budget: %u of %u groups fit in --time-budget %.0f s; the events of the other %u "
+		       "are "
+		       "left out and recorded as not measured\n",
+		       k, ng, budget, ng - k);
+}
+
+static int plan_and_say(const struct disc_cli *d, struct topo *t, struct disc_job *j, struct err *e)
+{
+	unsigned countable = 0;
+	double least, typical, *pass;
+	const char **specs;
+	int rc;
+
+	specs = calloc(j->l.n + 1, sizeof *specs);
+	j->planned = calloc(j->l.n + 1, sizeof *j->planned);
+	if (!specs || !j->planned) {
+		free(specs);
+		return err_set(e, E_RUNTIME, "out of memory");
+	}
+	for (unsigned i = 0; i < j->l.n; i++) {
+		specs[i] = j->l.c[i].spec;
+		j->planned[i] = true;
+	}
+	rc = run_events_setup_specs(&j->here, specs, NULL, NULL, j->l.n, RUN_EVENTS_LENIENT, e);
+	free(specs);
+	if (!rc)
+		rc = disc_plan_build(&j->l, &j->target, e);
+	if (!rc)
+		rc = plan_build(&j->rc.cfg.plan, t, &j->pl, e);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < j->here.nev; i++)
+		countable += j->here.evs[i].status == CTR_OK;
+	print_sources(&j->l, j->pfm_version);
+	if (d->list)
+		print_list(&j->l);
+	print_target(&j->target);
+	printf("plan: %d points (%s, one thread, one size per level unless --sizes)\n", j->pl.npoints,
+	       d->kernels);
+	pass = pass_times(&j->pl);
+	disc_estimate(pass, (unsigned)j->pl.npoints, j->target.groups.ngroups, j->rc.cfg.min_seconds, &least,
+		      &typical);
+	say_time("time on the candidates' CPU", least, typical);
+	printf("countable here: %u of %u candidates, in %u groups%s\n", countable, j->l.n,
+	       j->here.plan.ngroups,
+	       countable < j->l.n ? "; the others are recorded as not measured, with the reason" : "");
+	for (unsigned i = 0; i < j->here.nev && countable < j->l.n; i++)
+		if (j->here.evs[i].status != CTR_OK) {
+			printf("  e.g. %s: %s\n", j->here.evs[i].spec, j->here.evs[i].reason);
+			break;
+		}
+	disc_estimate(pass, (unsigned)j->pl.npoints, j->here.plan.ngroups, j->rc.cfg.min_seconds, &least,
+		      &typical);
+	say_time("time here", least, typical);
+	fit_budget(j, pass, j->rc.cfg.time_budget);
+	free(pass);
+	return 0;
+}
+
+/* candidates.json: the candidates, the target groups, and per candidate what this machine made of it. */
+static int write_candidates(struct disc_job *j, struct err *e)
+{
+	json_t *root = disc_json(&j->l, &j->target), *cands = json_object_get(root, "candidates");
+	int rc;
+
+	for (unsigned i = 0; i < j->l.n; i++) {
+		json_t *o = json_array_get(cands, i);
+		json_object_set_new(o, "planned", json_boolean(j->planned[i]));
+		json_object_set_new(o, "status_here", json_string(ctr_status_name(j->here.evs[i].status)));
+		json_object_set_new(o, "reason_here", json_string(j->here.evs[i].reason));
+	}
+	json_object_set_new(root, "libpfm4", json_string(j->pfm_version));
+	rc = results_write_json(j->rc.dir, "candidates.json", root, e);
+	json_decref(root);
+	return rc;
+}
+
+/* The discovered config must load; --write puts a copy where the user asked. */
+static int check_config(const char *dir, const char *write, unsigned *events, struct err *e)
+{
+	char path[4096], buf[8192];
+	struct cfg c;
+	FILE *in, *out;
+	size_t n;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/discovered.ini", dir);
+	if ((rc = cfg_load(path, &c, e)))
+		return err_wrap(e, E_RUNTIME, "the discovered config does not load");
+	*events = c.nevents;
+	cfg_free(&c);
+	if (!write)
+		return 0;
+	if (!(in = fopen(path, "r")))
+		return err_set(e, E_RUNTIME, "%s: cannot read", path);
+	if (!(out = fopen(write, "wx"))) {
+		fclose(in);
+		return err_set(e, E_RUNTIME, "--write %s: cannot create", write);
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return fclose(out) ? err_set(e, E_RUNTIME, "--write %s: write failed", write) : 0;
+}
+
+static int measure(const struct disc_cli *d, struct topo *t, struct disc_job *j, struct err *e)
+{
+	struct analyze_summary sum;
+	struct out_report_summary rep;
+	unsigned written = 0;
+	int ac, rc;
+
+	free(j->events);
+	if (!(j->events = event_list(&j->l, j->planned)))
+		return err_set(e, E_RUNTIME, "out of memory");
+	ac = run_args(d, j->events, j->av, 64);
+	if ((rc = run_cli_parse(ac, j->av, t, &j->rc, e)) ||
+	    (rc = run_cli_execute(&j->rc, t, ac, j->av, e)) || (rc = write_candidates(j, e)) ||
+	    (rc = analyze_dir(j->rc.dir, &sum, e)) || (rc = out_report(j->rc.dir, &rep, e)) ||
+	    (rc = check_config(j->rc.dir, d->write, &written, e)))
+		return rc;
+	printf("\ndiscovered: %u events with a hypothesis in %s/discovered.ini (it loads)%s%s\n", written,
+	       j->rc.dir, d->write ? ", copied to " : "", d->write ? d->write : "");
+	printf("verdicts: %s/events.md; candidates and sources: candidates.json; report: report.html\n",
+	       j->rc.dir);
+	return 0;
+}
+
+static void job_free(struct disc_job *j)
+{
+	disc_free(&j->l);
+	disc_plan_free(&j->target);
+	run_events_free(&j->here);
+	plan_free(&j->pl);
+	free(j->planned);
+	free(j->events);
+	free(j);
+}
+
+static int cmd_discover(int argc, char **argv)
+{
+	struct disc_job *j = calloc(1, sizeof *j);
+	struct disc_cli d;
+	struct topo t;
+	struct err e;
+	int rc, ac;
+
+	if (!j)
+		return cli_fail("discover", E_RUNTIME, &(struct err){"out of memory"});
+	rc = parse(argc, argv, &d, &e);
+	if (!rc && d.help) {
+		usage(stdout);
+		free(j);
+		return 0;
+	}
+	if (rc) {
+		free(j);
+		return cli_fail("discover", rc, &e);
+	}
+	if ((rc = topo_load(&t, &e))) {
+		free(j);
+		return cli_fail("discover", rc, &e);
+	}
+	if (d.write && !access(d.write, F_OK))
+		rc = err_set(&e, E_USAGE, "--write %s: the file exists", d.write);
+	/* the run's options are checked first, with no events: bad input stops before any work */
+	ac = run_args(&d, "page-faults", j->av, 64);
+	if (!rc)
+		rc = run_cli_parse(ac, j->av, &t, &j->rc, &e);
+	if (!rc)
+		rc = build_candidates(&d, &j->l, j->pfm_version, sizeof j->pfm_version, &e);
+	if (!rc)
+		rc = plan_and_say(&d, &t, j, &e);
+	if (!rc && d.dry_run)
+		printf("dry run: nothing measured, nothing written\n");
+	else if (!rc)
+		rc = measure(&d, &t, j, &e);
+	job_free(j);
+	topo_free(&t);
+	return rc ? cli_fail("discover", rc, &e) : 0;
+}
+
+CLI_COMMAND("discover", cmd_discover,
+	    "judge every event this CPU names, and write a config of what they count");

@@ -1,0 +1,109 @@
+/* disc_filter.c — which candidates a discovery measures. A CPU names thousands of events (libpfm4's
+ * Sapphire Rapids table alone gives 70 events with 496 umasks, Intel's perfmon files several thousand
+ * with the uncore); pmucheck's kernels move data through the memory hierarchy, so by default it judges
+ * the events about that: caches, memory, loads and stores, fills and evictions, prefetches, misses,
+ * stalls, TLBs, and the uncore boxes between the cores and DRAM. --only replaces that choice with
+ * patterns, --pmu restricts the PMUs and --max cuts the list. Events given by name always stay. */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disc.h"
+
+/* Words in an event's name (case ignored) that put it in the memory hierarchy or its stalls. Intel's
+   names (L1D, L2_RQSTS, OFFCORE_RESPONSE, OCR, MEM_LOAD_RETIRED, CYCLE_ACTIVITY, RESOURCE_STALLS),
+   AMD's (ls_*, l2_*, dc_*, ls_dmnd_fills_from_sys, l3_*) and the kernel's aliases (cas_count_read). */
+static const char *const memory_words[] = {"l1d",  "l1-d",  "l2",    "l3",      "llc",   "cache", "mem",
+					   "load", "store", "stall", "offcore", "ocr.",  "dram",  "pref",
+					   "miss", "fill",  "evict", "wb",      "split", "tlb",   "ls_",
+					   "dc_",  "cas_",  "lines", "rqsts",   "snoop", "hitm",  "rfo"};
+/* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents, mesh to
+   memory, links; AMD's L3, data fabric and memory controllers. */
+static const char *const memory_units[] = {"imc", "cha",    "cbox",   "m2m", "upi", "qpi",
+					   "edc", "amd_l3", "amd_df", "umc", "_l3", "hha"};
+
+static bool contains_word(const char *name, const char *const *words, size_t n)
+{
+	char low[DISC_NAME_MAX + CTR_SPEC_MAX];
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < sizeof low; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	for (i = 0; i < n; i++)
+		if (strstr(low, words[i]))
+			return true;
+	return false;
+}
+
+bool disc_default_keeps(const struct disc_cand *c)
+{
+	if (c->origin == DISC_GIVEN)
+		return true;
+	if (c->uncore)
+		return contains_word(c->pmu, memory_units, sizeof memory_units / sizeof memory_units[0]);
+	return contains_word(c->name, memory_words, sizeof memory_words / sizeof memory_words[0]);
+}
+
+/* Each comma-separated pattern must be a usable fnmatch pattern of printable characters. */
+static int check_patterns(const char *option, const char *patterns, struct err *e)
+{
+	if (!*patterns)
+		return err_set(e, E_USAGE, "%s: empty pattern list", option);
+	for (const char *p = patterns; *p; p++)
+		if (!isprint((unsigned char)*p) || isspace((unsigned char)*p))
+			return err_set(e, E_USAGE, "%s: '%s' holds a blank or unprintable character", option,
+				       patterns);
+	if (strstr(patterns, ",,") || patterns[0] == ',' || patterns[strlen(patterns) - 1] == ',')
+		return err_set(e, E_USAGE, "%s: '%s' has an empty pattern", option, patterns);
+	if (strlen(patterns) >= 1024)
+		return err_set(e, E_USAGE, "%s: longer than 1023 characters", option);
+	return 0;
+}
+
+bool disc_patterns_match(const char *patterns, const char *s)
+{
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", patterns);
+	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (!fnmatch(p, s, FNM_CASEFOLD))
+			return true;
+	return false;
+}
+
+static bool any_match(const char *patterns, const char *a, const char *b)
+{
+	return disc_patterns_match(patterns, a) || (b && disc_patterns_match(patterns, b));
+}
+
+static bool keep(const struct disc_cand *c, const struct disc_filter *f)
+{
+	if (f->pmus && c->origin != DISC_GIVEN && !any_match(f->pmus, c->pmu, NULL))
+		return false;
+	if (f->only)
+		return c->origin == DISC_GIVEN || any_match(f->only, c->name, c->spec);
+	return f->all || disc_default_keeps(c);
+}
+
+int disc_filter_apply(struct disc_list *l, const struct disc_filter *f, struct err *e)
+{
+	unsigned n = 0;
+	int rc;
+
+	if ((f->pmus && (rc = check_patterns("--pmu", f->pmus, e))) ||
+	    (f->only && (rc = check_patterns("--only", f->only, e))))
+		return rc;
+	for (unsigned i = 0; i < l->n; i++)
+		if (keep(&l->c[i], f) && (!f->max || n < f->max))
+			l->c[n++] = l->c[i];
+	l->n = n;
+	/* the spec index points at the old places: disc_add rebuilds it */
+	free(l->index);
+	l->index = NULL;
+	l->index_size = 0;
+	return 0;
+}

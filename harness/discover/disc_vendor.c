@@ -1,0 +1,344 @@
+/* disc_vendor.c — vendor event files as candidates, for CPUs newer than libpfm4 (docs/discover.md):
+ *
+ *   Intel perfmon (github.com/intel/perfmon, <cpu>/events/<file>.json): {"Header": {...}, "Events": [...]};
+ *       older releases a bare array of the same entries
+ *   Linux perf (tools/perf/pmu-events/arch/x86/<cpu>/<file>.json): a bare array
+ *
+ * Both write every value as a string. The fields read, as the kernel's jevents.py reads them:
+ * EventName, EventCode (its first value where it lists two, "0xB7,0xBB"), ExtSel, UMask, CounterMask,
+ * Invert, EdgeDetect, AnyThread, MSRIndex + MSRValue (0x1a6/0x1a7 offcore_rsp, 0x3f6 ldlat, 0x3f7
+ * frontend), Unit (which PMU: none is the core's), ScaleUnit ("6.103515625E-5MiB"), Counter ("0,1,2,3",
+ * or "Fixed counter 1": the run's fixed events already count those), BriefDescription. Entries with
+ * MetricName or MetricExpr are metrics, not events, and are skipped.
+ *
+ * Anything else is refused with the file, the entry and the field, and nothing of the file is added.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disc.h"
+
+#define CORE_COUNTERS_DEFAULT 4 /* x86's fewest general counters (Intel with SMT); AMD Zen has 6 */
+
+struct vctx {
+	const char *path;
+	const char *format;
+	unsigned entry;   /* 1-based, for messages */
+	const char *name; /* EventName, for messages */
+};
+
+static const char *const string_fields[] = {
+	"EventName", "EventCode",  "ExtSel",    "UMask",  "CounterMask", "Invert",           "EdgeDetect",
+	"AnyThread", "MSRIndex",   "MSRValue",  "Unit",   "ScaleUnit",   "BriefDescription", "Counter",
+	"PEBS",      "Deprecated", "EventType", "Filter", "ConfigCode",  "PublicDescription"};
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	default:
+		return "a string";
+	}
+}
+
+static int fail(const struct vctx *x, const char *field, const char *fmt, const char *what, struct err *e)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof msg, fmt, what);
+	return err_set(e, E_USAGE, "vendor file %s: entry %u%s%s%s: %s%s%s", x->path, x->entry,
+		       x->name ? " (" : "", x->name ? x->name : "", x->name ? ")" : "", field ? field : "",
+		       field ? ": " : "", msg);
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+/* A number field: "0x24", "1", "0xB7,0xBB" (the first); absent is 0. */
+static int number(const struct vctx *x, json_t *o, const char *k, uint64_t *v, struct err *e)
+{
+	const char *s = str(o, k);
+	char *end;
+
+	*v = 0;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != ','))
+		return fail(x, k, "'%s' is not a number", s, e);
+	return 0;
+}
+
+/* "0,1,2,3" or "0-3" as a mask; "Fixed counter N" gives *fixed. */
+static int counters(const struct vctx *x, const char *s, uint32_t *mask, bool *fixed, struct err *e)
+{
+	const char *p = s;
+
+	*mask = 0;
+	*fixed = s && !strncasecmp(s, "Fixed", 5);
+	if (!s || *fixed)
+		return 0;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+		if (end == p)
+			return fail(x, "Counter", "'%s' is not a list of counter numbers", s, e);
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		for (unsigned long c = lo; c <= hi && c < 32; c++)
+			*mask |= 1u << c;
+		p = end;
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+	}
+	return 0;
+}
+
+/* perf's PMU for a Unit (jevents.py's unit_to_pmu); uncore units get box 0 (see docs/discover.md). */
+static void unit_pmu(const char *unit, char *pmu, size_t len, bool *uncore)
+{
+	static const char *const table[][2] = {
+		{"CBO", "uncore_cbox"},   {"QPI LL", "uncore_qpi"}, {"SBO", "uncore_sbox"},
+		{"iMPH-U", "uncore_arb"}, {"UPI LL", "uncore_upi"}, {"L3PMC", "amd_l3"},
+		{"DFPMC", "amd_df"},      {"UMCPMC", "amd_umc_0"},  {"cpu_core", "cpu_core"},
+		{"cpu_atom", "cpu_atom"},
+	};
+	size_t n;
+
+	*uncore = unit && strcmp(unit, "cpu_core") && strcmp(unit, "cpu_atom") && strcmp(unit, "cpu");
+	if (!unit || !*unit || !strcmp(unit, "cpu")) {
+		snprintf(pmu, len, "cpu");
+		*uncore = false;
+		return;
+	}
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcasecmp(unit, table[i][0])) {
+			snprintf(pmu, len, "%s%s", table[i][1],
+				 !strncmp(table[i][1], "uncore_", 7) ? "_0" : "");
+			return;
+		}
+	n = (size_t)snprintf(pmu, len, "uncore_");
+	for (const char *p = unit; *p && n + 3 < len; p++)
+		pmu[n++] = isspace((unsigned char)*p) ? '_' : (char)tolower((unsigned char)*p);
+	snprintf(pmu + n, len - n, "_0");
+}
+
+/* The perf term an MSRIndex sets (jevents.py's msrmap); NULL for one pmucheck cannot program. */
+static const char *msr_term(uint64_t index)
+{
+	switch (index) {
+	case 0x1a6:
+	case 0x1a7:
+		return "offcore_rsp";
+	case 0x3f6:
+		return "ldlat";
+	case 0x3f7:
+		return "frontend";
+	default:
+		return NULL;
+	}
+}
+
+static int check_types(const struct vctx *x, json_t *o, struct err *e)
+{
+	for (size_t i = 0; i < sizeof string_fields / sizeof string_fields[0]; i++) {
+		json_t *v = json_object_get(o, string_fields[i]);
+		if (v && !json_is_string(v))
+			return fail(x, string_fields[i],
+				    "%s, not a string (both formats write strings such as \"0x24\")",
+				    type_name(v), e);
+	}
+	return 0;
+}
+
+struct vfields {
+	uint64_t code, extsel, umask, cmask, inv, edge, any, msr_index, msr_value;
+};
+
+static int read_numbers(const struct vctx *x, json_t *o, struct vfields *f, struct err *e)
+{
+	int rc;
+
+	if ((rc = number(x, o, "EventCode", &f->code, e)) || (rc = number(x, o, "ExtSel", &f->extsel, e)) ||
+	    (rc = number(x, o, "UMask", &f->umask, e)) || (rc = number(x, o, "CounterMask", &f->cmask, e)) ||
+	    (rc = number(x, o, "Invert", &f->inv, e)) || (rc = number(x, o, "EdgeDetect", &f->edge, e)) ||
+	    (rc = number(x, o, "AnyThread", &f->any, e)) ||
+	    (rc = number(x, o, "MSRIndex", &f->msr_index, e)) ||
+	    (rc = number(x, o, "MSRValue", &f->msr_value, e)))
+		return rc;
+	f->code |= f->extsel << 8;
+	if (f->code > 0xfff || f->umask > 0xff || f->cmask > 0xff)
+		return fail(x, NULL, "%s", "EventCode, UMask or CounterMask out of range", e);
+	return 0;
+}
+
+/* The spec and the config perf's x86 "cpu" format gives it: event 0-7 and 32-35, umask 8-15, edge 18,
+   any 21, inv 23, cmask 24-31 (/sys/bus/event_source/devices/cpu/format on Intel and AMD). */
+static void encode(const struct vfields *f, const char *pmu, struct disc_cand *c)
+{
+	const char *term = f->msr_index ? msr_term(f->msr_index) : NULL;
+	int n = snprintf(c->spec, sizeof c->spec, "%s/event=0x%llx", pmu, (unsigned long long)f->code);
+
+	if (f->umask)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",umask=0x%llx", (unsigned long long)f->umask);
+	if (f->cmask)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",cmask=0x%llx", (unsigned long long)f->cmask);
+	if (f->inv)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",inv=1");
+	if (f->edge)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",edge=1");
+	if (f->any)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",any=1");
+	if (term)
+		n += snprintf(c->spec + n, sizeof c->spec - n, ",%s=0x%llx", term,
+			      (unsigned long long)f->msr_value);
+	snprintf(c->spec + n, sizeof c->spec - n, "/");
+	c->has_config = true;
+	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | f->umask << 8 |
+		(f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 | (f->inv ? 1ull : 0) << 23 |
+		f->cmask << 24;
+	c->config1 = term && !strcmp(term, "offcore_rsp") ? f->msr_value : 0;
+}
+
+/* One entry: 1 when it became a candidate, 0 when skipped (a metric, a fixed-counter event, an MSR
+   pmucheck cannot program), or E_USAGE. */
+static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
+{
+	struct vfields f = {0};
+	const char *scale;
+	uint32_t mask;
+	bool fixed;
+	int rc;
+
+	x->name = NULL;
+	if (!json_is_object(o))
+		return fail(x, NULL, "%s, not an object with EventName, EventCode, UMask ...", type_name(o),
+			    e);
+	x->name = str(o, "EventName");
+	if ((rc = check_types(x, o, e)))
+		return rc;
+	if (json_object_get(o, "MetricName") || json_object_get(o, "MetricExpr"))
+		return 0;
+	if (!x->name)
+		return fail(x, "EventName", "%s", "missing", e);
+	if (!str(o, "EventCode"))
+		return fail(x, "EventCode", "%s", "missing", e);
+	if ((rc = read_numbers(x, o, &f, e)) || (rc = counters(x, str(o, "Counter"), &mask, &fixed, e)))
+		return rc;
+	if (fixed || (f.msr_index && !msr_term(f.msr_index)))
+		return 0;
+	memset(c, 0, sizeof *c);
+	c->counter_mask = mask;
+	c->origin = DISC_VENDOR;
+	snprintf(c->name, sizeof c->name, "%s", x->name);
+	unit_pmu(str(o, "Unit"), c->pmu, sizeof c->pmu, &c->uncore);
+	encode(&f, c->pmu, c);
+	snprintf(c->source, sizeof c->source, "vendor %s (%s)", x->path, x->format);
+	snprintf(c->desc, sizeof c->desc, "%s", str(o, "BriefDescription") ? str(o, "BriefDescription") : "");
+	c->scale = 1;
+	if ((scale = str(o, "ScaleUnit"))) {
+		char *end;
+		c->scale = strtod(scale, &end);
+		if (end == scale || !(c->scale > 0))
+			return fail(x, "ScaleUnit", "'%s' is not a positive number and a unit", scale, e);
+		snprintf(c->unit, sizeof c->unit, "%s", end);
+	}
+	return 1;
+}
+
+/* The highest counter any core event may use: the core PMU's general counters, as far as the file
+   says. */
+static unsigned core_counters(const struct disc_list *l)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < l->n; i++)
+		for (unsigned b = 0; !l->c[i].uncore && b < 32; b++)
+			if (l->c[i].counter_mask >> b & 1)
+				n = n > b + 1 ? n : b + 1;
+	return n ? n : CORE_COUNTERS_DEFAULT;
+}
+
+static int read_entries(struct vctx *x, json_t *events, struct disc_list *tmp, struct err *e)
+{
+	size_t n = json_array_size(events);
+	int rc = 0;
+
+	if (n > DISC_VENDOR_MAX)
+		return err_set(
+			e, E_USAGE,
+			"vendor file %s: %zu entries, more than the %d any one CPU's event file holds; "
+			"give the file of one CPU (and one kind: core or uncore)",
+			x->path, n, DISC_VENDOR_MAX);
+	for (size_t i = 0; i < n && rc >= 0; i++) {
+		struct disc_cand c;
+		x->entry = (unsigned)i + 1;
+		rc = one(x, json_array_get(events, i), &c, e);
+		if (rc == 1)
+			rc = disc_add(tmp, &c, e);
+		else if (rc == 0)
+			tmp->skipped++;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int disc_vendor(const char *path, struct disc_list *l, struct err *e)
+{
+	struct vctx x = {.path = path, .format = "perf pmu-events JSON"};
+	struct disc_list tmp = {0};
+	json_error_t je;
+	json_t *root, *events;
+	unsigned ncore;
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f)
+		return err_set(e, E_USAGE, "vendor file %s: %s", path, strerror(errno));
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	events = root;
+	if (!root)
+		return err_set(e, E_USAGE, "vendor file %s:%d:%d: not valid JSON: %s", path, je.line,
+			       je.column, je.text);
+	if (json_is_object(root)) {
+		events = json_object_get(root, "Events");
+		x.format = "Intel perfmon JSON";
+	}
+	if (!json_is_array(events)) {
+		rc = err_set(
+			e, E_USAGE,
+			"vendor file %s: neither an array of events (perf pmu-events) nor an object with an "
+			"\"Events\" array (Intel perfmon)",
+			path);
+		goto out;
+	}
+	if ((rc = read_entries(&x, events, &tmp, e)))
+		goto out;
+	ncore = core_counters(&tmp);
+	for (unsigned i = 0; i < tmp.n && !rc; i++) {
+		tmp.c[i].counters = tmp.c[i].uncore ? UNCORE_COUNTERS : ncore;
+		rc = disc_add(l, &tmp.c[i], e);
+	}
+	l->skipped += tmp.skipped;
+out:
+	disc_free(&tmp);
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,143 @@
+#!/bin/bash
+# discover.sh — `pmucheck discover`: candidates from libpfm4's tables of other CPUs (forced), from a vendor
+# JSON file (same encodings as libpfm4's), from a fake sysfs tree with aliases and scales; groups and the
+# time estimate; bad vendor files refused with nothing written; end to end with software events, every
+# hardware candidate recorded as not measured with its reason, and the written config reloading.
+. "$(dirname "$0")/../lib.sh"
+JSON="$TOP/tests/discover/skylakex_sample.json"
+DRY=(discover --dry-run --reported-levels --no-sysfs --list)
+forced() { LIBPFM_FORCE_PMU=$1 LIBPFM_ENCODE_INACTIVE=1 "${@:2}"; }
+
+# Per forced PMU: the candidates are that PMU's, every group fits its counters, the groups are at least
+# the events over the counters, one known encoding is libpfm4's (checked against the kernel's perf JSON:
+# L2_RQSTS.ALL_DEMAND_DATA_RD 0x24/0xe1 in skylakex, haswellx, sapphirerapids cache.json;
+# ls_dmnd_fills_from_sys.local_l2 0x43/0x01 in amdzen3 and amdzen4 cache.json), and the time is stated.
+for spec in hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 skx:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 \
+	spr:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 amd64_fam19h_zen3:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143 \
+	amd64_fam19h_zen4:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143; do
+	IFS=: read -r pmu name config <<<"$spec"
+	forced "$pmu" "$PMUCHECK" "${DRY[@]}" --out "$TMP/none-$pmu" >"$TMP/$pmu.out" 2>&1
+	check "$pmu: candidates, groups within the counters, $name = $config, a time estimate" \
+		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" <<'PY'
+import math, re, sys
+out, pmu, name, config = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3], sys.argv[4]
+rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+n = int(re.search(r"^candidates: (\d+) \(sysfs 0, libpfm4 (\d+)", out, re.M).group(1))
+assert n == len(rows) and n >= 50, (n, len(rows))
+assert all(r[2] == pmu and r[3] == "libpfm4" for r in rows), {r[2] for r in rows}
+assert {r[1]: r[4] for r in rows}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
+m = re.search(rf"{pmu}: (\d+) events in (\d+) groups of at most (\d+)", out)
+events, groups, counters = map(int, m.groups())
+assert events == n and math.ceil(n / counters) <= groups <= n, (events, groups, counters)
+# offcore-response events (config1) of one MSR never share a group: at least as many groups as those
+offcore = {}
+for r in rows:
+    if r[5] not in ("", "0x0"):
+        offcore[int(r[4], 16) & 0xff] = offcore.get(int(r[4], 16) & 0xff, 0) + 1
+assert groups >= max(offcore.values(), default=0), (groups, offcore)
+t = re.search(r"time on the candidates' CPU: at least (\d+) s .*about (\d+) s", out)
+assert 0 < int(t.group(1)) < int(t.group(2)), t.group(0)
+assert "dry run: nothing measured, nothing written" in out
+print(f"# {pmu}: {n} candidates, {groups} groups of <= {counters}, {t.group(1)}-{t.group(2)} s")
+PY
+	check "$pmu: a dry run writes nothing" test ! -e "$TMP/none-$pmu"
+done
+
+# The vendor file: metrics and fixed-counter events skipped, the rest with the encodings libpfm4 gives
+# the same names in its skx table; the offcore event's MSR value in config1, the uncore event on box 0 of
+# uncore_imc with its scale, the counter restriction kept.
+forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$JSON" --all --pmu 'skx,cpu,uncore_imc_0' >"$TMP/vendor.out" 2>&1
+check "vendor JSON: candidates with libpfm4's encodings" python3 - "$TMP/vendor.out" "$JSON" <<'PY'
+import re, sys
+out = open(sys.argv[1]).read()
+rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+vendor = {r[0]: r for r in rows if r[3] == "vendor"}
+pfm = {r[0]: r for r in rows if r[3] == "libpfm4"}
+assert sorted(vendor) == sorted(["L1D.REPLACEMENT", "L1D_PEND_MISS.PENDING_CYCLES", "L2_RQSTS.ALL_DEMAND_DATA_RD",
+    "L2_LINES_IN.ALL", "LONGEST_LAT_CACHE.MISS", "OCR.ALL_DATA_RD.L3_MISS", "UNC_M_CAS_COUNT.RD"]), sorted(vendor)
+assert all(sys.argv[2] in r[9] for r in vendor.values())
+for name in ["L1D.REPLACEMENT", "L1D_PEND_MISS.PENDING_CYCLES", "L2_RQSTS.ALL_DEMAND_DATA_RD", "L2_LINES_IN.ALL",
+             "LONGEST_LAT_CACHE.MISS"]:
+    assert vendor[name][4] == pfm[name][4], (name, vendor[name][4], pfm[name][4])
+ocr = vendor["OCR.ALL_DATA_RD.L3_MISS"]
+assert ocr[1] == "cpu/event=0xb7,umask=0x1,offcore_rsp=0x3fbc000491/" and ocr[5] == "0x3fbc000491", ocr
+cas = vendor["UNC_M_CAS_COUNT.RD"]
+assert cas[1] == "uncore_imc_0/event=0x4,umask=0x3/" and cas[7] == "64" and cas[8] == "Bytes", cas
+assert re.search(r"^candidates: \d+ \(sysfs 0, libpfm4 \d+, vendor 7, given 0; 1 uncore\); ([2-9]|\d\d+) entries", out, re.M)
+PY
+
+# Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
+printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
+printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
+printf '{"Events": {"EventName": "X"}}' >"$TMP/notarray.json"
+python3 -c 'import json,sys; json.dump([{"EventName": "E%d" % i, "EventCode": "0x24", "UMask": "0x1"} for i in range(100001)], open(sys.argv[1], "w"))' "$TMP/huge.json"
+for bad in truncated:"truncated.json:1:" wrongtype:"entry 1 (X): EventCode: a number, not a string" \
+	notarray:"neither an array" huge:"100001 entries"; do
+	IFS=: read -r f msg <<<"$bad"
+	expect_status "bad vendor file ($f) exits 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs --vendor "$TMP/$f.json" \
+		--out "$TMP/bad-$f"
+	cp "$TMP/check.out" "$TMP/bad.out"
+	check "bad vendor file ($f) says why and names the file" grep -qF -- "$TMP/$f.json" "$TMP/bad.out"
+	check "bad vendor file ($f): $msg" grep -qF -- "$msg" "$TMP/bad.out"
+	check "bad vendor file ($f) writes nothing" test ! -e "$TMP/bad-$f"
+done
+
+# A fake sysfs tree: core aliases with their terms, an uncore PMU (cpumask: counted per socket) with a scale
+# and unit, and the files beside aliases that are none.
+fs="$TMP/sysfs"
+mkdir -p "$fs/cpu/format" "$fs/cpu/events" "$fs/uncore_imc_0/format" "$fs/uncore_imc_0/events"
+echo 4 >"$fs/cpu/type"; echo 17 >"$fs/uncore_imc_0/type"; echo 0 >"$fs/uncore_imc_0/cpumask"
+echo config:0-7 >"$fs/cpu/format/event"; echo config:8-15 >"$fs/cpu/format/umask"
+cp "$fs/cpu/format/"* "$fs/uncore_imc_0/format/"
+echo event=0x24,umask=0xe1 >"$fs/cpu/events/l2_rqsts.all_demand_data_rd"
+echo event=0x04,umask=0x03 >"$fs/uncore_imc_0/events/cas_count_read"
+echo 6.103515625e-5 >"$fs/uncore_imc_0/events/cas_count_read.scale"
+echo MiB >"$fs/uncore_imc_0/events/cas_count_read.unit"
+echo 1 >"$fs/uncore_imc_0/events/cas_count_read.per-pkg"
+"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --list >"$TMP/sysfs.out" 2>&1
+check "fake sysfs: aliases with their encodings, scale and unit" python3 - "$TMP/sysfs.out" "$fs" <<'PY'
+import sys
+out, fs = open(sys.argv[1]).read(), sys.argv[2]
+rows = {l.split("\t")[1]: l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")}
+assert sorted(rows) == ["cpu/l2_rqsts.all_demand_data_rd/", "uncore_imc_0/cas_count_read/"], sorted(rows)
+cpu, imc = rows["cpu/l2_rqsts.all_demand_data_rd/"], rows["uncore_imc_0/cas_count_read/"]
+assert cpu[4] == "0xe124" and cpu[3] == "sysfs" and cpu[9] == f"sysfs {fs}/cpu/events/l2_rqsts.all_demand_data_rd", cpu
+assert imc[4] == "0x304" and imc[7] == "6.10352e-05" and imc[8] == "MiB", imc
+assert "1 uncore" in out
+PY
+
+# End to end with software events standing in for hardware ones, plus a forced Zen 3 table whose events
+# this machine cannot count (a machine without a PMU): page faults found exact per page, the hardware
+# events not measured with the reason, the config written, reloaded, and copied with --write.
+d="$TMP/e2e"
+hw=$(perf stat -e instructions true 2>&1 | grep -c "not supported")
+forced amd64_fam19h_zen3 "$PMUCHECK" discover --no-sysfs --only 'DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.*' \
+	--add-events page-faults,minor-faults --kernels touch --sizes 32k,256k,1M --reported-levels --min-time 2 \
+	--reps 5 --no-progress --out "$d" --write "$TMP/found.ini" >"$TMP/e2e.out" 2>&1
+rc=$?
+check "discover ends well" test "$rc" -eq 0
+check "page-faults is discovered: pages x 1, with its source" python3 - "$d/discovered.ini" <<'PY'
+import sys
+ini = open(sys.argv[1]).read()
+sec = ini.split("[event page-faults]")[1].split("\n\n")[0]
+assert "expect = pages * 1\n" in sec and "source = given with --add-events" in sec, sec
+PY
+if [ "$hw" -gt 0 ]; then
+	check "hardware candidates are not measured, with the reason" python3 - "$d" <<'PY'
+import csv, json, sys
+cands = json.load(open(sys.argv[1] + "/candidates.json"))["candidates"]
+hw = [c for c in cands if c["origin"] == "libpfm4"]
+assert hw and all(c["status_here"] == "not_measured" and c["reason_here"] for c in hw), hw[:2]
+ev = {r["event"]: r for r in csv.DictReader(open(sys.argv[1] + "/events.csv"))}
+assert all(ev[c["spec"]]["class"] == "not measured" and ev[c["spec"]]["note"] for c in hw)
+PY
+else
+	skip "hardware candidates are not measured, with the reason" "this machine counts hardware events"
+fi
+check "the report has the Discovered section" grep -q "^## Discovered" "$d/report.md"
+check "the written config reloads" "$PMUCHECK" run --config "$TMP/found.ini" --kernels touch --sizes 32k \
+	--reported-levels --dry-run
+check "--write copied it" cmp "$d/discovered.ini" "$TMP/found.ini"
+expect_status "--write to an existing file is refused before anything runs" 2 "$PMUCHECK" discover --no-libpfm \
+	--no-sysfs --add-events page-faults --write "$TMP/found.ini" --out "$TMP/again"
+check "... and writes nothing" test ! -e "$TMP/again"
