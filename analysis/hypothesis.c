@@ -14,24 +14,19 @@ const char *const hypo_agreement_names[HYPO_COUNT] = {"no hypothesis", "as confi
 #define CACHE_LEVELS (BIT(LV_L1) | BIT(LV_L2) | BIT(LV_L3))
 
 /* The words cfg_json.c writes, as point levels and prefetch states. */
-static const struct {
+struct word {
 	const char *word;
 	unsigned bits;
-} level_words[] = {{"L1", BIT(LV_L1)}, {"L2", BIT(LV_L2)}, {"L3", BIT(LV_L3)}, {"DRAM", BIT(LV_DRAM)}},
-  placement_words[] = {{"local", BIT(LV_DRAM)},
-		       {"remote", BIT(LV_DRAM_REMOTE)},
-		       {"interleave", BIT(LV_DRAM_OTHER)}},
-  prefetch_words[] = {{"on", BIT(PF_ON)}, {"off", BIT(PF_OFF)}};
+};
+static const struct word level_words[] = {
+	{"L1", BIT(LV_L1)}, {"L2", BIT(LV_L2)}, {"L3", BIT(LV_L3)}, {"DRAM", BIT(LV_DRAM)}, {0}};
+static const struct word placement_words[] = {
+	{"local", BIT(LV_DRAM)}, {"remote", BIT(LV_DRAM_REMOTE)}, {"interleave", BIT(LV_DRAM_OTHER)}, {0}};
+static const struct word prefetch_words[] = {{"on", BIT(PF_ON)}, {"off", BIT(PF_OFF)}, {0}};
 
-#define WORDS(t) t, sizeof t / sizeof t[0]
-
-static int words(json_t *arr, const char *key, const char *event, unsigned *bits, const void *tab, size_t n,
+static int words(json_t *arr, const char *key, const char *event, unsigned *bits, const struct word *t,
 		 const char *path, struct err *e)
 {
-	const struct {
-		const char *word;
-		unsigned bits;
-	} *t = tab;
 	json_t *w;
 	size_t i;
 
@@ -41,13 +36,13 @@ static int words(json_t *arr, const char *key, const char *event, unsigned *bits
 			       event, key);
 	json_array_foreach(arr, i, w)
 	{
-		size_t k;
-		for (k = 0; k < n && (!json_is_string(w) || strcmp(json_string_value(w), t[k].word)); k++)
-			;
-		if (k == n)
+		const struct word *k = t;
+		while (k->word && (!json_is_string(w) || strcmp(json_string_value(w), k->word)))
+			k++;
+		if (!k->word)
 			return err_set(e, E_USAGE, "%s: hypothesis '%s': '%s' holds an unknown word", path,
 				       event, key);
-		*bits |= t[k].bits;
+		*bits |= k->bits;
 	}
 	return 0;
 }
@@ -76,12 +71,11 @@ static int parse_one(const char *event, json_t *o, struct hypo *h, const char *p
 	if (!json_is_number(scale) || json_number_value(scale) < 0)
 		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'scale' is not a number >= 0", path, event);
 	h->scale = json_number_value(scale);
-	if ((rc = words(json_object_get(o, "levels"), "levels", event, &levels, WORDS(level_words), path,
+	if ((rc = words(json_object_get(o, "levels"), "levels", event, &levels, level_words, path, e)) ||
+	    (rc = words(json_object_get(o, "placement"), "placement", event, &places, placement_words, path,
 			e)) ||
-	    (rc = words(json_object_get(o, "placement"), "placement", event, &places, WORDS(placement_words),
-			path, e)) ||
-	    (rc = words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch,
-			WORDS(prefetch_words), path, e)))
+	    (rc = words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch, prefetch_words, path,
+			e)))
 		return rc;
 	/* DRAM is where the placements say; a hypothesis for every level covers the kernels whose traffic
 	   does not depend on the level (touch) too */
