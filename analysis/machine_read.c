@@ -70,28 +70,24 @@ static int read_levels(const char *path, json_t *root, struct machine *m, struct
 	return 0;
 }
 
-/* "quantity * scale" or "quantity" of every event that has one; what does not parse is left out (the
-   hypothesis only breaks ties, it never decides a verdict against the data). */
+/* The quantity and scale of every config hypothesis (counters.experiments[].hypotheses, keyed by the
+   row name: docs/results-format.md); what does not parse is left out (the hypothesis only breaks ties, it
+   never decides a verdict against the data). */
 static void read_expect(json_t *counters, struct machine *m)
 {
-	json_t *xs = json_object_get(counters, "experiments"), *x, *ev;
-	size_t i, j;
+	json_t *xs = json_object_get(counters, "experiments"), *x, *h;
+	const char *spec;
+	size_t i;
 
-	json_array_foreach(xs, i, x) json_array_foreach(json_object_get(x, "events"), j, ev)
+	json_array_foreach(xs, i, x) json_object_foreach(json_object_get(x, "hypotheses"), spec, h)
 	{
-		const char *spec = json_string_value(json_object_get(ev, "spec"));
-		const char *exp = json_string_value(json_object_get(ev, "expect"));
+		const char *q = json_string_value(json_object_get(h, "quantity"));
+		double scale = json_number_value(json_object_get(h, "scale"));
 		struct machine_expect *me = &m->expect[m->nexpect];
-		double scale = 1;
-		int n = 0;
-		if (!spec || !exp || m->nexpect == MACHINE_NEXPECT ||
-		    sscanf(exp, " %31[a-z_] %n", me->quantity, &n) != 1)
-			continue;
-		if (exp[n] == '*' && sscanf(exp + n + 1, "%lf", &scale) != 1)
-			continue;
-		if (!(scale > 0))
+		if (!q || !(scale > 0) || m->nexpect == MACHINE_NEXPECT)
 			continue;
 		snprintf(me->spec, sizeof me->spec, "%s", spec);
+		snprintf(me->quantity, sizeof me->quantity, "%s", q);
 		me->scale = scale;
 		m->nexpect++;
 	}

@@ -24,7 +24,7 @@ struct machine {
 	char counters_reason[512];
 	char prefetch_reason[256];
 	int prefetch_control;
-	/* What the config expected of each event (counters.experiments[].events[].expect, "lines_read *
+	/* What the config expected of each event (counters.experiments[].hypotheses: quantity and scale, "lines_read x
 	   9"): the analysis prefers it where the data cannot decide. Absent in older files. */
 	struct machine_expect {
 		char spec[160];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "hypothesis.h"
 #include "out.h"
 #include "thresholds.h"
 
@@ -43,14 +44,16 @@ static void excluded_text(const struct verdict *v, char *buf, size_t len)
 		buf[n - 2] = '\0';
 }
 
-static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
+		      const struct hypo_set *hs)
 {
+	char hyp[200], check[400];
 	char b[16][64], levels[96], excl[160];
 
 	fputs("event,backend,scope,class,quantity,scale,scale_measured,levels,prefetch,error,spread,r2,"
 	      "slope,intercept,max_events_per_s,points,noisy_points_excluded,boundary_points_excluded,"
 	      "decomposition,decomposition_error,decomposition_r2,background_per_s,outliers_excluded,"
-	      "rejected_readings,note\n",
+	      "rejected_readings,note,hypothesis,config_check\n",
 	      f);
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
@@ -87,7 +90,11 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 		out_csv_field(f, num(b[15], 64, "%.0f", (double)ev->rejected), 0);
 		char note[600];
 		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
-		out_csv_field(f, note, 1);
+		out_csv_field(f, note, 0);
+		hypo_text(hypo_find(hs, ev->name), hyp, sizeof hyp);
+		hypo_check(a, hs, v, check, sizeof check);
+		out_csv_field(f, hyp, 0);
+		out_csv_field(f, check, 1);
 	}
 }
 
@@ -125,9 +132,11 @@ static json_t *thresholds_json(void)
 	return t;
 }
 
-static json_t *event_json(const struct agg *a, const struct verdict *v)
+static json_t *event_json(const struct agg *a, const struct verdict *v, const struct hypo_set *hs)
 {
 	const struct agg_event *ev = &a->events[v->event];
+	char hyp[200], check[400];
+	enum hypo_agreement agrees = hypo_check(a, hs, v, check, sizeof check);
 	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend, "encoding",
 			      ev->encoding, "scope", ev->scope, "class", verdict_class_names[v->cls]);
 
@@ -137,6 +146,10 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 				      (json_int_t)ev->rows[RS_NOT_MEASURED], "failed",
 				      (json_int_t)ev->rows[RS_FAILED], "rejected", (json_int_t)ev->rejected));
 	json_object_set_new(o, "note", json_string(v->note));
+	hypo_text(hypo_find(hs, ev->name), hyp, sizeof hyp);
+	json_object_set_new(o, "hypothesis", *hyp ? json_string(hyp) : json_null());
+	json_object_set_new(o, "config_agreement", json_string(hypo_agreement_names[agrees]));
+	json_object_set_new(o, "config_check", json_string(check));
 	if (v->cls == VC_NOT_MEASURED)
 		return o;
 	json_object_set_new(o, "quantity", json_string(v->quantity_text));
@@ -162,7 +175,8 @@ static json_t *event_json(const struct agg *a, const struct verdict *v)
 	return o;
 }
 
-static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
+		      const struct hypo_set *hs)
 {
 	json_t *root = json_pack("{s:i,s:s,s:s,s:b,s:s,s:o}", "format", 1, "host", a->m.host, "cpu", a->m.cpu,
 				 "hardware_counters", a->m.hardware == 1, "counters_reason",
@@ -171,7 +185,7 @@ static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, co
 	int rc;
 
 	for (uint32_t i = 0; i < a->nevents; i++)
-		json_array_append_new(arr, event_json(a, &vs[order[i]]));
+		json_array_append_new(arr, event_json(a, &vs[order[i]], hs));
 	json_object_set_new(root, "events", arr);
 	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
 	fputc('\n', f);
@@ -203,13 +217,16 @@ static void md_header(FILE *f, const struct agg *a)
 			"(no verdict either way).\n",
 			*a->m.counters_reason ? a->m.counters_reason : "no reason recorded");
 	fprintf(f,
-		"\n| Event | Verdict | Counts | Scale | Measured | Levels | Prefetch | Error | Spread | "
+		"\n| Event | Verdict | Configured | Config check | Counts | Scale | Measured | Levels | "
+		"Prefetch | Error | Spread | "
 		"R^2 | Max Mevents/s | Points | Notes |\n");
-	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
-static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
+static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
+		     const struct hypo_set *hs)
 {
+	char hyp[200], check[400];
 	char b[8][64], levels[96], excl[160], note[700];
 
 	md_header(f, a);
@@ -222,6 +239,10 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, con
 		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
 		md_cell(f, a->events[v->event].name);
 		md_cell(f, verdict_class_names[v->cls]);
+		hypo_text(hypo_find(hs, a->events[v->event].name), hyp, sizeof hyp);
+		hypo_check(a, hs, v, check, sizeof check);
+		md_cell(f, hyp);
+		md_cell(f, check);
 		md_cell(f, v->quantity_text);
 		md_cell(f, b[0]);
 		md_cell(f, nm ? "" : num(b[1], 64, "%.4g", v->measured));
@@ -242,14 +263,23 @@ int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, 
 	       struct err *e)
 {
 	FILE *csv, *json, *md;
+	struct hypo_set hs;
+	char path[4096];
 	int rc;
 
+	/* the config's hypotheses, which machine.json records beside the events */
+	snprintf(path, sizeof path, "%s/machine.json", o->dir);
+	if ((rc = hypo_read(path, &hs, e)))
+		return rc;
 	if ((rc = fileset_open(o, "events.csv", &csv, e)) ||
 	    (rc = fileset_open(o, "events.json", &json, e)) || (rc = fileset_open(o, "events.md", &md, e)))
-		return rc;
-	write_csv(csv, a, v, order);
-	if (write_json(json, a, v, order))
-		return err_set(e, E_RUNTIME, "events.json: could not write JSON");
-	write_md(md, a, v, order);
-	return 0;
+		goto out;
+	write_csv(csv, a, v, order, &hs);
+	rc = write_json(json, a, v, order, &hs) ? err_set(e, E_RUNTIME, "events.json: could not write JSON")
+						: 0;
+	if (!rc)
+		write_md(md, a, v, order, &hs);
+out:
+	hypo_free(&hs);
+	return rc;
 }

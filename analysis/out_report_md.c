@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_report_hypo.h"
 #include "out_report_md.h"
 #include "out_report_ref.h"
 
@@ -177,6 +178,7 @@ static void verdict_counts(FILE *f, const struct out_rdata *d)
 			fprintf(f, " %u %s;", n, cls[c]);
 	}
 	fprintf(f, " only *exact* and *approximate* events go into `pmucheck export` metrics.\n\n");
+	out_report_config_checks(f, evs);
 }
 
 static void figures(FILE *f, const struct out_figures *figs)

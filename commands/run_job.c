@@ -194,6 +194,8 @@ static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **conf
 		int r;
 
 		json_object_set_new(ev, "experiment", json_string(x->name));
+		json_object_set_new(ev, "hypotheses",
+				    x->hypotheses ? json_incref(x->hypotheses) : json_object());
 		json_array_append_new(per, ev);
 		if (!x->name[0])
 			continue;
@@ -337,7 +339,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	int r, base = 0, npoints = 0;
 
-	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus);
+	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
+		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	say_skipped(j);

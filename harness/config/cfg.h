@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "err.h"
 #include "kern.h"
 #include "level.h"
@@ -157,6 +159,9 @@ void cfg_free(struct cfg *c);
 const struct cfg_event *cfg_event_find(const struct cfg *c, const char *name);
 const struct cfg_preset *cfg_preset_find(const struct cfg *c, const char *name);
 const char *cfg_quantity_name(enum cfg_quantity q);
+/* An event's hypothesis for machine.json: {name, quantity, scale, levels, prefetch, placement, scope,
+   note}, the masks as word lists ("L1", "on", "local"). */
+json_t *cfg_event_hypothesis_json(const struct cfg_event *ev);
 /* Whether run r asks for events expecting quantity q. */
 int cfg_run_wants(const struct cfg_run *r, enum cfg_quantity q);
 

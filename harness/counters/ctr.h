@@ -90,7 +90,6 @@ struct ctr_event {
 	int papi_code;
 	enum ctr_status status; /* CTR_OK: countable here; CTR_NOT_MEASURED: see reason */
 	char reason[CTR_REASON_MAX];
-	char expect[48]; /* the config's hypothesis ("lines_read * 9") for machine.json; "" for none */
 };
 
 /* One reading of one event: the counter over one start..stop interval. */

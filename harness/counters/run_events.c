@@ -87,19 +87,13 @@ void run_events_free(struct run_events *re)
 
 static json_t *event_json(const struct ctr_event *ev)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
-			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
-			      ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale,
-			      "reason", ev->reason);
-
-	/* a box's share is not what the config's hypothesis describes: the wildcard's sum is */
-	if (*ev->expect && !*ev->sum_of)
-		json_object_set_new(o, "expect", json_string(ev->expect));
-	return o;
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s}", "spec", ev->spec, "backend",
+			 ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
+			 ev->encoding, "status", ctr_status_name(ev->status), "scale", ev->scale, "reason",
+			 ev->reason);
 }
 
-/* The rows named as a box wildcard (the sum over its boxes, run_record.c): one entry each, carrying the
-   config's hypothesis. */
+/* The rows named as a box wildcard (the sum over its boxes, run_record.c): one entry each. */
 static void box_sums_json(const struct run_events *re, json_t *evs)
 {
 	for (unsigned i = 0; i < re->nev; i++) {
@@ -118,8 +112,6 @@ static void box_sums_json(const struct run_events *re, json_t *evs)
 		o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "spec", ev->sum_of, "backend",
 			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
 			      enc, "boxes", (json_int_t)boxes);
-		if (*ev->expect)
-			json_object_set_new(o, "expect", json_string(ev->expect));
 		json_array_append_new(evs, o);
 	}
 }

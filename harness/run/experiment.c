@@ -44,28 +44,20 @@ int experiment_load_config(const char *path, const struct cpuid_info *cpu, struc
 static const char *const software_events[] = {"page-faults", "minor-faults"};
 #define NSOFTWARE (sizeof software_events / sizeof *software_events)
 
-/* Each config event's hypothesis on its resolved events (as config_events lays them out: the software
-   events first, then every box of a config event), for machine.json and the analysis's ties. */
-static void set_expect(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want)
+/* Whether arch lists spec itself: a software event it gives a hypothesis for is counted once, as its. */
+static int config_lists(const struct cfg *arch, const char *spec)
 {
-	char boxes[BOXES_MAX][CTR_SPEC_MAX];
-	unsigned n = want ? 0 : NSOFTWARE;
-
-	for (unsigned i = 0; arch && i < arch->nevents && n < ev->nev; i++) {
-		const struct cfg_event *ce = &arch->events[i];
-		unsigned nb;
-		if (want && !cfg_run_wants(want, ce->quantity))
-			continue;
-		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, boxes, BOXES_MAX);
-		for (unsigned b = 0; b < (nb ? nb : 1) && n < ev->nev; b++, n++)
-			snprintf(ev->evs[n].expect, sizeof ev->evs[n].expect, "%s * %g",
-				 cfg_quantity_name(ce->quantity), ce->scale);
-	}
+	for (unsigned i = 0; arch && i < arch->nevents; i++)
+		if (!strcmp(arch->events[i].spec, spec))
+			return 1;
+	return 0;
 }
 
 /* The candidate events of arch that `want` accepts (NULL: all, plus the software events), resolved
-   leniently: what this machine cannot count is recorded as not measured. */
-static int config_events(struct run_events *ev, const struct cfg *arch, const struct cfg_run *want,
+   leniently: what this machine cannot count is recorded as not measured. Each candidate's hypothesis goes
+   to x->hypotheses under the name raw.csv gives its row: the spec, which for a box wildcard is the summed
+   row's name. */
+static int config_events(struct experiment *x, const struct cfg *arch, const struct cfg_run *want,
 			 struct err *e)
 {
 	unsigned cap = NSOFTWARE, n = 0;
@@ -79,18 +71,23 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 	conflicts = calloc(cap, sizeof *conflicts);
 	sums = calloc(cap, sizeof *sums);
 	boxes = calloc(cap, sizeof *boxes);
-	if (!specs || !conflicts || !sums || !boxes) {
+	x->hypotheses = json_object();
+	if (!specs || !conflicts || !sums || !boxes || !x->hypotheses) {
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; !want && i < NSOFTWARE; i++)
-		specs[n++] = software_events[i];
+		if (!config_lists(arch, software_events[i]))
+			specs[n++] = software_events[i];
 	for (unsigned i = 0; arch && i < arch->nevents; i++) {
 		const struct cfg_event *ce = &arch->events[i];
 		unsigned nb;
 
 		if (want && !cfg_run_wants(want, ce->quantity))
 			continue;
+		/* the first of two events with one spec is the hypothesis its rows are judged against */
+		if (!json_object_get(x->hypotheses, ce->spec))
+			json_object_set_new(x->hypotheses, ce->spec, cfg_event_hypothesis_json(ce));
 		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, &boxes[n], BOXES_MAX);
 		for (unsigned b = 0; b < nb; b++) {
 			specs[n] = boxes[n];
@@ -102,9 +99,7 @@ static int config_events(struct run_events *ev, const struct cfg *arch, const st
 			conflicts[n++] = ce->conflict;
 		}
 	}
-	rc = run_events_setup_specs(ev, specs, conflicts, sums, n, RUN_EVENTS_LENIENT, e);
-	if (!rc)
-		set_expect(ev, arch, want);
+	rc = run_events_setup_specs(&x->ev, specs, conflicts, sums, n, RUN_EVENTS_LENIENT, e);
 out:
 	free(specs);
 	free(conflicts);
@@ -122,7 +117,7 @@ int experiment_plain(struct experiment *x, const struct plan_opts *base, int rep
 	if (events)
 		return run_events_setup(&x->ev, events,
 					keep_going ? RUN_EVENTS_KEEP_GOING : RUN_EVENTS_STRICT, e);
-	return config_events(&x->ev, arch, NULL, e);
+	return config_events(x, arch, NULL, e);
 }
 
 static void note(struct experiment *x, const char *fmt, const char *what)
@@ -207,7 +202,7 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 	if (rc)
 		return err_wrap(e, rc, "preset step %s", x->name);
 	*runs = x->opts.nthreads > 0 && x->opts.nplaces > 0;
-	return *runs ? config_events(&x->ev, arch, r, e) : 0;
+	return *runs ? config_events(x, arch, r, e) : 0;
 }
 
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
@@ -261,4 +256,6 @@ void experiment_free(struct experiment *x)
 {
 	plan_free(&x->plan);
 	run_events_free(&x->ev);
+	json_decref(x->hypotheses);
+	x->hypotheses = NULL;
 }

@@ -22,6 +22,7 @@ struct experiment {
 	char skipped[512]; /* what of the step this machine cannot do, in words */
 	struct plan plan;
 	struct run_events ev;
+	json_t *hypotheses; /* the config's hypothesis per event, keyed by its raw.csv name; NULL: --events */
 };
 
 /* The config for this machine: --config when given, else chosen by CPUID from the config directory.

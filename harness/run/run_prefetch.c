@@ -78,14 +78,44 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 	return rc;
 }
 
-void run_pf_open(struct run_pf *p, const int *cpus, int ncpus)
+/* Whether the config's [arch] prefetch lets the run switch this CPU's prefetchers: "none" says the
+   architecture's MSRs are not to be touched, and a table for another MSR than this CPU's (a --config for
+   another machine) would write bits whose meaning the config does not vouch for. NULL: no config. */
+static int config_allows(struct run_pf *p, const char *config_table, const struct pf_table *t)
 {
-	const struct pf_table *t;
+	unsigned long msr;
+
+	if (!config_table)
+		return 1;
+	if (!strcmp(config_table, "none")) {
+		snprintf(p->reason, sizeof p->reason,
+			 "the config's [arch] prefetch = none: the prefetcher MSRs are not touched");
+		return 0;
+	}
+	msr = strncmp(config_table, "amd-", 4) ? 0x1a4 : 0xc0000108;
+	if (t && t->msr != msr) {
+		snprintf(p->reason, sizeof p->reason,
+			 "the config's [arch] prefetch = %s names MSR 0x%lx, this CPU's table (%s) MSR 0x%x: "
+			 "the "
+			 "MSRs are not touched",
+			 config_table, msr, t->name, (unsigned)t->msr);
+		return 0;
+	}
+	return 1;
+}
+
+void run_pf_open(struct run_pf *p, const int *cpus, int ncpus, const char *config_table)
+{
+	const struct pf_table *t = NULL;
 	struct err e;
 
 	memset(p, 0, sizeof *p);
 	if (pf_machine_table(&t, &e) == 0)
 		snprintf(p->left_running, sizeof p->left_running, "%s", t->left_running);
+	else
+		t = NULL;
+	if (!config_allows(p, config_table, t))
+		return;
 	if (pf_open(&p->ctl, cpus, ncpus, &e) != 0) {
 		p->ctl = NULL;
 		snprintf(p->reason, sizeof p->reason, "%s", e.msg);

@@ -25,8 +25,9 @@ struct run_pf {
    name is E_USAGE. Nothing is opened. */
 int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
 /* Opens the prefetcher session on these CPUs, saving their MSRs; without access records the reason and
-   leaves p->ctl NULL. */
-void run_pf_open(struct run_pf *p, const int *cpus, int ncpus);
+   leaves p->ctl NULL. config_table is the config's [arch] prefetch (NULL: no config): "none", or a table
+   for another MSR than this CPU's, opens nothing and says so in the reason. */
+void run_pf_open(struct run_pf *p, const int *cpus, int ncpus, const char *config_table);
 /* Makes o's states the ones run_pf_set switches between; without control they become the single
    "uncontrolled" state and the others are recorded as skipped. */
 void run_pf_use(struct run_pf *p, struct plan_opts *o);
