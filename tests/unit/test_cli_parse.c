@@ -29,6 +29,23 @@ static void test_sizes_take_binary_suffixes(void **state)
 	assert_int_equal(v, 100);
 }
 
+static void test_sizes_take_likwid_decimal_suffixes(void **state)
+{
+	uint64_t v;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(num_parse_size("--sizes", "100kB", &v, &e), 0);
+	assert_int_equal(v, 100000);
+	assert_int_equal(num_parse_size("--sizes", "3MB", &v, &e), 0);
+	assert_int_equal(v, 3000000);
+	assert_int_equal(num_parse_size("--sizes", "2GB", &v, &e), 0);
+	assert_int_equal(v, 2000000000);
+	assert_int_equal(num_parse_size("--sizes", "20000000000GB", &v, &e), E_USAGE);
+	assert_int_equal(num_parse_size("--sizes", "1Mb", &v, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "decimal"));
+}
+
 static void test_bad_sizes_name_the_option(void **state)
 {
 	static const char *const bad[] = {
@@ -94,6 +111,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes_take_binary_suffixes),
 		cmocka_unit_test(test_bad_sizes_name_the_option),
+		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),
 	};
