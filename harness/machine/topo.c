@@ -228,44 +228,58 @@ static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus
 	return 0;
 }
 
+/* One comma-separated item ("8", "0-3", or "4-": from 4 to the last usable CPU, as hwloc's list format has it)
+ * through hwloc's own list parser, so that a list means here what it means to hwloc-bind and lstopo. hwloc
+ * takes trailing junk and wraps numbers over 32 bits silently (hwloc 2.9: "0-3x" is 0-3, "99999999999"
+ * is 1215752191), so the item's shape is checked first; the CPUs are added in ascending order. */
+static int add_item(const struct topo *t, const char *option, const char *item, int *cpus, int max, int *n,
+		    struct err *e)
+{
+	size_t digits = strspn(item, "0123456789"), len = strlen(item);
+	hwloc_bitmap_t set;
+	int rc = 0, last;
+
+	if (!digits || digits > 9 || strspn(item, "0123456789-") != len || strchr(item + digits + 1, '-') ||
+	    (item[digits] == '-' && strlen(item + digits + 1) > 9))
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
+	set = hwloc_bitmap_alloc();
+	if (!set || hwloc_bitmap_list_sscanf(set, item) < 0) {
+		hwloc_bitmap_free(set);
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
+	}
+	if (hwloc_bitmap_iszero(set)) {
+		hwloc_bitmap_free(set);
+		return err_set(e, E_USAGE, "%s: range '%s' runs backwards", option, item);
+	}
+	/* An open range ends at the last usable CPU; an explicit one keeps every CPU, to name a missing one. */
+	last = hwloc_bitmap_weight(set) < 0 ? t->cpus[t->ncpus - 1] : hwloc_bitmap_last(set);
+	for (int c = hwloc_bitmap_first(set); c >= 0 && c <= last && !rc; c = hwloc_bitmap_next(set, c))
+		rc = add_cpu(t, option, c, cpus, max, n, e);
+	if (!rc && hwloc_bitmap_first(set) > last)
+		rc = add_cpu(t, option, hwloc_bitmap_first(set), cpus, max, n, e);
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e)
 {
-	const char *p = list;
+	char *copy, *item, *save = NULL;
+	int rc = 0;
 
 	*n = 0;
 	if (!list || !*list)
 		return err_set(e, E_USAGE, "%s: empty CPU list", option);
-	while (*p) {
-		char *end;
-		long lo, hi;
-
-		if (*p < '0' || *p > '9')
-			goto bad;
-		lo = strtol(p, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				goto bad;
-			hi = strtol(end + 1, &end, 10);
-			if (hi < lo)
-				return err_set(e, E_USAGE, "%s: range '%ld-%ld' runs backwards", option, lo,
-					       hi);
-		}
-		for (long c = lo; c <= hi; c++) {
-			int rc = add_cpu(t, option, c, cpus, max, n, e);
-			if (rc)
-				return rc;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	return 0;
-bad:
-	return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, list);
+	/* Items in the order given (--threads N takes the first N), so the list is split here, not by hwloc. */
+	if (list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, list);
+	copy = strdup(list);
+	if (!copy)
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save))
+		rc = add_item(t, option, item, cpus, max, n, e);
+	free(copy);
+	return rc;
 }
 
 void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len)

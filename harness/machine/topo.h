@@ -66,7 +66,8 @@ int topo_node_exists(const struct topo *t, int node);
    on an unpinned thread would be recorded under a CPU it never ran on. */
 int topo_pin_self(int cpu, struct err *e);
 
-/* Parses "0-3,8,10-11" into PU OS indexes, checking each exists and is allowed. option names the
+/* Parses "0-3,8,10-11" (and hwloc's open "4-") into PU OS indexes with hwloc's list parser, items in the
+   order given, checking each exists and is allowed. option names the
    option or config key in messages. Rejects duplicates. */
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e);

@@ -60,6 +60,36 @@ static void test_bad_sizes_name_the_option(void **state)
 	}
 }
 
+static void test_cpu_lists_keep_order_and_take_open_ranges(void **state)
+{
+	struct topo t;
+	struct err e;
+	int cpus[TOPO_MAX_CPUS], n;
+	char list[32];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, &e), 0);
+	/* "last,first": items in the order given, so --threads 1 takes the last CPU. */
+	snprintf(list, sizeof list, "%d,%d", t.cpus[t.ncpus - 1], t.cpus[0]);
+	if (t.ncpus > 1) {
+		assert_int_equal(topo_parse_cpulist(&t, "--cpus", list, cpus, TOPO_MAX_CPUS, &n, &e), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(cpus[0], t.cpus[t.ncpus - 1]);
+		assert_int_equal(cpus[1], t.cpus[0]);
+	}
+	/* hwloc's open range "N-": to the last usable CPU. */
+	snprintf(list, sizeof list, "%d-", t.cpus[0]);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", list, cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	assert_int_equal(n, t.ncpus);
+	/* What hwloc alone would take: trailing junk, a number past 32 bits, an empty item. */
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0-0x", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "4294967296", cpus, TOPO_MAX_CPUS, &n, &e),
+			 E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0,,0", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "not a CPU list"));
+	topo_free(&t);
+}
+
 static void test_cpu_lists_expand_ranges_and_reject_foreign_cpus(void **state)
 {
 	struct topo t;
@@ -113,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_bad_sizes_name_the_option),
 		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
+		cmocka_unit_test(test_cpu_lists_keep_order_and_take_open_ranges),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
