@@ -19,6 +19,7 @@ struct run_pf {
 	char before[8192];            /* MSR values when the run started */
 	char after[8192];             /* MSR values after the restore */
 	char left_running[256];       /* prefetchers the table does not switch (pf_table.left_running) */
+	int predicted;                /* run_pf_predict: control possible, no session open */
 };
 
 /* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher
@@ -27,6 +28,8 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
 /* Opens the prefetcher session on these CPUs, saving their MSRs; without access records the reason and
    leaves p->ctl NULL. */
 void run_pf_open(struct run_pf *p, const int *cpus, int ncpus);
+/* --dry-run: what run_pf_open would find (control or the reason without), opening no session. */
+void run_pf_predict(struct run_pf *p, const int *cpus, int ncpus);
 /* Makes o's states the ones run_pf_set switches between; without control they become the single
    "uncontrolled" state and the others are recorded as skipped. */
 void run_pf_use(struct run_pf *p, struct plan_opts *o);
