@@ -282,7 +282,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		summary_print(stdout, &x->plan, st.results, rc->dir);
+		summary_print(stdout, &x->plan, st.results, rc->dir, rc->reported_levels);
 	}
 	*base += x->plan.npoints;
 	free(st.results);
