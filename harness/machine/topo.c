@@ -71,7 +71,7 @@ void topo_free(struct topo *t)
 	t->h = NULL;
 }
 
-uint64_t topo_cache_share(const struct topo *t, int level, int threads)
+static uint64_t share(const struct topo *t, int level, int threads, int use_measured)
 {
 	const struct topo_cache *c;
 	uint64_t size;
@@ -80,13 +80,23 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads)
 	if (level < 1 || level > t->ncaches)
 		return 0;
 	c = &t->caches[level - 1];
-	size = c->measured ? c->measured : c->size;
+	size = use_measured && c->measured ? c->measured : c->size;
 	sharers = c->npus / (unsigned)(t->smt > 0 ? t->smt : 1); /* cores sharing it */
 	if (sharers < 1)
 		sharers = 1;
 	if ((unsigned)threads < sharers)
 		sharers = (unsigned)threads;
 	return size / sharers;
+}
+
+uint64_t topo_cache_share(const struct topo *t, int level, int threads)
+{
+	return share(t, level, threads, 1);
+}
+
+uint64_t topo_reported_share(const struct topo *t, int level, int threads)
+{
+	return share(t, level, threads, 0);
 }
 
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)

@@ -39,6 +39,8 @@ void topo_free(struct topo *t);
 /* Bytes of the level-`level` cache one thread may use when `threads` threads share it (the measured size
    when the latency probe found the level smaller than reported). */
 uint64_t topo_cache_share(const struct topo *t, int level, int threads);
+/* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
+uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
 /* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
