@@ -245,12 +245,16 @@ static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus
 static int add_item(const struct topo *t, const char *option, const char *item, int *cpus, int max, int *n,
 		    struct err *e)
 {
-	size_t digits = strspn(item, "0123456789"), len = strlen(item);
+	size_t digits = strspn(item, "0123456789"), upper = 0;
+	const char *rest = item + digits;
 	hwloc_bitmap_t set;
 	int rc = 0, last;
 
-	if (!digits || digits > 9 || strspn(item, "0123456789-") != len || strchr(item + digits + 1, '-') ||
-	    (item[digits] == '-' && strlen(item + digits + 1) > 9))
+	if (*rest == '-') {
+		upper = strspn(++rest, "0123456789");
+		rest += upper;
+	}
+	if (!digits || digits > 9 || upper > 9 || *rest)
 		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
 	set = hwloc_bitmap_alloc();
 	if (!set || hwloc_bitmap_list_sscanf(set, item) < 0) {
