@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "msr.h"
 #include "pf.h"
+#include "topo.h"
 
 static void usage(FILE *f)
 {
@@ -27,36 +28,18 @@ static void usage(FILE *f)
 		"NAMES is a comma-separated list such as l2-stream,l1-ip; 'status' shows this CPU's.\n");
 }
 
-/* "0-3,8" into cpus; E_USAGE naming the bad part. */
+/* The one CPU-list parser `run` uses too (hwloc's, with the checks that each CPU exists and is allowed
+ * here and none is listed twice). */
 static int parse_cpus(const char *text, int *cpus, int max, int *n, struct err *e)
 {
-	const char *p = text;
+	struct topo t;
+	int rc = topo_load(&t, e);
 
-	*n = 0;
-	while (*p) {
-		char *end;
-		long first = strtol(p, &end, 10), last = first;
-
-		if (end == p || first < 0)
-			return err_set(e, E_USAGE, "--cpus: '%s' is not a CPU list such as 0-3,8", text);
-		if (*end == '-') {
-			p = end + 1;
-			last = strtol(p, &end, 10);
-			if (end == p || last < first)
-				return err_set(e, E_USAGE, "--cpus: bad range in '%s'", text);
-		}
-		if (*end && *end != ',')
-			return err_set(e, E_USAGE, "--cpus: '%s' is not a CPU list such as 0-3,8", text);
-		for (long c = first; c <= last; c++) {
-			if (*n == max)
-				return err_set(e, E_USAGE, "--cpus: more than %d CPUs", max);
-			cpus[(*n)++] = (int)c;
-		}
-		p = *end ? end + 1 : end;
-	}
-	if (!*n)
-		return err_set(e, E_USAGE, "--cpus: empty list");
-	return 0;
+	if (rc)
+		return rc;
+	rc = topo_parse_cpulist(&t, "--cpus", text, cpus, max, n, e);
+	topo_free(&t);
+	return rc;
 }
 
 /* Reads every CPU's value before printing anything, so a failure prints only the reason. */

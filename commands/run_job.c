@@ -126,7 +126,7 @@ static void print_plan(const struct run_job *j)
 
 static void say_skipped(const struct run_job *j)
 {
-	if (!j->pf.ctl)
+	if (!j->pf.ctl && !j->pf.predicted)
 		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
 			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
 			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
@@ -284,7 +284,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		summary_print(stdout, &x->plan, st.results, rc->dir);
+		summary_print(stdout, &x->plan, st.results, rc->dir, rc->reported_levels);
 	}
 	*base += x->plan.npoints;
 	free(st.results);
@@ -420,7 +420,15 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	if (!r)
 		r = plan_all(t, j, e);
 	if (!r && rc->dry_run) {
-		print_plan(j);
+		/* The states the real run would measure: without MSR access the off states are skipped. */
+		run_pf_predict(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
+			       j->arch.has_arch ? j->arch.arch.prefetch : NULL);
+		for (int i = 0; i < j->nxs; i++)
+			run_pf_use(&j->pf, &j->xs[i].opts);
+		say_skipped(j);
+		r = plan_all(t, j, e);
+		if (!r)
+			print_plan(j);
 		goto out;
 	}
 	if (!r && !rc->resumed)

@@ -43,11 +43,15 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 }
 
 /* The best bandwidth of a cell ([clean, noisy] points): from its clean points, else from its noisy ones,
-   then marked "*" (*marked set). */
+   then marked "*" (*marked set); "-" when nothing was measured there (never a 0.0 that was not measured). */
 static void bandwidth_cell(char *buf, size_t len, const double best[2], int *marked)
 {
 	int from_noisy = !(best[0] > 0) && best[1] > 0;
 
+	if (!(best[0] > 0) && !(best[1] > 0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	snprintf(buf, len, "%.1f%s", from_noisy ? best[1] : best[0], from_noisy ? "*" : "");
 	*marked |= from_noisy;
 }
@@ -90,7 +94,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
-void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir)
+void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
+		   int reported_levels)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0;
@@ -108,10 +113,15 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
 	}
-	fprintf(f,
-		"\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a pointer "
-		"chase\n",
-		maxthreads);
+	/* With one thread only (one CPU, --threads 1) there is no second figure to show. */
+	if (maxthreads > 1)
+		fprintf(f,
+			"\nbest median bandwidth in GB/s (10^9 B/s), 1 thread / %d threads; latency of a "
+			"pointer chase\n",
+			maxthreads);
+	else
+		fprintf(f,
+			"\nbest median bandwidth in GB/s (10^9 B/s), 1 thread; latency of a pointer chase\n");
 	fprintf(f, "%-9s", "access");
 	for (int l = 0; l < LEVEL_COUNT; l++)
 		fprintf(f, " %*s", CELL, level_name((enum level)l));
@@ -127,7 +137,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			if (b[0][0] > 0 || b[0][1] > 0 || b[1][0] > 0 || b[1][1] > 0) {
 				bandwidth_cell(one, sizeof one, b[0], &marked);
 				bandwidth_cell(all, sizeof all, b[1], &marked);
-				snprintf(cell, sizeof cell, "%s / %s", one, all);
+				if (maxthreads > 1)
+					snprintf(cell, sizeof cell, "%s / %s", one, all);
+				else
+					snprintf(cell, sizeof cell, "%s", one);
 			}
 			fprintf(f, " %*s", CELL, cell);
 		}
@@ -150,9 +163,13 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f, "* from noisy points only: that cell had no clean point\n");
-	fprintf(f,
-		"levels as measured by the latency probe where it disagreed with the reported sizes; raw "
-		"data: "
-		"%s/raw.csv\n",
-		dir);
+	if (reported_levels)
+		fprintf(f,
+			"levels as reported by hwloc (--reported-levels: not probed); raw data: %s/raw.csv\n",
+			dir);
+	else
+		fprintf(f,
+			"levels as measured by the latency probe where it disagreed with the reported sizes; "
+			"raw data: %s/raw.csv\n",
+			dir);
 }

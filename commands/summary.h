@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "run.h"
 
-void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir);
+void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
+		   int reported_levels);
 
 #endif

@@ -36,11 +36,17 @@ int num_parse_u64(const char *option, const char *text, uint64_t *out, struct er
 
 int num_parse_size(const char *option, const char *text, uint64_t *out, struct err *e)
 {
+	/* Binary units as pmucheck always took them (k, M, G and the IEC KiB, MiB, GiB), and the decimal kB, MB,
+	 * GB as likwid-bench takes them for its -w/-W sizes (Debian's likwid 5.2: `-W N:1kB:1` prints "Size
+	 * (Byte): 960" after rounding 1000 bytes to its loop stride, `N:1MB:1` prints 1000000), so that a size
+	 * copied from a likwid-bench command means the same here. */
 	static const struct {
 		const char *suffix;
-		unsigned shift;
-	} units[] = {{"", 0},   {"k", 10},   {"K", 10}, {"KiB", 10}, {"m", 20},
-		     {"M", 20}, {"MiB", 20}, {"g", 30}, {"G", 30},   {"GiB", 30}};
+		uint64_t unit;
+	} units[] = {{"", 1},           {"k", 1ull << 10},   {"K", 1ull << 10},   {"KiB", 1ull << 10},
+		     {"m", 1ull << 20}, {"M", 1ull << 20},   {"MiB", 1ull << 20}, {"g", 1ull << 30},
+		     {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"kB", 1000},        {"KB", 1000},
+		     {"MB", 1000000},   {"GB", 1000000000}};
 	const char *end;
 	uint64_t v;
 	int rc = parse_number(option, text, &v, &end, e);
@@ -50,12 +56,14 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
 		if (strcmp(end, units[i].suffix) != 0)
 			continue;
-		if (units[i].shift && v > (UINT64_MAX >> units[i].shift))
+		if (v > UINT64_MAX / units[i].unit)
 			return err_set(e, E_USAGE, "%s: '%s' is too large", option, text);
-		*out = v << units[i].shift;
+		*out = v * units[i].unit;
 		return 0;
 	}
-	return err_set(e, E_USAGE, "%s: '%s' has an unknown unit (use k, M or G, binary)", option, text);
+	return err_set(e, E_USAGE,
+		       "%s: '%s' has an unknown unit (k, M, G or KiB, MiB, GiB: binary; kB, MB, GB: decimal)",
+		       option, text);
 }
 
 double num_read_file(const char *path, double fallback)

@@ -9,7 +9,8 @@
 
 /* A non-negative decimal integer. Returns 0, or E_USAGE with a message naming option. */
 int num_parse_u64(const char *option, const char *text, uint64_t *out, struct err *e);
-/* The same with an optional binary suffix (k, K, KiB, m, M, MiB, g, G, GiB). */
+/* The same with an optional unit: binary k, K, KiB, m, M, MiB, g, G, GiB (1024-based); decimal kB, KB, MB,
+ * GB (1000-based, as likwid-bench takes them). */
 int num_parse_size(const char *option, const char *text, uint64_t *out, struct err *e);
 
 /* The first number in a small /proc or /sys file (perf_event_paranoid, cpuinfo_max_freq, a PMU's

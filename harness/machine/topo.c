@@ -71,7 +71,7 @@ void topo_free(struct topo *t)
 	t->h = NULL;
 }
 
-uint64_t topo_cache_share(const struct topo *t, int level, int threads)
+static uint64_t share(const struct topo *t, int level, int threads, int use_measured)
 {
 	const struct topo_cache *c;
 	uint64_t size;
@@ -80,13 +80,23 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads)
 	if (level < 1 || level > t->ncaches)
 		return 0;
 	c = &t->caches[level - 1];
-	size = c->measured ? c->measured : c->size;
+	size = use_measured && c->measured ? c->measured : c->size;
 	sharers = c->npus / (unsigned)(t->smt > 0 ? t->smt : 1); /* cores sharing it */
 	if (sharers < 1)
 		sharers = 1;
 	if ((unsigned)threads < sharers)
 		sharers = (unsigned)threads;
 	return size / sharers;
+}
+
+uint64_t topo_cache_share(const struct topo *t, int level, int threads)
+{
+	return share(t, level, threads, 1);
+}
+
+uint64_t topo_reported_share(const struct topo *t, int level, int threads)
+{
+	return share(t, level, threads, 0);
 }
 
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)
@@ -228,44 +238,62 @@ static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus
 	return 0;
 }
 
+/* One comma-separated item ("8", "0-3", or "4-": from 4 to the last usable CPU, as hwloc's list format has it)
+ * through hwloc's own list parser, so that a list means here what it means to hwloc-bind and lstopo. hwloc
+ * takes trailing junk and wraps numbers over 32 bits silently (hwloc 2.9: "0-3x" is 0-3, "99999999999"
+ * is 1215752191), so the item's shape is checked first; the CPUs are added in ascending order. */
+static int add_item(const struct topo *t, const char *option, const char *item, int *cpus, int max, int *n,
+		    struct err *e)
+{
+	size_t digits = strspn(item, "0123456789"), upper = 0;
+	const char *rest = item + digits;
+	hwloc_bitmap_t set;
+	int rc = 0, last;
+
+	if (*rest == '-') {
+		upper = strspn(++rest, "0123456789");
+		rest += upper;
+	}
+	if (!digits || digits > 9 || upper > 9 || *rest)
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
+	set = hwloc_bitmap_alloc();
+	if (!set || hwloc_bitmap_list_sscanf(set, item) < 0) {
+		hwloc_bitmap_free(set);
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
+	}
+	if (hwloc_bitmap_iszero(set)) {
+		hwloc_bitmap_free(set);
+		return err_set(e, E_USAGE, "%s: range '%s' runs backwards", option, item);
+	}
+	/* An open range ends at the last usable CPU; an explicit one keeps every CPU, to name a missing one. */
+	last = hwloc_bitmap_weight(set) < 0 ? t->cpus[t->ncpus - 1] : hwloc_bitmap_last(set);
+	for (int c = hwloc_bitmap_first(set); c >= 0 && c <= last && !rc; c = hwloc_bitmap_next(set, c))
+		rc = add_cpu(t, option, c, cpus, max, n, e);
+	if (!rc && hwloc_bitmap_first(set) > last)
+		rc = add_cpu(t, option, hwloc_bitmap_first(set), cpus, max, n, e);
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e)
 {
-	const char *p = list;
+	char *copy, *item, *save = NULL;
+	int rc = 0;
 
 	*n = 0;
 	if (!list || !*list)
 		return err_set(e, E_USAGE, "%s: empty CPU list", option);
-	while (*p) {
-		char *end;
-		long lo, hi;
-
-		if (*p < '0' || *p > '9')
-			goto bad;
-		lo = strtol(p, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				goto bad;
-			hi = strtol(end + 1, &end, 10);
-			if (hi < lo)
-				return err_set(e, E_USAGE, "%s: range '%ld-%ld' runs backwards", option, lo,
-					       hi);
-		}
-		for (long c = lo; c <= hi; c++) {
-			int rc = add_cpu(t, option, c, cpus, max, n, e);
-			if (rc)
-				return rc;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	return 0;
-bad:
-	return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, list);
+	/* Items in the order given (--threads N takes the first N), so the list is split here, not by hwloc. */
+	if (list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, list);
+	copy = strdup(list);
+	if (!copy)
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save))
+		rc = add_item(t, option, item, cpus, max, n, e);
+	free(copy);
+	return rc;
 }
 
 void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len)

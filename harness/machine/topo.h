@@ -39,6 +39,8 @@ void topo_free(struct topo *t);
 /* Bytes of the level-`level` cache one thread may use when `threads` threads share it (the measured size
    when the latency probe found the level smaller than reported). */
 uint64_t topo_cache_share(const struct topo *t, int level, int threads);
+/* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
+uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
 /* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
@@ -66,7 +68,8 @@ int topo_node_exists(const struct topo *t, int node);
    on an unpinned thread would be recorded under a CPU it never ran on. */
 int topo_pin_self(int cpu, struct err *e);
 
-/* Parses "0-3,8,10-11" into PU OS indexes, checking each exists and is allowed. option names the
+/* Parses "0-3,8,10-11" (and hwloc's open "4-") into PU OS indexes with hwloc's list parser, items in the
+   order given, checking each exists and is allowed. option names the
    option or config key in messages. Rejects duplicates. */
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e);

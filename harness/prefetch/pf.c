@@ -88,6 +88,23 @@ fail:
 	return rc;
 }
 
+int pf_check(const int *cpus, int ncpus, struct err *e)
+{
+	const struct pf_table *t;
+	int cpu[PF_MAX_CPUS], fd[PF_MAX_CPUS], n, rc;
+
+	rc = pf_machine_table(&t, e);
+	if (rc)
+		return rc;
+	n = pf_cpu_list(cpus, ncpus, cpu, e);
+	if (n < 0)
+		return n;
+	rc = pf_open_msrs(cpu, n, fd, e);
+	if (!rc)
+		pf_close_msrs(fd, n);
+	return rc;
+}
+
 /* One session write: read-modify-write of the table bits, fenced against the signal handler. */
 static int session_write(struct pf_ctl *c, int i, uint64_t bits, struct err *e)
 {

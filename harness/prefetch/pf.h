@@ -68,6 +68,10 @@ struct pf_ctl;
    without access or when another pmucheck holds the lock; E_USAGE for a CPU model without table. */
 int pf_open(struct pf_ctl **out, const int *cpus, int ncpus, struct err *e);
 
+/* Whether a session could open on these CPUs (a table for this CPU model, their MSR files open read-write),
+   without taking the lock, saving or writing anything: what --dry-run predicts with. Errors as pf_open. */
+int pf_check(const int *cpus, int ncpus, struct err *e);
+
 /* Disables the prefetchers named in names_off (see pf_parse_names) and enables all others of the
    table, on every CPU of the session; reads each value back and fails if it did not stick. */
 int pf_set(struct pf_ctl *c, const char *names_off, struct err *e);

@@ -24,8 +24,9 @@ static json_t *libraries_json(void)
 	return json_pack("{s:s, s:s, s:s}", "papi", v.papi, "libpfm4", v.libpfm4, "hwloc", v.hwloc);
 }
 
-/* The per-thread cache shares the size sweeps were built from, for 1 thread and for all threads (the
-   measured sizes where the latency probe found a level smaller than reported), with the probe. */
+/* The per-thread shares of hwloc's reported cache sizes, for 1 thread and for all threads, and apart from
+   them the sizes the latency probe measured where it found a level smaller than reported (the sweeps were
+   built from those): docs/results-format.md keeps the two apart. */
 static json_t *levels_json(const struct machine_facts *m)
 {
 	json_t *one = json_object(), *all = json_object(), *measured = json_object(), *probe;
@@ -33,9 +34,9 @@ static json_t *levels_json(const struct machine_facts *m)
 	for (int l = 1; l <= m->topo->ncaches; l++) {
 		char key[8];
 		snprintf(key, sizeof key, "L%d", l);
-		json_object_set_new(one, key, json_integer((json_int_t)topo_cache_share(m->topo, l, 1)));
-		json_object_set_new(all, key,
-				    json_integer((json_int_t)topo_cache_share(m->topo, l, m->threads_max)));
+		json_object_set_new(one, key, json_integer((json_int_t)topo_reported_share(m->topo, l, 1)));
+		json_object_set_new(
+			all, key, json_integer((json_int_t)topo_reported_share(m->topo, l, m->threads_max)));
 		if (m->topo->caches[l - 1].measured)
 			json_object_set_new(measured, key,
 					    json_integer((json_int_t)m->topo->caches[l - 1].measured));

@@ -124,10 +124,26 @@ void run_pf_open(struct run_pf *p, const int *cpus, int ncpus, const char *confi
 	pf_values(p->ctl, p->before, sizeof p->before);
 }
 
+void run_pf_predict(struct run_pf *p, const int *cpus, int ncpus, const char *config_table)
+{
+	const struct pf_table *t = NULL;
+	struct err e;
+
+	memset(p, 0, sizeof *p);
+	if (pf_machine_table(&t, &e) != 0)
+		t = NULL;
+	if (!config_allows(p, config_table, t))
+		return;
+	if (pf_check(cpus, ncpus, &e) != 0)
+		snprintf(p->reason, sizeof p->reason, "%s", e.msg);
+	else
+		p->predicted = 1;
+}
+
 void run_pf_use(struct run_pf *p, struct plan_opts *o)
 {
 	p->opts = o;
-	if (!p->ctl)
+	if (!p->ctl && !p->predicted)
 		drop_controlled(p, o);
 }
 

@@ -19,6 +19,7 @@ struct run_pf {
 	char before[8192];            /* MSR values when the run started */
 	char after[8192];             /* MSR values after the restore */
 	char left_running[256];       /* prefetchers the table does not switch (pf_table.left_running) */
+	int predicted;                /* run_pf_predict: control possible, no session open */
 };
 
 /* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher
@@ -28,6 +29,8 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
    leaves p->ctl NULL. config_table is the config's [arch] prefetch (NULL: no config): "none", or a table
    for another MSR than this CPU's, opens nothing and says so in the reason. */
 void run_pf_open(struct run_pf *p, const int *cpus, int ncpus, const char *config_table);
+/* --dry-run: what run_pf_open would find (control or the reason without), opening no session. */
+void run_pf_predict(struct run_pf *p, const int *cpus, int ncpus, const char *config_table);
 /* Makes o's states the ones run_pf_set switches between; without control they become the single
    "uncontrolled" state and the others are recorded as skipped. */
 void run_pf_use(struct run_pf *p, struct plan_opts *o);

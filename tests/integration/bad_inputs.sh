@@ -140,7 +140,11 @@ row "unknown option '--bogus'" info --bogus
 row "unexpected argument 'extra'" info extra
 row "unknown action 'of' (status, off, on, restore)" prefetch of
 row "unknown prefetcher 'l3-magic' for AMD Zen 3/4/5" prefetch off l3-magic
-row "--cpus: bad range in '3-1'" prefetch off --cpus 3-1
+row "--cpus: range '3-1' runs backwards" prefetch off --cpus 3-1
+row "--cpus: CPU 100000 is not in this machine" prefetch status --cpus 100000
+row "--cpus: CPU 0 is listed twice" prefetch status --cpus 0,0
+row "--cpus: '0-1x' is not a CPU list" "${RUN[@]}" --cpus 0-1x
+row "--cpus: '99999999999' is not a CPU list" "${RUN[@]}" --cpus 99999999999
 row "--cpus: 'x' is not a CPU list" prefetch status --cpus x
 
 # --- config files (--config) ---

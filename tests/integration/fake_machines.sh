@@ -42,8 +42,32 @@ AuthenticAMD:0x19:0x11 zen4 Zen.4
 AuthenticAMD:0x1a:0x02 zen5 Zen.5
 EOF
 
-PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --quick --kernels load,store,triad >"$TMP/noavx" 2>&1
+PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --quick --kernels load,store,triad >"$TMP/noavx" \
+	2>"$TMP/noavx.err"
 check "no AVX-512: the quick plan has no avx512 variant" bash -c "! grep -q avx512 '$TMP/noavx'"
+check "no AVX-512: --dry-run says which variants it skips and why" \
+	grep -q "skipping load.avx512.*lacks their instructions" "$TMP/noavx.err"
 check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
 expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
 	env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
+
+# --dry-run predicts the prefetch states the run measures: without MSR access the off points are skipped
+# (and said so, with the reason); with (fake) MSR files for a model with a table they are planned.
+. "$(dirname "$0")/../pf_fake.sh"
+ncpu=$(nproc)
+(
+	export PMUCHECK_MSR_DIR=$TMP/no-msr PMUCHECK_FAKE_CPUID=AuthenticAMD:0x19:0x01
+	mkdir -p "$PMUCHECK_MSR_DIR"
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 >"$TMP/nomsr" 2>"$TMP/nomsr.err"
+)
+check "no MSR access: --dry-run plans no off point" bash -c "! grep -q ' off ' '$TMP/nomsr'"
+check "no MSR access: --dry-run plans the uncontrolled point" grep -q " uncontrolled " "$TMP/nomsr"
+check "no MSR access: --dry-run says the off experiments are skipped and why" \
+	grep -q "skipping the 'off' experiments: .*msr" "$TMP/nomsr.err"
+(
+	make_fake "$TMP/msr" AuthenticAMD:0x19:0x01 0xc0000108 "$ncpu"
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 >"$TMP/msr.plan" 2>&1
+)
+check "MSR access: --dry-run plans the on and the off point" \
+	bash -c "grep -q ' on ' '$TMP/msr.plan' && grep -q ' off ' '$TMP/msr.plan'"
+check "MSR access: --dry-run writes no prefetch state" test ! -e "$TMP/msr/prefetch.state"

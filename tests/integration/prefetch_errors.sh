@@ -31,7 +31,11 @@ expect_status "bad --cpus exits 2" 2 "$PMUCHECK" prefetch off --cpus 3-1
 expect_status "unknown action exits 2" 2 "$PMUCHECK" prefetch of
 nothing_written "bad input"
 
-expect_status "missing MSR device exits 1" 1 "$PMUCHECK" prefetch off --cpus 0,5
+expect_status "a CPU not in the machine exits 2" 2 "$PMUCHECK" prefetch off --cpus 0,4095
+says "a CPU not in the machine is named, as run names it" "--cpus: CPU 4095 is not in this machine"
+# CPU 5 exists in an 8-PU synthetic topology but has no (fake) MSR file.
+expect_status "missing MSR device exits 1" 1 env HWLOC_SYNTHETIC="package:1 core:8 pu:1" \
+	"$PMUCHECK" prefetch off --cpus 0,5
 says "missing MSR device says modprobe msr" "5/msr: No such file or directory (the msr driver is not loaded"
 nothing_written "missing MSR device"
 

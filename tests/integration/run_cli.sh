@@ -13,6 +13,7 @@ width the CPU lacks|lacks the instructions of 'load.avx512'|--kernels load.avx51
 size zero|a size of 0 bytes|--sizes 0
 absurd size|exceeds half of this machine|--sizes 64G
 size with bad unit|unknown unit|--sizes 12parsecs
+size in megabits|--sizes: '1Mb' has an unknown unit (k, M, G or KiB, MiB, GiB: binary; kB, MB, GB: decimal)|--sizes 1Mb
 size below one block|smaller than one block|--kernels load.avx --sizes 64
 CPU not in the machine|CPU 4095 is not in this machine|--cpus 4095
 malformed CPU list|is not a CPU list|--cpus 0..1
@@ -41,6 +42,10 @@ while IFS='|' read -r name msg args; do
 done < <(bad_cases)
 
 expect_status "run --help exits 0" 0 "$PMUCHECK" run --help
+check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --help | grep -q 'kB, MB, GB decimal'"
+# likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
+"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
+check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
 expect_status "unknown command exits 2" 2 "$PMUCHECK" frobnicate
 
 # A small real run: two kernels, two sizes, one thread.

@@ -29,6 +29,23 @@ static void test_sizes_take_binary_suffixes(void **state)
 	assert_int_equal(v, 100);
 }
 
+static void test_sizes_take_likwid_decimal_suffixes(void **state)
+{
+	uint64_t v;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(num_parse_size("--sizes", "100kB", &v, &e), 0);
+	assert_int_equal(v, 100000);
+	assert_int_equal(num_parse_size("--sizes", "3MB", &v, &e), 0);
+	assert_int_equal(v, 3000000);
+	assert_int_equal(num_parse_size("--sizes", "2GB", &v, &e), 0);
+	assert_int_equal(v, 2000000000);
+	assert_int_equal(num_parse_size("--sizes", "20000000000GB", &v, &e), E_USAGE);
+	assert_int_equal(num_parse_size("--sizes", "1Mb", &v, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "decimal"));
+}
+
 static void test_bad_sizes_name_the_option(void **state)
 {
 	static const char *const bad[] = {
@@ -41,6 +58,36 @@ static void test_bad_sizes_name_the_option(void **state)
 		assert_int_equal(num_parse_size("--sizes", bad[i], &v, &e), E_USAGE);
 		assert_non_null(strstr(e.msg, "--sizes"));
 	}
+}
+
+static void test_cpu_lists_keep_order_and_take_open_ranges(void **state)
+{
+	struct topo t;
+	struct err e;
+	int cpus[TOPO_MAX_CPUS], n;
+	char list[32];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, &e), 0);
+	/* "last,first": items in the order given, so --threads 1 takes the last CPU. */
+	snprintf(list, sizeof list, "%d,%d", t.cpus[t.ncpus - 1], t.cpus[0]);
+	if (t.ncpus > 1) {
+		assert_int_equal(topo_parse_cpulist(&t, "--cpus", list, cpus, TOPO_MAX_CPUS, &n, &e), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(cpus[0], t.cpus[t.ncpus - 1]);
+		assert_int_equal(cpus[1], t.cpus[0]);
+	}
+	/* hwloc's open range "N-": to the last usable CPU. */
+	snprintf(list, sizeof list, "%d-", t.cpus[0]);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", list, cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	assert_int_equal(n, t.ncpus);
+	/* What hwloc alone would take: trailing junk, a number past 32 bits, an empty item. */
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0-0x", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "4294967296", cpus, TOPO_MAX_CPUS, &n, &e),
+			 E_USAGE);
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0,,0", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "not a CPU list"));
+	topo_free(&t);
 }
 
 static void test_cpu_lists_expand_ranges_and_reject_foreign_cpus(void **state)
@@ -94,7 +141,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes_take_binary_suffixes),
 		cmocka_unit_test(test_bad_sizes_name_the_option),
+		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
+		cmocka_unit_test(test_cpu_lists_keep_order_and_take_open_ranges),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

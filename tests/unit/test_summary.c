@@ -32,7 +32,7 @@ static char *print(struct plan_point *pts, struct run_point_result *res, int n)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	summary_print(f, &p, res, "/results/x");
+	summary_print(f, &p, res, "/results/x", 0);
 	fclose(f);
 	return buf;
 }
@@ -69,10 +69,11 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	char *out = print(pts, res, 4), b[256];
 
 	(void)state;
-	assert_non_null(
-		strstr(row(b, sizeof b, out, "read"), "60.0* / 0.0")); /* the best noisy read, marked */
+	assert_non_null(strstr(row(b, sizeof b, out, "read"), "60.0*")); /* the best noisy read, marked */
 	/* the clean write, not the faster noisy one */
-	assert_non_null(strstr(row(b, sizeof b, out, "write"), "40.0 / 0.0"));
+	assert_non_null(strstr(row(b, sizeof b, out, "write"), "40.0"));
+	/* one thread only: no second figure, no unmeasured 0.0 */
+	assert_null(strstr(out, " / "));
 	assert_null(strstr(out, "90.0"));
 	assert_non_null(strstr(out, "* from noisy points only"));
 	assert_non_null(strstr(out, "3 of 4 points stayed noisy"));
@@ -90,10 +91,46 @@ static void test_clean_table_has_no_mark(void **state)
 
 	(void)state;
 	row(b, sizeof b, out, "read");
-	assert_non_null(strstr(b, "30.0 / 0.0"));
+	assert_non_null(strstr(b, "30.0"));
 	assert_true(strchr(b, '-') < strstr(b, "30.0")); /* L1 empty, L2 measured */
 	assert_null(strchr(out, '*'));
 	free(out);
+}
+
+static void test_thread_count_measured_in_no_point_of_a_cell_is_a_dash(void **state)
+{
+	/* L2 read at 1 thread only, L3 read at 2 threads only: neither shows an unmeasured 0.0 */
+	struct plan_point pts[2] = {point("load.gpr", LEVEL_L2), point("load.gpr", LEVEL_L3)};
+	struct run_point_result res[2] = {{.gbps = 30, .cv = 0.001}, {.gbps = 44, .cv = 0.001}};
+	char *out, b[256];
+
+	(void)state;
+	pts[1].threads = 2;
+	out = print(pts, res, 2);
+	row(b, sizeof b, out, "read");
+	assert_non_null(strstr(b, "30.0 / -"));
+	assert_non_null(strstr(b, "- / 44.0"));
+	assert_null(strstr(out, "/ 0.0"));
+	assert_null(strstr(out, " 0.0 /"));
+	assert_non_null(strstr(out, "1 thread / 2 threads"));
+	free(out);
+}
+
+static void test_reported_levels_are_not_called_measured(void **state)
+{
+	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
+	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
+	struct plan p = {.points = pts, .npoints = 1};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	summary_print(f, &p, res, "/results/x", 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "levels as reported"));
+	assert_null(strstr(buf, "measured by the latency probe"));
+	free(buf);
 }
 
 /* A chase point whose repetitions had no clock: latency in ns, no cycles (not 0 of them). */
@@ -133,6 +170,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_level_whose_points_are_all_noisy_is_shown_and_marked),
 		cmocka_unit_test(test_clean_table_has_no_mark),
+		cmocka_unit_test(test_thread_count_measured_in_no_point_of_a_cell_is_a_dash),
+		cmocka_unit_test(test_reported_levels_are_not_called_measured),
 		cmocka_unit_test(test_latency_without_clock_has_no_cycles),
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 	};

@@ -1,6 +1,6 @@
 /* test_topo_sockets.c — the sockets whose uncore sees a run's traffic, on hwloc's synthetic two-socket
  * machine (4 cores x 2 PUs and one NUMA node per socket): local, remote and interleaved memory, and
- * threads on both sockets. */
+ * threads on both sockets; and the reported cache share apart from the measured one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,12 +71,29 @@ static void test_threads_on_both_sockets_and_interleaved_memory(void **state)
 	assert_string_equal(uses(cpus, inter, 1), "0:threads+memory;1:memory");
 }
 
+/* machine.json levels.reported is hwloc's share even where the probe measured a smaller level (the sweeps
+   use the measured one). */
+static void test_reported_share_ignores_the_measured_size(void **state)
+{
+	int l3 = t.ncaches;
+
+	(void)state;
+	assert_true(l3 >= 1);
+	t.caches[l3 - 1].measured = t.caches[l3 - 1].size / 8;
+	assert_int_equal(topo_reported_share(&t, l3, 1), t.caches[l3 - 1].size);
+	assert_int_equal(topo_cache_share(&t, l3, 1), t.caches[l3 - 1].size / 8);
+	/* 4 cores share it: each of 4 threads gets a quarter of the reported size */
+	assert_int_equal(topo_reported_share(&t, l3, 4), t.caches[l3 - 1].size / 4);
+	t.caches[l3 - 1].measured = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_memory_is_one_socket),
 		cmocka_unit_test(test_remote_memory_counts_the_remote_socket),
 		cmocka_unit_test(test_threads_on_both_sockets_and_interleaved_memory),
+		cmocka_unit_test(test_reported_share_ignores_the_measured_size),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
