@@ -115,8 +115,11 @@ else
 	bad=""
 	for g in $(cd "$TMP/zen3/likwid/zen3" && ls | sed 's/\.txt$//'); do
 		rm -rf "$TMP/home" && mkdir -p "$TMP/home/.likwid/groups" && cp -r "$TMP/zen3/likwid/zen3" "$TMP/home/.likwid/groups/"
-		likwid_on "$TMP/zen3.topo" timeout 30 likwid-perfctr -M 0 -C 0 -g "$g" true >"$TMP/lw-run.out" 2>&1
-		grep -qE "not found|ERROR" "$TMP/lw-run.out" || ! grep -q "Runtime (RDTSC)" "$TMP/lw-run.out" && bad="$bad $g"
+		likwid_on "$TMP/zen3.topo" timeout 300 likwid-perfctr -M 0 -C 0 -g "$g" true >"$TMP/lw-run.out" 2>&1
+		if grep -qE "not found|ERROR" "$TMP/lw-run.out" || ! grep -q "Runtime (RDTSC)" "$TMP/lw-run.out"; then
+			bad="$bad $g"
+			tail -5 "$TMP/lw-run.out" | sed "s/^/# $g: /"
+		fi
 	done
 	check "zen3: every exported group runs in likwid-perfctr (fake MSR files)${bad:+ (failed:$bad)}" test -z "$bad"
 	skip "skx: LIKWID group runs" "LIKWID 5.2.2 opens the Skylake-SP uncore PCI devices first; this VM has none"
