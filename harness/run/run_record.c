@@ -122,6 +122,20 @@ static void clock_note(const struct rec_pass *p, char *buf, size_t len)
 			 p->clock_why);
 }
 
+/* The time part of a row: group gi's pass p (its differenced and raw TSC ticks, clock and clock note). */
+static void pass_timing(struct raw_out_row *row, int gi, const struct rec_pass *p,
+			const struct record_labels *l, char *note, size_t len)
+{
+	row->group = gi;
+	row->tsc = p->ticks;
+	row->tsc_lo = p->lo;
+	row->tsc_hi = p->hi;
+	row->seconds = (double)p->ticks / l->tsc_hz;
+	row->core_ghz = p->ghz;
+	clock_note(p, note, len);
+	row->clock_note = note;
+}
+
 static void event_fields(struct raw_out_row *row, const struct ctr_event *ev, const struct record_labels *l)
 {
 	row->uncore = ev->scope == CTR_SCOPE_SOCKET && l->uncore ? l->uncore : "";
@@ -232,14 +246,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 
 			row_common(s, ipt, r, l, flag, &row);
 			row.rep = rep;
-			row.group = gi;
-			row.tsc = p->ticks;
-			row.tsc_lo = p->lo;
-			row.tsc_hi = p->hi;
-			row.seconds = (double)p->ticks / l->tsc_hz;
-			row.core_ghz = p->ghz;
-			clock_note(p, note, sizeof note);
-			row.clock_note = note;
+			pass_timing(&row, gi, p, l, note, sizeof note);
 			if (!grp)
 				raw_write(s->raw, &row);
 			for (unsigned k = 0; grp && k < grp->n; k++) {
@@ -265,15 +272,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			}
 			/* after the last group: the box sums, with group 0's time */
 			if (cp && gi == r->npass - 1) {
-				const struct rec_pass *p0 = &r->pass[rep * r->npass];
-				row.group = 0;
-				row.tsc = p0->ticks;
-				row.tsc_lo = p0->lo;
-				row.tsc_hi = p0->hi;
-				row.seconds = (double)p0->ticks / l->tsc_hz;
-				row.core_ghz = p0->ghz;
-				clock_note(p0, note, sizeof note);
-				row.clock_note = note;
+				pass_timing(&row, 0, &r->pass[rep * r->npass], l, note, sizeof note);
 				write_box_sums(s, r, l, rep, &row);
 			}
 		}

@@ -38,6 +38,15 @@ static void curve(struct levels_probe *p, uint64_t l1, uint64_t l2, uint64_t l3)
 	}
 }
 
+/* A curve as a probe measured it: n sizes and their latencies. */
+static void measured(struct levels_probe *p, const uint64_t *size, const double *ns, int n)
+{
+	memset(p, 0, sizeof *p);
+	p->npoints = n;
+	memcpy(p->size, size, sizeof *size * (size_t)n);
+	memcpy(p->ns, ns, sizeof *ns * (size_t)n);
+}
+
 static void test_agreeing_levels_are_left_alone(void **state)
 {
 	struct topo t;
@@ -121,10 +130,7 @@ static void test_measured_vm_curve_finds_the_short_l3(void **state)
 
 	(void)state;
 	reported(&t);
-	memset(&p, 0, sizeof p);
-	p.npoints = (int)(sizeof size / sizeof *size);
-	memcpy(p.size, size, sizeof size);
-	memcpy(p.ns, ns, sizeof ns);
+	measured(&p, size, ns, (int)(sizeof size / sizeof *size));
 	levels_classify(&p, &t);
 	assert_int_equal(p.nplateaus, 4);
 	assert_int_equal(p.ndisagreements, 1);
@@ -260,10 +266,7 @@ static void test_loaded_guest_curve_never_calls_dram_l3(void **state)
 	(void)state;
 	reported(&t);
 	t.caches[2].size = 508ull << 20;
-	memset(&p, 0, sizeof p);
-	p.npoints = (int)(sizeof size / sizeof *size);
-	memcpy(p.size, size, sizeof size);
-	memcpy(p.ns, ns, sizeof ns);
+	measured(&p, size, ns, (int)(sizeof size / sizeof *size));
 	p.stopped_at = 185363u << 10;
 	levels_classify(&p, &t);
 	assert_int_equal(p.dram_from, 5931008);
