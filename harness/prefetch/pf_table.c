@@ -11,31 +11,23 @@
 
 #include "pf.h"
 
-static const struct pf_table intel_core = {"Intel Core/Xeon",
-					   0x1a4,
-					   4,
-					   {
-						   {"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
-						   {"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
-						   {"l1-next", 2, "L1 DCU next-line prefetcher"},
-						   {"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
-					   },
-					   ""};
+/* The four bits of Intel's disclosure, the same from Nehalem to Granite Rapids. */
+#define INTEL_1A4_BITS \
+	{ \
+		{"l2-stream", 0, "L2 hardware (streamer) prefetcher"}, \
+			{"l2-adjacent", 1, "L2 adjacent cache line prefetcher"}, \
+			{"l1-next", 2, "L1 DCU next-line prefetcher"}, \
+			{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"}, \
+	}
+
+static const struct pf_table intel_core = {"Intel Core/Xeon", 0x1a4, 4, INTEL_1A4_BITS, ""};
 
 /* Sapphire Rapids and later Xeons: the same four bits (pepc, pepclibs/msr/MiscFeatureControl.py, lists
    SPR, EMR and GNR among the CPUs with all four), and an L2 AMP prefetcher that neither Intel's
    disclosure nor pepc describes, whose bit pmucheck therefore does not touch (LIKWID's sysfeatures
    switch one; configs/spr.ini's note names another). */
 static const struct pf_table intel_xeon_amp = {
-	"Intel Xeon (Sapphire Rapids and later)",
-	0x1a4,
-	4,
-	{
-		{"l2-stream", 0, "L2 hardware (streamer) prefetcher"},
-		{"l2-adjacent", 1, "L2 adjacent cache line prefetcher"},
-		{"l1-next", 2, "L1 DCU next-line prefetcher"},
-		{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"},
-	},
+	"Intel Xeon (Sapphire Rapids and later)", 0x1a4, 4, INTEL_1A4_BITS,
 	"the L2 AMP prefetcher (no public description of its MSR bit: left as the BIOS set it)"};
 
 static const struct pf_table intel_phi = {"Intel Xeon Phi",

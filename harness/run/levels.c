@@ -184,13 +184,13 @@ static int first_dram_like(const struct levels_probe *p)
 	return 0;
 }
 
-static int dram_bound(struct levels_probe *p, const struct topo *t)
+/* k: the first plateau slow enough for no cache (first_dram_like), 0 for none; then the last one is taken
+   if the sweep went past the LLC and it jumps. */
+static int dram_bound(struct levels_probe *p, const struct topo *t, int k)
 {
 	const struct topo_cache *llc = &t->caches[t->ncaches - 1];
-	int n = p->nplateaus, k = 0;
+	int n = p->nplateaus;
 
-	/* the first plateau slow enough for no cache; else the last, if the sweep went past the LLC */
-	k = first_dram_like(p);
 	if (!k && n >= 2 && p->size[p->npoints - 1] >= llc->size &&
 	    p->plateau[n - 1].ns >= DRAM_JUMP * p->plateau[n - 2].ns)
 		k = n - 1;
@@ -231,7 +231,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	k = first_dram_like(p);
 	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
 	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
-		if (!t->ncaches || !dram_bound(p, t))
+		if (!t->ncaches || !dram_bound(p, t, k))
 			disagree(p,
 				 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
 				 "the reported sizes",

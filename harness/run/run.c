@@ -182,20 +182,23 @@ static void open_pair(const struct ctr_group *grp, int cpu, struct pass_counters
 /* Opens this thread's counters for a group (the master opens socket-scope ones, on every socket used). */
 static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
 {
-	if (grp->scope != CTR_SCOPE_SOCKET)
+	int cpu[TOPO_MAX_SOCKETS]; /* where each socket's set would open (ctr_open_cpu) */
+
+	if (grp->scope != CTR_SCOPE_SOCKET) {
 		open_pair(grp, g->s->cfg->plan.cpus[tid], g->pc[tid]);
-	else if (tid == 0)
-		for (int k = 0; k < g->nuncore; k++) {
-			int cpu = ctr_open_cpu(grp, g->uncore[k].cpu);
-			g->sock_dup[k] = 0;
-			for (int j = 0; j < k; j++)
-				g->sock_dup[k] |= ctr_open_cpu(grp, g->uncore[j].cpu) == cpu;
-			if (g->sock_dup[k]) { /* nothing to open: counted once, from the first socket */
-				memset(g->sock[k], 0, sizeof g->sock[k]);
-				continue;
-			}
-			open_pair(grp, g->uncore[k].cpu, g->sock[k]);
+		return;
+	}
+	for (int k = 0; tid == 0 && k < g->nuncore; k++) {
+		cpu[k] = ctr_open_cpu(grp, g->uncore[k].cpu);
+		g->sock_dup[k] = 0;
+		for (int j = 0; j < k; j++)
+			g->sock_dup[k] |= cpu[j] == cpu[k];
+		if (g->sock_dup[k]) { /* nothing to open: counted once, from the first socket */
+			memset(g->sock[k], 0, sizeof g->sock[k]);
+			continue;
 		}
+		open_pair(grp, g->uncore[k].cpu, g->sock[k]);
+	}
 }
 
 static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
