@@ -148,6 +148,7 @@ static char *dup(const char *s)
 static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 {
 	int64_t i = ix_find(a, &a->event_ix, hash_str(row->event), event_match, row->event);
+	const struct machine_hypo *h;
 	struct agg_event *ev;
 
 	if (i >= 0) {
@@ -164,13 +165,11 @@ static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
 		return -1;
 	ev->hyp_q = -1;
-	for (unsigned k = 0; k < a->m.nexpect; k++)
-		for (int q = 0; q < RQ_COUNT; q++)
-			if (!strcmp(a->m.expect[k].spec, ev->name) &&
-			    !strcmp(a->m.expect[k].quantity, raw_quantity_names[q])) {
-				ev->hyp_q = q;
-				ev->hyp_scale = a->m.expect[k].scale;
-			}
+	/* a volume the config expected at a scale breaks ties; a cycles hypothesis is for stalls.md */
+	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT && h->scale > 0) {
+		ev->hyp_q = h->quantity;
+		ev->hyp_scale = h->scale;
+	}
 	*out = a->nevents - 1;
 	return ix_add(a, &a->event_ix, a->nevents, event_hash);
 }
@@ -398,5 +397,6 @@ void agg_free(struct agg *a)
 	free(a->event_ix.slot);
 	free(a->cell_ix.slot);
 	free(a->str_ix.slot);
+	machine_free(&a->m);
 	memset(a, 0, sizeof *a);
 }

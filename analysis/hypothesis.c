@@ -1,6 +1,6 @@
 /* hypothesis.c — the config's hypotheses read from machine.json and compared with the verdicts. */
-#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,113 +13,38 @@ const char *const hypo_agreement_names[HYPO_COUNT] = {"no hypothesis", "as confi
 #define BIT(x) (1u << (x))
 #define CACHE_LEVELS (BIT(LV_L1) | BIT(LV_L2) | BIT(LV_L3))
 
-/* The words cfg_json.c writes, as point levels and prefetch states. */
-struct word {
-	const char *word;
-	unsigned bits;
-};
-static const struct word level_words[] = {
-	{"L1", BIT(LV_L1)}, {"L2", BIT(LV_L2)}, {"L3", BIT(LV_L3)}, {"DRAM", BIT(LV_DRAM)}, {0}};
-static const struct word placement_words[] = {
-	{"local", BIT(LV_DRAM)}, {"remote", BIT(LV_DRAM_REMOTE)}, {"interleave", BIT(LV_DRAM_OTHER)}, {0}};
-static const struct word prefetch_words[] = {{"on", BIT(PF_ON)}, {"off", BIT(PF_OFF)}, {0}};
-
-static int words(json_t *arr, const char *key, const char *event, unsigned *bits, const struct word *t,
-		 const char *path, struct err *e)
+/* A hypothesis of machine.json in the analysis' terms: DRAM is where the placements say, and a
+   hypothesis for every level covers the kernels whose traffic does not depend on the level (touch). */
+static void from_machine(const struct machine_hypo *mh, struct hypo *h)
 {
-	json_t *w;
-	size_t i;
-
-	*bits = 0;
-	if (!json_is_array(arr))
-		return err_set(e, E_USAGE, "%s: hypothesis '%s': member '%s' is not a list of words", path,
-			       event, key);
-	json_array_foreach(arr, i, w)
-	{
-		const struct word *k = t;
-		while (k->word && (!json_is_string(w) || strcmp(json_string_value(w), k->word)))
-			k++;
-		if (!k->word)
-			return err_set(e, E_USAGE, "%s: hypothesis '%s': '%s' holds an unknown word", path,
-				       event, key);
-		*bits |= k->bits;
-	}
-	return 0;
-}
-
-static int quantity(const char *name)
-{
-	for (int q = 0; name && q < RQ_COUNT; q++)
-		if (!strcmp(name, raw_quantity_names[q]))
-			return q;
-	return name && !strcmp(name, "cycles") ? HYPO_CYCLES : -1;
-}
-
-static int parse_one(const char *event, json_t *o, struct hypo *h, const char *path, struct err *e)
-{
-	unsigned levels, places;
-	json_t *scale = json_object_get(o, "scale");
-	int rc;
+	static const unsigned place_levels[] = {[MP_LOCAL] = BIT(LV_DRAM),
+						[MP_REMOTE] = BIT(LV_DRAM_REMOTE),
+						[MP_INTERLEAVE] = BIT(LV_DRAM_OTHER)};
+	unsigned places = 0;
 
 	memset(h, 0, sizeof *h);
-	snprintf(h->event, sizeof h->event, "%s", event);
-	snprintf(h->name, sizeof h->name, "%s", json_string_value(json_object_get(o, "name")) ?: "");
-	h->quantity = quantity(json_string_value(json_object_get(o, "quantity")));
-	if (h->quantity < 0)
-		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'quantity' is not a volume or cycles", path,
-			       event);
-	if (!json_is_number(scale) || json_number_value(scale) < 0)
-		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'scale' is not a number >= 0", path, event);
-	h->scale = json_number_value(scale);
-	if ((rc = words(json_object_get(o, "levels"), "levels", event, &levels, level_words, path, e)) ||
-	    (rc = words(json_object_get(o, "placement"), "placement", event, &places, placement_words, path,
-			e)) ||
-	    (rc = words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch, prefetch_words, path,
-			e)))
-		return rc;
-	/* DRAM is where the placements say; a hypothesis for every level covers the kernels whose traffic
-	   does not depend on the level (touch) too */
-	h->levels = (levels & CACHE_LEVELS) | (levels & BIT(LV_DRAM) ? places : 0);
-	if ((levels & (CACHE_LEVELS | BIT(LV_DRAM))) == (CACHE_LEVELS | BIT(LV_DRAM)))
+	snprintf(h->event, sizeof h->event, "%s", mh->event);
+	snprintf(h->name, sizeof h->name, "%s", mh->name);
+	h->quantity = mh->quantity;
+	h->scale = mh->scale;
+	for (unsigned p = 0; p < sizeof place_levels / sizeof place_levels[0]; p++)
+		if (mh->placement & BIT(p))
+			places |= place_levels[p];
+	h->levels = (mh->levels & CACHE_LEVELS) | (mh->levels & LEVEL_BIT(LEVEL_DRAM) ? places : 0);
+	if ((mh->levels & (CACHE_LEVELS | BIT(LV_DRAM))) == (CACHE_LEVELS | BIT(LV_DRAM)))
 		h->levels |= BIT(LV_ANY);
-	return 0;
+	h->prefetch = (mh->prefetch & BIT(MPF_ON) ? BIT(PF_ON) : 0) |
+		(mh->prefetch & BIT(MPF_OFF) ? BIT(PF_OFF) : 0);
 }
 
-int hypo_read(const char *path, struct hypo_set *s, struct err *e)
+int hypo_build(const struct machine *m, struct hypo_set *s, struct err *e)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *x, *hyps, *o;
-	size_t i;
-	const char *event;
-	int rc = 0;
-
 	memset(s, 0, sizeof *s);
-	if (!root)
-		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	json_array_foreach(json_object_get(json_object_get(root, "counters"), "experiments"), i, x)
-	{
-		hyps = json_object_get(x, "hypotheses");
-		json_object_foreach(hyps, event, o)
-		{
-			struct hypo *grown;
-			if (hypo_find(s, event)) /* every experiment of a run takes them from one config */
-				continue;
-			grown = realloc(s->h, (s->n + 1) * sizeof *s->h);
-			if (!grown) {
-				rc = err_set(e, E_RUNTIME, "out of memory");
-				goto out;
-			}
-			s->h = grown;
-			if ((rc = parse_one(event, o, &s->h[s->n], path, e)))
-				goto out;
-			s->n++;
-		}
-	}
-out:
-	json_decref(root);
-	if (rc)
-		hypo_free(s);
-	return rc;
+	if (m->nhypo && !(s->h = calloc(m->nhypo, sizeof *s->h)))
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (s->n = 0; s->n < m->nhypo; s->n++)
+		from_machine(&m->hypo[s->n], &s->h[s->n]);
+	return 0;
 }
 
 void hypo_free(struct hypo_set *s)

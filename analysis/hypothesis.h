@@ -7,7 +7,7 @@
 
 #include "verdict.h"
 
-#define HYPO_CYCLES RQ_COUNT /* quantity "cycles": the core cycles of the point, judged in stalls.md */
+#define HYPO_CYCLES MACHINE_CYCLES /* quantity "cycles": the core cycles of the point, judged in stalls.md */
 
 struct hypo {
 	char event[256]; /* raw.csv's name of the row it is for (a box wildcard: the summed row) */
@@ -34,9 +34,8 @@ struct hypo_seen {
 	int same_volumes;
 };
 
-/* The hypotheses of machine.json at path (none when it records none). A hypothesis of the wrong type
-   is E_USAGE naming its member. */
-int hypo_read(const char *path, struct hypo_set *s, struct err *e);
+/* The hypotheses machine.json recorded (machine_read), in the analysis' levels and prefetch states. */
+int hypo_build(const struct machine *m, struct hypo_set *s, struct err *e);
 void hypo_free(struct hypo_set *s);
 const struct hypo *hypo_find(const struct hypo_set *s, const char *event);
 

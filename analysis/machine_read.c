@@ -1,56 +1,85 @@
-/* machine_read.c — loads machine.json with jansson; only levels.reported and format are required,
- * every other member is optional and only enriches the tables. */
+/* machine_read.c — loads machine.json with jansson into struct machine; only levels.reported and
+ * format are required, every other member is optional and only enriches the tables. A member of the
+ * wrong type is treated as absent, except where a wrong value would change a verdict (the level sizes,
+ * the config's hypotheses): those are refused by name. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine_read.h"
 
-static void copy_str(json_t *obj, const char *key, char *dst, size_t len)
+/* A member by a dotted path ("cpu.microcode"), or NULL. */
+static json_t *at(json_t *o, const char *path)
 {
-	const char *s = json_string_value(json_object_get(obj, key));
+	char key[64];
+	const char *dot;
+
+	while (o && (dot = strchr(path, '.'))) {
+		snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+		o = json_object_get(o, key);
+		path = dot + 1;
+	}
+	return o ? json_object_get(o, path) : NULL;
+}
+
+static void text(json_t *o, const char *path, char *dst, size_t len)
+{
+	const char *s = json_string_value(at(o, path));
 
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
-static double number(json_t *obj, const char *key)
+static double number(json_t *o, const char *path, double absent)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = at(o, path);
 
-	return json_is_number(v) ? json_number_value(v) : 0;
+	return json_is_number(v) ? json_number_value(v) : absent;
+}
+
+/* The strings of an array, the first MACHINE_NTEXT of them, into rows of len bytes. */
+static unsigned texts(json_t *arr, char *rows, size_t len)
+{
+	unsigned n = 0;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) if (json_is_string(v) && n < MACHINE_NTEXT)
+		snprintf(rows + n++ * len, len, "%s", json_string_value(v));
+	return n;
 }
 
 /* Cores sharing each cache: the share of one thread alone over the share of each of threads_max
    threads (a private cache: 1; a socket's L3 with 12 threads: 12). */
 static void read_sharers(json_t *levels, struct machine *m)
 {
-	json_t *one = json_object_get(levels, "reported"),
-	       *all = json_object_get(levels, "reported_all_threads");
-	double tmax = number(levels, "threads_max");
+	double tmax = number(levels, "threads_max", 0);
 
 	for (int i = 0; i < MACHINE_NCACHE && tmax >= 1; i++) {
-		double r1 = number(one, level_name((enum level)i)),
-		       rn = number(all, level_name((enum level)i));
-		if (r1 > 0 && rn > 0)
-			m->sharers[i] = (int)fmin(tmax, fmax(1, round(r1 / rn)));
+		char key[64];
+		double rn;
+		snprintf(key, sizeof key, "reported_all_threads.%s", level_name((enum level)i));
+		rn = number(levels, key, 0);
+		if (m->reported[i] > 0 && rn > 0)
+			m->sharers[i] = (int)fmin(tmax, fmax(1, round(m->reported[i] / rn)));
 	}
 }
 
-/* Fills limits from levels.reported, then overrides them by levels.measured where present. */
-static int read_levels(const char *path, json_t *root, struct machine *m, struct err *e)
+/* levels.reported and levels.measured apart; the limit is the measured one where present. */
+static int read_levels(const char *path, json_t *levels, struct machine *m, struct err *e)
 {
-	json_t *levels = json_object_get(root, "levels");
-	json_t *reported = json_object_get(levels, "reported");
-	json_t *measured = json_object_get(levels, "measured");
+	json_t *reported = json_object_get(levels, "reported"),
+	       *measured = json_object_get(levels, "measured");
+	json_t *curve, *pt;
+	size_t i;
 
 	if (!json_is_object(reported))
 		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object", path);
-	for (int i = 0; i < MACHINE_NCACHE; i++) {
-		const char *name = level_name((enum level)i);
-		json_t *r = json_object_get(reported, name);
-		json_t *me = json_object_get(measured, name);
+	for (int l = 0; l < MACHINE_NCACHE; l++) {
+		const char *name = level_name((enum level)l);
+		json_t *r = json_object_get(reported, name), *me = json_object_get(measured, name);
 
 		if (r && (!json_is_number(r) || json_number_value(r) < 0))
 			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes", path,
@@ -58,45 +87,192 @@ static int read_levels(const char *path, json_t *root, struct machine *m, struct
 		if (me && (!json_is_number(me) || json_number_value(me) <= 0))
 			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes", path,
 				       name);
-		m->limit[i] = r ? json_number_value(r) : 0;
-		if (me) {
-			m->limit[i] = json_number_value(me);
-			m->limit_measured[i] = 1;
-		}
+		m->reported[l] = r ? json_number_value(r) : 0;
+		m->measured[l] = me ? json_number_value(me) : 0;
+		m->limit[l] = me ? m->measured[l] : m->reported[l];
+		m->limit_measured[l] = me != NULL;
 	}
 	if (m->limit[0] <= 0)
 		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
 	read_sharers(levels, m);
+	m->ndisagreements = texts(json_object_get(levels, "disagreements"), m->disagreements[0],
+				  sizeof m->disagreements[0]);
+	curve = json_object_get(levels, "latency_curve");
+	if (json_array_size(curve) && !(m->latency = calloc(json_array_size(curve), sizeof *m->latency)))
+		return err_set(e, E_RUNTIME, "out of memory");
+	json_array_foreach(curve, i, pt)
+	{
+		double b = json_number_value(json_array_get(pt, 0)),
+		       ns = json_number_value(json_array_get(pt, 1));
+		if (b > 0 && ns > 0)
+			m->latency[m->nlatency++] = (struct machine_latency){b, ns};
+	}
 	return 0;
 }
 
-/* The quantity and scale of every config hypothesis (counters.experiments[].hypotheses, keyed by the
-   row name: docs/results-format.md); what does not parse is left out (the hypothesis only breaks ties, it
-   never decides a verdict against the data). */
-static void read_expect(json_t *counters, struct machine *m)
+/* The words a hypothesis' lists hold (harness cfg_json.c writes them). */
+static const char *const level_words[] = {"L1", "L2", "L3", "DRAM", NULL};
+static const char *const placement_words[] = {"local", "remote", "interleave", NULL};
+static const char *const prefetch_words[] = {"on", "off", NULL};
+
+static int words(json_t *arr, const char *key, const char *event, unsigned *bits, const char *const *t,
+		 const char *path, struct err *e)
 {
-	json_t *xs = json_object_get(counters, "experiments"), *x, *h;
-	const char *spec;
+	json_t *w;
 	size_t i;
 
-	json_array_foreach(xs, i, x) json_object_foreach(json_object_get(x, "hypotheses"), spec, h)
+	*bits = 0;
+	if (!json_is_array(arr))
+		return err_set(e, E_USAGE, "%s: hypothesis '%s': member '%s' is not a list of words", path,
+			       event, key);
+	json_array_foreach(arr, i, w)
 	{
-		const char *q = json_string_value(json_object_get(h, "quantity"));
-		double scale = json_number_value(json_object_get(h, "scale"));
-		struct machine_expect *me = &m->expect[m->nexpect];
-		if (!q || !(scale > 0) || m->nexpect == MACHINE_NEXPECT)
-			continue;
-		snprintf(me->spec, sizeof me->spec, "%s", spec);
-		snprintf(me->quantity, sizeof me->quantity, "%s", q);
-		me->scale = scale;
-		m->nexpect++;
+		unsigned k = 0;
+		while (t[k] && (!json_is_string(w) || strcmp(json_string_value(w), t[k])))
+			k++;
+		if (!t[k])
+			return err_set(e, E_USAGE, "%s: hypothesis '%s': '%s' holds an unknown word", path,
+				       event, key);
+		*bits |= 1u << k;
 	}
+	return 0;
+}
+
+static int quantity(const char *name)
+{
+	for (int q = 0; name && q < RQ_COUNT; q++)
+		if (!strcmp(name, raw_quantity_names[q]))
+			return q;
+	return name && !strcmp(name, "cycles") ? MACHINE_CYCLES : -1;
+}
+
+static int read_hypo(const char *event, json_t *o, struct machine_hypo *h, const char *path, struct err *e)
+{
+	json_t *scale = json_object_get(o, "scale");
+	int rc;
+
+	memset(h, 0, sizeof *h);
+	snprintf(h->event, sizeof h->event, "%s", event);
+	text(o, "name", h->name, sizeof h->name);
+	h->quantity = quantity(json_string_value(json_object_get(o, "quantity")));
+	if (h->quantity < 0)
+		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'quantity' is not a volume or cycles", path,
+			       event);
+	if (!json_is_number(scale) || json_number_value(scale) < 0)
+		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'scale' is not a number >= 0", path, event);
+	h->scale = json_number_value(scale);
+	if ((rc = words(json_object_get(o, "levels"), "levels", event, &h->levels, level_words, path, e)) ||
+	    (rc = words(json_object_get(o, "placement"), "placement", event, &h->placement, placement_words,
+			path, e)))
+		return rc;
+	return words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch, prefetch_words, path,
+		     e);
+}
+
+/* counters.experiments[].hypotheses: every experiment of a run takes them from one config, so an event
+   keeps its first. */
+static int read_hypotheses(const char *path, json_t *experiments, struct machine *m, struct err *e)
+{
+	json_t *x, *o;
+	const char *event;
+	size_t i, n = 0;
+	int rc;
+
+	json_array_foreach(experiments, i, x) n += json_object_size(json_object_get(x, "hypotheses"));
+	if (n && !(m->hypo = calloc(n, sizeof *m->hypo)))
+		return err_set(e, E_RUNTIME, "out of memory");
+	json_array_foreach(experiments, i, x) json_object_foreach(json_object_get(x, "hypotheses"), event, o)
+	{
+		if (machine_hypo_find(m, event))
+			continue;
+		if ((rc = read_hypo(event, o, &m->hypo[m->nhypo], path, e)))
+			return rc;
+		m->nhypo++;
+	}
+	return 0;
+}
+
+static void read_caches(json_t *caches, struct machine *m)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(caches, i, c)
+	{
+		struct machine_cache *mc = &m->caches[m->ncaches];
+		if (m->ncaches == sizeof m->caches / sizeof m->caches[0])
+			break;
+		mc->level = (int)number(c, "level", 0);
+		text(c, "type", mc->type, sizeof mc->type);
+		mc->size = number(c, "size", 0);
+		m->ncaches++;
+	}
+}
+
+/* counters.availability (older results had its members in counters itself). */
+static void read_availability(json_t *ctr, struct machine *m)
+{
+	json_t *avail = json_is_object(json_object_get(ctr, "availability"))
+		? json_object_get(ctr, "availability")
+		: ctr;
+	json_t *hw = json_object_get(avail, "hardware"), *c;
+	size_t i;
+
+	m->hardware = json_is_boolean(hw) ? json_is_true(hw) : -1;
+	text(avail, "reason", m->counters_reason, sizeof m->counters_reason);
+	json_array_foreach(at(avail, "papi.components"), i, c)
+	{
+		if (strcmp(json_string_value(json_object_get(c, "name")) ?: "", "perf_event"))
+			continue;
+		m->npapi_pmus = texts(json_object_get(c, "pmus"), m->papi_pmus[0], sizeof m->papi_pmus[0]);
+	}
+}
+
+static void read_run(json_t *root, struct machine *m)
+{
+	json_t *pf = json_object_get(root, "prefetch");
+
+	text(root, "host", m->host, sizeof m->host);
+	text(root, "started_utc", m->started, sizeof m->started);
+	text(root, "finished_utc", m->finished, sizeof m->finished);
+	text(root, "command", m->command, sizeof m->command);
+	text(root, "pmucheck", m->version, sizeof m->version);
+	text(root, "config.arch", m->arch, sizeof m->arch);
+	text(root, "config.path", m->config_path, sizeof m->config_path);
+	text(root, "cpu.model_name", m->cpu, sizeof m->cpu);
+	text(root, "cpu.vendor", m->vendor, sizeof m->vendor);
+	text(root, "cpu.microcode", m->microcode, sizeof m->microcode);
+	m->family = (int)number(root, "cpu.family", -1);
+	m->model = (int)number(root, "cpu.model", -1);
+	m->stepping = (int)number(root, "cpu.stepping", -1);
+	text(root, "os.kernel", m->kernel, sizeof m->kernel);
+	text(root, "os.thp", m->thp, sizeof m->thp);
+	text(root, "os.governor", m->governor, sizeof m->governor);
+	text(root, "os.smt", m->smt, sizeof m->smt);
+	m->mem_total_kib = (long long)number(root, "os.mem_total_kib", -1);
+	m->sockets = (int)number(root, "topology.sockets", 0);
+	m->cores = (int)number(root, "topology.cores", 0);
+	m->pus = (int)number(root, "topology.pus", 0);
+	m->numa_nodes = (int)number(root, "topology.numa_nodes", 0);
+	read_caches(at(root, "topology.caches"), m);
+	m->core_ghz = number(root, "clock.core_ghz", 0);
+	m->steal_percent = number(root, "disturbance.steal_percent", -1);
+	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
+	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);
+	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
+	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
+	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);
+	text(pf, "left_running", m->prefetch_left_running, sizeof m->prefetch_left_running);
+	text(pf, "before", m->prefetch_before, sizeof m->prefetch_before);
+	text(root, "preset.name", m->preset, sizeof m->preset);
+	m->nreferences = texts(at(root, "preset.reference"), m->references[0], sizeof m->references[0]);
+	read_availability(json_object_get(root, "counters"), m);
 }
 
 int machine_read(const char *path, struct machine *m, struct err *e)
 {
 	json_error_t je;
-	json_t *root, *v, *cpu, *topo, *clock, *ctr, *pf;
+	json_t *root, *v;
 	int rc = 0;
 
 	memset(m, 0, sizeof *m);
@@ -115,34 +291,34 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	}
 	v = json_object_get(root, "format");
 	if (!json_is_integer(v) || json_integer_value(v) != 1) {
-		rc = err_set(e, E_USAGE, "%s: member 'format' must be 1 (this reader knows format 1)", path);
+		rc = json_is_integer(v)
+			? err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path,
+				  (long long)json_integer_value(v))
+			: err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path);
 		goto out;
 	}
-	if ((rc = read_levels(path, root, m, e)))
+	read_run(root, m);
+	if ((rc = read_levels(path, json_object_get(root, "levels"), m, e)) ||
+	    (rc = read_hypotheses(path, at(root, "counters.experiments"), m, e)))
 		goto out;
-	copy_str(root, "host", m->host, sizeof m->host);
-	copy_str(root, "started_utc", m->started, sizeof m->started);
-	cpu = json_object_get(root, "cpu");
-	copy_str(cpu, "model_name", m->cpu, sizeof m->cpu);
-	topo = json_object_get(root, "topology");
-	m->sockets = (int)number(topo, "sockets");
-	m->cores = (int)number(topo, "cores");
-	m->pus = (int)number(topo, "pus");
-	clock = json_object_get(root, "clock");
-	m->core_ghz = number(clock, "core_ghz");
-	/* `pmucheck run` writes counters.availability.{hardware,reason} (docs/results-format.md);
-	   older results had them in counters itself. */
-	ctr = json_object_get(root, "counters");
-	read_expect(ctr, m);
-	if (json_is_object(json_object_get(ctr, "availability")))
-		ctr = json_object_get(ctr, "availability");
-	v = json_object_get(ctr, "hardware");
-	m->hardware = json_is_boolean(v) ? json_is_true(v) : -1;
-	copy_str(ctr, "reason", m->counters_reason, sizeof m->counters_reason);
-	pf = json_object_get(root, "prefetch");
-	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
-	copy_str(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 out:
 	json_decref(root);
 	return rc;
+}
+
+void machine_free(struct machine *m)
+{
+	free(m->latency);
+	free(m->hypo);
+	m->latency = NULL;
+	m->hypo = NULL;
+	m->nlatency = m->nhypo = 0;
+}
+
+const struct machine_hypo *machine_hypo_find(const struct machine *m, const char *event)
+{
+	for (unsigned i = 0; i < m->nhypo; i++)
+		if (!strcmp(m->hypo[i].event, event))
+			return &m->hypo[i];
+	return NULL;
 }

@@ -1,41 +1,91 @@
-/* machine_read.h — the parts of machine.json (docs/results-format.md) the analysis uses. */
+/* machine_read.h — machine.json (docs/results-format.md) read once, typed: the one reader of the file
+ * for every analysis command (analyze, report, export, merge). A member the file lacks is "" or the
+ * documented "unknown" value below; only format and levels.reported are required. */
 #ifndef PMUCHECK_MACHINE_READ_H
 #define PMUCHECK_MACHINE_READ_H
 
 #include "err.h"
 #include "level.h"
+#include "raw_read.h"
 
 #define MACHINE_NCACHE LEVEL_DRAM /* the cache levels, L1, L2, L3 */
-#define MACHINE_NEXPECT 512       /* events whose expected quantity is kept */
+#define MACHINE_NTEXT 8           /* disagreements, preset references, PMU names kept (the first ones) */
+#define MACHINE_CYCLES RQ_COUNT   /* a hypothesis' quantity "cycles" (not a volume of raw.csv) */
+
+/* The places and prefetcher states a hypothesis names, as bits 1 << these. */
+enum machine_placement { MP_LOCAL, MP_REMOTE, MP_INTERLEAVE };
+enum machine_prefetch { MPF_ON, MPF_OFF };
+
+/* One config hypothesis (counters.experiments[].hypotheses), keyed by the raw.csv row it is for. */
+struct machine_hypo {
+	char event[256];
+	char name[128];     /* the config's [event NAME] */
+	int quantity;       /* enum raw_quantity, or MACHINE_CYCLES */
+	double scale;       /* >= 0 */
+	unsigned levels;    /* LEVEL_BIT(enum level) */
+	unsigned placement; /* bits 1 << enum machine_placement */
+	unsigned prefetch;  /* bits 1 << enum machine_prefetch */
+};
+
+/* One point of the level probe's latency sweep (levels.latency_curve). */
+struct machine_latency {
+	double bytes, ns;
+};
+
+/* One cache of topology.caches. */
+struct machine_cache {
+	int level;
+	char type[16]; /* "data", "instruction", "unified" */
+	double size;   /* bytes */
+};
 
 struct machine {
-	char host[128], cpu[256], started[64];
+	char host[128], cpu[256], vendor[32], microcode[64], started[64], finished[64];
+	char command[1024], version[32], kernel[128], thp[64], governor[64], smt[32], arch[128];
+	char config_path[1024];      /* the config the run used (config.path) */
+	int family, model, stepping; /* -1: unknown */
+	long long mem_total_kib;     /* -1: unknown */
+	int sockets, cores, pus, numa_nodes;
+	struct machine_cache caches[16];
+	unsigned ncaches;
 	/* Per-thread cache limits in bytes: the measured plateau limit when machine.json has one,
 	   otherwise the reported share; 0 when the machine has no such level. */
 	double limit[MACHINE_NCACHE];
 	int limit_measured[MACHINE_NCACHE];
+	/* The two sources apart: hwloc's per-thread share (levels.reported) and the probe's limit
+	   (levels.measured, 0 where it found none). */
+	double reported[MACHINE_NCACHE], measured[MACHINE_NCACHE];
 	/* Cores sharing each cache, from levels.reported / levels.reported_all_threads at threads_max
 	   (at most threads_max); 0 when machine.json does not say. A point of N threads gets
 	   limit / min(N, sharers) each, as the run's plan gave it (harness topo_cache_share). */
 	int sharers[MACHINE_NCACHE];
+	char disagreements[MACHINE_NTEXT][512];
+	unsigned ndisagreements;
+	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
+	unsigned nlatency;
 	double core_ghz; /* clock.core_ghz: cycles for points that lack their own; 0 when null */
-	int sockets, cores, pus;
-	int hardware; /* counters.hardware: 1, 0, or -1 when machine.json does not say */
+	/* disturbance: steal_percent < 0 when the run did not record it */
+	double steal_percent;
+	long long runnable_before, runnable_after;
+	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
-	char prefetch_reason[256];
+	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */
+	unsigned npapi_pmus;
 	int prefetch_control;
-	/* What the config expected of each event (counters.experiments[].hypotheses: quantity and scale, "lines_read x
-	   9"): the analysis prefers it where the data cannot decide. Absent in older files. */
-	struct machine_expect {
-		char spec[160];
-		char quantity[32];
-		double scale;
-	} expect[MACHINE_NEXPECT];
-	unsigned nexpect;
+	char prefetch_reason[256], prefetch_skipped[128], prefetch_left_running[256], prefetch_before[256];
+	char preset[64]; /* "" without --preset */
+	char references[MACHINE_NTEXT][256];
+	unsigned nreferences;
+	struct machine_hypo *hypo; /* one per event, the first experiment's where several give one */
+	unsigned nhypo;
 };
 
 /* Loads path. Bad JSON gives E_USAGE with "<path>:<line>:<column>: ...", a missing or mistyped member
-   E_USAGE naming it. */
+   E_USAGE naming it. machine_free releases what it allocated (also after a failure). */
 int machine_read(const char *path, struct machine *m, struct err *e);
+void machine_free(struct machine *m);
+
+/* The hypothesis for the raw.csv row named event, or NULL. */
+const struct machine_hypo *machine_hypo_find(const struct machine *m, const char *event);
 
 #endif

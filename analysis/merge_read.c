@@ -1,7 +1,7 @@
 /* merge_read.c — one results directory reduced to a merge node: its type (CPU, sockets, cores, NUMA
  * nodes, memory), the facts its type must share, its peak figures (peaks.csv) and its event verdicts
- * (events.json). Every check comes before the first change to the merge, so a refused directory leaves
- * no trace but its refusal. */
+ * (events.json); machine.json through the one typed reader (machine_read). Every check comes before
+ * the first change to the merge, so a refused directory leaves no trace but its refusal. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "merge_int.h"
+#include "machine_read.h"
 #include "out_report_csv.h"
 
 const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
@@ -27,83 +28,68 @@ static const struct {
 };
 #define NFIG_COLS (sizeof fig_cols / sizeof fig_cols[0])
 
-static const char *str(json_t *o, const char *path)
+static const char *str(json_t *o, const char *key)
 {
-	char buf[128], *save = NULL;
+	json_t *v = json_object_get(o, key);
 
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
-		o = json_object_get(o, k);
-	return json_is_string(o) ? json_string_value(o) : NULL;
+	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static long long num(json_t *o, const char *path)
+static long long num(json_t *o, const char *key)
 {
-	char buf[128], *save = NULL;
+	json_t *v = json_object_get(o, key);
 
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
-		o = json_object_get(o, k);
-	return json_is_integer(o) ? (long long)json_integer_value(o) : -1;
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }
 
 /* "L1d 48K L2 1024K L3 520192K", the BIOS-visible sizes from hwloc. */
-static void caches_text(json_t *mj, char *buf, size_t len)
+static void caches_text(const struct machine *mj, char *buf, size_t len)
 {
-	json_t *c;
-	size_t i, n = 0;
+	size_t n = 0;
 
 	buf[0] = 0;
-	json_array_foreach(json_object_get(json_object_get(mj, "topology"), "caches"), i, c)
-	{
-		const char *t = str(c, "type") ?: "";
-		if (!strcmp(t, "instruction") || n + 32 > len)
+	for (unsigned i = 0; i < mj->ncaches; i++) {
+		const struct machine_cache *c = &mj->caches[i];
+		if (!strcmp(c->type, "instruction") || n + 32 > len)
 			continue;
-		n += snprintf(buf + n, len - n, "%sL%lld%s %lldK", n ? " " : "", num(c, "level"),
-			      !strcmp(t, "data") ? "d" : "", num(c, "size") / 1024);
+		n += snprintf(buf + n, len - n, "%sL%d%s %.0fK", n ? " " : "", c->level,
+			      !strcmp(c->type, "data") ? "d" : "", c->size / 1024);
 	}
 }
 
-static void facts(json_t *mj, char fact[MF_COUNT][MERGE_TEXT])
+static void facts(const struct machine *mj, char fact[MF_COUNT][MERGE_TEXT])
 {
-	json_t *pf = json_object_get(mj, "prefetch");
-
-	snprintf(fact[MF_MICROCODE], MERGE_TEXT, "%s", str(mj, "cpu.microcode") ?: "");
-	if (json_is_true(json_object_get(pf, "control")))
-		snprintf(fact[MF_PREFETCH], MERGE_TEXT, "%s", str(pf, "before") ?: "");
-	else
-		snprintf(fact[MF_PREFETCH], MERGE_TEXT, "not readable");
-	snprintf(fact[MF_THP], MERGE_TEXT, "%s", str(mj, "os.thp") ?: "");
-	snprintf(fact[MF_GOVERNOR], MERGE_TEXT, "%s", str(mj, "os.governor") ?: "");
-	snprintf(fact[MF_SMT], MERGE_TEXT, "%s", str(mj, "os.smt") ?: "");
+	snprintf(fact[MF_MICROCODE], MERGE_TEXT, "%s", mj->microcode);
+	snprintf(fact[MF_PREFETCH], MERGE_TEXT, "%s",
+		 mj->prefetch_control ? mj->prefetch_before : "not readable");
+	snprintf(fact[MF_THP], MERGE_TEXT, "%s", mj->thp);
+	snprintf(fact[MF_GOVERNOR], MERGE_TEXT, "%s", mj->governor);
+	snprintf(fact[MF_SMT], MERGE_TEXT, "%s", mj->smt);
 	caches_text(mj, fact[MF_CACHES], MERGE_TEXT);
-	snprintf(fact[MF_PMUCHECK], MERGE_TEXT, "%s", str(mj, "pmucheck") ?: "");
+	snprintf(fact[MF_PMUCHECK], MERGE_TEXT, "%s", mj->version);
 }
 
 /* The node type: what the CPU is and how the memory is built. Microcode is a fact nodes of a type
    share, not part of the type: a node left on old microcode must stand out among its peers rather
    than form a type of its own. Memory is MemTotal rounded to GiB (the kernel's reservations move it by
    a few MiB between identical nodes). */
-static void type_key(json_t *mj, char *key, size_t klen, char *label, size_t llen)
+static void type_key(const struct machine *mj, char *key, size_t klen, char *label, size_t llen)
 {
-	long long kib = num(mj, "os.mem_total_kib"), gib = kib > 0 ? (kib + 512 * 1024) / (1024 * 1024) : -1;
-	const char *model = str(mj, "cpu.model_name") ?: "?";
+	long long kib = mj->mem_total_kib, gib = kib > 0 ? (kib + 512 * 1024) / (1024 * 1024) : -1;
+	const char *model = *mj->cpu ? mj->cpu : "?";
 	char mem[32];
 
 	if (gib >= 0)
 		snprintf(mem, sizeof mem, "%lld GiB", gib);
 	else
 		snprintf(mem, sizeof mem, "memory unknown");
-	snprintf(key, klen, "%s|%s|%lld|%lld|%lld|%lld|%lld|%lld|%lld|%lld", model,
-		 str(mj, "cpu.vendor") ?: "", num(mj, "cpu.family"), num(mj, "cpu.model"),
-		 num(mj, "cpu.stepping"), num(mj, "topology.sockets"), num(mj, "topology.cores"),
-		 num(mj, "topology.pus"), num(mj, "topology.numa_nodes"), gib);
+	snprintf(key, klen, "%s|%s|%d|%d|%d|%d|%d|%d|%d|%lld", model, mj->vendor, mj->family, mj->model,
+		 mj->stepping, mj->sockets, mj->cores, mj->pus, mj->numa_nodes, gib);
 	snprintf(label, llen,
-		 "%s (family 0x%llx model 0x%llx stepping %lld), %lld socket(s), %lld cores, %lld CPUs, "
-		 "%lld NUMA node(s), %s",
-		 model, num(mj, "cpu.family"), num(mj, "cpu.model"), num(mj, "cpu.stepping"),
-		 num(mj, "topology.sockets"), num(mj, "topology.cores"), num(mj, "topology.pus"),
-		 num(mj, "topology.numa_nodes"), mem);
+		 "%s (family 0x%x model 0x%x stepping %d), %d socket(s), %d cores, %d CPUs, %d NUMA node(s), "
+		 "%s",
+		 model, (unsigned)mj->family, (unsigned)mj->model, mj->stepping, mj->sockets, mj->cores,
+		 mj->pus, mj->numa_nodes, mem);
 }
 
 static int load_json(const char *dir, const char *name, json_t **j, struct err *e)
@@ -290,11 +276,11 @@ static int add_events(struct merge_arch *a, unsigned node, json_t *ej)
 	return 0;
 }
 
-static void node_name(const struct merge *m, json_t *mj, const char *dir, char *buf, size_t len)
+static void node_name(const struct merge *m, const struct machine *mj, const char *dir, char *buf, size_t len)
 {
-	const char *host = str(mj, "host") ?: "", *base = strrchr(dir, '/');
+	const char *base = strrchr(dir, '/');
 
-	snprintf(buf, len, "%s", host);
+	snprintf(buf, len, "%s", mj->host);
 	for (unsigned i = 0; i < m->nnode; i++)
 		if (!strcmp(m->node[i].name, buf) || !buf[0]) {
 			/* the same host twice (two runs of one node): the directories tell them apart */
@@ -303,8 +289,8 @@ static void node_name(const struct merge *m, json_t *mj, const char *dir, char *
 		}
 }
 
-static int commit(struct merge *m, const char *dir, json_t *mj, json_t *ej, const struct out_csv *pk,
-		  struct err *e)
+static int commit(struct merge *m, const char *dir, const struct machine *mj, json_t *ej,
+		  const struct out_csv *pk, struct err *e)
 {
 	char key[512], label[512];
 	struct merge_node *nd;
@@ -312,7 +298,10 @@ static int commit(struct merge *m, const char *dir, json_t *mj, json_t *ej, cons
 
 	type_key(mj, key, sizeof key, label, sizeof label);
 	if ((t = find_type(m, key, label)) < 0 ||
-	    (a = find_arch(m, str(mj, "config.arch") ?: str(mj, "cpu.model_name") ?: "?")) < 0 ||
+	    (a = find_arch(m,
+			   *mj->arch          ? mj->arch
+				   : *mj->cpu ? mj->cpu
+					      : "?")) < 0 ||
 	    !(nd = grow(m->node, m->nnode, sizeof *nd, (void **)&m->node)))
 		return err_set(e, E_RUNTIME, "out of memory");
 	node_name(m, mj, dir, nd->name, sizeof nd->name);
@@ -334,7 +323,8 @@ static int commit(struct merge *m, const char *dir, json_t *mj, json_t *ej, cons
 
 int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 {
-	json_t *mj = NULL, *ej = NULL;
+	struct machine mj = {0};
+	json_t *ej = NULL;
 	struct out_csv pk = {0};
 	char path[PATH_MAX];
 	struct stat sb;
@@ -343,10 +333,13 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
 		return err_set(e, E_USAGE, "%s: %s", dir,
 			       errno == ENOENT ? "no such directory" : "not a directory");
-	if ((rc = load_json(dir, "machine.json", &mj, e)))
-		return rc;
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	if (access(path, F_OK))
+		return err_set(e, E_USAGE, "%s: no machine.json: not a pmucheck results directory", dir);
+	if ((rc = machine_read(path, &mj, e)))
+		goto out;
 	snprintf(path, sizeof path, "%s/PARTIAL", dir);
-	if (!str(mj, "pmucheck") || !str(mj, "host") || !json_is_object(json_object_get(mj, "cpu")))
+	if (!*mj.version || !*mj.host || !*mj.cpu)
 		rc = err_set(e, E_USAGE,
 			     "%s/machine.json: no pmucheck, host or cpu: not a pmucheck results directory",
 			     dir);
@@ -360,9 +353,10 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 		rc = err_set(e, E_USAGE, "%s: malformed: no header", path);
 	else if (!(rc = check_peaks(&pk, dir, e)) && !(rc = load_json(dir, "events.json", &ej, e)) &&
 		 !(rc = check_events(ej, dir, e)))
-		rc = commit(m, dir, mj, ej, &pk, e);
+		rc = commit(m, dir, &mj, ej, &pk, e);
+out:
 	out_csv_free(&pk);
 	json_decref(ej);
-	json_decref(mj);
+	machine_free(&mj);
 	return rc;
 }

@@ -148,26 +148,20 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 	fprintf(f, "note = %s\n", note);
 }
 
-static void ini_header(FILE *f, json_t *machine, const char *dir)
+static void ini_header(FILE *f, const struct machine *m, const char *dir)
 {
-	json_t *cpu = json_object_get(machine, "cpu");
-	const char *vendor = json_string_value(json_object_get(cpu, "vendor"));
-	const char *model = json_string_value(json_object_get(cpu, "model_name"));
+	int x86 = !strcmp(m->vendor, "GenuineIntel") || !strcmp(m->vendor, "AuthenticAMD");
 	char title[INI_LINE_MAX - 16];
 
-	ini_value(model ? model : "this CPU", title, sizeof title);
+	ini_value(*m->cpu ? m->cpu : "this CPU", title, sizeof title);
 	fprintf(f,
 		"; Discovered by pmucheck discover from %s: every [event] held the hypothesis it states\n"
 		"; there; events that did not are comments at the end, with the reason. Format:\n"
 		"; configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
 		"[arch]\nname = discovered\ntitle = %s (discovered)\nvendor = %s\n",
-		dir, title,
-		vendor && (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")) ? vendor
-											       : "any");
-	if (json_is_integer(json_object_get(cpu, "family")) && vendor &&
-	    (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "AuthenticAMD")))
-		fprintf(f, "match = 0x%llx:0x%llx\n", json_integer_value(json_object_get(cpu, "family")),
-			json_integer_value(json_object_get(cpu, "model")));
+		dir, title, x86 ? m->vendor : "any");
+	if (x86 && m->family >= 0)
+		fprintf(f, "match = 0x%x:0x%x\n", (unsigned)m->family, (unsigned)m->model);
 	else
 		fprintf(f, "match = any\n");
 	/* the prefetcher table is chosen by CPUID at run time; "none" claims nothing about this CPU's */
@@ -229,7 +223,7 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 		   const uint32_t *order, struct err *e)
 {
 	char path[4096], name[DISC_INI_NAME], (*names)[DISC_INI_NAME] = NULL;
-	json_t *root, *cands, *machine;
+	json_t *root, *cands;
 	json_error_t je;
 	FILE *ini, *md;
 	unsigned cls[VC_COUNT] = {0}, written = 0, unplanned = 0;
@@ -245,8 +239,6 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 		json_decref(root);
 		return err_set(e, E_USAGE, "%s: no \"candidates\" array", path);
 	}
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	machine = json_load_file(path, 0, &je);
 	names = calloc(a->nevents + 1, sizeof *names);
 	if (!names) {
 		rc = err_set(e, E_RUNTIME, "out of memory");
@@ -255,7 +247,7 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	if ((rc = fileset_open(o, "discovered.ini", &ini, e)) ||
 	    (rc = fileset_open(o, "discovered.md", &md, e)))
 		goto out;
-	ini_header(ini, machine, dir);
+	ini_header(ini, &a->m, dir);
 	/* pass 0: the events the config states; pass 1: the rest, as comments and table rows */
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t i = 0; i < a->nevents; i++) {
@@ -309,7 +301,6 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	fputc('\n', md);
 out:
 	free(names);
-	json_decref(machine);
 	json_decref(root);
 	return rc;
 }

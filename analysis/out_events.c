@@ -264,12 +264,10 @@ int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, 
 {
 	FILE *csv, *json, *md;
 	struct hypo_set hs;
-	char path[4096];
 	int rc;
 
 	/* the config's hypotheses, which machine.json records beside the events */
-	snprintf(path, sizeof path, "%s/machine.json", o->dir);
-	if ((rc = hypo_read(path, &hs, e)))
+	if ((rc = hypo_build(&a->m, &hs, e)))
 		return rc;
 	if ((rc = fileset_open(o, "events.csv", &csv, e)) ||
 	    (rc = fileset_open(o, "events.json", &json, e)) || (rc = fileset_open(o, "events.md", &md, e)))

@@ -62,35 +62,20 @@ static int usable(enum out_export_format fmt, const struct out_metric *m, const 
 }
 
 /* The PMU PAPI's perf_event component named as the core PMU in machine.json, for the CPU line. */
-static void papi_pmu(const char *dir, char *pmu, size_t len, const char **note)
+static void papi_pmu(const struct machine *mach, char *pmu, size_t len, const char **note)
 {
-	char path[PATH_MAX];
-	json_t *m, *comps, *c, *p;
-	size_t i, j;
-
 	snprintf(pmu, len, "perf");
 	*note = "machine.json names no core PMU (PAPI's perf_event component was disabled); replace "
 		"'perf' with the core PMU that papi_component_avail lists";
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	if (!(m = json_load_file(path, 0, NULL)))
-		return;
-	comps = out_json_path(m, "counters.availability.papi.components");
-	json_array_foreach(comps, i, c)
-	{
-		if (strcmp(json_string_value(json_object_get(c, "name")) ?: "", "perf_event"))
-			continue;
-		json_array_foreach(json_object_get(c, "pmus"), j, p)
-		{
-			const char *s = json_string_value(p);
-			if (s && strcmp(s, "perf") && strcmp(s, "perf_raw") && strcmp(s, "ix86arch") &&
-			    strcmp(s, "amd64")) {
-				snprintf(pmu, len, "%s", s);
-				*note = "the core PMU of PAPI's perf_event component in machine.json";
-				break;
-			}
+	for (unsigned i = 0; i < mach->npapi_pmus; i++) {
+		const char *s = mach->papi_pmus[i];
+		if (strcmp(s, "perf") && strcmp(s, "perf_raw") && strcmp(s, "ix86arch") &&
+		    strcmp(s, "amd64")) {
+			snprintf(pmu, len, "%s", s);
+			*note = "the core PMU of PAPI's perf_event component in machine.json";
+			return;
 		}
 	}
-	json_decref(m);
 }
 
 /* LIKWID reads groups from ~/.likwid/groups/<its architecture>/, so the files go into such a folder
@@ -113,7 +98,7 @@ static int write_likwid(struct fileset *o, const struct out_metric *m, const uns
 	return rc;
 }
 
-static int write_files(enum out_export_format fmt, const char *dir, const char *outdir,
+static int write_files(enum out_export_format fmt, const struct machine *mach, const char *outdir,
 		       const struct out_metric *m, const unsigned *use, unsigned n,
 		       struct out_export_summary *s, struct err *e)
 {
@@ -135,7 +120,7 @@ static int write_files(enum out_export_format fmt, const char *dir, const char *
 		if (!rc && !(rc = open_one(&o, "perf-stat.txt", &f, s, e)))
 			rc = close_one(&o, f, out_export_perf_stat(f, m, use, n), "perf-stat.txt", e);
 	} else if (!(rc = open_one(&o, OUT_PAPI_FILE, &f, s, e))) {
-		papi_pmu(dir, pmu, sizeof pmu, &note);
+		papi_pmu(mach, pmu, sizeof pmu, &note);
 		rc = close_one(&o, f, out_export_papi(f, m, use, n, pmu, note, s->skipped_why), OUT_PAPI_FILE,
 			       e);
 	}
@@ -159,8 +144,9 @@ static void note_skip(struct out_export_summary *s, const struct out_metric *m, 
 int out_export(const char *dir, const char *outdir, enum out_export_format fmt, struct out_export_summary *s,
 	       struct err *e)
 {
-	char def[PATH_MAX];
+	char def[PATH_MAX], path[PATH_MAX];
 	struct out_metric *m = NULL;
+	struct machine mach = {0};
 	unsigned n, nuse = 0, *use = NULL;
 	json_t *events;
 	int rc;
@@ -168,7 +154,9 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	memset(s, 0, sizeof *s);
 	if ((rc = out_events_load(dir, &events, e)))
 		return rc;
-	if ((rc = out_metrics_build(events, dir, &m, &n, &s->validated, e)))
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	if ((rc = machine_read(path, &mach, e)) ||
+	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)))
 		goto out;
 	if (!(use = calloc(n + 1, sizeof *use))) {
 		rc = err_set(e, E_RUNTIME, "export: out of memory");
@@ -192,10 +180,11 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 		rc = err_set(e, E_RUNTIME, "%s: %s", outdir, strerror(errno));
 		goto out;
 	}
-	rc = write_files(fmt, dir, outdir, m, use, nuse, s, e);
+	rc = write_files(fmt, &mach, outdir, m, use, nuse, s, e);
 out:
 	free(use);
 	free(m);
+	machine_free(&mach);
 	json_decref(events);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "machine_read.h"
 
 struct out_metric {
 	char name[128];       /* read_bw_L2_L3_DRAM */
@@ -39,8 +40,8 @@ struct out_metric {
 /* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
    rate from dir/peaks.csv where the event is an indicator. *validated counts the exact/approximate
    events. *m is malloc'ed (free it). */
-int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
-		      unsigned *validated, struct err *e);
+int out_metrics_build(json_t *events, const char *dir, const struct machine *mach, struct out_metric **m,
+		      unsigned *n, unsigned *validated, struct err *e);
 
 /* The name a tool knows an event by, or NULL (why says why) when this tool cannot count it. perf:
    its spelling for `perf stat -e` (out_perf_expr escapes it for metric expressions); LIKWID: also

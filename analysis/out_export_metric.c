@@ -76,21 +76,11 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 
 /* The config the run used ("zen3" from machine.json config.path "configs/zen3.ini"): the names the
    tools give an encoding depend on the architecture. "" when machine.json does not say. */
-static void config_arch(const char *dir, char *arch, size_t len)
+static void config_arch(const struct machine *mach, char *arch, size_t len)
 {
-	char path[PATH_MAX];
-	const char *p, *base;
-	json_t *m;
+	const char *p = mach->config_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 
-	arch[0] = '\0';
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	if (!(m = json_load_file(path, 0, NULL)))
-		return;
-	if ((p = json_string_value(out_json_path(m, "config.path")))) {
-		base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
-		snprintf(arch, len, "%.*s", (int)strcspn(base, "."), base);
-	}
-	json_decref(m);
+	snprintf(arch, len, "%.*s", (int)strcspn(base, "."), base);
 }
 
 static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
@@ -189,8 +179,8 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 	out_csv_free(&t);
 }
 
-int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, unsigned *n,
-		      unsigned *validated, struct err *e)
+int out_metrics_build(json_t *events, const char *dir, const struct machine *mach, struct out_metric **m,
+		      unsigned *n, unsigned *validated, struct err *e)
 {
 	json_t *arr = json_object_get(events, "events"), *ev;
 	char arch[32];
@@ -210,7 +200,7 @@ int out_metrics_build(json_t *events, const char *dir, struct out_metric **m, un
 		unique_name(*m, *n);
 		(*n)++;
 	}
-	config_arch(dir, arch, sizeof arch);
+	config_arch(mach, arch, sizeof arch);
 	for (unsigned k = 0; k < *n; k++)
 		snprintf((*m)[k].arch, sizeof(*m)[k].arch, "%s", arch);
 	attach_peaks(*m, *n, dir);

@@ -64,10 +64,7 @@ void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p)
 
 	for (int i = LEVEL_L1; i < LEVEL_DRAM; i++) {
 		const char *name = level_name((enum level)i);
-		json_t *rep = out_json_path(d->machine, "levels.reported");
-		json_t *meas = out_json_path(d->machine, "levels.measured");
-		double r = json_number_value(json_object_get(rep, name));
-		double m = json_number_value(json_object_get(meas, name));
+		double r = d->a.m.reported[i], m = d->a.m.measured[i];
 		snprintf(label, sizeof label, "%s %.0f KiB", name, r / 1024);
 		out_plot_mark(p, r, label, 0);
 		if (m > 0 && fabs(m - r) > 0.01 * r) {

@@ -136,11 +136,9 @@ static int latency(const struct out_rdata *d, struct out_figures *f, const char 
 
 static int level_probe(const struct out_rdata *d, struct out_figures *f)
 {
-	json_t *curve = out_json_path(d->machine, "levels.latency_curve"), *pt;
 	struct out_plot *pl;
-	size_t i;
 
-	if (!json_array_size(curve))
+	if (!d->a.m.nlatency)
 		return 0;
 	if (!(pl = out_fig_new(f, "level_probe")))
 		return -1;
@@ -153,10 +151,9 @@ static int level_probe(const struct out_rdata *d, struct out_figures *f)
 		 "limits.");
 	pl->logx = pl->xbytes = pl->logy = 1;
 	out_fig_mark_levels(d, pl);
-	json_array_foreach(curve, i,
-			   pt) if (out_fig_add(pl, "latency per access",
-					       json_number_value(json_array_get(pt, 0)),
-					       json_number_value(json_array_get(pt, 1)), 0)) return -1;
+	for (unsigned i = 0; i < d->a.m.nlatency; i++)
+		if (out_fig_add(pl, "latency per access", d->a.m.latency[i].bytes, d->a.m.latency[i].ns, 0))
+			return -1;
 	out_fig_keep(f, 0);
 	return 0;
 }

@@ -67,7 +67,7 @@ int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e)
 	if ((rc = out_events_load(dir, &d->events, e)))
 		return rc;
 	snprintf(path, sizeof path, "%s/machine.json", dir);
-	if ((rc = load_json(path, &d->machine, e)) || (rc = machine_read(path, &d->a.m, e)))
+	if ((rc = machine_read(path, &d->a.m, e)))
 		goto fail;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
 	if ((rc = agg_read(&d->a, path, e)))
@@ -81,9 +81,8 @@ fail:
 void out_rdata_free(struct out_rdata *d)
 {
 	agg_free(&d->a);
-	json_decref(d->machine);
 	json_decref(d->events);
-	d->machine = d->events = NULL;
+	d->events = NULL;
 }
 
 json_t *out_event_verdict(const struct out_rdata *d, const char *event)
@@ -100,17 +99,4 @@ json_t *out_event_verdict(const struct out_rdata *d, const char *event)
 int out_class_validated(const char *cls)
 {
 	return cls && (strcmp(cls, "exact") == 0 || strcmp(cls, "approximate") == 0);
-}
-
-json_t *out_json_path(json_t *root, const char *path)
-{
-	char key[128];
-	const char *dot;
-
-	while (root && (dot = strchr(path, '.'))) {
-		snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
-		root = json_object_get(root, key);
-		path = dot + 1;
-	}
-	return root ? json_object_get(root, path) : NULL;
 }

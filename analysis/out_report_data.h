@@ -10,9 +10,8 @@
 
 struct out_rdata {
 	const char *dir;
-	struct agg a;    /* raw.csv: points, events, counts per repetition */
-	json_t *machine; /* machine.json */
-	json_t *events;  /* events.json */
+	struct agg a;   /* raw.csv: points, events, counts per repetition; machine.json in a.m */
+	json_t *events; /* events.json */
 };
 
 /* DIR/events.json, checked for the members the exports use. A missing file is E_USAGE telling the
@@ -27,8 +26,5 @@ void out_rdata_free(struct out_rdata *d);
 json_t *out_event_verdict(const struct out_rdata *d, const char *event);
 /* Exact and approximate are the verdicts a metric may be built on. */
 int out_class_validated(const char *cls);
-
-/* machine.json member by a dotted path ("levels.reported.L1"), or NULL. */
-json_t *out_json_path(json_t *root, const char *path);
 
 #endif

@@ -11,48 +11,37 @@
 #include "out_report_md.h"
 #include "out_report_ref.h"
 
-static const char *jstr(json_t *root, const char *path)
-{
-	const char *s = json_string_value(out_json_path(root, path));
-
-	return s ? s : "";
-}
-
 static void header(FILE *f, const struct out_rdata *d)
 {
-	json_t *m = d->machine;
+	const struct machine *m = &d->a.m;
 
-	fprintf(f, "# pmucheck report: %s, %s\n\n", *d->a.m.host ? d->a.m.host : "unknown host",
-		*d->a.m.cpu ? d->a.m.cpu : "unknown CPU");
+	fprintf(f, "# pmucheck report: %s, %s\n\n", *m->host ? m->host : "unknown host",
+		*m->cpu ? m->cpu : "unknown CPU");
 	fprintf(f,
 		"Results directory `%s`: %lu raw rows, %u points, %u events. Run `%s` (pmucheck %s), "
 		"%s to %s; kernel %s, microcode %s.\n\n",
-		d->dir, d->a.rows, d->a.npoints, d->a.nevents, jstr(m, "command"), jstr(m, "pmucheck"),
-		jstr(m, "started_utc"), jstr(m, "finished_utc"), jstr(m, "os.kernel"),
-		jstr(m, "cpu.microcode"));
+		d->dir, d->a.rows, d->a.npoints, d->a.nevents, m->command, m->version, m->started,
+		m->finished, m->kernel, m->microcode);
 }
 
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
 {
-	json_t *dist = json_object_get(d->machine, "disturbance"),
-	       *steal = json_object_get(dist, "steal_percent");
+	const struct machine *m = &d->a.m;
 	int busy;
 	unsigned noisy = 0;
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	busy = noisy * 10 > d->a.npoints || (json_is_number(steal) && json_number_value(steal) >= 5);
+	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5;
 	fprintf(f, "## Run quality\n\n");
-	if (json_is_number(steal))
+	if (m->steal_percent >= 0)
 		fprintf(f,
 			"- **Steal time**: %.1f %% of the CPU time went to other guests of the hypervisor "
 			"while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
 			"sampling thread included).\n",
-			json_number_value(steal),
-			json_integer_value(json_object_get(dist, "runnable_before")),
-			json_integer_value(json_object_get(dist, "runnable_after")));
+			m->steal_percent, m->runnable_before, m->runnable_after);
 	else
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
@@ -95,35 +84,33 @@ static unsigned list_status(FILE *f, const struct agg *a, enum raw_status st, co
 	return n;
 }
 
-static void list_prefetch(FILE *f, json_t *m)
+static void list_prefetch(FILE *f, const struct machine *m)
 {
-	json_t *pf = json_object_get(m, "prefetch");
-
-	if (json_is_true(json_object_get(pf, "control"))) {
-		if (*jstr(pf, "left_running"))
+	if (m->prefetch_control) {
+		if (*m->prefetch_left_running)
 			fprintf(f,
 				"- **Prefetchers not switched**: %s. The `off` states leave it running, so "
 				"`off` and `prefetch-blind` mean the switched prefetchers only.\n",
-				jstr(pf, "left_running"));
+				m->prefetch_left_running);
 		return;
 	}
 	fprintf(f,
 		"- **Prefetcher control absent**: %s. Skipped prefetcher states: %s. Every measurement "
 		"ran with the prefetchers as the machine had them (`uncontrolled`), so no verdict says "
 		"whether an event holds with prefetchers off.\n",
-		*jstr(pf, "reason") ? jstr(pf, "reason") : "no reason recorded",
-		*jstr(pf, "skipped") ? jstr(pf, "skipped") : "none recorded");
+		*m->prefetch_reason ? m->prefetch_reason : "no reason recorded",
+		*m->prefetch_skipped ? m->prefetch_skipped : "none recorded");
 }
 
-static void list_levels(FILE *f, json_t *m)
+static void list_levels(FILE *f, const struct machine *m)
 {
-	json_t *dis = out_json_path(m, "levels.disagreements"), *x;
-	size_t i;
+	int measured = 0;
 
-	json_array_foreach(dis, i, x)
-		fprintf(f, "- **Cache level limits in doubt**: %s.\n", json_string_value(x));
-	if (!json_object_size(out_json_path(m, "levels.measured")) &&
-	    !json_array_size(out_json_path(m, "levels.latency_curve")))
+	for (unsigned i = 0; i < m->ndisagreements; i++)
+		fprintf(f, "- **Cache level limits in doubt**: %s.\n", m->disagreements[i]);
+	for (int l = 0; l < MACHINE_NCACHE; l++)
+		measured |= m->measured[l] > 0;
+	if (!measured && !m->nlatency)
 		fprintf(f,
 			"- **Cache level limits not measured**: the latency probe did not run "
 			"(`--reported-levels`); levels follow the reported cache sizes.\n");
@@ -132,15 +119,14 @@ static void list_levels(FILE *f, json_t *m)
 static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct out_figures *figs,
 			     const char *why_no_plots)
 {
-	json_t *avail = out_json_path(d->machine, "counters.availability");
 	unsigned n;
 
 	fprintf(f, "## What was not measured\n\n");
-	if (json_is_false(json_object_get(avail, "hardware")))
+	if (d->a.m.hardware == 0)
 		fprintf(f,
 			"Hardware counters are not available on this machine: %s. Hardware events are "
 			"*not measured*: no verdict either way.\n\n",
-			jstr(avail, "reason"));
+			d->a.m.counters_reason);
 	list_status(f, &d->a, RS_NOT_MEASURED, "Not measured");
 	list_status(f, &d->a, RS_FAILED, "Failed");
 	n = 0; /* events with no reading that counts: every one of them not measured or failed */
@@ -148,8 +134,8 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 		n += !d->a.events[i].rows[RS_OK] &&
 			(d->a.events[i].rows[RS_NOT_MEASURED] || d->a.events[i].rows[RS_FAILED]);
 	list_status(f, &d->a, RS_MULTIPLEXED, "Multiplexed readings (never used)");
-	list_prefetch(f, d->machine);
-	list_levels(f, d->machine);
+	list_prefetch(f, &d->a.m);
+	list_levels(f, &d->a.m);
 	if (why_no_plots)
 		fprintf(f, "- **No figures**: %s.\n", why_no_plots);
 	if (*figs->not_drawn) {

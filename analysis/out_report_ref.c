@@ -119,21 +119,17 @@ static int locate(const char *dir, const char *ref, char *path, size_t len)
 
 void out_report_references(FILE *f, const struct out_rdata *d)
 {
-	json_t *preset = json_object_get(d->machine, "preset"), *ref;
 	char path[PATH_MAX];
 	struct out_csv peaks, t;
-	size_t i;
 
-	if (!preset)
+	if (!*d->a.m.preset)
 		return;
-	fprintf(f, "## Seed paper reference: preset %s\n\n",
-		json_string_value(json_object_get(preset, "name")) ?: "?");
+	fprintf(f, "## Seed paper reference: preset %s\n\n", d->a.m.preset);
 	snprintf(path, sizeof path, "%s/peaks.csv", d->dir);
 	if (out_csv_read(path, &peaks))
 		memset(&peaks, 0, sizeof peaks);
-	json_array_foreach(json_object_get(preset, "reference"), i, ref)
-	{
-		const char *name = json_string_value(ref) ?: "";
+	for (unsigned i = 0; i < d->a.m.nreferences; i++) {
+		const char *name = d->a.m.references[i];
 		if (locate(d->dir, name, path, sizeof path) || out_csv_read(path, &t)) {
 			fprintf(f, "- Reference table `%s`: not found or not readable here.\n\n", name);
 			continue;

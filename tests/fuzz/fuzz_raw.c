@@ -146,5 +146,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(rc, &e, false);
 	if (rc == 0 && !(m.limit[0] > 0))
 		abort();
+	machine_free(&m);
 	return 0;
 }

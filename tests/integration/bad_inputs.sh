@@ -188,7 +188,7 @@ row "truncated/raw.csv:5: truncated row (the file ends without a line end)" anal
 row "empty-raw/raw.csv:1: empty file" analyze empty-raw
 row "no-raw/raw.csv" analyze no-raw
 row "bad-json/machine.json:" analyze bad-json
-row "format-2/machine.json: member 'format' must be 1" analyze format-2
+row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json" analyze no-machine
 

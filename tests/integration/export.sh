@@ -54,6 +54,7 @@ python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 d["events"] = [e for e in d["events"] if e["class"] not in ("exact", "approximate")]
 json.dump(d, open(sys.argv[2], "w"))' "$F/events.json" "$N/events.json"
+cp "$F/machine.json" "$N/"
 expect_status "export with nothing validated exits 1" 1 "$PMUCHECK" export "$N" --format perf
 cp "$TMP/check.out" "$TMP/none.out"
 check "... saying nothing was validated" grep -q "nothing validated" "$TMP/none.out"

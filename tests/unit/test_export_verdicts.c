@@ -106,6 +106,7 @@ static char *export(enum out_export_format fmt, const char *file, struct out_exp
 static void test_only_validated_events_become_metrics(void **state)
 {
 	struct out_metric *m;
+	struct machine mach;
 	unsigned n, validated;
 	json_t *ev;
 	char path[PATH_MAX + 16];
@@ -115,7 +116,9 @@ static void test_only_validated_events_become_metrics(void **state)
 	snprintf(path, sizeof path, "%s/events.json", dir);
 	ev = json_load_file(path, 0, NULL);
 	assert_non_null(ev);
-	assert_int_equal(out_metrics_build(ev, dir, &m, &n, &validated, &e), 0);
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	assert_int_equal(machine_read(path, &mach, &e), 0);
+	assert_int_equal(out_metrics_build(ev, dir, &mach, &m, &n, &validated, &e), 0);
 	assert_int_equal(validated, 5);
 	assert_int_equal(n, 5);
 	for (unsigned i = 0; i < n; i++)
@@ -130,6 +133,7 @@ static void test_only_validated_events_become_metrics(void **state)
 	assert_string_equal(m[0].arch, "skx");
 	assert_true(m[4].bytes == 0 && m[4].divisor == 1e6);
 	free(m);
+	machine_free(&mach);
 	json_decref(ev);
 }
 

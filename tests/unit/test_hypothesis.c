@@ -123,14 +123,16 @@ static void write_machine(const char *hypotheses)
 
 	assert_non_null(f);
 	fprintf(f,
-		"{\"format\": 1, \"counters\": {\"experiments\": [{\"experiment\": \"\", \"hypotheses\": "
-		"%s}]}}\n",
+		"{\"format\": 1, \"levels\": {\"reported\": {\"L1\": 32768}}, \"counters\": "
+		"{\"experiments\": "
+		"[{\"experiment\": \"\", \"hypotheses\": %s}]}}\n",
 		hypotheses);
 	fclose(f);
 }
 
 static void test_machine_json_hypotheses_are_found_by_the_summed_rows_name(void **state)
 {
+	struct machine m;
 	struct hypo_set s;
 	struct err e;
 	const struct hypo *h;
@@ -141,7 +143,9 @@ static void test_machine_json_hypotheses_are_found_by_the_summed_rows_name(void 
 		"{\"uncore_imc_*/cas_count_read/\": {\"name\": \"IMC.RD\", \"quantity\": \"lines_read\", "
 		"\"scale\": 1, \"levels\": [\"DRAM\"], \"prefetch\": [\"off\"], \"placement\": [\"remote\"], "
 		"\"scope\": \"socket\", \"note\": \"\"}}");
-	assert_int_equal(hypo_read(path, &s, &e), 0);
+	assert_int_equal(machine_read(path, &m, &e), 0);
+	assert_int_equal(hypo_build(&m, &s, &e), 0);
+	machine_free(&m);
 	assert_null(hypo_find(&s, "uncore_imc_0/cas_count_read/"));
 	h = hypo_find(&s, "uncore_imc_*/cas_count_read/");
 	assert_non_null(h);
@@ -153,7 +157,8 @@ static void test_machine_json_hypotheses_are_found_by_the_summed_rows_name(void 
 	write_machine("{\"x\": {\"quantity\": \"lines_read\", \"scale\": 1, \"levels\": [\"L4\"], "
 		      "\"prefetch\": [], "
 		      "\"placement\": []}}");
-	assert_int_equal(hypo_read(path, &s, &e), E_USAGE);
+	assert_int_equal(machine_read(path, &m, &e), E_USAGE);
+	machine_free(&m);
 	assert_non_null(strstr(e.msg, "'levels'"));
 	unlink(path);
 }
