@@ -142,7 +142,7 @@ static double ev_stall_mem(const struct gen_point *p, unsigned rep, uint64_t *rn
 			   const char **why)
 {
 	(void)rep, (void)rng, (void)st, (void)why;
-	return strcmp(p->kernel, "chase") ? round(p->seconds * GEN_GHZ * 1e8) : round(memory_cycles(p));
+	return gen_is_chase(p->model) ? round(memory_cycles(p)) : round(p->seconds * GEN_GHZ * 1e8);
 }
 
 /* all stall cycles: rises with the dependent multiplies */

@@ -23,8 +23,13 @@
 #define GEN_L3 (8 * 1024 * 1024.0)
 #define GEN_GHZ 3.0
 
+/* What a synthetic kernel does, in the generator's simplified model (named once, in gen_kernels).
+   GEN_CHASE_PLAIN: a chase whose multiplies, if any, do not lengthen it (plain, indep). */
+enum gen_model { GEN_LOAD, GEN_STORE, GEN_STORE_NT, GEN_TRIAD, GEN_CHASE_PLAIN, GEN_CHASE_DEP, GEN_TOUCH };
+
 struct gen_point {
 	unsigned id;
+	enum gen_model model;
 	const char *kernel, *variant, *access, *plots, *traits, *prefetch, *placement;
 	int width, arrays, threads, noisy;
 	uint64_t bytes, reps, arg;
@@ -70,6 +75,11 @@ static inline int gen_level(double foot)
 	return 3;
 }
 
+static inline int gen_is_chase(enum gen_model m)
+{
+	return m == GEN_CHASE_PLAIN || m == GEN_CHASE_DEP;
+}
+
 /* Volumes of the differenced call (R passes, times threads) and a plausible time. */
 static inline void gen_volumes(struct gen_point *p)
 {
@@ -79,19 +89,22 @@ static inline void gen_volumes(struct gen_point *p)
 	int lv = p->level < 0 ? 1 : p->level;
 
 	memset(v, 0, sizeof p->v);
-	if (!strcmp(p->kernel, "load")) {
+	switch (p->model) {
+	case GEN_LOAD:
 		v[RQ_loads] = n / w;
 		v[RQ_bytes_loaded] = n;
 		v[RQ_lines_read] = lines;
 		v[RQ_instructions] = n / w + 2 * lines;
-	} else if (!strcmp(p->kernel, "store")) {
-		int nt = strstr(p->variant, ".nt") != NULL;
+		break;
+	case GEN_STORE:
+	case GEN_STORE_NT:
 		v[RQ_stores] = n / w;
 		v[RQ_bytes_stored] = n;
-		v[RQ_lines_read] = nt ? 0 : lines;
+		v[RQ_lines_read] = p->model == GEN_STORE_NT ? 0 : lines;
 		v[RQ_lines_written] = lines;
 		v[RQ_instructions] = n / w + 2 * lines;
-	} else if (!strcmp(p->kernel, "triad")) {
+		break;
+	case GEN_TRIAD:
 		v[RQ_loads] = 2 * n / w;
 		v[RQ_stores] = n / w;
 		v[RQ_bytes_loaded] = 2 * n;
@@ -99,22 +112,26 @@ static inline void gen_volumes(struct gen_point *p)
 		v[RQ_lines_read] = 3 * lines;
 		v[RQ_lines_written] = lines;
 		v[RQ_instructions] = 4 * n / w + 2 * lines;
-	} else if (!strcmp(p->kernel, "chase")) {
+		break;
+	case GEN_CHASE_PLAIN:
+	case GEN_CHASE_DEP:
 		v[RQ_loads] = v[RQ_chase_accesses] = v[RQ_lines_read] = lines;
 		v[RQ_bytes_loaded] = 8 * lines;
 		v[RQ_multiplies] = (double)p->arg * lines;
 		v[RQ_instructions] = (2 + (double)p->arg) * lines;
-	} else if (!strcmp(p->kernel, "touch")) {
+		break;
+	case GEN_TOUCH:
 		v[RQ_pages] = v[RQ_stores] = n / 4096;
 		v[RQ_bytes_stored] = 8 * n / 4096;
 		v[RQ_instructions] = 4 * n / 4096;
+		break;
 	}
 	for (int q = 0; q < RQ_COUNT; q++)
 		v[q] = round(v[q] * r);
-	if (!strcmp(p->kernel, "chase")) {
-		double ns = lat_ns[lv] + (strstr(p->variant, ".dep") ? 3.0 * p->arg / GEN_GHZ : 0);
+	if (gen_is_chase(p->model)) {
+		double ns = lat_ns[lv] + (p->model == GEN_CHASE_DEP ? 3.0 * p->arg / GEN_GHZ : 0);
 		p->seconds = ns * 1e-9 * lines * p->reps;
-	} else if (!strcmp(p->kernel, "touch")) {
+	} else if (p->model == GEN_TOUCH) {
 		p->seconds = 2e-7 * n / 4096;
 	} else {
 		double bw = gbps[lv] * (lv == 3 ? sqrt(p->threads) : p->threads);
@@ -175,11 +192,10 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		prefix, sizeof prefix,
 		"%u,%u,0,%s,%s,%s,%s,%s,%d,%s,%llu,%llu,%d,%llu,%s,%d,%s,%s,0,%s,,%s,0,%.9g,%.0f,%.1f,%s",
 		p->id, rep, p->kernel, p->variant, p->access, p->plots, p->traits, p->width,
-		strcmp(p->kernel, "chase") ? "" : "k", (unsigned long long)p->arg,
-		(unsigned long long)p->bytes, p->arrays, (unsigned long long)p->reps,
-		strcmp(p->kernel, "touch") ? "reps" : "size", p->threads, p->threads > 1 ? "0;1" : "0",
-		p->placement, p->prefetch, lvname[p->level < 0 ? 1 : p->level], p->seconds, p->seconds * 3e9,
-		GEN_GHZ, p->noisy ? "noisy" : "");
+		gen_is_chase(p->model) ? "k" : "", (unsigned long long)p->arg, (unsigned long long)p->bytes,
+		p->arrays, (unsigned long long)p->reps, p->model == GEN_TOUCH ? "size" : "reps", p->threads,
+		p->threads > 1 ? "0;1" : "0", p->placement, p->prefetch, lvname[p->level < 0 ? 1 : p->level],
+		p->seconds, p->seconds * 3e9, GEN_GHZ, p->noisy ? "noisy" : "");
 	for (int q = 0; q < RQ_COUNT && n < (int)sizeof prefix; q++)
 		n += snprintf(prefix + n, sizeof prefix - n, ",%.0f", p->v[q]);
 	for (unsigned e = 0; e < nev; e++) {
@@ -199,6 +215,7 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 }
 
 struct gen_kernel {
+	enum gen_model model;
 	const char *kernel, *variant, *access, *plots, *traits;
 	int width, arrays;
 	uint64_t arg;
@@ -208,15 +225,15 @@ struct gen_kernel {
 #define GEN_BW "bw-size;ev-size"
 #define GEN_CHASE "ev-size;latency"
 static const struct gen_kernel gen_kernels[] = {
-	{"load", "load.sse", "read", GEN_BW, "", 16, 1, 0},
-	{"load", "load.avx512", "read", GEN_BW, "", 64, 1, 0},
-	{"store", "store.avx512", "write", GEN_BW, "", 64, 1, 0},
-	{"store", "store.avx512.nt", "nt-write", GEN_BW, "nt", 64, 1, 0},
-	{"triad", "triad.avx", "triad", GEN_BW, "", 32, 3, 0},
-	{"chase", "chase.plain", "latency", GEN_CHASE ";level-probe", "", 8, 1, 0},
-	{"chase", "chase.indep", "", GEN_CHASE, "mul-indep", 8, 1, 16},
-	{"chase", "chase.dep", "", GEN_CHASE, "mul-dep", 8, 1, 16},
-	{"touch", "touch.page", "fault", "ev-size", "", 8, 1, 0},
+	{GEN_LOAD, "load", "load.sse", "read", GEN_BW, "", 16, 1, 0},
+	{GEN_LOAD, "load", "load.avx512", "read", GEN_BW, "", 64, 1, 0},
+	{GEN_STORE, "store", "store.avx512", "write", GEN_BW, "", 64, 1, 0},
+	{GEN_STORE_NT, "store", "store.avx512.nt", "nt-write", GEN_BW, "nt", 64, 1, 0},
+	{GEN_TRIAD, "triad", "triad.avx", "triad", GEN_BW, "", 32, 3, 0},
+	{GEN_CHASE_PLAIN, "chase", "chase.plain", "latency", GEN_CHASE ";level-probe", "", 8, 1, 0},
+	{GEN_CHASE_PLAIN, "chase", "chase.indep", "", GEN_CHASE, "mul-indep", 8, 1, 16},
+	{GEN_CHASE_DEP, "chase", "chase.dep", "", GEN_CHASE, "mul-dep", 8, 1, 16},
+	{GEN_TOUCH, "touch", "touch.page", "fault", "ev-size", "", 8, 1, 0},
 };
 #define GEN_NKERNELS (sizeof gen_kernels / sizeof gen_kernels[0])
 
@@ -264,10 +281,10 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 							: gen_footprint(lv, i, per_level);
 						if (foot < 0 ||
 						    (th == 2 &&
-						     (!strcmp(g->kernel, "chase") ||
-						      !strcmp(g->kernel, "touch"))))
+						     (gen_is_chase(g->model) || g->model == GEN_TOUCH)))
 							continue;
 						p.id = id++;
+						p.model = g->model;
 						p.kernel = g->kernel;
 						p.variant = g->variant;
 						p.access = g->access;
@@ -280,11 +297,11 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 						p.prefetch = pf[s];
 						p.placement = "local";
 						p.bytes = (uint64_t)(foot / g->arrays) / 4096 * 4096 + 4096;
-						p.reps = strcmp(g->kernel, "touch") ? 8 : 1;
+						p.reps = g->model == GEN_TOUCH ? 1 : 8;
 						p.level = gen_level((double)p.bytes * p.arrays);
 						/* the largest DRAM point of the load kernels is flagged noisy */
 						p.noisy = lv == 3 && i == per_level - 1 &&
-							!strcmp(g->kernel, "load");
+							g->model == GEN_LOAD;
 						gen_volumes(&p);
 						for (unsigned r = 0; r < reps; r++) {
 							gen_rows(f, &p, r, ev, nev, &rng);

@@ -178,6 +178,7 @@ static void test_only_noisy_points_are_used_and_said(void **state)
 	gen_header(f);
 	for (unsigned i = 0; i < 5; i++) {
 		struct gen_point p = {.id = i,
+				      .model = GEN_LOAD,
 				      .kernel = "load",
 				      .variant = "load.avx512",
 				      .access = "read",
