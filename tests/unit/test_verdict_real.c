@@ -17,7 +17,7 @@
 
 static int is_chase(const struct gen_point *p)
 {
-	return !strcmp(p->kernel, "chase");
+	return gen_is_chase(p->model);
 }
 
 /* An IMC CAS counter (Helm & Taura Fig. 7; Molka et al. Table 3, UNC_M_CAS_COUNT.RD): one per line
