@@ -48,6 +48,17 @@ for i in $(seq 1 20); do
 		"$PMUCHECK" analyze --quiet "$d" >"$TMP/an.out" 2>&1 ||
 			{ bad=1; why="$why; kill $i ($sig): partial raw.csv not analysable: $(tail -3 "$TMP/an.out" | tr '\n' ' ')"; }
 	fi
+	if [ ! -e "$d/machine.json" ]; then
+		# stopped between creating the directory and recording its arguments: nothing was measured,
+		# and --resume must say so rather than guess the arguments
+		[ ! -e "$d/raw.csv" ] || { bad=1; why="$why; kill $i ($sig): raw.csv without machine.json"; }
+		if [ -e "$d/PARTIAL" ]; then
+			"$PMUCHECK" run --resume "$d" >"$TMP/res.out" 2>&1
+			[ $? -eq 2 ] && grep -q "measured nothing; start it again" "$TMP/res.out" ||
+				{ bad=1; why="$why; kill $i ($sig): resume before machine.json: $(tail -2 "$TMP/res.out" | tr '\n' ' ')"; }
+		fi
+		continue
+	fi
 	if [ -e "$d/PARTIAL" ]; then
 		"$PMUCHECK" run --resume "$d" >"$TMP/res.out" 2>&1 ||
 			{ bad=1; why="$why; kill $i ($sig): resume failed: $(tail -3 "$TMP/res.out" | tr '\n' ' ')"; continue; }
@@ -61,4 +72,8 @@ if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed
 
 expect_status "resume of a finished run is refused" 2 "$PMUCHECK" run --resume "$TMP/full"
 expect_status "resume of a directory that is no run is refused" 2 "$PMUCHECK" run --resume "$TMP"
+mkdir "$TMP/early" && touch "$TMP/early/PARTIAL"
+expect_status "resume of a run stopped before it wrote machine.json is refused" 2 "$PMUCHECK" run --resume "$TMP/early"
+cp "$TMP/check.out" "$TMP/early.out"
+check "... saying it measured nothing and must start again" grep -q "measured nothing; start it again" "$TMP/early.out"
 expect_status "resume with other options is refused" 2 "$PMUCHECK" run --resume "$TMP/full" --quick
