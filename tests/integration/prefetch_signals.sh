@@ -17,7 +17,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0
 make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 
 # Starts a session and kills it with $1: with $2 "now" after 1 us, before it can change anything;
-# otherwise once it has printed "set" (it then toggles all off / all on without pause) and a random
+# "early" at a random moment of its first 20 ms; "later" once it has printed "set" (it then toggles all off / all on without pause) and a random
 # 0-2 ms more, so the kill lands during its MSR writes however slow or busy the machine is (a delay
 # calibrated once did not: under load the sanitizer build's sessions often had not started yet).
 # Sets killed_in (1 when the session had already changed the MSRs) and status (999 when the signal
@@ -26,9 +26,11 @@ make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 # be gone, its lock with it, before the next start judges that lock (a timeout that returned early
 # once made the next start take the session for alive).
 kill_randomly() {
-	local pid watchdog n=0
-	if [ "$2" = now ]; then
-		timeout --foreground -k 1 -s "$1" --preserve-status 0.000001 env --default-signal "$SESSION" \
+	local pid watchdog n=0 delay=0.000001
+	if [ "$2" != later ]; then
+		# early: 1 us to 20 ms after the start, wherever that falls (opening, saving, the first writes)
+		[ "$2" = early ] && delay=$(printf '0.%06d' $((RANDOM % 20000 + 1)))
+		timeout --foreground -k 1 -s "$1" --preserve-status "$delay" env --default-signal "$SESSION" \
 			${3:-spin} >"$TMP/out" 2>"$TMP/err"
 		status=$?
 	else
@@ -72,7 +74,7 @@ for sig in INT TERM HUP QUIT SEGV BUS ABRT TERM:threads; do
 	num=$(kill -l "$sig")
 	in=0 before=0 bad=""
 	for ((i = 0; i < RUNS; i++)); do
-		when=later; ((i % 4)) || when=now
+		when=later; ((i % 4)) || when=now; ((i % 4 == 1)) && when=early
 		kill_randomly "$sig" $when $mode
 		if [ $killed_in = 1 ]; then in=$((in + 1)); else before=$((before + 1)); fi
 		if [ "$status" -ne $((128 + num)) ]; then
@@ -94,7 +96,7 @@ done
 # SIGKILL cannot be caught: the state file stays, and whatever pmucheck runs next restores.
 in=0 restored=0 bad=""
 for ((i = 0; i < RUNS; i++)); do
-	when=later; ((i % 4)) || when=now
+	when=later; ((i % 4)) || when=now; ((i % 4 == 1)) && when=early
 	kill_randomly KILL $when
 	[ $killed_in = 1 ] && in=$((in + 1))
 	if [ $killed_in = 1 ] && [ ! -e "$PMUCHECK_MSR_DIR/prefetch.state" ]; then
