@@ -34,8 +34,21 @@
 /* Wall-time limits of the probe (seconds): the sweep stops growing past them, and says so. */
 /* A single pass this many times the shortest timed call is measured on its own (latency_ns). */
 #define LONG_PASS 8
+/* The sweep ends once its last points span two octaves (4x in size) all at DRAM_NS or slower: no cache
+   level is that slow, so larger sizes could only find more DRAM. On a guest whose hwloc reports a whole
+   socket's L3 (508 MiB seen here) the sweep would otherwise run to twice that, into its time limit. */
+#define DRAM_OCTAVES_SPAN 4
 #define PROBE_SECONDS_QUICK 15.0
 #define PROBE_SECONDS_FULL 45.0
+
+int levels_past_dram(const struct levels_probe *p)
+{
+	int i = p->npoints;
+
+	while (i > 0 && p->ns[i - 1] >= DRAM_NS)
+		i--;
+	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
+}
 
 static uint64_t ticks(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps)
 {
@@ -100,7 +113,9 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		rc = buf_alloc(&b, top, &local, t, cpu, 1, e);
 	if (rc)
 		goto out;
-	buf_first_touch(&b);
+	/* no first touch of the whole buffer (twice the reported LLC, 1 GiB on a guest that reports a
+	   socket's L3): the chain built for each size writes every line it will time, and the sweep
+	   mostly stops long before the end (levels_past_dram) */
 	start = tsc_begin();
 	for (int i = 0; p->npoints < LEVELS_MAX_POINTS; i++) {
 		uint64_t size = (uint64_t)(4096.0 * pow(2.0, (double)i / steps));
@@ -118,6 +133,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		if (rc)
 			break;
 		p->npoints++;
+		if (levels_past_dram(p))
+			break;
 	}
 	buf_free(&b);
 	if (rc == 0)

@@ -37,6 +37,9 @@ struct levels_probe {
 /* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid. */
 int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
 		   struct err *e);
+/* Whether the last points of the sweep span two octaves all as slow as DRAM (levels.c: DRAM_NS), where
+   the sweep stops: beyond that it could only measure more DRAM. */
+int levels_past_dram(const struct levels_probe *p);
 /* Groups the measured points into plateaus and compares them with the reported sizes; separate from
    levels_measure so it can be tested on constructed curves. */
 void levels_classify(struct levels_probe *p, const struct topo *t);

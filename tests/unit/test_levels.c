@@ -312,6 +312,38 @@ static void test_stopped_probe_says_so(void **state)
 	assert_non_null(strstr(p.disagreements[0], "stopped before 98304 KiB"));
 }
 
+/* The sweep ends after two octaves of DRAM-like points, and the curve it leaves still gives the levels
+   (the Zen 5 guest's shape: hwloc's 508 MiB L3, DRAM-like from 5.7 MiB; the quick probe's 2^(1/2) grid). */
+static void test_sweep_stops_two_octaves_into_dram(void **state)
+{
+	struct levels_probe p;
+	struct topo t;
+	int n = 0, stop = -1;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	for (int i = 0; n < LEVELS_MAX_POINTS && stop < 0; i++) {
+		uint64_t s = (uint64_t)(4096.0 * pow(2.0, i / 2.0)) / 64 * 64;
+		p.size[n] = s;
+		p.ns[n++] = s <= 32 << 10 ? 1.2 : s <= 1 << 20 ? 4.0 : s <= 4 << 20 ? 18.0 : 150.0;
+		p.npoints = n;
+		if (levels_past_dram(&p))
+			stop = n - 1;
+	}
+	/* 5.66 MiB is the first DRAM-like size; the sweep ends at the first size 4x that, 22.6 MiB */
+	assert_int_equal(p.size[stop], 23726528);
+	assert_true(p.size[stop - 1] < 4 * 5931584ull);
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 4);
+	assert_non_null(strstr(p.disagreements[0], "L3-like only up to 4096 KiB"));
+	/* one slow point among cache points starts the count again: disturbance cannot end the sweep early */
+	p.npoints = stop + 1;
+	p.ns[stop - 1] = 59.0;
+	assert_false(levels_past_dram(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
 		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
 		cmocka_unit_test(test_stopped_probe_says_so),
+		cmocka_unit_test(test_sweep_stops_two_octaves_into_dram),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
