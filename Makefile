@@ -14,6 +14,7 @@ INC_harness  := $(INC_common) $(INC_kernels) $(HARNESS_DIRS:%=-I%)
 INC_analysis := $(INC_common) $(INC_kernels) -Ianalysis
 INC_commands := $(INC_harness) -Ianalysis -Icommands
 INC_ALL      := $(INC_commands)
+NPROC   := $(shell nproc 2>/dev/null || echo 1)
 LDLIBS  += -lpapi -lpfm -lnuma -lhwloc -linih -ljansson -lm
 LDFLAGS += -fopenmp
 
@@ -71,7 +72,7 @@ run: deps
 	./pmucheck
 
 test: deps-test
-	$(MAKE) pmucheck unit-tests
+	$(MAKE) -j$(NPROC) pmucheck unit-tests
 	tests/run.sh
 
 clean:

@@ -5,8 +5,8 @@
 SAN_TEST ?= 1
 
 .PHONY: san-build
-san-build:
-	$(MAKE) SAN=1 build-san/pmucheck unit-tests
+san-build: deps-test
+	$(MAKE) -j$(NPROC) SAN=1 build-san/pmucheck unit-tests
 
 ifeq ($(SAN_TEST),1)
 ifneq ($(SAN),1)
