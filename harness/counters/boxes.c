@@ -14,6 +14,20 @@ int boxes_wildcard(const char *spec)
 	return star && ((slash && star < slash) || (colons && star < colons));
 }
 
+int boxes_kind(const char *pmu, char *out, size_t len)
+{
+	size_t n = strlen(pmu), d = n;
+
+	while (d > 0 && isdigit((unsigned char)pmu[d - 1]))
+		d--;
+	if (d == n || d < 2 || pmu[d - 1] != '_') {
+		snprintf(out, len, "%s", pmu);
+		return 0;
+	}
+	snprintf(out, len, "%.*s*", (int)d, pmu);
+	return 1;
+}
+
 void boxes_conflict_tag(const char *tag, const char *spec, char *out, size_t len)
 {
 	const char *slash = strchr(spec, '/'), *colons = strstr(spec, "::");

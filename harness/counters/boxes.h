@@ -17,6 +17,9 @@
    Without the scope, every box of an expanded wildcard shares the tag and lands in a group, and a
    kernel re-run, of its own (28 for Skylake-SP's CHA lookups). */
 void boxes_conflict_tag(const char *tag, const char *spec, char *out, size_t len);
+/* The box wildcard of a perf uncore PMU name: "uncore_imc_3" -> "uncore_imc_*", "amd_umc_0" ->
+   "amd_umc_*" (returns 1); a name without a "_<number>" box suffix is copied as it is (returns 0). */
+int boxes_kind(const char *pmu, char *out, size_t len);
 /* Whether spec holds a box wildcard. */
 int boxes_wildcard(const char *spec);
 /* The specs of the boxes found here, into out[0..]; 0 when none (the spec then stays as written and is

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxes.h"
 #include "disc.h"
 
 /* Files beside the aliases that are no events (perf's sysfs ABI: .scale, .unit, .per-pkg, .snapshot). */
@@ -68,21 +69,29 @@ static void free_names(char **names, unsigned n)
 	free(names);
 }
 
+/* An uncore box's alias (cas_count_read of uncore_imc_3) becomes one candidate for every box of its
+   kind (the uncore_imc_* wildcard, described on the first box found): the run counts each box and
+   judges their sum, and the boxes after the first add nothing new. */
 static int add_alias(const char *pmus, const char *pmu, const char *alias, struct disc_list *l, struct err *e)
 {
 	struct disc_cand c = {.origin = DISC_SYSFS};
 	struct ctr_event ev;
 	struct err why;
+	char box[CTR_SPEC_MAX], kind[sizeof c.pmu];
 
-	if (snprintf(c.spec, sizeof c.spec, "%s/%s/", pmu, alias) >= (int)sizeof c.spec)
+	if (snprintf(box, sizeof box, "%s/%s/", pmu, alias) >= (int)sizeof box)
 		return 0;
 	/* An alias the run could not resolve either (a term this tree's format/ lacks) is no candidate. */
-	if (ctr_describe_sysfs(pmus, c.spec, &ev, &why)) {
+	if (ctr_describe_sysfs(pmus, box, &ev, &why)) {
 		l->skipped++;
 		return 0;
 	}
+	if (ev.scope != CTR_SCOPE_SOCKET || !boxes_kind(pmu, kind, sizeof kind))
+		snprintf(kind, sizeof kind, "%s", pmu);
+	if (snprintf(c.spec, sizeof c.spec, "%s/%s/", kind, alias) >= (int)sizeof c.spec)
+		return 0;
 	snprintf(c.name, sizeof c.name, "%s", alias);
-	snprintf(c.pmu, sizeof c.pmu, "%s", pmu);
+	snprintf(c.pmu, sizeof c.pmu, "%s", kind);
 	snprintf(c.source, sizeof c.source, "sysfs %s/%s/events/%s", pmus, pmu, alias);
 	snprintf(c.desc, sizeof c.desc, "%s", ev.encoding);
 	snprintf(c.unit, sizeof c.unit, "%s", ev.unit);

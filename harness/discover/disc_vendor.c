@@ -111,13 +111,14 @@ static int counters(const struct vctx *x, const char *s, uint32_t *mask, bool *f
 	return 0;
 }
 
-/* perf's PMU for a Unit (jevents.py's unit_to_pmu); uncore units get box 0 (see docs/discover.md). */
+/* perf's PMU for a Unit (jevents.py's unit_to_pmu); an uncore unit of several boxes gets the box
+   wildcard ("uncore_imc_*"): the run counts every box and judges their sum (boxes.h). */
 static void unit_pmu(const char *unit, char *pmu, size_t len, bool *uncore)
 {
 	static const char *const table[][2] = {
 		{"CBO", "uncore_cbox"},   {"QPI LL", "uncore_qpi"}, {"SBO", "uncore_sbox"},
 		{"iMPH-U", "uncore_arb"}, {"UPI LL", "uncore_upi"}, {"L3PMC", "amd_l3"},
-		{"DFPMC", "amd_df"},      {"UMCPMC", "amd_umc_0"},  {"cpu_core", "cpu_core"},
+		{"DFPMC", "amd_df"},      {"UMCPMC", "amd_umc_*"},  {"cpu_core", "cpu_core"},
 		{"cpu_atom", "cpu_atom"},
 	};
 	size_t n;
@@ -131,13 +132,13 @@ static void unit_pmu(const char *unit, char *pmu, size_t len, bool *uncore)
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcasecmp(unit, table[i][0])) {
 			snprintf(pmu, len, "%s%s", table[i][1],
-				 !strncmp(table[i][1], "uncore_", 7) ? "_0" : "");
+				 !strncmp(table[i][1], "uncore_", 7) ? "_*" : "");
 			return;
 		}
 	n = (size_t)snprintf(pmu, len, "uncore_");
 	for (const char *p = unit; *p && n + 3 < len; p++)
 		pmu[n++] = isspace((unsigned char)*p) ? '_' : (char)tolower((unsigned char)*p);
-	snprintf(pmu + n, len - n, "_0");
+	snprintf(pmu + n, len - n, "_*");
 }
 
 /* The perf term an MSRIndex sets (jevents.py's msrmap); NULL for one pmucheck cannot program. */

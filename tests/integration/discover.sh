@@ -44,9 +44,9 @@ PY
 done
 
 # The vendor file: metrics and fixed-counter events skipped, the rest with the encodings libpfm4 gives
-# the same names in its skx table; the offcore event's MSR value in config1, the uncore event on box 0 of
-# uncore_imc with its scale, the counter restriction kept.
-forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$JSON" --all --pmu 'skx,cpu,uncore_imc_0' >"$TMP/vendor.out" 2>&1
+# the same names in its skx table; the offcore event's MSR value in config1, the uncore event on every box
+# of uncore_imc (the wildcard whose sum the run judges) with its scale, the counter restriction kept.
+forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$JSON" --all --pmu 'skx,cpu,uncore_imc_*' >"$TMP/vendor.out" 2>&1
 check "vendor JSON: candidates with libpfm4's encodings" python3 - "$TMP/vendor.out" "$JSON" <<'PY'
 import re, sys
 out = open(sys.argv[1]).read()
@@ -62,7 +62,7 @@ for name in ["L1D.REPLACEMENT", "L1D_PEND_MISS.PENDING_CYCLES", "L2_RQSTS.ALL_DE
 ocr = vendor["OCR.ALL_DATA_RD.L3_MISS"]
 assert ocr[1] == "cpu/event=0xb7,umask=0x1,offcore_rsp=0x3fbc000491/" and ocr[5] == "0x3fbc000491", ocr
 cas = vendor["UNC_M_CAS_COUNT.RD"]
-assert cas[1] == "uncore_imc_0/event=0x4,umask=0x3/" and cas[7] == "64" and cas[8] == "Bytes", cas
+assert cas[1] == "uncore_imc_*/event=0x4,umask=0x3/" and cas[7] == "64" and cas[8] == "Bytes", cas
 assert re.search(r"^candidates: \d+ \(sysfs 0, libpfm4 \d+, vendor 7, given 0; 1 uncore\); ([2-9]|\d\d+) entries", out, re.M)
 PY
 
@@ -85,22 +85,26 @@ done
 # A fake sysfs tree: core aliases with their terms, an uncore PMU (cpumask: counted per socket) with a scale
 # and unit, and the files beside aliases that are none.
 fs="$TMP/sysfs"
-mkdir -p "$fs/cpu/format" "$fs/cpu/events" "$fs/uncore_imc_0/format" "$fs/uncore_imc_0/events"
-echo 4 >"$fs/cpu/type"; echo 17 >"$fs/uncore_imc_0/type"; echo 0 >"$fs/uncore_imc_0/cpumask"
+mkdir -p "$fs/cpu/format" "$fs/cpu/events"
+echo 4 >"$fs/cpu/type"
 echo config:0-7 >"$fs/cpu/format/event"; echo config:8-15 >"$fs/cpu/format/umask"
-cp "$fs/cpu/format/"* "$fs/uncore_imc_0/format/"
 echo event=0x24,umask=0xe1 >"$fs/cpu/events/l2_rqsts.all_demand_data_rd"
-echo event=0x04,umask=0x03 >"$fs/uncore_imc_0/events/cas_count_read"
-echo 6.103515625e-5 >"$fs/uncore_imc_0/events/cas_count_read.scale"
-echo MiB >"$fs/uncore_imc_0/events/cas_count_read.unit"
-echo 1 >"$fs/uncore_imc_0/events/cas_count_read.per-pkg"
+for b in 0 1 2; do # three memory channels of one socket: one candidate for all of them
+	mkdir -p "$fs/uncore_imc_$b/format" "$fs/uncore_imc_$b/events"
+	echo $((17 + b)) >"$fs/uncore_imc_$b/type"; echo 0 >"$fs/uncore_imc_$b/cpumask"
+	cp "$fs/cpu/format/"* "$fs/uncore_imc_$b/format/"
+	echo event=0x04,umask=0x03 >"$fs/uncore_imc_$b/events/cas_count_read"
+	echo 6.103515625e-5 >"$fs/uncore_imc_$b/events/cas_count_read.scale"
+	echo MiB >"$fs/uncore_imc_$b/events/cas_count_read.unit"
+	echo 1 >"$fs/uncore_imc_$b/events/cas_count_read.per-pkg"
+done
 "$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --list >"$TMP/sysfs.out" 2>&1
-check "fake sysfs: aliases with their encodings, scale and unit" python3 - "$TMP/sysfs.out" "$fs" <<'PY'
+check "fake sysfs: aliases with their encodings, scale and unit; three boxes one wildcard candidate" python3 - "$TMP/sysfs.out" "$fs" <<'PY'
 import sys
 out, fs = open(sys.argv[1]).read(), sys.argv[2]
 rows = {l.split("\t")[1]: l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")}
-assert sorted(rows) == ["cpu/l2_rqsts.all_demand_data_rd/", "uncore_imc_0/cas_count_read/"], sorted(rows)
-cpu, imc = rows["cpu/l2_rqsts.all_demand_data_rd/"], rows["uncore_imc_0/cas_count_read/"]
+assert sorted(rows) == ["cpu/l2_rqsts.all_demand_data_rd/", "uncore_imc_*/cas_count_read/"], sorted(rows)
+cpu, imc = rows["cpu/l2_rqsts.all_demand_data_rd/"], rows["uncore_imc_*/cas_count_read/"]
 assert cpu[4] == "0xe124" and cpu[3] == "sysfs" and cpu[9] == f"sysfs {fs}/cpu/events/l2_rqsts.all_demand_data_rd", cpu
 assert imc[4] == "0x304" and imc[7] == "6.10352e-05" and imc[8] == "MiB", imc
 assert "1 uncore" in out

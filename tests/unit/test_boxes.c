@@ -84,12 +84,34 @@ static void test_only_a_star_in_the_pmu_name_is_a_wildcard(void **state)
 	assert_int_equal(boxes_expand("cpu/event=0x3c/", root, out, BOXES_MAX), 0);
 }
 
+/* discover's candidates name the kind of box, whose wildcard the run expands again here */
+static void test_box_kind_of_a_numbered_pmu(void **state)
+{
+	char k[64], out[BOXES_MAX][CTR_SPEC_MAX], spec[CTR_SPEC_MAX];
+
+	(void)state;
+	assert_int_equal(boxes_kind("uncore_imc_3", k, sizeof k), 1);
+	assert_string_equal(k, "uncore_imc_*");
+	assert_int_equal(boxes_kind("amd_umc_12", k, sizeof k), 1);
+	assert_string_equal(k, "amd_umc_*");
+	snprintf(spec, sizeof spec, "%s/cas_count_read/", "uncore_imc_*");
+	assert_true(boxes_wildcard(spec));
+	assert_true(boxes_expand(spec, root, out, BOXES_MAX) > 1);
+	for (const char *const *p =
+		     (const char *const[]){"amd_l3", "cpu", "msr", "uncore_imc", "x_", "_7", NULL};
+	     *p; p++) {
+		assert_int_equal(boxes_kind(*p, k, sizeof k), 0);
+		assert_string_equal(k, *p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
 		cmocka_unit_test(test_conflict_tag_is_per_box),
+		cmocka_unit_test(test_box_kind_of_a_numbered_pmu),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
