@@ -142,8 +142,10 @@ static void close_block(FILE *f, enum block *b)
 
 static const char style[] =
 	"body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;line-height:1.4}"
-	"table{border-collapse:collapse;font-size:90%;margin:1em 0}"
-	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left}th{background:#eee}"
+	"table{border-collapse:collapse;font-size:90%;margin:1em 0;max-width:100%}"
+	/* long event names and notes break anywhere rather than push a table past the page */
+	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top;"
+	"overflow-wrap:anywhere}th{background:#eee}"
 	"img{max-width:100%}code{background:#f4f4f4}";
 
 int out_report_html(FILE *out, FILE *md, const char *dir, const char *title, struct err *e)
