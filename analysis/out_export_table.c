@@ -8,10 +8,14 @@
  * configs/<arch>.ini; zen5 and gnr from the amdzen5 and graniterapids JSON the configs cite (the
  * config's perf spec is that JSON's encoding). zen4 is left out: perf 6.1 reads Zen 4 with the
  * amdzen3 table, later perfs with amdzen4, so no one name is right; its events go out raw.
- * LIKWID: src/includes/perfmon_zen3_events.txt and perfmon_skylakeX_events.txt of RRZE-HPC/likwid
- * (EVENT_<name> code, UMASK_<name> umask; the counter class is the EVENT line's PMC). Only the
- * entries pmucheck exports are here; cmask and offcore events have no LIKWID entry (LIKWID sets
- * those by options this table does not carry). */
+ * LIKWID: src/includes/perfmon_<arch>_events.txt of RRZE-HPC/likwid (master, 2025: zen2, zen3, zen4,
+ * zen5, skylakeX), EVENT_<name> code and class, UMASK_<name> umask, matched by code and umask to the
+ * configs' events (zen4's encodings as libpfm4 4.13 gives them for amd64_fam19h_zen4). Where LIKWID
+ * lists two names for one umask (its "Added by T. Gruber" aliases), the one AMD's PPR uses. No entry:
+ * LIKWID has no umask that equal (zen4/zen5 any/prefetch fills 0x5f/0xff/0x50, zen2 L2 prefetch misses
+ * 0xff where LIKWID has 0x1f, zen4/zen5 cycles-no-retire load-miss 0xa2 where LIKWID has 0x52/0xa1).
+ * cmask and offcore events have no LIKWID entry (LIKWID sets those by options this table does not
+ * carry). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,20 +23,26 @@
 
 static const struct out_event_name names[] = {
 	/* zen2 */
-	{"zen2", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", NULL},
-	{"zen2", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", NULL},
-	{"zen2", 0x47, 0x00, 0, 0x0, "ls_misal_accesses", NULL},
-	{"zen2", 0x43, 0x01, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_l2", NULL},
-	{"zen2", 0x43, 0x02, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_cache", NULL},
-	{"zen2", 0x43, 0x08, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_dram", NULL},
-	{"zen2", 0x43, 0x40, 0, 0x0, "ls_refills_from_sys.ls_mabresp_rmt_dram", NULL},
-	{"zen2", 0x41, 0x01, 0, 0x0, "ls_mab_alloc.loads", NULL},
-	{"zen2", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", NULL},
-	{"zen2", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", NULL},
-	{"zen2", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c", NULL},
+	{"zen2", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", "LS_DISPATCH_LOADS"},
+	{"zen2", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", "LS_DISPATCH_STORES"},
+	{"zen2", 0x47, 0x00, 0, 0x0, "ls_misal_accesses", "MISALIGNED_LOADS"},
+	{"zen2", 0x43, 0x01, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_l2", "DATA_CACHE_REFILLS_LOCAL_L2"},
+	{"zen2", 0x43, 0x02, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_cache",
+	 "DATA_CACHE_REFILLS_LOCAL_CACHE"},
+	{"zen2", 0x43, 0x08, 0, 0x0, "ls_refills_from_sys.ls_mabresp_lcl_dram",
+	 "DATA_CACHE_REFILLS_LOCAL_DRAM"},
+	{"zen2", 0x43, 0x40, 0, 0x0, "ls_refills_from_sys.ls_mabresp_rmt_dram",
+	 "DATA_CACHE_REFILLS_REMOTE_DRAM"},
+	{"zen2", 0x41, 0x01, 0, 0x0, "ls_mab_alloc.loads", "LS_MAB_ALLOC_LOADS"},
+	{"zen2", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", "REQUESTS_TO_L2_GRP1_RD_BLOCK_L"},
+	{"zen2", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", "REQUESTS_TO_L2_GRP1_RD_BLOCK_X"},
+	{"zen2", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c",
+	 "CORE_TO_L2_CACHE_REQUESTS_LD_READ_BLK_C"},
 	{"zen2", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3", NULL},
-	{"zen2", 0xae, 0x02, 0, 0x0, "de_dis_dispatch_token_stalls1.load_queue_token_stall", NULL},
-	{"zen2", 0xae, 0x04, 0, 0x0, "de_dis_dispatch_token_stalls1.store_queue_token_stall", NULL},
+	{"zen2", 0xae, 0x02, 0, 0x0, "de_dis_dispatch_token_stalls1.load_queue_token_stall",
+	 "DYN_TOKENS_DISP_STALL_CYCLES1_LD_QUEUE_STALL"},
+	{"zen2", 0xae, 0x04, 0, 0x0, "de_dis_dispatch_token_stalls1.store_queue_token_stall",
+	 "DYN_TOKENS_DISP_STALL_CYCLES1_ST_QUEUE_STALL"},
 	/* zen3 */
 	{"zen3", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", "LS_DISPATCH_LOADS"},
 	{"zen3", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", "LS_DISPATCH_STORES"},
@@ -177,26 +187,46 @@ static const struct out_event_name names[] = {
 	{"bdw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute", NULL},
 	{"bdw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", NULL},
 	/* zen5 */
-	{"zen5", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", NULL},
-	{"zen5", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", NULL},
-	{"zen5", 0x47, 0x01, 0, 0x0, "ls_misal_loads.ma64", NULL},
+	{"zen5", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", "LS_DISPATCH_LOADS"},
+	{"zen5", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", "LS_DISPATCH_STORES"},
+	{"zen5", 0x47, 0x01, 0, 0x0, "ls_misal_loads.ma64", "MISALIGNED_LOADS_MA_64B"},
 	{"zen5", 0x44, 0xff, 0, 0x0, "ls_any_fills_from_sys.all", NULL},
-	{"zen5", 0x43, 0x01, 0, 0x0, "ls_dmnd_fills_from_sys.local_l2", NULL},
-	{"zen5", 0x43, 0x02, 0, 0x0, "ls_dmnd_fills_from_sys.local_ccx", NULL},
-	{"zen5", 0x43, 0x08, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_near", NULL},
-	{"zen5", 0x43, 0x40, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_far", NULL},
+	{"zen5", 0x43, 0x01, 0, 0x0, "ls_dmnd_fills_from_sys.local_l2", "DEMAND_DATA_CACHE_FILLS_LOCAL_L2"},
+	{"zen5", 0x43, 0x02, 0, 0x0, "ls_dmnd_fills_from_sys.local_ccx", "DEMAND_DATA_CACHE_FILLS_LOCAL_CCX"},
+	{"zen5", 0x43, 0x08, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_near",
+	 "DEMAND_DATA_CACHE_FILLS_DRAM_IO_NEAR"},
+	{"zen5", 0x43, 0x40, 0, 0x0, "ls_dmnd_fills_from_sys.dram_io_far",
+	 "DEMAND_DATA_CACHE_FILLS_DRAM_IO_FAR"},
 	{"zen5", 0x44, 0x50, 0, 0x0, "ls_any_fills_from_sys.far_all", NULL},
-	{"zen5", 0x5a, 0xdf, 0, 0x0, "ls_hw_pf_dc_fills.all", NULL},
-	{"zen5", 0x41, 0x07, 0, 0x0, "ls_mab_alloc.load_store_allocations", NULL},
-	{"zen5", 0x5f, 0x00, 0, 0x0, "ls_alloc_mab_count", NULL},
-	{"zen5", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", NULL},
-	{"zen5", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", NULL},
-	{"zen5", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c", NULL},
+	{"zen5", 0x5a, 0xdf, 0, 0x0, "ls_hw_pf_dc_fills.all", "HWPREF_DATA_CACHE_FILLS_ALL"},
+	{"zen5", 0x41, 0x07, 0, 0x0, "ls_mab_alloc.load_store_allocations", "LS_MAB_ALLOC_LD_ST"},
+	{"zen5", 0x5f, 0x00, 0, 0x0, "ls_alloc_mab_count", "ALLOCATED_DC_MISSES"},
+	{"zen5", 0x60, 0x80, 0, 0x0, "l2_request_g1.rd_blk_l", "REQUESTS_TO_L2_GRP1_RD_BLOCK_L"},
+	{"zen5", 0x60, 0x40, 0, 0x0, "l2_request_g1.rd_blk_x", "REQUESTS_TO_L2_GRP1_RD_BLOCK_X"},
+	{"zen5", 0x64, 0x08, 0, 0x0, "l2_cache_req_stat.ls_rd_blk_c",
+	 "CORE_TO_L2_CACHE_REQUESTS_LS_READ_BLK_C"},
 	{"zen5", 0x165, 0xde, 0, 0x0, "l2_fill_rsp_src.all", NULL},
-	{"zen5", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3.l1_dc_l2_hwpf", NULL},
+	{"zen5", 0x72, 0xff, 0, 0x0, "l2_pf_miss_l2_l3.l1_dc_l2_hwpf", "L2_PF_MISS_IN_L3_ALL"},
 	{"zen5", 0xd6, 0xa2, 0, 0x0, "ex_no_retire.load_not_complete", NULL},
-	{"zen5", 0xd6, 0x02, 0, 0x0, "ex_no_retire.not_complete", NULL},
-	{"zen5", 0x1a0, 0x1e, 0, 0x0, "de_no_dispatch_per_slot.backend_stalls", NULL},
+	{"zen5", 0xd6, 0x02, 0, 0x0, "ex_no_retire.not_complete", "CYCLES_NO_RETIRE_LOAD_ALU_NOT_COMPLETE"},
+	{"zen5", 0x1a0, 0x1e, 0, 0x0, "de_no_dispatch_per_slot.backend_stalls",
+	 "DISPATCH_STALLS_PER_SLOT_BACKEND"},
+	/* zen4: no perf names (see above), LIKWID's from perfmon_zen4_events.txt */
+	{"zen4", 0x29, 0x01, 0, 0x0, NULL, "LS_DISPATCH_LOADS"},
+	{"zen4", 0x29, 0x02, 0, 0x0, NULL, "LS_DISPATCH_STORES"},
+	{"zen4", 0x47, 0x01, 0, 0x0, NULL, "MISALIGNED_LOADS_MA_64B"},
+	{"zen4", 0x43, 0x01, 0, 0x0, NULL, "DEMAND_DATA_CACHE_FILLS_LOCAL_L2"},
+	{"zen4", 0x43, 0x02, 0, 0x0, NULL, "DEMAND_DATA_CACHE_FILLS_LOCAL_CCX"},
+	{"zen4", 0x43, 0x08, 0, 0x0, NULL, "DEMAND_DATA_CACHE_FILLS_DRAM_IO_NEAR"},
+	{"zen4", 0x43, 0x40, 0, 0x0, NULL, "DEMAND_DATA_CACHE_FILLS_DRAM_IO_FAR"},
+	{"zen4", 0x41, 0x3f, 0, 0x0, NULL, "LS_MAB_ALLOC_LD_ST"},
+	{"zen4", 0x5f, 0x00, 0, 0x0, NULL, "COUNT_OF_ALLOC_MABS"},
+	{"zen4", 0x60, 0x80, 0, 0x0, NULL, "REQUESTS_TO_L2_GRP1_RD_BLOCK_L"},
+	{"zen4", 0x60, 0x40, 0, 0x0, NULL, "REQUESTS_TO_L2_GRP1_RD_BLOCK_X"},
+	{"zen4", 0x64, 0x08, 0, 0x0, NULL, "CORE_TO_L2_CACHE_REQUESTS_LS_READ_BLK_C"},
+	{"zen4", 0x72, 0xff, 0, 0x0, NULL, "L2_PF_MISS_IN_L3"},
+	{"zen4", 0xae, 0x02, 0, 0x0, NULL, "DISPATCH_RESOURCE_STALL_CYCLES_1_LOAD_QUEUE"},
+	{"zen4", 0x1a0, 0x1e, 0, 0x0, NULL, "DISPATCH_STALLS_PER_SLOT_BACKEND"},
 	/* gnr */
 	{"gnr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
 	{"gnr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
@@ -220,16 +250,28 @@ static const struct out_event_name names[] = {
 	{"gnr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
 	{"gnr", 0x47, 0x05, 5, 0x0, "memory_activity.stalls_l2_miss", NULL},
 	{"gnr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", NULL},
-	/* instructions, for PAPI_TOT_INS (skylakex inst_retired.any_p; amdzen3 ex_ret_instr) */
+	/* instructions, for PAPI_TOT_INS (skylakex inst_retired.any_p; amdzen2/amdzen3 ex_ret_instr, the
+	   amdzen5 JSON's ex_ret_instr; LIKWID's RETIRED_INSTRUCTIONS on every Zen) */
+	{"zen2", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
 	{"zen3", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
+	{"zen4", 0xc0, 0x00, 0, 0x0, NULL, "RETIRED_INSTRUCTIONS"},
+	{"zen5", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
 	{"skx", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY"},
 };
 
-/* Uncore events in perf syntax that LIKWID counts on its own box counters (perfmon_zen3_events.txt:
-   "Data fabric events", class DFC). */
+/* Uncore events in perf syntax that LIKWID counts on its own box counters, with the counter class of
+   the EVENT line (perfmon_<arch>_events.txt): data fabric DFC, AMD L3 CPMC. */
 static const struct out_uncore_name uncore[] = {
+	{"zen2", "amd_l3", 0x04, 0xff, "L3_CACHE_REQ", "CPMC"},
+	{"zen2", "amd_l3", 0x06, 0x01, "L3_MISS", "CPMC"},
+	{"zen2", "amd_df", 0x07, 0x38, "DATA_FROM_LOCAL_DRAM_CHANNEL", "DFC"},
+	{"zen2", "amd_df", 0x187, 0x02, "DATA_OUT_TO_REMOTE_0", "DFC"},
 	{"zen3", "amd_df", 0x07, 0x38, "DRAM_CHANNEL_0", "DFC"},
 	{"zen3", "amd_df", 0x7c7, 0x02, "DF_EVENT_REMOTE_1", "DFC"},
+	{"zen4", "amd_l3", 0x04, 0xff, "L3_LOOKUP_STATE_ALL_TYPES", "CPMC"},
+	{"zen4", "amd_l3", 0x04, 0x01, "L3_LOOKUP_STATE_MISS", "CPMC"},
+	{"zen5", "amd_l3", 0x04, 0xff, "L3_LOOKUP_STATE_ALL_TYPES", "CPMC"},
+	{"zen5", "amd_l3", 0x04, 0x01, "L3_LOOKUP_STATE_MISS", "CPMC"},
 };
 
 const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pmu, unsigned event,
@@ -245,7 +287,8 @@ const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pm
 /* LIKWID's directory for an architecture's groups (its perfgroups/ names). */
 static const struct {
 	const char *arch, *dir;
-} likwid_dirs[] = {{"zen3", "zen3"}, {"skx", "skylakeX"}};
+} likwid_dirs[] = {
+	{"zen2", "zen2"}, {"zen3", "zen3"}, {"zen4", "zen4"}, {"zen5", "zen5"}, {"skx", "skylakeX"}};
 
 const struct out_event_name *out_event_lookup(const char *arch, const struct out_hw *hw)
 {

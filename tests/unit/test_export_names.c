@@ -1,0 +1,130 @@
+/* test_export_names.c — LIKWID's event names and counter classes, looked up by what the hardware is
+ * told (event code and umask), on each architecture pmucheck derives LIKWID's table for: a core event
+ * gets its PMC name, an AMD L3 event CPMC, a data-fabric event DFC; an encoding LIKWID has no umask
+ * for gets no name (never a neighbour's), and an architecture without a table says so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "out_export.h"
+
+/* The name and class LIKWID gets for an event counted on arch, or NULL (why set). */
+static const char *likwid(const char *arch, const char *backend, const char *event, const char *encoding,
+			  const char **cls, const char **why)
+{
+	static char buf[256];
+	static struct out_metric m;
+
+	memset(&m, 0, sizeof m);
+	snprintf(m.arch, sizeof m.arch, "%s", arch);
+	snprintf(m.backend, sizeof m.backend, "%s", backend);
+	snprintf(m.event, sizeof m.event, "%s", event);
+	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
+	*cls = "";
+	*why = NULL;
+	return out_likwid_name(&m, buf, sizeof buf, cls, why);
+}
+
+static void test_core_events_by_code_and_umask(void **state)
+{
+	static const struct {
+		const char *arch, *encoding, *name;
+	} cases[] = {
+		/* perfmon_zen2_events.txt: MISALIGNED_LOADS has umask 0 on Zen 2 */
+		{"zen2", "pmu=cpu,type=4,config=0x47", "MISALIGNED_LOADS"},
+		{"zen2", "pmu=cpu,type=4,config=0x4043", "DATA_CACHE_REFILLS_REMOTE_DRAM"},
+		{"zen2", "pmu=cpu,type=4,config=0x2ae", "DYN_TOKENS_DISP_STALL_CYCLES1_LD_QUEUE_STALL"},
+		/* a PAPI event whose libpfm4 encoding was recorded */
+		{"zen4", "papi=0x40000012,component=perf_event,config=0x129", "LS_DISPATCH_LOADS"},
+		{"zen4", "pmu=cpu,type=4,config=0x3f41", "LS_MAB_ALLOC_LD_ST"},
+		{"zen4", "pmu=cpu,type=4,config=0x100001ea0", "DISPATCH_STALLS_PER_SLOT_BACKEND"},
+		/* Zen 5's LD_ST umask is 0x07, Zen 4's 0x3f */
+		{"zen5", "pmu=cpu,type=4,config=0x741", "LS_MAB_ALLOC_LD_ST"},
+		{"zen5", "pmu=cpu,type=4,config=0xdf5a", "HWPREF_DATA_CACHE_FILLS_ALL"},
+		{"zen5", "pmu=cpu,type=4,config=0xc0", "RETIRED_INSTRUCTIONS"},
+	};
+	const char *cls, *why, *name;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		name = likwid(cases[i].arch, "perf", "x", cases[i].encoding, &cls, &why);
+		if (!name)
+			fail_msg("%s %s: %s", cases[i].arch, cases[i].encoding, why);
+		assert_string_equal(name, cases[i].name);
+		assert_string_equal(cls, "PMC");
+	}
+}
+
+static void test_uncore_events_get_their_box_class(void **state)
+{
+	const char *cls, *why, *name;
+
+	(void)state;
+	name = likwid("zen2", "perf", "amd_df/event=0x187,umask=0x02/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "DATA_OUT_TO_REMOTE_0");
+	assert_string_equal(cls, "DFC");
+	name = likwid("zen4", "perf", "amd_l3/event=0x04,umask=0x01/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "L3_LOOKUP_STATE_MISS");
+	assert_string_equal(cls, "CPMC");
+	name = likwid("zen2", "perf", "amd_l3/event=0x06,umask=0x01/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "L3_MISS");
+	assert_string_equal(cls, "CPMC");
+}
+
+static void test_no_name_without_that_umask(void **state)
+{
+	const char *cls, *why;
+
+	(void)state;
+	/* ls_any_fills_from_sys 0x5f on Zen 4: LIKWID lists 0x0f, 0xd0 and 0xdf only */
+	assert_null(likwid("zen4", "perf", "x", "pmu=cpu,type=4,config=0x5f44", &cls, &why));
+	assert_non_null(strstr(why, "no event with this encoding"));
+	/* Zen 2's l2 prefetch misses 0xff: LIKWID's L2_PF_MISS_IN_L3 is 0x1f there */
+	assert_null(likwid("zen2", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
+	/* the Zen 3 data-fabric event is no Zen 2 one */
+	assert_null(likwid("zen2", "perf", "amd_df/event=0x7c7,umask=0x02/", "", &cls, &why));
+	/* a config without a derived table says so */
+	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
+	assert_non_null(strstr(why, "no LIKWID event table is derived"));
+}
+
+static void test_group_counter_is_the_first_of_its_class(void **state)
+{
+	struct out_metric m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	snprintf(m.name, sizeof m.name, "l3_miss_rate");
+	snprintf(m.unit, sizeof m.unit, "Mevents/s");
+	snprintf(m.arch, sizeof m.arch, "zen4");
+	snprintf(m.backend, sizeof m.backend, "perf");
+	snprintf(m.event, sizeof m.event, "amd_l3/event=0x04,umask=0x01/");
+	m.scale = 1;
+	m.divisor = 1e6;
+	assert_int_equal(out_export_likwid_group(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "EVENTSET\nCPMC0  L3_LOOKUP_STATE_MISS\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_core_events_by_code_and_umask),
+		cmocka_unit_test(test_uncore_events_get_their_box_class),
+		cmocka_unit_test(test_no_name_without_that_umask),
+		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
