@@ -9,13 +9,16 @@
  * config's perf spec is that JSON's encoding). zen4 is left out: perf 6.1 reads Zen 4 with the
  * amdzen3 table, later perfs with amdzen4, so no one name is right; its events go out raw.
  * LIKWID: src/includes/perfmon_<arch>_events.txt of RRZE-HPC/likwid (master, 2025: zen2, zen3, zen4,
- * zen5, skylakeX), EVENT_<name> code and class, UMASK_<name> umask, matched by code and umask to the
+ * zen5, skylakeX, icelakeX, sapphirerapids), EVENT_<name> code and class, UMASK_<name> umask, matched
+ * by code and umask to the
  * configs' events (zen4's encodings as libpfm4 4.13 gives them for amd64_fam19h_zen4). Where LIKWID
  * lists two names for one umask (its "Added by T. Gruber" aliases), the one AMD's PPR uses. No entry:
  * LIKWID has no umask that equal (zen4/zen5 any/prefetch fills 0x5f/0xff/0x50, zen2 L2 prefetch misses
  * 0xff where LIKWID has 0x1f, zen4/zen5 cycles-no-retire load-miss 0xa2 where LIKWID has 0x52/0xa1).
- * cmask and offcore events have no LIKWID entry (LIKWID sets those by options this table does not
- * carry). */
+ * An event with a counter mask gets LIKWID's name only where LIKWID's DEFAULT_OPTIONS_<name> sets that
+ * EVENT_OPTION_THRESHOLD (icelakeX CYCLE_ACTIVITY_STALLS_*, sapphirerapids MEMORY_ACTIVITY_STALLS_*):
+ * LIKWID then programs the same cmask. Offcore events have no LIKWID entry (LIKWID sets their response
+ * mask by options this table does not carry). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,53 +93,55 @@ static const struct out_event_name names[] = {
 	{"skx", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
 	{"skx", 0xa6, 0x40, 0, 0x0, "exe_activity.bound_on_stores", "EXE_ACTIVITY_BOUND_ON_STORES"},
 	/* icx */
-	{"icx", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
-	{"icx", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
-	{"icx", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
-	{"icx", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
-	{"icx", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
-	{"icx", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
-	{"icx", 0xf1, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
-	{"icx", 0xf2, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
-	{"icx", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
+	{"icx", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", "MEM_INST_RETIRED_ALL_LOADS"},
+	{"icx", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", "MEM_INST_RETIRED_ALL_STORES"},
+	{"icx", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"icx", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", "MEM_INST_RETIRED_SPLIT_LOADS"},
+	{"icx", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", "L2_RQSTS_ALL_DEMAND_DATA_RD"},
+	{"icx", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", "L2_RQSTS_ALL_RFO"},
+	{"icx", 0xf1, 0x1f, 0, 0x0, "l2_lines_in.all", "L2_LINES_IN_ALL"},
+	{"icx", 0xf2, 0x02, 0, 0x0, "l2_lines_out.non_silent", "L2_LINES_OUT_NON_SILENT"},
+	{"icx", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", "L2_TRANS_L2_WB"},
 	{"icx", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
-	{"icx", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
-	{"icx", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
-	{"icx", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
+	{"icx", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", "MEM_LOAD_RETIRED_L1_MISS"},
+	{"icx", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", "MEM_LOAD_RETIRED_L3_HIT"},
+	{"icx", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", "MEM_LOAD_RETIRED_L3_MISS"},
 	{"icx", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
 	{"icx", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
-	{"icx", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
-	{"icx", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
-	{"icx", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
-	{"icx", 0xf4, 0x04, 0, 0x0, "sq_misc.sq_full", NULL},
-	{"icx", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", NULL},
-	{"icx", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_l3_miss", NULL},
-	{"icx", 0xa3, 0x14, 20, 0x0, "cycle_activity.stalls_mem_any", NULL},
-	{"icx", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
+	{"icx", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", "MEM_LOAD_RETIRED_FB_HIT"},
+	{"icx", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", "L1D_PEND_MISS_PENDING"},
+	{"icx", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", "L1D_PEND_MISS_FB_FULL"},
+	{"icx", 0xf4, 0x04, 0, 0x0, "sq_misc.sq_full", "SQ_MISC"},
+	{"icx", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", "CYCLE_ACTIVITY_STALLS_L1D_MISS"},
+	{"icx", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_l3_miss", "CYCLE_ACTIVITY_STALLS_L3_MISS"},
+	{"icx", 0xa3, 0x14, 20, 0x0, "cycle_activity.stalls_mem_any", "CYCLE_ACTIVITY_STALLS_MEM_ANY"},
+	{"icx", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", "CYCLE_ACTIVITY_STALLS_TOTAL"},
 	{"icx", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", NULL},
 	/* spr */
-	{"spr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
-	{"spr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
-	{"spr", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
-	{"spr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
-	{"spr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
-	{"spr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
-	{"spr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
-	{"spr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
-	{"spr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
-	{"spr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
-	{"spr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
-	{"spr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
-	{"spr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
-	{"spr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"spr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", "MEM_INST_RETIRED_ALL_LOADS"},
+	{"spr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", "MEM_INST_RETIRED_ALL_STORES"},
+	{"spr", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"spr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", "MEM_INST_RETIRED_SPLIT_LOADS"},
+	{"spr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", "L2_RQSTS_ALL_DEMAND_DATA_RD"},
+	{"spr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", "L2_RQSTS_ALL_RFO"},
+	{"spr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", "L2_LINES_IN_ALL"},
+	{"spr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", "L2_LINES_OUT_NON_SILENT"},
+	{"spr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", "LONGEST_LAT_CACHE_MISS"},
+	{"spr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", "MEM_LOAD_RETIRED_L1_MISS"},
+	{"spr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", "MEM_LOAD_RETIRED_L3_HIT"},
+	{"spr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", "MEM_LOAD_RETIRED_L3_MISS"},
+	{"spr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram",
+	 "MEM_LOAD_L3_MISS_RETIRED_LOCAL_DRAM"},
+	{"spr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram",
+	 "MEM_LOAD_L3_MISS_RETIRED_REMOTE_DRAM"},
 	{"spr", 0x2a, 0x01, 0, 0x94002380, "ocr.hwpf_l3.l3_miss", NULL},
-	{"spr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
-	{"spr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
-	{"spr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
-	{"spr", 0x47, 0x03, 3, 0x0, "memory_activity.stalls_l1d_miss", NULL},
-	{"spr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", NULL},
-	{"spr", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", NULL},
-	{"spr", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", NULL},
+	{"spr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", "MEM_LOAD_RETIRED_FB_HIT"},
+	{"spr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", "L1D_PEND_MISS_PENDING"},
+	{"spr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", "L1D_PEND_MISS_FB_FULL"},
+	{"spr", 0x47, 0x03, 3, 0x0, "memory_activity.stalls_l1d_miss", "MEMORY_ACTIVITY_STALLS_L1D_MISS"},
+	{"spr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
+	{"spr", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", "CYCLE_ACTIVITY_STALLS_TOTAL"},
+	{"spr", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", "EXE_ACTIVITY_BOUND_ON_STORES"},
 	/* hsw_ep */
 	{"hsw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", NULL},
 	{"hsw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", NULL},
@@ -257,10 +262,15 @@ static const struct out_event_name names[] = {
 	{"zen4", 0xc0, 0x00, 0, 0x0, NULL, "RETIRED_INSTRUCTIONS"},
 	{"zen5", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
 	{"skx", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY"},
+	/* icelakex and sapphirerapids: inst_retired.any_p (PERF_CPUID=GenuineIntel-6-6A-0 / -8F-0 perf list
+	   --details: cpu/event=0xc0/); LIKWID's PMC name for 0xC0/0x00 there, INST_RETIRED_ANY_P */
+	{"icx", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY_P"},
+	{"spr", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY_P"},
 };
 
 /* Uncore events in perf syntax that LIKWID counts on its own box counters, with the counter class of
-   the EVENT line (perfmon_<arch>_events.txt): data fabric DFC, AMD L3 CPMC. */
+   the EVENT line (perfmon_<arch>_events.txt): data fabric DFC, AMD L3 CPMC, Intel memory controller
+   MBOX. */
 static const struct out_uncore_name uncore[] = {
 	{"zen2", "amd_l3", 0x04, 0xff, "L3_CACHE_REQ", "CPMC"},
 	{"zen2", "amd_l3", 0x06, 0x01, "L3_MISS", "CPMC"},
@@ -272,6 +282,11 @@ static const struct out_uncore_name uncore[] = {
 	{"zen4", "amd_l3", 0x04, 0x01, "L3_LOOKUP_STATE_MISS", "CPMC"},
 	{"zen5", "amd_l3", 0x04, 0xff, "L3_LOOKUP_STATE_ALL_TYPES", "CPMC"},
 	{"zen5", "amd_l3", 0x04, 0x01, "L3_LOOKUP_STATE_MISS", "CPMC"},
+	/* the memory controllers' CAS counts (perfmon_icelakeX/sapphirerapids_events.txt, class MBOX) */
+	{"icx", "uncore_imc", 0x04, 0x0f, "CAS_COUNT_RD", "MBOX"},
+	{"icx", "uncore_imc", 0x04, 0x30, "CAS_COUNT_WR", "MBOX"},
+	{"spr", "uncore_imc", 0x05, 0xcf, "CAS_COUNT_RD", "MBOX"},
+	{"spr", "uncore_imc", 0x05, 0xf0, "CAS_COUNT_WR", "MBOX"},
 };
 
 const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pmu, unsigned event,
@@ -287,8 +302,8 @@ const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pm
 /* LIKWID's directory for an architecture's groups (its perfgroups/ names). */
 static const struct {
 	const char *arch, *dir;
-} likwid_dirs[] = {
-	{"zen2", "zen2"}, {"zen3", "zen3"}, {"zen4", "zen4"}, {"zen5", "zen5"}, {"skx", "skylakeX"}};
+} likwid_dirs[] = {{"zen2", "zen2"},    {"zen3", "zen3"}, {"zen4", "zen4"}, {"zen5", "zen5"},
+		   {"skx", "skylakeX"}, {"icx", "ICX"},   {"spr", "SPR"}};
 
 const struct out_event_name *out_event_lookup(const char *arch, const struct out_hw *hw)
 {

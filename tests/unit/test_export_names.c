@@ -47,6 +47,12 @@ static void test_core_events_by_code_and_umask(void **state)
 		{"zen5", "pmu=cpu,type=4,config=0x741", "LS_MAB_ALLOC_LD_ST"},
 		{"zen5", "pmu=cpu,type=4,config=0xdf5a", "HWPREF_DATA_CACHE_FILLS_ALL"},
 		{"zen5", "pmu=cpu,type=4,config=0xc0", "RETIRED_INSTRUCTIONS"},
+		{"icx", "pmu=cpu,type=4,config=0x1ff1", "L2_LINES_IN_ALL"},
+		{"icx", "pmu=cpu,type=4,config=0x4f4", "SQ_MISC"},
+		/* cmask 12: LIKWID's DEFAULT_OPTIONS set EVENT_OPTION_THRESHOLD=0xC for this name */
+		{"icx", "pmu=cpu,type=4,config=0xc000ca3", "CYCLE_ACTIVITY_STALLS_L1D_MISS"},
+		{"spr", "pmu=cpu,type=4,config=0x226", "L2_LINES_OUT_NON_SILENT"},
+		{"spr", "pmu=cpu,type=4,config=0x9000947", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
 	};
 	const char *cls, *why, *name;
 
@@ -91,9 +97,46 @@ static void test_no_name_without_that_umask(void **state)
 	assert_null(likwid("zen2", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
 	/* the Zen 3 data-fabric event is no Zen 2 one */
 	assert_null(likwid("zen2", "perf", "amd_df/event=0x7c7,umask=0x02/", "", &cls, &why));
+	/* icx's longest_lat_cache.miss is umask 0x41; LIKWID's icelakeX list has 0x01 only */
+	assert_null(likwid("icx", "perf", "x", "pmu=cpu,type=4,config=0x412e", &cls, &why));
+	/* exe_activity.bound_on_stores with cmask 2: icelakeX has no threshold for it, sapphirerapids has */
+	assert_null(likwid("icx", "perf", "x", "pmu=cpu,type=4,config=0x20040a6", &cls, &why));
+	assert_non_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x20040a6", &cls, &why));
+	/* the same event without the cmask is another event */
+	assert_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x40a6", &cls, &why));
 	/* a config without a derived table says so */
 	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
 	assert_non_null(strstr(why, "no LIKWID event table is derived"));
+}
+
+/* A memory-controller event summed over the boxes: one MBOX counter per box, summed in the formula, as
+   LIKWID's own MEM groups do. */
+static void test_box_wildcard_lists_every_box(void **state)
+{
+	struct out_metric m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	snprintf(m.name, sizeof m.name, "dram_read_bw");
+	snprintf(m.unit, sizeof m.unit, "GB/s");
+	snprintf(m.arch, sizeof m.arch, "spr");
+	snprintf(m.backend, sizeof m.backend, "perf");
+	snprintf(m.event, sizeof m.event, "uncore_imc_*/event=0x05,umask=0xcf/");
+	snprintf(m.encoding, sizeof m.encoding, "sum of 3 boxes,domain=all");
+	m.scale = 1;
+	m.bytes = 64;
+	m.divisor = 1e9;
+	assert_int_equal(out_export_likwid_group(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text,
+			       "EVENTSET\nMBOX0C0  CAS_COUNT_RD\nMBOX1C0  CAS_COUNT_RD\n"
+			       "MBOX2C0  CAS_COUNT_RD\n\n"));
+	assert_non_null(strstr(text, "dram_read_bw [GB/s]  (MBOX0C0+MBOX1C0+MBOX2C0)*1.0E-09/1*64/time\n"));
+	assert_non_null(strstr(text, "= SUM(CAS_COUNT_RD)*"));
+	free(text);
 }
 
 static void test_group_counter_is_the_first_of_its_class(void **state)
@@ -125,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_uncore_events_get_their_box_class),
 		cmocka_unit_test(test_no_name_without_that_umask),
 		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
+		cmocka_unit_test(test_box_wildcard_lists_every_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
