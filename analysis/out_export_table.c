@@ -9,16 +9,17 @@
  * config's perf spec is that JSON's encoding). zen4 is left out: perf 6.1 reads Zen 4 with the
  * amdzen3 table, later perfs with amdzen4, so no one name is right; its events go out raw.
  * LIKWID: src/includes/perfmon_<arch>_events.txt of RRZE-HPC/likwid (master, 2025: zen2, zen3, zen4,
- * zen5, skylakeX, icelakeX, sapphirerapids), EVENT_<name> code and class, UMASK_<name> umask, matched
- * by code and umask to the
- * configs' events (zen4's encodings as libpfm4 4.13 gives them for amd64_fam19h_zen4). Where LIKWID
+ * zen5, skylakeX, icelakeX, sapphirerapids, haswellEP, broadwellEP), EVENT_<name> code and class,
+ * UMASK_<name> umask, matched by code and umask to the configs' events (zen4's encodings as libpfm4
+ * 4.13 gives them for amd64_fam19h_zen4); gnr has no LIKWID names yet. Where LIKWID
  * lists two names for one umask (its "Added by T. Gruber" aliases), the one AMD's PPR uses. No entry:
  * LIKWID has no umask that equal (zen4/zen5 any/prefetch fills 0x5f/0xff/0x50, zen2 L2 prefetch misses
  * 0xff where LIKWID has 0x1f, zen4/zen5 cycles-no-retire load-miss 0xa2 where LIKWID has 0x52/0xa1).
  * An event with a counter mask gets LIKWID's name only where LIKWID's DEFAULT_OPTIONS_<name> sets that
- * EVENT_OPTION_THRESHOLD (icelakeX CYCLE_ACTIVITY_STALLS_*, sapphirerapids MEMORY_ACTIVITY_STALLS_*):
+ * EVENT_OPTION_THRESHOLD (e.g. icelakeX CYCLE_ACTIVITY_STALLS_*, sapphirerapids MEMORY_ACTIVITY_*):
  * LIKWID then programs the same cmask. Offcore events have no LIKWID entry (LIKWID sets their response
- * mask by options this table does not carry). */
+ * mask by options this table does not carry), nor has an event LIKWID puts on one counter only
+ * (haswellEP/broadwellEP L1D_PEND_MISS and the L1D stall cycles on PMC2): the groups use PMC0. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,54 +144,62 @@ static const struct out_event_name names[] = {
 	{"spr", 0xa3, 0x04, 4, 0x0, "cycle_activity.stalls_total", "CYCLE_ACTIVITY_STALLS_TOTAL"},
 	{"spr", 0xa6, 0x40, 2, 0x0, "exe_activity.bound_on_stores", "EXE_ACTIVITY_BOUND_ON_STORES"},
 	/* hsw_ep */
-	{"hsw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", NULL},
-	{"hsw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", NULL},
-	{"hsw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
-	{"hsw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", NULL},
-	{"hsw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", NULL},
-	{"hsw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", NULL},
-	{"hsw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", NULL},
-	{"hsw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", NULL},
-	{"hsw_ep", 0xf2, 0x06, 0, 0x0, "l2_lines_out.demand_dirty", NULL},
-	{"hsw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
-	{"hsw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
-	{"hsw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", NULL},
-	{"hsw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", NULL},
-	{"hsw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", NULL},
-	{"hsw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram", NULL},
-	{"hsw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram", NULL},
-	{"hsw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", NULL},
+	{"hsw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", "MEM_UOPS_RETIRED_LOADS"},
+	{"hsw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", "MEM_UOPS_RETIRED_STORES"},
+	{"hsw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"hsw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", "MEM_UOPS_RETIRED_LOADS_SPLIT"},
+	{"hsw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", "L2_TRANS_DEMAND_DATA_RD"},
+	{"hsw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", "L2_TRANS_RFO"},
+	{"hsw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", "L2_TRANS_L1D_WB"},
+	{"hsw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", "L2_LINES_IN_ALL"},
+	{"hsw_ep", 0xf2, 0x06, 0, 0x0, "l2_lines_out.demand_dirty", "L2_LINES_OUT_DEMAND_DIRTY"},
+	{"hsw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", "L2_TRANS_L2_WB"},
+	{"hsw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", "LONGEST_LAT_CACHE_MISS"},
+	{"hsw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", "MEM_LOAD_UOPS_RETIRED_L1_MISS"},
+	{"hsw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", "MEM_LOAD_UOPS_RETIRED_L3_HIT"},
+	{"hsw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", "MEM_LOAD_UOPS_RETIRED_L3_MISS"},
+	{"hsw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram",
+	 "MEM_LOAD_UOPS_L3_MISS_RETIRED_LOCAL_DRAM"},
+	{"hsw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram",
+	 "MEM_LOAD_UOPS_L3_MISS_RETIRED_REMOTE_DRAM"},
+	{"hsw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", "MEM_LOAD_UOPS_RETIRED_HIT_LFB"},
 	{"hsw_ep", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
-	{"hsw_ep", 0x48, 0x02, 1, 0x0, "l1d_pend_miss.fb_full", NULL},
-	{"hsw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", NULL},
-	{"hsw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending", NULL},
+	{"hsw_ep", 0x48, 0x02, 1, 0x0, "l1d_pend_miss.fb_full", "L1D_PEND_MISS_FB_FULL"},
+	{"hsw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", "OFFCORE_REQUESTS_BUFFER_SQ_FULL"},
+	{"hsw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending",
+	 "CYCLE_ACTIVITY_STALLS_LDM_PENDING"},
 	{"hsw_ep", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_pending", NULL},
-	{"hsw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute", NULL},
-	{"hsw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", NULL},
+	{"hsw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute",
+	 "CYCLE_ACTIVITY_CYCLES_NO_EXECUTE"},
+	{"hsw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", "RESOURCE_STALLS_SB"},
 	/* bdw_ep */
-	{"bdw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", NULL},
-	{"bdw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", NULL},
-	{"bdw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
-	{"bdw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", NULL},
-	{"bdw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", NULL},
-	{"bdw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", NULL},
-	{"bdw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", NULL},
-	{"bdw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", NULL},
-	{"bdw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
-	{"bdw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
-	{"bdw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", NULL},
-	{"bdw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", NULL},
-	{"bdw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", NULL},
-	{"bdw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram", NULL},
-	{"bdw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram", NULL},
-	{"bdw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", NULL},
+	{"bdw_ep", 0xd0, 0x81, 0, 0x0, "mem_uops_retired.all_loads", "MEM_UOPS_RETIRED_LOADS_ALL"},
+	{"bdw_ep", 0xd0, 0x82, 0, 0x0, "mem_uops_retired.all_stores", "MEM_UOPS_RETIRED_STORES_ALL"},
+	{"bdw_ep", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"bdw_ep", 0xd0, 0x41, 0, 0x0, "mem_uops_retired.split_loads", "MEM_UOPS_RETIRED_LOADS_SPLIT"},
+	{"bdw_ep", 0xf0, 0x01, 0, 0x0, "l2_trans.demand_data_rd", "L2_TRANS_DEMAND_DATA_RD"},
+	{"bdw_ep", 0xf0, 0x02, 0, 0x0, "l2_trans.rfo", "L2_TRANS_RFO"},
+	{"bdw_ep", 0xf0, 0x10, 0, 0x0, "l2_trans.l1d_wb", "L2_TRANS_L1D_WB"},
+	{"bdw_ep", 0xf1, 0x07, 0, 0x0, "l2_lines_in.all", "L2_LINES_IN_ALL"},
+	{"bdw_ep", 0xf0, 0x40, 0, 0x0, "l2_trans.l2_wb", "L2_TRANS_L2_WB"},
+	{"bdw_ep", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", "LONGEST_LAT_CACHE_MISS"},
+	{"bdw_ep", 0xd1, 0x08, 0, 0x0, "mem_load_uops_retired.l1_miss", "MEM_LOAD_UOPS_RETIRED_L1_MISS"},
+	{"bdw_ep", 0xd1, 0x04, 0, 0x0, "mem_load_uops_retired.l3_hit", "MEM_LOAD_UOPS_RETIRED_L3_HIT"},
+	{"bdw_ep", 0xd1, 0x20, 0, 0x0, "mem_load_uops_retired.l3_miss", "MEM_LOAD_UOPS_RETIRED_L3_MISS"},
+	{"bdw_ep", 0xd3, 0x01, 0, 0x0, "mem_load_uops_l3_miss_retired.local_dram",
+	 "MEM_LOAD_UOPS_L3_MISS_RETIRED_LOCAL_DRAM"},
+	{"bdw_ep", 0xd3, 0x04, 0, 0x0, "mem_load_uops_l3_miss_retired.remote_dram",
+	 "MEM_LOAD_UOPS_L3_MISS_RETIRED_REMOTE_DRAM"},
+	{"bdw_ep", 0xd1, 0x40, 0, 0x0, "mem_load_uops_retired.hit_lfb", "MEM_LOAD_UOPS_RETIRED_HIT_LFB"},
 	{"bdw_ep", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
 	{"bdw_ep", 0x48, 0x02, 1, 0x0, "l1d_pend_miss.fb_full", NULL},
-	{"bdw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", NULL},
-	{"bdw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending", NULL},
+	{"bdw_ep", 0xb2, 0x01, 0, 0x0, "offcore_requests_buffer.sq_full", "OFFCORE_REQUESTS_BUFFER_SQ_FULL"},
+	{"bdw_ep", 0xa3, 0x06, 6, 0x0, "cycle_activity.stalls_ldm_pending",
+	 "CYCLE_ACTIVITY_STALLS_LDM_PENDING"},
 	{"bdw_ep", 0xa3, 0x0c, 12, 0x0, "cycle_activity.stalls_l1d_miss", NULL},
-	{"bdw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute", NULL},
-	{"bdw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", NULL},
+	{"bdw_ep", 0xa3, 0x04, 4, 0x0, "cycle_activity.cycles_no_execute",
+	 "CYCLE_ACTIVITY_CYCLES_NO_EXECUTE"},
+	{"bdw_ep", 0xa2, 0x08, 0, 0x0, "resource_stalls.sb", "RESOURCE_STALLS_SB"},
 	/* zen5 */
 	{"zen5", 0x29, 0x01, 0, 0x0, "ls_dispatch.ld_dispatch", "LS_DISPATCH_LOADS"},
 	{"zen5", 0x29, 0x02, 0, 0x0, "ls_dispatch.store_dispatch", "LS_DISPATCH_STORES"},
@@ -302,8 +311,9 @@ const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pm
 /* LIKWID's directory for an architecture's groups (its perfgroups/ names). */
 static const struct {
 	const char *arch, *dir;
-} likwid_dirs[] = {{"zen2", "zen2"},    {"zen3", "zen3"}, {"zen4", "zen4"}, {"zen5", "zen5"},
-		   {"skx", "skylakeX"}, {"icx", "ICX"},   {"spr", "SPR"}};
+} likwid_dirs[] = {{"zen2", "zen2"}, {"zen3", "zen3"},        {"zen4", "zen4"},
+		   {"zen5", "zen5"}, {"skx", "skylakeX"},     {"icx", "ICX"},
+		   {"spr", "SPR"},   {"hsw_ep", "haswellEP"}, {"bdw_ep", "broadwellEP"}};
 
 const struct out_event_name *out_event_lookup(const char *arch, const struct out_hw *hw)
 {

@@ -53,6 +53,10 @@ static void test_core_events_by_code_and_umask(void **state)
 		{"icx", "pmu=cpu,type=4,config=0xc000ca3", "CYCLE_ACTIVITY_STALLS_L1D_MISS"},
 		{"spr", "pmu=cpu,type=4,config=0x226", "L2_LINES_OUT_NON_SILENT"},
 		{"spr", "pmu=cpu,type=4,config=0x9000947", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
+		/* Haswell's and Broadwell's load counts are MEM_UOPS_RETIRED, spelt apart */
+		{"hsw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS"},
+		{"bdw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS_ALL"},
+		{"hsw_ep", "pmu=cpu,type=4,config=0x1000248", "L1D_PEND_MISS_FB_FULL"},
 	};
 	const char *cls, *why, *name;
 
@@ -104,8 +108,12 @@ static void test_no_name_without_that_umask(void **state)
 	assert_non_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x20040a6", &cls, &why));
 	/* the same event without the cmask is another event */
 	assert_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x40a6", &cls, &why));
+	/* LIKWID counts L1D_PEND_MISS_PENDING on PMC2 only on Haswell: no name rather than a group on PMC0 */
+	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x148", &cls, &why));
+	/* Broadwell has no FB_FULL with a threshold of 1 */
+	assert_null(likwid("bdw_ep", "perf", "x", "pmu=cpu,type=4,config=0x1000248", &cls, &why));
 	/* a config without a derived table says so */
-	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
+	assert_null(likwid("gnr", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
 	assert_non_null(strstr(why, "no LIKWID event table is derived"));
 }
 
