@@ -216,46 +216,66 @@ static void md_header(FILE *f, const struct agg *a)
 			"\nHardware counters were not available: %s. Hardware events are *not measured* "
 			"(no verdict either way).\n",
 			*a->m.counters_reason ? a->m.counters_reason : "no reason recorded");
-	fprintf(f,
-		"\n| Event | Verdict | Configured | Config check | Counts | Scale | Measured | Levels | "
-		"Prefetch | Error | Spread | "
-		"R^2 | Max Mevents/s | Points | Notes |\n");
-	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
-static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
-		     const struct hypo_set *hs)
+/* Two tables of the same rows, so that each fits a page (a report read at 1280 px): the verdict with
+   its figures, then the configuration, the evidence and the notes, whose cells are long text. */
+static void write_verdicts_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order)
 {
-	char hyp[200], check[400];
-	char b[8][64], levels[96], excl[160], note[700];
+	char b[5][64], levels[96];
 
-	md_header(f, a);
+	fprintf(f, "\n| Event | Verdict | Counts | Scale | Measured | Levels | Prefetch | Error | R^2 |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
 		int nm = v->cls == VC_NOT_MEASURED;
 		verdict_levels_text(v->levels, levels, sizeof levels);
 		scale_text(v, b[0], sizeof b[0]);
-		excluded_text(v, excl, sizeof excl);
-		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
 		md_cell(f, a->events[v->event].name);
 		md_cell(f, verdict_class_names[v->cls]);
-		hypo_text(hypo_find(hs, a->events[v->event].name), hyp, sizeof hyp);
-		hypo_check(a, hs, v, check, sizeof check);
-		md_cell(f, hyp);
-		md_cell(f, check);
 		md_cell(f, v->quantity_text);
 		md_cell(f, b[0]);
 		md_cell(f, nm ? "" : num(b[1], 64, "%.4g", v->measured));
 		md_cell(f, levels);
 		md_cell(f, verdict_prefetch_text(v->prefetch));
 		md_cell(f, nm ? "" : num(b[2], 64, "%.2f %%", v->error * 100));
-		md_cell(f, nm ? "" : num(b[3], 64, "%.2f %%", v->spread * 100));
-		md_cell(f, nm ? "" : num(b[4], 64, "%.5f", v->r2));
-		md_cell(f, num(b[5], 64, "%.4g", v->max_rate > 0 ? v->max_rate / 1e6 : NAN));
-		md_cell(f, nm ? "" : num(b[6], 64, "%.0f", v->points));
+		md_cell(f, nm ? "" : num(b[3], 64, "%.5f", v->r2));
+		fputs("|\n", f);
+	}
+}
+
+static void write_evidence_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
+			      const struct hypo_set *hs)
+{
+	char hyp[200], check[400], b[3][64], excl[160], note[700];
+
+	fprintf(f, "\nThe configuration's hypothesis, the spread and the notes of the same events:\n");
+	fprintf(f, "\n| Event | Configured | Config check | Spread | Max Mevents/s | Points | Notes |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|\n");
+	for (uint32_t i = 0; i < a->nevents; i++) {
+		const struct verdict *v = &vs[order[i]];
+		int nm = v->cls == VC_NOT_MEASURED;
+		excluded_text(v, excl, sizeof excl);
+		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
+		hypo_text(hypo_find(hs, a->events[v->event].name), hyp, sizeof hyp);
+		hypo_check(a, hs, v, check, sizeof check);
+		md_cell(f, a->events[v->event].name);
+		md_cell(f, hyp);
+		md_cell(f, check);
+		md_cell(f, nm ? "" : num(b[0], 64, "%.2f %%", v->spread * 100));
+		md_cell(f, num(b[1], 64, "%.4g", v->max_rate > 0 ? v->max_rate / 1e6 : NAN));
+		md_cell(f, nm ? "" : num(b[2], 64, "%.0f", v->points));
 		md_cell(f, note[0] == ';' ? note + 2 : note);
 		fputs("|\n", f);
 	}
+}
+
+static void write_md(FILE *f, const struct agg *a, const struct verdict *vs, const uint32_t *order,
+		     const struct hypo_set *hs)
+{
+	md_header(f, a);
+	write_verdicts_md(f, a, vs, order);
+	write_evidence_md(f, a, vs, order, hs);
 	out_thresholds_md(f);
 }
 

@@ -1,35 +1,71 @@
 /* out_export_likwid.c — a LIKWID performance group file (groups/<arch>/<NAME>.txt): SHORT, the
- * EVENTSET (counter register, event), METRICS ("name [unit]  formula" over counters, time and
+ * EVENTSET (counter register, event; one per box for an Intel uncore box class), METRICS ("name [unit]  formula" over counters, time and
  * inverseClock) and LONG (the formulas with event names, then free text after "-"). */
 #include <stdio.h>
 #include <string.h>
 
 #include "out_export.h"
 
+/* The boxes the event was summed over (raw.csv's encoding "sum of N boxes" for a config's box wildcard),
+   else 1. */
+static unsigned boxes_summed(const struct out_metric *m)
+{
+	const char *s = strstr(m->encoding, "sum of ");
+	unsigned n;
+
+	return s && sscanf(s, "sum of %u boxes", &n) == 1 && n > 0 ? n : 1;
+}
+
+/* The counters: the first of its class (core PMC0, data fabric DFC0, AMD L3 CPMC0), or for an Intel
+   uncore box class (MBOX, CBOX) counter 0 of every box the run summed, as LIKWID's own MEM groups
+   list MBOX0C0..MBOX7C0. Writes the EVENTSET lines and the sum for the formulas; returns the counters. */
+static unsigned counters(FILE *f, const struct out_metric *m, const char *cls, const char *ev, char *sum,
+			 size_t len)
+{
+	size_t n = strlen(cls), off = 0;
+	unsigned boxes = n >= 3 && !strcmp(cls + n - 3, "BOX") ? boxes_summed(m) : 0;
+
+	if (!boxes) {
+		snprintf(sum, len, "%s0", cls);
+		fprintf(f, "%s  %s\n", sum, ev);
+		return 1;
+	}
+	off += (size_t)snprintf(sum, len, boxes > 1 ? "(" : "");
+	for (unsigned i = 0; i < boxes && off < len; i++) {
+		fprintf(f, "%s%uC0  %s\n", cls, i, ev);
+		off += (size_t)snprintf(sum + off, len - off, "%s%s%uC0", i ? "+" : "", cls, i);
+	}
+	if (boxes > 1 && off < len)
+		snprintf(sum + off, len - off, ")");
+	return boxes;
+}
+
 int out_export_likwid_group(FILE *f, const struct out_metric *m)
 {
-	char ev[256], scale[32], formula[256], ctr[32];
+	char ev[256], scale[32], formula[256], ctr[1024];
 	const char *why, *cls = "PMC";
+	unsigned boxes;
 
 	if (!out_likwid_name(m, ev, sizeof ev, &cls, &why))
 		return -1;
-	/* the first counter of its class: core PMC0, data fabric DFC0, L3 CPMC0, memory MBOX0C0 */
-	snprintf(ctr, sizeof ctr, "%s%s", cls, !strcmp(cls, "MBOX") ? "0C0" : "0");
 	out_decimal(scale, sizeof scale, m->scale);
 	if (m->bytes > 0)
 		snprintf(formula, sizeof formula, "%s/%s*%.0f/time",
 			 m->divisor == 1e9 ? "1.0E-09" : "1.0E-06", scale, m->bytes);
 	else
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
-	fprintf(f, "SHORT %s (validated by pmucheck)\n\n", m->what);
-	fprintf(f, "EVENTSET\n%s  %s\n\n", ctr, ev);
+	fprintf(f, "SHORT %s (validated by pmucheck)\n\nEVENTSET\n", m->what);
+	boxes = counters(f, m, cls, ev, ctr, sizeof ctr);
+	fputc('\n', f);
 	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  %s*%s\n", m->name, m->unit, ctr, formula);
 	if (m->peak_rate > 0)
 		fprintf(f, "%s of peak [%%]  100*%s/time/%.0f\n", m->name, ctr, m->peak_rate);
-	fprintf(f, "\nLONG\nFormulas:\n%s [%s] = %s*%s\n", m->name, m->unit, ev, formula);
+	fprintf(f, "\nLONG\nFormulas:\n%s [%s] = %s%s%s*%s\n", m->name, m->unit, boxes > 1 ? "SUM(" : "", ev,
+		boxes > 1 ? ")" : "", formula);
 	if (m->peak_rate > 0)
-		fprintf(f, "%s of peak [%%] = 100*%s/time/%.0f (the highest rate measured, %s)\n", m->name,
-			ev, m->peak_rate, m->peak_where);
+		fprintf(f, "%s of peak [%%] = 100*%s%s%s/time/%.0f (the highest rate measured, %s)\n",
+			m->name, boxes > 1 ? "SUM(" : "", ev, boxes > 1 ? ")" : "", m->peak_rate,
+			m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
 	return ferror(f) ? -1 : 0;
 }

@@ -103,7 +103,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 
 	if (!out_likwid_dir(m->arch)) {
 		*why = "no LIKWID event table is derived for this architecture (pmucheck has LIKWID's "
-		       "names for zen3 and skx)";
+		       "names for zen2-zen5, hsw_ep, bdw_ep, skx, icx and spr)";
 		return NULL;
 	}
 	if (!out_hw_decode(m->encoding, &hw)) {

@@ -56,8 +56,7 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 	snprintf(pl->caption, sizeof pl->caption,
 		 "%s divided by the known %s of each kernel (median over "
 		 "the family's variants), per family and prefetcher state (a constant line at a simple "
-		 "value is what a trustworthy event draws). Lines: reported (grey) and measured (red) cache "
-		 "limits.",
+		 "value is what a trustworthy event draws).",
 		 e->name, raw_quantity_names[q]);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);
@@ -67,7 +66,7 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 		if (!(p->plots & KP_EV_SIZE) || !(p->v[q] > 0))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->kernel);
-		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[q], 0))
+		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[q], 0, p->noisy))
 			return -1;
 	}
 	out_plot_collapse(pl);
@@ -99,9 +98,9 @@ static int offset_event(const struct out_rdata *d, struct out_figures *f, uint32
 		if (!out_fig_of(p, KP_TIME_OFFSET, family) || !(p->v[RQ_loads] > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
-		if (out_fig_add(pl, s, (double)p->arg, cell_median(cell) / p->v[RQ_loads], 0) ||
+		if (out_fig_add(pl, s, (double)p->arg, cell_median(cell) / p->v[RQ_loads], 0, p->noisy) ||
 		    out_fig_add(pl, "known: split loads per load", (double)p->arg,
-				p->v[RQ_split_loads] / p->v[RQ_loads], 1))
+				p->v[RQ_split_loads] / p->v[RQ_loads], 1, 0))
 			return -1;
 	}
 	out_fig_keep(f, 1);
@@ -136,11 +135,13 @@ static int latency_event(const struct out_rdata *d, struct out_figures *f, uint3
 		if (!out_fig_of(p, KP_LATENCY, family) || !(per > 0))
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
-		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0))
+		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0,
+				p->noisy))
 			return -1;
 		out_fig_chase_series(s, sizeof s, p, "measured cycles: ");
 		if (p->core_ghz > 0 &&
-		    out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1))
+		    out_fig_add(pl, s, out_fig_footprint(p), p->seconds * p->core_ghz * 1e9 / per, 1,
+				p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 1);
@@ -196,6 +197,7 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 		 "Taura, Fig. 8-11). %s counted as many cycles per dependent load as the pointer chase "
 		 "took, so it measures miss occupancy.",
 		 e->name, family, e->name);
+	out_fig_clock_axis(d, pl, OUT_FIG_CYCLES);
 	for (uint32_t c = 0; c < e->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[e->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
@@ -205,7 +207,7 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, p->v[RQ_lines_read] * 64 / p->seconds / 1e9,
-				cell_median(cell) / p->v[RQ_lines_read] / ghz, 0))
+				cell_median(cell) / p->v[RQ_lines_read] / ghz, 0, p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 1);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "out_plot_fig.h"
 
 double out_fig_footprint(const struct agg_point *p)
@@ -60,15 +61,16 @@ void out_fig_keep(struct out_figures *f, int zeros_are_empty)
 
 void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p)
 {
-	char label[64];
+	char label[64], size[32];
 
 	for (int i = LEVEL_L1; i < LEVEL_DRAM; i++) {
 		const char *name = level_name((enum level)i);
 		double r = d->a.m.reported[i], m = d->a.m.measured[i];
-		snprintf(label, sizeof label, "%s %.0f KiB", name, r / 1024);
+		snprintf(label, sizeof label, "%s %s", name, num_format_size(r, size, sizeof size));
 		out_plot_mark(p, r, label, 0);
 		if (m > 0 && fabs(m - r) > 0.01 * r) {
-			snprintf(label, sizeof label, "%s measured %.0f KiB", name, m / 1024);
+			snprintf(label, sizeof label, "%s measured %s", name,
+				 num_format_size(m, size, sizeof size));
 			out_plot_mark(p, m, label, 1);
 		}
 	}
@@ -84,24 +86,44 @@ void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const
 		 local ? "" : p->placement);
 }
 
-int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed)
+int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed, int noisy)
 {
 	struct out_series *s = out_plot_series(pl, series);
 
 	if (!s)
 		return -1;
 	s->dashed = dashed;
-	return out_series_add(s, x, y);
+	return out_series_add(s, x, y, noisy);
+}
+
+void out_fig_clock_axis(const struct out_rdata *d, struct out_plot *p, enum out_fig_clock kind)
+{
+	double ghz = d->a.m.core_ghz;
+	size_t n = strlen(p->caption);
+	const char *what = kind == OUT_FIG_CYCLES ? "core cycles" : "bytes per core cycle (all threads)";
+
+	if (!(ghz > 0)) {
+		snprintf(p->caption + n, sizeof p->caption - n,
+			 " No %s axis: machine.json records no core clock (clock.core_ghz is null).",
+			 kind == OUT_FIG_CYCLES ? "cycles" : "bytes-per-cycle");
+		return;
+	}
+	p->y2_scale = kind == OUT_FIG_CYCLES ? ghz : 1 / ghz;
+	snprintf(p->y2label, sizeof p->y2label, "%s at %.3g GHz", what, ghz);
+	snprintf(p->caption + n, sizeof p->caption - n,
+		 " Right axis: the same in %s at the run's core clock, %.3g GHz (machine.json "
+		 "clock.core_ghz).",
+		 what, ghz);
 }
 
 void out_fig_level_series(char *buf, size_t len, const struct agg_point *p)
 {
 	char rest[160];
+	char size[32];
 
 	out_fig_series_name(rest, sizeof rest, p, "");
-	snprintf(buf, len, "%s, %.0f KiB, %s",
-		 p->level >= 0 ? point_level_name(p->level) : "at a level boundary",
-		 out_fig_footprint(p) / 1024, rest);
+	snprintf(buf, len, "%s, %s, %s", p->level >= 0 ? point_level_name(p->level) : "at a level boundary",
+		 num_format_size(out_fig_footprint(p), size, sizeof size), rest);
 }
 
 void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what)

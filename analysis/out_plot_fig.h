@@ -11,7 +11,12 @@ struct out_plot *out_fig_new(struct out_figures *f, const char *name);
 void out_fig_keep(struct out_figures *f, int zeros_are_empty);
 /* Reported cache sizes (grey) and, where they differ, measured level limits (red). */
 void out_fig_mark_levels(const struct out_rdata *d, struct out_plot *p);
-int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed);
+/* noisy: the point was disturbed (agg_point.noisy); it is drawn circled. */
+int out_fig_add(struct out_plot *pl, const char *series, double x, double y, int dashed, int noisy);
+/* A right axis beside ns or GB/s: core cycles (ns x GHz) or bytes per core cycle (GB/s / GHz) at the
+   run's core clock (machine.json clock.core_ghz); without a clock the caption says there is none. */
+enum out_fig_clock { OUT_FIG_CYCLES, OUT_FIG_BYTES_PER_CYCLE };
+void out_fig_clock_axis(const struct out_rdata *d, struct out_plot *p, enum out_fig_clock kind);
 void out_fig_not_drawn(struct out_figures *f, const char *what);
 
 /* Series titles: "what, N threads, prefetch S[, placement]"; "L2, 512 KiB, ..."; "dep K=24, ...". */

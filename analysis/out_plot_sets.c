@@ -33,17 +33,17 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, 10^9 B/s]");
 	snprintf(pl->caption, sizeof pl->caption,
 		 "%s kernels: bytes loaded + stored per second over all "
-		 "threads, median repetition. Grey dashed lines: reported cache sizes; red dotted lines: "
-		 "level limits measured by the latency probe (when they differ).",
+		 "threads, median repetition.",
 		 family);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);
+	out_fig_clock_axis(d, pl, OUT_FIG_BYTES_PER_CYCLE);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		if (!out_fig_of(p, KP_BW_SIZE, family))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->variant);
-		if (out_fig_add(pl, s, out_fig_footprint(p), gbps(p), 0))
+		if (out_fig_add(pl, s, out_fig_footprint(p), gbps(p), 0, p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 0);
@@ -66,12 +66,15 @@ static int delay_bandwidth(const struct out_rdata *d, struct out_figures *f, con
 		 "Four read streams, one load per line, then D NOPs "
 		 "(Helm & Taura, Fig. 3/4): the delay throttles the demand bandwidth. Bandwidth counts whole "
 		 "lines, since each load brings in one.");
+	pl->logx = pl->xzero = 1; /* D = 0 .. 1024: on a linear axis most points crowd the left edge */
+	out_fig_clock_axis(d, pl, OUT_FIG_BYTES_PER_CYCLE);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		if (!out_fig_of(p, KP_BW_DELAY, family) || !(p->seconds > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
-		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0))
+		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0,
+				p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 0);
@@ -93,12 +96,13 @@ static int offset_time(const struct out_rdata *d, struct out_figures *f, const c
 	snprintf(pl->caption, sizeof pl->caption,
 		 "One 8-byte load per line at offset o: from o = 57 on "
 		 "every load spans two lines (Larysch, Fig. 4).");
+	out_fig_clock_axis(d, pl, OUT_FIG_CYCLES);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		if (!out_fig_of(p, KP_TIME_OFFSET, family))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
-		if (out_fig_add(pl, s, (double)p->arg, out_fig_ns_per(p, p->v[RQ_loads]), 0))
+		if (out_fig_add(pl, s, (double)p->arg, out_fig_ns_per(p, p->v[RQ_loads]), 0, p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 0);
@@ -122,12 +126,14 @@ static int latency(const struct out_rdata *d, struct out_figures *f, const char 
 		 "multiplies (hidden in the load's shadow) and K dependent ones (added to every access).");
 	pl->logx = pl->xbytes = pl->logy = 1;
 	out_fig_mark_levels(d, pl);
+	out_fig_clock_axis(d, pl, OUT_FIG_CYCLES);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		if (!out_fig_of(p, KP_LATENCY, family) || p->threads != 1)
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
-		if (out_fig_add(pl, s, out_fig_footprint(p), out_fig_ns_per(p, p->v[RQ_chase_accesses]), 0))
+		if (out_fig_add(pl, s, out_fig_footprint(p), out_fig_ns_per(p, p->v[RQ_chase_accesses]), 0,
+				p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 0);
@@ -151,8 +157,10 @@ static int level_probe(const struct out_rdata *d, struct out_figures *f)
 		 "limits.");
 	pl->logx = pl->xbytes = pl->logy = 1;
 	out_fig_mark_levels(d, pl);
+	out_fig_clock_axis(d, pl, OUT_FIG_CYCLES);
 	for (unsigned i = 0; i < d->a.m.nlatency; i++)
-		if (out_fig_add(pl, "latency per access", d->a.m.latency[i].bytes, d->a.m.latency[i].ns, 0))
+		if (out_fig_add(pl, "latency per access", d->a.m.latency[i].bytes, d->a.m.latency[i].ns, 0,
+				0))
 			return -1;
 	out_fig_keep(f, 0);
 	return 0;

@@ -1,5 +1,6 @@
 /* out_report_html.c — a small Markdown-to-HTML converter for report.md's own subset, so report.html
  * is one self-contained file a browser opens anywhere (no external src: images are data URIs). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,8 +31,19 @@ static void esc(FILE *f, const char *s, size_t n)
 	}
 }
 
-/* Inline markup: `code`, **strong**, *em*, [text](href). Unclosed markers are literal. */
-static void inline_md(FILE *f, const char *s, size_t n)
+/* In a table cell, a break opportunity after the separators of event names (ANY_DATA_CACHE_FILLS.LCL_L2,
+   cpu/event=0x44,umask=0x5f/): the longest words of a report wrap there instead of pushing the table
+   past the page. Not inside numbers ("1.000"): a '.' or ',' breaks only before a letter. */
+static int break_after(const char *s, size_t i, size_t n)
+{
+	if (i + 1 >= n || !isalnum((unsigned char)s[i + 1]))
+		return 0;
+	return s[i] == '_' || s[i] == '/' || s[i] == '=' ||
+		((s[i] == '.' || s[i] == ',' || s[i] == ':') && isalpha((unsigned char)s[i + 1]));
+}
+
+/* Inline markup: `code`, **strong**, *em*, [text](href). Unclosed markers are literal. cell: in a table. */
+static void inline_md(FILE *f, const char *s, size_t n, int cell)
 {
 	size_t i = 0;
 
@@ -45,13 +57,13 @@ static void inline_md(FILE *f, const char *s, size_t n)
 		} else if (!strncmp(s + i, "**", 2) && i + 2 < n && (close = strstr(s + i + 2, "**")) &&
 			   close < s + n) {
 			fputs("<strong>", f);
-			inline_md(f, s + i + 2, (size_t)(close - s - i - 2));
+			inline_md(f, s + i + 2, (size_t)(close - s - i - 2), cell);
 			fputs("</strong>", f);
 			i = (size_t)(close - s) + 2;
 		} else if (s[i] == '*' && i + 1 < n && s[i + 1] != ' ' &&
 			   (close = memchr(s + i + 1, '*', n - i - 1))) {
 			fputs("<em>", f);
-			inline_md(f, s + i + 1, (size_t)(close - s - i - 1));
+			inline_md(f, s + i + 1, (size_t)(close - s - i - 1), cell);
 			fputs("</em>", f);
 			i = (size_t)(close - s) + 1;
 		} else if (s[i] == '[' && (close = memchr(s + i, ']', n - i)) && close + 1 < s + n &&
@@ -60,11 +72,13 @@ static void inline_md(FILE *f, const char *s, size_t n)
 			fputs("<a href=\"", f);
 			esc(f, href, (size_t)(end - href));
 			fputs("\">", f);
-			inline_md(f, s + i + 1, (size_t)(close - s - i - 1));
+			inline_md(f, s + i + 1, (size_t)(close - s - i - 1), cell);
 			fputs("</a>", f);
 			i = (size_t)(end - s) + 1;
 		} else {
 			esc(f, s + i, 1);
+			if (cell && break_after(s, i, n))
+				fputs("<wbr>", f);
 			i++;
 		}
 	}
@@ -123,7 +137,7 @@ static void table_row(FILE *f, const char *line, const char *cell)
 		while (b > a && b[-1] == ' ')
 			b--;
 		fprintf(f, "<%s>", cell);
-		inline_md(f, a, (size_t)(b - a));
+		inline_md(f, a, (size_t)(b - a), 1);
 		fprintf(f, "</%s>", cell);
 		p = bar + 1;
 	}
@@ -142,8 +156,9 @@ static void close_block(FILE *f, enum block *b)
 
 static const char style[] =
 	"body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;line-height:1.4}"
-	"table{border-collapse:collapse;font-size:90%;margin:1em 0}"
-	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left}th{background:#eee}"
+	"table{border-collapse:collapse;font-size:90%;margin:1em 0;max-width:100%}"
+	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}th{background:#eee}"
+	"td{overflow-wrap:break-word}"
 	"img{max-width:100%}code{background:#f4f4f4}";
 
 int out_report_html(FILE *out, FILE *md, const char *dir, const char *title, struct err *e)
@@ -168,7 +183,7 @@ int out_report_html(FILE *out, FILE *md, const char *dir, const char *title, str
 		} else if (h && line[h] == ' ' && h <= 6) {
 			close_block(out, &b);
 			fprintf(out, "<h%d>", h);
-			inline_md(out, line + h + 1, (size_t)len - h - 1);
+			inline_md(out, line + h + 1, (size_t)len - h - 1, 0);
 			fprintf(out, "</h%d>\n", h);
 		} else if (is_image(line)) {
 			close_block(out, &b);
@@ -191,7 +206,7 @@ int out_report_html(FILE *out, FILE *md, const char *dir, const char *title, str
 				b = B_LIST;
 			}
 			fputs("<li>", out);
-			inline_md(out, line + 2, (size_t)len - 2);
+			inline_md(out, line + 2, (size_t)len - 2, 0);
 			fputs("</li>\n", out);
 		} else {
 			if (b != B_PARA) {
@@ -201,7 +216,7 @@ int out_report_html(FILE *out, FILE *md, const char *dir, const char *title, str
 			} else {
 				fputc('\n', out);
 			}
-			inline_md(out, line, (size_t)len);
+			inline_md(out, line, (size_t)len, 0);
 		}
 	}
 	close_block(out, &b);

@@ -10,16 +10,46 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck list kernels\n"
-		"       pmucheck list events [EVENT...]\n\n"
+		"usage: pmucheck list [--json] kernels\n"
+		"       pmucheck list [--json] events [EVENT...]\n\n"
 		"kernels: the kernel families and their variants.\n"
 		"events:  what this machine can count through each backend (perf, PAPI); with EVENTs,\n"
 		"         how each resolves (backend, scope, encoding, status) — exit 2 naming every\n"
-		"         malformed or unknown one.\n");
+		"         malformed or unknown one.\n"
+		"--json:  the same facts as one JSON object on stdout (docs/results-format.md).\n");
 }
 
-static int list_kernels(void)
+static void print_json(json_t *o)
 {
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(o);
+}
+
+static json_t *kernels_json(void)
+{
+	json_t *arr = json_array();
+
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *fam = kern_family_at(i);
+		json_t *vars = json_array();
+		for (unsigned j = 0; j < fam->nvariants; j++)
+			json_array_append_new(vars, json_string(fam->variants[j].name));
+		json_array_append_new(
+			arr,
+			json_pack("{s:s, s:s, s:o, s:s?, s:o}", "family", fam->name, "summary", fam->summary,
+				  "variants", vars, "arg_name", fam->arg_name, "arg_max",
+				  fam->arg_name ? json_integer((json_int_t)fam->arg_max) : json_null()));
+	}
+	return json_pack("{s:o}", "kernels", arr);
+}
+
+static int list_kernels(int json)
+{
+	if (json) {
+		print_json(kernels_json());
+		return 0;
+	}
 	for (unsigned i = 0; i < kern_family_count(); i++) {
 		const struct kern_family *fam = kern_family_at(i);
 		printf("%-10s %s\n          ", fam->name, fam->summary);
@@ -30,12 +60,31 @@ static int list_kernels(void)
 	return 0;
 }
 
-static int resolve_events(int n, char **specs)
+static json_t *resolved_json(const struct ctr_event *evs, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}", "event", evs[i].spec,
+						"backend", ctr_backend_name(evs[i].backend), "scope",
+						ctr_scope_name(evs[i].scope), "pool", evs[i].pool, "status",
+						ctr_status_name(evs[i].status), "encoding",
+						evs[i].status == CTR_OK ? evs[i].encoding : NULL, "reason",
+						evs[i].status == CTR_OK ? NULL : evs[i].reason));
+	return json_pack("{s:o}", "events", arr);
+}
+
+static int resolve_events(int n, char **specs, int json)
 {
 	struct ctr_event evs[n];
 	struct err e;
 	int rc = ctr_resolve_list((const char *const *)specs, (unsigned)n, evs, &e);
 
+	if (json) {
+		print_json(resolved_json(evs, n));
+		return rc ? cli_fail("list", rc, &e) : 0;
+	}
 	printf("%-32s %-7s %-7s %-12s %-14s %s\n", "event", "backend", "scope", "pool", "status",
 	       "encoding / reason");
 	for (int i = 0; i < n; i++)
@@ -47,25 +96,34 @@ static int resolve_events(int n, char **specs)
 
 static int cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0}};
-	int c;
+	static const struct option opts[] = {
+		{"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, 'j'}, {0}};
+	int c, json = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
+		if (c == 'j') {
+			json = 1;
+			continue;
+		}
 		usage(stderr);
 		return 2;
 	}
 	if (optind < argc && !strcmp(argv[optind], "kernels") && optind + 1 == argc)
-		return list_kernels();
+		return list_kernels(json);
 	if (optind < argc && !strcmp(argv[optind], "events")) {
 		if (optind + 1 == argc) {
-			ctr_list_events(stdout);
+			json_t *list = ctr_list_events_json();
+			if (json)
+				print_json(list);
+			else
+				ctr_list_events_print(list, stdout), json_decref(list);
 			return 0;
 		}
-		return resolve_events(argc - optind - 1, argv + optind + 1);
+		return resolve_events(argc - optind - 1, argv + optind + 1, json);
 	}
 	usage(stderr);
 	return 2;

@@ -66,6 +66,8 @@ static void usage(FILE *f)
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
 		"  -n, --dry-run           print the points the run would measure, write nothing\n"
+		"      --json              with --dry-run: the plan as one JSON object on stdout\n"
+		"                          (docs/results-format.md)\n"
 		"      --resume DIR        continue an interrupted run where it stopped (no other options)\n"
 		"      --results ROOT      where new results directories go (default: results)\n"
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
@@ -85,7 +87,8 @@ enum {
 	OPT_TIME_BUDGET,
 	OPT_CONFIG,
 	OPT_PRESET,
-	OPT_RESUME
+	OPT_RESUME,
+	OPT_JSON
 };
 
 static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
@@ -105,6 +108,7 @@ static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
 					{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 					{"prefetch", required_argument, NULL, OPT_PREFETCH},
 					{"dry-run", no_argument, NULL, 'n'},
+					{"json", no_argument, NULL, OPT_JSON},
 					{"resume", required_argument, NULL, OPT_RESUME},
 					{"config", required_argument, NULL, OPT_CONFIG},
 					{"preset", required_argument, NULL, OPT_PRESET},
@@ -284,6 +288,9 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case 'n':
 			rc->dry_run = 1;
 			break;
+		case OPT_JSON:
+			rc->json = 1;
+			break;
 		case 'h':
 			rc->help = 1;
 			return 0;
@@ -297,6 +304,9 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return r;
 	if (optind < argc)
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (rc->json && !rc->dry_run)
+		return err_set(e, E_USAGE,
+			       "--json: only with --dry-run (a run's results are JSON files already)");
 	if (rc->resume && argc != 3)
 		return err_set(e, E_USAGE, "--resume takes no other options: the run continues with its own");
 	if (rc->preset &&

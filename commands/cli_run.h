@@ -24,6 +24,7 @@ struct run_cli {
 	char dir[4096];      /* the results directory, once created */
 	int help;
 	int dry_run;
+	int json;     /* --json: the dry run's plan as JSON */
 	int progress; /* --progress 1, --no-progress 0, else -1 (when stderr is a terminal) */
 };
 

@@ -98,6 +98,13 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 	return 0;
 }
 
+/* The point's placement as --placement spells it ("node:1", "interleave"). */
+static const char *place_name(const struct experiment *x, const struct plan_point *pt, char *buf, size_t len)
+{
+	buf_format_placement(&x->opts.places[pt->place], buf, len);
+	return buf;
+}
+
 /* --dry-run: the points, one line each, per experiment. */
 static void print_plan(const struct run_job *j)
 {
@@ -109,19 +116,73 @@ static void print_plan(const struct run_job *j)
 			printf("%s:\n", x->name);
 		for (int k = 0; k < x->plan.npoints; k++) {
 			const struct plan_point *pt = &x->plan.points[k];
+			char place[32];
 			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
 			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
 			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes,
 			       level_name(pt->level), x->opts.pf_states[pt->pf],
-			       x->opts.places[pt->place].kind == BUF_LOCAL            ? "local"
-				       : x->opts.places[pt->place].kind == BUF_REMOTE ? "remote"
-										      : "other");
+			       place_name(x, pt, place, sizeof place));
 		}
 		total += x->plan.npoints;
 		printf("%d points, %u events (%u groups)\n", x->plan.npoints, x->ev.nev, x->ev.plan.ngroups);
 	}
 	if (j->nxs > 1)
 		printf("%d points in all\n", total);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *experiment_plan_json(const struct experiment *x, int first)
+{
+	json_t *points = json_array(), *events = json_array(), *fixed = json_array();
+
+	for (int k = 0; k < x->plan.npoints; k++) {
+		const struct plan_point *pt = &x->plan.points[k];
+		char place[32];
+		json_array_append_new(
+			points,
+			json_pack("{s:i, s:s, s:s, s:o, s:I, s:i, s:I, s:s, s:s, s:s}", "index", first + k,
+				  "kernel", pt->var->name, "family", pt->fam->name, "arg_name",
+				  pt->fam->arg_name ? json_string(pt->fam->arg_name) : json_null(), "arg",
+				  (json_int_t)pt->arg, "threads", pt->threads, "bytes_per_array",
+				  (json_int_t)pt->bytes, "level", level_name(pt->level), "prefetch",
+				  x->opts.pf_states[pt->pf], "placement",
+				  place_name(x, pt, place, sizeof place)));
+	}
+	for (unsigned k = 0; k < x->ev.nev; k++) {
+		const struct ctr_event *ev = &x->ev.evs[k];
+		json_array_append_new(events,
+				      json_pack("{s:s, s:s, s:s?}", "event", ev->spec, "status",
+						ctr_status_name(ev->status), "reason",
+						ev->status == CTR_OK ? NULL : ev->reason));
+	}
+	for (unsigned k = 0; k < x->ev.nfixed; k++)
+		json_array_append_new(fixed, json_string(x->ev.fixed[k].spec));
+	return json_pack("{s:o, s:o, s:o, s:i, s:o, s:o}", "name", str_or_null(x->name), "skipped_variants",
+			 str_or_null(x->plan.skipped), "points", points, "groups", (int)x->ev.plan.ngroups,
+			 "events", events, "fixed_events", fixed);
+}
+
+/* --dry-run --json: the facts print_plan and say_skipped give, as one object (docs/results-format.md). */
+static void print_plan_json(const struct run_job *j)
+{
+	json_t *xs = json_array(), *o;
+	int total = 0;
+
+	for (int i = 0; i < j->nxs; i++) {
+		json_array_append_new(xs, experiment_plan_json(&j->xs[i], total));
+		total += j->xs[i].plan.npoints;
+	}
+	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:o, s:i}", "format", 1, "prefetch", "control",
+		      j->pf.ctl || j->pf.predicted, "skipped", str_or_null(j->pf.skipped), "reason",
+		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "experiments",
+		      xs, "points_total", total);
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(o);
 }
 
 static void say_skipped(const struct run_job *j)
@@ -427,7 +488,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		say_skipped(j);
 		r = plan_all(t, j, e);
-		if (!r)
+		if (!r && rc->json)
+			print_plan_json(j);
+		else if (!r)
 			print_plan(j);
 		goto out;
 	}

@@ -78,3 +78,18 @@ double num_read_file(const char *path, double fallback)
 	fclose(f);
 	return v;
 }
+
+const char *num_format_size(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	unsigned u = 0;
+
+	while (u + 1 < sizeof unit / sizeof unit[0] && bytes >= 1024) {
+		bytes /= 1024;
+		u++;
+	}
+	/* three significant digits at most: 1.5 MiB, 48 KiB, 215 KiB, 32 MiB */
+	snprintf(buf, len, bytes < 10 && bytes != (double)(long long)bytes ? "%.2g %s" : "%.0f %s", bytes,
+		 unit[u]);
+	return buf;
+}

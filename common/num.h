@@ -3,6 +3,7 @@
 #ifndef PMUCHECK_NUM_H
 #define PMUCHECK_NUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -12,6 +13,9 @@ int num_parse_u64(const char *option, const char *text, uint64_t *out, struct er
 /* The same with an optional unit: binary k, K, KiB, m, M, MiB, g, G, GiB (1024-based); decimal kB, KB, MB,
  * GB (1000-based, as likwid-bench takes them). */
 int num_parse_size(const char *option, const char *text, uint64_t *out, struct err *e);
+
+/* bytes in binary units for people (figure legends, axis tics): "512 KiB", "1.5 MiB", "32 MiB". Returns buf. */
+const char *num_format_size(double bytes, char *buf, size_t len);
 
 /* The first number in a small /proc or /sys file (perf_event_paranoid, cpuinfo_max_freq, a PMU's
    cpumask); fallback when the file is missing or does not start with a number. */

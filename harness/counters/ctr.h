@@ -180,8 +180,10 @@ const char *ctr_scope_name(enum ctr_scope s);     /* "thread", "socket" */
 
 /* What this machine can count, backend by backend (pmucheck list events): perf's software and
    generic events with their status, the sysfs PMUs with their aliases, PAPI's components with their
-   native events or the reason they are disabled. */
-void ctr_list_events(FILE *f);
+   native events or the reason they are disabled. The JSON is documented in docs/results-format.md
+   ("JSON on stdout"); the text listing prints the same object. */
+json_t *ctr_list_events_json(void);
+void ctr_list_events_print(const json_t *list, FILE *f);
 
 /* Counter availability, in words, with what to do about each problem (pmucheck info, machine.json).
    ctr_hardware_available returns 1 when hardware events can be counted, else 0 and the reason. */

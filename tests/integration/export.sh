@@ -47,6 +47,31 @@ check "PAPI gets every event it can name" test "$(sort -u "$TMP/papi.names" | wc
 check "each description carries the evidence" \
 	grep -q 'scale 1 events per lines_read (measured 1.004' "$F/perf/metrics.json"
 
+# The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
+# over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
+# not in skylakeX's list), in LIKWID's ICX group folder, the IMC event on MBOX0C0..MBOX3C0 summed.
+I=$TMP/icx
+mkdir -p "$I"
+python3 - "$TOP/tests/tools/export_skx" "$I" <<'PY'
+import json, sys
+src, dst = sys.argv[1], sys.argv[2]
+m = json.load(open(src + "/machine.json"))
+m["config"] = {"path": "configs/icx.ini", "arch": "icx"}
+json.dump(m, open(dst + "/machine.json", "w"))
+d = json.load(open(src + "/events.json"))
+imc = dict(d["events"][0], event="uncore_imc_*/event=0x04,umask=0x0f/", backend="perf",
+           encoding="sum of 4 boxes,domain=all", scope="socket", levels=["DRAM"])
+d["events"] = [e for e in d["events"] if e["backend"] == "papi" and "config=" in e["encoding"]] + [imc]
+json.dump(d, open(dst + "/events.json", "w"))
+PY
+expect_status "LIKWID export of the Ice Lake server fixture succeeds" 0 "$PMUCHECK" export "$I" --format likwid --out "$I/likwid"
+check "its groups go to LIKWID's ICX folder and follow the group file format" $CHECK likwid "$I"/likwid/ICX/*.txt
+$CHECK likwid "$I"/likwid/ICX/*.txt --names >"$TMP/icx.names" 2>&1
+check "LIKWID's icelakeX names, the offcore event left out" \
+	test "$(sort -u "$TMP/icx.names" | tr '\n' ' ')" = "CAS_COUNT_RD INST_RETIRED_ANY_P L1D_REPLACEMENT L2_LINES_OUT_NON_SILENT MEM_INST_RETIRED_ALL_LOADS "
+check "the memory-controller event is counted on every box the run summed, and summed" \
+	sh -c "grep -l CAS_COUNT_RD '$I'/likwid/ICX/*.txt | xargs grep -q '(MBOX0C0+MBOX1C0+MBOX2C0+MBOX3C0)\*'"
+
 # A results directory with nothing validated: exit 1, a clear message, no empty files.
 N=$TMP/none-valid
 mkdir -p "$N"

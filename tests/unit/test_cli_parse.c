@@ -29,6 +29,21 @@ static void test_sizes_take_binary_suffixes(void **state)
 	assert_int_equal(v, 100);
 }
 
+/* Figure legends and tics: binary units, at most three digits, never "262144 KiB". */
+static void test_sizes_format_in_binary_units(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(num_format_size(262144.0 * 1024, b, sizeof b), "256 MiB");
+	assert_string_equal(num_format_size(512 * 1024, b, sizeof b), "512 KiB");
+	assert_string_equal(num_format_size(1.5 * (1 << 20), b, sizeof b), "1.5 MiB");
+	assert_string_equal(num_format_size(220160, b, sizeof b), "215 KiB");
+	assert_string_equal(num_format_size(1 << 30, b, sizeof b), "1 GiB");
+	assert_string_equal(num_format_size(64, b, sizeof b), "64 B");
+	assert_string_equal(num_format_size(4986880, b, sizeof b), "4.8 MiB");
+}
+
 static void test_sizes_take_likwid_decimal_suffixes(void **state)
 {
 	uint64_t v;
@@ -142,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_take_binary_suffixes),
 		cmocka_unit_test(test_bad_sizes_name_the_option),
 		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
+		cmocka_unit_test(test_sizes_format_in_binary_units),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
 		cmocka_unit_test(test_cpu_lists_keep_order_and_take_open_ranges),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),

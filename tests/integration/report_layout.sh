@@ -1,0 +1,113 @@
+#!/bin/bash
+# report_layout.sh — a report a performance engineer reads without scrolling sideways, with figures
+# whose captions say what is drawn, on synthetic results (tests/tools/rawgen) made awkward on purpose:
+# an event with a long vendor-style name, noisy points, nopread delays from 0 to 1024. Checked by
+# tests/tools/check_layout.py (tables, captions vs scripts, y ranges, legends) and, where Chromium is
+# installed, by rendering report.html at 1280 px (tests/tools/html_width.py).
+. "$(dirname "$0")/../lib.sh"
+RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
+
+if [ ! -x "$RAWGEN" ] || ! command -v python3 >/dev/null; then
+	skip "report layout" "needs $RAWGEN (make unit-tests) and python3"
+	exit 0
+fi
+D=$TMP/syn
+mkdir -p "$D" && "$RAWGEN" "$D" 4 3 >/dev/null
+long=ANY_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2_AND_INT_CACHE_AND_EXT_CACHE_LCL_DRAM
+sed -i "s/,LINES_EXACT,/,$long,/" "$D/raw.csv"
+# nopread at a DRAM footprint, D = 0, 1, 2, 4 .. 1024 (the delays a run sweeps span three decades).
+python3 - "$D/raw.csv" <<'PY'
+import csv, sys
+path = sys.argv[1]
+rows = list(csv.DictReader(open(path)))
+fields = list(rows[0].keys())
+point = max(int(r["point"]) for r in rows) + 1
+lines = 1 << 20
+out = csv.DictWriter(open(path, "a", newline=""), fieldnames=fields, lineterminator="\n")
+for delay in [0] + [1 << k for k in range(11)]:
+    seconds = lines * 64 / (20e9 / (1 + delay / 64))
+    for rep in range(3):
+        r = {k: "" for k in fields}
+        r.update(point=point, rep=rep, group=0, kernel="nopread", variant="nopread.gpr", access="",
+                 plots="bw-delay", traits="", width=8, arg_name="delay", arg=delay, bytes=lines * 64,
+                 arrays=1, reps=1, diff="reps", threads=1, cpus="0", placement="local", mem_nodes="0",
+                 prefetch="on", level="DRAM", thp_share=0, seconds=f"{seconds:.9e}",
+                 tsc=int(seconds * 2.5e9), core_ghz=3.0, v_instructions=lines * (7 + delay) // 4,
+                 v_loads=lines, v_stores=0, v_bytes_loaded=lines * 8, v_bytes_stored=0,
+                 v_lines_read=lines, v_lines_written=0, v_split_loads=0, v_chase_accesses=0,
+                 v_multiplies=0, v_nops=lines // 4 * delay, v_pages=0, event="page-faults",
+                 backend="perf", encoding="type=1", scope="thread", count=0, time_enabled=1000,
+                 time_running=1000, status="ok", flag="noisy" if delay == 16 else "")
+        out.writerow(r)
+    point += 1
+PY
+"$PMUCHECK" analyze "$D" >/dev/null 2>&1
+expect_status "report of the awkward synthetic results" 0 "$PMUCHECK" report "$D"
+
+check "tables of at most 10 columns; captions name exactly what each script draws; room above the data; sizes in KiB/MiB" \
+	python3 "$TOP/tests/tools/check_layout.py" "$D" 10
+check "the validated-events table is split: the long name heads a row of both halves" \
+	test "$(grep -c "^| $long |" "$D/report.md")" -eq 2
+
+# Noisy points: the bandwidth figure circles exactly the load points raw.csv flags noisy.
+check "bw_load circles exactly the load points raw.csv flags noisy (and there are some)" python3 -c '
+import csv, re, sys
+want = {float(r["bytes"]) * float(r["arrays"]) for r in csv.DictReader(open(sys.argv[1]))
+        if r["kernel"] == "load" and r["flag"] == "noisy"}
+gp = open(sys.argv[2]).read()
+got = {float(l.split()[0]) for l in re.search(r"\$noisy << EOD\n(.*?)EOD", gp, re.S).group(1).splitlines()}
+assert want and got == want, (sorted(got), sorted(want))
+' "$D/raw.csv" "$D/plots/bw_load.gp"
+
+# NOP delay: a log2 axis, D = 0 at a labelled tick one power of two below D = 1, the noisy D = 16 circled.
+G=$D/plots/nopread_bw.gp
+check "nopread_bw: log2 x axis" grep -q '^set logscale x 2$' "$G"
+check "nopread_bw: D = 0 drawn at x = 0.5, at a tick labelled 0, and every delay is drawn" python3 -c '
+import re, sys
+gp = open(sys.argv[1]).read()
+xs = [float(l.split()[0]) for l in re.search(r"\$d0 << EOD\n(.*?)EOD", gp, re.S).group(1).splitlines()]
+assert xs == [0.5] + [2.0 ** k for k in range(11)], xs
+assert re.search(r"set xtics \(\"0\" 0\.5, \"1\" 1, ", gp), "no tick 0 at 0.5"
+noisy = re.search(r"\$noisy << EOD\n(.*?)EOD", gp, re.S).group(1).split()
+assert noisy[0] == "16", noisy
+' "$G"
+check "nopread_bw: the legend gives the footprint as 64 MiB" grep -q 'title "DRAM, 64 MiB, 1 thread' "$G"
+check "nopread_bw: the caption says where D = 0 went" \
+	grep -q 'x = 0 is drawn at the tick labelled 0' "$D/report.md"
+
+# Bytes per cycle beside GB/s, cycles beside ns, at machine.json's clock (3 GHz in rawgen's).
+check "bw_load: a right axis in bytes per cycle, the left range / 3 GHz" python3 -c '
+import re, sys
+gp = open(sys.argv[1]).read()
+y = [float(v) for v in re.search(r"^set yrange \[(\S+):(\S+)\]$", gp, re.M).groups()]
+y2 = [float(v) for v in re.search(r"^set y2range \[(\S+):(\S+)\]$", gp, re.M).groups()]
+assert all(abs(b - a / 3.0) <= 1e-6 * max(1, a) for a, b in zip(y, y2)), (y, y2)
+assert "bytes per core cycle" in gp
+' "$D/plots/bw_load.gp"
+check "chase_latency: a right axis in cycles, the left range x 3 GHz" python3 -c '
+import re, sys
+gp = open(sys.argv[1]).read()
+y = [float(v) for v in re.search(r"^set yrange \[(\S+):(\S+)\]$", gp, re.M).groups()]
+y2 = [float(v) for v in re.search(r"^set y2range \[(\S+):(\S+)\]$", gp, re.M).groups()]
+assert all(abs(b - a * 3.0) <= 1e-5 * b for a, b in zip(y, y2)), (y, y2)
+assert "set logscale y2" in gp
+' "$D/plots/chase_latency.gp"
+# Without a core clock there is no such axis, and the caption says why instead of inventing one.
+N=$TMP/noclock
+cp -r "$D" "$N"
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1])); m["clock"]["core_ghz"] = None; json.dump(m, open(sys.argv[1], "w"))' \
+	"$N/machine.json"
+"$PMUCHECK" analyze "$N" >/dev/null 2>&1 && "$PMUCHECK" report "$N" >/dev/null 2>&1
+check "no core clock: no right axis, and the captions say there is no clock" bash -c \
+	"! grep -q y2range '$N/plots/bw_load.gp' && grep -q 'No bytes-per-cycle axis: machine.json records no core clock' '$N/report.md'"
+check "no core clock: captions still name only what is drawn" python3 "$TOP/tests/tools/check_layout.py" "$N" 10
+
+# report.html at 1280 px: nothing past the right edge.
+if command -v chromium >/dev/null; then
+	python3 "$TOP/tests/tools/html_width.py" "$D/report.html" 1280 >"$TMP/width" 2>&1
+	check "report.html at 1280 px: page no wider than the window, no element past its right edge" \
+		awk 'NF == 2 && $1 <= $2 && $2 <= 1280 && $2 > 1000 { ok = 1 } END { exit !ok }' "$TMP/width"
+else
+	skip "report.html rendered at 1280 px" "chromium not installed (apt-get install chromium)"
+fi

@@ -1,0 +1,182 @@
+/* test_export_names.c — LIKWID's event names and counter classes, looked up by what the hardware is
+ * told (event code and umask), on each architecture pmucheck derives LIKWID's table for: a core event
+ * gets its PMC name, an AMD L3 event CPMC, a data-fabric event DFC; an encoding LIKWID has no umask
+ * for gets no name (never a neighbour's), and an architecture without a table says so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "out_export.h"
+
+/* The name and class LIKWID gets for an event counted on arch, or NULL (why set). */
+static const char *likwid(const char *arch, const char *backend, const char *event, const char *encoding,
+			  const char **cls, const char **why)
+{
+	static char buf[256];
+	static struct out_metric m;
+
+	memset(&m, 0, sizeof m);
+	snprintf(m.arch, sizeof m.arch, "%s", arch);
+	snprintf(m.backend, sizeof m.backend, "%s", backend);
+	snprintf(m.event, sizeof m.event, "%s", event);
+	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
+	*cls = "";
+	*why = NULL;
+	return out_likwid_name(&m, buf, sizeof buf, cls, why);
+}
+
+static void test_core_events_by_code_and_umask(void **state)
+{
+	static const struct {
+		const char *arch, *encoding, *name;
+	} cases[] = {
+		/* perfmon_zen2_events.txt: MISALIGNED_LOADS has umask 0 on Zen 2 */
+		{"zen2", "pmu=cpu,type=4,config=0x47", "MISALIGNED_LOADS"},
+		{"zen2", "pmu=cpu,type=4,config=0x4043", "DATA_CACHE_REFILLS_REMOTE_DRAM"},
+		{"zen2", "pmu=cpu,type=4,config=0x2ae", "DYN_TOKENS_DISP_STALL_CYCLES1_LD_QUEUE_STALL"},
+		/* a PAPI event whose libpfm4 encoding was recorded */
+		{"zen4", "papi=0x40000012,component=perf_event,config=0x129", "LS_DISPATCH_LOADS"},
+		{"zen4", "pmu=cpu,type=4,config=0x3f41", "LS_MAB_ALLOC_LD_ST"},
+		{"zen4", "pmu=cpu,type=4,config=0x100001ea0", "DISPATCH_STALLS_PER_SLOT_BACKEND"},
+		/* Zen 5's LD_ST umask is 0x07, Zen 4's 0x3f */
+		{"zen5", "pmu=cpu,type=4,config=0x741", "LS_MAB_ALLOC_LD_ST"},
+		{"zen5", "pmu=cpu,type=4,config=0xdf5a", "HWPREF_DATA_CACHE_FILLS_ALL"},
+		{"zen5", "pmu=cpu,type=4,config=0xc0", "RETIRED_INSTRUCTIONS"},
+		{"icx", "pmu=cpu,type=4,config=0x1ff1", "L2_LINES_IN_ALL"},
+		{"icx", "pmu=cpu,type=4,config=0x4f4", "SQ_MISC"},
+		/* cmask 12: LIKWID's DEFAULT_OPTIONS set EVENT_OPTION_THRESHOLD=0xC for this name */
+		{"icx", "pmu=cpu,type=4,config=0xc000ca3", "CYCLE_ACTIVITY_STALLS_L1D_MISS"},
+		{"spr", "pmu=cpu,type=4,config=0x226", "L2_LINES_OUT_NON_SILENT"},
+		{"spr", "pmu=cpu,type=4,config=0x9000947", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
+		/* Haswell's and Broadwell's load counts are MEM_UOPS_RETIRED, spelt apart */
+		{"hsw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS"},
+		{"bdw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS_ALL"},
+		{"hsw_ep", "pmu=cpu,type=4,config=0x1000248", "L1D_PEND_MISS_FB_FULL"},
+	};
+	const char *cls, *why, *name;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		name = likwid(cases[i].arch, "perf", "x", cases[i].encoding, &cls, &why);
+		if (!name)
+			fail_msg("%s %s: %s", cases[i].arch, cases[i].encoding, why);
+		assert_string_equal(name, cases[i].name);
+		assert_string_equal(cls, "PMC");
+	}
+}
+
+static void test_uncore_events_get_their_box_class(void **state)
+{
+	const char *cls, *why, *name;
+
+	(void)state;
+	name = likwid("zen2", "perf", "amd_df/event=0x187,umask=0x02/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "DATA_OUT_TO_REMOTE_0");
+	assert_string_equal(cls, "DFC");
+	name = likwid("zen4", "perf", "amd_l3/event=0x04,umask=0x01/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "L3_LOOKUP_STATE_MISS");
+	assert_string_equal(cls, "CPMC");
+	name = likwid("zen2", "perf", "amd_l3/event=0x06,umask=0x01/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "L3_MISS");
+	assert_string_equal(cls, "CPMC");
+}
+
+static void test_no_name_without_that_umask(void **state)
+{
+	const char *cls, *why;
+
+	(void)state;
+	/* ls_any_fills_from_sys 0x5f on Zen 4: LIKWID lists 0x0f, 0xd0 and 0xdf only */
+	assert_null(likwid("zen4", "perf", "x", "pmu=cpu,type=4,config=0x5f44", &cls, &why));
+	assert_non_null(strstr(why, "no event with this encoding"));
+	/* Zen 2's l2 prefetch misses 0xff: LIKWID's L2_PF_MISS_IN_L3 is 0x1f there */
+	assert_null(likwid("zen2", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
+	/* the Zen 3 data-fabric event is no Zen 2 one */
+	assert_null(likwid("zen2", "perf", "amd_df/event=0x7c7,umask=0x02/", "", &cls, &why));
+	/* icx's longest_lat_cache.miss is umask 0x41; LIKWID's icelakeX list has 0x01 only */
+	assert_null(likwid("icx", "perf", "x", "pmu=cpu,type=4,config=0x412e", &cls, &why));
+	/* exe_activity.bound_on_stores with cmask 2: icelakeX has no threshold for it, sapphirerapids has */
+	assert_null(likwid("icx", "perf", "x", "pmu=cpu,type=4,config=0x20040a6", &cls, &why));
+	assert_non_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x20040a6", &cls, &why));
+	/* the same event without the cmask is another event */
+	assert_null(likwid("spr", "perf", "x", "pmu=cpu,type=4,config=0x40a6", &cls, &why));
+	/* LIKWID counts L1D_PEND_MISS_PENDING on PMC2 only on Haswell: no name rather than a group on PMC0 */
+	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x148", &cls, &why));
+	/* Broadwell has no FB_FULL with a threshold of 1 */
+	assert_null(likwid("bdw_ep", "perf", "x", "pmu=cpu,type=4,config=0x1000248", &cls, &why));
+	/* a config without a derived table says so */
+	assert_null(likwid("gnr", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
+	assert_non_null(strstr(why, "no LIKWID event table is derived"));
+}
+
+/* A memory-controller event summed over the boxes: one MBOX counter per box, summed in the formula, as
+   LIKWID's own MEM groups do. */
+static void test_box_wildcard_lists_every_box(void **state)
+{
+	struct out_metric m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	snprintf(m.name, sizeof m.name, "dram_read_bw");
+	snprintf(m.unit, sizeof m.unit, "GB/s");
+	snprintf(m.arch, sizeof m.arch, "spr");
+	snprintf(m.backend, sizeof m.backend, "perf");
+	snprintf(m.event, sizeof m.event, "uncore_imc_*/event=0x05,umask=0xcf/");
+	snprintf(m.encoding, sizeof m.encoding, "sum of 3 boxes,domain=all");
+	m.scale = 1;
+	m.bytes = 64;
+	m.divisor = 1e9;
+	assert_int_equal(out_export_likwid_group(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text,
+			       "EVENTSET\nMBOX0C0  CAS_COUNT_RD\nMBOX1C0  CAS_COUNT_RD\n"
+			       "MBOX2C0  CAS_COUNT_RD\n\n"));
+	assert_non_null(strstr(text, "dram_read_bw [GB/s]  (MBOX0C0+MBOX1C0+MBOX2C0)*1.0E-09/1*64/time\n"));
+	assert_non_null(strstr(text, "= SUM(CAS_COUNT_RD)*"));
+	free(text);
+}
+
+static void test_group_counter_is_the_first_of_its_class(void **state)
+{
+	struct out_metric m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	snprintf(m.name, sizeof m.name, "l3_miss_rate");
+	snprintf(m.unit, sizeof m.unit, "Mevents/s");
+	snprintf(m.arch, sizeof m.arch, "zen4");
+	snprintf(m.backend, sizeof m.backend, "perf");
+	snprintf(m.event, sizeof m.event, "amd_l3/event=0x04,umask=0x01/");
+	m.scale = 1;
+	m.divisor = 1e6;
+	assert_int_equal(out_export_likwid_group(f, &m), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "EVENTSET\nCPMC0  L3_LOOKUP_STATE_MISS\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_core_events_by_code_and_umask),
+		cmocka_unit_test(test_uncore_events_get_their_box_class),
+		cmocka_unit_test(test_no_name_without_that_umask),
+		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
+		cmocka_unit_test(test_box_wildcard_lists_every_box),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
