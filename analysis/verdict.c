@@ -167,7 +167,7 @@ static void clear_quantity(struct verdict *v)
 static double cell_median(const struct agg_cell *c, double *tmp)
 {
 	memcpy(tmp, c->counts, c->n * sizeof *tmp);
-	return stats_median(tmp, c->n);
+	return stats_median_select(tmp, c->n);
 }
 
 /* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),

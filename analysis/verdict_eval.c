@@ -48,7 +48,7 @@ static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 	if (m > 0) {
 		for (size_t i = 0; i < n; i++)
 			dev[i] = fabs(v[i] / m - 1);
-		thr = fmax(THR_OUTLIER_SIGMAS * 1.4826 * fit_quantile(dev, n, 0.5), THR_OUTLIER_MIN);
+		thr = fmax(THR_OUTLIER_SIGMAS * 1.4826 * stats_median_select(dev, n), THR_OUTLIER_MIN);
 		while (lo < n && v[lo] < m * (1 - thr))
 			lo++;
 		while (hi > lo && v[hi - 1] > m * (1 + thr))
@@ -160,7 +160,7 @@ static void summarise(const struct samples *S, unsigned long mask, const struct 
 			last = S->s[i].point;
 		}
 	}
-	ev->measured = k ? stats_median(S->tmp, k) : NAN;
+	ev->measured = k ? stats_median_select(S->tmp, k) : NAN;
 }
 
 void verdict_evaluate(const struct samples *S, double forced, double hyp, double bg, struct eval *ev)
