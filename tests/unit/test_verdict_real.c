@@ -3,6 +3,7 @@
  * reading that source expects. The synthetic machine is tests/tools/rawgen.h's. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -127,8 +128,9 @@ static double ev_imc_offset(const struct gen_point *p, unsigned rep, uint64_t *r
 	return round((p->level == 3 ? p->v[RQ_lines_read] * (1 + 1e-4 * gen_normal(rng)) : 0) + IMC_OFFSET);
 }
 
-/* Intel SDM Vol. 3B, Table 20-1 (architectural events): CPU_CLK_UNHALTED.THREAD counts core cycles
-   while the thread runs: time, at GEN_GHZ, whatever the kernel moves. */
+/* Intel SDM Vol. 3B, pre-defined architectural performance events, "UnHalted Core Cycles"
+   (CPU_CLK_UNHALTED.THREAD): core cycles while the thread runs, time at GEN_GHZ whatever the kernel
+   moves. */
 static double ev_cycles(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			const char **why)
 {
@@ -136,8 +138,9 @@ static double ev_cycles(const struct gen_point *p, unsigned rep, uint64_t *rng, 
 	return round(p->seconds * GEN_GHZ * 1e9 * p->threads * (1 + 0.002 * gen_normal(rng)));
 }
 
-/* Linux pmu-events skylake/pipeline.json, MACHINE_CLEARS.MEMORY_ORDERING: machine clears from another
-   core's snoop; the single-threaded kernels share no lines, so what it counts comes from elsewhere. */
+/* Linux pmu-events haswell/memory.json, MACHINE_CLEARS.MEMORY_ORDERING: clears from "memory address
+   aliasing or snoops from another hardware thread or core"; the kernels share no lines, so what it
+   counts comes from elsewhere. */
 static double ev_clears(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			const char **why)
 {
@@ -157,6 +160,91 @@ static const struct gen_event real_events[] = {
 	{"CPU_CLK_UNHALTED.THREAD", ev_cycles},
 	{"MACHINE_CLEARS.MEMORY_ORDERING", ev_clears},
 };
+
+/* Larysch Section 3.3's sequential read (preset larysch2016.seqread): splitread at offset 0, one 8-byte
+   load per line, here over every level with prefetchers on and off. Loads, lines_read and
+   bytes_loaded / 8 are the same numbers on every point (but for the ret's one load a call). */
+static const struct gen_kernel seqread[] = {
+	{"splitread", "splitread.gpr", "", "time-offset", "", 8, 1, 0},
+};
+
+/* Linux pmu-events skylake/cache.json, MEM_INST_RETIRED.ALL_LOADS: "Counts all retired load instructions";
+   the config says so (loads * 1). */
+static double ev_all_loads(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			   const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return round(p->v[RQ_loads] * (1 + 0.001 * gen_normal(rng)));
+}
+
+/* Linux pmu-events skylake/cache.json, L1D.REPLACEMENT: "Counts L1D data line replacements including
+   opportunistic replacements, and replacements that require stall-for-replace or block-for-replace":
+   one per line read beyond L1, none in L1 but a few stray ones; no hypothesis in the config. */
+static double ev_l1d_replacement(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+				 const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return p->level > 0 ? round(p->v[RQ_lines_read] * (1 + 0.001 * gen_normal(rng)))
+			    : floor(gen_uniform(rng) * 4);
+}
+
+static const struct gen_event seqread_events[] = {
+	{"MEM_INST_RETIRED.ALL_LOADS", ev_all_loads},
+	{"L1D.REPLACEMENT", ev_l1d_replacement},
+};
+
+static int setup_seqread(void **state)
+{
+	static const struct gen_sweep sw = {
+		seqread, 1,
+		"{ \"MEM_INST_RETIRED.ALL_LOADS\": { \"name\": \"MEM_INST_RETIRED.ALL_LOADS\", "
+		"\"quantity\": \"loads\", \"scale\": 1 } }"};
+
+	return fixture_open_sweep(state, seqread_events, 2, &sw);
+}
+
+/* A run on a machine without uncore access and with an event the kernel refuses (perf_event_open(2):
+   ENOENT "the type setting is not valid", EINVAL "the specified event is invalid"): the first is
+   not_measured on every row, the second failed on every row, a third failed once and counted otherwise. */
+static double ev_no_uncore(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			   const char **why)
+{
+	(void)p, (void)rep, (void)rng;
+	*st = "not_measured";
+	*why = "no uncore PMU: perf_event_open ENOENT";
+	return 0;
+}
+
+static double ev_refused(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			 const char **why)
+{
+	(void)p, (void)rep, (void)rng;
+	*st = "failed";
+	*why = "perf_event_open EINVAL";
+	return 0;
+}
+
+static double ev_failed_once(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			     const char **why)
+{
+	(void)rng;
+	if (rep == 1 && p->id == 3) {
+		*st = "failed";
+		*why = "read returned 0 bytes";
+	}
+	return p->v[RQ_lines_read];
+}
+
+static const struct gen_event unmeasured_events[] = {
+	{"UNC_M_CAS_COUNT.RD", ev_no_uncore},
+	{"MEM_LOAD_RETIRED.L3_MISS", ev_refused},
+	{"L1D.REPLACEMENT", ev_failed_once},
+};
+
+static int setup_unmeasured(void **state)
+{
+	return fixture_open(state, unmeasured_events, 3);
+}
 
 static int setup(void **state)
 {
@@ -334,6 +422,71 @@ static void test_a_constant_offset_per_point_is_the_intercept(void **state)
 	assert_true(fabs(v.intercept - IMC_OFFSET) < 0.1 * IMC_OFFSET);
 }
 
+/* The data cannot tell loads from lines: the config's hypothesis decides, and the note says that the
+   others fit as well. */
+static void test_a_tie_goes_to_the_configs_hypothesis(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t i = 0;
+	struct verdict v = judge(state, "MEM_INST_RETIRED.ALL_LOADS", &i);
+
+	assert_int_equal(f->a.events[i].hyp_q, RQ_loads); /* read from machine.json */
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_loads);
+	assert_true(v.scale == 1);
+	assert_non_null(strstr(v.note, "the data cannot tell loads from"));
+	assert_non_null(strstr(v.note, "lines_read"));
+	assert_non_null(strstr(v.note, "bytes_loaded"));
+	assert_non_null(strstr(v.note, "the config's hypothesis taken"));
+}
+
+/* Without a hypothesis the more specific quantity: lines, for a line event. */
+static void test_without_hypothesis_a_tie_goes_to_the_more_specific_quantity(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t i = 0;
+	struct verdict v = judge(state, "L1D.REPLACEMENT", &i);
+
+	assert_int_equal(f->a.events[i].hyp_q, -1);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_L2 | 1u << LV_L3 | 1u << LV_DRAM);
+	assert_non_null(strstr(v.note, "the data cannot tell lines_read from"));
+	assert_non_null(strstr(v.note, "loads"));
+	assert_non_null(strstr(v.note, "bytes_loaded"));
+	assert_non_null(strstr(v.note, "the more specific taken"));
+}
+
+/* report.md's "What was not measured" lists failed events beside not-measured ones, and the count
+   `pmucheck report` prints (out_report_md's return, "N events not measured or failed") holds both,
+   but not an event that failed once and was counted otherwise. */
+static void test_report_counts_failed_events_as_not_measured(void **state)
+{
+	struct fixture *f = *state;
+	struct out_rdata d;
+	struct out_figures figs = {0};
+	struct err e;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	unsigned n;
+
+	assert_int_equal(analyze_dir(f->dir, NULL, &e), 0);
+	assert_int_equal(out_rdata_load(&d, f->dir, &e), 0);
+	assert_non_null(mem = open_memstream(&text, &len));
+	n = out_report_md(mem, &d, &figs, "not drawn in this test");
+	fclose(mem);
+	out_rdata_free(&d);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(text, "**Not measured**: `UNC_M_CAS_COUNT.RD`"));
+	assert_non_null(
+		strstr(text, "**Failed**: `MEM_LOAD_RETIRED.L3_MISS`. Reason: perf_event_open EINVAL"));
+	/* the event that failed once is said, and counted as measured */
+	assert_non_null(strstr(text, "`L1D.REPLACEMENT`. Reason: read returned 0 bytes"));
+	free(text);
+}
+
 /* All-core runs (Helm & Taura Fig. 7, 12 threads of a socket): each thread gets a twelfth of the L3. */
 static void test_level_uses_the_per_thread_share_of_a_shared_cache(void **state)
 {
@@ -367,6 +520,13 @@ int main(void)
 		cmocka_unit_test(test_a_third_of_a_group_off_splits_it),
 		cmocka_unit_test(test_a_constant_offset_per_point_is_the_intercept),
 		cmocka_unit_test(test_level_uses_the_per_thread_share_of_a_shared_cache),
+		cmocka_unit_test_setup_teardown(test_a_tie_goes_to_the_configs_hypothesis, setup_seqread,
+						fixture_close),
+		cmocka_unit_test_setup_teardown(
+			test_without_hypothesis_a_tie_goes_to_the_more_specific_quantity, setup_seqread,
+			fixture_close),
+		cmocka_unit_test_setup_teardown(test_report_counts_failed_events_as_not_measured,
+						setup_unmeasured, fixture_close),
 	};
 	return cmocka_run_group_tests(tests, setup, fixture_close);
 }
