@@ -80,6 +80,22 @@ struct reader {
 	int map[NCOLUMNS]; /* column -> field index */
 	unsigned header_fields;
 	struct memo memo[NCOLUMNS];
+	/* The measurement's part of a record, fields [0, nprefix): the point and repetition, repeated on
+	   the row of every event. A record without quotes that starts with the same bytes as the last one
+	   parsed takes their values from it and splits and parses only the rest. */
+	unsigned nprefix;   /* 0: the header puts a reading's column first */
+	char *prefix_raw;   /* the last prefix, commas and the closing one included */
+	char *prefix_split; /* the same, split at its commas: prefix_row's texts point into it */
+	size_t prefix_len;  /* 0: no prefix kept */
+	size_t prefix_cap;
+	struct raw_row prefix_row;
+};
+
+/* The columns of one reading (one event of a measurement); the columns before the first of them in
+   the header are the prefix. Only the speed depends on this list, never a value read. */
+static const char *const reading_columns[] = {
+	"event",        "backend", "encoding", "scope",      "count",  "time_enabled",
+	"time_running", "status",  "reason",   "experiment", "uncore",
 };
 
 /* Every message about the file's content starts with "<path>:<line>:". */
@@ -181,13 +197,13 @@ static int push_field(struct reader *r, char *f, struct err *e)
 	return 0;
 }
 
-/* Splits a record without quotes at its commas (fields are short: a byte loop beats memchr). */
-static int split_plain(struct reader *r, struct err *e)
+/* Splits the record without quotes from s, its field `first`, at its commas (fields are short: a
+   byte loop beats memchr). */
+static int split_plain(struct reader *r, char *s, unsigned first, struct err *e)
 {
-	char *s = r->rec;
 	int rc;
 
-	r->nfields = 0;
+	r->nfields = first;
 	if ((rc = push_field(r, s, e)))
 		return rc;
 	for (; *s; s++) {
@@ -209,7 +225,7 @@ static int split(struct reader *r, struct err *e)
 	int rc;
 
 	if (!r->quoted)
-		return split_plain(r, e);
+		return split_plain(r, r->rec, 0, e);
 	r->nfields = 0;
 	for (;;) {
 		char *start = w;
@@ -264,11 +280,16 @@ static int read_header(struct reader *r, struct err *e)
 	if ((rc = split(r, e)))
 		return rc;
 	r->header_fields = r->nfields;
+	r->nprefix = r->nfields;
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
 		r->map[c] = -1;
 		for (unsigned i = 0; i < r->nfields; i++)
 			if (strcmp(r->fields[i], columns[c].name) == 0)
 				r->map[c] = (int)i;
+		for (unsigned k = 0; k < sizeof reading_columns / sizeof *reading_columns; k++)
+			if (r->map[c] >= 0 && strcmp(columns[c].name, reading_columns[k]) == 0 &&
+			    (unsigned)r->map[c] < r->nprefix)
+				r->nprefix = (unsigned)r->map[c];
 		if (r->map[c] < 0 && columns[c].presence == C_REQUIRED)
 			return fail(r, e, "header lacks the column '%s'%s", columns[c].name,
 				    kernel_names(columns[c].type)
@@ -357,12 +378,19 @@ static size_t memo_size(enum col_type t)
 	}
 }
 
-static int convert(struct reader *r, struct raw_row *row, struct err *e)
+/* Parses the fields into row; from > 0: only fields from that one on, the others' values being those
+   of r->prefix_row. */
+static int convert(struct reader *r, struct raw_row *row, unsigned from, struct err *e)
 {
 	const char *count_text = NULL;
 	char *base = (char *)row;
 
-	memset(row, 0, sizeof *row);
+	if (from) {
+		*row = r->prefix_row;
+		row->count = row->has_count = 0; /* set after the columns, from this row's own */
+	} else {
+		memset(row, 0, sizeof *row);
+	}
 	row->line = r->rec_line;
 	if (r->nfields != r->header_fields)
 		return fail(r, e, "%u fields, the header has %u (truncated or malformed row)", r->nfields,
@@ -373,6 +401,8 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		struct memo *m = &r->memo[c];
 		int bad = 0;
 
+		if (from && r->map[c] < (int)from)
+			continue; /* the prefix's value (or a column the file lacks) */
 		if (r->map[c] < 0 && columns[c].type != C_TEXT)
 			continue; /* an optional number the file lacks stays 0 */
 		if (size && m->valid && strcmp(m->text, s) == 0) {
@@ -440,6 +470,58 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 	return 0;
 }
 
+/* Whether the record (without quotes) starts with the prefix kept. */
+static int prefix_same(const struct reader *r)
+{
+	return r->prefix_len && !r->quoted && r->len >= r->prefix_len &&
+		memcmp(r->rec, r->prefix_raw, r->prefix_len) == 0;
+}
+
+/* Before splitting: keeps the raw prefix of a record without quotes (prefix_len 0 when there is none). */
+static int prefix_raw(struct reader *r, struct err *e)
+{
+	unsigned commas = 0;
+	size_t len = 0;
+
+	r->prefix_len = 0;
+	if (r->quoted || !r->nprefix)
+		return 0;
+	while (len < r->len && commas < r->nprefix)
+		commas += r->rec[len++] == ',';
+	if (commas < r->nprefix)
+		return 0;
+	if (len > r->prefix_cap) {
+		char *raw = realloc(r->prefix_raw, len), *split = realloc(r->prefix_split, len);
+		if (raw)
+			r->prefix_raw = raw;
+		if (split)
+			r->prefix_split = split;
+		if (!raw || !split)
+			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
+		r->prefix_cap = len;
+	}
+	memcpy(r->prefix_raw, r->rec, len);
+	r->prefix_len = len;
+	return 0;
+}
+
+/* After parsing: the prefix's values, its texts moved into prefix_split (the record is overwritten by
+   the next one). */
+static void prefix_keep(struct reader *r, const struct raw_row *row)
+{
+	char *base = (char *)&r->prefix_row;
+
+	if (!r->prefix_len)
+		return;
+	memcpy(r->prefix_split, r->rec, r->prefix_len); /* split: the commas are NULs already */
+	r->prefix_row = *row;
+	for (unsigned c = 0; c < NCOLUMNS; c++)
+		if (columns[c].type == C_TEXT && r->map[c] >= 0 && (unsigned)r->map[c] < r->nprefix) {
+			const char **t = (const char **)(base + columns[c].off);
+			*t = r->prefix_split + (*t - r->rec);
+		}
+}
+
 int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)
 {
 	struct reader r = {.path = path};
@@ -453,7 +535,14 @@ int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, st
 	if ((rc = read_header(&r, e)))
 		goto out;
 	while ((rc = next_record(&r, e)) == 1) {
-		if ((rc = split(&r, e)) || (rc = convert(&r, &row, e)) || (rc = fn(&row, ctx, e)))
+		if (prefix_same(&r)) {
+			if (!(rc = split_plain(&r, r.rec + r.prefix_len, r.nprefix, e)))
+				rc = convert(&r, &row, r.nprefix, e);
+		} else if (!(rc = prefix_raw(&r, e)) && !(rc = split(&r, e)) &&
+			   !(rc = convert(&r, &row, 0, e))) {
+			prefix_keep(&r, &row);
+		}
+		if (rc || (rc = fn(&row, ctx, e)))
 			goto out;
 		(*rows)++;
 	}
@@ -461,5 +550,7 @@ out:
 	fclose(r.f);
 	free(r.buf);
 	free(r.fields);
+	free(r.prefix_raw);
+	free(r.prefix_split);
 	return rc;
 }
