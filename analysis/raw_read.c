@@ -124,7 +124,7 @@ static int refill(struct reader *r, struct err *e)
 		r->beg = 0;
 	}
 	if (r->end == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : BLOCK;
+		size_t cap = 2 * r->cap;
 		char *p = realloc(r->buf, cap);
 		if (!p)
 			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
@@ -532,6 +532,11 @@ int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, st
 	r.f = fopen(path, "r");
 	if (!r.f)
 		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
+	if (!(r.buf = malloc(BLOCK))) { /* never NULL: next_record computes positions in it */
+		fclose(r.f);
+		return err_set(e, E_RUNTIME, "%s: out of memory", path);
+	}
+	r.cap = BLOCK;
 	if ((rc = read_header(&r, e)))
 		goto out;
 	while ((rc = next_record(&r, e)) == 1) {
