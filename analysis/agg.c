@@ -196,7 +196,7 @@ static int find_cell(struct agg *a, uint32_t point, uint32_t event, struct agg_c
 static int cell_add(struct agg_cell *c, double count, double seconds)
 {
 	if (c->n == c->cap) {
-		uint32_t cap = c->cap ? 2 * c->cap : 4;
+		uint32_t cap = c->cap ? 2 * c->cap : 8; /* one allocation for the usual 3-8 repetitions */
 		double *p = realloc(c->counts, cap * sizeof *p);
 		if (!p)
 			return -1;
@@ -250,7 +250,10 @@ static int point_same(const struct agg_point *p, const struct raw_row *row)
 /* The point of a row, created on its first row; sets *idx. */
 static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, struct err *e)
 {
-	int64_t i = ix_find(a, &a->point_ix, hash_u64((uint64_t)row->point), point_match, &row->point);
+	/* the rows of a measurement (one per event) come together: most rows belong to the last point */
+	int64_t i = a->npoints && a->points[a->last_point].id == row->point
+		? a->last_point
+		: ix_find(a, &a->point_ix, hash_u64((uint64_t)row->point), point_match, &row->point);
 	struct agg_point *p;
 
 	if (i < 0) {
@@ -258,11 +261,11 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 		    point_init(a, &a->points[a->npoints], row) ||
 		    ix_add(a, &a->point_ix, ++a->npoints, point_hash))
 			return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
-		*idx = a->npoints - 1;
+		*idx = a->last_point = a->npoints - 1;
 		return 0;
 	}
 	p = &a->points[i];
-	*idx = (uint32_t)i;
+	*idx = a->last_point = (uint32_t)i;
 	if (!point_same(p, row))
 		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",
 			       a->path, row->line, (long long)row->point, p->first_line);

@@ -73,6 +73,7 @@ struct agg {
 	char **strs; /* interned texts */
 	uint32_t nstrs, strs_cap;
 	struct agg_index point_ix, event_ix, cell_ix, str_ix;
+	uint32_t last_point; /* while reading: the point of the last row */
 	unsigned long rows;
 	const char *path; /* the file being read, for messages */
 	int partial;      /* the results directory still holds PARTIAL: the run did not finish */

@@ -21,12 +21,6 @@ double fit_quantile_sorted(const double *v, size_t n, double q)
 	return v[i] + frac * (v[i + 1] - v[i]);
 }
 
-double fit_quantile(double *v, size_t n, double q)
-{
-	stats_sort(v, n);
-	return fit_quantile_sorted(v, n, q);
-}
-
 void fit_line_add(struct fit_line *f, double x, double y)
 {
 	f->n += 1;

@@ -5,9 +5,8 @@
 
 #include <stddef.h>
 
-/* Quantile q (0..1) with linear interpolation; sorts v in place. NAN when n == 0. */
-double fit_quantile(double *v, size_t n, double q);
-/* The same on an array already sorted ascending (several quantiles, one sort). */
+/* Quantile q (0..1) with linear interpolation of v[0..n), sorted ascending (several quantiles, one
+   sort); NAN when n == 0. */
 double fit_quantile_sorted(const double *v, size_t n, double q);
 
 /* Accumulates the sums of a least-squares line y = a*x + b. */

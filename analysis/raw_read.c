@@ -52,19 +52,50 @@ static const struct column columns[] = {
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 
+/* The file is read in large blocks and records are split in place: rows of raw.csv repeat the same
+   texts (a point's parameters on every event's row), so a parsed number or name is remembered per
+   column and reused while its text does not change. */
+#define BLOCK (1u << 20)
+#define MEMO_TEXT 40
+
+struct memo {
+	char text[MEMO_TEXT];
+	unsigned char value[sizeof(double)];
+	int valid;
+};
+
 struct reader {
 	const char *path;
 	FILE *f;
-	char *buf; /* the current record, possibly several physical lines */
-	size_t len, cap;
-	char *line; /* getline's buffer */
-	size_t line_cap;
+	char *buf; /* buf[beg .. end) is read and not yet consumed */
+	size_t beg, end, cap;
+	int eof;
+	char *rec; /* the current record (possibly several physical lines), NUL-terminated in buf */
+	size_t len;
+	int quoted;             /* the record holds a quote: split must undo RFC 4180 quoting */
 	unsigned long lineno;   /* physical lines consumed */
 	unsigned long rec_line; /* first line of the current record */
 	char **fields;
 	unsigned nfields, fields_cap;
 	int map[NCOLUMNS]; /* column -> field index */
 	unsigned header_fields;
+	struct memo memo[NCOLUMNS];
+	/* The measurement's part of a record, fields [0, nprefix): the point and repetition, repeated on
+	   the row of every event. A record without quotes that starts with the same bytes as the last one
+	   parsed takes their values from it and splits and parses only the rest. */
+	unsigned nprefix;   /* 0: the header puts a reading's column first */
+	char *prefix_raw;   /* the last prefix, commas and the closing one included */
+	char *prefix_split; /* the same, split at its commas: prefix_row's texts point into it */
+	size_t prefix_len;  /* 0: no prefix kept */
+	size_t prefix_cap;
+	struct raw_row prefix_row;
+};
+
+/* The columns of one reading (one event of a measurement); the columns before the first of them in
+   the header are the prefix. Only the speed depends on this list, never a value read. */
+static const char *const reading_columns[] = {
+	"event",        "backend", "encoding", "scope",      "count",  "time_enabled",
+	"time_running", "status",  "reason",   "experiment", "uncore",
 };
 
 /* Every message about the file's content starts with "<path>:<line>:". */
@@ -81,63 +112,75 @@ static int fail(struct reader *r, struct err *e, const char *fmt, ...)
 	return err_set(e, E_USAGE, "%s:%lu: %s", r->path, r->rec_line, what);
 }
 
-static int append(struct reader *r, const char *s, size_t n, struct err *e)
+/* Reads more of the file behind buf[end], first moving the unconsumed part to the front (and growing
+   buf when a record fills it). Returns 0, or an error; sets r->eof at the end of the file. */
+static int refill(struct reader *r, struct err *e)
 {
-	if (r->len + n + 1 > r->cap) {
-		size_t cap = (r->len + n + 1) * 2;
+	size_t n;
+
+	if (r->beg > 0) {
+		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+		r->end -= r->beg;
+		r->beg = 0;
+	}
+	if (r->end == r->cap) {
+		size_t cap = 2 * r->cap;
 		char *p = realloc(r->buf, cap);
 		if (!p)
 			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
 		r->buf = p;
 		r->cap = cap;
 	}
-	memcpy(r->buf + r->len, s, n);
-	r->len += n;
-	r->buf[r->len] = '\0';
+	n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+	if (n == 0) {
+		if (ferror(r->f))
+			return err_set(e, E_RUNTIME, "%s: %s", r->path, strerror(errno));
+		r->eof = 1;
+	}
+	r->end += n;
 	return 0;
 }
 
-/* An odd number of quotes so far means a quoted field continues on the next line. */
-static int quotes_open(const char *s, size_t n)
-{
-	int open = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '"')
-			open = !open;
-	return open;
-}
-
-/* Reads one record into r->buf without its line end. Returns 1, 0 at end of file, or an error. */
+/* Reads one record into r->rec without its line end; an odd number of quotes so far means a quoted
+   field continues on the next line. Returns 1, 0 at end of file, or an error. */
 static int next_record(struct reader *r, struct err *e)
 {
-	ssize_t n;
-	int rc;
+	size_t scan = 0; /* bytes of the record already scanned, from r->beg */
+	int open = 0, rc;
 
-	r->len = 0;
 	r->rec_line = r->lineno + 1;
+	r->quoted = 0;
 	for (;;) {
-		n = getline(&r->line, &r->line_cap, r->f);
-		if (n < 0) {
-			if (ferror(r->f))
-				return err_set(e, E_RUNTIME, "%s: %s", r->path, strerror(errno));
-			if (r->len == 0)
+		char *s = r->buf + r->beg + scan, *stop = r->buf + r->end;
+		char *nl = s < stop ? memchr(s, '\n', (size_t)(stop - s)) : NULL;
+		if (nl) {
+			for (char *q = memchr(s, '"', (size_t)(nl - s)); q;
+			     q = memchr(q + 1, '"', (size_t)(nl - q - 1))) {
+				open = !open;
+				r->quoted = 1;
+			}
+			r->lineno++;
+			scan = (size_t)(nl + 1 - (r->buf + r->beg));
+			if (open)
+				continue;
+			r->rec = r->buf + r->beg;
+			r->len = scan - 1; /* the '\n' */
+			r->beg += scan;
+			if (r->len && r->rec[r->len - 1] == '\r')
+				r->len--;
+			r->rec[r->len] = '\0';
+			return 1;
+		}
+		if (r->eof) {
+			if (r->beg + scan < r->end)
+				return fail(r, e, "truncated row (the file ends without a line end)");
+			if (scan == 0)
 				return 0;
 			return fail(r, e, "truncated: quoted field never closed");
 		}
-		r->lineno++;
-		if (r->line[n - 1] != '\n')
-			return fail(r, e, "truncated row (the file ends without a line end)");
-		if ((rc = append(r, r->line, (size_t)n, e)))
+		if ((rc = refill(r, e)))
 			return rc;
-		if (!quotes_open(r->buf, r->len))
-			break;
 	}
-	r->len--; /* the '\n' */
-	if (r->len && r->buf[r->len - 1] == '\r')
-		r->len--;
-	r->buf[r->len] = '\0';
-	return 1;
 }
 
 static int push_field(struct reader *r, char *f, struct err *e)
@@ -154,12 +197,35 @@ static int push_field(struct reader *r, char *f, struct err *e)
 	return 0;
 }
 
-/* Splits r->buf into fields in place, undoing RFC 4180 quoting. */
-static int split(struct reader *r, struct err *e)
+/* Splits the record without quotes from s, its field `first`, at its commas (fields are short: a
+   byte loop beats memchr). */
+static int split_plain(struct reader *r, char *s, unsigned first, struct err *e)
 {
-	char *s = r->buf, *w = r->buf;
 	int rc;
 
+	r->nfields = first;
+	if ((rc = push_field(r, s, e)))
+		return rc;
+	for (; *s; s++) {
+		if (*s != ',')
+			continue;
+		*s = '\0';
+		if (r->nfields < r->fields_cap)
+			r->fields[r->nfields++] = s + 1;
+		else if ((rc = push_field(r, s + 1, e)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Splits r->rec into fields in place, undoing RFC 4180 quoting. */
+static int split(struct reader *r, struct err *e)
+{
+	char *s = r->rec, *w = r->rec;
+	int rc;
+
+	if (!r->quoted)
+		return split_plain(r, r->rec, 0, e);
 	r->nfields = 0;
 	for (;;) {
 		char *start = w;
@@ -214,11 +280,16 @@ static int read_header(struct reader *r, struct err *e)
 	if ((rc = split(r, e)))
 		return rc;
 	r->header_fields = r->nfields;
+	r->nprefix = r->nfields;
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
 		r->map[c] = -1;
 		for (unsigned i = 0; i < r->nfields; i++)
 			if (strcmp(r->fields[i], columns[c].name) == 0)
 				r->map[c] = (int)i;
+		for (unsigned k = 0; k < sizeof reading_columns / sizeof *reading_columns; k++)
+			if (r->map[c] >= 0 && strcmp(columns[c].name, reading_columns[k]) == 0 &&
+			    (unsigned)r->map[c] < r->nprefix)
+				r->nprefix = (unsigned)r->map[c];
 		if (r->map[c] < 0 && columns[c].presence == C_REQUIRED)
 			return fail(r, e, "header lacks the column '%s'%s", columns[c].name,
 				    kernel_names(columns[c].type)
@@ -231,8 +302,17 @@ static int read_header(struct reader *r, struct err *e)
 
 static int parse_int(const char *s, int64_t *out)
 {
+	const char *d = s + (*s == '-'), *p = d;
+	uint64_t v = 0;
 	char *end;
 
+	/* the usual case first: up to 18 plain digits cannot overflow; anything else as strtoll reads it */
+	for (; *p >= '0' && *p <= '9' && p - d < 18; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (!*p && p > d) {
+		*out = *s == '-' ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
 	if (!*s)
 		return -1;
 	errno = 0;
@@ -279,22 +359,56 @@ static int parse_status(const char *s, enum raw_status *out)
 	return -1;
 }
 
-static int convert(struct reader *r, struct raw_row *row, struct err *e)
+/* The bytes of a column's parsed value that may be remembered (0: parsed every time, which is as
+   fast as comparing for integers and texts). */
+static size_t memo_size(enum col_type t)
+{
+	switch (t) {
+	case C_FRACTION:
+	case C_SECONDS:
+	case C_GHZ:
+		return sizeof(double);
+	case C_ACCESS:
+		return sizeof(enum kern_access);
+	case C_PLOTS:
+	case C_TRAITS:
+		return sizeof(unsigned);
+	default:
+		return 0;
+	}
+}
+
+/* Parses the fields into row; from > 0: only fields from that one on, the others' values being those
+   of r->prefix_row. */
+static int convert(struct reader *r, struct raw_row *row, unsigned from, struct err *e)
 {
 	const char *count_text = NULL;
 	char *base = (char *)row;
 
-	memset(row, 0, sizeof *row);
+	if (from) {
+		*row = r->prefix_row;
+		row->count = row->has_count = 0; /* set after the columns, from this row's own */
+	} else {
+		memset(row, 0, sizeof *row);
+	}
 	row->line = r->rec_line;
 	if (r->nfields != r->header_fields)
 		return fail(r, e, "%u fields, the header has %u (truncated or malformed row)", r->nfields,
 			    r->header_fields);
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
 		const char *s = r->map[c] < 0 ? "" : r->fields[r->map[c]];
+		size_t size = memo_size(columns[c].type);
+		struct memo *m = &r->memo[c];
 		int bad = 0;
 
+		if (from && r->map[c] < (int)from)
+			continue; /* the prefix's value (or a column the file lacks) */
 		if (r->map[c] < 0 && columns[c].type != C_TEXT)
 			continue; /* an optional number the file lacks stays 0 */
+		if (size && m->valid && strcmp(m->text, s) == 0) {
+			memcpy(base + columns[c].off, m->value, size);
+			continue;
+		}
 		switch (columns[c].type) {
 		case C_INT:
 			bad = parse_int(s, (int64_t *)(base + columns[c].off));
@@ -339,6 +453,11 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 		}
 		if (bad)
 			return fail(r, e, "column '%s': bad value '%s'", columns[c].name, s);
+		if (size && strlen(s) < MEMO_TEXT) {
+			strcpy(m->text, s);
+			memcpy(m->value, base + columns[c].off, size);
+			m->valid = 1;
+		}
 	}
 	if (row->status == RS_OK && *row->event) {
 		if (parse_count(count_text, &row->count))
@@ -351,6 +470,58 @@ static int convert(struct reader *r, struct raw_row *row, struct err *e)
 	return 0;
 }
 
+/* Whether the record (without quotes) starts with the prefix kept. */
+static int prefix_same(const struct reader *r)
+{
+	return r->prefix_len && !r->quoted && r->len >= r->prefix_len &&
+		memcmp(r->rec, r->prefix_raw, r->prefix_len) == 0;
+}
+
+/* Before splitting: keeps the raw prefix of a record without quotes (prefix_len 0 when there is none). */
+static int prefix_raw(struct reader *r, struct err *e)
+{
+	unsigned commas = 0;
+	size_t len = 0;
+
+	r->prefix_len = 0;
+	if (r->quoted || !r->nprefix)
+		return 0;
+	while (len < r->len && commas < r->nprefix)
+		commas += r->rec[len++] == ',';
+	if (commas < r->nprefix)
+		return 0;
+	if (len > r->prefix_cap) {
+		char *raw = realloc(r->prefix_raw, len), *split = realloc(r->prefix_split, len);
+		if (raw)
+			r->prefix_raw = raw;
+		if (split)
+			r->prefix_split = split;
+		if (!raw || !split)
+			return err_set(e, E_RUNTIME, "%s: out of memory", r->path);
+		r->prefix_cap = len;
+	}
+	memcpy(r->prefix_raw, r->rec, len);
+	r->prefix_len = len;
+	return 0;
+}
+
+/* After parsing: the prefix's values, its texts moved into prefix_split (the record is overwritten by
+   the next one). */
+static void prefix_keep(struct reader *r, const struct raw_row *row)
+{
+	char *base = (char *)&r->prefix_row;
+
+	if (!r->prefix_len)
+		return;
+	memcpy(r->prefix_split, r->rec, r->prefix_len); /* split: the commas are NULs already */
+	r->prefix_row = *row;
+	for (unsigned c = 0; c < NCOLUMNS; c++)
+		if (columns[c].type == C_TEXT && r->map[c] >= 0 && (unsigned)r->map[c] < r->nprefix) {
+			const char **t = (const char **)(base + columns[c].off);
+			*t = r->prefix_split + (*t - r->rec);
+		}
+}
+
 int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)
 {
 	struct reader r = {.path = path};
@@ -361,17 +532,30 @@ int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, st
 	r.f = fopen(path, "r");
 	if (!r.f)
 		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
+	if (!(r.buf = malloc(BLOCK))) { /* never NULL: next_record computes positions in it */
+		fclose(r.f);
+		return err_set(e, E_RUNTIME, "%s: out of memory", path);
+	}
+	r.cap = BLOCK;
 	if ((rc = read_header(&r, e)))
 		goto out;
 	while ((rc = next_record(&r, e)) == 1) {
-		if ((rc = split(&r, e)) || (rc = convert(&r, &row, e)) || (rc = fn(&row, ctx, e)))
+		if (prefix_same(&r)) {
+			if (!(rc = split_plain(&r, r.rec + r.prefix_len, r.nprefix, e)))
+				rc = convert(&r, &row, r.nprefix, e);
+		} else if (!(rc = prefix_raw(&r, e)) && !(rc = split(&r, e)) &&
+			   !(rc = convert(&r, &row, 0, e))) {
+			prefix_keep(&r, &row);
+		}
+		if (rc || (rc = fn(&row, ctx, e)))
 			goto out;
 		(*rows)++;
 	}
 out:
 	fclose(r.f);
 	free(r.buf);
-	free(r.line);
 	free(r.fields);
+	free(r.prefix_raw);
+	free(r.prefix_split);
 	return rc;
 }

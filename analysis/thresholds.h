@@ -20,8 +20,8 @@
    than THR_OUTLIER_SIGMAS robust standard deviations (1.4826 x the median absolute deviation) and
    than THR_OUTLIER_MIN of it is left out, and reported, as long as such points are at most
    THR_OUTLIER_SHARE of a group of at least THR_OUTLIER_MIN_POINTS points (a random chase with
-   prefetchers on drags in extra lines on a few points); a group with more, or a smaller group, is
-   judged whole. */
+   prefetchers on drags in extra lines on a few points); a group with more is split (two populations):
+   judged whole, so never exact, and named in the note; a smaller group is judged whole. */
 #define THR_OUTLIER_SIGMAS 4.0
 #define THR_OUTLIER_MIN 0.10
 #define THR_OUTLIER_SHARE 0.25

@@ -124,6 +124,20 @@ static enum verdict_class classify(const struct eval *ev, double hyp, double *sc
 	return ev->measured > *scale ? VC_OVERCOUNTS : VC_UNDERCOUNTS;
 }
 
+/* "DRAM/on 13 of 42, L3/off 5 of 16": the groups of ev split into two populations whose majority
+   (the median) holds the scale held elsewhere; a group of noise around nothing is no split. */
+static void split_text(const struct eval *ev, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < NBUCKET && n < len; b++)
+		if (ev->split_off[b] && ev->s > 0 && fabs(ev->median[b] / ev->s - 1) <= THR_APPROX_ERROR)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s/%s %u of %u", n ? ", " : "",
+					      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)],
+					      ev->split_off[b], ev->split_of[b]);
+}
+
 static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 {
 	unsigned long mask = ev->held ? ev->held : ev->consistent;
@@ -147,6 +161,7 @@ static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 			v->levels |= 1u << bucket_level(b);
 			v->prefetch |= 1u << bucket_pf(b);
 		}
+	split_text(ev, v->split, sizeof v->split);
 }
 
 /* An unrelated event tracks no quantity: no field of one stays behind. */
@@ -160,6 +175,7 @@ static void clear_quantity(struct verdict *v)
 	v->background = v->background_share = 0;
 	v->outliers = 0;
 	v->decomposition[0] = '\0';
+	v->split[0] = '\0';
 }
 
 /* The median count of each (point, event) cell, over its repetitions: one disturbed repetition moves
@@ -167,7 +183,7 @@ static void clear_quantity(struct verdict *v)
 static double cell_median(const struct agg_cell *c, double *tmp)
 {
 	memcpy(tmp, c->counts, c->n * sizeof *tmp);
-	return stats_median(tmp, c->n);
+	return stats_median_select(tmp, c->n);
 }
 
 /* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
@@ -405,6 +421,12 @@ static void add_notes(const struct agg_event *ev, struct verdict *v)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%lu impossible readings rejected (first, line %lu: %s)",
 					len ? "; " : "", ev->rejected, ev->reject_line, ev->reject_reason);
+	if (v->split[0] && len < sizeof v->note)
+		len += (size_t)snprintf(
+			v->note + len, sizeof v->note - len,
+			"%ssplit groups (over %.0f %% of their points off the median, judged whole, "
+			"so not exact there): %s",
+			len ? "; " : "", THR_OUTLIER_SHARE * 100, v->split);
 	if (v->outliers && len < sizeof v->note)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%u outlying points left out (a minority of their groups)",

@@ -48,7 +48,8 @@ struct verdict {
 	int noisy_only;          /* no clean point: the verdict rests on points flagged noisy */
 	char decomposition[200]; /* NNLS terms, e.g. "lines_read@L2 + lines_read@DRAM" */
 	double decomp_error, decomp_r2;
-	char note[400]; /* why not measured, or what else the reader should know */
+	char split[160]; /* the split groups of the quantity: "DRAM/on 13 of 42" (verdict_eval.c) */
+	char note[400];  /* why not measured, or what else the reader should know */
 };
 
 /* Fills v for event index `event` of a. Returns 0 or E_RUNTIME (out of memory). */

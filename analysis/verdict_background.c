@@ -36,18 +36,18 @@ static double resistant_slope(struct xy *v, size_t n, double *tmp)
 	qsort(v, n, sizeof *v, cmp_x);
 	for (size_t i = 0; i < third; i++)
 		tmp[i] = v[i].x;
-	xl = stats_median(tmp, third);
+	xl = stats_median_select(tmp, third);
 	for (size_t i = 0; i < third; i++)
 		tmp[i] = v[n - 1 - i].x;
-	xu = stats_median(tmp, third);
+	xu = stats_median_select(tmp, third);
 	if (!(xu > 2 * xl))
 		return NAN;
 	for (size_t i = 0; i < third; i++)
 		tmp[i] = v[i].y;
-	yl = stats_median(tmp, third);
+	yl = stats_median_select(tmp, third);
 	for (size_t i = 0; i < third; i++)
 		tmp[i] = v[n - 1 - i].y;
-	yu = stats_median(tmp, third);
+	yu = stats_median_select(tmp, third);
 	return (yu - yl) / (xu - xl);
 }
 

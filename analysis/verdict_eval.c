@@ -31,10 +31,14 @@ static size_t bucket_ratios(const struct samples *S, int b, double bg, double *t
 /* A bucket's ratios around their median: the band beyond which a point is an outlier (further than
    THR_OUTLIER_SIGMAS robust standard deviations, 1.4826 x the median absolute deviation, and than
    THR_OUTLIER_MIN of the median), and median and spread of the points inside it. Only a minority
-   (THR_OUTLIER_SHARE of the points) may be left out; a bucket with more is judged whole. */
+   (THR_OUTLIER_SHARE of the points) may be left out; a bucket with more is *split*: two populations, not
+   one with a few odd points. It is judged whole, so its spread shows the disagreement (a split bucket
+   can never pass the exact spread: more than a quarter of its points lie at least 10 % off on one side
+   or the other, which p10 or p90 catches), and the verdict's note names it. */
 struct band {
 	double lo, hi, median, spread;
 	size_t out;
+	size_t split; /* points off the median in a split bucket; 0 when it is not split */
 };
 
 static void band_of(const double *v, size_t n, double *dev, struct band *bd)
@@ -44,11 +48,11 @@ static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 
 	bd->lo = -INFINITY;
 	bd->hi = INFINITY;
-	bd->out = 0;
+	bd->out = bd->split = 0;
 	if (m > 0) {
 		for (size_t i = 0; i < n; i++)
 			dev[i] = fabs(v[i] / m - 1);
-		thr = fmax(THR_OUTLIER_SIGMAS * 1.4826 * fit_quantile(dev, n, 0.5), THR_OUTLIER_MIN);
+		thr = fmax(THR_OUTLIER_SIGMAS * 1.4826 * stats_median_select(dev, n), THR_OUTLIER_MIN);
 		while (lo < n && v[lo] < m * (1 - thr))
 			lo++;
 		while (hi > lo && v[hi - 1] > m * (1 + thr))
@@ -58,6 +62,7 @@ static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 			bd->hi = m * (1 + thr);
 			bd->out = n - (hi - lo);
 		} else {
+			bd->split = n >= THR_OUTLIER_MIN_POINTS ? n - (hi - lo) : 0;
 			lo = 0;
 			hi = n;
 		}
@@ -160,7 +165,7 @@ static void summarise(const struct samples *S, unsigned long mask, const struct 
 			last = S->s[i].point;
 		}
 	}
-	ev->measured = k ? stats_median(S->tmp, k) : NAN;
+	ev->measured = k ? stats_median_select(S->tmp, k) : NAN;
 }
 
 void verdict_evaluate(const struct samples *S, double forced, double hyp, double bg, struct eval *ev)
@@ -173,13 +178,15 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 	memset(ev, 0, sizeof *ev);
 	ev->background = bg;
 	for (int b = 0; b < NBUCKET; b++) {
-		bd[b] = (struct band){-INFINITY, INFINITY, NAN, NAN, 0};
+		bd[b] = (struct band){-INFINITY, INFINITY, NAN, NAN, 0, 0};
 		bn[b] = bucket_ratios(S, b, bg, S->tmp);
 		if (!bn[b])
 			continue;
 		ev->evaluated[b] = 1;
 		band_of(S->tmp, bn[b], S->tmp2, &bd[b]);
 		ev->median[b] = bd[b].median;
+		ev->split_off[b] = (unsigned)bd[b].split;
+		ev->split_of[b] = (unsigned)bn[b];
 		if (!consistent(&bd[b]))
 			continue;
 		ev->consistent |= 1ul << b;

@@ -48,6 +48,9 @@ struct eval {
 	size_t held_samples, consistent_samples;
 	double median[NBUCKET];
 	int evaluated[NBUCKET];
+	/* split buckets (more than THR_OUTLIER_SHARE of their points off the median, judged whole): how
+	   many points lie off, of how many; split_off 0 when the bucket is not split */
+	unsigned split_off[NBUCKET], split_of[NBUCKET];
 	double error, spread, r2, slope, intercept, measured;
 	double global_r2;
 	unsigned outliers; /* points of the judged buckets left out as a minority off the median */

@@ -55,6 +55,51 @@ double stats_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Hoare's selection (FIND): partitions around a median-of-three pivot and goes on in the part that
+   holds k only; v[0..k) <= v[k] <= v[k+1..n) on return. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	while (n > 16) {
+		double a = v[0], b = v[n / 2], c = v[n - 1], p, t;
+		size_t i = 0, j = n - 1;
+		p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		for (;;) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i], v[i] = v[j], v[j] = t;
+			i++, j--;
+		}
+		if (k <= j) {
+			n = j + 1;
+		} else {
+			v += j + 1;
+			k -= j + 1;
+			n -= j + 1;
+		}
+	}
+	stats_sort(v, n);
+	return v[k];
+}
+
+double stats_median_select(double *v, size_t n)
+{
+	double hi, lo;
+
+	if (n == 0)
+		return 0;
+	hi = select_kth(v, n, n / 2);
+	if (n % 2)
+		return hi;
+	lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		lo = v[i] > lo ? v[i] : lo;
+	return 0.5 * (lo + hi);
+}
+
 double stats_median_positive(double *v, size_t n)
 {
 	size_t k = 0;

@@ -18,6 +18,9 @@ double stats_mean_positive(const double *v, int n);
    peaks.md that disagreed when the harness took one middle and the analysis the mean. */
 double stats_median(double *v, size_t n);
 
+/* The same median as stats_median in linear time, leaving v[0..n) in no particular order. */
+double stats_median_select(double *v, size_t n);
+
 /* Sorts v[0..n) ascending (no NANs). */
 void stats_sort(double *v, size_t n);
 

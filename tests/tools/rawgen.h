@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "raw_read.h"
@@ -25,7 +26,16 @@
 
 /* What a synthetic kernel does, in the generator's simplified model (named once, in gen_kernels).
    GEN_CHASE_PLAIN: a chase whose multiplies, if any, do not lengthen it (plain, indep). */
-enum gen_model { GEN_LOAD, GEN_STORE, GEN_STORE_NT, GEN_TRIAD, GEN_CHASE_PLAIN, GEN_CHASE_DEP, GEN_TOUCH };
+enum gen_model {
+	GEN_LOAD,
+	GEN_STORE,
+	GEN_STORE_NT,
+	GEN_TRIAD,
+	GEN_CHASE_PLAIN,
+	GEN_CHASE_DEP,
+	GEN_TOUCH,
+	GEN_SPLITREAD
+};
 
 struct gen_point {
 	unsigned id;
@@ -120,6 +130,12 @@ static inline void gen_volumes(struct gen_point *p)
 		v[RQ_multiplies] = (double)p->arg * lines;
 		v[RQ_instructions] = (2 + (double)p->arg) * lines;
 		break;
+	case GEN_SPLITREAD:
+		/* one 8-byte load per line at offset arg (< 57: unsplit), kernels/splitread_desc.c */
+		v[RQ_loads] = v[RQ_lines_read] = lines;
+		v[RQ_bytes_loaded] = 8 * lines;
+		v[RQ_instructions] = 10 * n / 512 + 3;
+		break;
 	case GEN_TOUCH:
 		v[RQ_pages] = v[RQ_stores] = n / 4096;
 		v[RQ_bytes_stored] = 8 * n / 4096;
@@ -128,18 +144,26 @@ static inline void gen_volumes(struct gen_point *p)
 	}
 	for (int q = 0; q < RQ_COUNT; q++)
 		v[q] = round(v[q] * r);
+	if (p->model == GEN_SPLITREAD) { /* the ret's read of the return address, once a call */
+		v[RQ_loads] += 1;
+		v[RQ_bytes_loaded] += 8;
+	}
 	if (gen_is_chase(p->model)) {
 		double ns = lat_ns[lv] + (p->model == GEN_CHASE_DEP ? 3.0 * p->arg / GEN_GHZ : 0);
 		p->seconds = ns * 1e-9 * lines * p->reps;
 	} else if (p->model == GEN_TOUCH) {
 		p->seconds = 2e-7 * n / 4096;
+	} else if (p->model == GEN_SPLITREAD) { /* whole lines move, whatever the load's width */
+		p->seconds = n * r / (gbps[lv] * 1e9);
 	} else {
 		double bw = gbps[lv] * (lv == 3 ? sqrt(p->threads) : p->threads);
 		p->seconds = (v[RQ_bytes_loaded] + v[RQ_bytes_stored]) / (bw * 1e9);
 	}
 }
 
-static inline void gen_machine(FILE *f, int with_measured)
+/* machine.json; hypotheses, when not NULL, is the JSON object of counters.experiments[0].hypotheses
+   (docs/results-format.md), keyed by event name. */
+static inline void gen_machine_hyp(FILE *f, int with_measured, const char *hypotheses)
 {
 	fprintf(f,
 		"{ \"format\": 1, \"pmucheck\": \"test\", \"host\": \"synthetic\",\n"
@@ -166,7 +190,15 @@ static inline void gen_machine(FILE *f, int with_measured)
 	fprintf(f,
 		", \"disagreements\": [] },\n"
 		"  \"prefetch\": { \"control\": true, \"reason\": \"\", \"msr\": \"0x1a4\" },\n"
-		"  \"counters\": { \"hardware\": true, \"reason\": \"\" } }\n");
+		"  \"counters\": { \"hardware\": true, \"reason\": \"\"");
+	if (hypotheses)
+		fprintf(f, ", \"experiments\": [ { \"experiment\": \"\", \"hypotheses\": %s } ]", hypotheses);
+	fprintf(f, " } }\n");
+}
+
+static inline void gen_machine(FILE *f, int with_measured)
+{
+	gen_machine_hyp(f, with_measured, NULL);
 }
 
 static inline void gen_header(FILE *f)
@@ -237,6 +269,16 @@ static const struct gen_kernel gen_kernels[] = {
 };
 #define GEN_NKERNELS (sizeof gen_kernels / sizeof gen_kernels[0])
 
+/* The model of a variant of gen_kernels (GEN_LOAD for one it does not have): for tests that look at
+   the analysis' points, which know their variant by name only. */
+static inline enum gen_model gen_model_of(const char *variant)
+{
+	for (size_t k = 0; k < GEN_NKERNELS; k++)
+		if (!strcmp(gen_kernels[k].variant, variant))
+			return gen_kernels[k].model;
+	return GEN_LOAD;
+}
+
 /* Footprints per thread: `per_level` sizes inside each level (geometric), plus one right at the
    L1 limit that the analysis must exclude. */
 static inline double gen_footprint(unsigned level, unsigned i, unsigned per_level)
@@ -248,40 +290,64 @@ static inline double gen_footprint(unsigned level, unsigned i, unsigned per_leve
 	return lo[level] * pow(hi[level] / lo[level], t);
 }
 
+/* What a sweep runs besides the defaults: its kernels (NULL: gen_kernels) and the config's hypotheses
+   (gen_machine_hyp; NULL: none). */
+struct gen_sweep {
+	const struct gen_kernel *kernels;
+	unsigned nkernels;
+	const char *hypotheses;
+};
+
+/* The noise draw: PMUCHECK_GEN_SEED (any number) picks another one than the default, so that a test
+   can be run on several draws (for s in $(seq 12); do PMUCHECK_GEN_SEED=$s ...; done). */
+static inline uint64_t gen_seed(void)
+{
+	const char *s = getenv("PMUCHECK_GEN_SEED");
+	uint64_t x = 88172645463325252ull;
+
+	if (s && *s)
+		x ^= (strtoull(s, NULL, 10) + 1) * 0x9e3779b97f4a7c15ull;
+	return x ? x : 1;
+}
+
 /* Writes DIR/raw.csv and DIR/machine.json: every kernel x footprint x prefetch (on, off) x threads
    (1, 2 for load/store/triad), `reps` repetitions, every event. Returns rows written or -1. */
-static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned nev, unsigned per_level,
-			   unsigned reps, int with_measured)
+static inline long gen_dir_sweep(const char *dir, const struct gen_event *ev, unsigned nev,
+				 unsigned per_level, unsigned reps, int with_measured,
+				 const struct gen_sweep *sw)
 {
 	static const char *const pf[] = {"on", "off"};
+	const struct gen_kernel *kernels = sw && sw->kernels ? sw->kernels : gen_kernels;
+	unsigned nkernels = sw && sw->kernels ? sw->nkernels : GEN_NKERNELS;
 	char path[4096];
 	FILE *f;
-	uint64_t rng = 88172645463325252ull;
+	uint64_t rng = gen_seed();
 	unsigned id = 0;
 	long rows = 0;
 
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if (!(f = fopen(path, "w")))
 		return -1;
-	gen_machine(f, with_measured);
+	gen_machine_hyp(f, with_measured, sw ? sw->hypotheses : NULL);
 	fclose(f);
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
 	if (!(f = fopen(path, "w")))
 		return -1;
 	gen_header(f);
-	for (unsigned k = 0; k < GEN_NKERNELS; k++)
+	for (unsigned k = 0; k < nkernels; k++)
 		for (unsigned lv = 0; lv < 4; lv++)
 			for (unsigned i = 0; i <= per_level; i++)
 				for (unsigned s = 0; s < 2; s++)
 					for (int th = 1; th <= 2; th++) {
-						const struct gen_kernel *g = &gen_kernels[k];
+						const struct gen_kernel *g = &kernels[k];
 						struct gen_point p = {0};
 						double foot = i == per_level
 							? (lv == 0 ? GEN_L1 * 0.9 : -1)
 							: gen_footprint(lv, i, per_level);
 						if (foot < 0 ||
 						    (th == 2 &&
-						     (gen_is_chase(g->model) || g->model == GEN_TOUCH)))
+						     (gen_is_chase(g->model) || g->model == GEN_TOUCH ||
+						      g->model == GEN_SPLITREAD)))
 							continue;
 						p.id = id++;
 						p.model = g->model;
@@ -311,6 +377,12 @@ static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned
 	if (fclose(f))
 		return -1;
 	return rows;
+}
+
+static inline long gen_dir(const char *dir, const struct gen_event *ev, unsigned nev, unsigned per_level,
+			   unsigned reps, int with_measured)
+{
+	return gen_dir_sweep(dir, ev, nev, per_level, reps, with_measured, NULL);
 }
 
 #endif

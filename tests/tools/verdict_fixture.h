@@ -15,8 +15,10 @@ struct fixture {
 	struct agg a;
 };
 
-/* gen_dir (4 sizes per level, 3 repetitions, measured L3) of events into a fresh directory, read. */
-static inline int fixture_open(void **state, const struct gen_event *ev, unsigned nev)
+/* gen_dir (4 sizes per level, 3 repetitions, measured L3) of events into a fresh directory, read; sw
+   (NULL: the default sweep) gives other kernels and the config's hypotheses. */
+static inline int fixture_open_sweep(void **state, const struct gen_event *ev, unsigned nev,
+				     const struct gen_sweep *sw)
 {
 	struct fixture *f = calloc(1, sizeof *f);
 	struct err e;
@@ -26,13 +28,18 @@ static inline int fixture_open(void **state, const struct gen_event *ev, unsigne
 		return -1;
 	strcpy(f->dir, "/tmp/pmucheck-verdict.XXXXXX");
 	*state = f;
-	if (!mkdtemp(f->dir) || gen_dir(f->dir, ev, nev, 4, 3, 1) < 0)
+	if (!mkdtemp(f->dir) || gen_dir_sweep(f->dir, ev, nev, 4, 3, 1, sw) < 0)
 		return -1;
 	snprintf(path, sizeof path, "%s/machine.json", f->dir);
 	if (machine_read(path, &f->a.m, &e))
 		return -1;
 	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
 	return agg_read(&f->a, path, &e) ? -1 : 0;
+}
+
+static inline int fixture_open(void **state, const struct gen_event *ev, unsigned nev)
+{
+	return fixture_open_sweep(state, ev, nev, NULL);
 }
 
 static inline int fixture_close(void **state)

@@ -29,6 +29,24 @@ static void test_median_of_even_count_is_mean_of_the_middle_two(void **state)
 	assert_true(stats_median(two, 2) == 5);
 }
 
+/* The selection median is the sorting one, on sizes around the insertion cut-off (16) and beyond, with
+   repeated values, odd and even counts. */
+static void test_median_by_selection_equals_the_sorted_median(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (size_t n = 1; n < 300; n += n < 40 ? 1 : 37) {
+		double a[300], b[300];
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			a[i] = b[i] = (double)(x % (n / 3 + 2)); /* many ties */
+		}
+		assert_true(stats_median_select(a, n) == stats_median(b, n));
+	}
+	assert_true(stats_median_select(NULL, 0) == 0);
+}
+
 static void test_median_of_nothing_is_zero(void **state)
 {
 	(void)state;
@@ -90,6 +108,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_of_odd_count_is_the_middle_value),
 		cmocka_unit_test(test_median_of_even_count_is_mean_of_the_middle_two),
+		cmocka_unit_test(test_median_by_selection_equals_the_sorted_median),
 		cmocka_unit_test(test_median_of_nothing_is_zero),
 		cmocka_unit_test(test_median_positive_leaves_out_non_positive_values),
 		cmocka_unit_test(test_mean_of_positive_samples),
