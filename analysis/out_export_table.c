@@ -9,9 +9,10 @@
  * config's perf spec is that JSON's encoding). zen4 is left out: perf 6.1 reads Zen 4 with the
  * amdzen3 table, later perfs with amdzen4, so no one name is right; its events go out raw.
  * LIKWID: src/includes/perfmon_<arch>_events.txt of RRZE-HPC/likwid (master, 2025: zen2, zen3, zen4,
- * zen5, skylakeX, icelakeX, sapphirerapids, haswellEP, broadwellEP), EVENT_<name> code and class,
- * UMASK_<name> umask, matched by code and umask to the configs' events (zen4's encodings as libpfm4
- * 4.13 gives them for amd64_fam19h_zen4); gnr has no LIKWID names yet. Where LIKWID
+ * zen5, skylakeX, icelakeX, sapphirerapids, graniterapids, haswellEP, broadwellEP), EVENT_<name> code
+ * and class, UMASK_<name> umask, matched by code and umask to the configs' events (zen4's encodings as
+ * libpfm4 4.13 gives them for amd64_fam19h_zen4); group folders as LIKWID's groups/ names them (GNR).
+ * Where LIKWID
  * lists two names for one umask (its "Added by T. Gruber" aliases), the one AMD's PPR uses. No entry:
  * LIKWID has no umask that equal (zen4/zen5 any/prefetch fills 0x5f/0xff/0x50, zen2 L2 prefetch misses
  * 0xff where LIKWID has 0x1f, zen4/zen5 cycles-no-retire load-miss 0xa2 where LIKWID has 0x52/0xa1).
@@ -242,28 +243,30 @@ static const struct out_event_name names[] = {
 	{"zen4", 0xae, 0x02, 0, 0x0, NULL, "DISPATCH_RESOURCE_STALL_CYCLES_1_LOAD_QUEUE"},
 	{"zen4", 0x1a0, 0x1e, 0, 0x0, NULL, "DISPATCH_STALLS_PER_SLOT_BACKEND"},
 	/* gnr */
-	{"gnr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", NULL},
-	{"gnr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", NULL},
-	{"gnr", 0x51, 0x01, 0, 0x0, "l1d.replacement", NULL},
-	{"gnr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", NULL},
-	{"gnr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", NULL},
-	{"gnr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", NULL},
-	{"gnr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", NULL},
-	{"gnr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", NULL},
-	{"gnr", 0x23, 0x40, 0, 0x0, "l2_trans.l2_wb", NULL},
-	{"gnr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", NULL},
-	{"gnr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", NULL},
-	{"gnr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", NULL},
-	{"gnr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", NULL},
-	{"gnr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram", NULL},
-	{"gnr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram", NULL},
+	{"gnr", 0xd0, 0x81, 0, 0x0, "mem_inst_retired.all_loads", "MEM_INST_RETIRED_ALL_LOADS"},
+	{"gnr", 0xd0, 0x82, 0, 0x0, "mem_inst_retired.all_stores", "MEM_INST_RETIRED_ALL_STORES"},
+	{"gnr", 0x51, 0x01, 0, 0x0, "l1d.replacement", "L1D_REPLACEMENT"},
+	{"gnr", 0xd0, 0x41, 0, 0x0, "mem_inst_retired.split_loads", "MEM_INST_RETIRED_SPLIT_LOADS"},
+	{"gnr", 0x24, 0xe1, 0, 0x0, "l2_rqsts.all_demand_data_rd", "L2_RQSTS_ALL_DEMAND_DATA_RD"},
+	{"gnr", 0x24, 0xe2, 0, 0x0, "l2_rqsts.all_rfo", "L2_RQSTS_ALL_RFO"},
+	{"gnr", 0x25, 0x1f, 0, 0x0, "l2_lines_in.all", "L2_LINES_IN_ALL"},
+	{"gnr", 0x26, 0x02, 0, 0x0, "l2_lines_out.non_silent", "L2_LINES_OUT_NON_SILENT"},
+	{"gnr", 0x23, 0x40, 0, 0x0, "l2_trans.l2_wb", "L2_TRANS_L2_WB"},
+	{"gnr", 0x2e, 0x41, 0, 0x0, "longest_lat_cache.miss", "LONGEST_LAT_CACHE_MISS"},
+	{"gnr", 0xd1, 0x08, 0, 0x0, "mem_load_retired.l1_miss", "MEM_LOAD_RETIRED_L1_MISS"},
+	{"gnr", 0xd1, 0x04, 0, 0x0, "mem_load_retired.l3_hit", "MEM_LOAD_RETIRED_L3_HIT"},
+	{"gnr", 0xd1, 0x20, 0, 0x0, "mem_load_retired.l3_miss", "MEM_LOAD_RETIRED_L3_MISS"},
+	{"gnr", 0xd3, 0x01, 0, 0x0, "mem_load_l3_miss_retired.local_dram",
+	 "MEM_LOAD_L3_MISS_RETIRED_LOCAL_DRAM"},
+	{"gnr", 0xd3, 0x02, 0, 0x0, "mem_load_l3_miss_retired.remote_dram",
+	 "MEM_LOAD_L3_MISS_RETIRED_REMOTE_DRAM"},
 	{"gnr", 0x2a, 0x01, 0, 0x3f003c4477, "ocr.reads_to_core.l3_hit", NULL},
 	{"gnr", 0x2b, 0x01, 0, 0x3f33004477, "ocr.reads_to_core.remote", NULL},
-	{"gnr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", NULL},
-	{"gnr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", NULL},
-	{"gnr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", NULL},
-	{"gnr", 0x47, 0x05, 5, 0x0, "memory_activity.stalls_l2_miss", NULL},
-	{"gnr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", NULL},
+	{"gnr", 0xd1, 0x40, 0, 0x0, "mem_load_retired.fb_hit", "MEM_LOAD_RETIRED_FB_HIT"},
+	{"gnr", 0x48, 0x01, 0, 0x0, "l1d_pend_miss.pending", "L1D_PEND_MISS_PENDING"},
+	{"gnr", 0x48, 0x02, 0, 0x0, "l1d_pend_miss.fb_full", "L1D_PEND_MISS_FB_FULL"},
+	{"gnr", 0x47, 0x05, 5, 0x0, "memory_activity.stalls_l2_miss", "MEMORY_ACTIVITY_STALLS_L2_MISS"},
+	{"gnr", 0x47, 0x09, 9, 0x0, "memory_activity.stalls_l3_miss", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
 	/* instructions, for PAPI_TOT_INS (skylakex inst_retired.any_p; amdzen2/amdzen3 ex_ret_instr, the
 	   amdzen5 JSON's ex_ret_instr; LIKWID's RETIRED_INSTRUCTIONS on every Zen) */
 	{"zen2", 0xc0, 0x00, 0, 0x0, "ex_ret_instr", "RETIRED_INSTRUCTIONS"},
@@ -275,6 +278,9 @@ static const struct out_event_name names[] = {
 	   --details: cpu/event=0xc0/); LIKWID's PMC name for 0xC0/0x00 there, INST_RETIRED_ANY_P */
 	{"icx", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY_P"},
 	{"spr", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY_P"},
+	/* graniterapids: the architectural event as on spr; LIKWID's perfmon_graniterapids_events.txt
+	   INST_RETIRED_ANY_P (0xC0/0x00) */
+	{"gnr", 0xc0, 0x00, 0, 0x0, "inst_retired.any_p", "INST_RETIRED_ANY_P"},
 };
 
 /* Uncore events in perf syntax that LIKWID counts on its own box counters, with the counter class of
@@ -296,6 +302,10 @@ static const struct out_uncore_name uncore[] = {
 	{"icx", "uncore_imc", 0x04, 0x30, "CAS_COUNT_WR", "MBOX"},
 	{"spr", "uncore_imc", 0x05, 0xcf, "CAS_COUNT_RD", "MBOX"},
 	{"spr", "uncore_imc", 0x05, 0xf0, "CAS_COUNT_WR", "MBOX"},
+	/* graniterapids: one CAS event per sub-channel scheduler (perfmon_graniterapids_events.txt) */
+	{"gnr", "uncore_imc", 0x05, 0xcf, "CAS_COUNT_SCH0_RD", "MBOX"},
+	{"gnr", "uncore_imc", 0x06, 0xcf, "CAS_COUNT_SCH1_RD", "MBOX"},
+	{"gnr", "uncore_imc", 0x05, 0xf0, "CAS_COUNT_SCH0_WR", "MBOX"},
 };
 
 const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pmu, unsigned event,
@@ -311,9 +321,9 @@ const struct out_uncore_name *out_uncore_lookup(const char *arch, const char *pm
 /* LIKWID's directory for an architecture's groups (its perfgroups/ names). */
 static const struct {
 	const char *arch, *dir;
-} likwid_dirs[] = {{"zen2", "zen2"}, {"zen3", "zen3"},        {"zen4", "zen4"},
-		   {"zen5", "zen5"}, {"skx", "skylakeX"},     {"icx", "ICX"},
-		   {"spr", "SPR"},   {"hsw_ep", "haswellEP"}, {"bdw_ep", "broadwellEP"}};
+} likwid_dirs[] = {{"zen2", "zen2"},        {"zen3", "zen3"},         {"zen4", "zen4"}, {"zen5", "zen5"},
+		   {"skx", "skylakeX"},     {"icx", "ICX"},           {"spr", "SPR"},   {"gnr", "GNR"},
+		   {"hsw_ep", "haswellEP"}, {"bdw_ep", "broadwellEP"}};
 
 const struct out_event_name *out_event_lookup(const char *arch, const struct out_hw *hw)
 {

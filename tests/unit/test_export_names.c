@@ -53,6 +53,9 @@ static void test_core_events_by_code_and_umask(void **state)
 		{"icx", "pmu=cpu,type=4,config=0xc000ca3", "CYCLE_ACTIVITY_STALLS_L1D_MISS"},
 		{"spr", "pmu=cpu,type=4,config=0x226", "L2_LINES_OUT_NON_SILENT"},
 		{"spr", "pmu=cpu,type=4,config=0x9000947", "MEMORY_ACTIVITY_STALLS_L3_MISS"},
+		/* Granite Rapids: cmask 5 as LIKWID's DEFAULT_OPTIONS threshold 0x05 */
+		{"gnr", "pmu=cpu,type=4,config=0x5000547", "MEMORY_ACTIVITY_STALLS_L2_MISS"},
+		{"gnr", "pmu=cpu,type=4,config=0x4023", "L2_TRANS_L2_WB"},
 		/* Haswell's and Broadwell's load counts are MEM_UOPS_RETIRED, spelt apart */
 		{"hsw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS"},
 		{"bdw_ep", "pmu=cpu,type=4,config=0x81d0", "MEM_UOPS_RETIRED_LOADS_ALL"},
@@ -112,8 +115,8 @@ static void test_no_name_without_that_umask(void **state)
 	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x148", &cls, &why));
 	/* Broadwell has no FB_FULL with a threshold of 1 */
 	assert_null(likwid("bdw_ep", "perf", "x", "pmu=cpu,type=4,config=0x1000248", &cls, &why));
-	/* a config without a derived table says so */
-	assert_null(likwid("gnr", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
+	/* a config without a derived table (pmucheck discover's) says so */
+	assert_null(likwid("discovered", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
 	assert_non_null(strstr(why, "no LIKWID event table is derived"));
 }
 
