@@ -28,10 +28,9 @@ ok "fuzz targets build"
 what_cfg="config loader"
 what_spec="event-spec parser"
 what_raw="raw.csv and machine.json readers"
-# The targets run side by side, one per CPU (the time each gets is wall time, as `make fuzz`'s).
-jobs_max=$(nproc)
+# The targets run side by side (the time each gets is wall time, as `make fuzz`'s; on 2 CPUs each of the
+# three gets about two thirds of one).
 for t in $targets; do
-	[ "$(jobs -rp | wc -l)" -ge "$jobs_max" ] && wait -n
 	make -s -C "$TOP" "fuzz-$t" FUZZ_TIME="$secs" FUZZ_CORPUS="$TMP" >"$TMP/fuzz-$t.log" 2>&1 &&
 		touch "$TMP/fuzz-$t.passed" &
 done
