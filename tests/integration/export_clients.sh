@@ -135,6 +135,20 @@ else
 		check "$fx_name: the user-events file says how to load it" grep -q "PAPI_USER_EVENTS_FILE=" "$f"
 		check "$fx_name: events PAPI cannot take are listed, not dropped" grep -q "^# Not exported" "$f"
 	done
+	# PAPI's own tables for each fixture's CPU (libpfm4 forced to it, which enables the perf_event
+	# component here): every exported event loads and resolves to its native event, but the perf::
+	# software and the uncore ones, whose PMUs libpfm4 leaves out when forced to one. Loading only: a
+	# forced table counts nothing on another CPU.
+	for fx in zen3:amd64_fam19h_zen3 skx:skx; do
+		fx_name=${fx%%:*} pmu=${fx#*:}
+		f=$TMP/$fx_name/papi/papi_user_events.csv
+		want=$(grep '^PRESET' "$f" | grep -vc '::')
+		got=$(LIBPFM_FORCE_PMU=$pmu PAPI_USER_EVENTS_FILE=$f papi_avail 2>&1 | grep -c '^PMUCHECK_')
+		check "$fx_name: PAPI ($pmu tables) loads the $want user events of its core PMU" test "$got" -eq "$want"
+		native=$(grep '^PRESET,PMUCHECK_LOADS,' "$f" | cut -d, -f4)
+		LIBPFM_FORCE_PMU=$pmu PAPI_USER_EVENTS_FILE=$f papi_avail -e PMUCHECK_LOADS >"$TMP/papi-e.out" 2>&1
+		check "$fx_name: PMUCHECK_LOADS resolves to $native" grep -qF "|$native|" "$TMP/papi-e.out"
+	done
 	# software events stand in for hardware ones: page-faults is counted here
 	S=$TMP/soft
 	mkdir -p "$S"
