@@ -26,29 +26,30 @@ static int cmp_x(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of x (want_y 0) or y (1) over the first third of v[0..n) (upper 0) or the last (1). */
+static double third_median(const struct xy *v, size_t n, int upper, int want_y, double *tmp)
+{
+	size_t third = n / 3;
+
+	for (size_t i = 0; i < third; i++) {
+		const struct xy *p = &v[upper ? n - 1 - i : i];
+		tmp[i] = want_y ? p->y : p->x;
+	}
+	return stats_median_select(tmp, third);
+}
+
 /* The resistant-line slope of y against x over v[0..n) (sorted by x here); NAN when the slow third is
    not clearly slower than the fast one. */
 static double resistant_slope(struct xy *v, size_t n, double *tmp)
 {
-	size_t third = n / 3;
-	double xl, xu, yl, yu;
+	double xl, xu;
 
 	qsort(v, n, sizeof *v, cmp_x);
-	for (size_t i = 0; i < third; i++)
-		tmp[i] = v[i].x;
-	xl = stats_median_select(tmp, third);
-	for (size_t i = 0; i < third; i++)
-		tmp[i] = v[n - 1 - i].x;
-	xu = stats_median_select(tmp, third);
+	xl = third_median(v, n, 0, 0, tmp);
+	xu = third_median(v, n, 1, 0, tmp);
 	if (!(xu > 2 * xl))
 		return NAN;
-	for (size_t i = 0; i < third; i++)
-		tmp[i] = v[i].y;
-	yl = stats_median_select(tmp, third);
-	for (size_t i = 0; i < third; i++)
-		tmp[i] = v[n - 1 - i].y;
-	yu = stats_median_select(tmp, third);
-	return (yu - yl) / (xu - xl);
+	return (third_median(v, n, 1, 1, tmp) - third_median(v, n, 0, 1, tmp)) / (xu - xl);
 }
 
 int verdict_background(const struct samples *S, double *cand)
