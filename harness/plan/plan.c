@@ -3,6 +3,7 @@
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
  * S_k above, and DRAM points at 4x and 8x the whole last-level cache, so no cache can hold them. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 /* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
    below, the upper bound 25 % below the level's own size. */
 static const double level_fracs_full[] = {0.125, 0.25, 0.375, 0.5, 0.75};
+#define LEVEL_EDGE_LO 1.5  /* x the level below: the least a point of a narrow level may be */
+#define LEVEL_EDGE_HI 0.75 /* x the level's own share: the most */
 static const double level_fracs_quick[] = {0.5};
 static const double dram_mults_full[] = {4, 8};
 static const double dram_mults_quick[] = {4};
@@ -84,11 +87,18 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	for (int l = 1; l <= t->ncaches; l++) {
 		uint64_t share = topo_cache_share(t, l, threads);
 		uint64_t below = l > 1 ? topo_cache_share(t, l - 1, threads) : 0;
+		int first = n;
 		for (int i = 0; i < nfr; i++) {
 			uint64_t s = (uint64_t)(share * fr[i]);
 			if (s >= 2 * below && s > 0)
 				out[n++] = s;
 		}
+		/* A level less than 2.67x the one below (a guest's measured L3 of 2.4 MiB over a 1 MiB L2)
+		   has no fraction 2x clear of it: one point between the margins the analysis keeps, +50 %
+		   above the level below and 25 % under its own (analysis/thresholds.h THR_BOUNDARY_*), at
+		   their geometric middle, rather than no point for the level at all. */
+		if (n == first && LEVEL_EDGE_HI * share > LEVEL_EDGE_LO * below)
+			out[n++] = (uint64_t)sqrt(LEVEL_EDGE_LO * below * LEVEL_EDGE_HI * share);
 	}
 	/* DRAM: the whole LLC of the socket several times over, split among the threads. */
 	for (int i = 0; i < ndm; i++)

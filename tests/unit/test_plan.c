@@ -32,8 +32,8 @@ static int check(struct plan_opts *o, struct plan *p)
 	return rc ? rc : plan_build(o, &topo, p, &e);
 }
 
-/* No point of a load sweep sits within 25 % below a level's size or closer than 2x above the level below,
-   so no point straddles two levels. */
+/* No point of a load sweep sits within 25 % below a level's size or closer than 2x above the level below
+   (on this machine's levels, all wide enough for that), so no point straddles two levels. */
 static void test_sweep_keeps_clear_of_level_boundaries(void **state)
 {
 	struct plan_opts o = {0};
@@ -77,6 +77,32 @@ static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
 		assert_true(seen[l]);
 	assert_true(seen[LEVEL_DRAM]);
 	plan_free(&p);
+}
+
+/* A level too close to the one below for the 2x rule (a measured L3 of 2.4x L2) still gets a point, inside
+   the margins the analysis keeps (more than 1.5x the level below, less than 3/4 of its own share). */
+static void test_a_narrow_level_still_gets_a_point(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	uint64_t l2 = topo_cache_share(&topo, 2, 1), l3;
+	int in_l3 = 0;
+
+	(void)state;
+	if (topo.ncaches < 3)
+		skip();
+	topo.caches[2].measured = l2 * 12 / 5 * (topo.caches[2].npus ? topo.caches[2].npus : 1);
+	l3 = topo_cache_share(&topo, 3, 1);
+	o.kernels = "load.gpr";
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check(&o, &p), 0);
+	for (int i = 0; i < p.npoints; i++) {
+		uint64_t ws = p.points[i].bytes * p.points[i].fam->arrays;
+		in_l3 += ws > l2 * 3 / 2 && ws < l3 * 3 / 4;
+	}
+	topo.caches[2].measured = 0;
+	plan_free(&p);
+	assert_true(in_l3 >= 1);
 }
 
 /* Sizes are rounded down to whole unrolled blocks of the kernel and each array of triad gets a third. */
@@ -242,6 +268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sweep_keeps_clear_of_level_boundaries),
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
+		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
