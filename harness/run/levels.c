@@ -148,7 +148,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 			double ns;
 			if ((double)(tsc_end() - start) > limit_s * tsc_hz)
 				break;
-			if ((rc = latency_ns(f, v, b.base, p->size[k], tsc_hz, quick ? 0.0005 : 0.001, &ns, e)))
+			if ((rc = latency_ns(f, v, b.base, p->size[k], tsc_hz, quick ? 0.0005 : 0.001, &ns,
+					     e)))
 				break;
 			p->ns[k] = fmin(p->ns[k], ns);
 		}
