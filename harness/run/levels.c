@@ -31,7 +31,6 @@
    vendors' optimization manuals; local DRAM 70-150 ns). */
 #define DRAM_JUMP 3.0
 #define DRAM_NS 60.0
-/* Wall-time limits of the probe (seconds): the sweep stops growing past them, and says so. */
 /* A single pass this many times the shortest timed call is measured on its own (latency_ns). */
 #define LONG_PASS 8
 /* The sweep ends once its last points span two octaves (4x in size) all at DRAM_NS or slower: no cache
@@ -42,6 +41,7 @@
    process time-sharing CPU 0 of the 2-vCPU guest, five quick probes put L3's end at 4096, 5792 x4 KiB
    with three sweeps and at 724, 2896 x3, 4096 KiB with one; quiet, three sweeps take 3.6-4.2 s. */
 #define PROBE_SWEEPS 3
+/* Wall-time limits of the probe (seconds): the sweep stops growing past them, and says so. */
 #define PROBE_SECONDS_QUICK 15.0
 #define PROBE_SECONDS_FULL 45.0
 
