@@ -20,9 +20,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0
 make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 4
 
 # Starts a session and kills it with $1: with $2 "now" after 1 us, before it can change anything;
-# "early" at a random moment of its first 20 ms; "later" once it has printed "set" (it then toggles all off / all on without pause) and a random
-# 0-2 ms more, so the kill lands during its MSR writes however slow or busy the machine is (a delay
-# calibrated once did not: under load the sanitizer build's sessions often had not started yet).
+# "early" at a random moment of its first 20 ms; "later" once it has printed "set" (it then toggles
+# all off / all on without pause) and a random 0-2 ms more, so the kill lands during its MSR writes
+# however slow or busy the machine is (a delay calibrated once did not: under load the sanitizer
+# build's sessions often had not started yet).
 # Sets killed_in (1 when the session had already changed the MSRs) and status (999 when the signal
 # did not end it within a second). env undoes the SIGINT/SIGQUIT ignore that a script's background
 # children inherit. The test waits for the session itself to exit: a session killed by SIGKILL must
