@@ -8,26 +8,33 @@ int stats_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Hoare's partition of v[0..n) (n > 16) around the median of its first, middle and last values: on
+   return v[0..j] <= v[j+1..n); returns j. */
+static size_t partition(double *v, size_t n)
+{
+	double a = v[0], b = v[n / 2], c = v[n - 1], p, t;
+	size_t i = 0, j = n - 1;
+
+	p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+	for (;;) {
+		while (v[i] < p)
+			i++;
+		while (v[j] > p)
+			j--;
+		if (i >= j)
+			return j;
+		t = v[i], v[i] = v[j], v[j] = t;
+		i++, j--;
+	}
+}
+
 /* Quicksort (median of three, insertion sort below 16) inlined on doubles: the analysis sorts every
    group's ratios for every quantity, and qsort's comparison calls were a third of its time. NANs must
    not be in v. */
 void stats_sort(double *v, size_t n)
 {
 	while (n > 16) {
-		double a = v[0], b = v[n / 2], c = v[n - 1], p;
-		size_t i = 0, j = n - 1;
-		p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-		for (;;) {
-			while (v[i] < p)
-				i++;
-			while (v[j] > p)
-				j--;
-			if (i >= j)
-				break;
-			double t = v[i];
-			v[i++] = v[j];
-			v[j--] = t;
-		}
+		size_t j = partition(v, n);
 		/* recurse into the smaller side, loop on the larger: log n stack */
 		if (j + 1 < n - j - 1) {
 			stats_sort(v, j + 1);
@@ -55,24 +62,12 @@ double stats_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Hoare's selection (FIND): partitions around a median-of-three pivot and goes on in the part that
-   holds k only; v[0..k) <= v[k] <= v[k+1..n) on return. */
+/* Hoare's selection (FIND): goes on in the part of each partition that holds k only; v[0..k) <= v[k] <=
+   v[k+1..n) on return. */
 static double select_kth(double *v, size_t n, size_t k)
 {
 	while (n > 16) {
-		double a = v[0], b = v[n / 2], c = v[n - 1], p, t;
-		size_t i = 0, j = n - 1;
-		p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-		for (;;) {
-			while (v[i] < p)
-				i++;
-			while (v[j] > p)
-				j--;
-			if (i >= j)
-				break;
-			t = v[i], v[i] = v[j], v[j] = t;
-			i++, j--;
-		}
+		size_t j = partition(v, n);
 		if (k <= j) {
 			n = j + 1;
 		} else {

@@ -120,28 +120,38 @@ static void test_no_name_without_that_umask(void **state)
 	assert_non_null(strstr(why, "no LIKWID event table is derived"));
 }
 
-/* A memory-controller event summed over the boxes: one MBOX counter per box, summed in the formula, as
-   LIKWID's own MEM groups do. */
-static void test_box_wildcard_lists_every_box(void **state)
+/* The LIKWID group of a perf metric (name, unit, arch, event, divisor), as text to free. */
+static char *group_of(const char *name, const char *unit, const char *arch, const char *event,
+		      const char *encoding, unsigned bytes, double divisor)
 {
 	struct out_metric m;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	(void)state;
 	memset(&m, 0, sizeof m);
-	snprintf(m.name, sizeof m.name, "dram_read_bw");
-	snprintf(m.unit, sizeof m.unit, "GB/s");
-	snprintf(m.arch, sizeof m.arch, "spr");
+	snprintf(m.name, sizeof m.name, "%s", name);
+	snprintf(m.unit, sizeof m.unit, "%s", unit);
+	snprintf(m.arch, sizeof m.arch, "%s", arch);
 	snprintf(m.backend, sizeof m.backend, "perf");
-	snprintf(m.event, sizeof m.event, "uncore_imc_*/event=0x05,umask=0xcf/");
-	snprintf(m.encoding, sizeof m.encoding, "sum of 3 boxes,domain=all");
+	snprintf(m.event, sizeof m.event, "%s", event);
+	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
 	m.scale = 1;
-	m.bytes = 64;
-	m.divisor = 1e9;
+	m.bytes = bytes;
+	m.divisor = divisor;
 	assert_int_equal(out_export_likwid_group(f, &m), 0);
 	fclose(f);
+	return text;
+}
+
+/* A memory-controller event summed over the boxes: one MBOX counter per box, summed in the formula, as
+   LIKWID's own MEM groups do. */
+static void test_box_wildcard_lists_every_box(void **state)
+{
+	char *text = group_of("dram_read_bw", "GB/s", "spr", "uncore_imc_*/event=0x05,umask=0xcf/",
+			      "sum of 3 boxes,domain=all", 64, 1e9);
+
+	(void)state;
 	assert_non_null(strstr(text,
 			       "EVENTSET\nMBOX0C0  CAS_COUNT_RD\nMBOX1C0  CAS_COUNT_RD\n"
 			       "MBOX2C0  CAS_COUNT_RD\n\n"));
@@ -152,22 +162,10 @@ static void test_box_wildcard_lists_every_box(void **state)
 
 static void test_group_counter_is_the_first_of_its_class(void **state)
 {
-	struct out_metric m;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text = group_of("l3_miss_rate", "Mevents/s", "zen4", "amd_l3/event=0x04,umask=0x01/", "", 0,
+			      1e6);
 
 	(void)state;
-	memset(&m, 0, sizeof m);
-	snprintf(m.name, sizeof m.name, "l3_miss_rate");
-	snprintf(m.unit, sizeof m.unit, "Mevents/s");
-	snprintf(m.arch, sizeof m.arch, "zen4");
-	snprintf(m.backend, sizeof m.backend, "perf");
-	snprintf(m.event, sizeof m.event, "amd_l3/event=0x04,umask=0x01/");
-	m.scale = 1;
-	m.divisor = 1e6;
-	assert_int_equal(out_export_likwid_group(f, &m), 0);
-	fclose(f);
 	assert_non_null(strstr(text, "EVENTSET\nCPMC0  L3_LOOKUP_STATE_MISS\n"));
 	free(text);
 }
