@@ -90,7 +90,6 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		m->reported[l] = r ? json_number_value(r) : 0;
 		m->measured[l] = me ? json_number_value(me) : 0;
 		m->limit[l] = me ? m->measured[l] : m->reported[l];
-		m->limit_measured[l] = me != NULL;
 	}
 	if (m->limit[0] <= 0)
 		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);

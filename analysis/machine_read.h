@@ -51,7 +51,6 @@ struct machine {
 	/* Per-thread cache limits in bytes: the measured plateau limit when machine.json has one,
 	   otherwise the reported share; 0 when the machine has no such level. */
 	double limit[MACHINE_NCACHE];
-	int limit_measured[MACHINE_NCACHE];
 	/* The two sources apart: hwloc's per-thread share (levels.reported) and the probe's limit
 	   (levels.measured, 0 where it found none). */
 	double reported[MACHINE_NCACHE], measured[MACHINE_NCACHE];
