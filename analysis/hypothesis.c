@@ -109,7 +109,7 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 		snprintf(why, len, "the event was not measured");
 		return HYPO_NOT_COMPARED;
 	}
-	if (h->quantity == HYPO_CYCLES) {
+	if (h->quantity == MACHINE_CYCLES) {
 		snprintf(why, len, "a cycles hypothesis is judged against the clock in stalls.md");
 		return HYPO_NOT_COMPARED;
 	}
@@ -168,7 +168,7 @@ void hypo_text(const struct hypo *h, char *buf, size_t len)
 	else
 		levels_text(h->levels & ~BIT(LV_ANY), lv, sizeof lv);
 	snprintf(buf, len, "%s * %g (%s; prefetch %s)",
-		 h->quantity == HYPO_CYCLES ? "cycles" : raw_quantity_names[h->quantity], h->scale, lv,
+		 h->quantity == MACHINE_CYCLES ? "cycles" : raw_quantity_names[h->quantity], h->scale, lv,
 		 h->prefetch == (BIT(PF_ON) | BIT(PF_OFF)) ? "on or off"
 			 : h->prefetch == BIT(PF_ON)       ? "on"
 							   : "off");

@@ -7,12 +7,10 @@
 
 #include "verdict.h"
 
-#define HYPO_CYCLES MACHINE_CYCLES /* quantity "cycles": the core cycles of the point, judged in stalls.md */
-
 struct hypo {
 	char event[256]; /* raw.csv's name of the row it is for (a box wildcard: the summed row) */
 	char name[128];  /* the config's [event NAME] */
-	int quantity;    /* enum raw_quantity, or HYPO_CYCLES */
+	int quantity;    /* enum raw_quantity, or MACHINE_CYCLES */
 	double scale;
 	unsigned levels;   /* bits 1 << enum point_level where it should hold (placements applied to DRAM) */
 	unsigned prefetch; /* bits 1 << PF_ON, PF_OFF */

@@ -103,7 +103,7 @@ static void test_what_the_run_could_not_test_is_not_compared(void **state)
 	off.prefetch = B(PF_OFF);
 	assert_int_equal(compare(&off, &v, ALL_SEEN, B(PF_UNCONTROLLED), 0, why), HYPO_NOT_COMPARED);
 	assert_int_equal(compare(&fill, &v, B(LV_L1), B(PF_UNCONTROLLED), 0, why), HYPO_NOT_COMPARED);
-	cyc.quantity = HYPO_CYCLES;
+	cyc.quantity = MACHINE_CYCLES;
 	assert_int_equal(compare(&cyc, &v, ALL_SEEN, B(PF_UNCONTROLLED), 0, why), HYPO_NOT_COMPARED);
 	v.cls = VC_NOT_MEASURED;
 	assert_int_equal(compare(&fill, &v, ALL_SEEN, B(PF_UNCONTROLLED), 0, why), HYPO_NOT_COMPARED);
