@@ -231,7 +231,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->pf = point_level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
 	p->last_rep = -1;
-	p->calls = (struct stats_mindiff){0, 0};
+	p->calls = (struct stats_mindiff){0};
 	p->sec_per_tick = 0;
 	p->nrep_secs = 0;
 	p->first_line = row->line;

@@ -47,8 +47,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			"recorded it).\n");
 	fprintf(f,
-		"- **Disturbed points**: %u of %u stayed noisy (their time had not settled when "
-		"their repetitions or their share of the time budget ran out); the peaks mark them and the "
+		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
+		"shortest calls when their repetitions or their share of the time budget ran out); the peaks "
+		"mark them and the "
 		"verdicts leave them out.\n",
 		noisy, d->a.npoints);
 	fprintf(f,

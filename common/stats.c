@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -118,12 +119,23 @@ double stats_mean_positive(const double *v, int n)
 	return k ? sum / k : 0;
 }
 
+/* Keeps v among the two smallest positive values (*first <= *second; 0 = none). */
+static void keep_two_smallest(double v, double *first, double *second)
+{
+	if (!(v > 0))
+		return;
+	if (*first <= 0 || v < *first) {
+		*second = *first;
+		*first = v;
+	} else if (*second <= 0 || v < *second) {
+		*second = v;
+	}
+}
+
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi)
 {
-	if (lo > 0 && (m->lo <= 0 || lo < m->lo))
-		m->lo = lo;
-	if (hi > 0 && (m->hi <= 0 || hi < m->hi))
-		m->hi = hi;
+	keep_two_smallest(lo, &m->lo, &m->lo2);
+	keep_two_smallest(hi, &m->hi, &m->hi2);
 }
 
 double stats_mindiff(const struct stats_mindiff *m)
@@ -131,4 +143,13 @@ double stats_mindiff(const struct stats_mindiff *m)
 	double d = m->hi - m->lo;
 
 	return m->lo > 0 && m->hi > 0 && d > 0 ? d : 0;
+}
+
+double stats_mindiff_spread(const struct stats_mindiff *m)
+{
+	double d = stats_mindiff(m);
+
+	if (!(d > 0) || m->lo2 <= 0 || m->hi2 <= 0)
+		return INFINITY;
+	return fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d;
 }

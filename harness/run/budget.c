@@ -11,8 +11,7 @@ double budget_share(double budget_s, double elapsed_s, int points_left, double f
 
 enum budget_next budget_next(const struct budget_point *p)
 {
-	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 &&
-		fabs(p->est_now - p->est_before) < BUDGET_STABLE * p->est_now;
+	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= BUDGET_CONFIRMED;
 
 	if (settled)
 		return BUDGET_STABLE_STOP;

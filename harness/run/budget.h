@@ -1,5 +1,5 @@
 /* budget.h — when a point stops repeating. Repetitions adapt instead of being retried: a point stops as
- * soon as its estimate (min(2R) - min(R), common/stats.h) is stable, or when its share of the run's time
+ * soon as its estimate (min(2R) - min(R), common/stats.h) is confirmed, or when its share of the run's time
  * budget is spent, and is then marked instead of measured again. Re-measuring every point whose spread
  * exceeded 2 % / 5 % multiplied the time by the retries on a busy machine: --quick took 5 min 03 s on a
  * 2-vCPU Zen 3 VM with 126 of 136 points re-measured. Pure functions, so the rule is unit-tested.
@@ -16,9 +16,12 @@
 #ifndef PMUCHECK_BUDGET_H
 #define PMUCHECK_BUDGET_H
 
-#define BUDGET_MIN_REPS 3  /* before an estimate may be called stable */
-#define BUDGET_STABLE 0.01 /* stable: changed less than this over the last BUDGET_STABLE_SPAN reps */
-#define BUDGET_STABLE_SPAN 2
+#define BUDGET_MIN_REPS 3 /* before an estimate may be called confirmed */
+/* Confirmed: the two shortest R calls agree, and the two shortest 2R calls agree, within this part of
+   the estimate (stats_mindiff_spread). The rule before (the estimate changed less than 1 % over the last
+   two repetitions) held for a minimum that no later repetition undercut because every one was stretched:
+   two --quick runs' L1 read peaks on the development VM differed by 22 %, the first one too slow. */
+#define BUDGET_CONFIRMED 0.01
 /* Kept back from the points for what the clock counts around them (loading the topology before the
    budget starts, writing machine.json and the summary after the last point): --quick with `yes` on the
    other vCPU took 60.4 s of its 60 when the points could spend all of it. */
@@ -26,14 +29,15 @@
 
 /* Where a point stands after a repetition. */
 struct budget_point {
-	int reps_done, reps_max;    /* repetitions measured, and the most allowed (--reps) */
-	double est_now, est_before; /* the estimate now, and BUDGET_STABLE_SPAN repetitions ago */
-	double spent_s, share_s;    /* seconds the point has taken (warm-up included), and its share */
+	int reps_done, reps_max; /* repetitions measured, and the most allowed (--reps) */
+	double est_now;          /* the estimate now (stats_mindiff), > 0 once there is one */
+	double spread;           /* how far it is from confirmed (stats_mindiff_spread) */
+	double spent_s, share_s; /* seconds the point has taken (warm-up included), and its share */
 };
 
 enum budget_next {
 	BUDGET_GO,          /* repeat */
-	BUDGET_STABLE_STOP, /* the estimate settled: a clean point */
+	BUDGET_STABLE_STOP, /* the estimate is confirmed: a clean point */
 	BUDGET_SPENT,       /* its share of the budget is spent before it settled: marked */
 	BUDGET_MAX,         /* --reps repetitions without settling: marked */
 };
@@ -46,7 +50,7 @@ enum budget_next {
    one repetition each, and a --quick of 43 s that left its budget unused. */
 double budget_share(double budget_s, double elapsed_s, int points_left, double floor_typ_s, double floor_s);
 
-/* Whether a point goes on repeating, after at least one repetition. It is stable at the earliest after
+/* Whether a point goes on repeating, after at least one repetition. It is confirmed at the earliest after
    BUDGET_MIN_REPS; before that only its spent share or reps_max ends it. */
 enum budget_next budget_next(const struct budget_point *p);
 

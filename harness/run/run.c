@@ -122,7 +122,6 @@ struct group_ctx {
 	double point_start, share;  /* when the point began (progress_now), its share of the budget */
 	double *floors, *floor_tmp; /* warm-up and first repetition of each point so far, seconds */
 	int nfloors, points_left;   /* how many; points left in the run, this one included */
-	double est[256];            /* the point's estimate after each repetition, seconds */
 	enum budget_next stop;      /* why its repetitions stopped */
 	struct progress *prog;
 };
@@ -318,9 +317,10 @@ static double clock_of(struct group_ctx *g)
 static int goes_on(struct group_ctx *g, int done)
 {
 	struct run_state *s = g->s;
-	double est = record_seconds(&g->rec, s->tsc_hz), spent = progress_now() - g->point_start;
-	double before = done > BUDGET_STABLE_SPAN ? g->est[done - 1 - BUDGET_STABLE_SPAN] : 0;
-	struct budget_point b = {done, g->rec.cap, est, before, spent, 0};
+	struct stats_mindiff calls = record_calls(&g->rec);
+	double spent = progress_now() - g->point_start;
+	struct budget_point b = {done,  g->rec.cap, stats_mindiff(&calls), stats_mindiff_spread(&calls),
+				 spent, 0};
 
 	if (done == 1) {
 		g->floors[g->nfloors++] = spent;
@@ -329,8 +329,6 @@ static int goes_on(struct group_ctx *g, int done)
 					stats_median(g->floor_tmp, (size_t)g->nfloors), spent);
 	}
 	b.share_s = g->share;
-
-	g->est[done - 1] = est;
 	g->stop = budget_next(&b);
 	return g->stop == BUDGET_GO;
 }

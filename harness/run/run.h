@@ -35,7 +35,7 @@ struct run_point_result {
 	double thp_share;
 	double cv; /* spread of the repetitions' differenced times */
 	int reps;  /* repetitions measured */
-	int noisy; /* its estimate had not settled when it stopped */
+	int noisy; /* its estimate was not confirmed when it stopped */
 };
 
 struct run_state {

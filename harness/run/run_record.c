@@ -68,12 +68,19 @@ double record_ghz(const struct point_record *r)
 	return stats_median_positive(g, (size_t)n);
 }
 
-double record_seconds(const struct point_record *r, double tsc_hz)
+struct stats_mindiff record_calls(const struct point_record *r)
 {
-	struct stats_mindiff m = {0, 0};
+	struct stats_mindiff m = {0};
 
 	for (int i = 0; i < r->nreps; i++)
 		stats_mindiff_add(&m, (double)r->pass[i * r->npass].lo, (double)r->pass[i * r->npass].hi);
+	return m;
+}
+
+double record_seconds(const struct point_record *r, double tsc_hz)
+{
+	struct stats_mindiff m = record_calls(r);
+
 	return stats_mindiff(&m) / tsc_hz;
 }
 

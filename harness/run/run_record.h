@@ -7,6 +7,7 @@
 #include "ctr.h"
 #include "plan.h"
 #include "run.h"
+#include "stats.h"
 
 struct rec_event {
 	int has_count;
@@ -47,6 +48,9 @@ double record_cv(const struct point_record *r);
 
 /* The median core clock of the repetitions (group 0), 0 when none was measured. */
 double record_ghz(const struct point_record *r);
+
+/* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest. */
+struct stats_mindiff record_calls(const struct point_record *r);
 
 /* The point's time in seconds: min(2R call) - min(R call) over the repetitions (group 0; stats_mindiff),
    0 when that is not positive. The analysis takes the same figure of raw.csv's tsc_lo and tsc_hi

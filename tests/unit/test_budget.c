@@ -1,4 +1,4 @@
-/* test_budget.c — when a point stops repeating (harness/run/budget.c): stable after the minimum, marked
+/* test_budget.c — when a point stops repeating (harness/run/budget.c): confirmed after the minimum, marked
  * when its share of the time budget or --reps runs out, which may be after one repetition. */
 #include <math.h>
 #include <setjmp.h>
@@ -25,12 +25,8 @@ static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
    a point even after its first. */
 static void test_not_stable_before_three_but_spent_after_one(void **state)
 {
-	struct budget_point p = {.reps_done = 2,
-				 .reps_max = 8,
-				 .est_now = 100,
-				 .est_before = 100,
-				 .spent_s = 0.1,
-				 .share_s = 1};
+	struct budget_point p = {
+		.reps_done = 2, .reps_max = 8, .est_now = 100, .spread = 0, .spent_s = 0.1, .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
@@ -42,22 +38,20 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_MAX);
 }
 
-/* 0.5 % change over the last two repetitions is stable; 2 % with time left goes on. */
-static void test_stops_when_the_estimate_settled(void **state)
+/* Shortest calls confirmed within 0.5 % of the estimate: done; 2 % apart with time left goes on. */
+static void test_stops_when_the_estimate_is_confirmed(void **state)
 {
-	struct budget_point p = {.reps_done = 3,
-				 .reps_max = 8,
-				 .est_now = 100,
-				 .est_before = 100.5,
-				 .spent_s = 0.1,
-				 .share_s = 1};
+	struct budget_point p = {
+		.reps_done = 3, .reps_max = 8, .est_now = 100, .spread = 0.005, .spent_s = 0.1, .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
-	p.est_before = 102;
+	p.spread = 0.02;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
-	p.est_now = 0; /* no time yet (R longer than 2R): never stable */
-	p.est_before = 0;
+	p.spread = INFINITY; /* a length with one call so far */
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.est_now = 0; /* no time yet (R longer than 2R): never confirmed */
+	p.spread = 0;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
 }
 
@@ -65,7 +59,7 @@ static void test_stops_when_the_estimate_settled(void **state)
 static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 {
 	struct budget_point p = {
-		.reps_done = 3, .reps_max = 8, .est_now = 100, .est_before = 110, .spent_s = 1, .share_s = 1};
+		.reps_done = 3, .reps_max = 8, .est_now = 100, .spread = 0.1, .spent_s = 1, .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);
@@ -79,7 +73,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_share_is_own_floor_and_a_part_of_the_slack),
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
-		cmocka_unit_test(test_stops_when_the_estimate_settled),
+		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

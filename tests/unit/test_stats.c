@@ -81,7 +81,7 @@ static void test_mean_of_positive_samples(void **state)
 static void test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted(void **state)
 {
 	const double lo[4] = {100, 160, 101, 100}, hi[4] = {200, 200, 650, 201};
-	struct stats_mindiff m = {0, 0};
+	struct stats_mindiff m = {0};
 
 	(void)state;
 	for (int i = 0; i < 4; i++)
@@ -93,7 +93,7 @@ static void test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preem
 /* Calls of 0 ticks (files before tsc_lo/tsc_hi) are none; no call, or R longer than 2R, gives 0. */
 static void test_mindiff_without_a_valid_pair_is_zero(void **state)
 {
-	struct stats_mindiff m = {0, 0};
+	struct stats_mindiff m = {0};
 
 	(void)state;
 	assert_true(stats_mindiff(&m) == 0);
@@ -101,6 +101,27 @@ static void test_mindiff_without_a_valid_pair_is_zero(void **state)
 	assert_true(stats_mindiff(&m) == 0);
 	stats_mindiff_add(&m, 300, 200);
 	assert_true(stats_mindiff(&m) == 0);
+}
+
+/* Every R call stretched (by 30-60 ticks): min(R) is too long and the difference too short, a point faster
+   than the hardware. The spread says the minimum is unconfirmed until two R calls agree. */
+static void test_mindiff_spread_flags_a_minimum_no_second_call_confirms(void **state)
+{
+	const double lo[3] = {130, 160, 145}, hi[3] = {200, 201, 240};
+	struct stats_mindiff m = {0};
+
+	(void)state;
+	assert_true(isinf(stats_mindiff_spread(&m)));
+	stats_mindiff_add(&m, lo[0], hi[0]);
+	assert_true(isinf(stats_mindiff_spread(&m))); /* one call of each length confirms nothing */
+	for (int i = 1; i < 3; i++)
+		stats_mindiff_add(&m, lo[i], hi[i]);
+	assert_true(stats_mindiff(&m) == 70);
+	assert_true(fabs(stats_mindiff_spread(&m) - 15.0 / 70) < 1e-12); /* R calls 130 and 145 */
+	stats_mindiff_add(&m, 100, 202);                                 /* an undisturbed repetition */
+	stats_mindiff_add(&m, 100.5, 250);                               /* and a second one */
+	assert_true(stats_mindiff(&m) == 100);
+	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 100) < 1e-12); /* 2R calls 200 and 201 */
 }
 
 int main(void)
@@ -114,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_mean_of_positive_samples),
 		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
 		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
+		cmocka_unit_test(test_mindiff_spread_flags_a_minimum_no_second_call_confirms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
