@@ -167,8 +167,16 @@ static int latency_point(const struct agg_point *p, int level)
 		p->v[RQ_chase_accesses] > 0;
 }
 
+/* A latency point's time per access, ns. */
+static double chase_ns(const struct agg_point *p)
+{
+	return p->seconds * 1e9 / p->v[RQ_chase_accesses];
+}
+
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
-   its noisy ones when it has no clean one; in cycles over the points that have a clock. */
+   its noisy ones when it has no clean one; in cycles over the points that have a clock. A point of a
+   cache level that took DRAM-like time (level_latency_dram_like) is left out and counted: the row never
+   gives a DRAM latency as a cache level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
@@ -180,25 +188,33 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		struct peak *pk = &table[l][KA_LATENCY];
 		size_t n = 0, nc = 0;
 		int clean = 0;
-		for (uint32_t i = 0; i < a->npoints; i++)
-			clean |= latency_point(&a->points[i], l) && !a->points[i].noisy;
+		for (uint32_t i = 0; i < a->npoints; i++) {
+			const struct agg_point *p = &a->points[i];
+			clean |= latency_point(p, l) && !p->noisy &&
+				!level_latency_dram_like((enum level)l, chase_ns(p));
+		}
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
 			if (!latency_point(p, l))
 				continue;
+			pk->present = 1;
+			if (level_latency_dram_like((enum level)l, chase_ns(p))) {
+				pk->dram_like++;
+				pk->dram_like_ns = fmax(pk->dram_like_ns, chase_ns(p));
+				continue;
+			}
 			if (p->noisy && clean) {
 				pk->left_out++;
 				continue;
 			}
 			pk->noisy += p->noisy;
-			ns[n] = p->seconds * 1e9 / p->v[RQ_chase_accesses];
+			ns[n] = chase_ns(p);
 			if (p->core_ghz > 0)
 				cyc[nc++] = ns[n] * p->core_ghz;
 			n++;
 		}
 		if (!n)
 			continue;
-		pk->present = 1;
 		pk->points = (unsigned)n;
 		pk->latency_ns = stats_median(ns, n);
 		pk->latency_cycles = stats_median(cyc, nc);
@@ -214,13 +230,21 @@ out:
 
 void peak_quality(const struct peak *pk, char *buf, size_t len)
 {
-	if (pk->noisy)
-		snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
+	int n = 0;
+
+	if (pk->dram_like && !pk->points)
+		n = snprintf(buf, len, "DRAM-like (%u of %u points, up to %.0f ns): not this level's latency",
+			     pk->dram_like, pk->dram_like, pk->dram_like_ns);
+	else if (pk->noisy)
+		n = snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
 	else if (pk->left_out)
-		snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out,
-			 pk->left_out == 1 ? "" : "s");
+		n = snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out,
+			     pk->left_out == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "ok");
+		n = snprintf(buf, len, "ok");
+	if (pk->dram_like && pk->points && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %u DRAM-like point%s left out", pk->dram_like,
+			 pk->dram_like == 1 ? "" : "s");
 }
 
 int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])

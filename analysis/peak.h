@@ -21,13 +21,17 @@ struct peak {
 	unsigned points;                     /* the points the figures rest on */
 	unsigned noisy;                      /* of those, flagged noisy: a figure had no clean point */
 	unsigned left_out;                   /* noisy points left out because clean ones gave the figure */
+	unsigned dram_like;                  /* latency points of a cache level that took DRAM-like time */
+	double dram_like_ns;                 /* the slowest of them, ns */
 };
 
 /* A figure rests on the row's clean points; only where a figure has none does it rest on the noisy ones,
    and the row says so: a level never vanishes from the peaks, and never passes for clean. */
-#define PEAK_QUALITY_MAX 64
+#define PEAK_QUALITY_MAX 96
 
-/* "ok", "ok (k noisy points left out)", or "noisy (n of m points disturbed)". */
+/* "ok", "ok (k noisy points left out)", "noisy (n of m points disturbed)", or for a cache level's latency
+   measured only at DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-
+   like points left out beside clean ones are appended ("; k DRAM-like points left out"). */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
 /* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by

@@ -14,13 +14,15 @@ static int is_bandwidth(enum kern_access a)
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); cycles over the points with a clock
-   (*cyc = 0 when none). */
+   (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
+   counted in *dram_like: they measured DRAM, not the level. */
 static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns,
-		   double *cyc, int *noisy)
+		   double *cyc, int *noisy, int *dram_like)
 {
 	double v[64], c[64];
 	int n = 0, nc = 0;
 
+	*dram_like = 0;
 	for (int pass = 0; pass < 2 && !n; pass++) {
 		*noisy = pass;
 		for (int i = 0; i < p->npoints && n < 64; i++) {
@@ -28,6 +30,10 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
 			    res[i].ns <= 0 || res[i].noisy != pass)
 				continue;
+			if (level_latency_dram_like((enum level)level, res[i].ns)) {
+				++*dram_like;
+				continue;
+			}
 			v[n++] = res[i].ns;
 			if (res[i].core_ghz > 0)
 				c[nc++] = res[i].ns * res[i].core_ghz;
@@ -56,20 +62,22 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 	*marked |= from_noisy;
 }
 
-/* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only. */
+/* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only;
+   "DRAM-like" (*dram_marked set) when its only points took DRAM-like time. */
 static void latency_cell(char *buf, size_t len, const struct plan *p, const struct run_point_result *res,
-			 int level, int *marked)
+			 int level, int *marked, int *dram_marked)
 {
 	double ns, cyc;
-	int noisy;
+	int noisy, dram_like;
 
-	if (!latency(p, res, level, &ns, &cyc, &noisy))
-		snprintf(buf, len, "-");
+	if (!latency(p, res, level, &ns, &cyc, &noisy, &dram_like))
+		snprintf(buf, len, dram_like ? "DRAM-like" : "-");
 	else if (cyc > 0)
 		snprintf(buf, len, "%.2f ns %.1f cyc%s", ns, cyc, noisy ? "*" : "");
 	else
 		snprintf(buf, len, "%.2f ns ? cyc%s", ns, noisy ? "*" : "");
 	*marked |= noisy;
+	*dram_marked |= dram_like > 0;
 }
 
 /* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
@@ -98,7 +106,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		   int reported_levels)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
-	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0;
+	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0;
 	char cell[48];
 
 	for (int i = 0; i < p->npoints; i++) {
@@ -148,7 +156,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "%-9s", kern_access_names[KA_LATENCY]);
 	for (int l = 0; l < LEVEL_COUNT; l++) {
-		latency_cell(cell, sizeof cell, p, res, l, &marked);
+		latency_cell(cell, sizeof cell, p, res, l, &marked, &dram_marked);
 		fprintf(f, " %*s", CELL, cell);
 	}
 	fprintf(f, "\n");
@@ -156,13 +164,20 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		noisy += res[i].noisy;
 	if (noisy)
 		fprintf(f,
-			"%d of %d points stayed noisy: their time had not settled within --reps or their "
-			"share of "
-			"the time budget (flagged in raw.csv; machine busy?)\n",
+			"%d of %d points stayed noisy: no second repetition confirmed their shortest calls "
+			"within --reps or their share of the time budget (flagged in raw.csv; machine "
+			"busy?)\n",
 			noisy, p->npoints);
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f, "* from noisy points only: that cell had no clean point\n");
+	if (dram_marked)
+		fprintf(f,
+			"a cache level's chase that took %.0f ns or more measured DRAM, not that level (its "
+			"capacity was not this core's: another tenant, or a smaller level than planned); "
+			"left "
+			"out\n",
+			LEVEL_DRAM_NS);
 	if (reported_levels)
 		fprintf(f,
 			"levels as reported by hwloc (--reported-levels: not probed); raw data: %s/raw.csv\n",

@@ -16,3 +16,8 @@ enum level level_parse(const char *s)
 			return (enum level)l;
 	return LEVEL_NONE;
 }
+
+int level_latency_dram_like(enum level l, double ns)
+{
+	return l != LEVEL_DRAM && ns >= LEVEL_DRAM_NS;
+}

@@ -19,6 +19,17 @@ const char *level_name(enum level l);
 /* The level named s (exactly as level_name spells it); LEVEL_NONE for anything else. */
 enum level level_parse(const char *s);
 
+/* No cache level's load-to-use latency is this slow (L3: 10-15 ns on Zen 2-5, 20-40 ns on Haswell-EP to
+   Sapphire Rapids in the seed papers' tables and the vendors' optimization manuals; local DRAM 70-150 ns).
+   The level probe ends its sweep on it, and a pointer chase at a cache level that is this slow measured
+   DRAM, not that level: on a VM whose L3 is shared with other tenants a --quick run's 4 MiB "L3" chase
+   read 133 ns where the probe a few seconds before had found 16.9 ns up to 8 MiB. */
+#define LEVEL_DRAM_NS 60.0
+
+/* Whether a pointer-chase latency of ns measured at level l is DRAM-like: a cache level at LEVEL_DRAM_NS
+   or slower. Such a figure is never reported as that level's latency. */
+int level_latency_dram_like(enum level l, double ns);
+
 /* The bit of a level in a level mask (configs' `levels`, the plan's level filter). */
 #define LEVEL_BIT(l) (1u << (l))
 

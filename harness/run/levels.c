@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "kern.h"
+#include "level.h"
 #include "levels.h"
 #include "stats.h"
 #include "tsc.h"
@@ -26,14 +27,11 @@
 /* When the plateaus do not match the levels one to one, the last plateau is still DRAM-like if its
    latency is at least DRAM_JUMP times the plateau's before it (DRAM is 5-15x L3 in the seed papers'
    tables; L3 is 3-4x L2 on Zen, so the jump alone could be L3) and either the sweep went past the
-   reported last level or the plateau is slower than DRAM_NS, which no cache level is (L3 load-to-use
-   latency: 10-15 ns on Zen 2-5, 20-40 ns on Haswell-EP to Sapphire Rapids in the seed papers and
-   vendors' optimization manuals; local DRAM 70-150 ns). */
+   reported last level or the plateau is slower than LEVEL_DRAM_NS, which no cache level is (level.h). */
 #define DRAM_JUMP 3.0
-#define DRAM_NS 60.0
 /* A single pass this many times the shortest timed call is measured on its own (latency_ns). */
 #define LONG_PASS 8
-/* The sweep ends once its last points span two octaves (4x in size) all at DRAM_NS or slower: no cache
+/* The sweep ends once its last points span two octaves (4x in size) all at LEVEL_DRAM_NS or slower: no cache
    level is that slow, so larger sizes could only find more DRAM. On a guest whose hwloc reports a whole
    socket's L3 (508 MiB seen here) the sweep would otherwise run to twice that, into its time limit. */
 #define DRAM_OCTAVES_SPAN 4
@@ -49,7 +47,7 @@ int levels_past_dram(const struct levels_probe *p)
 {
 	int i = p->npoints;
 
-	while (i > 0 && p->ns[i - 1] >= DRAM_NS)
+	while (i > 0 && p->ns[i - 1] >= LEVEL_DRAM_NS)
 		i--;
 	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
 }
@@ -213,7 +211,7 @@ static void envelope(struct levels_probe *p)
 static int first_dram_like(const struct levels_probe *p)
 {
 	for (int i = 1; i < p->nplateaus; i++)
-		if (p->plateau[i].ns >= DRAM_NS && p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns)
+		if (p->plateau[i].ns >= LEVEL_DRAM_NS && p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns)
 			return i;
 	return 0;
 }

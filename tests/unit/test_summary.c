@@ -59,7 +59,7 @@ static const char *row(char *buf, size_t len, const char *text, const char *acce
 
 static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **state)
 {
-	/* L1 reads: both noisy (their time had not settled); L1 writes: one clean 40, one noisy and faster 90 */
+	/* L1 reads: both noisy (their time was not confirmed); L1 writes: one clean 40, one noisy and faster 90 */
 	struct plan_point pts[4] = {point("load.gpr", LEVEL_L1), point("load.gpr", LEVEL_L1),
 				    point("store.gpr", LEVEL_L1), point("store.gpr", LEVEL_L1)};
 	struct run_point_result res[4] = {{.gbps = 50, .cv = 0.1, .noisy = 1, .reps = 8},
@@ -133,6 +133,31 @@ static void test_reported_levels_are_not_called_measured(void **state)
 	free(buf);
 }
 
+/* An L3 chase at 133 ns measured DRAM (a VM's L3 taken by other tenants): the cell says DRAM-like and
+   the table says why, never "133 ns" under L3; an L3 with one DRAM-like and one 14 ns point gives 14 ns. */
+static void test_dram_like_cache_latency_is_not_that_levels(void **state)
+{
+	struct plan_point pts[3] = {point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM),
+				    point("chase.plain", LEVEL_L3)};
+	struct run_point_result res[3] = {{.ns = 133, .core_ghz = 3, .cv = 0.001},
+					  {.ns = 140, .core_ghz = 3, .cv = 0.001},
+					  {.ns = 14, .core_ghz = 3, .cv = 0.001}};
+	char *out = print(pts, res, 2), b[256];
+
+	(void)state;
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "DRAM-like"));
+	assert_null(strstr(b, "133"));
+	assert_non_null(strstr(b, "140.00 ns")); /* DRAM's own */
+	assert_non_null(strstr(out, "measured DRAM, not that level"));
+	free(out);
+	out = print(pts, res, 3);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "14.00 ns"));
+	assert_null(strstr(b, "DRAM-like"));
+	free(out);
+}
+
 /* A chase point whose repetitions had no clock: latency in ns, no cycles (not 0 of them). */
 static void test_latency_without_clock_has_no_cycles(void **state)
 {
@@ -173,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_thread_count_measured_in_no_point_of_a_cell_is_a_dash),
 		cmocka_unit_test(test_reported_levels_are_not_called_measured),
 		cmocka_unit_test(test_latency_without_clock_has_no_cycles),
+		cmocka_unit_test(test_dram_like_cache_latency_is_not_that_levels),
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
