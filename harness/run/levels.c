@@ -205,6 +205,26 @@ static void envelope(struct levels_probe *p)
 	}
 }
 
+/* Where each plateau's level ends: at the last point whose latency is below the geometric mean of its
+   plateau's and the next plateau's, the middle of the step on a log scale. The plateaus themselves end
+   where the curve first rises (PLATEAU_RISE), early in a gradual transition where the curve is flat and a
+   few percent of noise move that point by a size step or two; the middle of the step is where the curve
+   is steepest, so the same noise moves it least. Four --quick probes on the development VM (Zen 5 guest,
+   L3 shared with other tenants, two of them beside a parallel build) ended L3's plateau at 8192, 5792,
+   5792 and 5792 KiB, and the middle of the step at 11585, 8192, 8192 and 8192 KiB. */
+static void level_ends(struct levels_probe *p)
+{
+	for (int l = 0; l + 1 < p->nplateaus; l++) {
+		double mid = sqrt(p->plateau[l].ns * p->plateau[l + 1].ns);
+		for (int i = 0; i < p->npoints && p->size[i] < p->plateau[l + 1].first; i++) {
+			if (p->size[i] <= p->plateau[l].last || p->env[i] >= mid)
+				continue;
+			p->plateau[l].last = p->size[i];
+			p->plateau[l].next = i + 1 < p->npoints ? p->size[i + 1] : 0;
+		}
+	}
+}
+
 /* Plateaus that do not match the levels one to one: if the last one is still clearly DRAM, no point
    from where it starts may count as a cache level. Returns whether it set the last level's limit. */
 /* The first plateau (after the first) slow enough for no cache and well above the one before; 0: none. */
@@ -260,6 +280,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 		add_plateau(p, first, i - 1);
 		first = i;
 	}
+	level_ends(p);
 	k = first_dram_like(p);
 	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
 	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
