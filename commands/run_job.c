@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli_run.h"
+#include "clock_aperf.h"
 #include "core_clock.h"
 #include "disturb.h"
 #include "ctr.h"
@@ -40,8 +41,11 @@ struct run_job {
 	struct raw_writer raw;
 	struct machine_facts mf;
 	struct clock_bounds clock;
-	struct err clock_err;         /* why the run's core clock is missing */
-	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
+	struct err clock_err;     /* why the run's core clock is missing */
+	struct clock_aperf aperf; /* the per-repetition clock from APERF/MPERF, where this thread counts it */
+	int use_aperf;
+	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
+	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -330,6 +334,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.events = &x->ev;
 	st.tsc_hz = tsc_hz;
 	st.clock = j->clock;
+	st.aperf = j->use_aperf ? &j->aperf : NULL;
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
 	st.experiment = x->name;
@@ -419,6 +424,10 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	j->mf.clock = &j->clock;
 	if (clock_core_ghz(tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
 		j->mf.core_clock_note = j->clock_err.msg;
+	j->use_aperf = clock_aperf_find(clock_aperf_pmus(), &j->aperf, j->aperf_why, sizeof j->aperf_why) ==
+			0 &&
+		clock_aperf_try(&j->aperf, j->aperf_why, sizeof j->aperf_why) == 0;
+	j->mf.aperf_note = j->use_aperf ? NULL : j->aperf_why;
 	j->mf.counters = counters;
 	j->mf.config = config;
 	j->mf.preset = preset;

@@ -98,11 +98,18 @@ int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock
 		return err_set(e, E_RUNTIME,
 			       "%.3g GHz, but %.3g GHz from the 2N chain alone: a run was disturbed", diff,
 			       whole);
-	if (diff > b->max_ghz * (1 + CLOCK_AGREE))
-		return err_set(e, E_RUNTIME, "%.3g GHz, above the CPU's %.3g GHz maximum", diff, b->max_ghz);
-	if (diff < b->min_ghz)
-		return err_set(e, E_RUNTIME, "%.3g GHz, below the %.3g GHz floor", diff, b->min_ghz);
+	if (clock_bounds_check(diff, b, e))
+		return E_RUNTIME;
 	*ghz = diff;
+	return 0;
+}
+
+int clock_bounds_check(double ghz, const struct clock_bounds *b, struct err *e)
+{
+	if (ghz > b->max_ghz * (1 + CLOCK_AGREE))
+		return err_set(e, E_RUNTIME, "%.3g GHz, above the CPU's %.3g GHz maximum", ghz, b->max_ghz);
+	if (ghz < b->min_ghz)
+		return err_set(e, E_RUNTIME, "%.3g GHz, below the %.3g GHz floor", ghz, b->min_ghz);
 	return 0;
 }
 

@@ -51,6 +51,10 @@ struct clock_runs {
    CPUID leaf 0x16 of an Intel CPU (id), else a physical bound. Never fails: some bound always holds. */
 void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, struct clock_bounds *b);
 
+/* Whether a clock estimate lies within the bounds (above max_ghz by up to CLOCK_AGREE is within): 0, or
+   E_RUNTIME saying which bound it broke. */
+int clock_bounds_check(double ghz, const struct clock_bounds *b, struct err *e);
+
 /* The clock of one sample (pure: timings in, GHz out). Returns 0 and sets *ghz, or E_RUNTIME with the
    reason the sample was rejected (and *ghz = 0). */
 int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock_bounds *b, double *ghz,

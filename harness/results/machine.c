@@ -52,12 +52,20 @@ static json_t *levels_json(const struct machine_facts *m)
 /* A rejected clock is null with the reason beside it, never 0 GHz. */
 static json_t *clock_json(const struct machine_facts *m)
 {
-	json_t *c = json_pack(
-		"{s:f, s:o, s:s}", "tsc_hz", m->tsc_hz, "core_ghz",
-		m->core_ghz > 0 ? json_real(m->core_ghz) : json_null(), "core_clock_method",
+	static const char chains[] =
 		"chains of dependent 1-cycle adds timed with the TSC: the shortest runs of N and of 2N adds, "
-		"differenced; rejected where the 2N runs alone disagree or outside the bounds");
+		"differenced; rejected where the 2N runs alone disagree or outside the bounds";
+	json_t *c = json_pack(
+		"{s:f, s:o, s:s, s:s}", "tsc_hz", m->tsc_hz, "core_ghz",
+		m->core_ghz > 0 ? json_real(m->core_ghz) : json_null(), "core_clock_method", chains,
+		"repetition_clock_method",
+		m->aperf_note ? chains
+			      : "APERF/MPERF through the perf msr PMU, per thread around each "
+				"repetition's two calls: TSC GHz x dAPERF / dMPERF; rejected outside the "
+				"bounds");
 
+	if (m->aperf_note)
+		json_object_set_new(c, "aperf_mperf", json_sprintf("not used: %s", m->aperf_note));
 	if (m->core_clock_note)
 		json_object_set_new(c, "core_clock_note", json_string(m->core_clock_note));
 	if (m->clock)

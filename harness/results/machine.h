@@ -16,14 +16,15 @@ struct machine_facts {
 	double tsc_hz, core_ghz;        /* core_ghz 0: every sample was rejected, core_clock_note says why */
 	const char *core_clock_note;
 	const struct clock_bounds *clock; /* borrowed: the bounds the samples were held to */
-	int threads_max;                  /* for the per-thread cache shares */
-	json_t *prefetch;                 /* borrowed */
-	json_t *counters;                 /* borrowed: events, groups, availability */
-	json_t *probe;                    /* borrowed: the level probe (levels_json), NULL when not run */
-	json_t *config;                   /* borrowed: the architecture config used */
-	json_t *preset;                   /* borrowed: the preset run, NULL for a plain run */
-	json_t *disturbance; /* borrowed: disturb_json over the measurements, NULL until they end */
-	int argc;            /* run's arguments (argv[0] = "run"), for --resume */
+	const char *aperf_note; /* NULL: the repetitions' clock is APERF/MPERF; else why it is not */
+	int threads_max;        /* for the per-thread cache shares */
+	json_t *prefetch;       /* borrowed */
+	json_t *counters;       /* borrowed: events, groups, availability */
+	json_t *probe;          /* borrowed: the level probe (levels_json), NULL when not run */
+	json_t *config;         /* borrowed: the architecture config used */
+	json_t *preset;         /* borrowed: the preset run, NULL for a plain run */
+	json_t *disturbance;    /* borrowed: disturb_json over the measurements, NULL until they end */
+	int argc;               /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;
 };

@@ -25,7 +25,8 @@ struct point_shared {
 	uint64_t hi[MAX_THREADS]; /* TSC ticks of the 2R call */
 	double ghz[MAX_THREADS];  /* core clock around the two calls, per thread; 0 = none */
 	uint64_t clock_iters;     /* chain length of those clock samples */
-	int clock_rejected;       /* samples of this repetition rejected, all threads */
+	int clock_samples;        /* samples of this repetition, all threads */
+	int clock_rejected;       /* of those, rejected */
 	char clock_why[160];      /* the first one's reason */
 	int failed;               /* a thread could not be pinned or get its memory */
 	struct err err;
@@ -108,7 +109,8 @@ struct group_ctx {
 	struct buf bufs[MAX_THREADS];
 	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
 	struct point_shared sh;
-	struct pass_counters (*pc)[2]; /* [thread][lo/hi] */
+	struct pass_counters (*pc)[2];      /* [thread][lo/hi] */
+	struct ctr_set *aperf[MAX_THREADS]; /* each thread's APERF/MPERF group; NULL: add-chain samples */
 	/* socket-scope groups, opened by the master on every socket the threads or the memory are on
 	   (remote placement: the lines pass the other socket's memory controllers); their counts are
 	   summed over those sockets */
@@ -296,21 +298,45 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-/* One clock sample of this thread; a rejected one counts as none (0), and its reason is kept. */
+/* A rejected clock sample of this thread: it counts as none (0), and the first reason is kept. */
+static double clock_rejected(struct point_shared *sh, const struct err *e)
+{
+#pragma omp critical
+	{
+		if (!sh->clock_rejected++)
+			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e->msg);
+	}
+	return 0;
+}
+
+/* One add-chain sample of this thread (core_clock.h). */
 static double clock_of(struct group_ctx *g)
 {
 	struct point_shared *sh = &g->sh;
 	struct err e;
 	double ghz;
 
+#pragma omp atomic
+	sh->clock_samples++;
 	if (clock_sample(g->s->tsc_hz, sh->clock_iters, &g->s->clock, &ghz, &e) == 0)
 		return ghz;
-#pragma omp critical
-	{
-		if (!sh->clock_rejected++)
-			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e.msg);
-	}
-	return 0;
+	return clock_rejected(sh, &e);
+}
+
+/* This thread's clock over its two calls, from the APERF/MPERF group started before them (clock_aperf.h). */
+static double clock_aperf_of(struct group_ctx *g, int tid)
+{
+	struct point_shared *sh = &g->sh;
+	struct ctr_reading rd[2];
+	struct err e;
+	double ghz;
+
+#pragma omp atomic
+	sh->clock_samples++;
+	if (ctr_stop(g->aperf[tid], &e) || ctr_read(g->aperf[tid], rd, &e) ||
+	    clock_aperf_reading(rd, g->s->tsc_hz, &g->s->clock, &ghz, &e))
+		return clock_rejected(sh, &e);
+	return ghz;
 }
 
 /* After a repetition (master): whether the point repeats, by budget.h's rule; why it stops is kept. */
@@ -347,20 +373,28 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
 			double clock[2];
+			struct err ce;
+			int by_aperf;
 
 			if (fresh)
 				alloc_fresh(g, pt, tid);
 			if (grp)
 				open_counters(g, grp, tid);
 #pragma omp master
-			sh->clock_rejected = 0;
+			sh->clock_rejected = sh->clock_samples = 0;
 #pragma omp barrier
 			if (sh->failed)
 				goto next;
-			clock[0] = clock_of(g);
+			/* APERF/MPERF where this thread has them (a group that cannot start: add chains) */
+			by_aperf = g->aperf[tid] && ctr_start(g->aperf[tid], &ce) == 0;
+			if (!by_aperf)
+				clock[0] = clock_of(g);
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
-			clock[1] = clock_of(g);
+			if (by_aperf)
+				clock[0] = clock[1] = clock_aperf_of(g, tid);
+			else
+				clock[1] = clock_of(g);
 			sh->ghz[tid] = stats_mean_positive(clock,
 							   2); /* a rejected sample (0) does not count */
 #pragma omp barrier
@@ -372,7 +406,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->hi = max_of(sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
-				p->clock_samples = 2 * pt->threads;
+				p->clock_samples = sh->clock_samples;
 				p->clock_rejected = sh->clock_rejected;
 				snprintf(p->clock_why, sizeof p->clock_why, "%s",
 					 sh->clock_rejected ? sh->clock_why : "");
@@ -479,6 +513,17 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 	g->labels.uncore = g->uncore_label;
 }
 
+/* This thread's APERF/MPERF group, when the run counts the clock with them: one that cannot be opened
+   leaves the thread on add-chain samples, whose rows then say how they were taken (clock_note). */
+static void aperf_open(struct group_ctx *g, int tid)
+{
+	struct err e;
+
+	g->aperf[tid] = NULL;
+	if (g->s->aperf && ctr_open(&g->s->aperf->group, -1, &g->aperf[tid], &e))
+		g->aperf[tid] = NULL;
+}
+
 static int measure_group(struct group_ctx *g, struct err *e)
 {
 	struct run_state *s = g->s;
@@ -511,10 +556,13 @@ static int measure_group(struct group_ctx *g, struct err *e)
 			else
 				buf_first_touch(&g->bufs[tid]);
 		}
+		aperf_open(g, tid);
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
 			if (s->point_base + i > s->resume_after)
 				measure_point(g, i, tid);
+		if (g->aperf[tid])
+			ctr_close(g->aperf[tid]);
 		if (need)
 			buf_free(&g->bufs[tid]);
 	}

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "clock_aperf.h"
 #include "core_clock.h"
 #include "err.h"
 #include "plan.h"
@@ -45,6 +46,7 @@ struct run_state {
 	struct raw_writer *raw;
 	double tsc_hz;
 	struct clock_bounds clock;        /* what a core clock sample may give */
+	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */
 	const struct run_events *events;  /* NULL when no events are counted */
 	int point_base;                   /* raw.csv point number of plan point 0 */

@@ -1,0 +1,57 @@
+#!/bin/bash
+# clock_aperf.sh — the repetitions' core clock comes from APERF/MPERF where the perf msr PMU names them, and
+# machine.json says which method gave it. A KVM guest's msr PMU has only `tsc`; so the run is also pointed
+# (PMUCHECK_CLOCK_PMUS) at a fake tree whose aperf and mperf are that real tsc event: both count TSC ticks,
+# so every repetition's clock must be the TSC's rate, from the counters and not from add chains.
+. "$(dirname "$0")/../lib.sh"
+MSR=/sys/bus/event_source/devices/msr
+ARGS=(run --quick --kernels load --sizes 16384 --threads 1,2 --reported-levels --no-progress)
+
+if [ ! -r "$MSR/type" ] || ! command -v python3 >/dev/null; then
+	skip "the core clock from APERF/MPERF" "no msr PMU in $MSR, or no python3"
+	exit 0
+fi
+
+# method and note of machine.json's clock
+clock() {
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["clock"]
+print(c["repetition_clock_method"].split(" ")[0], "|", c.get("aperf_mperf", ""))' "$1/machine.json"
+}
+
+expect_status "a run with this machine's msr PMU" 0 "$PMUCHECK" "${ARGS[@]}" --out "$TMP/real"
+got=$(clock "$TMP/real")
+if [ -r "$MSR/events/aperf" ] && [ -r "$MSR/events/mperf" ]; then
+	check "this msr PMU has aperf and mperf: the run uses them ($got)" test "${got%% |*}" = "APERF/MPERF"
+else
+	case "$got" in
+	"chains | not used: "*aperf*) ok "no aperf here: add chains, and machine.json says why ($got)" ;;
+	*) notok "no aperf here: add chains, and machine.json says why" "got '$got'" ;;
+	esac
+fi
+
+F=$TMP/pmus/msr
+mkdir -p "$F/format" "$F/events" && cp "$MSR/type" "$F/" && echo config:0-63 >"$F/format/event"
+for e in tsc aperf mperf; do echo event=0x00 >"$F/events/$e"; done # arch/x86/events/msr.c: tsc is 0x00
+if ! PMUCHECK_CLOCK_PMUS=$TMP/pmus "$PMUCHECK" "${ARGS[@]}" --out "$TMP/fake" >"$TMP/out" 2>&1; then
+	notok "a run with aperf and mperf standing in for tsc" "$(tail -3 "$TMP/out")"
+	exit 0
+fi
+got=$(clock "$TMP/fake")
+case "$got" in
+"APERF/MPERF | ") ok "machine.json: the repetitions' clock is APERF/MPERF" ;;
+"chains | not used: "*) skip "the clock from the counters" "this machine cannot count the msr PMU's tsc: ${got#*not used: }"
+	exit 0 ;;
+*) notok "machine.json: the repetitions' clock is APERF/MPERF" "got '$got'" ;;
+esac
+check "every repetition, 1 and 2 threads, ran at the TSC's rate (dAPERF = dMPERF) with no rejected sample" \
+	python3 - "$TMP/fake" <<'PY'
+import csv, json, sys
+tsc = json.load(open(sys.argv[1] + "/machine.json"))["clock"]["tsc_hz"] / 1e9
+rows = list(csv.DictReader(open(sys.argv[1] + "/raw.csv")))
+assert {r["threads"] for r in rows} == {"1", "2"}, "threads"
+for r in rows:
+    assert r["core_ghz"] and abs(float(r["core_ghz"]) / tsc - 1) < 0.01, (r["point"], r["core_ghz"], tsc)
+    assert not r["clock_note"], r["clock_note"]
+print("# %d rows at %.4f GHz (TSC %.4f GHz)" % (len(rows), float(rows[0]["core_ghz"]), tsc))
+PY
