@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock_aperf.h"
 #include "core_clock.h"
 #include "ctr.h"
 #include "experiment.h"
@@ -102,6 +103,9 @@ static int cmd_info(int argc, char **argv)
 	int c, json = 0, levels = 0, quick = 0, r, no_clock;
 	struct levels_probe probe;
 	double tsc_hz, ghz;
+	struct clock_aperf ap;
+	char aperf_why[CTR_REASON_MAX];
+	int aperf;
 
 	optind = 1;
 	opterr = 0;
@@ -132,16 +136,19 @@ static int cmd_info(int argc, char **argv)
 	tsc_hz = tsc_calibrate_hz(50);
 	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
+	aperf = clock_aperf_find(clock_aperf_pmus(), &ap, aperf_why, sizeof aperf_why) == 0 &&
+		clock_aperf_try(&ap, aperf_why, sizeof aperf_why) == 0;
 	if (levels && (r = levels_measure(&probe, &t, t.cpus[0], tsc_hz, quick, &e))) {
 		topo_free(&t);
 		return cli_fail("info", r, &e);
 	}
 	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o}, s:o}", "host", sys.host, "cpu",
-				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o, s:s, s:s}, s:o}", "host", sys.host,
+				      "cpu", sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
 				      topo_json(&t), "clock", "tsc_hz", tsc_hz, "core_ghz",
-				      no_clock ? json_null() : json_real(ghz), "counters",
-				      ctr_availability_json());
+				      no_clock ? json_null() : json_real(ghz), "repetition_clock",
+				      aperf ? "APERF/MPERF" : "add chains", "aperf_mperf",
+				      aperf ? "used" : aperf_why, "counters", ctr_availability_json());
 		if (levels)
 			json_object_set_new(o, "levels", levels_json(&probe));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -156,6 +163,11 @@ static int cmd_info(int argc, char **argv)
 		else
 			printf("%.3f GHz (dependent-add chain; at most %.3g GHz: %s)\n", ghz, bounds.max_ghz,
 			       bounds.source);
+		if (aperf)
+			printf("                a run's repetitions: APERF/MPERF (perf msr PMU)\n");
+		else
+			printf("                a run's repetitions: add chains (APERF/MPERF not used: %s)\n",
+			       aperf_why);
 		prefetch_print(&sys, stdout);
 		config_print(&sys, stdout);
 		printf("\n");
