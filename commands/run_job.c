@@ -340,7 +340,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.experiment = x->name;
 	st.budget_start = j->budget_start;
 	for (const struct experiment *y = x + 1; y < j->xs + j->nxs; y++)
-		st.points_after += y->plan.npoints;
+		for (int i = 0; i < y->plan.npoints; i++)
+			st.threads_after += y->plan.points[i].threads;
 	st.set_prefetch = run_pf_set;
 	st.pf_ctx = &j->pf;
 	st.show_progress = progress_line_show;

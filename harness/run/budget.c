@@ -2,11 +2,12 @@
 
 #include "budget.h"
 
-double budget_share(double budget_s, double elapsed_s, int points_left, double floor_typ_s, double floor_s)
+double budget_share(double budget_s, double elapsed_s, double weight_left, double weight, double floor_unit_s,
+		    double floor_s)
 {
-	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floor_typ_s * points_left;
+	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floor_unit_s * weight_left;
 
-	return floor_s + (slack > 0 && points_left > 0 ? slack / points_left : 0);
+	return floor_s + (slack > 0 && weight_left > 0 ? slack * weight / weight_left : 0);
 }
 
 enum budget_next budget_next(const struct budget_point *p)

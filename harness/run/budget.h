@@ -43,12 +43,22 @@ enum budget_next {
 };
 
 /* The time a point may take, known after its first repetition: its own floor (floor_s, the seconds from
-   its start to the end of that repetition) and an equal part of the slack, the budget (less
-   BUDGET_RESERVE) left at its start (elapsed_s spent) beyond the floors of the points left, this one
-   included, at floor_typ_s each: the median floor of the points so far. The mean was moved by three DRAM
-   pointer chases (5 s each against a median of tens of ms): no slack for the next 45 points, which got
-   one repetition each, and a --quick of 43 s that left its budget unused. */
-double budget_share(double budget_s, double elapsed_s, int points_left, double floor_typ_s, double floor_s);
+   its start to the end of that repetition) and its part of the slack, the budget (less BUDGET_RESERVE)
+   left at its start (elapsed_s spent) beyond the floors of the points left, this one included.
+   Points are weighed by their thread count: the points left weigh weight_left (the sum of their threads),
+   this one weight. Each unit of weight is reckoned at floor_unit_s, the median floor per thread of the
+   last BUDGET_RECENT points, and the slack is shared in proportion to weight.
+
+   The median of all floors so far, per point, was moved by three DRAM pointer chases when it was the
+   mean (5 s each against a median of tens of ms: no slack for the next 45 points, which got one
+   repetition each, and a --quick of 43 s that left its budget unused). Per point and over the whole run
+   it undercounted the points that run on every CPU, which come last: under load 5 (a parallel build on
+   the 2-vCPU guest) a one-thread floor of --quick took 0.040 s (median of 128) and a two-thread one
+   0.126 s (of 96); the one-thread points spent the slack, the two-thread ones got one repetition each,
+   and `run --quick` took 62.75 s of its 60. */
+#define BUDGET_RECENT 16
+double budget_share(double budget_s, double elapsed_s, double weight_left, double weight, double floor_unit_s,
+		    double floor_s);
 
 /* Whether a point goes on repeating, after at least one repetition. It is confirmed at the earliest after
    BUDGET_MIN_REPS; before that only its spent share or reps_max ends it. */

@@ -121,10 +121,12 @@ struct group_ctx {
 	char cpus[512], mem_nodes[256], placement[32], msr[512], uncore_label[160];
 	struct record_labels labels;
 	struct point_record rec;
-	double point_start, share;  /* when the point began (progress_now), its share of the budget */
-	double *floors, *floor_tmp; /* warm-up and first repetition of each point so far, seconds */
-	int nfloors, points_left;   /* how many; points left in the run, this one included */
-	enum budget_next stop;      /* why its repetitions stopped */
+	double point_start, share; /* when the point began (progress_now), its share of the budget */
+	int ipt;                   /* the point measured now */
+	double *floors;            /* warm-up and first repetition of each point so far, per thread, s */
+	int nfloors;               /* how many */
+	double weight_left;        /* threads of the points left in the run, this one included */
+	enum budget_next stop;     /* why its repetitions stopped */
 	struct progress *prog;
 };
 
@@ -349,10 +351,14 @@ static int goes_on(struct group_ctx *g, int done)
 				 spent, 0};
 
 	if (done == 1) {
-		g->floors[g->nfloors++] = spent;
-		memcpy(g->floor_tmp, g->floors, (size_t)g->nfloors * sizeof *g->floors);
-		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start, g->points_left,
-					stats_median(g->floor_tmp, (size_t)g->nfloors), spent);
+		int threads = s->plan->points[g->ipt].threads, recent;
+		double tmp[BUDGET_RECENT];
+
+		g->floors[g->nfloors++] = spent / threads;
+		recent = g->nfloors < BUDGET_RECENT ? g->nfloors : BUDGET_RECENT;
+		memcpy(tmp, g->floors + g->nfloors - recent, (size_t)recent * sizeof *tmp);
+		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start, g->weight_left,
+					threads, stats_median(tmp, (size_t)recent), spent);
 	}
 	b.share_s = g->share;
 	g->stop = budget_next(&b);
@@ -447,7 +453,10 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		g->point_start = progress_now();
-		g->points_left = s->plan->npoints - ipt + s->points_after;
+		g->ipt = ipt;
+		g->weight_left = s->threads_after;
+		for (int i = ipt; i < s->plan->npoints; i++)
+			g->weight_left += s->plan->points[i].threads;
 	}
 	calibrate(g, pt, tid);
 #pragma omp master
@@ -592,15 +601,9 @@ int run_measure(struct run_state *s, struct err *e)
 	struct group_ctx *g = calloc(1, sizeof *g);
 	int rc = 0, pf_now = -1;
 
-	if (g) {
+	if (g)
 		g->floors = calloc((size_t)s->plan->npoints + 1, sizeof *g->floors);
-		g->floor_tmp = calloc((size_t)s->plan->npoints + 1, sizeof *g->floor_tmp);
-	}
-	if (!g || !g->floors || !g->floor_tmp) {
-		if (g) {
-			free(g->floors);
-			free(g->floor_tmp);
-		}
+	if (!g || !g->floors) {
 		free(g);
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
@@ -627,7 +630,6 @@ int run_measure(struct run_state *s, struct err *e)
 	}
 	progress_done(g->prog);
 	free(g->floors);
-	free(g->floor_tmp);
 	free(g);
 	return rc;
 }

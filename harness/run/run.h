@@ -53,7 +53,8 @@ struct run_state {
 	int resume_after;                 /* points numbered up to this are done already (-1: none) */
 	const char *experiment;           /* raw.csv experiment column: the preset step, or "" */
 	double budget_start;              /* progress_now() when the time budget began (the run's start) */
-	int points_after;                 /* points of the experiments after this one, for the budget */
+	int threads_after; /* the threads of the points of the experiments after this one, summed: the budget
+			      weighs points by their threads (budget.h) */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
 	   now in force to msr ("" when unknown). NULL: the prefetchers are not controlled. */
 	int (*set_prefetch)(void *ctx, int state, char *msr, size_t len, struct err *e);
