@@ -142,6 +142,35 @@ static void test_measured_vm_curve_finds_the_short_l3(void **state)
 	assert_int_equal(t.caches[2].measured, 9974784);
 }
 
+/* A --quick probe under load 7 (the development VM): the sweep stopped after a DRAM-like tail of four
+   points (8-23 MiB, 99-358 ns) too short for a plateau, so the plateaus matched no level one to one. The
+   reported 508 MiB L3 must not be kept: L3 ends before the tail, at 5792 KiB. */
+static void test_short_dram_tail_still_bounds_the_last_level(void **state)
+{
+	static const uint64_t kib[] = {4,    5,    8,    11,   16,   22,    32,    45,   64,
+				       90,   128,  181,  256,  362,  512,   724,   1024, 1448,
+				       2048, 2896, 4096, 5792, 8192, 11585, 16384, 23170};
+	static const double ns[] = {1.2,  1.2,  1.2,  1.2,  1.2,   1.2,  1.3,   2.8,  4.1,
+				    4.1,  4.1,  4.3,  4.2,  4.4,   5.5,  8.0,   15.3, 18.7,
+				    19.3, 18.3, 20.7, 30.9, 167.9, 99.1, 357.7, 351.9};
+	uint64_t size[sizeof kib / sizeof *kib];
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof kib / sizeof *kib; i++)
+		size[i] = kib[i] << 10;
+	reported(&t);
+	t.caches[2].size = 508ull << 20;
+	measured(&p, size, ns, (int)(sizeof kib / sizeof *kib));
+	levels_classify(&p, &t);
+	levels_apply(&p, &t);
+	assert_int_equal(p.nplateaus, 3);
+	assert_int_equal(t.caches[2].measured, 5792u << 10);
+	assert_int_equal(p.dram_from, 8192u << 10);
+	assert_non_null(strstr(p.disagreements[0], "every point is DRAM-like"));
+}
+
 /* A gradual step from L3 (16-18 ns) to DRAM (150 ns), as four --quick probes measured it on the
    development VM: where the plateau stops (1.6x its first point) moved between 5792 and 8192 KiB with a
    few percent of noise; the middle of the step does not. Each curve is one of those probes' (KiB, ns). */
@@ -401,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_unseparable_levels_keep_reported_sizes),
 		cmocka_unit_test(test_measured_vm_curve_finds_the_short_l3),
 		cmocka_unit_test(test_gradual_step_ends_in_its_middle),
+		cmocka_unit_test(test_short_dram_tail_still_bounds_the_last_level),
 		cmocka_unit_test(test_disturbed_points_do_not_move_the_levels),
 		cmocka_unit_test(test_absurd_reported_l3_is_measured),
 		cmocka_unit_test(test_ambiguous_curve_still_bounds_dram),
