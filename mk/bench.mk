@@ -7,7 +7,7 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/
 bench: pmucheck $(BENCH_BIN) $(RAWGEN)
 	SUITES=bench VERBOSE=1 tests/run.sh $(BENCH)
 
-# make repeatability: two identical --quick runs, L1/L2 bandwidths compared (one of the benchmarks).
+# make repeatability: two consecutive --quick runs, their peak tables compared (one of the benchmarks).
 repeatability: pmucheck
 	SUITES=bench VERBOSE=1 tests/run.sh bench/repeatability.sh
 
