@@ -304,7 +304,8 @@ static double positive_median(const float *v, unsigned n)
    run's summary takes it), or in files without tsc_lo and tsc_hi the median of the differenced times; a
    time <= 0 is no time at all, and a repetition without a clock (0) is left out of the clock, not taken
    for 0 GHz. A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is
-   missing too). */
+   missing too). A point that moved more bytes per core cycle than any core can (KERN_MAX_BYTES_PER_CYCLE)
+   was disturbed: it counts as noisy, so the peaks take it only where nothing clean is left. */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
 	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
@@ -314,6 +315,11 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);
 	if (!(p->core_ghz > 0))
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
+	if (p->core_ghz > 0 && p->threads > 0 &&
+	    (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / (p->core_ghz * 1e9) /
+			    (double)p->threads >
+		    KERN_MAX_BYTES_PER_CYCLE)
+		p->noisy = 1;
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)

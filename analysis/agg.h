@@ -23,7 +23,7 @@ struct agg_point {
 	int64_t width, arg, bytes, arrays, reps, threads;
 	enum point_level level;
 	enum pf_state pf;
-	int noisy;
+	int noisy; /* raw.csv's flag, or faster per core cycle than any core (KERN_MAX_BYTES_PER_CYCLE) */
 	double v[RQ_COUNT];
 	double seconds;             /* min(2R) - min(R) of the repetitions (group 0); INFINITY when not > 0 */
 	struct stats_mindiff calls; /* while reading: the shortest R and 2R calls, TSC ticks */

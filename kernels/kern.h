@@ -27,7 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KERN_LINE 64u   /* cache line size all descriptors assume (x86-64) */
+#define KERN_LINE 64u /* cache line size all descriptors assume (x86-64) */
+/* More bytes than any x86-64 core moves between its registers and L1D per cycle, with margin: the widest
+   to date load at most two 64-byte vectors and store at most two per cycle (AMD's Zen 5 software
+   optimization guide, 58455: 2 x 512-bit loads, 1 x 512-bit store; Intel's optimization reference manual,
+   Golden Cove: 2 x 512-bit loads, 2 x 256-bit stores), 192 bytes at most. A point measured faster than
+   this per core cycle was disturbed (a stretched R call, a clock sample that ran slow), never real. */
+#define KERN_MAX_BYTES_PER_CYCLE 256.0
 #define KERN_PAGE 4096u /* base page: what `touch` faults in and `chase` randomises over */
 
 /* ISA extensions a variant needs; the harness checks them against CPUID before running it. */
@@ -188,6 +194,11 @@ const struct kern_variant *kern_variant_find(const char *name, const struct kern
 const struct kern_policy *kern_policy(const struct kern_family *f, const struct kern_variant *v);
 /* The first variant whose policy feeds all of the plots bits, or NULL. Sets *fam. */
 const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct kern_family **fam);
+
+/* Whether a point that moved `bytes` in `seconds` on `threads` cores at `ghz` moved more per core cycle
+   than KERN_MAX_BYTES_PER_CYCLE (kern_limits.c): a disturbed figure, never a real one. 0 when the clock
+   or the time is unknown (<= 0). */
+int kern_impossibly_fast(double bytes, double seconds, double ghz, double threads);
 
 /* Names in raw.csv (kern_names.c): of the access types, of the plot kinds and of the variant flags
    (enum kern_flag) by bit. */

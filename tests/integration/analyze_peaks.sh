@@ -121,3 +121,18 @@ check "the L2 and DRAM latencies are unchanged" test "$(peak "$TMP/dramlike_all"
 q=$(peak "$TMP/dramlike_half" L3 latency quality)
 check "half DRAM-like: the others give the L3 latency ($q)" test "$(peak "$TMP/dramlike_half" L3 latency latency_ns)" = 12 -a \
 	"$q" = "ok; 4 DRAM-like points left out"
+
+# Faster than any core: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the 256 of
+# KERN_MAX_BYTES_PER_CYCLE) count as disturbed and are left out; the L1 read peak stays the clean 100 GB/s.
+I=$TMP/impossible
+mkdir -p "$I" && cp "$D/machine.json" "$I/"
+edit "$D/raw.csv" "$I/raw.csv" '
+if r["kernel"] == "load" and r["level"] == "L1" and int(r["point"]) % 4 < 2: r["seconds"] = "%.9g" % (float(r["seconds"]) / 10)'
+expect_status "analyze with impossible L1 load points succeeds" 0 "$PMUCHECK" analyze -q "$I"
+check "the impossible points are not the L1 read peak ($(peak "$I" L1 read gbps_1_core) GB/s)" \
+	test "$(peak "$I" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)"
+q=$(peak "$I" L1 read quality)
+case "$q" in
+"ok ("*" noisy points left out)") ok "and the row says they were left out: $q" ;;
+*) notok "and the row says they were left out" "quality '$q'" ;;
+esac
