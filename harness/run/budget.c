@@ -12,7 +12,7 @@ double budget_share(double budget_s, double elapsed_s, double weight_left, doubl
 
 enum budget_next budget_next(const struct budget_point *p)
 {
-	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= BUDGET_CONFIRMED;
+	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= p->confirmed;
 
 	if (settled)
 		return BUDGET_STABLE_STOP;

@@ -347,8 +347,14 @@ static int goes_on(struct group_ctx *g, int done)
 	struct run_state *s = g->s;
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double spent = progress_now() - g->point_start;
-	struct budget_point b = {done,  g->rec.cap, stats_mindiff(&calls), stats_mindiff_spread(&calls),
-				 spent, 0};
+	struct budget_point b = {done,
+				 g->rec.cap,
+				 stats_mindiff(&calls),
+				 stats_mindiff_spread(&calls),
+				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
+									     : BUDGET_CONFIRMED_CACHE,
+				 spent,
+				 0};
 
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads, recent;

@@ -36,8 +36,13 @@ static void test_points_on_more_threads_weigh_more(void **state)
    a point even after its first. */
 static void test_not_stable_before_three_but_spent_after_one(void **state)
 {
-	struct budget_point p = {
-		.reps_done = 2, .reps_max = 8, .est_now = 100, .spread = 0, .spent_s = 0.1, .share_s = 1};
+	struct budget_point p = {.reps_done = 2,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .spread = 0,
+				 .confirmed = BUDGET_CONFIRMED_CACHE,
+				 .spent_s = 0.1,
+				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
@@ -49,16 +54,24 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_MAX);
 }
 
-/* Shortest calls confirmed within 0.5 % of the estimate: done; 2 % apart with time left goes on. */
+/* A cache point's shortest calls confirmed within 1 % of the estimate: done; 2 % apart with time left goes
+   on, where a DRAM point (2.5 %) is done. */
 static void test_stops_when_the_estimate_is_confirmed(void **state)
 {
-	struct budget_point p = {
-		.reps_done = 3, .reps_max = 8, .est_now = 100, .spread = 0.005, .spent_s = 0.1, .share_s = 1};
+	struct budget_point p = {.reps_done = 3,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .spread = 0.01,
+				 .confirmed = BUDGET_CONFIRMED_CACHE,
+				 .spent_s = 0.1,
+				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
 	p.spread = 0.02;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.confirmed = BUDGET_CONFIRMED_DRAM;
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
 	p.spread = INFINITY; /* a length with one call so far */
 	assert_int_equal(budget_next(&p), BUDGET_GO);
 	p.est_now = 0; /* no time yet (R longer than 2R): never confirmed */
@@ -69,8 +82,13 @@ static void test_stops_when_the_estimate_is_confirmed(void **state)
 /* A disturbed point stops, marked, when its share is spent or at --reps; never measured again. */
 static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 {
-	struct budget_point p = {
-		.reps_done = 3, .reps_max = 8, .est_now = 100, .spread = 0.1, .spent_s = 1, .share_s = 1};
+	struct budget_point p = {.reps_done = 3,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .spread = 0.1,
+				 .confirmed = BUDGET_CONFIRMED_CACHE,
+				 .spent_s = 1,
+				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);
