@@ -206,6 +206,31 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	return 0;
 }
 
+/* The architecture config of libpfm4's core PMU here (or of the one LIBPFM_FORCE_PMU names): its
+   [arch] pmu_uncore says which of libpfm4's uncore PMUs belong to it, which libpfm4's API does not.
+   Without such a config *arch stays empty: no uncore PMU beyond those libpfm4 detects. */
+static int arch_of_core_pmu(struct cfg *arch, struct err *e)
+{
+	char pmu[CTR_NAME_MAX], path[4096];
+	int found = 0, rc;
+
+	if (!ctr_pfm_core_pmu(pmu, sizeof pmu)) {
+		printf("libpfm4 core PMU: none detected\n");
+		return 0;
+	}
+	if ((rc = cfg_select_for_pmu(NULL, pmu, path, sizeof path, &found, e)) || !found) {
+		printf("libpfm4 core PMU: %s (no config names it in [arch] pmu: no uncore PMUs beyond those "
+		       "libpfm4 detects)\n",
+		       pmu);
+		return rc;
+	}
+	if ((rc = cfg_load(path, arch, e)))
+		return rc;
+	printf("libpfm4 core PMU: %s; its uncore PMUs (%s [arch] pmu_uncore): %s\n", pmu, path,
+	       arch->arch.pmu_uncore ? arch->arch.pmu_uncore : "none");
+	return 0;
+}
+
 /* Every source, then the filters. Nothing is kept when a source is refused. */
 static int build_candidates(const struct disc_cli *d, struct disc_list *l, char *pfm_version, size_t len,
 			    struct err *e)
@@ -216,8 +241,12 @@ static int build_candidates(const struct disc_cli *d, struct disc_list *l, char 
 	snprintf(pfm_version, len, "not read");
 	if (!d->no_sysfs)
 		rc = disc_sysfs(d->sysfs ? d->sysfs : CTR_SYSFS_PMUS, l, e);
-	if (!rc && !d->no_libpfm)
-		rc = disc_pfm(d->filter.pmus, l, &npmus, pfm_version, len, e);
+	if (!rc && !d->no_libpfm) {
+		struct cfg arch = {0};
+		if (!(rc = arch_of_core_pmu(&arch, e)))
+			rc = disc_pfm(d->filter.pmus, arch.arch.pmu_uncore, l, &npmus, pfm_version, len, e);
+		cfg_free(&arch);
+	}
 	for (unsigned i = 0; !rc && i < d->nvendor; i++)
 		rc = disc_vendor(d->vendor[i], l, e);
 	if (!rc && d->add_events)

@@ -64,10 +64,12 @@ void disc_free(struct disc_list *l);
 int disc_sysfs(const char *pmus, struct disc_list *l, struct err *e);
 
 /* libpfm4's events of the PMUs whose names match one of the comma-separated fnmatch patterns
-   (NULL: the PMUs libpfm4 detects here, its generic "perf" tables left out). *npmus gets how many
-   PMUs were read; version names libpfm4's version ("4.13"). */
-int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, char *version, size_t len,
-	     struct err *e);
+   (NULL: the PMUs libpfm4 detects here, its generic "perf" tables left out, and the uncore PMUs of
+   uncore, the architecture config's [arch] pmu_uncore list, NULL: none). A kind of numbered boxes of
+   that list ("skx_unc_imc*") is read once, as the box wildcard. *npmus gets how many PMUs were read;
+   version names libpfm4's version ("4.13"). */
+int disc_pfm(const char *pmu_patterns, const char *uncore, struct disc_list *l, unsigned *npmus,
+	     char *version, size_t len, struct err *e);
 
 /* A vendor event file (JSON array of events, or Intel's {"Header", "Events"}). E_USAGE naming the file,
    the entry and the field for anything that is no such file; nothing is added then. */

@@ -20,10 +20,13 @@ static const char *const memory_words[] = {"l1d",  "l1-d",  "l2",    "l3",      
 					   "load", "store", "stall", "offcore", "ocr.",  "dram",  "pref",
 					   "miss", "fill",  "evict", "wb",      "split", "tlb",   "ls_",
 					   "dc_",  "cas_",  "lines", "rqsts",   "snoop", "hitm",  "rfo"};
-/* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents, mesh to
-   memory, links; AMD's L3, data fabric and memory controllers. */
-static const char *const memory_units[] = {"imc", "cha",    "cbox",   "m2m", "upi", "qpi",
-					   "edc", "amd_l3", "amd_df", "umc", "_l3", "hha"};
+/* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents (CBo,
+   CHA, HA: libpfm4's hswep_unc_ha), mesh to memory, links; AMD's L3, data fabric and memory
+   controllers. The ring/mesh stops in front of the links (R3QPI, M3UPI: credits and ring slots, 620
+   events on Skylake-SP) are left out, though their names hold "qpi"/"upi". */
+static const char *const memory_units[] = {"imc", "cha",    "cbo",    "unc_ha", "m2m", "upi", "qpi",
+					   "edc", "amd_l3", "amd_df", "umc",    "_l3", "hha"};
+static const char *const link_stops[] = {"r3qpi", "m3upi"};
 
 static bool contains_word(const char *name, const char *const *words, size_t n)
 {
@@ -44,7 +47,8 @@ bool disc_default_keeps(const struct disc_cand *c)
 	if (c->origin == DISC_GIVEN)
 		return true;
 	if (c->uncore)
-		return contains_word(c->pmu, memory_units, sizeof memory_units / sizeof memory_units[0]);
+		return contains_word(c->pmu, memory_units, sizeof memory_units / sizeof memory_units[0]) &&
+			!contains_word(c->pmu, link_stops, sizeof link_stops / sizeof link_stops[0]);
 	return contains_word(c->name, memory_words, sizeof memory_words / sizeof memory_words[0]);
 }
 

@@ -9,6 +9,12 @@
  * event needing a modifier) is skipped and counted. Another CPU's tables are read with
  * LIBPFM_FORCE_PMU=<pmu> (libpfm(3)); PMUs named by pattern are read even when inactive, which
  * encodes only with LIBPFM_ENCODE_INACTIVE=1.
+ *
+ * libpfm4 lists an uncore PMU only when it detects it (never under LIBPFM_FORCE_PMU), and its API does
+ * not say which uncore PMUs go with which core PMU. The architecture config does ([arch] pmu_uncore,
+ * configs/README.md): those PMUs are read too, and a kind of numbered boxes (skx_unc_imc0..5) once, from
+ * its first box, as the box wildcard ("skx_unc_imc*::UNC_M_CAS_COUNT:RD"): the run counts every box and
+ * judges their sum, as it does for sysfs and vendor uncore candidates.
  */
 #include <perfmon/pfmlib.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -22,12 +28,35 @@
 
 struct pfm_ctx {
 	const pfm_pmu_info_t *pi;
+	char as[CTR_NAME_MAX]; /* the PMU in specs: pi->name, or a box wildcard ("skx_unc_imc*") */
 	char source[DISC_SOURCE_MAX];
 	struct disc_list *l;
+	bool raw; /* an encoding is libpfm4's raw one (encode) */
 };
 
-/* The perf_event_attr config and config1 libpfm4 gives a name; false when it refuses it. */
-static bool encode(const char *name, uint64_t *config, uint64_t *config1)
+/* libpfm4's raw register values (PFM_OS_NONE) for a name: codes[0] the event select, codes[1] a filter
+   register, as pfm_intel_snbep_unc_get_perf_encoding (lib/pfmlib_intel_snbep_unc_perf_event.c) hands
+   them to perf as config and config1. */
+static bool encode_raw(const char *name, uint64_t *config, uint64_t *config1)
+{
+	uint64_t codes[4] = {0};
+	pfm_pmu_encode_arg_t arg;
+
+	memset(&arg, 0, sizeof arg);
+	arg.size = sizeof arg;
+	arg.codes = codes;
+	arg.count = 4;
+	if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_NONE, &arg) != PFM_SUCCESS)
+		return false;
+	*config = codes[0];
+	*config1 = arg.count > 1 ? codes[1] : 0;
+	return true;
+}
+
+/* The perf_event_attr config and config1 libpfm4 gives a name; false when it refuses it. libpfm4's perf
+   encoding of an uncore event needs the PMU's type from this machine's sysfs: for an uncore PMU this
+   machine lacks (another CPU's table, or libpfm4 forced to one), the raw register values stand in, and x->raw says so. */
+static bool encode(struct pfm_ctx *x, const char *name, uint64_t *config, uint64_t *config1)
 {
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
@@ -37,7 +66,7 @@ static bool encode(const char *name, uint64_t *config, uint64_t *config1)
 	arg.attr = &attr;
 	arg.size = sizeof arg;
 	if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS)
-		return false;
+		return x->pi->type == PFM_PMU_TYPE_UNCORE && (x->raw = encode_raw(name, config, config1));
 	*config = attr.config;
 	*config1 = attr.config1;
 	return true;
@@ -48,11 +77,11 @@ static int add(struct pfm_ctx *x, const char *event, const char *umask, const ch
 {
 	struct disc_cand c = {.origin = DISC_LIBPFM, .scale = 1, .has_config = true};
 
-	snprintf(c.spec, sizeof c.spec, "%s::%s%s%s", x->pi->name, event, umask ? ":" : "",
-		 umask ? umask : "");
+	snprintf(c.spec, sizeof c.spec, "%s::%s%s%s", x->as, event, umask ? ":" : "", umask ? umask : "");
 	snprintf(c.name, sizeof c.name, "%s%s%s", event, umask ? "." : "", umask ? umask : "");
-	snprintf(c.pmu, sizeof c.pmu, "%s", x->pi->name);
-	snprintf(c.source, sizeof c.source, "%s%s", x->source, umask ? "" : " (default umasks)");
+	snprintf(c.pmu, sizeof c.pmu, "%s", x->as);
+	snprintf(c.source, sizeof c.source, "%s%s%s", x->source, umask ? "" : " (default umasks)",
+		 x->raw ? "; config: libpfm4's raw encoding (PFM_OS_NONE), no sysfs type here" : "");
 	snprintf(c.desc, sizeof c.desc, "%s", desc ? desc : "");
 	c.uncore = x->pi->type == PFM_PMU_TYPE_UNCORE;
 	c.counters = x->pi->num_cntrs > 0 ? (unsigned)x->pi->num_cntrs : 0;
@@ -96,7 +125,7 @@ static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 		    ai.type != PFM_ATTR_UMASK)
 			continue;
 		snprintf(name, sizeof name, "%s::%s:%s", x->pi->name, ei.name, ai.name);
-		if (!encode(name, &um[n].config, &um[n].config1) || same_as_earlier(um, n)) {
+		if (!encode(x, name, &um[n].config, &um[n].config1) || same_as_earlier(um, n)) {
 			x->l->skipped++; /* refused, or an alias of an earlier umask (RFO_MISS, DEMAND_RFO_MISS) */
 			continue;
 		}
@@ -104,7 +133,7 @@ static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 		um[n++].desc = ai.desc;
 	}
 	snprintf(name, sizeof name, "%s::%s", x->pi->name, ei.name);
-	dfl = encode(name, &dc, &dc1);
+	dfl = encode(x, name, &dc, &dc1);
 	for (unsigned i = 0; dfl && i < n; i++)
 		dfl = um[i].config != dc || um[i].config1 != dc1;
 	if (dfl)
@@ -116,9 +145,111 @@ static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 	return rc;
 }
 
-int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, char *version, size_t len,
-	     struct err *e)
+/* Whether pmu is one of the architecture's uncore PMUs (the config's [arch] pmu_uncore: names, and
+   kinds of numbered boxes "skx_unc_imc*"), with the name its specs get in *as: the wildcard for a box,
+   which every box then counts and the run sums (boxes.h), else the name itself. */
+static bool uncore_listed(const char *uncore, const char *pmu, char *as, size_t len)
 {
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", uncore ? uncore : "");
+	for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(k) - 1;
+		if (k[n] != '*' ? !strcmp(k, pmu)
+				: !strncmp(k, pmu, n) && pmu[n] &&
+				    strspn(pmu + n, "0123456789") == strlen(pmu + n)) {
+			snprintf(as, len, "%s", k);
+			return true;
+		}
+	}
+	snprintf(as, len, "%s", pmu);
+	return false;
+}
+
+/* Whether a PMU (or box wildcard) was read already; those read are kept in seen, ",a,b,". */
+static bool seen_before(char *seen, size_t len, const char *as)
+{
+	char key[CTR_NAME_MAX + 2];
+
+	snprintf(key, sizeof key, ",%s,", as);
+	if (strstr(seen, key))
+		return true;
+	snprintf(seen + strlen(seen), len - strlen(seen), "%s,", as);
+	return false;
+}
+
+struct pfm_walk {
+	const char *patterns, *uncore, *version;
+	struct disc_list *l;
+	unsigned *npmus;
+	char seen[2048];
+};
+
+/* PMU p's events, when the walk wants it: a PMU the patterns name, else one libpfm4 detects here or one
+   of the config's uncore PMUs (only = its name: that one only). */
+static int read_pmu(struct pfm_walk *w, int p, const char *only, struct err *e)
+{
+	pfm_pmu_info_t pi;
+	struct pfm_ctx x = {.pi = &pi, .l = w->l};
+	bool listed;
+	int rc;
+
+	memset(&pi, 0, sizeof pi);
+	pi.size = sizeof pi;
+	if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.name || (only && strcmp(only, pi.name)))
+		return 0;
+	listed = uncore_listed(w->uncore, pi.name, x.as, sizeof x.as);
+	if (w->patterns ? !disc_patterns_match(w->patterns, pi.name)
+			: !listed && (!pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC))
+		return 0;
+	if (seen_before(w->seen, sizeof w->seen, x.as))
+		return 0;
+	snprintf(x.source, sizeof x.source, "libpfm4 %s table %s (%s)%s%s%s", w->version, pi.name, pi.desc,
+		 listed ? ", an uncore PMU of this CPU by the config's [arch] pmu_uncore" : "",
+		 strchr(x.as, '*') ? "; every box as " : "", strchr(x.as, '*') ? x.as : "");
+	(*w->npmus)++;
+	for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i))
+		if ((rc = one_event(&x, i, e)))
+			return rc;
+	return 0;
+}
+
+/* Under LIBPFM_FORCE_PMU libpfm4 sets up the PMUs of its table up to the forced one and stops
+   (pfmlib_init_pmus in lib/pfmlib_common.c): the uncore PMUs after it are unknown to it. Each listed
+   uncore PMU (a kind's box 0) is read by forcing libpfm4 to it in turn, then the caller's forcing is
+   restored. */
+static int read_forced_uncore(struct pfm_walk *w, const char *forced, struct err *e)
+{
+	char buf[1024], *save = NULL, *keep = strdup(forced);
+	int rc = 0;
+
+	if (!keep)
+		return err_set(e, E_RUNTIME, "out of memory");
+	snprintf(buf, sizeof buf, "%s", w->uncore);
+	for (char *k = strtok_r(buf, ",", &save); k && !rc; k = strtok_r(NULL, ",", &save)) {
+		char name[CTR_NAME_MAX];
+		size_t n = strlen(k);
+		snprintf(name, sizeof name, "%.*s%s", (int)(k[n - 1] == '*' ? n - 1 : n), k,
+			 k[n - 1] == '*' ? "0" : "");
+		pfm_terminate();
+		setenv("LIBPFM_FORCE_PMU", name, 1);
+		if (pfm_initialize() == PFM_SUCCESS || getenv("LIBPFM_ENCODE_INACTIVE"))
+			for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX && !rc; p++)
+				rc = read_pmu(w, p, name, e);
+	}
+	pfm_terminate();
+	setenv("LIBPFM_FORCE_PMU", keep, 1);
+	free(keep);
+	pfm_initialize();
+	return rc;
+}
+
+int disc_pfm(const char *pmu_patterns, const char *uncore, struct disc_list *l, unsigned *npmus,
+	     char *version, size_t len, struct err *e)
+{
+	struct pfm_walk w = {
+		.patterns = pmu_patterns, .uncore = uncore, .version = version, .l = l, .npmus = npmus};
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	int v, rc = pfm_initialize();
 
 	*npmus = 0;
@@ -126,21 +257,10 @@ int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, cha
 		return err_set(e, E_RUNTIME, "libpfm4: %s", pfm_strerror(rc));
 	v = pfm_get_version();
 	snprintf(version, len, "%d.%d", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
-	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
-		pfm_pmu_info_t pi;
-		struct pfm_ctx x = {.pi = &pi, .l = l};
-		memset(&pi, 0, sizeof pi);
-		pi.size = sizeof pi;
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.name)
-			continue;
-		if (pmu_patterns ? !disc_patterns_match(pmu_patterns, pi.name)
-				 : !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
-			continue;
-		snprintf(x.source, sizeof x.source, "libpfm4 %s table %s (%s)", version, pi.name, pi.desc);
-		(*npmus)++;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i))
-			if ((rc = one_event(&x, i, e)))
-				return rc;
-	}
-	return 0;
+	snprintf(w.seen, sizeof w.seen, ",");
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX && !rc; p++)
+		rc = read_pmu(&w, p, NULL, e);
+	if (!rc && forced && *forced && uncore)
+		rc = read_forced_uncore(&w, forced, e);
+	return rc;
 }

@@ -8,37 +8,59 @@ JSON="$TOP/tests/discover/skylakex_sample.json"
 DRY=(discover --dry-run --reported-levels --no-sysfs --list)
 forced() { LIBPFM_FORCE_PMU=$1 LIBPFM_ENCODE_INACTIVE=1 "${@:2}"; }
 
-# Per forced PMU: the candidates are that PMU's, every group fits its counters, the groups are at least
-# the events over the counters, one known encoding is libpfm4's (checked against the kernel's perf JSON:
-# L2_RQSTS.ALL_DEMAND_DATA_RD 0x24/0xe1 in skylakex, haswellx, sapphirerapids cache.json;
-# ls_dmnd_fills_from_sys.local_l2 0x43/0x01 in amdzen3 and amdzen4 cache.json), and the time is stated.
-for spec in hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 skx:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 \
-	spr:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 amd64_fam19h_zen3:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143 \
-	amd64_fam19h_zen4:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143; do
-	IFS=: read -r pmu name config <<<"$spec"
+# Per forced PMU: the candidates are that PMU's and, where its config's [arch] pmu_uncore names them,
+# its uncore PMUs' (libpfm4 forgets those when forced: read by forcing each in turn), every group fits its
+# counters, the groups are at least the events over the counters, one known encoding is libpfm4's (checked
+# against the kernel's perf JSON: L2_RQSTS.ALL_DEMAND_DATA_RD 0x24/0xe1 in skylakex, haswellx,
+# sapphirerapids cache.json; ls_dmnd_fills_from_sys.local_l2 0x43/0x01 in amdzen3 and amdzen4 cache.json;
+# UNC_M_CAS_COUNT.RD 0x04/0x03 in skylakex and haswellx uncore-memory.json), and the time is stated.
+for spec in 'hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:hswep_unc_imc*:UNC_M_CAS_COUNT.RD:0x304' \
+	'skx:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:skx_unc_imc*:UNC_M_CAS_COUNT.RD:0x304' \
+	'spr:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:::' \
+	'amd64_fam19h_zen3:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143:amd64_fam19h_zen3_l3:UNC_L3_MISSES.ALL:' \
+	'amd64_fam19h_zen4:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143:::'; do
+	IFS=: read -r pmu name config upmu uname uconfig <<<"$spec"
 	forced "$pmu" "$PMUCHECK" "${DRY[@]}" --out "$TMP/none-$pmu" >"$TMP/$pmu.out" 2>&1
-	check "$pmu: candidates, groups within the counters, $name = $config, a time estimate" \
-		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" <<'PY'
+	check "$pmu: candidates, groups within the counters, $name = $config, ${uname:-no uncore}, a time estimate" \
+		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" "$upmu" "$uname" "$uconfig" <<'PY'
 import math, re, sys
-out, pmu, name, config = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3], sys.argv[4]
+out, pmu, name, config, upmu, uname, uconfig = open(sys.argv[1]).read(), *sys.argv[2:]
 rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
 n = int(re.search(r"^candidates: (\d+) \(sysfs 0, libpfm4 (\d+)", out, re.M).group(1))
 assert n == len(rows) and n >= 50, (n, len(rows))
-assert all(r[2] == pmu and r[3] == "libpfm4" for r in rows), {r[2] for r in rows}
-assert {r[1]: r[4] for r in rows}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
-m = re.search(rf"{pmu}: (\d+) events in (\d+) groups of at most (\d+)", out)
-events, groups, counters = map(int, m.groups())
-assert events == n and math.ceil(n / counters) <= groups <= n, (events, groups, counters)
+core = [r for r in rows if r[2] == pmu]
+unc = [r for r in rows if r[2] != pmu]
+assert all(r[3] == "libpfm4" for r in rows), {r[3] for r in rows}
+assert {r[1]: r[4] for r in core}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
+groups_all = 0
+for p in sorted({r[2] for r in rows}):
+    m = re.search(rf"{re.escape(p)}: (\d+) events in (\d+) groups of at most (\d+)", out)
+    events, groups, counters = map(int, m.groups())
+    k = sum(r[2] == p for r in rows)
+    assert events == k and math.ceil(k / counters) <= groups <= k, (p, events, groups, counters)
+    groups_all += groups
+if upmu:
+    # the uncore PMUs: box kinds as one wildcard each ("skx_unc_imc*"), or the PMU itself; counted per socket
+    kinds = {r[2] for r in unc}
+    assert upmu in kinds, kinds
+    assert all(r[1].startswith(r[2] + "::") for r in unc)
+    spec = f"{upmu}::{uname.replace('.', ':', 1)}"
+    got = {r[1]: r[4] for r in unc}
+    assert spec in got, (spec, sorted(got)[:5])
+    assert not uconfig or got[spec] == uconfig, (spec, got[spec], uconfig)
+    assert re.search(rf"^candidates: .*; {len(unc)} uncore\)", out, re.M)
+else:
+    assert not unc, {r[2] for r in unc}
 # offcore-response events (config1) of one MSR never share a group: at least as many groups as those
 offcore = {}
-for r in rows:
+for r in core:
     if r[5] not in ("", "0x0"):
         offcore[int(r[4], 16) & 0xff] = offcore.get(int(r[4], 16) & 0xff, 0) + 1
-assert groups >= max(offcore.values(), default=0), (groups, offcore)
+assert groups_all >= max(offcore.values(), default=0), (groups_all, offcore)
 t = re.search(r"time on the candidates' CPU: at least (\d+) s .*about (\d+) s", out)
 assert 0 < int(t.group(1)) < int(t.group(2)), t.group(0)
 assert "dry run: nothing measured, nothing written" in out
-print(f"# {pmu}: {n} candidates, {groups} groups of <= {counters}, {t.group(1)}-{t.group(2)} s")
+print(f"# {pmu}: {n} candidates ({len(unc)} uncore), {groups_all} groups, {t.group(1)}-{t.group(2)} s")
 PY
 	check "$pmu: a dry run writes nothing" test ! -e "$TMP/none-$pmu"
 done
