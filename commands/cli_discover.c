@@ -261,18 +261,24 @@ static int build_candidates(const struct disc_cli *d, struct disc_list *l, char 
 	return rc;
 }
 
-static void print_list(const struct disc_list *l)
+/* Every candidate, one line each; the last column is its group on the candidates' CPU (from 1). */
+static void print_list(const struct disc_list *l, const struct disc_plan *p)
 {
-	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\n");
+	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\tgroup\n");
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct disc_cand *c = &l->c[i];
+		unsigned group = 0;
 		printf("%s\t%s\t%s\t%s\t", c->name, c->spec, c->pmu, disc_origin_names[c->origin]);
 		if (c->has_config)
 			printf("0x%llx\t0x%llx\t", (unsigned long long)c->config,
 			       (unsigned long long)c->config1);
 		else
 			printf("\t\t");
-		printf("%u\t%g\t%s\t%s\n", c->counters, c->scale, c->unit, c->source);
+		for (unsigned g = 0; g < p->groups.ngroups && !group; g++)
+			for (unsigned k = 0; k < p->groups.groups[g].n; k++)
+				if (p->groups.groups[g].ev[k] == &p->evs[i])
+					group = g + 1;
+		printf("%u\t%g\t%s\t%s\t%u\n", c->counters, c->scale, c->unit, c->source, group);
 	}
 }
 
@@ -443,7 +449,7 @@ static int plan_and_say(const struct disc_cli *d, struct topo *t, struct disc_jo
 		countable += j->here.evs[i].status == CTR_OK;
 	print_sources(&j->l, j->pfm_version);
 	if (d->list)
-		print_list(&j->l);
+		print_list(&j->l, &j->target);
 	print_target(&j->target);
 	printf("plan: %d points (%s, one thread, one size per level unless --sizes)\n", j->pl.npoints,
 	       d->kernels);

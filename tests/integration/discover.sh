@@ -88,6 +88,26 @@ assert cas[1] == "uncore_imc_*/event=0x4,umask=0x3/" and cas[7] == "64" and cas[
 assert re.search(r"^candidates: \d+ \(sysfs 0, libpfm4 \d+, vendor 7, given 0; 1 uncore\); ([2-9]|\d\d+) entries", out, re.M)
 PY
 
+# Per-counter constraints: three CHA events allowed only on counter 0 (Intel's "Counter": "0") land in three
+# groups, each with at most one of them; the two unrestricted events fill the first. The same file with the
+# restriction lifted packs the five into two groups of four counters (the check can fail).
+C0="$TOP/tests/discover/counter0_sample.json"
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$C0" --all >"$TMP/c0.out" 2>&1
+sed 's/"Counter": "0"/"Counter": "0,1,2,3"/' "$C0" >"$TMP/c0-free.json"
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/c0-free.json" --all >"$TMP/c0-free.out" 2>&1
+check "vendor Counter \"0\": three counter-0 events in three groups; unrestricted, two groups" \
+	python3 - "$TMP/c0.out" "$TMP/c0-free.out" <<'PY'
+import sys
+def groups(path):
+    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    return {r[0]: int(r[10]) for r in rows}
+g, free = groups(sys.argv[1]), groups(sys.argv[2])
+c0 = ["UNC_CHA_RxC_OCCUPANCY.IRQ", "TEST_CHA_OCCUPANCY.TWO", "TEST_CHA_OCCUPANCY.THREE"]
+assert len(g) == 5 and sorted(g[n] for n in c0) == [1, 2, 3], g
+assert max(g.values()) == 3 and max(free.values()) == 2, (g, free)
+assert "uncore_cha_*: 5 events in 3 groups of at most 4" in open(sys.argv[1]).read()
+PY
+
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
 printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
