@@ -1,8 +1,9 @@
 /* disc_pfm.c — libpfm4's event tables as candidates. For each event of a chosen PMU: the event with
  * libpfm4's default umasks ("skx::L2_RQSTS", encoded as libpfm4 fills it in), and each umask alone
- * ("skx::L2_RQSTS:ALL_DEMAND_DATA_RD"); a default that encodes like one of its umasks is listed once,
- * under the umask's name. Combinations of several umasks beyond libpfm4's default are not tried: their
- * number grows as 2^umasks, and the single ones already tell which part of an event counts what.
+ * ("skx::L2_RQSTS:ALL_DEMAND_DATA_RD"), and the unions of umasks libpfm4 ORs into one encoding
+ * ("amd64_fam19h_zen3::LS_DMND_FILLS_FROM_SYS:LCL_L2:INT_CACHE:..."; unions()); a default that encodes
+ * like one of its umasks is listed once, under the umask's name. Other combinations are not tried:
+ * their number grows as 2^umasks, and the single ones and the union tell which part counts what.
  *
  * The encodings come from pfm_get_os_event_encoding(PFM_OS_PERF_EVENT), the perf_event_attr libpfm4
  * (and so PAPI) would program; a name it refuses (an offcore-response umask without its partner, an
@@ -80,7 +81,10 @@ static int add(struct pfm_ctx *x, const char *event, const char *umask, const ch
 	snprintf(c.spec, sizeof c.spec, "%s::%s%s%s", x->as, event, umask ? ":" : "", umask ? umask : "");
 	snprintf(c.name, sizeof c.name, "%s%s%s", event, umask ? "." : "", umask ? umask : "");
 	snprintf(c.pmu, sizeof c.pmu, "%s", x->as);
-	snprintf(c.source, sizeof c.source, "%s%s%s", x->source, umask ? "" : " (default umasks)",
+	snprintf(c.source, sizeof c.source, "%s%s%s", x->source,
+		 !umask                       ? " (default umasks)"
+			 : strchr(umask, ':') ? " (umasks OR-ed, libpfm4 accepts them)"
+					      : "",
 		 x->raw ? "; config: libpfm4's raw encoding (PFM_OS_NONE), no sysfs type here" : "");
 	snprintf(c.desc, sizeof c.desc, "%s", desc ? desc : "");
 	c.uncore = x->pi->type == PFM_PMU_TYPE_UNCORE;
@@ -101,6 +105,69 @@ static bool same_as_earlier(const struct umask *um, unsigned n)
 		if (um[i].config == um[n].config && um[i].config1 == um[n].config1)
 			return true;
 	return false;
+}
+
+/* Whether config/config1 is already a candidate of this event: the default or one umask alone. */
+static bool listed_encoding(const struct umask *um, unsigned n, uint64_t dc, uint64_t dc1, uint64_t c,
+			    uint64_t c1)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (um[i].config == c && um[i].config1 == c1)
+			return true;
+	return c == dc && c1 == dc1;
+}
+
+/* The unions of umasks libpfm4 ORs into one encoding: starting from each umask not yet in a union, the
+   later ones are added, in libpfm4's order, while libpfm4 accepts the combination and encodes it as the
+   bitwise OR of the parts, which differ only in the umask field and the filter register (config1: the
+   request and response groups of the offcore events) (a umask of the same group on an event that allows
+   several; an exclusive group, Intel's NCOMBO, is refused). A union of two or more whose encoding is neither the default nor a single
+   umask is one candidate, "EVENT:U1:U2:...". Each umask joins at most one union, so an event adds at
+   most n/2 candidates; only its first UNION_UMASKS umasks are tried (about UNION_UMASKS^2/2 encodings). */
+#define UNION_UMASKS 64
+/* The umask field of the x86 event select, bits 8-15 (Intel SDM vol. 3B 20.2.1.1, IA32_PERFEVTSELx;
+   AMD APM vol. 2 13.2.1, PerfEvtSeln; the uncore boxes' control registers alike): umasks that differ
+   outside it carry other modifiers (cmask, inv, edge, any: UOPS_RETIRED:ALL and :STALL_CYCLES), which
+   OR into no meaningful union. */
+#define UMASK_FIELD 0xff00ull
+static int unions(struct pfm_ctx *x, const pfm_event_info_t *ei, const struct umask *um, unsigned n,
+		  uint64_t dc, uint64_t dc1, struct err *e)
+{
+	bool used[UMASKS_MAX] = {false};
+	int rc = 0;
+
+	n = n < UNION_UMASKS ? n : UNION_UMASKS;
+	for (unsigned i = 0; i < n && !rc; i++) {
+		char names[CTR_SPEC_MAX], name[CTR_SPEC_MAX + 64], desc[DISC_DESC_MAX];
+		uint64_t c = um[i].config, c1 = um[i].config1;
+		unsigned parts = 1;
+		if (used[i])
+			continue;
+		snprintf(names, sizeof names, "%s", um[i].name);
+		for (unsigned j = i + 1; j < n; j++) {
+			uint64_t got, got1;
+			if (used[j] || ((c | um[j].config) == c && (c1 | um[j].config1) == c1) ||
+			    (um[j].config & ~UMASK_FIELD) != (c & ~UMASK_FIELD))
+				continue; /* in a union already, nothing it adds, or another modifier */
+			if (snprintf(name, sizeof name, "%s::%s:%s:%s", x->pi->name, ei->name, names,
+				     um[j].name) >= (int)sizeof name ||
+			    strlen(names) + strlen(um[j].name) + 2 >= sizeof names)
+				break;
+			if (!encode(x, name, &got, &got1) || got != (c | um[j].config) ||
+			    got1 != (c1 | um[j].config1))
+				continue;
+			snprintf(names + strlen(names), sizeof names - strlen(names), ":%s", um[j].name);
+			c = got, c1 = got1;
+			used[j] = true;
+			parts++;
+		}
+		if (parts < 2 || listed_encoding(um, n, dc, dc1, c, c1))
+			continue;
+		used[i] = true;
+		snprintf(desc, sizeof desc, "%u umasks OR-ed: %s", parts, ei->desc ? ei->desc : "");
+		rc = add(x, ei->name, names, desc, c, c1, e);
+	}
+	return rc;
 }
 
 static int one_event(struct pfm_ctx *x, int idx, struct err *e)
@@ -142,7 +209,7 @@ static int one_event(struct pfm_ctx *x, int idx, struct err *e)
 		x->l->skipped++;
 	for (unsigned i = 0; i < n && !rc; i++)
 		rc = add(x, ei.name, um[i].name, um[i].desc, um[i].config, um[i].config1, e);
-	return rc;
+	return rc ? rc : unions(x, &ei, um, n, dc, dc1, e);
 }
 
 /* Whether pmu is one of the architecture's uncore PMUs (the config's [arch] pmu_uncore: names, and

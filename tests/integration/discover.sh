@@ -65,6 +65,38 @@ PY
 	check "$pmu: a dry run writes nothing" test ! -e "$TMP/none-$pmu"
 done
 
+# Umask unions: every union candidate ("EVENT:U1:U2:...") encodes as the bitwise OR of its umasks alone,
+# which differ only in the umask field (bits 8-15) and config1, and is no single umask's or the default's
+# encoding; Zen 3's DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM has the union of its six sources (0x43, umasks
+# 0x01|0x02|0x04|0x08|0x10|0x40 = 0x5f: amdzen3 cache.json ls_dmnd_fills_from_sys.* umasks).
+for pmu in amd64_fam19h_zen3 skx; do
+	forced "$pmu" "$PMUCHECK" "${DRY[@]}" --all --pmu "$pmu" >"$TMP/u-$pmu.out" 2>&1
+done
+check "umask unions are ORs of single umasks, in the umask field only; Zen 3's fills from all sources" \
+	python3 - "$TMP/u-amd64_fam19h_zen3.out" "$TMP/u-skx.out" <<'PY'
+import sys
+for path in sys.argv[1:]:
+    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    enc = {r[1]: (int(r[4], 16), int(r[5], 16)) for r in rows}
+    unions = [r for r in rows if "OR-ed" in r[9]]
+    assert unions, path
+    for r in unions:
+        pmu, rest = r[1].split("::")
+        event, *umasks = rest.split(":")
+        assert len(umasks) >= 2, r[1]
+        parts = [enc[f"{pmu}::{event}:{u}"] for u in umasks]
+        c = c1 = 0
+        for p, p1 in parts:
+            assert p & ~0xff00 == parts[0][0] & ~0xff00, (r[1], hex(p))
+            c, c1 = c | p, c1 | p1
+        assert enc[r[1]] == (c, c1), (r[1], enc[r[1]], (c, c1))
+        assert (c, c1) not in [enc[k] for k in enc if k.startswith(f"{pmu}::{event}") and k != r[1] and k.count(":") <= 3], r[1]
+    print(f"# {path.split('u-')[-1][:-4]}: {len(unions)} umask unions")
+zen3 = {r[1]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10}
+u = "amd64_fam19h_zen3::DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT"
+assert zen3[u][4] == "0x5f43", zen3.get(u)
+PY
+
 # The vendor file: metrics and fixed-counter events skipped, the rest with the encodings libpfm4 gives
 # the same names in its skx table; the offcore event's MSR value in config1, the uncore event on every box
 # of uncore_imc (the wildcard whose sum the run judges) with its scale, the counter restriction kept.
