@@ -72,13 +72,13 @@ struct cfg_match {
 #define CFG_MATCH_MAX 32
 
 struct cfg_arch {
-	char *name;     /* file stem, e.g. "hsw_ep" */
-	char *title;    /* "Intel Haswell-EP (Xeon E5 v3)" */
-	char *vendor;   /* CPUID vendor string, or "any" */
-	char *pmu;      /* libpfm4 core PMU for PAPI names without "pmu::" (NULL: none) */
+	char *name;       /* file stem, e.g. "hsw_ep" */
+	char *title;      /* "Intel Haswell-EP (Xeon E5 v3)" */
+	char *vendor;     /* CPUID vendor string, or "any" */
+	char *pmu;        /* libpfm4 core PMU for PAPI names without "pmu::" (NULL: none) */
 	char *pmu_uncore; /* libpfm4 uncore PMUs of this architecture, "skx_unc_imc*,skx_unc_pcu": a
 	                     trailing '*' is a kind of numbered boxes (NULL: none) */
-	char *prefetch; /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
+	char *prefetch;   /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
 	char *note;
 	struct cfg_match match[CFG_MATCH_MAX];
 	unsigned nmatch;

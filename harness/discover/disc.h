@@ -3,8 +3,9 @@
  * Candidates come from three sources, each recorded per event (docs/discover.md):
  *   disc_sysfs   the kernel's aliases of every PMU (<pmus>/<pmu>/events/<alias>, with .scale and .unit)
  *   disc_pfm     libpfm4's table of the detected PMUs (or of the PMUs named, with LIBPFM_FORCE_PMU /
- *                LIBPFM_ENCODE_INACTIVE=1 for another CPU's): every event with libpfm4's default umasks,
- *                and each umask alone
+ *                LIBPFM_ENCODE_INACTIVE=1 for another CPU's, with the uncore PMUs its config's
+ *                [arch] pmu_uncore names): every event with libpfm4's default umasks, each umask
+ *                alone, and the unions of umasks libpfm4 ORs
  *   disc_vendor  a vendor event file: Intel's perfmon JSON or the kernel's tools/perf/pmu-events JSON
  * then filtered (disc_filter) and planned into groups that fit the counters (disc_plan). The run itself
  * is an ordinary run of these events; candidates.json in the results directory keeps each one's source
