@@ -117,13 +117,14 @@ static bool listed_encoding(const struct umask *um, unsigned n, uint64_t dc, uin
 	return c == dc && c1 == dc1;
 }
 
-/* The unions of umasks libpfm4 ORs into one encoding: starting from each umask not yet in a union, the
-   later ones are added, in libpfm4's order, while libpfm4 accepts the combination and encodes it as the
-   bitwise OR of the parts, which differ only in the umask field and the filter register (config1: the
-   request and response groups of the offcore events) (a umask of the same group on an event that allows
-   several; an exclusive group, Intel's NCOMBO, is refused). A union of two or more whose encoding is neither the default nor a single
-   umask is one candidate, "EVENT:U1:U2:...". Each umask joins at most one union, so an event adds at
-   most n/2 candidates; only its first UNION_UMASKS umasks are tried (about UNION_UMASKS^2/2 encodings). */
+/* The unions of umasks libpfm4 ORs into one encoding (umasks of one group on an event that allows
+   several; libpfm4 refuses an exclusive group, Intel's NCOMBO). From each umask not yet in a union, the
+   later ones join, in libpfm4's order, while libpfm4 accepts the name "EVENT:U1:U2:..." and encodes it
+   as the bitwise OR of the parts, which differ only in the umask field and in config1 (the request and
+   response groups of the offcore events). A union of two or more whose encoding is neither the
+   default's nor a single umask's is one candidate. Each umask joins at most one union, so an event adds
+   at most n/2 candidates; only its first UNION_UMASKS umasks are tried (about UNION_UMASKS^2/2
+   encodings), and a union stops growing where its spec would not fit CTR_SPEC_MAX. */
 #define UNION_UMASKS 64
 /* The umask field of the x86 event select, bits 8-15 (Intel SDM vol. 3B 20.2.1.1, IA32_PERFEVTSELx;
    AMD APM vol. 2 13.2.1, PerfEvtSeln; the uncore boxes' control registers alike): umasks that differ
@@ -138,7 +139,7 @@ static int unions(struct pfm_ctx *x, const pfm_event_info_t *ei, const struct um
 
 	n = n < UNION_UMASKS ? n : UNION_UMASKS;
 	for (unsigned i = 0; i < n && !rc; i++) {
-		char names[CTR_SPEC_MAX], name[CTR_SPEC_MAX + 64], desc[DISC_DESC_MAX];
+		char names[CTR_SPEC_MAX], name[CTR_SPEC_MAX], desc[DISC_DESC_MAX];
 		uint64_t c = um[i].config, c1 = um[i].config1;
 		unsigned parts = 1;
 		if (used[i])
@@ -149,9 +150,9 @@ static int unions(struct pfm_ctx *x, const pfm_event_info_t *ei, const struct um
 			if (used[j] || ((c | um[j].config) == c && (c1 | um[j].config1) == c1) ||
 			    (um[j].config & ~UMASK_FIELD) != (c & ~UMASK_FIELD))
 				continue; /* in a union already, nothing it adds, or another modifier */
+			/* the spec is as long, with the box wildcard for the box's name */
 			if (snprintf(name, sizeof name, "%s::%s:%s:%s", x->pi->name, ei->name, names,
-				     um[j].name) >= (int)sizeof name ||
-			    strlen(names) + strlen(um[j].name) + 2 >= sizeof names)
+				     um[j].name) >= (int)sizeof name)
 				break;
 			if (!encode(x, name, &got, &got1) || got != (c | um[j].config) ||
 			    got1 != (c1 | um[j].config1))
