@@ -206,6 +206,31 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	return 0;
 }
 
+/* The architecture config of libpfm4's core PMU here (or of the one LIBPFM_FORCE_PMU names): its
+   [arch] pmu_uncore says which of libpfm4's uncore PMUs belong to it, which libpfm4's API does not.
+   Without such a config *arch stays empty: no uncore PMU beyond those libpfm4 detects. */
+static int arch_of_core_pmu(struct cfg *arch, struct err *e)
+{
+	char pmu[CTR_NAME_MAX], path[4096];
+	int found = 0, rc;
+
+	if (!ctr_pfm_core_pmu(pmu, sizeof pmu)) {
+		printf("libpfm4 core PMU: none detected\n");
+		return 0;
+	}
+	if ((rc = cfg_select_for_pmu(NULL, pmu, path, sizeof path, &found, e)) || !found) {
+		printf("libpfm4 core PMU: %s (no config names it in [arch] pmu: no uncore PMUs beyond those "
+		       "libpfm4 detects)\n",
+		       pmu);
+		return rc;
+	}
+	if ((rc = cfg_load(path, arch, e)))
+		return rc;
+	printf("libpfm4 core PMU: %s; its uncore PMUs (%s [arch] pmu_uncore): %s\n", pmu, path,
+	       arch->arch.pmu_uncore ? arch->arch.pmu_uncore : "none");
+	return 0;
+}
+
 /* Every source, then the filters. Nothing is kept when a source is refused. */
 static int build_candidates(const struct disc_cli *d, struct disc_list *l, char *pfm_version, size_t len,
 			    struct err *e)
@@ -216,8 +241,12 @@ static int build_candidates(const struct disc_cli *d, struct disc_list *l, char 
 	snprintf(pfm_version, len, "not read");
 	if (!d->no_sysfs)
 		rc = disc_sysfs(d->sysfs ? d->sysfs : CTR_SYSFS_PMUS, l, e);
-	if (!rc && !d->no_libpfm)
-		rc = disc_pfm(d->filter.pmus, l, &npmus, pfm_version, len, e);
+	if (!rc && !d->no_libpfm) {
+		struct cfg arch = {0};
+		if (!(rc = arch_of_core_pmu(&arch, e)))
+			rc = disc_pfm(d->filter.pmus, arch.arch.pmu_uncore, l, &npmus, pfm_version, len, e);
+		cfg_free(&arch);
+	}
 	for (unsigned i = 0; !rc && i < d->nvendor; i++)
 		rc = disc_vendor(d->vendor[i], l, e);
 	if (!rc && d->add_events)
@@ -232,18 +261,24 @@ static int build_candidates(const struct disc_cli *d, struct disc_list *l, char 
 	return rc;
 }
 
-static void print_list(const struct disc_list *l)
+/* Every candidate, one line each; the last column is its group on the candidates' CPU (from 1). */
+static void print_list(const struct disc_list *l, const struct disc_plan *p)
 {
-	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\n");
+	printf("# name\tspec\tpmu\torigin\tconfig\tconfig1\tcounters\tscale\tunit\tsource\tgroup\n");
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct disc_cand *c = &l->c[i];
+		unsigned group = 0;
 		printf("%s\t%s\t%s\t%s\t", c->name, c->spec, c->pmu, disc_origin_names[c->origin]);
 		if (c->has_config)
 			printf("0x%llx\t0x%llx\t", (unsigned long long)c->config,
 			       (unsigned long long)c->config1);
 		else
 			printf("\t\t");
-		printf("%u\t%g\t%s\t%s\n", c->counters, c->scale, c->unit, c->source);
+		for (unsigned g = 0; g < p->groups.ngroups && !group; g++)
+			for (unsigned k = 0; k < p->groups.groups[g].n; k++)
+				if (p->groups.groups[g].ev[k] == &p->evs[i])
+					group = g + 1;
+		printf("%u\t%g\t%s\t%s\t%u\n", c->counters, c->scale, c->unit, c->source, group);
 	}
 }
 
@@ -414,7 +449,7 @@ static int plan_and_say(const struct disc_cli *d, struct topo *t, struct disc_jo
 		countable += j->here.evs[i].status == CTR_OK;
 	print_sources(&j->l, j->pfm_version);
 	if (d->list)
-		print_list(&j->l);
+		print_list(&j->l, &j->target);
 	print_target(&j->target);
 	printf("plan: %d points (%s, one thread, one size per level unless --sizes)\n", j->pl.npoints,
 	       d->kernels);

@@ -58,9 +58,10 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 /* The architecture config `run` would use here. */
 static void config_print(const struct sysinfo *sys, FILE *f)
 {
-	char path[4096];
+	char path[4096], warning[512];
 	struct cfg c;
 	struct err e;
+	json_t *pmu;
 	int found;
 
 	if (experiment_load_config(NULL, &sys->cpu, &c, &found, path, sizeof path, &e)) {
@@ -73,6 +74,10 @@ static void config_print(const struct sysinfo *sys, FILE *f)
 	}
 	fprintf(f, "config          %s: %s, %u candidate events ('pmucheck run --config FILE' overrides)\n",
 		path, c.arch.title ? c.arch.title : c.arch.name, c.nevents);
+	pmu = experiment_pmu_json(&c, warning, sizeof warning);
+	fprintf(f, "libpfm4 PMU     %s%s\n", *warning ? "warning: " : "",
+		json_string_value(json_object_get(pmu, "note")));
+	json_decref(pmu);
 	cfg_free(&c);
 }
 

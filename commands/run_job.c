@@ -191,6 +191,11 @@ static void print_plan_json(const struct run_job *j)
 
 static void say_skipped(const struct run_job *j)
 {
+	char warning[512];
+
+	json_decref(experiment_pmu_json(&j->arch, warning, sizeof warning));
+	if (*warning)
+		fprintf(stderr, "pmucheck run: warning: %s\n", warning);
 	if (!j->pf.ctl && !j->pf.predicted)
 		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
 			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
@@ -249,9 +254,11 @@ static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **conf
 			    json_t **counters, struct err *e)
 {
 	json_t *steps = json_array(), *per = json_array();
+	char warning[512];
 
-	*config = json_pack("{s:s, s:s}", "path", j->config_path, "arch",
-			    j->arch.has_arch && j->arch.arch.title ? j->arch.arch.title : "none");
+	*config = json_pack("{s:s, s:s, s:o}", "path", j->config_path, "arch",
+			    j->arch.has_arch && j->arch.arch.title ? j->arch.arch.title : "none", "pmu",
+			    experiment_pmu_json(&j->arch, warning, sizeof warning));
 	for (int i = 0; i < j->nxs; i++) {
 		struct experiment *x = &j->xs[i];
 		json_t *ev = run_events_json(&x->ev);

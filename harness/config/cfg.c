@@ -205,6 +205,7 @@ void cfg_free(struct cfg *c)
 	struct cfg_arch *a = &c->arch;
 
 	free(a->name), free(a->title), free(a->vendor), free(a->pmu), free(a->prefetch), free(a->note);
+	free(a->pmu_uncore);
 	for (unsigned i = 0; i < c->nevents; i++) {
 		struct cfg_event *ev = &c->events[i];
 

@@ -72,11 +72,13 @@ struct cfg_match {
 #define CFG_MATCH_MAX 32
 
 struct cfg_arch {
-	char *name;     /* file stem, e.g. "hsw_ep" */
-	char *title;    /* "Intel Haswell-EP (Xeon E5 v3)" */
-	char *vendor;   /* CPUID vendor string, or "any" */
-	char *pmu;      /* libpfm4 core PMU for PAPI names without "pmu::" (NULL: none) */
-	char *prefetch; /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
+	char *name;       /* file stem, e.g. "hsw_ep" */
+	char *title;      /* "Intel Haswell-EP (Xeon E5 v3)" */
+	char *vendor;     /* CPUID vendor string, or "any" */
+	char *pmu;        /* libpfm4 core PMU for PAPI names without "pmu::" (NULL: none) */
+	char *pmu_uncore; /* libpfm4 uncore PMUs of this architecture, "skx_unc_imc*,skx_unc_pcu": a
+	                     trailing '*' is a kind of numbered boxes (NULL: none) */
+	char *prefetch;   /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
 	char *note;
 	struct cfg_match match[CFG_MATCH_MAX];
 	unsigned nmatch;
@@ -182,5 +184,8 @@ int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e);
    "match = any" fallback. */
 int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model, char *path,
 		       size_t len, struct err *e);
+/* The config whose [arch] pmu names libpfm4's core PMU pmu (the first in name order), into path;
+   *found is 0 when no file names it (not an error). */
+int cfg_select_for_pmu(const char *dir, const char *pmu, char *path, size_t len, int *found, struct err *e);
 
 #endif

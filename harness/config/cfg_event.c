@@ -48,6 +48,35 @@ static int arch_pmu(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &ARCH(x)->pmu, v);
 }
 
+/* libpfm4's uncore PMU names of this architecture, which libpfm4's API does not tie to the core PMU:
+   "skx_unc_imc*, skx_unc_pcu" (comma- or blank-separated) is kept as "skx_unc_imc*,skx_unc_pcu". A
+   trailing '*' stands for the box number of a kind of numbered boxes (every box, summed: boxes.h). */
+static int arch_pmu_uncore(struct cfg_ctx *x, const char *v)
+{
+	char buf[1024], out[1024], *save = NULL;
+	size_t n = 0;
+
+	if (strlen(v) >= sizeof buf)
+		return cfg_fail(x, "pmu_uncore: list too long");
+	strcpy(buf, v);
+	for (char *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		size_t len = strlen(tok);
+		int boxes = tok[len - 1] == '*';
+		if (boxes)
+			tok[--len] = '\0';
+		if (!len || !cfg_name_ok(tok))
+			return cfg_fail(
+				x,
+				"pmu_uncore: '%s' is not a libpfm4 PMU name (with an optional '*' for "
+				"the box number)",
+				tok);
+		n += (size_t)snprintf(out + n, sizeof out - n, "%s%s%s", n ? "," : "", tok, boxes ? "*" : "");
+	}
+	if (!n)
+		return cfg_fail(x, "pmu_uncore: empty list");
+	return cfg_strdup(x, &ARCH(x)->pmu_uncore, out);
+}
+
 /* The prefetcher tables pmucheck knows (harness/prefetch/pf_table.c). */
 static int arch_prefetch(struct cfg_ctx *x, const char *v)
 {
@@ -114,9 +143,9 @@ static int arch_match(struct cfg_ctx *x, const char *v)
 }
 
 static const struct cfg_key arch_keys[] = {
-	{"name", 1, arch_name},   {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
-	{"match", 1, arch_match}, {"pmu", 0, arch_pmu},     {"prefetch", 1, arch_prefetch},
-	{"note", 0, arch_note},
+	{"name", 1, arch_name},         {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
+	{"match", 1, arch_match},       {"pmu", 0, arch_pmu},     {"pmu_uncore", 0, arch_pmu_uncore},
+	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},
 };
 
 const struct cfg_kind cfg_kind_arch = {"arch",    0,   arch_keys, sizeof arch_keys / sizeof arch_keys[0],

@@ -108,13 +108,28 @@ static int ini_name(const struct dirent *d)
 	return n > 4 && !strcmp(d->d_name + n - 4, ".ini");
 }
 
-int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model, char *path,
-		       size_t len, struct err *e)
+/* Which file describes the CPU (or the PMU) wanted: rank 0 is none, the highest rank wins. */
+struct want {
+	const char *vendor, *pmu;
+	unsigned family, model;
+};
+
+static int rank_of(const struct cfg_arch *a, const struct want *w)
+{
+	if (w->pmu)
+		return a->pmu && !strcmp(a->pmu, w->pmu);
+	return match_rank(a, w->vendor, w->family, w->model);
+}
+
+/* The best-ranked config of dir (NULL: cfg_dir()) into path; *best is its rank, 0 when none. */
+static int best_config(const char *dir, const struct want *w, char *path, size_t len, int *best,
+		       struct err *e)
 {
 	char dbuf[PATH_MAX], file[PATH_MAX];
 	struct dirent **list = NULL;
-	int n, best = 0, rc = 0;
+	int n, rc = 0;
 
+	*best = 0;
 	if (!dir) {
 		rc = cfg_dir(dbuf, sizeof dbuf, e);
 		if (rc)
@@ -134,9 +149,9 @@ int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, uns
 			cfg_free(&c);
 			continue;
 		}
-		rank = match_rank(&c.arch, vendor, family, model);
-		if (rank > best) {
-			best = rank;
+		rank = rank_of(&c.arch, w);
+		if (rank > *best) {
+			*best = rank;
 			snprintf(path, len, "%s", file);
 		}
 		cfg_free(&c);
@@ -144,10 +159,26 @@ int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, uns
 	for (int i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
+	return rc;
+}
+
+int cfg_select_for_cpu(const char *dir, const char *vendor, unsigned family, unsigned model, char *path,
+		       size_t len, struct err *e)
+{
+	struct want w = {.vendor = vendor, .family = family, .model = model};
+	int best, rc = best_config(dir, &w, path, len, &best, e);
+
 	if (rc)
 		return rc;
 	if (!best)
-		return err_set(e, E_RUNTIME, "%s: no config matches %s family 0x%x model 0x%x", dir, vendor,
-			       family, model);
+		return err_set(e, E_RUNTIME, "%s: no config matches %s family 0x%x model 0x%x",
+			       dir ? dir : "the config directory", vendor, family, model);
 	return 0;
+}
+
+int cfg_select_for_pmu(const char *dir, const char *pmu, char *path, size_t len, int *found, struct err *e)
+{
+	struct want w = {.pmu = pmu};
+
+	return best_config(dir, &w, path, len, found, e);
 }

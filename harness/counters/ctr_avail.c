@@ -5,6 +5,7 @@
  * PAPI's perf_event component, which is the libpfm4 that PAPI uses.
  */
 #include <papi.h>
+#include <perfmon/pfmlib.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,24 @@ int ctr_hardware_available(char *reason, size_t len)
 	if (!hw_ok)
 		snprintf(reason, len, "%s", hw_reason);
 	return hw_ok;
+}
+
+int ctr_pfm_core_pmu(char *name, size_t len)
+{
+	*name = '\0';
+	if (pfm_initialize() != PFM_SUCCESS)
+		return 0;
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof pi);
+		pi.size = sizeof pi;
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name && pi.is_present &&
+		    pi.type == PFM_PMU_TYPE_CORE) {
+			snprintf(name, len, "%s", pi.name);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 json_t *ctr_availability_json(void)

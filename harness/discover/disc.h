@@ -3,8 +3,9 @@
  * Candidates come from three sources, each recorded per event (docs/discover.md):
  *   disc_sysfs   the kernel's aliases of every PMU (<pmus>/<pmu>/events/<alias>, with .scale and .unit)
  *   disc_pfm     libpfm4's table of the detected PMUs (or of the PMUs named, with LIBPFM_FORCE_PMU /
- *                LIBPFM_ENCODE_INACTIVE=1 for another CPU's): every event with libpfm4's default umasks,
- *                and each umask alone
+ *                LIBPFM_ENCODE_INACTIVE=1 for another CPU's, with the uncore PMUs its config's
+ *                [arch] pmu_uncore names): every event with libpfm4's default umasks, each umask
+ *                alone, and the unions of umasks libpfm4 ORs
  *   disc_vendor  a vendor event file: Intel's perfmon JSON or the kernel's tools/perf/pmu-events JSON
  * then filtered (disc_filter) and planned into groups that fit the counters (disc_plan). The run itself
  * is an ordinary run of these events; candidates.json in the results directory keeps each one's source
@@ -64,10 +65,12 @@ void disc_free(struct disc_list *l);
 int disc_sysfs(const char *pmus, struct disc_list *l, struct err *e);
 
 /* libpfm4's events of the PMUs whose names match one of the comma-separated fnmatch patterns
-   (NULL: the PMUs libpfm4 detects here, its generic "perf" tables left out). *npmus gets how many
-   PMUs were read; version names libpfm4's version ("4.13"). */
-int disc_pfm(const char *pmu_patterns, struct disc_list *l, unsigned *npmus, char *version, size_t len,
-	     struct err *e);
+   (NULL: the PMUs libpfm4 detects here, its generic "perf" tables left out, and the uncore PMUs of
+   uncore, the architecture config's [arch] pmu_uncore list, NULL: none). A kind of numbered boxes of
+   that list ("skx_unc_imc*") is read once, as the box wildcard. *npmus gets how many PMUs were read;
+   version names libpfm4's version ("4.13"). */
+int disc_pfm(const char *pmu_patterns, const char *uncore, struct disc_list *l, unsigned *npmus,
+	     char *version, size_t len, struct err *e);
 
 /* A vendor event file (JSON array of events, or Intel's {"Header", "Events"}). E_USAGE naming the file,
    the entry and the field for anything that is no such file; nothing is added then. */

@@ -20,10 +20,22 @@ static const char *const memory_words[] = {"l1d",  "l1-d",  "l2",    "l3",      
 					   "load", "store", "stall", "offcore", "ocr.",  "dram",  "pref",
 					   "miss", "fill",  "evict", "wb",      "split", "tlb",   "ls_",
 					   "dc_",  "cas_",  "lines", "rqsts",   "snoop", "hitm",  "rfo"};
-/* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents, mesh to
-   memory, links; AMD's L3, data fabric and memory controllers. */
-static const char *const memory_units[] = {"imc", "cha",    "cbox",   "m2m", "upi", "qpi",
-					   "edc", "amd_l3", "amd_df", "umc", "_l3", "hha"};
+/* Uncore PMUs between the cores and memory: Intel's memory controllers, caching/home agents (CBo,
+   CHA, HA: libpfm4's hswep_unc_ha), mesh to memory, links; AMD's L3, data fabric and memory
+   controllers. The ring/mesh stops in front of the links (R3QPI, M3UPI: credits and ring slots, 620
+   events on Skylake-SP) are left out, though their names hold "qpi"/"upi". */
+static const char *const memory_units[] = {"imc", "cha",    "cbo",    "unc_ha", "m2m", "upi", "qpi",
+					   "edc", "amd_l3", "amd_df", "umc",    "_l3", "hha"};
+static const char *const link_stops[] = {"r3qpi", "m3upi"};
+/* Words of uncore event names about the traffic, beside memory_words: the memory controllers' read and
+   write queues (RPQ, WPQ), the caching agents' table of requests (TOR) and directory, requests, victims,
+   link flits, reads and writes. What they leave out are the boxes' own ring slots, credits and power
+   states (Skylake-SP's CHA alone names about 700 events with libpfm4's umasks). */
+static const char *const uncore_words[] = {"rpq", "wpq",   "tor_", "request", "victim",
+					   "dir", "flits", "read", "writ",    "data"};
+/* But not the memory controllers' breakdowns per DIMM rank and bank (UNC_M_RD_CAS_RANK0..7 with
+   a umask per bank: about 350 events on Haswell-EP), which split what UNC_M_CAS_COUNT counts whole. */
+static const char *const uncore_detail[] = {"rank"};
 
 static bool contains_word(const char *name, const char *const *words, size_t n)
 {
@@ -39,13 +51,17 @@ static bool contains_word(const char *name, const char *const *words, size_t n)
 	return false;
 }
 
+#define HAS(s, words) contains_word(s, words, sizeof words / sizeof words[0])
+
 bool disc_default_keeps(const struct disc_cand *c)
 {
 	if (c->origin == DISC_GIVEN)
 		return true;
 	if (c->uncore)
-		return contains_word(c->pmu, memory_units, sizeof memory_units / sizeof memory_units[0]);
-	return contains_word(c->name, memory_words, sizeof memory_words / sizeof memory_words[0]);
+		return HAS(c->pmu, memory_units) && !HAS(c->pmu, link_stops) &&
+			(HAS(c->name, memory_words) || HAS(c->name, uncore_words)) &&
+			!HAS(c->name, uncore_detail);
+	return HAS(c->name, memory_words);
 }
 
 /* Each comma-separated pattern must be a usable fnmatch pattern of printable characters. */

@@ -3,7 +3,8 @@
  * rules: never more events than the PMU's general counters, the vendor's counter restrictions
  * (counter_mask) honoured, two events that program the same filter register (offcore response,
  * config1) never together, uncore apart from core. The reference events (cycles, instructions) a run
- * adds to every group sit on fixed counters on Intel and are left out of this count. */
+ * adds to every group sit on fixed counters on Intel and are left out of this count. The counter masks
+ * come from vendor files only: libpfm4 4.13's public API gives none (docs/discover.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

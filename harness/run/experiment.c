@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "boxes.h"
+#include "ctr.h"
 #include "ctr_int.h"
 #include "experiment.h"
 #include "run_prefetch.h"
@@ -37,6 +38,33 @@ int experiment_load_config(const char *path, const struct cpuid_info *cpu, struc
 		snprintf(chosen, len, "%s", path);
 	*found = 1;
 	return 0;
+}
+
+json_t *experiment_pmu_json(const struct cfg *c, char *warning, size_t len)
+{
+	const char *want = c->has_arch ? c->arch.pmu : NULL;
+	char here[CTR_NAME_MAX], note[512];
+	unsigned bare = 0;
+	int known = ctr_pfm_core_pmu(here, sizeof here), agrees = !want || !known || !strcmp(want, here);
+
+	*warning = '\0';
+	for (unsigned i = 0; i < c->nevents; i++)
+		bare += c->events[i].backend == CFG_PAPI && !strstr(c->events[i].spec, "::");
+	if (!want)
+		snprintf(note, sizeof note, "the config names no libpfm4 PMU");
+	else if (!known)
+		snprintf(note, sizeof note, "libpfm4 detects no core PMU here: its names cannot be counted");
+	else if (agrees)
+		snprintf(note, sizeof note, "libpfm4's core PMU is the config's");
+	else {
+		snprintf(note, sizeof note,
+			 "libpfm4's core PMU here is %s, the config's is %s: %u of its events are PAPI names "
+			 "without a pmu:: prefix, which libpfm4 resolves against %s, another PMU's table",
+			 here, want, bare, here);
+		snprintf(warning, len, "%s", note);
+	}
+	return json_pack("{s:o, s:o, s:b, s:s}", "config", want ? json_string(want) : json_null(), "libpfm4",
+			 known ? json_string(here) : json_null(), "agrees", agrees, "note", note);
 }
 
 /* Counted in every plain run besides the config's candidates: software events that any Linux counts,

@@ -29,6 +29,11 @@ struct experiment {
    No config directory is not an error: *found is 0 and the run counts no candidate events. */
 int experiment_load_config(const char *path, const struct cpuid_info *cpu, struct cfg *c, int *found,
 			   char *chosen, size_t len, struct err *e);
+/* The config's [arch] pmu beside libpfm4's core PMU on this machine (or the one LIBPFM_FORCE_PMU
+   names), for machine.json's config.pmu: {"config", "libpfm4" (null where none), "agrees", "note"}.
+   Where both are known and differ, warning gets why in words (else ""): the config's PAPI names
+   without "pmu::" belong to the config's PMU, and libpfm4 resolves them against its own. */
+json_t *experiment_pmu_json(const struct cfg *c, char *warning, size_t len);
 
 /* One experiment from the command line: events from --events (strict) or, when none is given, every
    candidate event of the config (lenient). */

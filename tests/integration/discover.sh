@@ -8,40 +8,94 @@ JSON="$TOP/tests/discover/skylakex_sample.json"
 DRY=(discover --dry-run --reported-levels --no-sysfs --list)
 forced() { LIBPFM_FORCE_PMU=$1 LIBPFM_ENCODE_INACTIVE=1 "${@:2}"; }
 
-# Per forced PMU: the candidates are that PMU's, every group fits its counters, the groups are at least
-# the events over the counters, one known encoding is libpfm4's (checked against the kernel's perf JSON:
-# L2_RQSTS.ALL_DEMAND_DATA_RD 0x24/0xe1 in skylakex, haswellx, sapphirerapids cache.json;
-# ls_dmnd_fills_from_sys.local_l2 0x43/0x01 in amdzen3 and amdzen4 cache.json), and the time is stated.
-for spec in hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 skx:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 \
-	spr:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124 amd64_fam19h_zen3:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143 \
-	amd64_fam19h_zen4:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143; do
-	IFS=: read -r pmu name config <<<"$spec"
+# Per forced PMU: the candidates are that PMU's and, where its config's [arch] pmu_uncore names them,
+# its uncore PMUs' (libpfm4 forgets those when forced: read by forcing each in turn), every group fits its
+# counters, the groups are at least the events over the counters, one known encoding is libpfm4's (checked
+# against the kernel's perf JSON: L2_RQSTS.ALL_DEMAND_DATA_RD 0x24/0xe1 in skylakex, haswellx,
+# sapphirerapids cache.json; ls_dmnd_fills_from_sys.local_l2 0x43/0x01 in amdzen3 and amdzen4 cache.json;
+# UNC_M_CAS_COUNT.RD 0x04/0x03 in skylakex and haswellx uncore-memory.json), and the time is stated.
+for spec in 'hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:hswep_unc_imc*:UNC_M_CAS_COUNT.RD:0x304' \
+	'skx:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:skx_unc_imc*:UNC_M_CAS_COUNT.RD:0x304' \
+	'spr:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:::' \
+	'amd64_fam19h_zen3:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143:amd64_fam19h_zen3_l3:UNC_L3_MISSES.ALL:' \
+	'amd64_fam19h_zen4:DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2:0x143:::'; do
+	IFS=: read -r pmu name config upmu uname uconfig <<<"$spec"
 	forced "$pmu" "$PMUCHECK" "${DRY[@]}" --out "$TMP/none-$pmu" >"$TMP/$pmu.out" 2>&1
-	check "$pmu: candidates, groups within the counters, $name = $config, a time estimate" \
-		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" <<'PY'
+	check "$pmu: candidates, groups within the counters, $name = $config, ${uname:-no uncore}, a time estimate" \
+		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" "$upmu" "$uname" "$uconfig" <<'PY'
 import math, re, sys
-out, pmu, name, config = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3], sys.argv[4]
+out, pmu, name, config, upmu, uname, uconfig = open(sys.argv[1]).read(), *sys.argv[2:]
 rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
 n = int(re.search(r"^candidates: (\d+) \(sysfs 0, libpfm4 (\d+)", out, re.M).group(1))
 assert n == len(rows) and n >= 50, (n, len(rows))
-assert all(r[2] == pmu and r[3] == "libpfm4" for r in rows), {r[2] for r in rows}
-assert {r[1]: r[4] for r in rows}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
-m = re.search(rf"{pmu}: (\d+) events in (\d+) groups of at most (\d+)", out)
-events, groups, counters = map(int, m.groups())
-assert events == n and math.ceil(n / counters) <= groups <= n, (events, groups, counters)
+core = [r for r in rows if r[2] == pmu]
+unc = [r for r in rows if r[2] != pmu]
+assert all(r[3] == "libpfm4" for r in rows), {r[3] for r in rows}
+assert {r[1]: r[4] for r in core}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
+groups_all = 0
+for p in sorted({r[2] for r in rows}):
+    m = re.search(rf"{re.escape(p)}: (\d+) events in (\d+) groups of at most (\d+)", out)
+    events, groups, counters = map(int, m.groups())
+    k = sum(r[2] == p for r in rows)
+    assert events == k and math.ceil(k / counters) <= groups <= k, (p, events, groups, counters)
+    groups_all += groups
+if upmu:
+    # the uncore PMUs: box kinds as one wildcard each ("skx_unc_imc*"), or the PMU itself; counted per socket
+    kinds = {r[2] for r in unc}
+    assert upmu in kinds, kinds
+    assert all(r[1].startswith(r[2] + "::") for r in unc)
+    spec = f"{upmu}::{uname.replace('.', ':', 1)}"
+    got = {r[1]: r[4] for r in unc}
+    assert spec in got, (spec, sorted(got)[:5])
+    assert not uconfig or got[spec] == uconfig, (spec, got[spec], uconfig)
+    assert re.search(rf"^candidates: .*; {len(unc)} uncore\)", out, re.M)
+else:
+    assert not unc, {r[2] for r in unc}
 # offcore-response events (config1) of one MSR never share a group: at least as many groups as those
 offcore = {}
-for r in rows:
+for r in core:
     if r[5] not in ("", "0x0"):
         offcore[int(r[4], 16) & 0xff] = offcore.get(int(r[4], 16) & 0xff, 0) + 1
-assert groups >= max(offcore.values(), default=0), (groups, offcore)
+assert groups_all >= max(offcore.values(), default=0), (groups_all, offcore)
 t = re.search(r"time on the candidates' CPU: at least (\d+) s .*about (\d+) s", out)
 assert 0 < int(t.group(1)) < int(t.group(2)), t.group(0)
 assert "dry run: nothing measured, nothing written" in out
-print(f"# {pmu}: {n} candidates, {groups} groups of <= {counters}, {t.group(1)}-{t.group(2)} s")
+print(f"# {pmu}: {n} candidates ({len(unc)} uncore), {groups_all} groups, {t.group(1)}-{t.group(2)} s")
 PY
 	check "$pmu: a dry run writes nothing" test ! -e "$TMP/none-$pmu"
 done
+
+# Umask unions: every union candidate ("EVENT:U1:U2:...") encodes as the bitwise OR of its umasks alone,
+# which differ only in the umask field (bits 8-15) and config1, and is no single umask's or the default's
+# encoding; Zen 3's DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM has the union of its six sources (0x43, umasks
+# 0x01|0x02|0x04|0x08|0x10|0x40 = 0x5f: amdzen3 cache.json ls_dmnd_fills_from_sys.* umasks).
+for pmu in amd64_fam19h_zen3 skx; do
+	forced "$pmu" "$PMUCHECK" "${DRY[@]}" --all --pmu "$pmu" >"$TMP/u-$pmu.out" 2>&1
+done
+check "umask unions are ORs of single umasks, in the umask field only; Zen 3's fills from all sources" \
+	python3 - "$TMP/u-amd64_fam19h_zen3.out" "$TMP/u-skx.out" <<'PY'
+import sys
+for path in sys.argv[1:]:
+    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    enc = {r[1]: (int(r[4], 16), int(r[5], 16)) for r in rows}
+    unions = [r for r in rows if "OR-ed" in r[9]]
+    assert unions, path
+    for r in unions:
+        pmu, rest = r[1].split("::")
+        event, *umasks = rest.split(":")
+        assert len(umasks) >= 2, r[1]
+        parts = [enc[f"{pmu}::{event}:{u}"] for u in umasks]
+        c = c1 = 0
+        for p, p1 in parts:
+            assert p & ~0xff00 == parts[0][0] & ~0xff00, (r[1], hex(p))
+            c, c1 = c | p, c1 | p1
+        assert enc[r[1]] == (c, c1), (r[1], enc[r[1]], (c, c1))
+        assert (c, c1) not in [enc[k] for k in enc if k.startswith(f"{pmu}::{event}") and k != r[1] and k.count(":") <= 3], r[1]
+    print(f"# {path.split('u-')[-1][:-4]}: {len(unions)} umask unions")
+zen3 = {r[1]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10}
+u = "amd64_fam19h_zen3::DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT"
+assert zen3[u][4] == "0x5f43", zen3.get(u)
+PY
 
 # The vendor file: metrics and fixed-counter events skipped, the rest with the encodings libpfm4 gives
 # the same names in its skx table; the offcore event's MSR value in config1, the uncore event on every box
@@ -64,6 +118,26 @@ assert ocr[1] == "cpu/event=0xb7,umask=0x1,offcore_rsp=0x3fbc000491/" and ocr[5]
 cas = vendor["UNC_M_CAS_COUNT.RD"]
 assert cas[1] == "uncore_imc_*/event=0x4,umask=0x3/" and cas[7] == "64" and cas[8] == "Bytes", cas
 assert re.search(r"^candidates: \d+ \(sysfs 0, libpfm4 \d+, vendor 7, given 0; 1 uncore\); ([2-9]|\d\d+) entries", out, re.M)
+PY
+
+# Per-counter constraints: three CHA events allowed only on counter 0 (Intel's "Counter": "0") land in three
+# groups, each with at most one of them; the two unrestricted events fill the first. The same file with the
+# restriction lifted packs the five into two groups of four counters (the check can fail).
+C0="$TOP/tests/discover/counter0_sample.json"
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$C0" --all >"$TMP/c0.out" 2>&1
+sed 's/"Counter": "0"/"Counter": "0,1,2,3"/' "$C0" >"$TMP/c0-free.json"
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/c0-free.json" --all >"$TMP/c0-free.out" 2>&1
+check "vendor Counter \"0\": three counter-0 events in three groups; unrestricted, two groups" \
+	python3 - "$TMP/c0.out" "$TMP/c0-free.out" <<'PY'
+import sys
+def groups(path):
+    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    return {r[0]: int(r[10]) for r in rows}
+g, free = groups(sys.argv[1]), groups(sys.argv[2])
+c0 = ["UNC_CHA_RxC_OCCUPANCY.IRQ", "TEST_CHA_OCCUPANCY.TWO", "TEST_CHA_OCCUPANCY.THREE"]
+assert len(g) == 5 and sorted(g[n] for n in c0) == [1, 2, 3], g
+assert max(g.values()) == 3 and max(free.values()) == 2, (g, free)
+assert "uncore_cha_*: 5 events in 3 groups of at most 4" in open(sys.argv[1]).read()
 PY
 
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.

@@ -176,6 +176,10 @@ static const struct bad {
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nevents = lines_read bogus\n", 5,
 	 "'bogus' is not all, none or a quantity"},
 	{"[arch]\nname = t\nthis line has no equals sign\n", 3, "expected [section], key = value"},
+	{ARCH "pmu_uncore = skx_unc_imc*, skx/unc\n", 7, "'skx/unc' is not a libpfm4 PMU name"},
+	{ARCH "pmu_uncore = skx_unc_*_x\n", 7, "'skx_unc_*_x' is not a libpfm4 PMU name"},
+	{ARCH "pmu_uncore = *\n", 7, "'' is not a libpfm4 PMU name"},
+	{ARCH "pmu_uncore = ,\n", 7, "pmu_uncore: empty list"},
 };
 
 static void test_malformed_inputs_name_file_and_line(void **state)
@@ -253,6 +257,9 @@ static void test_real_haswell_config(void **state)
 	if (cfg_load(path, &c, &e))
 		fail_msg("%s", e.msg);
 	assert_string_equal(c.arch.pmu, "hsw_ep");
+	/* the uncore PMUs of the architecture, as a comma list with the box kinds' '*' kept */
+	assert_non_null(strstr(c.arch.pmu_uncore, "hswep_unc_cbo*,hswep_unc_ha*,hswep_unc_imc*,"));
+	assert_null(strchr(c.arch.pmu_uncore, ' '));
 	ev = cfg_event_find(&c, "UNC_Q_RXL_FLITS_G1.DRS_DATA");
 	assert_non_null(ev);
 	assert_int_equal(ev->quantity, CFG_Q_lines_read);

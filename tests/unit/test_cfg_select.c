@@ -26,6 +26,30 @@ static void expect_choice(const char *vendor, unsigned family, unsigned model, c
 		fail_msg("%s %#x:%#x chose %s, expected %s", vendor, family, model, path, file);
 }
 
+/* The config of a libpfm4 core PMU ([arch] pmu): discover's way to the uncore PMUs of a forced CPU. */
+static void test_config_of_a_core_pmu(void **state)
+{
+	static const char *const pmu_file[][2] = {
+		{"skx", "skx.ini"}, {"hsw_ep", "hsw_ep.ini"}, {"amd64_fam19h_zen3", "zen3.ini"}};
+	char path[4096];
+	struct err e;
+	int found;
+
+	(void)state;
+	unsetenv("PMUCHECK_CONFIG_DIR");
+	for (size_t i = 0; i < sizeof pmu_file / sizeof pmu_file[0]; i++) {
+		const char *slash;
+		if (cfg_select_for_pmu(NULL, pmu_file[i][0], path, sizeof path, &found, &e))
+			fail_msg("%s: %s", pmu_file[i][0], e.msg);
+		slash = strrchr(path, '/');
+		if (!found || !slash || strcmp(slash + 1, pmu_file[i][1]))
+			fail_msg("%s chose %s (found %d), expected %s", pmu_file[i][0], path, found,
+				 pmu_file[i][1]);
+	}
+	assert_int_equal(cfg_select_for_pmu(NULL, "netburst", path, sizeof path, &found, &e), 0);
+	assert_int_equal(found, 0);
+}
+
 static void test_real_configs_are_chosen_by_cpuid(void **state)
 {
 	(void)state;
@@ -248,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_configs_are_chosen_by_cpuid),
+		cmocka_unit_test(test_config_of_a_core_pmu),
 		cmocka_unit_test(test_amd_model_range_edges_follow_the_kernel),
 		cmocka_unit_test(test_no_two_configs_claim_one_cpu),
 		cmocka_unit_test(test_more_precise_match_wins),
