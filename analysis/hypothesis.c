@@ -122,6 +122,10 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 	char a[96], b[96], r[160];
 
 	why[0] = '\0';
+	if (v->cls == VC_BOX) { /* the config's hypothesis is its sum's */
+		snprintf(why, len, "a box of a summed event, whose row is compared");
+		return HYPO_NOT_COMPARED;
+	}
 	if (!h)
 		return HYPO_NONE;
 	if (v->cls == VC_NOT_MEASURED) {

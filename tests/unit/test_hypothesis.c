@@ -17,9 +17,13 @@
 #define ALL_SEEN (B(LV_L1) | B(LV_L2) | B(LV_L3) | B(LV_DRAM))
 
 /* lines_read * 1 at L2, L3, DRAM for both prefetch states: an L1 fill counter */
-static const struct hypo fill = {
-	"l1.fill",           "L1D.REPLACEMENT", RQ_lines_read, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
-	B(PF_ON) | B(PF_OFF)};
+static const struct hypo fill = {"l1.fill",
+				 "L1D.REPLACEMENT",
+				 RQ_lines_read,
+				 1.0,
+				 B(LV_L2) | B(LV_L3) | B(LV_DRAM),
+				 B(PF_ON) | B(PF_OFF),
+				 MSCOPE_NONE};
 
 static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf)
 {
@@ -36,7 +40,7 @@ static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf
 static enum hypo_agreement compare(const struct hypo *h, const struct verdict *v, unsigned levels,
 				   unsigned pf, int same, char *why)
 {
-	struct hypo_seen seen = {levels, pf, same};
+	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE};
 	return hypo_compare(h, v, &seen, why, 300);
 }
 
