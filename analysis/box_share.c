@@ -1,4 +1,4 @@
-/* box_share.c — each box's share of a box wildcard's sum, per level (box_share.h). */
+/* box_share.c — each box's share of a box wildcard's sum, per point and per level (box_share.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,20 +6,14 @@
 #include "box_share.h"
 #include "stats.h"
 
-/* The median count of every point for event ev into med[npoints] (NAN where it has none). */
-static void point_medians(const struct agg *a, uint32_t ev, double *med, double *tmp)
+unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box)
 {
-	const struct agg_event *e = &a->events[ev];
+	unsigned nb = 0;
 
-	for (uint32_t p = 0; p < a->npoints; p++)
-		med[p] = NAN;
-	for (uint32_t k = 0; k < e->ncells; k++) {
-		const struct agg_cell *c = &a->cells[e->cells[k]];
-		if (!c->n)
-			continue;
-		memcpy(tmp, c->counts, c->n * sizeof *tmp);
-		med[c->point] = stats_median_select(tmp, c->n);
-	}
+	for (uint32_t b = 0; b < a->nevents; b++)
+		if (a->events[b].box_of == (int32_t)sum)
+			box[nb++] = b;
+	return nb;
 }
 
 static uint32_t max_cell_n(const struct agg *a)
@@ -31,36 +25,62 @@ static uint32_t max_cell_n(const struct agg *a)
 	return n;
 }
 
-/* Appends the entries of one summed row s whose boxes are box[0..nb), their medians med[b * npoints]. */
-static int add_sum(const struct agg *a, uint32_t s, const uint32_t *box, unsigned nb, const double *med,
-		   double *shares, struct box_share **out, unsigned *n)
+int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e)
+{
+	double *tmp = malloc(max_cell_n(a) * sizeof *tmp);
+
+	if (!tmp)
+		return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+	for (size_t i = 0; i < (size_t)nb * a->npoints; i++)
+		share[i] = NAN;
+	/* first each box's median count per point */
+	for (unsigned k = 0; k < nb; k++) {
+		const struct agg_event *ev = &a->events[box[k]];
+		for (uint32_t c = 0; c < ev->ncells; c++) {
+			const struct agg_cell *cell = &a->cells[ev->cells[c]];
+			if (!cell->n)
+				continue;
+			memcpy(tmp, cell->counts, cell->n * sizeof *tmp);
+			share[k * a->npoints + cell->point] = stats_median_select(tmp, cell->n);
+		}
+	}
+	/* then over their sum, where every box counted */
+	for (uint32_t p = 0; p < a->npoints; p++) {
+		double total = 0;
+		for (unsigned k = 0; k < nb; k++)
+			total += share[k * a->npoints + p]; /* NAN when a box has no count here */
+		for (unsigned k = 0; k < nb; k++)
+			share[k * a->npoints + p] = total > 0 ? share[k * a->npoints + p] / total : NAN;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Appends the entries of one summed row s (boxes box[0..nb), shares as box_point_shares gave them);
+   v is scratch of a->npoints. */
+static int add_sum(const struct agg *a, uint32_t s, const uint32_t *box, unsigned nb, const double *share,
+		   double *v, struct box_share **out, unsigned *n)
 {
 	for (int l = 0; l < LV_COUNT; l++) {
 		struct box_share *grown;
 		unsigned np = 0;
 
-		/* shares[b * npoints + k]: box b's share at the level's k-th complete point */
-		for (uint32_t p = 0; p < a->npoints; p++) {
-			double total = 0;
-			unsigned b;
-			if (a->points[p].level != (enum point_level)l)
-				continue;
-			for (b = 0; b < nb && isfinite(med[b * a->npoints + p]); b++)
-				total += med[b * a->npoints + p];
-			if (b < nb || !(total > 0))
-				continue;
-			for (b = 0; b < nb; b++)
-				shares[b * a->npoints + np] = med[b * a->npoints + p] / total;
-			np++;
-		}
+		for (uint32_t p = 0; p < a->npoints; p++)
+			np += a->points[p].level == (enum point_level)l && isfinite(share[p]);
 		if (!np)
 			continue;
 		if (!(grown = realloc(*out, (*n + nb) * sizeof **out)))
 			return -1;
 		*out = grown;
-		for (unsigned b = 0; b < nb; b++) {
-			double *v = &shares[b * a->npoints], mid = stats_median(v, np); /* sorts v */
-			grown[(*n)++] = (struct box_share){s,    box[b],   (enum point_level)l, np, mid,
+		for (unsigned k = 0; k < nb; k++) {
+			double mid;
+			np = 0;
+			for (uint32_t p = 0; p < a->npoints; p++)
+				if (a->points[p].level == (enum point_level)l &&
+				    isfinite(share[k * a->npoints + p]))
+					v[np++] = share[k * a->npoints + p];
+			mid = stats_median(v, np); /* sorts v */
+			grown[(*n)++] = (struct box_share){s,    box[k],   (enum point_level)l, np, mid,
 							   v[0], v[np - 1]};
 		}
 	}
@@ -70,40 +90,39 @@ static int add_sum(const struct agg *a, uint32_t s, const uint32_t *box, unsigne
 int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e)
 {
 	uint32_t *box = malloc((a->nevents + 1) * sizeof *box);
-	double *med = NULL, *shares = NULL, *tmp = malloc(max_cell_n(a) * sizeof *tmp);
+	double *share = NULL, *v = malloc((a->npoints + 1) * sizeof *v);
+	int rc = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (!box || !tmp)
+	if (!box || !v)
 		goto oom;
-	for (uint32_t s = 0; s < a->nevents; s++) {
-		unsigned nb = 0;
+	for (uint32_t s = 0; s < a->nevents && !rc; s++) {
+		unsigned nb;
 		if (!a->events[s].nboxes)
 			continue;
-		for (uint32_t b = 0; b < a->nevents; b++)
-			if (a->events[b].box_of == (int32_t)s)
-				box[nb++] = b;
-		free(med);
-		free(shares);
-		med = malloc((size_t)nb * (a->npoints + 1) * sizeof *med);
-		shares = malloc((size_t)nb * (a->npoints + 1) * sizeof *shares);
-		if (!med || !shares)
+		nb = box_list(a, s, box);
+		free(share);
+		if (!(share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share)))
 			goto oom;
-		for (unsigned b = 0; b < nb; b++)
-			point_medians(a, box[b], &med[b * a->npoints], tmp);
-		if (add_sum(a, s, box, nb, med, shares, out, n))
+		if ((rc = box_point_shares(a, box, nb, share, e)))
+			break;
+		if (add_sum(a, s, box, nb, share, v, out, n))
 			goto oom;
 	}
 	free(box);
-	free(med);
-	free(shares);
-	free(tmp);
-	return 0;
+	free(share);
+	free(v);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
 oom:
 	free(box);
-	free(med);
-	free(shares);
-	free(tmp);
+	free(share);
+	free(v);
 	free(*out);
 	*out = NULL;
 	*n = 0;

@@ -14,6 +14,12 @@ struct box_share {
 	double share, lo, hi; /* median, smallest and largest share of the box over those points */
 };
 
+/* The boxes of summed row sum into box[] (room for a->nevents), in raw.csv's order; their number. */
+unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box);
+/* Each box's share at every point: share[k * a->npoints + p] for box[k] (nb * npoints values), NAN
+   where a box has no count there or the boxes counted nothing. E_RUNTIME: out of memory. */
+int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e);
+
 /* One entry per summed row x level x box, boxes in raw.csv's order, levels in enum order (levels no
    point counted are left out). *out is NULL when n is 0; free() it. E_RUNTIME: out of memory. */
 int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e);

@@ -1,7 +1,7 @@
 /* test_box_share.c — a config's box wildcard is judged as its sum and its boxes are not judged alone:
  * four memory channels of which one carries 40 % of the lines and three 20 % each. The summed row gets
  * the verdict (lines_read x 1), each box is marked a box of it, boxes.csv/boxes.md show the 40/20/20/20
- * split and its imbalance (max/mean 1.6, max/min 2), and the domain of every encoding is its own column. */
+ * split and its imbalance (max/mean 1.6, max/min 2), the report's figure draws it, and the domain of every encoding is its own column. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 
 #include "analyze.h"
 #include "box_share.h"
+#include "out_plot_sets.h"
 #include "tools/verdict_fixture.h"
 
 #define SUM "uncore_imc_*/cas_count_read/"
@@ -168,12 +169,42 @@ static void test_analyze_writes_the_shares_the_marks_and_the_domains(void **stat
 	assert_true(file_has(f->dir, "events.md", "| MEM_INST_RETIRED.ALL_LOADS | user+kernel |"));
 }
 
+/* The report's figure: one series per box, each at its share at every size, beside the even split. */
+static void test_the_figure_draws_each_boxs_share(void **state)
+{
+	struct fixture *f = *state;
+	struct out_rdata d;
+	struct out_figures figs;
+	struct analyze_summary sum;
+	struct err e;
+	const struct out_plot *pl = NULL;
+
+	assert_int_equal(analyze_dir(f->dir, &sum, &e), 0);
+	assert_int_equal(out_rdata_load(&d, f->dir, &e), 0);
+	assert_int_equal(out_figures_build(&d, &figs, &e), 0);
+	for (unsigned i = 0; i < figs.n; i++)
+		if (!strncmp(figs.p[i].name, "boxes_", 6))
+			pl = &figs.p[i];
+	assert_non_null(pl);
+	assert_int_equal(pl->ns, 5); /* 4 boxes and the even split */
+	for (unsigned k = 0; k < pl->ns; k++) {
+		const struct out_series *s = &pl->s[k];
+		double want = !strcmp(s->title, "box 0") ? 40 : !strcmp(s->title, "even split") ? 25 : 20;
+		assert_true(s->n > 10);
+		for (size_t i = 0; i < s->n; i++)
+			assert_true(fabs(s->y[i] - want) < 0.5);
+	}
+	out_figures_free(&figs);
+	out_rdata_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_sum_is_judged_and_the_boxes_are_not),
 		cmocka_unit_test(test_the_shares_show_the_40_20_20_20_split),
 		cmocka_unit_test(test_analyze_writes_the_shares_the_marks_and_the_domains),
+		cmocka_unit_test(test_the_figure_draws_each_boxs_share),
 	};
 	return cmocka_run_group_tests(tests, setup, fixture_close);
 }
