@@ -1,4 +1,5 @@
 /* agg.c — folds raw rows into per-point and per-(point, event) aggregates while streaming. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,15 @@ static char *dup(const char *s)
 	return strdup(s ? s : "");
 }
 
+/* The privilege domain an encoding records (",domain=user+kernel", harness ctr_spec.c), "" when none. */
+static void domain_of(const char *encoding, char *out, size_t len)
+{
+	const char *d = strstr(encoding, ",domain=");
+	size_t n = d ? strcspn(d + 8, ",") : 0;
+
+	snprintf(out, len, "%.*s", (int)n, d ? d + 8 : "");
+}
+
 static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 {
 	int64_t i = ix_find(a, &a->event_ix, hash_str(row->event), event_match, row->event);
@@ -164,6 +174,8 @@ static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 	ev->scope = dup(row->scope);
 	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
 		return -1;
+	domain_of(ev->encoding, ev->domain, sizeof ev->domain);
+	ev->box_of = -1;
 	ev->hyp_q = -1;
 	/* a volume the config expected at a scale breaks ties; a cycles hypothesis is for stalls.md */
 	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT && h->scale > 0) {
@@ -370,6 +382,32 @@ oom:
 	return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
 }
 
+/* Whether name is wild with its '*' (the box number, harness boxes.h) a decimal number. */
+static int box_name_matches(const char *wild, const char *name)
+{
+	const char *star = strchr(wild, '*');
+	size_t pre = star ? (size_t)(star - wild) : 0;
+
+	if (!star || strncmp(wild, name, pre) || !isdigit((unsigned char)name[pre]))
+		return 0;
+	for (name += pre; isdigit((unsigned char)*name); name++)
+		;
+	return !strcmp(name, star + 1);
+}
+
+static void link_boxes(struct agg *a)
+{
+	for (uint32_t s = 0; s < a->nevents; s++) {
+		if (strncmp(a->events[s].encoding, "sum of ", 7))
+			continue;
+		for (uint32_t b = 0; b < a->nevents; b++)
+			if (b != s && box_name_matches(a->events[s].name, a->events[b].name)) {
+				a->events[b].box_of = (int32_t)s;
+				a->events[s].nboxes++;
+			}
+	}
+}
+
 int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
 	int rc;
@@ -379,6 +417,7 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	a->path = NULL;
 	for (uint32_t i = 0; i < a->npoints; i++)
 		settle_time(&a->points[i], a->m.core_ghz);
+	link_boxes(a);
 	return rc;
 }
 

@@ -50,7 +50,10 @@ struct agg_event {
 	unsigned long rejected;    /* readings with status ok that no counter could produce (reading.h) */
 	const char *reject_reason; /* the first one's reason (static text) */
 	unsigned long reject_line; /* and its line in raw.csv */
-	int hyp_q;                 /* enum raw_quantity the config expected (machine.json), -1: none */
+	char domain[16];           /* the encoding's ",domain=": user+kernel, user, kernel, all; "" none */
+	int32_t box_of;  /* a box of a config's box wildcard: the index of the summed row, else -1 */
+	uint32_t nboxes; /* the summed row of a box wildcard: its boxes in raw.csv, else 0 */
+	int hyp_q;       /* enum raw_quantity the config expected (machine.json), -1: none */
 	double hyp_scale;
 	uint32_t *cells;
 	uint32_t ncells, cap;
@@ -79,7 +82,9 @@ struct agg {
 	int partial;      /* the results directory still holds PARTIAL: the run did not finish */
 };
 
-/* Reads raw.csv into a, whose m must already hold the machine. */
+/* Reads raw.csv into a, whose m must already hold the machine. A row whose encoding says "sum of N
+   boxes" is a box wildcard's sum (harness run_record.c); the rows named as its wildcard with the '*' a
+   box number are its boxes (box_of, nboxes). */
 int agg_read(struct agg *a, const char *raw_path, struct err *e);
 void agg_free(struct agg *a);
 

@@ -26,22 +26,26 @@ static int cmp_order(const void *x, const void *y)
 
 static int write_all(const char *dir, const struct agg *a, const struct verdict *v, const uint32_t *order,
 		     struct peak peaks[LV_COUNT][KA_COUNT], const struct stall_row *st, unsigned nst,
-		     struct err *e)
+		     unsigned *nbox, struct err *e)
 {
+	static const char *const optional[] = {"stalls.md", "boxes.csv", "boxes.md"};
 	struct fileset o = {.dir = dir};
 	char path[PATH_MAX];
 	int rc;
 
+	*nbox = 0;
 	if ((rc = out_events(&o, a, v, order, e)) || (rc = out_peaks(&o, a, v, peaks, e)) ||
-	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = out_discovered(&o, dir, a, v, order, e)) ||
-	    (rc = fileset_commit(&o, e))) {
+	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = out_boxes(&o, a, nbox, e)) ||
+	    (rc = out_discovered(&o, dir, a, v, order, e)) || (rc = fileset_commit(&o, e))) {
 		fileset_abort(&o);
 		return rc;
 	}
-	/* a stalls.md of an earlier analysis would now contradict the new tables */
-	snprintf(path, sizeof path, "%s/stalls.md", dir);
-	if (!nst && unlink(path) && errno != ENOENT)
-		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	/* a stalls.md or boxes table of an earlier analysis would now contradict the new tables */
+	for (unsigned i = 0; i < sizeof optional / sizeof *optional; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, optional[i]);
+		if (!(i ? *nbox : nst) && unlink(path) && errno != ENOENT)
+			return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	}
 	return 0;
 }
 
@@ -52,7 +56,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	uint32_t *order = NULL;
 	struct peak peaks[LV_COUNT][KA_COUNT];
 	struct stall_row *st = NULL;
-	unsigned nst = 0;
+	unsigned nst = 0, nbox = 0;
 	char path[PATH_MAX];
 	struct stat sb;
 	int rc;
@@ -85,7 +89,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
-	if ((rc = write_all(dir, &a, v, order, peaks, st, nst, e)))
+	if ((rc = write_all(dir, &a, v, order, peaks, st, nst, &nbox, e)))
 		goto out;
 	if (sum) {
 		memset(sum, 0, sizeof *sum);
@@ -93,6 +97,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 		sum->points = a.npoints;
 		sum->events = a.nevents;
 		sum->stall_rows = nst;
+		sum->box_rows = nbox;
 		for (uint32_t i = 0; i < a.nevents; i++)
 			sum->classes[v[i].cls]++;
 	}

@@ -7,12 +7,13 @@
 
 struct analyze_summary {
 	unsigned long rows;
-	unsigned points, events, stall_rows;
+	unsigned points, events, stall_rows, box_rows;
 	unsigned classes[VC_COUNT];
 };
 
-/* Reads DIR/raw.csv and DIR/machine.json and writes events.{csv,json,md}, peaks.{csv,md} and, when
-   stall-like events were counted with the chase variants, stalls.md. Bad input: E_USAGE and nothing
+/* Reads DIR/raw.csv and DIR/machine.json and writes events.{csv,json,md}, peaks.{csv,md}, when
+   stall-like events were counted with the chase variants stalls.md, and when a box wildcard's sum was
+   counted boxes.{csv,md}. Bad input: E_USAGE and nothing
    written. sum may be NULL. */
 int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e);
 

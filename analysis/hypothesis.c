@@ -35,6 +35,7 @@ static void from_machine(const struct machine_hypo *mh, struct hypo *h)
 		h->levels |= BIT(LV_ANY);
 	h->prefetch = (mh->prefetch & BIT(MPF_ON) ? BIT(PF_ON) : 0) |
 		(mh->prefetch & BIT(MPF_OFF) ? BIT(PF_OFF) : 0);
+	h->scope = mh->scope;
 }
 
 int hypo_build(const struct machine *m, struct hypo_set *s, struct err *e)
@@ -67,6 +68,9 @@ void hypo_seen(const struct agg *a, const struct verdict *v, const struct hypo *
 	int vq = v->quantity, hq = h ? h->quantity : -1;
 
 	memset(seen, 0, sizeof *seen);
+	seen->scope = !strcmp(ev->scope, "socket") ? MSCOPE_SOCKET
+		: !strcmp(ev->scope, "thread")     ? MSCOPE_CORE
+						   : MSCOPE_NONE;
 	seen->same_volumes = vq >= 0 && vq < RQ_COUNT && hq >= 0 && hq < RQ_COUNT;
 	for (uint32_t k = 0; k < ev->ncells; k++) {
 		const struct agg_cell *c = &a->cells[ev->cells[k]];
@@ -96,34 +100,55 @@ static void add(char *why, size_t len, const char *fmt, const char *a, const cha
 	snprintf(why + n, len - n, fmt, a, b);
 }
 
+/* A volume the run could not compare: "not compared: <reason>", unless the scope already contradicts the
+   config, which the data need not be judged for. */
+static enum hypo_agreement not_compared(char *why, size_t len, const char *reason)
+{
+	if (!*why) {
+		snprintf(why, len, "%s", reason);
+		return HYPO_NOT_COMPARED;
+	}
+	add(why, len, "volume not compared: %s%s", reason, "");
+	return HYPO_CONTRADICTS;
+}
+
 enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, const struct hypo_seen *seen,
 				 char *why, size_t len)
 {
 	unsigned lv = h ? h->levels & seen->levels : 0, pf = h ? h->prefetch & seen->prefetch : 0;
-	char a[96], b[96];
+	/* the words of each side's file: the config's "core", raw.csv's "thread" */
+	static const char *const configured[] = {[MSCOPE_CORE] = "core", [MSCOPE_SOCKET] = "socket"},
+				 *const counted[] = {[MSCOPE_CORE] = "thread", [MSCOPE_SOCKET] = "socket"};
+	char a[96], b[96], r[160];
 
 	why[0] = '\0';
+	if (v->cls == VC_BOX) { /* the config's hypothesis is its sum's */
+		snprintf(why, len, "a box of a summed event, whose row is compared");
+		return HYPO_NOT_COMPARED;
+	}
 	if (!h)
 		return HYPO_NONE;
 	if (v->cls == VC_NOT_MEASURED) {
 		snprintf(why, len, "the event was not measured");
 		return HYPO_NOT_COMPARED;
 	}
-	if (h->quantity == MACHINE_CYCLES) {
-		snprintf(why, len, "a cycles hypothesis is judged against the clock in stalls.md");
-		return HYPO_NOT_COMPARED;
-	}
+	/* a socket's count judged as one core's (or the reverse) is another event than the config's, whatever
+	   its volume does */
+	if (h->scope != MSCOPE_NONE && seen->scope != MSCOPE_NONE && h->scope != seen->scope)
+		add(why, len, "scope: configured %s, measured %s", configured[h->scope],
+		    counted[seen->scope]);
+	if (h->quantity == MACHINE_CYCLES)
+		return not_compared(why, len, "a cycles hypothesis is judged against the clock in stalls.md");
 	if (!lv) {
 		levels_text(h->levels, a, sizeof a);
-		snprintf(why, len, "no point was measured at its levels (%s)", a);
-		return HYPO_NOT_COMPARED;
+		snprintf(r, sizeof r, "no point was measured at its levels (%s)", a);
+		return not_compared(why, len, r);
 	}
 	/* prefetchers not switched run as the machine had them, which is on; a hypothesis for "off" only
 	   is not tested by them */
-	if (h->prefetch == BIT(PF_OFF) && !(seen->prefetch & BIT(PF_OFF))) {
-		snprintf(why, len, "it is for the prefetchers off, and no point was measured with them off");
-		return HYPO_NOT_COMPARED;
-	}
+	if (h->prefetch == BIT(PF_OFF) && !(seen->prefetch & BIT(PF_OFF)))
+		return not_compared(why, len,
+				    "it is for the prefetchers off, and no point was measured with them off");
 	if (v->quantity != h->quantity && !seen->same_volumes) {
 		add(why, len, "quantity: configured %s, measured %s", raw_quantity_names[h->quantity],
 		    v->cls == VC_UNRELATED || !*v->quantity_text ? "none (unrelated)" : v->quantity_text);

@@ -1,6 +1,6 @@
 /* hypothesis.h — the config's hypothesis for each event (machine.json counters.experiments[].hypotheses,
  * docs/results-format.md) set beside the measured verdict: "as configured", "contradicts the config:
- * <what differs>" (quantity, scale, levels, prefetch), or "no hypothesis" for an event the config does
+ * <what differs>" (scope, quantity, scale, levels, prefetch), or "no hypothesis" for an event the config does
  * not describe (--events, the software events of a plain run). */
 #ifndef PMUCHECK_HYPOTHESIS_H
 #define PMUCHECK_HYPOTHESIS_H
@@ -14,6 +14,7 @@ struct hypo {
 	double scale;
 	unsigned levels;   /* bits 1 << enum point_level where it should hold (placements applied to DRAM) */
 	unsigned prefetch; /* bits 1 << PF_ON, PF_OFF */
+	int scope;         /* enum machine_scope: MSCOPE_NONE where machine.json does not say */
 };
 
 struct hypo_set {
@@ -25,11 +26,13 @@ enum hypo_agreement { HYPO_NONE, HYPO_AS_CONFIGURED, HYPO_CONTRADICTS, HYPO_NOT_
 /* "no hypothesis", "as configured", "contradicts the config", "not compared" */
 extern const char *const hypo_agreement_names[HYPO_COUNT];
 
-/* What the points of an event measured: the levels and prefetch states it has counts in, and whether
-   the configured volume equals the verdict's on every such point (then the data cannot tell them apart). */
+/* What the points of an event measured: the levels and prefetch states it has counts in, whether
+   the configured volume equals the verdict's on every such point (then the data cannot tell them apart),
+   and the scope raw.csv gives its row (MSCOPE_CORE for "thread", MSCOPE_SOCKET, MSCOPE_NONE unknown). */
 struct hypo_seen {
 	unsigned levels, prefetch;
 	int same_volumes;
+	int scope;
 };
 
 /* The hypotheses machine.json recorded (machine_read), in the analysis' levels and prefetch states. */

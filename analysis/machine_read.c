@@ -145,6 +145,23 @@ static int quantity(const char *name)
 	return name && !strcmp(name, "cycles") ? MACHINE_CYCLES : -1;
 }
 
+/* "scope" is optional (older files lack it); present, it is one of cfg_json.c's words. */
+static int read_scope(const char *event, json_t *o, struct machine_hypo *h, const char *path, struct err *e)
+{
+	static const char *const scope_words[] = {[MSCOPE_CORE] = "core", [MSCOPE_SOCKET] = "socket"};
+	json_t *s = json_object_get(o, "scope");
+
+	h->scope = MSCOPE_NONE;
+	if (!s)
+		return 0;
+	for (int k = MSCOPE_CORE; k <= MSCOPE_SOCKET; k++)
+		if (json_is_string(s) && !strcmp(json_string_value(s), scope_words[k]))
+			h->scope = k;
+	if (h->scope == MSCOPE_NONE)
+		return err_set(e, E_USAGE, "%s: hypothesis '%s': 'scope' is not core or socket", path, event);
+	return 0;
+}
+
 static int read_hypo(const char *event, json_t *o, struct machine_hypo *h, const char *path, struct err *e)
 {
 	json_t *scale = json_object_get(o, "scale");
@@ -162,10 +179,11 @@ static int read_hypo(const char *event, json_t *o, struct machine_hypo *h, const
 	h->scale = json_number_value(scale);
 	if ((rc = words(json_object_get(o, "levels"), "levels", event, &h->levels, level_words, path, e)) ||
 	    (rc = words(json_object_get(o, "placement"), "placement", event, &h->placement, placement_words,
-			path, e)))
+			path, e)) ||
+	    (rc = words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch, prefetch_words, path,
+			e)))
 		return rc;
-	return words(json_object_get(o, "prefetch"), "prefetch", event, &h->prefetch, prefetch_words, path,
-		     e);
+	return read_scope(event, o, h, path, e);
 }
 
 /* counters.experiments[].hypotheses: every experiment of a run takes them from one config, so an event

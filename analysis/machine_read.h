@@ -15,6 +15,9 @@
 /* The places and prefetcher states a hypothesis names, as bits 1 << these. */
 enum machine_placement { MP_LOCAL, MP_REMOTE, MP_INTERLEAVE };
 enum machine_prefetch { MPF_ON, MPF_OFF };
+/* the config's scope: where its counts come from (cfg_json.c writes "core" or "socket"); MSCOPE_NONE in a
+   machine.json written before the scope was recorded */
+enum machine_scope { MSCOPE_NONE, MSCOPE_CORE, MSCOPE_SOCKET };
 
 /* One config hypothesis (counters.experiments[].hypotheses), keyed by the raw.csv row it is for. */
 struct machine_hypo {
@@ -25,6 +28,7 @@ struct machine_hypo {
 	unsigned levels;    /* LEVEL_BIT(enum level) */
 	unsigned placement; /* bits 1 << enum machine_placement */
 	unsigned prefetch;  /* bits 1 << enum machine_prefetch */
+	int scope;          /* enum machine_scope */
 };
 
 /* One point of the level probe's latency sweep (levels.latency_curve). */

@@ -21,6 +21,8 @@ int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, 
 	       struct err *e);
 int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
 	      struct peak table[LV_COUNT][KA_COUNT], struct err *e);
+/* boxes.csv and boxes.md when raw.csv holds a box wildcard's sum with its boxes (*written: their rows). */
+int out_boxes(struct fileset *o, const struct agg *a, unsigned *written, struct err *e);
 int out_stalls(struct fileset *o, const struct agg *a, const struct stall_row *rows, unsigned n,
 	       struct err *e);
 

@@ -20,6 +20,18 @@ static const char *num(char *buf, size_t len, const char *fmt, double x)
 	return buf;
 }
 
+/* A verdict with figures: not for an event not measured, nor for a box of a summed event. */
+static int judged(const struct verdict *v)
+{
+	return v->cls != VC_NOT_MEASURED && v->cls != VC_BOX;
+}
+
+/* The summed row a box row belongs to, "" for any other. */
+static const char *box_of(const struct agg *a, const struct agg_event *ev)
+{
+	return ev->box_of >= 0 ? a->events[ev->box_of].name : "";
+}
+
 static void scale_text(const struct verdict *v, char *buf, size_t len)
 {
 	if (v->scale > 0)
@@ -50,7 +62,8 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 	char hyp[200], check[400];
 	char b[16][64], levels[96], excl[160];
 
-	fputs("event,backend,scope,class,quantity,scale,scale_measured,levels,prefetch,error,spread,r2,"
+	fputs("event,backend,scope,domain,box_of,class,quantity,scale,scale_measured,levels,prefetch,error,"
+	      "spread,r2,"
 	      "slope,intercept,max_events_per_s,points,noisy_points_excluded,boundary_points_excluded,"
 	      "decomposition,decomposition_error,decomposition_r2,background_per_s,outliers_excluded,"
 	      "rejected_readings,note,hypothesis,config_check\n",
@@ -67,10 +80,12 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 		out_csv_field(f, ev->name, 0);
 		out_csv_field(f, ev->backend, 0);
 		out_csv_field(f, ev->scope, 0);
+		out_csv_field(f, ev->domain, 0);
+		out_csv_field(f, box_of(a, ev), 0);
 		out_csv_field(f, verdict_class_names[v->cls], 0);
 		out_csv_field(f, v->quantity_text, 0);
 		out_csv_field(f, b[0], 0);
-		out_csv_field(f, num(b[1], 64, "%.6g", v->cls == VC_NOT_MEASURED ? NAN : v->measured), 0);
+		out_csv_field(f, num(b[1], 64, "%.6g", judged(v) ? v->measured : NAN), 0);
 		out_csv_field(f, levels, 0);
 		out_csv_field(f, verdict_prefetch_text(v->prefetch), 0);
 		out_csv_field(f, num(b[2], 64, "%.6g", v->error), 0);
@@ -137,8 +152,14 @@ static json_t *event_json(const struct agg *a, const struct verdict *v, const st
 	const struct agg_event *ev = &a->events[v->event];
 	char hyp[200], check[400];
 	enum hypo_agreement agrees = hypo_check(a, hs, v, check, sizeof check);
-	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend, "encoding",
-			      ev->encoding, "scope", ev->scope, "class", verdict_class_names[v->cls]);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "event", ev->name, "backend", ev->backend,
+			      "encoding", ev->encoding, "scope", ev->scope, "domain", ev->domain, "class",
+			      verdict_class_names[v->cls]);
+
+	if (ev->box_of >= 0)
+		json_object_set_new(o, "box_of", json_string(box_of(a, ev)));
+	if (ev->nboxes)
+		json_object_set_new(o, "boxes", json_integer(ev->nboxes));
 
 	json_object_set_new(o, "rows",
 			    json_pack("{s:I,s:I,s:I,s:I,s:I}", "ok", (json_int_t)ev->rows[RS_OK],
@@ -150,7 +171,7 @@ static json_t *event_json(const struct agg *a, const struct verdict *v, const st
 	json_object_set_new(o, "hypothesis", *hyp ? json_string(hyp) : json_null());
 	json_object_set_new(o, "config_agreement", json_string(hypo_agreement_names[agrees]));
 	json_object_set_new(o, "config_check", json_string(check));
-	if (v->cls == VC_NOT_MEASURED)
+	if (!judged(v))
 		return o;
 	json_object_set_new(o, "quantity", json_string(v->quantity_text));
 	json_object_set_new(o, "scale", v->scale > 0 ? json_real(v->scale) : json_null());
@@ -228,7 +249,7 @@ static void write_verdicts_md(FILE *f, const struct agg *a, const struct verdict
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
-		int nm = v->cls == VC_NOT_MEASURED;
+		int nm = !judged(v);
 		verdict_levels_text(v->levels, levels, sizeof levels);
 		scale_text(v, b[0], sizeof b[0]);
 		md_cell(f, a->events[v->event].name);
@@ -250,16 +271,19 @@ static void write_evidence_md(FILE *f, const struct agg *a, const struct verdict
 	char hyp[200], check[400], b[3][64], excl[160], note[700];
 
 	fprintf(f, "\nThe configuration's hypothesis, the spread and the notes of the same events:\n");
-	fprintf(f, "\n| Event | Configured | Config check | Spread | Max Mevents/s | Points | Notes |\n");
-	fprintf(f, "|---|---|---|---|---|---|---|\n");
+	fprintf(f,
+		"\n| Event | Domain | Configured | Config check | Spread | Max Mevents/s | Points | Notes "
+		"|\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|\n");
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *v = &vs[order[i]];
-		int nm = v->cls == VC_NOT_MEASURED;
+		int nm = !judged(v);
 		excluded_text(v, excl, sizeof excl);
 		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);
 		hypo_text(hypo_find(hs, a->events[v->event].name), hyp, sizeof hyp);
 		hypo_check(a, hs, v, check, sizeof check);
 		md_cell(f, a->events[v->event].name);
+		md_cell(f, a->events[v->event].domain);
 		md_cell(f, hyp);
 		md_cell(f, check);
 		md_cell(f, nm ? "" : num(b[0], 64, "%.2f %%", v->spread * 100));

@@ -37,5 +37,7 @@ double out_fig_ns_per(const struct agg_point *p, double quantity);
 
 /* Events per quantity vs size, per load vs offset, per dependent load vs size. */
 int out_fig_events(const struct out_rdata *d, struct out_figures *f);
+/* Each box's share of a box wildcard's sum vs size (out_plot_boxes.c); -1 when out of memory. */
+int out_fig_boxes(const struct out_rdata *d, struct out_figures *f);
 
 #endif

@@ -189,6 +189,8 @@ int out_figures_build(const struct out_rdata *d, struct out_figures *f, struct e
 	if (!rc)
 		rc = out_fig_events(d, f);
 	if (!rc)
+		rc = out_fig_boxes(d, f);
+	if (!rc)
 		rc = level_probe(d, f);
 	if (rc) {
 		out_figures_free(f);

@@ -152,7 +152,7 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 static void verdict_counts(FILE *f, const struct out_rdata *d)
 {
 	static const char *const cls[] = {"exact",       "approximate", "prefetch-blind", "overcounts",
-					  "undercounts", "unrelated",   "not measured"};
+					  "undercounts", "unrelated",   "not measured",   "box"};
 	json_t *evs = json_object_get(d->events, "events"), *ev;
 	size_t i;
 
@@ -211,6 +211,7 @@ unsigned out_report_md(FILE *f, const struct out_rdata *d, const struct out_figu
 	figures(f, figs);
 	include(f, d->dir, "discovered.md");
 	include(f, d->dir, "events.md");
+	include(f, d->dir, "boxes.md");
 	include(f, d->dir, "peaks.md");
 	include(f, d->dir, "stalls.md");
 	out_report_references(f, d);

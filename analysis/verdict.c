@@ -10,7 +10,8 @@
 #include "verdict_int.h"
 
 const char *const verdict_class_names[VC_COUNT] = {
-	"exact", "approximate", "prefetch-blind", "overcounts", "undercounts", "unrelated", "not measured",
+	"exact",       "approximate", "prefetch-blind", "overcounts",
+	"undercounts", "unrelated",   "not measured",   "box",
 };
 
 /* Points where the quantity holds, and points where its ratio is at least consistent (held ones
@@ -452,6 +453,17 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 	v->decomp_error = v->decomp_r2 = NAN;
 	for (uint32_t k = 0; k < ev->ncells; k++)
 		v->max_rate = fmax(v->max_rate, a->cells[ev->cells[k]].max_rate);
+	/* the config's hypothesis is the sum over the boxes (a channel of eight sees an eighth of the
+	   lines): a box judged alone would fail it, or pass by chance; its share is in boxes.csv */
+	if (ev->box_of >= 0) {
+		v->cls = VC_BOX;
+		clear_quantity(v);
+		v->r2 = NAN;
+		snprintf(v->note, sizeof v->note,
+			 "one of %u boxes of %s, judged as their sum (its share: boxes.csv)",
+			 a->events[ev->box_of].nboxes, a->events[ev->box_of].name);
+		goto out;
+	}
 	if (!ev->rows[RS_OK]) {
 		not_measured(ev, v);
 		goto out;

@@ -20,6 +20,7 @@ enum verdict_class {
 	VC_UNDERCOUNTS,
 	VC_UNRELATED,
 	VC_NOT_MEASURED,
+	VC_BOX, /* one box of a config's box wildcard: not judged alone, its sum is (agg.h box_of) */
 	VC_COUNT
 };
 extern const char *const verdict_class_names[VC_COUNT];

@@ -13,6 +13,8 @@ static void usage(FILE *f)
 		"  events.csv events.json events.md  what every event counts, its scale, levels, verdict\n"
 		"  peaks.csv peaks.md                 bandwidth, latency and indicator events per level\n"
 		"  stalls.md                          memory-stall events (when the chase variants ran)\n"
+		"  boxes.csv boxes.md                 each box's share of a box wildcard's sum (when "
+		"counted)\n"
 		"Bad input: a message naming file and line, exit 2, nothing written.\n");
 }
 
@@ -33,8 +35,8 @@ static int cmd(int argc, char **argv)
 		for (int k = 0; k < VC_COUNT; k++)
 			if (s.classes[k])
 				printf(" %u %s", s.classes[k], verdict_class_names[k]);
-		printf("\nwrote events.{csv,json,md}, peaks.{csv,md}%s in %s\n",
-		       s.stall_rows ? ", stalls.md" : "", dir);
+		printf("\nwrote events.{csv,json,md}, peaks.{csv,md}%s%s in %s\n",
+		       s.stall_rows ? ", stalls.md" : "", s.box_rows ? ", boxes.{csv,md}" : "", dir);
 	}
 	return 0;
 }

@@ -16,9 +16,12 @@ int ctr_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 		return err_set(e, E_USAGE, "event '%.40s...': longer than %d characters", spec,
 			       CTR_SPEC_MAX - 1);
 	strcpy(ev->spec, spec);
-	if (!ctr_perf_syntax(spec))
+	if (ctr_perf_syntax(spec))
+		rc = ctr_perf_parse(CTR_SYSFS_PMUS, spec, ev, e);
+	else if (!ctr_perf_from_pfm(CTR_SYSFS_PMUS, spec, ev))
 		return ctr_papi_resolve(spec, ev, e);
-	rc = ctr_perf_parse(CTR_SYSFS_PMUS, spec, ev, e);
+	else
+		rc = 0; /* a PAPI uncore name, counted by perf where sysfs has its PMU */
 	if (rc == 0)
 		ctr_perf_probe(ev);
 	return rc;

@@ -27,6 +27,13 @@ bool ctr_perf_syntax(const char *spec);
    lacks), E_USAGE when malformed or not perf syntax. pmus is the sysfs directory of PMUs
    (CTR_SYSFS_PMUS; tests pass a fake tree). */
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e);
+/* A PAPI name of a libpfm4 uncore event (skx_unc_imc0::UNC_M_CAS_COUNT:RD) whose PMU the sysfs tree pmus
+   names, resolved for the perf backend instead of PAPI's perf_event_uncore component: perf groups the
+   events of one box and reads their time_enabled/time_running, where PAPI opens each uncore event as its
+   own leader and reports synthetic times. The attr is libpfm4's (pfm_get_os_event_encoding,
+   PFM_OS_PERF_EVENT_EXT: the one PAPI would open); its type is matched with <pmus>/<pmu>/type, and the
+   encoding says so (",via=libpfm4:<libpfm4 PMU>"). false: not such an event (PAPI resolves it). */
+bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev);
 /* Space-separated entries of a directory (PMUs, format terms), for messages. */
 void ctr_dir_names(const char *dir, char *buf, size_t len);
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,71 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", syn.pmu);
 	encode(ev, syn.pmu);
 	return 0;
+}
+
+/* The PMU of pmus whose type file holds type, into name; false when none does. */
+static bool pmu_of_type(const char *pmus, uint32_t type, char *name, size_t len)
+{
+	char path[512], text[32];
+	struct dirent *d;
+	DIR *dir = opendir(pmus);
+	bool found = false;
+
+	while (dir && !found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s/type", pmus, d->d_name);
+		if (!read_text(path, text, sizeof text) && strtoul(text, NULL, 10) == type) {
+			snprintf(name, len, "%s", d->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
+{
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	pfm_event_info_t ei;
+	pfm_pmu_info_t pi;
+	char pmu[CTR_NAME_MAX];
+	size_t n;
+
+	memset(&attr, 0, sizeof attr);
+	memset(&arg, 0, sizeof arg);
+	memset(&ei, 0, sizeof ei);
+	memset(&pi, 0, sizeof pi);
+	arg.attr = &attr;
+	arg.size = sizeof arg;
+	ei.size = sizeof ei;
+	pi.size = sizeof pi;
+	/* libpfm4 takes attr.type from /sys/bus/event_source/devices/<its perf name>/type: it fails
+	   where the kernel has no such PMU, and PAPI's component says why then */
+	if (pfm_initialize() != PFM_SUCCESS ||
+	    pfm_get_os_event_encoding(spec, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg) !=
+		    PFM_SUCCESS ||
+	    pfm_get_event_info(arg.idx, PFM_OS_NONE, &ei) != PFM_SUCCESS ||
+	    pfm_get_pmu_info(ei.pmu, &pi) != PFM_SUCCESS || pi.type != PFM_PMU_TYPE_UNCORE ||
+	    !pmu_of_type(pmus, attr.type, pmu, sizeof pmu))
+		return false;
+	ev->backend = CTR_PERF;
+	ev->scope = CTR_SCOPE_THREAD;
+	ev->scale = 1.0;
+	ev->perf.type = attr.type;
+	ev->perf.config = attr.config;
+	ev->perf.config1 = attr.config1;
+	ev->perf.config2 = attr.config2;
+	pmu_traits(pmus, pmu, ev);
+	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
+	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
+	encode(ev, pmu);
+	n = strlen(ev->encoding);
+	snprintf(ev->encoding + n, sizeof ev->encoding - n, ",via=libpfm4:%s", pi.name);
+	return true;
 }
 
 static void named(const struct ctr_named_event *n, struct ctr_event *ev)

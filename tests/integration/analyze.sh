@@ -24,7 +24,7 @@ check "no temporary file is left behind" test -z "$(ls -A "$D" | grep '\.tmp$')"
 field() { awk -F, -v e="$1" -v n="$2" '$1 == e { print $n }' "$D/events.csv"; }
 row_is() {
 	local name=$1 ev=$2 want=$3 got
-	got="$(field "$ev" 4),$(field "$ev" 5),$(field "$ev" 6)"
+	got="$(field "$ev" 6),$(field "$ev" 7),$(field "$ev" 8)"
 	if [ "$got" = "$want" ]; then ok "$name"; else notok "$name" "got '$got', want '$want'"; fi
 }
 row_is "page-faults against touch: exact, 1 per page" page-faults "exact,pages,1"

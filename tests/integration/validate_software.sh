@@ -58,8 +58,8 @@ if ! "$PMUCHECK" analyze "$d" >"$TMP/an.out" 2>&1 || ! "$PMUCHECK" analyze "$d-b
 	exit 0
 fi
 ok "analyze the run"
-check "page-faults is exact, one per page" grep -q '^page-faults,perf,thread,exact,pages,1,' "$d/events.csv"
-check "minor-faults is exact, one per page" grep -q '^minor-faults,perf,thread,exact,pages,1,' "$d/events.csv"
+check "page-faults is exact, one per page" grep -q '^page-faults,perf,thread,user[+a-z]*,,exact,pages,1,' "$d/events.csv"
+check "minor-faults is exact, one per page" grep -q '^minor-faults,perf,thread,user[+a-z]*,,exact,pages,1,' "$d/events.csv"
 if perf stat -e cycles true 2>&1 | grep -q "not supported"; then
 	check "cycles is not measured, with the reason" python3 - "$d/events.json" <<'PY'
 import json, sys

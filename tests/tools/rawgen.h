@@ -212,9 +212,36 @@ static inline void gen_header(FILE *f)
 	fputs(",event,backend,encoding,scope,count,time_enabled,time_running,status,reason\n", f);
 }
 
-/* One row per event of one repetition (group 0: the synthetic events never need groups). */
+/* An event's encoding and scope where they are not "type=4" and "thread": a box wildcard's sum has
+   "sum of 4 boxes,domain=all" and "socket". */
+struct gen_encoding {
+	const char *event, *encoding, *scope;
+};
+
+/* What a sweep runs besides the defaults: its kernels (NULL: gen_kernels), the config's hypotheses
+   (gen_machine_hyp; NULL: none) and the events' encodings (NULL: the defaults). */
+struct gen_sweep {
+	const struct gen_kernel *kernels;
+	unsigned nkernels;
+	const char *hypotheses;
+	const struct gen_encoding *encodings;
+	unsigned nencodings;
+};
+
+static inline const struct gen_encoding *gen_encoding_of(const struct gen_sweep *sw, const char *event)
+{
+	static const struct gen_encoding plain = {"", "type=4", "thread"};
+
+	for (unsigned i = 0; sw && i < sw->nencodings; i++)
+		if (!strcmp(sw->encodings[i].event, event))
+			return &sw->encodings[i];
+	return &plain;
+}
+
+/* One row per event of one repetition (group 0: the synthetic events never need groups); sw (NULL: none)
+   may give the events' encodings. */
 static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, const struct gen_event *ev,
-			    unsigned nev, uint64_t *rng)
+			    unsigned nev, uint64_t *rng, const struct gen_sweep *sw)
 {
 	static const char *const lvname[] = {"L1", "L2", "L3", "DRAM"};
 	char prefix[512];
@@ -239,7 +266,9 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		int unmarked = !strcmp(status, "unmarked"), ok = !strcmp(status, "ok") || unmarked;
 		/* A multiplexed reading carries a (wrong) count here on purpose: the analysis must
 		   drop the row by its status, not by a missing count. */
-		fprintf(f, "%s,%s,perf,type=4,thread,", prefix, ev[e].name);
+		const struct gen_encoding *enc = gen_encoding_of(sw, ev[e].name);
+		const char *q = strchr(enc->encoding, ',') ? "\"" : ""; /* CSV quotes only where needed */
+		fprintf(f, "%s,%s,perf,%s%s%s,%s,", prefix, ev[e].name, q, enc->encoding, q, enc->scope);
 		if (ok || !strcmp(status, "multiplexed"))
 			fprintf(f, "%.0f", c);
 		fprintf(f, ",%lld,%lld,%s,%s\n", t, ok && !unmarked ? t : t / 2, ok ? "ok" : status, reason);
@@ -289,14 +318,6 @@ static inline double gen_footprint(unsigned level, unsigned i, unsigned per_leve
 
 	return lo[level] * pow(hi[level] / lo[level], t);
 }
-
-/* What a sweep runs besides the defaults: its kernels (NULL: gen_kernels) and the config's hypotheses
-   (gen_machine_hyp; NULL: none). */
-struct gen_sweep {
-	const struct gen_kernel *kernels;
-	unsigned nkernels;
-	const char *hypotheses;
-};
 
 /* The noise draw: PMUCHECK_GEN_SEED (any number) picks another one than the default, so that a test
    can be run on several draws (for s in $(seq 12); do PMUCHECK_GEN_SEED=$s ...; done). */
@@ -370,7 +391,7 @@ static inline long gen_dir_sweep(const char *dir, const struct gen_event *ev, un
 							g->model == GEN_LOAD;
 						gen_volumes(&p);
 						for (unsigned r = 0; r < reps; r++) {
-							gen_rows(f, &p, r, ev, nev, &rng);
+							gen_rows(f, &p, r, ev, nev, &rng, sw);
 							rows += nev;
 						}
 					}

@@ -57,7 +57,7 @@ static inline int fixture_close(void **state)
 static inline struct verdict fixture_judge(void **state, const char *name, uint32_t *index)
 {
 	struct fixture *f = *state;
-	struct verdict v;
+	struct verdict v = {0}; /* returned after fail_msg() too, which the compiler does not know ends */
 	struct err e;
 
 	for (uint32_t i = 0; i < f->a.nevents; i++)

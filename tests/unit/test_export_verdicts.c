@@ -83,8 +83,9 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static const char *const bad[] = {"BAD_PREFETCH_BLIND", "BAD_OVERCOUNTS",    "BAD_UNDERCOUNTS",
-				  "bad-unrelated",      "bad\\\\-unrelated", "BAD_NOT_MEASURED"};
+static const char *const bad[] = {
+	"BAD_PREFETCH_BLIND", "BAD_OVERCOUNTS",   "BAD_UNDERCOUNTS", "bad-unrelated",
+	"bad\\\\-unrelated",  "BAD_NOT_MEASURED", "BAD_BOX"};
 
 static void assert_no_unvalidated(const char *text)
 {

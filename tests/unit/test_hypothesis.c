@@ -1,5 +1,5 @@
 /* test_hypothesis.c — the config's hypothesis beside a verdict: each difference (quantity, scale, levels,
- * prefetch) is named, a volume the data cannot tell from the configured one is no contradiction, what
+ * prefetch, scope) is named, a volume the data cannot tell from the configured one is no contradiction, what
  * the run did not measure is "not compared", and machine.json's hypotheses are read by raw.csv name. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,9 +17,13 @@
 #define ALL_SEEN (B(LV_L1) | B(LV_L2) | B(LV_L3) | B(LV_DRAM))
 
 /* lines_read * 1 at L2, L3, DRAM for both prefetch states: an L1 fill counter */
-static const struct hypo fill = {
-	"l1.fill",           "L1D.REPLACEMENT", RQ_lines_read, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
-	B(PF_ON) | B(PF_OFF)};
+static const struct hypo fill = {"l1.fill",
+				 "L1D.REPLACEMENT",
+				 RQ_lines_read,
+				 1.0,
+				 B(LV_L2) | B(LV_L3) | B(LV_DRAM),
+				 B(PF_ON) | B(PF_OFF),
+				 MSCOPE_NONE};
 
 static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf)
 {
@@ -36,7 +40,7 @@ static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf
 static enum hypo_agreement compare(const struct hypo *h, const struct verdict *v, unsigned levels,
 				   unsigned pf, int same, char *why)
 {
-	struct hypo_seen seen = {levels, pf, same};
+	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE};
 	return hypo_compare(h, v, &seen, why, 300);
 }
 
@@ -115,6 +119,39 @@ static void test_what_the_run_could_not_test_is_not_compared(void **state)
 	assert_string_equal(why, "quantity: configured lines_read, measured none (unrelated)");
 }
 
+static void test_a_scope_other_than_the_configured_one_contradicts(void **state)
+{
+	struct hypo imc = fill;
+	struct verdict v = measured(RQ_lines_read, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
+				    B(PF_ON) | B(PF_OFF));
+	struct hypo_seen seen = {ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, MSCOPE_CORE};
+	char why[300];
+
+	(void)state;
+	imc.scope = MSCOPE_SOCKET;
+	/* the volume agrees, the row was counted per thread: a socket event counted on a core */
+	assert_int_equal(hypo_compare(&imc, &v, &seen, why, sizeof why), HYPO_CONTRADICTS);
+	assert_string_equal(why, "scope: configured socket, measured thread");
+	/* named beside what else differs, and a contradiction even where the volume cannot be compared */
+	v.measured = 0.5;
+	assert_int_equal(hypo_compare(&imc, &v, &seen, why, sizeof why), HYPO_CONTRADICTS);
+	assert_string_equal(why,
+			    "scope: configured socket, measured thread; scale: configured 1, measured 0.5");
+	seen.levels = B(LV_L1);
+	assert_int_equal(hypo_compare(&imc, &v, &seen, why, sizeof why), HYPO_CONTRADICTS);
+	assert_string_equal(why,
+			    "scope: configured socket, measured thread; volume not compared: no point "
+			    "was measured at its levels (L2, L3, DRAM)");
+	/* the same scope, or one side not saying (an older machine.json), is no contradiction */
+	seen.levels = ALL_SEEN;
+	v.measured = 1.0;
+	seen.scope = MSCOPE_SOCKET;
+	assert_int_equal(hypo_compare(&imc, &v, &seen, why, sizeof why), HYPO_AS_CONFIGURED);
+	imc.scope = MSCOPE_NONE;
+	seen.scope = MSCOPE_CORE;
+	assert_int_equal(hypo_compare(&imc, &v, &seen, why, sizeof why), HYPO_AS_CONFIGURED);
+}
+
 static char path[] = "/tmp/pmucheck-hypo.XXXXXX";
 
 static void write_machine(const char *hypotheses)
@@ -152,7 +189,14 @@ static void test_machine_json_hypotheses_are_found_by_the_summed_rows_name(void 
 	assert_int_equal(h->quantity, RQ_lines_read);
 	assert_int_equal(h->levels, B(LV_DRAM_REMOTE)); /* DRAM only where the placements say */
 	assert_int_equal(h->prefetch, B(PF_OFF));
+	assert_int_equal(h->scope, MSCOPE_SOCKET);
 	hypo_free(&s);
+
+	write_machine("{\"x\": {\"quantity\": \"lines_read\", \"scale\": 1, \"levels\": [\"L1\"], "
+		      "\"prefetch\": [], \"placement\": [], \"scope\": \"box\"}}");
+	assert_int_equal(machine_read(path, &m, &e), E_USAGE);
+	machine_free(&m);
+	assert_non_null(strstr(e.msg, "'scope'"));
 
 	write_machine("{\"x\": {\"quantity\": \"lines_read\", \"scale\": 1, \"levels\": [\"L4\"], "
 		      "\"prefetch\": [], "
@@ -171,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_another_volume_contradicts_unless_the_data_cannot_tell_them_apart),
 		cmocka_unit_test(test_levels_and_prefetch_states_where_it_fails_are_named),
 		cmocka_unit_test(test_what_the_run_could_not_test_is_not_compared),
+		cmocka_unit_test(test_a_scope_other_than_the_configured_one_contradicts),
 		cmocka_unit_test(test_machine_json_hypotheses_are_found_by_the_summed_rows_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

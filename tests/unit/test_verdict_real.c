@@ -196,10 +196,12 @@ static const struct gen_event seqread_events[] = {
 static int setup_seqread(void **state)
 {
 	static const struct gen_sweep sw = {
-		seqread, 1,
-		"{ \"MEM_INST_RETIRED.ALL_LOADS\": { \"name\": \"MEM_INST_RETIRED.ALL_LOADS\", "
-		"\"quantity\": \"loads\", \"scale\": 1, \"levels\": [\"L1\", \"L2\", \"L3\", \"DRAM\"], "
-		"\"placement\": [\"local\"], \"prefetch\": [\"on\", \"off\"] } }"};
+		.kernels = seqread,
+		.nkernels = 1,
+		.hypotheses = "{ \"MEM_INST_RETIRED.ALL_LOADS\": { \"name\": \"MEM_INST_RETIRED.ALL_LOADS\", "
+			      "\"quantity\": \"loads\", \"scale\": 1, \"levels\": [\"L1\", \"L2\", \"L3\", "
+			      "\"DRAM\"], "
+			      "\"placement\": [\"local\"], \"prefetch\": [\"on\", \"off\"] } }"};
 
 	return fixture_open_sweep(state, seqread_events, 2, &sw);
 }

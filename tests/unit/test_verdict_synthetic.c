@@ -195,7 +195,7 @@ static void test_only_noisy_points_are_used_and_said(void **state)
 				      .level = 1};
 		gen_volumes(&p);
 		for (unsigned r = 0; r < 3; r++)
-			gen_rows(f, &p, r, half, 1, &rng);
+			gen_rows(f, &p, r, half, 1, &rng, NULL);
 	}
 	fclose(f);
 	snprintf(path, sizeof path, "%s/machine.json", dir);

@@ -1,0 +1,142 @@
+/* box_share.c — each box's share of a box wildcard's sum, per point and per level (box_share.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "box_share.h"
+#include "stats.h"
+
+unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box)
+{
+	unsigned nb = 0;
+
+	for (uint32_t b = 0; b < a->nevents; b++)
+		if (a->events[b].box_of == (int32_t)sum)
+			box[nb++] = b;
+	return nb;
+}
+
+static uint32_t max_cell_n(const struct agg *a)
+{
+	uint32_t n = 1;
+
+	for (uint32_t i = 0; i < a->ncells; i++)
+		n = a->cells[i].n > n ? a->cells[i].n : n;
+	return n;
+}
+
+int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e)
+{
+	double *tmp = malloc(max_cell_n(a) * sizeof *tmp);
+
+	if (!tmp)
+		return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+	for (size_t i = 0; i < (size_t)nb * a->npoints; i++)
+		share[i] = NAN;
+	/* first each box's median count per point */
+	for (unsigned k = 0; k < nb; k++) {
+		const struct agg_event *ev = &a->events[box[k]];
+		for (uint32_t c = 0; c < ev->ncells; c++) {
+			const struct agg_cell *cell = &a->cells[ev->cells[c]];
+			if (!cell->n)
+				continue;
+			memcpy(tmp, cell->counts, cell->n * sizeof *tmp);
+			share[k * a->npoints + cell->point] = stats_median_select(tmp, cell->n);
+		}
+	}
+	/* then over their sum, where every box counted */
+	for (uint32_t p = 0; p < a->npoints; p++) {
+		double total = 0;
+		for (unsigned k = 0; k < nb; k++)
+			total += share[k * a->npoints + p]; /* NAN when a box has no count here */
+		for (unsigned k = 0; k < nb; k++)
+			share[k * a->npoints + p] = total > 0 ? share[k * a->npoints + p] / total : NAN;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Appends the entries of one summed row s (boxes box[0..nb), shares as box_point_shares gave them);
+   v is scratch of a->npoints. */
+static int add_sum(const struct agg *a, uint32_t s, const uint32_t *box, unsigned nb, const double *share,
+		   double *v, struct box_share **out, unsigned *n)
+{
+	for (int l = 0; l < LV_COUNT; l++) {
+		struct box_share *grown;
+		unsigned np = 0;
+
+		for (uint32_t p = 0; p < a->npoints; p++)
+			np += a->points[p].level == (enum point_level)l && isfinite(share[p]);
+		if (!np)
+			continue;
+		if (!(grown = realloc(*out, (*n + nb) * sizeof **out)))
+			return -1;
+		*out = grown;
+		for (unsigned k = 0; k < nb; k++) {
+			double mid;
+			np = 0;
+			for (uint32_t p = 0; p < a->npoints; p++)
+				if (a->points[p].level == (enum point_level)l &&
+				    isfinite(share[k * a->npoints + p]))
+					v[np++] = share[k * a->npoints + p];
+			mid = stats_median(v, np); /* sorts v */
+			grown[(*n)++] = (struct box_share){s,    box[k],   (enum point_level)l, np, mid,
+							   v[0], v[np - 1]};
+		}
+	}
+	return 0;
+}
+
+int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e)
+{
+	uint32_t *box = malloc((a->nevents + 1) * sizeof *box);
+	double *share = NULL, *v = malloc((a->npoints + 1) * sizeof *v);
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!box || !v)
+		goto oom;
+	for (uint32_t s = 0; s < a->nevents && !rc; s++) {
+		unsigned nb;
+		if (!a->events[s].nboxes)
+			continue;
+		nb = box_list(a, s, box);
+		free(share);
+		if (!(share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share)))
+			goto oom;
+		if ((rc = box_point_shares(a, box, nb, share, e)))
+			break;
+		if (add_sum(a, s, box, nb, share, v, out, n))
+			goto oom;
+	}
+	free(box);
+	free(share);
+	free(v);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+oom:
+	free(box);
+	free(share);
+	free(v);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+}
+
+void box_imbalance(const struct box_share *s, unsigned n, double *max_over_mean, double *max_over_min)
+{
+	double hi = 0, lo = INFINITY;
+
+	for (unsigned i = 0; i < n; i++) {
+		hi = fmax(hi, s[i].share);
+		lo = fmin(lo, s[i].share);
+	}
+	*max_over_mean = n ? hi * n : NAN;
+	*max_over_min = lo > 0 ? hi / lo : INFINITY;
+}

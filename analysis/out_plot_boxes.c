@@ -1,0 +1,82 @@
+/* out_plot_boxes.c — boxes_<event>: for a box wildcard's sum (uncore_imc_*: the memory channels), each
+ * box's share of the sum against the buffer size, beside the even split: the imbalance boxes.md gives
+ * per level, point by point (box_share.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "box_share.h"
+#include "out_plot_fig.h"
+
+/* The box number a box row has where its summed row's name has '*' ("uncore_imc_3/..." -> "3"). */
+static void box_number(const struct agg *a, uint32_t sum, uint32_t box, char *buf, size_t len)
+{
+	const char *wild = a->events[sum].name, *star = strchr(wild, '*');
+	const char *name = a->events[box].name + (star ? star - wild : 0);
+
+	snprintf(buf, len, "box %.*s", (int)strspn(name, "0123456789"), name);
+}
+
+static int one_sum(const struct out_rdata *d, struct out_figures *f, uint32_t sum, const uint32_t *box,
+		   unsigned nb, const double *share)
+{
+	const struct agg *a = &d->a;
+	struct out_plot *pl;
+	char name[160], s[64];
+
+	snprintf(name, sizeof name, "boxes_%s", a->events[sum].name);
+	if (!(pl = out_fig_new(f, name)))
+		return -1;
+	snprintf(pl->title, sizeof pl->title, "%s: each box's share of the sum vs buffer size",
+		 a->events[sum].name);
+	snprintf(pl->xlabel, sizeof pl->xlabel, "buffer size per thread (bytes x arrays)");
+	snprintf(pl->ylabel, sizeof pl->ylabel, "share of the sum over the %u boxes (%%)", nb);
+	snprintf(
+		pl->caption, sizeof pl->caption,
+		"Each box's count (median of the repetitions) over the sum of the %u boxes' counts at the "
+		"same point, median over the kernels at a size; the dashed line is the even split (%.3g %%). "
+		"The sum is the event the verdict judges; boxes.md gives the shares per level.",
+		nb, 100.0 / nb);
+	pl->logx = pl->xbytes = 1;
+	out_fig_mark_levels(d, pl);
+	for (uint32_t p = 0; p < a->npoints; p++) {
+		const struct agg_point *pt = &a->points[p];
+		double x = out_fig_footprint(pt);
+		if (!(share[p] >= 0)) /* NAN: a box not counted here */
+			continue;
+		for (unsigned k = 0; k < nb; k++) {
+			box_number(a, sum, box[k], s, sizeof s);
+			if (out_fig_add(pl, s, x, share[k * a->npoints + p] * 100, 0, pt->noisy))
+				return -1;
+		}
+		if (out_fig_add(pl, "even split", x, 100.0 / nb, 1, 0))
+			return -1;
+	}
+	out_plot_collapse(pl);
+	out_fig_keep(f, 1);
+	return 0;
+}
+
+int out_fig_boxes(const struct out_rdata *d, struct out_figures *f)
+{
+	const struct agg *a = &d->a;
+	uint32_t *box = malloc((a->nevents + 1) * sizeof *box);
+	double *share = NULL;
+	struct err e;
+	int rc = box ? 0 : -1;
+
+	for (uint32_t s = 0; s < a->nevents && !rc; s++) {
+		unsigned nb;
+		if (!a->events[s].nboxes)
+			continue;
+		nb = box_list(a, s, box);
+		free(share);
+		share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share);
+		rc = !share || box_point_shares(a, box, nb, share, &e) || one_sum(d, f, s, box, nb, share)
+			? -1
+			: 0;
+	}
+	free(box);
+	free(share);
+	return rc;
+}

@@ -1,0 +1,161 @@
+/* test_ctr_pfm_uncore.c — a PAPI (libpfm4) uncore name whose PMU sysfs names is resolved for the perf
+ * backend, with libpfm4's attr and the sysfs PMU of its type: skx_unc_imc1::UNC_M_CAS_COUNT:RD becomes
+ * uncore_imc_1 config 0x304 (the kernel's cas_count_read, event=0x04,umask=0x03), a socket event that perf
+ * groups per box. libpfm4 reads a PMU's type from the fixed path /sys/bus/event_source/devices, so the fake
+ * tree is bind-mounted there in a private user and mount namespace; where the kernel allows none, every
+ * test is skipped with the reason. LIBPFM_ENCODE_INACTIVE=1 lets libpfm4 encode Skylake-SP events here. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ctr_int.h"
+
+static char fake[] = "/tmp/pmucheck-pfm-uncore.XXXXXX";
+static char skip_reason[300];
+
+static int put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), cpu (4): a two-channel Skylake-SP's PMUs. */
+static int make_tree(void)
+{
+	static const struct {
+		const char *pmu, *type, *mask;
+	} pmus[] = {{"uncore_imc_0", "42\n", "0\n"}, {"uncore_imc_1", "43\n", "0\n"}, {"cpu", "4\n", NULL}};
+	char path[512];
+
+	if (!mkdtemp(fake))
+		return -1;
+	for (size_t i = 0; i < sizeof pmus / sizeof *pmus; i++) {
+		snprintf(path, sizeof path, "%s/%s", fake, pmus[i].pmu);
+		if (mkdir(path, 0755))
+			return -1;
+		snprintf(path, sizeof path, "%s/%s/type", fake, pmus[i].pmu);
+		if (put(path, pmus[i].type))
+			return -1;
+		snprintf(path, sizeof path, "%s/%s/cpumask", fake, pmus[i].pmu);
+		if (pmus[i].mask && put(path, pmus[i].mask))
+			return -1;
+	}
+	return 0;
+}
+
+/* This process alone sees the fake tree at CTR_SYSFS_PMUS: a user namespace (root inside, mapped to
+   the caller), a mount namespace whose mounts propagate nowhere, and a bind mount. */
+static void enter_fake_sysfs(void)
+{
+	char map[64], gmap[64];
+
+	/* the ids outside, taken before: inside, unmapped, they read as the overflow id */
+	snprintf(map, sizeof map, "0 %u 1", (unsigned)getuid());
+	snprintf(gmap, sizeof gmap, "0 %u 1", (unsigned)getgid());
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS)) {
+		snprintf(skip_reason, sizeof skip_reason, "no user and mount namespace here (unshare: %s)",
+			 strerror(errno));
+		return;
+	}
+	if (put("/proc/self/setgroups", "deny") || put("/proc/self/uid_map", map)) {
+		snprintf(skip_reason, sizeof skip_reason, "cannot map the user into its namespace");
+		return;
+	}
+	if (put("/proc/self/gid_map", gmap) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount(fake, CTR_SYSFS_PMUS, NULL, MS_BIND, NULL))
+		snprintf(skip_reason, sizeof skip_reason, "cannot bind-mount a fake %s (%s)", CTR_SYSFS_PMUS,
+			 strerror(errno));
+}
+
+static void test_a_papi_uncore_name_is_counted_by_perf_on_its_sysfs_pmu(void **state)
+{
+	struct ctr_event ev;
+
+	(void)state;
+	if (*skip_reason)
+		skip();
+	memset(&ev, 0, sizeof ev);
+	assert_true(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx_unc_imc1::UNC_M_CAS_COUNT:RD", &ev));
+	assert_int_equal(ev.backend, CTR_PERF);
+	assert_int_equal(ev.scope, CTR_SCOPE_SOCKET);
+	assert_string_equal(ev.pool, "uncore_imc_1");
+	assert_int_equal(ev.perf.type, 43);
+	assert_true(ev.perf.config == 0x304);
+	assert_string_equal(ev.encoding,
+			    "pmu=uncore_imc_1,type=43,config=0x304,domain=all,via=libpfm4:skx_unc_imc1");
+}
+
+/* ctr_resolve takes that path for a PAPI name; the probe then opens it (type 43 is no PMU of the real
+   kernel, so it is not measured here, with perf's reason), still on the perf backend. */
+static void test_resolve_prefers_perf_and_keeps_the_papi_name(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	if (*skip_reason)
+		skip();
+	assert_int_equal(ctr_resolve("skx_unc_imc0::UNC_M_CAS_COUNT:WR", &ev, &e), 0);
+	assert_int_equal(ev.backend, CTR_PERF);
+	assert_string_equal(ev.spec, "skx_unc_imc0::UNC_M_CAS_COUNT:WR");
+	assert_non_null(strstr(ev.encoding, "pmu=uncore_imc_0,type=42,config=0xc04,"));
+}
+
+/* Not taken: a core event (PAPI counts it as before), and a box sysfs does not have (libpfm4 finds no
+   type for uncore_imc_5: PAPI's component reports it). */
+static void test_core_events_and_absent_boxes_stay_with_papi(void **state)
+{
+	struct ctr_event ev;
+
+	(void)state;
+	if (*skip_reason)
+		skip();
+	memset(&ev, 0, sizeof ev);
+	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx::L1D:REPLACEMENT", &ev));
+	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx_unc_imc5::UNC_M_CAS_COUNT:RD", &ev));
+	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "no_such::EVENT", &ev));
+}
+
+static int teardown(void **state)
+{
+	char cmd[320];
+
+	(void)state;
+	umount(CTR_SYSFS_PMUS);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_papi_uncore_name_is_counted_by_perf_on_its_sysfs_pmu),
+		cmocka_unit_test(test_resolve_prefers_perf_and_keeps_the_papi_name),
+		cmocka_unit_test(test_core_events_and_absent_boxes_stay_with_papi),
+	};
+
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	if (make_tree())
+		snprintf(skip_reason, sizeof skip_reason, "cannot write the fake tree in /tmp");
+	else
+		enter_fake_sysfs();
+	if (*skip_reason)
+		printf("# skipping: %s\n", skip_reason);
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
