@@ -167,6 +167,9 @@ int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, i
 		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
 		hwloc_obj_t pkg = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, pu) : NULL;
 		struct topo_socket_use *u = pkg ? use_of(t, pkg, out, &n) : NULL;
+		/* a PMU per L3 (amd_l3) counts the L3 of the CPU it opens on: one of the run's */
+		if (u && !u->threads)
+			u->cpu = cpus[i];
 		if (u)
 			u->threads = 1;
 		/* memory: the packages that hold the node's CPUs, or every package when interleaved */
@@ -182,6 +185,25 @@ int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, i
 		}
 	}
 	qsort(out, (size_t)n, sizeof *out, by_socket);
+	return n;
+}
+
+int topo_l3_cpus(const struct topo *t, const int *cpus, int ncpus, int *out, int max)
+{
+	hwloc_obj_t seen[TOPO_MAX_L3_DOMAINS];
+	int n = 0;
+
+	for (int i = 0; i < ncpus && n < max && n < TOPO_MAX_L3_DOMAINS; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
+		hwloc_obj_t l3 = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_L3CACHE, pu) : NULL;
+		int k = 0;
+		while (k < n && seen[k] != l3)
+			k++;
+		if (!l3 || k < n)
+			continue;
+		seen[n] = l3;
+		out[n++] = cpus[i];
+	}
 	return n;
 }
 

@@ -47,8 +47,9 @@ int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
 int topo_cpu_node(const struct topo *t, int cpu);
 /* A socket whose uncore a run's traffic passes: the CPU to count it from, and why it is counted. */
 struct topo_socket_use {
-	int socket;  /* the package's logical index */
-	int cpu;     /* its first allowed PU (else its first PU): uncore counters are opened there */
+	int socket; /* the package's logical index */
+	int cpu; /* the first of the run's CPUs on it, else its first allowed PU (else its first PU): uncore
+		    counters are opened there */
 	int threads; /* a thread of the run runs there */
 	int memory;  /* the run's memory is there (a node of it, or interleaved over all) */
 };
@@ -59,6 +60,11 @@ struct topo_socket_use {
    traffic. Returns how many (at most TOPO_MAX_SOCKETS). */
 int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, int ncpus,
 		      struct topo_socket_use *out);
+/* One CPU of cpus[0..ncpus-1] per L3 cache they run under (hwloc's L3 objects; none when it names no L3),
+   in order, at most max: where a per-L3 uncore PMU (AMD's amd_l3, one per CCX) must be opened to count
+   every L3 the threads use. Returns how many. */
+#define TOPO_MAX_L3_DOMAINS 32
+int topo_l3_cpus(const struct topo *t, const int *cpus, int ncpus, int *out, int max);
 /* Formats uses as "0:threads+memory;1:memory". */
 void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size_t len);
 /* Whether `node` is a NUMA node of this machine. */

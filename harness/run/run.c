@@ -18,6 +18,9 @@
 
 /* What the threads of one point share; written by each thread in its own slot, read by the master after
    a barrier. */
+/* Where socket-scope groups open: the sockets used, and the further L3 domains the threads run under. */
+#define MAX_UNCORE_UNITS (TOPO_MAX_SOCKETS + TOPO_MAX_L3_DOMAINS)
+
 struct point_shared {
 	uint64_t reps;            /* R, chosen by the master */
 	int again;                /* calibration, or the repetitions, go on */
@@ -114,10 +117,10 @@ struct group_ctx {
 	/* socket-scope groups, opened by the master on every socket the threads or the memory are on
 	   (remote placement: the lines pass the other socket's memory controllers); their counts are
 	   summed over those sockets */
-	struct pass_counters sock[TOPO_MAX_SOCKETS][2];
-	struct topo_socket_use uncore[TOPO_MAX_SOCKETS];
+	struct pass_counters sock[MAX_UNCORE_UNITS][2];
+	struct topo_socket_use uncore[MAX_UNCORE_UNITS];
 	int nuncore;
-	int sock_dup[TOPO_MAX_SOCKETS]; /* the group's counters for this socket are another socket's */
+	int sock_dup[MAX_UNCORE_UNITS]; /* the group's counters for this unit are another unit's */
 	char cpus[512], mem_nodes[256], placement[32], msr[512], uncore_label[160];
 	struct record_labels labels;
 	struct point_record rec;
@@ -185,7 +188,7 @@ static void open_pair(const struct ctr_group *grp, int cpu, struct pass_counters
 /* Opens this thread's counters for a group (the master opens socket-scope ones, on every socket used). */
 static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
 {
-	int cpu[TOPO_MAX_SOCKETS]; /* where each socket's set would open (ctr_open_cpu) */
+	int cpu[MAX_UNCORE_UNITS]; /* where each unit's set would open (ctr_open_cpu) */
 
 	if (grp->scope != CTR_SCOPE_SOCKET) {
 		open_pair(grp, g->s->cfg->plan.cpus[tid], g->pc[tid]);
@@ -512,6 +515,22 @@ static uint64_t group_bytes(const struct run_state *s, int first, int last)
 	return need;
 }
 
+/* A per-L3 PMU (AMD's amd_l3, one per CCX) counts the L3 of the CPU it is opened on: beside the sockets, one
+   unit for each further L3 the threads run under. A socket-wide PMU maps such a unit to its socket's CPU
+   again (ctr_open_cpu), and open_counters counts that CPU once, so only per-L3 PMUs gain from them. */
+static void add_l3_units(struct group_ctx *g, const int *cpus, int threads)
+{
+	int l3[TOPO_MAX_L3_DOMAINS], n = topo_l3_cpus(g->s->topo, cpus, threads, l3, TOPO_MAX_L3_DOMAINS);
+
+	for (int i = 0; i < n && g->nuncore < MAX_UNCORE_UNITS; i++) {
+		int k = 0;
+		while (k < g->nuncore && g->uncore[k].cpu != l3[i])
+			k++;
+		if (k == g->nuncore)
+			g->uncore[g->nuncore++] = (struct topo_socket_use){-1, l3[i], 1, 0};
+	}
+}
+
 static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 {
 	const struct run_config *c = g->s->cfg;
@@ -531,6 +550,7 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 		g->uncore[g->nuncore++] = (struct topo_socket_use){0, c->plan.cpus[0], 1, 1};
 	topo_format_sockets(g->uncore, g->nuncore, g->uncore_label, sizeof g->uncore_label);
 	g->labels.uncore = g->uncore_label;
+	add_l3_units(g, c->plan.cpus, pt->threads);
 }
 
 /* This thread's APERF/MPERF group, when the run counts the clock with them: one that cannot be opened
