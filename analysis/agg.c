@@ -230,6 +230,9 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->level = point_level_assign(&a->m, row);
 	p->pf = point_level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
+	for (int q = 0; q < RQ_COUNT; q++)
+		if (isnan(p->v[q]))
+			a->unknown_q |= 1u << q;
 	p->last_rep = -1;
 	p->calls = (struct stats_mindiff){0, 0};
 	p->sec_per_tick = 0;

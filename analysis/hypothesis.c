@@ -67,16 +67,20 @@ void hypo_seen(const struct agg *a, const struct verdict *v, const struct hypo *
 	int vq = v->quantity, hq = h ? h->quantity : -1;
 
 	memset(seen, 0, sizeof *seen);
+	seen->unknown_quantity = hq >= 0 && hq < RQ_COUNT && (a->unknown_q & (1u << hq));
 	seen->same_volumes = vq >= 0 && vq < RQ_COUNT && hq >= 0 && hq < RQ_COUNT;
 	for (uint32_t k = 0; k < ev->ncells; k++) {
 		const struct agg_cell *c = &a->cells[ev->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
 		if (!c->n || p->level == LV_EXCLUDED)
 			continue;
-		seen->levels |= BIT(p->level);
-		seen->prefetch |= BIT(p->pf);
 		if (h && (h->levels & BIT(p->level)) && seen->same_volumes)
 			seen->same_volumes = p->v[vq] == p->v[hq];
+		/* a point without the configured volume tests nothing of it (touch reads no demand lines) */
+		if (hq >= 0 && hq < RQ_COUNT && !(p->v[hq] > 0))
+			continue;
+		seen->levels |= BIT(p->level);
+		seen->prefetch |= BIT(p->pf);
 	}
 }
 
@@ -107,6 +111,11 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 		return HYPO_NONE;
 	if (v->cls == VC_NOT_MEASURED) {
 		snprintf(why, len, "the event was not measured");
+		return HYPO_NOT_COMPARED;
+	}
+	if (seen->unknown_quantity) {
+		snprintf(why, len, "raw.csv has no column v_%s (written before that volume)",
+			 raw_quantity_names[h->quantity]);
 		return HYPO_NOT_COMPARED;
 	}
 	if (h->quantity == MACHINE_CYCLES) {

@@ -30,6 +30,7 @@ extern const char *const hypo_agreement_names[HYPO_COUNT];
 struct hypo_seen {
 	unsigned levels, prefetch;
 	int same_volumes;
+	int unknown_quantity; /* the configured volume has no column in this raw.csv (older than it) */
 };
 
 /* The hypotheses machine.json recorded (machine_read), in the analysis' levels and prefetch states. */

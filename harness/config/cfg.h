@@ -56,7 +56,7 @@ enum cfg_backend {
 /* What an event is expected to count: a kernel volume (kern.h KERN_VOLUME_FIELDS, same order) or the
    core cycles of the point (measured, for stall events). */
 enum cfg_quantity {
-#define CFG_Q_ENUM(f) CFG_Q_##f,
+#define CFG_Q_ENUM(f, presence) CFG_Q_##f,
 	KERN_VOLUME_FIELDS(CFG_Q_ENUM)
 #undef CFG_Q_ENUM
 		CFG_Q_cycles,

@@ -25,7 +25,7 @@ const struct cfg_word cfg_placement_words[] = {
 };
 
 static const char *const quantity_names[CFG_Q_COUNT] = {
-#define CFG_Q_NAME(f) #f,
+#define CFG_Q_NAME(f, presence) #f,
 	KERN_VOLUME_FIELDS(CFG_Q_NAME)
 #undef CFG_Q_NAME
 		"cycles",

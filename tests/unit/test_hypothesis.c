@@ -36,7 +36,7 @@ static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf
 static enum hypo_agreement compare(const struct hypo *h, const struct verdict *v, unsigned levels,
 				   unsigned pf, int same, char *why)
 {
-	struct hypo_seen seen = {levels, pf, same};
+	struct hypo_seen seen = {levels, pf, same, 0};
 	return hypo_compare(h, v, &seen, why, 300);
 }
 
