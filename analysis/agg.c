@@ -165,8 +165,9 @@ static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 	if (!ev->name || !ev->backend || !ev->encoding || !ev->scope)
 		return -1;
 	ev->hyp_q = -1;
-	/* a volume the config expected at a scale breaks ties; a cycles hypothesis is for stalls.md */
-	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT && h->scale > 0) {
+	/* a volume the config expected breaks ties (its scale, when it gives one, is a simple value
+	   besides the physical ones); a cycles hypothesis is for stalls.md */
+	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT) {
 		ev->hyp_q = h->quantity;
 		ev->hyp_scale = h->scale;
 	}

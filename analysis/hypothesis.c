@@ -166,7 +166,7 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 
 void hypo_text(const struct hypo *h, char *buf, size_t len)
 {
-	char lv[96];
+	char lv[96], scale[32];
 
 	if (!h) {
 		buf[0] = '\0';
@@ -176,8 +176,12 @@ void hypo_text(const struct hypo *h, char *buf, size_t len)
 		snprintf(lv, sizeof lv, "all levels");
 	else
 		levels_text(h->levels & ~BIT(LV_ANY), lv, sizeof lv);
-	snprintf(buf, len, "%s * %g (%s; prefetch %s)",
-		 h->quantity == MACHINE_CYCLES ? "cycles" : raw_quantity_names[h->quantity], h->scale, lv,
+	if (h->scale > 0)
+		snprintf(scale, sizeof scale, "%g", h->scale);
+	else
+		snprintf(scale, sizeof scale, "?");
+	snprintf(buf, len, "%s * %s (%s; prefetch %s)",
+		 h->quantity == MACHINE_CYCLES ? "cycles" : raw_quantity_names[h->quantity], scale, lv,
 		 h->prefetch == (BIT(PF_ON) | BIT(PF_OFF)) ? "on or off"
 			 : h->prefetch == BIT(PF_ON)       ? "on"
 							   : "off");

@@ -89,7 +89,7 @@ struct cfg_event {
 	char *spec; /* what the counter backend is given */
 	enum cfg_backend backend;
 	enum cfg_quantity quantity;
-	double scale; /* expected count = scale x quantity */
+	double scale; /* expected count = scale x quantity; 0: an unknown share of it (`* ?`) */
 	enum cfg_scope scope;
 	unsigned levels;    /* enum cfg_level bits where the hypothesis should hold */
 	unsigned prefetch;  /* enum cfg_prefetch bits where it should hold */

@@ -214,9 +214,15 @@ int cfg_parse_expect(struct cfg_ctx *x, const char *value, enum cfg_quantity *q,
 		return cfg_fail(x, "expect: expected 'quantity * scale', got '%s'", value);
 	p++;
 	p += strspn(p, " \t");
+	/* '?': the event counts a share of the quantity that no config can know (one DRAM channel of an
+	   unknown number populated, one of several links): the quantity is the hypothesis, not a scale */
+	if (!strcmp(p, "?")) {
+		*scale = 0;
+		return 0;
+	}
 	errno = 0;
 	*scale = strtod(p, &end);
 	if (end == p || *end || errno || !isfinite(*scale) || *scale <= 0)
-		return cfg_fail(x, "expect: scale '%s' is not a positive number", p);
+		return cfg_fail(x, "expect: scale '%s' is not a positive number or '?'", p);
 	return 0;
 }

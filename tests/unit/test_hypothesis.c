@@ -64,6 +64,24 @@ static void test_a_wrong_scale_is_named_with_both_values(void **state)
 	assert_string_equal(why, "scale: configured 0.125, measured 1");
 }
 
+/* `expect = q * ?` (scale 0): an unknown share of q, so any measured ratio agrees; the table says '?' */
+static void test_an_unknown_share_is_judged_by_its_quantity_only(void **state)
+{
+	struct hypo link = fill;
+	struct verdict v = measured(RQ_lines_read, 0.3, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
+				    B(PF_ON) | B(PF_OFF));
+	char why[300], text[200];
+
+	(void)state;
+	link.scale = 0;
+	assert_int_equal(compare(&link, &v, ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, why), HYPO_AS_CONFIGURED);
+	assert_string_equal(why, "");
+	hypo_text(&link, text, sizeof text);
+	assert_string_equal(text, "lines_read * ? (L2, L3, DRAM; prefetch on or off)");
+	v = measured(RQ_lines_written, 0.3, B(LV_L2) | B(LV_L3) | B(LV_DRAM), B(PF_ON) | B(PF_OFF));
+	assert_int_equal(compare(&link, &v, ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, why), HYPO_CONTRADICTS);
+}
+
 static void test_another_volume_contradicts_unless_the_data_cannot_tell_them_apart(void **state)
 {
 	struct verdict v = measured(RQ_stores, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM), B(PF_ON) | B(PF_OFF));
@@ -168,6 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_configured_volume_scale_levels_and_states_agree),
 		cmocka_unit_test(test_a_wrong_scale_is_named_with_both_values),
+		cmocka_unit_test(test_an_unknown_share_is_judged_by_its_quantity_only),
 		cmocka_unit_test(test_another_volume_contradicts_unless_the_data_cannot_tell_them_apart),
 		cmocka_unit_test(test_levels_and_prefetch_states_where_it_fails_are_named),
 		cmocka_unit_test(test_what_the_run_could_not_test_is_not_compared),
