@@ -177,8 +177,9 @@ static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)
 	domain_of(ev->encoding, ev->domain, sizeof ev->domain);
 	ev->box_of = -1;
 	ev->hyp_q = -1;
-	/* a volume the config expected at a scale breaks ties; a cycles hypothesis is for stalls.md */
-	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT && h->scale > 0) {
+	/* a volume the config expected breaks ties (its scale, when it gives one, is a simple value
+	   besides the physical ones); a cycles hypothesis is for stalls.md */
+	if ((h = machine_hypo_find(&a->m, ev->name)) && h->quantity < RQ_COUNT) {
 		ev->hyp_q = h->quantity;
 		ev->hyp_scale = h->scale;
 	}
@@ -242,6 +243,9 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->level = point_level_assign(&a->m, row);
 	p->pf = point_level_prefetch(row->prefetch);
 	memcpy(p->v, row->v, sizeof p->v);
+	for (int q = 0; q < RQ_COUNT; q++)
+		if (isnan(p->v[q]))
+			a->unknown_q |= 1u << q;
 	p->last_rep = -1;
 	p->calls = (struct stats_mindiff){0};
 	p->sec_per_tick = 0;

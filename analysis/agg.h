@@ -78,8 +78,10 @@ struct agg {
 	struct agg_index point_ix, event_ix, cell_ix, str_ix;
 	uint32_t last_point; /* while reading: the point of the last row */
 	unsigned long rows;
-	const char *path; /* the file being read, for messages */
-	int partial;      /* the results directory still holds PARTIAL: the run did not finish */
+	unsigned unknown_q; /* bits of the volumes some point has no value for (a raw.csv from before the
+	                      volume's column): no verdict or hypothesis can use them */
+	const char *path;   /* the file being read, for messages */
+	int partial;        /* the results directory still holds PARTIAL: the run did not finish */
 };
 
 /* Reads raw.csv into a, whose m must already hold the machine. A row whose encoding says "sum of N

@@ -71,16 +71,20 @@ void hypo_seen(const struct agg *a, const struct verdict *v, const struct hypo *
 	seen->scope = !strcmp(ev->scope, "socket") ? MSCOPE_SOCKET
 		: !strcmp(ev->scope, "thread")     ? MSCOPE_CORE
 						   : MSCOPE_NONE;
+	seen->unknown_quantity = hq >= 0 && hq < RQ_COUNT && (a->unknown_q & (1u << hq));
 	seen->same_volumes = vq >= 0 && vq < RQ_COUNT && hq >= 0 && hq < RQ_COUNT;
 	for (uint32_t k = 0; k < ev->ncells; k++) {
 		const struct agg_cell *c = &a->cells[ev->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
 		if (!c->n || p->level == LV_EXCLUDED)
 			continue;
-		seen->levels |= BIT(p->level);
-		seen->prefetch |= BIT(p->pf);
 		if (h && (h->levels & BIT(p->level)) && seen->same_volumes)
 			seen->same_volumes = p->v[vq] == p->v[hq];
+		/* a point without the configured volume tests nothing of it (touch reads no demand lines) */
+		if (hq >= 0 && hq < RQ_COUNT && !(p->v[hq] > 0))
+			continue;
+		seen->levels |= BIT(p->level);
+		seen->prefetch |= BIT(p->pf);
 	}
 }
 
@@ -137,6 +141,11 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 	if (h->scope != MSCOPE_NONE && seen->scope != MSCOPE_NONE && h->scope != seen->scope)
 		add(why, len, "scope: configured %s, measured %s", configured[h->scope],
 		    counted[seen->scope]);
+	if (seen->unknown_quantity) {
+		snprintf(r, sizeof r, "raw.csv has no column v_%s (written before that volume)",
+			 raw_quantity_names[h->quantity]);
+		return not_compared(why, len, r);
+	}
 	if (h->quantity == MACHINE_CYCLES)
 		return not_compared(why, len, "a cycles hypothesis is judged against the clock in stalls.md");
 	if (!lv) {
@@ -182,7 +191,7 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 
 void hypo_text(const struct hypo *h, char *buf, size_t len)
 {
-	char lv[96];
+	char lv[96], scale[32];
 
 	if (!h) {
 		buf[0] = '\0';
@@ -192,8 +201,12 @@ void hypo_text(const struct hypo *h, char *buf, size_t len)
 		snprintf(lv, sizeof lv, "all levels");
 	else
 		levels_text(h->levels & ~BIT(LV_ANY), lv, sizeof lv);
-	snprintf(buf, len, "%s * %g (%s; prefetch %s)",
-		 h->quantity == MACHINE_CYCLES ? "cycles" : raw_quantity_names[h->quantity], h->scale, lv,
+	if (h->scale > 0)
+		snprintf(scale, sizeof scale, "%g", h->scale);
+	else
+		snprintf(scale, sizeof scale, "?");
+	snprintf(buf, len, "%s * %s (%s; prefetch %s)",
+		 h->quantity == MACHINE_CYCLES ? "cycles" : raw_quantity_names[h->quantity], scale, lv,
 		 h->prefetch == (BIT(PF_ON) | BIT(PF_OFF)) ? "on or off"
 			 : h->prefetch == BIT(PF_ON)       ? "on"
 							   : "off");

@@ -33,6 +33,7 @@ struct hypo_seen {
 	unsigned levels, prefetch;
 	int same_volumes;
 	int scope;
+	int unknown_quantity; /* the configured volume has no column in this raw.csv (older than it) */
 };
 
 /* The hypotheses machine.json recorded (machine_read), in the analysis' levels and prefetch states. */

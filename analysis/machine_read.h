@@ -24,7 +24,7 @@ struct machine_hypo {
 	char event[256];
 	char name[128];     /* the config's [event NAME] */
 	int quantity;       /* enum raw_quantity, or MACHINE_CYCLES */
-	double scale;       /* >= 0 */
+	double scale;       /* >= 0; 0: an unknown share of the quantity (a config's `* ?`) */
 	unsigned levels;    /* LEVEL_BIT(enum level) */
 	unsigned placement; /* bits 1 << enum machine_placement */
 	unsigned prefetch;  /* bits 1 << enum machine_prefetch */

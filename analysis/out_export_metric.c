@@ -19,6 +19,8 @@ static const struct {
 	double bytes;
 } kinds[] = {
 	{"lines_read", "read_bw", "bandwidth of 64-byte cache lines read (incl. write-allocate)", 64},
+	{"lines_demand_read", "demand_read_bw",
+	 "bandwidth of 64-byte cache lines read by loads (no write-allocate)", 64},
 	{"lines_written", "write_bw", "bandwidth of 64-byte cache lines written back", 64},
 	{"bytes_loaded", "load_bw", "bytes loaded by load instructions", 1},
 	{"bytes_stored", "store_bw", "bytes written by store instructions", 1},

@@ -12,7 +12,7 @@
 #include "raw_read.h"
 
 const char *const raw_quantity_names[RQ_COUNT] = {
-#define RAW_Q_NAME(n) #n,
+#define RAW_Q_NAME(n, presence) #n,
 	KERN_VOLUME_FIELDS(RAW_Q_NAME)
 #undef RAW_Q_NAME
 };
@@ -45,7 +45,7 @@ struct column {
 
 static const struct column columns[] = {
 #define COLUMN(n, type, presence) {#n, C_##type, C_##presence, offsetof(struct raw_row, n)},
-#define VOLUME(n) {"v_" #n, C_VOLUME, C_REQUIRED, RQ_##n},
+#define VOLUME(n, presence) {"v_" #n, C_VOLUME, C_##presence, RQ_##n},
 	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
 #undef COLUMN
 #undef VOLUME
@@ -403,6 +403,10 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 
 		if (from && r->map[c] < (int)from)
 			continue; /* the prefix's value (or a column the file lacks) */
+		if (r->map[c] < 0 && columns[c].type == C_VOLUME) {
+			row->v[columns[c].off] = NAN; /* a volume the file lacks is unknown, not 0 */
+			continue;
+		}
 		if (r->map[c] < 0 && columns[c].type != C_TEXT)
 			continue; /* an optional number the file lacks stays 0 */
 		if (size && m->valid && strcmp(m->text, s) == 0) {

@@ -14,7 +14,7 @@
 
 /* The known volumes, in kern.h order: raw.csv columns v_<name>. */
 enum raw_quantity {
-#define RAW_Q_ENUM(n) RQ_##n,
+#define RAW_Q_ENUM(n, presence) RQ_##n,
 	KERN_VOLUME_FIELDS(RAW_Q_ENUM)
 #undef RAW_Q_ENUM
 		RQ_COUNT
@@ -36,8 +36,8 @@ struct raw_row {
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
 	int64_t tsc_lo, tsc_hi; /* 0 in files from before these columns */
 	double thp_share, seconds;
-	double core_ghz; /* 0 when the repetition has no clock (empty field) */
-	double v[RQ_COUNT];
+	double core_ghz;    /* 0 when the repetition has no clock (empty field) */
+	double v[RQ_COUNT]; /* NAN: a volume the file has no column for (an OPTIONAL one, kern.h) */
 	int has_count;
 	double count;
 	enum raw_status status;

@@ -289,7 +289,7 @@ static int break_tie(const struct agg *a, const struct agg_event *aev, const str
 		return best;
 	for (int q = 0; q < RQ_COUNT; q++)
 		if (q == best ||
-		    (support(&ev[q]) == support(&ev[best]) &&
+		    (!(a->unknown_q & (1u << q)) && support(&ev[q]) == support(&ev[best]) &&
 		     consistent_support(&ev[q]) == consistent_support(&ev[best]) &&
 		     (ev[q].held ? ev[q].held : ev[q].consistent) == mask && proportional(a, S, q, best)))
 			tied[n++] = q;
@@ -320,8 +320,13 @@ static size_t single_quantity(const struct agg *a, const struct agg_event *aev, 
 	int best_q = RQ_COUNT - 1;
 	double hyp;
 
-	/* From the last quantity to the first: on a full tie the more specific explanation wins. */
+	/* From the last quantity to the first: on a full tie the more specific explanation wins. A
+	   volume the raw.csv has no column for is no candidate. */
 	for (int q = RQ_COUNT - 1; q >= 0; q--) {
+		if (a->unknown_q & (1u << q)) {
+			ev[q] = (struct eval){.r2 = NAN, .global_r2 = NAN, .error = NAN, .spread = NAN};
+			continue;
+		}
 		set_pred_quantity(a, aev, S, q);
 		evaluate_best(S, q == aev->hyp_q ? aev->hyp_scale : 0, 0, &ev[q]);
 		if (better(&ev[q], &ev[best_q]))

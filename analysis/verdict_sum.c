@@ -9,8 +9,10 @@
 #include "thresholds.h"
 #include "verdict_int.h"
 
-#define NSPLIT 2             /* lines_read and lines_written, split by level */
-#define NBASE (RQ_COUNT - 2) /* bytes_* are loads/stores times the width: left out */
+#define NSPLIT 2 /* lines_read and lines_written, split by level */
+/* bytes_* are loads/stores times the width, and lines_demand_read the part of lines_read that loads
+   read (on every kernel but store, copy, triad and touch the same column twice): left out */
+#define NBASE (RQ_COUNT - 3)
 #define NCOL (NBASE + NSPLIT * LV_COUNT)
 
 static const int base_q[NBASE] = {RQ_instructions,  RQ_loads,       RQ_stores,         RQ_lines_read,

@@ -12,7 +12,9 @@
  *   STATUS    ok, multiplexed, not_measured or failed
  * presence: REQUIRED (a file without the column is refused) or OPTIONAL (older files lack it; read as empty).
  * VOLUMES stands where the known volumes v_<name> go, in kern.h order: an includer passes
- * KERN_VOLUME_FIELDS(its macro for one volume), since common/ does not see kernels/. */
+ * KERN_VOLUME_FIELDS(its macro for one volume, taking (name, presence)), since common/ does not see
+ * kernels/; a volume's presence is REQUIRED or OPTIONAL as above (an OPTIONAL volume the file lacks
+ * is read as unknown, NAN, not as 0). */
 #ifndef PMUCHECK_RAW_COLUMNS_H
 #define PMUCHECK_RAW_COLUMNS_H
 

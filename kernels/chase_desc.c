@@ -79,7 +79,7 @@ static void chase_volumes(const struct kern_variant *v, const struct kern_params
 		out->instructions = 5 + 3 * p->reps + 18 * (steps / 16);
 	out->loads = steps + 1; /* + ret's read of the return address */
 	out->bytes_loaded = 8 * steps + 8;
-	out->lines_read = steps;
+	out->lines_read = out->lines_demand_read = steps;
 	out->chase_accesses = steps;
 	out->multiplies = steps * k;
 }

@@ -51,6 +51,7 @@ static void copy_volumes(const struct kern_variant *v, const struct kern_params 
 	out->bytes_loaded = p->reps * p->bytes + 8;
 	out->bytes_stored = p->reps * p->bytes;
 	out->lines_read = (nt ? 1 : 2) * lines; /* b, and a's write-allocate unless NT */
+	out->lines_demand_read = lines;         /* b: a is only stored to */
 	out->lines_written = lines;
 }
 

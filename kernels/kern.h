@@ -120,12 +120,15 @@ struct kern_policy {
 
 /* What one call does, exactly. Counts, not rates. "lines" are 64-byte cache lines. */
 struct kern_volumes {
-	uint64_t instructions; /* retired instructions of the whole call, prologue to ret */
-	uint64_t loads;        /* load instructions (memory-source operands) */
-	uint64_t stores;       /* store instructions */
-	uint64_t bytes_loaded; /* bytes the load instructions read */
-	uint64_t bytes_stored; /* bytes the store instructions write */
-	uint64_t lines_read;   /* distinct lines read per pass x passes, incl. write-allocate reads */
+	uint64_t instructions;      /* retired instructions of the whole call, prologue to ret */
+	uint64_t loads;             /* load instructions (memory-source operands) */
+	uint64_t stores;            /* store instructions */
+	uint64_t bytes_loaded;      /* bytes the load instructions read */
+	uint64_t bytes_stored;      /* bytes the store instructions write */
+	uint64_t lines_read;        /* distinct lines read per pass x passes, incl. write-allocate reads */
+	uint64_t lines_demand_read; /* the part of lines_read that load instructions read: without the
+	                               write-allocate (RFO) reads of stores, which demand-load events
+	                               (MEM_LOAD_RETIRED.*, L2 demand data reads) never see */
 	uint64_t
 		lines_written; /* lines made dirty per pass x passes (what must eventually be written back) */
 	uint64_t split_loads;  /* loads that cross a 64-byte line boundary */
@@ -135,12 +138,17 @@ struct kern_volumes {
 	uint64_t pages;          /* pages first-touched */
 };
 
-/* The volume fields by name, in struct order: raw.csv columns v_<name>, the analysis' quantities. */
+/* The volume fields by name, in struct order: raw.csv columns v_<name>, the analysis' quantities.
+ * X(name, presence): presence is the column's in raw.csv (common/raw_columns.h): REQUIRED, or
+ * OPTIONAL for a volume added after raw.csv files were written without it (lines_demand_read), which
+ * such files simply lack; the analysis then has no such quantity. */
 /* A list, laid out as one: */
 /* clang-format off */
 #define KERN_VOLUME_FIELDS(X) \
-	X(instructions) X(loads) X(stores) X(bytes_loaded) X(bytes_stored) X(lines_read) \
-	X(lines_written) X(split_loads) X(chase_accesses) X(multiplies) X(nops) X(pages)
+	X(instructions, REQUIRED) X(loads, REQUIRED) X(stores, REQUIRED) X(bytes_loaded, REQUIRED) \
+	X(bytes_stored, REQUIRED) X(lines_read, REQUIRED) X(lines_demand_read, OPTIONAL) \
+	X(lines_written, REQUIRED) X(split_loads, REQUIRED) X(chase_accesses, REQUIRED) \
+	X(multiplies, REQUIRED) X(nops, REQUIRED) X(pages, REQUIRED)
 /* clang-format on */
 
 struct kern_params {

@@ -33,7 +33,7 @@ static void load_volumes(const struct kern_variant *v, const struct kern_params 
 	/* + ret's read of the return address: the instruction-level fields count all the call does */
 	out->loads = p->reps * blocks * per_block + 1;
 	out->bytes_loaded = p->reps * p->bytes + 8;
-	out->lines_read = p->reps * (p->bytes / KERN_LINE);
+	out->lines_read = out->lines_demand_read = p->reps * (p->bytes / KERN_LINE);
 }
 
 static const struct kern_family load_family = {

@@ -27,7 +27,7 @@ static void nopread_volumes(const struct kern_variant *v, const struct kern_para
 	out->instructions = 13 + 5 * p->reps + iters * (7 + p->arg);
 	out->loads = NOPREAD_STREAMS * iters + 1; /* + ret's read of the return address */
 	out->bytes_loaded = 8 * NOPREAD_STREAMS * iters + 8;
-	out->lines_read = NOPREAD_STREAMS * iters;
+	out->lines_read = out->lines_demand_read = NOPREAD_STREAMS * iters;
 	out->nops = iters * p->arg;
 }
 

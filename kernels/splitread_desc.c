@@ -34,7 +34,7 @@ static void splitread_volumes(const struct kern_variant *v, const struct kern_pa
 	out->bytes_loaded = SPLITREAD_WIDTH * loads + 8;
 	/* a split load reads the tail of its line and the head of the next, which is the next load's
 	   own line; only the last load of a pass adds a distinct line (in the slack past `bytes`) */
-	out->lines_read = split ? loads + p->reps : loads;
+	out->lines_read = out->lines_demand_read = split ? loads + p->reps : loads;
 	out->split_loads = split ? loads : 0;
 }
 

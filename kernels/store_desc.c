@@ -42,6 +42,7 @@ static void store_volumes(const struct kern_variant *v, const struct kern_params
 	out->bytes_stored = p->reps * p->bytes;
 	out->lines_written = lines;
 	out->lines_read = v->flags & KV_NT ? 0 : lines; /* the write-allocate read */
+	/* lines_demand_read stays 0: no load touches the array */
 }
 
 static const struct kern_family store_family = {

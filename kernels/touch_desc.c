@@ -24,7 +24,7 @@ static void touch_volumes(const struct kern_variant *v, const struct kern_params
 	out->bytes_loaded = 8;
 	out->stores = p->reps * pages;
 	out->bytes_stored = 8 * p->reps * pages;
-	out->lines_read = p->reps * pages; /* write-allocate */
+	out->lines_read = p->reps * pages; /* write-allocate; lines_demand_read stays 0 */
 	out->lines_written = p->reps * pages;
 	out->pages = pages; /* only the first pass faults, whatever reps is */
 }

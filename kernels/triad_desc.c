@@ -55,6 +55,7 @@ static void triad_volumes(const struct kern_variant *v, const struct kern_params
 	out->bytes_loaded = 2 * p->reps * p->bytes + v->width + 8;
 	out->bytes_stored = p->reps * p->bytes;
 	out->lines_read = (nt ? 2 : 3) * lines; /* b, c, and a's write-allocate unless NT */
+	out->lines_demand_read = 2 * lines;     /* b and c: a is only stored to */
 	out->lines_written = lines;
 }
 

@@ -56,7 +56,7 @@ enum cfg_backend {
 /* What an event is expected to count: a kernel volume (kern.h KERN_VOLUME_FIELDS, same order) or the
    core cycles of the point (measured, for stall events). */
 enum cfg_quantity {
-#define CFG_Q_ENUM(f) CFG_Q_##f,
+#define CFG_Q_ENUM(f, presence) CFG_Q_##f,
 	KERN_VOLUME_FIELDS(CFG_Q_ENUM)
 #undef CFG_Q_ENUM
 		CFG_Q_cycles,
@@ -91,7 +91,7 @@ struct cfg_event {
 	char *spec; /* what the counter backend is given */
 	enum cfg_backend backend;
 	enum cfg_quantity quantity;
-	double scale; /* expected count = scale x quantity */
+	double scale; /* expected count = scale x quantity; 0: an unknown share of it (`* ?`) */
 	enum cfg_scope scope;
 	unsigned levels;    /* enum cfg_level bits where the hypothesis should hold */
 	unsigned prefetch;  /* enum cfg_prefetch bits where it should hold */

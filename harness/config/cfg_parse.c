@@ -25,7 +25,7 @@ const struct cfg_word cfg_placement_words[] = {
 };
 
 static const char *const quantity_names[CFG_Q_COUNT] = {
-#define CFG_Q_NAME(f) #f,
+#define CFG_Q_NAME(f, presence) #f,
 	KERN_VOLUME_FIELDS(CFG_Q_NAME)
 #undef CFG_Q_NAME
 		"cycles",
@@ -214,9 +214,15 @@ int cfg_parse_expect(struct cfg_ctx *x, const char *value, enum cfg_quantity *q,
 		return cfg_fail(x, "expect: expected 'quantity * scale', got '%s'", value);
 	p++;
 	p += strspn(p, " \t");
+	/* '?': the event counts a share of the quantity that no config can know (one DRAM channel of an
+	   unknown number populated, one of several links): the quantity is the hypothesis, not a scale */
+	if (!strcmp(p, "?")) {
+		*scale = 0;
+		return 0;
+	}
 	errno = 0;
 	*scale = strtod(p, &end);
 	if (end == p || *end || errno || !isfinite(*scale) || *scale <= 0)
-		return cfg_fail(x, "expect: scale '%s' is not a positive number", p);
+		return cfg_fail(x, "expect: scale '%s' is not a positive number or '?'", p);
 	return 0;
 }

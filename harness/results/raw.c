@@ -12,7 +12,7 @@
 /* The header, each name after a comma: written from header + 1. */
 static const char header[] =
 #define NAME(name, type, presence) "," #name
-#define VOLUME(name) ",v_" #name
+#define VOLUME(name, presence) ",v_" #name
 	RAW_COLUMNS(NAME, KERN_VOLUME_FIELDS(VOLUME)) "\n";
 #undef NAME
 #undef VOLUME
@@ -97,7 +97,7 @@ void raw_write(struct raw_writer *w, const struct raw_out_row *r)
 		fputc(',', f); \
 	first = 0; \
 	PUT_##type(f, r, name);
-#define VOLUME(name) fprintf(f, ",%" PRIu64, r->v.name);
+#define VOLUME(name, presence) fprintf(f, ",%" PRIu64, r->v.name);
 	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
 #undef COLUMN
 #undef VOLUME

@@ -37,7 +37,7 @@ void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volu
 
 	pt->fam->volumes(pt->var, &lo, &vl);
 	pt->fam->volumes(pt->var, &hi, &vh);
-#define X(name) out->name = (vh.name - vl.name) * (uint64_t)pt->threads;
+#define X(name, presence) out->name = (vh.name - vl.name) * (uint64_t)pt->threads;
 	KERN_VOLUME_FIELDS(X)
 #undef X
 }

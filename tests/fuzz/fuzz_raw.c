@@ -11,6 +11,7 @@
  * tests/fuzz/raw.dict. */
 #define _GNU_SOURCE /* memfd_create */
 #include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +74,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* Whether a volume's column may be missing (kern.h: OPTIONAL), its value then NAN. */
+#define PRESENCE_REQUIRED 0
+#define PRESENCE_OPTIONAL 1
+static const bool volume_optional[RQ_COUNT] = {
+#define OPTIONAL_Q(n, presence) PRESENCE_##presence,
+	KERN_VOLUME_FIELDS(OPTIONAL_Q)
+#undef OPTIONAL_Q
+};
+
 /* A row as the analysis relies on it. */
 static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 {
@@ -94,7 +104,7 @@ static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 	    row->traits >= 1u << KV_COUNT)
 		abort();
 	for (int q = 0; q < RQ_COUNT; q++)
-		if (!(row->v[q] >= 0))
+		if (!(row->v[q] >= 0) && !(volume_optional[q] && isnan(row->v[q])))
 			abort();
 	(*seen)++;
 	return 0;

@@ -32,6 +32,7 @@ row_is "one event per line: exact, lines_read, 1" LINES_EXACT "exact,lines_read,
 row_is "half an event per line: scale 1/2" HALF_LINES "exact,lines_read,1/2"
 row_is "demand-only DRAM event: prefetch-blind" DRAM_DEMAND "prefetch-blind,lines_read,1"
 row_is "loads + stores named as a sum" MEM_INSTR "exact,loads + stores,1"
+row_is "demand-load lines told from lines_read by the store points" DEMAND_LINES "exact,lines_demand_read,1"
 row_is "hardware event without PMU: not measured, no quantity" HW:NO_PMU "not measured,,"
 check "the not-measured row keeps the reason" grep -q 'HW:NO_PMU.*perf_event_open ENOENT' "$D/events.csv"
 check "events.md prints the thresholds under the table" grep -q '^Thresholds (analysis/thresholds.h)' "$D/events.md"
@@ -42,7 +43,7 @@ if command -v python3 >/dev/null; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = {e["event"]: e for e in d["events"]}
-assert len(ev) == 15 and d["thresholds"]["exact_error"] == 0.02
+assert len(ev) == 16 and d["thresholds"]["exact_error"] == 0.02
 assert ev["L2_PLUS_DRAM"]["levels"] == ["L2", "DRAM"]
 assert "lines_read@L2" in ev["L2_PLUS_DRAM"]["decomposition"]["terms"]
 assert ev["HW:NO_PMU"]["class"] == "not measured" and "quantity" not in ev["HW:NO_PMU"]
@@ -69,6 +70,20 @@ expect_eq "peaks DRAM latency (ns) matches raw.csv" "$peak_dram_lat" "$raw_dram_
 check "peaks.md has 1-core and 2-core bandwidth columns" grep -q 'GB/s 1 core | GB/s 2 cores' "$D/peaks.md"
 check "stalls.md tells memory-only stalls from execution" \
 	grep -q 'STALL_MEM | DRAM .*memory stalls only' "$D/stalls.md"
+
+# A raw.csv from before v_lines_demand_read: it still analyses, and no verdict takes the volume it lacks.
+O=$TMP/old
+mkdir -p "$O" && cp "$D/machine.json" "$O/" &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "v_lines_demand_read") c = i }
+		{ s = ""; for (i = 1; i <= NF; i++) if (i != c) s = s (s == "" ? "" : ",") $i; print s }' \
+		"$D/raw.csv" >"$O/raw.csv"
+check "the old file lacks the column" test -z "$(head -1 "$O/raw.csv" | grep v_lines_demand_read)"
+expect_status "analyze of a raw.csv without v_lines_demand_read succeeds" 0 "$PMUCHECK" analyze "$O"
+old_field() { awk -F, -v e="$1" -v n="$2" '$1 == e { print $n }' "$O/events.csv"; }
+check "without the column, lines_read events keep their verdict" \
+	test "$(old_field LINES_EXACT 4),$(old_field LINES_EXACT 5)" = "exact,lines_read"
+check "without the column, no verdict names lines_demand_read" \
+	test -z "$(grep lines_demand_read "$O/events.csv")"
 
 # A machine without hardware counters: the tables say why, hardware events stay "not measured".
 H=$TMP/nohw

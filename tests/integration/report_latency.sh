@@ -32,7 +32,8 @@ for delay, gbps, ns in ((0, 20, 150), (64, 10, 100), (256, 4, 90)):
                  threads=1, cpus="0", placement="local", mem_nodes="0", prefetch="on", level="DRAM",
                  thp_share=0, seconds=f"{seconds:.9e}", tsc=int(seconds * 2.5e9), core_ghz=ghz,
                  v_instructions=lines * (7 + delay) // 4, v_loads=lines, v_stores=0,
-                 v_bytes_loaded=lines * 8, v_bytes_stored=0, v_lines_read=lines, v_lines_written=0,
+                 v_bytes_loaded=lines * 8, v_bytes_stored=0, v_lines_read=lines, v_lines_demand_read=lines,
+                 v_lines_written=0,
                  v_split_loads=0, v_chase_accesses=0, v_multiplies=0, v_nops=lines // 4 * delay,
                  v_pages=0, event="STALL_MEM", backend="perf", encoding="type=4", scope="thread",
                  count=round(ns * ghz * lines), time_enabled=1000, time_running=1000, status="ok")

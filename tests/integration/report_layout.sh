@@ -34,7 +34,8 @@ for delay in [0] + [1 << k for k in range(11)]:
                  prefetch="on", level="DRAM", thp_share=0, seconds=f"{seconds:.9e}",
                  tsc=int(seconds * 2.5e9), core_ghz=3.0, v_instructions=lines * (7 + delay) // 4,
                  v_loads=lines, v_stores=0, v_bytes_loaded=lines * 8, v_bytes_stored=0,
-                 v_lines_read=lines, v_lines_written=0, v_split_loads=0, v_chase_accesses=0,
+                 v_lines_read=lines, v_lines_demand_read=lines, v_lines_written=0, v_split_loads=0,
+                 v_chase_accesses=0,
                  v_multiplies=0, v_nops=lines // 4 * delay, v_pages=0, event="page-faults",
                  backend="perf", encoding="type=1", scope="thread", count=0, time_enabled=1000,
                  time_running=1000, status="ok", flag="noisy" if delay == 16 else "")

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 		return usage("bytes must be a non-zero multiple of the granule, reps >= 1, arg <= arg_max");
 
 	f->volumes(v, &p, &vol);
-#define PRINT_FIELD(name) printf(#name "=%" PRIu64 "\n", vol.name);
+#define PRINT_FIELD(name, presence) printf(#name "=%" PRIu64 "\n", vol.name);
 	KERN_VOLUME_FIELDS(PRINT_FIELD)
 	printf("width=%u\nfn=%p\n", v->width, (void *)v->fn);
 	fflush(stdout);
@@ -112,6 +112,9 @@ int main(int argc, char **argv)
 	if (posix_memalign(&buf, KERN_PAGE, total) != 0)
 		return 1;
 	memset(buf, 0, total);
+	/* where the arrays lie: valgrind_exact.sh counts the distinct lines the kernel's loads touch there */
+	printf("buf=%" PRIu64 "\nspan=%" PRIu64 "\n", (uint64_t)(uintptr_t)buf, total);
+	fflush(stdout);
 	if (f->prepare)
 		f->prepare(v, &p, buf, 1);
 	v->fn(buf, p.bytes, p.reps, p.arg);

@@ -6,7 +6,12 @@
 # argument), so a registered variant is never left out.
 #   cachegrind: Ir, Dr, Dw of the kernel's symbol = instructions, loads, stores
 #   lackey:     bytes of the data reads / writes issued by instructions inside the kernel's address
-#               range = bytes_loaded, bytes_stored (and no read-modify-write access at all)
+#               range = bytes_loaded, bytes_stored (and no read-modify-write access at all); the
+#               distinct 64-byte lines of the arrays its loads touch (both lines of a split load),
+#               times the passes = lines_demand_read (every pass reads the same lines). lines_read
+#               and lines_written are not checked here: the write-allocate reads are the cache's
+#               doing, which no instruction trace shows (tests/unit/test_kern_volumes.c pins
+#               lines_read = lines_demand_read + one write-allocate read per line normal stores write).
 # AVX-512 variants are skipped: valgrind cannot execute them (tests/kernels/avx512_disasm.sh checks
 # them by disassembly). Runs with --vex-guest-chase=no: with chasing on, valgrind 3.19 over-counts
 # Ir for loops whose conditional back edge it chases (seen: +6 on a 4-block load loop). And with
@@ -33,15 +38,22 @@ cg_sum() {
 }
 
 # From a lackey trace $1: instructions and bytes read / written / modified by the instructions at
-# addresses [$2, $3) (8-digit lower-case hex, as lackey prints them).
+# addresses [$2, $3) (8-digit lower-case hex, as lackey prints them), and the distinct 64-byte lines
+# of [$4, $4 + $5) (decimal) that their loads touch.
 lk_sum() {
-	awk -v lo="$2" -v hi="$3" '
+	awk -v lo="$2" -v hi="$3" -v blo="$4" -v bhi="$(($4 + $5))" '
+		function hex(s, i, v) { v = 0; s = tolower(s)	# mawk has no strtonum; < 2^53 is exact
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v }
 		/^I/ {	# concatenation forces string comparison ("00403e63" would compare as a number)
 			split($2, a, ","); x = a[1] ""
 			in_fn = length(x) == 8 && x >= lo "" && x < hi ""; n += in_fn; next }
 		!in_fn { next }
 		{ split($2, a, ","); b[$1] += a[2] }
-		END { printf "%d %d %d %d\n", n, b["L"], b["S"], b["M"] }' "$1"
+		$1 == "L" { at = hex(a[1]); if (at >= blo && at < bhi) {
+			line[int(at / 64)] = 1; line[int((at + a[2] - 1) / 64)] = 1 } }
+		END { for (l in line) lines++
+			printf "%d %d %d %d %d\n", n, b["L"], b["S"], b["M"], lines }' "$1"
 }
 
 vol() { sed -n "s/^$1=//p" "$2"; }
@@ -75,16 +87,19 @@ run_case() {
 		return
 	fi
 	if ! valgrind -q --tool=lackey --trace-mem=yes --vex-guest-chase=no --vex-iropt-level=0 --log-file="$out.lk" \
-		"$DRIVE" "$v" "$bytes" "$reps" "$arg" >/dev/null 2>"$out.err"; then
+		"$DRIVE" "$v" "$bytes" "$reps" "$arg" >"$out.lkvol" 2>"$out.err"; then
 		notok "$name" "lackey run failed: $(head -3 "$out.err")"
 		return
 	fi
-	lk=$(lk_sum "$out.lk" "$lo" "$hi")
+	lk=$(lk_sum "$out.lk" "$lo" "$hi" "$(vol buf "$out.lkvol")" "$(vol span "$out.lkvol")")
+	read -r _ _ _ _ lines <<<"$lk"
+	lk="${lk% *} $((lines * reps))"
 	want_lk="$(vol instructions "$out.vol") $(vol bytes_loaded "$out.vol") $(vol bytes_stored "$out.vol") 0"
+	want_lk="$want_lk $(vol lines_demand_read "$out.vol")"
 	if [ "$lk" != "$want_lk" ]; then
-		notok "$name" "lackey instructions, bytes read/written/modified = $lk, descriptor says $want_lk"
+		notok "$name" "lackey instructions, bytes read/written/modified, demand lines = $lk, descriptor says $want_lk"
 	else
-		ok "$name: Ir Dr Dw $cg, bytes read/written ${want_lk#* }"
+		ok "$name: Ir Dr Dw $cg, bytes read/written ${want_lk#* } (last: demand lines)"
 	fi
 }
 

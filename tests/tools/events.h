@@ -38,6 +38,15 @@ static double ev_demand(const struct gen_point *p, unsigned rep, uint64_t *rng, 
 	return round(lines(p) * (strcmp(p->prefetch, "off") ? 0.3 : 1));
 }
 
+/* exact, lines_demand_read, scale 1: lines the loads read (MEM_LOAD_RETIRED.*), never the
+   write-allocate reads of stores, which lines_read includes */
+static double ev_demand_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			      const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return p->v[RQ_lines_demand_read];
+}
+
 /* a sum of two levels: lines read from L2 + lines read from DRAM */
 static double ev_l2_dram(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			 const char **why)
@@ -154,11 +163,14 @@ static double ev_stall_all(const struct gen_point *p, unsigned rep, uint64_t *rn
 }
 
 static const struct gen_event test_events[] = {
-	{"LINES_EXACT", ev_lines},    {"HALF_LINES", ev_half},     {"DRAM_DEMAND", ev_demand},
-	{"L2_PLUS_DRAM", ev_l2_dram}, {"NOISY_LINES", ev_noisy},   {"MEM_INSTR", ev_mem},
-	{"MUX_LINES", ev_mux},        {"HW:NO_PMU", ev_nopmu},     {"page-faults", ev_faults},
-	{"OVER_LINES", ev_over},      {"UNDER_LINES", ev_under},   {"RANDOM", ev_random},
-	{"STALL_MEM", ev_stall_mem},  {"STALL_ALL", ev_stall_all}, {"UNMARKED_MUX", ev_unmarked},
+	{"LINES_EXACT", ev_lines},     {"HALF_LINES", ev_half},
+	{"DRAM_DEMAND", ev_demand},    {"L2_PLUS_DRAM", ev_l2_dram},
+	{"NOISY_LINES", ev_noisy},     {"MEM_INSTR", ev_mem},
+	{"MUX_LINES", ev_mux},         {"HW:NO_PMU", ev_nopmu},
+	{"page-faults", ev_faults},    {"OVER_LINES", ev_over},
+	{"UNDER_LINES", ev_under},     {"RANDOM", ev_random},
+	{"STALL_MEM", ev_stall_mem},   {"STALL_ALL", ev_stall_all},
+	{"UNMARKED_MUX", ev_unmarked}, {"DEMAND_LINES", ev_demand_lines},
 };
 #define TEST_NEVENTS (sizeof test_events / sizeof test_events[0])
 

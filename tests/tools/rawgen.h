@@ -103,7 +103,7 @@ static inline void gen_volumes(struct gen_point *p)
 	case GEN_LOAD:
 		v[RQ_loads] = n / w;
 		v[RQ_bytes_loaded] = n;
-		v[RQ_lines_read] = lines;
+		v[RQ_lines_read] = v[RQ_lines_demand_read] = lines;
 		v[RQ_instructions] = n / w + 2 * lines;
 		break;
 	case GEN_STORE:
@@ -120,19 +120,20 @@ static inline void gen_volumes(struct gen_point *p)
 		v[RQ_bytes_loaded] = 2 * n;
 		v[RQ_bytes_stored] = n;
 		v[RQ_lines_read] = 3 * lines;
+		v[RQ_lines_demand_read] = 2 * lines; /* b and c, not a's write-allocate */
 		v[RQ_lines_written] = lines;
 		v[RQ_instructions] = 4 * n / w + 2 * lines;
 		break;
 	case GEN_CHASE_PLAIN:
 	case GEN_CHASE_DEP:
-		v[RQ_loads] = v[RQ_chase_accesses] = v[RQ_lines_read] = lines;
+		v[RQ_loads] = v[RQ_chase_accesses] = v[RQ_lines_read] = v[RQ_lines_demand_read] = lines;
 		v[RQ_bytes_loaded] = 8 * lines;
 		v[RQ_multiplies] = (double)p->arg * lines;
 		v[RQ_instructions] = (2 + (double)p->arg) * lines;
 		break;
 	case GEN_SPLITREAD:
 		/* one 8-byte load per line at offset arg (< 57: unsplit), kernels/splitread_desc.c */
-		v[RQ_loads] = v[RQ_lines_read] = lines;
+		v[RQ_loads] = v[RQ_lines_read] = v[RQ_lines_demand_read] = lines;
 		v[RQ_bytes_loaded] = 8 * lines;
 		v[RQ_instructions] = 10 * n / 512 + 3;
 		break;

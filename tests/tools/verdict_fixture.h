@@ -16,9 +16,10 @@ struct fixture {
 };
 
 /* gen_dir (4 sizes per level, 3 repetitions, measured L3) of events into a fresh directory, read; sw
-   (NULL: the default sweep) gives other kernels and the config's hypotheses. */
-static inline int fixture_open_sweep(void **state, const struct gen_event *ev, unsigned nev,
-				     const struct gen_sweep *sw)
+   (NULL: the default sweep) gives other kernels and the config's hypotheses; drop (NULL: none) names a
+   raw.csv column taken out before reading, as in a file from before that column. */
+static inline int fixture_open_without(void **state, const struct gen_event *ev, unsigned nev,
+				       const struct gen_sweep *sw, const char *drop)
 {
 	struct fixture *f = calloc(1, sizeof *f);
 	struct err e;
@@ -33,8 +34,25 @@ static inline int fixture_open_sweep(void **state, const struct gen_event *ev, u
 	snprintf(path, sizeof path, "%s/machine.json", f->dir);
 	if (machine_read(path, &f->a.m, &e))
 		return -1;
+	if (drop) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd,
+			 "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"%s\") c = i }"
+			 " { s = \"\"; for (i = 1; i <= NF; i++) if (i != c) s = s (s == \"\" ? \"\" : "
+			 "\",\") $i;"
+			 " print s }' %s/raw.csv > %s/raw.tmp && mv %s/raw.tmp %s/raw.csv",
+			 drop, f->dir, f->dir, f->dir, f->dir);
+		if (system(cmd))
+			return -1;
+	}
 	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
 	return agg_read(&f->a, path, &e) ? -1 : 0;
+}
+
+static inline int fixture_open_sweep(void **state, const struct gen_event *ev, unsigned nev,
+				     const struct gen_sweep *sw)
+{
+	return fixture_open_without(state, ev, nev, sw, NULL);
 }
 
 static inline int fixture_open(void **state, const struct gen_event *ev, unsigned nev)

@@ -38,16 +38,24 @@ static void test_event_keys_are_read(void **state)
 					"note = n ; inline comment\n"
 					"[event B]\n" /* line 17 */
 					"spec = cpu/event=0x44,umask=0xff/u\n"
-					"expect = split_loads\n";
+					"expect = split_loads\n"
+					"[event C]\n"
+					"spec = amd_df/event=0x07,umask=0x38/\n"
+					"expect = lines_demand_read * ?\n";
 	struct cfg c;
 	struct err e;
-	const struct cfg_event *a, *b;
+	const struct cfg_event *a, *b, *d;
 
 	(void)state;
 	assert_int_equal(load_text(text, &c, &e), 0);
-	assert_int_equal(c.nevents, 2);
+	assert_int_equal(c.nevents, 3);
 	a = cfg_event_find(&c, "A");
 	b = cfg_event_find(&c, "B");
+	d = cfg_event_find(&c, "C");
+	/* '?': an unknown share of the quantity, recorded as scale 0 */
+	assert_non_null(d);
+	assert_int_equal(d->quantity, CFG_Q_lines_demand_read);
+	assert_true(d->scale == 0);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_int_equal(a->line, 8);
@@ -139,6 +147,7 @@ static const struct bad {
 	 "duplicate event 'A' (first at line 7)"},
 	{ARCH "[event A]\nspec = X\nexpect = loads * abc\n", 9, "scale 'abc' is not a positive number"},
 	{ARCH "[event A]\nspec = X\nexpect = loads * -2\n", 9, "not a positive number"},
+	{ARCH "[event A]\nspec = X\nexpect = loads * ??\n", 9, "not a positive number or '?'"},
 	{ARCH "[event A]\nexpect = loads\n[event B]\nspec = X\nexpect = loads\n", 7,
 	 "missing required key 'spec'"},
 	{ARCH "[event A]\nspec = X\nexpect = bytes\n", 9, "'bytes' is not a quantity"},

@@ -40,7 +40,7 @@ static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf
 static enum hypo_agreement compare(const struct hypo *h, const struct verdict *v, unsigned levels,
 				   unsigned pf, int same, char *why)
 {
-	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE};
+	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE, 0};
 	return hypo_compare(h, v, &seen, why, 300);
 }
 
@@ -66,6 +66,24 @@ static void test_a_wrong_scale_is_named_with_both_values(void **state)
 	dram.scale = 0.125; /* one of 8 channels, judged on the sum of the boxes */
 	assert_int_equal(compare(&dram, &v, ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, why), HYPO_CONTRADICTS);
 	assert_string_equal(why, "scale: configured 0.125, measured 1");
+}
+
+/* `expect = q * ?` (scale 0): an unknown share of q, so any measured ratio agrees; the table says '?' */
+static void test_an_unknown_share_is_judged_by_its_quantity_only(void **state)
+{
+	struct hypo link = fill;
+	struct verdict v = measured(RQ_lines_read, 0.3, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
+				    B(PF_ON) | B(PF_OFF));
+	char why[300], text[200];
+
+	(void)state;
+	link.scale = 0;
+	assert_int_equal(compare(&link, &v, ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, why), HYPO_AS_CONFIGURED);
+	assert_string_equal(why, "");
+	hypo_text(&link, text, sizeof text);
+	assert_string_equal(text, "lines_read * ? (L2, L3, DRAM; prefetch on or off)");
+	v = measured(RQ_lines_written, 0.3, B(LV_L2) | B(LV_L3) | B(LV_DRAM), B(PF_ON) | B(PF_OFF));
+	assert_int_equal(compare(&link, &v, ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, why), HYPO_CONTRADICTS);
 }
 
 static void test_another_volume_contradicts_unless_the_data_cannot_tell_them_apart(void **state)
@@ -124,7 +142,7 @@ static void test_a_scope_other_than_the_configured_one_contradicts(void **state)
 	struct hypo imc = fill;
 	struct verdict v = measured(RQ_lines_read, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
 				    B(PF_ON) | B(PF_OFF));
-	struct hypo_seen seen = {ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, MSCOPE_CORE};
+	struct hypo_seen seen = {ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, MSCOPE_CORE, 0};
 	char why[300];
 
 	(void)state;
@@ -212,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_configured_volume_scale_levels_and_states_agree),
 		cmocka_unit_test(test_a_wrong_scale_is_named_with_both_values),
+		cmocka_unit_test(test_an_unknown_share_is_judged_by_its_quantity_only),
 		cmocka_unit_test(test_another_volume_contradicts_unless_the_data_cannot_tell_them_apart),
 		cmocka_unit_test(test_levels_and_prefetch_states_where_it_fails_are_named),
 		cmocka_unit_test(test_what_the_run_could_not_test_is_not_compared),

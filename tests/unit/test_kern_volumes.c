@@ -13,7 +13,7 @@
 
 #include "kern.h"
 
-#define NFIELDS 12
+#define NFIELDS 13
 
 static void vols(const char *variant, uint64_t bytes, uint64_t reps, uint64_t arg, struct kern_volumes *out)
 {
@@ -28,7 +28,7 @@ static void vols(const char *variant, uint64_t bytes, uint64_t reps, uint64_t ar
 static void as_array(const struct kern_volumes *v, uint64_t a[NFIELDS])
 {
 	unsigned i = 0;
-#define COPY(name) a[i++] = v->name;
+#define COPY(name, presence) a[i++] = v->name;
 	KERN_VOLUME_FIELDS(COPY)
 #undef COPY
 }
@@ -248,6 +248,52 @@ static void test_store_counts_write_allocate_line(void **state)
 	assert_int_equal(n.lines_written, nt.lines_written);
 }
 
+/* Demand-load lines are the lines the loads read: stores read none of their own (the write-allocate
+   read is the store's), with or without non-temporal stores; the read arrays count whole. */
+static void test_demand_reads_leave_out_write_allocate(void **state)
+{
+	static const struct {
+		const char *variant;
+		uint64_t lines; /* lines_demand_read of 4096 bytes, 3 passes */
+	} want[] = {
+		{"load.avx", 3 * 64},         {"store.avx", 0},        {"store.avx.nt", 0},
+		{"copy.avx", 3 * 64},         {"copy.avx.nt", 3 * 64}, {"triad.avx", 2 * 3 * 64},
+		{"triad.avx.nt", 2 * 3 * 64}, {"chase.plain", 3 * 64}, {"touch.gpr", 0},
+	};
+	struct kern_volumes v;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+		vols(want[i].variant, 4096, 3, 0, &v);
+		assert_int_equal(v.lines_demand_read, want[i].lines);
+	}
+	vols("splitread.gpr", 4096, 3, 60, &v); /* split: the slack line past the pass is read too */
+	assert_int_equal(v.lines_demand_read, 3 * 64 + 3);
+	vols("nopread.gpr", 4096, 3, 8, &v);
+	assert_int_equal(v.lines_demand_read, v.lines_read);
+}
+
+/* Over the whole registry: lines_read is the demand lines plus one write-allocate read per line a
+   normal (not non-temporal) store writes. */
+static void test_lines_read_is_demand_plus_write_allocate(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *f = kern_family_at(i);
+
+		for (unsigned j = 0; j < f->nvariants; j++) {
+			const struct kern_variant *var = &f->variants[j];
+			struct kern_params p = {4 * f->granule, 3, f->arg_max / 2};
+			struct kern_volumes v;
+			uint64_t rfo;
+
+			f->volumes(var, &p, &v);
+			rfo = v.stores && !(var->flags & KV_NT) ? v.lines_written : 0;
+			assert_int_equal(v.lines_read, v.lines_demand_read + rfo);
+		}
+	}
+}
+
 static void test_split_loads_switch_at_offset_57(void **state)
 {
 	struct kern_volumes v;
@@ -317,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_bandwidth_kernels_move_every_byte_per_pass),
 		cmocka_unit_test(test_sampling_kernels_move_8_bytes_per_line),
 		cmocka_unit_test(test_store_counts_write_allocate_line),
+		cmocka_unit_test(test_demand_reads_leave_out_write_allocate),
+		cmocka_unit_test(test_lines_read_is_demand_plus_write_allocate),
 		cmocka_unit_test(test_split_loads_switch_at_offset_57),
 		cmocka_unit_test(test_nopread_counts_delay_nops_per_iteration),
 		cmocka_unit_test(test_chase_counts_accesses_and_multiplies),

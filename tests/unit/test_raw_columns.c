@@ -99,7 +99,7 @@ static int check_row(const struct raw_row *row, void *ctx, struct err *e)
 #define CHECK_TIME(n) assert_int_equal(row->n, w->n)
 #define CHECK_STATUS(n) assert_string_equal(raw_status_names[row->n], w->n)
 #define COLUMN(name, type, presence) CHECK_##type(name);
-#define VOLUME(name) assert_true(row->v[RQ_##name] == (double)w->v.name);
+#define VOLUME(name, presence) assert_true(row->v[RQ_##name] == (double)w->v.name);
 	RAW_COLUMNS(COLUMN, KERN_VOLUME_FIELDS(VOLUME))
 #undef COLUMN
 #undef VOLUME
@@ -111,7 +111,7 @@ static void test_header_is_the_column_list_and_every_column_round_trips(void **s
 	char dir[] = "/tmp/pmucheck-rawcolumns.XXXXXX", path[128], cmd[160], line[4096];
 	const char *expected =
 #define NAME(name, type, presence) "," #name
-#define VOLUME(name) ",v_" #name
+#define VOLUME(name, presence) ",v_" #name
 		RAW_COLUMNS(NAME, KERN_VOLUME_FIELDS(VOLUME)) "\n";
 #undef NAME
 #undef VOLUME

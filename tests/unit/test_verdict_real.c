@@ -446,7 +446,8 @@ static void test_a_tie_goes_to_the_configs_hypothesis(void **state)
 	assert_non_null(strstr(v.note, "the config's hypothesis taken"));
 }
 
-/* Without a hypothesis the more specific quantity: lines, for a line event. */
+/* Without a hypothesis the more specific quantity: for a line event on loads only, the lines the loads
+   read (no store tells them from all lines read). */
 static void test_without_hypothesis_a_tie_goes_to_the_more_specific_quantity(void **state)
 {
 	struct fixture *f = *state;
@@ -455,10 +456,11 @@ static void test_without_hypothesis_a_tie_goes_to_the_more_specific_quantity(voi
 
 	assert_int_equal(f->a.events[i].hyp_q, -1);
 	assert_int_equal(v.cls, VC_EXACT);
-	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_int_equal(v.quantity, RQ_lines_demand_read);
 	assert_true(v.scale == 1);
 	assert_int_equal(v.levels, 1u << LV_L2 | 1u << LV_L3 | 1u << LV_DRAM);
-	assert_non_null(strstr(v.note, "the data cannot tell lines_read from"));
+	assert_non_null(strstr(v.note, "the data cannot tell lines_demand_read from"));
+	assert_non_null(strstr(v.note, "lines_read"));
 	assert_non_null(strstr(v.note, "loads"));
 	assert_non_null(strstr(v.note, "bytes_loaded"));
 	assert_non_null(strstr(v.note, "the more specific taken"));

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "agg.h"
+#include "hypothesis.h"
 #include "tools/events.h"
 #include "tools/verdict_fixture.h"
 #include "thresholds.h"
@@ -237,6 +238,70 @@ static void test_level_uses_measured_limit_and_excludes_boundaries(void **state)
 	/* the generated machine.json reports a 32 MiB L3 but measured 8 MiB: the measured one counts */
 	assert_true(f->a.m.limit[2] == GEN_L3 && f->a.m.measured[2] > 0);
 }
+/* Demand-load lines: told from lines_read by the points with stores (triad reads 2 lines of its 3,
+   store none), so the config's lines_demand_read hypothesis holds; in a raw.csv from before the
+   column, the same counts read, the volume is unknown: no verdict takes it and the hypothesis is
+   not compared. */
+static const struct gen_sweep demand_sweep = {
+	NULL, 0,
+	"{ \"DEMAND_LINES\": { \"name\": \"DEMAND_LINES\", \"quantity\": \"lines_demand_read\", "
+	"\"scale\": 1, \"levels\": [\"L1\", \"L2\", \"L3\", \"DRAM\"], \"placement\": [\"local\"], "
+	"\"prefetch\": [\"on\", \"off\"] } }",
+	NULL, 0};
+
+static int setup_demand(void **state)
+{
+	return fixture_open_sweep(state, test_events, TEST_NEVENTS, &demand_sweep);
+}
+
+static int setup_before_demand(void **state)
+{
+	return fixture_open_without(state, test_events, TEST_NEVENTS, &demand_sweep, "v_lines_demand_read");
+}
+
+static enum hypo_agreement check_demand(void **state, const struct verdict *v, char *buf, size_t len)
+{
+	struct fixture *f = *state;
+	struct hypo_set s;
+	struct err e;
+	enum hypo_agreement r;
+
+	assert_int_equal(hypo_build(&f->a.m, &s, &e), 0);
+	r = hypo_check(&f->a, &s, v, buf, len);
+	hypo_free(&s);
+	return r;
+}
+
+static void test_demand_loads_are_told_from_lines_read(void **state)
+{
+	struct verdict v = judge(state, "DEMAND_LINES");
+	char buf[400];
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_demand_read);
+	assert_true(v.scale == 1);
+	if (check_demand(state, &v, buf, sizeof buf) != HYPO_AS_CONFIGURED)
+		fail_msg("%s", buf);
+	/* an event of all lines read is still lines_read: the store points tell the two apart */
+	v = judge(state, "LINES_EXACT");
+	assert_int_equal(v.quantity, RQ_lines_read);
+}
+
+static void test_a_file_without_demand_lines_still_analyses(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "DEMAND_LINES");
+	char buf[400];
+
+	assert_true(f->a.unknown_q & (1u << RQ_lines_demand_read));
+	assert_true(isnan(f->a.points[0].v[RQ_lines_demand_read]));
+	assert_int_not_equal(v.quantity, RQ_lines_demand_read);
+	assert_int_equal(check_demand(state, &v, buf, sizeof buf), HYPO_NOT_COMPARED);
+	assert_non_null(strstr(buf, "no column v_lines_demand_read"));
+	v = judge(state, "LINES_EXACT");
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+}
 
 int main(void)
 {
@@ -256,5 +321,12 @@ int main(void)
 		cmocka_unit_test(test_only_noisy_points_are_used_and_said),
 		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
 	};
-	return cmocka_run_group_tests(tests, setup, fixture_close);
+	const struct CMUnitTest demand[] = {
+		cmocka_unit_test_setup_teardown(test_demand_loads_are_told_from_lines_read, setup_demand,
+						fixture_close),
+		cmocka_unit_test_setup_teardown(test_a_file_without_demand_lines_still_analyses,
+						setup_before_demand, fixture_close),
+	};
+	return cmocka_run_group_tests(tests, setup, fixture_close) ||
+		cmocka_run_group_tests(demand, NULL, NULL);
 }
