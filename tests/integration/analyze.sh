@@ -79,9 +79,13 @@ mkdir -p "$O" && cp "$D/machine.json" "$O/" &&
 		"$D/raw.csv" >"$O/raw.csv"
 check "the old file lacks the column" test -z "$(head -1 "$O/raw.csv" | grep v_lines_demand_read)"
 expect_status "analyze of a raw.csv without v_lines_demand_read succeeds" 0 "$PMUCHECK" analyze "$O"
-old_field() { awk -F, -v e="$1" -v n="$2" '$1 == e { print $n }' "$O/events.csv"; }
+# field $2 (by header name) of event $1's row in the old file's events.csv
+old_field() {
+	awk -F, -v e="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == e { print $c[f] }' "$O/events.csv"
+}
 check "without the column, lines_read events keep their verdict" \
-	test "$(old_field LINES_EXACT 4),$(old_field LINES_EXACT 5)" = "exact,lines_read"
+	test "$(old_field LINES_EXACT class),$(old_field LINES_EXACT quantity)" = "exact,lines_read"
 check "without the column, no verdict names lines_demand_read" \
 	test -z "$(grep lines_demand_read "$O/events.csv")"
 
