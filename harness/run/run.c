@@ -16,11 +16,11 @@
 
 #define MAX_THREADS TOPO_MAX_CPUS
 
-/* What the threads of one point share; written by each thread in its own slot, read by the master after
-   a barrier. */
 /* Where socket-scope groups open: the sockets used, and the further L3 domains the threads run under. */
 #define MAX_UNCORE_UNITS (TOPO_MAX_SOCKETS + TOPO_MAX_L3_DOMAINS)
 
+/* What the threads of one point share; written by each thread in its own slot, read by the master after
+   a barrier. */
 struct point_shared {
 	uint64_t reps;            /* R, chosen by the master */
 	int again;                /* calibration, or the repetitions, go on */
