@@ -164,19 +164,16 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		noisy += res[i].noisy;
 	if (noisy)
 		fprintf(f,
-			"%d of %d points stayed noisy: no second repetition confirmed their shortest calls "
-			"within --reps or their share of the time budget (flagged in raw.csv; machine "
-			"busy?)\n",
+			"%d of %d points stayed noisy: no second repetition confirmed their shortest "
+			"calls within --reps or their share of the time budget (flagged in raw.csv)\n",
 			noisy, p->npoints);
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f, "* from noisy points only: that cell had no clean point\n");
 	if (dram_marked)
 		fprintf(f,
-			"a cache level's chase that took %.0f ns or more measured DRAM, not that level (its "
-			"capacity was not this core's: another tenant, or a smaller level than planned); "
-			"left "
-			"out\n",
+			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "
+			"tenant in it, or a level smaller than planned): left out\n",
 			LEVEL_DRAM_NS);
 	if (reported_levels)
 		fprintf(f,
