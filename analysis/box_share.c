@@ -87,16 +87,12 @@ static int add_sum(const struct agg *a, uint32_t s, const uint32_t *box, unsigne
 	return 0;
 }
 
-int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e)
+int box_each_sum(const struct agg *a, box_sum_fn fn, void *ctx, struct err *e)
 {
 	uint32_t *box = malloc((a->nevents + 1) * sizeof *box);
-	double *share = NULL, *v = malloc((a->npoints + 1) * sizeof *v);
-	int rc = 0;
+	double *share = NULL;
+	int rc = box ? 0 : err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
 
-	*out = NULL;
-	*n = 0;
-	if (!box || !v)
-		goto oom;
 	for (uint32_t s = 0; s < a->nevents && !rc; s++) {
 		unsigned nb;
 		if (!a->events[s].nboxes)
@@ -104,29 +100,48 @@ int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct 
 		nb = box_list(a, s, box);
 		free(share);
 		if (!(share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share)))
-			goto oom;
-		if ((rc = box_point_shares(a, box, nb, share, e)))
-			break;
-		if (add_sum(a, s, box, nb, share, v, out, n))
-			goto oom;
+			rc = err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+		else if (!(rc = box_point_shares(a, box, nb, share, e)))
+			rc = fn(ctx, s, box, nb, share, e);
 	}
 	free(box);
 	free(share);
-	free(v);
+	return rc;
+}
+
+struct shares_ctx {
+	const struct agg *a;
+	double *v; /* room for a->npoints values */
+	struct box_share **out;
+	unsigned *n;
+};
+
+static int add_sum_of(void *ctx, uint32_t s, const uint32_t *box, unsigned nb, const double *share,
+		      struct err *e)
+{
+	struct shares_ctx *c = ctx;
+
+	if (add_sum(c->a, s, box, nb, share, c->v, c->out, c->n))
+		return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+	return 0;
+}
+
+int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e)
+{
+	struct shares_ctx c = {a, malloc((a->npoints + 1) * sizeof *c.v), out, n};
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = c.v ? box_each_sum(a, add_sum_of, &c, e)
+		 : err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
+	free(c.v);
 	if (rc) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
 	}
 	return rc;
-oom:
-	free(box);
-	free(share);
-	free(v);
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
 }
 
 void box_imbalance(const struct box_share *s, unsigned n, double *max_over_mean, double *max_over_min)

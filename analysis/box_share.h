@@ -20,6 +20,13 @@ unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box);
    where a box has no count there or the boxes counted nothing. E_RUNTIME: out of memory. */
 int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e);
 
+/* Calls fn for each summed row s of a, in order, with its boxes box[0..nb) (box_list) and their shares
+   at every point (box_point_shares); stops at fn's first nonzero return and returns it. E_RUNTIME: out
+   of memory. */
+typedef int (*box_sum_fn)(void *ctx, uint32_t s, const uint32_t *box, unsigned nb, const double *share,
+			  struct err *e);
+int box_each_sum(const struct agg *a, box_sum_fn fn, void *ctx, struct err *e);
+
 /* One entry per summed row x level x box, boxes in raw.csv's order, levels in enum order (levels no
    point counted are left out). *out is NULL when n is 0; free() it. E_RUNTIME: out of memory. */
 int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e);

@@ -57,26 +57,23 @@ static int one_sum(const struct out_rdata *d, struct out_figures *f, uint32_t su
 	return 0;
 }
 
+struct fig_ctx {
+	const struct out_rdata *d;
+	struct out_figures *f;
+};
+
+static int fig_of(void *ctx, uint32_t s, const uint32_t *box, unsigned nb, const double *share, struct err *e)
+{
+	struct fig_ctx *c = ctx;
+
+	(void)e;
+	return one_sum(c->d, c->f, s, box, nb, share) ? -1 : 0;
+}
+
 int out_fig_boxes(const struct out_rdata *d, struct out_figures *f)
 {
-	const struct agg *a = &d->a;
-	uint32_t *box = malloc((a->nevents + 1) * sizeof *box);
-	double *share = NULL;
+	struct fig_ctx c = {d, f};
 	struct err e;
-	int rc = box ? 0 : -1;
 
-	for (uint32_t s = 0; s < a->nevents && !rc; s++) {
-		unsigned nb;
-		if (!a->events[s].nboxes)
-			continue;
-		nb = box_list(a, s, box);
-		free(share);
-		share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share);
-		rc = !share || box_point_shares(a, box, nb, share, &e) || one_sum(d, f, s, box, nb, share)
-			? -1
-			: 0;
-	}
-	free(box);
-	free(share);
-	return rc;
+	return box_each_sum(&d->a, fig_of, &c, &e) ? -1 : 0;
 }
