@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "clock_aperf.h"
+#include "fake_file.h"
 #include "tsc.h"
 
 static char root[] = "/tmp/pmucheck-aperf.XXXXXX";
@@ -23,13 +24,9 @@ static int msr_type = -1; /* the real msr PMU's type, -1 when this machine has n
 static int put(const char *dir, const char *file, const char *text)
 {
 	char path[512];
-	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if (!(f = fopen(path, "w")))
-		return -1;
-	fputs(text, f);
-	return fclose(f);
+	return fake_put(path, text);
 }
 
 /* A PMU tree with an msr PMU of type `type` whose events are the (name, alias) pairs. */

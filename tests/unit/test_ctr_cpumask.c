@@ -12,19 +12,10 @@
 #include <cmocka.h>
 
 #include "ctr_int.h"
+#include "fake_file.h"
 
 static char root[] = "/tmp/pmucheck-cpumask.XXXXXX";
 static char pmus[300], cpus[300];
-
-static int put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
 
 static int setup(void **state)
 {
@@ -50,7 +41,7 @@ static int setup(void **state)
 		snprintf(path, sizeof path, "%s/cpu%d/topology", cpus, c);
 		mkdir(path, 0755);
 		snprintf(path, sizeof path, "%s/cpu%d/topology/physical_package_id", cpus, c);
-		if (put(path, c < 4 ? "0\n" : "1\n"))
+		if (fake_put(path, c < 4 ? "0\n" : "1\n"))
 			return -1;
 		if (c == 7)
 			continue; /* CPU 7 without cache files: an L3 the kernel does not name */
@@ -60,17 +51,17 @@ static int setup(void **state)
 		mkdir(path, 0755);
 		snprintf(path, sizeof path, "%s/cpu%d/cache/index3/level", cpus, c);
 		snprintf(id, sizeof id, "%d\n", c / 2);
-		if (put(path, "3\n"))
+		if (fake_put(path, "3\n"))
 			return -1;
 		snprintf(path, sizeof path, "%s/cpu%d/cache/index3/id", cpus, c);
-		if (put(path, id))
+		if (fake_put(path, id))
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof boxes / sizeof *boxes; i++) {
 		snprintf(path, sizeof path, "%s/%s", pmus, boxes[i].pmu);
 		mkdir(path, 0755);
 		snprintf(path, sizeof path, "%s/%s/cpumask", pmus, boxes[i].pmu);
-		if (boxes[i].mask && put(path, boxes[i].mask))
+		if (boxes[i].mask && fake_put(path, boxes[i].mask))
 			return -1;
 	}
 	return 0;

@@ -21,19 +21,10 @@
 #include <cmocka.h>
 
 #include "ctr_int.h"
+#include "fake_file.h"
 
 static char fake[] = "/tmp/pmucheck-pfm-uncore.XXXXXX";
 static char skip_reason[300];
-
-static int put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
 
 /* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), cpu (4): a two-channel Skylake-SP's PMUs. */
 static int make_tree(void)
@@ -50,10 +41,10 @@ static int make_tree(void)
 		if (mkdir(path, 0755))
 			return -1;
 		snprintf(path, sizeof path, "%s/%s/type", fake, pmus[i].pmu);
-		if (put(path, pmus[i].type))
+		if (fake_put(path, pmus[i].type))
 			return -1;
 		snprintf(path, sizeof path, "%s/%s/cpumask", fake, pmus[i].pmu);
-		if (pmus[i].mask && put(path, pmus[i].mask))
+		if (pmus[i].mask && fake_put(path, pmus[i].mask))
 			return -1;
 	}
 	return 0;
@@ -73,11 +64,11 @@ static void enter_fake_sysfs(void)
 			 strerror(errno));
 		return;
 	}
-	if (put("/proc/self/setgroups", "deny") || put("/proc/self/uid_map", map)) {
+	if (fake_put("/proc/self/setgroups", "deny") || fake_put("/proc/self/uid_map", map)) {
 		snprintf(skip_reason, sizeof skip_reason, "cannot map the user into its namespace");
 		return;
 	}
-	if (put("/proc/self/gid_map", gmap) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (fake_put("/proc/self/gid_map", gmap) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    mount(fake, CTR_SYSFS_PMUS, NULL, MS_BIND, NULL))
 		snprintf(skip_reason, sizeof skip_reason, "cannot bind-mount a fake %s (%s)", CTR_SYSFS_PMUS,
 			 strerror(errno));
