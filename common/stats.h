@@ -42,8 +42,9 @@ double stats_median_positive(double *v, size_t n);
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
    length are kept, and the minimum counts as found only when a second call confirms it (stats_mindiff_
    spread): two repetitions stretched by the same amount are unlikely, one undisturbed repetition among
-   disturbed ones is not. On the development VM (Zen 5 guest, 2 vCPUs) an L1 point's four R calls were
-   all stretched by 0.3-3 ms, and the point read 345.8 GB/s against 413-422 GB/s in a later run. */
+   disturbed ones is not. On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions
+   read 361, 168, -694 and -220 GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing
+   told whether the shortest R call was an undisturbed one. */
 struct stats_mindiff {
 	double lo, hi;   /* shortest R call and 2R call so far; 0 = none */
 	double lo2, hi2; /* the second shortest of each; 0 = none */

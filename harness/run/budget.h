@@ -21,8 +21,9 @@
    the estimate (stats_mindiff_spread): half of what two runs' peaks may differ by (3 % in the caches, 5 %
    in DRAM, issue 14), so that two runs each confirmed that far agree. The rule before (the estimate
    changed less than 1 % over the last two repetitions) held for a minimum that no later repetition
-   undercut because every one was stretched: two --quick runs' L1 read peaks on the development VM
-   differed by 22 %, the first one too slow. DRAM calls spread more on their own (the two shortest of a
+   undercut because every one was stretched: on the development VM one L1 point's repetitions read 361,
+   168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes
+   per cycle). DRAM calls spread more on their own (the two shortest of a
    quiet --quick run's DRAM points: median 3.5-5 % apart, against 1.6-3 % in the caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
