@@ -331,10 +331,8 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	p->core_ghz = positive_median(p->rep_ghz, p->nrep_secs);
 	if (!(p->core_ghz > 0))
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
-	if (p->core_ghz > 0 && p->threads > 0 &&
-	    (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / (p->core_ghz * 1e9) /
-			    (double)p->threads >
-		    KERN_MAX_BYTES_PER_CYCLE)
+	if (kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
+				 (double)p->threads))
 		p->noisy = 1;
 }
 
