@@ -6,7 +6,8 @@
 #include "box_share.h"
 #include "stats.h"
 
-unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box)
+/* The boxes of summed row sum into box[] (room for a->nevents); their number. */
+static unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box)
 {
 	unsigned nb = 0;
 
@@ -25,7 +26,9 @@ static uint32_t max_cell_n(const struct agg *a)
 	return n;
 }
 
-int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e)
+/* Each box's median count at every point over the boxes' sum there (box_each_sum's share[]). */
+static int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share,
+			    struct err *e)
 {
 	double *tmp = malloc(max_cell_n(a) * sizeof *tmp);
 

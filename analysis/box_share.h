@@ -14,14 +14,9 @@ struct box_share {
 	double share, lo, hi; /* median, smallest and largest share of the box over those points */
 };
 
-/* The boxes of summed row sum into box[] (room for a->nevents), in raw.csv's order; their number. */
-unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box);
-/* Each box's share at every point: share[k * a->npoints + p] for box[k] (nb * npoints values), NAN
-   where a box has no count there or the boxes counted nothing. E_RUNTIME: out of memory. */
-int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share, struct err *e);
-
-/* Calls fn for each summed row s of a, in order, with its boxes box[0..nb) (box_list) and their shares
-   at every point (box_point_shares); stops at fn's first nonzero return and returns it. E_RUNTIME: out
+/* Calls fn for each summed row s of a, in order, with its boxes box[0..nb), in raw.csv's order, and
+   their shares at every point: share[k * a->npoints + p] for box[k], NAN where a box has no count there
+   or the boxes counted nothing; stops at fn's first nonzero return and returns it. E_RUNTIME: out
    of memory. */
 typedef int (*box_sum_fn)(void *ctx, uint32_t s, const uint32_t *box, unsigned nb, const double *share,
 			  struct err *e);
