@@ -1,5 +1,6 @@
 /* box_share.c — each box's share of a box wildcard's sum, per point and per level (box_share.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,14 @@ int box_each_sum(const struct agg *a, box_sum_fn fn, void *ctx, struct err *e)
 	free(box);
 	free(share);
 	return rc;
+}
+
+void box_number(const struct agg *a, uint32_t sum, uint32_t box, char *buf, size_t len)
+{
+	const char *wild = a->events[sum].name, *star = strchr(wild, '*');
+	const char *name = a->events[box].name + (star ? star - wild : 0);
+
+	snprintf(buf, len, "%.*s", (int)strspn(name, "0123456789"), name);
 }
 
 struct shares_ctx {

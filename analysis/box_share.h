@@ -22,6 +22,9 @@ typedef int (*box_sum_fn)(void *ctx, uint32_t s, const uint32_t *box, unsigned n
 			  struct err *e);
 int box_each_sum(const struct agg *a, box_sum_fn fn, void *ctx, struct err *e);
 
+/* The number box row `box` has where summed row `sum`'s name has '*' ("uncore_imc_3/..." -> "3"). */
+void box_number(const struct agg *a, uint32_t sum, uint32_t box, char *buf, size_t len);
+
 /* One entry per summed row x level x box, boxes in raw.csv's order, levels in enum order (levels no
    point counted are left out). *out is NULL when n is 0; free() it. E_RUNTIME: out of memory. */
 int box_shares(const struct agg *a, struct box_share **out, unsigned *n, struct err *e);

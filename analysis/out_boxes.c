@@ -9,15 +9,6 @@
 #include "box_share.h"
 #include "out.h"
 
-/* The box number a box row has where its summed row's name has '*' ("uncore_imc_3/..." -> "3"). */
-static void box_label(const struct agg *a, const struct box_share *s, char *buf, size_t len)
-{
-	const char *wild = a->events[s->sum].name, *star = strchr(wild, '*');
-	const char *name = a->events[s->box].name + (star ? star - wild : 0);
-
-	snprintf(buf, len, "%.*s", (int)strspn(name, "0123456789"), name);
-}
-
 /* The entries of one summed row and level: s[0..*k). */
 static unsigned run_of(const struct box_share *s, unsigned n)
 {
@@ -79,7 +70,7 @@ static void write_table(FILE *f, const struct agg *a, const struct box_share *s,
 	for (unsigned l = 0; l < nl; l++)
 		fputs("---|", f);
 	for (unsigned k = 0; k < nb; k++) {
-		box_label(a, &s[k], b, sizeof b);
+		box_number(a, s[k].sum, s[k].box, b, sizeof b);
 		fprintf(f, "\n| box %s |", b);
 		for (unsigned l = 0; l < nl; l++)
 			fprintf(f, " %.1f |", s[l * nb + k].share * 100);

@@ -8,15 +8,6 @@
 #include "box_share.h"
 #include "out_plot_fig.h"
 
-/* The box number a box row has where its summed row's name has '*' ("uncore_imc_3/..." -> "3"). */
-static void box_number(const struct agg *a, uint32_t sum, uint32_t box, char *buf, size_t len)
-{
-	const char *wild = a->events[sum].name, *star = strchr(wild, '*');
-	const char *name = a->events[box].name + (star ? star - wild : 0);
-
-	snprintf(buf, len, "box %.*s", (int)strspn(name, "0123456789"), name);
-}
-
 static int one_sum(const struct out_rdata *d, struct out_figures *f, uint32_t sum, const uint32_t *box,
 		   unsigned nb, const double *share)
 {
@@ -45,7 +36,9 @@ static int one_sum(const struct out_rdata *d, struct out_figures *f, uint32_t su
 		if (!(share[p] >= 0)) /* NAN: a box not counted here */
 			continue;
 		for (unsigned k = 0; k < nb; k++) {
-			box_number(a, sum, box[k], s, sizeof s);
+			char num[16];
+			box_number(a, sum, box[k], num, sizeof num);
+			snprintf(s, sizeof s, "box %s", num);
 			if (out_fig_add(pl, s, x, share[k * a->npoints + p] * 100, 0, pt->noisy))
 				return -1;
 		}
