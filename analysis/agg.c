@@ -1,11 +1,11 @@
 /* agg.c — folds raw rows into per-point and per-(point, event) aggregates while streaming. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agg.h"
+#include "num.h"
 #include "reading.h"
 #include "stats.h"
 
@@ -384,26 +384,13 @@ oom:
 	return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
 }
 
-/* Whether name is wild with its '*' (the box number, harness boxes.h) a decimal number. */
-static int box_name_matches(const char *wild, const char *name)
-{
-	const char *star = strchr(wild, '*');
-	size_t pre = star ? (size_t)(star - wild) : 0;
-
-	if (!star || strncmp(wild, name, pre) || !isdigit((unsigned char)name[pre]))
-		return 0;
-	for (name += pre; isdigit((unsigned char)*name); name++)
-		;
-	return !strcmp(name, star + 1);
-}
-
 static void link_boxes(struct agg *a)
 {
 	for (uint32_t s = 0; s < a->nevents; s++) {
 		if (strncmp(a->events[s].encoding, "sum of ", 7))
 			continue;
 		for (uint32_t b = 0; b < a->nevents; b++)
-			if (b != s && box_name_matches(a->events[s].name, a->events[b].name)) {
+			if (b != s && num_wild_match(a->events[s].name, a->events[b].name)) {
 				a->events[b].box_of = (int32_t)s;
 				a->events[s].nboxes++;
 			}

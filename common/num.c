@@ -93,3 +93,15 @@ const char *num_format_size(double bytes, char *buf, size_t len)
 		 unit[u]);
 	return buf;
 }
+
+int num_wild_match(const char *wild, const char *name)
+{
+	const char *star = strchr(wild, '*');
+	size_t pre = star ? (size_t)(star - wild) : 0;
+
+	if (!star || strncmp(wild, name, pre) || !isdigit((unsigned char)name[pre]))
+		return 0;
+	for (name += pre; isdigit((unsigned char)*name); name++)
+		;
+	return !strcmp(name, star + 1);
+}

@@ -21,4 +21,9 @@ const char *num_format_size(double bytes, char *buf, size_t len);
    cpumask); fallback when the file is missing or does not start with a number. */
 double num_read_file(const char *path, double fallback);
 
+/* Whether name is wild with its one '*' standing for a decimal number: "uncore_imc_*" takes
+   "uncore_imc_12", "skx_unc_imc*::X" takes "skx_unc_imc0::X" (the boxes of a config's box wildcard). 0
+   when wild has no '*'. */
+int num_wild_match(const char *wild, const char *name);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "boxes.h"
+#include "num.h"
 
 int boxes_wildcard(const char *spec)
 {
@@ -47,17 +48,17 @@ static int cmp_spec(const void *a, const void *b)
 /* perf: the PMUs in sysfs named prefix<digits>. */
 static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max)
 {
-	const char *star = strchr(spec, '*'), *rest = strchr(spec, '/');
-	size_t plen = (size_t)(star - spec);
+	const char *rest = strchr(spec, '/');
+	char wild[CTR_SPEC_MAX];
 	struct dirent *d;
 	unsigned n = 0;
 	DIR *dir = opendir(pmus);
 
 	if (!dir)
 		return 0;
+	snprintf(wild, sizeof wild, "%.*s", (int)(rest - spec), spec); /* the PMU part: "uncore_imc_*" */
 	while ((d = readdir(dir)) && n < max) {
-		const char *num = d->d_name + plen;
-		if (strncmp(d->d_name, spec, plen) != 0 || !*num || strspn(num, "0123456789") != strlen(num))
+		if (!num_wild_match(wild, d->d_name))
 			continue;
 		snprintf(out[n++], CTR_SPEC_MAX, "%s%s", d->d_name, rest);
 	}

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "disc.h"
+#include "num.h"
 
 #define UMASKS_MAX 256
 
@@ -222,10 +223,7 @@ static bool uncore_listed(const char *uncore, const char *pmu, char *as, size_t 
 
 	snprintf(buf, sizeof buf, "%s", uncore ? uncore : "");
 	for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		size_t n = strlen(k) - 1;
-		if (k[n] != '*' ? !strcmp(k, pmu)
-				: !strncmp(k, pmu, n) && pmu[n] &&
-				    strspn(pmu + n, "0123456789") == strlen(pmu + n)) {
+		if (strchr(k, '*') ? num_wild_match(k, pmu) : !strcmp(k, pmu)) {
 			snprintf(as, len, "%s", k);
 			return true;
 		}
