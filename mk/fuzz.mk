@@ -4,7 +4,7 @@
 #   spec   the event-spec parser (ctr_perf_parse against a fake sysfs tree, ctr_resolve)
 #                                                     seeds: the specs of configs/*.ini, tests/fuzz/seeds-spec/
 #   raw    the results readers (raw_read, machine_read) seeds: tests/fuzz/seeds-raw/
-#          (with the kernels' name tables, kernels/kern_names.c)
+#          (with the kernels' name tables and limits, kernels/kern_names.c, kern_limits.c)
 #
 #   make fuzz                  every target for FUZZ_TIME seconds each (default 600)
 #   make fuzz-spec FUZZ_TIME=60
@@ -26,7 +26,8 @@ FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) harness/cou
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
 FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) $(wildcard common/*.c)
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
-FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) $(wildcard common/*.c) kernels/kern_names.c
+FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) $(wildcard common/*.c) kernels/kern_names.c \
+	kernels/kern_limits.c
 # The real specs, one per file as libFuzzer wants them (no line end: that would be part of the spec).
 FUZZ_SPEC_CFG_SEEDS := $(FUZZ_DIR)/seeds-spec-configs
 
