@@ -321,7 +321,9 @@ static double positive_median(const float *v, unsigned n)
    time <= 0 is no time at all, and a repetition without a clock (0) is left out of the clock, not taken
    for 0 GHz. A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is
    missing too). A point that moved more bytes per core cycle than any core can (KERN_MAX_BYTES_PER_CYCLE)
-   was disturbed: it counts as noisy, so the peaks take it only where nothing clean is left. */
+   was disturbed. A disturbed point with calls takes the bound of its shortest call instead
+   (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts; without
+   calls it has no such bound, and the peaks take it only where nothing clean is left. */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
 	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
@@ -334,6 +336,11 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	if (kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
 				 (double)p->threads))
 		p->noisy = 1;
+	if (p->noisy && p->calls.lo > 0) {
+		t = stats_mindiff_bound(&p->calls) * p->sec_per_tick;
+		p->seconds = t > 0 ? t : INFINITY;
+		p->bounded = 1;
+	}
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)

@@ -23,11 +23,13 @@ struct agg_point {
 	int64_t width, arg, bytes, arrays, reps, threads;
 	enum point_level level;
 	enum pf_state pf;
-	int noisy; /* raw.csv's flag, or faster per core cycle than any core (KERN_MAX_BYTES_PER_CYCLE) */
+	int noisy;   /* raw.csv's flag, or faster per core cycle than any core (KERN_MAX_BYTES_PER_CYCLE) */
+	int bounded; /* noisy, and its time is the bound of its shortest call (stats_mindiff_bound) */
 	double v[RQ_COUNT];
-	double seconds;             /* min(2R) - min(R) of the repetitions (group 0); INFINITY when not > 0 */
-	struct stats_mindiff calls; /* while reading: the shortest R and 2R calls, TSC ticks */
-	double sec_per_tick;        /* seconds / tsc of the rows: the run's TSC period */
+	double seconds; /* min(2R) - min(R) of the repetitions (group 0), a noisy point's bound; INFINITY when
+			   not > 0 */
+	struct stats_mindiff calls;    /* while reading: the shortest R and 2R calls, TSC ticks */
+	double sec_per_tick;           /* seconds / tsc of the rows: the run's TSC period */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */
 	float rep_ghz[AGG_REP_TIMES];  /* and their core clocks */
 	uint8_t nrep_secs;

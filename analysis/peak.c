@@ -109,12 +109,14 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	pk->points++;
 	pk->noisy += p->noisy;
 	if (fig == 0 && gbps > pk->gbps_one) {
+		pk->from_one = p->noisy;
 		pk->gbps_one = gbps;
 		pk->bpc_one = p->core_ghz > 0 ? gbps / p->core_ghz : 0;
 		pk->transfers_one = gbps * 1e9 / bpt;
 		pk->bytes_per_transfer = bpt;
 	}
 	if (fig == 1 && gbps > pk->gbps_all) {
+		pk->from_all = p->noisy;
 		pk->gbps_all = gbps;
 		pk->bpc_all = p->core_ghz > 0 ? gbps / p->core_ghz / (double)p->threads : 0;
 		pk->transfers_all = gbps * 1e9 / bpt;
@@ -154,7 +156,7 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 		pk = &table[p->level][peak_access(p)];
 		if ((fig = figure_of(pk, p)) < 0)
 			continue;
-		if (p->noisy && clean[p->level][peak_access(p)][fig])
+		if (p->noisy && !p->bounded && clean[p->level][peak_access(p)][fig])
 			pk->left_out++;
 		else
 			add_bandwidth(pk, p, fig);
@@ -174,7 +176,8 @@ static double chase_ns(const struct agg_point *p)
 }
 
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
-   its noisy ones when it has no clean one; in cycles over the points that have a clock. A point of a
+   its noisy ones (at their bound, where they have one) when it has no clean one: a median of clean and
+   bounded times would lean to the bounds; in cycles over the points that have a clock. A point of a
    cache level that took DRAM-like time (level_latency_dram_like) is left out and counted: the row never
    gives a DRAM latency as a cache level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
@@ -216,6 +219,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		if (!n)
 			continue;
 		pk->points = (unsigned)n;
+		pk->from_one = pk->noisy > 0;
 		pk->latency_ns = stats_median(ns, n);
 		pk->latency_cycles = stats_median(cyc, nc);
 		pk->transfers_one = 1e9 / pk->latency_ns;
@@ -235,8 +239,11 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 	if (pk->dram_like && !pk->points)
 		n = snprintf(buf, len, "DRAM-like (%u of %u points, up to %.0f ns): not this level's latency",
 			     pk->dram_like, pk->dram_like, pk->dram_like_ns);
-	else if (pk->noisy)
+	else if (pk->from_one || pk->from_all)
 		n = snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
+	else if (pk->noisy)
+		n = snprintf(buf, len, "ok (%u of %u points disturbed, slower than the figure)", pk->noisy,
+			     pk->points);
 	else if (pk->left_out)
 		n = snprintf(buf, len, "ok (%u noisy point%s left out)", pk->left_out,
 			     pk->left_out == 1 ? "" : "s");

@@ -48,11 +48,13 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 	return 1;
 }
 
-/* The best bandwidth of a cell ([clean, noisy] points): from its clean points, else from its noisy ones,
-   then marked "*" (*marked set); "-" when nothing was measured there (never a 0.0 that was not measured). */
+/* The best bandwidth of a cell ([clean, noisy] points): a noisy point's figure is its bound, never faster
+   than the hardware (record_seconds), so it counts beside the clean ones; the cell is marked "*" (*marked
+   set) when its best is such a bound. "-" when nothing was measured there (never a 0.0 that was not
+   measured). */
 static void bandwidth_cell(char *buf, size_t len, const double best[2], int *marked)
 {
-	int from_noisy = !(best[0] > 0) && best[1] > 0;
+	int from_noisy = best[1] > best[0];
 
 	if (!(best[0] > 0) && !(best[1] > 0)) {
 		snprintf(buf, len, "-");
@@ -169,7 +171,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			noisy, p->npoints);
 	disturbance(f, p, res);
 	if (marked)
-		fprintf(f, "* from noisy points only: that cell had no clean point\n");
+		fprintf(f,
+			"* from a noisy point, at the bound of its shortest call: at least this fast "
+			"(latency: at most this slow)\n");
 	if (dram_marked)
 		fprintf(f,
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "

@@ -153,3 +153,8 @@ double stats_mindiff_spread(const struct stats_mindiff *m)
 		return INFINITY;
 	return fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d;
 }
+
+double stats_mindiff_bound(const struct stats_mindiff *m)
+{
+	return m->lo > 0 && m->hi > 0 ? fmin(m->lo, m->hi / 2) : 0;
+}

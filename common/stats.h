@@ -62,4 +62,12 @@ double stats_mindiff(const struct stats_mindiff *m);
    difference is not positive. */
 double stats_mindiff_spread(const struct stats_mindiff *m);
 
+/* The time of R's work that interference can only have lengthened: min(min(R), min(2R) / 2), 0 when a
+   length has no call. Every call is an upper bound of its work (its fixed cost, under a microsecond
+   against calls of a millisecond or more, and any disturbance only add), so this never reads faster
+   than the hardware, where an unconfirmed difference can (a stretched R call shortens 2R - R). It is a
+   disturbed point's time (the run and the analysis): the point still counts, at a figure no faster
+   than its least-disturbed call, instead of being dropped or trusted. */
+double stats_mindiff_bound(const struct stats_mindiff *m);
+
 #endif

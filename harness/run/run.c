@@ -52,11 +52,11 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-/* Bandwidth and latency of the point's time (record_seconds: min(2R) - min(R)) for the summary; none (0)
-   when it has no positive time. */
-static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz)
+/* Bandwidth and latency of the point's time (record_seconds: min(2R) - min(R), or a disturbed point's
+   bound) for the summary; none (0) when it has no positive time. */
+static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz, int noisy)
 {
-	double sec = record_seconds(r, tsc_hz);
+	double sec = record_seconds(r, tsc_hz, noisy);
 
 	res->gbps = res->ns = 0;
 	if (!(sec > 0))
@@ -485,10 +485,10 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			int noisy = !fresh &&
 				(g->stop != BUDGET_STABLE_STOP ||
 				 kern_impossibly_fast((double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
-						      record_seconds(&g->rec, s->tsc_hz), record_ghz(&g->rec),
-						      pt->threads));
+						      record_seconds(&g->rec, s->tsc_hz, 0),
+						      record_ghz(&g->rec), pt->threads));
 			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
-			summarise(&s->results[ipt], &g->rec, s->tsc_hz);
+			summarise(&s->results[ipt], &g->rec, s->tsc_hz, noisy);
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);

@@ -77,11 +77,11 @@ struct stats_mindiff record_calls(const struct point_record *r)
 	return m;
 }
 
-double record_seconds(const struct point_record *r, double tsc_hz)
+double record_seconds(const struct point_record *r, double tsc_hz, int disturbed)
 {
 	struct stats_mindiff m = record_calls(r);
 
-	return stats_mindiff(&m) / tsc_hz;
+	return (disturbed ? stats_mindiff_bound(&m) : stats_mindiff(&m)) / tsc_hz;
 }
 
 /* The part of a row that all its events share. */

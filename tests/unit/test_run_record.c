@@ -59,10 +59,31 @@ static void test_point_time_is_min_2r_minus_min_r(void **state)
 		record_pass(&r, i, 0)->hi = hi[i];
 		record_pass(&r, i, 0)->ticks = (int64_t)(hi[i] - lo[i]);
 	}
-	assert_true(fabs(record_seconds(&r, 10.0) - 10.0) < 1e-12); /* 100 ticks over 10 Hz */
+	assert_true(fabs(record_seconds(&r, 10.0, 0) - 10.0) < 1e-12); /* 100 ticks over 10 Hz */
 	for (int i = 0; i < 5; i++)
 		record_pass(&r, i, 0)->lo = 300; /* every R call longer than every 2R call: no time */
-	assert_true(record_seconds(&r, 10.0) == 0);
+	assert_true(record_seconds(&r, 10.0, 0) == 0);
+	record_free(&r);
+}
+
+/* A disturbed point's time is the bound no disturbance shortens, min(min(R), min(2R) / 2): with every R
+   call stretched (150-170 ticks for 100 ticks of work), min(2R) - min(R) reads 50 ticks, twice as fast as
+   the hardware; the bound reads the 2R call's 100. */
+static void test_disturbed_point_time_is_the_bound(void **state)
+{
+	struct point_record r;
+	const uint64_t lo[3] = {150, 170, 160}, hi[3] = {200, 230, 210};
+
+	(void)state;
+	assert_int_equal(record_init(&r, 3, 1), 0);
+	for (int i = 0; i < 3; i++) {
+		record_pass(&r, i, 0)->lo = lo[i];
+		record_pass(&r, i, 0)->hi = hi[i];
+	}
+	assert_true(fabs(record_seconds(&r, 10.0, 0) - 5.0) < 1e-12);
+	assert_true(fabs(record_seconds(&r, 10.0, 1) - 10.0) < 1e-12);
+	record_pass(&r, 0, 0)->lo = 90; /* an R call shorter than half the shortest 2R call: the R call */
+	assert_true(fabs(record_seconds(&r, 10.0, 1) - 9.0) < 1e-12);
 	record_free(&r);
 }
 
@@ -72,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_point_clock_is_median_of_group_0_samples),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
+		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
