@@ -276,6 +276,11 @@ static void read_run(json_t *root, struct machine *m)
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
 	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
 	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);
+	text(root, "disturbance.speed_probe.kernel", m->speed_kernel, sizeof m->speed_kernel);
+	m->speed_points = (int)number(root, "disturbance.speed_probe.points", 0);
+	m->speed_best = number(root, "disturbance.speed_probe.gbps_best", 0);
+	m->speed_median = number(root, "disturbance.speed_probe.gbps_median", 0);
+	m->speed_p10 = number(root, "disturbance.speed_probe.gbps_p10", 0);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

@@ -70,6 +70,10 @@ struct machine {
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;
+	/* disturbance.speed_probe (harness speed_probe.h): speed_points 0 when the run did not record it */
+	char speed_kernel[64];
+	int speed_points;
+	double speed_best, speed_median, speed_p10; /* GB/s */
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

@@ -10,6 +10,7 @@
 #include "out_report_hypo.h"
 #include "out_report_md.h"
 #include "out_report_ref.h"
+#include "thresholds.h"
 
 static void header(FILE *f, const struct out_rdata *d)
 {
@@ -29,12 +30,14 @@ static void header(FILE *f, const struct out_rdata *d)
 static void run_quality(FILE *f, const struct out_rdata *d)
 {
 	const struct machine *m = &d->a.m;
-	int busy;
+	int busy, slow;
 	unsigned noisy = 0;
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5;
+	/* the speed probe a tenth of the time THR_SPEED_SLOW below its best: slow phases longer than a point */
+	slow = m->speed_points > 0 && m->speed_p10 < (1 - THR_SPEED_SLOW) * m->speed_best;
+	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,
@@ -46,11 +49,21 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			"recorded it).\n");
+	if (m->speed_points > 0)
+		fprintf(f,
+			"- **Machine speed**: a %s read of L1 timed before each of %d points ran at %.1f "
+			"GB/s "
+			"at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below the best). "
+			"Interference only slows it, so that is how much slower the machine itself was at "
+			"times, for longer than a point (a neighbour on the core, the host's clock): no "
+			"estimator within a point undoes it, and two runs' figures may differ by as much.\n",
+			m->speed_kernel, m->speed_points, m->speed_best, m->speed_median, m->speed_p10,
+			100 * (1 - m->speed_p10 / m->speed_best));
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
 		"shortest calls when their repetitions or their share of the time budget ran out); the peaks "
-		"mark them and the "
-		"verdicts leave them out.\n",
+		"take them at the bound of their shortest call, never faster than the hardware, and mark a "
+		"figure that is one's; the verdicts leave them out.\n",
 		noisy, d->a.npoints);
 	fprintf(f,
 		"- **What it means**: interference only makes a figure slower or noisier, never faster; "

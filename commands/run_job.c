@@ -46,6 +46,8 @@ struct run_job {
 	int use_aperf;
 	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
 	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
+	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
+	struct err speed_err;
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -353,6 +355,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.pf_ctx = &j->pf;
 	st.show_progress = progress_line_show;
 	st.progress_ctx = &j->progress;
+	st.speed = j->speed.v ? &j->speed : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -396,15 +399,32 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 	return r;
 }
 
-/* How disturbed the machine was while it measured; nothing when /proc/stat could not be read. */
+/* How disturbed the machine was while it measured: /proc/stat's samples (none when it could not be read)
+   and the speed probe's figures. */
 static void record_disturbance(struct run_job *j)
 {
 	struct disturb_sample after;
+	json_t *speed = speed_probe_json(&j->speed);
 
-	if (j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL))
-		return;
 	json_decref(j->mf.disturbance);
-	j->mf.disturbance = disturb_json(&j->before, &after);
+	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
+		? json_object()
+		: disturb_json(&j->before, &after);
+	if (speed)
+		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
+}
+
+/* The speed probe's figures below the summaries: what they mean for comparing this run with another. */
+static void say_speed(const struct run_job *j)
+{
+	struct speed_probe_figures f = speed_probe_figures(&j->speed);
+
+	if (f.n)
+		printf("machine speed: a %u-byte %s read before each point ran at %.1f GB/s at best, %.1f "
+		       "median, %.1f or less in a tenth of the points (%.0f %% below the best): the machine "
+		       "itself was that much slower at times\n",
+		       SPEED_PROBE_BYTES, j->speed.v->name, f.best, f.median, f.p10,
+		       100 * (1 - f.p10 / f.best));
 }
 
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
@@ -448,9 +468,12 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
+	if (speed_probe_init(&j->speed, tsc_hz, &j->speed_err))
+		fprintf(stderr, "pmucheck run: %s: no speed probe\n", j->speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	record_disturbance(j);
+	say_speed(j);
 	r = end_prefetch(j, r, e);
 	if (!r)
 		r = raw_close(&j->raw, e);
@@ -480,6 +503,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.config);
 	json_decref(j->mf.preset);
 	json_decref(j->mf.disturbance);
+	speed_probe_free(&j->speed);
 	free(j);
 }
 

@@ -86,7 +86,8 @@ enum kern_plot {
 	KP_LATENCY = 1u << 4,     /* time per dependent access vs size; stall events (by the variants'
 	                             multiply flags) */
 	KP_LEVEL_PROBE = 1u << 5, /* the chain the run's level probe sweeps to find where levels end */
-	KP_COUNT = 6              /* number of kinds */
+	KP_SPEED_PROBE = 1u << 6, /* the L1 read the run times before each point: the machine's own speed */
+	KP_COUNT = 7              /* number of kinds */
 };
 
 /* Which working-set sizes a variant is measured at when the user names none (harness/plan/). */

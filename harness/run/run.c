@@ -467,6 +467,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		for (int i = ipt; i < s->plan->npoints; i++)
 			g->weight_left += s->plan->points[i].threads;
 	}
+#pragma omp master
+	if (s->speed)
+		speed_probe_sample(s->speed);
 	calibrate(g, pt, tid);
 #pragma omp master
 	{

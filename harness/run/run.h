@@ -13,6 +13,7 @@
 #include "core_clock.h"
 #include "err.h"
 #include "plan.h"
+#include "speed_probe.h"
 #include "progress.h"
 #include "raw.h"
 #include "topo.h"
@@ -48,6 +49,7 @@ struct run_state {
 	struct clock_bounds clock;        /* what a core clock sample may give */
 	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */
+	struct speed_probe *speed;        /* sampled before each point (speed_probe.h); NULL: not sampled */
 	const struct run_events *events;  /* NULL when no events are counted */
 	int point_base;                   /* raw.csv point number of plan point 0 */
 	int resume_after;                 /* points numbered up to this are done already (-1: none) */

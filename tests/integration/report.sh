@@ -62,6 +62,16 @@ check "... near the top, before the figures" \
 steal=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["disturbance"]["steal_percent"])' "$D/machine.json")
 check "machine.json records the steal share of the run (/proc/stat)" test -n "$steal"
 check "report.md states it under 'Run quality'" grep -qF "**Steal time**: $steal %" "$D/report.md"
+check "machine.json records the speed probe: one sample per point, its slow tenth <= median <= best" \
+	python3 - "$D/machine.json" "$D/raw.csv" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]
+points = len({r["point"] for r in csv.DictReader(open(sys.argv[2]))})
+assert s["points"] == points, (s, points)
+assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
+PY
+speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
+check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
 noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
 check "... and how many points stayed noisy, as raw.csv flags them" \
 	grep -qF "**Disturbed points**: ${noisy% *} of ${noisy#* }" "$D/report.md"

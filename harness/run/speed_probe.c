@@ -1,0 +1,91 @@
+/* speed_probe.c — see speed_probe.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "speed_probe.h"
+#include "stats.h"
+#include "tsc.h"
+
+int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->v = kern_variant_for_plot(KP_SPEED_PROBE, &sp->f);
+	if (!sp->v)
+		return err_set(e, E_RUNTIME, "no kernel is registered as the run's speed probe");
+	sp->buf = aligned_alloc(4096, SPEED_PROBE_BYTES);
+	if (!sp->buf)
+		return err_set(e, E_RUNTIME, "out of memory for the speed probe's buffer");
+	memset(sp->buf, 0, SPEED_PROBE_BYTES);
+	if (sp->f->prepare) {
+		struct kern_params p = {SPEED_PROBE_BYTES, 1, 0};
+		sp->f->prepare(sp->v, &p, sp->buf, 1);
+	}
+	sp->tsc_hz = tsc_hz;
+	return 0;
+}
+
+static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
+{
+	uint64_t t0 = tsc_begin();
+	sp->v->fn(sp->buf, SPEED_PROBE_BYTES, reps, 0);
+	return tsc_end() - t0;
+}
+
+void speed_probe_sample(struct speed_probe *sp)
+{
+	uint64_t a, b;
+
+	if (!sp->v)
+		return;
+	while (!sp->reps ||
+	       ((double)call_ticks(sp, sp->reps) < SPEED_PROBE_SECONDS * sp->tsc_hz && sp->reps < (1u << 24)))
+		sp->reps = sp->reps ? 2 * sp->reps : 1;
+	a = call_ticks(sp, sp->reps);
+	b = call_ticks(sp, sp->reps);
+	if (sp->n == sp->cap) {
+		int cap = sp->cap ? 2 * sp->cap : 256;
+		double *g = realloc(sp->gbps, (size_t)cap * sizeof *g);
+		if (!g)
+			return;
+		sp->gbps = g;
+		sp->cap = cap;
+	}
+	/* every call is an upper bound of its work (speed_probe.h): the shorter one */
+	sp->gbps[sp->n++] = (double)SPEED_PROBE_BYTES * (double)sp->reps /
+		((double)(a < b ? a : b) / sp->tsc_hz) * 1e-9;
+}
+
+struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
+{
+	struct speed_probe_figures f = {0};
+	double *v;
+
+	if (!sp->n || !(v = malloc((size_t)sp->n * sizeof *v)))
+		return f;
+	memcpy(v, sp->gbps, (size_t)sp->n * sizeof *v);
+	stats_sort(v, (size_t)sp->n);
+	f.n = sp->n;
+	f.best = v[sp->n - 1];
+	f.p10 = v[(sp->n - 1) / 10];
+	f.median = stats_median(v, (size_t)sp->n);
+	free(v);
+	return f;
+}
+
+json_t *speed_probe_json(const struct speed_probe *sp)
+{
+	struct speed_probe_figures f = speed_probe_figures(sp);
+
+	if (!f.n)
+		return NULL;
+	return json_pack("{s:s, s:I, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
+			 (json_int_t)SPEED_PROBE_BYTES, "points", f.n, "gbps_best", f.best, "gbps_median",
+			 f.median, "gbps_p10", f.p10);
+}
+
+void speed_probe_free(struct speed_probe *sp)
+{
+	free(sp->buf);
+	free(sp->gbps);
+	memset(sp, 0, sizeof *sp);
+}

@@ -1,0 +1,71 @@
+/* test_speed_probe.c — the run's speed probe: its figures from the samples (best, median, the slow tenth)
+ * and their machine.json form, on samples set here; and one real sample of the registered kernel, which
+ * must be a positive bandwidth whatever the machine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "speed_probe.h"
+#include "tsc.h"
+
+/* 20 samples: 18 at 100 GB/s but for 2 slow ones (70, 80) and one best (110), unsorted as a run takes them */
+static void test_figures_of_samples(void **state)
+{
+	double g[20];
+	struct speed_probe sp = {.gbps = g, .n = 20, .cap = 20};
+	struct speed_probe_figures f;
+	json_t *j;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		g[i] = 100;
+	g[3] = 80;
+	g[11] = 110;
+	g[17] = 70;
+	sp.v = kern_variant_for_plot(KP_SPEED_PROBE, &sp.f);
+	assert_non_null(sp.v);
+	f = speed_probe_figures(&sp);
+	assert_int_equal(f.n, 20);
+	assert_true(f.best == 110);
+	assert_true(f.median == 100);
+	assert_true(f.p10 == 80);               /* the 2nd slowest of 20: index (20 - 1) / 10 */
+	assert_true(g[3] == 80 && g[17] == 70); /* the samples themselves stay in run order */
+	j = speed_probe_json(&sp);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "kernel")), sp.v->name);
+	assert_int_equal(json_integer_value(json_object_get(j, "points")), 20);
+	assert_int_equal(json_integer_value(json_object_get(j, "bytes")), SPEED_PROBE_BYTES);
+	assert_true(json_real_value(json_object_get(j, "gbps_p10")) == 80);
+	json_decref(j);
+	sp.n = 0;
+	assert_null(speed_probe_json(&sp)); /* no sample: nothing recorded, not zeros */
+}
+
+static void test_real_sample_is_a_positive_bandwidth(void **state)
+{
+	struct speed_probe sp;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(speed_probe_init(&sp, tsc_calibrate_hz(20), &e), 0);
+	speed_probe_sample(&sp);
+	speed_probe_sample(&sp);
+	assert_int_equal(sp.n, 2);
+	assert_true(sp.gbps[0] > 0 && sp.gbps[1] > 0);
+	assert_true(sp.reps >= 1);
+	speed_probe_free(&sp);
+	assert_null(sp.gbps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_figures_of_samples),
+		cmocka_unit_test(test_real_sample_is_a_positive_bandwidth),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
