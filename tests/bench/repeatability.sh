@@ -26,8 +26,10 @@ def peaks(d):
 def quality(d):
     m = json.load(open(d + "/machine.json"))
     dist, lv = m.get("disturbance") or {}, m.get("levels") or {}
-    return "steal %s %%, runnable %s/%s, levels measured %s" % (
+    sp = dist.get("speed_probe") or {}
+    return "steal %s %%, runnable %s/%s, speed probe best %s median %s slow tenth %s GB/s, levels measured %s" % (
         dist.get("steal_percent"), dist.get("runnable_before"), dist.get("runnable_after"),
+        sp.get("gbps_best"), sp.get("gbps_median"), sp.get("gbps_p10"),
         {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
 worst, bad, rows = {}, 0, 0
