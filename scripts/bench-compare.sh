@@ -6,7 +6,8 @@
 # measured ROUNDS times (default 3), interleaved, and its best round kept: DRAM bandwidth in a VM wanders
 # by several percent from one second to the next, and the best of a few rounds is what each tool can
 # achieve.
-# Usage: [ROUNDS=N] scripts/bench-compare.sh [KERNELS]   (default: every pair below)
+# Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
+# level below)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
@@ -22,7 +23,7 @@ triad.sse:stream_sse triad.avx:stream_avx triad.avx512:stream_avx512
 triad.sse.nt:stream_mem_sse triad.avx.nt:stream_mem_avx triad.avx512.nt:stream_mem_avx512"
 want=${1:-}
 # Working set per thread in bytes (decimal, as likwid's kB): inside L1, L2, L3 (the guest's usable part), DRAM.
-levels="L1:32000 L2:512000 L3:4000000 DRAM:256000000"
+levels=${LEVELS:-"L1:32000 L2:512000 L3:4000000 DRAM:256000000"}
 threads="1 $(nproc)"
 rounds=${ROUNDS:-3}
 
