@@ -35,7 +35,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	/* the speed probe a tenth of the time THR_SPEED_SLOW below its best: slow phases longer than a point */
+	/* the speed probe a tenth of the time THR_SPEED_SLOW or more below its best */
 	slow = m->speed_points > 0 && m->speed_p10 < (1 - THR_SPEED_SLOW) * m->speed_best;
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
@@ -55,8 +55,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"GB/s "
 			"at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below the best). "
 			"Interference only slows it, so that is how much slower the machine itself was at "
-			"times, for longer than a point (a neighbour on the core, the host's clock): no "
-			"estimator within a point undoes it, and two runs' figures may differ by as much.\n",
+			"those moments (a neighbour on the core, the host's clock): a point measured through "
+			"such a moment is that much slower whatever the estimator, and two runs' figures may "
+			"differ by as much.\n",
 			m->speed_kernel, m->speed_points, m->speed_best, m->speed_median, m->speed_p10,
 			100 * (1 - m->speed_p10 / m->speed_best));
 	fprintf(f,
