@@ -1,9 +1,11 @@
 /* cli_run.c — `pmucheck run`: the options, checked against the machine before anything is written;
  * run_job.c then does the run. */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "cli.h"
 #include "cli_run.h"
 #include "num.h"
@@ -50,9 +52,10 @@ static void usage(FILE *f)
 		"      --preset NAME       reproduce a seed paper: molka2017, helm2020, larysch2016 (sets "
 		"the\n"
 		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
-		"  -r, --reps N            most repetitions per point after the warm-up (default 8); a "
-		"point\n"
-		"                          stops after 3 once its time changed < 1 %% over its last 2\n"
+		"  -r, --reps N            most repetitions per point after the warm-up (default: 80 ms of\n"
+		"                          calls, 8 of 10 ms, 40 with --quick); a point stops after 3 once\n"
+		"                          its two shortest calls of each length agree within 1.5 %% (DRAM\n"
+		"                          2.5 %%)\n"
 		"      --time-budget S     seconds the run may take (default 60 with --quick, else 300): a "
 		"point\n"
 		"                          also stops when its share is spent (its first repetition, and a "
@@ -180,10 +183,11 @@ static int add_place(void *ctx, const char *option, const char *item, struct err
 	return buf_parse_placement(option, item, pc->t, &pc->o->places[pc->o->nplaces++], e);
 }
 
+#define REPS_SECONDS 0.080 /* the default --reps, in seconds of shortest calls (run_cli_parse says why) */
+
 static void defaults(struct run_cli *rc)
 {
 	memset(rc, 0, sizeof *rc);
-	rc->cfg.reps = 8;
 	rc->cfg.seed = 1;
 	rc->cfg.thp = 1;
 	rc->progress = -1;
@@ -316,6 +320,14 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			       "prefetch states and events itself; drop those options");
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
+	/* The most repetitions: as many as REPS_SECONDS of shortest calls, so that a point may take about the
+	   same time whatever --min-time (8 of 10 ms, 40 of --quick's 2 ms). A short call is disturbed more
+	   often, and needs more of them to find two undisturbed ones: with 8, two quiet --quick runs left 111
+	   of 224 points noisy and their cache peaks 3-31 % apart; with 32, 44-53 noisy, 4.9 % apart at
+	   most in L1 and L2, in 39 s of the 60. The default run takes 257 s of its 300 with 8. */
+	if (rc->cfg.reps == 0)
+		rc->cfg.reps = (int)fmax(BUDGET_MIN_REPS,
+					 fmin(256, round(REPS_SECONDS / rc->cfg.min_seconds)));
 	if (rc->cfg.time_budget == 0)
 		rc->cfg.time_budget = o->quick ? 60 : 300; /* what --quick and the default run promise */
 	return plan_check_opts(o, t, e);
