@@ -104,11 +104,12 @@ else
 fi
 
 # The analysis takes a point's time as the run does: min(tsc_hi) - min(tsc_lo) over its repetitions
-# (common/stats.h), so peaks.csv's best one-thread L1 read is recomputed here from raw.csv (at least 3
-# repetitions per point, where a median of the differences would give another figure).
+# (common/stats.h), a noisy point's the bound min(min(tsc_lo), min(tsc_hi) / 2), so peaks.csv's best
+# one-thread L1 read is recomputed here from raw.csv (at least 3 repetitions per point, where a median of
+# the differences would give another figure).
 if "$PMUCHECK" run --kernels load.sse --sizes 16k --threads 1 --reported-levels --no-progress \
 	--out "$TMP/est" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze --quiet "$TMP/est" >>"$TMP/out" 2>&1; then
-	check "peaks.csv L1 read (1 core) is min(2R) - min(R) of raw.csv's calls" \
+	check "peaks.csv L1 read (1 core) is min(2R) - min(R) of raw.csv's calls, a noisy point's bound" \
 		python3 - "$TMP/est/raw.csv" "$TMP/est/peaks.csv" <<'PY'
 import csv, sys, collections
 pts = collections.defaultdict(lambda: {"lo": [], "hi": []})
@@ -121,11 +122,12 @@ for r in csv.DictReader(open(sys.argv[1])):
     p["bytes"] = int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])
     p["noisy"] = r["flag"] == "noisy"
 def gbps(p):
-    return p["bytes"] / ((min(p["hi"]) - min(p["lo"])) * p["sec_per_tick"]) / 1e9
-clean = [gbps(p) for p in pts.values() if not p["noisy"]] or [gbps(p) for p in pts.values()]
+    ticks = min(min(p["lo"]), min(p["hi"]) / 2) if p["noisy"] else min(p["hi"]) - min(p["lo"])
+    return p["bytes"] / (ticks * p["sec_per_tick"]) / 1e9
+best = max(gbps(p) for p in pts.values())
 peak = [r for r in csv.DictReader(open(sys.argv[2])) if r["level"] == "L1" and r["access"] == "read"][0]
 assert all(len(p["lo"]) >= 3 for p in pts.values()), pts
-assert abs(float(peak["gbps_1_core"]) / max(clean) - 1) < 1e-3, (peak["gbps_1_core"], max(clean))
+assert abs(float(peak["gbps_1_core"]) / best - 1) < 1e-3, (peak["gbps_1_core"], best)
 PY
 else
 	notok "run and analyze of load.sse 16k" "$(cat "$TMP/out")"
