@@ -10,25 +10,12 @@
 
 #include <cmocka.h>
 
-#include "topo.h"
-
-static struct topo t;
+#include "topo_synthetic.h"
 
 static int setup(void **state)
 {
-	struct err e;
-
 	(void)state;
-	setenv("HWLOC_SYNTHETIC", "package:2 numa:1 l3:2 l2:2 l1d:1 core:1 pu:2", 1);
-	return topo_load(&t, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	topo_free(&t);
-	unsetenv("HWLOC_SYNTHETIC");
-	return 0;
+	return topo_synthetic_load("package:2 numa:1 l3:2 l2:2 l1d:1 core:1 pu:2");
 }
 
 /* Threads on PUs 1, 2 (one L3), 5 (the other L3 of package 0) and 13 (package 1): three L3s, each named
@@ -65,5 +52,5 @@ int main(void)
 		cmocka_unit_test(test_one_cpu_per_l3_the_threads_use),
 		cmocka_unit_test(test_a_socket_opens_on_a_cpu_of_the_run),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, topo_synthetic_free);
 }

@@ -10,25 +10,12 @@
 
 #include <cmocka.h>
 
-#include "topo.h"
-
-static struct topo t;
+#include "topo_synthetic.h"
 
 static int setup(void **state)
 {
-	struct err e;
-
 	(void)state;
-	setenv("HWLOC_SYNTHETIC", "package:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2", 1);
-	return topo_load(&t, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	topo_free(&t);
-	unsetenv("HWLOC_SYNTHETIC");
-	return 0;
+	return topo_synthetic_load("package:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2");
 }
 
 static const char *uses(const int *cpus, const int *nodes, int n)
@@ -95,5 +82,5 @@ int main(void)
 		cmocka_unit_test(test_threads_on_both_sockets_and_interleaved_memory),
 		cmocka_unit_test(test_reported_share_ignores_the_measured_size),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, topo_synthetic_free);
 }
