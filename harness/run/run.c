@@ -22,24 +22,28 @@
 /* What the threads of one point share; written by each thread in its own slot, read by the master after
    a barrier. */
 struct point_shared {
-	uint64_t reps;            /* R, chosen by the master */
-	int again;                /* calibration, or the repetitions, go on */
-	uint64_t lo[MAX_THREADS]; /* TSC ticks of the R call, per thread */
-	uint64_t hi[MAX_THREADS]; /* TSC ticks of the 2R call */
-	double ghz[MAX_THREADS];  /* core clock around the two calls, per thread; 0 = none */
-	uint64_t clock_iters;     /* chain length of those clock samples */
-	int clock_samples;        /* samples of this repetition, all threads */
-	int clock_rejected;       /* of those, rejected */
-	char clock_why[160];      /* the first one's reason */
-	int failed;               /* a thread could not be pinned or get its memory */
+	uint64_t reps;                  /* R, chosen by the master */
+	int again;                      /* calibration, or the repetitions, go on */
+	uint64_t lo[MAX_THREADS];       /* TSC ticks of the R call, per thread */
+	uint64_t hi[MAX_THREADS];       /* TSC ticks of the 2R call */
+	uint64_t start[2][MAX_THREADS]; /* TSC when each thread began the R [0] and the 2R [1] call */
+	double ghz[MAX_THREADS];        /* core clock around the two calls, per thread; 0 = none */
+	uint64_t clock_iters;           /* chain length of those clock samples */
+	int clock_samples;              /* samples of this repetition, all threads */
+	int clock_rejected;             /* of those, rejected */
+	char clock_why[160];            /* the first one's reason */
+	int failed;                     /* a thread could not be pinned or get its memory */
 	struct err err;
 };
 
+/* The call's TSC ticks; *start (NULL: not wanted) the TSC when it began. */
 static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
-			   uint64_t arg)
+			   uint64_t arg, uint64_t *start)
 {
 	uint64_t t0 = tsc_begin();
 	v->fn(buf, bytes, reps, arg);
+	if (start)
+		*start = t0;
 	return tsc_end() - t0;
 }
 
@@ -91,7 +95,8 @@ static void counters_stop_read(struct ctr_set *set, struct ctr_reading *rd, unsi
 /* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
    stop right after it, so barrier spinning is never counted. */
 static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
-			     uint64_t arg, struct ctr_set *set, struct ctr_reading *rd, unsigned n)
+			     uint64_t arg, uint64_t *start, struct ctr_set *set, struct ctr_reading *rd,
+			     unsigned n)
 {
 	struct err e;
 	uint64_t t;
@@ -100,7 +105,7 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 		mark_failed(rd, n, e.msg);
 		set = NULL;
 	}
-	t = timed_call(v, buf, bytes, reps, arg);
+	t = timed_call(v, buf, bytes, reps, arg, start);
 	if (set)
 		counters_stop_read(set, rd, n);
 	return t;
@@ -160,8 +165,8 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 		if (g->sock[k][hi].set && ctr_start(g->sock[k][hi].set, NULL))
 			mark_failed(g->sock[k][hi].rd, grp->n, "cannot start the socket counters");
 #pragma omp barrier
-	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, sock ? NULL : pc->set, pc->rd,
-			  grp ? grp->n : 0);
+	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, &sh->start[hi][tid], sock ? NULL : pc->set,
+			  pc->rd, grp ? grp->n : 0);
 #pragma omp barrier
 #pragma omp master
 	for (int k = 0; sock && k < g->nuncore; k++)
@@ -282,12 +287,14 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 		if (fresh) {
 			if (alloc_fresh(g, pt, tid) == 0)
 				sh->lo[tid] = timed_call(pt->var, g->fresh[tid][0].base, pt->bytes, 1,
-							 pt->arg);
+							 pt->arg, NULL);
 			free_fresh(g, tid);
 		} else {
-			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
+			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg,
+						 NULL);
 #pragma omp barrier
-			sh->hi[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg);
+			sh->hi[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg,
+						 NULL);
 		}
 #pragma omp barrier
 #pragma omp master
@@ -417,8 +424,8 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			{
 				struct rec_pass *p = record_pass(rec, rep, gi);
 				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
-				p->lo = max_of(sh->lo, pt->threads);
-				p->hi = max_of(sh->hi, pt->threads);
+				p->lo = record_span(sh->start[0], sh->lo, pt->threads);
+				p->hi = record_span(sh->start[1], sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;

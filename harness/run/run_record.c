@@ -58,6 +58,19 @@ double record_cv(const struct point_record *r)
 	return sqrt(sq / (r->nreps - 1)) / mean;
 }
 
+uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (start[i] < first)
+			first = start[i];
+		if (start[i] + ticks[i] > last)
+			last = start[i] + ticks[i];
+	}
+	return n > 0 ? last - first : 0;
+}
+
 double record_ghz(const struct point_record *r)
 {
 	double g[256];

@@ -18,8 +18,8 @@ struct rec_event {
 };
 
 struct rec_pass {
-	int64_t ticks;                     /* 2R call minus R call, slowest thread */
-	uint64_t lo, hi;                   /* the two calls themselves, slowest thread */
+	int64_t ticks;                     /* 2R call minus R call (record_span) */
+	uint64_t lo, hi;                   /* the two calls themselves, all threads (record_span) */
 	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
 	char clock_why[160];               /* the first rejection's reason */
@@ -38,6 +38,16 @@ int record_init(struct point_record *r, int nreps, int npass);
 void record_free(struct point_record *r);
 /* Repetition rep (< cap) of a group; the record then holds at least rep + 1 repetitions. */
 struct rec_pass *record_pass(struct point_record *r, int rep, int group);
+
+/* A call of n threads, in TSC ticks: from the first thread's start to the last thread's end, so that the
+   threads' bytes are divided by the time in which they all moved. The longest thread's own ticks, taken
+   before, let interference make a point faster: a thread that a preempted vCPU started late runs alone
+   after the other has finished, each at its one-thread speed, and the sum of their bytes over the longer
+   of them reads up to twice the bandwidth the threads have together in a shared L3 or DRAM. On the quiet
+   development VM the two threads started within 1-2 us of each other in calls of 10 ms, so quiet figures
+   do not move. Never less than the longest thread's ticks, even with TSCs out of step across CPUs: it
+   contains every thread's call. start[i], ticks[i]: thread i's. */
+uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
 
 /* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,
    times the threads. */

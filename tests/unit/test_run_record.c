@@ -87,6 +87,21 @@ static void test_disturbed_point_time_is_the_bound(void **state)
 	record_free(&r);
 }
 
+/* Two threads: overlapping calls span from the first start to the last end (the second thread, 90 ticks,
+   inside the first's 100); a thread started late, after the other had finished (a preempted vCPU), spans
+   both, where the longer call alone (100) would credit their bytes to half the time they took. */
+static void test_span_of_threads(void **state)
+{
+	const uint64_t ticks[2] = {100, 90};
+	const uint64_t overlap[2] = {1000, 1005}, late[2] = {1000, 1100}, early[2] = {1000, 990};
+
+	(void)state;
+	assert_int_equal(record_span(overlap, ticks, 2), 100);
+	assert_int_equal(record_span(late, ticks, 2), 190);
+	assert_int_equal(record_span(early, ticks, 2), 110); /* 990 .. 1100 */
+	assert_int_equal(record_span(late, ticks, 1), 100);  /* one thread: its own call */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -94,6 +109,7 @@ int main(void)
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
+		cmocka_unit_test(test_span_of_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
