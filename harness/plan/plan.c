@@ -2,7 +2,8 @@
  *
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
- * S_k above, and DRAM points at 4x and 8x the whole last-level cache, so no cache can hold them. */
+ * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least), so no cache
+ * can hold them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,13 @@ static const double level_fracs_full[] = {0.125, 0.25, 0.375, 0.5, 0.75};
 static const double level_fracs_quick[] = {0.5};
 static const double dram_mults_full[] = {4, 8};
 static const double dram_mults_quick[] = {4};
+/* The last-level cache the DRAM points reckon with, at least: where the level probe ends a shared L3 is
+   where other tenants' lines leave a pointer chase no room, not where the cache's capacity ends, and a
+   streaming kernel still hits in the rest. On the development VM (a Zen 5 CCD's 32 MiB L3, its end
+   measured at 5.8-11.6 MiB) --quick's 23.7 MB DRAM points read 60 GB/s with one thread, where
+   likwid-bench read 33.5 GB/s at 256 MB. 64 MiB puts them at 256 MiB and more, as likwid-bench's DRAM
+   comparisons and STREAM's rule (4x the caches) would for L3s up to 64 MiB per domain. */
+#define DRAM_LLC_FLOOR (64ull << 20)
 
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
@@ -101,6 +109,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 			out[n++] = (uint64_t)sqrt(LEVEL_EDGE_LO * below * LEVEL_EDGE_HI * share);
 	}
 	/* DRAM: the whole LLC of the socket several times over, split among the threads. */
+	if (llc < DRAM_LLC_FLOOR)
+		llc = DRAM_LLC_FLOOR;
 	for (int i = 0; i < ndm; i++)
 		out[n++] = (uint64_t)(llc * dm[i]) / (uint64_t)threads;
 	return n;
