@@ -47,7 +47,6 @@ struct run_job {
 	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
 	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
 	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
-	struct err speed_err;
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -431,6 +430,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
+	struct err speed_err;
 	int r, base = 0, npoints = 0;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
@@ -468,8 +468,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
-	if (speed_probe_init(&j->speed, tsc_hz, &j->speed_err))
-		fprintf(stderr, "pmucheck run: %s: no speed probe\n", j->speed_err.msg);
+	if (speed_probe_init(&j->speed, tsc_hz, &speed_err))
+		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	record_disturbance(j);

@@ -13,8 +13,10 @@ int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e)
 	if (!sp->v)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the run's speed probe");
 	sp->buf = aligned_alloc(4096, SPEED_PROBE_BYTES);
-	if (!sp->buf)
+	if (!sp->buf) {
+		sp->v = NULL; /* no probe: speed_probe_sample does nothing */
 		return err_set(e, E_RUNTIME, "out of memory for the speed probe's buffer");
+	}
 	memset(sp->buf, 0, SPEED_PROBE_BYTES);
 	if (sp->f->prepare) {
 		struct kern_params p = {SPEED_PROBE_BYTES, 1, 0};
