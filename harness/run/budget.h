@@ -27,6 +27,10 @@
    quiet --quick run's DRAM points: median 3.5-5 % apart, against 1.6-3 % in the caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
+/* The most repetitions of a fresh-memory point (touch): its time is page-fault time, tens of percent apart
+   from call to call whatever the machine does, so more repetitions confirm nothing, and each faults its
+   memory anew. --quick's default --reps (40) made run --quick --kernels touch take 40 each. */
+#define BUDGET_FRESH_REPS 8
 /* Kept back from the points for what the clock counts around them (loading the topology before the
    budget starts, writing machine.json and the summary after the last point): --quick with `yes` on the
    other vCPU took 60.4 s of its 60 when the points could spend all of it. */

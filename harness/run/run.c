@@ -357,8 +357,9 @@ static int goes_on(struct group_ctx *g, int done)
 	struct run_state *s = g->s;
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double spent = progress_now() - g->point_start;
+	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
 	struct budget_point b = {done,
-				 g->rec.cap,
+				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
 				 stats_mindiff(&calls),
 				 stats_mindiff_spread(&calls),
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
