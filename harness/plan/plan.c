@@ -24,9 +24,10 @@ static const double dram_mults_quick[] = {4};
    where other tenants' lines leave a pointer chase no room, not where the cache's capacity ends, and a
    streaming kernel still hits in the rest. On the development VM (a Zen 5 CCD's 32 MiB L3, its end
    measured at 5.8-11.6 MiB) --quick's 23.7 MB DRAM points read 60 GB/s with one thread, where
-   likwid-bench read 33.5 GB/s at 256 MB. 64 MiB puts them at 256 MiB and more, as likwid-bench's DRAM
-   comparisons and STREAM's rule (4x the caches) would for L3s up to 64 MiB per domain. */
-#define DRAM_LLC_FLOOR (64ull << 20)
+   likwid-bench read 33.5 GB/s at 256 MB; at 128 MiB pmucheck read 35.9. 32 MiB, a Zen 3-5 CCD's L3, puts
+   them at 128 MiB and more, STREAM's rule (4x the caches) for such an L3; 64 MiB cost the preset tests
+   13 s more. */
+#define DRAM_LLC_FLOOR (32ull << 20)
 
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
