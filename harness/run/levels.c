@@ -11,7 +11,7 @@
 #include "level.h"
 #include "levels.h"
 #include "stats.h"
-#include "tsc.h"
+#include "timed_call.h"
 
 /* A point joins the current plateau while its latency rises by less than PLATEAU_RISE over the point
    before it (latency creeps inside a level, and jumps between levels) and by less than
@@ -52,13 +52,6 @@ int levels_past_dram(const struct levels_probe *p)
 	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
 }
 
-static uint64_t ticks(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps)
-{
-	uint64_t t0 = tsc_begin();
-	v->fn(buf, bytes, reps, 0);
-	return tsc_end() - t0;
-}
-
 /* Latency per access at one size: R passes calibrated so that a call lasts min_s, then the fastest
    call of four (R, 2R, R, 2R) per access. Every call is an upper bound of the true latency (its fixed
    cost, under a microsecond against min_s >= 0.5 ms, and any interference only add time), so the
@@ -77,12 +70,13 @@ static int latency_ns(const struct kern_family *f, const struct kern_variant *v,
 	f->prepare(v, &p, buf, 1);
 	/* One pass that already lasts LONG_PASS calls: two single passes are enough (the sizes that
 	   cost most are the largest). */
-	int tries = (double)ticks(v, buf, bytes, 1) > LONG_PASS * min_s * tsc_hz ? 2 : 4;
-	while (tries == 4 && (double)ticks(v, buf, bytes, reps) < min_s * tsc_hz && reps < (1u << 30))
+	int tries = (double)timed_call(v, buf, bytes, 1, 0, NULL) > LONG_PASS * min_s * tsc_hz ? 2 : 4;
+	while (tries == 4 && (double)timed_call(v, buf, bytes, reps, 0, NULL) < min_s * tsc_hz &&
+	       reps < (1u << 30))
 		reps *= 2;
 	for (int i = 0; i < tries; i++) {
 		uint64_t r = tries == 2 ? 1 : (i % 2 ? 2 : 1) * reps;
-		double per = (double)ticks(v, buf, bytes, r) / (double)(r * lines);
+		double per = (double)timed_call(v, buf, bytes, r, 0, NULL) / (double)(r * lines);
 		if (per < best)
 			best = per;
 	}

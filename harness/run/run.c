@@ -12,7 +12,7 @@
 #include "run_events.h"
 #include "run_record.h"
 #include "stats.h"
-#include "tsc.h"
+#include "timed_call.h"
 
 #define MAX_THREADS TOPO_MAX_CPUS
 
@@ -35,17 +35,6 @@ struct point_shared {
 	int failed;                     /* a thread could not be pinned or get its memory */
 	struct err err;
 };
-
-/* The call's TSC ticks; *start (NULL: not wanted) the TSC when it began. */
-static uint64_t timed_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
-			   uint64_t arg, uint64_t *start)
-{
-	uint64_t t0 = tsc_begin();
-	v->fn(buf, bytes, reps, arg);
-	if (start)
-		*start = t0;
-	return tsc_end() - t0;
-}
 
 static uint64_t max_of(const uint64_t *a, int n)
 {

@@ -4,7 +4,7 @@
 
 #include "speed_probe.h"
 #include "stats.h"
-#include "tsc.h"
+#include "timed_call.h"
 
 int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e)
 {
@@ -28,9 +28,7 @@ int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e)
 
 static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
 {
-	uint64_t t0 = tsc_begin();
-	sp->v->fn(sp->buf, SPEED_PROBE_BYTES, reps, 0);
-	return tsc_end() - t0;
+	return timed_call(sp->v, sp->buf, SPEED_PROBE_BYTES, reps, 0, NULL);
 }
 
 void speed_probe_sample(struct speed_probe *sp)
