@@ -416,6 +416,8 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
 				p->lo = record_span(sh->start[0], sh->lo, pt->threads);
 				p->hi = record_span(sh->start[1], sh->hi, pt->threads);
+				p->apart = record_apart(p->lo, sh->lo, pt->threads) ||
+					record_apart(p->hi, sh->hi, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;
@@ -481,9 +483,10 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		if (!sh->failed) {
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
-			   confirmed point faster than any core (kern_impossibly_fast) was still disturbed. */
+			   confirmed point faster than any core (kern_impossibly_fast), or one whose threads never
+			   ran together (record_threads_apart), was still disturbed. */
 			int noisy = !fresh &&
-				(g->stop != BUDGET_STABLE_STOP ||
+				(g->stop != BUDGET_STABLE_STOP || record_threads_apart(&g->rec) ||
 				 kern_impossibly_fast((double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
 						      record_seconds(&g->rec, s->tsc_hz, 0),
 						      record_ghz(&g->rec), pt->threads));

@@ -71,6 +71,24 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n)
 	return n > 0 ? last - first : 0;
 }
 
+int record_apart(uint64_t span, const uint64_t *ticks, int n)
+{
+	uint64_t longest = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ticks[i] > longest)
+			longest = ticks[i];
+	return n > 1 && (double)span > RECORD_APART * (double)longest;
+}
+
+int record_threads_apart(const struct point_record *r)
+{
+	for (int i = 0; i < r->nreps; i++)
+		if (!r->pass[i * r->npass].apart)
+			return 0;
+	return r->nreps > 0;
+}
+
 double record_ghz(const struct point_record *r)
 {
 	double g[256];

@@ -20,6 +20,7 @@ struct rec_event {
 struct rec_pass {
 	int64_t ticks;                     /* 2R call minus R call (record_span) */
 	uint64_t lo, hi;                   /* the two calls themselves, all threads (record_span) */
+	int apart;                         /* a call's threads did not run together (record_apart) */
 	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
 	char clock_why[160];               /* the first rejection's reason */
@@ -48,6 +49,16 @@ struct rec_pass *record_pass(struct point_record *r, int rep, int group);
    do not move. Never less than the longest thread's ticks, even with TSCs out of step across CPUs: it
    contains every thread's call. start[i], ticks[i]: thread i's. */
 uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
+
+/* Whether a call's threads ran apart rather than together: its span more than RECORD_APART times its
+   longest thread's call. A host that runs a guest's vCPUs one after the other gives the threads of a point
+   no more than one thread's bandwidth, and the span shows it; a point none of whose repetitions (group 0)
+   had both calls together was disturbed (record_threads_apart), and is flagged noisy. Two quiet --quick
+   runs on the development VM read 2-thread DRAM read at 41.4 and 78.2 GB/s, the first as slow as its
+   one thread (42.4). Quiet, threads start within 1-2 us of each other in calls of 2-10 ms. */
+#define RECORD_APART 1.05
+int record_apart(uint64_t span, const uint64_t *ticks, int n);
+int record_threads_apart(const struct point_record *r);
 
 /* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,
    times the threads. */

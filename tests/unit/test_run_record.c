@@ -102,6 +102,26 @@ static void test_span_of_threads(void **state)
 	assert_int_equal(record_span(late, ticks, 1), 100);  /* one thread: its own call */
 }
 
+/* Threads together (span within 5 % of the longest call) or apart; one thread is never apart; a point is
+   apart only when every repetition was. */
+static void test_threads_apart(void **state)
+{
+	const uint64_t ticks[2] = {100, 90};
+	struct point_record r;
+
+	(void)state;
+	assert_false(record_apart(104, ticks, 2));
+	assert_true(record_apart(190, ticks, 2));
+	assert_false(record_apart(190, ticks, 1));
+	assert_int_equal(record_init(&r, 3, 1), 0);
+	for (int i = 0; i < 3; i++)
+		record_pass(&r, i, 0)->apart = 1;
+	assert_true(record_threads_apart(&r));
+	record_pass(&r, 1, 0)->apart = 0; /* one repetition together: the minima can come from it */
+	assert_false(record_threads_apart(&r));
+	record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +130,7 @@ int main(void)
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
 		cmocka_unit_test(test_span_of_threads),
+		cmocka_unit_test(test_threads_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
