@@ -62,7 +62,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			100 * (1 - m->speed_p10 / m->speed_best));
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
-		"shortest calls when their repetitions or their share of the time budget ran out); the peaks "
+		"shortest calls when their repetitions or their share of the time budget ran out, they read "
+		"faster than any core, or their threads never ran together); the peaks "
 		"take them at the bound of their shortest call, never faster than the hardware, and mark a "
 		"figure that is one's; the verdicts leave them out.\n",
 		noisy, d->a.npoints);
