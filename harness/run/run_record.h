@@ -53,7 +53,7 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
 /* Whether a call's threads ran apart rather than together: its span more than RECORD_APART times its
    longest thread's call. A host that runs a guest's vCPUs one after the other gives the threads of a point
    no more than one thread's bandwidth, and the span shows it; a point none of whose repetitions (group 0)
-   had both calls together was disturbed (record_threads_apart), and is flagged noisy. Two quiet --quick
+   had both calls together was disturbed (record_threads_apart), and is flagged noisy. Two --quick
    runs on the development VM read 2-thread DRAM read at 41.4 and 78.2 GB/s, the first as slow as its
    one thread (42.4). Quiet, threads start within 1-2 us of each other in calls of 2-10 ms. */
 #define RECORD_APART 1.05
