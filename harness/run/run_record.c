@@ -71,13 +71,8 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n)
 	return n > 0 ? last - first : 0;
 }
 
-int record_apart(uint64_t span, const uint64_t *ticks, int n)
+int record_apart(uint64_t span, uint64_t longest, int n)
 {
-	uint64_t longest = 0;
-
-	for (int i = 0; i < n; i++)
-		if (ticks[i] > longest)
-			longest = ticks[i];
 	return n > 1 && (double)span > RECORD_APART * (double)longest;
 }
 

@@ -57,7 +57,7 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
    runs on the development VM read 2-thread DRAM read at 41.4 and 78.2 GB/s, the first as slow as its
    one thread (42.4). Quiet, threads start within 1-2 us of each other in calls of 2-10 ms. */
 #define RECORD_APART 1.05
-int record_apart(uint64_t span, const uint64_t *ticks, int n);
+int record_apart(uint64_t span, uint64_t longest, int n); /* longest: the longest of the n threads' calls */
 int record_threads_apart(const struct point_record *r);
 
 /* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,

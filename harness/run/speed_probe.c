@@ -37,6 +37,8 @@ void speed_probe_sample(struct speed_probe *sp)
 
 	if (!sp->v)
 		return;
+	/* The first call of each sample warms the buffer the point before may have evicted, and doubles the
+	   passes while a call is shorter than SPEED_PROBE_SECONDS (the first sample calibrates them). */
 	while (!sp->reps ||
 	       ((double)call_ticks(sp, sp->reps) < SPEED_PROBE_SECONDS * sp->tsc_hz && sp->reps < (1u << 24)))
 		sp->reps = sp->reps ? 2 * sp->reps : 1;
