@@ -72,6 +72,21 @@ assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
 PY
 speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
 check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
+# The core clock over the points: the median of the points' own clocks (each the median of its repetitions'),
+# computed here from raw.csv, with its tenth and ninetieth percentile.
+clock=$(python3 - "$D/raw.csv" <<'PY'
+import csv, statistics, sys
+reps = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["group"] == "0" and r["core_ghz"] and float(r["core_ghz"]) > 0:
+        reps.setdefault(r["point"], {})[r["rep"]] = float(r["core_ghz"])
+v = sorted(statistics.median(x.values()) for x in reps.values())
+print("ran at %.2f GHz (median of %d points), %.2f-%.2f GHz" % (statistics.median(v), len(v), v[(len(v) - 1) // 10],
+                                                            v[(len(v) - 1) * 9 // 10]))
+PY
+)
+check "report.md states how far the core clock moved over the points, as raw.csv has it" \
+	grep -qF "**Core clock**: the points' repetitions $clock" "$D/report.md"
 noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
 check "... and how many points stayed noisy, as raw.csv flags them" \
 	grep -qF "**Disturbed points**: ${noisy% *} of ${noisy#* }" "$D/report.md"
