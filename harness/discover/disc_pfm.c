@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "disc.h"
+#include "machine.h"
 #include "num.h"
 
 #define UMASKS_MAX 256
@@ -316,13 +317,12 @@ int disc_pfm(const char *pmu_patterns, const char *uncore, struct disc_list *l, 
 	struct pfm_walk w = {
 		.patterns = pmu_patterns, .uncore = uncore, .version = version, .l = l, .npmus = npmus};
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
-	int v, rc = pfm_initialize();
+	int rc = pfm_initialize();
 
 	*npmus = 0;
 	if (rc != PFM_SUCCESS)
 		return err_set(e, E_RUNTIME, "libpfm4: %s", pfm_strerror(rc));
-	v = pfm_get_version();
-	snprintf(version, len, "%d.%d", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+	machine_pfm_version(version, len);
 	snprintf(w.seen, sizeof w.seen, ",");
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX && !rc; p++)
 		rc = read_pmu(&w, p, NULL, e);

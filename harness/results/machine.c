@@ -1,18 +1,40 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
 #include <papi.h>
 #include <perfmon/pfmlib.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "machine.h"
 #include "version.h"
 
+/* pfm_get_version() gives libpfm4's API version, 4.0 in every 4.x release, and its headers name no
+   release. The release is in the file name of the library loaded (libpfm.so.4.13.0, Debian 12), which
+   matters: each release changes the event tables a discovery or an encoding came from. */
+void machine_pfm_version(char *out, size_t len)
+{
+	Dl_info info;
+	char path[PATH_MAX];
+	const char *so;
+	int api = pfm_get_version();
+
+	if (dladdr((void *)pfm_get_version, &info) && info.dli_fname && realpath(info.dli_fname, path) &&
+	    (so = strstr(path, "libpfm.so.")) && so[10] >= '0' && so[10] <= '9') {
+		snprintf(out, len, "%s", so + 10);
+		return;
+	}
+	snprintf(out, len, "API %d.%d", PFM_MAJ_VERSION(api), PFM_MIN_VERSION(api));
+}
+
 void machine_lib_versions(struct lib_versions *v)
 {
 	unsigned hw = hwloc_get_api_version();
-	int pfm = pfm_get_version();
 
 	snprintf(v->papi, sizeof v->papi, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
 		 PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
 		 PAPI_VERSION_INCREMENT(PAPI_VERSION));
-	snprintf(v->libpfm4, sizeof v->libpfm4, "%d.%d", PFM_MAJ_VERSION(pfm), PFM_MIN_VERSION(pfm));
+	machine_pfm_version(v->libpfm4, sizeof v->libpfm4);
 	snprintf(v->hwloc, sizeof v->hwloc, "%u.%u.%u", hw >> 16, (hw >> 8) & 0xff, hw & 0xff);
 }
 

@@ -37,5 +37,7 @@ struct lib_versions {
 	char papi[32], libpfm4[32], hwloc[32];
 };
 void machine_lib_versions(struct lib_versions *v);
+/* libpfm4's release, from the library loaded ("4.13.0"), else its API version ("API 4.0"). */
+void machine_pfm_version(char *out, size_t len);
 
 #endif

@@ -26,6 +26,11 @@ check "installed run --dry-run --quick" installed "$BIN" run --dry-run --quick
 check "the dry run wrote nothing where it ran" test -z "$(ls -A "$TMP/elsewhere")"
 check "--version names pmucheck and the libraries" \
 	bash -c '"$1" --version | tr "\n" " " | grep -q "^pmucheck [0-9.]* PAPI .* libpfm4 .* hwloc "' _ "$BIN"
+# libpfm4's release (its event tables change with it), not its API version (4.0 in every 4.x release):
+# the one the program loads, as its file name says
+pfm=$(readlink -f "$(ldd "$BIN" | awk '/libpfm\.so/ {print $3}')" | sed -n 's/.*libpfm\.so\.//p')
+check "--version names the libpfm4 release the program loads ($pfm)" \
+	bash -c '[ -n "$2" ] && "$1" --version | grep -qx "libpfm4 $2"' _ "$BIN" "$pfm"
 check "help run prints run's --help" bash -c 'diff <("$1" help run) <("$1" run --help)' _ "$BIN"
 
 mv "$ROOT" "$TMP/moved"
