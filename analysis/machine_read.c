@@ -209,6 +209,17 @@ static int read_hypotheses(const char *path, json_t *experiments, struct machine
 	return 0;
 }
 
+/* A speed probe's figures (harness speed_probe_json); points 0 when absent. */
+static void read_probe(json_t *o, struct machine_probe *p)
+{
+	text(o, "kernel", p->kernel, sizeof p->kernel);
+	p->bytes = (long long)number(o, "bytes", 0);
+	p->points = (int)number(o, "points", 0);
+	p->best = number(o, "gbps_best", 0);
+	p->median = number(o, "gbps_median", 0);
+	p->p10 = number(o, "gbps_p10", 0);
+}
+
 static void read_caches(json_t *caches, struct machine *m)
 {
 	json_t *c;
@@ -276,11 +287,8 @@ static void read_run(json_t *root, struct machine *m)
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
 	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
 	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);
-	text(root, "disturbance.speed_probe.kernel", m->speed_kernel, sizeof m->speed_kernel);
-	m->speed_points = (int)number(root, "disturbance.speed_probe.points", 0);
-	m->speed_best = number(root, "disturbance.speed_probe.gbps_best", 0);
-	m->speed_median = number(root, "disturbance.speed_probe.gbps_median", 0);
-	m->speed_p10 = number(root, "disturbance.speed_probe.gbps_p10", 0);
+	read_probe(at(root, "disturbance.speed_probe"), &m->speed);
+	read_probe(at(root, "disturbance.memory_probe"), &m->memory);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

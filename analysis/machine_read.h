@@ -43,6 +43,14 @@ struct machine_cache {
 	double size;   /* bytes */
 };
 
+/* One of the run's speed probes: its kernel and size, and the GB/s of its samples. */
+struct machine_probe {
+	char kernel[64];
+	long long bytes;
+	int points;
+	double best, median, p10; /* GB/s */
+};
+
 struct machine {
 	char host[128], cpu[256], vendor[32], microcode[64], started[64], finished[64];
 	char command[1024], version[32], kernel[128], thp[64], governor[64], smt[32], arch[128];
@@ -70,10 +78,9 @@ struct machine {
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;
-	/* disturbance.speed_probe (harness speed_probe.h): speed_points 0 when the run did not record it */
-	char speed_kernel[64];
-	int speed_points;
-	double speed_best, speed_median, speed_p10; /* GB/s */
+	/* disturbance.speed_probe and .memory_probe (harness speed_probe.h): points 0 when the run did not
+	   record it */
+	struct machine_probe speed, memory;
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

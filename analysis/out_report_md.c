@@ -62,7 +62,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
 	/* the speed probe a tenth of the time THR_SPEED_SLOW or more below its best */
-	slow = m->speed_points > 0 && m->speed_p10 < (1 - THR_SPEED_SLOW) * m->speed_best;
+	slow = m->speed.points > 0 && m->speed.p10 < (1 - THR_SPEED_SLOW) * m->speed.best;
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
@@ -75,7 +75,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			"recorded it).\n");
-	if (m->speed_points > 0)
+	if (m->speed.points > 0)
 		fprintf(f,
 			"- **Machine speed**: a %s read of L1 timed before each of %d points ran at %.1f "
 			"GB/s "
@@ -84,8 +84,17 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"those moments (a neighbour on the core, the host's clock): a point measured through "
 			"such a moment is that much slower whatever the estimator, and two runs' figures may "
 			"differ by as much.\n",
-			m->speed_kernel, m->speed_points, m->speed_best, m->speed_median, m->speed_p10,
-			100 * (1 - m->speed_p10 / m->speed_best));
+			m->speed.kernel, m->speed.points, m->speed.best, m->speed.median, m->speed.p10,
+			100 * (1 - m->speed.p10 / m->speed.best));
+	if (m->memory.points > 0)
+		fprintf(f,
+			"- **Memory speed**: a %lld MiB %s read timed before each of %d DRAM points ran at "
+			"%.1f GB/s at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below "
+			"the best). Memory bandwidth is shared with every tenant of the host's sockets: the "
+			"DRAM figures, and the non-temporal stores' at every level, move with it, and two "
+			"runs' may differ by as much.\n",
+			m->memory.bytes >> 20, m->memory.kernel, m->memory.points, m->memory.best,
+			m->memory.median, m->memory.p10, 100 * (1 - m->memory.p10 / m->memory.best));
 	clock_spread(f, &d->a);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "

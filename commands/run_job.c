@@ -47,6 +47,7 @@ struct run_job {
 	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
 	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
 	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
+	struct speed_probe memory;      /* the memory's, before each DRAM point */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -355,6 +356,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.show_progress = progress_line_show;
 	st.progress_ctx = &j->progress;
 	st.speed = j->speed.v ? &j->speed : NULL;
+	st.memory = j->memory.v ? &j->memory : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -403,7 +405,7 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 static void record_disturbance(struct run_job *j)
 {
 	struct disturb_sample after;
-	json_t *speed = speed_probe_json(&j->speed);
+	json_t *speed = speed_probe_json(&j->speed), *memory = speed_probe_json(&j->memory);
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
@@ -411,19 +413,28 @@ static void record_disturbance(struct run_job *j)
 		: disturb_json(&j->before, &after);
 	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
+	if (memory)
+		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
 }
 
-/* The speed probe's figures below the summaries: what they mean for comparing this run with another. */
+/* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
 static void say_speed(const struct run_job *j)
 {
-	struct speed_probe_figures f = speed_probe_figures(&j->speed);
+	struct speed_probe_figures f = speed_probe_figures(&j->speed), m = speed_probe_figures(&j->memory);
 
 	if (f.n)
-		printf("machine speed: a %u-byte %s read before each point ran at %.1f GB/s at best, %.1f "
+		printf("machine speed: a %llu-byte %s read before each point ran at %.1f GB/s at best, %.1f "
 		       "median, %.1f or less in a tenth of the points (%.0f %% below the best): the machine "
 		       "itself was that much slower at times\n",
-		       SPEED_PROBE_BYTES, j->speed.v->name, f.best, f.median, f.p10,
+		       (unsigned long long)j->speed.bytes, j->speed.v->name, f.best, f.median, f.p10,
 		       100 * (1 - f.p10 / f.best));
+	if (m.n)
+		printf("memory speed: a %llu MiB %s read before each DRAM point ran at %.1f GB/s at best, "
+		       "%.1f "
+		       "median, %.1f or less in a tenth of them (%.0f %% below the best): the memory, shared "
+		       "with the host's other tenants, was that much slower at times\n",
+		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name, m.best, m.median,
+		       m.p10, 100 * (1 - m.p10 / m.best));
 }
 
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
@@ -468,7 +479,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
-	if (speed_probe_init(&j->speed, tsc_hz, &speed_err))
+	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
+	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
@@ -504,6 +516,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.preset);
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
+	speed_probe_free(&j->memory);
 	free(j);
 }
 

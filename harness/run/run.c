@@ -467,8 +467,12 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			g->weight_left += s->plan->points[i].threads;
 	}
 #pragma omp master
-	if (s->speed)
-		speed_probe_sample(s->speed);
+	{
+		if (s->speed)
+			speed_probe_sample(s->speed);
+		if (s->memory && pt->level == LEVEL_DRAM)
+			speed_probe_sample(s->memory);
+	}
 	calibrate(g, pt, tid);
 #pragma omp master
 	{

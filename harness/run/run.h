@@ -50,6 +50,7 @@ struct run_state {
 	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */
 	struct speed_probe *speed;        /* sampled before each point (speed_probe.h); NULL: not sampled */
+	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
 	const struct run_events *events;  /* NULL when no events are counted */
 	int point_base;                   /* raw.csv point number of plan point 0 */
 	int resume_after;                 /* points numbered up to this are done already (-1: none) */

@@ -6,36 +6,41 @@
 #include "stats.h"
 #include "timed_call.h"
 
-int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e)
+int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, struct err *e)
 {
 	memset(sp, 0, sizeof *sp);
 	sp->v = kern_variant_for_plot(KP_SPEED_PROBE, &sp->f);
 	if (!sp->v)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the run's speed probe");
-	sp->buf = aligned_alloc(4096, SPEED_PROBE_BYTES);
-	if (!sp->buf) {
-		sp->v = NULL; /* no probe: speed_probe_sample does nothing */
-		return err_set(e, E_RUNTIME, "out of memory for the speed probe's buffer");
-	}
-	memset(sp->buf, 0, SPEED_PROBE_BYTES);
+	sp->bytes = bytes - bytes % sp->f->granule;
+	sp->tsc_hz = tsc_hz;
+	return 0;
+}
+
+/* The buffer, first touched (a probe only times reads of memory it owns) and prepared; -1 out of memory. */
+static int get_buffer(struct speed_probe *sp)
+{
+	sp->buf = aligned_alloc(4096, (sp->bytes + 4095) / 4096 * 4096);
+	if (!sp->buf)
+		return -1;
+	memset(sp->buf, 0, sp->bytes);
 	if (sp->f->prepare) {
-		struct kern_params p = {SPEED_PROBE_BYTES, 1, 0};
+		struct kern_params p = {sp->bytes, 1, 0};
 		sp->f->prepare(sp->v, &p, sp->buf, 1);
 	}
-	sp->tsc_hz = tsc_hz;
 	return 0;
 }
 
 static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
 {
-	return timed_call(sp->v, sp->buf, SPEED_PROBE_BYTES, reps, 0, NULL);
+	return timed_call(sp->v, sp->buf, sp->bytes, reps, 0, NULL);
 }
 
 void speed_probe_sample(struct speed_probe *sp)
 {
 	uint64_t a, b;
 
-	if (!sp->v)
+	if (!sp->v || (!sp->buf && get_buffer(sp)))
 		return;
 	/* The first call of each sample warms the buffer the point before may have evicted, and doubles the
 	   passes while a call is shorter than SPEED_PROBE_SECONDS (the first sample calibrates them). */
@@ -53,8 +58,8 @@ void speed_probe_sample(struct speed_probe *sp)
 		sp->cap = cap;
 	}
 	/* every call is an upper bound of its work (speed_probe.h): the shorter one */
-	sp->gbps[sp->n++] = (double)SPEED_PROBE_BYTES * (double)sp->reps /
-		((double)(a < b ? a : b) / sp->tsc_hz) * 1e-9;
+	sp->gbps[sp->n++] = (double)sp->bytes * (double)sp->reps / ((double)(a < b ? a : b) / sp->tsc_hz) *
+		1e-9;
 }
 
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
@@ -81,8 +86,8 @@ json_t *speed_probe_json(const struct speed_probe *sp)
 	if (!f.n)
 		return NULL;
 	return json_pack("{s:s, s:I, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
-			 (json_int_t)SPEED_PROBE_BYTES, "points", f.n, "gbps_best", f.best, "gbps_median",
-			 f.median, "gbps_p10", f.p10);
+			 (json_int_t)sp->bytes, "points", f.n, "gbps_best", f.best, "gbps_median", f.median,
+			 "gbps_p10", f.p10);
 }
 
 void speed_probe_free(struct speed_probe *sp)

@@ -7,7 +7,13 @@
  * a --quick run's 224 probes read 90-97 % of their best at most points and below 90 % at one in ten,
  * scattered through the run rather than in phases; two consecutive such runs read some L2 bandwidths
  * 20-30 % apart. machine.json's disturbance.speed_probe keeps it; the report's Run quality and the run's
- * output say it. */
+ * output say it.
+ *
+ * The memory probe is the same read of MEMORY_PROBE_BYTES, timed before each DRAM point: memory bandwidth is
+ * shared with every tenant of the host's sockets, so it moves on its own while the cores' speed holds. On
+ * the development VM two consecutive --quick runs' DRAM figures differed by 9-40 % (one thread) while their
+ * L1 and L2 bytes per cycle agreed within 3 %; the memory probe says how much of that the memory itself
+ * did. */
 #ifndef PMUCHECK_SPEED_PROBE_H
 #define PMUCHECK_SPEED_PROBE_H
 
@@ -19,22 +25,27 @@
 
 #define SPEED_PROBE_BYTES 16384u   /* fits every L1d */
 #define SPEED_PROBE_SECONDS 0.0002 /* one call; the shorter of two is kept, 0.4 ms per point */
+/* The size of the smallest DRAM points (harness/plan/plan.c: 4x a last-level cache of 32 MiB at least), so
+   no cache holds it; three calls of a pass each, about 12 ms per DRAM point at 30 GB/s. */
+#define MEMORY_PROBE_BYTES (128ull << 20)
 
 struct speed_probe {
 	const struct kern_variant *v;
 	const struct kern_family *f;
-	void *buf;
-	uint64_t reps; /* passes per call; 0 until the first sample calibrates them */
+	uint64_t bytes; /* read per pass */
+	void *buf;      /* allocated, touched and prepared at the first sample */
+	uint64_t reps;  /* passes per call; 0 until the first sample calibrates them */
 	double tsc_hz;
 	double *gbps; /* one per sample */
 	int n, cap;
 };
 
-/* The registered kernel and its buffer. E_RUNTIME when no kernel is registered or out of memory. */
-int speed_probe_init(struct speed_probe *sp, double tsc_hz, struct err *e);
+/* The registered kernel, reading `bytes` per pass (SPEED_PROBE_BYTES or MEMORY_PROBE_BYTES). E_RUNTIME when
+   no kernel is registered. */
+int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, struct err *e);
 
-/* Times the probe on the calling thread's CPU, the shorter of two calls, and keeps its GB/s; nothing when
-   out of memory (a run does not fail for its probe). */
+/* Times the probe on the calling thread's CPU, the shorter of two calls, and keeps its GB/s; the first
+   sample gets its buffer first. Nothing when out of memory (a run does not fail for its probe). */
 void speed_probe_sample(struct speed_probe *sp);
 
 /* The samples' figures, sorted order; n == 0: none. */

@@ -72,6 +72,29 @@ assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
 PY
 speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
 check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
+# The memory probe: one sample before each DRAM point, none without one (the run above has none: its
+# levels are hwloc's). A run whose 200 MB point is past the level probe's last cache has one.
+M=$TMP/mem
+"$PMUCHECK" run --kernels load.gpr --sizes 16k,200M --threads 1 --reps 3 --min-time 2 --no-progress \
+	--out "$M" >"$TMP/mem.out" 2>&1 && "$PMUCHECK" analyze -q "$M" >/dev/null 2>&1 &&
+	"$PMUCHECK" report "$M" >/dev/null 2>&1
+for dir in "$D" "$M"; do
+	check "machine.json of $(basename "$dir") records the memory probe once per DRAM point, or not at all" \
+		python3 - "$dir/machine.json" "$dir/raw.csv" <<'PY'
+import csv, json, sys
+m = json.load(open(sys.argv[1]))["disturbance"].get("memory_probe")
+dram = len({r["point"] for r in csv.DictReader(open(sys.argv[2])) if r["level"] == "DRAM"})
+assert (m or {}).get("points", 0) == dram, (m, dram)
+assert not m or (0 < m["gbps_p10"] <= m["gbps_median"] <= m["gbps_best"] and m["bytes"] == 128 << 20), m
+PY
+done
+check "report.md states no memory speed without DRAM points" bash -c '! grep -q "Memory speed" "$1"' _ "$D/report.md"
+if grep -q '"memory_probe"' "$M/machine.json"; then
+	mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]; print("a 128 MiB %s read timed before each of %d DRAM points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$M/machine.json")
+	check "report.md states the memory's speed under 'Run quality'" grep -qF "**Memory speed**: $mem" "$M/report.md"
+else
+	skip "the memory probe in report.md" "the level probe found a cache holding 200 MB"
+fi
 # The core clock over the points: the median of the points' own clocks (each the median of its repetitions'),
 # computed here from raw.csv, with its tenth and ninetieth percentile.
 clock=$(python3 - "$D/raw.csv" <<'PY'

@@ -1,6 +1,6 @@
 /* test_speed_probe.c — the run's speed probe: its figures from the samples (best, median, the slow tenth)
- * and their machine.json form, on samples set here; and one real sample of the registered kernel, which
- * must be a positive bandwidth whatever the machine. */
+ * and their machine.json form, on samples set here; one real sample of the registered kernel, which
+ * must be a positive bandwidth whatever the machine; and one of the memory probe. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 static void test_figures_of_samples(void **state)
 {
 	double g[20];
-	struct speed_probe sp = {.gbps = g, .n = 20, .cap = 20};
+	struct speed_probe sp = {.bytes = SPEED_PROBE_BYTES, .gbps = g, .n = 20, .cap = 20};
 	struct speed_probe_figures f;
 	json_t *j;
 
@@ -51,7 +51,8 @@ static void test_real_sample_is_a_positive_bandwidth(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(speed_probe_init(&sp, tsc_calibrate_hz(20), &e), 0);
+	assert_int_equal(speed_probe_init(&sp, SPEED_PROBE_BYTES, tsc_calibrate_hz(20), &e), 0);
+	assert_null(sp.buf); /* the buffer comes with the first sample */
 	speed_probe_sample(&sp);
 	speed_probe_sample(&sp);
 	assert_int_equal(sp.n, 2);
@@ -61,11 +62,35 @@ static void test_real_sample_is_a_positive_bandwidth(void **state)
 	assert_null(sp.gbps);
 }
 
+/* The memory probe: the same kernel over MEMORY_PROBE_BYTES, one pass a call (a pass lasts longer than
+   SPEED_PROBE_SECONDS on any memory), and machine.json says its size. */
+static void test_memory_probe_reads_its_size(void **state)
+{
+	struct speed_probe sp;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(speed_probe_init(&sp, MEMORY_PROBE_BYTES, tsc_calibrate_hz(20), &e), 0);
+	assert_true(sp.bytes == MEMORY_PROBE_BYTES);
+	speed_probe_sample(&sp);
+	assert_int_equal(sp.n, 1);
+	assert_true(sp.gbps[0] > 0);
+	assert_true(sp.reps == 1);
+	j = speed_probe_json(&sp);
+	assert_non_null(j);
+	assert_true(json_integer_value(json_object_get(j, "bytes")) == (json_int_t)MEMORY_PROBE_BYTES);
+	assert_int_equal(json_integer_value(json_object_get(j, "points")), 1);
+	json_decref(j);
+	speed_probe_free(&sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures_of_samples),
 		cmocka_unit_test(test_real_sample_is_a_positive_bandwidth),
+		cmocka_unit_test(test_memory_probe_reads_its_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
