@@ -34,10 +34,12 @@ def clock(d):
 def quality(d):
     m = json.load(open(d + "/machine.json"))
     dist, lv = m.get("disturbance") or {}, m.get("levels") or {}
-    sp = dist.get("speed_probe") or {}
-    return "core clock %.2f GHz, steal %s %%, runnable %s/%s, speed probe best %s median %s slow tenth %s GB/s, levels measured %s" % (
+    sp, mp = dist.get("speed_probe") or {}, dist.get("memory_probe") or {}
+    return ("core clock %.2f GHz, steal %s %%, runnable %s/%s, speed probe best %.1f median %.1f slow tenth %.1f "
+            "GB/s, memory probe best %.1f median %.1f slow tenth %.1f GB/s, levels measured %s") % (
         clock(d), dist.get("steal_percent"), dist.get("runnable_before"), dist.get("runnable_after"),
-        sp.get("gbps_best"), sp.get("gbps_median"), sp.get("gbps_p10"),
+        sp.get("gbps_best", 0), sp.get("gbps_median", 0), sp.get("gbps_p10", 0),
+        mp.get("gbps_best", 0), mp.get("gbps_median", 0), mp.get("gbps_p10", 0),
         {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
 worst, bad, rows, own = {}, 0, 0, 0
