@@ -241,7 +241,9 @@ int out_fig_events(const struct out_rdata *d, struct out_figures *f)
 	if (!is_lat || latency_events(a, is_lat))
 		goto oom;
 	for (uint32_t ev = 0; ev < a->nevents; ev++) {
-		if (!a->events[ev].ncells)
+		/* a box of a wildcard is drawn beside its siblings in boxes_<sum> (out_plot_boxes.c); its sum
+		   here */
+		if (!a->events[ev].ncells || a->events[ev].box_of >= 0)
 			continue;
 		if (events_per_quantity(d, f, ev) || per_family(d, f, ev, KP_TIME_OFFSET, offset_event) < 0 ||
 		    per_family(d, f, ev, KP_LATENCY, latency_event) < 0)

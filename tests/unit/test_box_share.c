@@ -169,7 +169,8 @@ static void test_analyze_writes_the_shares_the_marks_and_the_domains(void **stat
 	assert_true(file_has(f->dir, "events.md", "| MEM_INST_RETIRED.ALL_LOADS | user+kernel |"));
 }
 
-/* The report's figure: one series per box, each at its share at every size, beside the even split. */
+/* The report's figure: one series per box, each at its share at every size, beside the even split; the sum
+   has its events-per-quantity figure, the boxes none. */
 static void test_the_figure_draws_each_boxs_share(void **state)
 {
 	struct fixture *f = *state;
@@ -178,13 +179,20 @@ static void test_the_figure_draws_each_boxs_share(void **state)
 	struct analyze_summary sum;
 	struct err e;
 	const struct out_plot *pl = NULL;
+	int sum_fig = 0;
 
 	assert_int_equal(analyze_dir(f->dir, &sum, &e), 0);
 	assert_int_equal(out_rdata_load(&d, f->dir, &e), 0);
 	assert_int_equal(out_figures_build(&d, &figs, &e), 0);
-	for (unsigned i = 0; i < figs.n; i++)
+	for (unsigned i = 0; i < figs.n; i++) {
 		if (!strncmp(figs.p[i].name, "boxes_", 6))
 			pl = &figs.p[i];
+		sum_fig |= !strcmp(figs.p[i].name,
+				   "ev_uncore_imc___cas_count_read_"); /* SUM, as a file name */
+		/* the boxes have no events-per-quantity figure of their own: they are this figure's series */
+		assert_null(strstr(figs.p[i].name, "uncore_imc_0"));
+	}
+	assert_true(sum_fig);
 	assert_non_null(pl);
 	assert_int_equal(pl->ns, 5); /* 4 boxes and the even split */
 	for (unsigned k = 0; k < pl->ns; k++) {
