@@ -61,8 +61,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	/* the speed probe a tenth of the time THR_SPEED_SLOW or more below its best */
-	slow = m->speed.points > 0 && m->speed.p10 < (1 - THR_SPEED_SLOW) * m->speed.best;
+	/* the speed probe, or the memory probe, a tenth of the time THR_SPEED_SLOW or more below its best */
+	slow = (m->speed.points > 0 && m->speed.p10 < (1 - THR_SPEED_SLOW) * m->speed.best) ||
+		(m->memory.points > 0 && m->memory.p10 < (1 - THR_SPEED_SLOW) * m->memory.best);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)

@@ -89,7 +89,8 @@
 /* Run quality: a run whose speed probe (machine.json disturbance.speed_probe) read THR_SPEED_SLOW or more
    below its best in a tenth of the points is called disturbed. Quiet --quick runs on the development VM
    read 7 %, 10 %, 14 % and 15 %; 10 % is over three times the 3 % by which two runs' cache figures should
-   agree. */
+   agree. The same holds for the memory probe (disturbance.memory_probe) and the 5 % of DRAM figures: two
+   --quick runs there read theirs 20 % and 28 % below their best, and their DRAM figures 27 % apart. */
 #define THR_SPEED_SLOW 0.10
 
 #endif

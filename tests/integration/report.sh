@@ -95,6 +95,32 @@ if grep -q '"memory_probe"' "$M/machine.json"; then
 else
 	skip "the memory probe in report.md" "the level probe found a cache holding 200 MB"
 fi
+# What the run quality concludes: only the memory probe differs between the two copies (no steal, no noisy
+# point, a steady machine speed); a memory a tenth of the time 50 % below its best makes the run disturbed.
+for slow in 1.0 0.5; do
+	Q=$TMP/quality$slow
+	rm -rf "$Q" && cp -r "$M" "$Q"
+	python3 - "$Q" "$slow" <<'PY'
+import csv, json, sys
+d, slow = sys.argv[1], float(sys.argv[2])
+m = json.load(open(d + "/machine.json"))
+dist = m["disturbance"]
+dist["steal_percent"] = 0.0
+dist["speed_probe"]["gbps_p10"] = dist["speed_probe"]["gbps_median"] = dist["speed_probe"]["gbps_best"]
+dist["memory_probe"] = {"kernel": "load.gpr", "bytes": 128 << 20, "points": 1, "gbps_best": 30.0,
+                        "gbps_median": 30.0 * slow, "gbps_p10": 30.0 * slow}
+json.dump(m, open(d + "/machine.json", "w"))
+rows = list(csv.reader(open(d + "/raw.csv")))
+flag = rows[0].index("flag")
+for r in rows[1:]:
+    r[flag] = ""
+csv.writer(open(d + "/raw.csv", "w", newline="")).writerows(rows)
+PY
+	"$PMUCHECK" analyze -q "$Q" >/dev/null 2>&1 && "$PMUCHECK" report "$Q" >/dev/null 2>&1
+done
+check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
+check "a memory 50 % slower a tenth of the time makes it disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
 # The core clock over the points: the median of the points' own clocks (each the median of its repetitions'),
 # computed here from raw.csv, with its tenth and ninetieth percentile.
 clock=$(python3 - "$D/raw.csv" <<'PY'
