@@ -11,9 +11,9 @@
  *
  * The memory probe is the same read of MEMORY_PROBE_BYTES, timed before each DRAM point: memory bandwidth is
  * shared with every tenant of the host's sockets, so it moves on its own while the cores' speed holds. On
- * the development VM two consecutive --quick runs' DRAM figures differed by 9-40 % (one thread) while their
- * L1 and L2 bytes per cycle agreed within 3 %; the memory probe says how much of that the memory itself
- * did. */
+ * the development VM two consecutive --quick runs read the memory probe's slow tenth 20 % and 28 % below
+ * its best, where their speed probes' were 8-10 % below theirs, and their DRAM figures differed by up to
+ * 27 % with one thread: the memory probe says how much of that the memory itself did. */
 #ifndef PMUCHECK_SPEED_PROBE_H
 #define PMUCHECK_SPEED_PROBE_H
 
