@@ -50,6 +50,12 @@ static void clock_spread(FILE *f, const struct agg *a)
 	free(v);
 }
 
+/* A speed probe that read THR_SPEED_SLOW or more below its best a tenth of the time; 0 when not recorded. */
+static int probe_slow(const struct machine_probe *p)
+{
+	return p->points > 0 && p->p10 < (1 - THR_SPEED_SLOW) * p->best;
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -60,9 +66,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	/* the speed probe, or the memory probe, a tenth of the time THR_SPEED_SLOW or more below its best */
-	slow = (m->speed.points > 0 && m->speed.p10 < (1 - THR_SPEED_SLOW) * m->speed.best) ||
-		(m->memory.points > 0 && m->memory.p10 < (1 - THR_SPEED_SLOW) * m->memory.best);
+	slow = probe_slow(&m->speed) || probe_slow(&m->memory);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
