@@ -32,21 +32,23 @@ static void header(FILE *f, const struct out_rdata *d)
    measured at, a figure in bytes per cycle does not. */
 static void clock_spread(FILE *f, const struct agg *a)
 {
-	double *v = malloc((a->npoints ? a->npoints : 1) * sizeof *v), med;
+	double *v = malloc((a->npoints ? a->npoints : 1) * sizeof *v), med, lo, hi;
 	size_t n = 0;
 
 	for (uint32_t i = 0; v && i < a->npoints; i++)
 		if (a->points[i].core_ghz > 0)
 			v[n++] = a->points[i].core_ghz;
 	med = v && n ? stats_median(v, n) : 0; /* sorts v */
-	if (med > 0)
+	if (med > 0) {
+		lo = stats_decile(v, n, 1);
+		hi = stats_decile(v, n, 9);
 		fprintf(f,
 			"- **Core clock**: the points' repetitions ran at %.2f GHz (median of %zu points), "
 			"%.2f-%.2f GHz from their tenth to their ninetieth percentile (%.1f %% apart). A "
 			"bandwidth in GB/s carries the clock it was measured at; compare bytes per cycle "
 			"between runs, or with another machine of the same CPU.\n",
-			med, n, v[(n - 1) / 10], v[(n - 1) * 9 / 10],
-			100 * (v[(n - 1) * 9 / 10] / v[(n - 1) / 10] - 1));
+			med, n, lo, hi, 100 * (hi / lo - 1));
+	}
 	free(v);
 }
 

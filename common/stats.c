@@ -158,3 +158,8 @@ double stats_mindiff_bound(const struct stats_mindiff *m)
 {
 	return m->lo > 0 && m->hi > 0 ? fmin(m->lo, m->hi / 2) : 0;
 }
+
+double stats_decile(const double *sorted, size_t n, int k)
+{
+	return sorted[(n - 1) * (size_t)k / 10];
+}

@@ -24,6 +24,10 @@ double stats_median_select(double *v, size_t n);
 /* Sorts v[0..n) ascending (no NANs). */
 void stats_sort(double *v, size_t n);
 
+/* The k-th decile (0-10) of v[0..n) sorted ascending, n > 0: v[(n - 1) * k / 10], a value of v itself
+   (the speed probes' slowest tenth, the report's clock range). */
+double stats_decile(const double *sorted, size_t n, int k);
+
 /* The median (as stats_median) of the positive values of v[0..n), which it moves to the front of v in
    sorted order; 0 when there are none. A differenced time <= 0 (noise on a tiny point) or a clock of 0 (no
    accepted sample) is no value at all, not a small one. */

@@ -73,7 +73,7 @@ struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
 	stats_sort(v, (size_t)sp->n);
 	f.n = sp->n;
 	f.best = v[sp->n - 1];
-	f.p10 = v[(sp->n - 1) / 10];
+	f.p10 = stats_decile(v, (size_t)sp->n, 1);
 	f.median = stats_median(v, (size_t)sp->n);
 	free(v);
 	return f;

@@ -124,6 +124,22 @@ static void test_mindiff_spread_flags_a_minimum_no_second_call_confirms(void **s
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 100) < 1e-12); /* 2R calls 200 and 201 */
 }
 
+/* 20 sorted samples 1..20: the first decile is the 2nd smallest, the ninth the 18th (index 19 * 9 / 10 = 17),
+   the tenth the largest; one sample is every decile. */
+static void test_decile_is_a_value_of_the_sorted_samples(void **state)
+{
+	double v[20], one = 7;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		v[i] = i + 1;
+	assert_true(stats_decile(v, 20, 0) == 1);
+	assert_true(stats_decile(v, 20, 1) == 2);
+	assert_true(stats_decile(v, 20, 9) == 18);
+	assert_true(stats_decile(v, 20, 10) == 20);
+	assert_true(stats_decile(&one, 1, 1) == 7 && stats_decile(&one, 1, 9) == 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +152,7 @@ int main(void)
 		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
 		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
 		cmocka_unit_test(test_mindiff_spread_flags_a_minimum_no_second_call_confirms),
+		cmocka_unit_test(test_decile_is_a_value_of_the_sorted_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
