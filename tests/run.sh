@@ -8,9 +8,14 @@
 #   bench        only when SUITES names it (make bench): the speed, latency and clock checks of
 #                tests/bench/, which a shared machine can fail without a bug (README, Benchmarks)
 # A suite is its cmocka binaries in $BUILD/tests/SUITE/ and its scripts tests/SUITE/*.sh.
-# Usage: [SUITES="unit ..."] [VERBOSE=1] tests/run.sh [PATTERN]
+# Usage: [SUITES="unit ..."] [VERBOSE=1] [JOBS=N] tests/run.sh [PATTERN]
 #   PATTERN   runs only test files whose path contains it
 #   VERBOSE=1 prints every TAP line and note, not only those of failures (a benchmark's figures)
+#   JOBS=N    test files run N at a time (default: one per CPU; 1 when SUITES names bench, whose
+#             figures another test beside them would disturb). Each file has its own scratch
+#             directory and fake roots, and their reports are printed in the order they were started,
+#             so the output reads as a serial run's. A test that fails because another test runs beside
+#             it is a wrong test (README, Tests), as one that fails on a busy machine.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -18,11 +23,16 @@ SUITES=${SUITES:-unit kernels integration}
 VERBOSE=${VERBOSE:-0}
 export TOP PMUCHECK="${PMUCHECK:-$TOP/pmucheck}"
 filter=${1:-}
+case " $SUITES " in *" bench "*) JOBS=${JOBS:-1} ;; *) JOBS=${JOBS:-$(nproc)} ;; esac
 pass=0 fail=0 skipped=0
+OUTS=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-run.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUTS"' EXIT
+started=0 printed=0
 
 # Counts the TAP lines of one test program; a program that dies without reporting is one failure.
+# Prints its report, and leaves "passed failed skipped" in the file $counts.
 run_one() {
-	local label=$1; shift
+	local label=$1 counts=$2; shift 2
 	local out start rc p=0 f=0 s=0
 	start=$(date +%s)
 	out=$("$@" 2>&1); rc=$?
@@ -40,35 +50,59 @@ run_one() {
 		echo "$out" | tail -20 | sed 's/^/  #   /'
 	fi
 	printf '%-48s %3d passed, %d failed, %d skipped (%ds)\n' "$label" "$p" "$f" "$s" $(($(date +%s) - start))
-	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+	echo "$p $f $s" >"$counts.part" && mv "$counts.part" "$counts" # complete once it exists
+}
+
+# Prints, in the order they were started, the reports of the tests that have finished.
+flush() {
+	local p f s
+	while [ "$printed" -lt "$started" ] && [ -e "$OUTS/$printed.counts" ]; do
+		cat "$OUTS/$printed.out"
+		read -r p f s <"$OUTS/$printed.counts"
+		pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+		printed=$((printed + 1))
+	done
+}
+
+# Starts one test program once fewer than $JOBS run.
+launch() {
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+		wait -n
+		flush
+	done
+	run_one "$1" "$OUTS/$started.counts" "${@:2}" >"$OUTS/$started.out" &
+	started=$((started + 1))
+	flush
 }
 
 for suite in $SUITES; do
 	for t in "$TOP/$BUILD/tests/$suite"/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue # not a binary (or no such folder: the glob itself)
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
-		run_one "$suite/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
+		launch "$suite/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 	done
 	for t in "$TOP"/tests/$suite/*.sh; do
 		[ -f "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
-		run_one "$suite/$(basename "$t")" bash "$t"
+		launch "$suite/$(basename "$t")" bash "$t"
 	done
 done
 if [ -n "${SAN_BUILD:-}" ]; then
 	for t in "$TOP/$SAN_BUILD"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
-		run_one "san/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP bash "$TOP/tests/san.sh" "$t"
+		launch "san/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP bash "$TOP/tests/san.sh" "$t"
 	done
 	for s in run_cli counters analyze configs prefetch_cli prefetch_errors prefetch_signals \
 		prefetch_killpoints bad_inputs unprivileged; do
 		t=$TOP/tests/integration/$s.sh
 		[ -f "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
-		run_one "san/integration/$s.sh" env BUILD="$SAN_BUILD" PMUCHECK="$TOP/$SAN_BUILD/pmucheck" \
+		launch "san/integration/$s.sh" env BUILD="$SAN_BUILD" PMUCHECK="$TOP/$SAN_BUILD/pmucheck" \
 			bash "$TOP/tests/san.sh" bash "$t"
 	done
 fi
+wait
+flush
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
