@@ -17,20 +17,17 @@ for i in 1 2; do
 	fi
 done
 
-python3 - "$TMP/r1" "$TMP/r2" >"$TMP/cmp" 2>&1 <<'PY'
-import csv, json, statistics, sys
+python3 - "$TMP/r1" "$TMP/r2" "$TOP/tests/tools/points_clock.py" >"$TMP/cmp" 2>&1 <<'PY'
+import csv, json, subprocess, sys
 LIMIT = {"L1": 0.03, "L2": 0.03, "L3": 0.03, "DRAM": 0.05}
 FIGS = ("bytes_per_cycle_1_core", "bytes_per_cycle_per_core_all", "gbps_1_core", "gbps_all_cores")
 def peaks(d):
     return {(r["level"], r["access"]): r for r in csv.DictReader(open(d + "/peaks.csv"))}
 def clock(d):
-    """the median of the points' own clocks (each the median of its repetitions'), as report.md states it"""
-    reps = {}
-    for r in csv.DictReader(open(d + "/raw.csv")):
-        if r["group"] == "0" and r["core_ghz"] and float(r["core_ghz"]) > 0:
-            reps.setdefault(r["point"], {})[r["rep"]] = float(r["core_ghz"])
-    v = sorted(statistics.median(x.values()) for x in reps.values())
-    return statistics.median(v) if v else 0
+    """the median of the points' own clocks, as report.md states it (tests/tools/points_clock.py)"""
+    out = subprocess.run([sys.executable, sys.argv[3], d + "/raw.csv"], capture_output=True,
+                         text=True, check=True).stdout
+    return float(out.split()[0])
 def quality(d):
     m = json.load(open(d + "/machine.json"))
     dist, lv = m.get("disturbance") or {}, m.get("levels") or {}

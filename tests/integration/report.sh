@@ -121,19 +121,9 @@ done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
-# The core clock over the points: the median of the points' own clocks (each the median of its repetitions'),
-# computed here from raw.csv, with its tenth and ninetieth percentile.
-clock=$(python3 - "$D/raw.csv" <<'PY'
-import csv, statistics, sys
-reps = {}
-for r in csv.DictReader(open(sys.argv[1])):
-    if r["group"] == "0" and r["core_ghz"] and float(r["core_ghz"]) > 0:
-        reps.setdefault(r["point"], {})[r["rep"]] = float(r["core_ghz"])
-v = sorted(statistics.median(x.values()) for x in reps.values())
-print("ran at %.2f GHz (median of %d points), %.2f-%.2f GHz" % (statistics.median(v), len(v), v[(len(v) - 1) // 10],
-                                                            v[(len(v) - 1) * 9 // 10]))
-PY
-)
+# The core clock over the points, recomputed from raw.csv (tests/tools/points_clock.py).
+read -r median p10 p90 npoints < <(python3 "$TOP/tests/tools/points_clock.py" "$D/raw.csv")
+clock="ran at $median GHz (median of $npoints points), $p10-$p90 GHz"
 check "report.md states how far the core clock moved over the points, as raw.csv has it" \
 	grep -qF "**Core clock**: the points' repetitions $clock" "$D/report.md"
 noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
