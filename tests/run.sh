@@ -26,7 +26,11 @@ filter=${1:-}
 case " $SUITES " in *" bench "*) JOBS=${JOBS:-1} ;; *) JOBS=${JOBS:-$(nproc)} ;; esac
 pass=0 fail=0 skipped=0
 OUTS=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-run.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUTS"' EXIT
+# Each test file runs in a process group of its own (job control), so that an interrupted run stops every
+# process of the tests still running, not only their first shell; their stdin is /dev/null (a test in a
+# background group that read the terminal would stop there).
+set -m
+trap 'for g in $(jobs -p); do kill -TERM -- "-$g" 2>/dev/null; done; wait; rm -rf "$OUTS"' EXIT
 started=0 printed=0
 
 # Counts the TAP lines of one test program; a program that dies without reporting is one failure.
@@ -35,7 +39,7 @@ run_one() {
 	local label=$1 counts=$2; shift 2
 	local out start rc p=0 f=0 s=0
 	start=$(date +%s)
-	out=$("$@" 2>&1); rc=$?
+	out=$("$@" 2>&1 </dev/null); rc=$?
 	while IFS= read -r line; do
 		case "$line" in
 		ok*"# SKIP"* | "not ok"*"# SKIP"*) s=$((s + 1)); echo "  $line" ;; # cmocka 1.1: "not ok N # SKIP"
