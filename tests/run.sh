@@ -32,6 +32,7 @@ OUTS=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-run.XXXXXX")
 set -m
 trap 'for g in $(jobs -p); do kill -TERM -- "-$g" 2>/dev/null; done; wait; rm -rf "$OUTS"' EXIT
 started=0 printed=0
+label=()
 
 # Counts the TAP lines of one test program; a program that dies without reporting is one failure.
 # Prints its report, and leaves "passed failed skipped" in the file $counts.
@@ -74,6 +75,7 @@ launch() {
 		wait -n
 		flush
 	done
+	label[started]=$1
 	run_one "$1" "$OUTS/$started.counts" "${@:2}" >"$OUTS/$started.out" &
 	started=$((started + 1))
 	flush
@@ -108,5 +110,12 @@ if [ -n "${SAN_BUILD:-}" ]; then
 fi
 wait
 flush
+# A test whose report never completed (its shell killed from outside) is a failure, not a test left out.
+while [ "$printed" -lt "$started" ]; do
+	cat "$OUTS/$printed.out"
+	echo "  not ok - ${label[printed]} ended without a report"
+	fail=$((fail + 1)) printed=$((printed + 1))
+	flush
+done
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
