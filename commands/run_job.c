@@ -342,6 +342,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.raw = &j->raw;
 	st.events = &x->ev;
 	st.tsc_hz = tsc_hz;
+	st.run_ghz = j->mf.core_ghz;
 	st.clock = j->clock;
 	st.aperf = j->use_aperf ? &j->aperf : NULL;
 	st.point_base = *base;

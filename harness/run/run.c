@@ -487,13 +487,13 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		if (!sh->failed) {
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
-			   confirmed point faster than any core (kern_impossibly_fast), or one whose threads never
+			   confirmed point faster than any core (record_impossibly_fast), or one whose threads never
 			   ran together (record_threads_apart), was still disturbed. */
 			int noisy = !fresh &&
 				(g->stop != BUDGET_STABLE_STOP || record_threads_apart(&g->rec) ||
-				 kern_impossibly_fast((double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
-						      record_seconds(&g->rec, s->tsc_hz, 0),
-						      record_ghz(&g->rec), pt->threads));
+				 record_impossibly_fast(
+					 &g->rec, (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
+					 record_seconds(&g->rec, s->tsc_hz, 0), s->run_ghz, pt->threads));
 			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
 			summarise(&s->results[ipt], &g->rec, s->tsc_hz, noisy);
 			s->results[ipt].core_ghz = record_ghz(&g->rec);

@@ -46,6 +46,7 @@ struct run_state {
 	const struct plan *plan;
 	struct raw_writer *raw;
 	double tsc_hz;
+	double run_ghz;                   /* the run's core clock (machine.json clock.core_ghz), 0: none */
 	struct clock_bounds clock;        /* what a core clock sample may give */
 	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */

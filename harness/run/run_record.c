@@ -94,6 +94,14 @@ double record_ghz(const struct point_record *r)
 	return stats_median_positive(g, (size_t)n);
 }
 
+int record_impossibly_fast(const struct point_record *r, double bytes, double seconds, double run_ghz,
+			   int threads)
+{
+	double ghz = record_ghz(r);
+
+	return kern_impossibly_fast(bytes, seconds, ghz > 0 ? ghz : run_ghz, threads);
+}
+
 struct stats_mindiff record_calls(const struct point_record *r)
 {
 	struct stats_mindiff m = {0};

@@ -69,6 +69,12 @@ double record_cv(const struct point_record *r);
 
 /* The median core clock of the repetitions (group 0), 0 when none was measured. */
 double record_ghz(const struct point_record *r);
+/* Whether the point moved more bytes per core cycle than any core can (kern_impossibly_fast) in `seconds`,
+   at its own clock (record_ghz), or at the run's (run_ghz, machine.json clock.core_ghz) when none of its
+   clock samples was accepted, as the analysis judges it (analysis/agg.c), so that the run's summary and
+   the report count the same disturbed points; 0 when there is no clock at all. */
+int record_impossibly_fast(const struct point_record *r, double bytes, double seconds, double run_ghz,
+			   int threads);
 
 /* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest. */
 struct stats_mindiff record_calls(const struct point_record *r);

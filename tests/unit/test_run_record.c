@@ -29,6 +29,31 @@ static void test_point_clock_is_median_of_group_0_samples(void **state)
 	record_free(&r);
 }
 
+/* Faster than any core (KERN_MAX_BYTES_PER_CYCLE, 256): 300 bytes per ns is 300 per cycle at 1 GHz, 150
+   at 2. A point judges at its own clock; one none of whose clock samples was accepted at the run's, as
+   the analysis does, and not at all when the run has none either. */
+static void test_impossibly_fast_at_own_or_run_clock(void **state)
+{
+	struct point_record r;
+	const double bytes = 300e9, seconds = 1;
+
+	(void)state;
+	assert_int_equal(record_init(&r, 3, 1), 0);
+	for (int i = 0; i < 3; i++)
+		record_pass(&r, i, 0)->ghz = 0; /* every sample rejected */
+	assert_true(record_impossibly_fast(&r, bytes, seconds, 1.0, 1));
+	assert_false(record_impossibly_fast(&r, bytes, seconds, 2.0, 1));
+	assert_false(record_impossibly_fast(&r, bytes, seconds, 0, 1));
+	for (int i = 0; i < 3; i++)
+		record_pass(&r, i, 0)->ghz = 2.0;
+	assert_false(record_impossibly_fast(&r, bytes, seconds, 1.0, 1)); /* its own clock, not the run's */
+	for (int i = 0; i < 3; i++)
+		record_pass(&r, i, 0)->ghz = 1.0;
+	assert_true(record_impossibly_fast(&r, bytes, seconds, 2.0, 1));
+	assert_false(record_impossibly_fast(&r, bytes, seconds, 2.0, 2)); /* two threads: 150 each */
+	record_free(&r);
+}
+
 static void test_cv_of_repetition_times(void **state)
 {
 	struct point_record r;
@@ -126,6 +151,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_clock_is_median_of_group_0_samples),
+		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
