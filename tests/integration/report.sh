@@ -95,28 +95,37 @@ if grep -q '"memory_probe"' "$M/machine.json"; then
 else
 	skip "the memory probe in report.md" "the level probe found a cache holding 200 MB"
 fi
+# A copy of the run $1 in $2, analysed and reported again after Python $3 has rewritten m (its
+# machine.json) and rows (its raw.csv rows, dicts).
+rewritten() {
+	rm -rf "$2" && cp -r "$1" "$2"
+	python3 - "$2" "$3" <<'PY'
+import csv, json, sys
+d, code = sys.argv[1:3]
+m = json.load(open(d + "/machine.json"))
+with open(d + "/raw.csv", newline="") as f:
+    rd = csv.DictReader(f)
+    fields, rows = rd.fieldnames, list(rd)
+exec(code)
+json.dump(m, open(d + "/machine.json", "w"))
+with open(d + "/raw.csv", "w", newline="") as f:
+    w = csv.DictWriter(f, fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+PY
+	"$PMUCHECK" analyze -q "$2" >/dev/null 2>&1 && "$PMUCHECK" report "$2" >/dev/null 2>&1
+}
 # What the run quality concludes: only the memory probe differs between the two copies (no steal, no noisy
 # point, a steady machine speed); a memory a tenth of the time 50 % below its best makes the run disturbed.
 for slow in 1.0 0.5; do
-	Q=$TMP/quality$slow
-	rm -rf "$Q" && cp -r "$M" "$Q"
-	python3 - "$Q" "$slow" <<'PY'
-import csv, json, sys
-d, slow = sys.argv[1], float(sys.argv[2])
-m = json.load(open(d + "/machine.json"))
-dist = m["disturbance"]
-dist["steal_percent"] = 0.0
-dist["speed_probe"]["gbps_p10"] = dist["speed_probe"]["gbps_median"] = dist["speed_probe"]["gbps_best"]
-dist["memory_probe"] = {"kernel": "load.gpr", "bytes": 128 << 20, "points": 1, "gbps_best": 30.0,
-                        "gbps_median": 30.0 * slow, "gbps_p10": 30.0 * slow}
-json.dump(m, open(d + "/machine.json", "w"))
-rows = list(csv.reader(open(d + "/raw.csv")))
-flag = rows[0].index("flag")
-for r in rows[1:]:
-    r[flag] = ""
-csv.writer(open(d + "/raw.csv", "w", newline="")).writerows(rows)
-PY
-	"$PMUCHECK" analyze -q "$Q" >/dev/null 2>&1 && "$PMUCHECK" report "$Q" >/dev/null 2>&1
+	rewritten "$M" "$TMP/quality$slow" "
+dist = m['disturbance']
+dist['steal_percent'] = 0.0
+dist['speed_probe']['gbps_p10'] = dist['speed_probe']['gbps_median'] = dist['speed_probe']['gbps_best']
+dist['memory_probe'] = {'kernel': 'load.gpr', 'bytes': 128 << 20, 'points': 1, 'gbps_best': 30.0,
+                        'gbps_median': 30.0 * $slow, 'gbps_p10': 30.0 * $slow}
+for r in rows:
+    r['flag'] = ''"
 done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
@@ -131,22 +140,12 @@ check "report.md states how far the core clock moved over the points, as raw.csv
 # below any clock a point reads. (Once in CI, with the test files side by side, one of this run's 8 points
 # had no clock: the report counted 8 points, a check that left it out 7.)
 C=$TMP/noclock
-rm -rf "$C" && cp -r "$D" "$C"
-python3 - "$C" <<'PY'
-import csv, json, sys
-d = sys.argv[1]
-m = json.load(open(d + "/machine.json"))
-m["clock"]["core_ghz"] = 0.5
-json.dump(m, open(d + "/machine.json", "w"))
-rows = list(csv.reader(open(d + "/raw.csv")))
-point, ghz = rows[0].index("point"), rows[0].index("core_ghz")
-blank = sorted({r[point] for r in rows[1:]})[::2]
-for r in rows[1:]:
-    if r[point] in blank:
-        r[ghz] = ""
-csv.writer(open(d + "/raw.csv", "w", newline="")).writerows(rows)
-PY
-"$PMUCHECK" analyze -q "$C" >/dev/null 2>&1 && "$PMUCHECK" report "$C" >/dev/null 2>&1
+rewritten "$D" "$C" "
+m['clock']['core_ghz'] = 0.5
+blank = sorted({r['point'] for r in rows})[::2]
+for r in rows:
+    if r['point'] in blank:
+        r['core_ghz'] = ''"
 read -r median p10 p90 nclock < <(python3 "$TOP/tests/tools/points_clock.py" "$C/raw.csv")
 check "points without a clock take the run's: every point counted, the slowest at 0.50 GHz" \
 	test "$nclock" = "$npoints" -a "$p10" = 0.50
