@@ -19,8 +19,8 @@ quick() {
 		return
 	fi
 	ms=$((($(date +%s%N) - start) / 1000000))
-	points=$(python3 -c 'import csv, sys; print(len({r["point"] for r in csv.DictReader(open(sys.argv[1]))}))' "$TMP/q/raw.csv")
-	noisy=$(python3 -c 'import csv, sys; print(len({r["point"] for r in csv.DictReader(open(sys.argv[1])) if r["flag"] == "noisy"}))' "$TMP/q/raw.csv")
+	read -r points noisy < <(python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))
+print(len({x["point"] for x in r}), len({x["point"] for x in r if x["flag"] == "noisy"}))' "$TMP/q/raw.csv")
 	echo "# --quick, $1: $((ms / 1000)).$(printf '%03d' $((ms % 1000))) s for $points points ($noisy noisy), budget $BUDGET s"
 	[ "$ms" -le $((LIMIT * 1000)) ] && ok "--quick, $1, stays within its budget ($BUDGET s, allowed $LIMIT s)" ||
 		notok "--quick, $1, stays within its budget" "took $((ms / 1000)) s, allowed $LIMIT s"
