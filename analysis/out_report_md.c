@@ -98,7 +98,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"%.1f GB/s at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below "
 			"the best). Memory bandwidth is shared with every tenant of the host's sockets: the "
 			"DRAM figures, and the non-temporal stores' at every level, move with it, and two "
-			"runs' may differ by as much.\n",
+			"runs' may differ by as much. It reads with one thread, so a limit on the host's "
+			"shared path that only several threads reach does not show in it: the figures of "
+			"several threads may move further than it says (harness/run/speed_probe.h).\n",
 			m->memory.bytes >> 20, m->memory.kernel, m->memory.points, m->memory.best,
 			m->memory.median, m->memory.p10, 100 * (1 - m->memory.p10 / m->memory.best));
 	clock_spread(f, &d->a);

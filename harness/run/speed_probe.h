@@ -13,7 +13,10 @@
  * shared with every tenant of the host's sockets, so it moves on its own while the cores' speed holds. On
  * the development VM two consecutive --quick runs read the memory probe's slow tenth 20 % and 28 % below
  * its best, where their speed probes' were 8-10 % below theirs, and their DRAM figures differed by up to
- * 27 % with one thread: the memory probe says how much of that the memory itself did. */
+ * 27 % with one thread: the memory probe says how much of that the memory itself did. It reads with one
+ * thread, and so misses a limit only several threads reach: four consecutive --quick runs there read the
+ * same probe median (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM sizes read 64-67 GB/s
+ * in the first two and 121-143 in the last two; the one-thread ones read 37-69 throughout. */
 #ifndef PMUCHECK_SPEED_PROBE_H
 #define PMUCHECK_SPEED_PROBE_H
 
