@@ -47,6 +47,7 @@ struct machine_cache {
 struct machine_probe {
 	char kernel[64];
 	long long bytes;
+	int threads; /* that read together; 1 when machine.json does not say (runs before it did) */
 	int points;
 	double best, median, p10; /* GB/s */
 };
@@ -78,9 +79,9 @@ struct machine {
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;
-	/* disturbance.speed_probe and .memory_probe (harness speed_probe.h): points 0 when the run did not
-	   record it */
-	struct machine_probe speed, memory;
+	/* disturbance.speed_probe, .memory_probe and .memory_probe_threads (harness speed_probe.h): points 0
+	   when the run did not record it */
+	struct machine_probe speed, memory, memory_all;
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

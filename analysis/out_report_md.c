@@ -68,7 +68,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	slow = probe_slow(&m->speed) || probe_slow(&m->memory);
+	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
@@ -99,10 +99,19 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"the best). Memory bandwidth is shared with every tenant of the host's sockets: the "
 			"DRAM figures, and the non-temporal stores' at every level, move with it, and two "
 			"runs' may differ by as much. It reads with one thread, so a limit on the host's "
-			"shared path that only several threads reach does not show in it: the figures of "
-			"several threads may move further than it says (harness/run/speed_probe.h).\n",
+			"shared path that only several threads reach does not show in it%s.\n",
 			m->memory.bytes >> 20, m->memory.kernel, m->memory.points, m->memory.best,
-			m->memory.median, m->memory.p10, 100 * (1 - m->memory.p10 / m->memory.best));
+			m->memory.median, m->memory.p10, 100 * (1 - m->memory.p10 / m->memory.best),
+			m->memory_all.points > 0 ? "; the same read by several threads, next, does" : "");
+	if (m->memory_all.points > 0)
+		fprintf(f,
+			"- **Memory speed, %d threads**: the same %lld MiB read split over %d threads, timed "
+			"before each of %d DRAM points of as many threads, ran at %.1f GB/s at best, %.1f "
+			"median, and %.1f or less in a tenth of them (%.0f %% below the best): the "
+			"%d-thread DRAM and non-temporal figures move with it.\n",
+			m->memory_all.threads, m->memory_all.bytes >> 20, m->memory_all.threads,
+			m->memory_all.points, m->memory_all.best, m->memory_all.median, m->memory_all.p10,
+			100 * (1 - m->memory_all.p10 / m->memory_all.best), m->memory_all.threads);
 	clock_spread(f, &d->a);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "

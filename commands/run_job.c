@@ -48,6 +48,7 @@ struct run_job {
 	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
 	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
 	struct speed_probe memory;      /* the memory's, before each DRAM point */
+	struct speed_probe memory_all;  /* the same by the most threads any DRAM point has, before those */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -358,6 +359,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.progress_ctx = &j->progress;
 	st.speed = j->speed.v ? &j->speed : NULL;
 	st.memory = j->memory.v ? &j->memory : NULL;
+	st.memory_all = j->memory_all.v ? &j->memory_all : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -406,7 +408,8 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 static void record_disturbance(struct run_job *j)
 {
 	struct disturb_sample after;
-	json_t *speed = speed_probe_json(&j->speed), *memory = speed_probe_json(&j->memory);
+	json_t *speed = speed_probe_json(&j->speed), *memory = speed_probe_json(&j->memory),
+	       *memory_all = speed_probe_json(&j->memory_all);
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
@@ -416,12 +419,15 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
 	if (memory)
 		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
+	if (memory_all)
+		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
 }
 
 /* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
 static void say_speed(const struct run_job *j)
 {
-	struct speed_probe_figures f = speed_probe_figures(&j->speed), m = speed_probe_figures(&j->memory);
+	struct speed_probe_figures f = speed_probe_figures(&j->speed), m = speed_probe_figures(&j->memory),
+				   a = speed_probe_figures(&j->memory_all);
 
 	if (f.n)
 		printf("machine speed: a %llu-byte %s read before each point ran at %.1f GB/s at best, %.1f "
@@ -436,6 +442,26 @@ static void say_speed(const struct run_job *j)
 		       "with the host's other tenants, was that much slower at times\n",
 		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name, m.best, m.median,
 		       m.p10, 100 * (1 - m.p10 / m.best));
+	if (a.n)
+		printf("memory speed, %d threads: the same read split over them before each %d-thread DRAM "
+		       "point ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of them (%.0f "
+		       "%% "
+		       "below the best)\n",
+		       j->memory_all.threads, j->memory_all.threads, a.best, a.median, a.p10,
+		       100 * (1 - a.p10 / a.best));
+}
+
+/* The most threads any DRAM point of the run has: the threaded memory probe reads with as many. */
+static int dram_threads(const struct run_job *j)
+{
+	int most = 0;
+
+	for (int i = 0; i < j->nxs; i++)
+		for (int k = 0; k < j->xs[i].plan.npoints; k++)
+			if (j->xs[i].plan.points[k].level == LEVEL_DRAM &&
+			    j->xs[i].plan.points[k].threads > most)
+				most = j->xs[i].plan.points[k].threads;
+	return most;
 }
 
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
@@ -481,7 +507,10 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
 	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
-	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err))
+	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err) ||
+	    (dram_threads(j) > 1 &&
+	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_threads(j),
+				      &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
@@ -518,6 +547,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
 	speed_probe_free(&j->memory);
+	speed_probe_free(&j->memory_all);
 	free(j);
 }
 

@@ -473,6 +473,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
 	}
+	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
+		speed_probe_sample_threads(s->memory_all, tid);
 	calibrate(g, pt, tid);
 #pragma omp master
 	{

@@ -52,11 +52,13 @@ struct run_state {
 	struct run_point_result *results; /* one per plan point */
 	struct speed_probe *speed;        /* sampled before each point (speed_probe.h); NULL: not sampled */
 	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
-	const struct run_events *events;  /* NULL when no events are counted */
-	int point_base;                   /* raw.csv point number of plan point 0 */
-	int resume_after;                 /* points numbered up to this are done already (-1: none) */
-	const char *experiment;           /* raw.csv experiment column: the preset step, or "" */
-	double budget_start;              /* progress_now() when the time budget began (the run's start) */
+	struct speed_probe *memory_all;  /* read by all its threads before each DRAM point of as many threads;
+					     NULL: not sampled */
+	const struct run_events *events; /* NULL when no events are counted */
+	int point_base;                  /* raw.csv point number of plan point 0 */
+	int resume_after;                /* points numbered up to this are done already (-1: none) */
+	const char *experiment;          /* raw.csv experiment column: the preset step, or "" */
+	double budget_start;             /* progress_now() when the time budget began (the run's start) */
 	int threads_after; /* the threads of the points of the experiments after this one, summed: the budget
 			      weighs points by their threads (budget.h) */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values

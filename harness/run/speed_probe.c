@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_record.h"
 #include "speed_probe.h"
 #include "stats.h"
 #include "timed_call.h"
@@ -36,19 +37,20 @@ static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
 	return timed_call(sp->v, sp->buf, sp->bytes, reps, 0, NULL);
 }
 
-void speed_probe_sample(struct speed_probe *sp)
+/* Whether a call of `ticks` calls for more passes: the first sample calibrates them, doubling while a call
+   is shorter than SPEED_PROBE_SECONDS; doubles them if so. */
+static int more_passes(struct speed_probe *sp, uint64_t ticks)
 {
-	uint64_t a, b;
+	int more = !sp->reps || ((double)ticks < SPEED_PROBE_SECONDS * sp->tsc_hz && sp->reps < (1u << 24));
 
-	if (!sp->v || (!sp->buf && get_buffer(sp)))
-		return;
-	/* The first call of each sample warms the buffer the point before may have evicted, and doubles the
-	   passes while a call is shorter than SPEED_PROBE_SECONDS (the first sample calibrates them). */
-	while (!sp->reps ||
-	       ((double)call_ticks(sp, sp->reps) < SPEED_PROBE_SECONDS * sp->tsc_hz && sp->reps < (1u << 24)))
+	if (more)
 		sp->reps = sp->reps ? 2 * sp->reps : 1;
-	a = call_ticks(sp, sp->reps);
-	b = call_ticks(sp, sp->reps);
+	return more;
+}
+
+/* Keeps a sample: every call is an upper bound of its work (speed_probe.h), so the shorter of two. */
+static void keep(struct speed_probe *sp, uint64_t a, uint64_t b)
+{
 	if (sp->n == sp->cap) {
 		int cap = sp->cap ? 2 * sp->cap : 256;
 		double *g = realloc(sp->gbps, (size_t)cap * sizeof *g);
@@ -57,9 +59,96 @@ void speed_probe_sample(struct speed_probe *sp)
 		sp->gbps = g;
 		sp->cap = cap;
 	}
-	/* every call is an upper bound of its work (speed_probe.h): the shorter one */
 	sp->gbps[sp->n++] = (double)sp->bytes * (double)sp->reps / ((double)(a < b ? a : b) / sp->tsc_hz) *
 		1e-9;
+}
+
+void speed_probe_sample(struct speed_probe *sp)
+{
+	uint64_t a, b;
+
+	if (!sp->v || (!sp->buf && get_buffer(sp)))
+		return;
+	/* The first call of each sample warms the buffer the point before may have evicted (and calibrates). */
+	while (more_passes(sp, sp->reps ? call_ticks(sp, sp->reps) : 0))
+		;
+	a = call_ticks(sp, sp->reps);
+	b = call_ticks(sp, sp->reps);
+	keep(sp, a, b);
+}
+
+int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_hz, int threads,
+			     struct err *e)
+{
+	int rc = speed_probe_init(sp, bytes, tsc_hz, e);
+
+	if (rc)
+		return rc;
+	sp->bytes = bytes / (uint64_t)threads;
+	sp->bytes = (sp->bytes - sp->bytes % sp->f->granule) * (uint64_t)threads;
+	sp->threads = threads;
+	sp->slice = calloc((size_t)threads, sizeof *sp->slice);
+	sp->start = calloc((size_t)threads, sizeof *sp->start);
+	sp->ticks = calloc((size_t)threads, sizeof *sp->ticks);
+	if (!sp->slice || !sp->start || !sp->ticks) {
+		speed_probe_free(sp);
+		return err_set(e, E_RUNTIME, "out of memory");
+	}
+	return 0;
+}
+
+/* This thread's slice, touched and prepared by it, so that its pages lie where it runs. */
+static int get_slice(struct speed_probe *sp, int tid, uint64_t part)
+{
+	void *p = aligned_alloc(4096, (part + 4095) / 4096 * 4096);
+
+	if (!p)
+		return -1;
+	memset(p, 0, part);
+	if (sp->f->prepare) {
+		struct kern_params kp = {part, 1, 0};
+		sp->f->prepare(sp->v, &kp, p, 1);
+	}
+	sp->slice[tid] = p;
+	return 0;
+}
+
+/* All threads call their slice at once; the master's return value is the span of them all. */
+static uint64_t call_all(struct speed_probe *sp, int tid, uint64_t part, uint64_t reps)
+{
+#pragma omp barrier
+	sp->ticks[tid] = timed_call(sp->v, sp->slice[tid], part, reps, 0, &sp->start[tid]);
+#pragma omp barrier
+	return record_span(sp->start, sp->ticks, sp->threads);
+}
+
+void speed_probe_sample_threads(struct speed_probe *sp, int tid)
+{
+	uint64_t part = sp->bytes / (uint64_t)sp->threads, a, b;
+
+	if (!sp->slice[tid] && get_slice(sp, tid, part)) {
+#pragma omp atomic write
+		sp->failed = 1;
+	}
+#pragma omp barrier
+	if (sp->failed)
+		return;
+	/* sp->reps and sp->again are written by the master alone, between barriers that every thread's
+	   reads of them lie on the other side of */
+	for (;;) {
+		uint64_t reps = sp->reps, span = reps ? call_all(sp, tid, part, reps) : 0;
+#pragma omp barrier
+#pragma omp master
+		sp->again = more_passes(sp, span);
+#pragma omp barrier
+		if (!sp->again)
+			break;
+	}
+	a = call_all(sp, tid, part, sp->reps);
+	b = call_all(sp, tid, part, sp->reps);
+#pragma omp master
+	keep(sp, a, b);
+#pragma omp barrier
 }
 
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
@@ -85,13 +174,18 @@ json_t *speed_probe_json(const struct speed_probe *sp)
 
 	if (!f.n)
 		return NULL;
-	return json_pack("{s:s, s:I, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
-			 (json_int_t)sp->bytes, "points", f.n, "gbps_best", f.best, "gbps_median", f.median,
-			 "gbps_p10", f.p10);
+	return json_pack("{s:s, s:I, s:i, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
+			 (json_int_t)sp->bytes, "threads", sp->threads > 1 ? sp->threads : 1, "points", f.n,
+			 "gbps_best", f.best, "gbps_median", f.median, "gbps_p10", f.p10);
 }
 
 void speed_probe_free(struct speed_probe *sp)
 {
+	for (int i = 0; sp->slice && i < sp->threads; i++)
+		free(sp->slice[i]);
+	free(sp->slice);
+	free(sp->start);
+	free(sp->ticks);
 	free(sp->buf);
 	free(sp->gbps);
 	memset(sp, 0, sizeof *sp);

@@ -13,10 +13,11 @@
  * shared with every tenant of the host's sockets, so it moves on its own while the cores' speed holds. On
  * the development VM two consecutive --quick runs read the memory probe's slow tenth 20 % and 28 % below
  * its best, where their speed probes' were 8-10 % below theirs, and their DRAM figures differed by up to
- * 27 % with one thread: the memory probe says how much of that the memory itself did. It reads with one
- * thread, and so misses a limit only several threads reach: four consecutive --quick runs there read the
- * same probe median (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM sizes read 64-67 GB/s
- * in the first two and 121-143 in the last two; the one-thread ones read 37-69 throughout. */
+ * 27 % with one thread: the memory probe says how much of that the memory itself did. One thread misses a
+ * limit only several threads reach: four consecutive --quick runs there read the same probe median
+ * (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM sizes read 64-67 GB/s in the first two
+ * and 121-143 in the last two; the one-thread ones read 37-69 throughout. So the same read, split over the
+ * threads, is also timed before each DRAM point of the most threads (speed_probe_sample_threads). */
 #ifndef PMUCHECK_SPEED_PROBE_H
 #define PMUCHECK_SPEED_PROBE_H
 
@@ -41,6 +42,11 @@ struct speed_probe {
 	double tsc_hz;
 	double *gbps; /* one per sample */
 	int n, cap;
+	/* speed_probe_init_threads: the threads that read together, each its slice of `bytes` */
+	int threads;             /* 1 for the one-thread probes */
+	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
+	uint64_t *start, *ticks; /* per thread: its last call, for the span of all of them (record_span) */
+	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
 };
 
 /* The registered kernel, reading `bytes` per pass (SPEED_PROBE_BYTES or MEMORY_PROBE_BYTES). E_RUNTIME when
@@ -51,6 +57,17 @@ int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, stru
    sample gets its buffer first. Nothing when out of memory (a run does not fail for its probe). */
 void speed_probe_sample(struct speed_probe *sp);
 
+/* The same read by `threads` threads at once (threads > 1), each over its slice of `bytes`: the memory
+   bandwidth several threads get, which a limit on the host's shared path can cut while one thread's holds
+   (above). E_RUNTIME when no kernel is registered, out of memory. */
+int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_hz, int threads,
+			     struct err *e);
+
+/* Called by every thread (tid 0 .. threads - 1) of an OpenMP parallel region of exactly sp->threads
+   threads, each pinned where it measures: they read their slices together, the shorter of two calls'
+   spans (first start to last end) is kept as GB/s of the whole. Nothing when a slice cannot be had. */
+void speed_probe_sample_threads(struct speed_probe *sp, int tid);
+
 /* The samples' figures, sorted order; n == 0: none. */
 struct speed_probe_figures {
 	int n;
@@ -58,7 +75,8 @@ struct speed_probe_figures {
 };
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp);
 
-/* {"kernel", "bytes", "points", "gbps_best", "gbps_median", "gbps_p10"}; NULL when there is no sample. */
+/* {"kernel", "bytes", "threads", "points", "gbps_best", "gbps_median", "gbps_p10"}; NULL when there is no
+   sample. */
 json_t *speed_probe_json(const struct speed_probe *sp);
 
 void speed_probe_free(struct speed_probe *sp);

@@ -72,26 +72,41 @@ assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
 PY
 speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
 check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
-# The memory probe: one sample before each DRAM point, none without one (the run above has none: its
-# levels are hwloc's). A run whose 200 MB point is past the level probe's last cache has one.
+# The memory probes: one sample before each DRAM point, and the same read split over the threads before
+# each DRAM point of the most threads, when that is more than one; none without DRAM points (the run above
+# has none: its levels are hwloc's). A run whose 200 MB points are past the level probe's last cache has
+# them, with 2 threads where there are 2 CPUs.
 M=$TMP/mem
-"$PMUCHECK" run --kernels load.gpr --sizes 16k,200M --threads 1 --reps 3 --min-time 2 --no-progress \
+mthreads=1
+[ "$(nproc)" -ge 2 ] && mthreads=1,2
+"$PMUCHECK" run --kernels load.gpr --sizes 16k,200M --threads "$mthreads" --reps 3 --min-time 2 --no-progress \
 	--out "$M" >"$TMP/mem.out" 2>&1 && "$PMUCHECK" analyze -q "$M" >/dev/null 2>&1 &&
 	"$PMUCHECK" report "$M" >/dev/null 2>&1
 for dir in "$D" "$M"; do
-	check "machine.json of $(basename "$dir") records the memory probe once per DRAM point, or not at all" \
+	check "machine.json of $(basename "$dir") records the memory probes once per DRAM point of their threads, or not at all" \
 		python3 - "$dir/machine.json" "$dir/raw.csv" <<'PY'
 import csv, json, sys
-m = json.load(open(sys.argv[1]))["disturbance"].get("memory_probe")
-dram = len({r["point"] for r in csv.DictReader(open(sys.argv[2])) if r["level"] == "DRAM"})
-assert (m or {}).get("points", 0) == dram, (m, dram)
-assert not m or (0 < m["gbps_p10"] <= m["gbps_median"] <= m["gbps_best"] and m["bytes"] == 128 << 20), m
+d = json.load(open(sys.argv[1]))["disturbance"]
+dram = {r["point"]: int(r["threads"]) for r in csv.DictReader(open(sys.argv[2])) if r["level"] == "DRAM"}
+most = max(dram.values(), default=0)
+for key, threads, points in (("memory_probe", 1, len(dram)),
+                             ("memory_probe_threads", most, sum(t == most for t in dram.values()) if most > 1 else 0)):
+    m = d.get(key)
+    assert (m or {}).get("points", 0) == points, (key, m, dram)
+    assert not m or (0 < m["gbps_p10"] <= m["gbps_median"] <= m["gbps_best"] and m["bytes"] == 128 << 20
+                     and m["threads"] == threads), (key, m)
 PY
 done
 check "report.md states no memory speed without DRAM points" bash -c '! grep -q "Memory speed" "$1"' _ "$D/report.md"
 if grep -q '"memory_probe"' "$M/machine.json"; then
 	mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]; print("a 128 MiB %s read timed before each of %d DRAM points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$M/machine.json")
 	check "report.md states the memory's speed under 'Run quality'" grep -qF "**Memory speed**: $mem" "$M/report.md"
+	if [ "$mthreads" = 1 ]; then
+		skip "the 2-thread memory probe in report.md" "one CPU"
+	else
+		mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe_threads"]; print("**Memory speed, 2 threads**: the same 128 MiB read split over 2 threads, timed before each of %d DRAM points of as many threads, ran at %.1f GB/s" % (s["points"], s["gbps_best"]))' "$M/machine.json")
+		check "report.md states the 2-thread memory speed under 'Run quality'" grep -qF "$mem" "$M/report.md"
+	fi
 else
 	skip "the memory probe in report.md" "the level probe found a cache holding 200 MB"
 fi

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <omp.h>
 
 #include "speed_probe.h"
 #include "tsc.h"
@@ -38,6 +39,7 @@ static void test_figures_of_samples(void **state)
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "kernel")), sp.v->name);
 	assert_int_equal(json_integer_value(json_object_get(j, "points")), 20);
+	assert_int_equal(json_integer_value(json_object_get(j, "threads")), 1);
 	assert_int_equal(json_integer_value(json_object_get(j, "bytes")), SPEED_PROBE_BYTES);
 	assert_true(json_real_value(json_object_get(j, "gbps_p10")) == 80);
 	json_decref(j);
@@ -85,12 +87,44 @@ static void test_memory_probe_reads_its_size(void **state)
 	speed_probe_free(&sp);
 }
 
+/* The memory probe read by two threads at once, each its own half, first touched by it: one sample of the
+   whole read per call of both, and machine.json says its size and threads. */
+static void test_threads_read_their_slices_together(void **state)
+{
+	struct speed_probe sp;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(speed_probe_init_threads(&sp, MEMORY_PROBE_BYTES, tsc_calibrate_hz(20), 2, &e), 0);
+	assert_true(sp.bytes == MEMORY_PROBE_BYTES);
+	omp_set_dynamic(0);
+	for (int k = 0; k < 2; k++) {
+#pragma omp parallel num_threads(2)
+		speed_probe_sample_threads(&sp, omp_get_thread_num());
+	}
+	assert_int_equal(sp.n, 2);
+	assert_true(sp.gbps[0] > 0 && sp.gbps[1] > 0);
+	assert_true(sp.reps == 1);
+	assert_non_null(sp.slice[0]);
+	assert_non_null(sp.slice[1]);
+	assert_ptr_not_equal(sp.slice[0], sp.slice[1]);
+	j = speed_probe_json(&sp);
+	assert_int_equal(json_integer_value(json_object_get(j, "threads")), 2);
+	assert_int_equal(json_integer_value(json_object_get(j, "points")), 2);
+	assert_true(json_integer_value(json_object_get(j, "bytes")) == (json_int_t)MEMORY_PROBE_BYTES);
+	json_decref(j);
+	speed_probe_free(&sp);
+	assert_null(sp.slice);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures_of_samples),
 		cmocka_unit_test(test_real_sample_is_a_positive_bandwidth),
 		cmocka_unit_test(test_memory_probe_reads_its_size),
+		cmocka_unit_test(test_threads_read_their_slices_together),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
