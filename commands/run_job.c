@@ -444,9 +444,10 @@ static void say_speed(const struct run_job *j)
 		       m.p10, 100 * (1 - m.p10 / m.best));
 	if (a.n)
 		printf("memory speed, %d threads: the same read split over them before each %d-thread DRAM "
-		       "point ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of them (%.0f "
-		       "%% "
-		       "below the best)\n",
+		       "point "
+		       "ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of them (%.0f %% "
+		       "below the "
+		       "best)\n",
 		       j->memory_all.threads, j->memory_all.threads, a.best, a.median, a.p10,
 		       100 * (1 - a.p10 / a.best));
 }
@@ -469,7 +470,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	struct err speed_err;
-	int r, base = 0, npoints = 0;
+	int r, base = 0, npoints = 0, dram_most;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
 		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
@@ -506,11 +507,11 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
+	dram_most = dram_threads(j);
 	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
 	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err) ||
-	    (dram_threads(j) > 1 &&
-	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_threads(j),
-				      &speed_err)))
+	    (dram_most > 1 &&
+	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);

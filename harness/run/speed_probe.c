@@ -18,18 +18,20 @@ int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, stru
 	return 0;
 }
 
-/* The buffer, first touched (a probe only times reads of memory it owns) and prepared; -1 out of memory. */
-static int get_buffer(struct speed_probe *sp)
+/* A buffer of `bytes`, first touched by the calling thread (a probe only times reads of memory it owns, and
+   its pages lie where that thread runs) and prepared; NULL out of memory. */
+static void *touched(const struct speed_probe *sp, uint64_t bytes)
 {
-	sp->buf = aligned_alloc(4096, (sp->bytes + 4095) / 4096 * 4096);
-	if (!sp->buf)
-		return -1;
-	memset(sp->buf, 0, sp->bytes);
+	void *p = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+
+	if (!p)
+		return NULL;
+	memset(p, 0, bytes);
 	if (sp->f->prepare) {
-		struct kern_params p = {sp->bytes, 1, 0};
-		sp->f->prepare(sp->v, &p, sp->buf, 1);
+		struct kern_params kp = {bytes, 1, 0};
+		sp->f->prepare(sp->v, &kp, p, 1);
 	}
-	return 0;
+	return p;
 }
 
 static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
@@ -67,7 +69,7 @@ void speed_probe_sample(struct speed_probe *sp)
 {
 	uint64_t a, b;
 
-	if (!sp->v || (!sp->buf && get_buffer(sp)))
+	if (!sp->v || (!sp->buf && !(sp->buf = touched(sp, sp->bytes))))
 		return;
 	/* The first call of each sample warms the buffer the point before may have evicted (and calibrates). */
 	while (more_passes(sp, sp->reps ? call_ticks(sp, sp->reps) : 0))
@@ -97,22 +99,6 @@ int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_
 	return 0;
 }
 
-/* This thread's slice, touched and prepared by it, so that its pages lie where it runs. */
-static int get_slice(struct speed_probe *sp, int tid, uint64_t part)
-{
-	void *p = aligned_alloc(4096, (part + 4095) / 4096 * 4096);
-
-	if (!p)
-		return -1;
-	memset(p, 0, part);
-	if (sp->f->prepare) {
-		struct kern_params kp = {part, 1, 0};
-		sp->f->prepare(sp->v, &kp, p, 1);
-	}
-	sp->slice[tid] = p;
-	return 0;
-}
-
 /* All threads call their slice at once; the master's return value is the span of them all. */
 static uint64_t call_all(struct speed_probe *sp, int tid, uint64_t part, uint64_t reps)
 {
@@ -126,7 +112,7 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 {
 	uint64_t part = sp->bytes / (uint64_t)sp->threads, a, b;
 
-	if (!sp->slice[tid] && get_slice(sp, tid, part)) {
+	if (!sp->slice[tid] && !(sp->slice[tid] = touched(sp, part))) {
 #pragma omp atomic write
 		sp->failed = 1;
 	}

@@ -43,7 +43,7 @@ struct speed_probe {
 	double *gbps; /* one per sample */
 	int n, cap;
 	/* speed_probe_init_threads: the threads that read together, each its slice of `bytes` */
-	int threads;             /* 1 for the one-thread probes */
+	int threads;             /* 0 for speed_probe_init's one-thread probes */
 	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
 	uint64_t *start, *ticks; /* per thread: its last call, for the span of all of them (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
