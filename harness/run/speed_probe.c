@@ -90,8 +90,8 @@ int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_
 	sp->bytes = (sp->bytes - sp->bytes % sp->f->granule) * (uint64_t)threads;
 	sp->threads = threads;
 	sp->slice = calloc((size_t)threads, sizeof *sp->slice);
-	sp->start = calloc((size_t)threads, sizeof *sp->start);
-	sp->ticks = calloc((size_t)threads, sizeof *sp->ticks);
+	sp->start = calloc(3 * (size_t)threads, sizeof *sp->start);
+	sp->ticks = calloc(3 * (size_t)threads, sizeof *sp->ticks);
 	if (!sp->slice || !sp->start || !sp->ticks) {
 		speed_probe_free(sp);
 		return err_set(e, E_RUNTIME, "out of memory");
@@ -99,18 +99,28 @@ int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_
 	return 0;
 }
 
-/* All threads call their slice at once; the master's return value is the span of them all. */
-static uint64_t call_all(struct speed_probe *sp, int tid, uint64_t part, uint64_t reps)
+/* Call k of a sample (0: the warm-up, 1 and 2: timed): every thread reads its slice, its start and ticks
+   go to row k, then the barrier after which the master may read them. Rows keep the next call from
+   overwriting what the master still reads, so one barrier per call suffices. */
+static void call_all(struct speed_probe *sp, int tid, uint64_t part, int k)
 {
+	int at = k * sp->threads + tid;
+
+	sp->ticks[at] = timed_call(sp->v, sp->slice[tid], part, sp->reps, 0, &sp->start[at]);
 #pragma omp barrier
-	sp->ticks[tid] = timed_call(sp->v, sp->slice[tid], part, reps, 0, &sp->start[tid]);
-#pragma omp barrier
-	return record_span(sp->start, sp->ticks, sp->threads);
+}
+
+static uint64_t span_of(const struct speed_probe *sp, int k)
+{
+	return record_span(sp->start + k * sp->threads, sp->ticks + k * sp->threads, sp->threads);
 }
 
 void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 {
-	uint64_t part = sp->bytes / (uint64_t)sp->threads, a, b;
+	uint64_t part = sp->bytes / (uint64_t)sp->threads;
+	/* Only the master writes sp->reps and sp->again, and only where every other thread waits at a
+	   barrier or has read them: so reps is read here, before the first barrier. */
+	int first = !sp->reps;
 
 	if (!sp->slice[tid] && !(sp->slice[tid] = touched(sp, part))) {
 #pragma omp atomic write
@@ -119,22 +129,21 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 #pragma omp barrier
 	if (sp->failed)
 		return;
-	/* sp->reps and sp->again are written by the master alone, between barriers that every thread's
-	   reads of them lie on the other side of */
-	for (;;) {
-		uint64_t reps = sp->reps, span = reps ? call_all(sp, tid, part, reps) : 0;
-#pragma omp barrier
+	if (first) { /* the passes per call, as speed_probe_sample calibrates them */
 #pragma omp master
-		sp->again = more_passes(sp, span);
+		sp->reps = 1;
 #pragma omp barrier
-		if (!sp->again)
-			break;
+		do {
+			call_all(sp, tid, part, 0);
+#pragma omp master
+			sp->again = more_passes(sp, span_of(sp, 0));
+#pragma omp barrier
+		} while (sp->again);
 	}
-	a = call_all(sp, tid, part, sp->reps);
-	b = call_all(sp, tid, part, sp->reps);
+	for (int k = 0; k < 3; k++)
+		call_all(sp, tid, part, k);
 #pragma omp master
-	keep(sp, a, b);
-#pragma omp barrier
+	keep(sp, span_of(sp, 1), span_of(sp, 2));
 }
 
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)

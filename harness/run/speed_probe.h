@@ -45,7 +45,7 @@ struct speed_probe {
 	/* speed_probe_init_threads: the threads that read together, each its slice of `bytes` */
 	int threads;             /* 0 for speed_probe_init's one-thread probes */
 	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
-	uint64_t *start, *ticks; /* per thread: its last call, for the span of all of them (record_span) */
+	uint64_t *start, *ticks; /* [call 0-2][thread]: a sample's calls, for their spans (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
 };
 

@@ -10,26 +10,26 @@
 
 #include "budget.h"
 
-/* 100 s less the 2 s reserve, 20 s spent, 10 one-thread points left with floors of 0.5 s: 73 s of slack,
-   7.3 s each beyond the point's own floor (0.8 s). Slack spent, or floors that need more than is left:
+/* 100 s less the 4 s reserve, 20 s spent, 10 one-thread points left with floors of 0.5 s: 71 s of slack,
+   7.1 s each beyond the point's own floor (0.8 s). Slack spent, or floors that need more than is left:
    the floor. */
 static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(100, 20, 10, 1, 0.5, 0.8) - 8.1) < 1e-12);
+	assert_true(fabs(budget_share(100, 20, 10, 1, 0.5, 0.8) - 7.9) < 1e-12);
 	assert_true(budget_share(60, 61, 10, 1, 0.5, 0.8) == 0.8);
 	assert_true(budget_share(100, 20, 10, 1, 9, 0.8) == 0.8);
 	assert_true(budget_share(60, 20, 0, 1, 0.5, 0.8) == 0.8);
 }
 
 /* --quick's shape: 4 one-thread points left, then 4 two-thread ones (weight 12), 0.5 s a thread each: the
-   floors left are reckoned at 6 s, not 4 s as per point; 30 s less the 0.6 s reserve and 10 s spent leave
-   13.4 s of slack, 1/12 of it for a one-thread point, 2/12 for a two-thread one. */
+   floors left are reckoned at 6 s, not 4 s as per point; 30 s less the 1.2 s reserve and 10 s spent leave
+   12.8 s of slack, 1/12 of it for a one-thread point, 2/12 for a two-thread one. */
 static void test_points_on_more_threads_weigh_more(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(30, 10, 12, 1, 0.5, 0.5) - (0.5 + 13.4 / 12)) < 1e-12);
-	assert_true(fabs(budget_share(30, 10, 12, 2, 0.5, 1.0) - (1.0 + 13.4 / 6)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 1, 0.5, 0.5) - (0.5 + 12.8 / 12)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 2, 0.5, 1.0) - (1.0 + 12.8 / 6)) < 1e-12);
 }
 
 /* Two repetitions that agree exactly are not yet stable (the minimum is 3); a spent share or --reps ends
