@@ -1,6 +1,7 @@
 /* test_speed_probe.c — the run's speed probe: its figures from the samples (best, median, the slow tenth)
  * and their machine.json form, on samples set here; one real sample of the registered kernel, which
- * must be a positive bandwidth whatever the machine; and one of the memory probe. */
+ * must be a positive bandwidth whatever the machine; one of the memory probe; and the memory probe read by
+ * two threads at once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
