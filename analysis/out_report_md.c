@@ -58,6 +58,14 @@ static int probe_slow(const struct machine_probe *p)
 	return p->points > 0 && p->p10 < (1 - THR_SPEED_SLOW) * p->best;
 }
 
+/* A speed probe's figures, as each Run quality line states them. */
+static void probe_figures(FILE *f, const struct machine_probe *p)
+{
+	fprintf(f, "ran at %.1f GB/s at best, %.1f median, and %.1f or less in a tenth of them ", p->best,
+		p->median, p->p10);
+	fprintf(f, "(%.0f %% below the best)", 100 * (1 - p->p10 / p->best));
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -81,37 +89,39 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			"recorded it).\n");
-	if (m->speed.points > 0)
+	if (m->speed.points > 0) {
+		fprintf(f, "- **Machine speed**: a %s read of L1 timed before each of %d points ",
+			m->speed.kernel, m->speed.points);
+		probe_figures(f, &m->speed);
 		fprintf(f,
-			"- **Machine speed**: a %s read of L1 timed before each of %d points ran at %.1f "
-			"GB/s "
-			"at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below the best). "
-			"Interference only slows it, so that is how much slower the machine itself was at "
+			". Interference only slows it, so that is how much slower the machine itself was at "
 			"those moments (a neighbour on the core, the host's clock): a point measured through "
 			"such a moment is that much slower whatever the estimator, and two runs' figures may "
-			"differ by as much.\n",
-			m->speed.kernel, m->speed.points, m->speed.best, m->speed.median, m->speed.p10,
-			100 * (1 - m->speed.p10 / m->speed.best));
-	if (m->memory.points > 0)
+			"differ by as much.\n");
+	}
+	if (m->memory.points > 0) {
+		fprintf(f, "- **Memory speed**: a %lld MiB %s read timed before each of %d DRAM points ",
+			m->memory.bytes >> 20, m->memory.kernel, m->memory.points);
+		probe_figures(f, &m->memory);
 		fprintf(f,
-			"- **Memory speed**: a %lld MiB %s read timed before each of %d DRAM points ran at "
-			"%.1f GB/s at best, %.1f median, and %.1f or less in a tenth of them (%.0f %% below "
-			"the best). Memory bandwidth is shared with every tenant of the host's sockets: the "
-			"DRAM figures, and the non-temporal stores' at every level, move with it, and two "
-			"runs' may differ by as much. It reads with one thread, so a limit on the host's "
-			"shared path that only several threads reach does not show in it%s.\n",
-			m->memory.bytes >> 20, m->memory.kernel, m->memory.points, m->memory.best,
-			m->memory.median, m->memory.p10, 100 * (1 - m->memory.p10 / m->memory.best),
+			". Memory bandwidth is shared with every tenant of the host's sockets: the DRAM "
+			"figures, and the non-temporal stores' at every level, move with it, and two runs' "
+			"may "
+			"differ by as much. It reads with one thread, so a limit on the host's shared path "
+			"that "
+			"only several threads reach does not show in it%s.\n",
 			m->memory_all.points > 0 ? "; the same read by several threads, next, does" : "");
-	if (m->memory_all.points > 0)
+	}
+	if (m->memory_all.points > 0) {
 		fprintf(f,
 			"- **Memory speed, %d threads**: the same %lld MiB read split over %d threads, timed "
-			"before each of %d DRAM points of as many threads, ran at %.1f GB/s at best, %.1f "
-			"median, and %.1f or less in a tenth of them (%.0f %% below the best): the "
-			"%d-thread DRAM and non-temporal figures move with it.\n",
+			"before each of %d DRAM points of as many threads, ",
 			m->memory_all.threads, m->memory_all.bytes >> 20, m->memory_all.threads,
-			m->memory_all.points, m->memory_all.best, m->memory_all.median, m->memory_all.p10,
-			100 * (1 - m->memory_all.p10 / m->memory_all.best), m->memory_all.threads);
+			m->memory_all.points);
+		probe_figures(f, &m->memory_all);
+		fprintf(f, ": the %d-thread DRAM and non-temporal figures move with it.\n",
+			m->memory_all.threads);
+	}
 	clock_spread(f, &d->a);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "

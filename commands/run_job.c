@@ -423,33 +423,40 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
 }
 
+/* A speed probe's figures, as each line below the summaries states them; tenth_of: what they were taken
+   over. */
+static void say_figures(const struct speed_probe_figures *x, const char *tenth_of)
+{
+	printf("ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of %s ", x->best, x->median,
+	       x->p10, tenth_of);
+	printf("(%.0f %% below the best)", 100 * (1 - x->p10 / x->best));
+}
+
 /* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
 static void say_speed(const struct run_job *j)
 {
 	struct speed_probe_figures f = speed_probe_figures(&j->speed), m = speed_probe_figures(&j->memory),
 				   a = speed_probe_figures(&j->memory_all);
 
-	if (f.n)
-		printf("machine speed: a %llu-byte %s read before each point ran at %.1f GB/s at best, %.1f "
-		       "median, %.1f or less in a tenth of the points (%.0f %% below the best): the machine "
-		       "itself was that much slower at times\n",
-		       (unsigned long long)j->speed.bytes, j->speed.v->name, f.best, f.median, f.p10,
-		       100 * (1 - f.p10 / f.best));
-	if (m.n)
-		printf("memory speed: a %llu MiB %s read before each DRAM point ran at %.1f GB/s at best, "
-		       "%.1f "
-		       "median, %.1f or less in a tenth of them (%.0f %% below the best): the memory, shared "
-		       "with the host's other tenants, was that much slower at times\n",
-		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name, m.best, m.median,
-		       m.p10, 100 * (1 - m.p10 / m.best));
-	if (a.n)
+	if (f.n) {
+		printf("machine speed: a %llu-byte %s read before each point ",
+		       (unsigned long long)j->speed.bytes, j->speed.v->name);
+		say_figures(&f, "the points");
+		printf(": the machine itself was that much slower at times\n");
+	}
+	if (m.n) {
+		printf("memory speed: a %llu MiB %s read before each DRAM point ",
+		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name);
+		say_figures(&m, "them");
+		printf(": the memory, shared with the host's other tenants, was that much slower at times\n");
+	}
+	if (a.n) {
 		printf("memory speed, %d threads: the same read split over them before each %d-thread DRAM "
-		       "point "
-		       "ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of them (%.0f %% "
-		       "below the "
-		       "best)\n",
-		       j->memory_all.threads, j->memory_all.threads, a.best, a.median, a.p10,
-		       100 * (1 - a.p10 / a.best));
+		       "point ",
+		       j->memory_all.threads, j->memory_all.threads);
+		say_figures(&a, "them");
+		printf("\n");
+	}
 }
 
 /* The most threads any DRAM point of the run has: the threaded memory probe reads with as many. */
