@@ -3,7 +3,11 @@
  * Per point: pin one thread per CPU, place and first-touch each thread's buffer from that thread,
  * prepare it (the chase chain), find the pass count R that makes a call last long enough, then for each
  * repetition and event group time a call with R passes and one with 2R passes between barriers and
- * record their difference: the fixed cost of the call, the timer and the counter reads cancels. */
+ * record their difference: the fixed cost of the call, the timer and the counter reads cancels.
+ *
+ * A point is measured in one stretch. A second round over the plan (each point again at its R, the
+ * shortest calls of both rounds kept) was built and dropped: in the same time budget two runs agreed no
+ * better, since what slows a point on a shared host outlasts a round (README, "Noise and the time budget"). */
 #ifndef PMUCHECK_RUN_H
 #define PMUCHECK_RUN_H
 
