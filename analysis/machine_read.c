@@ -216,6 +216,8 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->bytes = (long long)number(o, "bytes", 0);
 	p->threads = (int)number(o, "threads", 1);
 	p->points = (int)number(o, "points", 0);
+	p->points_shared = (int)number(o, "points_shared", -1);
+	p->shared_below = number(o, "shared_below", 0);
 	p->best = number(o, "gbps_best", 0);
 	p->median = number(o, "gbps_median", 0);
 	p->p10 = number(o, "gbps_p10", 0);
@@ -291,6 +293,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_probe(at(root, "disturbance.speed_probe"), &m->speed);
 	read_probe(at(root, "disturbance.memory_probe"), &m->memory);
 	read_probe(at(root, "disturbance.memory_probe_threads"), &m->memory_all);
+	read_probe(at(root, "disturbance.speed_probe_threads"), &m->speed_all);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

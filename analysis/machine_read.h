@@ -49,6 +49,8 @@ struct machine_probe {
 	long long bytes;
 	int threads; /* that read together; 1 when machine.json does not say (runs before it did) */
 	int points;
+	int points_shared; /* of the threaded speed probe: points whose threads shared a core; -1: not judged */
+	double shared_below;      /* the part of threads x one thread's speed below which they did */
 	double best, median, p10; /* GB/s */
 };
 
@@ -79,9 +81,9 @@ struct machine {
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;
-	/* disturbance.speed_probe, .memory_probe and .memory_probe_threads (harness speed_probe.h): points 0
-	   when the run did not record it */
-	struct machine_probe speed, memory, memory_all;
+	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness
+	   speed_probe.h): points 0 when the run did not record it */
+	struct machine_probe speed, speed_all, memory, memory_all;
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

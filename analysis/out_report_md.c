@@ -76,7 +76,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
+	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all) ||
+		m->speed_all.points_shared > 0;
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
@@ -98,6 +99,27 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"those moments (a neighbour on the core, the host's clock): a point measured through "
 			"such a moment is that much slower whatever the estimator, and two runs' figures may "
 			"differ by as much.\n");
+	}
+	if (m->speed_all.points > 0) {
+		fprintf(f,
+			"- **Machine speed, %d threads**: the same read by each of %d threads at once, timed "
+			"before each of %d points of as many threads, ",
+			m->speed_all.threads, m->speed_all.threads, m->speed_all.points);
+		probe_figures(f, &m->speed_all);
+		if (m->speed_all.points_shared == 0)
+			fprintf(f,
+				". Before each of them the threads read together at %.0f %% or more of %d "
+				"times one thread's speed: each had a core of its own",
+				100 * m->speed_all.shared_below, m->speed_all.threads);
+		else if (m->speed_all.points_shared > 0)
+			fprintf(f,
+				". Before %d of them the threads read together below %.0f %% of %d times one "
+				"thread's speed: they shared a core, which a host may do to a guest's vCPUs "
+				"without steal time, and those points, flagged noisy, measured %d threads on "
+				"less than %d cores",
+				m->speed_all.points_shared, 100 * m->speed_all.shared_below,
+				m->speed_all.threads, m->speed_all.threads, m->speed_all.threads);
+		fprintf(f, ".\n");
 	}
 	if (m->memory.points > 0) {
 		fprintf(f, "- **Memory speed**: a %lld MiB %s read timed before each of %d DRAM points ",
@@ -126,7 +148,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
 		"shortest calls when their repetitions or their share of the time budget ran out, they read "
-		"faster than any core, or their threads never ran together); the peaks "
+		"faster than any core, or their threads never ran together or shared a core); the peaks "
 		"take them at the bound of their shortest call, never faster than the hardware, and mark a "
 		"figure that is one's; the verdicts leave them out.\n",
 		noisy, d->a.npoints);

@@ -47,6 +47,7 @@ struct run_job {
 	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
 	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
 	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
+	struct speed_probe speed_all;   /* the same by the most threads any point has, before those */
 	struct speed_probe memory;      /* the memory's, before each DRAM point */
 	struct speed_probe memory_all;  /* the same by the most threads any DRAM point has, before those */
 	char started[32], finished[32], command[2048];
@@ -358,6 +359,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.show_progress = progress_line_show;
 	st.progress_ctx = &j->progress;
 	st.speed = j->speed.v ? &j->speed : NULL;
+	st.speed_all = j->speed_all.v ? &j->speed_all : NULL;
+	st.own_cores = topo_distinct_cores(t, cfg.plan.cpus, cfg.plan.ncpus);
 	st.memory = j->memory.v ? &j->memory : NULL;
 	st.memory_all = j->memory_all.v ? &j->memory_all : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
@@ -408,8 +411,8 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 static void record_disturbance(struct run_job *j)
 {
 	struct disturb_sample after;
-	json_t *speed = speed_probe_json(&j->speed), *memory = speed_probe_json(&j->memory),
-	       *memory_all = speed_probe_json(&j->memory_all);
+	json_t *speed = speed_probe_json(&j->speed), *speed_all = speed_probe_json(&j->speed_all),
+	       *memory = speed_probe_json(&j->memory), *memory_all = speed_probe_json(&j->memory_all);
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
@@ -417,6 +420,8 @@ static void record_disturbance(struct run_job *j)
 		: disturb_json(&j->before, &after);
 	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
+	if (speed_all)
+		json_object_set_new(j->mf.disturbance, "speed_probe_threads", speed_all);
 	if (memory)
 		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
 	if (memory_all)
@@ -435,7 +440,8 @@ static void say_figures(const struct speed_probe_figures *x, const char *tenth_o
 /* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
 static void say_speed(const struct run_job *j)
 {
-	struct speed_probe_figures f = speed_probe_figures(&j->speed), m = speed_probe_figures(&j->memory),
+	struct speed_probe_figures f = speed_probe_figures(&j->speed), s = speed_probe_figures(&j->speed_all),
+				   m = speed_probe_figures(&j->memory),
 				   a = speed_probe_figures(&j->memory_all);
 
 	if (f.n) {
@@ -443,6 +449,18 @@ static void say_speed(const struct run_job *j)
 		       (unsigned long long)j->speed.bytes, j->speed.v->name);
 		say_figures(&f, "the points");
 		printf(": the machine itself was that much slower at times\n");
+	}
+	if (s.n) {
+		printf("machine speed, %d threads: the same read by each of them at once before each "
+		       "%d-thread point ",
+		       j->speed_all.threads, j->speed_all.threads);
+		say_figures(&s, "them");
+		if (j->speed_all.judged)
+			printf("; they shared a core (read together below %.0f %% of %d times one thread's "
+			       "speed) before %d of them%s",
+			       100 * SPEED_PROBE_SHARED, j->speed_all.threads, j->speed_all.shared,
+			       j->speed_all.shared ? ", flagged noisy" : "");
+		printf("\n");
 	}
 	if (m.n) {
 		printf("memory speed: a %llu MiB %s read before each DRAM point ",
@@ -459,14 +477,14 @@ static void say_speed(const struct run_job *j)
 	}
 }
 
-/* The most threads any DRAM point of the run has: the threaded memory probe reads with as many. */
-static int dram_threads(const struct run_job *j)
+/* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
+static int most_threads(const struct run_job *j, int dram)
 {
 	int most = 0;
 
 	for (int i = 0; i < j->nxs; i++)
 		for (int k = 0; k < j->xs[i].plan.npoints; k++)
-			if (j->xs[i].plan.points[k].level == LEVEL_DRAM &&
+			if ((!dram || j->xs[i].plan.points[k].level == LEVEL_DRAM) &&
 			    j->xs[i].plan.points[k].threads > most)
 				most = j->xs[i].plan.points[k].threads;
 	return most;
@@ -477,7 +495,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	struct err speed_err;
-	int r, base = 0, npoints = 0, dram_most;
+	int r, base = 0, npoints = 0, most, dram_most;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
 		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
@@ -514,8 +532,12 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
 		j->before.procs_running = -1;
-	dram_most = dram_threads(j);
+	most = most_threads(j, 0);
+	dram_most = most_threads(j, 1);
 	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
+	    (most > 1 &&
+	     speed_probe_init_threads(&j->speed_all, SPEED_PROBE_BYTES * (uint64_t)most, tsc_hz, most,
+				      &speed_err)) ||
 	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err) ||
 	    (dram_most > 1 &&
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
@@ -554,6 +576,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.preset);
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
+	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);
 	speed_probe_free(&j->memory_all);
 	free(j);

@@ -118,6 +118,20 @@ int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)
 	return n;
 }
 
+int topo_distinct_cores(const struct topo *t, const int *cpus, int n)
+{
+	hwloc_obj_t core[TOPO_MAX_CPUS];
+
+	for (int i = 0; i < n && i < TOPO_MAX_CPUS; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
+		core[i] = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu) : NULL;
+		for (int k = 0; core[i] && k < i; k++)
+			if (core[k] == core[i])
+				return 0;
+	}
+	return 1;
+}
+
 int topo_cpu_node(const struct topo *t, int cpu)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);

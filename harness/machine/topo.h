@@ -43,6 +43,9 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
 int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
+/* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
+   know counts as its own core). */
+int topo_distinct_cores(const struct topo *t, const int *cpus, int n);
 /* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
 int topo_cpu_node(const struct topo *t, int cpu);
 /* A socket whose uncore a run's traffic passes: the CPU to count it from, and why it is counted. */

@@ -124,6 +124,7 @@ struct group_ctx {
 	int nfloors;               /* how many */
 	double weight_left;        /* threads of the points left in the run, this one included */
 	enum budget_next stop;     /* why its repetitions stopped */
+	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
 	struct progress *prog;
 };
 
@@ -462,6 +463,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		g->point_start = progress_now();
 		g->ipt = ipt;
+		g->shared = 0;
 		g->weight_left = s->threads_after;
 		for (int i = ipt; i < s->plan->npoints; i++)
 			g->weight_left += s->plan->points[i].threads;
@@ -472,6 +474,13 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			speed_probe_sample(s->speed);
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
+	}
+	if (s->speed_all && pt->threads == s->speed_all->threads) {
+		int had = s->speed_all->n; /* a probe without its slices takes no sample: nothing to judge */
+		speed_probe_sample_threads(s->speed_all, tid);
+#pragma omp master
+		g->shared = s->own_cores && s->speed && s->speed_all->n > had &&
+			speed_probe_shared(s->speed_all, s->speed);
 	}
 	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
 		speed_probe_sample_threads(s->memory_all, tid);
@@ -489,10 +498,12 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		if (!sh->failed) {
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
-			   confirmed point faster than any core (record_impossibly_fast), or one whose threads never
-			   ran together (record_threads_apart), was still disturbed. */
+			   confirmed point faster than any core (record_impossibly_fast), one whose threads never
+			   ran together (record_threads_apart), or one whose threads shared a core as it began
+			   (speed_probe_shared), was still disturbed. */
 			int noisy = !fresh &&
 				(g->stop != BUDGET_STABLE_STOP || record_threads_apart(&g->rec) ||
+				 g->shared ||
 				 record_impossibly_fast(
 					 &g->rec, (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
 					 record_seconds(&g->rec, s->tsc_hz, 0), s->run_ghz, pt->threads));

@@ -55,6 +55,11 @@ struct run_state {
 	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */
 	struct speed_probe *speed;        /* sampled before each point (speed_probe.h); NULL: not sampled */
+	struct speed_probe *speed_all;    /* read by all its threads before each point of as many threads;
+					     NULL: not sampled */
+	int own_cores;                    /* the run's CPUs are each a core of its own (topo_distinct_cores):
+					     a point whose threads shared one anyway is flagged noisy; else
+					     nothing is judged (speed_probe_shared) */
 	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
 	struct speed_probe *memory_all;  /* read by all its threads before each DRAM point of as many threads;
 					     NULL: not sampled */

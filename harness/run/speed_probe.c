@@ -146,6 +146,16 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 	keep(sp, span_of(sp, 1), span_of(sp, 2));
 }
 
+int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one)
+{
+	int shared = all->n > 0 && one->n > 0 &&
+		all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
+
+	all->shared += shared;
+	all->judged = 1;
+	return shared;
+}
+
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
 {
 	struct speed_probe_figures f = {0};
@@ -166,12 +176,18 @@ struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
 json_t *speed_probe_json(const struct speed_probe *sp)
 {
 	struct speed_probe_figures f = speed_probe_figures(sp);
+	json_t *o;
 
 	if (!f.n)
 		return NULL;
-	return json_pack("{s:s, s:I, s:i, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
-			 (json_int_t)sp->bytes, "threads", sp->threads > 1 ? sp->threads : 1, "points", f.n,
-			 "gbps_best", f.best, "gbps_median", f.median, "gbps_p10", f.p10);
+	o = json_pack("{s:s, s:I, s:i, s:i, s:f, s:f, s:f}", "kernel", sp->v->name, "bytes",
+		      (json_int_t)sp->bytes, "threads", sp->threads > 1 ? sp->threads : 1, "points", f.n,
+		      "gbps_best", f.best, "gbps_median", f.median, "gbps_p10", f.p10);
+	if (o && sp->judged) {
+		json_object_set_new(o, "points_shared", json_integer(sp->shared));
+		json_object_set_new(o, "shared_below", json_real(SPEED_PROBE_SHARED));
+	}
+	return o;
 }
 
 void speed_probe_free(struct speed_probe *sp)

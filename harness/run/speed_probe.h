@@ -17,7 +17,15 @@
  * limit only several threads reach: four consecutive --quick runs there read the same probe median
  * (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM sizes read 64-67 GB/s in the first two
  * and 121-143 in the last two; the one-thread ones read 37-69 throughout. So the same read, split over the
- * threads, is also timed before each DRAM point of the most threads (speed_probe_sample_threads). */
+ * threads, is also timed before each DRAM point of the most threads (speed_probe_sample_threads).
+ *
+ * A host may also run a guest's vCPUs on one core of its own (SMT siblings, or one hardware thread in
+ * turns), and the guest cannot tell: steal time stayed 0.0 %. In one of twelve --quick runs on the
+ * development VM every two-thread L1 point read what one thread does (load.avx512 444 GB/s against 435;
+ * 866 in the next run), and its two-thread DRAM points half of the other runs'. Its threads still ran
+ * together (record_apart), so nothing flagged them. So the speed probe is also read by the most threads
+ * any point has, each its own SPEED_PROBE_BYTES at once, before each point of as many threads: on cores of
+ * their own they read about `threads` times one thread's speed (2.0-2.2x there), on one core about 1x. */
 #ifndef PMUCHECK_SPEED_PROBE_H
 #define PMUCHECK_SPEED_PROBE_H
 
@@ -47,7 +55,12 @@ struct speed_probe {
 	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
 	uint64_t *start, *ticks; /* [call 0-2][thread]: a sample's calls, for their spans (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
+	int shared, judged; /* samples at which the threads shared a core (speed_probe_shared); any judged */
 };
+
+/* Threads that read their L1 slices together at less than this part of `threads` times one thread's
+   speed shared a core: halfway between the two cases above (1x and threads x). */
+#define SPEED_PROBE_SHARED 0.75
 
 /* The registered kernel, reading `bytes` per pass (SPEED_PROBE_BYTES or MEMORY_PROBE_BYTES). E_RUNTIME when
    no kernel is registered. */
@@ -57,8 +70,9 @@ int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, stru
    sample gets its buffer first. Nothing when out of memory (a run does not fail for its probe). */
 void speed_probe_sample(struct speed_probe *sp);
 
-/* The same read by `threads` threads at once (threads > 1), each over its slice of `bytes`: the memory
-   bandwidth several threads get, which a limit on the host's shared path can cut while one thread's holds
+/* The same read by `threads` threads at once (threads > 1), each over its slice of `bytes`: of
+   MEMORY_PROBE_BYTES, the memory bandwidth several threads get, which a limit on the host's shared path can
+   cut while one thread's holds; of threads x SPEED_PROBE_BYTES, whether the threads have cores of their own
    (above). E_RUNTIME when no kernel is registered, out of memory. */
 int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_hz, int threads,
 			     struct err *e);
@@ -68,6 +82,11 @@ int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_
    spans (first start to last end) is kept as GB/s of the whole. Nothing when a slice cannot be had. */
 void speed_probe_sample_threads(struct speed_probe *sp, int tid);
 
+/* Whether the threads of `all` (a threaded probe of SPEED_PROBE_BYTES per thread) shared a core at its last
+   sample, judged against `one`'s last sample (the one-thread probe, just before it); counted in
+   all->shared. 0 when either has no sample. */
+int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one);
+
 /* The samples' figures, sorted order; n == 0: none. */
 struct speed_probe_figures {
 	int n;
@@ -75,8 +94,9 @@ struct speed_probe_figures {
 };
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp);
 
-/* {"kernel", "bytes", "threads", "points", "gbps_best", "gbps_median", "gbps_p10"}; NULL when there is no
-   sample. */
+/* {"kernel", "bytes", "threads", "points", "gbps_best", "gbps_median", "gbps_p10"}, and "points_shared"
+   (speed_probe_shared) with "shared_below" (SPEED_PROBE_SHARED) for a threaded probe that judged it; NULL
+   when there is no sample. */
 json_t *speed_probe_json(const struct speed_probe *sp);
 
 void speed_probe_free(struct speed_probe *sp);

@@ -131,20 +131,52 @@ PY
 	"$PMUCHECK" analyze -q "$2" >/dev/null 2>&1 && "$PMUCHECK" report "$2" >/dev/null 2>&1
 }
 # What the run quality concludes: only the memory probe differs between the two copies (no steal, no noisy
-# point, a steady machine speed); a memory a tenth of the time 50 % below its best makes the run disturbed.
-for slow in 1.0 0.5; do
-	rewritten "$M" "$TMP/quality$slow" "
+# point, a steady machine speed, threads on cores of their own); a memory a tenth of the time 50 % below
+# its best makes the run disturbed.
+quiet="
 dist = m['disturbance']
 dist['steal_percent'] = 0.0
-dist['speed_probe']['gbps_p10'] = dist['speed_probe']['gbps_median'] = dist['speed_probe']['gbps_best']
-dist['memory_probe'] = {'kernel': 'load.gpr', 'bytes': 128 << 20, 'points': 1, 'gbps_best': 30.0,
-                        'gbps_median': 30.0 * $slow, 'gbps_p10': 30.0 * $slow}
+for k in ('speed_probe', 'speed_probe_threads', 'memory_probe_threads'):
+    if k in dist:
+        dist[k]['gbps_p10'] = dist[k]['gbps_median'] = dist[k]['gbps_best']
+if 'speed_probe_threads' in dist:
+    dist['speed_probe_threads'].update(points_shared=0, shared_below=0.75)
 for r in rows:
     r['flag'] = ''"
+for slow in 1.0 0.5; do
+	rewritten "$M" "$TMP/quality$slow" "$quiet
+dist['memory_probe'] = {'kernel': 'load.gpr', 'bytes': 128 << 20, 'points': 1, 'gbps_best': 30.0,
+                        'gbps_median': 30.0 * $slow, 'gbps_p10': 30.0 * $slow}"
 done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
+# The speed probe read by every thread of the widest points at once: machine.json has one sample per such
+# point, and with CPUs that are cores of their own, how many of them found the threads sharing a core. A
+# quiet copy in which one did is disturbed, and says so.
+if grep -q '"speed_probe_threads"' "$M/machine.json"; then
+	check "machine.json records the speed probe by all threads once per point of the most threads" \
+		python3 - "$M/machine.json" "$M/raw.csv" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1]))["disturbance"]["speed_probe_threads"]
+threads = {r["point"]: int(r["threads"]) for r in csv.DictReader(open(sys.argv[2]))}
+most = max(threads.values())
+assert s["threads"] == most and s["bytes"] == 16384 * most, s
+assert s["points"] == sum(t == most for t in threads.values()), (s, threads)
+assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
+assert s["shared_below"] == 0.75 and 0 <= s["points_shared"] <= s["points"], s
+PY
+	check "report.md states it under 'Run quality'" grep -qF "**Machine speed, $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["disturbance"]["speed_probe_threads"]["threads"])' "$M/machine.json") threads**" "$M/report.md"
+	check "... and whether the threads had cores of their own" grep -qE "each had a core of its own|they shared a core" "$M/report.md"
+	rewritten "$M" "$TMP/shared" "$quiet
+dist['speed_probe_threads']['points_shared'] = 1"
+	check "threads that shared a core before a point make a quiet run disturbed" \
+		grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/shared/report.md"
+	check "... and report.md says so" grep -q "Before 1 of them the threads read together below 75 % of" "$TMP/shared/report.md"
+	check "... where the quiet copy says each had a core" grep -q "each had a core of its own" "$TMP/quality1.0/report.md"
+else
+	skip "the speed probe by all threads" "one CPU"
+fi
 # The core clock over the points, recomputed from raw.csv (tests/tools/points_clock.py).
 read -r median p10 p90 npoints < <(python3 "$TOP/tests/tools/points_clock.py" "$D/raw.csv")
 clock="ran at $median GHz (median of $npoints points), $p10-$p90 GHz"
