@@ -76,9 +76,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
-	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all) ||
-		m->speed_all.points_shared > 0;
-	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow;
+	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
+	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,
@@ -116,7 +115,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 				". Before %d of them the threads read together below %.0f %% of %d times one "
 				"thread's speed: they shared a core, which a host may do to a guest's vCPUs "
 				"without steal time, and those points, flagged noisy, measured %d threads on "
-				"less than %d cores",
+				"fewer than %d cores",
 				m->speed_all.points_shared, 100 * m->speed_all.shared_below,
 				m->speed_all.threads, m->speed_all.threads, m->speed_all.threads);
 		fprintf(f, ".\n");

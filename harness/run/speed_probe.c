@@ -148,9 +148,11 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 
 int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one)
 {
-	int shared = all->n > 0 && one->n > 0 &&
-		all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
+	int shared;
 
+	if (!all->n || !one->n)
+		return 0;
+	shared = all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
 	all->shared += shared;
 	all->judged = 1;
 	return shared;

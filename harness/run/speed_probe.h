@@ -84,7 +84,7 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid);
 
 /* Whether the threads of `all` (a threaded probe of SPEED_PROBE_BYTES per thread) shared a core at its last
    sample, judged against `one`'s last sample (the one-thread probe, just before it); counted in
-   all->shared. 0 when either has no sample. */
+   all->shared. 0, and nothing judged, when either has no sample. */
 int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one);
 
 /* The samples' figures, sorted order; n == 0: none. */

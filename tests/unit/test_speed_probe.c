@@ -134,7 +134,8 @@ static void test_threads_that_shared_a_core(void **state)
 	(void)state;
 	all.v = one.v = kern_variant_for_plot(KP_SPEED_PROBE, &one.f);
 	assert_non_null(all.v);
-	assert_false(speed_probe_shared(&all, &one)); /* no sample of all's yet */
+	assert_false(speed_probe_shared(&all, &one)); /* no sample of all's yet: nothing judged */
+	assert_false(all.judged);
 	const int want[4] = {0, 1, 1, 0};
 	for (int i = 0; i < 4; i++) {
 		all.n = i + 1;
