@@ -119,6 +119,7 @@ struct group_ctx {
 	struct record_labels labels;
 	struct point_record rec;
 	double point_start, share; /* when the point began (progress_now), its share of the budget */
+	double rep_start;          /* when its repetition now measured began */
 	int ipt;                   /* the point measured now */
 	double *floors;            /* warm-up and first repetition of each point so far, per thread, s */
 	int nfloors;               /* how many */
@@ -346,7 +347,7 @@ static int goes_on(struct group_ctx *g, int done)
 {
 	struct run_state *s = g->s;
 	struct stats_mindiff calls = record_calls(&g->rec);
-	double spent = progress_now() - g->point_start;
+	double now = progress_now(), spent = now - g->point_start;
 	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
 	struct budget_point b = {done,
 				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
@@ -355,7 +356,8 @@ static int goes_on(struct group_ctx *g, int done)
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,
-				 0};
+				 0,
+				 now - g->rep_start};
 
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads, recent;
@@ -368,6 +370,7 @@ static int goes_on(struct group_ctx *g, int done)
 					threads, stats_median(tmp, (size_t)recent), spent);
 	}
 	b.share_s = g->share;
+	g->rep_start = now;
 	g->stop = budget_next(&b);
 	return g->stop == BUDGET_GO;
 }
@@ -490,6 +493,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		record_volumes(pt, fresh ? 1 : sh->reps, &g->rec.v);
 		g->rec.reps = fresh ? 1 : sh->reps;
 		g->rec.nreps = 0;
+		g->rep_start = progress_now();
 	}
 #pragma omp barrier
 	measure_reps(g, pt, &g->rec, tid);

@@ -54,6 +54,29 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_MAX);
 }
 
+/* A repetition is started only where the share holds one more as long as the last: a DRAM chase with 5.5 s
+   spent of a 7.1 s share and 5 s repetitions stops (another would end at 10.5 s); with 1.5 s repetitions it
+   goes on (7.0 s), but not where the share is 7.0 s: one that would end just as the share does is not
+   started, as a share spent to the end stops. */
+static void test_no_repetition_that_the_share_cannot_hold(void **state)
+{
+	struct budget_point p = {.reps_done = 1,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .spread = INFINITY,
+				 .confirmed = BUDGET_CONFIRMED_DRAM,
+				 .spent_s = 5.5,
+				 .share_s = 7.1,
+				 .rep_s = 5};
+
+	(void)state;
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+	p.rep_s = 1.5;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.share_s = 7.0;
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+}
+
 /* A cache point's shortest calls confirmed within 1 % of the estimate: done; 2 % apart with time left goes
    on, where a DRAM point (2.5 %) is done. */
 static void test_stops_when_the_estimate_is_confirmed(void **state)
@@ -103,6 +126,7 @@ int main(void)
 		cmocka_unit_test(test_share_is_own_floor_and_a_part_of_the_slack),
 		cmocka_unit_test(test_points_on_more_threads_weigh_more),
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
+		cmocka_unit_test(test_no_repetition_that_the_share_cannot_hold),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
 	};
