@@ -78,7 +78,7 @@ double budget_share(double budget_s, double elapsed_s, double weight_left, doubl
    share still holds one more as long as the last (rep_s): one that is started runs to its end, and on the
    development VM with a busy loop on each vCPU the three DRAM pointer chases of --quick, with shares of
    5.8-7.1 s, started a second repetition of about 5 s each with 1.6-2.2 s of their shares left and took
-   9.0-10.7 s: 30 of the run's 53 s of points, and the last 60 points got one repetition each. */
+   9.0-10.7 s: 30 of the run's 53 s of points, and the last 65 points got one repetition each. */
 enum budget_next budget_next(const struct budget_point *p);
 
 #endif
