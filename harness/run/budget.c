@@ -18,5 +18,7 @@ enum budget_next budget_next(const struct budget_point *p)
 		return BUDGET_STABLE_STOP;
 	if (p->reps_done >= p->reps_max)
 		return BUDGET_MAX;
-	return p->spent_s + p->rep_s >= p->share_s ? BUDGET_SPENT : BUDGET_GO;
+	if (p->spent_s >= p->share_s || p->spent_s + p->rep_s > p->share_s + p->over_s)
+		return BUDGET_SPENT;
+	return BUDGET_GO;
 }

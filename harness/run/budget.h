@@ -46,13 +46,14 @@ struct budget_point {
 	double confirmed;        /* the spread that confirms it: BUDGET_CONFIRMED_CACHE or _DRAM */
 	double spent_s, share_s; /* seconds the point has taken (warm-up included), and its share */
 	double rep_s;            /* seconds its last repetition took: what another one would */
+	double over_s;           /* the most another repetition may end past the share (BUDGET_OVER) */
 };
 
 enum budget_next {
 	BUDGET_GO,          /* repeat */
 	BUDGET_STABLE_STOP, /* the estimate is confirmed: a clean point */
-	BUDGET_SPENT,       /* its share of the budget cannot hold another repetition: marked */
-	BUDGET_MAX,         /* --reps repetitions without settling: marked */
+	BUDGET_SPENT, /* its share of the budget is spent, or another repetition would end far past it */
+	BUDGET_MAX,   /* --reps repetitions without settling: marked */
 };
 
 /* The time a point may take, known after its first repetition: its own floor (floor_s, the seconds from
@@ -73,12 +74,19 @@ enum budget_next {
 double budget_share(double budget_s, double elapsed_s, double weight_left, double weight, double floor_unit_s,
 		    double floor_s);
 
+/* The most a repetition may end past its point's share, as a part of the budget's reserve: a repetition
+   that is started runs to its end. On the development VM with a busy loop on each vCPU the three DRAM
+   pointer chases of --quick, with shares of 5.8-7.1 s, started a second repetition of about 5 s each with
+   1.6-2.2 s of their shares left and took 9.0-10.7 s: 30 of the run's 53 s of points, the last 65 points
+   got one repetition each, and --quick took 58.4-61.6 s over seven runs. Not starting any repetition its
+   share cannot hold cut the default run's points short instead (503 of 858 noisy, 245 s of its 300): its
+   shares hold two or three repetitions, the third, which confirms (BUDGET_MIN_REPS), ending a little past
+   the share, and what that saves comes back to no later point. */
+#define BUDGET_OVER 0.1
+
 /* Whether a point goes on repeating, after at least one repetition. It is confirmed at the earliest after
-   BUDGET_MIN_REPS; before that only its share or reps_max ends it. A repetition is started only where its
-   share still holds one more as long as the last (rep_s): one that is started runs to its end, and on the
-   development VM with a busy loop on each vCPU the three DRAM pointer chases of --quick, with shares of
-   5.8-7.1 s, started a second repetition of about 5 s each with 1.6-2.2 s of their shares left and took
-   9.0-10.7 s: 30 of the run's 53 s of points, and the last 65 points got one repetition each. */
+   BUDGET_MIN_REPS; before that only its share or reps_max ends it: it repeats while its share is not spent
+   and another repetition as long as the last (rep_s) would end no more than over_s past it. */
 enum budget_next budget_next(const struct budget_point *p);
 
 #endif

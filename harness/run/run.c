@@ -357,7 +357,8 @@ static int goes_on(struct group_ctx *g, int done)
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,
 				 0,
-				 now - g->rep_start};
+				 now - g->rep_start,
+				 s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
 
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads, recent;

@@ -54,10 +54,10 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_MAX);
 }
 
-/* A repetition is started only where the share holds one more as long as the last: a DRAM chase with 5.5 s
-   spent of a 7.1 s share and 5 s repetitions stops (another would end at 10.5 s); with 1.5 s repetitions it
-   goes on (7.0 s), but not where the share is 7.0 s: one that would end just as the share does is not
-   started, as a share spent to the end stops. */
+/* A repetition is not started where it would end more than over_s past the share: a DRAM chase of --quick
+   (over_s: 0.24 s, a tenth of the 2.4 s reserve) with 5.5 s spent of a 7.1 s share and 5 s repetitions stops
+   (another would end at 10.5 s); with 1.5 s repetitions it goes on (7.0 s), and with 1.8 s ones too (7.3 s,
+   0.2 s past); with 2 s ones (7.5 s) it stops. A spent share stops whatever the repetitions take. */
 static void test_no_repetition_that_the_share_cannot_hold(void **state)
 {
 	struct budget_point p = {.reps_done = 1,
@@ -67,13 +67,19 @@ static void test_no_repetition_that_the_share_cannot_hold(void **state)
 				 .confirmed = BUDGET_CONFIRMED_DRAM,
 				 .spent_s = 5.5,
 				 .share_s = 7.1,
-				 .rep_s = 5};
+				 .rep_s = 5,
+				 .over_s = 0.24};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);
 	p.rep_s = 1.5;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
-	p.share_s = 7.0;
+	p.rep_s = 1.8;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.rep_s = 2;
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+	p.rep_s = 0.001;
+	p.spent_s = 7.1;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);
 }
 
