@@ -58,7 +58,7 @@ static void test_not_stable_before_three_but_spent_after_one(void **state)
    (over_s: 0.24 s, a tenth of the 2.4 s reserve) with 5.5 s spent of a 7.1 s share and 5 s repetitions stops
    (another would end at 10.5 s); with 1.5 s repetitions it goes on (7.0 s), and with 1.8 s ones too (7.3 s,
    0.2 s past); with 2 s ones (7.5 s) it stops. A spent share stops whatever the repetitions take. */
-static void test_no_repetition_that_the_share_cannot_hold(void **state)
+static void test_no_repetition_that_ends_far_past_the_share(void **state)
 {
 	struct budget_point p = {.reps_done = 1,
 				 .reps_max = 8,
@@ -132,7 +132,7 @@ int main(void)
 		cmocka_unit_test(test_share_is_own_floor_and_a_part_of_the_slack),
 		cmocka_unit_test(test_points_on_more_threads_weigh_more),
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
-		cmocka_unit_test(test_no_repetition_that_the_share_cannot_hold),
+		cmocka_unit_test(test_no_repetition_that_ends_far_past_the_share),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
 	};
