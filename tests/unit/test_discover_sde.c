@@ -56,18 +56,26 @@ static const struct kern_family sdeloop_family = {
 };
 KERN_REGISTER(sdeloop_family);
 
-static char dir[256];
+static char top[64], dir[256]; /* the test's temporary directory, and the results directory in it */
 
 static int setup(void **state)
 {
-	char tmpl[] = "/tmp/pmucheck-disc-sde-XXXXXX";
-
 	(void)state;
 	sdetest_register();
-	if (!mkdtemp(tmpl))
+	snprintf(top, sizeof top, "/tmp/pmucheck-disc-sde-XXXXXX");
+	if (!mkdtemp(top))
 		return -1;
-	snprintf(dir, sizeof dir, "%s/run", tmpl);
+	snprintf(dir, sizeof dir, "%s/run", top);
 	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[sizeof top + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+	return system(cmd);
 }
 
 static char *slurp(const char *name)
@@ -165,5 +173,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_discover_judges_sde_events_and_writes_a_config_that_loads),
 	};
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
