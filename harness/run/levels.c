@@ -29,7 +29,7 @@
    tables; L3 is 3-4x L2 on Zen, so the jump alone could be L3) and either the sweep went past the
    reported last level or the plateau is slower than LEVEL_DRAM_NS, which no cache level is (level.h). */
 #define DRAM_JUMP 3.0
-/* A single pass this many times the shortest timed call is measured on its own (latency_ns). */
+/* A single pass this many times the shortest timed call is measured on its own (levels_latency_ns). */
 #define LONG_PASS 8
 /* The sweep ends once its last points span two octaves (4x in size) all at LEVEL_DRAM_NS or slower: no cache
    level is that slow, so larger sizes could only find more DRAM. On a guest whose hwloc reports a whole
@@ -57,7 +57,7 @@ int levels_past_dram(const struct levels_probe *p)
    cost, under a microsecond against min_s >= 0.5 ms, and any interference only add time), so the
    fastest is the best bound and no disturbance can make it look faster; a difference of two calls
    could (a preempted R call shrinks 2R - R). */
-static int latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
+int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
 		      double tsc_hz, double min_s, double *ns, struct err *e)
 {
 	struct kern_params p = {bytes, 1, 0};
@@ -125,7 +125,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 			break;
 		}
 		p->size[p->npoints] = size;
-		rc = latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001, &p->ns[p->npoints], e);
+		rc = levels_latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001, &p->ns[p->npoints],
+				       e);
 		if (rc)
 			break;
 		p->npoints++;
@@ -140,8 +141,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 			double ns;
 			if ((double)(tsc_end() - start) > limit_s * tsc_hz)
 				break;
-			if ((rc = latency_ns(f, v, b.base, p->size[k], tsc_hz, quick ? 0.0005 : 0.001, &ns,
-					     e)))
+			if ((rc = levels_latency_ns(f, v, b.base, p->size[k], tsc_hz, quick ? 0.0005 : 0.001,
+						    &ns, e)))
 				break;
 			p->ns[k] = fmin(p->ns[k], ns);
 		}
@@ -244,6 +245,7 @@ static int dram_bound(struct levels_probe *p, const struct topo *t, int k)
 		return 0;
 	p->dram_from = p->plateau[k].first;
 	p->llc_limit = p->plateau[k - 1].last;
+	p->step_ns = sqrt(p->plateau[k - 1].ns * p->plateau[k].ns);
 	disagree(p,
 		 "the latency sweep shows %d plateaus for %d cache levels and DRAM; from %llu KiB on it is "
 		 "DRAM-like (%.1f ns, %.1fx the plateau before), so L%d is taken to end at %llu KiB "
@@ -296,6 +298,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	p->nplateaus = 0;
 	p->ndisagreements = 0;
 	p->dram_from = p->llc_limit = 0;
+	p->step_ns = 0;
 	envelope(p);
 	if (p->stopped_at)
 		disagree(p,
@@ -320,6 +323,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 				 p->nplateaus, t->ncaches);
 		return;
 	}
+	p->step_ns = sqrt(p->plateau[t->ncaches - 1].ns * p->plateau[t->ncaches].ns);
 	for (int l = 0; l < t->ncaches; l++) {
 		uint64_t reported = t->caches[l].size, last = p->plateau[l].last;
 		/* The level ends somewhere between its last plateau point and the next point. */

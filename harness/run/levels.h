@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "kern.h"
 #include "topo.h"
 
 #define LEVELS_MAX_POINTS 64
@@ -24,6 +25,8 @@ struct levels_probe {
 	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
 	uint64_t dram_from, llc_limit; /* when the plateaus match no level one to one but the last is
 					  DRAM-like: where it starts, and the last level's limit; else 0 */
+	double step_ns; /* the middle of the step from the last cache level's plateau to DRAM's, where that
+			   level ends (levels.c: level_ends); 0 when the plateaus show no such step */
 	int nplateaus;
 	struct {
 		uint64_t first, last; /* sizes of the plateau's first and last points */
@@ -37,6 +40,10 @@ struct levels_probe {
 /* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid. */
 int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
 		   struct err *e);
+/* Latency per access at `bytes` of the chain kernel f/v over buf (at least that large), in ns: the fastest
+   of its timed calls, each at least min_s long (levels.c says why the fastest). */
+int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
+		      double tsc_hz, double min_s, double *ns, struct err *e);
 /* Whether the last points of the sweep span two octaves all as slow as DRAM (levels.c: DRAM_NS), where
    the sweep stops: beyond that it could only measure more DRAM. */
 int levels_past_dram(const struct levels_probe *p);

@@ -62,6 +62,8 @@ static void test_agreeing_levels_are_left_alone(void **state)
 	for (int l = 0; l < 3; l++)
 		assert_int_equal(t.caches[l].measured, 0);
 	assert_true(p.plateau[3].ns > 100);
+	/* the middle of the step from L3 (12 ns) to DRAM (120 ns), which a later check of L3 judges by */
+	assert_true(fabs(p.step_ns - sqrt(12.0 * 120.0)) < 1e-9);
 }
 
 /* A guest that can use only about 6 MiB of a reported 32 MiB L3. */
@@ -102,6 +104,7 @@ static void test_unseparable_levels_keep_reported_sizes(void **state)
 	assert_int_equal(p.nplateaus, 3);
 	assert_int_equal(p.ndisagreements, 1);
 	assert_non_null(strstr(p.disagreements[0], "keeping the reported sizes"));
+	assert_true(p.step_ns == 0); /* no step from the last level to DRAM was found */
 	levels_apply(&p, &t);
 	assert_int_equal(t.caches[2].measured, 0);
 }
@@ -297,6 +300,7 @@ static void test_ambiguous_curve_still_bounds_dram(void **state)
 	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], "DRAM-like"));
 	levels_apply(&p, &t);
 	assert_true(t.caches[2].measured > 0 && t.caches[2].measured < p.dram_from);
+	assert_true(fabs(p.step_ns - sqrt(3.3 * 120.0)) < 1e-9); /* from the plateau before DRAM's */
 	assert_int_equal(t.caches[0].measured, 0);
 	assert_int_equal(t.caches[1].measured, 0);
 }
