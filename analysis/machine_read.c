@@ -223,6 +223,19 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->p10 = number(o, "gbps_p10", 0);
 }
 
+/* The last-level check's figures (harness level_check_json); points 0 when absent. */
+static void read_level_check(json_t *o, struct machine_level_check *c)
+{
+	text(o, "level", c->level, sizeof c->level);
+	c->points = (int)number(o, "points", 0);
+	c->past = (int)number(o, "points_past", 0);
+	c->bursts = (int)number(o, "points_burst", 0);
+	c->past_ns = number(o, "past_ns", 0);
+	c->by_probe = !strcmp(json_string_value(json_object_get(o, "past_by")) ?: "", "level probe");
+	c->worst_ns = number(o, "worst_ns", 0);
+	c->worst_bytes = (long long)number(o, "worst_bytes", 0);
+}
+
 static void read_caches(json_t *caches, struct machine *m)
 {
 	json_t *c;
@@ -294,6 +307,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_probe(at(root, "disturbance.memory_probe"), &m->memory);
 	read_probe(at(root, "disturbance.memory_probe_threads"), &m->memory_all);
 	read_probe(at(root, "disturbance.speed_probe_threads"), &m->speed_all);
+	read_level_check(at(root, "disturbance.level_check"), &m->llc);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

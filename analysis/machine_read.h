@@ -54,6 +54,16 @@ struct machine_probe {
 	double best, median, p10; /* GB/s */
 };
 
+/* The run's check that the last cache level held each of its points (harness level_check.h). */
+struct machine_level_check {
+	char level[8];    /* "L3"; "" when the run did not record it */
+	int points, past; /* points checked; of them, past the level before and after (flagged noisy) */
+	int bursts;       /* points past the level only before them (not flagged) */
+	double past_ns, worst_ns;
+	int by_probe; /* past_ns is where the level probe ended the level, not LEVEL_DRAM_NS */
+	long long worst_bytes;
+};
+
 struct machine {
 	char host[128], cpu[256], vendor[32], microcode[64], started[64], finished[64];
 	char command[1024], version[32], kernel[128], thp[64], governor[64], smt[32], arch[128];
@@ -84,6 +94,7 @@ struct machine {
 	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness
 	   speed_probe.h): points 0 when the run did not record it */
 	struct machine_probe speed, speed_all, memory, memory_all;
+	struct machine_level_check llc; /* disturbance.level_check */
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

@@ -66,6 +66,38 @@ static void probe_figures(FILE *f, const struct machine_probe *p)
 	fprintf(f, "(%.0f %% below the best)", 100 * (1 - p->p10 / p->best));
 }
 
+/* Whether the last cache level held its points' working sets (harness level_check.h): a chase before each
+   point, and after it where that one read past the level. */
+static void level_held(FILE *f, const struct machine_level_check *c)
+{
+	char where[64];
+
+	snprintf(where, sizeof where,
+		 c->by_probe ? "where the level probe ended %s" : "DRAM-like: no cache level is that slow%s",
+		 c->by_probe ? c->level : "");
+	fprintf(f,
+		"- **%s held its points**: a chase over each %s point's working set before the point, and "
+		"again after it where that one read past the level, ",
+		c->level, c->level);
+	if (!c->past)
+		fprintf(f, "read below %.1f ns (%s) before or after each of the %d: the level held them",
+			c->past_ns, where, c->points);
+	else
+		fprintf(f,
+			"read %.1f ns or slower (%s) before and after %d of %d: the share of %s left to the "
+			"run (the host's other tenants and other processes use it too) had shrunk below "
+			"their working sets, so those points, flagged noisy, ran partly from DRAM; their "
+			"figures are lower bounds of %s's, and the verdicts leave them out",
+			c->past_ns, where, c->past, c->points, c->level, c->level);
+	fprintf(f, " (the slowest %.1f ns, at %lld KiB)", c->worst_ns, c->worst_bytes >> 10);
+	if (c->bursts)
+		fprintf(f,
+			". Before %d more it read past the level but not after them: a burst shorter than "
+			"the point, which its fastest calls miss; not flagged",
+			c->bursts);
+	fprintf(f, ".\n");
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -77,7 +109,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	for (uint32_t i = 0; i < d->a.npoints; i++)
 		noisy += d->a.points[i].noisy != 0;
 	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
-	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0;
+	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0 ||
+		m->llc.past > 0;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,
@@ -143,11 +176,14 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f, ": the %d-thread DRAM and non-temporal figures move with it.\n",
 			m->memory_all.threads);
 	}
+	if (m->llc.points > 0)
+		level_held(f, &m->llc);
 	clock_spread(f, &d->a);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
 		"shortest calls when their repetitions or their share of the time budget ran out, they read "
-		"faster than any core, or their threads never ran together or shared a core); the peaks "
+		"faster than any core, their threads never ran together or shared a core, or their last "
+		"cache level no longer held them); the peaks "
 		"take them at the bound of their shortest call, never faster than the hardware, and mark a "
 		"figure that is one's; the verdicts leave them out.\n",
 		noisy, d->a.npoints);

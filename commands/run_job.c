@@ -12,6 +12,7 @@
 #include "disturb.h"
 #include "ctr.h"
 #include "experiment.h"
+#include "level_check.h"
 #include "levels.h"
 #include "machine.h"
 #include "progress_line.h"
@@ -50,6 +51,7 @@ struct run_job {
 	struct speed_probe speed_all;   /* the same by the most threads any point has, before those */
 	struct speed_probe memory;      /* the memory's, before each DRAM point */
 	struct speed_probe memory_all;  /* the same by the most threads any DRAM point has, before those */
+	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;
@@ -363,6 +365,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.own_cores = topo_distinct_cores(t, cfg.plan.cpus, cfg.plan.ncpus);
 	st.memory = j->memory.v ? &j->memory : NULL;
 	st.memory_all = j->memory_all.v ? &j->memory_all : NULL;
+	st.llc = j->llc.v ? &j->llc : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -412,7 +415,8 @@ static void record_disturbance(struct run_job *j)
 {
 	struct disturb_sample after;
 	json_t *speed = speed_probe_json(&j->speed), *speed_all = speed_probe_json(&j->speed_all),
-	       *memory = speed_probe_json(&j->memory), *memory_all = speed_probe_json(&j->memory_all);
+	       *memory = speed_probe_json(&j->memory), *memory_all = speed_probe_json(&j->memory_all),
+	       *llc = level_check_json(&j->llc);
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
@@ -426,6 +430,8 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
 	if (memory_all)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
+	if (llc)
+		json_object_set_new(j->mf.disturbance, "level_check", llc);
 }
 
 /* A speed probe's figures, as each line below the summaries states them; tenth_of: what they were taken
@@ -475,6 +481,32 @@ static void say_speed(const struct run_job *j)
 		say_figures(&a, "them");
 		printf("\n");
 	}
+	if (j->llc.n) {
+		const char *l = level_name(j->llc.level);
+		printf("%s check: a chase over each %s point's working set before it, and after it ", l, l);
+		printf("where that one read past the level; %d of %d read %.1f ns or slower ", j->llc.past,
+		       j->llc.n, j->llc.past_ns);
+		printf("(%s%s) before and after%s, %d only before (a burst); ",
+		       j->llc.by_probe ? "where the level probe ended " : "DRAM-like",
+		       j->llc.by_probe ? l : "", j->llc.past ? ", flagged noisy" : "", j->llc.bursts);
+		printf("the slowest %.1f ns, at %llu KiB\n", j->llc.worst_ns,
+		       (unsigned long long)(j->llc.worst_at >> 10));
+	}
+}
+
+/* The largest working set a check of the last cache level chases (level_check_bytes) over the plans. */
+static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t, enum level llc)
+{
+	uint64_t cap = 0;
+
+	for (int i = 0; i < j->nxs; i++)
+		for (int k = 0; k < j->xs[i].plan.npoints; k++) {
+			const struct plan_point *pt = &j->xs[i].plan.points[k];
+			uint64_t b = level_check_bytes(t, pt->bytes * pt->fam->arrays, pt->threads);
+			if (pt->level == llc && !(pt->fam->flags & KF_FRESH_BUFFER) && b > cap)
+				cap = b;
+		}
+	return cap;
 }
 
 /* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
@@ -496,6 +528,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	struct err speed_err;
 	int r, base = 0, npoints = 0, most, dram_most;
+	uint64_t llc_cap;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
 		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
@@ -542,6 +575,11 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	    (dram_most > 1 &&
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
+	llc_cap = llc_check_cap(j, t, level_check_level(t));
+	if (llc_cap &&
+	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,
+			     &speed_err))
+		fprintf(stderr, "pmucheck run: %s: the last cache level is not checked\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	record_disturbance(j);
@@ -579,6 +617,7 @@ static void job_free(struct run_job *j)
 	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);
 	speed_probe_free(&j->memory_all);
+	level_check_free(&j->llc);
 	free(j);
 }
 

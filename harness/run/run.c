@@ -126,6 +126,7 @@ struct group_ctx {
 	double weight_left;        /* threads of the points left in the run, this one included */
 	enum budget_next stop;     /* why its repetitions stopped */
 	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
+	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
 	struct progress *prog;
 };
 
@@ -447,6 +448,22 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 	}
 }
 
+/* The working set of a point's threads that share a last-level cache (level_check.h). */
+static uint64_t llc_bytes(const struct run_state *s, const struct plan_point *pt)
+{
+	return level_check_bytes(s->topo, pt->bytes * pt->fam->arrays, pt->threads);
+}
+
+/* Whether the last cache level did not hold the point's working set: its chase before the point (before_ns)
+   read past the level, and the same chase after it does too (level_check.h says why both). */
+static int last_level_short(const struct run_state *s, const struct plan_point *pt, double before_ns)
+{
+	double after_ns = level_check_past(s->llc, before_ns) ? level_check_chase(s->llc, llc_bytes(s, pt))
+							      : -1;
+
+	return level_check_judge(s->llc, llc_bytes(s, pt), before_ns, after_ns);
+}
+
 static void measure_point(struct group_ctx *g, int ipt, int tid)
 {
 	struct run_state *s = g->s;
@@ -468,6 +485,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		g->point_start = progress_now();
 		g->ipt = ipt;
 		g->shared = 0;
+		g->check_ns = -1;
 		g->weight_left = s->threads_after;
 		for (int i = ipt; i < s->plan->npoints; i++)
 			g->weight_left += s->plan->points[i].threads;
@@ -478,6 +496,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			speed_probe_sample(s->speed);
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
+		if (s->llc && pt->level == s->llc->level && !fresh)
+			g->check_ns = level_check_chase(s->llc, llc_bytes(s, pt));
 	}
 	if (s->speed_all && pt->threads == s->speed_all->threads) {
 		int had = s->speed_all->n; /* a probe without its slices takes no sample: nothing to judge */
@@ -501,14 +521,16 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		if (!sh->failed) {
+			int past = g->check_ns >= 0 && last_level_short(s, pt, g->check_ns);
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
 			   confirmed point faster than any core (record_impossibly_fast), one whose threads never
-			   ran together (record_threads_apart), or one whose threads shared a core as it began
-			   (speed_probe_shared), was still disturbed. */
+			   ran together (record_threads_apart), one whose threads shared a core as it began
+			   (speed_probe_shared), or one whose working set the last cache level did not hold
+			   before and after it (level_check.h), was still disturbed. */
 			int noisy = !fresh &&
 				(g->stop != BUDGET_STABLE_STOP || record_threads_apart(&g->rec) ||
-				 g->shared ||
+				 g->shared || past ||
 				 record_impossibly_fast(
 					 &g->rec, (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
 					 record_seconds(&g->rec, s->tsc_hz, 0), s->run_ghz, pt->threads));

@@ -17,6 +17,7 @@
 #include "core_clock.h"
 #include "err.h"
 #include "plan.h"
+#include "level_check.h"
 #include "speed_probe.h"
 #include "progress.h"
 #include "raw.h"
@@ -61,8 +62,10 @@ struct run_state {
 					     a point whose threads shared one anyway is flagged noisy; else
 					     nothing is judged (speed_probe_shared) */
 	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
-	struct speed_probe *memory_all;  /* read by all its threads before each DRAM point of as many threads;
+	struct speed_probe *memory_all; /* read by all its threads before each DRAM point of as many threads;
 					     NULL: not sampled */
+	struct level_check *llc;        /* chased before each point of the last cache level (level_check.h): a
+					    point it no longer held is flagged noisy; NULL: not checked */
 	const struct run_events *events; /* NULL when no events are counted */
 	int point_base;                  /* raw.csv point number of plan point 0 */
 	int resume_after;                /* points numbered up to this are done already (-1: none) */

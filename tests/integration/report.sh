@@ -110,6 +110,29 @@ if grep -q '"memory_probe"' "$M/machine.json"; then
 else
 	skip "the memory probe in report.md" "the level probe found a cache holding 200 MB"
 fi
+# The check of the last cache level: a chase before each point of that level (fresh-memory touch points
+# aside), none where no point has it (the run of 200 MB points above). The run of 4 MiB points with hwloc's
+# levels has them where hwloc reports a larger last level, judged at LEVEL_DRAM_NS without a probe.
+for dir in "$D" "$M"; do
+	check "machine.json of $(basename "$dir") records the last-level check once per point of that level, or not at all" \
+		python3 - "$dir/machine.json" "$dir/raw.csv" <<'PY'
+import csv, json, sys
+m = json.load(open(sys.argv[1]))
+last = "L%d" % min(3, max(c["level"] for c in m["topology"]["caches"]))
+points = {r["point"] for r in csv.DictReader(open(sys.argv[2])) if r["level"] == last and r["kernel"] != "touch"}
+c = m["disturbance"].get("level_check")
+assert (c or {}).get("points", 0) == len(points), (c, len(points))
+assert not c or (c["level"] == last and 0 <= c["points_past"] + c["points_burst"] <= c["points"] and c["worst_ns"] > 0
+                 and 0 < c["past_ns"] <= 60), c
+# hwloc's levels, no probe: judged as DRAM-like, at LEVEL_DRAM_NS
+assert not c or "--reported-levels" not in m["command"] or (c["past_by"], c["past_ns"]) == ("DRAM-like", 60), c
+PY
+done
+if grep -q '"level_check"' "$D/machine.json"; then
+	check "report.md states it under 'Run quality'" grep -qE "\*\*L[23] held its points\*\*: a chase over each L[23] point's working set" "$D/report.md"
+else
+	skip "the last-level check in report.md" "hwloc reports a last cache level smaller than 4 MiB: no point of it"
+fi
 # A copy of the run $1 in $2, analysed and reported again after Python $3 has rewritten m (its
 # machine.json) and rows (its raw.csv rows, dicts).
 rewritten() {
@@ -141,6 +164,8 @@ for k in ('speed_probe', 'speed_probe_threads', 'memory_probe_threads'):
         dist[k]['gbps_p10'] = dist[k]['gbps_median'] = dist[k]['gbps_best']
 if 'speed_probe_threads' in dist:
     dist['speed_probe_threads'].update(points_shared=0, shared_below=0.75)
+if 'level_check' in dist:
+    dist['level_check'].update(points_past=0, points_burst=0)
 for r in rows:
     r['flag'] = ''"
 for slow in 1.0 0.5; do
@@ -151,6 +176,16 @@ done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
+# A last cache level that no longer held one of its points as it began makes a quiet run disturbed.
+rewritten "$M" "$TMP/past" "$quiet
+dist['level_check'] = {'kernel': 'chase.plain', 'level': 'L3', 'points': 4, 'points_past': 1, 'points_burst': 2, 'past_ns': 48.5,
+                       'past_by': 'level probe', 'worst_ns': 124.2, 'worst_bytes': 6 << 20}"
+check "a point whose L3 no longer held it makes a quiet run disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/past/report.md"
+check "... and report.md says before how many" \
+	grep -qF "read 48.5 ns or slower (where the level probe ended L3) before and after 1 of 4: the share of L3" "$TMP/past/report.md"
+check "... and the slowest, and the points it did not flag" \
+	grep -qF "(the slowest 124.2 ns, at 6144 KiB). Before 2 more it read past the level but not after them" "$TMP/past/report.md"
 # The speed probe read by every thread of the widest points at once: machine.json has one sample per such
 # point, and with CPUs that are cores of their own, how many of them found the threads sharing a core. A
 # quiet copy in which one did is disturbed, and says so.
