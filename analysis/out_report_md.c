@@ -76,7 +76,7 @@ static void level_held(FILE *f, const struct machine_level_check *c)
 		 c->by_probe ? "where the level probe ended %s" : "DRAM-like: no cache level is that slow%s",
 		 c->by_probe ? c->level : "");
 	fprintf(f,
-		"- **%s held its points**: a chase over each %s point's working set before the point, and "
+		"- **%s share**: a chase over each %s point's working set before the point, and "
 		"again after it where that one read past the level, ",
 		c->level, c->level);
 	if (!c->past)
@@ -86,8 +86,8 @@ static void level_held(FILE *f, const struct machine_level_check *c)
 		fprintf(f,
 			"read %.1f ns or slower (%s) before and after %d of %d: the share of %s left to the "
 			"run (the host's other tenants and other processes use it too) had shrunk below "
-			"their working sets, so those points, flagged noisy, ran partly from DRAM; their "
-			"figures are lower bounds of %s's, and the verdicts leave them out",
+			"their working sets, so those points, flagged noisy, may have run partly from DRAM; "
+			"their figures are lower bounds of %s's, and the verdicts leave them out",
 			c->past_ns, where, c->past, c->points, c->level, c->level);
 	fprintf(f, " (the slowest %.1f ns, at %lld KiB)", c->worst_ns, c->worst_bytes >> 10);
 	if (c->bursts)
@@ -183,9 +183,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
 		"shortest calls when their repetitions or their share of the time budget ran out, they read "
 		"faster than any core, their threads never ran together or shared a core, or their last "
-		"cache level no longer held them); the peaks "
-		"take them at the bound of their shortest call, never faster than the hardware, and mark a "
-		"figure that is one's; the verdicts leave them out.\n",
+		"cache level did not hold them); the peaks take them at the bound of their shortest call, "
+		"never faster than the hardware, and mark a figure that is one's; the verdicts leave them "
+		"out.\n",
 		noisy, d->a.npoints);
 	fprintf(f,
 		"- **What it means**: interference only makes a figure slower or noisier, never faster; "

@@ -169,7 +169,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			"%d of %d points stayed noisy (flagged in raw.csv): no second repetition confirmed "
 			"their shortest calls within --reps or their share of the time budget, they read "
 			"faster than any core, their threads never ran together or shared a core, or their "
-			"last cache level no longer held them\n",
+			"last cache level did not hold them\n",
 			noisy, p->npoints);
 	disturbance(f, p, res);
 	if (marked)

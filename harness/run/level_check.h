@@ -44,7 +44,7 @@ struct level_check {
 	const struct kern_variant *v; /* the level probe's chain */
 	const struct topo *t;
 	enum level level; /* the last cache level: the points checked */
-	double past_ns;   /* a chase this slow or slower: the level no longer held it */
+	double past_ns;   /* a chase this slow or slower: the level did not hold it */
 	int by_probe;     /* past_ns is where the level probe ended the level (else LEVEL_DRAM_NS) */
 	uint64_t cap;     /* the largest working set to check: buf's size */
 	int cpu;          /* where the buffer is placed: the first thread's CPU */

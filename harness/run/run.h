@@ -65,7 +65,7 @@ struct run_state {
 	struct speed_probe *memory_all; /* read by all its threads before each DRAM point of as many threads;
 					     NULL: not sampled */
 	struct level_check *llc;        /* chased before each point of the last cache level (level_check.h): a
-					    point it no longer held is flagged noisy; NULL: not checked */
+					    point it did not hold is flagged noisy; NULL: not checked */
 	const struct run_events *events; /* NULL when no events are counted */
 	int point_base;                  /* raw.csv point number of plan point 0 */
 	int resume_after;                /* points numbered up to this are done already (-1: none) */

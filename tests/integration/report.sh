@@ -129,7 +129,7 @@ assert not c or "--reported-levels" not in m["command"] or (c["past_by"], c["pas
 PY
 done
 if grep -q '"level_check"' "$D/machine.json"; then
-	check "report.md states it under 'Run quality'" grep -qE "\*\*L[23] held its points\*\*: a chase over each L[23] point's working set" "$D/report.md"
+	check "report.md states it under 'Run quality'" grep -qE "\*\*L[23] share\*\*: a chase over each L[23] point's working set" "$D/report.md"
 else
 	skip "the last-level check in report.md" "hwloc reports a last cache level smaller than 4 MiB: no point of it"
 fi
@@ -176,11 +176,11 @@ done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
-# A last cache level that no longer held one of its points as it began makes a quiet run disturbed.
+# A last cache level that did not hold one of its points makes a quiet run disturbed.
 rewritten "$M" "$TMP/past" "$quiet
 dist['level_check'] = {'kernel': 'chase.plain', 'level': 'L3', 'points': 4, 'points_past': 1, 'points_burst': 2, 'past_ns': 48.5,
                        'past_by': 'level probe', 'worst_ns': 124.2, 'worst_bytes': 6 << 20}"
-check "a point whose L3 no longer held it makes a quiet run disturbed" \
+check "a point whose L3 did not hold it makes a quiet run disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/past/report.md"
 check "... and report.md says before how many" \
 	grep -qF "read 48.5 ns or slower (where the level probe ended L3) before and after 1 of 4: the share of L3" "$TMP/past/report.md"
