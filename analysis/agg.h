@@ -34,7 +34,7 @@ struct agg_point {
 	float rep_ghz[AGG_REP_TIMES];  /* and their core clocks */
 	uint8_t nrep_secs;
 	int64_t last_rep;
-	double core_ghz; /* median of the repetitions' clocks (group 0), else the run's; 0 when none */
+	double core_ghz; /* the highest of the repetitions' clocks (group 0), else the run's; 0 when none */
 	unsigned long first_line;
 };
 

@@ -26,8 +26,8 @@ static void header(FILE *f, const struct out_rdata *d)
 		m->finished, m->kernel, m->microcode);
 }
 
-/* How far the core clock moved over the points (their repetitions' median clocks, tenth to ninetieth
-   percentile). On the shared development VM the host moved it by 3-6 % within a --quick run and by 6.5 %
+/* How far the core clock moved over the points (each point's the highest of its repetitions', tenth to
+   ninetieth percentile). On the shared development VM the host moved it by 3-6 % within a --quick run and by 6.5 %
    between two runs minutes apart (3.38 and 3.60 GHz medians): a GB/s figure carries the clock it was
    measured at, a figure in bytes per cycle does not. */
 static void clock_spread(FILE *f, const struct agg *a)

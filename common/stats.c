@@ -106,6 +106,16 @@ double stats_median_positive(double *v, size_t n)
 	return stats_median(v, k);
 }
 
+double stats_max_positive(const double *v, size_t n)
+{
+	double max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	return max;
+}
+
 double stats_mean_positive(const double *v, int n)
 {
 	double sum = 0;

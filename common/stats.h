@@ -33,6 +33,9 @@ double stats_decile(const double *sorted, size_t n, int k);
    accepted sample) is no value at all, not a small one. */
 double stats_median_positive(double *v, size_t n);
 
+/* The largest value of v[0..n); 0 when none is positive. */
+double stats_max_positive(const double *v, size_t n);
+
 /* A point's time from its repetitions: min(2R call) - min(R call) over them (2N and N bytes for
    fresh-memory kernels). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds
    time to a call, so the shortest call of each length is its least-disturbed one: a preempted 2R call

@@ -91,7 +91,7 @@ double record_ghz(const struct point_record *r)
 
 	for (int i = 0; i < r->nreps && n < 256; i++)
 		g[n++] = r->pass[i * r->npass].ghz;
-	return stats_median_positive(g, (size_t)n);
+	return stats_max_positive(g, (size_t)n);
 }
 
 int record_impossibly_fast(const struct point_record *r, double bytes, double seconds, double run_ghz,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """points_clock.py RAW_CSV — the core clock over a run's points, recomputed from raw.csv (and the machine.json
 beside it) as report.md states it in its **Core clock** line, by analysis/agg.c's rules:
-  - a point's clock is the median of the positive clocks of its first AGG_REP_TIMES (8) repetitions (group 0),
-    kept as 32-bit floats;
+  - a point's clock is the highest of the clocks of its first AGG_REP_TIMES (8) repetitions (group 0), kept as
+    32-bit floats;
   - a point none of whose repetitions has a clock (every sample rejected: core_ghz empty) takes the run's,
     machine.json clock.core_ghz, and is left out when that is missing too;
   - the run's clock is the median of the points', with their tenth and ninetieth percentile as
@@ -36,7 +36,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 v = []
 for clocks in reps.values():
     positive = [c for c in clocks.values() if c > 0]
-    ghz = statistics.median(positive) if positive else run_ghz
+    ghz = max(positive) if positive else run_ghz
     if ghz > 0:
         v.append(ghz)
 v.sort()

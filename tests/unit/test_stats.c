@@ -76,6 +76,18 @@ static void test_mean_of_positive_samples(void **state)
 	assert_true(stats_mean_positive(none, 2) == 0);
 }
 
+/* The highest of the clock samples; failed ones (0) are no values, and none left gives 0. */
+static void test_max_of_positive_samples(void **state)
+{
+	const double v[5] = {3.5, 0, 3.7, -1, 3.6}, none[2] = {0, -1};
+
+	(void)state;
+	assert_true(stats_max_positive(v, 5) == 3.7);
+	assert_true(stats_max_positive(v, 2) == 3.5);
+	assert_true(stats_max_positive(none, 2) == 0);
+	assert_true(stats_max_positive(v, 0) == 0);
+}
+
 /* One repetition preempted in each call length: the estimate is the undisturbed 100, never the 40 of the
    repetition whose R call was stretched (faster than any real repetition). */
 static void test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted(void **state)
@@ -149,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_median_of_nothing_is_zero),
 		cmocka_unit_test(test_median_positive_leaves_out_non_positive_values),
 		cmocka_unit_test(test_mean_of_positive_samples),
+		cmocka_unit_test(test_max_of_positive_samples),
 		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
 		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
 		cmocka_unit_test(test_mindiff_spread_flags_a_minimum_no_second_call_confirms),
