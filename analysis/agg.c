@@ -250,6 +250,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->calls = (struct stats_mindiff){0};
 	p->sec_per_tick = 0;
 	p->nrep_secs = 0;
+	p->core_ghz = 0;
 	p->first_line = row->line;
 	return 0;
 }
@@ -289,8 +290,8 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 }
 
 /* One time per repetition: the rows of a measurement (one per event) repeat it. Every repetition's two
-   calls go into the point's min(2R) - min(R); the first AGG_REP_TIMES differences are kept only for files
-   from before tsc_lo and tsc_hi, and the clocks for their median. */
+   calls go into the point's min(2R) - min(R), and its clock into the highest; the first AGG_REP_TIMES
+   differences are kept only for files from before tsc_lo and tsc_hi. */
 static void note_time(struct agg_point *p, const struct raw_row *row)
 {
 	if (row->group != 0 || row->rep == p->last_rep)
@@ -299,39 +300,38 @@ static void note_time(struct agg_point *p, const struct raw_row *row)
 	stats_mindiff_add(&p->calls, (double)row->tsc_lo, (double)row->tsc_hi);
 	if (row->tsc != 0 && row->seconds != 0)
 		p->sec_per_tick = row->seconds / (double)row->tsc;
+	if (row->core_ghz > p->core_ghz) /* a repetition without a clock (0) is none, not 0 GHz */
+		p->core_ghz = row->core_ghz;
 	if (p->nrep_secs == AGG_REP_TIMES)
 		return;
-	p->rep_ghz[p->nrep_secs] = (float)row->core_ghz;
 	p->rep_secs[p->nrep_secs++] = (float)row->seconds;
 }
 
-/* The median (clock: 0) or the highest (clock: 1) of the positive values of v[0..n) (stats_median_positive,
-   stats_max_positive; the repetitions are kept as floats to keep a point small); 0 when there are none. */
-static double positive(const float *v, unsigned n, int clock)
+/* The median of the positive values of v[0..n) (stats_median_positive; the repetitions are kept as
+   floats to keep a point small); 0 when there are none. */
+static double positive_median(const float *v, unsigned n)
 {
 	double t[AGG_REP_TIMES];
 
 	for (unsigned i = 0; i < n; i++)
 		t[i] = v[i];
-	return clock ? stats_max_positive(t, n) : stats_median_positive(t, n);
+	return stats_median_positive(t, n);
 }
 
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls (stats_mindiff, as the
    run's summary takes it), or in files without tsc_lo and tsc_hi the median of the differenced times; a
-   time <= 0 is no time at all, and a repetition without a clock (0) is left out of the clock, not taken
-   for 0 GHz. A point none of whose repetitions has a clock takes the run's (run_ghz, 0 when that is
-   missing too). A point that moved more bytes per core cycle than any core can (KERN_MAX_BYTES_PER_CYCLE)
+   time <= 0 is no time at all. A point none of whose repetitions has a clock takes the run's (run_ghz, 0
+   when that is missing too). A point that moved more bytes per core cycle than any core can (KERN_MAX_BYTES_PER_CYCLE)
    was disturbed. A disturbed point with calls takes the bound of its shortest call instead
    (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts; without
    calls it has no such bound, and the peaks take it only where nothing clean is left. */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
 	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
-				   : positive(p->rep_secs, p->nrep_secs, 0);
+				   : positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
-	p->core_ghz = positive(p->rep_ghz, p->nrep_secs, 1); /* the highest: harness record_ghz says why */
-	if (!(p->core_ghz > 0))
+	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
 	if (kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
 				 (double)p->threads))

@@ -31,10 +31,10 @@ struct agg_point {
 	struct stats_mindiff calls;    /* while reading: the shortest R and 2R calls, TSC ticks */
 	double sec_per_tick;           /* seconds / tsc of the rows: the run's TSC period */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */
-	float rep_ghz[AGG_REP_TIMES];  /* and their core clocks */
 	uint8_t nrep_secs;
 	int64_t last_rep;
-	double core_ghz; /* the highest of the repetitions' clocks (group 0), else the run's; 0 when none */
+	double core_ghz; /* the highest of all its repetitions' clocks (group 0), as the run takes it (harness
+			    record_ghz), else the run's; 0 when none */
 	unsigned long first_line;
 };
 

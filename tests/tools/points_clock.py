@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """points_clock.py RAW_CSV — the core clock over a run's points, recomputed from raw.csv (and the machine.json
 beside it) as report.md states it in its **Core clock** line, by analysis/agg.c's rules:
-  - a point's clock is the highest of the clocks of its first AGG_REP_TIMES (8) repetitions (group 0), kept as
-    32-bit floats;
+  - a point's clock is the highest of the clocks of its repetitions (group 0);
   - a point none of whose repetitions has a clock (every sample rejected: core_ghz empty) takes the run's,
     machine.json clock.core_ghz, and is left out when that is missing too;
   - the run's clock is the median of the points', with their tenth and ninetieth percentile as
@@ -14,25 +13,14 @@ import csv
 import json
 import os
 import statistics
-import struct
 import sys
-
-REP_TIMES = 8  # analysis/agg.h AGG_REP_TIMES
-
-
-def as_float32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
-
 
 machine = json.load(open(os.path.join(os.path.dirname(sys.argv[1]), "machine.json")))
 run_ghz = (machine.get("clock") or {}).get("core_ghz") or 0
 reps = {}  # point -> {rep: clock}, in file order
 for r in csv.DictReader(open(sys.argv[1])):
-    if r["group"] != "0":
-        continue
-    point = reps.setdefault(r["point"], {})
-    if r["rep"] not in point and len(point) < REP_TIMES:
-        point[r["rep"]] = as_float32(float(r["core_ghz"])) if r["core_ghz"] else 0.0
+    if r["group"] == "0":
+        reps.setdefault(r["point"], {})[r["rep"]] = float(r["core_ghz"]) if r["core_ghz"] else 0.0
 v = []
 for clocks in reps.values():
     positive = [c for c in clocks.values() if c > 0]

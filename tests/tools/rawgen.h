@@ -43,8 +43,9 @@ struct gen_point {
 	const char *kernel, *variant, *access, *plots, *traits, *prefetch, *placement;
 	int width, arrays, threads, noisy;
 	uint64_t bytes, reps, arg;
-	int level;      /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
-	double seconds; /* differenced time */
+	int level;             /* 0..3 = L1, L2, L3, DRAM by footprint (-1 near a boundary, the truth) */
+	double seconds;        /* differenced time */
+	const double *rep_ghz; /* core_ghz of each repetition (0: no clock); NULL: GEN_GHZ for all */
 	double v[RQ_COUNT];
 };
 
@@ -255,7 +256,8 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		gen_is_chase(p->model) ? "k" : "", (unsigned long long)p->arg, (unsigned long long)p->bytes,
 		p->arrays, (unsigned long long)p->reps, p->model == GEN_TOUCH ? "size" : "reps", p->threads,
 		p->threads > 1 ? "0;1" : "0", p->placement, p->prefetch, lvname[p->level < 0 ? 1 : p->level],
-		p->seconds, p->seconds * 3e9, GEN_GHZ, p->noisy ? "noisy" : "");
+		p->seconds, p->seconds * 3e9, p->rep_ghz ? p->rep_ghz[rep] : GEN_GHZ,
+		p->noisy ? "noisy" : "");
 	for (int q = 0; q < RQ_COUNT && n < (int)sizeof prefix; q++)
 		n += snprintf(prefix + n, sizeof prefix - n, ",%.0f", p->v[q]);
 	for (unsigned e = 0; e < nev; e++) {
