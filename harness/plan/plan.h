@@ -43,12 +43,11 @@ struct plan_point {
 	const struct kern_variant *var;
 	uint64_t bytes; /* per array per thread */
 	uint64_t arg;
-	int threads; /* uses opts.cpus[0 .. threads-1] */
-	int place;   /* index into opts.places */
-	int pf;      /* index into opts.pf_states */
-	enum level
-		level; /* by the cache sizes, the measured ones where the level probe found them (plan_level) */
-	int order;     /* position before grouping */
+	int threads;      /* uses opts.cpus[0 .. threads-1] */
+	int place;        /* index into opts.places */
+	int pf;           /* index into opts.pf_states */
+	enum level level; /* plan_level: the measured cache sizes where the level probe found them */
+	int order;        /* position before grouping */
 };
 
 struct plan {
