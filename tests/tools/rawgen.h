@@ -288,6 +288,31 @@ struct gen_kernel {
 /* As the descriptors describe them (raw.csv columns access, plots, traits). */
 #define GEN_BW "bw-size;ev-size"
 #define GEN_CHASE "ev-size;latency"
+
+/* A one-thread load.avx512 read point (prefetchers on, local memory, 8 passes per call) of `bytes` at
+   `level` (0..3), its volumes and time set: what a test that needs some bandwidth point starts from. */
+static inline struct gen_point gen_load_point(unsigned id, uint64_t bytes, int level)
+{
+	struct gen_point p = {.id = id,
+			      .model = GEN_LOAD,
+			      .kernel = "load",
+			      .variant = "load.avx512",
+			      .access = "read",
+			      .plots = GEN_BW,
+			      .traits = "",
+			      .prefetch = "on",
+			      .placement = "local",
+			      .width = 64,
+			      .arrays = 1,
+			      .threads = 1,
+			      .bytes = bytes,
+			      .reps = 8,
+			      .level = level};
+
+	gen_volumes(&p);
+	return p;
+}
+
 static const struct gen_kernel gen_kernels[] = {
 	{GEN_LOAD, "load", "load.sse", "read", GEN_BW, "", 16, 1, 0},
 	{GEN_LOAD, "load", "load.avx512", "read", GEN_BW, "", 64, 1, 0},

@@ -49,6 +49,41 @@ static inline int fixture_open_without(void **state, const struct gen_event *ev,
 	return agg_read(&f->a, path, &e) ? -1 : 0;
 }
 
+/* The points p[0..np), `reps` repetitions each of the events, into a fresh directory (machine.json without a
+   measured L3), read: for a test that needs particular points rather than gen_dir's sweep. */
+static inline int fixture_open_points(void **state, const struct gen_point *p, unsigned np, unsigned reps,
+				      const struct gen_event *ev, unsigned nev)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct err e;
+	char path[128];
+	uint64_t rng = 1;
+	FILE *out;
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/pmucheck-points.XXXXXX");
+	*state = f;
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(path, sizeof path, "%s/machine.json", f->dir);
+	if (!(out = fopen(path, "w")))
+		return -1;
+	gen_machine(out, 0);
+	fclose(out);
+	if (machine_read(path, &f->a.m, &e))
+		return -1;
+	snprintf(path, sizeof path, "%s/raw.csv", f->dir);
+	if (!(out = fopen(path, "w")))
+		return -1;
+	gen_header(out);
+	for (unsigned i = 0; i < np; i++)
+		for (unsigned r = 0; r < reps; r++)
+			gen_rows(out, &p[i], r, ev, nev, &rng, NULL);
+	fclose(out);
+	return agg_read(&f->a, path, &e) ? -1 : 0;
+}
+
 static inline int fixture_open_sweep(void **state, const struct gen_event *ev, unsigned nev,
 				     const struct gen_sweep *sw)
 {

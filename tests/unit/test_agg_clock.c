@@ -10,8 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agg.h"
-#include "tools/rawgen.h"
+#include "tools/verdict_fixture.h"
 
 #define REPS 10
 
@@ -26,51 +25,17 @@ static double ev_loads(const struct gen_point *p, unsigned rep, uint64_t *rng, c
 static double point_clock(const double rep_ghz[REPS])
 {
 	static const struct gen_event ev[] = {{"LOADS", ev_loads}};
-	struct gen_point p = {.model = GEN_LOAD,
-			      .kernel = "load",
-			      .variant = "load.avx512",
-			      .access = "read",
-			      .plots = GEN_BW,
-			      .traits = "",
-			      .prefetch = "on",
-			      .placement = "local",
-			      .width = 64,
-			      .arrays = 1,
-			      .threads = 1,
-			      .bytes = 16 << 10,
-			      .reps = 8,
-			      .level = 0,
-			      .seconds = 1e-3,
-			      .rep_ghz = rep_ghz};
-	char dir[64], path[128];
-	struct agg a = {0};
-	struct err e;
-	uint64_t rng = 1;
+	struct gen_point p = gen_load_point(0, 16 << 10, 0);
+	struct fixture *f;
+	void *own = NULL;
 	double ghz;
-	FILE *f;
 
-	strcpy(dir, "/tmp/pmucheck-aggclock.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_non_null(f = fopen(path, "w"));
-	gen_machine(f, 0);
-	fclose(f);
-	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	assert_non_null(f = fopen(path, "w"));
-	gen_header(f);
-	gen_volumes(&p);
-	for (unsigned r = 0; r < REPS; r++)
-		gen_rows(f, &p, r, ev, 1, &rng, NULL);
-	fclose(f);
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_int_equal(machine_read(path, &a.m, &e), 0);
-	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	assert_int_equal(agg_read(&a, path, &e), 0);
-	assert_int_equal(a.npoints, 1);
-	ghz = a.points[0].core_ghz;
-	agg_free(&a);
-	snprintf(path, sizeof path, "rm -rf %s", dir);
-	assert_int_equal(system(path), 0);
+	p.rep_ghz = rep_ghz;
+	assert_int_equal(fixture_open_points(&own, &p, 1, REPS, ev, 1), 0);
+	f = own;
+	assert_int_equal(f->a.npoints, 1);
+	ghz = f->a.points[0].core_ghz;
+	assert_int_equal(fixture_close(&own), 0);
 	return ghz;
 }
 

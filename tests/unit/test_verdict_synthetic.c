@@ -160,57 +160,23 @@ static void test_random_counts_are_unrelated(void **state)
 static void test_only_noisy_points_are_used_and_said(void **state)
 {
 	static const struct gen_event half[] = {{"HALF_LINES", ev_half}};
-	char dir[64], path[128];
-	struct agg a = {0};
+	struct gen_point p[5];
 	struct verdict v;
 	struct err e;
-	uint64_t rng = 1;
-	FILE *f;
+	void *own = NULL;
 
 	(void)state;
-	strcpy(dir, "/tmp/pmucheck-noisy.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_non_null(f = fopen(path, "w"));
-	gen_machine(f, 0);
-	fclose(f);
-	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	assert_non_null(f = fopen(path, "w"));
-	gen_header(f);
 	for (unsigned i = 0; i < 5; i++) {
-		struct gen_point p = {.id = i,
-				      .model = GEN_LOAD,
-				      .kernel = "load",
-				      .variant = "load.avx512",
-				      .access = "read",
-				      .plots = GEN_BW,
-				      .traits = "",
-				      .prefetch = "on",
-				      .placement = "local",
-				      .width = 64,
-				      .arrays = 1,
-				      .threads = 1,
-				      .noisy = 1,
-				      .bytes = (128u << 10) * (i + 1),
-				      .reps = 8,
-				      .level = 1};
-		gen_volumes(&p);
-		for (unsigned r = 0; r < 3; r++)
-			gen_rows(f, &p, r, half, 1, &rng, NULL);
+		p[i] = gen_load_point(i, (128u << 10) * (i + 1), 1);
+		p[i].noisy = 1;
 	}
-	fclose(f);
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_int_equal(machine_read(path, &a.m, &e), 0);
-	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	assert_int_equal(agg_read(&a, path, &e), 0);
-	assert_int_equal(verdict_event(&a, 0, &v, &e), 0);
+	assert_int_equal(fixture_open_points(&own, p, 5, 3, half, 1), 0);
+	assert_int_equal(verdict_event(&((struct fixture *)own)->a, 0, &v, &e), 0);
 	assert_int_equal(v.cls, VC_EXACT);
 	assert_true(v.scale == 0.5);
 	assert_true(v.noisy_only);
 	assert_int_equal(v.points, 5);
-	agg_free(&a);
-	snprintf(path, sizeof path, "rm -rf %s", dir);
-	assert_int_equal(system(path), 0);
+	assert_int_equal(fixture_close(&own), 0);
 }
 
 static void test_level_uses_measured_limit_and_excludes_boundaries(void **state)
