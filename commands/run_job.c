@@ -494,16 +494,15 @@ static void say_speed(const struct run_job *j)
 	}
 }
 
-/* The largest working set a check of the last cache level chases (level_check_bytes) over the plans. */
-static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t, enum level llc)
+/* The largest working set a check of the last cache level chases (level_check_point) over the plans. */
+static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 {
 	uint64_t cap = 0;
 
 	for (int i = 0; i < j->nxs; i++)
 		for (int k = 0; k < j->xs[i].plan.npoints; k++) {
-			const struct plan_point *pt = &j->xs[i].plan.points[k];
-			uint64_t b = level_check_bytes(t, pt->bytes * pt->fam->arrays, pt->threads);
-			if (pt->level == llc && !(pt->fam->flags & KF_FRESH_BUFFER) && b > cap)
+			uint64_t b = level_check_point(t, &j->xs[i].plan.points[k]);
+			if (b > cap)
 				cap = b;
 		}
 	return cap;
@@ -575,7 +574,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	    (dram_most > 1 &&
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
-	llc_cap = llc_check_cap(j, t, level_check_level(t));
+	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,
 			     &speed_err))

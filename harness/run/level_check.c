@@ -25,6 +25,13 @@ uint64_t level_check_bytes(const struct topo *t, uint64_t per_thread, int thread
 	return per_thread * (sharers ? sharers : 1);
 }
 
+uint64_t level_check_point(const struct topo *t, const struct plan_point *pt)
+{
+	if (pt->level != level_check_level(t) || (pt->fam->flags & KF_FRESH_BUFFER))
+		return 0;
+	return level_check_bytes(t, pt->bytes * pt->fam->arrays, pt->threads);
+}
+
 int level_check_init(struct level_check *c, const struct topo *t, const struct levels_probe *p, uint64_t cap,
 		     int cpu, double tsc_hz, struct err *e)
 {

@@ -32,6 +32,7 @@
 #include "kern.h"
 #include "level.h"
 #include "levels.h"
+#include "plan.h"
 #include "topo.h"
 
 /* Each timed call of the check's chase lasts at least this long (the --quick level probe's), so a check
@@ -67,6 +68,10 @@ double level_check_past_ns(const struct levels_probe *p);
 /* The working set a check of a point of `threads` threads with `per_thread` bytes each chases: that of
    the threads sharing one last-level cache (topo_cache_share's count). */
 uint64_t level_check_bytes(const struct topo *t, uint64_t per_thread, int threads);
+
+/* The working set a check of plan point pt chases (level_check_bytes); 0 when pt is not checked: not of
+   level_check_level(t), or a fresh-memory kernel's, whose working set is never cached. */
+uint64_t level_check_point(const struct topo *t, const struct plan_point *pt);
 
 /* Ready to check points of level_check_level(t) up to `cap` bytes (level_check_bytes), from `cpu`. E_RUNTIME
    when no chain kernel is registered. */

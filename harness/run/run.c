@@ -127,6 +127,7 @@ struct group_ctx {
 	enum budget_next stop;     /* why its repetitions stopped */
 	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
 	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
+	uint64_t check_bytes;      /* the working set it chased */
 	struct progress *prog;
 };
 
@@ -448,20 +449,14 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 	}
 }
 
-/* The working set of a point's threads that share a last-level cache (level_check.h). */
-static uint64_t llc_bytes(const struct run_state *s, const struct plan_point *pt)
+/* Whether the last cache level did not hold the point's working set: its chase before the point read past
+   the level, and the same chase after it does too (level_check.h says why both). */
+static int last_level_short(const struct group_ctx *g)
 {
-	return level_check_bytes(s->topo, pt->bytes * pt->fam->arrays, pt->threads);
-}
+	struct level_check *c = g->s->llc;
+	double after_ns = level_check_past(c, g->check_ns) ? level_check_chase(c, g->check_bytes) : -1;
 
-/* Whether the last cache level did not hold the point's working set: its chase before the point (before_ns)
-   read past the level, and the same chase after it does too (level_check.h says why both). */
-static int last_level_short(const struct run_state *s, const struct plan_point *pt, double before_ns)
-{
-	double after_ns = level_check_past(s->llc, before_ns) ? level_check_chase(s->llc, llc_bytes(s, pt))
-							      : -1;
-
-	return level_check_judge(s->llc, llc_bytes(s, pt), before_ns, after_ns);
+	return level_check_judge(c, g->check_bytes, g->check_ns, after_ns);
 }
 
 static void measure_point(struct group_ctx *g, int ipt, int tid)
@@ -496,8 +491,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			speed_probe_sample(s->speed);
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
-		if (s->llc && pt->level == s->llc->level && !fresh)
-			g->check_ns = level_check_chase(s->llc, llc_bytes(s, pt));
+		g->check_bytes = s->llc ? level_check_point(s->topo, pt) : 0;
+		if (g->check_bytes)
+			g->check_ns = level_check_chase(s->llc, g->check_bytes);
 	}
 	if (s->speed_all && pt->threads == s->speed_all->threads) {
 		int had = s->speed_all->n; /* a probe without its slices takes no sample: nothing to judge */
@@ -521,7 +517,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		if (!sh->failed) {
-			int past = g->check_ns >= 0 && last_level_short(s, pt, g->check_ns);
+			int past = g->check_ns >= 0 && last_level_short(g);
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
 			   confirmed point faster than any core (record_impossibly_fast), one whose threads never
