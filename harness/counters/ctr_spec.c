@@ -445,8 +445,6 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
 	ev->backend = CTR_PERF;
 	ev->scope = CTR_SCOPE_THREAD;
 	ev->scale = 1.0;
-	if (!*spec) /* as ctr_resolve says it (fuzz_spec checks both alike) */
-		return err_set(e, E_USAGE, "empty event name");
 	if (strchr(spec, '/'))
 		return parse_sysfs(pmus, spec, ev, e);
 	if (!(n = ctr_syntax_named(spec)))
