@@ -498,10 +498,9 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 	struct cfg c;
 	FILE *in, *out;
 	size_t n;
-	int rc;
 
 	snprintf(path, sizeof path, "%s/discovered.ini", dir);
-	if ((rc = cfg_load(path, &c, e)))
+	if (cfg_load(path, &c, e))
 		return err_wrap(e, E_RUNTIME, "the discovered config does not load");
 	*events = c.nevents;
 	cfg_free(&c);

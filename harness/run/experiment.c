@@ -201,7 +201,6 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 
 	memset(x, 0, sizeof *x);
 	snprintf(x->name, sizeof x->name, "%s", r->name);
-	kernels = x->kernels;
 	x->opts = *base;
 	x->reps = r->repeat ? (int)r->repeat : reps;
 	x->reference = r->reference;
