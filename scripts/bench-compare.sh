@@ -5,7 +5,9 @@
 # own, min(2R call) - min(R call) over its repetitions, as its analysis and summary take it. Each side is
 # measured ROUNDS times (default 3), interleaved, and its best round kept: DRAM bandwidth in a VM wanders
 # by several percent from one second to the next, and the best of a few rounds is what each tool can
-# achieve.
+# achieve. The last two columns give each side's slowest and best round: where they overlap, a ratio
+# below 1.00 is within what the machine moved between rounds (on the 2-vCPU development VM one tool's
+# DRAM triad read 23.8 to 35.6 GB/s over six rounds).
 # Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
 # level below)
 set -u
@@ -27,17 +29,18 @@ levels=${LEVELS:-"L1:32000 L2:512000 L3:4000000 DRAM:256000000"}
 threads="1 $(nproc)"
 rounds=${ROUNDS:-3}
 
-printf '%-16s %-18s %-5s %3s %10s %10s %7s\n' pmucheck likwid level thr pmucheck likwid ratio
+printf '%-16s %-18s %-5s %3s %10s %10s %7s %15s %15s\n' pmucheck likwid level thr pmucheck likwid ratio \
+	"pmucheck-rounds" "likwid-rounds"
 for pair in $pairs; do
 	ours=${pair%%:*} theirs=${pair##*:}
 	[ -n "$want" ] && [[ ",$want," != *",$ours,"* ]] && continue
 	for lv in $levels; do
 		level=${lv%%:*} size=${lv##*:}
 		for t in $threads; do
-			lk=0 pm=0
+			lk=0 pm=0 lk_lo= pm_lo=
 			for _ in $(seq "$rounds"); do
 				l=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
-					awk '/^MByte\/s:/ {print $2 / 1000}')
+					awk '/^MByte\/s:/ {printf "%.2f\n", $2 / 1000}')
 				"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
 					--reps 5 --reported-levels --out "$tmp/r" --no-progress >/dev/null 2>&1 ||
 					{ echo "pmucheck run failed" >&2; exit 1; }
@@ -54,9 +57,12 @@ PY
 				rm -rf "$tmp/r"
 				lk=$(awk -v a="$lk" -v b="${l:-0}" 'BEGIN { print (b > a) ? b : a }')
 				pm=$(awk -v a="$pm" -v b="$p" 'BEGIN { print (b > a) ? b : a }')
+				lk_lo=$(awk -v a="${lk_lo:-${l:-0}}" -v b="${l:-0}" 'BEGIN { print (b < a) ? b : a }')
+				pm_lo=$(awk -v a="${pm_lo:-$p}" -v b="$p" 'BEGIN { print (b < a) ? b : a }')
 			done
 			ratio=$(awk -v a="$pm" -v b="${lk:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }')
-			printf '%-16s %-18s %-5s %3d %10s %10s %7s\n' "$ours" "$theirs" "$level" "$t" "$pm" "${lk:-n/a}" "$ratio"
+			printf '%-16s %-18s %-5s %3d %10s %10s %7s %15s %15s\n' "$ours" "$theirs" "$level" "$t" "$pm" \
+				"${lk:-n/a}" "$ratio" "$pm_lo-$pm" "$lk_lo-$lk"
 		done
 	done
 done
