@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "noisy_why.h"
 #include "num.h"
 #include "reading.h"
 #include "stats.h"
@@ -334,8 +335,10 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
 	if (kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
-				 (double)p->threads))
+				 (double)p->threads)) {
 		p->noisy = 1;
+		p->noisy_why |= 1u << NW_TOO_FAST;
+	}
 	if (p->noisy && p->calls.lo > 0) {
 		t = stats_mindiff_bound(&p->calls) * p->sec_per_tick;
 		p->seconds = t > 0 ? t : INFINITY;
@@ -357,6 +360,7 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 	note_time(&a->points[pt], row);
 	if (strcmp(row->flag, "noisy") == 0)
 		a->points[pt].noisy = 1;
+	a->points[pt].noisy_why |= row->noisy_why;
 	if (!*row->event)
 		return 0;
 	if (find_event(a, row, &ev))

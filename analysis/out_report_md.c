@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noisy_why.h"
 #include "out_report_hypo.h"
 #include "out_report_md.h"
 #include "out_report_ref.h"
@@ -104,10 +105,15 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 {
 	const struct machine *m = &d->a.m;
 	int busy, slow;
-	unsigned noisy = 0;
+	unsigned noisy = 0, why[NW_COUNT] = {0}, unexplained = 0;
+	char whys[512];
 
-	for (uint32_t i = 0; i < d->a.npoints; i++)
+	for (uint32_t i = 0; i < d->a.npoints; i++) {
 		noisy += d->a.points[i].noisy != 0;
+		noisy_why_count(why, d->a.points[i].noisy_why);
+		unexplained += d->a.points[i].noisy && !d->a.points[i].noisy_why;
+	}
+	noisy_why_format(whys, sizeof whys, why, unexplained);
 	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0 ||
 		m->llc.past > 0;
@@ -180,13 +186,11 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		level_held(f, &m->llc);
 	clock_spread(f, &d->a);
 	fprintf(f,
-		"- **Disturbed points**: %u of %u stayed noisy (no second repetition had confirmed their "
-		"shortest calls when their repetitions or their share of the time budget ran out, they read "
-		"faster than any core, their threads never ran together or shared a core, or their last "
-		"cache level did not hold them); the peaks take them at the bound of their shortest call, "
-		"never faster than the hardware, and mark a figure that is one's; the verdicts leave them "
-		"out.\n",
-		noisy, d->a.npoints);
+		"- **Disturbed points**: %u of %u stayed noisy%s%s%s; the peaks take them at the bound of "
+		"their shortest call, never faster than the hardware, and mark a figure that is one's; the "
+		"verdicts leave them out.\n",
+		noisy, d->a.npoints, noisy ? " (raw.csv's noisy_why; a point may have several reasons: " : "",
+		whys, noisy ? ")" : "");
 	fprintf(f,
 		"- **What it means**: interference only makes a figure slower or noisier, never faster; "
 		"%s.\n\n",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noisy_why.h"
 #include "raw_columns.h"
 #include "raw_read.h"
 
@@ -29,6 +30,7 @@ enum col_type {
 	C_ACCESS,
 	C_PLOTS,
 	C_TRAITS,
+	C_NOISY,
 	C_COUNT,
 	C_TIME,
 	C_STATUS,
@@ -372,6 +374,7 @@ static size_t memo_size(enum col_type t)
 		return sizeof(enum kern_access);
 	case C_PLOTS:
 	case C_TRAITS:
+	case C_NOISY:
 		return sizeof(unsigned);
 	default:
 		return 0;
@@ -453,6 +456,9 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 			break;
 		case C_TRAITS:
 			bad = kern_bits_parse(s, kern_flag_names, KV_COUNT, &row->traits);
+			break;
+		case C_NOISY:
+			bad = kern_bits_parse(s, noisy_why_names, NW_COUNT, &row->noisy_why);
 			break;
 		}
 		if (bad)

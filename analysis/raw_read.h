@@ -33,6 +33,7 @@ struct raw_row {
 	const char *kernel, *variant, *arg_name, *diff, *cpus, *placement, *mem_nodes, *prefetch, *msr,
 		*level, *flag, *event, *backend, *encoding, *scope, *reason;
 	const char *clock_note, *experiment, *uncore; /* "" in files from before these columns */
+	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); 0 in files from before the column */
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
 	int64_t tsc_lo, tsc_hi; /* 0 in files from before these columns */
 	double thp_share, seconds;

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 
+#include "noisy_why.h"
 #include "run.h"
 #include "stats.h"
 #include "summary.h"
@@ -109,7 +110,8 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0;
-	char cell[48];
+	unsigned why[NW_COUNT] = {0};
+	char cell[48], whys[512];
 
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
@@ -162,15 +164,16 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		fprintf(f, " %*s", CELL, cell);
 	}
 	fprintf(f, "\n");
-	for (int i = 0; i < p->npoints; i++)
+	for (int i = 0; i < p->npoints; i++) {
 		noisy += res[i].noisy;
+		noisy_why_count(why, res[i].noisy_why);
+	}
+	noisy_why_format(whys, sizeof whys, why, 0);
 	if (noisy)
 		fprintf(f,
-			"%d of %d points stayed noisy (flagged in raw.csv): no second repetition confirmed "
-			"their shortest calls within --reps or their share of the time budget, they read "
-			"faster than any core, their threads never ran together or shared a core, or their "
-			"last cache level did not hold them\n",
-			noisy, p->npoints);
+			"%d of %d points stayed noisy (flagged in raw.csv, why in its noisy_why; a point may "
+			"have several reasons): %s\n",
+			noisy, p->npoints, whys);
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f,

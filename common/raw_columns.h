@@ -10,6 +10,7 @@
  *   ACCESS, PLOTS, TRAITS  the kernel's names for its access type, plot kinds and flags (kernels/kern_names.c)
  *   COUNT     integer, empty unless counted   TIME    integer ns, empty on a row without an event
  *   STATUS    ok, multiplexed, not_measured or failed
+ *   NOISY     why a point is flagged noisy: noisy_why_names (common/noisy_why.h), `;`-separated; empty if clean
  * presence: REQUIRED (a file without the column is refused) or OPTIONAL (older files lack it; read as empty).
  * VOLUMES stands where the known volumes v_<name> go, in kern.h order: an includer passes
  * KERN_VOLUME_FIELDS(its macro for one volume, taking (name, presence)), since common/ does not see
@@ -29,7 +30,7 @@
 	X(mem_nodes, TEXT, REQUIRED) X(prefetch, TEXT, REQUIRED) X(msr, TEXT, REQUIRED) X(level, TEXT, REQUIRED) \
 	X(thp_share, FRACTION, REQUIRED) X(seconds, SECONDS, REQUIRED) X(tsc, INT, REQUIRED) \
 	X(tsc_lo, INT, OPTIONAL) X(tsc_hi, INT, OPTIONAL) X(core_ghz, GHZ, REQUIRED) \
-	X(clock_note, TEXT, OPTIONAL) X(flag, TEXT, REQUIRED) \
+	X(clock_note, TEXT, OPTIONAL) X(flag, TEXT, REQUIRED) X(noisy_why, NOISY, OPTIONAL) \
 	VOLUMES \
 	X(event, TEXT, REQUIRED) X(backend, TEXT, REQUIRED) X(encoding, TEXT, REQUIRED) X(scope, TEXT, REQUIRED) \
 	X(count, COUNT, REQUIRED) X(time_enabled, TIME, REQUIRED) X(time_running, TIME, REQUIRED) \

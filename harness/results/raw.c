@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "noisy_why.h"
 #include "raw.h"
 #include "raw_columns.h"
 
@@ -101,6 +102,7 @@ static void put_bits(FILE *f, unsigned bits, const char *const *names, unsigned 
 #define PUT_ACCESS(f, r, n) csv_field(f, kern_access_names[r->n])
 #define PUT_PLOTS(f, r, n) put_bits(f, r->n, kern_plot_names, KP_COUNT)
 #define PUT_TRAITS(f, r, n) put_bits(f, r->n, kern_flag_names, KV_COUNT)
+#define PUT_NOISY(f, r, n) put_bits(f, r->n, noisy_why_names, NW_COUNT)
 #define PUT_COUNT(f, r, n) (r->has_count ? fprintf(f, "%" PRId64, r->n) : 0)
 #define PUT_TIME(f, r, n) (r->event && *r->event ? fprintf(f, "%" PRIu64, r->n) : 0)
 

@@ -29,6 +29,7 @@ struct raw_out_row {
 	double core_ghz;         /* 0 = none: written as an empty field */
 	const char *clock_note;  /* why the clock is missing or which samples were rejected; "" */
 	const char *flag;
+	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h), 0 for a clean point */
 	struct kern_volumes v;
 	/* event part; event == NULL or "" when no event was counted */
 	const char *event, *backend, *encoding, *scope;

@@ -7,6 +7,7 @@
 #include "budget.h"
 #include "buf.h"
 #include "core_clock.h"
+#include "noisy_why.h"
 #include "progress.h"
 #include "run.h"
 #include "run_events.h"
@@ -524,14 +525,22 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			   ran together (record_threads_apart), one whose threads shared a core as it began
 			   (speed_probe_shared), or one whose working set the last cache level did not hold
 			   before and after it (level_check.h), was still disturbed. */
-			int noisy = !fresh &&
-				(g->stop != BUDGET_STABLE_STOP || record_threads_apart(&g->rec) ||
-				 g->shared || past ||
-				 record_impossibly_fast(
-					 &g->rec, (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
-					 record_seconds(&g->rec, s->tsc_hz, 0), s->run_ghz, pt->threads));
-			record_write(s, ipt, &g->rec, &g->labels, noisy ? "noisy" : "");
+			unsigned why = 0;
+			if (!fresh) {
+				why |= (unsigned)(g->stop != BUDGET_STABLE_STOP) << NW_UNCONFIRMED;
+				why |= (unsigned)record_impossibly_fast(
+					       &g->rec,
+					       (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
+					       record_seconds(&g->rec, s->tsc_hz, 0), s->run_ghz, pt->threads)
+					<< NW_TOO_FAST;
+				why |= (unsigned)record_threads_apart(&g->rec) << NW_APART;
+				why |= (unsigned)(g->shared != 0) << NW_SHARED_CORE;
+				why |= (unsigned)past << NW_LEVEL;
+			}
+			int noisy = why != 0;
+			record_write(s, ipt, &g->rec, &g->labels, why);
 			summarise(&s->results[ipt], &g->rec, s->tsc_hz, noisy);
+			s->results[ipt].noisy_why = why;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);

@@ -40,9 +40,10 @@ struct run_point_result {
 	double ns;   /* per chase access (latency kernels) */
 	double core_ghz;
 	double thp_share;
-	double cv; /* spread of the repetitions' differenced times */
-	int reps;  /* repetitions measured */
-	int noisy; /* its estimate was not confirmed when it stopped */
+	double cv;          /* spread of the repetitions' differenced times */
+	int reps;           /* repetitions measured */
+	int noisy;          /* flagged noisy: noisy_why != 0 */
+	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h) */
 };
 
 struct run_state {

@@ -120,7 +120,7 @@ double record_seconds(const struct point_record *r, double tsc_hz, int disturbed
 
 /* The part of a row that all its events share. */
 static void row_common(const struct run_state *s, int ipt, const struct point_record *r,
-		       const struct record_labels *l, const char *flag, struct raw_out_row *row)
+		       const struct record_labels *l, unsigned noisy_why, struct raw_out_row *row)
 {
 	const struct plan_point *pt = &s->plan->points[ipt];
 
@@ -147,7 +147,8 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->msr = l->msr;
 	row->level = level_name(pt->level);
 	row->thp_share = l->thp_share;
-	row->flag = flag;
+	row->flag = noisy_why ? "noisy" : "";
+	row->noisy_why = noisy_why;
 	row->v = r->v;
 	row->status = "ok";
 	row->reason = "";
@@ -273,7 +274,7 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 }
 
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
-		  const char *flag)
+		  unsigned noisy_why)
 {
 	const struct run_events *re = s->events;
 	const struct ctr_plan *cp = re && re->plan.ngroups ? &re->plan : NULL;
@@ -285,7 +286,7 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 			const struct rec_pass *p = &r->pass[rep * r->npass + gi];
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
 
-			row_common(s, ipt, r, l, flag, &row);
+			row_common(s, ipt, r, l, noisy_why, &row);
 			row.rep = rep;
 			pass_timing(&row, gi, p, l, note, sizeof note);
 			if (!grp)

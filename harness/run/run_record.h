@@ -99,8 +99,9 @@ struct record_labels {
 };
 
 /* Writes every row of the point: per repetition and group, one row per counted event (or one row without
-   event when nothing is counted), plus rows for the events that are not counted. */
+   event when nothing is counted), plus rows for the events that are not counted. noisy_why: the point's
+   enum noisy_why bits; any flags it noisy. */
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
-		  const char *flag);
+		  unsigned noisy_why);
 
 #endif

@@ -240,6 +240,18 @@ check "... as report.md states it" grep -qF \
 noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
 check "... and how many points stayed noisy, as raw.csv flags them" \
 	grep -qF "**Disturbed points**: ${noisy% *} of ${noisy#* }" "$D/report.md"
+check "raw.csv: a point is flagged noisy exactly when its noisy_why names a reason" python3 - "$D/raw.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    assert (r["flag"] == "noisy") == (r["noisy_why"] != ""), (r["point"], r["flag"], r["noisy_why"])
+PY
+unconfirmed=$(python3 -c 'import csv,sys; print(len({x["point"] for x in csv.DictReader(open(sys.argv[1])) if "unconfirmed" in x["noisy_why"].split(";")}))' "$D/raw.csv")
+if [ "$unconfirmed" -gt 0 ]; then
+	check "... and report.md counts its reasons ($unconfirmed unconfirmed)" grep -qF \
+		"$unconfirmed not confirmed by a second repetition when their repetitions or their share" "$D/report.md"
+else
+	skip "report.md counts the reasons of noisy points" "no point of this run stayed unconfirmed"
+fi
 if grep -q '"control": false' "$D/machine.json"; then
 	why=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["prefetch"]["reason"])' "$D/machine.json" 2>/dev/null)
 	check "report.md says prefetcher control is absent, with machine.json's reason" \

@@ -110,7 +110,7 @@ static void run(int failed_rep, char count[2][32], char status[2][32], char reas
 				snprintf(p->ev[0].reason, sizeof p->ev[0].reason, "read failed");
 			}
 		}
-	record_write(&s, 0, &r, &l, "");
+	record_write(&s, 0, &r, &l, 0);
 	assert_int_equal(raw_flush(&w, &e), 0);
 	assert_int_equal(raw_close(&w, &e), 0);
 	record_free(&r);

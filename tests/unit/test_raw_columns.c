@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "noisy_why.h"
 #include "raw.h"
 #include "raw_columns.h"
 #include "raw_read.h"
@@ -47,6 +48,7 @@ static const struct raw_out_row written = {
 	.core_ghz = 3.5,
 	.clock_note = "1 of 2 clock samples rejected: \"N, 2N\"\ndisagree",
 	.flag = "noisy",
+	.noisy_why = 1u << NW_UNCONFIRMED | 1u << NW_LEVEL,
 	.v = {.instructions = 101,
 	      .loads = 102,
 	      .stores = 103,
@@ -93,6 +95,7 @@ static int check_row(const struct raw_row *row, void *ctx, struct err *e)
 #define CHECK_ACCESS(n) assert_int_equal(row->n, w->n)
 #define CHECK_PLOTS(n) assert_int_equal(row->n, w->n)
 #define CHECK_TRAITS(n) assert_int_equal(row->n, w->n)
+#define CHECK_NOISY(n) assert_int_equal(row->n, w->n)
 #define CHECK_COUNT(n) \
 	(assert_int_equal(row->has_count, w->has_count), \
 	 assert_true(row->n == (w->has_count ? (double)w->n : 0)))
@@ -108,7 +111,7 @@ static int check_row(const struct raw_row *row, void *ctx, struct err *e)
 
 static void test_header_is_the_column_list_and_every_column_round_trips(void **state)
 {
-	char dir[] = "/tmp/pmucheck-rawcolumns.XXXXXX", path[128], cmd[160], line[4096];
+	char dir[] = "/tmp/pmucheck-rawcolumns.XXXXXX", path[128], cmd[160], line[4096], text[8192];
 	const char *expected =
 #define NAME(name, type, presence) "," #name
 #define VOLUME(name, presence) ",v_" #name
@@ -131,13 +134,30 @@ static void test_header_is_the_column_list_and_every_column_round_trips(void **s
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof line, f));
-	fclose(f);
 	assert_string_equal(line, expected + 1);
-	assert_non_null(strstr(line, ",tsc_lo,tsc_hi,core_ghz,clock_note,flag,v_instructions,"));
+	assert_non_null(strstr(line, ",tsc_lo,tsc_hi,core_ghz,clock_note,flag,noisy_why,v_instructions,"));
+	/* the row (clock_note's line break spans two lines): its reasons as the column's words */
+	line[fread(line, 1, sizeof line - 1, f)] = '\0';
+	assert_non_null(strstr(line, ",noisy,unconfirmed;level-not-held,101,"));
+	fclose(f);
 
 	assert_int_equal(raw_read(path, check_row, &x, &rows, &e), 0);
 	assert_int_equal(rows, 1);
 	assert_int_equal(x.seen, 1);
+
+	/* a reason the column does not know is refused, naming the column and the value */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof text - 1, f)] = '\0';
+	fclose(f);
+	memcpy(strstr(text, "level-not-held"), "level-not-hold", 14);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	x.seen = 0;
+	assert_int_not_equal(raw_read(path, check_row, &x, &rows, &e), 0);
+	assert_non_null(strstr(e.msg, "'noisy_why': bad value 'unconfirmed;level-not-hold'"));
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -1,0 +1,41 @@
+/* noisy_why.c — the words of raw.csv's noisy_why column, and the sentence that counts them (noisy_why.h). */
+#include <stdio.h>
+
+#include "noisy_why.h"
+
+const char *const noisy_why_names[NW_COUNT] = {
+	[NW_UNCONFIRMED] = "unconfirmed", [NW_TOO_FAST] = "too-fast",    [NW_APART] = "threads-apart",
+	[NW_SHARED_CORE] = "shared-core", [NW_LEVEL] = "level-not-held",
+};
+
+/* after a count of points */
+static const char *const phrase[NW_COUNT] = {
+	[NW_UNCONFIRMED] =
+		"not confirmed by a second repetition when their repetitions or their share of the "
+		"time budget ran out",
+	[NW_TOO_FAST] = "faster than any core",
+	[NW_APART] = "whose threads never ran together",
+	[NW_SHARED_CORE] = "whose threads shared a core",
+	[NW_LEVEL] = "that the last cache level did not hold",
+};
+
+void noisy_why_count(unsigned counts[NW_COUNT], unsigned bits)
+{
+	for (int w = 0; w < NW_COUNT; w++)
+		counts[w] += (bits >> w) & 1u;
+}
+
+void noisy_why_format(char *buf, size_t len, const unsigned counts[NW_COUNT], unsigned unexplained)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int w = 0; w < NW_COUNT && used < len; w++)
+		if (counts[w])
+			used += (size_t)snprintf(buf + used, len - used, "%s%u %s", used ? ", " : "",
+						 counts[w], phrase[w]);
+	if (unexplained && used < len)
+		snprintf(buf + used, len - used,
+			 "%s%u without a reason (a raw.csv from before its noisy_why column)",
+			 used ? ", " : "", unexplained);
+}

@@ -1,0 +1,30 @@
+/* noisy_why.h — why a point is flagged noisy (harness/run/run.c decides; docs/results-format.md). raw.csv's
+ * noisy_why column names the reasons, `;`-separated; the run's summary and the report count each. "333 of
+ * 909 points stayed noisy" alone did not say whether the budget was short, the host ran the vCPUs in turns
+ * or the last cache level shrank, which call for different remedies. A point may have several reasons; a
+ * clean point has none. In common/ because the writer (harness) and the reader (analysis) share the words. */
+#ifndef PMUCHECK_NOISY_WHY_H
+#define PMUCHECK_NOISY_WHY_H
+
+#include <stddef.h>
+
+enum noisy_why {
+	NW_UNCONFIRMED, /* its repetitions stopped (--reps, its share of the budget) before two calls agreed */
+	NW_TOO_FAST,    /* it moved more bytes per cycle than any core can (record_impossibly_fast) */
+	NW_APART,       /* its threads never ran together (record_threads_apart) */
+	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */
+	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */
+	NW_COUNT
+};
+
+/* The column's words, by enum noisy_why */
+extern const char *const noisy_why_names[NW_COUNT];
+
+/* Adds one point's enum noisy_why bits to counts[] */
+void noisy_why_count(unsigned counts[NW_COUNT], unsigned bits);
+
+/* "300 not confirmed by a second repetition ..., 2 faster than any core": the reasons counted, in enum
+   order, those with none left out; unexplained: noisy points without any (files from before the column). */
+void noisy_why_format(char *buf, size_t len, const unsigned counts[NW_COUNT], unsigned unexplained);
+
+#endif
