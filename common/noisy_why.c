@@ -4,15 +4,15 @@
 #include "noisy_why.h"
 
 const char *const noisy_why_names[NW_COUNT] = {
-	[NW_UNCONFIRMED] = "unconfirmed", [NW_TOO_FAST] = "too-fast",    [NW_APART] = "threads-apart",
-	[NW_SHARED_CORE] = "shared-core", [NW_LEVEL] = "level-not-held",
+	[NW_AT_REPS] = "unconfirmed-at-reps", [NW_AT_BUDGET] = "unconfirmed-at-budget",
+	[NW_TOO_FAST] = "too-fast",           [NW_APART] = "threads-apart",
+	[NW_SHARED_CORE] = "shared-core",     [NW_LEVEL] = "level-not-held",
 };
 
 /* after a count of points */
 static const char *const phrase[NW_COUNT] = {
-	[NW_UNCONFIRMED] =
-		"not confirmed by a second repetition when their repetitions or their share of the "
-		"time budget ran out",
+	[NW_AT_REPS] = "not confirmed within --reps repetitions",
+	[NW_AT_BUDGET] = "not confirmed within their share of the time budget",
 	[NW_TOO_FAST] = "faster than any core",
 	[NW_APART] = "whose threads never ran together",
 	[NW_SHARED_CORE] = "whose threads shared a core",

@@ -1,6 +1,6 @@
 /* noisy_why.h — why a point is flagged noisy (harness/run/run.c decides; docs/results-format.md). raw.csv's
  * noisy_why column names the reasons, `;`-separated; the run's summary and the report count each. "333 of
- * 909 points stayed noisy" alone did not say whether the budget was short, the host ran the vCPUs in turns
+ * 909 points stayed noisy" alone did not say whether --reps or the budget was short, the host ran the vCPUs in turns
  * or the last cache level shrank, which call for different remedies. A point may have several reasons; a
  * clean point has none. In common/ because the writer (harness) and the reader (analysis) share the words. */
 #ifndef PMUCHECK_NOISY_WHY_H
@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 enum noisy_why {
-	NW_UNCONFIRMED, /* its repetitions stopped (--reps, its share of the budget) before two calls agreed */
+	NW_AT_REPS,     /* its time was not confirmed (two calls agreeing) within --reps repetitions */
+	NW_AT_BUDGET,   /* ... nor within its share of the time budget, which ended it first */
 	NW_TOO_FAST,    /* it moved more bytes per cycle than any core can (record_impossibly_fast) */
 	NW_APART,       /* its threads never ran together (record_threads_apart) */
 	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */

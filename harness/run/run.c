@@ -527,7 +527,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			   before and after it (level_check.h), was still disturbed. */
 			unsigned why = 0;
 			if (!fresh) {
-				why |= (unsigned)(g->stop != BUDGET_STABLE_STOP) << NW_UNCONFIRMED;
+				why |= (unsigned)(g->stop == BUDGET_MAX) << NW_AT_REPS;
+				why |= (unsigned)(g->stop != BUDGET_STABLE_STOP && g->stop != BUDGET_MAX)
+					<< NW_AT_BUDGET;
 				why |= (unsigned)record_impossibly_fast(
 					       &g->rec,
 					       (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),

@@ -245,13 +245,17 @@ import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     assert (r["flag"] == "noisy") == (r["noisy_why"] != ""), (r["point"], r["flag"], r["noisy_why"])
 PY
-unconfirmed=$(python3 -c 'import csv,sys; print(len({x["point"] for x in csv.DictReader(open(sys.argv[1])) if "unconfirmed" in x["noisy_why"].split(";")}))' "$D/raw.csv")
-if [ "$unconfirmed" -gt 0 ]; then
-	check "... and report.md counts its reasons ($unconfirmed unconfirmed)" grep -qF \
-		"$unconfirmed not confirmed by a second repetition when their repetitions or their share" "$D/report.md"
-else
-	skip "report.md counts the reasons of noisy points" "no point of this run stayed unconfirmed"
-fi
+for w in reps budget; do
+	n=$(python3 -c 'import csv,sys; print(len({x["point"] for x in csv.DictReader(open(sys.argv[1])) if sys.argv[2] in x["noisy_why"].split(";")}))' "$D/raw.csv" "unconfirmed-at-$w")
+	case $w in reps) phrase="$n not confirmed within --reps repetitions" ;;
+	budget) phrase="$n not confirmed within their share of the time budget" ;; esac
+	if [ "$n" -gt 0 ]; then
+		check "... and report.md counts its reasons: $phrase" grep -qF "$phrase" "$D/report.md"
+	else
+		check "... and report.md counts its reasons: none unconfirmed-at-$w, so none said" \
+			bash -c '! grep -qF -- "$0" "$1"' "${phrase#0 }" "$D/report.md"
+	fi
+done
 if grep -q '"control": false' "$D/machine.json"; then
 	why=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["prefetch"]["reason"])' "$D/machine.json" 2>/dev/null)
 	check "report.md says prefetcher control is absent, with machine.json's reason" \

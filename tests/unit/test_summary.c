@@ -66,14 +66,19 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	struct plan_point pts[6] = {point("load.gpr", LEVEL_L1),  point("load.gpr", LEVEL_L1),
 				    point("store.gpr", LEVEL_L1), point("store.gpr", LEVEL_L1),
 				    point("copy.sse", LEVEL_L1),  point("copy.sse", LEVEL_L1)};
-	enum { UNCONFIRMED = 1u << NW_UNCONFIRMED, SHARED = 1u << NW_SHARED_CORE, LEVEL = 1u << NW_LEVEL };
+	enum {
+		REPS = 1u << NW_AT_REPS,
+		BUDGET = 1u << NW_AT_BUDGET,
+		SHARED = 1u << NW_SHARED_CORE,
+		LEVEL = 1u << NW_LEVEL
+	};
 	struct run_point_result res[6] = {
-		{.gbps = 50, .cv = 0.1, .noisy = 1, .noisy_why = UNCONFIRMED, .reps = 8},
-		{.gbps = 60, .cv = 0.1, .noisy = 1, .noisy_why = UNCONFIRMED | LEVEL, .reps = 2},
+		{.gbps = 50, .cv = 0.1, .noisy = 1, .noisy_why = REPS, .reps = 8},
+		{.gbps = 60, .cv = 0.1, .noisy = 1, .noisy_why = BUDGET | LEVEL, .reps = 2},
 		{.gbps = 40, .cv = 0.001, .reps = 3},
 		{.gbps = 30, .cv = 0.3, .noisy = 1, .noisy_why = SHARED, .reps = 1},
 		{.gbps = 70, .cv = 0.001, .reps = 3},
-		{.gbps = 80, .cv = 0.3, .noisy = 1, .noisy_why = UNCONFIRMED, .reps = 1}};
+		{.gbps = 80, .cv = 0.3, .noisy = 1, .noisy_why = BUDGET, .reps = 1}};
 	char *out = print(pts, res, 6), b[256];
 
 	(void)state;
@@ -89,9 +94,9 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	/* each reason counted, in noisy_why.h's order, those without a point left out */
 	assert_non_null(
 		strstr(out,
-		       "reasons): 3 not confirmed by a second repetition when their repetitions or "
-		       "their share of the time budget ran out, 1 whose threads shared a core, 1 that "
-		       "the last cache level did not hold\n"));
+		       "reasons): 1 not confirmed within --reps repetitions, 2 not confirmed within "
+		       "their share of the time budget, 1 whose threads shared a core, 1 that the last "
+		       "cache level did not hold\n"));
 	/* how disturbed: repetitions 1 1 2 3 3 8 and spreads 0.1 % 0.1 % 10 % 10 % 30 % 30 %, medians */
 	assert_non_null(
 		strstr(out, "repetitions per point: median 2.5; spread of their times: median 10.0 %"));
