@@ -100,7 +100,7 @@ struct record_labels {
 
 /* Writes every row of the point: per repetition and group, one row per counted event (or one row without
    event when nothing is counted), plus rows for the events that are not counted. noisy_why: the point's
-   enum noisy_why bits; any flags it noisy. */
+   enum noisy_why bits; any bit flags it noisy. */
 void record_write(struct run_state *s, int ipt, const struct point_record *r, const struct record_labels *l,
 		  unsigned noisy_why);
 
