@@ -29,7 +29,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
-			    res[i].ns <= 0 || res[i].noisy != pass)
+			    res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
 				continue;
 			if (level_latency_dram_like((enum level)level, res[i].ns)) {
 				++*dram_like;
@@ -121,7 +121,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
-		double *b = &best[a][l][wide][res[i].noisy];
+		double *b = &best[a][l][wide][res[i].noisy_why != 0];
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
 	}
@@ -165,7 +165,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < p->npoints; i++) {
-		noisy += res[i].noisy;
+		noisy += res[i].noisy_why != 0;
 		noisy_why_count(why, res[i].noisy_why);
 	}
 	noisy_why_format(whys, sizeof whys, why, 0);

@@ -539,15 +539,13 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 				why |= (unsigned)(g->shared != 0) << NW_SHARED_CORE;
 				why |= (unsigned)past << NW_LEVEL;
 			}
-			int noisy = why != 0;
 			record_write(s, ipt, &g->rec, &g->labels, why);
-			summarise(&s->results[ipt], &g->rec, s->tsc_hz, noisy);
+			summarise(&s->results[ipt], &g->rec, s->tsc_hz, why != 0);
 			s->results[ipt].noisy_why = why;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);
 			s->results[ipt].reps = g->rec.nreps;
-			s->results[ipt].noisy = noisy;
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}

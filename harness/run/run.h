@@ -42,8 +42,7 @@ struct run_point_result {
 	double thp_share;
 	double cv;          /* spread of the repetitions' differenced times */
 	int reps;           /* repetitions measured */
-	int noisy;          /* flagged noisy: noisy_why != 0 */
-	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h) */
+	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
 };
 
 struct run_state {

@@ -72,13 +72,12 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 		SHARED = 1u << NW_SHARED_CORE,
 		LEVEL = 1u << NW_LEVEL
 	};
-	struct run_point_result res[6] = {
-		{.gbps = 50, .cv = 0.1, .noisy = 1, .noisy_why = REPS, .reps = 8},
-		{.gbps = 60, .cv = 0.1, .noisy = 1, .noisy_why = BUDGET | LEVEL, .reps = 2},
-		{.gbps = 40, .cv = 0.001, .reps = 3},
-		{.gbps = 30, .cv = 0.3, .noisy = 1, .noisy_why = SHARED, .reps = 1},
-		{.gbps = 70, .cv = 0.001, .reps = 3},
-		{.gbps = 80, .cv = 0.3, .noisy = 1, .noisy_why = BUDGET, .reps = 1}};
+	struct run_point_result res[6] = {{.gbps = 50, .cv = 0.1, .noisy_why = REPS, .reps = 8},
+					  {.gbps = 60, .cv = 0.1, .noisy_why = BUDGET | LEVEL, .reps = 2},
+					  {.gbps = 40, .cv = 0.001, .reps = 3},
+					  {.gbps = 30, .cv = 0.3, .noisy_why = SHARED, .reps = 1},
+					  {.gbps = 70, .cv = 0.001, .reps = 3},
+					  {.gbps = 80, .cv = 0.3, .noisy_why = BUDGET, .reps = 1}};
 	char *out = print(pts, res, 6), b[256];
 
 	(void)state;
