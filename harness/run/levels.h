@@ -15,6 +15,10 @@
 #include "topo.h"
 
 #define LEVELS_MAX_POINTS 64
+/* Sweeps over the same sizes, each size keeping its fastest (levels.c: levels_measure says why). With
+   another process time-sharing CPU 0 of the 2-vCPU guest, five quick probes put L3's end at 4096, 5792
+   x4 KiB with three sweeps and at 724, 2896 x3, 4096 KiB with one; quiet, three sweeps take 3.6-4.2 s. */
+#define LEVELS_SWEEPS 3
 
 struct levels_probe {
 	int npoints;
@@ -23,6 +27,11 @@ struct levels_probe {
 	double env[LEVELS_MAX_POINTS]; /* ns with disturbed points replaced (levels.c says how): what the
 					  plateaus are found on (levels.c says why) */
 	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
+	double sweep_ns[LEVELS_SWEEPS][LEVELS_MAX_POINTS]; /* each sweep's own latencies; ns keeps their
+							      fastest */
+	int nsweeps;                                       /* the sweeps that measured every size */
+	uint64_t sweep_end[LEVELS_SWEEPS];                 /* where each sweep alone ends the last cache level
+						(levels_sweeps); 0: it found no end */
 	uint64_t dram_from, llc_limit; /* when the plateaus match no level one to one but the last is
 					  DRAM-like: where it starts, and the last level's limit; else 0 */
 	double step_ns; /* the middle of the step from the last cache level's plateau to DRAM's, where that
@@ -50,6 +59,11 @@ int levels_past_dram(const struct levels_probe *p);
 /* Groups the measured points into plateaus and compares them with the reported sizes; separate from
    levels_measure so it can be tested on constructed curves. */
 void levels_classify(struct levels_probe *p, const struct topo *t);
+/* Classifies each complete sweep alone (after levels_classify, which leaves them alone) and keeps where
+   it ends the last cache level; where the sweeps disagree it says so, since the share of that level other
+   tenants leave moved while the probe ran. Separate from levels_measure so it can be tested on
+   constructed sweeps. */
+void levels_sweeps(struct levels_probe *p, const struct topo *t);
 /* Sets topo's measured level sizes where a plateau ends before 3/4 of the reported size. */
 void levels_apply(const struct levels_probe *p, struct topo *t);
 json_t *levels_json(const struct levels_probe *p);

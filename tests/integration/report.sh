@@ -97,6 +97,22 @@ for key, threads, points in (("memory_probe", 1, len(dram)),
                      and m["threads"] == threads), (key, m)
 PY
 done
+check "machine.json: the level probe's sweeps each end the last level, and where they differ on a level measured short, it says so" \
+	python3 - "$M/machine.json" "$M/report.md" <<'PY'
+import json, sys
+lv = json.load(open(sys.argv[1]))["levels"]
+ends = lv["sweep_ends"]
+assert 1 <= len(ends) <= 3 and all(e is None or e > 0 for e in ends), ends
+said = [d for d in lv["disagreements"] if "sweeps, each alone, ended" in d]
+last = "L%d" % len(lv["reported"])
+apart = len(set(ends)) > 1 and last in lv["measured"]
+assert len(said) == apart, (ends, lv["measured"], said)
+if said:
+    kib = ", ".join("none" if e is None else str(e >> 10) for e in ends[:-1]) + " and " + (
+        "none" if ends[-1] is None else str(ends[-1] >> 10))
+    assert "ended %s at %s KiB" % (last, kib) in said[0], (kib, said)
+    assert said[0] in open(sys.argv[2]).read(), "report.md does not carry it"
+PY
 check "report.md states no memory speed without DRAM points" bash -c '! grep -q "Memory speed" "$1"' _ "$D/report.md"
 if grep -q '"memory_probe"' "$M/machine.json"; then
 	mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]; print("a 128 MiB %s read timed before each of %d DRAM points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$M/machine.json")

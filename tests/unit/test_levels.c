@@ -426,6 +426,81 @@ static void test_sweep_stops_two_octaves_into_dram(void **state)
 	assert_false(levels_past_dram(&p));
 }
 
+/* A probe of three sweeps whose last levels end at l3[0..2] bytes: each sweep's curve, and the fastest of
+   each size as the probe's own curve. */
+static void sweeps(struct levels_probe *p, const uint64_t l3[LEVELS_SWEEPS])
+{
+	struct levels_probe one;
+
+	for (int s = 0; s < LEVELS_SWEEPS; s++) {
+		curve(&one, 48 << 10, 1 << 20, l3[s]);
+		if (s == 0)
+			*p = one;
+		memcpy(p->sweep_ns[s], one.ns, sizeof one.ns);
+		for (int i = 0; i < one.npoints; i++)
+			p->ns[i] = fmin(p->ns[i], one.ns[i]);
+	}
+	p->nsweeps = LEVELS_SWEEPS;
+}
+
+/* The share of a reported 32 MiB L3 that a guest can keep moves between the probe's sweeps (6, 8 and 6
+   MiB): the probe keeps the fastest of each size (8 MiB), and says that its sweeps ended L3 apart. */
+static void test_sweeps_that_end_the_level_apart_are_reported(void **state)
+{
+	const uint64_t l3[LEVELS_SWEEPS] = {6 << 20, 8 << 20, 6 << 20};
+	struct levels_probe p;
+	struct topo t;
+	char want[128];
+
+	(void)state;
+	reported(&t);
+	sweeps(&p, l3);
+	levels_classify(&p, &t);
+	levels_sweeps(&p, &t);
+	/* each sweep alone ends L3 inside its own step, the second one step of the grid or more later */
+	assert_int_equal(p.sweep_end[0], p.sweep_end[2]);
+	assert_true(p.sweep_end[0] > 4 << 20 && p.sweep_end[0] <= 6 << 20);
+	assert_true(p.sweep_end[1] > 6 << 20 && p.sweep_end[1] <= 8 << 20);
+	assert_int_equal(p.ndisagreements, 2);
+	assert_non_null(strstr(p.disagreements[0], "L3: hwloc reports 32768 KiB"));
+	snprintf(want, sizeof want, "3 sweeps, each alone, ended L3 at %llu, %llu and %llu KiB",
+		 (unsigned long long)(p.sweep_end[0] >> 10), (unsigned long long)(p.sweep_end[1] >> 10),
+		 (unsigned long long)(p.sweep_end[2] >> 10));
+	assert_non_null(strstr(p.disagreements[1], want));
+	snprintf(want, sizeof want, "the fastest of each size ends it at %llu KiB",
+		 (unsigned long long)(p.sweep_end[1] >> 10));
+	assert_non_null(strstr(p.disagreements[1], want));
+	/* the run is placed by the probe's own curve, the later end */
+	levels_apply(&p, &t);
+	assert_int_equal(t.caches[2].measured, p.sweep_end[1]);
+}
+
+/* Sweeps that agree say nothing more; nor do sweeps that wobble by a grid step where the level ends about
+   where hwloc says (there the run's points do not depend on the probe's end). */
+static void test_sweeps_that_agree_or_end_a_full_level_say_nothing(void **state)
+{
+	const uint64_t same[LEVELS_SWEEPS] = {6 << 20, 6 << 20, 6 << 20};
+	const uint64_t full[LEVELS_SWEEPS] = {27 << 20, 32 << 20, 27 << 20};
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	reported(&t);
+	sweeps(&p, same);
+	levels_classify(&p, &t);
+	levels_sweeps(&p, &t);
+	assert_int_equal(p.sweep_end[0], p.sweep_end[1]);
+	assert_int_equal(p.sweep_end[1], p.sweep_end[2]);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_null(strstr(p.disagreements[0], "sweeps"));
+
+	sweeps(&p, full);
+	levels_classify(&p, &t);
+	levels_sweeps(&p, &t);
+	assert_true(p.sweep_end[0] < p.sweep_end[1]);
+	assert_int_equal(p.ndisagreements, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +518,8 @@ int main(void)
 		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
 		cmocka_unit_test(test_stopped_probe_says_so),
 		cmocka_unit_test(test_sweep_stops_two_octaves_into_dram),
+		cmocka_unit_test(test_sweeps_that_end_the_level_apart_are_reported),
+		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
