@@ -23,6 +23,12 @@
  *   iteration, as the other families do: unrolled to 16 vectors, triad.avx's 470-byte loop read and
  *   wrote L2 at 182-245 GB/s on Zen 5 depending on where the loop started modulo 512 bytes of code
  *   (lowest at 64 and 448, highest at 256); the 8-vector loop ran at 238-241 GB/s at every start.
+ * Why each vector's store right after its arithmetic, where likwid-bench's stream kernels store a group of
+ * vectors after computing them all: on the Zen 5 guest (1 thread, 4 interleaved runs each) all 8 stores
+ * after the 8 computes read L2 (512 kB) 4-5 % faster in triad.avx and triad.avx512, but L1 (32 kB)
+ * 13-16 % slower in triad.sse and triad.avx, 10 % in triad.avx512 and 25 % in copy.sse; groups of 4, as
+ * likwid does, lost 2-25 % in L1 and gained nothing clear in L2. So triad.avx reads L2 2-7 % below
+ * likwid's stream_avx there (bench-compare: 0.934-0.984 over two sessions), and L1 21 % above it.
  *
  * Descriptor (triad_desc.c): per iteration 8 vectors x (4 or 3) + 2 (add, jnz) instructions; per pass
  * 3 (index reset, dec, jnz); outside the loops 9 (s load, 6 setup, xor, ret) + sfence (NT) +
