@@ -426,9 +426,10 @@ static void test_sweep_stops_two_octaves_into_dram(void **state)
 	assert_false(levels_past_dram(&p));
 }
 
-/* A probe of three sweeps whose last levels end at l3[0..2] bytes: each sweep's curve, and the fastest of
-   each size as the probe's own curve. */
-static void sweeps(struct levels_probe *p, const uint64_t l3[LEVELS_SWEEPS])
+/* A probe of three sweeps whose last levels end at l3[0..2] bytes on the reported machine: each sweep's
+   curve, and the fastest of each size as the probe's own curve; then classified, the probe's curve and each
+   sweep. */
+static void sweeps(struct levels_probe *p, struct topo *t, const uint64_t l3[LEVELS_SWEEPS])
 {
 	struct levels_probe one;
 
@@ -441,6 +442,9 @@ static void sweeps(struct levels_probe *p, const uint64_t l3[LEVELS_SWEEPS])
 			p->ns[i] = fmin(p->ns[i], one.ns[i]);
 	}
 	p->nsweeps = LEVELS_SWEEPS;
+	reported(t);
+	levels_classify(p, t);
+	levels_sweeps(p, t);
 }
 
 /* The share of a reported 32 MiB L3 that a guest can keep moves between the probe's sweeps (6, 8 and 6
@@ -453,10 +457,7 @@ static void test_sweeps_that_end_the_level_apart_are_reported(void **state)
 	char want[128];
 
 	(void)state;
-	reported(&t);
-	sweeps(&p, l3);
-	levels_classify(&p, &t);
-	levels_sweeps(&p, &t);
+	sweeps(&p, &t, l3);
 	/* each sweep alone ends L3 inside its own step, the second one step of the grid or more later */
 	assert_int_equal(p.sweep_end[0], p.sweep_end[2]);
 	assert_true(p.sweep_end[0] > 4 << 20 && p.sweep_end[0] <= 6 << 20);
@@ -485,18 +486,13 @@ static void test_sweeps_that_agree_or_end_a_full_level_say_nothing(void **state)
 	struct topo t;
 
 	(void)state;
-	reported(&t);
-	sweeps(&p, same);
-	levels_classify(&p, &t);
-	levels_sweeps(&p, &t);
+	sweeps(&p, &t, same);
 	assert_int_equal(p.sweep_end[0], p.sweep_end[1]);
 	assert_int_equal(p.sweep_end[1], p.sweep_end[2]);
 	assert_int_equal(p.ndisagreements, 1);
 	assert_null(strstr(p.disagreements[0], "sweeps"));
 
-	sweeps(&p, full);
-	levels_classify(&p, &t);
-	levels_sweeps(&p, &t);
+	sweeps(&p, &t, full);
 	assert_true(p.sweep_end[0] < p.sweep_end[1]);
 	assert_int_equal(p.ndisagreements, 0);
 }
