@@ -373,7 +373,6 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	for (int s = 0; s < p->nsweeps; s++) {
 		struct levels_probe one = *p;
 		memcpy(one.ns, p->sweep_ns[s], sizeof one.ns);
-		one.stopped_at = 0;
 		levels_classify(&one, t);
 		p->sweep_end[s] = last_level_end(&one, t);
 		differ |= p->sweep_end[s] != p->sweep_end[0];
