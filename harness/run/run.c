@@ -528,8 +528,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			unsigned why = 0;
 			if (!fresh) {
 				why |= (unsigned)(g->stop == BUDGET_MAX) << NW_AT_REPS;
-				why |= (unsigned)(g->stop != BUDGET_STABLE_STOP && g->stop != BUDGET_MAX)
-					<< NW_AT_BUDGET;
+				why |= (unsigned)(g->stop == BUDGET_SPENT) << NW_AT_BUDGET;
 				why |= (unsigned)record_impossibly_fast(
 					       &g->rec,
 					       (double)(g->rec.v.bytes_loaded + g->rec.v.bytes_stored),
