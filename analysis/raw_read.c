@@ -477,6 +477,9 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 	}
 	if (row->threads < 1 || row->reps < 1 || row->point < 0)
 		return fail(r, e, "point, reps or threads out of range");
+	if (row->span < 0 || row->span > row->bytes) /* a pass covers the buffer or a part of it */
+		return fail(r, e, "column 'span': %lld is not within the point's %lld bytes",
+			    (long long)row->span, (long long)row->bytes);
 	return 0;
 }
 

@@ -36,6 +36,7 @@ struct raw_row {
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); 0 in files from before the column */
 	int64_t width, arg, bytes, arrays, reps, threads, tsc, time_enabled, time_running;
 	int64_t tsc_lo, tsc_hi; /* 0 in files from before these columns */
+	int64_t span;           /* bytes one pass of a call covered; 0 in files from before the column */
 	double thp_share, seconds;
 	double core_ghz;    /* 0 when the repetition has no clock (empty field) */
 	double v[RQ_COUNT]; /* NAN: a volume the file has no column for (an OPTIONAL one, kern.h) */

@@ -25,7 +25,8 @@
 	X(point, INT, REQUIRED) X(rep, INT, REQUIRED) X(group, INT, REQUIRED) X(kernel, TEXT, REQUIRED) \
 	X(variant, TEXT, REQUIRED) X(access, ACCESS, REQUIRED) X(plots, PLOTS, REQUIRED) \
 	X(traits, TRAITS, REQUIRED) X(width, INT, REQUIRED) X(arg_name, TEXT, REQUIRED) X(arg, INT, REQUIRED) \
-	X(bytes, INT, REQUIRED) X(arrays, INT, REQUIRED) X(reps, INT, REQUIRED) X(diff, TEXT, REQUIRED) \
+	X(bytes, INT, REQUIRED) X(arrays, INT, REQUIRED) X(reps, INT, REQUIRED) X(span, INT, OPTIONAL) \
+	X(diff, TEXT, REQUIRED) \
 	X(threads, INT, REQUIRED) X(cpus, TEXT, REQUIRED) X(placement, TEXT, REQUIRED) \
 	X(mem_nodes, TEXT, REQUIRED) X(prefetch, TEXT, REQUIRED) X(msr, TEXT, REQUIRED) X(level, TEXT, REQUIRED) \
 	X(thp_share, FRACTION, REQUIRED) X(seconds, SECONDS, REQUIRED) X(tsc, INT, REQUIRED) \

@@ -3,8 +3,12 @@
  * What it measures: prepare() (chase_desc.c) links every line of the buffer into one random cycle (random
  * page, random line in the page at every step); each line's first 8 bytes hold the absolute address
  * of the next line. The kernel starts at buf and follows the chain for bytes/64 steps per pass, so
- * every pass visits every line exactly once and ends back at buf. Each load needs the previous
- * one's value: time per access = load-to-use latency of the level holding the buffer.
+ * with bytes the whole buffer every pass visits every line exactly once and ends back at buf. Each
+ * load needs the previous one's value: time per access = load-to-use latency of the level holding
+ * the buffer. buf may be any line of the chain, and bytes a part of the buffer (KF_RESUMABLE, kern.h):
+ * a pass of a buffer in DRAM outlasts --min-time, so the harness then chases a part of the cycle per
+ * call, each call going on from the line where the last one stopped (the address it returned). Every
+ * line is then met again only after all the others, as in whole passes.
  *
  * Variants (Molka et al., Fig. 7/8):
  *   plain  only the chase: 16 accesses per unrolled block.
@@ -20,7 +24,7 @@
  *   same target and is predicted perfectly. These two variants take one access per iteration.
  *
  *   uint64_t kern_chase_<v>(void *buf, uint64_t bytes, uint64_t reps, uint64_t k)
- *   returns the final pointer (buf after whole passes over a chain of bytes/64 lines)
+ *   returns the final pointer: the line the next call goes on from (buf after whole passes)
  *
  * Registers: rax the pointer; rdx passes left; rsi steps (plain: blocks of 16) per pass; rcx steps
  *   left; rdi jump target (indep, dep); r8-r11 imul destinations (indep).

@@ -91,6 +91,7 @@ static const struct kern_family chase_family = {
 	.nvariants = sizeof(chase_variants) / sizeof(chase_variants[0]),
 	.granule = CHASE_GRANULE,
 	.arrays = 1,
+	.flags = KF_RESUMABLE,
 	.arg_name = "k",
 	.arg_max = CHASE_KMAX,
 	.policy = {.sweep = KS_PER_LEVEL,

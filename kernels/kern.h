@@ -58,6 +58,11 @@ enum kern_family_flag {
 	KF_DIFF_BY_SIZE = 1u << 0, /* cancel overhead with sizes N and 2N, not reps R and 2R (touch:
 	                              only the first pass over fresh memory faults) */
 	KF_FRESH_BUFFER = 1u << 1, /* every call needs never-touched memory (touch) */
+	KF_RESUMABLE = 1u << 2,    /* a call may start where the last one ended (the kernel returns that
+	                              address) and cover a part of the buffer: `bytes` is then a part of
+	                              the buffer prepare() was given, in whole granules (chase: the chain
+	                              is one cycle through every line, so the next line is always the
+	                              buffer's, whatever part the last call covered) */
 };
 
 /* What a variant measures: the row of the peak table and of the run's summary its points count
@@ -152,6 +157,7 @@ struct kern_volumes {
 	X(multiplies, REQUIRED) X(nops, REQUIRED) X(pages, REQUIRED)
 /* clang-format on */
 
+/* One call: `reps` passes of `bytes` each (for a KF_RESUMABLE family a part of the buffer, kern_call_longer). */
 struct kern_params {
 	uint64_t bytes;
 	uint64_t reps;
@@ -203,6 +209,14 @@ const struct kern_variant *kern_variant_find(const char *name, const struct kern
 const struct kern_policy *kern_policy(const struct kern_family *f, const struct kern_variant *v);
 /* The first variant whose policy feeds all of the plots bits, or NULL. Sets *fam. */
 const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct kern_family **fam);
+
+/* Calibrating a call (kern_call.c): the harness doubles it until it lasts --min-time. A KF_RESUMABLE family
+   starts at one granule of its buffer of `bytes` (kern_first_span) and doubles that part up to the whole
+   buffer, then the passes; any other family calls over its whole buffer and doubles the passes. A
+   pointer chase over 128 MiB in DRAM takes 0.4 s a pass on the Zen 5 guest: in whole passes its point's
+   warm-up and one repetition (R and 2R) took 2 s, and a --quick run had room for one repetition. */
+uint64_t kern_first_span(const struct kern_family *f, uint64_t bytes);
+void kern_call_longer(const struct kern_family *f, uint64_t bytes, uint64_t *span, uint64_t *reps);
 
 /* Whether a point that moved `bytes` in `seconds` on `threads` cores at `ghz` moved more per core cycle
    than KERN_MAX_BYTES_PER_CYCLE (kern_limits.c): a disturbed figure, never a real one. 0 when the clock

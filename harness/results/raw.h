@@ -20,6 +20,7 @@ struct raw_out_row {
 	uint64_t arg, bytes;
 	unsigned arrays;
 	uint64_t reps;
+	uint64_t span; /* bytes one pass of a call covers: `bytes`, or a part of it (kern.h KF_RESUMABLE) */
 	const char *diff;
 	int threads;
 	const char *cpus, *placement, *mem_nodes, *prefetch, *msr, *level;

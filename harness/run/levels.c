@@ -66,13 +66,13 @@ int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v,
 	f->prepare(v, &p, buf, 1);
 	/* One pass that already lasts LONG_PASS calls: two single passes are enough (the sizes that
 	   cost most are the largest). */
-	int tries = (double)timed_call(v, buf, bytes, 1, 0, NULL) > LONG_PASS * min_s * tsc_hz ? 2 : 4;
-	while (tries == 4 && (double)timed_call(v, buf, bytes, reps, 0, NULL) < min_s * tsc_hz &&
+	int tries = (double)timed_call(v, buf, bytes, 1, 0, NULL, NULL) > LONG_PASS * min_s * tsc_hz ? 2 : 4;
+	while (tries == 4 && (double)timed_call(v, buf, bytes, reps, 0, NULL, NULL) < min_s * tsc_hz &&
 	       reps < (1u << 30))
 		reps *= 2;
 	for (int i = 0; i < tries; i++) {
 		uint64_t r = tries == 2 ? 1 : (i % 2 ? 2 : 1) * reps;
-		double per = (double)timed_call(v, buf, bytes, r, 0, NULL) / (double)(r * lines);
+		double per = (double)timed_call(v, buf, bytes, r, 0, NULL, NULL) / (double)(r * lines);
 		if (per < best)
 			best = per;
 	}

@@ -24,6 +24,7 @@
    a barrier. */
 struct point_shared {
 	uint64_t reps;                  /* R, chosen by the master */
+	uint64_t span;                  /* bytes of the buffer one pass covers (kern_call_longer), too */
 	int again;                      /* calibration, or the repetitions, go on */
 	uint64_t lo[MAX_THREADS];       /* TSC ticks of the R call, per thread */
 	uint64_t hi[MAX_THREADS];       /* TSC ticks of the 2R call */
@@ -85,8 +86,8 @@ static void counters_stop_read(struct ctr_set *set, struct ctr_reading *rd, unsi
 /* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
    stop right after it, so barrier spinning is never counted. */
 static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
-			     uint64_t arg, uint64_t *start, struct ctr_set *set, struct ctr_reading *rd,
-			     unsigned n)
+			     uint64_t arg, uint64_t *start, uint64_t *ret, struct ctr_set *set,
+			     struct ctr_reading *rd, unsigned n)
 {
 	struct err e;
 	uint64_t t;
@@ -95,7 +96,7 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 		mark_failed(rd, n, e.msg);
 		set = NULL;
 	}
-	t = timed_call(v, buf, bytes, reps, arg, start);
+	t = timed_call(v, buf, bytes, reps, arg, start, ret);
 	if (set)
 		counters_stop_read(set, rd, n);
 	return t;
@@ -105,6 +106,8 @@ struct group_ctx {
 	struct run_state *s;
 	int first, last; /* plan points [first, last) share threads, placement and prefetch state */
 	struct buf bufs[MAX_THREADS];
+	uint64_t at[MAX_THREADS];         /* the address each thread's next call begins at: its buffer, or
+	                                     for a KF_RESUMABLE kernel where its last call stopped */
 	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
 	struct point_shared sh;
 	struct pass_counters (*pc)[2];      /* [thread][lo/hi] */
@@ -141,6 +144,13 @@ static void fail_shared(struct point_shared *sh, const struct err *e)
 	}
 }
 
+/* Where a resumable kernel's call puts the line its thread's next call goes on from (g->at); NULL for
+   any other kernel, whose calls all begin at the buffer. */
+static uint64_t *resume_at(struct group_ctx *g, const struct plan_point *pt, int tid)
+{
+	return pt->fam->flags & KF_RESUMABLE ? &g->at[tid] : NULL;
+}
+
 /* One timed pass: the R call (hi = 0) or the 2R call (hi = 1); for fresh kernels N or 2N bytes of new
    memory. Socket-scope counters span the barriers around all threads' calls. */
 static void pass(struct group_ctx *g, const struct plan_point *pt, const struct ctr_group *grp, int tid,
@@ -148,8 +158,8 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 {
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER, sock = grp && grp->scope == CTR_SCOPE_SOCKET;
-	void *buf = fresh ? g->fresh[tid][hi].base : g->bufs[tid].base;
-	uint64_t bytes = fresh && hi ? 2 * pt->bytes : pt->bytes;
+	void *buf = fresh ? g->fresh[tid][hi].base : (void *)(uintptr_t)g->at[tid];
+	uint64_t bytes = fresh ? (hi ? 2 : 1) * pt->bytes : sh->span;
 	uint64_t reps = fresh ? 1 : (hi ? 2 : 1) * sh->reps;
 	uint64_t *t = hi ? &sh->hi[tid] : &sh->lo[tid];
 	struct pass_counters *pc = &g->pc[tid][hi];
@@ -159,8 +169,8 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 		if (g->sock[k][hi].set && ctr_start(g->sock[k][hi].set, NULL))
 			mark_failed(g->sock[k][hi].rd, grp->n, "cannot start the socket counters");
 #pragma omp barrier
-	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, &sh->start[hi][tid], sock ? NULL : pc->set,
-			  pc->rd, grp ? grp->n : 0);
+	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, &sh->start[hi][tid], resume_at(g, pt, tid),
+			  sock ? NULL : pc->set, pc->rd, grp ? grp->n : 0);
 #pragma omp barrier
 #pragma omp master
 	for (int k = 0; sock && k < g->nuncore; k++)
@@ -267,28 +277,33 @@ static void free_fresh(struct group_ctx *g, int tid)
 	buf_free(&g->fresh[tid][1]);
 }
 
-/* Warm-up and calibration: double R until the R call takes min_seconds on the slowest thread, in the
-   shorter of two calls (a call stretched by preemption must not stop the doubling early). Fresh kernels
-   run once on new memory, which warms the code and the page-fault path. */
+/* Warm-up and calibration: double the call (kern_call_longer: R, or first the part of the buffer a
+   resumable kernel's pass covers) until the R call takes min_seconds on the slowest thread, in the
+   shorter of two calls (a call stretched by preemption must not stop the doubling early). A resumable
+   kernel's calls over parts of its buffer decide only once the calls before them went over all of it:
+   cold, they last longer than they will warm (a 4 MiB chase that L3 holds, calibrated cold, stopped at a
+   quarter of it and 0.4-0.8 ms calls, under the 2 ms of --quick). Fresh kernels run once on new memory,
+   which warms the code and the page-fault path. */
 static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 {
 	struct run_state *s = g->s;
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
+	uint64_t covered = 0; /* bytes of the buffer the calls went over (master) */
 
 	do {
 #pragma omp barrier
 		if (fresh) {
 			if (alloc_fresh(g, pt, tid) == 0)
 				sh->lo[tid] = timed_call(pt->var, g->fresh[tid][0].base, pt->bytes, 1,
-							 pt->arg, NULL);
+							 pt->arg, NULL, NULL);
 			free_fresh(g, tid);
 		} else {
-			sh->lo[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg,
-						 NULL);
+			sh->lo[tid] = timed_call(pt->var, (void *)(uintptr_t)g->at[tid], sh->span, sh->reps,
+						 pt->arg, NULL, resume_at(g, pt, tid));
 #pragma omp barrier
-			sh->hi[tid] = timed_call(pt->var, g->bufs[tid].base, pt->bytes, sh->reps, pt->arg,
-						 NULL);
+			sh->hi[tid] = timed_call(pt->var, (void *)(uintptr_t)g->at[tid], sh->span, sh->reps,
+						 pt->arg, NULL, resume_at(g, pt, tid));
 		}
 #pragma omp barrier
 #pragma omp master
@@ -296,9 +311,12 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 			uint64_t shorter = max_of(sh->lo, pt->threads);
 			if (!fresh && max_of(sh->hi, pt->threads) < shorter)
 				shorter = max_of(sh->hi, pt->threads);
-			sh->again = !fresh && shorter < s->cfg->min_seconds * s->tsc_hz;
-			if (sh->again)
-				sh->reps *= 2;
+			int brief = !fresh && shorter < s->cfg->min_seconds * s->tsc_hz;
+			int warm = !(pt->fam->flags & KF_RESUMABLE) || covered >= pt->bytes;
+			covered += 2 * sh->span * sh->reps;
+			sh->again = brief || !warm;
+			if (brief)
+				kern_call_longer(pt->fam, pt->bytes, &sh->span, &sh->reps);
 		}
 #pragma omp barrier
 	} while (sh->again && !sh->failed);
@@ -471,9 +489,11 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		struct kern_params p = {pt->bytes, 1, pt->arg};
 		pt->fam->prepare(pt->var, &p, g->bufs[tid].base, s->cfg->seed + (uint64_t)tid);
 	}
+	g->at[tid] = (uint64_t)(uintptr_t)g->bufs[tid].base;
 #pragma omp master
 	{
 		sh->reps = 1;
+		sh->span = fresh ? pt->bytes : kern_first_span(pt->fam, pt->bytes);
 		/* a clock sample (CLOCK_TRIES runs of N and of 2N adds) costs about 12/80 of the shortest
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
@@ -508,8 +528,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	calibrate(g, pt, tid);
 #pragma omp master
 	{
-		record_volumes(pt, fresh ? 1 : sh->reps, &g->rec.v);
+		record_volumes(pt, sh->span, fresh ? 1 : sh->reps, &g->rec.v);
 		g->rec.reps = fresh ? 1 : sh->reps;
+		g->rec.span = sh->span;
 		g->rec.nreps = 0;
 		g->rep_start = progress_now();
 	}

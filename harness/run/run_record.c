@@ -28,11 +28,11 @@ struct rec_pass *record_pass(struct point_record *r, int rep, int group)
 	return &r->pass[rep * r->npass + group];
 }
 
-void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volumes *out)
+void record_volumes(const struct plan_point *pt, uint64_t span, uint64_t reps, struct kern_volumes *out)
 {
 	int by_size = pt->fam->flags & KF_DIFF_BY_SIZE;
-	struct kern_params lo = {pt->bytes, by_size ? 1 : reps, pt->arg};
-	struct kern_params hi = {by_size ? 2 * pt->bytes : pt->bytes, by_size ? 1 : 2 * reps, pt->arg};
+	struct kern_params lo = {span, by_size ? 1 : reps, pt->arg};
+	struct kern_params hi = {by_size ? 2 * span : span, by_size ? 1 : 2 * reps, pt->arg};
 	struct kern_volumes vl, vh;
 
 	pt->fam->volumes(pt->var, &lo, &vl);
@@ -138,6 +138,7 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->bytes = pt->bytes;
 	row->arrays = pt->fam->arrays;
 	row->reps = r->reps;
+	row->span = r->span;
 	row->diff = (pt->fam->flags & KF_DIFF_BY_SIZE) ? "size" : "reps";
 	row->threads = pt->threads;
 	row->cpus = l->cpus;

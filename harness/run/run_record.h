@@ -31,6 +31,7 @@ struct point_record {
 	int nreps, npass;      /* repetitions measured so far, event groups */
 	int cap;               /* repetitions allocated (--reps) */
 	uint64_t reps;         /* R of the differenced call (1 for fresh-memory kernels) */
+	uint64_t span;         /* bytes one of its passes covers: the point's, or a part (KF_RESUMABLE) */
 	struct kern_volumes v; /* of the differenced call, all threads */
 	struct rec_pass *pass; /* [rep * npass + group] */
 };
@@ -60,9 +61,9 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
 int record_apart(uint64_t span, uint64_t longest, int n); /* longest: the longest of the n threads' calls */
 int record_threads_apart(const struct point_record *r);
 
-/* The known volumes of (2R call) - (R call), or of (2N bytes) - (N bytes) for fresh-memory kernels,
-   times the threads. */
-void record_volumes(const struct plan_point *pt, uint64_t reps, struct kern_volumes *out);
+/* The known volumes of (2R call) - (R call), passes of `span` bytes, or of (2N bytes) - (N bytes) for
+   fresh-memory kernels, times the threads. */
+void record_volumes(const struct plan_point *pt, uint64_t span, uint64_t reps, struct kern_volumes *out);
 
 /* Coefficient of variation of the repetitions' differenced times (group 0): how disturbed they were. */
 double record_cv(const struct point_record *r);

@@ -36,7 +36,7 @@ static void *touched(const struct speed_probe *sp, uint64_t bytes)
 
 static uint64_t call_ticks(const struct speed_probe *sp, uint64_t reps)
 {
-	return timed_call(sp->v, sp->buf, sp->bytes, reps, 0, NULL);
+	return timed_call(sp->v, sp->buf, sp->bytes, reps, 0, NULL, NULL);
 }
 
 /* Whether a call of `ticks` calls for more passes: the first sample calibrates them, doubling while a call
@@ -106,7 +106,7 @@ static void call_all(struct speed_probe *sp, int tid, uint64_t part, int k)
 {
 	int at = k * sp->threads + tid;
 
-	sp->ticks[at] = timed_call(sp->v, sp->slice[tid], part, sp->reps, 0, &sp->start[at]);
+	sp->ticks[at] = timed_call(sp->v, sp->slice[tid], part, sp->reps, 0, &sp->start[at], NULL);
 #pragma omp barrier
 }
 

@@ -76,9 +76,30 @@ for r in rows[1:]:
     if d["variant"] == "load.gpr":
         assert int(d["v_loads"]) == int(d["bytes"]) // 8 * int(d["reps"]), d
     if d["variant"] == "chase.plain":
+        # a pass over 16 or 64 KiB lasts far less than 1 ms: each call covers the whole buffer
+        assert int(d["span"]) == int(d["bytes"]), d
         assert int(d["v_chase_accesses"]) == int(d["bytes"]) // 64 * int(d["reps"]), d
 PY
 check "run prints a summary with a latency" grep -q "latency" "$TMP/out"
+
+# A chase whose pass outlasts --min-time (a million dependent loads take 1 ms or more anywhere): each call
+# covers a part of the buffer, whole granules, going on where the last stopped, and its volumes are the
+# part's; the analysis reads it.
+if "$PMUCHECK" run --kernels chase.plain --sizes 64M --threads 1 --reps 3 --min-time 1 --reported-levels \
+	--no-progress --out "$TMP/part" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze -q "$TMP/part" >>"$TMP/out" 2>&1; then
+	check "a chase whose pass outlasts --min-time calls over a part of its buffer, with that part's volumes" \
+		python3 - "$TMP/part/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows
+for d in rows:
+    span, size, reps = int(d["span"]), int(d["bytes"]), int(d["reps"])
+    assert size == 64 << 20 and 0 < span < size and span % 1024 == 0, d
+    assert int(d["v_chase_accesses"]) == span // 64 * reps == int(d["v_lines_read"]), d
+PY
+else
+	notok "a chase over 64 MiB runs and is analysed" "$(tail -3 "$TMP/out")"
+fi
 
 # A budget too small for the plan: every planned point is still written, each with at least one repetition
 # and its mark ('' settled, 'noisy' stopped by its share); the run is never cut short.

@@ -1,5 +1,6 @@
 /* test_kern_chase.c — the chain chase.prepare() builds: one cycle through every line exactly once,
- * scattered over pages, made of absolute pointers, deterministic in the seed. */
+ * scattered over pages, made of absolute pointers, deterministic in the seed; and calls over parts of it
+ * that go on where the last one stopped, as the harness calibrates them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +115,61 @@ static void test_smallest_chain_is_a_full_cycle(void **state)
 	free(buf);
 }
 
+/* A call over a part of the chain goes on where the last one stopped (KF_RESUMABLE): four calls over a
+   quarter of it each, every one from the line the one before returned, each stop where the chain's own
+   order puts it, and the fourth back at the start. True of every variant, with and without multiplies. */
+static void test_calls_over_parts_go_on_along_the_chain(void **state)
+{
+	const struct kern_family *f = kern_family_find("chase");
+	uint64_t quarter = CHAIN_BYTES / 4;
+	uint8_t *buf = build(CHAIN_BYTES, 3);
+
+	(void)state;
+	assert_true(f->flags & KF_RESUMABLE);
+	assert_int_equal(quarter % f->granule, 0);
+	for (unsigned j = 0; j < f->nvariants; j++) {
+		uint8_t *at = buf;
+
+		for (int call = 0; call < 4; call++) {
+			uint8_t *want = at;
+
+			for (uint64_t i = 0; i < quarter / KERN_LINE; i++)
+				want = next(want);
+			at = (uint8_t *)(uintptr_t)f->variants[j].fn(at, quarter, 1, 2);
+			assert_ptr_equal(at, want);
+			if (call < 3)
+				assert_ptr_not_equal(at, buf);
+		}
+		assert_ptr_equal(at, buf);
+	}
+	free(buf);
+}
+
+/* Calibration's steps (kern_call_longer): the chase's part of its buffer grows from one granule to all of
+   it, capped there when the buffer is no power of two granules, and only then the passes double; a
+   family that cannot go on from where it stopped always calls over its whole buffer. */
+static void test_a_resumable_call_grows_its_part_before_its_passes(void **state)
+{
+	const struct kern_family *chase = kern_family_find("chase"), *load = kern_family_find("load");
+	uint64_t g = chase->granule, bytes = 5 * g, span = kern_first_span(chase, bytes), reps = 1;
+	const uint64_t want[][2] = {{2 * g, 1}, {4 * g, 1}, {5 * g, 1}, {5 * g, 2}, {5 * g, 4}};
+
+	(void)state;
+	assert_true(span == g);
+	for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+		kern_call_longer(chase, bytes, &span, &reps);
+		assert_true(span == want[i][0] && reps == want[i][1]);
+	}
+	assert_true(kern_first_span(chase, g) == g); /* one granule: already the whole buffer */
+	assert_false(load->flags & KF_RESUMABLE);
+	bytes = 8 * load->granule;
+	span = kern_first_span(load, bytes);
+	reps = 1;
+	assert_true(span == bytes);
+	kern_call_longer(load, bytes, &span, &reps);
+	assert_true(span == bytes && reps == 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +177,8 @@ int main(void)
 		cmocka_unit_test(test_chain_crosses_pages_at_random_lines),
 		cmocka_unit_test(test_chain_is_deterministic_in_seed),
 		cmocka_unit_test(test_smallest_chain_is_a_full_cycle),
+		cmocka_unit_test(test_calls_over_parts_go_on_along_the_chain),
+		cmocka_unit_test(test_a_resumable_call_grows_its_part_before_its_passes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ static const struct raw_out_row written = {
 	.bytes = 16384,
 	.arrays = 2,
 	.reps = 131072,
+	.span = 8192,
 	.diff = "reps",
 	.threads = 2,
 	.cpus = "0;1",

@@ -219,6 +219,42 @@ static void test_point_changing_parameters_is_rejected(void **state)
 	free(raw);
 }
 
+/* raw with a `span` column after `reps` (the generator writes files from before it): 0 (unknown) on every
+   row but line bad_line's, which gets bad. Fields up to `reps` are never quoted. */
+static char *with_span(const char *raw, int bad_line, const char *bad)
+{
+	size_t n = strlen(raw);
+	char *out = malloc(2 * n + 64), *o = out;
+	int line = 1, field = 0;
+
+	assert_non_null(out);
+	for (const char *p = raw; *p; p++) {
+		*o++ = *p;
+		if (*p == '\n') {
+			line++;
+			field = 0;
+		} else if (*p == ',' && ++field == 14) /* after point .. reps */
+			o += sprintf(o, "%s,", line == 1 ? "span" : line == bad_line ? bad : "0");
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A pass cannot cover more than the point's buffer: a span beyond `bytes` is refused, naming the line. */
+static void test_span_beyond_the_buffer_names_its_line(void **state)
+{
+	char *raw = good_raw(), *spanned = with_span(raw, 4, "99999999999");
+
+	(void)state;
+	assert_non_null(strstr(spanned, ",reps,span,diff,"));
+	expect_failure(spanned, NULL, "raw.csv:4:", "'span'");
+	free(spanned);
+	spanned = with_span(raw, 4, "-1");
+	expect_failure(spanned, NULL, "raw.csv:4:", "'span'");
+	free(spanned);
+	free(raw);
+}
+
 static void test_empty_raw_csv_is_an_error(void **state)
 {
 	(void)state;
@@ -281,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_status_names_its_line),
 		cmocka_unit_test(test_unclosed_quote_names_the_line_it_opened_on),
 		cmocka_unit_test(test_point_changing_parameters_is_rejected),
+		cmocka_unit_test(test_span_beyond_the_buffer_names_its_line),
 		cmocka_unit_test(test_empty_raw_csv_is_an_error),
 		cmocka_unit_test(test_machine_json_syntax_error_names_its_line),
 		cmocka_unit_test(test_machine_json_without_levels_is_an_error),
