@@ -18,6 +18,11 @@ static const char header[] =
 #undef NAME
 #undef VOLUME
 
+const char *raw_header(void)
+{
+	return header + 1;
+}
+
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {

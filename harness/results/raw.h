@@ -51,6 +51,8 @@ struct raw_writer {
 	char path[4096];
 };
 
+/* The header line raw.csv begins with, "\n" included. */
+const char *raw_header(void);
 /* Creates dir/raw.csv (must not exist) and writes the header. */
 int raw_create(struct raw_writer *w, const char *dir, struct err *e);
 /* Opens an existing dir/raw.csv to append to (pmucheck run --resume). */

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "raw.h"
 #include "resume.h"
 
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
@@ -78,6 +79,16 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 			break;
 		}
 		if (!ri->header_end) {
+			/* rows of other columns appended to it would leave a file that no reader can split */
+			if (strcmp(line, raw_header())) {
+				free(line);
+				fclose(f);
+				return err_set(
+					e, E_USAGE,
+					"--resume: %s has other columns than this pmucheck writes (a run of "
+					"another version): it cannot be continued; measure again",
+					path);
+			}
 			ri->header_end = off + n;
 		} else {
 			int p = atoi(line);

@@ -77,3 +77,22 @@ expect_status "resume of a run stopped before it wrote machine.json is refused" 
 cp "$TMP/check.out" "$TMP/early.out"
 check "... saying it measured nothing and must start again" grep -q "measured nothing; start it again" "$TMP/early.out"
 expect_status "resume with other options is refused" 2 "$PMUCHECK" run --resume "$TMP/full" --quick
+
+# An interrupted run of a version whose raw.csv had other columns (here: before `span`): appending this
+# version's rows would leave a file no reader can split, so it is refused and left as it was.
+cp -r "$TMP/full" "$TMP/older" && touch "$TMP/older/PARTIAL"
+python3 - "$TMP/older" <<'PY'
+import json, sys
+d = sys.argv[1]
+m = json.load(open(d + "/machine.json"))
+m["finished_utc"] = None
+json.dump(m, open(d + "/machine.json", "w"))
+rows = open(d + "/raw.csv").read().split("\n", 1)
+assert ",span," in rows[0]
+open(d + "/raw.csv", "w").write(rows[0].replace(",span,", ",", 1) + "\n" + rows[1])
+PY
+cp "$TMP/older/raw.csv" "$TMP/older.raw"
+expect_status "resume of a run whose raw.csv has other columns is refused" 2 "$PMUCHECK" run --resume "$TMP/older"
+cp "$TMP/check.out" "$TMP/older.out"
+check "... saying so, and its raw.csv is left as it was" sh -c \
+	"grep -q 'other columns than this pmucheck writes' '$TMP/older.out' && cmp -s '$TMP/older/raw.csv' '$TMP/older.raw'"
