@@ -1,15 +1,18 @@
 /* kern_drive.c — calls one kernel exactly once, for the exactness checks under valgrind
  * (tests/kernels/valgrind_exact.sh).
  *
- * usage: kern_drive [-n] VARIANT BYTES REPS ARG   (-n: print the volumes, do not run the kernel)
+ * usage: kern_drive [-n] VARIANT BYTES REPS ARG [BUFFER]   (-n: print the volumes, do not run the kernel)
  *        kern_drive --list      one line per variant: name, ISA bits (enum kern_isa), granule, arg_max
  *        kern_drive --cases     one line per exactness case of every variant: name, ISA bits, bytes,
- *                               reps, arg (see print_cases)
+ *                               reps, arg, and for a call over a part of its buffer the buffer's
+ *                               bytes (see print_cases)
  *
  * Prints the descriptor's volumes ("name=value" per line) and the kernel's entry address ("fn=0x..."),
  * then prepares the buffer as the harness would (zero-filled arrays + 4096 bytes of slack, the
- * family's prepare() with seed 1) and calls the kernel once. Exit 2 on bad arguments. Linked
- * without PIE so that the printed address is the one `nm` lists.
+ * family's prepare() with seed 1) and calls the kernel once. BUFFER (a KF_RESUMABLE family only, at
+ * least BYTES; default BYTES): the buffer prepare() builds, of which the call covers BYTES, as the
+ * harness calls a chase whose pass outlasts --min-time. Exit 2 on bad arguments. Linked without PIE
+ * so that the printed address is the one `nm` lists.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,7 +40,8 @@ static void add_arg(uint64_t *set, unsigned *n, uint64_t x)
 /* The cases of every variant, derived from its descriptor alone: the shapes (granules x passes)
    3 x 2, 1 x 1 and 8 x 3 in turn (several block counts, one and several passes), each with the next
    of the variant's arguments: the largest, its --quick values, 1 and 0 (the full sweep, and a
-   split, and no delay or multiply at all); 0 only when the variant takes no argument. */
+   split, and no delay or multiply at all); 0 only when the variant takes no argument. A resumable
+   family's variants add one call over a part of their buffer. */
 static void print_cases(void)
 {
 	static const unsigned shape[3][2] = {{3, 2}, {1, 1}, {8, 3}};
@@ -60,6 +64,10 @@ static void print_cases(void)
 			for (unsigned c = 0; c < (n > 3 ? n : 3); c++)
 				printf("%s %u %" PRIu64 " %u %" PRIu64 "\n", v->name, v->isa,
 				       (uint64_t)shape[c % 3][0] * f->granule, shape[c % 3][1], args[c % n]);
+			/* a call over 3 granules of a buffer of 8, one pass: its loads are all distinct lines */
+			if (f->flags & KF_RESUMABLE)
+				printf("%s %u %" PRIu64 " 1 %" PRIu64 " %" PRIu64 "\n", v->name, v->isa,
+				       (uint64_t)3 * f->granule, args[0], (uint64_t)8 * f->granule);
 		}
 	}
 }
@@ -70,7 +78,7 @@ int main(int argc, char **argv)
 	const struct kern_variant *v;
 	struct kern_params p;
 	struct kern_volumes vol;
-	uint64_t total;
+	uint64_t total, buffer;
 	void *buf;
 	int dry = argc > 1 && strcmp(argv[1], "-n") == 0;
 
@@ -89,7 +97,7 @@ int main(int argc, char **argv)
 	}
 	argc -= dry;
 	argv += dry;
-	if (argc != 5)
+	if (argc != 5 && argc != 6)
 		return usage("wrong number of arguments");
 	v = kern_variant_find(argv[1], &f);
 	if (!v)
@@ -99,6 +107,11 @@ int main(int argc, char **argv)
 	p.arg = strtoull(argv[4], NULL, 0);
 	if (!p.bytes || p.bytes % f->granule || !p.reps || p.arg > f->arg_max)
 		return usage("bytes must be a non-zero multiple of the granule, reps >= 1, arg <= arg_max");
+	buffer = argc == 6 ? strtoull(argv[5], NULL, 0) : p.bytes;
+	if (buffer < p.bytes || buffer % f->granule || (buffer > p.bytes && !(f->flags & KF_RESUMABLE)))
+		return usage(
+			"the buffer must be a multiple of the granule, at least bytes, and more only for "
+			"a family whose calls may cover a part of it");
 
 	f->volumes(v, &p, &vol);
 #define PRINT_FIELD(name, presence) printf(#name "=%" PRIu64 "\n", vol.name);
@@ -108,15 +121,17 @@ int main(int argc, char **argv)
 	if (dry)
 		return 0;
 
-	total = f->arrays * p.bytes + KERN_PAGE;
+	total = f->arrays * buffer + KERN_PAGE;
 	if (posix_memalign(&buf, KERN_PAGE, total) != 0)
 		return 1;
 	memset(buf, 0, total);
 	/* where the arrays lie: valgrind_exact.sh counts the distinct lines the kernel's loads touch there */
 	printf("buf=%" PRIu64 "\nspan=%" PRIu64 "\n", (uint64_t)(uintptr_t)buf, total);
 	fflush(stdout);
-	if (f->prepare)
-		f->prepare(v, &p, buf, 1);
+	if (f->prepare) {
+		struct kern_params whole = {buffer, p.reps, p.arg};
+		f->prepare(v, &whole, buf, 1);
+	}
 	v->fn(buf, p.bytes, p.reps, p.arg);
 	free(buf);
 	return 0;
