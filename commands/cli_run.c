@@ -65,6 +65,10 @@ static void usage(FILE *f)
 		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each "
 		"level ends\n"
+		"      --levels-from DIR   the level sizes the run in DIR measured (same caches reported): "
+		"no\n"
+		"                          probe, the same sizes as that run, so two runs compare point by "
+		"point\n"
 		"      --no-thp            4 KiB pages for the buffers (default: transparent huge pages)\n"
 		"      --seed N            seed of the pointer-chase permutations (default 1)\n"
 		"  -o, --out DIR           results directory (must not exist)\n"
@@ -87,6 +91,7 @@ enum {
 	OPT_PREFETCH,
 	OPT_KEEP_GOING,
 	OPT_REPORTED_LEVELS,
+	OPT_LEVELS_FROM,
 	OPT_TIME_BUDGET,
 	OPT_CONFIG,
 	OPT_PRESET,
@@ -116,6 +121,7 @@ static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
 					{"config", required_argument, NULL, OPT_CONFIG},
 					{"preset", required_argument, NULL, OPT_PRESET},
 					{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS},
+					{"levels-from", required_argument, NULL, OPT_LEVELS_FROM},
 					{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
 					{"events", required_argument, NULL, 'e'},
 					{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
@@ -280,6 +286,9 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case OPT_REPORTED_LEVELS:
 			rc->reported_levels = 1;
 			break;
+		case OPT_LEVELS_FROM:
+			rc->levels_from = optarg;
+			break;
 		case OPT_CONFIG:
 			rc->config = optarg;
 			break;
@@ -313,6 +322,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			       "--json: only with --dry-run (a run's results are JSON files already)");
 	if (rc->resume && argc != 3)
 		return err_set(e, E_USAGE, "--resume takes no other options: the run continues with its own");
+	if (rc->levels_from && rc->reported_levels)
+		return err_set(
+			e, E_USAGE,
+			"--levels-from and --reported-levels both set the level sizes: give one of them");
 	if (rc->preset &&
 	    (o->kernels || o->nsizes || o->nthreads || o->nargs || o->nplaces || rc->prefetch || rc->events))
 		return err_set(e, E_USAGE,
@@ -348,11 +361,13 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 		err_wrap(e, E_USAGE, "--resume: the arguments in %s/machine.json", dir);
 		goto out;
 	}
-	/* Once points are written, the sizes must be the interrupted run's, not a new probe's. */
+	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or
+	   those it took itself (--levels-from), or the reported ones. */
 	if (ri.header_end) {
 		for (int l = 0; l < t->ncaches; l++)
 			t->caches[l].measured = ri.measured[l];
-		rc.reported_levels = 1;
+		if (!rc.reported_levels && !rc.levels_from)
+			rc.levels_from = dir;
 	}
 	rc.resumed = &ri;
 	snprintf(rc.dir, sizeof rc.dir, "%s", dir);

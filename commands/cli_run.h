@@ -20,8 +20,10 @@ struct run_cli {
 	int argc;                    /* the arguments, for machine.json (a resumed run re-parses them) */
 	char **argv;
 	int keep_going;
-	int reported_levels; /* skip the level probe */
-	char dir[4096];      /* the results directory, once created */
+	int reported_levels;     /* --reported-levels: the reported sizes, no level probe */
+	const char *levels_from; /* --levels-from DIR, or a resumed run's own directory: the sizes the level
+	                            probe of the run there measured, no probe of its own */
+	char dir[4096];          /* the results directory, once created */
 	int help;
 	int dry_run;
 	int json;     /* --json: the dry run's plan as JSON */

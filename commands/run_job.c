@@ -14,6 +14,7 @@
 #include "experiment.h"
 #include "level_check.h"
 #include "levels.h"
+#include "levels_from.h"
 #include "machine.h"
 #include "progress_line.h"
 #include "results.h"
@@ -212,6 +213,17 @@ static void say_skipped(const struct run_job *j)
 				j->xs[i].plan.skipped);
 }
 
+/* --levels-from DIR: the sizes the run there measured become this machine's measured ones. */
+static int take_levels(const char *dir, struct topo *t, struct err *e)
+{
+	uint64_t measured[TOPO_MAX_LEVELS];
+	int r = levels_from_run(dir, t, measured, e);
+
+	for (int l = 0; !r && l < t->ncaches; l++)
+		t->caches[l].measured = measured[l];
+	return r;
+}
+
 /* Finds where the levels really end, on the first CPU; the plans are rebuilt from that. */
 static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, double tsc_hz, struct err *e)
 {
@@ -371,7 +383,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		summary_print(stdout, &x->plan, st.results, rc->dir, rc->reported_levels);
+		summary_print(stdout, &x->plan, st.results, rc->dir, rc->reported_levels, rc->levels_from);
 	}
 	*base += x->plan.npoints;
 	free(st.results);
@@ -534,7 +546,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	say_skipped(j);
-	r = rc->reported_levels ? 0 : probe_levels(rc, t, j, tsc_hz, e);
+	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
 		r = plan_all(t, j, e);
@@ -631,7 +643,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	progress_line_init(&j->progress, rc->progress);
 	/* Every check first: bad input is refused before anything is written. */
 	sysinfo_read(&j->sys);
-	r = build_experiments(rc, t, j, e);
+	r = rc->levels_from && !rc->resumed ? take_levels(rc->levels_from, t, e) : 0;
+	if (!r)
+		r = build_experiments(rc, t, j, e);
 	if (!r)
 		r = plan_all(t, j, e);
 	if (!r && rc->dry_run) {
@@ -662,7 +676,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 					       .threads_max = rc->cfg.plan.ncpus,
 					       .argc = rc->argc,
 					       .argv = rc->argv,
-					       .resumed = rc->resumed != NULL};
+					       .resumed = rc->resumed != NULL,
+					       .levels_from = rc->resumed ? NULL : rc->levels_from};
 		if (rc->resumed)
 			j->mf.probe = json_incref(rc->resumed->levels);
 		/* Marked partial, with the arguments --resume needs, before anything is measured. */

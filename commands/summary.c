@@ -106,7 +106,7 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
-		   int reported_levels)
+		   int reported_levels, const char *levels_from)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0;
@@ -184,7 +184,12 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "
 			"tenant in it, or a level smaller than planned): left out\n",
 			LEVEL_DRAM_NS);
-	if (reported_levels)
+	if (levels_from)
+		fprintf(f,
+			"levels as the run in %s had them (its machine.json; not probed again); raw "
+			"data: %s/raw.csv\n",
+			levels_from, dir);
+	else if (reported_levels)
 		fprintf(f,
 			"levels as reported by hwloc (--reported-levels: not probed); raw data: %s/raw.csv\n",
 			dir);

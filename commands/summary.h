@@ -10,6 +10,6 @@
 #include "run.h"
 
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
-		   int reported_levels);
+		   int reported_levels, const char *levels_from);
 
 #endif

@@ -68,6 +68,8 @@ static json_t *levels_json(const struct machine_facts *m)
 	json_object_set_new(probe, "reported_all_threads", all);
 	json_object_set_new(probe, "threads_max", json_integer(m->threads_max));
 	json_object_set_new(probe, "measured", measured);
+	if (m->levels_from)
+		json_object_set_new(probe, "from", json_string(m->levels_from));
 	return probe;
 }
 

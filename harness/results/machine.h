@@ -27,6 +27,7 @@ struct machine_facts {
 	int argc;               /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;
+	const char *levels_from; /* --levels-from DIR: whose measured level sizes the run took; else NULL */
 };
 
 json_t *machine_json(const struct machine_facts *m);

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "levels_from.h"
 #include "raw.h"
 #include "resume.h"
 
@@ -14,7 +15,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096], marker[4096];
 	json_error_t je;
-	json_t *m, *argv, *measured, *started;
+	json_t *m, *argv, *started;
 	size_t i;
 	json_t *v;
 
@@ -46,12 +47,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");
 	ri->levels = json_incref(json_object_get(m, "levels"));
-	measured = json_object_get(ri->levels, "measured");
-	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {
-		char key[8];
-		snprintf(key, sizeof key, "L%d", l + 1);
-		ri->measured[l] = (uint64_t)json_integer_value(json_object_get(measured, key));
-	}
+	levels_measured_read(ri->levels, ri->measured);
 	json_decref(m);
 	return 0;
 }

@@ -101,6 +101,54 @@ else
 	notok "a chase over 64 MiB runs and is analysed" "$(tail -3 "$TMP/out")"
 fi
 
+# --levels-from: the level sizes another run of this machine had (here the small run's, given the L3 end a
+# probe could have measured: 8 x the reported L2), so two runs plan the same points; refused, with nothing
+# written, for a directory that holds no run, another machine's run, or beside --reported-levels.
+cp -r "$TMP/small" "$TMP/first"
+l3=$(python3 - "$TMP/first/machine.json" "$TMP/other.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+l3 = 8 * m["levels"]["reported"]["L2"]
+assert l3 < m["levels"]["reported"]["L3"], "this test wants an L3 over 8x the L2"
+m["levels"]["measured"] = {"L3": l3}
+json.dump(m, open(sys.argv[1], "w"))
+m["levels"]["reported"]["L1"] += 1024
+json.dump(m, open(sys.argv[2], "w"))
+print(l3)
+PY
+)
+mkdir "$TMP/other" && cp "$TMP/other.json" "$TMP/other/machine.json"
+while IFS='|' read -r name msg args; do
+	# shellcheck disable=SC2086
+	"$PMUCHECK" run --results "$TMP/res" --kernels load.gpr $args >"$TMP/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne 2 ] || ! grep -qF -- "$msg" "$TMP/out" || [ -e "$TMP/res" ]; then
+		notok "run --levels-from refuses $name" "exit $rc, $(tail -1 "$TMP/out")"
+		rm -rf "$TMP/res"
+	else
+		ok "run --levels-from refuses $name (exit 2, message, nothing written)"
+	fi
+done <<CASES
+a directory without a run|--levels-from: $TMP/nosuch/machine.json|--levels-from $TMP/nosuch
+another machine's run|its level sizes are not this machine's|--levels-from $TMP/other
+it beside --reported-levels|both set the level sizes|--levels-from $TMP/first --reported-levels
+CASES
+"$PMUCHECK" run --quick --dry-run --kernels load.gpr --threads 1 --levels-from "$TMP/first" >"$TMP/plan" 2>&1
+check "--levels-from plans the L3 point inside the L3 that run had (--quick: at half of it)" \
+	grep -q " $((l3 / 2)) B/array  L3 " "$TMP/plan"
+if "$PMUCHECK" run --levels-from "$TMP/first" --kernels load.gpr --sizes 16k --threads 1 --reps 3 --no-progress \
+	--out "$TMP/second" >"$TMP/out" 2>&1; then
+	check "a run --levels-from records those sizes and whose they were, and says so" python3 - "$TMP" "$l3" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1] + "/second/machine.json"))["levels"]
+assert m["measured"] == {"L3": int(sys.argv[2])}, m["measured"]
+assert m["from"] == sys.argv[1] + "/first", m.get("from")
+assert "levels as the run in %s/first had them" % sys.argv[1] in open(sys.argv[1] + "/out").read()
+PY
+else
+	notok "a run --levels-from runs" "$(tail -3 "$TMP/out")"
+fi
+
 # A budget too small for the plan: every planned point is still written, each with at least one repetition
 # and its mark ('' settled, 'noisy' stopped by its share); the run is never cut short.
 if "$PMUCHECK" run --kernels load.sse --sizes 16k,4M --reported-levels --time-budget 1 --no-progress \

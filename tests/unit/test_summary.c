@@ -33,7 +33,7 @@ static char *print(struct plan_point *pts, struct run_point_result *res, int n)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	summary_print(f, &p, res, "/results/x", 0);
+	summary_print(f, &p, res, "/results/x", 0, NULL);
 	fclose(f);
 	return buf;
 }
@@ -145,9 +145,29 @@ static void test_reported_levels_are_not_called_measured(void **state)
 	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	summary_print(f, &p, res, "/results/x", 1);
+	summary_print(f, &p, res, "/results/x", 1, NULL);
 	fclose(f);
 	assert_non_null(strstr(buf, "levels as reported"));
+	assert_null(strstr(buf, "measured by the latency probe"));
+	free(buf);
+}
+
+/* Levels taken from another run (--levels-from, or the interrupted run a resumed one continues) are that
+   run's, and the summary names the run: neither hwloc's nor a probe of this run. */
+static void test_levels_from_another_run_name_that_run(void **state)
+{
+	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
+	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
+	struct plan p = {.points = pts, .npoints = 1};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	summary_print(f, &p, res, "/results/x", 0, "/results/first");
+	fclose(f);
+	assert_non_null(strstr(buf, "levels as the run in /results/first had them"));
+	assert_null(strstr(buf, "levels as reported"));
 	assert_null(strstr(buf, "measured by the latency probe"));
 	free(buf);
 }
@@ -216,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_clean_table_has_no_mark),
 		cmocka_unit_test(test_thread_count_measured_in_no_point_of_a_cell_is_a_dash),
 		cmocka_unit_test(test_reported_levels_are_not_called_measured),
+		cmocka_unit_test(test_levels_from_another_run_name_that_run),
 		cmocka_unit_test(test_latency_without_clock_has_no_cycles),
 		cmocka_unit_test(test_dram_like_cache_latency_is_not_that_levels),
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),

@@ -1,0 +1,74 @@
+/* levels_from.c — see levels_from.h. */
+#include <stdio.h>
+
+#include "levels_from.h"
+
+void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS])
+{
+	const json_t *measured = json_object_get(levels, "measured");
+
+	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {
+		char key[8];
+		json_int_t v;
+
+		snprintf(key, sizeof key, "L%d", l + 1);
+		v = json_integer_value(json_object_get(measured, key));
+		out[l] = v > 0 ? (uint64_t)v : 0;
+	}
+}
+
+/* Whether the run's reported caches (levels.reported) are this machine's, level by level; why not, in why. */
+static int same_caches(const json_t *levels, const struct topo *t, char *why, size_t len)
+{
+	const json_t *reported = json_object_get(levels, "reported");
+
+	if (!json_is_object(reported)) {
+		snprintf(why, len, "it records no reported cache sizes (levels.reported)");
+		return 0;
+	}
+	if (json_object_size(reported) != (size_t)t->ncaches) {
+		snprintf(why, len, "it saw %zu cache levels, this machine reports %d",
+			 json_object_size(reported), t->ncaches);
+		return 0;
+	}
+	for (int l = 1; l <= t->ncaches; l++) {
+		char key[8];
+		json_int_t there;
+		uint64_t here = topo_reported_share(t, l, 1);
+
+		snprintf(key, sizeof key, "L%d", l);
+		there = json_integer_value(json_object_get(reported, key));
+		if (there < 0 || (uint64_t)there != here) {
+			snprintf(why, len, "its L%d was %lld KiB a thread, this machine's is %llu KiB", l,
+				 (long long)there >> 10, (unsigned long long)here >> 10);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX_LEVELS], struct err *e)
+{
+	char path[4096], why[160];
+	json_error_t je;
+	json_t *m, *levels;
+	int ok;
+
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	m = json_load_file(path, 0, &je);
+	if (!m)
+		return err_set(e, E_USAGE,
+			       "--levels-from: %s: %s (line %d): not a pmucheck results directory", path,
+			       je.text, je.line);
+	levels = json_object_get(m, "levels");
+	ok = json_is_object(levels) && same_caches(levels, t, why, sizeof why);
+	if (!json_is_object(levels))
+		snprintf(why, sizeof why, "it has no \"levels\"");
+	if (ok)
+		levels_measured_read(levels, out);
+	json_decref(m);
+	if (!ok)
+		return err_set(e, E_USAGE, "--levels-from: %s: %s; its level sizes are not this machine's",
+			       path, why);
+	return 0;
+}
