@@ -7,7 +7,8 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/
 bench: pmucheck $(BENCH_BIN) $(RAWGEN)
 	SUITES=bench VERBOSE=1 tests/run.sh $(BENCH)
 
-# make repeatability: two consecutive --quick runs, their peak tables compared (one of the benchmarks).
+# make repeatability: two consecutive --quick runs, their peak tables compared, and a third with the second's
+# level sizes (one of the benchmarks).
 repeatability: pmucheck
 	SUITES=bench VERBOSE=1 tests/run.sh bench/repeatability.sh
 

@@ -6,18 +6,22 @@
 # row's differences, the worst per level and figure, and how disturbed each run was.
 #
 # The runs are a user's: the level probe included (its answer can differ between them, and then so do the
-# points), all kernels, 1 and all threads.
+# points), all kernels, 1 and all threads. A third run right after them takes the second's level sizes
+# (--levels-from), so that the two compare point by point: what is left between them is the measurement's
+# own spread and the machine's, not the probe's.
 . "$(dirname "$0")/../lib.sh"
 
-for i in 1 2; do
-	if ! "$PMUCHECK" run --quick --no-progress --out "$TMP/r$i" >"$TMP/out$i" 2>&1 ||
+for i in 1 2 3; do
+	from=()
+	[ "$i" = 3 ] && from=(--levels-from "$TMP/r2")
+	if ! "$PMUCHECK" run --quick --no-progress "${from[@]}" --out "$TMP/r$i" >"$TMP/out$i" 2>&1 ||
 		! "$PMUCHECK" analyze -q "$TMP/r$i" >>"$TMP/out$i" 2>&1; then
-		notok "run and analyze $i of two --quick runs" "$(tail -3 "$TMP/out$i")"
+		notok "run and analyze $i of three --quick runs" "$(tail -3 "$TMP/out$i")"
 		exit 0
 	fi
 done
 
-python3 - "$TMP/r1" "$TMP/r2" "$TOP/tests/tools/points_clock.py" >"$TMP/cmp" 2>&1 <<'PY'
+compare=$(cat <<'PY'
 import csv, json, subprocess, sys
 LIMIT = {"L1": 0.03, "L2": 0.03, "L3": 0.03, "DRAM": 0.05}
 FIGS = ("bytes_per_cycle_1_core", "bytes_per_cycle_per_core_all", "gbps_1_core", "gbps_all_cores")
@@ -75,11 +79,17 @@ print("# run 1: %s\n# run 2: %s" % (quality(sys.argv[1]), quality(sys.argv[2])))
 print("# %d of %d figures over their limit" % (bad, rows))
 sys.exit(0 if bad == 0 else 3)
 PY
-status=$?
-name="two --quick runs' peak tables agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
-case $status in
-0) ok "$name" ;;
-3) notok "$name" "$(tail -1 "$TMP/cmp" | sed 's/^# //')" ;;
-*) notok "$name" "the comparison failed" ;;
-esac
-cat "$TMP/cmp"
+)
+
+# Compares the peak tables of runs $1 and $2 under the name $3.
+judge() {
+	python3 -c "$compare" "$TMP/$1" "$TMP/$2" "$TOP/tests/tools/points_clock.py" >"$TMP/cmp" 2>&1
+	case $? in
+	0) ok "$3" ;;
+	3) notok "$3" "$(tail -1 "$TMP/cmp" | sed 's/^# //')" ;;
+	*) notok "$3" "the comparison failed" ;;
+	esac
+	cat "$TMP/cmp"
+}
+judge r1 r2 "two --quick runs' peak tables agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
+judge r2 r3 "two --quick runs with the same level sizes (the second --levels-from the first) agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
