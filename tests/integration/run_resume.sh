@@ -78,6 +78,23 @@ cp "$TMP/check.out" "$TMP/early.out"
 check "... saying it measured nothing and must start again" grep -q "measured nothing; start it again" "$TMP/early.out"
 expect_status "resume with other options is refused" 2 "$PMUCHECK" run --resume "$TMP/full" --quick
 
+# A run whose level probe ran (here: the reference run's arguments without --reported-levels, stopped after
+# its first point) resumes with the sizes it had, not a new probe's, and its summary says whose they are.
+cp -r "$TMP/full" "$TMP/probed" && touch "$TMP/probed/PARTIAL"
+python3 - "$TMP/probed" <<'PY'
+import json, sys
+d = sys.argv[1]
+m = json.load(open(d + "/machine.json"))
+m["finished_utc"] = None
+m["argv"] = [a for a in m["argv"] if a != "--reported-levels"]
+json.dump(m, open(d + "/machine.json", "w"))
+rows = open(d + "/raw.csv").read().splitlines(True)
+open(d + "/raw.csv", "w").writelines(r for r in rows if r.split(",")[0] in ("point", "0"))
+PY
+"$PMUCHECK" run --resume "$TMP/probed" >"$TMP/probed.out" 2>&1
+check "a resumed run that had probed takes its own sizes and says so" sh -c \
+	"grep -q 'levels as the run in $TMP/probed had them' '$TMP/probed.out' && ! grep -q 'latency probe' '$TMP/probed.out'"
+
 # An interrupted run of a version whose raw.csv had other columns (here: before `span`): appending this
 # version's rows would leave a file no reader can split, so it is refused and left as it was.
 cp -r "$TMP/full" "$TMP/older" && touch "$TMP/older/PARTIAL"
