@@ -24,8 +24,9 @@ static struct plan_point point(const char *variant, enum level level)
 	return pt;
 }
 
-/* The printed table, in a buffer the caller frees. */
-static char *print(struct plan_point *pts, struct run_point_result *res, int n)
+/* The printed table, the levels as summary_print takes them, in a buffer the caller frees. */
+static char *print_levels(struct plan_point *pts, struct run_point_result *res, int n, int reported,
+			  const char *levels_from)
 {
 	struct plan p = {.points = pts, .npoints = n};
 	char *buf = NULL;
@@ -33,9 +34,15 @@ static char *print(struct plan_point *pts, struct run_point_result *res, int n)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	summary_print(f, &p, res, "/results/x", 0, NULL);
+	summary_print(f, &p, res, "/results/x", reported, levels_from);
 	fclose(f);
 	return buf;
+}
+
+/* The table of a run whose levels the probe measured. */
+static char *print(struct plan_point *pts, struct run_point_result *res, int n)
+{
+	return print_levels(pts, res, n, 0, NULL);
 }
 
 /* The row of an access type ("read", "latency"): its cells are L1, L2, L3, DRAM. */
@@ -139,14 +146,9 @@ static void test_reported_levels_are_not_called_measured(void **state)
 {
 	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
 	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
-	struct plan p = {.points = pts, .npoints = 1};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = print_levels(pts, res, 1, 1, NULL);
 
 	(void)state;
-	summary_print(f, &p, res, "/results/x", 1, NULL);
-	fclose(f);
 	assert_non_null(strstr(buf, "levels as reported"));
 	assert_null(strstr(buf, "measured by the latency probe"));
 	free(buf);
@@ -158,14 +160,9 @@ static void test_levels_from_another_run_name_that_run(void **state)
 {
 	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
 	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
-	struct plan p = {.points = pts, .npoints = 1};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = print_levels(pts, res, 1, 0, "/results/first");
 
 	(void)state;
-	summary_print(f, &p, res, "/results/x", 0, "/results/first");
-	fclose(f);
 	assert_non_null(strstr(buf, "levels as the run in /results/first had them"));
 	assert_null(strstr(buf, "levels as reported"));
 	assert_null(strstr(buf, "measured by the latency probe"));
