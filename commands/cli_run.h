@@ -21,8 +21,8 @@ struct run_cli {
 	char **argv;
 	int keep_going;
 	int reported_levels;     /* --reported-levels: the reported sizes, no level probe */
-	const char *levels_from; /* --levels-from DIR, or a resumed run's own directory: the sizes the level
-	                            probe of the run there measured, no probe of its own */
+	const char *levels_from; /* --levels-from DIR, or a resumed run's own directory: the level sizes the
+	                            run there had (its machine.json), no probe of its own */
 	char dir[4096];          /* the results directory, once created */
 	int help;
 	int dry_run;
