@@ -66,6 +66,15 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 		snprintf(why, sizeof why, "it has no \"levels\"");
 	if (ok)
 		levels_measured_read(levels, out);
+	/* a probe only ever measures a level shorter than reported (levels_apply) */
+	for (int l = 1; ok && l <= t->ncaches; l++)
+		if (out[l - 1] > topo_reported_share(t, l, 1)) {
+			snprintf(why, sizeof why,
+				 "its L%d measured %llu KiB, more than the %llu KiB reported", l,
+				 (unsigned long long)out[l - 1] >> 10,
+				 (unsigned long long)topo_reported_share(t, l, 1) >> 10);
+			ok = 0;
+		}
 	json_decref(m);
 	if (!ok)
 		return err_set(e, E_USAGE, "--levels-from: %s: %s; its level sizes are not this machine's",

@@ -103,9 +103,10 @@ fi
 
 # --levels-from: the level sizes another run of this machine had (here the small run's, given the L3 end a
 # probe could have measured: 8 x the reported L2), so two runs plan the same points; refused, with nothing
-# written, for a directory that holds no run, another machine's run, or beside --reported-levels.
+# written, for a directory that holds no run, another machine's run, a level longer than reported (no probe
+# measures one), or beside --reported-levels.
 cp -r "$TMP/small" "$TMP/first"
-l3=$(python3 - "$TMP/first/machine.json" "$TMP/other.json" <<'PY'
+l3=$(python3 - "$TMP/first/machine.json" "$TMP/other.json" "$TMP/longer.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 l3 = 8 * m["levels"]["reported"]["L2"]
@@ -114,10 +115,14 @@ m["levels"]["measured"] = {"L3": l3}
 json.dump(m, open(sys.argv[1], "w"))
 m["levels"]["reported"]["L1"] += 1024
 json.dump(m, open(sys.argv[2], "w"))
+m["levels"]["reported"]["L1"] -= 1024
+m["levels"]["measured"] = {"L2": 2 * m["levels"]["reported"]["L2"]}
+json.dump(m, open(sys.argv[3], "w"))
 print(l3)
 PY
 )
-mkdir "$TMP/other" && cp "$TMP/other.json" "$TMP/other/machine.json"
+mkdir "$TMP/other" "$TMP/longer" && cp "$TMP/other.json" "$TMP/other/machine.json" &&
+	cp "$TMP/longer.json" "$TMP/longer/machine.json"
 while IFS='|' read -r name msg args; do
 	# shellcheck disable=SC2086
 	"$PMUCHECK" run --results "$TMP/res" --kernels load.gpr $args >"$TMP/out" 2>&1
@@ -131,6 +136,7 @@ while IFS='|' read -r name msg args; do
 done <<CASES
 a directory without a run|--levels-from: $TMP/nosuch/machine.json|--levels-from $TMP/nosuch
 another machine's run|its level sizes are not this machine's|--levels-from $TMP/other
+a level measured longer than reported|more than the|--levels-from $TMP/longer
 it beside --reported-levels|both set the level sizes|--levels-from $TMP/first --reported-levels
 CASES
 "$PMUCHECK" run --quick --dry-run --kernels load.gpr --threads 1 --levels-from "$TMP/first" >"$TMP/plan" 2>&1
