@@ -159,7 +159,7 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER, sock = grp && grp->scope == CTR_SCOPE_SOCKET;
 	void *buf = fresh ? g->fresh[tid][hi].base : (void *)(uintptr_t)g->at[tid];
-	uint64_t bytes = fresh ? (hi ? 2 : 1) * pt->bytes : sh->span;
+	uint64_t bytes = fresh && hi ? 2 * sh->span : sh->span;
 	uint64_t reps = fresh ? 1 : (hi ? 2 : 1) * sh->reps;
 	uint64_t *t = hi ? &sh->hi[tid] : &sh->lo[tid];
 	struct pass_counters *pc = &g->pc[tid][hi];
@@ -493,7 +493,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		sh->reps = 1;
-		sh->span = fresh ? pt->bytes : kern_first_span(pt->fam, pt->bytes);
+		sh->span = kern_first_span(pt->fam,
+					   pt->bytes); /* the whole buffer but for a resumable kernel */
 		/* a clock sample (CLOCK_TRIES runs of N and of 2N adds) costs about 12/80 of the shortest
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
