@@ -23,7 +23,8 @@ static void usage(FILE *f)
 		"huge pages and SMT, the measured TSC and core clocks.\n\n"
 		"  --json      the same as one JSON object\n"
 		"  --levels    also measure where each cache level ends (the level probe 'run' makes\n"
-		"              first: a pointer chase over a geometric size grid on the first CPU)\n"
+		"              first: a pointer chase over a geometric size grid on the first CPU) and\n"
+		"              the sizes a run would take from it\n"
 		"  --quick     with --levels: the coarser grid of 'run --quick'\n"
 		"  -h, --help\n");
 }
@@ -81,8 +82,9 @@ static void config_print(const struct sysinfo *sys, FILE *f)
 	cfg_free(&c);
 }
 
-/* The probe's curve in one line per point, then the plateaus it found and what disagrees with hwloc. */
-static void levels_print(const struct levels_probe *p, int cpu)
+/* The probe's curve in one line per point, the plateaus it found, what disagrees with hwloc, and the
+   sizes a run would take from it (t after levels_apply). */
+static void levels_print(const struct levels_probe *p, const struct topo *t, int cpu)
 {
 	printf("\nlevel probe (pointer chase on CPU %d, ns per access):\n", cpu);
 	for (int i = 0; i < p->npoints; i++)
@@ -92,6 +94,12 @@ static void levels_print(const struct levels_probe *p, int cpu)
 		       p->plateau[i].last / 1024.0, p->plateau[i].ns);
 	for (int i = 0; i < p->ndisagreements; i++)
 		printf("disagreement    %s\n", p->disagreements[i]);
+	printf("a run takes    ");
+	for (int l = 0; l < t->ncaches; l++)
+		printf("%s L%d %.1f KiB (%s)", l ? "," : "", l + 1,
+		       (t->caches[l].measured ? t->caches[l].measured : t->caches[l].size) / 1024.0,
+		       t->caches[l].measured ? "measured" : "reported");
+	printf("\n");
 }
 
 static int cmd_info(int argc, char **argv)
@@ -147,6 +155,8 @@ static int cmd_info(int argc, char **argv)
 		topo_free(&t);
 		return cli_fail("info", r, &e);
 	}
+	if (levels)
+		levels_apply(&probe, &t);
 	if (json) {
 		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o, s:s, s:s}, s:o}", "host", sys.host,
 				      "cpu", sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
@@ -154,8 +164,11 @@ static int cmd_info(int argc, char **argv)
 				      no_clock ? json_null() : json_real(ghz), "repetition_clock",
 				      aperf ? "APERF/MPERF" : "add chains", "aperf_mperf",
 				      aperf ? "used" : aperf_why, "counters", ctr_availability_json());
-		if (levels)
-			json_object_set_new(o, "levels", levels_json(&probe));
+		if (levels) {
+			json_t *l = levels_json(&probe);
+			json_object_set_new(l, "measured", topo_measured_json(&t));
+			json_object_set_new(o, "levels", l);
+		}
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fputc('\n', stdout);
 		json_decref(o);
@@ -178,7 +191,7 @@ static int cmd_info(int argc, char **argv)
 		printf("\n");
 		ctr_availability_print(stdout);
 		if (levels)
-			levels_print(&probe, t.cpus[0]);
+			levels_print(&probe, &t, t.cpus[0]);
 	}
 	topo_free(&t);
 	return 0;

@@ -383,3 +383,17 @@ json_t *topo_json(const struct topo *t)
 	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o}", "sockets", t->sockets, "cores", t->cores, "pus",
 			 t->pus, "numa_nodes", t->numa_nodes, "smt", t->smt, "caches", caches);
 }
+
+json_t *topo_measured_json(const struct topo *t)
+{
+	json_t *measured = json_object();
+
+	for (int l = 1; l <= t->ncaches; l++) {
+		char key[8];
+		if (!t->caches[l - 1].measured)
+			continue;
+		snprintf(key, sizeof key, "L%d", l);
+		json_object_set_new(measured, key, json_integer((json_int_t)t->caches[l - 1].measured));
+	}
+	return measured;
+}

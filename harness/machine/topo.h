@@ -87,5 +87,8 @@ void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len);
 
 void topo_print(const struct topo *t, FILE *f);
 json_t *topo_json(const struct topo *t);
+/* The level sizes the latency probe measured where it found a level smaller than reported, {"L3": bytes}
+   (machine.json levels.measured; `info --levels` shows what a run would take). */
+json_t *topo_measured_json(const struct topo *t);
 
 #endif

@@ -51,7 +51,7 @@ static json_t *libraries_json(void)
    built from those): docs/results-format.md keeps the two apart. */
 static json_t *levels_json(const struct machine_facts *m)
 {
-	json_t *one = json_object(), *all = json_object(), *measured = json_object(), *probe;
+	json_t *one = json_object(), *all = json_object(), *probe;
 
 	for (int l = 1; l <= m->topo->ncaches; l++) {
 		char key[8];
@@ -59,15 +59,12 @@ static json_t *levels_json(const struct machine_facts *m)
 		json_object_set_new(one, key, json_integer((json_int_t)topo_reported_share(m->topo, l, 1)));
 		json_object_set_new(
 			all, key, json_integer((json_int_t)topo_reported_share(m->topo, l, m->threads_max)));
-		if (m->topo->caches[l - 1].measured)
-			json_object_set_new(measured, key,
-					    json_integer((json_int_t)m->topo->caches[l - 1].measured));
 	}
 	probe = m->probe ? json_deep_copy(m->probe) : json_pack("{s:[]}", "disagreements");
 	json_object_set_new(probe, "reported", one);
 	json_object_set_new(probe, "reported_all_threads", all);
 	json_object_set_new(probe, "threads_max", json_integer(m->threads_max));
-	json_object_set_new(probe, "measured", measured);
+	json_object_set_new(probe, "measured", topo_measured_json(m->topo));
 	if (m->levels_from)
 		json_object_set_new(probe, "from", json_string(m->levels_from));
 	return probe;
