@@ -33,9 +33,31 @@ static void load_caches(struct topo *t)
 	}
 }
 
+/* hwloc's allowed PUs, and on this machine only those in the calling thread's affinity (topo.h says why). A
+   synthetic or XML topology describes another machine, whose PUs this process's mask does not name. */
+static int load_usable(struct topo *t)
+{
+	hwloc_bitmap_t bound;
+
+	t->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->h));
+	if (!t->usable)
+		return -1;
+	if (!hwloc_topology_is_thissystem(t->h))
+		return 0;
+	bound = hwloc_bitmap_alloc();
+	if (!bound)
+		return -1;
+	if (hwloc_get_cpubind(t->h, bound, HWLOC_CPUBIND_THREAD) == 0 &&
+	    hwloc_bitmap_intersects(bound, t->usable)) {
+		t->bound = !hwloc_bitmap_isincluded(t->usable, bound);
+		hwloc_bitmap_and(t->usable, t->usable, bound);
+	}
+	hwloc_bitmap_free(bound);
+	return 0;
+}
+
 int topo_load(struct topo *t, struct err *e)
 {
-	hwloc_const_cpuset_t allowed;
 	int id;
 
 	memset(t, 0, sizeof *t);
@@ -49,15 +71,18 @@ int topo_load(struct topo *t, struct err *e)
 		t->sockets = 1;
 	t->smt = t->cores > 0 ? t->pus / t->cores : 1;
 
-	allowed = hwloc_topology_get_allowed_cpuset(t->h);
-	hwloc_bitmap_foreach_begin(id, allowed)
+	if (load_usable(t)) {
+		topo_free(t);
+		return err_set(e, E_RUNTIME, "out of memory for the CPU set");
+	}
+	hwloc_bitmap_foreach_begin(id, t->usable)
 	{
 		if (t->ncpus < TOPO_MAX_CPUS)
 			t->cpus[t->ncpus++] = id;
 	}
 	hwloc_bitmap_foreach_end();
 	if (t->ncpus == 0) {
-		hwloc_topology_destroy(t->h);
+		topo_free(t);
 		return err_set(e, E_RUNTIME, "hwloc reports no usable CPU");
 	}
 	load_caches(t);
@@ -68,7 +93,9 @@ void topo_free(struct topo *t)
 {
 	if (t->h)
 		hwloc_topology_destroy(t->h);
+	hwloc_bitmap_free(t->usable);
 	t->h = NULL;
+	t->usable = NULL;
 }
 
 static uint64_t share(const struct topo *t, int level, int threads, int use_measured)
@@ -99,22 +126,23 @@ uint64_t topo_reported_share(const struct topo *t, int level, int threads)
 	return share(t, level, threads, 0);
 }
 
-int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max)
+int topo_default_cpus(const struct topo *t, int *cpus, int max)
 {
-	hwloc_obj_t pkg = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, (unsigned)socket);
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)t->cpus[0]);
+	hwloc_obj_t pkg = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, pu) : NULL;
 	int n = 0, ncores = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
+	hwloc_bitmap_t both = hwloc_bitmap_alloc();
 
-	for (int i = 0; i < ncores && n < max; i++) {
+	for (int i = 0; both && i < ncores && n < max; i++) {
 		hwloc_obj_t core = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_CORE, (unsigned)i);
-		int first;
 
 		if (pkg && !hwloc_bitmap_isincluded(core->cpuset, pkg->cpuset))
 			continue;
-		first = hwloc_bitmap_first(core->cpuset);
-		if (first >= 0 &&
-		    hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)first))
-			cpus[n++] = first;
+		hwloc_bitmap_and(both, core->cpuset, t->usable);
+		if (!hwloc_bitmap_iszero(both))
+			cpus[n++] = hwloc_bitmap_first(both);
 	}
+	hwloc_bitmap_free(both);
 	return n;
 }
 
@@ -146,7 +174,6 @@ int topo_cpu_node(const struct topo *t, int cpu)
 static struct topo_socket_use *use_of(const struct topo *t, hwloc_obj_t pkg, struct topo_socket_use *out,
 				      int *n)
 {
-	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->h);
 	hwloc_bitmap_t both;
 	int i = 0;
 
@@ -158,7 +185,7 @@ static struct topo_socket_use *use_of(const struct topo *t, hwloc_obj_t pkg, str
 					  .cpu = hwloc_bitmap_first(pkg->cpuset)};
 	both = hwloc_bitmap_alloc();
 	if (both) {
-		hwloc_bitmap_and(both, pkg->cpuset, allowed);
+		hwloc_bitmap_and(both, pkg->cpuset, t->usable);
 		if (!hwloc_bitmap_iszero(both))
 			out[i].cpu = hwloc_bitmap_first(both);
 		hwloc_bitmap_free(both);
@@ -238,7 +265,7 @@ int topo_node_exists(const struct topo *t, int node)
 	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;
 }
 
-static int cpu_allowed(const struct topo *t, long cpu)
+static int cpu_usable(const struct topo *t, long cpu)
 {
 	for (int i = 0; i < t->ncpus; i++)
 		if (t->cpus[i] == cpu)
@@ -262,9 +289,18 @@ int topo_pin_self(int cpu, struct err *e)
 static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus, int max, int *n,
 		   struct err *e)
 {
-	if (!cpu_allowed(t, cpu))
-		return err_set(e, E_USAGE, "%s: CPU %ld is not in this machine (usable CPUs: %d-%d)", option,
-			       cpu, t->cpus[0], t->cpus[t->ncpus - 1]);
+	char usable[256];
+
+	hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
+	if (!cpu_usable(t, cpu) && t->bound &&
+	    hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)cpu))
+		return err_set(e, E_USAGE,
+			       "%s: CPU %ld is outside the CPU affinity pmucheck was started with (usable "
+			       "CPUs: %s; taskset, numactl or the batch system set it)",
+			       option, cpu, usable);
+	if (!cpu_usable(t, cpu))
+		return err_set(e, E_USAGE, "%s: CPU %ld is not in this machine (usable CPUs: %s)", option,
+			       cpu, usable);
 	for (int i = 0; i < *n; i++)
 		if (cpus[i] == cpu)
 			return err_set(e, E_USAGE, "%s: CPU %ld is listed twice", option, cpu);
@@ -352,11 +388,14 @@ static const char *human(uint64_t b, char *buf, size_t len)
 
 void topo_print(const struct topo *t, FILE *f)
 {
-	char b[32];
+	char b[32], usable[256];
 
 	fprintf(f,
 		"topology        %d socket(s), %d core(s), %d PU(s), %d NUMA node(s), SMT %s (%d PU/core)\n",
 		t->sockets, t->cores, t->pus, t->numa_nodes, t->smt > 1 ? "on" : "off", t->smt);
+	hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
+	fprintf(f, "usable CPUs     %s%s\n", usable,
+		t->bound ? " (the CPU affinity pmucheck was started with leaves out the others)" : "");
 	for (int i = 0; i < t->ncaches; i++) {
 		const struct topo_cache *c = &t->caches[i];
 		if (!c->level)
@@ -369,6 +408,7 @@ void topo_print(const struct topo *t, FILE *f)
 json_t *topo_json(const struct topo *t)
 {
 	json_t *caches = json_array();
+	char usable[256];
 
 	for (int i = 0; i < t->ncaches; i++) {
 		const struct topo_cache *c = &t->caches[i];
@@ -380,8 +420,10 @@ json_t *topo_json(const struct topo *t)
 						(json_int_t)c->size, "line", (int)c->line, "cpus", c->cpus,
 						"pus_sharing", (int)c->npus));
 	}
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o}", "sockets", t->sockets, "cores", t->cores, "pus",
-			 t->pus, "numa_nodes", t->numa_nodes, "smt", t->smt, "caches", caches);
+	hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:o}", "sockets", t->sockets, "cores", t->cores,
+			 "pus", t->pus, "numa_nodes", t->numa_nodes, "smt", t->smt, "usable_cpus", usable,
+			 "affinity_bound", t->bound, "caches", caches);
 }
 
 json_t *topo_measured_json(const struct topo *t)

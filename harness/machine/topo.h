@@ -29,8 +29,13 @@ struct topo {
 	int smt;                                   /* PUs per core */
 	struct topo_cache caches[TOPO_MAX_LEVELS]; /* index 0 = L1 */
 	int ncaches;
-	int cpus[TOPO_MAX_CPUS]; /* OS indexes of the allowed PUs, ascending */
+	int cpus[TOPO_MAX_CPUS]; /* OS indexes of the usable PUs (below), ascending */
 	int ncpus;
+	/* The PUs a run may pin to: hwloc's allowed set (cgroup cpusets), narrowed on this machine to the CPU
+	   affinity pmucheck was started with (taskset, numactl --physcpubind, a batch system's binding), so
+	   that no thread is pinned where its launcher did not let it run. */
+	hwloc_bitmap_t usable;
+	int bound; /* the affinity left out some allowed PUs */
 };
 
 int topo_load(struct topo *t, struct err *e);
@@ -41,8 +46,9 @@ void topo_free(struct topo *t);
 uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 /* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
 uint64_t topo_reported_share(const struct topo *t, int level, int threads);
-/* One PU per core of socket `socket` (first PU of each core), ascending. Returns how many. */
-int topo_socket_cpus(const struct topo *t, int socket, int *cpus, int max);
+/* The CPUs of a run by default: one usable PU per core (the core's first usable one) of the socket that
+   holds the first usable PU, ascending. Returns how many. */
+int topo_default_cpus(const struct topo *t, int *cpus, int max);
 /* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
    know counts as its own core). */
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n);
@@ -51,7 +57,7 @@ int topo_cpu_node(const struct topo *t, int cpu);
 /* A socket whose uncore a run's traffic passes: the CPU to count it from, and why it is counted. */
 struct topo_socket_use {
 	int socket; /* the package's logical index */
-	int cpu; /* the first of the run's CPUs on it, else its first allowed PU (else its first PU): uncore
+	int cpu;    /* the first of the run's CPUs on it, else its first usable PU (else its first PU): uncore
 		    counters are opened there */
 	int threads; /* a thread of the run runs there */
 	int memory;  /* the run's memory is there (a node of it, or interleaved over all) */

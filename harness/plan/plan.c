@@ -45,9 +45,9 @@ static uint64_t phys_mem(void)
 int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 {
 	if (o->ncpus == 0) {
-		o->ncpus = topo_socket_cpus(t, 0, o->cpus, TOPO_MAX_CPUS);
+		o->ncpus = topo_default_cpus(t, o->cpus, TOPO_MAX_CPUS);
 		if (o->ncpus == 0)
-			return err_set(e, E_RUNTIME, "socket 0 has no usable core");
+			return err_set(e, E_RUNTIME, "no usable core");
 	}
 	if (o->nthreads == 0) {
 		o->threads[o->nthreads++] = 1;

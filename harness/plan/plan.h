@@ -24,7 +24,7 @@ struct plan_opts {
 	const char *kernels;            /* comma list of families or family.variant; NULL = all */
 	uint64_t sizes[PLAN_MAX_SIZES]; /* working set per thread; empty = sweep from the topology */
 	int nsizes;
-	int cpus[TOPO_MAX_CPUS]; /* CPUs of the widest run, in order; empty = one per core of socket 0 */
+	int cpus[TOPO_MAX_CPUS]; /* CPUs of the widest run, in order; empty = topo_default_cpus' */
 	int ncpus;
 	int threads[PLAN_MAX_THREADS]; /* thread counts; empty = 1 and all of cpus */
 	int nthreads;

@@ -18,6 +18,11 @@ check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+# a synthetic machine is not this one: the CPU affinity of this process does not narrow its CPUs
+HWLOC_SYNTHETIC="$two_sockets" taskset -c 0 "$PMUCHECK" run --dry-run --kernels load.avx --sizes 16k \
+	--prefetch on >"$TMP/plan0" 2>&1
+check "2 sockets, started on CPU 0 alone: still the 4 cores of socket 0 (the affinity is this machine's)" \
+	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan0"
 sock run --dry-run --kernels load.avx --sizes 16k --threads 1 --placement remote --prefetch on \
 	>"$TMP/remote" 2>&1
 check "2 sockets: remote placement is planned (memory on the other socket's node)" \
@@ -54,7 +59,7 @@ expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
 # --dry-run predicts the prefetch states the run measures: without MSR access the off points are skipped
 # (and said so, with the reason); with (fake) MSR files for a model with a table they are planned.
 . "$(dirname "$0")/../pf_fake.sh"
-ncpu=$(nproc)
+ncpu=$(nproc --all) # the msr driver has a file for every CPU, whatever this process may use
 (
 	export PMUCHECK_MSR_DIR=$TMP/no-msr PMUCHECK_FAKE_CPUID=AuthenticAMD:0x19:0x01
 	mkdir -p "$PMUCHECK_MSR_DIR"

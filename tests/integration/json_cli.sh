@@ -114,7 +114,7 @@ assert pf["control"] is False and pf["skipped"] == "off" and "msr" in pf["reason
 assert [p["prefetch"] for x in d["experiments"] for p in x["points"]] == ["uncontrolled"]
 ' "$TMP/nomsr.json"
 (
-	make_fake "$TMP/msr" AuthenticAMD:0x19:0x01 0xc0000108 "$(nproc)"
+	make_fake "$TMP/msr" AuthenticAMD:0x19:0x01 0xc0000108 "$(nproc --all)"
 	"$PMUCHECK" run --dry-run --json --kernels load.gpr --sizes 16k --threads 1 >"$TMP/msr.json" 2>/dev/null
 )
 check "run --dry-run --json with MSR access: control, nothing skipped, an on and an off point" python3 -c '

@@ -207,3 +207,31 @@ PY
 else
 	notok "run and analyze of load.sse 16k" "$(cat "$TMP/out")"
 fi
+
+# A run stays on the CPUs it was started on (taskset, numactl, a batch system's binding): started on the last
+# CPU alone, its threads all run there, and a --cpus outside that affinity is refused naming it.
+last=$(($(nproc --all) - 1))
+if [ "$last" -lt 1 ]; then
+	skip "a run stays within the CPU affinity it was started with" "one CPU: no affinity leaves one out"
+elif ! taskset -c "$last" true 2>/dev/null; then
+	skip "a run stays within the CPU affinity it was started with" "CPU $last is not ours to pin to (taskset failed)"
+else
+	if taskset -c "$last" "$PMUCHECK" run --kernels load.gpr --sizes 16k --reps 3 --reported-levels \
+		--no-progress --out "$TMP/bound" >"$TMP/out" 2>&1; then
+		check "started on CPU $last alone, every row ran on it and machine.json says the affinity left the others out" \
+			python3 -c '
+import csv, json, sys
+last, d = sys.argv[1], sys.argv[2]
+cpus = {r["cpus"] for r in csv.DictReader(open(d + "/raw.csv"))}
+assert cpus == {last}, "rows ran on %s" % cpus
+t = json.load(open(d + "/machine.json"))["topology"]
+assert t["usable_cpus"] == last and t["affinity_bound"] is True, t
+' "$last" "$TMP/bound"
+	else
+		notok "a run started on CPU $last alone" "$(tail -3 "$TMP/out")"
+	fi
+	taskset -c "$last" "$PMUCHECK" run --kernels load.gpr --sizes 16k --cpus 0 --out "$TMP/outside" >"$TMP/out" 2>&1
+	rc=$?
+	check "started on CPU $last alone, --cpus 0 is refused (exit 2), naming the affinity, nothing written" \
+		bash -c "[ $rc -eq 2 ] && grep -q -- '--cpus: CPU 0 is outside the CPU affinity pmucheck was started with (usable CPUs: $last;' '$TMP/out' && [ ! -e '$TMP/outside' ]"
+fi

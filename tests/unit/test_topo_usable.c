@@ -1,0 +1,95 @@
+/* test_topo_usable.c — the CPUs a run may use (topo.h: usable) and its default CPUs (topo_default_cpus) on
+ * hwloc's synthetic topology of two sockets of two cores with two PUs each (PUs 0-3 socket 0, 4-7 socket 1;
+ * 0 and 1 one core's). A synthetic machine is not this one, so this process's affinity leaves it whole; the
+ * narrowed sets an affinity would give are set by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "topo_synthetic.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return topo_synthetic_load("pack:2 core:2 pu:2");
+}
+
+/* What topo_load would keep had the affinity been `list`. */
+static void narrow(const char *list)
+{
+	hwloc_bitmap_list_sscanf(t.usable, list);
+	t.ncpus = 0;
+	for (int id = hwloc_bitmap_first(t.usable); id >= 0; id = hwloc_bitmap_next(t.usable, id))
+		t.cpus[t.ncpus++] = id;
+	t.bound = 1;
+}
+
+static void test_synthetic_is_whole(void **state)
+{
+	int cpus[TOPO_MAX_CPUS];
+
+	(void)state;
+	assert_int_equal(t.ncpus, 8);
+	assert_false(t.bound);
+	assert_int_equal(topo_default_cpus(&t, cpus, TOPO_MAX_CPUS), 2);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 2);
+}
+
+/* The second PU of socket 0's second core, and socket 1: the default is socket 0's, that one PU. */
+static void test_core_by_its_usable_pu(void **state)
+{
+	int cpus[TOPO_MAX_CPUS];
+
+	(void)state;
+	narrow("3,5,7");
+	assert_int_equal(topo_default_cpus(&t, cpus, TOPO_MAX_CPUS), 1);
+	assert_int_equal(cpus[0], 3);
+}
+
+/* Only socket 1: the default is its cores (before, "socket 0 has no usable core"). */
+static void test_first_usable_socket(void **state)
+{
+	int cpus[TOPO_MAX_CPUS];
+
+	(void)state;
+	narrow("4-7");
+	assert_int_equal(topo_default_cpus(&t, cpus, TOPO_MAX_CPUS), 2);
+	assert_int_equal(cpus[0], 4);
+	assert_int_equal(cpus[1], 6);
+}
+
+/* A CPU of the machine outside the affinity, and one the machine lacks, each refused in its own words. */
+static void test_cpulist_outside_affinity(void **state)
+{
+	int cpus[TOPO_MAX_CPUS], n = 0;
+	struct err e;
+
+	(void)state;
+	narrow("4-7");
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "1", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg,
+			       "--cpus: CPU 1 is outside the CPU affinity pmucheck was started with "
+			       "(usable CPUs: 4-7;"));
+	n = 0;
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "9", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "--cpus: CPU 9 is not in this machine (usable CPUs: 4-7)"));
+	n = 0;
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "5-6", cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	assert_int_equal(n, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_synthetic_is_whole, setup, topo_synthetic_free),
+		cmocka_unit_test_setup_teardown(test_core_by_its_usable_pu, setup, topo_synthetic_free),
+		cmocka_unit_test_setup_teardown(test_first_usable_socket, setup, topo_synthetic_free),
+		cmocka_unit_test_setup_teardown(test_cpulist_outside_affinity, setup, topo_synthetic_free),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
