@@ -312,6 +312,18 @@ static void write_data(FILE *f, const struct out_plot *p, double zero)
 	fputs("EOD\n", f);
 }
 
+/* All points at one x (a run of one size): gnuplot would widen the empty range itself, with a warning on
+   the report's stderr; an octave either side on a log axis, one unit else, says the same quietly. */
+static void x_range(FILE *f, const struct out_plot *p, const struct drawn *d)
+{
+	if (!isfinite(d->xlo) || d->xlo != d->xhi)
+		return;
+	if (p->logx && d->xlo > 0)
+		fprintf(f, "set xrange [%.9g:%.9g]\n", d->xlo / 2, d->xlo * 2);
+	else
+		fprintf(f, "set xrange [%.9g:%.9g]\n", d->xlo - 1, d->xlo + 1);
+}
+
 static void write_script(FILE *f, struct out_plot *p)
 {
 	unsigned drawn = 0;
@@ -336,6 +348,7 @@ static void write_script(FILE *f, struct out_plot *p)
 	if (p->logy)
 		fputs("set logscale y 10\n", f);
 	y_range(f, p, &d);
+	x_range(f, p, &d);
 	if (p->xbytes)
 		size_tics(f, p);
 	else if (d.zero)

@@ -292,6 +292,17 @@ rm -f "$D/plots/ev_page-faults.png"
 check "plots/NAME.gp redraws the figure on its own" \
 	sh -c "cd '$D/plots' && gnuplot ev_page-faults.gp && test -s ev_page-faults.png"
 
+# A run of one size: its figures have all points at one x, which gnuplot would widen itself with a warning on
+# the report's stderr.
+if "$PMUCHECK" run --kernels load.gpr --sizes 16k --threads 1 --reps 3 --reported-levels --no-progress \
+	--out "$TMP/one" >/dev/null 2>&1 && "$PMUCHECK" analyze -q "$TMP/one" >/dev/null 2>&1; then
+	"$PMUCHECK" report "$TMP/one" >/dev/null 2>"$TMP/one.err"
+	check "a one-size run's figures are drawn without a gnuplot warning" \
+		sh -c "ls '$TMP/one/plots/'*.png >/dev/null && ! grep -i warning '$TMP/one.err'"
+else
+	notok "a one-size run for its figures" "run or analyze failed"
+fi
+
 # A second report replaces the first, figures an earlier report drew included.
 touch "$D/plots/ev_gone.png"
 expect_status "report runs again over its own output" 0 "$PMUCHECK" report --quiet "$D"
