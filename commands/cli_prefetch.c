@@ -29,11 +29,12 @@ static void usage(FILE *f)
 }
 
 /* The one CPU-list parser `run` uses too (hwloc's, with the checks that each CPU exists and is allowed
- * here and none is listed twice). */
+ * here and none is listed twice). Any CPU of the machine, not only those of this process's affinity: an
+ * MSR file is written from wherever pmucheck runs. */
 static int parse_cpus(const char *text, int *cpus, int max, int *n, struct err *e)
 {
 	struct topo t;
-	int rc = topo_load(&t, e);
+	int rc = topo_load_machine(&t, e);
 
 	if (rc)
 		return rc;

@@ -8,6 +8,10 @@ PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
+# The first CPU this shell may run on: a suite started under taskset, numactl or a batch system's binding
+# has no CPU 0, and a run pinned outside that binding is refused.
+FIRST_CPU=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))' 2>/dev/null || echo 0)
+
 ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1${2:+: $2}"; }
 skip() { echo "ok - $1 # SKIP $2"; }

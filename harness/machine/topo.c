@@ -35,14 +35,14 @@ static void load_caches(struct topo *t)
 
 /* hwloc's allowed PUs, and on this machine only those in the calling thread's affinity (topo.h says why). A
    synthetic or XML topology describes another machine, whose PUs this process's mask does not name. */
-static int load_usable(struct topo *t)
+static int load_usable(struct topo *t, int narrow)
 {
 	hwloc_bitmap_t bound;
 
 	t->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->h));
 	if (!t->usable)
 		return -1;
-	if (!hwloc_topology_is_thissystem(t->h))
+	if (!narrow || !hwloc_topology_is_thissystem(t->h))
 		return 0;
 	bound = hwloc_bitmap_alloc();
 	if (!bound)
@@ -56,7 +56,7 @@ static int load_usable(struct topo *t)
 	return 0;
 }
 
-int topo_load(struct topo *t, struct err *e)
+static int load(struct topo *t, int narrow, struct err *e)
 {
 	int id;
 
@@ -71,7 +71,7 @@ int topo_load(struct topo *t, struct err *e)
 		t->sockets = 1;
 	t->smt = t->cores > 0 ? t->pus / t->cores : 1;
 
-	if (load_usable(t)) {
+	if (load_usable(t, narrow)) {
 		topo_free(t);
 		return err_set(e, E_RUNTIME, "out of memory for the CPU set");
 	}
@@ -87,6 +87,16 @@ int topo_load(struct topo *t, struct err *e)
 	}
 	load_caches(t);
 	return 0;
+}
+
+int topo_load(struct topo *t, struct err *e)
+{
+	return load(t, 1, e);
+}
+
+int topo_load_machine(struct topo *t, struct err *e)
+{
+	return load(t, 0, e);
 }
 
 void topo_free(struct topo *t)

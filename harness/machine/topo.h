@@ -39,6 +39,9 @@ struct topo {
 };
 
 int topo_load(struct topo *t, struct err *e);
+/* The same with every PU hwloc allows usable, whatever this process's affinity: for a command that pins
+   nothing (`prefetch` writes any CPU's MSR file from wherever it runs). */
+int topo_load_machine(struct topo *t, struct err *e);
 void topo_free(struct topo *t);
 
 /* Bytes of the level-`level` cache one thread may use when `threads` threads share it (the measured size

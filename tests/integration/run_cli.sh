@@ -234,4 +234,11 @@ assert t["usable_cpus"] == last and t["affinity_bound"] is True, t
 	rc=$?
 	check "started on CPU $last alone, --cpus 0 is refused (exit 2), naming the affinity, nothing written" \
 		bash -c "[ $rc -eq 2 ] && grep -q -- '--cpus: CPU 0 is outside the CPU affinity pmucheck was started with (usable CPUs: $last;' '$TMP/out' && [ ! -e '$TMP/outside' ]"
+	# prefetch pins nothing: it reads and writes CPU 0's MSR file from CPU $last (here a fake one)
+	(
+		. "$(dirname "$0")/../pf_fake.sh"
+		make_fake "$TMP/msr" AuthenticAMD:0x1a:0x02 0xc0000108 $((last + 1))
+		check "started on CPU $last alone, prefetch status --cpus 0 reads CPU 0's MSR" \
+			bash -c "taskset -c $last '$PMUCHECK' prefetch status --cpus 0 | grep -q '^0 '"
+	)
 fi

@@ -128,7 +128,7 @@ only_table_bits() {
 
 for fake in "AuthenticAMD:0x1a:0x11 0xc0000108 0x2f" "GenuineIntel:6:0x55 0x1a4 0xf"; do
 	set -- $fake
-	make_fake "$TMP/msr-$1" "$1" "$2" 2
+	make_fake "$TMP/msr-$1" "$1" "$2" $((FIRST_CPU < 1 ? 2 : FIRST_CPU + 1)) # the run pins to FIRST_CPU
 	for c in 0 1; do
 		for a in $others; do
 			head -c 8 /dev/urandom | dd of="$PMUCHECK_MSR_DIR/$c/msr" bs=1 seek=$((a)) conv=notrunc status=none
@@ -144,7 +144,7 @@ for fake in "AuthenticAMD:0x1a:0x11 0xc0000108 0x2f" "GenuineIntel:6:0x55 0x1a4 
 	"$PMUCHECK" prefetch restore >/dev/null 2>&1
 	at_original && ok "$1: prefetch restore puts the start values back" ||
 		notok "$1: prefetch restore puts the start values back" "$(msr_values | tr '\n' ' ')"
-	"$PMUCHECK" run --quick --kernels load.gpr --threads 1 --cpus 0-1 --reported-levels --sizes 64k \
+	"$PMUCHECK" run --quick --kernels load.gpr --threads 1 --cpus "$FIRST_CPU" --reported-levels --sizes 64k \
 		--prefetch on,off --reps 1 --out "$TMP/run-$1" >"$TMP/run-$1.out" 2>&1
 	check "$1: a run with prefetchers off measured them off" grep -q ',off,' "$TMP/run-$1/raw.csv"
 	only_table_bits "$1: the run wrote only table bits of MSR $2" "$3"
