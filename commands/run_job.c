@@ -196,13 +196,19 @@ static void print_plan_json(const struct run_job *j)
 	json_decref(o);
 }
 
-static void say_skipped(const struct run_job *j)
+static void say_skipped(const struct run_job *j, const struct topo *t)
 {
 	char warning[512];
 
 	json_decref(experiment_pmu_json(&j->arch, warning, sizeof warning));
 	if (*warning)
 		fprintf(stderr, "pmucheck run: warning: %s\n", warning);
+	if (!t->ncaches)
+		fprintf(stderr,
+			"pmucheck run: warning: hwloc reports no data cache for CPU %d (a VM that hides the "
+			"CPUID cache leaves, or a CPU hwloc does not know): every point is planned and "
+			"labelled as DRAM, also those of --sizes inside a cache\n",
+			t->cpus[0]);
 	if (!j->pf.ctl && !j->pf.predicted)
 		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
 			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
@@ -545,7 +551,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
-	say_skipped(j);
+	say_skipped(j, t);
 	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
@@ -654,7 +660,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			       j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
-		say_skipped(j);
+		say_skipped(j, t);
 		r = plan_all(t, j, e);
 		if (!r && rc->json)
 			print_plan_json(j);

@@ -335,8 +335,16 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	level_ends(p);
 	k = first_dram_like(p);
 	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
+	if (!t->ncaches) {
+		disagree(
+			p,
+			"hwloc reports no data cache, so the %d plateaus of the latency sweep name no level: "
+			"every point is planned and labelled as DRAM",
+			p->nplateaus);
+		return;
+	}
 	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
-		if (!t->ncaches || (!dram_bound(p, t, k) && !tail_bound(p, t)))
+		if (!dram_bound(p, t, k) && !tail_bound(p, t))
 			disagree(p,
 				 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
 				 "the reported sizes",

@@ -18,6 +18,12 @@ check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+# hwloc reporting no data cache (a VM that hides the CPUID cache leaves): said, and every point is DRAM
+HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k,256M \
+	--prefetch on >"$TMP/nocache" 2>&1
+check "no cache reported: the run says so, and plans both sizes as DRAM" \
+	sh -c "grep -q 'warning: hwloc reports no data cache for CPU 0' '$TMP/nocache' &&
+		[ \$(grep -Ec ' load.gpr .* DRAM ' '$TMP/nocache') -eq 4 ]"
 # a synthetic machine is not this one: the CPU affinity of this process does not narrow its CPUs
 HWLOC_SYNTHETIC="$two_sockets" taskset -c 0 "$PMUCHECK" run --dry-run --kernels load.avx --sizes 16k \
 	--prefetch on >"$TMP/plan0" 2>&1

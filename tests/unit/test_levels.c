@@ -380,6 +380,28 @@ static void test_dram_like_plateau_is_never_a_cache(void **state)
 	assert_true(topo_cache_share(&t, 3, 1) < p.dram_from);
 }
 
+/* hwloc reports no data cache (a VM hiding the CPUID cache leaves): the plateaus name no level, it says
+   so, and nothing is measured short. */
+static void test_no_reported_cache_names_no_level(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	curve(&p, 48 << 10, 1 << 20, 6 << 20);
+	levels_classify(&p, &t);
+	levels_sweeps(&p, &t);
+	assert_int_equal(p.nplateaus, 4);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(strstr(p.disagreements[0],
+			       "hwloc reports no data cache, so the 4 plateaus of the "
+			       "latency sweep name no level"));
+	assert_int_equal(p.llc_limit, 0);
+	levels_apply(&p, &t);
+	assert_int_equal(t.ncaches, 0);
+}
+
 /* A probe cut short by its time limit says where it stopped. */
 static void test_stopped_probe_says_so(void **state)
 {
@@ -513,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
 		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
 		cmocka_unit_test(test_stopped_probe_says_so),
+		cmocka_unit_test(test_no_reported_cache_names_no_level),
 		cmocka_unit_test(test_sweep_stops_two_octaves_into_dram),
 		cmocka_unit_test(test_sweeps_that_end_the_level_apart_are_reported),
 		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
