@@ -334,7 +334,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	}
 	level_ends(p);
 	k = first_dram_like(p);
-	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
+	/* no reported level to match a plateau to: the plan has only DRAM points (run_job warns) */
 	if (!t->ncaches) {
 		disagree(
 			p,
@@ -343,6 +343,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 			p->nplateaus);
 		return;
 	}
+	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
 	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
 		if (!dram_bound(p, t, k) && !tail_bound(p, t))
 			disagree(p,
