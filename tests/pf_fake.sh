@@ -2,6 +2,8 @@
 # make_fake DIR CPUID MSR N [HEX]: N CPUs whose MSR starts from a random 64-bit value (or from
 # HEX, 16 hex digits, with the CPU number xor'ed into the top byte), kept in DIR.orig.
 SESSION=${SESSION:-$TOP/${BUILD:-build}/tests/pf_session}
+# Fake CPUs enough for a run pinned to lib.sh's FIRST_CPU, and for CPUs 0 and 1 that tests read.
+FAKE_NCPU=$((FIRST_CPU < 1 ? 2 : FIRST_CPU + 1))
 
 make_fake() {
 	local dir=$1 cpuid=$2 msr=$3 n=$4 hex=${5:-} c

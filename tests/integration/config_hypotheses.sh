@@ -66,7 +66,7 @@ check "report.md's event table says as configured for page-faults" grep -q \
 # MSR files of an Ice Lake server) writes nothing; the same config naming the CPU's table does switch them,
 # so the first check could fail.
 . "$(dirname "$0")/../pf_fake.sh"
-make_fake "$TMP/msr" GenuineIntel:6:0x6a 0x1a4 $((FIRST_CPU < 1 ? 2 : FIRST_CPU + 1)) # the run pins to FIRST_CPU
+make_fake "$TMP/msr" GenuineIntel:6:0x6a 0x1a4 "$FAKE_NCPU"
 pf_run() {
 	"$PMUCHECK" run --config "$1" --cpus "$FIRST_CPU" --kernels touch --sizes 32k,256k,4M --threads 1 --reps 1 \
 		--min-time 1 --reported-levels --prefetch on,off --no-progress --out "$2" >>"$TMP/pf.out" 2>&1

@@ -128,7 +128,7 @@ only_table_bits() {
 
 for fake in "AuthenticAMD:0x1a:0x11 0xc0000108 0x2f" "GenuineIntel:6:0x55 0x1a4 0xf"; do
 	set -- $fake
-	make_fake "$TMP/msr-$1" "$1" "$2" $((FIRST_CPU < 1 ? 2 : FIRST_CPU + 1)) # the run pins to FIRST_CPU
+	make_fake "$TMP/msr-$1" "$1" "$2" "$FAKE_NCPU"
 	for c in 0 1; do
 		for a in $others; do
 			head -c 8 /dev/urandom | dd of="$PMUCHECK_MSR_DIR/$c/msr" bs=1 seek=$((a)) conv=notrunc status=none
