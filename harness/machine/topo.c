@@ -2,6 +2,7 @@
  * first allowed PU, CPU lists, and pinning a thread to one of them. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <omp.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,29 @@ static void load_caches(struct topo *t)
 	}
 }
 
-/* hwloc's allowed PUs, and on this machine only those in the calling thread's affinity (topo.h says why). A
+/* The CPUs pmucheck was started on. Where OMP_PROC_BIND, OMP_PLACES or GOMP_CPU_AFFINITY ask libgomp for
+   places, it binds the initial thread to the first place before main (OMP_PROC_BIND=true here: CPU 0 of
+   0-1), but its place list covers the CPUs it was started on; so their union is taken then, and the
+   thread's own affinity otherwise. */
+static int launch_affinity(hwloc_topology_t h, hwloc_bitmap_t out)
+{
+	int places = omp_get_num_places(), ids[TOPO_MAX_CPUS];
+
+	if (places <= 0)
+		return hwloc_get_cpubind(h, out, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_zero(out);
+	for (int p = 0; p < places; p++) {
+		int n = omp_get_place_num_procs(p);
+		if (n < 0 || n > TOPO_MAX_CPUS)
+			return -1;
+		omp_get_place_proc_ids(p, ids);
+		for (int i = 0; i < n; i++)
+			hwloc_bitmap_set(out, (unsigned)ids[i]);
+	}
+	return 0;
+}
+
+/* hwloc's allowed PUs, and on this machine only those pmucheck was started on (topo.h says why). A
    synthetic or XML topology describes another machine, whose PUs this process's mask does not name. */
 static int load_usable(struct topo *t, int narrow)
 {
@@ -47,8 +70,7 @@ static int load_usable(struct topo *t, int narrow)
 	bound = hwloc_bitmap_alloc();
 	if (!bound)
 		return -1;
-	if (hwloc_get_cpubind(t->h, bound, HWLOC_CPUBIND_THREAD) == 0 &&
-	    hwloc_bitmap_intersects(bound, t->usable)) {
+	if (launch_affinity(t->h, bound) == 0 && hwloc_bitmap_intersects(bound, t->usable)) {
 		t->bound = !hwloc_bitmap_isincluded(t->usable, bound);
 		hwloc_bitmap_and(t->usable, t->usable, bound);
 	}
