@@ -367,8 +367,7 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or
 	   those it took itself (--levels-from), or the reported ones. */
 	if (ri.header_end) {
-		for (int l = 0; l < t->ncaches; l++)
-			t->caches[l].measured = ri.measured[l];
+		topo_take_measured(t, ri.measured);
 		if (!rc.reported_levels && !rc.levels_from)
 			rc.levels_from = dir;
 	}

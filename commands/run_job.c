@@ -225,8 +225,8 @@ static int take_levels(const char *dir, struct topo *t, struct err *e)
 	uint64_t measured[TOPO_MAX_LEVELS];
 	int r = levels_from_run(dir, t, measured, e);
 
-	for (int l = 0; !r && l < t->ncaches; l++)
-		t->caches[l].measured = measured[l];
+	if (!r)
+		topo_take_measured(t, measured);
 	return r;
 }
 

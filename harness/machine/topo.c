@@ -471,3 +471,9 @@ json_t *topo_measured_json(const struct topo *t)
 	}
 	return measured;
 }
+
+void topo_take_measured(struct topo *t, const uint64_t measured[TOPO_MAX_LEVELS])
+{
+	for (int l = 0; l < t->ncaches; l++)
+		t->caches[l].measured = measured[l];
+}

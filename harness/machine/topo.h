@@ -99,5 +99,8 @@ json_t *topo_json(const struct topo *t);
 /* The level sizes the latency probe measured where it found a level smaller than reported, {"L3": bytes}
    (machine.json levels.measured; `info --levels` shows what a run would take). */
 json_t *topo_measured_json(const struct topo *t);
+/* Sets each level's measured size from measured[l - 1] (0: none), as a run that took another run's sizes
+   (--levels-from, --resume) plans with them. */
+void topo_take_measured(struct topo *t, const uint64_t measured[TOPO_MAX_LEVELS]);
 
 #endif

@@ -61,9 +61,11 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 			       "--levels-from: %s: %s (line %d): not a pmucheck results directory", path,
 			       je.text, je.line);
 	levels = json_object_get(m, "levels");
-	ok = json_is_object(levels) && same_caches(levels, t, why, sizeof why);
-	if (!json_is_object(levels))
+	ok = json_is_object(levels);
+	if (!ok)
 		snprintf(why, sizeof why, "it has no \"levels\"");
+	else
+		ok = same_caches(levels, t, why, sizeof why);
 	if (ok)
 		levels_measured_read(levels, out);
 	/* a probe only ever measures a level shorter than reported (levels_apply) */
