@@ -493,8 +493,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 #pragma omp master
 	{
 		sh->reps = 1;
-		sh->span = kern_first_span(pt->fam,
-					   pt->bytes); /* the whole buffer but for a resumable kernel */
+		/* the whole buffer but for a resumable kernel */
+		sh->span = kern_first_span(pt->fam, pt->bytes);
 		/* a clock sample (CLOCK_TRIES runs of N and of 2N adds) costs about 12/80 of the shortest
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
