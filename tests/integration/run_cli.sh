@@ -29,16 +29,25 @@ unwritable results directory|cannot create results directory|--out /proc/pmuchec
 CASES
 }
 
+# rejects LABEL MSG ISA ARGS...: `run ARGS` (ISA: instruction sets to disable) exits 2, says MSG and writes
+# no results directory.
+rejects() {
+	local label=$1 msg=$2 isa=$3 rc
+	shift 3
+	PMUCHECK_ISA_DISABLE=$isa "$PMUCHECK" run --results "$TMP/res" "$@" >"$TMP/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne 2 ]; then notok "$label" "exit $rc, expected 2"
+	elif ! grep -qF -- "$msg" "$TMP/out"; then notok "$label" "message lacks '$msg'"
+	elif [ -e "$TMP/res" ]; then notok "$label" "wrote $TMP/res"; rm -rf "$TMP/res"; return
+	else ok "$label (exit 2, message, nothing written)"; return; fi
+	sed 's/^/#   /' "$TMP/out"
+}
+
 while IFS='|' read -r name msg args; do
 	isa=""
 	case "$args" in *ISA=*) isa=${args##*ISA=}; args=${args% ISA=*} ;; esac
 	# shellcheck disable=SC2086
-	PMUCHECK_ISA_DISABLE=$isa "$PMUCHECK" run --results "$TMP/res" $args >"$TMP/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne 2 ]; then notok "run rejects $name" "exit $rc, expected 2"; sed 's/^/#   /' "$TMP/out"; continue; fi
-	if ! grep -qF -- "$msg" "$TMP/out"; then notok "run rejects $name" "message lacks '$msg'"; sed 's/^/#   /' "$TMP/out"; continue; fi
-	if [ -e "$TMP/res" ]; then notok "run rejects $name" "wrote $TMP/res"; rm -rf "$TMP/res"; continue; fi
-	ok "run rejects $name (exit 2, message, nothing written)"
+	rejects "run rejects $name" "$msg" "$isa" $args
 done < <(bad_cases)
 
 expect_status "run --help exits 0" 0 "$PMUCHECK" run --help
@@ -125,14 +134,7 @@ mkdir "$TMP/other" "$TMP/longer" && cp "$TMP/other.json" "$TMP/other/machine.jso
 	cp "$TMP/longer.json" "$TMP/longer/machine.json"
 while IFS='|' read -r name msg args; do
 	# shellcheck disable=SC2086
-	"$PMUCHECK" run --results "$TMP/res" --kernels load.gpr $args >"$TMP/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne 2 ] || ! grep -qF -- "$msg" "$TMP/out" || [ -e "$TMP/res" ]; then
-		notok "run --levels-from refuses $name" "exit $rc, $(tail -1 "$TMP/out")"
-		rm -rf "$TMP/res"
-	else
-		ok "run --levels-from refuses $name (exit 2, message, nothing written)"
-	fi
+	rejects "run --levels-from refuses $name" "$msg" "" --kernels load.gpr $args
 done <<CASES
 a directory without a run|--levels-from: $TMP/nosuch/machine.json|--levels-from $TMP/nosuch
 another machine's run|its level sizes are not this machine's|--levels-from $TMP/other
