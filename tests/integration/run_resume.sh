@@ -78,14 +78,24 @@ cp "$TMP/check.out" "$TMP/early.out"
 check "... saying it measured nothing and must start again" grep -q "measured nothing; start it again" "$TMP/early.out"
 expect_status "resume with other options is refused" 2 "$PMUCHECK" run --resume "$TMP/full" --quick
 
+# unfinished DIR: the finished reference run copied to DIR and marked as interrupted (PARTIAL, no end time).
+unfinished() {
+	cp -r "$TMP/full" "$1" && touch "$1/PARTIAL" && python3 -c '
+import json, sys
+p = sys.argv[1] + "/machine.json"
+m = json.load(open(p))
+m["finished_utc"] = None
+json.dump(m, open(p, "w"))
+' "$1"
+}
+
 # A run whose level probe ran (here: the reference run's arguments without --reported-levels, stopped after
 # its first point) resumes with the sizes it had, not a new probe's, and its summary says whose they are.
-cp -r "$TMP/full" "$TMP/probed" && touch "$TMP/probed/PARTIAL"
+unfinished "$TMP/probed"
 python3 - "$TMP/probed" <<'PY'
 import json, sys
 d = sys.argv[1]
 m = json.load(open(d + "/machine.json"))
-m["finished_utc"] = None
 m["argv"] = [a for a in m["argv"] if a != "--reported-levels"]
 json.dump(m, open(d + "/machine.json", "w"))
 rows = open(d + "/raw.csv").read().splitlines(True)
@@ -97,13 +107,10 @@ check "a resumed run that had probed takes its own sizes and says so" sh -c \
 
 # An interrupted run of a version whose raw.csv had other columns (here: before `span`): appending this
 # version's rows would leave a file no reader can split, so it is refused and left as it was.
-cp -r "$TMP/full" "$TMP/older" && touch "$TMP/older/PARTIAL"
+unfinished "$TMP/older"
 python3 - "$TMP/older" <<'PY'
-import json, sys
+import sys
 d = sys.argv[1]
-m = json.load(open(d + "/machine.json"))
-m["finished_utc"] = None
-json.dump(m, open(d + "/machine.json", "w"))
 rows = open(d + "/raw.csv").read().split("\n", 1)
 assert ",span," in rows[0]
 open(d + "/raw.csv", "w").write(rows[0].replace(",span,", ",", 1) + "\n" + rows[1])
