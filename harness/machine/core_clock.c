@@ -143,11 +143,12 @@ int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, do
 
 int clock_core_ghz(double tsc_hz, unsigned ms, const struct clock_bounds *b, double *ghz, struct err *e)
 {
-	uint64_t iters = clock_chain_iters(tsc_hz, ms * 1e-3 / 40);
-	double g[5];
+	/* a sample runs CLOCK_TRIES chains of N and of 2N adds: 3 N each */
+	uint64_t iters = clock_chain_iters(tsc_hz, ms * 1e-3 / (CLOCK_SAMPLES * CLOCK_TRIES * 3));
+	double g[CLOCK_SAMPLES];
 	int n = 0;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < CLOCK_SAMPLES; i++)
 		if (clock_sample(tsc_hz, iters, b, &g[n], e) == 0)
 			n++;
 	*ghz = stats_median(g, n);

@@ -66,8 +66,14 @@ uint64_t clock_chain_iters(double tsc_hz, double seconds);
 /* Times one sample with chains of N = iters and estimates it (clock_estimate). */
 int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz, struct err *e);
 
-/* The run's clock for machine.json and `pmucheck info`: the median of up to 5 samples of chains of about
-   ms/40 each that were not rejected. E_RUNTIME with the last reason when every sample was rejected. */
+/* The run's clock for machine.json and `pmucheck info`: the median of the samples that were not rejected,
+   of CLOCK_SAMPLES, whose chains of N adds take ms/240 or up to twice that (ms in all, or up to twice
+   that; 83-167 us for the 20 ms of a run). Short on purpose:
+   on a 2-vCPU Zen 5 KVM guest the shortest of 20 chains read 3.61 GHz at 0.1-0.6 ms but 3.51-3.53 GHz
+   at 1.2-5 ms, where every chain met some host event, so the 2N runs of 0.5-1 ms chains never agreed
+   with the difference and every sample was rejected; chains below 0.6 ms miss it. E_RUNTIME with the
+   last reason when every sample was rejected. */
+#define CLOCK_SAMPLES 20
 int clock_core_ghz(double tsc_hz, unsigned ms, const struct clock_bounds *b, double *ghz, struct err *e);
 
 #endif
