@@ -236,6 +236,17 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 	c->worst_bytes = (long long)number(o, "worst_bytes", 0);
 }
 
+/* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
+static void read_cpu_limit(json_t *o, struct machine_cpu_limit *c)
+{
+	text(o, "cgroup", c->cgroup, sizeof c->cgroup);
+	c->cpus = number(o, "cpus", 0);
+	c->period_us = (long long)number(o, "period_us", 0);
+	c->periods = (long long)number(o, "periods", -1);
+	c->throttled = (long long)number(o, "throttled_periods", -1);
+	c->throttled_s = number(o, "throttled_seconds", 0);
+}
+
 static void read_caches(json_t *caches, struct machine *m)
 {
 	json_t *c;
@@ -303,6 +314,8 @@ static void read_run(json_t *root, struct machine *m)
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
 	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
 	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);
+	m->cpu_pressure_percent = number(root, "disturbance.cpu_pressure_percent", -1);
+	read_cpu_limit(at(root, "disturbance.cpu_limit"), &m->cpu_limit);
 	read_probe(at(root, "disturbance.speed_probe"), &m->speed);
 	read_probe(at(root, "disturbance.memory_probe"), &m->memory);
 	read_probe(at(root, "disturbance.memory_probe_threads"), &m->memory_all);

@@ -64,6 +64,15 @@ struct machine_level_check {
 	long long worst_bytes;
 };
 
+/* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */
+struct machine_cpu_limit {
+	char cgroup[256]; /* "" when the run did not record it */
+	double cpus;      /* CPUs' worth of time per period; 0 without a limit */
+	long long period_us;
+	long long periods, throttled; /* -1: not counted */
+	double throttled_s;
+};
+
 struct machine {
 	char host[128], cpu[256], vendor[32], microcode[64], started[64], finished[64];
 	char command[1024], version[32], kernel[128], thp[64], governor[64], smt[32], arch[128];
@@ -91,6 +100,8 @@ struct machine {
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;
+	double cpu_pressure_percent; /* disturbance.cpu_pressure_percent; < 0 when not recorded */
+	struct machine_cpu_limit cpu_limit;
 	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness
 	   speed_probe.h): points 0 when the run did not record it */
 	struct machine_probe speed, speed_all, memory, memory_all;

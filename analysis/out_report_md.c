@@ -99,6 +99,36 @@ static void level_held(FILE *f, const struct machine_level_check *c)
 	fprintf(f, ".\n");
 }
 
+/* Whether the run's threads got the CPU when they wanted it: the machine's CPU pressure and the
+   cgroup's CPU quota (harness disturb.h, cpu_limit.h). */
+static void cpu_time(FILE *f, const struct machine *m)
+{
+	const struct machine_cpu_limit *c = &m->cpu_limit;
+
+	if (m->cpu_pressure_percent >= 0)
+		fprintf(f,
+			"- **CPU pressure**: in %.1f %% of the time the run measured, at least one runnable "
+			"task waited for a CPU (/proc/pressure/cpu, \"some\"; pmucheck's own threads "
+			"included). Where that was one of pmucheck's threads, the point it measured took "
+			"longer.\n",
+			m->cpu_pressure_percent);
+	if (!*c->cgroup)
+		return;
+	if (!(c->cpus > 0)) {
+		fprintf(f, "- **CPU limit**: none on the run's cgroup (%s) or its parents.\n", c->cgroup);
+		return;
+	}
+	fprintf(f, "- **CPU limit**: the run's cgroup (%s) may use %.2g CPU%s worth of time per %.0f ms",
+		c->cgroup, c->cpus, c->cpus == 1 ? "'s" : "s'", (double)c->period_us / 1000);
+	if (c->throttled >= 0)
+		fprintf(f, "; the kernel stopped its threads in %lld of %lld periods, %.1f s in all",
+			c->throttled, c->periods, c->throttled_s);
+	fprintf(f,
+		". While stopped, every thread of the run stands still: a point measured across a stop "
+		"reads slower or stays noisy, and the points of more threads than the limit are stopped "
+		"most.\n");
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -116,7 +146,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	noisy_why_format(whys, sizeof whys, why, unexplained);
 	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0 ||
-		m->llc.past > 0;
+		m->llc.past > 0 || m->cpu_pressure_percent >= 5 || m->cpu_limit.throttled > 0;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,
@@ -128,6 +158,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
 			"recorded it).\n");
+	cpu_time(f, m);
 	if (m->speed.points > 0) {
 		fprintf(f, "- **Machine speed**: a %s read of L1 timed before each of %d points ",
 			m->speed.kernel, m->speed.points);

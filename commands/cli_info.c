@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "clock_aperf.h"
 #include "core_clock.h"
+#include "cpu_limit.h"
 #include "ctr.h"
 #include "experiment.h"
 #include "msr.h"
@@ -102,6 +103,23 @@ static void levels_print(const struct levels_probe *p, const struct topo *t, int
 	printf("\n");
 }
 
+/* The cgroup's CPU quota (cpu_limit.h): what a run here may use of the usable CPUs. */
+static void cpu_limit_print(const struct cpu_limit *l, int known, const struct err *e)
+{
+	double cpus = cpu_limit_cpus(l);
+
+	if (!known)
+		printf("cpu limit       unknown: %s\n", e->msg);
+	else if (cpus > 0)
+		printf("cpu limit       %.2g %s worth of time per %.0f ms (cgroup %s, %s): fewer threads "
+		       "than "
+		       "that run unstopped\n",
+		       cpus, cpus == 1 ? "CPU's" : "CPUs'", (double)l->period_us / 1000, l->cgroup,
+		       l->version == 1 ? "cpu.cfs_quota_us" : "cpu.max");
+	else
+		printf("cpu limit       none (cgroup %s and its parents)\n", l->cgroup);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	static const struct option options[] = {{"json", no_argument, NULL, 'j'},
@@ -118,7 +136,9 @@ static int cmd_info(int argc, char **argv)
 	double tsc_hz, ghz;
 	struct clock_aperf ap;
 	char aperf_why[CTR_REASON_MAX];
-	int aperf;
+	int aperf, limited;
+	struct cpu_limit limit;
+	struct err le;
 
 	optind = 1;
 	opterr = 0;
@@ -146,6 +166,7 @@ static int cmd_info(int argc, char **argv)
 	if (r)
 		return cli_fail("info", r, &e);
 	sysinfo_read(&sys);
+	limited = cpu_limit_find(CPU_LIMIT_ROOT, &limit, &le) == 0;
 	tsc_hz = tsc_calibrate_hz(50);
 	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
@@ -164,6 +185,8 @@ static int cmd_info(int argc, char **argv)
 				      no_clock ? json_null() : json_real(ghz), "repetition_clock",
 				      aperf ? "APERF/MPERF" : "add chains", "aperf_mperf",
 				      aperf ? "used" : aperf_why, "counters", ctr_availability_json());
+		json_object_set_new(o, "cpu_limit",
+				    limited ? cpu_limit_json(&limit, NULL, NULL) : json_null());
 		if (levels) {
 			json_t *l = levels_json(&probe);
 			json_object_set_new(l, "measured", topo_measured_json(&t));
@@ -175,6 +198,7 @@ static int cmd_info(int argc, char **argv)
 	} else {
 		sysinfo_print(&sys, stdout);
 		topo_print(&t, stdout);
+		cpu_limit_print(&limit, limited, &le);
 		printf("clock           TSC %.3f GHz, core ", tsc_hz * 1e-9);
 		if (no_clock)
 			printf("unknown (every dependent-add chain sample rejected: %s)\n", ce.msg);

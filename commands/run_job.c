@@ -9,6 +9,7 @@
 #include "cli_run.h"
 #include "clock_aperf.h"
 #include "core_clock.h"
+#include "cpu_limit.h"
 #include "disturb.h"
 #include "ctr.h"
 #include "experiment.h"
@@ -46,12 +47,15 @@ struct run_job {
 	struct err clock_err;     /* why the run's core clock is missing */
 	struct clock_aperf aperf; /* the per-repetition clock from APERF/MPERF, where this thread counts it */
 	int use_aperf;
-	char aperf_why[CTR_REASON_MAX]; /* why it is not used */
-	struct disturb_sample before;   /* /proc/stat as the measurements start; procs_running -1: unread */
-	struct speed_probe speed;       /* the machine's own speed before each point (speed_probe.h) */
-	struct speed_probe speed_all;   /* the same by the most threads any point has, before those */
-	struct speed_probe memory;      /* the memory's, before each DRAM point */
-	struct speed_probe memory_all;  /* the same by the most threads any DRAM point has, before those */
+	char aperf_why[CTR_REASON_MAX];  /* why it is not used */
+	struct disturb_sample before;    /* /proc/stat as the measurements start; procs_running -1: unread */
+	struct cpu_limit limit;          /* the cgroup's CPU quota; version 0: not known */
+	struct cpu_throttle throttle[2]; /* its throttling as the measurements start and end */
+	int throttle_read[2];
+	struct speed_probe speed;      /* the machine's own speed before each point (speed_probe.h) */
+	struct speed_probe speed_all;  /* the same by the most threads any point has, before those */
+	struct speed_probe memory;     /* the memory's, before each DRAM point */
+	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
@@ -437,9 +441,15 @@ static void record_disturbance(struct run_job *j)
 	       *llc = level_check_json(&j->llc);
 
 	json_decref(j->mf.disturbance);
-	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC_STAT, &after, NULL)
+	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC, &after, NULL)
 		? json_object()
 		: disturb_json(&j->before, &after);
+	if (j->limit.version) {
+		j->throttle_read[1] = cpu_limit_sample(&j->limit, &j->throttle[1], NULL) == 0;
+		json_object_set_new(j->mf.disturbance, "cpu_limit",
+				    cpu_limit_json(&j->limit, j->throttle_read[0] ? &j->throttle[0] : NULL,
+						   j->throttle_read[1] ? &j->throttle[1] : NULL));
+	}
 	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
 	if (speed_all)
@@ -512,6 +522,33 @@ static void say_speed(const struct run_job *j)
 	}
 }
 
+/* Where the run's cgroup has a CPU quota: below the threads of its points, a warning before they run
+   (CFS bandwidth control stops every thread of the cgroup for the rest of a period once the quota is
+   spent), and after them how often it did. */
+static void say_cpu_limit(const struct run_job *j, int after, int threads)
+{
+	double cpus = cpu_limit_cpus(&j->limit);
+	const char *worth = cpus == 1 ? "CPU's" : "CPUs'";
+	const struct cpu_throttle *a = &j->throttle[0], *b = &j->throttle[1];
+
+	if (!(cpus > 0))
+		return;
+	if (!after && cpus < threads)
+		fprintf(stderr,
+			"pmucheck run: the cgroup %s may use %.2g %s worth of time (%s), less than the %d "
+			"CPU%s its %d-thread points keep busy: the kernel stops the run's threads for the "
+			"rest of each %.0f ms period once they used it, which slows those points and leaves "
+			"more of them noisy; machine.json records how often it did\n",
+			j->limit.cgroup, cpus, worth, j->limit.version == 1 ? "cpu.cfs_quota_us" : "cpu.max",
+			threads, threads > 1 ? "s" : "", threads, (double)j->limit.period_us / 1000);
+	if (after && j->throttle_read[0] && j->throttle_read[1])
+		printf("CPU limit: the cgroup %s may use %.2g %s worth of time; the kernel stopped the "
+		       "run's threads in %llu of %llu periods, %.1f s in all: the points measured across "
+		       "such a stop are slower or noisy\n",
+		       j->limit.cgroup, cpus, worth, b->throttled - a->throttled, b->periods - a->periods,
+		       (double)(b->throttled_ns - a->throttled_ns) * 1e-9);
+}
+
 /* The largest working set a check of the last cache level chases (level_check_point) over the plans. */
 static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 {
@@ -580,10 +617,15 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		npoints += j->xs[i].plan.npoints;
 	if (!r)
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
-	if (disturb_read(DISTURB_PROC_STAT, &j->before, NULL))
-		j->before.procs_running = -1;
 	most = most_threads(j, 0);
 	dram_most = most_threads(j, 1);
+	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
+		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
+	say_cpu_limit(j, 0, most);
+	if (disturb_read(DISTURB_PROC, &j->before, NULL))
+		j->before.procs_running = -1;
+	if (j->limit.version)
+		j->throttle_read[0] = cpu_limit_sample(&j->limit, &j->throttle[0], NULL) == 0;
 	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
 	    (most > 1 &&
 	     speed_probe_init_threads(&j->speed_all, SPEED_PROBE_BYTES * (uint64_t)most, tsc_hz, most,
@@ -601,6 +643,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	record_disturbance(j);
 	say_speed(j);
+	say_cpu_limit(j, 1, most);
 	r = end_prefetch(j, r, e);
 	if (!r)
 		r = raw_close(&j->raw, e);
@@ -662,6 +705,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		say_skipped(j, t);
 		r = plan_all(t, j, e);
+		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
+			say_cpu_limit(j, 0, most_threads(j, 0));
 		if (!r && rc->json)
 			print_plan_json(j);
 		else if (!r)

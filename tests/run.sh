@@ -100,7 +100,7 @@ if [ -n "${SAN_BUILD:-}" ]; then
 		launch "san/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP bash "$TOP/tests/san.sh" "$t"
 	done
 	for s in run_cli counters analyze configs prefetch_cli prefetch_errors prefetch_signals \
-		prefetch_killpoints bad_inputs unprivileged; do
+		prefetch_killpoints bad_inputs unprivileged cpu_limit; do
 		t=$TOP/tests/integration/$s.sh
 		[ -f "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac

@@ -1,23 +1,47 @@
 /* disturb.c — steal time and runnable tasks from /proc/stat (proc(5)): the aggregate line
  * "cpu user nice system idle iowait irq softirq steal guest guest_nice" in jiffies, and
- * "procs_running N". guest and guest_nice are already inside user and nice, so they are not added. */
+ * "procs_running N". guest and guest_nice are already inside user and nice, so they are not added.
+ * /proc/pressure/cpu (Documentation/accounting/psi.rst): "some avg10=.. avg60=.. avg300=.. total=US",
+ * the time in which at least one runnable task waited for a CPU, cumulative since boot. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "disturb.h"
 
 #define STAT_FIELDS 8 /* user .. steal */
 
-int disturb_read(const char *path, struct disturb_sample *s, struct err *e)
+/* pressure/cpu's "some" total, us; -1 where the kernel has none. */
+static long long pressure_us(const char *proc)
+{
+	char path[512];
+	long long us = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/pressure/cpu", proc);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &us) != 1)
+		us = -1;
+	fclose(f);
+	return us;
+}
+
+int disturb_read(const char *proc, struct disturb_sample *s, struct err *e)
 {
 	unsigned long long v[STAT_FIELDS];
-	char line[512];
+	char path[512], line[512];
 	int have_cpu = 0;
-	FILE *f = fopen(path, "r");
+	struct timespec now;
+	FILE *f;
 
 	memset(s, 0, sizeof *s);
 	s->procs_running = -1;
-	if (!f)
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s->at_s = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+	s->pressure_us = pressure_us(proc);
+	snprintf(path, sizeof path, "%s/stat", proc);
+	if (!(f = fopen(path, "r")))
 		return err_set(e, E_RUNTIME, "%s: cannot read it", path);
 	while (fgets(line, sizeof line, f)) {
 		if (!strncmp(line, "cpu ", 4)) {
@@ -47,13 +71,26 @@ double disturb_steal_percent(const struct disturb_sample *before, const struct d
 	return 100.0 * (double)(after->steal - before->steal) / (double)(after->total - before->total);
 }
 
+double disturb_pressure_percent(const struct disturb_sample *before, const struct disturb_sample *after)
+{
+	if (before->pressure_us < 0 || after->pressure_us < before->pressure_us ||
+	    after->at_s <= before->at_s)
+		return -1;
+	return 100.0 * (double)(after->pressure_us - before->pressure_us) * 1e-6 /
+		(after->at_s - before->at_s);
+}
+
 json_t *disturb_json(const struct disturb_sample *before, const struct disturb_sample *after)
 {
-	double steal = disturb_steal_percent(before, after);
+	double steal = disturb_steal_percent(before, after),
+	       pressure = disturb_pressure_percent(before, after);
 
-	return json_pack("{s:o, s:i, s:i, s:s}", "steal_percent", steal >= 0 ? json_real(steal) : json_null(),
-			 "runnable_before", before->procs_running, "runnable_after", after->procs_running,
-			 "source",
+	return json_pack("{s:o, s:i, s:i, s:o, s:s}", "steal_percent",
+			 steal >= 0 ? json_real(steal) : json_null(), "runnable_before",
+			 before->procs_running, "runnable_after", after->procs_running,
+			 "cpu_pressure_percent", pressure >= 0 ? json_real(pressure) : json_null(), "source",
 			 "/proc/stat: steal jiffies over all jiffies between the samples; procs_running "
-			 "at each sample, pmucheck's sampling thread included");
+			 "at each sample, pmucheck's sampling thread included; /proc/pressure/cpu: the "
+			 "growth of its \"some\" total (time in which a runnable task waited for a CPU) over "
+			 "the time between the samples");
 }

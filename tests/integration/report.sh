@@ -175,6 +175,8 @@ PY
 quiet="
 dist = m['disturbance']
 dist['steal_percent'] = 0.0
+dist['cpu_pressure_percent'] = 0.0
+dist.pop('cpu_limit', None)
 for k in ('speed_probe', 'speed_probe_threads', 'memory_probe_threads'):
     if k in dist:
         dist[k]['gbps_p10'] = dist[k]['gbps_median'] = dist[k]['gbps_best']
@@ -198,6 +200,27 @@ dist['level_check'] = {'kernel': 'chase.plain', 'level': 'L3', 'points': 4, 'poi
                        'past_by': 'level probe', 'worst_ns': 124.2, 'worst_bytes': 6 << 20}"
 check "a point whose L3 did not hold it makes a quiet run disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/past/report.md"
+# Runnable tasks that waited for a CPU a fifth of the time, or a CPU quota that stopped the run, make a
+# quiet run disturbed; a quota that never stopped it leaves it quiet, and is stated either way.
+rewritten "$M" "$TMP/pressure" "$quiet
+dist['cpu_pressure_percent'] = 20.0"
+check "CPU pressure of 20 % makes a quiet run disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/pressure/report.md"
+check "the report states the CPU pressure" \
+	grep -q "^- \*\*CPU pressure\*\*: in 20.0 % of the time the run measured, at least one runnable task waited" \
+	"$TMP/pressure/report.md"
+for stopped in 0 3; do
+	rewritten "$M" "$TMP/limit$stopped" "$quiet
+dist['cpu_limit'] = {'cgroup': '/job', 'version': 2, 'cpus': 1.5, 'period_us': 100000, 'periods': 40,
+                     'throttled_periods': $stopped, 'throttled_seconds': 0.1 * $stopped, 'source': 'cpu.max'}"
+	check "the report states a CPU quota that stopped the run $stopped times" \
+		grep -q "^- \*\*CPU limit\*\*: the run's cgroup (/job) may use 1.5 CPUs' worth of time per 100 ms; the kernel stopped its threads in $stopped of 40 periods" \
+		"$TMP/limit$stopped/report.md"
+done
+check "a CPU quota that never stopped the run leaves it quiet" \
+	grep -q "quiet enough for its figures to be compared" "$TMP/limit0/report.md"
+check "a CPU quota that stopped the run makes it disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/limit3/report.md"
 check "... and report.md says before how many" \
 	grep -qF "read 48.5 ns or slower (where the level probe ended L3) before and after 1 of 4: the share of L3" "$TMP/past/report.md"
 check "... and the slowest, and the points it did not flag" \

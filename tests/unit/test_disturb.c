@@ -1,30 +1,71 @@
-/* test_disturb.c — steal time and runnable tasks from /proc/stat-format files, faked so that a noisy
- * cloud VM (steal), an old kernel (no steal field) and unreadable input are met on any machine. */
+/* test_disturb.c — steal time, runnable tasks and CPU pressure from fake /proc trees, so that a noisy
+ * cloud VM (steal), a busy one (pressure), an old kernel (no steal field, no PSI) and unreadable input are
+ * met on any machine. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "disturb.h"
 
-static char path[64];
+static char path[64]; /* the fake /proc */
 
 static void fake_stat(const char *cpu_line, int running)
 {
+	char file[96];
 	FILE *f;
 
-	snprintf(path, sizeof path, "/tmp/pmucheck-stat.%d", (int)getpid());
-	f = fopen(path, "w");
+	snprintf(path, sizeof path, "/tmp/pmucheck-proc.%d", (int)getpid());
+	mkdir(path, 0700);
+	snprintf(file, sizeof file, "%s/stat", path);
+	f = fopen(file, "w");
 	assert_non_null(f);
 	fprintf(f,
 		"%s\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 12345 1 2\nctxt 999\nprocs_running %d\nprocs_blocked 0\n",
 		cpu_line, running);
 	fclose(f);
+}
+
+/* pressure/cpu with this "some" total (us), as Linux 4.20 and later write it; NULL: none (no PSI). */
+static void fake_pressure(const char *some_total)
+{
+	char file[96];
+	FILE *f;
+
+	snprintf(file, sizeof file, "%s/pressure", path);
+	mkdir(file, 0700);
+	snprintf(file, sizeof file, "%s/pressure/cpu", path);
+	if (!some_total) {
+		unlink(file);
+		return;
+	}
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"some avg10=1.50 avg60=0.20 avg300=0.05 total=%s\nfull avg10=0.00 avg60=0.00 avg300=0.00 "
+		"total=0\n",
+		some_total);
+	fclose(f);
+}
+
+static void remove_fake(void)
+{
+	char file[96];
+
+	snprintf(file, sizeof file, "%s/pressure/cpu", path);
+	unlink(file);
+	snprintf(file, sizeof file, "%s/pressure", path);
+	rmdir(file);
+	snprintf(file, sizeof file, "%s/stat", path);
+	unlink(file);
+	rmdir(path);
 }
 
 static void test_steal_share_between_two_samples(void **state)
@@ -48,7 +89,7 @@ static void test_steal_share_between_two_samples(void **state)
 	assert_true(json_real_value(json_object_get(j, "steal_percent")) == 25.0);
 	assert_int_equal(json_integer_value(json_object_get(j, "runnable_after")), 5);
 	json_decref(j);
-	unlink(path);
+	remove_fake();
 }
 
 static void test_no_time_between_samples_is_unknown_not_zero(void **state)
@@ -65,7 +106,7 @@ static void test_no_time_between_samples_is_unknown_not_zero(void **state)
 	j = disturb_json(&a, &a);
 	assert_true(json_is_null(json_object_get(j, "steal_percent")));
 	json_decref(j);
-	unlink(path);
+	remove_fake();
 }
 
 static void test_unreadable_or_foreign_file_is_an_error_naming_it(void **state)
@@ -74,12 +115,12 @@ static void test_unreadable_or_foreign_file_is_an_error_naming_it(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(disturb_read("/nonexistent/stat", &a, &e), E_RUNTIME);
+	assert_int_equal(disturb_read("/nonexistent", &a, &e), E_RUNTIME);
 	assert_non_null(strstr(e.msg, "/nonexistent/stat"));
 	fake_stat("intr 5", 1);
 	assert_int_equal(disturb_read(path, &a, &e), E_RUNTIME);
 	assert_non_null(strstr(e.msg, "no aggregate 'cpu' line"));
-	unlink(path);
+	remove_fake();
 }
 
 static void test_this_machines_proc_stat_reads(void **state)
@@ -88,9 +129,55 @@ static void test_this_machines_proc_stat_reads(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(disturb_read(DISTURB_PROC_STAT, &a, &e), 0);
+	assert_int_equal(disturb_read(DISTURB_PROC, &a, &e), 0);
 	assert_true(a.total > 0);
 	assert_true(a.procs_running >= 1); /* this thread */
+	assert_true(a.at_s > 0);
+}
+
+static void test_pressure_share_of_the_time_between_samples(void **state)
+{
+	struct disturb_sample a, b;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	fake_stat("cpu  1000 0 200 8000 0 0 0 0 0 0", 1);
+	fake_pressure("5000000");
+	assert_int_equal(disturb_read(path, &a, &e), 0);
+	assert_int_equal(a.pressure_us, 5000000);
+	fake_pressure("5750000");
+	assert_int_equal(disturb_read(path, &b, &e), 0);
+	/* 0.75 s of waiting in 3 s */
+	a.at_s = 100.0;
+	b.at_s = 103.0;
+	assert_true(fabs(disturb_pressure_percent(&a, &b) - 25.0) < 1e-9);
+	j = disturb_json(&a, &b);
+	assert_true(fabs(json_real_value(json_object_get(j, "cpu_pressure_percent")) - 25.0) < 1e-9);
+	json_decref(j);
+	remove_fake();
+}
+
+static void test_no_psi_is_unknown_pressure_not_zero(void **state)
+{
+	struct disturb_sample a, b;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	fake_stat("cpu  1000 0 200 8000 0 0 0 0 0 0", 1);
+	fake_pressure(NULL);
+	assert_int_equal(disturb_read(path, &a, &e), 0); /* stat alone is enough */
+	assert_int_equal(a.pressure_us, -1);
+	fake_pressure("not-a-number");
+	assert_int_equal(disturb_read(path, &b, &e), 0);
+	assert_int_equal(b.pressure_us, -1);
+	b.at_s = a.at_s + 1;
+	assert_true(disturb_pressure_percent(&a, &b) < 0);
+	j = disturb_json(&a, &b);
+	assert_true(json_is_null(json_object_get(j, "cpu_pressure_percent")));
+	json_decref(j);
+	remove_fake();
 }
 
 int main(void)
@@ -100,6 +187,8 @@ int main(void)
 		cmocka_unit_test(test_no_time_between_samples_is_unknown_not_zero),
 		cmocka_unit_test(test_unreadable_or_foreign_file_is_an_error_naming_it),
 		cmocka_unit_test(test_this_machines_proc_stat_reads),
+		cmocka_unit_test(test_pressure_share_of_the_time_between_samples),
+		cmocka_unit_test(test_no_psi_is_unknown_pressure_not_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

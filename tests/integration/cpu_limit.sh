@@ -1,0 +1,90 @@
+#!/bin/bash
+# cpu_limit.sh — a run in a cgroup whose CPU quota (0.3 CPU) is below its threads, as a container's or a
+# batch job's limit would be: it warns before measuring, says afterwards how often the kernel stopped its
+# threads, machine.json records the quota, the throttling and the CPU pressure, and the report and `info`
+# say so. Without the quota none of that is said. Needs root and a writable cgroup hierarchy with the cpu
+# controller (v1, or v2 with cpu enabled for the root's children); skipped otherwise, with the reason.
+. "$(dirname "$0")/../lib.sh"
+
+# says NAME FILE REGEX
+says() {
+	grep -qE -- "$3" "$2" && ok "$1" || notok "$1" "no /$3/ in: $(head -c 600 "$2")"
+}
+
+# The cpu controller's hierarchy: "VERSION MOUNTPOINT" (v1 first, as pmucheck takes it).
+read -r ver mnt < <(awk '{ for (i = 1; $i != "-"; i++); fs = $(i + 1); opts = "," $(i + 3) ","
+	if (fs == "cgroup" && opts ~ /,cpu,/ && !v1) v1 = $5
+	if (fs == "cgroup2" && !v2) v2 = $5 }
+	END { if (v1) print 1, v1; else if (v2) print 2, v2 }' /proc/self/mountinfo)
+G=${mnt:-/nonexistent}/pmucheck-test.$$
+why=
+if [ "$(id -u)" -ne 0 ]; then
+	why="not root: cannot make a cgroup"
+elif [ -z "$mnt" ]; then
+	why="no cgroup hierarchy with the cpu controller is mounted"
+elif [ "$ver" = 2 ] && ! grep -qw cpu "$mnt/cgroup.subtree_control" 2>/dev/null; then
+	why="cgroup v2 at $mnt does not enable the cpu controller for its children"
+elif ! mkdir "$G" 2>/dev/null; then
+	why="cannot make $G (a read-only cgroup mount: a container)"
+fi
+if [ -n "$why" ]; then
+	for t in "warns before measuring" "says how often it was stopped" "machine.json records it" \
+		"info says it" "the report says it" "no quota, no warning"; do
+		skip "a run under a CPU quota: $t" "$why"
+	done
+	exit 0
+fi
+trap 'rmdir "$G" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# quota CPU_US|max: the cgroup's quota per 100 ms
+quota() {
+	if [ "$ver" = 1 ]; then
+		echo 100000 >"$G/cpu.cfs_period_us" && echo "${1/max/-1}" >"$G/cpu.cfs_quota_us"
+	else
+		echo "$1 100000" >"$G/cpu.max"
+	fi
+}
+# in_cg CMD...: CMD in the cgroup
+in_cg() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$G" "$@"; }
+name="[^ ]*/pmucheck-test\.$$"
+
+quota 30000
+# One thread over 1 MiB for 3 repetitions keeps a CPU busy for well over 30 ms of a period.
+in_cg "$PMUCHECK" run --kernels load.avx --sizes 1048576 --threads 1 --reps 3 --reported-levels \
+	--no-progress --out "$TMP/r" >"$TMP/out" 2>"$TMP/err" || notok "the run under a quota" "$(cat "$TMP/err")"
+says "a run under a CPU quota: warns before measuring" "$TMP/err" \
+	"the cgroup $name may use 0.3 CPUs' worth of time \((cpu.cfs_quota_us|cpu.max)\), less than the 1 CPU its 1-thread points keep busy"
+says "a run under a CPU quota: says how often it was stopped" "$TMP/out" \
+	"^CPU limit: the cgroup $name may use 0.3 CPUs' worth of time; the kernel stopped the run's threads in [1-9][0-9]* of [1-9][0-9]* periods"
+python3 - "$TMP/r/machine.json" "$$" >"$TMP/py" 2>&1 <<'PY' && ok "a run under a CPU quota: machine.json records it" || notok "a run under a CPU quota: machine.json records it" "$(cat "$TMP/py")"
+import json, os, sys
+d = json.load(open(sys.argv[1]))["disturbance"]
+c = d["cpu_limit"]
+assert c["cgroup"].endswith("/pmucheck-test." + sys.argv[2]), c
+assert abs(c["cpus"] - 0.3) < 1e-9 and c["period_us"] == 100000, c
+assert 0 < c["throttled_periods"] <= c["periods"] and c["throttled_seconds"] > 0, c
+p = d["cpu_pressure_percent"]
+if os.access("/proc/pressure/cpu", os.R_OK):
+    assert 0 <= p <= 100.5, p
+PY
+in_cg "$PMUCHECK" info >"$TMP/info" 2>&1
+says "a run under a CPU quota: info says it" "$TMP/info" \
+	"^cpu limit       0.3 CPUs' worth of time per 100 ms \(cgroup $name, (cpu.cfs_quota_us|cpu.max)\)"
+"$PMUCHECK" analyze "$TMP/r" >/dev/null 2>&1 && "$PMUCHECK" report "$TMP/r" >/dev/null 2>&1
+says "a run under a CPU quota: the report says it" "$TMP/r/report.md" \
+	"^- \*\*CPU limit\*\*: the run's cgroup \($name\) may use 0.3 CPUs' worth of time per 100 ms; the kernel stopped its threads in [1-9][0-9]* of [1-9][0-9]* periods"
+
+# The same cgroup without its quota: nothing said of a limit that is not there.
+quota max
+in_cg "$PMUCHECK" run --dry-run --kernels load.avx --sizes 1048576 --threads 1 >"$TMP/dry" 2>&1
+in_cg "$PMUCHECK" info --json >"$TMP/info.json" 2>&1
+if grep -q "may use" "$TMP/dry"; then
+	notok "a run under a CPU quota: no quota, no warning" "$(grep "may use" "$TMP/dry")"
+else
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["cpu_limit"]
+# the cgroup is ours no longer limited; a limit above it (a container) is the one named
+assert c["cpus"] is None or not c["cgroup"].endswith("/pmucheck-test." + sys.argv[2]), c' \
+		"$TMP/info.json" "$$" >"$TMP/py" 2>&1 && ok "a run under a CPU quota: no quota, no warning" ||
+		notok "a run under a CPU quota: no quota, no warning" "$(cat "$TMP/py")"
+fi
