@@ -14,22 +14,35 @@
 #include <math.h>
 
 #include "cpu_limit.h"
+#include "fake_file.h"
 
 static char root[64];
 
-/* Writes text to root/rel, making its directories. */
 static void put(const char *rel, const char *text)
 {
-	char path[512], cmd[600];
-	FILE *f;
+	assert_int_equal(fake_put_at(root, rel, text), 0);
+}
 
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+/* v1's quota files in the cgroup directory dir (below root): quota us per 100 ms. */
+static void v1_quota(const char *dir, const char *quota)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof rel, "%s/cpu.cfs_quota_us", dir);
+	put(rel, quota);
+	snprintf(rel, sizeof rel, "%s/cpu.cfs_period_us", dir);
+	put(rel, "100000\n");
+}
+
+/* Finds the limit in the fake tree and checks what it found. */
+static void expect_limit(struct cpu_limit *l, int version, const char *cgroup, double cpus)
+{
+	struct err e;
+
+	assert_int_equal(cpu_limit_find(root, l, &e), 0);
+	assert_int_equal(l->version, version);
+	assert_string_equal(l->cgroup, cgroup);
+	assert_true(cpu_limit_cpus(l) == cpus);
 }
 
 static int setup(void **state)
@@ -65,15 +78,10 @@ static void test_v1_quota_of_the_runs_cgroup_and_its_throttling(void **state)
 	put("proc/self/mountinfo",
 	    "30 1 0:25 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n" MOUNT_V2_UNIFIED
 	    "34 30 0:29 / /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n" MOUNT_V1_CPU);
-	put("sys/fs/cgroup/cpu/cpu.cfs_quota_us", "-1\n");
-	put("sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000\n");
-	put("sys/fs/cgroup/cpu/pmq/cpu.cfs_quota_us", "50000\n");
-	put("sys/fs/cgroup/cpu/pmq/cpu.cfs_period_us", "100000\n");
+	v1_quota("sys/fs/cgroup/cpu", "-1\n");
+	v1_quota("sys/fs/cgroup/cpu/pmq", "50000\n");
 	put("sys/fs/cgroup/cpu/pmq/cpu.stat", "nr_periods 10\nnr_throttled 4\nthrottled_time 510730829\n");
-	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
-	assert_int_equal(l.version, 1);
-	assert_string_equal(l.cgroup, "/pmq");
-	assert_true(cpu_limit_cpus(&l) == 0.5);
+	expect_limit(&l, 1, "/pmq", 0.5);
 	assert_int_equal(l.period_us, 100000);
 	assert_int_equal(cpu_limit_sample(&l, &a, &e), 0);
 	put("sys/fs/cgroup/cpu/pmq/cpu.stat", stat_v1);
@@ -102,19 +110,14 @@ static void test_v2_tightest_quota_on_the_path_counts(void **state)
 	put("sys/fs/cgroup/job/cpu.stat",
 	    "usage_usec 9\nnr_periods 7\nnr_throttled 2\nthrottled_usec 1500\n");
 	put("sys/fs/cgroup/job/step/cpu.max", "max 100000\n");
-	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
-	assert_int_equal(l.version, 2);
-	assert_string_equal(l.cgroup, "/job");
-	assert_true(cpu_limit_cpus(&l) == 1.5);
+	expect_limit(&l, 2, "/job", 1.5);
 	assert_int_equal(cpu_limit_sample(&l, &a, &e), 0);
 	assert_int_equal(a.periods, 7);
 	assert_int_equal(a.throttled, 2);
 	assert_int_equal(a.throttled_ns, 1500000);
 	/* the step's own, tighter, quota wins over its job's */
 	put("sys/fs/cgroup/job/step/cpu.max", "25000 50000\n");
-	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
-	assert_string_equal(l.cgroup, "/job/step");
-	assert_true(cpu_limit_cpus(&l) == 0.5);
+	expect_limit(&l, 2, "/job/step", 0.5);
 	assert_int_equal(l.period_us, 50000);
 }
 
@@ -123,36 +126,28 @@ static void test_v2_tightest_quota_on_the_path_counts(void **state)
 static void test_container_mount_root_and_escaped_mount_point(void **state)
 {
 	struct cpu_limit l;
-	struct err e;
 
 	(void)state;
 	put("proc/self/cgroup", "4:cpu,cpuacct:/docker/abc\n0::/\n");
 	put("proc/self/mountinfo",
 	    "40 35 0:33 /docker/abc /sys/fs/cgroup/cpu\\040acct ro - cgroup cgroup "
 	    "ro,cpu,cpuacct\n");
-	put("sys/fs/cgroup/cpu acct/cpu.cfs_quota_us", "150000\n");
-	put("sys/fs/cgroup/cpu acct/cpu.cfs_period_us", "100000\n");
-	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
-	assert_int_equal(l.version, 1);
-	assert_string_equal(l.cgroup, "/docker/abc");
-	assert_true(cpu_limit_cpus(&l) == 1.5);
+	v1_quota("sys/fs/cgroup/cpu acct", "150000\n");
+	expect_limit(&l, 1, "/docker/abc", 1.5);
 	assert_non_null(strstr(l.dir, "/sys/fs/cgroup/cpu acct"));
 }
 
 static void test_no_quota_is_no_limit_not_zero_cpus(void **state)
 {
 	struct cpu_limit l;
-	struct err e;
 	json_t *j;
 
 	(void)state;
 	put("proc/self/cgroup", "1:cpu:/pmq\n0::/\n");
 	put("proc/self/mountinfo", MOUNT_V2_UNIFIED MOUNT_V1_CPU);
-	put("sys/fs/cgroup/cpu/cpu.cfs_quota_us", "-1\n");
-	put("sys/fs/cgroup/cpu/pmq/cpu.cfs_quota_us", "-1\n");
-	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
-	assert_true(cpu_limit_cpus(&l) == 0);
-	assert_string_equal(l.cgroup, "/pmq");
+	v1_quota("sys/fs/cgroup/cpu", "-1\n");
+	v1_quota("sys/fs/cgroup/cpu/pmq", "-1\n");
+	expect_limit(&l, 1, "/pmq", 0);
 	j = cpu_limit_json(&l, NULL, NULL);
 	assert_true(json_is_null(json_object_get(j, "cpus")));
 	assert_null(json_object_get(j, "throttled_seconds"));

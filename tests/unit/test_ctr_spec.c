@@ -11,21 +11,16 @@
 #include <cmocka.h>
 
 #include "ctr_int.h"
+#include "fake_file.h"
 
 static char root[128];
 
 static void put(const char *rel, const char *text)
 {
-	char path[256], dir[256];
-	FILE *f;
+	char line[256];
 
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	snprintf(dir, sizeof dir, "mkdir -p $(dirname '%s')", path);
-	assert_int_equal(system(dir), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
+	snprintf(line, sizeof line, "%s\n", text);
+	assert_int_equal(fake_put_at(root, rel, line), 0);
 }
 
 /* An Intel-like core PMU (event is split over bits 0-7 and 32-35) and an uncore IMC with an alias. */
