@@ -111,9 +111,8 @@ static void cpu_limit_print(const struct cpu_limit *l, int known, const struct e
 	if (!known)
 		printf("cpu limit       unknown: %s\n", e->msg);
 	else if (cpus > 0)
-		printf("cpu limit       %.2g %s worth of time per %.0f ms (cgroup %s, %s): fewer threads "
-		       "than "
-		       "that run unstopped\n",
+		printf("cpu limit       %.2g %s worth of time per %.0f ms (cgroup %s, %s): once a run's "
+		       "threads used it, the kernel stops them for the rest of the period\n",
 		       cpus, cpus == 1 ? "CPU's" : "CPUs'", (double)l->period_us / 1000, l->cgroup,
 		       l->version == 1 ? "cpu.cfs_quota_us" : "cpu.max");
 	else
