@@ -388,6 +388,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.memory = j->memory.v ? &j->memory : NULL;
 	st.memory_all = j->memory_all.v ? &j->memory_all : NULL;
 	st.llc = j->llc.v ? &j->llc : NULL;
+	st.limit = cpu_limit_cpus(&j->limit) > 0 ? &j->limit : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {

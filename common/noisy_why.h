@@ -15,6 +15,11 @@ enum noisy_why {
 	NW_APART,       /* its threads never ran together (record_threads_apart) */
 	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */
 	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */
+	/* the cgroup's CPU quota stopped its threads while it ran (cpu_limit.h). Named beside another
+	   reason, never alone: its shortest calls fall between the stops, so a point the quota stopped may
+	   still be confirmed, and is then clean; a noisy one it stopped owes its noise to the quota, not
+	   to --reps or the budget the other reason names */
+	NW_QUOTA,
 	NW_COUNT
 };
 

@@ -7,6 +7,7 @@
 #include "budget.h"
 #include "buf.h"
 #include "core_clock.h"
+#include "cpu_limit.h"
 #include "noisy_why.h"
 #include "progress.h"
 #include "run.h"
@@ -131,9 +132,18 @@ struct group_ctx {
 	enum budget_next stop;     /* why its repetitions stopped */
 	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
 	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
+	unsigned long long stops;  /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
 	uint64_t check_bytes;      /* the working set it chased */
 	struct progress *prog;
 };
+
+/* How often the cgroup's CPU quota has stopped the run so far (cpu.stat nr_throttled); 0 without one. */
+static unsigned long long quota_stops(const struct run_state *s)
+{
+	struct cpu_throttle t;
+
+	return s->limit && !cpu_limit_sample(s->limit, &t, NULL) ? t.throttled : 0;
+}
 
 static void fail_shared(struct point_shared *sh, const struct err *e)
 {
@@ -500,6 +510,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		g->point_start = progress_now();
+		g->stops = quota_stops(s);
 		g->ipt = ipt;
 		g->shared = 0;
 		g->check_ns = -1;
@@ -559,6 +570,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 				why |= (unsigned)record_threads_apart(&g->rec) << NW_APART;
 				why |= (unsigned)(g->shared != 0) << NW_SHARED_CORE;
 				why |= (unsigned)past << NW_LEVEL;
+				why |= (unsigned)(why && quota_stops(s) > g->stops) << NW_QUOTA;
 			}
 			record_write(s, ipt, &g->rec, &g->labels, why);
 			summarise(&s->results[ipt], &g->rec, s->tsc_hz, why != 0);

@@ -23,6 +23,7 @@
 #include "raw.h"
 #include "topo.h"
 
+struct cpu_limit;
 struct run_events;
 
 struct run_config {
@@ -66,6 +67,8 @@ struct run_state {
 					     NULL: not sampled */
 	struct level_check *llc;        /* chased before each point of the last cache level (level_check.h): a
 					    point it did not hold is flagged noisy; NULL: not checked */
+	const struct cpu_limit *limit;  /* the cgroup's CPU quota, its throttling read around each point: a
+					    noisy point it stopped says so (NW_QUOTA); NULL: no quota */
 	const struct run_events *events; /* NULL when no events are counted */
 	int point_base;                  /* raw.csv point number of plan point 0 */
 	int resume_after;                /* points numbered up to this are done already (-1: none) */
