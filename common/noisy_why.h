@@ -17,8 +17,8 @@ enum noisy_why {
 	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */
 	/* the cgroup's CPU quota stopped its threads while it ran (cpu_limit.h). Named beside another
 	   reason, never alone: its shortest calls fall between the stops, so a point the quota stopped may
-	   still be confirmed, and is then clean; a noisy one it stopped owes its noise to the quota, not
-	   to --reps or the budget the other reason names */
+	   still be confirmed, and is then clean; a noisy one it stopped may owe its noise to the quota
+	   rather than to what the other reason names (--reps, the budget) */
 	NW_QUOTA,
 	NW_COUNT
 };
