@@ -412,8 +412,11 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
 	int rc;
 
+	long keep = a->partial ? raw_torn_point(raw_path) : -1;
+
 	a->path = raw_path;
-	rc = raw_read(raw_path, add_row, a, &a->rows, e);
+	a->torn = keep >= 0;
+	rc = raw_read_upto(raw_path, keep, add_row, a, &a->rows, e);
 	a->path = NULL;
 	for (uint32_t i = 0; i < a->npoints; i++)
 		settle_time(&a->points[i], a->m.core_ghz);

@@ -86,6 +86,7 @@ struct agg {
 	                      volume's column): no verdict or hypothesis can use them */
 	const char *path;   /* the file being read, for messages */
 	int partial;        /* the results directory still holds PARTIAL: the run did not finish */
+	int torn;           /* of a partial run, raw.csv ended in a cut row: its last point was left out */
 };
 
 /* Reads raw.csv into a, whose m must already hold the machine. A row whose encoding says "sum of N

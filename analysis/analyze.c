@@ -97,6 +97,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 		sum->points = a.npoints;
 		sum->events = a.nevents;
 		sum->stall_rows = nst;
+		sum->torn = a.torn;
 		sum->box_rows = nbox;
 		for (uint32_t i = 0; i < a.nevents; i++)
 			sum->classes[v[i].cls]++;

@@ -9,6 +9,7 @@ struct analyze_summary {
 	unsigned long rows;
 	unsigned points, events, stall_rows, box_rows;
 	unsigned classes[VC_COUNT];
+	int torn; /* a partial run's raw.csv ended in a cut row: its last point was left out */
 };
 
 /* Reads DIR/raw.csv and DIR/machine.json and writes events.{csv,json,md}, peaks.{csv,md}, when

@@ -72,6 +72,7 @@ struct reader {
 	char *buf; /* buf[beg .. end) is read and not yet consumed */
 	size_t beg, end, cap;
 	int eof;
+	long left; /* bytes it may still read (raw_read_upto); -1: to the end */
 	char *rec; /* the current record (possibly several physical lines), NUL-terminated in buf */
 	size_t len;
 	int quoted;             /* the record holds a quote: split must undo RFC 4180 quoting */
@@ -133,7 +134,12 @@ static int refill(struct reader *r, struct err *e)
 		r->buf = p;
 		r->cap = cap;
 	}
-	n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+	n = r->cap - r->end;
+	if (r->left >= 0 && (long)n > r->left)
+		n = (size_t)r->left;
+	n = n ? fread(r->buf + r->end, 1, n, r->f) : 0;
+	if (r->left >= 0)
+		r->left -= (long)n;
 	if (n == 0) {
 		if (ferror(r->f))
 			return err_set(e, E_RUNTIME, "%s: %s", r->path, strerror(errno));
@@ -535,9 +541,47 @@ static void prefix_keep(struct reader *r, const struct raw_row *row)
 		}
 }
 
+long raw_torn_point(const char *path)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long off = 0, start = -1;
+	int point = -1, torn = 0, open = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] != '\n') {
+			/* a cut row that names a point of its own begins it: the point before is whole */
+			torn = 1 + (!open && memchr(line, ',', (size_t)n) && atoi(line) != point);
+			break;
+		}
+		/* a record's first line (not the rest of a quoted field): the header, or a point's first row */
+		if (!open && (start < 0 || atoi(line) != point)) {
+			point = start < 0 ? -1 : atoi(line);
+			start = off;
+		}
+		for (char *q = memchr(line, '"', (size_t)n); q;
+		     q = memchr(q + 1, '"', (size_t)(line + n - q - 1)))
+			open = !open;
+		off += n;
+	}
+	free(line);
+	fclose(f);
+	/* the header alone: nothing to keep but it */
+	return !torn ? -1 : torn == 2 || point < 0 ? off : start;
+}
+
 int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)
 {
-	struct reader r = {.path = path};
+	return raw_read_upto(path, -1, fn, ctx, rows, e);
+}
+
+int raw_read_upto(const char *path, long limit, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)
+{
+	struct reader r = {.path = path, .left = limit};
 	struct raw_row row;
 	int rc;
 

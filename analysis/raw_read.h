@@ -52,4 +52,14 @@ typedef int (*raw_row_fn)(const struct raw_row *row, void *ctx, struct err *e);
    "<path>:<line>: ..." in e; an unreadable one E_RUNTIME. Sets *rows to the rows read. */
 int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e);
 
+/* The same over the first `limit` bytes of the file only (raw_read: limit -1, all of it). */
+int raw_read_upto(const char *path, long limit, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e);
+
+/* Where the rows of an interrupted run's last point begin when the file ends in a torn row, -1 when it
+   ends with a line end (or cannot be read: raw_read says why). A run writes each point's rows at once,
+   but a SIGKILL (or a crash) within that write leaves a prefix of them: the point of the cut row is left
+   out, all of it, and --resume measures it again (harness resume.c). Where the cut row is too short to
+   name its point, the point of the row before is left out too. */
+long raw_torn_point(const char *path);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -201,11 +202,46 @@ static void test_rows_that_share_a_measurement_come_back_each_as_written(void **
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Where a torn file's last point begins: a point's rows as the writer appends them, the last one cut; a
+   quoted field's line break (clock_note) does not start a record; a file that ends with a line end is
+   whole. */
+static void test_a_torn_files_last_point_begins_at_its_first_row(void **state)
+{
+	static const char head[] = "point,rep,clock_note\n", p0[] = "0,0,a\n0,1,\"b\n3,c\"\n",
+			  p1[] = "1,0,x\n1,1,y\n";
+	char path[] = "/tmp/pmucheck-torn.XXXXXX", text[256];
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(text, sizeof text, "%s%s%s", head, p0, p1);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(raw_torn_point(path), -1);
+	assert_int_equal(truncate(path, (off_t)strlen(text) - 3), 0); /* "1,1,": point 1 is cut */
+	assert_int_equal(raw_torn_point(path), (long)(strlen(head) + strlen(p0)));
+	/* "1,0": the cut row begins point 1, so point 0 is whole */
+	assert_int_equal(truncate(path, (off_t)(strlen(head) + strlen(p0) + 3)), 0);
+	assert_int_equal(raw_torn_point(path), (long)(strlen(head) + strlen(p0)));
+	/* "1": its point is not known, so point 0 goes too, from its first row: the line "3,c\"" inside its
+	   quoted field is not a row of point 3 */
+	assert_int_equal(truncate(path, (off_t)(strlen(head) + strlen(p0) + 1)), 0);
+	assert_int_equal(raw_torn_point(path), (long)strlen(head));
+	/* only the header left whole */
+	assert_int_equal(truncate(path, (off_t)strlen(head) + 2), 0);
+	assert_int_equal(raw_torn_point(path), (long)strlen(head));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_is_the_column_list_and_every_column_round_trips),
 		cmocka_unit_test(test_rows_that_share_a_measurement_come_back_each_as_written),
+		cmocka_unit_test(test_a_torn_files_last_point_begins_at_its_first_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
