@@ -177,7 +177,7 @@ dist = m['disturbance']
 dist['steal_percent'] = 0.0
 dist['cpu_pressure_percent'] = 0.0
 dist.pop('cpu_limit', None)
-for k in ('speed_probe', 'speed_probe_threads', 'memory_probe_threads'):
+for k in ('speed_probe', 'speed_probe_threads', 'memory_probe', 'memory_probe_threads'):
     if k in dist:
         dist[k]['gbps_p10'] = dist[k]['gbps_median'] = dist[k]['gbps_best']
 if 'speed_probe_threads' in dist:
