@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agg.h"
 #include "noisy_why.h"
@@ -410,9 +411,15 @@ static void link_boxes(struct agg *a)
 
 int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
+	const char *slash = strrchr(raw_path, '/');
+	char marker[4096];
+	struct stat st;
+	long keep;
 	int rc;
 
-	long keep = a->partial ? raw_torn_point(raw_path) : -1;
+	snprintf(marker, sizeof marker, "%.*sPARTIAL", slash ? (int)(slash + 1 - raw_path) : 0, raw_path);
+	a->partial = stat(marker, &st) == 0;
+	keep = a->partial ? raw_torn_point(raw_path) : -1; /* -1: all of it */
 
 	a->path = raw_path;
 	a->torn = keep >= 0;

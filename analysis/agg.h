@@ -85,11 +85,13 @@ struct agg {
 	unsigned unknown_q; /* bits of the volumes some point has no value for (a raw.csv from before the
 	                      volume's column): no verdict or hypothesis can use them */
 	const char *path;   /* the file being read, for messages */
-	int partial;        /* the results directory still holds PARTIAL: the run did not finish */
-	int torn;           /* of a partial run, raw.csv ended in a cut row: its last point was left out */
+	/* set by agg_read: raw.csv's directory still holds PARTIAL (the run did not finish), and then
+	   whether its raw.csv ended in a cut row, whose point was left out (raw_torn_point) */
+	int partial, torn;
 };
 
-/* Reads raw.csv into a, whose m must already hold the machine. A row whose encoding says "sum of N
+/* Reads raw.csv into a, whose m must already hold the machine; of a partial run, up to a last point its
+   interruption cut (analyze and report alike). A row whose encoding says "sum of N
    boxes" is a box wildcard's sum (harness run_record.c); the rows named as its wildcard with the '*' a
    box number are its boxes (box_of, nboxes). */
 int agg_read(struct agg *a, const char *raw_path, struct err *e);

@@ -66,8 +66,6 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if ((rc = machine_read(path, &a.m, e)))
 		return rc;
-	snprintf(path, sizeof path, "%s/PARTIAL", dir);
-	a.partial = access(path, F_OK) == 0;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
 	if ((rc = agg_read(&a, path, e)))
 		goto out;

@@ -32,9 +32,8 @@ static int cmd(int argc, char **argv)
 		return cli_fail("analyze", rc, &e);
 	if (s.torn) /* even with --quiet: the figures lack a point the run measured */
 		fprintf(stderr,
-			"pmucheck analyze: %s/raw.csv ends in a row its interruption cut: its last point is "
-			"left "
-			"out ('pmucheck run --resume %s' measures it again)\n",
+			"pmucheck analyze: %s/raw.csv ends in a row its interruption cut: its last "
+			"point is left out ('pmucheck run --resume %s' measures it again)\n",
 			dir, dir);
 	if (!quiet) {
 		printf("%lu rows, %u points, %u events:", s.rows, s.points, s.events);

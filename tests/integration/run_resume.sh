@@ -112,6 +112,7 @@ full_n=$(grep -o '[0-9]* points' "$TMP/full.an") torn_n=$(grep -o '[0-9]* points
 if [ "$rc" -eq 0 ] && [ "${torn_n% points}" -eq $((${full_n% points} - 1)) ] &&
 	grep -q "raw.csv ends in a row its interruption cut: its last point is left out" "$TMP/torn.an"; then
 	ok "a torn last row: analyze leaves its point out and says so"
+	check "a torn last row: report reads it too" "$PMUCHECK" report "$TMP/torn"
 else
 	notok "a torn last row: analyze leaves its point out and says so" "exit $rc, $torn_n of $full_n: $(head -c 400 "$TMP/torn.an")"
 fi
