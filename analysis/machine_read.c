@@ -221,6 +221,10 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->best = number(o, "gbps_best", 0);
 	p->median = number(o, "gbps_median", 0);
 	p->p10 = number(o, "gbps_p10", 0);
+	p->points_waited = (int)number(o, "points_waited", -1);
+	p->points_recovered = (int)number(o, "points_recovered", 0);
+	p->waited_seconds = number(o, "waited_seconds", 0);
+	p->slow_below = number(o, "slow_below", 0);
 }
 
 /* The last-level check's figures (harness level_check_json); points 0 when absent. */

@@ -52,6 +52,11 @@ struct machine_probe {
 	int points_shared; /* of the threaded speed probe: points whose threads shared a core; -1: not judged */
 	double shared_below;      /* the part of threads x one thread's speed below which they did */
 	double best, median, p10; /* GB/s */
+	/* of the one-thread speed probe: the points the run waited for the machine before (-1: files from
+	   before it did), those after which it read at speed again, the seconds, and the part of its best
+	   below which it waited */
+	int points_waited, points_recovered;
+	double waited_seconds, slow_below;
 };
 
 /* The run's check that the last cache level held each of its points (harness level_check.h). */

@@ -167,7 +167,16 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			". Interference only slows it, so that is how much slower the machine itself was at "
 			"those moments (a neighbour on the core, the host's clock): a point measured through "
 			"such a moment is that much slower whatever the estimator, and two runs' figures may "
-			"differ by as much.\n");
+			"differ by as much");
+		if (m->speed.points_waited > 0)
+			fprintf(f,
+				". Before %d points, where it read below %.0f %% of its best so far or their "
+				"threads shared a core, the run waited for the machine (%.1f s in all, "
+				"capped "
+				"by the time budget); after %d of them it read at speed again",
+				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
+				m->speed.points_recovered);
+		fprintf(f, ".\n");
 	}
 	if (m->speed_all.points > 0) {
 		fprintf(f,

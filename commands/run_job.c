@@ -483,7 +483,14 @@ static void say_speed(const struct run_job *j)
 		printf("machine speed: a %llu-byte %s read before each point ",
 		       (unsigned long long)j->speed.bytes, j->speed.v->name);
 		say_figures(&f, "the points");
-		printf(": the machine itself was that much slower at times\n");
+		printf(": the machine itself was that much slower at times");
+		if (j->speed.waited)
+			printf("; before %d points, where it read below %.0f %% of its best so far or the "
+			       "threads shared a core, the run waited for it (%.1f s in all) and after %d it "
+			       "read at speed again",
+			       j->speed.waited, 100 * SPEED_PROBE_SLOW, j->speed.waited_s,
+			       j->speed.recovered);
+		printf("\n");
 	}
 	if (s.n) {
 		printf("machine speed, %d threads: the same read by each of them at once before each "
@@ -635,6 +642,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	    (dram_most > 1 &&
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
+	j->speed.watched = 1; /* the run waits on it (run.c: probe_machine) */
 	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,

@@ -4,13 +4,10 @@
 #include "noisy_why.h"
 
 const char *const noisy_why_names[NW_COUNT] = {
-	[NW_AT_REPS] = "unconfirmed-at-reps",
-	[NW_AT_BUDGET] = "unconfirmed-at-budget",
-	[NW_TOO_FAST] = "too-fast",
-	[NW_APART] = "threads-apart",
-	[NW_SHARED_CORE] = "shared-core",
-	[NW_LEVEL] = "level-not-held",
-	[NW_QUOTA] = "cpu-quota",
+	[NW_AT_REPS] = "unconfirmed-at-reps", [NW_AT_BUDGET] = "unconfirmed-at-budget",
+	[NW_TOO_FAST] = "too-fast",           [NW_APART] = "threads-apart",
+	[NW_SHARED_CORE] = "shared-core",     [NW_LEVEL] = "level-not-held",
+	[NW_SLOW] = "slow-machine",           [NW_QUOTA] = "cpu-quota",
 };
 
 /* after a count of points */
@@ -21,6 +18,7 @@ static const char *const phrase[NW_COUNT] = {
 	[NW_APART] = "whose threads never ran together",
 	[NW_SHARED_CORE] = "whose threads shared a core",
 	[NW_LEVEL] = "that the last cache level did not hold",
+	[NW_SLOW] = "begun while the machine itself ran slow",
 	[NW_QUOTA] = "whose threads the cgroup's CPU quota stopped while they ran",
 };
 

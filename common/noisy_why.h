@@ -15,6 +15,10 @@ enum noisy_why {
 	NW_APART,       /* its threads never ran together (record_threads_apart) */
 	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */
 	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */
+	/* the speed probe read below SPEED_PROBE_SLOW of its best so far as it began, after any wait: a
+	   slowdown that lasts through the point slows all its calls alike, so they agree and confirm the
+	   slower figure (speed_probe.h) */
+	NW_SLOW,
 	/* the cgroup's CPU quota stopped its threads while it ran (cpu_limit.h). Named beside another
 	   reason, never alone: its shortest calls fall between the stops, so a point the quota stopped may
 	   still be confirmed, and is then clean; a noisy one it stopped may owe its noise to the quota

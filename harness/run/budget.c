@@ -22,3 +22,9 @@ enum budget_next budget_next(const struct budget_point *p)
 		return BUDGET_SPENT;
 	return BUDGET_GO;
 }
+
+int budget_wait(double point_s, double run_s, double budget_s)
+{
+	return point_s + BUDGET_WAIT_STEP <= BUDGET_WAIT_POINT + 1e-9 &&
+		run_s + BUDGET_WAIT_STEP <= BUDGET_WAIT_RUN * budget_s;
+}

@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "budget.h"
 #include "buf.h"
@@ -131,6 +132,11 @@ struct group_ctx {
 	double weight_left;        /* threads of the points left in the run, this one included */
 	enum budget_next stop;     /* why its repetitions stopped */
 	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
+	int sampled;               /* probe_machine: the threaded probe read before it */
+	int behind;                /* the machine was behind (machine_behind) */
+	int waits;                 /* and the run waits another step for it */
+	int slow;                  /* the speed probe read slow as it began, after any wait */
+	double wait_start;         /* when its wait began (progress_now); 0: it did not wait */
 	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
 	unsigned long long stops;  /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
 	uint64_t check_bytes;      /* the working set it chased */
@@ -488,6 +494,65 @@ static int last_level_short(const struct group_ctx *g)
 	return level_check_judge(c, g->check_bytes, g->check_ns, after_ns);
 }
 
+/* Whether the machine, as the probes read it just now, is worth waiting for before the point: its speed
+   probe reads slow, or (threaded: the threaded probe read too) the threads share a core. Master only. */
+static int machine_behind(const struct group_ctx *g, int threaded)
+{
+	const struct run_state *s = g->s;
+
+	return speed_probe_slow(s->speed) ||
+		(threaded && s->own_cores && speed_probe_shared_now(s->speed_all, s->speed));
+}
+
+/* The speed probes before a point (speed_probe.h), and the wait they may call for: while the machine is
+   behind, every thread idles a step (budget_wait: how long in all) and the probes read again, their new
+   samples replacing the old. Every thread takes part, since the threaded probe reads on all of them. */
+static void probe_machine(struct group_ctx *g, const struct plan_point *pt, int tid)
+{
+	struct run_state *s = g->s;
+	/* a probe without its slices takes no sample: nothing to judge */
+	int threaded = s->speed && s->speed_all && pt->threads == s->speed_all->threads;
+	const struct timespec step = {0, (long)(BUDGET_WAIT_STEP * 1e9)};
+
+	for (int again = 1; again;) {
+		int had = threaded ? s->speed_all->n : 0;
+#pragma omp master
+		if (s->speed)
+			speed_probe_sample(s->speed);
+		if (threaded)
+			speed_probe_sample_threads(s->speed_all, tid);
+#pragma omp master
+		{
+			double now = progress_now(), since = g->wait_start > 0 ? now - g->wait_start : 0;
+
+			g->sampled = threaded && s->speed_all->n > had;
+			g->behind = s->speed && machine_behind(g, g->sampled);
+			g->waits = g->behind &&
+				budget_wait(since, s->speed->waited_s + since, s->cfg->time_budget);
+			if (g->waits && !(g->wait_start > 0))
+				g->wait_start = now;
+			if (g->waits) {
+				speed_probe_drop_last(s->speed);
+				if (g->sampled)
+					speed_probe_drop_last(s->speed_all);
+			}
+		}
+#pragma omp barrier
+		again = g->waits;
+#pragma omp barrier
+		if (again)
+			nanosleep(&step, NULL);
+	}
+#pragma omp master
+	{
+		if (g->wait_start > 0)
+			speed_probe_waited(s->speed, progress_now() - g->wait_start, !g->behind);
+		g->wait_start = 0;
+		g->slow = s->speed && speed_probe_slow(s->speed);
+		g->shared = g->sampled && s->own_cores && speed_probe_shared(s->speed_all, s->speed);
+	}
+}
+
 static void measure_point(struct group_ctx *g, int ipt, int tid)
 {
 	struct run_state *s = g->s;
@@ -509,7 +574,6 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
-		g->point_start = progress_now();
 		g->stops = quota_stops(s);
 		g->ipt = ipt;
 		g->shared = 0;
@@ -518,22 +582,16 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		for (int i = ipt; i < s->plan->npoints; i++)
 			g->weight_left += s->plan->points[i].threads;
 	}
+	probe_machine(g, pt, tid);
 #pragma omp master
 	{
-		if (s->speed)
-			speed_probe_sample(s->speed);
+		/* the point's time starts after any wait: budget_wait caps what the waits cost the run */
+		g->point_start = progress_now();
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
 		g->check_bytes = s->llc ? level_check_point(s->topo, pt) : 0;
 		if (g->check_bytes)
 			g->check_ns = level_check_chase(s->llc, g->check_bytes);
-	}
-	if (s->speed_all && pt->threads == s->speed_all->threads) {
-		int had = s->speed_all->n; /* a probe without its slices takes no sample: nothing to judge */
-		speed_probe_sample_threads(s->speed_all, tid);
-#pragma omp master
-		g->shared = s->own_cores && s->speed && s->speed_all->n > had &&
-			speed_probe_shared(s->speed_all, s->speed);
 	}
 	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
 		speed_probe_sample_threads(s->memory_all, tid);
@@ -556,8 +614,9 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			   whatever the machine does; what such a point is for is its counts, not its time. A
 			   confirmed point faster than any core (record_impossibly_fast), one whose threads never
 			   ran together (record_threads_apart), one whose threads shared a core as it began
-			   (speed_probe_shared), or one whose working set the last cache level did not hold
-			   before and after it (level_check.h), was still disturbed. */
+			   (speed_probe_shared), one whose working set the last cache level did not hold
+			   before and after it (level_check.h), or one begun while the machine read slow
+			   (speed_probe_slow), was still disturbed. */
 			unsigned why = 0;
 			if (!fresh) {
 				why |= (unsigned)(g->stop == BUDGET_MAX) << NW_AT_REPS;
@@ -570,6 +629,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 				why |= (unsigned)record_threads_apart(&g->rec) << NW_APART;
 				why |= (unsigned)(g->shared != 0) << NW_SHARED_CORE;
 				why |= (unsigned)past << NW_LEVEL;
+				why |= (unsigned)g->slow << NW_SLOW;
 				why |= (unsigned)(why && quota_stops(s) > g->stops) << NW_QUOTA;
 			}
 			record_write(s, ipt, &g->rec, &g->labels, why);

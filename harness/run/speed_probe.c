@@ -146,16 +146,44 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 	keep(sp, span_of(sp, 1), span_of(sp, 2));
 }
 
+int speed_probe_shared_now(const struct speed_probe *all, const struct speed_probe *one)
+{
+	return all->n && one->n &&
+		all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
+}
+
 int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one)
 {
-	int shared;
+	int shared = speed_probe_shared_now(all, one);
 
 	if (!all->n || !one->n)
 		return 0;
-	shared = all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
 	all->shared += shared;
 	all->judged = 1;
 	return shared;
+}
+
+int speed_probe_slow(const struct speed_probe *sp)
+{
+	double best = 0;
+
+	for (int i = 0; i + 1 < sp->n; i++)
+		if (sp->gbps[i] > best)
+			best = sp->gbps[i];
+	return sp->n > 1 && sp->gbps[sp->n - 1] < SPEED_PROBE_SLOW * best;
+}
+
+void speed_probe_drop_last(struct speed_probe *sp)
+{
+	if (sp->n)
+		sp->n--;
+}
+
+void speed_probe_waited(struct speed_probe *sp, double seconds, int recovered)
+{
+	sp->waited++;
+	sp->recovered += recovered != 0;
+	sp->waited_s += seconds;
 }
 
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
@@ -188,6 +216,12 @@ json_t *speed_probe_json(const struct speed_probe *sp)
 	if (o && sp->judged) {
 		json_object_set_new(o, "points_shared", json_integer(sp->shared));
 		json_object_set_new(o, "shared_below", json_real(SPEED_PROBE_SHARED));
+	}
+	if (o && sp->watched) {
+		json_object_set_new(o, "slow_below", json_real(SPEED_PROBE_SLOW));
+		json_object_set_new(o, "points_waited", json_integer(sp->waited));
+		json_object_set_new(o, "points_recovered", json_integer(sp->recovered));
+		json_object_set_new(o, "waited_seconds", json_real(sp->waited_s));
 	}
 	return o;
 }

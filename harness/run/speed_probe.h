@@ -56,6 +56,10 @@ struct speed_probe {
 	uint64_t *start, *ticks; /* [call 0-2][thread]: a sample's calls, for their spans (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
 	int shared, judged; /* samples at which the threads shared a core (speed_probe_shared); any judged */
+	/* speed_probe_waited: points before which the run waited for the machine, those after which it
+	   read at speed again, and the seconds it waited; watched: the run waits on this probe */
+	int watched, waited, recovered;
+	double waited_s;
 };
 
 /* Threads that read their L1 slices together at less than this part of `threads` times one thread's
@@ -86,6 +90,24 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid);
    sample, judged against `one`'s last sample (the one-thread probe, just before it); counted in
    all->shared. 0, and nothing judged, when either has no sample. */
 int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one);
+/* The same judgement, not counted: whether to wait before the point (speed_probe_slow). */
+int speed_probe_shared_now(const struct speed_probe *all, const struct speed_probe *one);
+
+/* A point measured through a slowdown that lasts all of it is slower in every call alike, so its calls
+   agree and it is confirmed at the slower figure: on the Zen 3 guest (2 vCPUs, other tenants on the
+   host's cores) a --quick run's two-thread load.avx in L1 was confirmed at 185.7 GB/s and the next run's at
+   322.5, and the one-thread probe read 65 % of its best at the median point of both runs. So before a point
+   the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far, or the threads
+   share a core, re-probing after each step (budget.h: budget_wait says how long). The best so far only
+   grows, so early points are judged against less: they wait less, never more. On the quiet development VM
+   nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
+#define SPEED_PROBE_SLOW 0.8
+/* Whether the last sample read below SPEED_PROBE_SLOW of the best before it; 0 with under two samples. */
+int speed_probe_slow(const struct speed_probe *sp);
+/* Takes back the last sample (a wait's re-probe replaces it: one sample per point). */
+void speed_probe_drop_last(struct speed_probe *sp);
+/* Counts a point before which the run waited `seconds`, and whether the machine then read at speed. */
+void speed_probe_waited(struct speed_probe *sp, double seconds, int recovered);
 
 /* The samples' figures, sorted order; n == 0: none. */
 struct speed_probe_figures {
@@ -95,8 +117,9 @@ struct speed_probe_figures {
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp);
 
 /* {"kernel", "bytes", "threads", "points", "gbps_best", "gbps_median", "gbps_p10"}, and "points_shared"
-   (speed_probe_shared) with "shared_below" (SPEED_PROBE_SHARED) for a threaded probe that judged it; NULL
-   when there is no sample. */
+   (speed_probe_shared) with "shared_below" (SPEED_PROBE_SHARED) for a threaded probe that judged it;
+   a watched one adds "slow_below" (SPEED_PROBE_SLOW), "points_waited", "points_recovered" and
+   "waited_seconds" (speed_probe_waited); NULL when there is no sample. */
 json_t *speed_probe_json(const struct speed_probe *sp);
 
 void speed_probe_free(struct speed_probe *sp);

@@ -69,6 +69,12 @@ s = json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]
 points = len({r["point"] for r in csv.DictReader(open(sys.argv[2]))})
 assert s["points"] == points, (s, points)
 assert 0 < s["gbps_p10"] <= s["gbps_median"] <= s["gbps_best"], s
+# the waits for a slow machine before the points (budget.h: budget_wait), within 5 % of the default
+# --time-budget (300 s) and a step
+assert s["slow_below"] == 0.8, s
+assert 0 <= s["points_recovered"] <= s["points_waited"] <= points, s
+assert 0 <= s["waited_seconds"] <= 0.05 * 300 + 0.01 + 0.01, s
+assert (s["points_waited"] == 0) == (s["waited_seconds"] == 0), s
 PY
 speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
 check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
@@ -182,6 +188,7 @@ for k in ('speed_probe', 'speed_probe_threads', 'memory_probe', 'memory_probe_th
         dist[k]['gbps_p10'] = dist[k]['gbps_median'] = dist[k]['gbps_best']
 if 'speed_probe_threads' in dist:
     dist['speed_probe_threads'].update(points_shared=0, shared_below=0.75)
+dist['speed_probe'].update(points_waited=0, points_recovered=0, waited_seconds=0.0)
 if 'level_check' in dist:
     dist['level_check'].update(points_past=0, points_burst=0)
 for r in rows:
@@ -192,6 +199,15 @@ dist['memory_probe'] = {'kernel': 'load.gpr', 'bytes': 128 << 20, 'points': 1, '
                         'gbps_median': 30.0 * $slow, 'gbps_p10': 30.0 * $slow}"
 done
 check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
+check "a run that never waited for the machine says nothing of waiting" \
+	bash -c '! grep -q "waited for the machine" "$1"' _ "$TMP/quality1.0/report.md"
+rewritten "$M" "$TMP/waited" "$quiet
+dist['speed_probe'].update(points_waited=3, points_recovered=2, waited_seconds=0.12, slow_below=0.8)"
+check "report.md states the points before which the run waited for a slow machine" grep -qF \
+	"Before 3 points, where it read below 80 % of its best so far or their threads shared a core, the run waited for the machine (0.1 s in all" \
+	"$TMP/waited/report.md"
+check "... and after how many it read at speed again" grep -qF "after 2 of them it read at speed again" \
+	"$TMP/waited/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
 # A last cache level that did not hold one of its points makes a quiet run disturbed.

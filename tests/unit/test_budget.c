@@ -126,6 +126,21 @@ static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_MAX);
 }
 
+/* Waiting for the machine: in steps, up to BUDGET_WAIT_POINT before one point and BUDGET_WAIT_RUN of the
+   budget in all. */
+static void test_waits_are_capped_per_point_and_per_run(void **state)
+{
+	(void)state;
+	assert_true(budget_wait(0, 0, 60));
+	assert_true(budget_wait(BUDGET_WAIT_POINT - BUDGET_WAIT_STEP, 0, 60)); /* the last step fits */
+	assert_false(budget_wait(BUDGET_WAIT_POINT - BUDGET_WAIT_STEP / 2, 0, 60));
+	assert_true(budget_wait(0, BUDGET_WAIT_RUN * 60 - BUDGET_WAIT_STEP, 60));
+	assert_false(
+		budget_wait(0, BUDGET_WAIT_RUN * 60 - BUDGET_WAIT_STEP / 2, 60)); /* the run's is spent */
+	assert_true(budget_wait(0, BUDGET_WAIT_RUN * 60, 300));                   /* a longer budget */
+	assert_false(budget_wait(0, 0, 0.1)); /* a budget too short for one step */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_no_repetition_that_ends_far_past_the_share),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
+		cmocka_unit_test(test_waits_are_capped_per_point_and_per_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

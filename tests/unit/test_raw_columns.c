@@ -50,7 +50,7 @@ static const struct raw_out_row written = {
 	.core_ghz = 3.5,
 	.clock_note = "1 of 2 clock samples rejected: \"N, 2N\"\ndisagree",
 	.flag = "noisy",
-	.noisy_why = 1u << NW_AT_REPS | 1u << NW_LEVEL | 1u << NW_QUOTA,
+	.noisy_why = 1u << NW_AT_REPS | 1u << NW_LEVEL | 1u << NW_SLOW | 1u << NW_QUOTA,
 	.v = {.instructions = 101,
 	      .loads = 102,
 	      .stores = 103,
@@ -140,7 +140,8 @@ static void test_header_is_the_column_list_and_every_column_round_trips(void **s
 	assert_non_null(strstr(line, ",tsc_lo,tsc_hi,core_ghz,clock_note,flag,noisy_why,v_instructions,"));
 	/* the row (clock_note's line break spans two lines): its reasons as the column's words */
 	line[fread(line, 1, sizeof line - 1, f)] = '\0';
-	assert_non_null(strstr(line, ",noisy,unconfirmed-at-reps;level-not-held;cpu-quota,101,"));
+	assert_non_null(
+		strstr(line, ",noisy,unconfirmed-at-reps;level-not-held;slow-machine;cpu-quota,101,"));
 	fclose(f);
 
 	assert_int_equal(raw_read(path, check_row, &x, &rows, &e), 0);
@@ -159,8 +160,8 @@ static void test_header_is_the_column_list_and_every_column_round_trips(void **s
 	fclose(f);
 	x.seen = 0;
 	assert_int_not_equal(raw_read(path, check_row, &x, &rows, &e), 0);
-	assert_non_null(
-		strstr(e.msg, "'noisy_why': bad value 'unconfirmed-at-reps;level-not-hold;cpu-quota'"));
+	assert_non_null(strstr(
+		e.msg, "'noisy_why': bad value 'unconfirmed-at-reps;level-not-hold;slow-machine;cpu-quota'"));
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }

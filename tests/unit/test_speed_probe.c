@@ -1,7 +1,9 @@
 /* test_speed_probe.c — the run's speed probe: its figures from the samples (best, median, the slow tenth)
  * and their machine.json form, on samples set here; one real sample of the registered kernel, which
  * must be a positive bandwidth whatever the machine; one of the memory probe; the memory probe read by
- * two threads at once; and the rule by which the speed probe read by two threads says they shared a core. */
+ * two threads at once; the rule by which the speed probe read by two threads says they shared a core; and
+ * the rule by which the run waits for a slow machine before a point, and how the waits are recorded. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +156,61 @@ static void test_threads_that_shared_a_core(void **state)
 	json_decref(j);
 }
 
+/* The run waits before a point while the speed probe's last sample reads below SPEED_PROBE_SLOW of the best
+   before it: the first sample has nothing to be judged against, a later one only against the samples
+   before it. A re-probe replaces the sample it follows; machine.json counts the waits of a watched probe. */
+static void test_slow_machine_is_waited_for(void **state)
+{
+	double g[4] = {100, 70, 85, 79};
+	struct speed_probe sp = {.bytes = SPEED_PROBE_BYTES, .gbps = g, .n = 1, .cap = 4};
+	json_t *j;
+
+	(void)state;
+	sp.v = kern_variant_for_plot(KP_SPEED_PROBE, &sp.f);
+	assert_non_null(sp.v);
+	assert_false(speed_probe_slow(&sp)); /* one sample: no best before it */
+	sp.n = 2;
+	assert_true(speed_probe_slow(&sp)); /* 70 < 0.8 x 100 */
+	sp.n = 3;
+	assert_false(speed_probe_slow(&sp)); /* 85 >= 80 */
+	sp.n = 4;
+	assert_true(speed_probe_slow(&sp)); /* 79 < 80: the best before it is still 100 */
+	speed_probe_drop_last(&sp);
+	assert_int_equal(sp.n, 3);
+	assert_false(speed_probe_slow(&sp));
+	j = speed_probe_json(&sp); /* not watched: nothing said of waiting */
+	assert_null(json_object_get(j, "points_waited"));
+	json_decref(j);
+	sp.watched = 1;
+	speed_probe_waited(&sp, 0.03, 1);
+	speed_probe_waited(&sp, 0.05, 0);
+	j = speed_probe_json(&sp);
+	assert_int_equal(json_integer_value(json_object_get(j, "points_waited")), 2);
+	assert_int_equal(json_integer_value(json_object_get(j, "points_recovered")), 1);
+	assert_true(fabs(json_real_value(json_object_get(j, "waited_seconds")) - 0.08) < 1e-12);
+	assert_true(json_real_value(json_object_get(j, "slow_below")) == SPEED_PROBE_SLOW);
+	assert_int_equal(json_integer_value(json_object_get(j, "points")), 3); /* samples, not waits */
+	json_decref(j);
+}
+
+/* The judgement the wait asks for is the one that flags the point, but not counted. */
+static void test_shared_now_is_not_counted(void **state)
+{
+	double one_g[1] = {100}, all_g[1] = {140};
+	struct speed_probe one = {.bytes = SPEED_PROBE_BYTES, .gbps = one_g, .n = 1, .cap = 1};
+	struct speed_probe all = {
+		.bytes = 2 * SPEED_PROBE_BYTES, .gbps = all_g, .n = 1, .cap = 1, .threads = 2};
+
+	(void)state;
+	assert_true(speed_probe_shared_now(&all, &one)); /* 140 < 0.75 x 2 x 100 */
+	assert_int_equal(all.shared, 0);
+	assert_false(all.judged);
+	all_g[0] = 150;
+	assert_false(speed_probe_shared_now(&all, &one));
+	all.n = 0;
+	assert_false(speed_probe_shared_now(&all, &one));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +219,8 @@ int main(void)
 		cmocka_unit_test(test_memory_probe_reads_its_size),
 		cmocka_unit_test(test_threads_read_their_slices_together),
 		cmocka_unit_test(test_threads_that_shared_a_core),
+		cmocka_unit_test(test_slow_machine_is_waited_for),
+		cmocka_unit_test(test_shared_now_is_not_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
