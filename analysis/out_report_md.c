@@ -172,8 +172,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			fprintf(f,
 				". Before %d points, where it read below %.0f %% of its best so far or their "
 				"threads shared a core, the run waited for the machine (%.1f s in all, "
-				"capped "
-				"by the time budget); after %d of them it read at speed again",
+				"capped by "
+				"the time budget); after %d of them it read at speed again",
 				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered);
 		fprintf(f, ".\n");
