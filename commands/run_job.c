@@ -139,7 +139,8 @@ static void print_plan(const struct run_job *j)
 			       place_name(x, pt, place, sizeof place));
 		}
 		total += x->plan.npoints;
-		printf("%d points, %u events (%u groups)\n", x->plan.npoints, x->ev.nev, x->ev.plan.ngroups);
+		printf("%d points, %u events (%u groups), at most %d repetitions each\n", x->plan.npoints,
+		       x->ev.nev, x->ev.plan.ngroups, x->reps);
 	}
 	if (j->nxs > 1)
 		printf("%d points in all\n", total);
@@ -176,9 +177,10 @@ static json_t *experiment_plan_json(const struct experiment *x, int first)
 	}
 	for (unsigned k = 0; k < x->ev.nfixed; k++)
 		json_array_append_new(fixed, json_string(x->ev.fixed[k].spec));
-	return json_pack("{s:o, s:o, s:o, s:i, s:o, s:o}", "name", str_or_null(x->name), "skipped_variants",
-			 str_or_null(x->plan.skipped), "points", points, "groups", (int)x->ev.plan.ngroups,
-			 "events", events, "fixed_events", fixed);
+	return json_pack("{s:o, s:o, s:o, s:i, s:o, s:o, s:i}", "name", str_or_null(x->name),
+			 "skipped_variants", str_or_null(x->plan.skipped), "points", points, "groups",
+			 (int)x->ev.plan.ngroups, "events", events, "fixed_events", fixed, "most_reps",
+			 x->reps);
 }
 
 /* --dry-run --json: the facts print_plan and say_skipped give, as one object (docs/results-format.md). */

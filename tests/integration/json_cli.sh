@@ -92,7 +92,8 @@ for p, r in zip(pts, rows):
             "thr", str(p["bytes_per_array"]), "B/array", p["level"], p["prefetch"], p["placement"]]
     assert r == want, (r, want)
 x = d["experiments"][0]
-tail = "%d points, %d events (%d groups)" % (len(x["points"]), len(x["events"]), x["groups"])
+tail = "%d points, %d events (%d groups), at most %d repetitions each" % (len(x["points"]), len(x["events"]),
+                                                                          x["groups"], x["most_reps"])
 assert tail in open(sys.argv[2]).read(), tail
 assert any(p["kernel"] == "nopread.gpr" and p["arg"] > 0 for p in pts)
 ' "$TMP/p.json" "$TMP/p.txt"

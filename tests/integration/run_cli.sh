@@ -55,6 +55,17 @@ check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --he
 # likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
+# The most repetitions: 80 ms of calls, raised in proportion by a --time-budget longer than the default (a
+# shorter one leaves them: the budget's shares stop the points), never past 256; --reps wins.
+most_reps() { "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels "$@" 2>&1 |
+	sed -n 's/.*, at most \([0-9]*\) repetitions each$/\1/p'; }
+for c in "40 --quick" "80 --quick --time-budget 120" "40 --quick --time-budget 10" "8" "24 --time-budget 900" \
+	"4 --min-time 20" "256 --quick --time-budget 3600" "5 --quick --time-budget 120 --reps 5"; do
+	set -- $c
+	want=$1
+	shift
+	check "run $* plans at most $want repetitions a point" test "$(most_reps "$@")" = "$want"
+done
 expect_status "unknown command exits 2" 2 "$PMUCHECK" frobnicate
 
 # A small real run: two kernels, two sizes, one thread.
