@@ -96,11 +96,11 @@ int speed_probe_shared_now(const struct speed_probe *all, const struct speed_pro
 /* A point measured through a slowdown that lasts all of it is slower in every call alike, so its calls
    agree and it is confirmed at the slower figure: on the Zen 3 guest (2 vCPUs, other tenants on the
    host's cores) a --quick run's two-thread load.avx in L1 was confirmed at 185.7 GB/s and the next run's at
-   322.5, and the one-thread probe read 66-69 % of its best at the median point of those runs. So before a point
-   the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far, or the threads
-   share a core, re-probing after each step (budget.h: budget_wait says how long). The best so far only
-   grows, so early points are judged against less: they wait less, never more. On the quiet development VM
-   nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
+   322.5, and the one-thread probe read 66-69 % of its best at the median point of those runs. So before a
+   point the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far, or the
+   threads share a core, re-probing after each step (budget.h: budget_wait says how long). The best so far
+   only grows, so early points are judged against less: they wait less, never more. On the quiet
+   development VM nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
 #define SPEED_PROBE_SLOW 0.8
 /* Whether the last sample read below SPEED_PROBE_SLOW of the best before it; 0 with under two samples. */
 int speed_probe_slow(const struct speed_probe *sp);
