@@ -576,7 +576,6 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
 		g->stops = quota_stops(s);
 		g->ipt = ipt;
-		g->shared = 0;
 		g->check_ns = -1;
 		g->weight_left = s->threads_after;
 		for (int i = ipt; i < s->plan->npoints; i++)

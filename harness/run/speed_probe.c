@@ -156,10 +156,10 @@ int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one)
 {
 	int shared = speed_probe_shared_now(all, one);
 
-	if (!all->n || !one->n)
-		return 0;
-	all->shared += shared;
-	all->judged = 1;
+	if (all->n && one->n) {
+		all->shared += shared;
+		all->judged = 1;
+	}
 	return shared;
 }
 
