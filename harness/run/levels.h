@@ -15,10 +15,12 @@
 #include "topo.h"
 
 #define LEVELS_MAX_POINTS 64
-/* Sweeps over the same sizes, each size keeping its fastest (levels.c: levels_measure says why). With
-   another process time-sharing CPU 0 of the 2-vCPU guest, five quick probes put L3's end at 4096, 5792
-   x4 KiB with three sweeps and at 724, 2896 x3, 4096 KiB with one; quiet, three sweeps take 3.6-4.2 s. */
-#define LEVELS_SWEEPS 3
+/* Sweeps over the same sizes, each size keeping its fastest (levels.c: levels_measure says why): at least
+   LEVELS_SWEEPS_MIN, and more until the sweeps have spread over a few seconds (levels.c: SWEEP_SPREAD_*),
+   at most LEVELS_SWEEPS_MAX. With another process time-sharing CPU 0 of the 2-vCPU guest, five quick
+   probes put L3's end at 4096, 5792 x4 KiB with three sweeps and at 724, 2896 x3, 4096 KiB with one. */
+#define LEVELS_SWEEPS_MIN 3
+#define LEVELS_SWEEPS_MAX 12
 
 struct levels_probe {
 	int npoints;
@@ -27,11 +29,13 @@ struct levels_probe {
 	double env[LEVELS_MAX_POINTS]; /* ns with disturbed points replaced (levels.c says how): what the
 					  plateaus are found on (levels.c says why) */
 	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
-	double sweep_ns[LEVELS_SWEEPS][LEVELS_MAX_POINTS]; /* each sweep's own latencies; ns keeps their
-							      fastest */
-	int nsweeps;                                       /* the sweeps that measured every size */
-	uint64_t sweep_end[LEVELS_SWEEPS];                 /* where each sweep alone ends the last cache level
-						(levels_sweeps); 0: it found no end */
+	double sweep_ns[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS]; /* each sweep's own latencies; ns keeps
+								  their fastest */
+	int nsweeps;                                           /* the sweeps that measured every size */
+	uint64_t sweep_end[LEVELS_SWEEPS_MAX]; /* where each sweep alone ends the last cache level
+						  (levels_sweeps); 0: it found no end */
+	uint64_t llc_median; /* where the last level is measured short: the median of the sweeps' ends, which
+				the run takes for it (levels_sweeps says why); 0: the fastest of each size's end */
 	uint64_t dram_from, llc_limit; /* when the plateaus match no level one to one but the last is
 					  DRAM-like: where it starts, and the last level's limit; else 0 */
 	double step_ns; /* the middle of the step from the last cache level's plateau to DRAM's, where that
@@ -42,7 +46,7 @@ struct levels_probe {
 		uint64_t next;        /* size of the point after it (0: none) */
 		double ns;            /* median latency of the plateau */
 	} plateau[TOPO_MAX_LEVELS + 2];
-	char disagreements[TOPO_MAX_LEVELS + 1][256];
+	char disagreements[TOPO_MAX_LEVELS + 1][384]; /* under machine_read.h's 512 */
 	int ndisagreements;
 };
 

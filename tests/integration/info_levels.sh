@@ -1,8 +1,9 @@
 #!/bin/bash
 # info_levels.sh — `info --levels` says which level sizes a run would take from its probe: a level is taken
-# as measured exactly where a disagreement ends it short, at that size, and never longer than hwloc
-# reports. Real probes on this machine (about 4 s each): which levels end short depends on it, the
-# agreement between the sizes taken and the reasons given does not.
+# as measured exactly where a disagreement ends it short, at that size (the last level at the median of the
+# probe's sweeps where it names one), and never longer than hwloc reports. Real probes on this machine (about
+# 6 s each): which levels end short depends on it, the agreement between the sizes taken and the reasons
+# given does not.
 . "$(dirname "$0")/../lib.sh"
 
 # The sizes the probe's disagreements end a level at, {level: bytes} (harness/run/levels.c's wording).
@@ -12,7 +13,8 @@ def expected(disagreements):
     out = {}
     for d in disagreements:
         m = re.match(r"L(\d+): hwloc reports \d+ KiB, but latency is L\d+-like only up to (\d+) KiB", d) or \
-            re.search(r"so L(\d+) is taken to end at (\d+) KiB", d)
+            re.search(r"so L(\d+) is taken to end at (\d+) KiB", d) or \
+            re.search(r"ended L(\d+) at .*; the run takes their median, (\d+) KiB", d)
         if m:
             out[int(m.group(1))] = int(m.group(2)) * 1024
     return out

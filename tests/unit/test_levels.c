@@ -448,74 +448,130 @@ static void test_sweep_stops_two_octaves_into_dram(void **state)
 	assert_false(levels_past_dram(&p));
 }
 
-/* A probe of three sweeps whose last levels end at l3[0..2] bytes on the reported machine: each sweep's
-   curve, and the fastest of each size as the probe's own curve; then classified, the probe's curve and each
-   sweep. */
-static void sweeps(struct levels_probe *p, struct topo *t, const uint64_t l3[LEVELS_SWEEPS])
+/* A probe of n sweeps whose last levels end at l3[0..n-1] bytes on the reported machine (0: a sweep slow
+   as DRAM at every size, which ends no level): each sweep's curve, and the fastest of each size as the
+   probe's own curve; then classified, the probe's curve and each sweep. */
+static void sweeps(struct levels_probe *p, struct topo *t, const uint64_t *l3, int n)
 {
 	struct levels_probe one;
 
-	for (int s = 0; s < LEVELS_SWEEPS; s++) {
-		curve(&one, 48 << 10, 1 << 20, l3[s]);
+	for (int s = 0; s < n; s++) {
+		curve(&one, 48 << 10, 1 << 20, l3[s] ? l3[s] : 32 << 20);
+		if (!l3[s])
+			for (int i = 0; i < one.npoints; i++)
+				one.ns[i] = 120.0;
 		if (s == 0)
 			*p = one;
 		memcpy(p->sweep_ns[s], one.ns, sizeof one.ns);
 		for (int i = 0; i < one.npoints; i++)
 			p->ns[i] = fmin(p->ns[i], one.ns[i]);
 	}
-	p->nsweeps = LEVELS_SWEEPS;
+	p->nsweeps = n;
 	reported(t);
 	levels_classify(p, t);
 	levels_sweeps(p, t);
 }
 
 /* The share of a reported 32 MiB L3 that a guest can keep moves between the probe's sweeps (6, 8 and 6
-   MiB): the probe keeps the fastest of each size (8 MiB), and says that its sweeps ended L3 apart. */
+   MiB): the fastest of each size would end L3 at 8 MiB, a curve no one sweep had; the run takes the median
+   sweep's end, and the probe says that its sweeps ended L3 apart. */
 static void test_sweeps_that_end_the_level_apart_are_reported(void **state)
 {
-	const uint64_t l3[LEVELS_SWEEPS] = {6 << 20, 8 << 20, 6 << 20};
+	const uint64_t l3[] = {6 << 20, 8 << 20, 6 << 20};
+	struct levels_probe p;
+	struct topo t;
+	char want[160];
+
+	(void)state;
+	sweeps(&p, &t, l3, 3);
+	/* each sweep alone ends L3 inside its own step, the second one step of the grid or more later */
+	assert_int_equal(p.sweep_end[0], p.sweep_end[2]);
+	assert_true(p.sweep_end[0] > 4 << 20 && p.sweep_end[0] <= 6 << 20);
+	assert_true(p.sweep_end[1] > 6 << 20 && p.sweep_end[1] <= 8 << 20);
+	assert_int_equal(p.llc_median, p.sweep_end[0]);
+	assert_int_equal(p.ndisagreements, 2);
+	assert_non_null(strstr(p.disagreements[0], "L3: hwloc reports 32768 KiB"));
+	snprintf(want, sizeof want,
+		 "3 sweeps, each alone, ended L3 at %llu KiB (2) and %llu KiB (1): the part",
+		 (unsigned long long)(p.sweep_end[0] >> 10), (unsigned long long)(p.sweep_end[1] >> 10));
+	assert_non_null(strstr(p.disagreements[1], want));
+	snprintf(want, sizeof want,
+		 "the run takes their median, %llu KiB (the fastest of each size: %llu KiB)",
+		 (unsigned long long)(p.sweep_end[0] >> 10), (unsigned long long)(p.sweep_end[1] >> 10));
+	assert_non_null(strstr(p.disagreements[1], want));
+	/* the run is placed by the median sweep, the earlier end */
+	levels_apply(&p, &t);
+	assert_int_equal(t.caches[2].measured, p.sweep_end[0]);
+}
+
+/* More sweeps, with a lower median of an even count: the ends 4, 4, 6, 6 and 8 MiB give the median sweep's
+   6 MiB one; with a fifth sweep slow throughout (no end) the four ends' lower median is 4 MiB's, and that
+   sweep is listed as none. */
+static void test_the_median_of_many_sweeps_ends_the_level(void **state)
+{
+	const uint64_t five[] = {8 << 20, 4 << 20, 6 << 20, 4 << 20, 6 << 20};
+	const uint64_t none[] = {6 << 20, 4 << 20, 0, 8 << 20, 4 << 20};
+	struct levels_probe p;
+	struct topo t;
+	char want[160];
+
+	(void)state;
+	sweeps(&p, &t, five, 5);
+	assert_int_equal(p.llc_median, p.sweep_end[2]);
+	assert_true(p.sweep_end[1] < p.llc_median && p.llc_median < p.sweep_end[0]);
+	levels_apply(&p, &t);
+	assert_int_equal(t.caches[2].measured, p.sweep_end[2]);
+
+	sweeps(&p, &t, none, 5);
+	assert_int_equal(p.sweep_end[2], 0);
+	assert_int_equal(p.llc_median, p.sweep_end[1]);
+	snprintf(want, sizeof want,
+		 "5 sweeps, each alone, ended L3 at none (1), %llu KiB (2), %llu KiB (1) and %llu KiB (1)",
+		 (unsigned long long)(p.sweep_end[1] >> 10), (unsigned long long)(p.sweep_end[0] >> 10),
+		 (unsigned long long)(p.sweep_end[3] >> 10));
+	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], want));
+}
+
+/* Fewer sweeps with an end than a median needs: the fastest of each size ends the level, as said. */
+static void test_too_few_ends_keep_the_fastest_of_each_size(void **state)
+{
+	const uint64_t l3[] = {6 << 20, 0, 8 << 20};
 	struct levels_probe p;
 	struct topo t;
 	char want[128];
 
 	(void)state;
-	sweeps(&p, &t, l3);
-	/* each sweep alone ends L3 inside its own step, the second one step of the grid or more later */
-	assert_int_equal(p.sweep_end[0], p.sweep_end[2]);
-	assert_true(p.sweep_end[0] > 4 << 20 && p.sweep_end[0] <= 6 << 20);
-	assert_true(p.sweep_end[1] > 6 << 20 && p.sweep_end[1] <= 8 << 20);
-	assert_int_equal(p.ndisagreements, 2);
-	assert_non_null(strstr(p.disagreements[0], "L3: hwloc reports 32768 KiB"));
-	snprintf(want, sizeof want, "3 sweeps, each alone, ended L3 at %llu, %llu and %llu KiB",
-		 (unsigned long long)(p.sweep_end[0] >> 10), (unsigned long long)(p.sweep_end[1] >> 10),
+	sweeps(&p, &t, l3, 3);
+	assert_int_equal(p.llc_median, 0);
+	snprintf(want, sizeof want,
+		 "too few found an end for a median, so the fastest of each size ends it at %llu KiB",
 		 (unsigned long long)(p.sweep_end[2] >> 10));
-	assert_non_null(strstr(p.disagreements[1], want));
-	snprintf(want, sizeof want, "the fastest of each size ends it at %llu KiB",
-		 (unsigned long long)(p.sweep_end[1] >> 10));
-	assert_non_null(strstr(p.disagreements[1], want));
-	/* the run is placed by the probe's own curve, the later end */
+	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], want));
 	levels_apply(&p, &t);
-	assert_int_equal(t.caches[2].measured, p.sweep_end[1]);
+	assert_int_equal(t.caches[2].measured, p.sweep_end[2]);
 }
 
-/* Sweeps that agree say nothing more; nor do sweeps that wobble by a grid step where the level ends about
-   where hwloc says (there the run's points do not depend on the probe's end). */
+/* Sweeps that agree say nothing more (the run takes their common end); nor do sweeps that wobble by a grid
+   step where the level ends about where hwloc says (there the run's points do not depend on the probe's
+   end, and no median is taken). */
 static void test_sweeps_that_agree_or_end_a_full_level_say_nothing(void **state)
 {
-	const uint64_t same[LEVELS_SWEEPS] = {6 << 20, 6 << 20, 6 << 20};
-	const uint64_t full[LEVELS_SWEEPS] = {27 << 20, 32 << 20, 27 << 20};
+	const uint64_t same[] = {6 << 20, 6 << 20, 6 << 20};
+	const uint64_t full[] = {27 << 20, 32 << 20, 27 << 20};
 	struct levels_probe p;
 	struct topo t;
 
 	(void)state;
-	sweeps(&p, &t, same);
+	sweeps(&p, &t, same, 3);
 	assert_int_equal(p.sweep_end[0], p.sweep_end[1]);
 	assert_int_equal(p.sweep_end[1], p.sweep_end[2]);
+	assert_int_equal(p.llc_median, p.sweep_end[0]);
 	assert_int_equal(p.ndisagreements, 1);
 	assert_null(strstr(p.disagreements[0], "sweeps"));
 
-	sweeps(&p, &t, full);
+	sweeps(&p, &t, full, 3);
 	assert_true(p.sweep_end[0] < p.sweep_end[1]);
+	assert_int_equal(p.llc_median, 0);
 	assert_int_equal(p.ndisagreements, 0);
 }
 
@@ -538,6 +594,8 @@ int main(void)
 		cmocka_unit_test(test_no_reported_cache_names_no_level),
 		cmocka_unit_test(test_sweep_stops_two_octaves_into_dram),
 		cmocka_unit_test(test_sweeps_that_end_the_level_apart_are_reported),
+		cmocka_unit_test(test_the_median_of_many_sweeps_ends_the_level),
+		cmocka_unit_test(test_too_few_ends_keep_the_fastest_of_each_size),
 		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
