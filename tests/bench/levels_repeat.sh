@@ -1,11 +1,11 @@
 #!/bin/bash
 # levels_repeat.sh — the level probe gives the same answer five runs out of five: the level sizes a run
 # takes from it (`info --levels`'s levels.measured, else hwloc's) are the same levels, each within one step of
-# --quick's size grid (2^(1/2)) in every pair of runs. How many plateaus each run's curve showed is printed beside them: a gradual
-# step (L2 to L3 here) split into two plateaus in one run of five while every run took the same sizes, and
-# the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds the core for the whole
-# of several consecutive sizes, or another tenant taking a share of L3, can still move a limit, which is no
-# bug of the code.
+# --quick's size grid (2^(1/2)) in every pair of runs. How many plateaus each run's curve showed is printed
+# beside them: a gradual step (L2 to L3 here) split into two plateaus in one run of five while every run took
+# the same sizes, and the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds
+# the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
+# move a limit, which is no bug of the code.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3 4 5; do
