@@ -84,11 +84,13 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 
 	fprintf(f,
 		"# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
-		"(bytes loaded + stored) / the median repetition time, 10^9 B/s, and per core and core cycle "
-		"with the "
-		"clock sampled around each repetition (the figure that does not move with turbo); latency is "
+		"(bytes loaded + stored) / the point's time, min(2R) - min(R) over its repetitions' calls (a "
+		"noisy point's: the bound of its shortest call), 10^9 B/s, and per core and core cycle with "
 		"the "
-		"single-thread pointer chase, median over the level's sizes.\n\n",
+		"clock sampled around each repetition (the figure that does not move with turbo); latency is "
+		"the single-thread pointer chase, median over the level's sizes, each at the faster of its "
+		"own "
+		"time and the level probe's at that size.\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets, a->m.cores,
 		*num(ghz, sizeof ghz, "%.3g GHz", a->m.core_ghz) ? ghz : "unknown (no clock sample held up)");
 	char all[32];

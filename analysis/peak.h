@@ -24,19 +24,22 @@ struct peak {
 	unsigned left_out;                   /* noisy points left out because clean ones gave the figure */
 	unsigned dram_like;                  /* latency points of a cache level that took DRAM-like time */
 	double dram_like_ns;                 /* the slowest of them, ns */
+	unsigned probed; /* latency points whose figure is the level probe's at their size (peak.c) */
 };
 
 /* A bandwidth is the best of the row's points, a noisy point's at its bound (agg.h `bounded`), which no
    disturbance makes faster: one disturbed point no longer hands the row to another kernel, so two runs
-   give the same row from the same point. A latency is the median of the clean points, and a noisy point
-   without a bound (files before tsc_lo and tsc_hi) counts only where a figure has no clean one. Either
+   give the same row from the same point. A latency is the median of the clean points, each at the faster of
+   its own time and the level probe's at its size (peak.c: probe_ns), and a noisy point without a bound
+   (files before tsc_lo and tsc_hi) counts only where a figure has no clean one. Either
    way a level never vanishes from the peaks, and the row says when a figure is a noisy point's. */
-#define PEAK_QUALITY_MAX 96
+#define PEAK_QUALITY_MAX 160
 
 /* "ok", "ok (k of m points disturbed, slower than the figure)", "ok (k noisy points left out)", "noisy (n of
    m points disturbed)" when a figure is a noisy point's, or for a cache level's latency measured only at
    DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
-   out beside clean ones are appended ("; k DRAM-like points left out"). */
+   out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
+   level probe's time at their size ("; k of m at the level probe's time"). */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
 /* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by

@@ -396,7 +396,9 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		summary_print(stdout, &x->plan, st.results, rc->dir, rc->reported_levels, rc->levels_from);
+		struct summary_probe sp = {j->probed ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz};
+		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
+			      rc->levels_from);
 	}
 	*base += x->plan.npoints;
 	free(st.results);

@@ -1,4 +1,6 @@
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "noisy_why.h"
 #include "run.h"
@@ -13,17 +15,36 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
+/* The level probe's time per access at exactly the point's size, where it can stand for the point: local
+   memory, prefetchers on or not controlled (analysis/peak.c: probe_ns, the same rule on machine.json);
+   else 0. */
+static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt)
+{
+	const struct plan_opts *o = sp ? sp->opts : NULL;
+
+	if (!o || !sp->probe || o->places[pt->place].kind != BUF_LOCAL ||
+	    (strcmp(o->pf_states[pt->pf], "on") && strcmp(o->pf_states[pt->pf], "uncontrolled")))
+		return 0;
+	for (int i = 0; i < sp->probe->npoints; i++)
+		if (sp->probe->size[i] == pt->bytes)
+			return sp->probe->ns[i];
+	return 0;
+}
+
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
-   clean points or, when it has none, its noisy ones (*noisy = 1); cycles over the points with a clock
-   (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
-   counted in *dram_like: they measured DRAM, not the level. */
-static int latency(const struct plan *p, const struct run_point_result *res, int level, double *ns,
-		   double *cyc, int *noisy, int *dram_like)
+   clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
+   and the level probe's at its size (counted in *probed), the probe's in cycles at the higher of the run's
+   clock and the point's (analysis/peak.c: latency_figure says why); cycles over the points with a clock
+   (*cyc = 0 when none). A cache
+   level's DRAM-like points (level_latency_dram_like) are left out and counted in *dram_like: they
+   measured DRAM, not the level. */
+static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
+		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
 {
 	double v[64], c[64];
 	int n = 0, nc = 0;
 
-	*dram_like = 0;
+	*dram_like = *probed = 0;
 	for (int pass = 0; pass < 2 && !n; pass++) {
 		*noisy = pass;
 		for (int i = 0; i < p->npoints && n < 64; i++) {
@@ -31,17 +52,21 @@ static int latency(const struct plan *p, const struct run_point_result *res, int
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
 			    res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
 				continue;
-			if (level_latency_dram_like((enum level)level, res[i].ns)) {
+			double probe = probe_ns(sp, pt),
+			       fig = probe > 0 && probe < res[i].ns ? probe : res[i].ns,
+			       ghz = fig < res[i].ns ? fmax(sp->ghz, res[i].core_ghz) : res[i].core_ghz;
+			if (level_latency_dram_like((enum level)level, fig)) {
 				++*dram_like;
 				continue;
 			}
-			v[n++] = res[i].ns;
-			if (res[i].core_ghz > 0)
-				c[nc++] = res[i].ns * res[i].core_ghz;
+			*probed += fig < res[i].ns;
+			v[n++] = fig;
+			if (ghz > 0)
+				c[nc++] = fig * ghz;
 		}
 	}
 	if (!n) {
-		*noisy = 0;
+		*noisy = *probed = 0;
 		return 0;
 	}
 	*ns = stats_median(v, (size_t)n);
@@ -65,22 +90,25 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 	*marked |= from_noisy;
 }
 
-/* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only;
-   "DRAM-like" (*dram_marked set) when its only points took DRAM-like time. */
+/* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only; "^"
+   (*probe_marked set) where some point's figure is the level probe's; "DRAM-like" (*dram_marked set)
+   when its only points took DRAM-like time. */
 static void latency_cell(char *buf, size_t len, const struct plan *p, const struct run_point_result *res,
-			 int level, int *marked, int *dram_marked)
+			 const struct summary_probe *sp, int level, int *marked, int *dram_marked,
+			 int *probe_marked)
 {
 	double ns, cyc;
-	int noisy, dram_like;
+	int noisy, dram_like, probed;
 
-	if (!latency(p, res, level, &ns, &cyc, &noisy, &dram_like))
+	if (!latency(p, res, sp, level, &ns, &cyc, &noisy, &dram_like, &probed))
 		snprintf(buf, len, dram_like ? "DRAM-like" : "-");
 	else if (cyc > 0)
-		snprintf(buf, len, "%.2f ns %.1f cyc%s", ns, cyc, noisy ? "*" : "");
+		snprintf(buf, len, "%.2f ns %.1f cyc%s%s", ns, cyc, noisy ? "*" : "", probed ? "^" : "");
 	else
-		snprintf(buf, len, "%.2f ns ? cyc%s", ns, noisy ? "*" : "");
+		snprintf(buf, len, "%.2f ns ? cyc%s%s", ns, noisy ? "*" : "", probed ? "^" : "");
 	*marked |= noisy;
 	*dram_marked |= dram_like > 0;
+	*probe_marked |= probed > 0;
 }
 
 /* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
@@ -105,11 +133,13 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
-void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
-		   int reported_levels, const char *levels_from)
+void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
+		   const struct summary_probe *sp, const char *dir, int reported_levels,
+		   const char *levels_from)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
-	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0;
+	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0,
+	    probe_marked = 0;
 	unsigned why[NW_COUNT] = {0};
 	char cell[48], whys[512];
 
@@ -160,7 +190,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "%-9s", kern_access_names[KA_LATENCY]);
 	for (int l = 0; l < LEVEL_COUNT; l++) {
-		latency_cell(cell, sizeof cell, p, res, l, &marked, &dram_marked);
+		latency_cell(cell, sizeof cell, p, res, sp, l, &marked, &dram_marked, &probe_marked);
 		fprintf(f, " %*s", CELL, cell);
 	}
 	fprintf(f, "\n");
@@ -179,6 +209,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		fprintf(f,
 			"* from a noisy point, at the bound of its shortest call: at least this fast "
 			"(latency: at most this slow)\n");
+	if (probe_marked)
+		fprintf(f,
+			"^ latency: the level probe's fastest chase at a point's own size, faster than the "
+			"point's, in cycles at the higher of the run's clock and the point's\n");
 	if (dram_marked)
 		fprintf(f,
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "

@@ -6,10 +6,22 @@
 
 #include <stdio.h>
 
+#include "levels.h"
 #include "plan.h"
 #include "run.h"
 
-void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res, const char *dir,
-		   int reported_levels, const char *levels_from);
+/* The level probe the latency row may take a size's fastest time from (analysis/peak.c: probe_ns says
+   why and when): its curve, the options its points were planned with (their placement and prefetch state),
+   and the run's clock, measured just after it (the probe's cycles take the higher of it and a point's);
+   probe NULL where the run did not probe. */
+struct summary_probe {
+	const struct levels_probe *probe;
+	const struct plan_opts *opts;
+	double ghz;
+};
+
+void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
+		   const struct summary_probe *sp, const char *dir, int reported_levels,
+		   const char *levels_from);
 
 #endif
