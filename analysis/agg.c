@@ -234,6 +234,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	if (!p->kernel || !p->variant || !p->placement || !p->prefetch)
 		return -1;
 	p->access = row->access;
+	p->thp_share = row->thp_share;
 	p->plots = row->plots;
 	p->traits = row->traits;
 	p->width = row->width;

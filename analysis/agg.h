@@ -37,6 +37,7 @@ struct agg_point {
 	int64_t last_rep;
 	double core_ghz; /* the highest of all its repetitions' clocks (group 0), as the run takes it (harness
 			    record_ghz), else the run's; 0 when none */
+	double thp_share; /* raw.csv thp_share of its first row: the share of its buffer on huge pages */
 	unsigned long first_line;
 };
 

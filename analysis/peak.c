@@ -183,11 +183,13 @@ static double chase_ns(const struct agg_point *p)
    repetitions all fall within its own fraction of a second. A slowdown that lasts a whole point is
    confirmed with it: on the Zen 3 guest (2026-11-28) a --quick run's 256 KiB chase point was confirmed,
    clean, at 5.99 ns, where its probe read 3.71 ns there (12.0 cycles, Zen 3's documented L2 latency) and
-   the next run's point 3.90. Only points in the state the probe ran in: local memory, and prefetchers on
-   or not controlled (the probe runs before any is switched off; one off could make the chase slower). */
+   the next run's point 3.90. Only points in the state the probe ran in: local memory, prefetchers on or
+   not controlled (the probe runs before any is switched off; one off could make the chase slower), and
+   huge pages (LEVEL_PROBE_THP_SHARE). */
 static double probe_ns(const struct agg *a, const struct agg_point *p)
 {
-	if (strcmp(p->placement, "local") || (p->pf != PF_ON && p->pf != PF_UNCONTROLLED))
+	if (strcmp(p->placement, "local") || (p->pf != PF_ON && p->pf != PF_UNCONTROLLED) ||
+	    p->thp_share < LEVEL_PROBE_THP_SHARE)
 		return 0;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
 		if (a->m.latency[i].bytes == (double)p->bytes)

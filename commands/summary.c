@@ -16,13 +16,15 @@ static int is_bandwidth(enum kern_access a)
 }
 
 /* The level probe's time per access at exactly the point's size, where it can stand for the point: local
-   memory, prefetchers on or not controlled (analysis/peak.c: probe_ns, the same rule on machine.json);
-   else 0. */
-static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt)
+   memory, prefetchers on or not controlled, huge pages (analysis/peak.c: probe_ns, the same rule on
+   machine.json); else 0. */
+static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt,
+		       const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
 
 	if (!o || !sp->probe || o->places[pt->place].kind != BUF_LOCAL ||
+	    res->thp_share < LEVEL_PROBE_THP_SHARE ||
 	    (strcmp(o->pf_states[pt->pf], "on") && strcmp(o->pf_states[pt->pf], "uncontrolled")))
 		return 0;
 	for (int i = 0; i < sp->probe->npoints; i++)
@@ -52,7 +54,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
 			    res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
 				continue;
-			double probe = probe_ns(sp, pt),
+			double probe = probe_ns(sp, pt, &res[i]),
 			       fig = probe > 0 && probe < res[i].ns ? probe : res[i].ns,
 			       ghz = fig < res[i].ns ? fmax(sp->ghz, res[i].core_ghz) : res[i].core_ghz;
 			if (level_latency_dram_like((enum level)level, fig)) {

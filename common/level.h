@@ -30,6 +30,11 @@ enum level level_parse(const char *s);
    or slower. Such a figure is never reported as that level's latency. */
 int level_latency_dram_like(enum level l, double ns);
 
+/* The level probe chases on transparent huge pages (harness levels.c); a latency point whose buffer had a
+   smaller share of them (raw.csv thp_share; --no-thp gives 0) met TLB misses the probe did not, so the
+   probe's time cannot stand for it (analysis/peak.c: probe_ns). */
+#define LEVEL_PROBE_THP_SHARE 0.9
+
 /* The bit of a level in a level mask (configs' `levels`, the plan's level filter). */
 #define LEVEL_BIT(l) (1u << (l))
 

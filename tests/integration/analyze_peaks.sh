@@ -182,7 +182,7 @@ esac
 # The level probe's curve (machine.json levels.latency_curve): where it is faster at a latency point's own
 # size, the point's figure is the probe's, in cycles at the higher of the run's clock (clock.core_ghz, here
 # 5 GHz) and the point's own (3 GHz); only for points in the state the probe ran in (local memory, prefetchers on or not
-# controlled), never where the probe is slower. Rawgen's L2 latency row rests on chase points of 4 ns at
+# controlled, on huge pages as the probe's), never where the probe is slower. Rawgen's L2 latency row rests on chase points of 4 ns at
 # four sizes (its 44 KiB points lie on L1's boundary and are dropped), each with prefetchers on and off;
 # L3's on 12 ns.
 probe_curve() {
@@ -196,7 +196,8 @@ json.dump(m, open(sys.argv[2], "w"))
 PY
 }
 P=$TMP/probe
-mkdir -p "$P" && cp "$D/raw.csv" "$P/" && probe_curve "$P"
+mkdir -p "$P" && probe_curve "$P" && edit "$D/raw.csv" "$P/raw.csv" 'r["thp_share"] = "1.0000"'
+
 expect_status "analyze with the level probe's curve succeeds" 0 "$PMUCHECK" analyze -q "$P"
 q=$(peak "$P" L2 latency quality)
 check "L2: the four points with prefetchers on take the probe's 3 ns, the four off keep 4 ns: median 3.5 ns, $(peak "$P" L2 latency latency_ns)" \
@@ -206,9 +207,11 @@ check "in cycles, the probe's at the run's 5 GHz (15) and the points' own at 3 G
 check "the L2 row says so: $q" test "$q" = "ok; 4 of 8 at the level probe's time"
 check "L3: the probe's 15 ns is slower than the points' 12 ns, which stay: $(peak "$P" L3 latency latency_ns)" \
 	test "$(peak "$P" L3 latency latency_ns)" = 12 -a "$(peak "$P" L3 latency quality)" = ok
-R=$TMP/probe_remote
-mkdir -p "$R" && probe_curve "$R" &&
-	edit "$D/raw.csv" "$R/raw.csv" 'if r["variant"] == "chase.plain": r["placement"] = "remote"'
-expect_status "analyze of remote chase points with the probe's curve succeeds" 0 "$PMUCHECK" analyze -q "$R"
-check "remote memory: the probe (local) stands for no point, L2 stays 4 ns: $(peak "$R" L2 latency latency_ns)" \
-	test "$(peak "$R" L2 latency latency_ns)" = 4 -a "$(peak "$R" L2 latency quality)" = ok
+for other in 'r["placement"] = "remote"' 'r["thp_share"] = "0.5000"'; do
+	R=$TMP/probe_other
+	rm -rf "$R" && mkdir -p "$R" && probe_curve "$R" &&
+		edit "$P/raw.csv" "$R/raw.csv" "if r['variant'] == 'chase.plain': $other"
+	expect_status "analyze with the probe's curve and chase points with $other succeeds" 0 "$PMUCHECK" analyze -q "$R"
+	check "with $other the probe (local memory, huge pages) stands for no point, L2 stays 4 ns: $(peak "$R" L2 latency latency_ns)" \
+		test "$(peak "$R" L2 latency latency_ns)" = 4 -a "$(peak "$R" L2 latency quality)" = ok
+done

@@ -228,7 +228,7 @@ static void test_latency_without_clock_has_no_cycles(void **state)
    5.99 ns, its probe 3.71 ns there): the cell takes the probe's fastest time at the point's own size, in
    cycles at the higher of the run's clock and the point's, marked "^" and said; never where the probe is
    slower, where it has no such size, or for a point in a state it did not run in (remote memory,
-   prefetchers off). */
+   prefetchers off, 4 KiB pages). */
 static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **state)
 {
 	struct levels_probe probe = {
@@ -240,10 +240,10 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	struct summary_probe sp = {&probe, &o, 3.24};
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM)};
-	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001},
-					  {.ns = 5.99, .core_ghz = 3.0, .cv = 0.001},
-					  {.ns = 14.0, .core_ghz = 3.0, .cv = 0.001},
-					  {.ns = 150.0, .core_ghz = 3.0, .cv = 0.001}};
+	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
+					  {.ns = 5.99, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
+					  {.ns = 14.0, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
+					  {.ns = 150.0, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1}};
 	char *out, b[256];
 
 	(void)state;
@@ -274,6 +274,17 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
 	assert_null(strstr(out, "cyc^"));
 	free(out);
+	/* both back, on 4 KiB pages (--no-thp): the same */
+	pts[0].pf = 0;
+	pts[1].place = 0;
+	res[0].thp_share = res[1].thp_share = 0;
+	out = print_probe(pts, res, 4, &sp);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "1.49 ns 4.5 cyc "));
+	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
+	assert_null(strstr(out, "cyc^"));
+	free(out);
+	res[0].thp_share = res[1].thp_share = 1;
 	/* no probe (--reported-levels, --levels-from): the same */
 	pts[0].pf = 0;
 	pts[1].place = 0;
