@@ -224,6 +224,19 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	free(out);
 }
 
+/* The latency row of test_latency_takes_the_level_probes_faster_time_at_its_size's four points where the
+   probe stands for none of L1 and L2: their own figures, no "^". */
+static void own_figures(struct plan_point *pts, struct run_point_result *res, const struct summary_probe *sp)
+{
+	char *out = print_probe(pts, res, 4, sp), b[256];
+
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "1.49 ns 4.5 cyc "));
+	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
+	assert_null(strstr(out, "cyc^"));
+	free(out);
+}
+
 /* A slowdown that lasted a whole chase point is confirmed with it (the Zen 3 guest: 256 KiB confirmed at
    5.99 ns, its probe 3.71 ns there): the cell takes the probe's fastest time at the point's own size, in
    cycles at the higher of the run's clock and the point's, marked "^" and said; never where the probe is
@@ -268,32 +281,16 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	/* the L2 point on remote memory, the L1 one with prefetchers off: their own figures, no mark */
 	pts[0].pf = 1;
 	pts[1].place = 1;
-	out = print_probe(pts, res, 4, &sp);
-	row(b, sizeof b, out, "latency");
-	assert_non_null(strstr(b, "1.49 ns 4.5 cyc "));
-	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
-	assert_null(strstr(out, "cyc^"));
-	free(out);
+	own_figures(pts, res, &sp);
 	/* both back, on 4 KiB pages (--no-thp): the same */
 	pts[0].pf = 0;
 	pts[1].place = 0;
 	res[0].thp_share = res[1].thp_share = 0;
-	out = print_probe(pts, res, 4, &sp);
-	row(b, sizeof b, out, "latency");
-	assert_non_null(strstr(b, "1.49 ns 4.5 cyc "));
-	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
-	assert_null(strstr(out, "cyc^"));
-	free(out);
+	own_figures(pts, res, &sp);
+	/* back on huge pages, no probe (--reported-levels, --levels-from): the same */
 	res[0].thp_share = res[1].thp_share = 1;
-	/* no probe (--reported-levels, --levels-from): the same */
-	pts[0].pf = 0;
-	pts[1].place = 0;
 	sp.probe = NULL;
-	out = print_probe(pts, res, 4, &sp);
-	row(b, sizeof b, out, "latency");
-	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
-	assert_null(strstr(out, "cyc^"));
-	free(out);
+	own_figures(pts, res, &sp);
 }
 
 /* Over an even count of points the latency is the mean of the middle two, as peaks.md takes it
