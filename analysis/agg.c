@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "agg.h"
 #include "noisy_why.h"
 #include "num.h"
+#include "partial.h"
 #include "reading.h"
 #include "stats.h"
 
@@ -413,13 +413,12 @@ static void link_boxes(struct agg *a)
 int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
 	const char *slash = strrchr(raw_path, '/');
-	char marker[4096];
-	struct stat st;
+	char dir[4096];
 	long keep;
 	int rc;
 
-	snprintf(marker, sizeof marker, "%.*sPARTIAL", slash ? (int)(slash + 1 - raw_path) : 0, raw_path);
-	a->partial = stat(marker, &st) == 0;
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - raw_path) : 1, slash ? raw_path : ".");
+	a->partial = partial_marked(dir);
 	keep = a->partial ? raw_torn_point(raw_path) : -1; /* -1: all of it */
 
 	a->path = raw_path;

@@ -13,6 +13,7 @@
 #include "merge_int.h"
 #include "machine_read.h"
 #include "out_report_csv.h"
+#include "partial.h"
 
 const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
 						"cache sizes", "pmucheck version"};
@@ -338,13 +339,13 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 		return err_set(e, E_USAGE, "%s: no machine.json: not a pmucheck results directory", dir);
 	if ((rc = machine_read(path, &mj, e)))
 		goto out;
-	snprintf(path, sizeof path, "%s/PARTIAL", dir);
 	if (!*mj.version || !*mj.host || !*mj.cpu)
 		rc = err_set(e, E_USAGE,
 			     "%s/machine.json: no pmucheck, host or cpu: not a pmucheck results directory",
 			     dir);
-	else if (!access(path, F_OK))
-		rc = err_set(e, E_USAGE, "%s: an interrupted run (PARTIAL): 'pmucheck run --resume %s' first",
+	else if (partial_marked(dir))
+		rc = err_set(e, E_USAGE,
+			     "%s: an interrupted run (" PARTIAL_NAME "): 'pmucheck run --resume %s' first",
 			     dir, dir);
 	else if (snprintf(path, sizeof path, "%s/peaks.csv", dir), access(path, F_OK))
 		rc = err_set(e, E_USAGE, "%s: not analysed (no peaks.csv): 'pmucheck analyze %s' first", dir,

@@ -8,6 +8,7 @@
 #include "fit.h"
 #include "hypothesis.h"
 #include "out.h"
+#include "partial.h"
 #include "thresholds.h"
 
 /* printf of a finite number, or "" (CSV/Markdown) for NAN. */
@@ -230,7 +231,8 @@ static void md_header(FILE *f, const struct agg *a)
 		*a->m.cpu ? a->m.cpu : "unknown CPU", a->rows, a->npoints, a->nevents);
 	if (a->partial)
 		fprintf(f,
-			"\nThe run did not finish (PARTIAL is present): these verdicts cover only the points "
+			"\nThe run did not finish (" PARTIAL_NAME
+			" is present): these verdicts cover only the points "
 			"measured before it stopped.\n");
 	if (a->m.hardware == 0)
 		fprintf(f,

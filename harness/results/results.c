@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "partial.h"
 #include "results.h"
 
 void results_utc_now(char *out, size_t len, int compact)
@@ -75,7 +76,7 @@ int results_mark_partial(const char *dir, int partial, struct err *e)
 	char path[4096];
 	int fd;
 
-	snprintf(path, sizeof path, "%s/PARTIAL", dir);
+	partial_path(dir, path, sizeof path);
 	if (!partial) {
 		if (unlink(path) != 0 && errno != ENOENT)
 			return err_set(e, E_RUNTIME, "cannot remove %s: %s", path, strerror(errno));

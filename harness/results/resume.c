@@ -8,12 +8,13 @@
 #include <jansson.h>
 
 #include "levels_from.h"
+#include "partial.h"
 #include "raw.h"
 #include "resume.h"
 
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
-	char path[4096], marker[4096];
+	char path[4096];
 	json_error_t je;
 	json_t *m, *argv, *started;
 	size_t i;
@@ -22,8 +23,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	/* run writes PARTIAL, then machine.json, before its first point: a run stopped between them
 	   measured nothing, and its arguments are lost with it */
-	snprintf(marker, sizeof marker, "%s/PARTIAL", dir);
-	if (access(path, F_OK) && !access(marker, F_OK))
+	if (access(path, F_OK) && partial_marked(dir))
 		return err_set(e, E_USAGE,
 			       "--resume: %s: the run was stopped before it recorded its arguments (no "
 			       "machine.json) and measured nothing; start it again",
