@@ -37,9 +37,8 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
    and the level probe's at its size (counted in *probed), the probe's in cycles at the higher of the run's
    clock and the point's (analysis/peak.c: latency_figure says why); cycles over the points with a clock
-   (*cyc = 0 when none). A cache
-   level's DRAM-like points (level_latency_dram_like) are left out and counted in *dram_like: they
-   measured DRAM, not the level. */
+   (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
+   counted in *dram_like: they measured DRAM, not the level. */
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
 		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
 {
