@@ -133,7 +133,7 @@ struct group_ctx {
 	enum budget_next stop;     /* why its repetitions stopped */
 	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
 	int sampled;               /* probe_machine: the threaded probe read before it */
-	int behind;                /* the machine was behind (machine_behind) */
+	int behind;                /* the machine was behind (probe_machine) */
 	int waits;                 /* and the run waits another step for it */
 	int slow;                  /* the speed probe read slow as it began, after any wait */
 	double wait_start;         /* when its wait began (progress_now); 0: it did not wait */
@@ -494,16 +494,6 @@ static int last_level_short(const struct group_ctx *g)
 	return level_check_judge(c, g->check_bytes, g->check_ns, after_ns);
 }
 
-/* Whether the machine, as the probes read it just now, is worth waiting for before the point: its speed
-   probe reads slow, or (threaded: the threaded probe read too) the threads share a core. Master only. */
-static int machine_behind(const struct group_ctx *g, int threaded)
-{
-	const struct run_state *s = g->s;
-
-	return speed_probe_slow(s->speed) ||
-		(threaded && s->own_cores && speed_probe_shared_now(s->speed_all, s->speed));
-}
-
 /* The speed probes before a point (speed_probe.h), and the wait they may call for: while the machine is
    behind, every thread idles a step (budget_wait: how long in all) and the probes read again, their new
    samples replacing the old. Every thread takes part, since the threaded probe reads on all of them. */
@@ -526,7 +516,13 @@ static void probe_machine(struct group_ctx *g, const struct plan_point *pt, int 
 			double now = progress_now(), since = g->wait_start > 0 ? now - g->wait_start : 0;
 
 			g->sampled = threaded && s->speed_all->n > had;
-			g->behind = s->speed && machine_behind(g, g->sampled);
+			/* the machine is worth waiting for where its speed probe reads slow or (the threaded
+			   probe read too) the threads share a core; the last reading, taken without a wait,
+			   stands as the point's */
+			g->slow = s->speed && speed_probe_slow(s->speed);
+			g->behind = g->slow ||
+				(s->speed && g->sampled && s->own_cores &&
+				 speed_probe_shared_now(s->speed_all, s->speed));
 			g->waits = g->behind &&
 				budget_wait(since, s->speed->waited_s + since, s->cfg->time_budget);
 			if (g->waits && !(g->wait_start > 0))
@@ -548,7 +544,6 @@ static void probe_machine(struct group_ctx *g, const struct plan_point *pt, int 
 		if (g->wait_start > 0)
 			speed_probe_waited(s->speed, progress_now() - g->wait_start, !g->behind);
 		g->wait_start = 0;
-		g->slow = s->speed && speed_probe_slow(s->speed);
 		g->shared = g->sampled && s->own_cores && speed_probe_shared(s->speed_all, s->speed);
 	}
 }
