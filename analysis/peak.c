@@ -176,20 +176,11 @@ static double chase_ns(const struct agg_point *p)
 }
 
 /* The level probe's time per access at exactly the point's size (machine.json levels.latency_curve), 0
-   where it has none or cannot stand for the point. The probe chases the same chain (chase.plain, one
-   thread, the run's first CPU, local memory) over a grid of sizes, at least three sweeps over six seconds
-   or more, each size keeping its fastest call (harness levels.h): every call bounds the time per access
-   from above, and the fastest of so many spread over seconds is rarely disturbed, where a point's
-   repetitions all fall within its own fraction of a second. A slowdown that lasts a whole point is
-   confirmed with it: on the Zen 3 guest (2026-11-28) a --quick run's 256 KiB chase point was confirmed,
-   clean, at 5.99 ns, where its probe read 3.71 ns there (12.0 cycles, Zen 3's documented L2 latency) and
-   the next run's point 3.90. Only points in the state the probe ran in: local memory, prefetchers on or
-   not controlled (the probe runs before any is switched off; one off could make the chase slower), and
-   huge pages (LEVEL_PROBE_THP_SHARE). */
+   where it has none or cannot stand for the point (level_probe_stands_for). */
 static double probe_ns(const struct agg *a, const struct agg_point *p)
 {
-	if (strcmp(p->placement, "local") || (p->pf != PF_ON && p->pf != PF_UNCONTROLLED) ||
-	    p->thp_share < LEVEL_PROBE_THP_SHARE)
+	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
+				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
 		return 0;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
 		if (a->m.latency[i].bytes == (double)p->bytes)
@@ -197,17 +188,11 @@ static double probe_ns(const struct agg *a, const struct agg_point *p)
 	return 0;
 }
 
-/* A latency point's figure: its own time per access, or the probe's at its size where that is faster
-   (*probed set); in cycles at the point's own clock (the highest of its repetitions'; *cyc 0 where it has
-   none), the probe's at the higher of that and the run's clock, measured just after the probe (machine.json
-   clock.core_ghz): the probe's own clock is unknown, and a clock read low would understate its cycles. */
+/* A latency point's figure and its cycles (*cyc, 0 where it has no clock): the faster of its own time and
+   the level probe's at its size (level_probe_figure says why; *probed set where the probe's). */
 static double latency_figure(const struct agg *a, const struct agg_point *p, double *cyc, int *probed)
 {
-	double own = chase_ns(p), probe = probe_ns(a, p);
-
-	*probed = probe > 0 && probe < own;
-	*cyc = *probed ? probe * fmax(a->m.core_ghz, p->core_ghz) : own * p->core_ghz;
-	return *probed ? probe : own;
+	return level_probe_figure(chase_ns(p), probe_ns(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
 }
 
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over

@@ -15,17 +15,18 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's time per access at exactly the point's size, where it can stand for the point: local
-   memory, prefetchers on or not controlled, huge pages (analysis/peak.c: probe_ns, the same rule on
-   machine.json); else 0. */
+/* The level probe's time per access at exactly the point's size, 0 where it has none or cannot stand for
+   the point (level_probe_stands_for). */
 static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt,
 		       const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
 
-	if (!o || !sp->probe || o->places[pt->place].kind != BUF_LOCAL ||
-	    res->thp_share < LEVEL_PROBE_THP_SHARE ||
-	    (strcmp(o->pf_states[pt->pf], "on") && strcmp(o->pf_states[pt->pf], "uncontrolled")))
+	if (!o || !sp->probe ||
+	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
+				    !strcmp(o->pf_states[pt->pf], "on") ||
+					    !strcmp(o->pf_states[pt->pf], "uncontrolled"),
+				    res->thp_share))
 		return 0;
 	for (int i = 0; i < sp->probe->npoints; i++)
 		if (sp->probe->size[i] == pt->bytes)
@@ -36,7 +37,7 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
    and the level probe's at its size (counted in *probed), the probe's in cycles at the higher of the run's
-   clock and the point's (analysis/peak.c: latency_figure says why); cycles over the points with a clock
+   clock and the point's (common/level.h: level_probe_figure says why); cycles over the points with a clock
    (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
    counted in *dram_like: they measured DRAM, not the level. */
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
@@ -53,17 +54,19 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
 			    res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
 				continue;
-			double probe = probe_ns(sp, pt, &res[i]),
-			       fig = probe > 0 && probe < res[i].ns ? probe : res[i].ns,
-			       ghz = fig < res[i].ns ? fmax(sp->ghz, res[i].core_ghz) : res[i].core_ghz;
+			int by_probe;
+			double cycles,
+				fig = level_probe_figure(res[i].ns, probe_ns(sp, pt, &res[i]),
+							 res[i].core_ghz, sp ? sp->ghz : 0, &cycles,
+							 &by_probe);
 			if (level_latency_dram_like((enum level)level, fig)) {
 				++*dram_like;
 				continue;
 			}
-			*probed += fig < res[i].ns;
+			*probed += by_probe;
 			v[n++] = fig;
-			if (ghz > 0)
-				c[nc++] = fig * ghz;
+			if (cycles > 0)
+				c[nc++] = cycles;
 		}
 	}
 	if (!n) {

@@ -10,10 +10,10 @@
 #include "plan.h"
 #include "run.h"
 
-/* The level probe the latency row may take a size's fastest time from (analysis/peak.c: probe_ns says
-   why and when): its curve, the options its points were planned with (their placement and prefetch state),
-   and the run's clock, measured just after it (the probe's cycles take the higher of it and a point's);
-   probe NULL where the run did not probe. */
+/* The level probe the latency row may take a size's fastest time from (common/level.h:
+   level_probe_figure says why and when): its curve, the options its points were planned with (their
+   placement and prefetch state), and the run's clock, measured just after it (the probe's cycles take the
+   higher of it and a point's); probe NULL where the run did not probe. */
 struct summary_probe {
 	const struct levels_probe *probe;
 	const struct plan_opts *opts;

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "level.h"
@@ -20,4 +21,17 @@ enum level level_parse(const char *s)
 int level_latency_dram_like(enum level l, double ns)
 {
 	return l != LEVEL_DRAM && ns >= LEVEL_DRAM_NS;
+}
+
+int level_probe_stands_for(int local, int pf_on, double thp_share)
+{
+	return local && pf_on && thp_share >= LEVEL_PROBE_THP_SHARE;
+}
+
+double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
+			  int *probed)
+{
+	*probed = probe_ns > 0 && probe_ns < own_ns;
+	*cyc = *probed ? probe_ns * fmax(run_ghz, point_ghz) : own_ns * point_ghz;
+	return *probed ? probe_ns : own_ns;
 }

@@ -1,5 +1,6 @@
 /* test_level.c — the one level name table (common/level.c): raw.csv's, the configs' and peaks.csv's
- * spelling, and nothing else parses as a level. */
+ * spelling, and nothing else parses as a level; and the one rule for when the level probe's time stands
+ * for a latency point, which the run's summary and the peaks both take. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,11 +31,45 @@ static void test_other_names_are_no_level(void **state)
 	assert_string_equal(level_name(LEVEL_COUNT), "");
 }
 
+static void test_the_probe_stands_only_in_its_own_state(void **state)
+{
+	(void)state;
+	assert_true(level_probe_stands_for(1, 1, 1.0));
+	assert_true(level_probe_stands_for(1, 1, LEVEL_PROBE_THP_SHARE));
+	assert_false(level_probe_stands_for(0, 1, 1.0)); /* remote or interleaved memory */
+	assert_false(level_probe_stands_for(1, 0, 1.0)); /* a prefetcher off */
+	assert_false(level_probe_stands_for(1, 1, 0.5)); /* 4 KiB pages for half the buffer */
+}
+
+static void test_a_point_takes_the_faster_and_cycles_at_the_higher_clock(void **state)
+{
+	double cyc;
+	int probed;
+
+	(void)state;
+	/* the Zen 3 guest's L2 point, confirmed at 5.99 ns, where the probe read 3.71 */
+	assert_float_equal(level_probe_figure(5.99, 3.71, 3.24, 3.211, &cyc, &probed), 3.71, 1e-12);
+	assert_true(probed);
+	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the point's clock, above the run's */
+	level_probe_figure(5.99, 3.71, 3.0, 3.24, &cyc, &probed);
+	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the run's clock, above the point's */
+	/* a point faster than the probe keeps its own, at its own clock */
+	assert_float_equal(level_probe_figure(3.5, 3.71, 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
+	assert_false(probed);
+	assert_float_equal(cyc, 3.5 * 3.24, 1e-9);
+	/* no probe at its size: its own; no clock: no cycles */
+	assert_float_equal(level_probe_figure(5.99, 0, 0, 3.24, &cyc, &probed), 5.99, 1e-12);
+	assert_false(probed);
+	assert_float_equal(cyc, 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_level_parses_back_from_its_name),
 		cmocka_unit_test(test_other_names_are_no_level),
+		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
+		cmocka_unit_test(test_a_point_takes_the_faster_and_cycles_at_the_higher_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
