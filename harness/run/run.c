@@ -520,9 +520,9 @@ static void probe_machine(struct group_ctx *g, const struct plan_point *pt, int 
 			   probe read too) the threads share a core; the last reading, taken without a wait,
 			   stands as the point's */
 			g->slow = s->speed && speed_probe_slow(s->speed);
-			g->behind = g->slow ||
-				(s->speed && g->sampled && s->own_cores &&
-				 speed_probe_shared_now(s->speed_all, s->speed));
+			g->shared = s->speed && g->sampled && s->own_cores &&
+				speed_probe_shared(s->speed_all, s->speed);
+			g->behind = g->slow || g->shared;
 			g->waits = g->behind &&
 				budget_wait(since, s->speed->waited_s + since, s->cfg->time_budget);
 			if (g->waits && !(g->wait_start > 0))
@@ -544,7 +544,8 @@ static void probe_machine(struct group_ctx *g, const struct plan_point *pt, int 
 		if (g->wait_start > 0)
 			speed_probe_waited(s->speed, progress_now() - g->wait_start, !g->behind);
 		g->wait_start = 0;
-		g->shared = g->sampled && s->own_cores && speed_probe_shared(s->speed_all, s->speed);
+		if (g->sampled && s->own_cores)
+			speed_probe_count_shared(s->speed_all, s->speed, g->shared);
 	}
 }
 

@@ -61,7 +61,7 @@ struct run_state {
 					     NULL: not sampled */
 	int own_cores;                    /* the run's CPUs are each a core of its own (topo_distinct_cores):
 					     a point whose threads shared one anyway is flagged noisy; else
-					     nothing is judged (speed_probe_shared) */
+					     nothing is judged (speed_probe_count_shared) */
 	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
 	struct speed_probe *memory_all; /* read by all its threads before each DRAM point of as many threads;
 					     NULL: not sampled */

@@ -146,21 +146,18 @@ void speed_probe_sample_threads(struct speed_probe *sp, int tid)
 	keep(sp, span_of(sp, 1), span_of(sp, 2));
 }
 
-int speed_probe_shared_now(const struct speed_probe *all, const struct speed_probe *one)
+int speed_probe_shared(const struct speed_probe *all, const struct speed_probe *one)
 {
 	return all->n && one->n &&
 		all->gbps[all->n - 1] < SPEED_PROBE_SHARED * all->threads * one->gbps[one->n - 1];
 }
 
-int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one)
+void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe *one, int shared)
 {
-	int shared = speed_probe_shared_now(all, one);
-
 	if (all->n && one->n) {
 		all->shared += shared;
 		all->judged = 1;
 	}
-	return shared;
 }
 
 int speed_probe_slow(const struct speed_probe *sp)

@@ -55,7 +55,8 @@ struct speed_probe {
 	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
 	uint64_t *start, *ticks; /* [call 0-2][thread]: a sample's calls, for their spans (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
-	int shared, judged; /* samples at which the threads shared a core (speed_probe_shared); any judged */
+	int shared,
+		judged; /* samples at which the threads shared a core (speed_probe_count_shared); any judged */
 	/* speed_probe_waited: points before which the run waited for the machine, those after which it
 	   read at speed again, and the seconds it waited; watched: the run waits on this probe */
 	int watched, waited, recovered;
@@ -87,11 +88,12 @@ int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_
 void speed_probe_sample_threads(struct speed_probe *sp, int tid);
 
 /* Whether the threads of `all` (a threaded probe of SPEED_PROBE_BYTES per thread) shared a core at its last
-   sample, judged against `one`'s last sample (the one-thread probe, just before it); counted in
-   all->shared. 0, and nothing judged, when either has no sample. */
-int speed_probe_shared(struct speed_probe *all, const struct speed_probe *one);
-/* The same judgement, not counted: whether to wait before the point (speed_probe_slow). */
-int speed_probe_shared_now(const struct speed_probe *all, const struct speed_probe *one);
+   sample, judged against `one`'s last sample (the one-thread probe, just before it); 0 when either has no
+   sample. */
+int speed_probe_shared(const struct speed_probe *all, const struct speed_probe *one);
+/* Counts a point's judgement (speed_probe_shared, taken by the samples that stand as the point's) in
+   all->shared, and sets all->judged; nothing when either probe has no sample. */
+void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe *one, int shared);
 
 /* A point measured through a slowdown that lasts all of it is slower in every call alike, so its calls
    agree and it is confirmed at the slower figure: on the Zen 3 guest (2 vCPUs, other tenants on the
@@ -117,7 +119,7 @@ struct speed_probe_figures {
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp);
 
 /* {"kernel", "bytes", "threads", "points", "gbps_best", "gbps_median", "gbps_p10"}, and "points_shared"
-   (speed_probe_shared) with "shared_below" (SPEED_PROBE_SHARED) for a threaded probe that judged it;
+   (speed_probe_count_shared) with "shared_below" (SPEED_PROBE_SHARED) for a threaded probe that judged it;
    a watched one adds "slow_below" (SPEED_PROBE_SLOW), "points_waited", "points_recovered" and
    "waited_seconds" (speed_probe_waited); NULL when there is no sample. */
 json_t *speed_probe_json(const struct speed_probe *sp);

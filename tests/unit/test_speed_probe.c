@@ -137,15 +137,21 @@ static void test_threads_that_shared_a_core(void **state)
 	all.v = one.v = kern_variant_for_plot(KP_SPEED_PROBE, &one.f);
 	assert_non_null(all.v);
 	assert_false(speed_probe_shared(&all, &one)); /* no sample of all's yet: nothing judged */
+	speed_probe_count_shared(&all, &one, 1);
 	assert_false(all.judged);
+	assert_int_equal(all.shared, 0);
 	const int want[4] = {0, 1, 1, 0};
 	for (int i = 0; i < 4; i++) {
 		all.n = i + 1;
 		assert_int_equal(speed_probe_shared(&all, &one), want[i]);
+		speed_probe_count_shared(&all, &one, want[i]);
 	}
+	assert_true(all.judged);
 	assert_int_equal(all.shared, 2);
 	one.n = 0;
 	assert_false(speed_probe_shared(&all, &one));
+	speed_probe_count_shared(&all, &one, 1); /* no one-thread sample: not counted */
+	assert_int_equal(all.shared, 2);
 	j = speed_probe_json(&all);
 	assert_int_equal(json_integer_value(json_object_get(j, "points_shared")), 2);
 	assert_int_equal(json_integer_value(json_object_get(j, "threads")), 2);
@@ -193,8 +199,8 @@ static void test_slow_machine_is_waited_for(void **state)
 	json_decref(j);
 }
 
-/* The judgement the wait asks for is the one that flags the point, but not counted. */
-static void test_shared_now_is_not_counted(void **state)
+/* The judgement the wait asks for is the one that flags the point, and judging alone counts nothing. */
+static void test_judging_shared_counts_nothing(void **state)
 {
 	double one_g[1] = {100}, all_g[1] = {140};
 	struct speed_probe one = {.bytes = SPEED_PROBE_BYTES, .gbps = one_g, .n = 1, .cap = 1};
@@ -202,13 +208,13 @@ static void test_shared_now_is_not_counted(void **state)
 		.bytes = 2 * SPEED_PROBE_BYTES, .gbps = all_g, .n = 1, .cap = 1, .threads = 2};
 
 	(void)state;
-	assert_true(speed_probe_shared_now(&all, &one)); /* 140 < 0.75 x 2 x 100 */
+	assert_true(speed_probe_shared(&all, &one)); /* 140 < 0.75 x 2 x 100 */
 	assert_int_equal(all.shared, 0);
 	assert_false(all.judged);
 	all_g[0] = 150;
-	assert_false(speed_probe_shared_now(&all, &one));
+	assert_false(speed_probe_shared(&all, &one));
 	all.n = 0;
-	assert_false(speed_probe_shared_now(&all, &one));
+	assert_false(speed_probe_shared(&all, &one));
 }
 
 int main(void)
@@ -220,7 +226,7 @@ int main(void)
 		cmocka_unit_test(test_threads_read_their_slices_together),
 		cmocka_unit_test(test_threads_that_shared_a_core),
 		cmocka_unit_test(test_slow_machine_is_waited_for),
-		cmocka_unit_test(test_shared_now_is_not_counted),
+		cmocka_unit_test(test_judging_shared_counts_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
