@@ -411,8 +411,10 @@ static void list_ends(const struct levels_probe *p, char *list, size_t size)
 	}
 }
 
-/* The lower median of the sweeps' ends that found one; 0 where fewer than LEVELS_SWEEPS_MIN did. */
-static uint64_t median_end(const struct levels_probe *p)
+/* The lower median of the sweeps' ends that found one (*found of them: a sweep without an end had a curve
+   its plateaus could not match to the levels, which says nothing of where the level ends); 0 where fewer
+   than LEVELS_SWEEPS_MIN did. */
+static uint64_t median_end(const struct levels_probe *p, int *found)
 {
 	uint64_t ends[LEVELS_SWEEPS_MAX];
 	int n = 0;
@@ -420,6 +422,7 @@ static uint64_t median_end(const struct levels_probe *p)
 	for (int s = 0; s < p->nsweeps; s++)
 		if (p->sweep_end[s])
 			ends[n++] = p->sweep_end[s];
+	*found = n;
 	if (n < LEVELS_SWEEPS_MIN)
 		return 0;
 	qsort(ends, (size_t)n, sizeof *ends, cmp_u64);
@@ -439,9 +442,9 @@ static uint64_t median_end(const struct levels_probe *p)
    (level_check.h), and a user told that the end moved within the probe knows that it is a sample. */
 void levels_sweeps(struct levels_probe *p, const struct topo *t)
 {
-	char list[LEVELS_SWEEPS_MAX * 24];
-	int differ = 0;
-	uint64_t fastest;
+	char list[LEVELS_SWEEPS_MAX * 24], of[48] = "their median";
+	int differ = 0, found;
+	uint64_t fastest, median, llc_size;
 
 	p->llc_median = 0;
 	for (int s = 0; s < p->nsweeps; s++) {
@@ -455,18 +458,32 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	   it, and one grid step of wobble at a gradual step to DRAM is no moving share */
 	if (!(p->llc_limit || (t->ncaches && level_short(p, t, t->ncaches - 1))))
 		return;
+	llc_size = t->caches[t->ncaches - 1].size;
 	fastest = last_level_end(p, t);
-	p->llc_median = median_end(p);
-	if (!differ && (!p->llc_median || p->llc_median == fastest))
+	median = median_end(p, &found);
+	/* the end taken stays short of LEVEL_SHORT of the reported size, as every measured size does
+	   (levels_apply; --levels-from refuses a larger one) */
+	if ((double)median < LEVEL_SHORT * (double)llc_size)
+		p->llc_median = median;
+	if (!differ && (!median || median == fastest))
 		return;
 	list_ends(p, list, sizeof list);
+	if (found < p->nsweeps)
+		snprintf(of, sizeof of, "the median of the %d that found one", found);
 	if (p->llc_median)
 		disagree(p,
-			 "the level probe's %d sweeps, each alone, ended L%d at %s%s; the run takes their "
-			 "median, %llu KiB (the fastest of each size: %llu KiB)",
+			 "the level probe's %d sweeps, each alone, ended L%d at %s%s; the run takes %s, %llu "
+			 "KiB (the fastest of each size: %llu KiB)",
 			 p->nsweeps, t->ncaches, list,
-			 differ ? ": the part of it this CPU could keep moved" : "",
+			 differ ? ": the part of it this CPU could keep moved" : "", of,
 			 (unsigned long long)(p->llc_median >> 10), (unsigned long long)(fastest >> 10));
+	else if (median)
+		disagree(p,
+			 "the level probe's %d sweeps, each alone, ended L%d at %s: %s, %llu KiB, reaches "
+			 "%.0f %% of hwloc's %llu KiB, so the fastest of each size ends it at %llu KiB",
+			 p->nsweeps, t->ncaches, list, of, (unsigned long long)(median >> 10),
+			 100 * LEVEL_SHORT, (unsigned long long)(llc_size >> 10),
+			 (unsigned long long)(fastest >> 10));
 	else
 		disagree(p,
 			 "the level probe's %d sweeps, each alone, ended L%d at %s: the part of it this CPU "

@@ -46,7 +46,7 @@ struct levels_probe {
 		uint64_t next;        /* size of the point after it (0: none) */
 		double ns;            /* median latency of the plateau */
 	} plateau[TOPO_MAX_LEVELS + 2];
-	char disagreements[TOPO_MAX_LEVELS + 1][384]; /* under machine_read.h's 512 */
+	char disagreements[TOPO_MAX_LEVELS + 1][448]; /* under machine_read.h's 512 */
 	int ndisagreements;
 };
 
