@@ -211,8 +211,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f,
-			"* from a noisy point, at the bound of its shortest call: at least this fast "
-			"(latency: at most this slow)\n");
+			"* from a noisy point, at the bound of its shortest call%s: at least this fast "
+			"(latency: at most this slow)\n",
+			probe_marked ? " (a latency marked ^ too: or at the level probe's time)" : "");
 	if (probe_marked)
 		fprintf(f,
 			"^ latency: the level probe's fastest chase at a point's own size, faster than the "

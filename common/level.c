@@ -32,6 +32,6 @@ double level_probe_figure(double own_ns, double probe_ns, double point_ghz, doub
 			  int *probed)
 {
 	*probed = probe_ns > 0 && probe_ns < own_ns;
-	*cyc = *probed ? probe_ns * fmax(run_ghz, point_ghz) : own_ns * point_ghz;
+	*cyc = *probed ? probe_ns * fmax(run_ghz, point_ghz) : own_ns * (point_ghz > 0 ? point_ghz : run_ghz);
 	return *probed ? probe_ns : own_ns;
 }

@@ -57,9 +57,11 @@ static void test_a_point_takes_the_faster_and_cycles_at_the_higher_clock(void **
 	assert_float_equal(level_probe_figure(3.5, 3.71, 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 3.5 * 3.24, 1e-9);
-	/* no probe at its size: its own; no clock: no cycles */
+	/* no probe at its size: its own; no clock of its own: the run's; no clock at all: no cycles */
 	assert_float_equal(level_probe_figure(5.99, 0, 0, 3.24, &cyc, &probed), 5.99, 1e-12);
 	assert_false(probed);
+	assert_float_equal(cyc, 5.99 * 3.24, 1e-9);
+	level_probe_figure(5.99, 0, 0, 0, &cyc, &probed);
 	assert_float_equal(cyc, 0, 0);
 }
 

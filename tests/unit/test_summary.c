@@ -209,18 +209,25 @@ static void test_dram_like_cache_latency_is_not_that_levels(void **state)
 	free(out);
 }
 
-/* A chase point whose repetitions had no clock: latency in ns, no cycles (not 0 of them). */
+/* A chase point whose repetitions had no clock: its cycles at the run's clock, as the analysis takes them
+   (agg.c settle_time); where the run has none either, latency in ns and no cycles (not 0 of them). */
 static void test_latency_without_clock_has_no_cycles(void **state)
 {
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
+	struct summary_probe run_clock = {NULL, NULL, 2.5};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
 	row(b, sizeof b, out, "latency");
 	assert_non_null(strstr(b, "1.20 ns ? cyc"));
 	assert_true(strstr(b, "1.20 ns ? cyc") < strstr(b, "4.00 ns 12.0 cyc")); /* L1, then L2 */
+	free(out);
+	out = print_probe(pts, res, 2, &run_clock);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "1.20 ns 3.0 cyc "));
+	assert_non_null(strstr(b, "4.00 ns 12.0 cyc ")); /* its own clock, not the run's */
 	free(out);
 }
 
@@ -270,6 +277,7 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	assert_non_null(strstr(b, "14.00 ns 42.0 cyc "));  /* L3: its own, faster than the probe's */
 	assert_non_null(strstr(b, "150.00 ns 450.0 cyc")); /* DRAM: no such size in the probe */
 	assert_non_null(strstr(out, "^ latency: the level probe's fastest chase at a point's own size"));
+	assert_null(strstr(out, "marked ^ too")); /* no noisy cell: no "*" said */
 	free(out);
 	/* a run clock read below the point's: the probe's cycles at the point's 3 GHz, never fewer */
 	sp.ghz = 2.0;
@@ -278,6 +286,16 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	assert_non_null(strstr(b, "1.23 ns 3.7 cyc^"));
 	free(out);
 	sp.ghz = 3.24;
+	/* a noisy L2 point at the probe's time: "*^", and the "*" said to be the bound or the probe's */
+	res[1].noisy_why = 1u << NW_SLOW;
+	out = print_probe(pts, res, 4, &sp);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "3.71 ns 12.0 cyc*^"));
+	assert_non_null(strstr(out,
+			       "* from a noisy point, at the bound of its shortest call (a latency marked ^ "
+			       "too: or at the level probe's time): at least this fast"));
+	free(out);
+	res[1].noisy_why = 0;
 	/* the L2 point on remote memory, the L1 one with prefetchers off: their own figures, no mark */
 	pts[0].pf = 1;
 	pts[1].place = 1;
