@@ -116,21 +116,35 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
 }
 
 /* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
-   times, median over the points measured now (a resumed run's earlier points have no result). */
+   times, median over the points measured now (a resumed run's earlier points have no result). A point
+   whose differenced times averaged 0 or less (a disturbed R call longer than its 2R call, record_cv) has
+   no spread to take a median of: such points are counted instead. */
 static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
 {
 	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
 	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
-	size_t n = 0;
+	size_t n = 0, ncv = 0;
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
-			reps[n] = res[i].reps;
-			cv[n++] = res[i].cv;
+			reps[n++] = res[i].reps;
+			if (isfinite(res[i].cv))
+				cv[ncv++] = res[i].cv;
 		}
-	if (n)
-		fprintf(f, "repetitions per point: median %g; spread of their times: median %.1f %%\n",
-			stats_median(reps, n), 100 * stats_median(cv, n));
+	if (n) {
+		fprintf(f,
+			"repetitions per point: median %g; spread of their times: ", stats_median(reps, n));
+		if (!ncv)
+			fprintf(f, "none (their differenced times averaged 0 or less)\n");
+		else if (ncv < n)
+			fprintf(f,
+				"median %.1f %% over %zu points (%zu whose differenced times averaged 0 or "
+				"less "
+				"have none)\n",
+				100 * stats_median(cv, ncv), ncv, n - ncv);
+		else
+			fprintf(f, "median %.1f %%\n", 100 * stats_median(cv, ncv));
+	}
 	free(reps);
 	free(cv);
 }

@@ -1,6 +1,7 @@
 /* test_summary.c — the table `run` prints (one row per access type, one column per level): a cell whose
  * points all stayed noisy is shown from them and marked, never dropped; a cell with clean points shows
  * those; a latency without a clock has no cycles; how disturbed the points were is stated. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,7 +121,22 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 		       "cache level did not hold\n"));
 	/* how disturbed: repetitions 1 1 2 3 3 8 and spreads 0.1 % 0.1 % 10 % 10 % 30 % 30 %, medians */
 	assert_non_null(
-		strstr(out, "repetitions per point: median 2.5; spread of their times: median 10.0 %"));
+		strstr(out, "repetitions per point: median 2.5; spread of their times: median 10.0 %\n"));
+	free(out);
+	/* a point whose differenced times averaged 0 or less has no spread (record_cv: infinite): counted,
+	   never a median of "inf %" */
+	res[4].cv = res[5].cv = INFINITY;
+	out = print(pts, res, 6);
+	assert_non_null(strstr(out,
+			       "spread of their times: median 10.0 % over 4 points (2 whose differenced "
+			       "times averaged 0 or less have none)\n"));
+	free(out);
+	for (int i = 0; i < 6; i++)
+		res[i].cv = INFINITY;
+	out = print(pts, res, 6);
+	assert_non_null(
+		strstr(out, "spread of their times: none (their differenced times averaged 0 or less)"));
+	assert_null(strstr(out, "inf"));
 	free(out);
 }
 
