@@ -39,7 +39,8 @@ struct run_job {
 	struct experiment *xs;
 	int nxs;
 	struct run_pf pf;
-	struct levels_probe probe;
+	struct levels_probe probe; /* the level probe; on --resume only its curve, the interrupted run's
+				      (levels_curve_read) */
 	int probed;
 	struct raw_writer raw;
 	struct machine_facts mf;
@@ -396,7 +397,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		struct summary_probe sp = {j->probed ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz};
+		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz};
 		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}
@@ -742,8 +743,12 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 					       .argv = rc->argv,
 					       .resumed = rc->resumed != NULL,
 					       .levels_from = rc->resumed ? NULL : rc->levels_from};
-		if (rc->resumed)
+		if (rc->resumed) {
 			j->mf.probe = json_incref(rc->resumed->levels);
+			/* its probe's times stand for its latency points in the summary as in the analysis */
+			j->probe.npoints = levels_curve_read(rc->resumed->levels, j->probe.size, j->probe.ns,
+							     LEVELS_MAX_POINTS);
+		}
 		/* Marked partial, with the arguments --resume needs, before anything is measured. */
 		r = results_mark_partial(rc->dir, 1, e);
 		if (!r)

@@ -13,7 +13,8 @@
 /* The level probe the latency row may take a size's fastest time from (common/level.h:
    level_probe_figure says why and when): its curve, the options its points were planned with (their
    placement and prefetch state), and the run's clock, measured just after it (the probe's cycles take the
-   higher of it and a point's); probe NULL where the run did not probe. */
+   higher of it and a point's); probe NULL where the run has no curve (it did not probe, nor did the
+   run it resumes). */
 struct summary_probe {
 	const struct levels_probe *probe;
 	const struct plan_opts *opts;

@@ -17,6 +17,24 @@ void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS])
 	}
 }
 
+int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
+{
+	const json_t *curve = json_object_get(levels, "latency_curve"), *pt;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(curve, i, pt)
+	{
+		double b = json_number_value(json_array_get(pt, 0)),
+		       t = json_number_value(json_array_get(pt, 1));
+		if (n < max && b > 0 && t > 0) {
+			size[n] = (uint64_t)b;
+			ns[n++] = t;
+		}
+	}
+	return n;
+}
+
 /* Whether the run's reported caches (levels.reported) are this machine's, level by level; why not, in why. */
 static int same_caches(const json_t *levels, const struct topo *t, char *why, size_t len)
 {

@@ -14,6 +14,12 @@
    reported, 0 where it did not. */
 void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS]);
 
+/* machine.json's levels.latency_curve, [[bytes, ns], ...] as levels_json writes it: at most max points
+   into size and ns, those with a positive size and time (as the analysis reads them, analysis
+   machine_read.c); their number. A resumed run's summary takes its latency points' probe times from it,
+   as its analysis does. */
+int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max);
+
 /* Reads DIR/machine.json's measured levels into out, after checking that the run there saw the caches
    this machine reports (levels.reported, one thread's share of each): another machine's sizes would
    plan another machine's points. E_USAGE, naming the file, when DIR holds no such run. */
