@@ -26,8 +26,8 @@
 #define LEVEL_SHORT 0.75
 /* When the plateaus do not match the levels one to one, the last plateau is still DRAM-like if its
    latency is at least DRAM_JUMP times the plateau's before it (DRAM is 5-15x L3 in the seed papers'
-   tables; L3 is 3-4x L2 on Zen, so the jump alone could be L3) and either the sweep went past the
-   reported last level or the plateau is slower than LEVEL_DRAM_NS, which no cache level is (level.h). */
+   tables; L3 is 3-4x L2 on Zen, so the jump alone could be L3) and either the plateau reaches past
+   the reported last level or it is slower than LEVEL_DRAM_NS, which no cache level is (level.h). */
 #define DRAM_JUMP 3.0
 /* A single pass this many times the shortest timed call is measured on its own (levels_latency_ns). */
 #define LONG_PASS 8
@@ -244,13 +244,16 @@ static int first_dram_like(const struct levels_probe *p)
 }
 
 /* k: the first plateau slow enough for no cache (first_dram_like), 0 for none; then the last one is taken
-   if the sweep went past the LLC and it jumps. */
+   if it reaches past the reported LLC and jumps. A last plateau that ends inside the LLC is no DRAM
+   however it jumps: where the sweeps' share of L3 moved, their fastest of each size climbed to DRAM in a
+   ramp with no plateau of its own, and L3's own (15.6 ns, 4.2x L2's) was the last (Zen 3 guest,
+   2026-11-28: "L3 is taken to end at 512 KiB"). */
 static int dram_bound(struct levels_probe *p, const struct topo *t, int k)
 {
 	const struct topo_cache *llc = &t->caches[t->ncaches - 1];
 	int n = p->nplateaus;
 
-	if (!k && n >= 2 && p->size[p->npoints - 1] >= llc->size &&
+	if (!k && n >= 2 && p->plateau[n - 1].last >= llc->size &&
 	    p->plateau[n - 1].ns >= DRAM_JUMP * p->plateau[n - 2].ns)
 		k = n - 1;
 	if (!k || (double)p->plateau[k].first >= LEVEL_SHORT * (double)llc->size)

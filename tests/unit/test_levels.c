@@ -305,6 +305,36 @@ static void test_ambiguous_curve_still_bounds_dram(void **state)
 	assert_int_equal(t.caches[1].measured, 0);
 }
 
+/* The fastest of each size over sweeps whose L3 share moved (the Zen 3 guest, 2026-11-28, a --quick probe
+   of 9 sweeps ending L3 from 512 to 8192 KiB): L1, L2 and L3 plateaus up to 5.7 MiB, then a ramp to
+   DRAM with no plateau of its own, past the reported 32 MiB. The last plateau is L3's, 15.6 ns, 4.2x
+   L2's: it is no DRAM, since it ends well inside the reported L3 (the probe said "from 724 KiB on it is
+   DRAM-like (15.6 ns ...), so L3 is taken to end at 512 KiB"); the ramp's DRAM-like tail ends L3. */
+static void test_a_ramp_to_dram_leaves_l3_a_cache(void **state)
+{
+	const uint64_t size[] = {4096,    5792,    8192,     11585,    16384,    23170,    32768,
+				 46340,   65536,   92681,    131072,   185363,   262144,   370727,
+				 524288,  741455,  1048576,  1482910,  2097152,  2965820,  4194304,
+				 5931641, 8388608, 11863283, 16777216, 23726566, 33554432, 47453132};
+	const double ns[] = {1.2,  1.2,  1.2,  1.2,  1.2,  1.2,  1.2,   3.7,  3.7,  3.7,
+			     3.7,  3.7,  3.7,  3.7,  3.7,  15.6, 15.6,  15.6, 15.6, 15.6,
+			     15.6, 15.6, 25.0, 45.0, 65.0, 90.0, 120.0, 160.0};
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	reported(&t);
+	measured(&p, size, ns, (int)(sizeof size / sizeof *size));
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 3);
+	for (int i = 0; i < p.ndisagreements; i++)
+		assert_null(strstr(p.disagreements[i], "(15.6 ns"));
+	levels_apply(&p, &t);
+	/* L3 ends before the DRAM-like tail (65 ns from 16 MiB on), never at L2's end */
+	assert_true(t.caches[2].measured >= 5931641 && t.caches[2].measured < 16777216);
+	assert_int_equal(p.dram_from, 16777216);
+}
+
 /* A curve whose last plateau is not much slower than the one before (no clear DRAM) keeps the reported
    sizes: ambiguity is said, not resolved by guessing. */
 static void test_ambiguous_curve_without_clear_dram_keeps_sizes(void **state)
@@ -617,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_absurd_reported_l3_is_measured),
 		cmocka_unit_test(test_ambiguous_curve_still_bounds_dram),
 		cmocka_unit_test(test_ambiguous_curve_without_clear_dram_keeps_sizes),
+		cmocka_unit_test(test_a_ramp_to_dram_leaves_l3_a_cache),
 		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
 		cmocka_unit_test(test_dram_like_plateau_is_never_a_cache),
 		cmocka_unit_test(test_stopped_probe_says_so),
