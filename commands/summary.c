@@ -138,9 +138,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			fprintf(f, "none (their differenced times averaged 0 or less)\n");
 		else if (ncv < n)
 			fprintf(f,
-				"median %.1f %% over %zu points (%zu whose differenced times averaged 0 or "
-				"less "
-				"have none)\n",
+				"median %.1f %% over %zu points "
+				"(%zu whose differenced times averaged 0 or less have none)\n",
 				100 * stats_median(cv, ncv), ncv, n - ncv);
 		else
 			fprintf(f, "median %.1f %%\n", 100 * stats_median(cv, ncv));
