@@ -55,8 +55,8 @@ struct speed_probe {
 	void **slice;            /* per thread, allocated, touched and prepared by it at its first sample */
 	uint64_t *start, *ticks; /* [call 0-2][thread]: a sample's calls, for their spans (record_span) */
 	int failed, again;       /* shared by the threads: a slice could not be had; calibration goes on */
-	int shared,
-		judged; /* samples at which the threads shared a core (speed_probe_count_shared); any judged */
+	/* samples at which the threads shared a core (speed_probe_count_shared); whether any was judged */
+	int shared, judged;
 	/* speed_probe_waited: points before which the run waited for the machine, those after which it
 	   read at speed again, and the seconds it waited; watched: the run waits on this probe */
 	int watched, waited, recovered;
