@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "point_level.h"
-#include "thresholds.h"
 
 const char *const pf_names[PF_COUNT] = {"on", "off", "partial", "uncontrolled"};
 
@@ -56,7 +55,7 @@ enum point_level point_level_assign(const struct machine *m, const struct raw_ro
 		double lim = share(m, i, row->threads);
 		if (lim <= 0)
 			continue;
-		if (foot > lim * (1 - THR_BOUNDARY_BELOW) && foot < lim * (1 + THR_BOUNDARY_ABOVE))
+		if (level_on_boundary(foot, lim))
 			return LV_EXCLUDED;
 		if (foot <= lim)
 			return (enum point_level)i;

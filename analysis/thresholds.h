@@ -6,6 +6,8 @@
 #ifndef PMUCHECK_THRESHOLDS_H
 #define PMUCHECK_THRESHOLDS_H
 
+#include "level.h"
+
 /* exact: the median ratio count/quantity is within 2 % of a simple scale, the spread of the ratios
    within 2 %, and the linear fit count = a*q + b over the points where it holds has R^2 >= 0.999. */
 #define THR_EXACT_ERROR 0.02
@@ -42,11 +44,10 @@
    direction is the measured ratio against the scale. Below that the event is unrelated. */
 #define THR_RELATED_R2 0.95
 
-/* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache
-   limit is not assigned to either level (caches start missing before they are full, and adaptive
-   replacement keeps some lines a little beyond). */
-#define THR_BOUNDARY_BELOW 0.25
-#define THR_BOUNDARY_ABOVE 0.50
+/* Level boundaries: a point within 25 % below or 50 % above a cache limit belongs to no level; the
+   values live with the levels (common/level.h LEVEL_BOUNDARY_*), which the run's summary shares. */
+#define THR_BOUNDARY_BELOW LEVEL_BOUNDARY_BELOW
+#define THR_BOUNDARY_ABOVE LEVEL_BOUNDARY_ABOVE
 
 /* Fewest distinct measurement points (sizes x parameters) an event needs for any verdict. */
 #define THR_MIN_POINTS 3

@@ -52,7 +52,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
-			    res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
+			    pt->boundary || res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
 				continue;
 			int by_probe;
 			double cycles,
@@ -156,7 +156,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0,
-	    probe_marked = 0;
+	    probe_marked = 0, boundary = 0;
 	unsigned why[NW_COUNT] = {0};
 	char cell[48], whys[512];
 
@@ -165,9 +165,14 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
 		if (pt->threads > maxthreads)
 			maxthreads = pt->threads;
+		/* A point on a level boundary is in no level's cell, bandwidth or latency, as in the
+		   analysis (analysis/point_level.c): its figure is the two levels' mix. */
+		boundary += pt->boundary && (is_bandwidth(a) || a == KA_LATENCY);
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
+		if (pt->boundary)
+			continue;
 		double *b = &best[a][l][wide][res[i].noisy_why != 0];
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
@@ -221,6 +226,12 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			"%d of %d points stayed noisy (flagged in raw.csv, why in its noisy_why; a point may "
 			"have several reasons): %s\n",
 			noisy, p->npoints, whys);
+	if (boundary)
+		fprintf(f,
+			"%d point%s lay within %.0f %% below or %.0f %% above a cache's size (--sizes) and "
+			"belong%s to no level: in no cell, as in the analysis\n",
+			boundary, boundary == 1 ? "" : "s", LEVEL_BOUNDARY_BELOW * 100,
+			LEVEL_BOUNDARY_ABOVE * 100, boundary == 1 ? "s" : "");
 	disturbance(f, p, res);
 	if (marked)
 		fprintf(f,

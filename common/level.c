@@ -23,6 +23,12 @@ int level_latency_dram_like(enum level l, double ns)
 	return l != LEVEL_DRAM && ns >= LEVEL_DRAM_NS;
 }
 
+int level_on_boundary(double footprint, double limit)
+{
+	return limit > 0 && footprint > limit * (1 - LEVEL_BOUNDARY_BELOW) &&
+		footprint < limit * (1 + LEVEL_BOUNDARY_ABOVE);
+}
+
 int level_probe_stands_for(int local, int pf_on, double thp_share)
 {
 	return local && pf_on && thp_share >= LEVEL_PROBE_THP_SHARE;

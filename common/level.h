@@ -57,6 +57,18 @@ int level_probe_stands_for(int local, int pf_on, double thp_share);
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
 			  int *probed);
 
+/* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache's
+   share is assigned to neither level (caches start missing before they are full, and adaptive replacement
+   keeps some lines a little beyond). The analysis leaves such points out of every level (analysis/
+   point_level.c), the run's summary too (commands/summary.c), and the plan places none there of its own
+   (harness/plan/plan.c); a user's --sizes may. */
+#define LEVEL_BOUNDARY_BELOW 0.25
+#define LEVEL_BOUNDARY_ABOVE 0.50
+
+/* Whether a per-thread footprint of `footprint` bytes lies on the boundary of a cache share of `limit`
+   bytes (LEVEL_BOUNDARY_*); never where the limit is unknown (0). */
+int level_on_boundary(double footprint, double limit);
+
 /* The bit of a level in a level mask (configs' `levels`, the plan's level filter). */
 #define LEVEL_BIT(l) (1u << (l))
 

@@ -15,8 +15,9 @@
 /* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
    below, the upper bound 25 % below the level's own size. */
 static const double level_fracs_full[] = {0.125, 0.25, 0.375, 0.5, 0.75};
-#define LEVEL_EDGE_LO 1.5  /* x the level below: the least a point of a narrow level may be */
-#define LEVEL_EDGE_HI 0.75 /* x the level's own share: the most */
+/* A narrow level's point: at least LEVEL_EDGE_LO x the level below, at most LEVEL_EDGE_HI x its own. */
+#define LEVEL_EDGE_LO (1 + LEVEL_BOUNDARY_ABOVE)
+#define LEVEL_EDGE_HI (1 - LEVEL_BOUNDARY_BELOW)
 static const double level_fracs_quick[] = {0.5};
 static const double dram_mults_full[] = {4, 8};
 static const double dram_mults_quick[] = {4};
@@ -35,6 +36,14 @@ enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 		if (working_set <= topo_cache_share(t, l + 1, threads)) /* topo numbers caches from 1 */
 			return (enum level)l;
 	return LEVEL_DRAM;
+}
+
+int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads)
+{
+	for (int l = 1; l <= t->ncaches; l++)
+		if (level_on_boundary((double)working_set, (double)topo_cache_share(t, l, threads)))
+			return 1;
+	return 0;
 }
 
 static uint64_t phys_mem(void)
@@ -104,7 +113,7 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		}
 		/* A level less than 2.67x the one below (a guest's measured L3 of 2.4 MiB over a 1 MiB L2)
 		   has no fraction 2x clear of it: one point between the margins the analysis keeps, +50 %
-		   above the level below and 25 % under its own (analysis/thresholds.h THR_BOUNDARY_*), at
+		   above the level below and 25 % under its own (common/level.h LEVEL_BOUNDARY_*), at
 		   their geometric middle, rather than no point for the level at all. */
 		if (n == first && LEVEL_EDGE_HI * share > LEVEL_EDGE_LO * below)
 			out[n++] = (uint64_t)sqrt(LEVEL_EDGE_LO * below * LEVEL_EDGE_HI * share);
@@ -168,6 +177,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			pt->place = pl;
 			pt->pf = pf;
 			pt->level = level;
+			pt->boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
 		}
 	return 0;
 }

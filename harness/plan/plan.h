@@ -47,6 +47,7 @@ struct plan_point {
 	int place;        /* index into opts.places */
 	int pf;           /* index into opts.pf_states */
 	enum level level; /* plan_level: the measured cache sizes where the level probe found them */
+	int boundary;     /* plan_on_boundary: in no level for the analysis nor the summary */
 	int order;        /* position before grouping */
 };
 
@@ -64,5 +65,10 @@ void plan_free(struct plan *p);
 /* Level a per-thread working set falls in, given `threads` sharing caches. A fourth cache level (eDRAM,
    a memory-side cache) counts as DRAM: raw.csv, the configs and the analysis know L1 to L3 only. */
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads);
+
+/* Whether a per-thread working set lies on a cache's boundary (common/level.h level_on_boundary) at
+   `threads` sharing caches: the analysis assigns such a point to no level, nor does the run's summary.
+   Only a user's --sizes place one there. */
+int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads);
 
 #endif

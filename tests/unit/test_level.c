@@ -31,6 +31,18 @@ static void test_other_names_are_no_level(void **state)
 	assert_string_equal(level_name(LEVEL_COUNT), "");
 }
 
+/* The margins: strictly within 25 % below and 50 % above; unknown limits have no boundary. */
+static void test_a_boundary_lies_within_its_margins(void **state)
+{
+	(void)state;
+	assert_false(level_on_boundary(768, 1024)); /* 3/4: the largest a level's own point may be */
+	assert_true(level_on_boundary(769, 1024));
+	assert_true(level_on_boundary(1024, 1024));
+	assert_true(level_on_boundary(1535, 1024));
+	assert_false(level_on_boundary(1536, 1024)); /* 1.5x: the smallest the next level's may be */
+	assert_false(level_on_boundary(1024, 0));
+}
+
 static void test_the_probe_stands_only_in_its_own_state(void **state)
 {
 	(void)state;
@@ -70,6 +82,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_level_parses_back_from_its_name),
 		cmocka_unit_test(test_other_names_are_no_level),
+		cmocka_unit_test(test_a_boundary_lies_within_its_margins),
 		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
 		cmocka_unit_test(test_a_point_takes_the_faster_and_cycles_at_the_higher_clock),
 	};

@@ -51,6 +51,7 @@ static void test_sweep_keeps_clear_of_level_boundaries(void **state)
 			assert_false(ws > share * 3 / 4 && ws <= share);
 			assert_false(ws > share && ws < 2 * share);
 		}
+		assert_false(p.points[i].boundary);
 	}
 	plan_free(&p);
 }
@@ -121,6 +122,29 @@ static void test_user_sizes_round_to_granule_per_array(void **state)
 		assert_true(p.points[i].bytes * 3 <= 300000);
 		assert_true(p.points[i].bytes * 3 > 300000 - 3 * p.points[i].fam->granule);
 	}
+	plan_free(&p);
+}
+
+/* A user's size on a level boundary (4/3 of L1's share: within 50 % above it) is marked so, for the summary
+   to leave it out as the analysis does; one at half of L1 and one at twice L1 (over 50 % above) are not. */
+static void test_user_size_on_a_boundary_is_marked(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	uint64_t l1 = topo_cache_share(&topo, 1, 1);
+
+	(void)state;
+	o.kernels = "load.gpr";
+	o.sizes[o.nsizes++] = l1 / 2;
+	o.sizes[o.nsizes++] = l1 * 4 / 3;
+	o.sizes[o.nsizes++] = l1 * 2;
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check(&o, &p), 0);
+	assert_int_equal(p.npoints, 3);
+	for (int i = 0; i < p.npoints; i++)
+		assert_int_equal(p.points[i].boundary, p.points[i].bytes > l1 && p.points[i].bytes < 2 * l1);
+	assert_true(plan_on_boundary(&topo, l1 * 4 / 3, 1));
+	assert_false(plan_on_boundary(&topo, l1 / 2, 1));
 	plan_free(&p);
 }
 
@@ -270,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
+		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
 		cmocka_unit_test(test_every_variant_follows_its_policy),
