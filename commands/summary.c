@@ -39,7 +39,8 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
    and the level probe's at its size (counted in *probed), the probe's in cycles at the higher of the run's
    clock and the point's (common/level.h: level_probe_figure says why); cycles over the points with a clock
    (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
-   counted in *dram_like: they measured DRAM, not the level. */
+   counted in *dram_like: they measured DRAM, not the level. A point on a level boundary (plan_on_boundary)
+   is in no level. */
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
 		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
 {
@@ -167,7 +168,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			maxthreads = pt->threads;
 		/* A point on a level boundary is in no level's cell, bandwidth or latency, as in the
 		   analysis (analysis/point_level.c): its figure is the two levels' mix. */
-		boundary += pt->boundary && (is_bandwidth(a) || a == KA_LATENCY);
+		boundary += pt->boundary && (is_bandwidth(a) || (a == KA_LATENCY && pt->threads == 1));
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
