@@ -40,7 +40,8 @@ enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 
 int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads)
 {
-	for (int l = 1; l <= t->ncaches; l++)
+	/* L1 to L3 only: a fourth level is DRAM to plan_level and the analysis, with no boundary of its own */
+	for (int l = 1; l <= t->ncaches && l <= LEVEL_DRAM; l++)
 		if (level_on_boundary((double)working_set, (double)topo_cache_share(t, l, threads)))
 			return 1;
 	return 0;

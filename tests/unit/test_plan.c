@@ -148,6 +148,30 @@ static void test_user_size_on_a_boundary_is_marked(void **state)
 	plan_free(&p);
 }
 
+/* A fourth cache level (eDRAM, a memory-side cache) is DRAM to plan_level and the analysis (MACHINE_NCACHE
+   levels): a size at its end is DRAM, on no boundary. */
+static void test_a_fourth_level_has_no_boundary(void **state)
+{
+	struct topo_cache saved = topo.caches[3];
+	int n = topo.ncaches;
+	uint64_t l4;
+
+	(void)state;
+	if (n != 3)
+		skip();
+	topo.caches[3] = topo.caches[2];
+	topo.caches[3].level = 4;
+	topo.caches[3].size = topo.caches[2].size * 8;
+	topo.caches[3].measured = 0;
+	topo.ncaches = 4;
+	l4 = topo_cache_share(&topo, 4, 1);
+	assert_int_equal(plan_level(&topo, l4, 1), LEVEL_DRAM);
+	assert_false(plan_on_boundary(&topo, l4, 1));
+	assert_true(plan_on_boundary(&topo, topo_cache_share(&topo, 3, 1), 1));
+	topo.caches[3] = saved;
+	topo.ncaches = n;
+}
+
 static void test_bad_inputs_are_usage_errors(void **state)
 {
 	struct plan_opts o;
@@ -295,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
+		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
 		cmocka_unit_test(test_every_variant_follows_its_policy),
