@@ -229,7 +229,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			noisy, p->npoints, whys);
 	if (boundary)
 		fprintf(f,
-			"%d point%s lay within %.0f %% below or %.0f %% above a cache's size (--sizes) and "
+			"%d point%s lay within %.0f %% below or %.0f %% above a cache's share (--sizes) and "
 			"belong%s to no level: in no cell, as in the analysis\n",
 			boundary, boundary == 1 ? "" : "s", LEVEL_BOUNDARY_BELOW * 100,
 			LEVEL_BOUNDARY_ABOVE * 100, boundary == 1 ? "s" : "");

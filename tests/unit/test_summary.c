@@ -1,6 +1,7 @@
 /* test_summary.c — the table `run` prints (one row per access type, one column per level): a cell whose
  * points all stayed noisy is shown from them and marked, never dropped; a cell with clean points shows
- * those; a latency without a clock has no cycles; how disturbed the points were is stated. */
+ * those; a latency without a clock has no cycles; how disturbed the points were is stated; a point on a
+ * level boundary is in no cell. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -369,7 +370,7 @@ static void test_point_on_a_level_boundary_is_in_no_cell(void **state)
 	assert_non_null(strstr(row(b, sizeof b, out, "read"), "-"));
 	assert_null(strstr(b, "90.0"));
 	assert_non_null(strstr(out,
-			       "3 points lay within 25 % below or 50 % above a cache's size (--sizes) "
+			       "3 points lay within 25 % below or 50 % above a cache's share (--sizes) "
 			       "and belong to no level: in no cell, as in the analysis\n"));
 	free(out);
 	/* off the boundary, the same points are in their cells, and no such line */
