@@ -147,6 +147,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	struct plan_point *pt;
 	uint64_t bytes = round_bytes(working_set, f);
 	enum level level = plan_level(g->t, bytes * f->arrays, threads);
+	int boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
 
 	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;
@@ -178,7 +179,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			pt->place = pl;
 			pt->pf = pf;
 			pt->level = level;
-			pt->boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
+			pt->boundary = boundary;
 		}
 	return 0;
 }
