@@ -11,6 +11,7 @@
 #include "noisy_why.h"
 #include "raw_columns.h"
 #include "raw_read.h"
+#include "raw_scan.h"
 
 const char *const raw_quantity_names[RQ_COUNT] = {
 #define RAW_Q_NAME(n, presence) #n,
@@ -543,35 +544,19 @@ static void prefix_keep(struct reader *r, const struct raw_row *row)
 
 long raw_torn_point(const char *path)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	long off = 0, start = -1;
-	int point = -1, torn = 0, open = 0;
+	struct raw_scan sc;
 	FILE *f = fopen(path, "r");
+	int rc;
 
 	if (!f)
 		return -1;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] != '\n') {
-			/* a cut row that names a point of its own begins it: the point before is whole */
-			torn = 1 + (!open && memchr(line, ',', (size_t)n) && atoi(line) != point);
-			break;
-		}
-		/* a record's first line (not the rest of a quoted field): the header, or a point's first row */
-		if (!open && (start < 0 || atoi(line) != point)) {
-			point = start < 0 ? -1 : atoi(line);
-			start = off;
-		}
-		for (char *q = memchr(line, '"', (size_t)n); q;
-		     q = memchr(q + 1, '"', (size_t)(line + n - q - 1)))
-			open = !open;
-		off += n;
-	}
-	free(line);
+	rc = raw_scan(f, &sc);
 	fclose(f);
-	/* the header alone: nothing to keep but it */
-	return !torn ? -1 : torn == 2 || point < 0 ? off : start;
+	if (rc || !sc.torn)
+		return -1;
+	/* a cut record that names a point of its own begins it: the point before is whole; the header
+	   alone: nothing to keep but it */
+	return sc.torn_new_point || sc.last_point < 0 ? sc.complete_end : sc.last_point_start;
 }
 
 int raw_read(const char *path, raw_row_fn fn, void *ctx, unsigned long *rows, struct err *e)

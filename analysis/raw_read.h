@@ -58,8 +58,9 @@ int raw_read_upto(const char *path, long limit, raw_row_fn fn, void *ctx, unsign
 /* Where the rows of an interrupted run's last point begin when the file ends in a torn row, -1 when it
    ends with a line end (or cannot be read: raw_read says why). A run writes each point's rows at once,
    but a signal that kills the run (or a crash) within that write leaves a prefix of them: the point of the
-   cut row is left out, all of it, and --resume measures it again (harness resume.c). Where the cut row is
-   too short to name its point, the point of the row before is left out too. */
+   cut row is left out, all of it, and --resume measures it again (harness resume.c; both find the rows by
+   raw_scan.h). Where the cut row is too short to name its point, the point of the row before is left out
+   too. A file that ends inside a quoted field ends in a cut row. */
 long raw_torn_point(const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include "levels_from.h"
 #include "partial.h"
 #include "raw.h"
+#include "raw_scan.h"
 #include "resume.h"
 
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
@@ -52,14 +53,16 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	return 0;
 }
 
-/* Finds the last point and where its rows begin. Rows of one point are contiguous. */
+/* Finds the last point and where its rows begin (raw_scan.h), and checks that the header is this
+   pmucheck's: rows of other columns appended to it would leave a file that no reader can split. */
 static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 {
-	char path[4096], *line = NULL;
+	const char *header = raw_header();
+	char path[4096], *first = NULL;
 	size_t cap = 0;
-	ssize_t n;
-	long off = 0;
+	struct raw_scan sc;
 	FILE *f;
+	int rc;
 
 	ri->last_point = -1;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
@@ -69,38 +72,29 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 			return 0; /* interrupted before the first point */
 		return err_set(e, E_RUNTIME, "--resume: %s: %s", path, strerror(errno));
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] != '\n') {
-			ri->torn = 1;
-			break;
-		}
-		if (!ri->header_end) {
-			/* rows of other columns appended to it would leave a file that no reader can split */
-			if (strcmp(line, raw_header())) {
-				free(line);
-				fclose(f);
-				return err_set(
-					e, E_USAGE,
-					"--resume: %s has other columns than this pmucheck writes (a run of "
-					"another version): it cannot be continued; measure again",
-					path);
-			}
-			ri->header_end = off + n;
-		} else {
-			int p = atoi(line);
-			if (p != ri->last_point) {
-				ri->last_point = p;
-				ri->last_point_start = off;
-			}
-		}
-		off += n;
-		ri->complete_end = off;
+	rc = raw_scan(f, &sc);
+	if (!rc && sc.header_end) {
+		rewind(f);
+		rc = getline(&first, &cap, f) < 0 ? -1 : 0;
 	}
-	free(line);
+	if (rc) {
+		rc = err_set(e, E_RUNTIME, "--resume: %s: %s", path, strerror(errno));
+	} else if (sc.header_end && strcmp(first, header)) {
+		rc = err_set(e, E_USAGE,
+			     "--resume: %s has other columns than this pmucheck writes (a run of another "
+			     "version): it cannot be continued; measure again",
+			     path);
+	} else if (sc.torn && !sc.header_end) {
+		rc = err_set(e, E_USAGE, "--resume: %s has no complete header line", path);
+	}
+	free(first);
 	fclose(f);
-	if (ri->torn && !ri->header_end)
-		return err_set(e, E_USAGE, "--resume: %s has no complete header line", path);
-	return 0;
+	ri->header_end = sc.header_end;
+	ri->last_point = sc.last_point;
+	ri->last_point_start = sc.last_point_start;
+	ri->complete_end = sc.complete_end;
+	ri->torn = sc.torn;
+	return rc;
 }
 
 int resume_load(const char *dir, struct resume_info *ri, struct err *e)

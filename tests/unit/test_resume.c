@@ -1,0 +1,125 @@
+/* test_resume.c — what `run --resume` reads of an interrupted run (harness resume.h): the last point raw.csv
+   holds, found as the analysis finds it (raw_scan.h), and the cut that leaves whole points only. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_file.h"
+#include "raw.h"
+#include "resume.h"
+
+static const char machine[] = "{\"argv\": [\"run\", \"--quick\"], \"started_utc\": \"2026-11-28T00:00:00Z\", "
+			      "\"finished_utc\": null, \"levels\": {}}\n";
+
+/* A run directory with machine.json and raw.csv (its header, then rows); its path into dir. */
+static void make_run(char *dir, const char *rows)
+{
+	char raw[4096];
+
+	strcpy(dir, "/tmp/pmucheck-resume.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fake_put_at(dir, "machine.json", machine), 0);
+	snprintf(raw, sizeof raw, "%s%s", raw_header(), rows);
+	assert_int_equal(fake_put_at(dir, "raw.csv", raw), 0);
+}
+
+static void remove_run(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static long file_size(const char *dir)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	assert_int_equal(stat(path, &st), 0);
+	return (long)st.st_size;
+}
+
+/* A clock_note may hold a line break (csv.c quotes it); the line after it begins with a number but is no
+   row of its own, so point 1 is the last, from its first row, and the cut keeps point 0 whole. */
+static void test_a_quoted_line_break_is_no_row_of_its_own(void **state)
+{
+	static const char p0[] = "0,0,a\n", p1[] = "1,0,\"b\n3,c\"\n1,1,y\n";
+	char dir[64], rows[128];
+	struct resume_info ri;
+	struct err e = {0};
+
+	(void)state;
+	snprintf(rows, sizeof rows, "%s%s", p0, p1);
+	make_run(dir, rows);
+	assert_int_equal(resume_load(dir, &ri, &e), 0);
+	assert_int_equal(ri.argc, 2);
+	assert_string_equal(ri.argv[1], "--quick");
+	assert_int_equal(ri.last_point, 1);
+	assert_int_equal(ri.last_point_start, (long)(strlen(raw_header()) + strlen(p0)));
+	assert_false(ri.torn);
+	assert_int_equal(resume_trim(dir, &ri, &e), 0);
+	assert_int_equal(ri.last_point, 0);
+	assert_int_equal(file_size(dir), (long)(strlen(raw_header()) + strlen(p0)));
+	resume_free(&ri);
+	remove_run(dir);
+}
+
+/* A torn last row: the cut goes back to its point's first row, and the file ends with point 0. */
+static void test_a_torn_last_point_is_cut_to_its_first_row(void **state)
+{
+	static const char p0[] = "0,0,a\n0,1,b\n";
+	char dir[64], rows[128];
+	struct resume_info ri;
+	struct err e = {0};
+
+	(void)state;
+	snprintf(rows, sizeof rows, "%s1,0,c\n1,1", p0);
+	make_run(dir, rows);
+	assert_int_equal(resume_load(dir, &ri, &e), 0);
+	assert_true(ri.torn);
+	assert_int_equal(ri.last_point, 1);
+	assert_int_equal(resume_trim(dir, &ri, &e), 0);
+	assert_int_equal(ri.last_point, 0);
+	assert_int_equal(file_size(dir), (long)(strlen(raw_header()) + strlen(p0)));
+	resume_free(&ri);
+	remove_run(dir);
+}
+
+/* Another header (a run of another version): no resume, and the file is left as it was. */
+static void test_another_header_is_refused_and_left_alone(void **state)
+{
+	char dir[64], path[128];
+	struct resume_info ri;
+	struct err e = {0};
+	long before;
+
+	(void)state;
+	make_run(dir, "0,0,a\n");
+	snprintf(path, sizeof path, "%s/raw.csv", dir);
+	assert_int_equal(fake_put(path, "point,rep\n0,0\n"), 0);
+	before = file_size(dir);
+	assert_int_equal(resume_load(dir, &ri, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "other columns"));
+	assert_non_null(strstr(e.msg, path));
+	assert_int_equal(file_size(dir), before);
+	remove_run(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_quoted_line_break_is_no_row_of_its_own),
+		cmocka_unit_test(test_a_torn_last_point_is_cut_to_its_first_row),
+		cmocka_unit_test(test_another_header_is_refused_and_left_alone),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
