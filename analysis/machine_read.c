@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latency_curve.h"
 #include "machine_read.h"
 
 /* A member by a dotted path ("cpu.microcode"), or NULL. */
@@ -101,9 +102,8 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		return err_set(e, E_RUNTIME, "out of memory");
 	json_array_foreach(curve, i, pt)
 	{
-		double b = json_number_value(json_array_get(pt, 0)),
-		       ns = json_number_value(json_array_get(pt, 1));
-		if (b > 0 && ns > 0)
+		double b, ns;
+		if (latency_curve_point(pt, &b, &ns))
 			m->latency[m->nlatency++] = (struct machine_latency){b, ns};
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* levels_from.c — see levels_from.h. */
 #include <stdio.h>
 
+#include "latency_curve.h"
 #include "levels_from.h"
 
 void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS])
@@ -25,9 +26,8 @@ int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
 
 	json_array_foreach(curve, i, pt)
 	{
-		double b = json_number_value(json_array_get(pt, 0)),
-		       t = json_number_value(json_array_get(pt, 1));
-		if (n < max && b > 0 && t > 0) {
+		double b, t;
+		if (n < max && latency_curve_point(pt, &b, &t)) {
 			size[n] = (uint64_t)b;
 			ns[n++] = t;
 		}

@@ -15,8 +15,8 @@
 void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS]);
 
 /* machine.json's levels.latency_curve, [[bytes, ns], ...] as levels_json writes it: at most max points
-   into size and ns, those with a positive size and time (as the analysis reads them, analysis
-   machine_read.c); their number. A resumed run's summary takes its latency points' probe times from it,
+   into size and ns, those latency_curve_point takes (as the analysis does, analysis machine_read.c);
+   their number. A resumed run's summary takes its latency points' probe times from it,
    as its analysis does. */
 int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max);
 
