@@ -10,7 +10,6 @@
 
 #include "fileset.h"
 #include "out_export.h"
-#include "out_export_table.h"
 #include "out_report.h"
 #include "out_report_data.h"
 
@@ -109,7 +108,8 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 	int rc = 0;
 
 	if (fmt == OX_LIKWID) {
-		snprintf(sub, sizeof sub, "%s/%s", outdir, out_likwid_dir(m[use[0]].arch));
+		/* usable() took only metrics LIKWID can name, which needs the directory */
+		snprintf(sub, sizeof sub, "%s/%s", outdir, m[use[0]].names->likwid_dir);
 		if (mkdir(sub, 0777) && errno != EEXIST)
 			return err_set(e, E_RUNTIME, "%s: %s", sub, strerror(errno));
 		o.dir = sub;
@@ -141,12 +141,13 @@ static void note_skip(struct out_export_summary *s, const struct out_metric *m, 
 	snprintf(s->skipped_why + l, sizeof s->skipped_why - l, "%s%s: %s", l ? "; " : "", m->event, why);
 }
 
-int out_export(const char *dir, const char *outdir, enum out_export_format fmt, struct out_export_summary *s,
-	       struct err *e)
+int out_export(const char *dir, const char *outdir, enum out_export_format fmt, out_names_fn names_fn,
+	       struct out_export_summary *s, struct err *e)
 {
 	char def[PATH_MAX], path[PATH_MAX];
 	struct out_metric *m = NULL;
 	struct machine mach = {0};
+	struct export_names names = {0};
 	unsigned n, nuse = 0, *use = NULL;
 	json_t *events;
 	int rc;
@@ -156,8 +157,11 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 		return rc;
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if ((rc = machine_read(path, &mach, e)) ||
-	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)))
+	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)) ||
+	    (n && (rc = names_fn(m[0].arch, &names, e))))
 		goto out;
+	for (unsigned i = 0; i < n; i++)
+		m[i].names = &names;
 	if (!(use = calloc(n + 1, sizeof *use))) {
 		rc = err_set(e, E_RUNTIME, "export: out of memory");
 		goto out;
@@ -184,6 +188,7 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 out:
 	free(use);
 	free(m);
+	export_names_free(&names);
 	machine_free(&mach);
 	json_decref(events);
 	return rc;

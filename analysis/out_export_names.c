@@ -1,14 +1,56 @@
 /* out_export_names.c — how perf, LIKWID and PAPI name an event pmucheck counted: from its encoding
- * (event code, umask, ...) looked up in the tools' own tables (out_export_table.c), or perf's raw
- * syntax for that encoding. Nothing is derived from the spelling of a vendor name; what a tool cannot
- * count is left out with the reason. */
+ * (event code, umask, ...) looked up in the tools' own names as the architecture's config lists them
+ * (configs/<arch>.ini [export], common/export_names.h), or perf's raw syntax for that encoding. Nothing is
+ * derived from the spelling of a vendor name; what a tool cannot count is left out with the reason. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_names.h"
 #include "out_export.h"
-#include "out_export_table.h"
+
+/* What a core counter is programmed with (x86 PERFEVTSEL fields, offcore response in config1). */
+struct out_hw {
+	unsigned event, umask, cmask, inv, edge;
+	unsigned long long config1;
+};
+
+/* "pmu=cpu,type=4,config=0x5f44" or "papi=0x4000...,component=perf_event,config=0x129": the x86
+   PERFEVTSEL layout, the same on AMD and Intel (AMD's event bits 8-11 sit in config bits 32-35). 0 and *hw
+   when encoding (raw.csv's spelling) programs a core counter; -1 otherwise. */
+static int hw_decode(const char *encoding, struct out_hw *hw)
+{
+	const char *c = strstr(encoding, "config=");
+	const char *c1 = strstr(encoding, "config1=");
+	const char *pmu = strstr(encoding, "pmu=");
+	unsigned long long config;
+
+	memset(hw, 0, sizeof *hw);
+	if (!c || (c > encoding && c[-1] != ','))
+		return -1;
+	if (pmu && strncmp(pmu, "pmu=cpu,", 8))
+		return -1; /* an uncore PMU: its own layout */
+	if (!pmu && !strstr(encoding, "type=4,") && !strstr(encoding, "component=perf_event"))
+		return -1; /* a generic or software event */
+	config = strtoull(c + 7, NULL, 0);
+	hw->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+	hw->umask = (unsigned)((config >> 8) & 0xff);
+	hw->edge = (unsigned)((config >> 18) & 1);
+	hw->inv = (unsigned)((config >> 23) & 1);
+	hw->cmask = (unsigned)((config >> 24) & 0xff);
+	hw->config1 = c1 ? strtoull(c1 + 8, NULL, 0) : 0;
+	return 0;
+}
+
+/* The names of the core event m counts, or NULL: an inverted or edge-triggered count is another event,
+   which no list names. */
+static const struct export_core_name *core_names(const struct out_metric *m, const struct out_hw *hw)
+{
+	if (hw->inv || hw->edge)
+		return NULL;
+	return export_core_lookup(m->names, hw->event, hw->umask, hw->cmask, hw->config1);
+}
 
 static int has_only(const char *s, const char *extra)
 {
@@ -60,11 +102,11 @@ static int uncore_terms(const char *spec, char *pmu, size_t plen, unsigned *even
 
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
-	const struct out_event_name *n;
+	const struct export_core_name *n;
 	struct out_hw hw;
 
-	if (!out_hw_decode(m->encoding, &hw)) {
-		if ((n = out_event_lookup(m->arch, &hw)) && n->perf)
+	if (!hw_decode(m->encoding, &hw)) {
+		if ((n = core_names(m, &hw)) && n->perf)
 			snprintf(buf, len, "%s", n->perf);
 		else
 			perf_raw(&hw, buf, len);
@@ -95,19 +137,20 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
 			    const char **why)
 {
-	const struct out_event_name *n;
-	const struct out_uncore_name *u;
+	const struct export_core_name *n;
+	const struct export_uncore_name *u;
 	char pmu[64];
 	unsigned event, umask;
 	struct out_hw hw;
 
-	if (!out_likwid_dir(m->arch)) {
-		*why = "no LIKWID event table is derived for this architecture (pmucheck has LIKWID's "
-		       "names for zen2-zen5, hsw_ep, bdw_ep, skx, icx and spr)";
+	if (!m->names || !m->names->likwid_dir) {
+		*why = "no LIKWID names for this architecture: its config (configs/<arch>.ini) has no "
+		       "[export] "
+		       "likwid_groups";
 		return NULL;
 	}
-	if (!out_hw_decode(m->encoding, &hw)) {
-		if (!(n = out_event_lookup(m->arch, &hw)) || !n->likwid) {
+	if (!hw_decode(m->encoding, &hw)) {
+		if (!(n = core_names(m, &hw)) || !n->likwid) {
 			*why = "LIKWID's event list for this architecture has no event with this encoding";
 			return NULL;
 		}
@@ -117,7 +160,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	}
 	if (!strcmp(m->backend, "perf") && strchr(m->event, '/') &&
 	    !uncore_terms(m->event, pmu, sizeof pmu, &event, &umask) &&
-	    (u = out_uncore_lookup(m->arch, pmu, event, umask))) {
+	    (u = export_uncore_lookup(m->names, pmu, event, umask))) {
 		snprintf(buf, len, "%s", u->likwid);
 		*cls = u->lclass;
 		return buf;

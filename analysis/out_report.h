@@ -5,6 +5,7 @@
 #define PMUCHECK_OUT_REPORT_H
 
 #include "err.h"
+#include "export_names.h"
 
 struct out_report_summary {
 	unsigned plots;        /* figures drawn (each as PNG and SVG) */
@@ -27,10 +28,16 @@ struct out_export_summary {
 	char written[4096]; /* the files written, space-separated */
 };
 
-/* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics). Only events whose
-   verdict is exact or approximate are used. Returns E_USAGE for a DIR without events.json (nothing
-   written); 0 with s->metrics == 0 when nothing could be exported (nothing written either). */
-int out_export(const char *dir, const char *outdir, enum out_export_format fmt, struct out_export_summary *s,
-	       struct err *e);
+/* perf's and LIKWID's names for the events of an architecture (machine.json config.arch): the caller's
+   reading of the config files (commands: harness cfg_export_names), which the analysis does not read
+   itself. 0, or an error that stops the export. */
+typedef int (*out_names_fn)(const char *arch, struct export_names *out, struct err *e);
+
+/* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics), its events named as names
+   gives them for the run's architecture. Only events whose verdict is exact or approximate are used.
+   Returns E_USAGE for a DIR without events.json (nothing written); 0 with s->metrics == 0 when nothing
+   could be exported (nothing written either). */
+int out_export(const char *dir, const char *outdir, enum out_export_format fmt, out_names_fn names,
+	       struct out_export_summary *s, struct err *e);
 
 #endif

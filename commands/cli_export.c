@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "cli.h"
 #include "out_report.h"
 
@@ -20,8 +21,8 @@ static void usage(FILE *f)
 		"  likwid  OUTDIR/<arch>/<METRIC>.txt  LIKWID groups (copy <arch> to ~/.likwid/groups/)\n"
 		"  papi    OUTDIR/papi_user_events.csv  for PAPI_USER_EVENTS_FILE\n"
 		"Events are named by their encoding (event code, umask) as perf's and LIKWID's own tables\n"
-		"name them on the measured CPU (machine.json config), raw cpu/event=...,umask=.../ "
-		"otherwise.\n"
+		"name them on the measured CPU, as the [export] section of its config lists them\n"
+		"(configs/<arch>.ini for machine.json's config), raw cpu/event=...,umask=.../ otherwise.\n"
 		"All three divide by the same scale (events per quantity), stated in each description.\n"
 		"OUTDIR defaults to DIR/metrics. Events a format cannot name are listed with the reason.\n"
 		"A validated event that analyze named as the indicator of a level in peaks.csv also gets\n"
@@ -83,7 +84,7 @@ static int cmd(int argc, char **argv)
 		return cli_fail("export", E_USAGE, &e);
 	}
 	dir = argv[optind];
-	rc = out_export(dir, out, fmt, &s, &e);
+	rc = out_export(dir, out, fmt, cfg_export_names, &s, &e);
 	if (rc)
 		return cli_fail("export", rc, &e);
 	if (s.skipped)

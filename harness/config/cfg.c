@@ -1,6 +1,6 @@
 /* cfg.c — loads one INI config file with libinih: line counting, section dispatch, cleanup.
- * The keys of each section type live in cfg_event.c ([arch], [event]) and cfg_preset.c ([preset],
- * [run]); value syntax in cfg_parse.c. */
+ * The keys of each section type live in cfg_event.c ([arch], [event]), cfg_export.c ([export]) and
+ * cfg_preset.c ([preset], [run]); value syntax in cfg_parse.c. */
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -11,10 +11,7 @@
 #include "cfg_int.h"
 
 static const struct cfg_kind *const kinds[] = {
-	&cfg_kind_arch,
-	&cfg_kind_event,
-	&cfg_kind_preset,
-	&cfg_kind_run,
+	&cfg_kind_arch, &cfg_kind_event, &cfg_kind_export, &cfg_kind_preset, &cfg_kind_run,
 };
 
 int cfg_fail(struct cfg_ctx *x, const char *fmt, ...)
@@ -152,7 +149,8 @@ static int open_section(struct cfg_ctx *x, const char *section)
 		x->line = line;
 		return rc;
 	}
-	return cfg_fail(x, "unknown section [%s] (expected arch, event NAME, preset NAME or run NAME)",
+	return cfg_fail(x,
+			"unknown section [%s] (expected arch, event NAME, export, preset NAME or run NAME)",
 			section);
 }
 
@@ -184,6 +182,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 			return !cfg_fail(x, "[%s]: key '%s' is empty", section, key);
 		return !k->keys[i].set(x, value);
 	}
+	if (k->other)
+		return !k->other(x, key, value);
 	return !cfg_fail(x, "[%s]: unknown key '%s'", section, key);
 }
 
@@ -217,6 +217,7 @@ void cfg_free(struct cfg *c)
 	for (unsigned i = 0; i < c->nruns; i++)
 		free_run(&c->runs[i]);
 	free(c->events), free(c->presets), free(c->runs), free(c->path);
+	export_names_free(&c->exports);
 	memset(c, 0, sizeof *c);
 }
 

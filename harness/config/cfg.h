@@ -1,7 +1,8 @@
 /* cfg.h — per-architecture candidate events and experiment presets, read from INI files.
  *
- * configs/<arch>.ini holds one [arch] section (which CPUs it is for) and one [event NAME] section per
- * candidate event with the hypothesis to test; configs/presets.ini holds [preset NAME] sections and
+ * configs/<arch>.ini holds one [arch] section (which CPUs it is for), one [event NAME] section per
+ * candidate event with the hypothesis to test, and an [export] section with perf's and LIKWID's names for
+ * them; configs/presets.ini holds [preset NAME] sections and
  * their [run PRESET.STEP] experiments. configs/README.md documents every key.
  *
  * Loading is all or nothing: any unknown section or key, duplicate, bad number or missing required key
@@ -17,6 +18,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "export_names.h"
 #include "kern.h"
 #include "level.h"
 
@@ -149,6 +151,8 @@ struct cfg {
 	unsigned npresets;
 	struct cfg_run *runs;
 	unsigned nruns;
+	struct export_names exports; /* [export]: perf's and LIKWID's names of its events */
+	int has_export;
 };
 
 /* Loads path into *out (zeroed first). Returns 0, E_USAGE ("file:line: message") or E_RUNTIME
@@ -179,6 +183,10 @@ int cfg_perf_term_known(const char *term, size_t len);
 int cfg_dir(char *buf, size_t len, struct err *e);
 /* The path of a file in the config directory. */
 int cfg_dir_file(const char *name, char *buf, size_t len, struct err *e);
+/* The [export] names of configs/<arch>.ini in the config directory, for `pmucheck export`; none (0, *out
+   empty) where the directory has no such file (a config of the user's own, or pmucheck discover's).
+   E_USAGE where that file is malformed or no config directory is found. */
+int cfg_export_names(const char *arch, struct export_names *out, struct err *e);
 /* Chooses the architecture config for a CPU from the [arch] match lists of the .ini files in dir
    (NULL: cfg_dir()): an exact family:model beats a model range, which beats family:*, which beats the
    "match = any" fallback. */

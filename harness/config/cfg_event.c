@@ -148,8 +148,8 @@ static const struct cfg_key arch_keys[] = {
 	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},
 };
 
-const struct cfg_kind cfg_kind_arch = {"arch",    0,   arch_keys, sizeof arch_keys / sizeof arch_keys[0],
-				       arch_open, NULL};
+const struct cfg_kind cfg_kind_arch = {"arch",    0,    arch_keys, sizeof arch_keys / sizeof arch_keys[0],
+				       arch_open, NULL, NULL};
 
 static int event_open(struct cfg_ctx *x, const char *name)
 {
@@ -255,5 +255,5 @@ static const struct cfg_key event_keys[] = {
 	{"note", 0, event_note},         {"source", 0, event_source},
 };
 
-const struct cfg_kind cfg_kind_event = {"event",    1,   event_keys, sizeof event_keys / sizeof event_keys[0],
-					event_open, NULL};
+const struct cfg_kind cfg_kind_event = {
+	"event", 1, event_keys, sizeof event_keys / sizeof event_keys[0], event_open, NULL, NULL};

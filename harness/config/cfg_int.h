@@ -34,9 +34,11 @@ struct cfg_kind {
 	unsigned nkeys;
 	int (*open)(struct cfg_ctx *x, const char *name); /* adds the object, sets x->cur */
 	int (*close)(struct cfg_ctx *x);                  /* checks across keys; may be NULL */
+	/* a key not in keys: the section's own kind of key ([export]'s encodings); NULL: an unknown key */
+	int (*other)(struct cfg_ctx *x, const char *key, const char *value);
 };
 
-extern const struct cfg_kind cfg_kind_arch, cfg_kind_event, cfg_kind_preset, cfg_kind_run;
+extern const struct cfg_kind cfg_kind_arch, cfg_kind_event, cfg_kind_export, cfg_kind_preset, cfg_kind_run;
 
 /* Sets "file:line: message" and returns E_USAGE. */
 int cfg_fail(struct cfg_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

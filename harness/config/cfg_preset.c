@@ -40,7 +40,7 @@ static const struct cfg_key preset_keys[] = {
 };
 
 const struct cfg_kind cfg_kind_preset = {
-	"preset", 1, preset_keys, sizeof preset_keys / sizeof preset_keys[0], preset_open, NULL};
+	"preset", 1, preset_keys, sizeof preset_keys / sizeof preset_keys[0], preset_open, NULL, NULL};
 
 /* Runs follow their preset, so that a preset's runs are one slice of cfg.runs. */
 static int run_open(struct cfg_ctx *x, const char *name)
@@ -216,8 +216,8 @@ static const struct cfg_key run_keys[] = {
 	{"reference", 0, run_reference}, {"note", 0, run_note},
 };
 
-const struct cfg_kind cfg_kind_run = {"run",    1,        run_keys, sizeof run_keys / sizeof run_keys[0],
-				      run_open, run_close};
+const struct cfg_kind cfg_kind_run = {"run",    1,         run_keys, sizeof run_keys / sizeof run_keys[0],
+				      run_open, run_close, NULL};
 
 int cfg_presets_check(struct cfg_ctx *x)
 {

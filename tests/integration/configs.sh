@@ -1,6 +1,7 @@
 #!/bin/bash
 # configs.sh — every config file loads and every event name in it is known to a table: PAPI names to
-# libpfm4's table of their PMU, perf specs to the x86 format terms (tests/tools/cfg_evcheck). Also shows
+# libpfm4's table of their PMU, perf specs to the x86 format terms, [export] names to the encodings of the
+# file's events (tests/tools/cfg_evcheck). Also shows
 # that the checker does fail on an unknown name, and accepts it once the config says why.
 . "$(dirname "$0")/../lib.sh"
 CHECK=$TOP/${BUILD:-build}/tests/tools/cfg_evcheck
@@ -52,6 +53,16 @@ expect_status "checker fails on an unknown perf term" 1 "$CHECK" "$TMP/term.ini"
 
 config box.ini "E|hswep_unc_imc*::UNC_M_CAS_COUNT:RD|lines_read"
 expect_status "a '*' box number resolves as box 0" 0 "$CHECK" "$TMP/box.ini"
+
+# [export]: a name for an encoding an event of the file counts (L1D.REPLACEMENT is 0x51/0x01 on Haswell), or
+# instructions; one for an encoding no event counts is stale.
+config export.ini "G|L1D:REPLACEMENT|lines_read"
+printf '[export]\ncore 0x51/0x01 = l1d.replacement L1D_REPLACEMENT\ncore 0xc0/0x00 = - INSTR_RETIRED_ANY\n' >>"$TMP/export.ini"
+expect_status "checker accepts export names of the file's events and of instructions" 0 "$CHECK" "$TMP/export.ini"
+printf 'core 0x51/0x02 = - L1D_M_EVICT\n' >>"$TMP/export.ini"
+expect_status "checker fails on an export name no event of the file counts" 1 "$CHECK" "$TMP/export.ini"
+grep -q "core 0x51/0x2/0/0x0 (-, L1D_M_EVICT): no event of the file counts it" "$TMP/check.out" &&
+	ok "... naming the entry" || notok "... naming the entry" "$(head -3 "$TMP/check.out")"
 
 config bad.ini "F|L1D:REPLACEMENT|lines_read * x"
 expect_status "a malformed config fails the check" 1 "$CHECK" "$TMP/bad.ini"

@@ -23,6 +23,15 @@ expect_status "an unknown --format is a usage error" 2 "$PMUCHECK" export "$F" -
 cp "$TMP/check.out" "$TMP/format.out"
 check "... naming the format and the choices" grep -q "unknown format 'csv' (perf, likwid or papi)" "$TMP/format.out"
 check "bad input wrote nothing" test ! -e "$F/metrics" -a ! -e "$TMP/raw-only/metrics"
+# The names come from the config directory's skx.ini ([export]); a malformed line there is bad input too.
+mkdir -p "$TMP/badcfg" && cp "$TOP"/configs/*.ini "$TMP/badcfg/"
+printf 'core 0xd0 = x y\n' >>"$TMP/badcfg/skx.ini"
+line=$(wc -l <"$TMP/badcfg/skx.ini")
+PMUCHECK_CONFIG_DIR=$TMP/badcfg expect_status "a malformed [export] line in the run's config is a usage error" 2 \
+	"$PMUCHECK" export "$F" --format perf
+cp "$TMP/check.out" "$TMP/badcfg.out"
+check "... naming the file and line, and nothing written" \
+	sh -c "grep -q 'skx.ini:$line: \[export\] .core 0xd0.: expected core EVENT/UMASK' '$TMP/badcfg.out' && test ! -e '$F/metrics'"
 
 # A hand-made events.json with one event of every verdict class.
 bad='BAD_PREFETCH_BLIND|BAD_OVERCOUNTS|BAD_UNDERCOUNTS|bad-unrelated|BAD_NOT_MEASURED'

@@ -7,8 +7,14 @@
  *   perf specs  must use only the x86 sysfs format terms with values (event=, umask=, ...); a sysfs
  *               alias (uncore_imc/cas_count_read/) is known only to a machine that has the PMU.
  *
- * A name that no table here can confirm must carry `unverified = reason`. Prints one TAP line per file
- * and the offending events as comments; exits 1 when any file fails.
+ * A name that no table here can confirm must carry `unverified = reason`.
+ *
+ *   [export]    every core entry (perf's and LIKWID's names by encoding) must be the encoding of an event
+ *               of the file, as libpfm4 or the perf spec programs the counter, or the instructions event
+ *               0xc0/0x00 (PAPI_TOT_INS, which every run counts): a name for an encoding the file never
+ *               counts is a typo or a stale entry.
+ *
+ * Prints one TAP line per file and the offending events as comments; exits 1 when any file fails.
  */
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -78,6 +84,89 @@ static int perf_known(const char *spec, const char **why)
 	return 1;
 }
 
+/* What a core counter is programmed with (x86 PERFEVTSEL: event bits 0-7 and, on AMD, 32-35; umask 8-15;
+   cmask 24-31; the offcore response beside it). */
+struct hw {
+	unsigned event, umask, cmask;
+	unsigned long long offcore;
+};
+
+static void hw_of_config(unsigned long long config, unsigned long long config1, struct hw *h)
+{
+	h->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+	h->umask = (unsigned)((config >> 8) & 0xff);
+	h->cmask = (unsigned)((config >> 24) & 0xff);
+	h->offcore = config1;
+}
+
+/* An event's core encoding: libpfm4's for a PAPI name of the core PMU, the terms of a cpu/.../ perf spec;
+   0, or -1 for any other (uncore, generic, an inverted or edge-triggered count). */
+static int event_hw(const struct cfg_arch *a, const struct cfg_event *ev, struct hw *h)
+{
+	memset(h, 0, sizeof *h);
+	if (ev->backend == CFG_PAPI) {
+		char name[512];
+		pfm_pmu_encode_arg_t arg;
+		int ok;
+
+		if (strstr(ev->spec, "::") || !a->pmu)
+			return -1; /* another PMU's (uncore, perf::) */
+		snprintf(name, sizeof name, "%s::%s", a->pmu, ev->spec);
+		memset(&arg, 0, sizeof arg);
+		arg.size = sizeof arg;
+		if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_NONE, &arg) != PFM_SUCCESS)
+			return -1;
+		ok = arg.count >= 1 && !(arg.codes[0] & (1ull << 18 | 1ull << 23));
+		if (ok)
+			hw_of_config(arg.codes[0], arg.count > 1 ? arg.codes[1] : 0, h);
+		free(arg.codes);
+		return ok ? 0 : -1;
+	}
+	if (strncmp(ev->spec, "cpu/", 4))
+		return -1;
+	for (const char *p = ev->spec + 4; *p && *p != '/'; p += *p == ',') {
+		size_t n = strcspn(p, "=,/");
+		unsigned long long v = p[n] == '=' ? strtoull(p + n + 1, NULL, 0) : 1;
+
+		if ((n == 3 && !strncmp(p, "inv", 3)) || (n == 4 && !strncmp(p, "edge", 4)))
+			return -1;
+		if (n == 5 && !strncmp(p, "event", 5))
+			h->event = (unsigned)v;
+		else if (n == 5 && !strncmp(p, "umask", 5))
+			h->umask = (unsigned)v;
+		else if (n == 5 && !strncmp(p, "cmask", 5))
+			h->cmask = (unsigned)v;
+		else if ((n == 11 && !strncmp(p, "offcore_rsp", 11)) || (n == 7 && !strncmp(p, "config1", 7)))
+			h->offcore = v;
+		p += n + strcspn(p + n, ",/");
+	}
+	return 0;
+}
+
+/* Every [export] core entry names an encoding an event of c counts (or instructions); the failures. */
+static int check_export(const char *path, const struct cfg *c)
+{
+	int fails = 0;
+
+	for (unsigned i = 0; i < c->exports.ncore; i++) {
+		const struct export_core_name *x = &c->exports.core[i];
+		int found = x->event == 0xc0 && !x->umask && !x->cmask && !x->offcore;
+		struct hw h;
+
+		for (unsigned k = 0; k < c->nevents && !found; k++)
+			found = !event_hw(&c->arch, &c->events[k], &h) && h.event == x->event &&
+				h.umask == x->umask && h.cmask == x->cmask && h.offcore == x->offcore;
+		if (!found) {
+			printf("# %s: [export] core 0x%x/0x%x/%u/0x%llx (%s, %s): no event of the file "
+			       "counts it\n",
+			       path, x->event, x->umask, x->cmask, x->offcore, x->perf ? x->perf : "-",
+			       x->likwid ? x->likwid : "-");
+			fails++;
+		}
+	}
+	return fails;
+}
+
 /* Returns the number of failures; prints them as TAP comments. */
 static int check_file(const char *path, char *summary, size_t len)
 {
@@ -116,8 +205,10 @@ static int check_file(const char *path, char *summary, size_t len)
 			printf("# note %s:%u: event %s resolves; is 'unverified' stale?\n", path, ev->line,
 			       ev->name);
 	}
-	snprintf(summary, len, "%u events: %u in libpfm4's tables, %u perf encodings, %u unverified",
-		 c.nevents, libpfm, perf, unverified);
+	fails += check_export(path, &c);
+	snprintf(summary, len,
+		 "%u events: %u in libpfm4's tables, %u perf encodings, %u unverified; %u export names",
+		 c.nevents, libpfm, perf, unverified, c.exports.ncore + c.exports.nuncore);
 	cfg_free(&c);
 	return fails;
 }

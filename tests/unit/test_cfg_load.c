@@ -189,7 +189,58 @@ static const struct bad {
 	{ARCH "pmu_uncore = skx_unc_*_x\n", 7, "'skx_unc_*_x' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = *\n", 7, "'' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = ,\n", 7, "pmu_uncore: empty list"},
+	{ARCH "[export]\ncore 0x29 = a b\n", 8, "expected core EVENT/UMASK"},
+	{ARCH "[export]\ncore 0x29/0x100 = a b\n", 8, "umask and cmask up to 0xff"},
+	{ARCH "[export]\ncore 0x29/0x01/4/0x1/5 = a b\n", 8, "expected core EVENT/UMASK"},
+	{ARCH "[export]\ncore 0x29/0x01x = a b\n", 8, "expected core EVENT/UMASK"},
+	{ARCH "[export]\ncore 0x29/0x01 = a\n", 8, "is not two names"},
+	{ARCH "[export]\ncore 0x29/0x01 = a b c\n", 8, "is not two names"},
+	{ARCH "[export]\ncore 0x29/0x01 = - -\n", 8, "names nothing"},
+	{ARCH "[export]\ncore 0x29/0x01 = a/b c\n", 8, "is not two names"},
+	{ARCH "[export]\ncore 0x29/0x01 = a b\ncore 0x29/1 = c d\n", 9, "'core 0x29/1' given twice"},
+	{ARCH "[export]\nuncore amd_df 0x07 = N DFC\n", 8, "expected uncore PMU EVENT/UMASK"},
+	{ARCH "[export]\nuncore amd_df 0x07/0x38 = N -\n", 8, "its counter class"},
+	{ARCH "[export]\nevent 0x29/0x01 = a b\n", 8, "unknown key 'event 0x29/0x01'"},
+	{ARCH "[export]\nlikwid_groups = a/b\n", 8, "'a/b' is not a directory name"},
+	{ARCH "[export]\nlikwid_groups = x\n[export]\nlikwid_groups = y\n", 9, "[export] given twice"},
 };
+
+/* [export]: perf's and LIKWID's names by encoding, '-' for a tool that has none; the lookups find an
+   entry by every field of its encoding and no other. */
+static void test_export_names_are_read_by_encoding(void **state)
+{
+	static const char text[] = ARCH
+		"[export]\n"
+		"likwid_groups = skylakeX\n"
+		"core 0xd0/0x81 = mem_inst_retired.all_loads MEM_INST_RETIRED_ALL_LOADS\n"
+		"core 0xa3/0x0c/12 = cycle_activity.stalls_l1d_miss -\n"
+		"core 0x1b7/0x01/0/0x94002380 = - OFFCORE_X\n"
+		"uncore amd_df 0x07/0x38 = DRAM_CHANNEL_0 DFC\n";
+	const struct export_core_name *n;
+	const struct export_uncore_name *u;
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(load_text(text, &c, &e), 0);
+	assert_string_equal(c.exports.likwid_dir, "skylakeX");
+	assert_int_equal(c.exports.ncore, 3);
+	assert_non_null(n = export_core_lookup(&c.exports, 0xd0, 0x81, 0, 0));
+	assert_string_equal(n->perf, "mem_inst_retired.all_loads");
+	assert_string_equal(n->likwid, "MEM_INST_RETIRED_ALL_LOADS");
+	assert_non_null(n = export_core_lookup(&c.exports, 0xa3, 0x0c, 12, 0));
+	assert_null(n->likwid);
+	assert_null(export_core_lookup(&c.exports, 0xa3, 0x0c, 0, 0)); /* another cmask: another event */
+	assert_non_null(n = export_core_lookup(&c.exports, 0x1b7, 0x01, 0, 0x94002380));
+	assert_null(n->perf);
+	assert_null(export_core_lookup(&c.exports, 0x1b7, 0x01, 0, 0x94002381));
+	assert_non_null(u = export_uncore_lookup(&c.exports, "amd_df", 0x07, 0x38));
+	assert_string_equal(u->likwid, "DRAM_CHANNEL_0");
+	assert_string_equal(u->lclass, "DFC");
+	assert_null(export_uncore_lookup(&c.exports, "amd_l3", 0x07, 0x38));
+	cfg_free(&c);
+	assert_null(c.exports.core);
+}
 
 static void test_malformed_inputs_name_file_and_line(void **state)
 {
@@ -312,6 +363,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_keys_are_read),
 		cmocka_unit_test(test_run_lists_expand_ranges),
+		cmocka_unit_test(test_export_names_are_read_by_encoding),
 		cmocka_unit_test(test_malformed_inputs_name_file_and_line),
 		cmocka_unit_test(test_long_lines_and_names_are_refused),
 		cmocka_unit_test(test_nul_byte_is_refused),

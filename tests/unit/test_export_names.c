@@ -1,7 +1,8 @@
 /* test_export_names.c — LIKWID's event names and counter classes, looked up by what the hardware is
- * told (event code and umask), on each architecture pmucheck derives LIKWID's table for: a core event
- * gets its PMC name, an AMD L3 event CPMC, a data-fabric event DFC; an encoding LIKWID has no umask
- * for gets no name (never a neighbour's), and an architecture without a table says so. */
+ * told (event code and umask) in the [export] section of each architecture's config (configs/<arch>.ini,
+ * as `pmucheck export` reads it): a core event gets its PMC name, an AMD L3 event CPMC, a data-fabric
+ * event DFC; an encoding LIKWID has no umask for gets no name (never a neighbour's), and an architecture
+ * without names says so. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +12,21 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cfg.h"
 #include "out_export.h"
+
+/* configs/<arch>.ini's [export] names, as `pmucheck export` loads them; the last architecture's are kept
+   for the next call (freed at the next one). */
+static const struct export_names *names_of(const char *arch)
+{
+	static struct export_names n;
+	struct err e;
+
+	export_names_free(&n);
+	if (cfg_export_names(arch, &n, &e))
+		fail_msg("%s", e.msg);
+	return &n;
+}
 
 /* The name and class LIKWID gets for an event counted on arch, or NULL (why set). */
 static const char *likwid(const char *arch, const char *backend, const char *event, const char *encoding,
@@ -22,6 +37,7 @@ static const char *likwid(const char *arch, const char *backend, const char *eve
 
 	memset(&m, 0, sizeof m);
 	snprintf(m.arch, sizeof m.arch, "%s", arch);
+	m.names = names_of(arch);
 	snprintf(m.backend, sizeof m.backend, "%s", backend);
 	snprintf(m.event, sizeof m.event, "%s", event);
 	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
@@ -115,9 +131,11 @@ static void test_no_name_without_that_umask(void **state)
 	assert_null(likwid("hsw_ep", "perf", "x", "pmu=cpu,type=4,config=0x148", &cls, &why));
 	/* Broadwell has no FB_FULL with a threshold of 1 */
 	assert_null(likwid("bdw_ep", "perf", "x", "pmu=cpu,type=4,config=0x1000248", &cls, &why));
-	/* a config without a derived table (pmucheck discover's) says so */
+	/* a config the config directory has no file of (pmucheck discover's) says so */
 	assert_null(likwid("discovered", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
-	assert_non_null(strstr(why, "no LIKWID event table is derived"));
+	assert_non_null(strstr(why, "no LIKWID names for this architecture"));
+	/* an inverted count is another event than the one listed */
+	assert_null(likwid("zen5", "perf", "x", "pmu=cpu,type=4,config=0x8000c0", &cls, &why));
 }
 
 /* The LIKWID group of a perf metric (name, unit, arch, event, divisor), as text to free. */
@@ -133,6 +151,7 @@ static char *group_of(const char *name, const char *unit, const char *arch, cons
 	snprintf(m.name, sizeof m.name, "%s", name);
 	snprintf(m.unit, sizeof m.unit, "%s", unit);
 	snprintf(m.arch, sizeof m.arch, "%s", arch);
+	m.names = names_of(arch);
 	snprintf(m.backend, sizeof m.backend, "perf");
 	snprintf(m.event, sizeof m.event, "%s", event);
 	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cfg.h"
 #include "out_export.h"
 #include "out_report.h"
 
@@ -99,7 +100,7 @@ static char *export(enum out_export_format fmt, const char *file, struct out_exp
 	char path[PATH_MAX + 64];
 	struct err e;
 
-	assert_int_equal(out_export(dir, NULL, fmt, s, &e), 0);
+	assert_int_equal(out_export(dir, NULL, fmt, cfg_export_names, s, &e), 0);
 	snprintf(path, sizeof path, "%s/metrics/%s", dir, file);
 	return slurp(path);
 }
@@ -236,7 +237,7 @@ static void test_missing_events_json_is_usage_error_and_writes_nothing(void **st
 	(void)state;
 	snprintf(empty, sizeof empty, "%s/sub", dir);
 	mkdir(empty, 0777);
-	assert_int_equal(out_export(empty, NULL, OX_PERF, &s, &e), E_USAGE);
+	assert_int_equal(out_export(empty, NULL, OX_PERF, cfg_export_names, &s, &e), E_USAGE);
 	assert_non_null(strstr(e.msg, "run 'pmucheck analyze"));
 	snprintf(metrics, sizeof metrics, "%s/metrics", empty);
 	assert_int_equal(access(metrics, F_OK), -1);
