@@ -26,6 +26,12 @@ filter=${1:-}
 case " $SUITES " in *" bench "*) JOBS=${JOBS:-1} ;; *) JOBS=${JOBS:-$(nproc)} ;; esac
 pass=0 fail=0 skipped=0
 OUTS=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-run.XXXXXX")
+# The suites start python3 hundreds of times. Where python3 is a version manager's shim (pyenv's is a bash
+# script that runs pyenv: 0.44 s a start on the development VMs, against 0.05 s for the interpreter), they
+# get the interpreter that shim chooses, found once: the same Python, a quarter of make test's time less.
+if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ]; then
+	mkdir "$OUTS/bin" && ln -s "$py" "$OUTS/bin/python3" && export PATH="$OUTS/bin:$PATH"
+fi
 # Each test file runs in a process group of its own (job control), so that an interrupted run stops every
 # process of the tests still running, not only their first shell; their stdin is /dev/null (a test in a
 # background group that read the terminal would stop there).
