@@ -145,8 +145,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 
 	if (!m->names || !m->names->likwid_dir) {
 		*why = "no LIKWID names for this architecture: its config (configs/<arch>.ini) has no "
-		       "[export] "
-		       "likwid_groups";
+		       "[export] likwid_groups";
 		return NULL;
 	}
 	if (!hw_decode(m->encoding, &hw)) {
