@@ -2,8 +2,8 @@
  *
  * configs/<arch>.ini holds one [arch] section (which CPUs it is for), one [event NAME] section per
  * candidate event with the hypothesis to test, and an [export] section with perf's and LIKWID's names for
- * them; configs/presets.ini holds [preset NAME] sections and
- * their [run PRESET.STEP] experiments. configs/README.md documents every key.
+ * them; configs/presets.ini holds [preset NAME] sections and their [run PRESET.STEP] experiments.
+ * configs/README.md documents every key.
  *
  * Loading is all or nothing: any unknown section or key, duplicate, bad number or missing required key
  * returns E_USAGE with "file:line: message" and leaves *out empty. Whether this machine can count an
