@@ -59,7 +59,7 @@ static int numbers(const char *s, unsigned long long *v, const unsigned long lon
 static int two_names(struct cfg_ctx *x, const char *key, const char *v, char **a, char **b)
 {
 	char w[2][128];
-	int used;
+	int used = 0; /* where %n stops; 0 if it never ran: then v[0] is no end and the line is refused */
 
 	if (sscanf(v, "%127s %127s %n", w[0], w[1], &used) != 2 || v[used] || !cfg_name_ok(w[0]) ||
 	    !cfg_name_ok(w[1]))
@@ -101,7 +101,7 @@ static int export_uncore(struct cfg_ctx *x, const char *key, const char *rest, c
 	struct export_names *nm = NAMES(x);
 	struct export_uncore_name *u;
 	char pmu[64];
-	int used;
+	int used = 0; /* as in two_names */
 	unsigned i;
 
 	if (sscanf(rest, "%63s %n", pmu, &used) != 1 || !cfg_name_ok(pmu) ||
