@@ -25,19 +25,19 @@ struct out_metric {
 	char event[256];      /* the event as counted (raw.csv spelling) */
 	char encoding[192];   /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
 	char arch[32];        /* the config it was measured with (machine.json config.path stem): "zen3" */
-	const struct export_names *names; /* perf's and LIKWID's names on that architecture (out_export's
-	                                     names_fn: its config's [export]); NULL: none */
-	char backend[16];                 /* papi, perf */
-	char scope[16];                   /* thread, socket */
-	double scale;        /* events per quantity unit, as every export states it: the nearest simple
+	char backend[16];     /* papi, perf */
+	char scope[16];       /* thread, socket */
+	double scale;         /* events per quantity unit, as every export states it: the nearest simple
 				 value where analyze found one (PAPI's integer arithmetic needs it), else
 				 the measured ratio */
-	double measured;     /* the measured ratio */
-	double simple;       /* nearest simple scale, 0 when none */
-	double bytes;        /* bytes per quantity unit; 0 for a plain rate */
-	double divisor;      /* 1e9 (GB/s) or 1e6 (M.../s) */
-	double peak_rate;    /* highest events/s measured where it is peaks.csv's indicator; 0: none */
-	char peak_where[64]; /* that row: "L2 read" */
+	double measured;      /* the measured ratio */
+	double simple;        /* nearest simple scale, 0 when none */
+	double bytes;         /* bytes per quantity unit; 0 for a plain rate */
+	double divisor;       /* 1e9 (GB/s) or 1e6 (M.../s) */
+	double peak_rate;     /* highest events/s measured where it is peaks.csv's indicator; 0: none */
+	char peak_where[64];  /* that row: "L2 read" */
+	/* perf's and LIKWID's names on arch (out_export's names_fn: its config's [export]); NULL: none */
+	const struct export_names *names;
 };
 
 /* Metrics for every validated event of an events.json (checked by out_events_load), with the peak

@@ -28,9 +28,9 @@ struct out_export_summary {
 	char written[4096]; /* the files written, space-separated */
 };
 
-/* perf's and LIKWID's names for the events of an architecture (machine.json config.arch): the caller's
-   reading of the config files (commands: harness cfg_export_names), which the analysis does not read
-   itself. 0, or an error that stops the export. */
+/* perf's and LIKWID's names for the events of an architecture (the stem of machine.json's config.path, as
+   out_metric.arch): the caller's reading of the config files (commands: harness cfg_export_names), which
+   the analysis does not read itself. 0, or an error that stops the export. */
 typedef int (*out_names_fn)(const char *arch, struct export_names *out, struct err *e);
 
 /* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics), its events named as names
