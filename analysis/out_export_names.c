@@ -10,21 +10,13 @@
 #include "export_names.h"
 #include "out_export.h"
 
-/* What a core counter is programmed with (x86 PERFEVTSEL fields, offcore response in config1). */
-struct out_hw {
-	unsigned event, umask, cmask, inv, edge;
-	unsigned long long config1;
-};
-
-/* "pmu=cpu,type=4,config=0x5f44" or "papi=0x4000...,component=perf_event,config=0x129": the x86
-   PERFEVTSEL layout, the same on AMD and Intel (AMD's event bits 8-11 sit in config bits 32-35). 0 and *hw
-   when encoding (raw.csv's spelling) programs a core counter; -1 otherwise. */
-static int hw_decode(const char *encoding, struct out_hw *hw)
+/* "pmu=cpu,type=4,config=0x5f44" or "papi=0x4000...,component=perf_event,config=0x129": 0 and *hw
+   (export_hw_of) when encoding (raw.csv's spelling) programs a core counter; -1 otherwise. */
+static int hw_decode(const char *encoding, struct export_hw *hw)
 {
 	const char *c = strstr(encoding, "config=");
 	const char *c1 = strstr(encoding, "config1=");
 	const char *pmu = strstr(encoding, "pmu=");
-	unsigned long long config;
 
 	memset(hw, 0, sizeof *hw);
 	if (!c || (c > encoding && c[-1] != ','))
@@ -33,23 +25,17 @@ static int hw_decode(const char *encoding, struct out_hw *hw)
 		return -1; /* an uncore PMU: its own layout */
 	if (!pmu && !strstr(encoding, "type=4,") && !strstr(encoding, "component=perf_event"))
 		return -1; /* a generic or software event */
-	config = strtoull(c + 7, NULL, 0);
-	hw->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
-	hw->umask = (unsigned)((config >> 8) & 0xff);
-	hw->edge = (unsigned)((config >> 18) & 1);
-	hw->inv = (unsigned)((config >> 23) & 1);
-	hw->cmask = (unsigned)((config >> 24) & 0xff);
-	hw->config1 = c1 ? strtoull(c1 + 8, NULL, 0) : 0;
+	export_hw_of(strtoull(c + 7, NULL, 0), c1 ? strtoull(c1 + 8, NULL, 0) : 0, hw);
 	return 0;
 }
 
 /* The names of the core event m counts, or NULL: an inverted or edge-triggered count is another event,
    which no list names. */
-static const struct export_core_name *core_names(const struct out_metric *m, const struct out_hw *hw)
+static const struct export_core_name *core_names(const struct out_metric *m, const struct export_hw *hw)
 {
 	if (hw->inv || hw->edge)
 		return NULL;
-	return export_core_lookup(m->names, hw->event, hw->umask, hw->cmask, hw->config1);
+	return export_core_lookup(m->names, hw->event, hw->umask, hw->cmask, hw->offcore);
 }
 
 static int has_only(const char *s, const char *extra)
@@ -61,7 +47,7 @@ static int has_only(const char *s, const char *extra)
 }
 
 /* perf's raw syntax for a core event: the terms of the cpu PMU's sysfs format (Intel and AMD). */
-static const char *perf_raw(const struct out_hw *hw, char *buf, size_t len)
+static const char *perf_raw(const struct export_hw *hw, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "cpu/event=0x%x", hw->event);
 
@@ -73,8 +59,8 @@ static const char *perf_raw(const struct out_hw *hw, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ",inv=1");
 	if (hw->edge && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",edge=1");
-	if (hw->config1 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx", hw->config1);
+	if (hw->offcore && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx", hw->offcore);
 	if (n < len)
 		snprintf(buf + n, len - n, "/");
 	return buf;
@@ -103,7 +89,7 @@ static int uncore_terms(const char *spec, char *pmu, size_t plen, unsigned *even
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
 	const struct export_core_name *n;
-	struct out_hw hw;
+	struct export_hw hw;
 
 	if (!hw_decode(m->encoding, &hw)) {
 		if ((n = core_names(m, &hw)) && n->perf)
@@ -141,7 +127,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	const struct export_uncore_name *u;
 	char pmu[64];
 	unsigned event, umask;
-	struct out_hw hw;
+	struct export_hw hw;
 
 	if (!m->names || !m->names->likwid_dir) {
 		*why = "no LIKWID names for this architecture: its config (configs/<arch>.ini) has no "

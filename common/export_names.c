@@ -4,6 +4,16 @@
 
 #include "export_names.h"
 
+void export_hw_of(unsigned long long config, unsigned long long config1, struct export_hw *hw)
+{
+	hw->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
+	hw->umask = (unsigned)((config >> 8) & 0xff);
+	hw->edge = (unsigned)((config >> 18) & 1);
+	hw->inv = (unsigned)((config >> 23) & 1);
+	hw->cmask = (unsigned)((config >> 24) & 0xff);
+	hw->offcore = config1;
+}
+
 const struct export_core_name *export_core_lookup(const struct export_names *n, unsigned event,
 						  unsigned umask, unsigned cmask, unsigned long long offcore)
 {

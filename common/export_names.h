@@ -27,6 +27,16 @@ struct export_names {
 	unsigned nuncore;
 };
 
+/* What a core counter is programmed with: the x86 PERFEVTSEL fields, the same on AMD and Intel, and the
+   offcore response beside them (perf's config1). */
+struct export_hw {
+	unsigned event, umask, cmask, inv, edge;
+	unsigned long long offcore;
+};
+
+/* The fields of a PERFEVTSEL value (perf's config; AMD's event bits 8-11 sit in bits 32-35) and config1. */
+void export_hw_of(unsigned long long config, unsigned long long config1, struct export_hw *hw);
+
 /* The names of a core event, or NULL when the list has none. n may be NULL (no list). */
 const struct export_core_name *export_core_lookup(const struct export_names *n, unsigned event,
 						  unsigned umask, unsigned cmask, unsigned long long offcore);

@@ -84,24 +84,9 @@ static int perf_known(const char *spec, const char **why)
 	return 1;
 }
 
-/* What a core counter is programmed with (x86 PERFEVTSEL: event bits 0-7 and, on AMD, 32-35; umask 8-15;
-   cmask 24-31; the offcore response beside it). */
-struct hw {
-	unsigned event, umask, cmask;
-	unsigned long long offcore;
-};
-
-static void hw_of_config(unsigned long long config, unsigned long long config1, struct hw *h)
-{
-	h->event = (unsigned)((config & 0xff) | ((config >> 24) & 0xf00));
-	h->umask = (unsigned)((config >> 8) & 0xff);
-	h->cmask = (unsigned)((config >> 24) & 0xff);
-	h->offcore = config1;
-}
-
 /* An event's core encoding: libpfm4's for a PAPI name of the core PMU, the terms of a cpu/.../ perf spec;
    0, or -1 for any other (uncore, generic, an inverted or edge-triggered count). */
-static int event_hw(const struct cfg_arch *a, const struct cfg_event *ev, struct hw *h)
+static int event_hw(const struct cfg_arch *a, const struct cfg_event *ev, struct export_hw *h)
 {
 	memset(h, 0, sizeof *h);
 	if (ev->backend == CFG_PAPI) {
@@ -116,11 +101,11 @@ static int event_hw(const struct cfg_arch *a, const struct cfg_event *ev, struct
 		arg.size = sizeof arg;
 		if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_NONE, &arg) != PFM_SUCCESS)
 			return -1;
-		ok = arg.count >= 1 && !(arg.codes[0] & (1ull << 18 | 1ull << 23));
+		ok = arg.count >= 1;
 		if (ok)
-			hw_of_config(arg.codes[0], arg.count > 1 ? arg.codes[1] : 0, h);
+			export_hw_of(arg.codes[0], arg.count > 1 ? arg.codes[1] : 0, h);
 		free(arg.codes);
-		return ok ? 0 : -1;
+		return ok && !h->inv && !h->edge ? 0 : -1;
 	}
 	if (strncmp(ev->spec, "cpu/", 4))
 		return -1;
@@ -151,7 +136,7 @@ static int check_export(const char *path, const struct cfg *c)
 	for (unsigned i = 0; i < c->exports.ncore; i++) {
 		const struct export_core_name *x = &c->exports.core[i];
 		int found = x->event == 0xc0 && !x->umask && !x->cmask && !x->offcore;
-		struct hw h;
+		struct export_hw h;
 
 		for (unsigned k = 0; k < c->nevents && !found; k++)
 			found = !event_hw(&c->arch, &c->events[k], &h) && h.event == x->event &&
