@@ -40,9 +40,9 @@ enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 
 int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads)
 {
-	/* L1 to L3 only: a fourth level is DRAM to plan_level and the analysis, with no boundary of its own */
-	for (int l = 1; l <= t->ncaches && l <= LEVEL_DRAM; l++)
-		if (level_on_boundary((double)working_set, (double)topo_cache_share(t, l, threads)))
+	/* L1 to L3, as plan_level: a fourth level is DRAM to it and the analysis, with no boundary of its own */
+	for (int l = LEVEL_L1; l < LEVEL_DRAM && l < t->ncaches; l++)
+		if (level_on_boundary((double)working_set, (double)topo_cache_share(t, l + 1, threads)))
 			return 1;
 	return 0;
 }
