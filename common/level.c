@@ -34,6 +34,11 @@ int level_probe_stands_for(int local, int pf_on, double thp_share)
 	return local && pf_on && thp_share >= LEVEL_PROBE_THP_SHARE;
 }
 
+int level_probe_size_closer(double bytes, double size, double best)
+{
+	return size >= bytes && size <= LEVEL_PROBE_SIZE_STEP * bytes && (best == 0 || size < best);
+}
+
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
 			  int *probed)
 {

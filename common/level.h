@@ -42,18 +42,32 @@ int level_latency_dram_like(enum level l, double ns);
    ask it. */
 int level_probe_stands_for(int local, int pf_on, double thp_share);
 
+/* The level probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c), and a
+   point's size is a fraction of its level's share (harness plan.c), so it is rarely one of them (of a
+   default run's 25 chase points on the development VM, 7 were). A chase over more memory of the same
+   hierarchy misses at least as often, so the probe's time at the next size up bounds the point's from above
+   as the probe's time at its own size would: the probe's size that stands for a point of `bytes` is the
+   smallest at or above it, at most LEVEL_PROBE_SIZE_STEP times it (one step of the --quick grid, and the
+   rounding of each size down to the chain's granule). */
+#define LEVEL_PROBE_SIZE_STEP 1.5
+
+/* Whether the probe's size `size` stands for a point of `bytes` better than its size `best` does (0: none
+   found yet). The run's summary and the peaks both look up the probe's curve with it. */
+int level_probe_size_closer(double bytes, double size, double best);
+
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe_ns,
-   0 where it has none or level_probe_stands_for says no) where that is faster, *probed set. The probe chases
-   the same chain over a grid of sizes, at least three sweeps and more until six seconds have passed (at most
-   twelve), each size keeping its fastest call (harness levels.h): every call bounds the time per access from
-   above, and the fastest of so many spread over seconds is rarely disturbed, where a point's repetitions all
-   fall within its own fraction of a second, so a slowdown that lasts a whole point is confirmed with it: on
-   the Zen 3 guest (2026-11-28) a --quick run's 256 KiB chase point was confirmed, clean, at 5.99 ns, where
-   its probe read 3.71 ns there (12.0 cycles, Zen 3's documented L2 latency) and the next run's point 3.90.
-   *cyc: the figure in cycles, the point's own at its clock (point_ghz, the highest of its repetitions'; where
-   it has none, the run's, as the analysis takes it: analysis/agg.c settle_time), the probe's at the higher of
-   that and the run's clock (run_ghz, measured just after the probe): the probe's own clock is unknown, and a
-   clock read low would understate its cycles; 0 where neither clock is known. */
+   at the size level_probe_size_closer picks; 0 where it has none or level_probe_stands_for says no) where
+   that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three sweeps
+   and more until six seconds have passed (at most twelve), each size keeping its fastest call (harness
+   levels.h): every call bounds the time per access from above, and the fastest of so many spread over seconds
+   is rarely disturbed, where a point's repetitions all fall within its own fraction of a second, so a
+   slowdown that lasts a whole point is confirmed with it: on the Zen 3 guest (2026-11-28) a --quick run's 256
+   KiB chase point was confirmed, clean, at 5.99 ns, where its probe read 3.71 ns there (12.0 cycles, Zen 3's
+   documented L2 latency) and the next run's point 3.90. *cyc: the figure in cycles, the point's own at its
+   clock (point_ghz, the highest of its repetitions'; where it has none, the run's, as the analysis takes it:
+   analysis/agg.c settle_time), the probe's at the higher of that and the run's clock (run_ghz, measured just
+   after the probe): the probe's own clock is unknown, and a clock read low would understate its cycles; 0
+   where neither clock is known. */
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
 			  int *probed);
 
