@@ -175,21 +175,20 @@ static double chase_ns(const struct agg_point *p)
 	return p->seconds * 1e9 / p->v[RQ_chase_accesses];
 }
 
-/* The level probe's time per access at the point's size or the next of its grid (machine.json
-   levels.latency_curve; level_probe_size_closer), 0 where it has none or cannot stand for the point
+/* The level probe's fastest time per access at the point's size or larger (machine.json
+   levels.latency_curve; level_probe_bounds), 0 where it has none or cannot stand for the point
    (level_probe_stands_for). */
 static double probe_ns(const struct agg *a, const struct agg_point *p)
 {
-	double size = 0, ns = 0;
+	double ns = 0;
 
 	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
 		return 0;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
-		if (level_probe_size_closer((double)p->bytes, a->m.latency[i].bytes, size)) {
-			size = a->m.latency[i].bytes;
+		if (level_probe_bounds((double)p->bytes, a->m.latency[i].bytes) &&
+		    (ns == 0 || a->m.latency[i].ns < ns))
 			ns = a->m.latency[i].ns;
-		}
 	return ns;
 }
 

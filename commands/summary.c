@@ -15,13 +15,13 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's time per access at the point's size or the next of its grid (level_probe_size_closer),
-   0 where it has none or cannot stand for the point (level_probe_stands_for). */
+/* The level probe's fastest time per access at the point's size or larger (level_probe_bounds), 0 where
+   it has none or cannot stand for the point (level_probe_stands_for). */
 static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt,
 		       const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
-	double size = 0, ns = 0;
+	double ns = 0;
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
@@ -30,10 +30,9 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
 				    res->thp_share))
 		return 0;
 	for (int i = 0; i < sp->probe->npoints; i++)
-		if (level_probe_size_closer((double)pt->bytes, (double)sp->probe->size[i], size)) {
-			size = (double)sp->probe->size[i];
+		if (level_probe_bounds((double)pt->bytes, (double)sp->probe->size[i]) &&
+		    (ns == 0 || sp->probe->ns[i] < ns))
 			ns = sp->probe->ns[i];
-		}
 	return ns;
 }
 
@@ -244,9 +243,8 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			probe_marked ? " (a latency marked ^ too: or at the level probe's time)" : "");
 	if (probe_marked)
 		fprintf(f,
-			"^ latency: the level probe's fastest chase at a point's size or the next of its "
-			"grid, faster "
-			"than the point's, in cycles at the higher of the run's clock and the point's\n");
+			"^ latency: the level probe's fastest chase at a point's size or larger, faster than "
+			"the point's, in cycles at the higher of the run's clock and the point's\n");
 	if (dram_marked)
 		fprintf(f,
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "

@@ -34,9 +34,9 @@ int level_probe_stands_for(int local, int pf_on, double thp_share)
 	return local && pf_on && thp_share >= LEVEL_PROBE_THP_SHARE;
 }
 
-int level_probe_size_closer(double bytes, double size, double best)
+int level_probe_bounds(double point_bytes, double probe_bytes)
 {
-	return size >= bytes && size <= LEVEL_PROBE_SIZE_STEP * bytes && (best == 0 || size < best);
+	return probe_bytes >= point_bytes;
 }
 
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,

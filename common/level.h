@@ -42,21 +42,19 @@ int level_latency_dram_like(enum level l, double ns);
    ask it. */
 int level_probe_stands_for(int local, int pf_on, double thp_share);
 
-/* The level probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c), and a
-   point's size is a fraction of its level's share (harness plan.c), so it is rarely one of them (of a
-   default run's 25 chase points on the development VM, 7 were). A chase over more memory of the same
-   hierarchy misses at least as often, so the probe's time at the next size up bounds the point's from above
-   as the probe's time at its own size would: the probe's size that stands for a point of `bytes` is the
-   smallest at or above it, at most LEVEL_PROBE_SIZE_STEP times it (one step of the --quick grid, and the
-   rounding of each size down to the chain's granule). */
-#define LEVEL_PROBE_SIZE_STEP 1.5
-
-/* Whether the probe's size `size` stands for a point of `bytes` better than its size `best` does (0: none
-   found yet). The run's summary and the peaks both look up the probe's curve with it. */
-int level_probe_size_closer(double bytes, double size, double best);
+/* Whether the level probe's time at `probe_bytes` bounds a latency point's of `point_bytes` from above: at
+   its size or larger. A chase over more memory of the same hierarchy misses no less often (more lines share
+   each cache and TLB), so every probe time at a size at or above the point's, itself an upper bound of that
+   size's, bounds the point's too, and the fastest of them is the tightest; a smaller size's bounds nothing
+   (an L2-sized chase hits L1 the more often, the smaller it is). The probe's sizes step by 2^(1/4) from 4 KiB
+   (2^(1/2) with --quick; harness levels.c) and a point's size is a fraction of its level's share (harness
+   plan.c), so it is rarely one of them (7 of a default run's 25 chase points on the development VM were), and
+   one size's fastest call may itself have been slowed (a --quick probe there read 1.215 ns at 32 KiB and
+   1.12-1.14 ns at the six L1 sizes below). The run's summary and the peaks both choose with it. */
+int level_probe_bounds(double point_bytes, double probe_bytes);
 
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe_ns,
-   at the size level_probe_size_closer picks; 0 where it has none or level_probe_stands_for says no) where
+   the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no) where
    that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three sweeps
    and more until six seconds have passed (at most twelve), each size keeping its fastest call (harness
    levels.h): every call bounds the time per access from above, and the fastest of so many spread over seconds

@@ -186,15 +186,13 @@ esac
 # 5 GHz) and the point's own (3 GHz); only for points in the state the probe ran in (local memory, prefetchers on or not
 # controlled, on huge pages as the probe's), never where the probe is slower. Rawgen's L2 latency row rests on chase points of 4 ns at
 # four sizes (its 44 KiB points lie on L1's boundary and are dropped), each with prefetchers on and off;
-# L3's on 12 ns. probe_curve DIR [SCALE]: the curve's sizes SCALE times the points' (a probe's grid that
-# misses them).
+# L3's on 12 ns. probe_curve DIR [CURVE]: CURVE, [[bytes, ns], ...], instead of that one.
 probe_curve() {
-	python3 - "$D/machine.json" "$1/machine.json" "${2:-1}" <<'PY'
+	python3 - "$D/machine.json" "$1/machine.json" "${2:-}" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-k = float(sys.argv[3])
-m["levels"]["latency_curve"] = [[int(b * k) // 64 * 64, 3.0] for b in (45056, 102400, 188416, 352256, 659456)] + \
-    [[int(b * k) // 64 * 64, 15.0] for b in (2101248, 2846720)]
+m["levels"]["latency_curve"] = json.loads(sys.argv[3]) if sys.argv[3] else \
+    [[b, 3.0] for b in (45056, 102400, 188416, 352256, 659456)] + [[b, 15.0] for b in (2101248, 2846720)]
 m["clock"]["core_ghz"] = 5.0
 json.dump(m, open(sys.argv[2], "w"))
 PY
@@ -211,16 +209,18 @@ check "in cycles, the probe's at the run's 5 GHz (15) and the points' own at 3 G
 check "the L2 row says so: $q" test "$q" = "ok; 4 of 8 at the level probe's time"
 check "L3: the probe's 15 ns is slower than the points' 12 ns, which stay: $(peak "$P" L3 latency latency_ns)" \
 	test "$(peak "$P" L3 latency latency_ns)" = 12 -a "$(peak "$P" L3 latency quality)" = ok
-# A curve whose sizes lie a little above the points' (the plan's sizes are fractions of a level, the probe's
-# a grid): the next size up stands for a point up to 1.5x it (common/level.h LEVEL_PROBE_SIZE_STEP), no
-# further.
-for scale in 1.3:3.5 1.6:4; do
-	G=$TMP/probe_grid
-	rm -rf "$G" && mkdir -p "$G" && probe_curve "$G" "${scale%:*}" && cp "$P/raw.csv" "$G/raw.csv"
-	expect_status "analyze with the probe's sizes ${scale%:*}x the points' succeeds" 0 "$PMUCHECK" analyze -q "$G"
-	check "sizes ${scale%:*}x the points': L2 ${scale#*:} ns, $(peak "$G" L2 latency latency_ns)" \
-		test "$(peak "$G" L2 latency latency_ns)" = "${scale#*:}"
-done
+# The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its
+# size or larger (common/level.h level_probe_bounds), never a smaller size's. Here the probe read 5 ns at the
+# L2 points' own sizes (slowed there), 3 ns at 700000 bytes, above them all but under L3's points, and 1 ns
+# at 50000, below them all: the four prefetch-on L2 points take 3 ns (median 3.5 with the four off at 4).
+G=$TMP/probe_grid
+mkdir -p "$G" && cp "$P/raw.csv" "$G/raw.csv" &&
+	probe_curve "$G" '[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]'
+expect_status "analyze with a probe's curve off the points' sizes succeeds" 0 "$PMUCHECK" analyze -q "$G"
+check "L2 takes the fastest at or above each point's size, 3 ns (median 3.5): $(peak "$G" L2 latency latency_ns)" \
+	test "$(peak "$G" L2 latency latency_ns)" = 3.5
+check "L3 has no probe size as large: its own 12 ns, $(peak "$G" L3 latency latency_ns)" \
+	test "$(peak "$G" L3 latency latency_ns)" = 12 -a "$(peak "$G" L3 latency quality)" = ok
 for other in 'r["placement"] = "remote"' 'r["thp_share"] = "0.5000"'; do
 	R=$TMP/probe_other
 	rm -rf "$R" && mkdir -p "$R" && probe_curve "$R" &&

@@ -53,27 +53,14 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 	assert_false(level_probe_stands_for(1, 1, 0.5)); /* 4 KiB pages for half the buffer */
 }
 
-/* The probe's sizes step by 2^(1/2) or 2^(1/4) from 4 KiB; the --quick plan's L1 point on a 48 KiB L1 is
-   24 KiB, between 23170 and 32768. */
-static void test_the_probe_stands_at_the_point_size_or_the_next_of_its_grid(void **state)
+/* A --quick plan's L1 point on a 48 KiB L1 is 24 KiB, between the probe's 22528 and 32768. */
+static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
 {
-	double best = 0;
-
 	(void)state;
-	/* the sizes of a --quick curve around the point, in the order the curve holds them */
-	const double grid[] = {16384, 23168, 32768, 46336};
-	for (unsigned i = 0; i < sizeof grid / sizeof *grid; i++)
-		if (level_probe_size_closer(24576, grid[i], best))
-			best = grid[i];
-	assert_float_equal(best, 32768, 0); /* never a smaller size: that chase could miss less */
-	/* its own size before any larger one, whichever comes first */
-	assert_true(level_probe_size_closer(24576, 24576, 32768));
-	assert_false(level_probe_size_closer(24576, 32768, 24576));
-	assert_true(level_probe_size_closer(24576, 24576, 0));
-	/* up to LEVEL_PROBE_SIZE_STEP above it, not beyond: the grid has a size within that of any point */
-	assert_true(level_probe_size_closer(16384, 16384 * LEVEL_PROBE_SIZE_STEP, 0));
-	assert_false(level_probe_size_closer(16384, 16384 * LEVEL_PROBE_SIZE_STEP + 64, 0));
-	assert_false(level_probe_size_closer(16384, 8192, 0));
+	assert_true(level_probe_bounds(24576, 24576));
+	assert_true(level_probe_bounds(24576, 32768));
+	assert_true(level_probe_bounds(24576, 1 << 30)); /* loose, never too fast */
+	assert_false(level_probe_bounds(24576, 22528));  /* a smaller chase may miss less */
 }
 
 static void test_a_point_takes_the_faster_and_cycles_at_the_higher_clock(void **state)
@@ -107,7 +94,7 @@ int main(void)
 		cmocka_unit_test(test_other_names_are_no_level),
 		cmocka_unit_test(test_a_boundary_lies_within_its_margins),
 		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
-		cmocka_unit_test(test_the_probe_stands_at_the_point_size_or_the_next_of_its_grid),
+		cmocka_unit_test(test_the_probe_bounds_a_point_from_its_size_up),
 		cmocka_unit_test(test_a_point_takes_the_faster_and_cycles_at_the_higher_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,8 +262,8 @@ static void own_figures(struct plan_point *pts, struct run_point_result *res, co
 }
 
 /* A slowdown that lasted a whole chase point is confirmed with it (the Zen 3 guest: 256 KiB confirmed at
-   5.99 ns, its probe 3.71 ns there): the cell takes the probe's fastest time at the point's size or the next of
-   its grid, in cycles at the higher of the run's clock and the point's, marked "^" and said; never where the probe is
+   5.99 ns, its probe 3.71 ns there): the cell takes the probe's fastest time at the point's size or larger, in
+   cycles at the higher of the run's clock and the point's, marked "^" and said; never where the probe is
    slower, where it has no such size, or for a point in a state it did not run in (remote memory,
    prefetchers off, 4 KiB pages). */
 static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **state)
@@ -292,9 +292,9 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	assert_non_null(strstr(b, "1.23 ns 4.0 cyc^"));    /* L1: the probe's, at the run's 3.24 GHz */
 	assert_non_null(strstr(b, "3.71 ns 12.0 cyc^"));   /* L2 */
 	assert_non_null(strstr(b, "14.00 ns 42.0 cyc "));  /* L3: its own, faster than the probe's */
-	assert_non_null(strstr(b, "150.00 ns 450.0 cyc")); /* DRAM: no such size in the probe */
-	assert_non_null(strstr(
-		out, "^ latency: the level probe's fastest chase at a point's size or the next of its grid"));
+	assert_non_null(strstr(b, "150.00 ns 450.0 cyc")); /* DRAM: no size as large in the probe */
+	assert_non_null(
+		strstr(out, "^ latency: the level probe's fastest chase at a point's size or larger"));
 	assert_null(strstr(out, "marked ^ too")); /* no noisy cell: no "*" said */
 	free(out);
 	/* a run clock read below the point's: the probe's cycles at the point's 3 GHz, never fewer */
@@ -304,19 +304,32 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	assert_non_null(strstr(b, "1.23 ns 3.7 cyc^"));
 	free(out);
 	sp.ghz = 3.24;
-	/* an L1 point of 12 KiB, between the probe's sizes: the next one's (16 KiB, 1.33x); one of 8 KiB, 2x
-	   below it: its own */
+	/* an L1 point of 12 KiB, off the probe's sizes: the fastest at 16 KiB or above; an L2 point of 192
+	   KiB whose next size, 256 KiB, read slow in the probe (8 ns): the fastest above it is 2 MiB's 15 ns,
+	   slower than its own; one of 3 MiB, above them all: its own */
 	pts[0].bytes = 12288;
+	pts[1].bytes = 196608;
+	probe.ns[1] = 8.0;
+	pts[2].bytes = 3u << 20;
 	out = print_probe(pts, res, 4, &sp);
 	row(b, sizeof b, out, "latency");
 	assert_non_null(strstr(b, "1.23 ns 4.0 cyc^"));
+	assert_non_null(strstr(b, "5.99 ns 18.0 cyc "));
+	assert_non_null(strstr(b, "14.00 ns 42.0 cyc "));
 	free(out);
-	pts[0].bytes = 8192;
+	/* the 256 KiB time slowed and a 1 MiB one fast (the probe's fastest call there): the L2 point's */
+	probe.npoints = 4;
+	probe.size[3] = 1u << 20;
+	probe.ns[3] = 3.8;
 	out = print_probe(pts, res, 4, &sp);
 	row(b, sizeof b, out, "latency");
-	assert_non_null(strstr(b, "1.49 ns 4.5 cyc "));
+	assert_non_null(strstr(b, "3.80 ns 12.3 cyc^"));
 	free(out);
+	probe.npoints = 3;
+	probe.ns[1] = 3.71;
 	pts[0].bytes = 16384;
+	pts[1].bytes = 262144;
+	pts[2].bytes = 2097152;
 	/* a noisy L2 point at the probe's time: "*^", and the "*" said to be the bound or the probe's */
 	res[1].noisy_why = 1u << NW_SLOW;
 	out = print_probe(pts, res, 4, &sp);
