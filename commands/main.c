@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "pf.h"
+#include "prefetch_config.h"
 
 /* A pmucheck killed during a run (SIGKILL, power loss) may have left prefetchers switched off;
    whatever runs next puts them back first. */
@@ -24,6 +25,9 @@ int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 
+	/* first: the recovery below checks a state file against the CPU's table, which for a model of a
+	   known layout that only its config names comes from that config */
+	pf_set_layout_source(prefetch_config_layout);
 	recover_prefetchers();
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

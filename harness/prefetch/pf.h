@@ -2,7 +2,8 @@
  *
  * Every supported CPU model has one table (pf_table.c) that names its prefetchers and their bits in
  * one MSR; in all tables a set bit disables that prefetcher. Only the bits of the table are ever
- * changed (read-modify-write); models without a verified table are refused, never guessed.
+ * changed (read-modify-write); models without a verified table (the model lists', or the layout named
+ * by the config that describes the CPU) are refused, never guessed.
  *
  * Two kinds of change, each with its own state file in the state directory ($PMUCHECK_STATE_DIR,
  * else $PMUCHECK_MSR_DIR when set, else /var/lib/pmucheck):
@@ -42,11 +43,27 @@ struct pf_table {
 	/* the prefetchers of these CPUs that the table does not switch, which an "off" state leaves as
 	   the machine had them; "" when its sources list none */
 	const char *left_running;
+	const char *layout; /* its name in the configs' [arch] prefetch: "intel-1a4", "amd-c0000108", ... */
+	const char *vendor; /* the CPUID vendor whose MSR it is */
 };
 
-/* The table for this CPU (the model's name in *model); E_USAGE naming vendor/family/model when
-   there is no verified table for it. */
+/* The table for this CPU (the model's name in *model): the built-in model lists' (pf_table.c), else
+   the layout that the config describing the CPU names (pf_set_layout_source); E_USAGE naming
+   vendor/family/model when neither knows it. */
 int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e);
+
+/* The layout a config's [arch] prefetch names, NULL for "none" or any name no table has. */
+const struct pf_table *pf_layout_named(const char *layout);
+
+/* Where the built-in lists do not know a model, the config that describes the CPU may name its
+   layout ([arch] prefetch, configs/README.md), so that adding an architecture of a known layout is one
+   config and no C. The source gives, for the CPU, that name into layout and words naming the config
+   into by; 0 where a config names one. The prefetcher layer reads no config itself: the commands
+   register the source once (commands/cli.c), and pf_table_for asks it only for a model it does not
+   know. */
+typedef int (*pf_layout_source)(const struct cpuid_info *id, char *layout, size_t len, char *by,
+				size_t by_len);
+void pf_set_layout_source(pf_layout_source source);
 
 /* The table of this machine's CPU (E_USAGE without one; PMUCHECK_FAKE_CPUID names another CPU). */
 int pf_machine_table(const struct pf_table **t, struct err *e);

@@ -4,7 +4,10 @@
  * Nehalem and later Core/Xeon; Xeon Phi x200 has its own two bits) and AMD's Processor Programming
  * References for families 19h and 1Ah (MSR C000_0108 PrefetchControl). Newer Intel parts define
  * further bits whose public descriptions disagree; hybrid parts (Alder Lake and later) have E-cores
- * with another layout. Neither is listed: a model missing here is refused, not guessed.
+ * with another layout. Neither is listed. A model missing here is refused unless the config that
+ * describes it names one of these layouts ([arch] prefetch: its author vouches for the bits, with their
+ * source, as for its events); it is never guessed. tests/unit/test_pf_configs.c checks that the configs
+ * and these lists agree on every model both name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,15 +23,22 @@
 			{"l1-ip", 3, "L1 DCU IP (stride) prefetcher"}, \
 	}
 
-static const struct pf_table intel_core = {"Intel Core/Xeon", 0x1a4, 4, INTEL_1A4_BITS, ""};
+static const struct pf_table intel_core = {
+	"Intel Core/Xeon", 0x1a4, 4, INTEL_1A4_BITS, "", "intel-1a4", "GenuineIntel",
+};
 
 /* Sapphire Rapids and later Xeons: the same four bits (pepc, pepclibs/msr/MiscFeatureControl.py, lists
    SPR, EMR and GNR among the CPUs with all four), and an L2 AMP prefetcher that neither Intel's
    disclosure nor pepc describes, whose bit pmucheck therefore does not touch (LIKWID's sysfeatures
    switch one; configs/spr.ini's note names another). */
 static const struct pf_table intel_xeon_amp = {
-	"Intel Xeon (Sapphire Rapids and later)", 0x1a4, 4, INTEL_1A4_BITS,
-	"the L2 AMP prefetcher (no public description of its MSR bit: left as the BIOS set it)"};
+	"Intel Xeon (Sapphire Rapids and later)",
+	0x1a4,
+	4,
+	INTEL_1A4_BITS,
+	"the L2 AMP prefetcher (no public description of its MSR bit: left as the BIOS set it)",
+	"intel-1a4",
+	"GenuineIntel"};
 
 static const struct pf_table intel_phi = {"Intel Xeon Phi",
 					  0x1a4,
@@ -37,7 +47,9 @@ static const struct pf_table intel_phi = {"Intel Xeon Phi",
 						  {"l1-dcu", 0, "L1 DCU hardware prefetcher"},
 						  {"l2-hw", 1, "L2 hardware prefetcher"},
 					  },
-					  ""};
+					  "",
+					  "intel-knl",
+					  "GenuineIntel"};
 
 static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
 					0xc0000108,
@@ -49,7 +61,9 @@ static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
 						{"l2-stream", 3, "L2 stream prefetcher"},
 						{"l2-updown", 5, "L2 up/down prefetcher"},
 					},
-					""};
+					"",
+					"amd-c0000108",
+					"AuthenticAMD"};
 
 /* Intel family 6 models, by the names of the kernel's intel-family.h. */
 static const struct {
@@ -113,6 +127,42 @@ static const struct {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The layouts a config may name, each once: intel_xeon_amp is intel_core's layout with a note. */
+static const struct pf_table *const layouts[] = {&intel_core, &intel_phi, &amd_zen};
+
+static pf_layout_source layout_source;
+
+void pf_set_layout_source(pf_layout_source source)
+{
+	layout_source = source;
+}
+
+const struct pf_table *pf_layout_named(const char *layout)
+{
+	for (size_t i = 0; layout && i < ARRAY_SIZE(layouts); i++)
+		if (!strcmp(layouts[i]->layout, layout))
+			return layouts[i];
+	return NULL;
+}
+
+/* The layout the config describing this CPU names, for a model the lists do not know; NULL where none
+   does, or where it names another vendor's MSR (a config's match is checked against the vendor, but a
+   layout of the other vendor would write an MSR this CPU does not define). */
+static const struct pf_table *config_layout(const struct cpuid_info *id, const char **model)
+{
+	static char by[512];
+	char layout[64];
+	const struct pf_table *t;
+
+	if (!layout_source || layout_source(id, layout, sizeof layout, by, sizeof by))
+		return NULL;
+	t = pf_layout_named(layout);
+	if (!t || strcmp(t->vendor, id->vendor))
+		return NULL;
+	*model = by;
+	return t;
+}
+
 int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e)
 {
 	if (!strcmp(id->vendor, "GenuineIntel") && id->family == 6) {
@@ -134,10 +184,13 @@ int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const c
 			return 0;
 		}
 	}
+	if ((*t = config_layout(id, model)))
+		return 0;
 	return err_set(e, E_USAGE,
 		       "no verified prefetcher MSR table for %s family 0x%x model 0x%x (%s); "
 		       "pmucheck knows Intel Nehalem..Sapphire Rapids, Xeon Phi KNL/KNM and AMD "
-		       "Zen 3/4/5 and does not guess bits for other models",
+		       "Zen 3/4/5, and no config that matches this CPU names a layout of its vendor's MSR "
+		       "([arch] prefetch); it does not guess bits for other models",
 		       id->vendor, id->family, id->model, id->brand[0] ? id->brand : "no brand");
 }
 

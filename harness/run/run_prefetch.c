@@ -83,6 +83,7 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
    another machine) would write bits whose meaning the config does not vouch for. NULL: no config. */
 static int config_allows(struct run_pf *p, const char *config_table, const struct pf_table *t)
 {
+	const struct pf_table *named;
 	unsigned long msr;
 
 	if (!config_table)
@@ -92,7 +93,8 @@ static int config_allows(struct run_pf *p, const char *config_table, const struc
 			 "the config's [arch] prefetch = none: the prefetcher MSRs are not touched");
 		return 0;
 	}
-	msr = strncmp(config_table, "amd-", 4) ? 0x1a4 : 0xc0000108;
+	named = pf_layout_named(config_table); /* the config loader accepts no other name */
+	msr = named ? named->msr : 0;
 	if (t && t->msr != msr) {
 		snprintf(p->reason, sizeof p->reason,
 			 "the config's [arch] prefetch = %s names MSR 0x%lx, this CPU's table (%s) MSR 0x%x: "

@@ -45,6 +45,30 @@ vendor_case zen3 AuthenticAMD:0x19:0x21 0xc0000108 0x2f l1-region 0x4
 vendor_case zen4 AuthenticAMD:0x19:0x61 0xc0000108 0x2f l2-stream 0x8
 vendor_case zen5 AuthenticAMD:0x1a:0x02 0xc0000108 0x2f l2-updown 0x20
 
+# A model no built-in list has (family 1Ah model 50h, a Zen 6 in Linux's amd.c) is refused, until a
+# config that matches it names its layout: adding an architecture of a known layout is one config, no C
+# (harness/run/prefetch_config.c). A layout of the other vendor's MSR is refused as none.
+CFG=$TMP/configs
+cp -r "$TOP/configs" "$CFG"
+export PMUCHECK_CONFIG_DIR=$CFG
+make_fake "$TMP/zen6-unknown" AuthenticAMD:0x1a:0x50 0xc0000108 2
+expect_status "family 1Ah model 50h without a config naming its layout: prefetch off refused (exit 2)" 2 \
+	"$PMUCHECK" prefetch off
+cp "$TMP/check.out" "$TMP/refused6"
+check "the refusal names the model and what would vouch for it, a config's [arch] prefetch" \
+	grep -q "model 0x50.*\[arch\] prefetch" "$TMP/refused6"
+at_original && ok "the refused model's MSRs are untouched" || notok "the refused model's MSRs are untouched" "$(msr_values)"
+printf '[arch]\nname = zen6\ntitle = Test Zen 6\nvendor = AuthenticAMD\nmatch = 0x1a:0x50-0x5f\nprefetch = %s\n' \
+	amd-c0000108 >"$CFG/zen6.ini"
+vendor_case zen6-by-config AuthenticAMD:0x1a:0x50 0xc0000108 0x2f l1-stride 0x2
+"$PMUCHECK" prefetch status >"$TMP/status6" 2>&1
+check "its status names the config that gave the layout" grep -q "Test Zen 6 (.*zen6.ini: prefetch = amd-c0000108)" "$TMP/status6"
+sed -i 's/amd-c0000108/intel-1a4/' "$CFG/zen6.ini"
+make_fake "$TMP/zen6-intel" AuthenticAMD:0x1a:0x50 0xc0000108 2
+expect_status "a config naming an Intel layout for an AMD model: prefetch off refused (exit 2)" 2 "$PMUCHECK" prefetch off
+at_original && ok "and its MSRs are untouched" || notok "and its MSRs are untouched" "$(msr_values)"
+unset PMUCHECK_CONFIG_DIR
+
 make_fake "$TMP/restore-none" AuthenticAMD:0x1a:0x02 0xc0000108 2
 "$PMUCHECK" prefetch restore >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q 'nothing to restore' "$TMP/out" && at_original; then

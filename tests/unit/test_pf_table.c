@@ -234,6 +234,66 @@ static void test_unknown_models_are_refused_with_their_ids(void **state)
 	assert_non_null(strstr(e.msg, "model 0x97"));
 }
 
+/* A layout source (pf.h) that names `fake_layout` for family 1Ah model 50h (a Zen 6 in Linux's amd.c, in
+   no list here) and for nothing else, as a config matching only that model would. */
+static const char *fake_layout;
+static int fake_source_calls;
+
+static int fake_source(const struct cpuid_info *id, char *layout, size_t len, char *by, size_t by_len)
+{
+	fake_source_calls++;
+	if (!fake_layout || id->family != 0x1a || id->model != 0x50)
+		return -1;
+	snprintf(layout, len, "%s", fake_layout);
+	snprintf(by, by_len, "Test Zen 6 (zen6.ini: prefetch = %s)", fake_layout);
+	return 0;
+}
+
+/* A model the lists do not know takes the layout its config names, with the config in its name; a
+   layout of the other vendor's MSR, an unknown name, or no config leave it refused; a listed model never
+   asks the source (the lists are the verified tables; test_pf_configs.c checks the configs agree). */
+static void test_a_config_names_the_layout_of_a_model_the_lists_do_not_know(void **state)
+{
+	const struct pf_table *t = NULL;
+	struct cpuid_info id;
+	const char *model;
+	struct err e;
+
+	(void)state;
+	pf_set_layout_source(fake_source);
+	setenv("PMUCHECK_FAKE_CPUID", "AuthenticAMD:0x1a:0x50", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	fake_layout = "amd-c0000108";
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
+	assert_int_equal(t->msr, 0xc0000108);
+	assert_int_equal(pf_table_mask(t), 0x2f);
+	assert_string_equal(model, "Test Zen 6 (zen6.ini: prefetch = amd-c0000108)");
+	assert_int_equal(bits_of("AuthenticAMD:0x1a:0x50", "l2-updown"), 0x20);
+	fake_layout = "intel-1a4"; /* an Intel MSR on an AMD CPU */
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "model 0x50"));
+	fake_layout = "amd-c0000109";
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	fake_layout = NULL;
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	fake_layout = "amd-c0000108";
+	fake_source_calls = 0;
+	setenv("PMUCHECK_FAKE_CPUID", "AuthenticAMD:0x1a:0x02", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
+	assert_string_equal(model, "Zen 5");
+	assert_int_equal(fake_source_calls, 0);
+	/* the names a config may give, each the layout of its MSR */
+	assert_int_equal(pf_layout_named("intel-1a4")->msr, 0x1a4);
+	assert_int_equal(pf_table_mask(pf_layout_named("intel-1a4")), 0xf);
+	assert_int_equal(pf_table_mask(pf_layout_named("intel-knl")), 0x3);
+	assert_int_equal(pf_layout_named("amd-c0000108")->msr, 0xc0000108);
+	assert_null(pf_layout_named("none"));
+	assert_null(pf_layout_named(NULL));
+	pf_set_layout_source(NULL);
+	unsetenv("PMUCHECK_FAKE_CPUID");
+}
+
 static void test_name_lists_combine_and_all_means_the_whole_table(void **state)
 {
 	(void)state;
@@ -276,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_amd_model_range_edges_follow_the_kernel),
 		cmocka_unit_test(test_recent_xeons_say_what_off_leaves_running),
 		cmocka_unit_test(test_unknown_models_are_refused_with_their_ids),
+		cmocka_unit_test(test_a_config_names_the_layout_of_a_model_the_lists_do_not_know),
 		cmocka_unit_test(test_name_lists_combine_and_all_means_the_whole_table),
 		cmocka_unit_test(test_unknown_name_is_named_with_the_valid_ones),
 	};
