@@ -59,7 +59,7 @@ const struct pf_table *pf_layout_named(const char *layout);
    layout ([arch] prefetch, configs/README.md), so that adding an architecture of a known layout is one
    config and no C. The source gives, for the CPU, that name into layout and words naming the config
    into by; 0 where a config names one. The prefetcher layer reads no config itself: the commands
-   register the source once (commands/cli.c), and pf_table_for asks it only for a model it does not
+   register the source once (commands/main.c), and pf_table_for asks it only for a model it does not
    know. */
 typedef int (*pf_layout_source)(const struct cpuid_info *id, char *layout, size_t len, char *by,
 				size_t by_len);
