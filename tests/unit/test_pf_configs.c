@@ -80,6 +80,17 @@ static void test_every_shipped_config_agrees_with_the_lists(void **state)
 	assert_true(checked >= 10); /* skx .. zen5: the check ran over the architectures */
 }
 
+/* A config given as text, loaded as a file would be. */
+static void load_text(const char *text, struct cfg *c)
+{
+	struct err e;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	assert_non_null(f);
+	assert_int_equal(cfg_load_stream(f, "test.ini", c, &e), 0);
+	fclose(f);
+}
+
 /* The check can fail: Skylake-SP's model said to have Xeon Phi's two-bit layout, and a range over
    Zen 4's and Zen 5's models said to have Intel's. */
 static void test_a_config_that_contradicts_a_list_is_found(void **state)
@@ -90,20 +101,14 @@ static void test_a_config_that_contradicts_a_list_is_found(void **state)
 				  "match = 0x19:0x60-0x61, 0x1a:0x50\nprefetch = intel-1a4\n";
 	char first[512];
 	struct cfg c;
-	struct err e;
-	FILE *f;
 
 	(void)state;
 	pf_set_layout_source(NULL);
-	f = fmemopen((void *)knl, sizeof knl - 1, "r");
-	assert_int_equal(cfg_load_stream(f, "knl.ini", &c, &e), 0);
-	fclose(f);
+	load_text(knl, &c);
 	assert_int_equal(disagreements(&c.arch, first, sizeof first), 2);
 	assert_non_null(strstr(first, "model 0x4f"));
 	cfg_free(&c);
-	f = fmemopen((void *)amd, sizeof amd - 1, "r");
-	assert_int_equal(cfg_load_stream(f, "amd.ini", &c, &e), 0);
-	fclose(f);
+	load_text(amd, &c);
 	/* 0x50 is in no list: the config is its only source, nothing to disagree with */
 	assert_int_equal(disagreements(&c.arch, first, sizeof first), 2);
 	assert_non_null(strstr(first, "lists amd-c0000108"));
