@@ -67,8 +67,8 @@ void plan_free(struct plan *p);
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads);
 
 /* Whether a per-thread working set lies on a cache's boundary (common/level.h level_on_boundary) at
-   `threads` sharing caches: the analysis assigns such a point to no level, nor does the run's summary.
-   Only a user's --sizes place one there. */
+   `threads` sharing caches, the levels taken in order up to the first that holds it: the analysis assigns
+   such a point to no level, nor does the run's summary. Only a user's --sizes place one there. */
 int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads);
 
 #endif

@@ -509,6 +509,18 @@ static void test_level_uses_the_per_thread_share_of_a_shared_cache(void **state)
 	assert_int_equal(point_level_assign(&m, &r), LV_DRAM);
 	r.bytes = 1800 << 10; /* 1.8 MiB each, beyond L2, of a 2.5 MiB share: L3 */
 	assert_int_equal(point_level_assign(&m, &r), LV_L3);
+	/* an L3 whose sixteenth is smaller than the private L2 (an Emerald Rapids guest's 11.6 MiB): 1 MiB
+	   each lies within 50 % above that sixteenth, but inside L2, as the plan takes it (test_plan.c) */
+	m.limit[1] = 2 << 20;
+	m.limit[2] = 11878 << 10;
+	m.sharers[2] = 16;
+	r.threads = 16;
+	r.bytes = 1 << 20;
+	assert_int_equal(point_level_assign(&m, &r), LV_L2);
+	m.limit[1] = 1 << 20;
+	m.limit[2] = 30 << 20;
+	m.sharers[2] = 12;
+	r.threads = 12;
 	/* without the sharing in machine.json, the level the run recorded */
 	m.sharers[2] = 0;
 	r.bytes = 8 << 20;
