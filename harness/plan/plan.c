@@ -2,8 +2,8 @@
  *
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
- * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least), so no cache
- * can hold them. */
+ * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least) split among
+ * the threads, and at 4x and 8x each thread's largest share below it, so no cache can hold them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +104,7 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	int ndm = o->quick ? 1 : 2, n = 0;
 	/* the measured size where the probe found it smaller: a guest may be told of a 508 MiB L3 (seen on
 	   a Zen 5 KVM guest) and would otherwise sweep DRAM at 2 and 4 GiB per thread */
-	uint64_t llc = t->ncaches ? topo_cache_share(t, t->ncaches, 1) : (32u << 20);
+	uint64_t llc = t->ncaches ? topo_cache_share(t, t->ncaches, 1) : (32u << 20), largest = 0;
 
 	if (o->nsizes) {
 		memcpy(out, o->sizes, sizeof *out * (size_t)o->nsizes);
@@ -114,6 +114,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		uint64_t share = topo_cache_share(t, l, threads);
 		uint64_t below = l > 1 ? topo_cache_share(t, l - 1, threads) : 0;
 		int first = n;
+		if (l < t->ncaches && share > largest)
+			largest = share;
 		for (int i = 0; i < nfr; i++) {
 			uint64_t s = (uint64_t)(share * fr[i]);
 			if (s >= 2 * below && s > 0)
@@ -126,11 +128,14 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		if (n == first && LEVEL_EDGE_HI * share > LEVEL_EDGE_LO * below)
 			out[n++] = (uint64_t)sqrt(LEVEL_EDGE_LO * below * LEVEL_EDGE_HI * share);
 	}
-	/* DRAM: the whole LLC of the socket several times over, split among the threads. */
+	/* DRAM: the whole LLC of the socket several times over, split among the threads; and each thread's
+	   part as many times over its largest share of the levels below the LLC, which many threads of a
+	   small measured LLC would otherwise not pass (64 threads of the 32 MiB floor: 2 MiB each, a private
+	   L2 of Sapphire Rapids) */
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
 	for (int i = 0; i < ndm; i++)
-		out[n++] = (uint64_t)(llc * dm[i]) / (uint64_t)threads;
+		out[n++] = (uint64_t)fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]);
 	return n;
 }
 

@@ -80,6 +80,44 @@ static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
 	plan_free(&p);
 }
 
+/* Many threads of a small measured LLC: the LLC four times over split among them may not pass a private L2
+   (64 threads of the 32 MiB floor: 2 MiB each, Sapphire Rapids' L2), so each thread's DRAM set is also four
+   times its largest share below the LLC. Here an L2 of 64 MiB under a measured L3 of 40 MiB: the LLC's
+   part alone gives 160 MiB, the L2's 256 MiB. */
+static void test_dram_points_pass_the_levels_below_the_llc(void **state)
+{
+	struct topo_cache l2 = topo.caches[1], l3 = topo.caches[2];
+	struct plan_opts o = {0};
+	struct plan p;
+	int dram = 0, small = 0, boundary = 0, rc;
+
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	topo.caches[1].size = 64u << 20;
+	topo.caches[1].npus = 1;
+	topo.caches[1].measured = 0;
+	topo.caches[2].size = 512u << 20;
+	topo.caches[2].npus = 1;
+	topo.caches[2].measured = 40u << 20;
+	o.kernels = "load.gpr";
+	o.threads[o.nthreads++] = 1;
+	rc = check(&o, &p);
+	topo.caches[1] = l2; /* back before any assert: the other tests share the topology */
+	topo.caches[2] = l3;
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.points[i].level == LEVEL_DRAM) {
+			small += p.points[i].bytes < 4 * (64u << 20);
+			boundary += p.points[i].boundary;
+			dram++;
+		}
+	plan_free(&p);
+	assert_int_equal(dram, 2);
+	assert_int_equal(small, 0);
+	assert_int_equal(boundary, 0);
+}
+
 /* A level too close to the one below for the 2x rule (a measured L3 of 2.4x L2) still gets a point, inside
    the margins the analysis keeps (more than 1.5x the level below, less than 3/4 of its own share). */
 static void test_a_narrow_level_still_gets_a_point(void **state)
@@ -179,6 +217,7 @@ static void test_a_fourth_level_has_no_boundary(void **state)
 static void test_a_set_inside_a_level_is_on_no_later_boundary(void **state)
 {
 	struct topo_cache saved = topo.caches[2];
+	int inside, inside_level, own, beyond, beyond_level;
 	uint64_t l2;
 
 	(void)state;
@@ -188,12 +227,17 @@ static void test_a_set_inside_a_level_is_on_no_later_boundary(void **state)
 	topo.caches[2].npus = 1;
 	topo.caches[2].measured = 0;
 	topo.caches[2].size = l2 / 2;
-	assert_false(plan_on_boundary(&topo, l2 * 6 / 10, 1)); /* within 50 % above L3's, inside L2 */
-	assert_int_equal(plan_level(&topo, l2 * 6 / 10, 1), LEVEL_L2);
-	assert_true(plan_on_boundary(&topo, l2 * 9 / 10, 1)); /* L2's own boundary still counts */
-	assert_false(plan_on_boundary(&topo, l2 * 2, 1));
-	assert_int_equal(plan_level(&topo, l2 * 2, 1), LEVEL_DRAM);
-	topo.caches[2] = saved;
+	inside = plan_on_boundary(&topo, l2 * 6 / 10, 1);
+	inside_level = plan_level(&topo, l2 * 6 / 10, 1);
+	own = plan_on_boundary(&topo, l2 * 9 / 10, 1);
+	beyond = plan_on_boundary(&topo, l2 * 2, 1);
+	beyond_level = plan_level(&topo, l2 * 2, 1);
+	topo.caches[2] = saved; /* back before any assert: the other tests share the topology */
+	assert_false(inside);   /* within 50 % above L3's part, but inside L2 */
+	assert_int_equal(inside_level, LEVEL_L2);
+	assert_true(own); /* L2's own boundary still counts */
+	assert_false(beyond);
+	assert_int_equal(beyond_level, LEVEL_DRAM);
 }
 
 static void test_bad_inputs_are_usage_errors(void **state)
@@ -341,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_keeps_clear_of_level_boundaries),
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
+		cmocka_unit_test(test_dram_points_pass_the_levels_below_the_llc),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
 		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
