@@ -176,7 +176,7 @@ static double chase_ns(const struct agg_point *p)
 }
 
 /* The level probe's fastest time per access at the point's size or larger (machine.json
-   levels.latency_curve; level_probe_bounds), 0 where it has none or cannot stand for the point
+   levels.latency_curve; level_probe_fold), 0 where it has none or cannot stand for the point
    (level_probe_stands_for). */
 static double probe_ns(const struct agg *a, const struct agg_point *p)
 {
@@ -186,9 +186,7 @@ static double probe_ns(const struct agg *a, const struct agg_point *p)
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
 		return 0;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
-		if (level_probe_bounds((double)p->bytes, a->m.latency[i].bytes) &&
-		    (ns == 0 || a->m.latency[i].ns < ns))
-			ns = a->m.latency[i].ns;
+		ns = level_probe_fold((double)p->bytes, a->m.latency[i].bytes, a->m.latency[i].ns, ns);
 	return ns;
 }
 

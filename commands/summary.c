@@ -15,7 +15,7 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's fastest time per access at the point's size or larger (level_probe_bounds), 0 where
+/* The level probe's fastest time per access at the point's size or larger (level_probe_fold), 0 where
    it has none or cannot stand for the point (level_probe_stands_for). */
 static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt,
 		       const struct run_point_result *res)
@@ -30,9 +30,7 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
 				    res->thp_share))
 		return 0;
 	for (int i = 0; i < sp->probe->npoints; i++)
-		if (level_probe_bounds((double)pt->bytes, (double)sp->probe->size[i]) &&
-		    (ns == 0 || sp->probe->ns[i] < ns))
-			ns = sp->probe->ns[i];
+		ns = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i], sp->probe->ns[i], ns);
 	return ns;
 }
 

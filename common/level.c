@@ -39,6 +39,12 @@ int level_probe_bounds(double point_bytes, double probe_bytes)
 	return probe_bytes >= point_bytes;
 }
 
+double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns, double best)
+{
+	return level_probe_bounds(point_bytes, probe_bytes) && (best == 0 || probe_ns < best) ? probe_ns
+											      : best;
+}
+
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
 			  int *probed)
 {

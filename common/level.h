@@ -53,6 +53,11 @@ int level_probe_stands_for(int local, int pf_on, double thp_share);
    1.12-1.14 ns at the six L1 sizes below). The run's summary and the peaks both choose with it. */
 int level_probe_bounds(double point_bytes, double probe_bytes);
 
+/* One step over the probe's curve, for a point of point_bytes: its time at probe_bytes (probe_ns) where
+   level_probe_bounds allows it and it is faster than best (0: none yet), else best. Both readers of the
+   curve (the summary, the peaks) fold it over their own layout of it with this. */
+double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns, double best);
+
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe_ns,
    the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no) where
    that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three sweeps

@@ -56,11 +56,19 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 /* A --quick plan's L1 point on a 48 KiB L1 is 24 KiB, between the probe's 22528 and 32768. */
 static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
 {
+	const double size[] = {16384, 22528, 32768, 46080, 65536}, ns[] = {1.0, 1.1, 1.2, 1.15, 3.8};
+	double best = 0;
+
 	(void)state;
 	assert_true(level_probe_bounds(24576, 24576));
 	assert_true(level_probe_bounds(24576, 32768));
 	assert_true(level_probe_bounds(24576, 1 << 30)); /* loose, never too fast */
 	assert_false(level_probe_bounds(24576, 22528));  /* a smaller chase may miss less */
+	/* folded over a --quick curve around it: the fastest at or above, never the faster smaller size */
+	for (unsigned i = 0; i < 5; i++)
+		best = level_probe_fold(24576, size[i], ns[i], best);
+	assert_float_equal(best, 1.15, 0);
+	assert_float_equal(level_probe_fold(24576, 16384, 1.0, 0), 0, 0);
 }
 
 static void test_a_point_takes_the_faster_and_cycles_at_the_higher_clock(void **state)
