@@ -32,16 +32,22 @@ def clock(d):
     out = subprocess.run([sys.executable, sys.argv[3], d + "/raw.csv"], capture_output=True,
                          text=True, check=True).stdout
     return float(out.split()[0])
+PROBES = (("speed_probe", "speed probe"), ("speed_probe_threads", "speed probe, all threads"),
+          ("memory_probe", "memory probe"), ("memory_probe_threads", "memory probe, all threads"))
 def quality(d):
     m = json.load(open(d + "/machine.json"))
     dist, lv = m.get("disturbance") or {}, m.get("levels") or {}
-    sp, mp = dist.get("speed_probe") or {}, dist.get("memory_probe") or {}
-    return ("core clock %.2f GHz, steal %s %%, runnable %s/%s, speed probe best %.1f median %.1f slow tenth %.1f "
-            "GB/s, memory probe best %.1f median %.1f slow tenth %.1f GB/s, levels measured %s") % (
+    probes = ", ".join("%s best %.1f median %.1f slow tenth %.1f GB/s" % (
+        name, p.get("gbps_best", 0), p.get("gbps_median", 0), p.get("gbps_p10", 0))
+        for key, name in PROBES for p in [dist.get(key)] if p)
+    return "core clock %.2f GHz, steal %s %%, runnable %s/%s, %s, levels measured %s" % (
         clock(d), dist.get("steal_percent"), dist.get("runnable_before"), dist.get("runnable_after"),
-        sp.get("gbps_best", 0), sp.get("gbps_median", 0), sp.get("gbps_p10", 0),
-        mp.get("gbps_best", 0), mp.get("gbps_median", 0), mp.get("gbps_p10", 0),
-        {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
+        probes, {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
+def probes_moved(d1, d2):
+    """how far the machine itself moved between the runs: each probe's median, run 2 against run 1"""
+    a, b = ((json.load(open(d + "/machine.json")).get("disturbance") or {}) for d in (d1, d2))
+    return ", ".join("%s %+.1f%%" % (name, 100 * (b[key]["gbps_median"] / a[key]["gbps_median"] - 1))
+                     for key, name in PROBES if a.get(key) and b.get(key) and a[key].get("gbps_median"))
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
 worst, bad, rows, own = {}, 0, 0, 0
 for key in sorted(set(a) | set(b)):
@@ -76,6 +82,9 @@ for (level, f), d in sorted(worst.items()):
 print("# worst bytes per cycle of the rows that use only the core's own caches (L1, L2 without "
       "non-temporal stores): %.1f %%" % (100 * own))
 print("# run 1: %s\n# run 2: %s" % (quality(sys.argv[1]), quality(sys.argv[2])))
+# The figures can agree no better than the machine under them: a probe's median that moved by more than a
+# figure's limit moved the figures that hang on it (the all-thread memory probe the all-thread DRAM rows).
+print("# the probes' medians, run 2 against run 1: %s" % probes_moved(sys.argv[1], sys.argv[2]))
 print("# %d of %d figures over their limit" % (bad, rows))
 sys.exit(0 if bad == 0 else 3)
 PY
