@@ -86,6 +86,30 @@ static int uncore_terms(const char *spec, char *pmu, size_t plen, unsigned *even
 	return strstr(slash, "event=") ? 0 : -1;
 }
 
+/* perf's syntax for an uncore event given by its libpfm4 name (raw.csv's encoding ends ",via=libpfm4:NAME",
+   harness ctr_spec.c): perf parses no libpfm4 name, but takes the PMU and the config fields libpfm4
+   resolved ("amd_l3/config=0xff04/"). -1 where the encoding names no PMU or config: a sum over boxes
+   ("sum of N boxes") records no config of its own. */
+static int perf_pfm_uncore(const char *encoding, char *buf, size_t len)
+{
+	static const char *const fields[] = {"config=", "config1=", "config2="};
+	const char *pmu = strstr(encoding, "pmu=");
+	size_t n;
+
+	if (!pmu || !strstr(encoding, ",config="))
+		return -1;
+	n = (size_t)snprintf(buf, len, "%.*s/", (int)strcspn(pmu + 4, ","), pmu + 4);
+	for (unsigned i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const char *f = strstr(encoding, fields[i]);
+		if (f && f[-1] == ',' && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", i ? "," : "", (int)strcspn(f, ","),
+					      f);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, "/");
+	return 0;
+}
+
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
 	const struct export_core_name *n;
@@ -97,6 +121,15 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 		else
 			perf_raw(&hw, buf, len);
 		return buf;
+	}
+	if (strstr(m->event, "::")) {
+		/* a libpfm4 name, counted through perf (an uncore PMU) or PAPI */
+		if (!perf_pfm_uncore(m->encoding, buf, len))
+			return buf;
+		*why = "a libpfm4 uncore name summed over its boxes (or recorded without its encoding): perf "
+		       "parses no libpfm4 name, and the sum has no one encoding; count it in perf syntax "
+		       "(PMU_*/event=...,umask=.../) to export it";
+		return NULL;
 	}
 	if (!strcmp(m->backend, "perf")) {
 		const char *box = strstr(m->event, "_*/");
@@ -150,14 +183,24 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 		*cls = u->lclass;
 		return buf;
 	}
-	*why = strchr(m->event, '/') || strstr(m->event, "::")
-		? "LIKWID's event list for this architecture has no event with this encoding"
-		: "LIKWID counts hardware events only; software and generic events have no LIKWID name";
+	if (strstr(m->event, "::"))
+		*why = "LIKWID's uncore names are looked up by perf's syntax (PMU/event=...,umask=.../), and "
+		       "this is a libpfm4 name: count it in perf syntax to export it";
+	else
+		*why = strchr(m->event, '/')
+			? "LIKWID's event list for this architecture has no event with this encoding"
+			: "LIKWID counts hardware events only; software and generic events have no LIKWID "
+			  "name";
 	return NULL;
 }
 
 const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
+	if (!strncmp(m->encoding, "sum of ", 7) || strstr(m->event, "*::")) {
+		*why = "a sum over an uncore PMU's boxes: PAPI has no one name for it (each box is its own "
+		       "native event)";
+		return NULL;
+	}
 	if (!strcmp(m->backend, "papi")) {
 		/* a preset is exported as the native event it stands for, when the run recorded it */
 		const char *native = strstr(m->encoding, "native=");
@@ -165,6 +208,11 @@ const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, con
 			snprintf(buf, len, "%.*s", (int)strcspn(native + 7, ","), native + 7);
 		else
 			snprintf(buf, len, "%s", m->event);
+		return buf;
+	}
+	if (strstr(m->event, "::")) {
+		/* a libpfm4 name counted through perf: PAPI's perf_event components take libpfm4's names */
+		snprintf(buf, len, "%s", m->event);
 		return buf;
 	}
 	if (!has_only(m->event, "-_")) {

@@ -81,6 +81,35 @@ check "LIKWID's icelakeX names, the offcore event left out" \
 check "the memory-controller event is counted on every box the run summed, and summed" \
 	sh -c "grep -l CAS_COUNT_RD '$I'/likwid/ICX/*.txt | xargs grep -q '(MBOX0C0+MBOX1C0+MBOX2C0+MBOX3C0)\*'"
 
+# Zen 3's L3 event given by its libpfm4 name and counted through perf (harness ctr_spec.c: an uncore PMU
+# in sysfs): perf parses no libpfm4 name, so the export spells it by the PMU and the config libpfm4
+# resolved (and PAPI by the libpfm4 name itself); the same name summed over boxes has no one encoding,
+# and neither gets it.
+Z=$TMP/zen3-pfm
+mkdir -p "$Z"
+python3 - "$TOP/tests/tools/export_zen3" "$Z" <<'PY'
+import json, sys
+src, dst = sys.argv[1], sys.argv[2]
+d = json.load(open(src + "/events.json"))
+l3 = next(e for e in d["events"] if e["event"].startswith("amd64_fam19h_zen3_l3::"))
+l3.update(backend="perf", encoding="pmu=amd_l3,type=14,config=0xff04,domain=all,via=libpfm4:amd64_fam19h_zen3_l3")
+boxes = dict(l3, event="skx_unc_imc*::UNC_M_CAS_COUNT:RD", encoding="sum of 6 boxes,domain=all",
+             quantity="lines_written")
+d["events"].append(boxes)
+json.dump(d, open(dst + "/events.json", "w"))
+PY
+cp "$TOP/tests/tools/export_zen3/machine.json" "$Z/"
+for fmt in perf papi; do
+	expect_status "$fmt export of libpfm4 uncore names succeeds" 0 "$PMUCHECK" export "$Z" --format $fmt --out "$Z/$fmt"
+	cp "$TMP/check.out" "$TMP/pfm-$fmt.out"
+done
+$CHECK perf "$Z/perf/metrics.json" --names >"$TMP/pfm.names"
+check "perf gets the libpfm4 uncore event as its PMU and config, valid" \
+	sh -c "$CHECK perf '$Z/perf/metrics.json' && grep -qx 'amd_l3/config=0xff04/' '$TMP/pfm.names' && ! grep -q '::' '$TMP/pfm.names' '$Z/perf/perf-stat.txt'"
+check "PAPI gets it by the libpfm4 name" grep -q '^PRESET,[A-Z0-9_]*,NOT_DERIVED,amd64_fam19h_zen3_l3::UNC_L3_REQUESTS:ALL,' "$Z/papi/papi_user_events.csv"
+check "... the box sum left out of perf, and of PAPI, saying why" \
+	sh -c "grep -q 'sum has no one encoding' '$TMP/pfm-perf.out' && grep -q 'PAPI has no one name for it' '$TMP/pfm-papi.out' && ! grep -q '^PRESET.*skx_unc_imc' '$Z/papi/papi_user_events.csv'"
+
 # A results directory with nothing validated: exit 1, a clear message, no empty files.
 N=$TMP/none-valid
 mkdir -p "$N"
