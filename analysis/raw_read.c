@@ -1,5 +1,6 @@
 /* raw_read.c — streaming RFC 4180 reader for raw.csv. One row in memory at a time; every error
  * names the file and the line. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
 #include "noisy_why.h"
 #include "raw_columns.h"
 #include "raw_read.h"
 #include "raw_scan.h"
+#include "thresholds.h"
 
 const char *const raw_quantity_names[RQ_COUNT] = {
 #define RAW_Q_NAME(n, presence) #n,
@@ -322,8 +325,8 @@ static int parse_int(const char *s, int64_t *out)
 		*out = *s == '-' ? -(int64_t)v : (int64_t)v;
 		return 0;
 	}
-	if (!*s)
-		return -1;
+	if (!*s || isspace((unsigned char)*s))
+		return -1; /* strtoll would skip the space a writer never writes */
 	errno = 0;
 	*out = strtoll(s, &end, 10);
 	return (*end || errno) ? -1 : 0;
@@ -386,6 +389,46 @@ static size_t memo_size(enum col_type t)
 	default:
 		return 0;
 	}
+}
+
+/* Whether s is one of the words (NULL-terminated). */
+static int one_of(const char *s, const char *const *words)
+{
+	for (; *words; words++)
+		if (!strcmp(s, *words))
+			return 1;
+	return 0;
+}
+
+/* What a run writes and nothing else: a figure out of its range would pass into the analysis as a
+   measurement (a clock of 17 GHz gives a latency 5x too many cycles), a word misspelt as a different
+   state ("nosy" is not "noisy": the point would count as clean). */
+static int in_range(struct reader *r, const struct raw_row *row, struct err *e)
+{
+	static const char *const flags[] = {"", "noisy", NULL}, *const diffs[] = {"reps", "size", NULL},
+				 *const scopes[] = {"", "thread", "socket", NULL};
+
+	if (row->rep < 0 || row->group < 0 || row->width < 0 || row->arg < 0 || row->bytes < 0 ||
+	    row->arrays < 0 || row->time_enabled < 0 || row->time_running < 0)
+		return fail(r, e,
+			    "rep, group, width, arg, bytes, arrays, time_enabled or time_running below 0");
+	if (!(row->thp_share >= 0 && row->thp_share <= 1))
+		return fail(r, e, "column 'thp_share': %g is not a share (0 to 1)", row->thp_share);
+	if (!(row->core_ghz >= 0 && row->core_ghz <= THR_MAX_GHZ))
+		return fail(r, e, "column 'core_ghz': %g GHz is no core's clock (0 to %g)", row->core_ghz,
+			    THR_MAX_GHZ);
+	if (!one_of(row->flag, flags))
+		return fail(r, e, "column 'flag': bad value '%s' (empty or noisy)", row->flag);
+	if (!one_of(row->diff, diffs))
+		return fail(r, e, "column 'diff': bad value '%s' (reps or size)", row->diff);
+	if (!one_of(row->scope, scopes))
+		return fail(r, e, "column 'scope': bad value '%s' (empty, thread or socket)", row->scope);
+	if (*row->level && level_parse(row->level) == LEVEL_NONE)
+		return fail(r, e, "column 'level': bad value '%s' (empty, L1, L2, L3 or DRAM)", row->level);
+	if (row->span < 0 || row->span > row->bytes) /* a pass covers the buffer or a part of it */
+		return fail(r, e, "column 'span': %lld is not within the point's %lld bytes",
+			    (long long)row->span, (long long)row->bytes);
+	return 0;
 }
 
 /* Parses the fields into row; from > 0: only fields from that one on, the others' values being those
@@ -484,10 +527,7 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 	}
 	if (row->threads < 1 || row->reps < 1 || row->point < 0)
 		return fail(r, e, "point, reps or threads out of range");
-	if (row->span < 0 || row->span > row->bytes) /* a pass covers the buffer or a part of it */
-		return fail(r, e, "column 'span': %lld is not within the point's %lld bytes",
-			    (long long)row->span, (long long)row->bytes);
-	return 0;
+	return in_range(r, row, e);
 }
 
 /* Whether the record (without quotes) starts with the prefix kept. */

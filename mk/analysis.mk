@@ -3,7 +3,7 @@
 # that object needs).
 RAWGEN := $(BUILD)/tests/tools/rawgen
 RAWGEN_OBJ := $(BUILD)/analysis/raw_read.c.o $(BUILD)/common/err.c.o $(BUILD)/kernels/kern_names.c.o \
-	$(BUILD)/common/noisy_why.c.o $(BUILD)/common/raw_scan.c.o
+	$(BUILD)/common/noisy_why.c.o $(BUILD)/common/raw_scan.c.o $(BUILD)/common/level.c.o
 
 $(RAWGEN): tests/tools/rawgen.c tests/tools/rawgen.h tests/tools/events.h $(RAWGEN_OBJ)
 	@mkdir -p $(dir $@)

@@ -255,6 +255,64 @@ static void test_span_beyond_the_buffer_names_its_line(void **state)
 	free(raw);
 }
 
+/* raw with line `line`'s field of column `column` (header name; the fields up to `event` are never
+   quoted) replaced by value. */
+static char *with_field(const char *raw, int line, const char *column, const char *value)
+{
+	char *out = malloc(strlen(raw) + strlen(value) + 1), *hdr, *l, *end, name[64];
+	int k = 0;
+
+	assert_non_null(out);
+	strcpy(out, raw);
+	snprintf(name, sizeof name, ",%s,", column);
+	if (!strncmp(out, name + 1, strlen(name + 1))) {
+		hdr = out; /* the first column */
+	} else {
+		hdr = strstr(out, name);
+		assert_true(hdr && hdr < line_at(out, 2));
+		hdr++;
+	}
+	for (const char *p = out; p < hdr; p++)
+		k += *p == ',';
+	l = line_at(out, line);
+	while (k--)
+		l = strchr(l, ',') + 1;
+	end = l + strcspn(l, ",\n");
+	memmove(l + strlen(value), end, strlen(end) + 1);
+	memcpy(l, value, strlen(value));
+	return out;
+}
+
+/* A value out of what a run writes would pass into the analysis as a measurement, or a misspelt word as
+   another state (a "nosy" point would count as clean): refused, naming the line and the column. */
+static void test_value_out_of_its_range_names_line_and_column(void **state)
+{
+	static const struct {
+		const char *column, *value, *want;
+	} bad[] = {
+		{"core_ghz", "17", "'core_ghz': 17 GHz"},
+		{"core_ghz", "-1", "'core_ghz'"},
+		{"thp_share", "7", "'thp_share'"},
+		{"flag", "nosy", "'flag': bad value 'nosy'"},
+		{"level", "L9", "'level': bad value 'L9'"},
+		{"diff", "xyz", "'diff'"},
+		{"scope", "bogus", "'scope'"},
+		{"arrays", "-3", "below 0"},
+		{"width", "-3", "below 0"},
+		{"time_enabled", "-5", "below 0"},
+		{"point", " 5", "'point'"},
+	};
+	char *raw = good_raw();
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *changed = with_field(raw, 4, bad[i].column, bad[i].value);
+		expect_failure(changed, NULL, "raw.csv:4:", bad[i].want);
+		free(changed);
+	}
+	free(raw);
+}
+
 static void test_empty_raw_csv_is_an_error(void **state)
 {
 	(void)state;
@@ -318,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_unclosed_quote_names_the_line_it_opened_on),
 		cmocka_unit_test(test_point_changing_parameters_is_rejected),
 		cmocka_unit_test(test_span_beyond_the_buffer_names_its_line),
+		cmocka_unit_test(test_value_out_of_its_range_names_line_and_column),
 		cmocka_unit_test(test_empty_raw_csv_is_an_error),
 		cmocka_unit_test(test_machine_json_syntax_error_names_its_line),
 		cmocka_unit_test(test_machine_json_without_levels_is_an_error),
