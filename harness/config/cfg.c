@@ -87,6 +87,12 @@ static char *read_line(char *str, int num, void *stream)
 	for (p = str; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '[') {
+		/* inih reports a header without its ']' as an error of its own line, which the handler
+		   never sees: the message would be the last section's */
+		if (!strchr(p, ']')) {
+			cfg_fail(r->x, "section header without its closing ']'");
+			return NULL;
+		}
 		/* Debian's inih truncates section names to INI_MAX_SECTION - 1 characters, silently. */
 		if (strcspn(p + 1, "]") >= SECTION_MAX) {
 			cfg_fail(r->x, "section name longer than %d characters", SECTION_MAX - 1);

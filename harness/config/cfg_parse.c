@@ -104,14 +104,14 @@ static int parse_number(struct cfg_ctx *x, const char *key, const char *tok, int
 	return 0;
 }
 
-static int append(struct cfg_ctx *x, struct cfg_list *l, unsigned long long v)
+static int append(struct cfg_ctx *x, const char *key, struct cfg_list *l, unsigned long long v)
 {
 	/* Bounds the cross product a run can ask for, and what a fuzzer can make us allocate. */
 	enum { LIST_MAX = 4096 };
 	unsigned idx;
 
 	if (l->n >= LIST_MAX)
-		return cfg_fail(x, "list longer than %d values", LIST_MAX);
+		return cfg_fail(x, "%s: list longer than %d values", key, LIST_MAX);
 	if (cfg_grow(x, (void **)&l->v, &l->n, sizeof *l->v, &idx))
 		return x->status;
 	l->v[idx] = v;
@@ -125,6 +125,8 @@ static int parse_range(struct cfg_ctx *x, const char *key, char *tok, int sizes,
 	char *dots = strstr(tok, ".."), *slash = strchr(tok, '/');
 	unsigned long long lo, hi, step = 1;
 
+	if (slash && slash < dots)
+		return cfg_fail(x, "%s: '%s' is not a range (a..b or a..b/step)", key, tok);
 	*dots = '\0';
 	if (slash)
 		*slash = '\0';
@@ -137,7 +139,7 @@ static int parse_range(struct cfg_ctx *x, const char *key, char *tok, int sizes,
 	if (lo < min)
 		return cfg_fail(x, "%s: %llu is less than %llu", key, lo, min);
 	for (unsigned long long v = lo;; v += step) {
-		if (append(x, l, v))
+		if (append(x, key, l, v))
 			return x->status;
 		if (hi - v < step)
 			break;
@@ -161,7 +163,7 @@ int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int si
 		tok[n] = '\0';
 		p += n;
 		if (extra_word && !strcmp(tok, extra_word)) {
-			if (append(x, out, extra_value))
+			if (append(x, key, out, extra_value))
 				return x->status;
 			continue;
 		}
@@ -174,7 +176,7 @@ int cfg_parse_list(struct cfg_ctx *x, const char *key, const char *value, int si
 			return x->status;
 		if (v < min)
 			return cfg_fail(x, "%s: %llu is less than %llu", key, v, min);
-		if (append(x, out, v))
+		if (append(x, key, out, v))
 			return x->status;
 	}
 	if (!out->n)
