@@ -210,7 +210,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	struct place_ctx pc = {o, t};
 	uint64_t v;
 	double promised;
-	int c, r = 0;
+	int c, r = 0, nopts = 0;
 
 	defaults(rc);
 	rc->argc = argc;
@@ -218,6 +218,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	optind = 1;
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:nh", options, NULL)) != -1) {
+		nopts++;
 		switch (c) {
 		case 'q':
 			o->quick = 1;
@@ -325,7 +326,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	if (rc->json && !rc->dry_run)
 		return err_set(e, E_USAGE,
 			       "--json: only with --dry-run (a run's results are JSON files already)");
-	if (rc->resume && argc != 3)
+	/* options, not words: "--resume DIR" is two words, "--resume=DIR" one */
+	if (rc->resume && nopts != 1)
 		return err_set(e, E_USAGE, "--resume takes no other options: the run continues with its own");
 	if (rc->levels_from && rc->reported_levels)
 		return err_set(

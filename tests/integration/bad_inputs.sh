@@ -126,6 +126,7 @@ row "--cpus: range '3-1' runs backwards" "${RUN[@]}" --cpus 3-1
 row "--preset: no preset 'nosuch'" run --preset nosuch
 row "--out: cannot create results directory exists: File exists" "${RUN[@]}" --out exists
 row "--resume: nowhere is not a directory" run --resume nowhere
+row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "unknown option '--bogus'" "${RUN[@]}" --bogus
