@@ -31,7 +31,8 @@ int results_create_dir(const char *out, const char *root, const char *host, char
 		return 0;
 	}
 	if (mkdir(root, 0755) != 0 && errno != EEXIST)
-		return err_set(e, E_USAGE, "cannot create results directory %s: %s", root, strerror(errno));
+		return err_set(e, E_USAGE, "--results: cannot create results directory '%s': %s", root,
+			       strerror(errno));
 	results_utc_now(stamp, sizeof stamp, 1);
 	for (int i = 1; i < 1000; i++) {
 		if (i == 1)

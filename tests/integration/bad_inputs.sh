@@ -129,6 +129,7 @@ row "--resume: nowhere is not a directory" run --resume nowhere
 row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
 row "unexpected argument 'extra'" "${RUN[@]}" extra
+row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
 row "unknown option '--bogus'" "${RUN[@]}" --bogus
 row "expected one results directory" analyze
 row "expected one results directory" analyze good exists
