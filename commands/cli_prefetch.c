@@ -115,8 +115,15 @@ static int restore(const int *cpus, int ncpus, struct err *e)
 static int change(const char *action, const char *names, const int *cpus, int ncpus, struct err *e)
 {
 	uint64_t bits;
-	int rc = pf_parse_names(names ? names : "all", &bits, e);
+	int rc;
 
+	/* an empty list would switch nothing yet hold the prefetchers (a state file to restore) */
+	if (names && !*names)
+		return err_set(e, E_USAGE,
+			       "prefetch %s: NAMES is empty (leave it out for all; 'pmucheck prefetch "
+			       "status' names them)",
+			       action);
+	rc = pf_parse_names(names ? names : "all", &bits, e);
 	if (rc)
 		return rc;
 	rc = strcmp(action, "off") ? pf_hold(cpus, ncpus, 0, bits, e) : pf_hold(cpus, ncpus, bits, 0, e);
@@ -134,13 +141,19 @@ static int cmd_prefetch(int argc, char **argv)
 	int c, n = 0, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
+		if (c == ':')
+			return cli_fail("prefetch",
+					err_set(&e, E_USAGE, "option '%s' needs a value", argv[optind - 1]),
+					&e);
 		if (c != 'c')
-			return cli_fail("prefetch", err_set(&e, E_USAGE, "unknown option"), &e);
+			return cli_fail("prefetch",
+					err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]), &e);
 		rc = parse_cpus(optarg, cpus, PF_MAX_CPUS, &n, &e);
 		if (rc)
 			return cli_fail("prefetch", rc, &e);

@@ -148,6 +148,10 @@ row "--cpus: CPU 0 is listed twice" prefetch status --cpus 0,0
 row "--cpus: '0-1x' is not a CPU list" "${RUN[@]}" --cpus 0-1x
 row "--cpus: '99999999999' is not a CPU list" "${RUN[@]}" --cpus 99999999999
 row "--cpus: 'x' is not a CPU list" prefetch status --cpus x
+row "prefetch off: NAMES is empty" prefetch off ''
+row "prefetch on: NAMES is empty" prefetch on ''
+row "unknown option '--bogus'" prefetch --bogus
+row "option '--cpus' needs a value" prefetch status --cpus
 
 # --- config files (--config) ---
 row "--config: nowhere.ini: No such file or directory" "${RUN[@]}" --config nowhere.ini
