@@ -1,6 +1,7 @@
 /* cli_list.c — `pmucheck list kernels|events [EVENT...]`: what can be run and what can be counted. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -77,12 +78,17 @@ static json_t *resolved_json(const struct ctr_event *evs, int n)
 
 static int resolve_events(int n, char **specs, int json)
 {
-	struct ctr_event evs[n];
+	/* on the heap: over a KiB each, so 10000 (a vendor file's worth) would overflow an 8 MiB stack */
+	struct ctr_event *evs = calloc((size_t)n, sizeof *evs);
 	struct err e;
-	int rc = ctr_resolve_list((const char *const *)specs, (unsigned)n, evs, &e);
+	int rc;
 
+	if (!evs)
+		return cli_fail("list", err_set(&e, E_RUNTIME, "out of memory for %d events", n), &e);
+	rc = ctr_resolve_list((const char *const *)specs, (unsigned)n, evs, &e);
 	if (json) {
 		print_json(resolved_json(evs, n));
+		free(evs);
 		return rc ? cli_fail("list", rc, &e) : 0;
 	}
 	printf("%-32s %-7s %-7s %-12s %-14s %s\n", "event", "backend", "scope", "pool", "status",
@@ -91,6 +97,7 @@ static int resolve_events(int n, char **specs, int json)
 		printf("%-32s %-7s %-7s %-12s %-14s %s\n", evs[i].spec, ctr_backend_name(evs[i].backend),
 		       ctr_scope_name(evs[i].scope), evs[i].pool, ctr_status_name(evs[i].status),
 		       evs[i].status == CTR_OK ? evs[i].encoding : evs[i].reason);
+	free(evs);
 	return rc ? cli_fail("list", rc, &e) : 0;
 }
 

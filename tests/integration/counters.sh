@@ -18,6 +18,10 @@ expect_status "good specs resolve" 0 "$PMUCHECK" list events page-faults minor-f
 if grep -q 'pmu=software,type=1,config=0x2' "$TMP/enc"; then ok "encoding shown as resolved"; else
 	notok "encoding shown as resolved" "$(cat "$TMP/enc")"; fi
 
+# A config's or a vendor file's worth of names at once: 10000 resolve (they once overflowed the stack).
+expect_status "10000 events at once resolve" 0 "$PMUCHECK" list events $(yes page-faults | head -10000)
+check "... each on its line" test "$(grep -c '^page-faults  *perf ' "$TMP/check.out")" -eq 10000
+
 # Each bad spec: exit 2, and stderr names the event and what is wrong with it.
 bad() {
 	name=$1 spec=$2 why=$3
