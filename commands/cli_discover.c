@@ -5,10 +5,12 @@
  * pointer chase, one point per level, prefetchers on and off where controllable) counting the ones this
  * machine can count; its results directory gets candidates.json, the analysis writes discovered.ini and
  * discovered.md, and the config is loaded back to prove it loads. docs/discover.md explains it all. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze.h"
@@ -56,7 +58,8 @@ static void usage(FILE *f)
 		"  -s, --sizes LIST        (default: one per cache level and DRAM)\n"
 		"      --prefetch LIST, --cpus LIST, --reps N, --min-time MS, --reported-levels,\n"
 		"      --out DIR, --results ROOT, --progress, --no-progress\n"
-		"  -w, --write FILE        also write the discovered config to FILE (must not exist)\n"
+		"  -w, --write FILE        also write the discovered config to FILE (must not exist, in a\n"
+		"                          writable directory: checked before the run)\n"
 		"  -h, --help\n",
 		VENDOR_FILES_MAX, CTR_SYSFS_PMUS, DEFAULT_BUDGET, DEFAULT_KERNELS);
 }
@@ -509,13 +512,42 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 	if (!(in = fopen(path, "r")))
 		return err_set(e, E_RUNTIME, "%s: cannot read", path);
 	if (!(out = fopen(write, "wx"))) {
+		int why = errno;
+
 		fclose(in);
-		return err_set(e, E_RUNTIME, "--write %s: cannot create", write);
+		return err_set(e, E_RUNTIME, "--write %s: cannot create it: %s", write, strerror(why));
 	}
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
 		fwrite(buf, 1, n, out);
 	fclose(in);
-	return fclose(out) ? err_set(e, E_RUNTIME, "--write %s: write failed", write) : 0;
+	return fclose(out) ? err_set(e, E_RUNTIME, "--write %s: write failed: %s", write, strerror(errno))
+			   : 0;
+}
+
+/* What the whole run would otherwise find out only at its end. */
+static int check_paths(const struct disc_cli *d, struct err *e)
+{
+	char parent[4096], *slash;
+	struct stat st;
+	int why = 0;
+
+	if (!d->write)
+		return 0;
+	if (!access(d->write, F_OK))
+		return err_set(e, E_USAGE, "--write %s: the file exists", d->write);
+	snprintf(parent, sizeof parent, "%s", d->write);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		strcpy(parent, ".");
+	else
+		slash[slash == parent] = '\0'; /* "/x.ini" is created in "/" */
+	if (stat(parent, &st))
+		why = errno;
+	else if (!S_ISDIR(st.st_mode))
+		why = ENOTDIR;
+	else if (access(parent, W_OK | X_OK))
+		why = errno;
+	return why ? err_set(e, E_USAGE, "--write %s: cannot create it: %s", d->write, strerror(why)) : 0;
 }
 
 static int measure(const struct disc_cli *d, struct topo *t, struct disc_job *j, struct err *e)
@@ -576,8 +608,7 @@ static int cmd_discover(int argc, char **argv)
 		free(j);
 		return cli_fail("discover", rc, &e);
 	}
-	if (d.write && !access(d.write, F_OK))
-		rc = err_set(&e, E_USAGE, "--write %s: the file exists", d.write);
+	rc = check_paths(&d, &e);
 	/* the run's options are checked first, with no events: bad input stops before any work */
 	ac = run_args(&d, "page-faults", j->av, 64);
 	if (!rc)

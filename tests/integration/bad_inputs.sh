@@ -152,6 +152,10 @@ row "prefetch off: NAMES is empty" prefetch off ''
 row "prefetch on: NAMES is empty" prefetch on ''
 row "unknown option '--bogus'" prefetch --bogus
 row "option '--cpus' needs a value" prefetch status --cpus
+row "--write /nonexistent/x.ini: cannot create it: No such file or directory" discover --dry-run --no-libpfm \
+	--no-sysfs --add-events page-faults --write /nonexistent/x.ini
+row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --dry-run --no-libpfm \
+	--no-sysfs --add-events page-faults --write good/raw.csv/x.ini
 
 # --- config files (--config) ---
 row "--config: nowhere.ini: No such file or directory" "${RUN[@]}" --config nowhere.ini
