@@ -524,13 +524,16 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 			   : 0;
 }
 
-/* What the whole run would otherwise find out only at its end. */
+/* What the whole run would otherwise find out only at its end (--write) or take for a machine without
+   PMUs (a --sysfs that is no directory). */
 static int check_paths(const struct disc_cli *d, struct err *e)
 {
 	char parent[4096], *slash;
 	struct stat st;
 	int why = 0;
 
+	if (d->sysfs && (stat(d->sysfs, &st) || !S_ISDIR(st.st_mode)))
+		return err_set(e, E_USAGE, "--sysfs %s: not a directory", d->sysfs);
 	if (!d->write)
 		return 0;
 	if (!access(d->write, F_OK))

@@ -152,6 +152,7 @@ row "prefetch off: NAMES is empty" prefetch off ''
 row "prefetch on: NAMES is empty" prefetch on ''
 row "unknown option '--bogus'" prefetch --bogus
 row "option '--cpus' needs a value" prefetch status --cpus
+row "--sysfs nowhere: not a directory" discover --dry-run --no-libpfm --sysfs nowhere
 row "--write /nonexistent/x.ini: cannot create it: No such file or directory" discover --dry-run --no-libpfm \
 	--no-sysfs --add-events page-faults --write /nonexistent/x.ini
 row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --dry-run --no-libpfm \
