@@ -2,17 +2,20 @@
  * comparison out (analysis/merge.h). */
 #include <getopt.h>
 #include <stdio.h>
-#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "merge.h"
+#include "results.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pmucheck merge [--quiet] [-o OUT] DIR...\n\n"
 		"Reads many analysed results directories (one per node, e.g. from 'pmucheck fleet';\n"
-		"'pmucheck analyze DIR' first) and writes into OUT (default merge-<UTC time>):\n"
+		"'pmucheck analyze DIR' first) and writes them into a new directory OUT (it must not\n"
+		"exist; default merge-<UTC time>, or merge-<UTC time>-2, ... when that exists):\n"
 		"  merge.md, report.html   per node type (CPU, sockets, cores, NUMA nodes, memory): the\n"
 		"                          nodes' peak figures side by side with median and spread, a "
 		"figure\n"
@@ -30,6 +33,27 @@ static void usage(FILE *f)
 		"Exit status: 0 merged, 1 failure, 2 bad usage or no directory could be merged.\n");
 }
 
+/* merge writes a new directory, as `run --out` does: into an existing one (an analysed results
+   directory, say) it would replace that directory's own events.csv and report.html. */
+static int out_is_new(const char *out, struct err *e)
+{
+	struct stat st;
+
+	return lstat(out, &st) ? 0 : err_set(e, E_USAGE, "-o %s: exists (merge writes a new directory)", out);
+}
+
+/* merge-<UTC time>, or the first of merge-<UTC time>-2, -3, ... that does not exist (two merges in one
+   second), as run names its results directories. */
+static void default_out(char *out, size_t len)
+{
+	char stamp[32];
+
+	results_utc_now(stamp, sizeof stamp, 1);
+	snprintf(out, len, "merge-%s", stamp);
+	for (int i = 2; i < 1000 && !access(out, F_OK); i++)
+		snprintf(out, len, "merge-%s-%d", stamp, i);
+}
+
 static int cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
@@ -39,6 +63,8 @@ static int cmd(int argc, char **argv)
 	struct merge_summary s;
 	struct err e = {{0}};
 	char def[64];
+	char *const *dirs;
+	unsigned ndirs;
 	const char *out = NULL;
 	int c, quiet = 0, rc;
 
@@ -61,12 +87,15 @@ static int cmd(int argc, char **argv)
 		err_set(&e, E_USAGE, "expected one or more results directories");
 		return cli_fail("merge", E_USAGE, &e);
 	}
+	dirs = argv + optind;
+	ndirs = (unsigned)(argc - optind);
 	if (!out) {
-		time_t now = time(NULL);
-		strftime(def, sizeof def, "merge-%Y%m%dT%H%M%SZ", gmtime(&now));
+		default_out(def, sizeof def);
 		out = def;
 	}
-	rc = merge_dirs(argv + optind, (unsigned)(argc - optind), out, &s, &e);
+	if ((rc = out_is_new(out, &e)))
+		return cli_fail("merge", rc, &e);
+	rc = merge_dirs(dirs, ndirs, out, &s, &e);
 	for (unsigned i = 0; i < s.nrefused; i++)
 		fprintf(stderr, "pmucheck merge: refused %s\n", s.refused[i].reason);
 	if (!rc && s.gnuplot_missing)

@@ -67,3 +67,19 @@ check "merge.md says which node disagrees" grep -q '| `page-faults` | [a-z ]* | 
 expect_status "merge of nothing readable is a usage error" 2 "$PMUCHECK" merge -o "$TMP/none" "$TMP"/bad/*
 check "... and writes nothing" test ! -e "$TMP/none"
 expect_status "merge without directories is a usage error" 2 "$PMUCHECK" merge -o "$TMP/none"
+
+# merge writes a new directory, as run --out does: an existing -o (here an analysed results directory,
+# whose events.csv merge's own would replace) is refused before anything is read or written.
+cp "$TMP/a/events.csv" "$TMP/a-events.csv"
+expect_status "merge into an existing directory is refused" 2 "$PMUCHECK" merge -o "$TMP/a" "$TMP"/[bcd]
+cp "$TMP/check.out" "$TMP/exists.out"
+check "... naming -o" grep -qF -- "-o $TMP/a: exists" "$TMP/exists.out"
+check "... and leaves that directory's events.csv alone" cmp -s "$TMP/a/events.csv" "$TMP/a-events.csv"
+# Without -o: merge-<UTC time>, or -2, -3, ... when a merge of the same second made it; every second the
+# merge may start in is taken beforehand, so the merge must find a free name and leave the others empty.
+mkdir "$TMP/cwd"
+for s in 0 1 2 3 4 5; do mkdir -p "$TMP/cwd/merge-$(date -u -d "+$s sec" +%Y%m%dT%H%M%SZ)"; done
+expect_status "merge without -o when merge-<UTC time> exists succeeds" 0 \
+	bash -c 'cd "$1" && "$2" merge --quiet "${@:3}"' _ "$TMP/cwd" "$PMUCHECK" "$TMP"/[bcd]
+check "... into merge-<UTC time>-2" test -s "$(ls -d "$TMP"/cwd/merge-*-2 | head -1)/merge.json"
+check "... leaving the existing ones empty" test -z "$(find "$TMP"/cwd -mindepth 2 -path '*Z/*')"
