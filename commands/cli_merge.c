@@ -2,6 +2,8 @@
  * comparison out (analysis/merge.h). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,7 +31,7 @@ static void usage(FILE *f)
 		"  merge.json              all of it, for tools\n"
 		"A directory that cannot be read (not a pmucheck results directory, malformed, another\n"
 		"format, not analysed, interrupted) is refused by name on stderr and in merge.md; the\n"
-		"others are merged.\n"
+		"others are merged. A directory given twice (DIR and DIR/, or through a link) is refused.\n"
 		"Exit status: 0 merged, 1 failure, 2 bad usage or no directory could be merged.\n");
 }
 
@@ -52,6 +54,28 @@ static void default_out(char *out, size_t len)
 	snprintf(out, len, "merge-%s", stamp);
 	for (int i = 2; i < 1000 && !access(out, F_OK); i++)
 		snprintf(out, len, "merge-%s-%d", stamp, i);
+}
+
+/* The same directory given twice (DIR and DIR/, or through a link) would count its node twice. One that
+   does not resolve is left to merge, which refuses it by name. */
+static int distinct(char *const *dirs, unsigned n, struct err *e)
+{
+	char **real = calloc(n, sizeof *real);
+	int rc = 0;
+
+	if (!real)
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (unsigned i = 0; i < n && !rc; i++) {
+		real[i] = realpath(dirs[i], NULL);
+		for (unsigned j = 0; real[i] && j < i && !rc; j++)
+			if (real[j] && !strcmp(real[i], real[j]))
+				rc = err_set(e, E_USAGE, "%s and %s are the same directory: each node once",
+					     dirs[j], dirs[i]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		free(real[i]);
+	free(real);
+	return rc;
 }
 
 static int cmd(int argc, char **argv)
@@ -93,7 +117,7 @@ static int cmd(int argc, char **argv)
 		default_out(def, sizeof def);
 		out = def;
 	}
-	if ((rc = out_is_new(out, &e)))
+	if ((rc = out_is_new(out, &e)) || (rc = distinct(dirs, ndirs, &e)))
 		return cli_fail("merge", rc, &e);
 	rc = merge_dirs(dirs, ndirs, out, &s, &e);
 	for (unsigned i = 0; i < s.nrefused; i++)
