@@ -82,6 +82,7 @@ static void usage(FILE *f)
 		"      --resume DIR        continue an interrupted run where it stopped (no other options)\n"
 		"      --results ROOT      where new results directories go (default: results)\n"
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
+		"A LIST option is given once, its items comma-separated, none empty or listed twice.\n"
 		"  -h, --help\n");
 }
 
@@ -132,35 +133,66 @@ static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
 					{"help", no_argument, NULL, 'h'},
 					{NULL, 0, NULL, 0}};
 
-/* Splits a comma list and hands each item to fn. */
+/* Splits a comma list and hands each item to fn; an empty item is refused, as --events and --cpus refuse
+   one (strtok would skip it silently). */
 static int each_item(const char *option, const char *list,
 		     int (*fn)(void *, const char *, const char *, struct err *), void *ctx, struct err *e)
 {
-	char *copy = strdup(list), *save = NULL;
-	int rc = 0, n = 0;
+	char *copy = strdup(list), *next;
+	int rc = 0, n = 1;
 
-	for (char *it = strtok_r(copy, ",", &save); it && !rc; it = strtok_r(NULL, ",", &save), n++)
-		rc = fn(ctx, option, it, e);
-	if (!rc && n == 0)
+	if (!copy)
+		return err_set(e, E_RUNTIME, "out of memory");
+	if (!*list)
 		rc = err_set(e, E_USAGE, "%s: empty list", option);
+	for (char *it = copy; it && !rc; it = next, n++) {
+		if ((next = strchr(it, ',')))
+			*next++ = '\0';
+		rc = *it ? fn(ctx, option, it, e)
+			 : err_set(e, E_USAGE, "%s: empty item at position %d of '%s'", option, n, list);
+	}
 	free(copy);
 	return rc;
+}
+
+/* The same value twice would measure the same points twice. */
+static int listed_twice(const char *option, const char *item, const uint64_t *seen, int n, uint64_t v,
+			struct err *e)
+{
+	for (int i = 0; i < n; i++)
+		if (seen[i] == v)
+			return err_set(e, E_USAGE, "%s: '%s' is listed twice", option, item);
+	return 0;
 }
 
 static int add_size(void *ctx, const char *option, const char *item, struct err *e)
 {
 	struct plan_opts *o = ctx;
+	uint64_t v;
+	int rc;
+
 	if (o->nsizes == PLAN_MAX_SIZES)
 		return err_set(e, E_USAGE, "%s: more than %d sizes", option, PLAN_MAX_SIZES);
-	return num_parse_size(option, item, &o->sizes[o->nsizes++], e);
+	if ((rc = num_parse_size(option, item, &v, e)) ||
+	    (rc = listed_twice(option, item, o->sizes, o->nsizes, v, e)))
+		return rc;
+	o->sizes[o->nsizes++] = v;
+	return 0;
 }
 
 static int add_arg(void *ctx, const char *option, const char *item, struct err *e)
 {
 	struct plan_opts *o = ctx;
+	uint64_t v;
+	int rc;
+
 	if (o->nargs == PLAN_MAX_ARGS)
 		return err_set(e, E_USAGE, "%s: more than %d values", option, PLAN_MAX_ARGS);
-	return num_parse_u64(option, item, &o->args[o->nargs++], e);
+	if ((rc = num_parse_u64(option, item, &v, e)) ||
+	    (rc = listed_twice(option, item, o->args, o->nargs, v, e)))
+		return rc;
+	o->args[o->nargs++] = v;
+	return 0;
 }
 
 static int add_threads(void *ctx, const char *option, const char *item, struct err *e)
@@ -176,8 +208,33 @@ static int add_threads(void *ctx, const char *option, const char *item, struct e
 			       TOPO_MAX_CPUS);
 	if (o->nthreads == PLAN_MAX_THREADS)
 		return err_set(e, E_USAGE, "%s: more than %d thread counts", option, PLAN_MAX_THREADS);
+	for (int i = 0; i < o->nthreads; i++)
+		if (o->threads[i] == (int)v)
+			return err_set(e, E_USAGE, "%s: '%s' is listed twice", option, item);
 	o->threads[o->nthreads++] = (int)v;
 	return 0;
+}
+
+/* A name listed twice, or a variant beside its family ("load,load.gpr"), would measure its points twice;
+   ctx is the whole list. Unknown names are plan_build's to refuse. */
+static int check_kernel(void *ctx, const char *option, const char *item, struct err *e)
+{
+	size_t len = strlen(item);
+	int same = 0;
+
+	for (const char *p = ctx;; p++) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, item, len))
+			same++;
+		else if (n > len && p[len] == '.' && !strncmp(p, item, len) && !strchr(item, '.'))
+			return err_set(e, E_USAGE, "%s: '%.*s' is listed twice (family '%s' has it)", option,
+				       (int)n, p, item);
+		p += n;
+		if (!*p)
+			break;
+	}
+	return same > 1 ? err_set(e, E_USAGE, "%s: '%s' is listed twice", option, item) : 0;
 }
 
 struct place_ctx {
@@ -190,7 +247,38 @@ static int add_place(void *ctx, const char *option, const char *item, struct err
 	struct place_ctx *pc = ctx;
 	if (pc->o->nplaces == PLAN_MAX_PLACES)
 		return err_set(e, E_USAGE, "%s: more than %d placements", option, PLAN_MAX_PLACES);
-	return buf_parse_placement(option, item, pc->t, &pc->o->places[pc->o->nplaces++], e);
+	struct buf_place p;
+	int rc = buf_parse_placement(option, item, pc->t, &p, e);
+
+	if (rc)
+		return rc;
+	for (int i = 0; i < pc->o->nplaces; i++)
+		if (pc->o->places[i].kind == p.kind && pc->o->places[i].node == p.node)
+			return err_set(e, E_USAGE, "%s: '%s' is listed twice", option, item);
+	pc->o->places[pc->o->nplaces++] = p;
+	return 0;
+}
+
+/* A list option given twice is refused rather than one list replacing or extending the other: which of
+   the two would be meant is a guess. */
+static int given_twice(int c, unsigned *given, struct err *e)
+{
+	static const struct {
+		int c;
+		const char *name;
+	} lists[] = {{'k', "--kernels"},   {'s', "--sizes"}, {'c', "--cpus"},   {'t', "--threads"},
+		     {'p', "--placement"}, {'a', "--args"},  {'e', "--events"}, {OPT_PREFETCH, "--prefetch"}};
+
+	for (unsigned i = 0; i < sizeof lists / sizeof *lists; i++) {
+		if (lists[i].c != c)
+			continue;
+		if (*given & 1u << i)
+			return err_set(e, E_USAGE,
+				       "%s: given twice (one comma-separated list holds them all)",
+				       lists[i].name);
+		*given |= 1u << i;
+	}
+	return 0;
 }
 
 #define REPS_SECONDS 0.080 /* the default --reps, in seconds of shortest calls (run_cli_parse says why) */
@@ -210,6 +298,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	struct place_ctx pc = {o, t};
 	uint64_t v;
 	double promised;
+	unsigned given = 0;
 	int c, r = 0, nopts = 0;
 
 	defaults(rc);
@@ -219,11 +308,14 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:nh", options, NULL)) != -1) {
 		nopts++;
+		if ((r = given_twice(c, &given, e)))
+			break;
 		switch (c) {
 		case 'q':
 			o->quick = 1;
 			break;
 		case 'k':
+			r = each_item("--kernels", optarg, check_kernel, optarg, e);
 			o->kernels = optarg;
 			o->explicit_kernels = 1;
 			break;

@@ -87,6 +87,9 @@ row() {
 
 # A short valid run; each row adds one bad option to it.
 RUN=(run --quick --kernels touch --threads 1 --reported-levels)
+# ... less its --threads, or its --kernels, for the rows of those (a list option given twice is refused)
+RUN_T=(run --quick --kernels touch --reported-levels)
+RUN_K=(run --quick --threads 1 --reported-levels)
 
 # The table's inputs must be bad for the stated reason only: the good forms succeed.
 expect_status "control: the run line with the valid config measures" 0 \
@@ -103,10 +106,10 @@ row "pmucheck version: unexpected argument 'extra'" version extra
 row "--sizes: '12q' has an unknown unit" "${RUN[@]}" --sizes 12q
 row "--sizes: a size of 0 bytes measures nothing" "${RUN[@]}" --sizes 0
 row "--sizes: 16384 bytes is smaller than one block of touch.gpr" "${RUN[@]}" --sizes 16k
-row "--threads: 0 threads is out of range" "${RUN[@]}" --threads 0
-row "--threads: 'abc' is not a non-negative number" "${RUN[@]}" --threads abc
-row "--kernels: unknown kernel 'nosuch'" "${RUN[@]}" --kernels nosuch
-row "--kernels: unknown kernel 'load.nosuch'" "${RUN[@]}" --kernels load.nosuch
+row "--threads: 0 threads is out of range" "${RUN_T[@]}" --threads 0
+row "--threads: 'abc' is not a non-negative number" "${RUN_T[@]}" --threads abc
+row "--kernels: unknown kernel 'nosuch'" "${RUN_K[@]}" --kernels nosuch
+row "--kernels: unknown kernel 'load.nosuch'" "${RUN_K[@]}" --kernels load.nosuch
 row "--placement: NUMA node '99' does not exist" "${RUN[@]}" --placement node:99
 row "--placement: 'sideways' is not a placement" "${RUN[@]}" --placement sideways
 row "--prefetch: 'sideways' is not a prefetcher state" "${RUN[@]}" --prefetch sideways
@@ -130,6 +133,21 @@ row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
+row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
+row "--threads: given twice" "${RUN[@]}" --threads 1
+row "--prefetch: given twice" "${RUN[@]}" --prefetch on --prefetch off
+row "--events: given twice" "${RUN[@]}" --events page-faults --events task-clock
+row "--cpus: given twice" "${RUN[@]}" --cpus "$FIRST_CPU" --cpus "$FIRST_CPU"
+row "--sizes: given twice" "${RUN[@]}" --sizes 1M --sizes 2M
+row "--sizes: '1024k' is listed twice" "${RUN[@]}" --sizes 1M,1024k
+row "--sizes: empty item at position 2 of '1M,,'" "${RUN[@]}" --sizes 1M,,
+row "--sizes: empty item at position 1 of ',1M'" "${RUN[@]}" --sizes ,1M
+row "--threads: '1' is listed twice" "${RUN_T[@]}" --threads 1,1
+row "--placement: 'local' is listed twice" "${RUN[@]}" --placement local,local
+row "--args: '3' is listed twice" "${RUN[@]}" --args 3,3
+row "--kernels: 'touch.gpr' is listed twice" "${RUN_K[@]}" -k touch.gpr,touch.gpr
+row "--kernels: 'touch.gpr' is listed twice (family 'touch' has it)" "${RUN_K[@]}" -k touch,touch.gpr
+row "--kernels: empty item at position 2 of 'touch,'" "${RUN_K[@]}" -k touch,
 row "unknown option '--bogus'" "${RUN[@]}" --bogus
 row "expected one results directory" analyze
 row "expected one results directory" analyze good exists
