@@ -218,7 +218,8 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
 			clean |= latency_point(p, l) && !p->noisy &&
-				!level_latency_dram_like((enum level)l, latency_figure(a, p, &c, &probed));
+				!level_latency_dram_like(point_level_common(l),
+							 latency_figure(a, p, &c, &probed));
 		}
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
@@ -226,7 +227,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 				continue;
 			pk->present = 1;
 			double fig = latency_figure(a, p, &c, &probed);
-			if (level_latency_dram_like((enum level)l, fig)) {
+			if (level_latency_dram_like(point_level_common(l), fig)) {
 				pk->dram_like++;
 				pk->dram_like_ns = fmax(pk->dram_like_ns, fig);
 				continue;

@@ -18,6 +18,13 @@ const char *point_level_name(enum point_level l)
 	return level_name((enum level)l);
 }
 
+enum level point_level_common(enum point_level l)
+{
+	if (l >= LV_DRAM && l <= LV_DRAM_OTHER)
+		return LEVEL_DRAM;
+	return l >= LV_L1 && l < LV_DRAM ? (enum level)l : LEVEL_NONE;
+}
+
 static enum point_level dram_level(const char *placement)
 {
 	if (strcmp(placement, "remote") == 0)

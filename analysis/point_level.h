@@ -20,6 +20,9 @@ enum point_level {
 };
 /* "L1".."DRAM" (level_name), "remote DRAM", "other DRAM", "any"; "" for LV_EXCLUDED. */
 const char *point_level_name(enum point_level l);
+/* The level of common/level.h a point level is: LEVEL_DRAM for local, remote and other DRAM alike (a remote
+   chase is DRAM, never a cache level that took DRAM-like time), LEVEL_NONE for LV_ANY and LV_EXCLUDED. */
+enum level point_level_common(enum point_level l);
 
 enum pf_state { PF_ON, PF_OFF, PF_PARTIAL, PF_UNCONTROLLED, PF_COUNT };
 extern const char *const pf_names[PF_COUNT];

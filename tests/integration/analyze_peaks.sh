@@ -166,6 +166,20 @@ q=$(peak "$TMP/dramlike_half" L3 latency quality)
 check "half DRAM-like: the others give the L3 latency ($q)" test "$(peak "$TMP/dramlike_half" L3 latency latency_ns)" = 12 -a \
 	"$q" = "ok; 4 DRAM-like points left out"
 
+# DRAM on another node is DRAM too: the DRAM chase points placed remote, and on node 1, give their 90 ns as
+# the remote and other DRAM latency (both rows were once thrown away as a cache level's DRAM-like time).
+for place in remote node:1; do
+	M=$TMP/dram_$place
+	mkdir -p "$M" && cp "$D/machine.json" "$M/"
+	edit "$D/raw.csv" "$M/raw.csv" "if r['level'] == 'DRAM': r['placement'] = '$place'"
+	expect_status "analyze with DRAM points placed $place succeeds" 0 "$PMUCHECK" analyze -q "$M"
+done
+for row in "dram_remote/remote DRAM" "dram_node:1/other DRAM"; do
+	check "the ${row#*/} latency is the chase's 90 ns: $(peak "$TMP/${row%%/*}" "${row#*/}" latency latency_ns)" \
+		test "$(peak "$TMP/${row%%/*}" "${row#*/}" latency latency_ns)" = 90 -a \
+		"$(peak "$TMP/${row%%/*}" "${row#*/}" latency quality)" = ok
+done
+
 # Faster than any core: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the 256 of
 # KERN_MAX_BYTES_PER_CYCLE) count as disturbed and are left out; the L1 read peak stays the clean 100 GB/s.
 I=$TMP/impossible
