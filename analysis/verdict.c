@@ -418,6 +418,41 @@ static void try_sum(const struct agg *a, struct samples *S, struct verdict *v, s
 	fill_from_eval(&ev, 0, v);
 }
 
+/* Whether the class says how the event relates to its quantity (every class a quantity is judged for). */
+static int relates_to_quantity(enum verdict_class c)
+{
+	return c == VC_EXACT || c == VC_APPROXIMATE || c == VC_PREFETCH_BLIND || c == VC_OVERCOUNTS ||
+		c == VC_UNDERCOUNTS;
+}
+
+/* THR_MIN_POINTS counts the usable points, but the class rests only on those judged against the chosen
+   quantity (its holding or consistent groups, q > 0 there: v->points), and R^2 is undefined (NAN) where q
+   does not vary over them, which no `r2 < threshold` gate catches: a results directory whose only
+   point with a page (one touch point among three) read `exact` for lines_read on that one point, R^2 NAN.
+   Too few judged points, or a quantity that never varied over them, measured no proportionality. */
+static void require_judged_points(struct verdict *v)
+{
+	char quantity[sizeof v->quantity_text];
+
+	if (!relates_to_quantity(v->cls) || (v->points >= THR_MIN_POINTS && !isnan(v->r2)))
+		return;
+	snprintf(quantity, sizeof quantity, "%s", v->quantity_text);
+	if (v->points < THR_MIN_POINTS)
+		snprintf(v->note, sizeof v->note,
+			 "only %u point%s judged against %s (need %d; the others lie where it is 0 or in "
+			 "groups "
+			 "where the ratio disagrees)",
+			 v->points, v->points == 1 ? "" : "s", quantity, THR_MIN_POINTS);
+	else
+		snprintf(v->note, sizeof v->note,
+			 "%s does not vary over the %u points judged against it: R^2 undefined, "
+			 "proportionality not measured",
+			 quantity, v->points);
+	v->cls = VC_NOT_MEASURED;
+	clear_quantity(v);
+	v->r2 = NAN;
+}
+
 /* What the reader should know beyond the class: impossible readings, outliers, the background. */
 static void add_notes(const struct agg_event *ev, struct verdict *v)
 {
@@ -500,6 +535,7 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 		goto out;
 	}
 	try_sum(a, &S, v, single_quantity(a, ev, &S, v));
+	require_judged_points(v);
 	goto out;
 oom:
 	rc = err_set(e, E_RUNTIME, "out of memory analysing event %s", ev->name);

@@ -179,6 +179,64 @@ static void test_only_noisy_points_are_used_and_said(void **state)
 	assert_int_equal(fixture_close(&own), 0);
 }
 
+/* One line per line read in L1, nothing beyond: only the L1 points are judged against lines_read. */
+static double ev_l1_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			  const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return p->level == 0 ? lines(p) : 0;
+}
+
+static struct verdict judge_points(const struct gen_point *p, unsigned np, gen_count_fn fn)
+{
+	const struct gen_event ev[] = {{"L1_LINES", fn}};
+	struct verdict v;
+	struct err e;
+	void *own = NULL;
+
+	assert_int_equal(fixture_open_points(&own, p, np, 3, ev, 1), 0);
+	assert_int_equal(verdict_event(&((struct fixture *)own)->a, 0, &v, &e), 0);
+	assert_int_equal(fixture_close(&own), 0);
+	return v;
+}
+
+/* Three usable points, but the L1 group that holds has one (R^2 undefined): that is no measurement of
+   the event (it read `exact` once); with three L1 points it is exact. */
+static void test_one_judged_point_is_not_measured(void **state)
+{
+	struct gen_point p[4] = {gen_load_point(0, 16u << 10, 0), gen_load_point(1, 256u << 10, 1),
+				 gen_load_point(2, 512u << 10, 1), gen_load_point(3, 24u << 10, 0)};
+	struct verdict v;
+
+	(void)state;
+	v = judge_points(p, 3, ev_l1_lines);
+	assert_int_equal(v.cls, VC_NOT_MEASURED);
+	assert_int_equal(v.quantity, -1);
+	assert_true(isnan(v.r2));
+	assert_non_null(
+		strstr(v.note, "only 1 point judged against lines_")); /* read or demand_read: a tie */
+	p[1] = gen_load_point(1, 32u << 10, 0);
+	v = judge_points(p, 4, ev_l1_lines);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.points, 3);
+}
+
+/* Three points of one size: the ratio agrees, but a quantity that never varies tests no proportionality
+   (R^2 undefined). */
+static void test_quantity_that_never_varies_is_not_measured(void **state)
+{
+	struct gen_point p[3];
+	struct verdict v;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		p[i] = gen_load_point(i, 16u << 10, 0);
+	v = judge_points(p, 3, ev_half);
+	assert_int_equal(v.cls, VC_NOT_MEASURED);
+	assert_true(isnan(v.r2));
+	assert_non_null(strstr(v.note, "does not vary over the 3 points judged against it"));
+}
+
 static void test_level_uses_measured_limit_and_excludes_boundaries(void **state)
 {
 	struct machine m = {.limit = {48 << 10, 1 << 20, 8 << 20}};
@@ -285,6 +343,8 @@ int main(void)
 		cmocka_unit_test(test_thirty_percent_off_is_over_or_under),
 		cmocka_unit_test(test_random_counts_are_unrelated),
 		cmocka_unit_test(test_only_noisy_points_are_used_and_said),
+		cmocka_unit_test(test_one_judged_point_is_not_measured),
+		cmocka_unit_test(test_quantity_that_never_varies_is_not_measured),
 		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
 	};
 	const struct CMUnitTest demand[] = {
