@@ -1,5 +1,5 @@
 /* agg.h — what the analysis keeps of raw.csv: per point its parameters, volumes and best time; per
- * event its status tallies; per (point, event) the counts of the repetitions and the highest rate.
+ * event its status tallies; per (point, event) the counts of the repetitions and their rate.
  * Rows themselves are not kept, so memory grows with points x events, not with rows. */
 #ifndef PMUCHECK_AGG_H
 #define PMUCHECK_AGG_H
@@ -44,8 +44,8 @@ struct agg_point {
 struct agg_cell {
 	uint32_t point, event; /* indices into points[] and events[] */
 	uint32_t n, cap;
-	double *counts;  /* one per repetition with status ok */
-	double max_rate; /* highest count / seconds of a single measurement, events/s */
+	double *counts; /* one per repetition with status ok */
+	double rate;    /* events/s: the median count over the point's time (agg.c settle_rates); 0: none */
 };
 
 struct agg_event {

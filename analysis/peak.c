@@ -52,7 +52,7 @@ static double row_rate(const struct agg *a, uint32_t ev, int level, int access)
 		const struct agg_cell *c = &a->cells[e->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
 		if (usable(p) && (int)p->level == level && peak_access(p) == access)
-			best = fmax(best, c->max_rate);
+			best = fmax(best, c->rate);
 	}
 	return best;
 }

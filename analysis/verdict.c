@@ -492,7 +492,7 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 	v->hypothesis_scale = ev->hyp_scale;
 	v->decomp_error = v->decomp_r2 = NAN;
 	for (uint32_t k = 0; k < ev->ncells; k++)
-		v->max_rate = fmax(v->max_rate, a->cells[ev->cells[k]].max_rate);
+		v->max_rate = fmax(v->max_rate, a->cells[ev->cells[k]].rate);
 	/* the config's hypothesis is the sum over the boxes (a channel of eight sees an eighth of the
 	   lines): a box judged alone would fail it, or pass by chance; its share is in boxes.csv */
 	if (ev->box_of >= 0) {

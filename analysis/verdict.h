@@ -43,7 +43,7 @@ struct verdict {
 	double spread;                          /* largest (p90 - p10) / 2 / median of a holding group */
 	unsigned levels;                        /* bit (1 << enum point_level) where it holds */
 	unsigned prefetch;                      /* bit (1 << enum pf_state) where it holds */
-	double max_rate;                        /* events/s, highest single measurement */
+	double max_rate;                        /* events/s, the highest of its points' (agg.h rate) */
 	unsigned points;                        /* points used for the verdict */
 	unsigned noisy_points, boundary_points; /* points left out */
 	int noisy_only;          /* no clean point: the verdict rests on points flagged noisy */

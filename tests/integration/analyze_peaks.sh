@@ -111,6 +111,36 @@ case "$q" in
 *) notok "its slower noisy points are counted, not left out" "quality '$q'" ;;
 esac
 
+# An event's rate is the point's median count over the point's time, which preemption cannot shorten. Every
+# point's first R call stretched 1.5x: that repetition's 2R - R halves, and a rate from its own row read twice
+# the event's (a stretched R call once gave 5.39e8 page faults/s where the point's time gives 9.8e7).
+S=$TMP/stretched
+mkdir -p "$S" && cp "$D/machine.json" "$S/"
+python3 - "$D/raw.csv" "$S/raw.csv" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
+    rd = csv.DictReader(f)
+    cols = rd.fieldnames[:]
+    cols[cols.index("tsc") + 1:cols.index("tsc") + 1] = ["tsc_lo", "tsc_hi"]
+    w = csv.DictWriter(g, cols, lineterminator="\n")
+    w.writeheader()
+    for r in rd:
+        lo = float(r["tsc"])
+        r["tsc_lo"], r["tsc_hi"] = "%.0f" % (lo * (1.5 if r["rep"] == "0" else 1)), "%.0f" % (2 * lo)
+        if r["rep"] == "0":
+            r["seconds"], r["tsc"] = "%.9g" % (float(r["seconds"]) / 2), "%.0f" % (lo / 2)
+        w.writerow(r)
+PY
+expect_status "analyze with stretched R calls succeeds" 0 "$PMUCHECK" analyze -q "$S"
+check "the event's rate is unmoved by the stretched calls" python3 - "$D" "$S" <<'PY'
+import csv, sys
+rate = lambda d: float(next(csv.DictReader(open(d + "/events.csv")))["max_events_per_s"])
+peak = lambda d: float(next(r for r in csv.DictReader(open(d + "/peaks.csv"))
+                            if r["level"] == "L2" and r["access"] == "read")["indicator_max_events_per_s"])
+for f in (rate, peak):
+    assert abs(f(sys.argv[2]) / f(sys.argv[1]) - 1) < 1e-6, (f.__name__, f(sys.argv[1]), f(sys.argv[2]))
+PY
+
 # Missing clocks: repetitions 0 and 1 have none, repetition 2 says 2.0 GHz (the run's is 3.0). Cycles must
 # be the ns at 2.0 GHz: reading the empty clocks as 0 would give 0 (median of 0, 0, 2), and falling back
 # to the run's clock 3.0 GHz.
