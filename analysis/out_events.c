@@ -27,6 +27,14 @@ static int judged(const struct verdict *v)
 	return v->cls != VC_NOT_MEASURED && v->cls != VC_BOX;
 }
 
+/* A figure of the verdict, or NAN (an empty field) where it has none: an event not measured, or a box,
+   has no error, R^2 or rate to give, and a 0 there would read as a perfect or an idle one (events.json
+   leaves them out). */
+static double figure(const struct verdict *v, double x)
+{
+	return judged(v) ? x : NAN;
+}
+
 /* The summed row a box row belongs to, "" for any other. */
 static const char *box_of(const struct agg *a, const struct agg_event *ev)
 {
@@ -86,23 +94,23 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 		out_csv_field(f, verdict_class_names[v->cls], 0);
 		out_csv_field(f, v->quantity_text, 0);
 		out_csv_field(f, b[0], 0);
-		out_csv_field(f, num(b[1], 64, "%.6g", judged(v) ? v->measured : NAN), 0);
+		out_csv_field(f, num(b[1], 64, "%.6g", figure(v, v->measured)), 0);
 		out_csv_field(f, levels, 0);
 		out_csv_field(f, verdict_prefetch_text(v->prefetch), 0);
-		out_csv_field(f, num(b[2], 64, "%.6g", v->error), 0);
-		out_csv_field(f, num(b[3], 64, "%.6g", v->spread), 0);
-		out_csv_field(f, num(b[4], 64, "%.6f", v->r2), 0);
-		out_csv_field(f, num(b[5], 64, "%.6g", v->slope), 0);
-		out_csv_field(f, num(b[6], 64, "%.6g", v->intercept), 0);
-		out_csv_field(f, num(b[7], 64, "%.6g", v->max_rate), 0);
-		out_csv_field(f, num(b[8], 64, "%.0f", v->points), 0);
-		out_csv_field(f, num(b[9], 64, "%.0f", v->noisy_points), 0);
-		out_csv_field(f, num(b[10], 64, "%.0f", v->boundary_points), 0);
+		out_csv_field(f, num(b[2], 64, "%.6g", figure(v, v->error)), 0);
+		out_csv_field(f, num(b[3], 64, "%.6g", figure(v, v->spread)), 0);
+		out_csv_field(f, num(b[4], 64, "%.6f", figure(v, v->r2)), 0);
+		out_csv_field(f, num(b[5], 64, "%.6g", figure(v, v->slope)), 0);
+		out_csv_field(f, num(b[6], 64, "%.6g", figure(v, v->intercept)), 0);
+		out_csv_field(f, num(b[7], 64, "%.6g", figure(v, v->max_rate)), 0);
+		out_csv_field(f, num(b[8], 64, "%.0f", figure(v, v->points)), 0);
+		out_csv_field(f, num(b[9], 64, "%.0f", figure(v, v->noisy_points)), 0);
+		out_csv_field(f, num(b[10], 64, "%.0f", figure(v, v->boundary_points)), 0);
 		out_csv_field(f, v->decomposition, 0);
-		out_csv_field(f, num(b[11], 64, "%.6g", v->decomp_error), 0);
-		out_csv_field(f, num(b[12], 64, "%.6f", v->decomp_r2), 0);
-		out_csv_field(f, num(b[13], 64, "%.6g", v->background), 0);
-		out_csv_field(f, num(b[14], 64, "%.0f", v->outliers), 0);
+		out_csv_field(f, num(b[11], 64, "%.6g", figure(v, v->decomp_error)), 0);
+		out_csv_field(f, num(b[12], 64, "%.6f", figure(v, v->decomp_r2)), 0);
+		out_csv_field(f, num(b[13], 64, "%.6g", figure(v, v->background)), 0);
+		out_csv_field(f, num(b[14], 64, "%.0f", figure(v, v->outliers)), 0);
 		out_csv_field(f, num(b[15], 64, "%.0f", (double)ev->rejected), 0);
 		char note[600];
 		snprintf(note, sizeof note, "%s%s%s", v->note, *v->note && *excl ? "; " : "", excl);

@@ -35,6 +35,12 @@ row_is "loads + stores named as a sum" MEM_INSTR "exact,loads + stores,1"
 row_is "demand-load lines told from lines_read by the store points" DEMAND_LINES "exact,lines_demand_read,1"
 row_is "hardware event without PMU: not measured, no quantity" HW:NO_PMU "not measured,,"
 check "the not-measured row keeps the reason" grep -q 'HW:NO_PMU.*perf_event_open ENOENT' "$D/events.csv"
+check "the not-measured row has no figures: empty fields, not zeros (events.json leaves them out)" python3 -c '
+import csv, sys
+r = next(r for r in csv.DictReader(open(sys.argv[1])) if r["event"] == "HW:NO_PMU")
+figs = "scale_measured error spread r2 slope intercept max_events_per_s points noisy_points_excluded \
+boundary_points_excluded decomposition_error decomposition_r2 background_per_s outliers_excluded".split()
+assert all(r[k] == "" for k in figs), {k: r[k] for k in figs if r[k]}' "$D/events.csv"
 check "events.md prints the thresholds under the table" grep -q '^Thresholds (analysis/thresholds.h)' "$D/events.md"
 check "events.md says noisy points were excluded" grep -q 'noisy points excluded' "$D/events.md"
 
