@@ -28,10 +28,12 @@ static int max_threads(struct peak table[LV_COUNT][KA_COUNT])
 
 static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
-	char b[12][48], q[PEAK_QUALITY_MAX];
+	char b[13][48], q[PEAK_QUALITY_MAX];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
-	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,indicator,"
+	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,bytes_per_transfer_all_"
+	      "cores,"
+	      "indicator,"
 	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,"
 	      "quality\n",
 	      f);
@@ -49,7 +51,8 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 			out_csv_field(f, num(b[4], 48, "%.4g", p->latency_cycles), 0);
 			out_csv_field(f, num(b[5], 48, "%.6g", p->transfers_one), 0);
 			out_csv_field(f, num(b[6], 48, "%.6g", p->transfers_all), 0);
-			out_csv_field(f, num(b[7], 48, "%.0f", p->bytes_per_transfer), 0);
+			out_csv_field(f, num(b[7], 48, "%.0f", p->bpt_one), 0);
+			out_csv_field(f, num(b[12], 48, "%.0f", p->bpt_all), 0);
 			out_csv_field(f, p->indicator >= 0 ? a->events[p->indicator].name : "", 0);
 			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_rate : 0), 0);
 			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 0);
@@ -74,6 +77,17 @@ static void boundary_note(FILE *f, const struct agg *a)
 			"level (analysis/thresholds.h): left out of every row.\n",
 			n, n == 1 ? "" : "s", THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100,
 			n == 1 ? "s" : "");
+}
+
+/* "64", or "64 / 16" where the all-cores figure came from a variant of another width (L1: load.avx512
+   on one core, load.sse on all). */
+static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t len)
+{
+	if (p->bpt_one > 0 && p->bpt_all > 0 && p->bpt_one != p->bpt_all)
+		snprintf(buf, len, "%.0f / %.0f", p->bpt_one, p->bpt_all);
+	else
+		num(buf, len, "%.0f", p->bpt_one > 0 ? p->bpt_one : p->bpt_all);
+	return buf;
 }
 
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
@@ -129,7 +143,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s |\n", point_level_name(l),
 				kern_access_names[ac], num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
-				num(b[6], 48, "%.0f", p->bytes_per_transfer),
+				bytes_per_transfer(p, b[6], 48),
 				p->indicator >= 0 ? a->events[p->indicator].name : "n/a",
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls]
 						  : "none validated",

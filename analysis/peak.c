@@ -113,15 +113,14 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 		pk->gbps_one = gbps;
 		pk->bpc_one = p->core_ghz > 0 ? gbps / p->core_ghz : 0;
 		pk->transfers_one = gbps * 1e9 / bpt;
-		pk->bytes_per_transfer = bpt;
+		pk->bpt_one = bpt;
 	}
 	if (fig == 1 && gbps > pk->gbps_all) {
 		pk->from_all = p->noisy;
 		pk->gbps_all = gbps;
 		pk->bpc_all = p->core_ghz > 0 ? gbps / p->core_ghz / (double)p->threads : 0;
 		pk->transfers_all = gbps * 1e9 / bpt;
-		if (!pk->bytes_per_transfer)
-			pk->bytes_per_transfer = bpt;
+		pk->bpt_all = bpt;
 	}
 }
 
@@ -249,7 +248,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		pk->latency_ns = stats_median(ns, n);
 		pk->latency_cycles = stats_median(cyc, nc);
 		pk->transfers_one = 1e9 / pk->latency_ns;
-		pk->bytes_per_transfer = KERN_LINE;
+		pk->bpt_one = KERN_LINE;
 	}
 	rc = 0;
 out:

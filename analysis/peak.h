@@ -13,7 +13,8 @@ struct peak {
 	double gbps_one, gbps_all;           /* best of 1 thread / of the most threads measured */
 	int threads_all;                     /* that most; 0 when only 1 thread was measured */
 	double bpc_one, bpc_all;             /* the same per core and core cycle (the point's own clock) */
-	double bytes_per_transfer;           /* access width in L1, a line elsewhere */
+	double bpt_one, bpt_all;             /* bytes per transfer of each figure's point: its access width in
+						L1 (variants of one access differ), a line elsewhere */
 	double latency_ns, latency_cycles;   /* latency rows: median over the level's points */
 	double transfers_one, transfers_all; /* per second */
 	int indicator;                       /* verdict index, -1 when none */

@@ -141,6 +141,26 @@ for f in (rate, peak):
     assert abs(f(sys.argv[2]) / f(sys.argv[1]) - 1) < 1e-6, (f.__name__, f(sys.argv[1]), f(sys.argv[2]))
 PY
 
+# Bytes per transfer are each figure's own: L1 read's one-core best from load.avx512 (64 B) and its all-cores
+# best from load.sse (16 B) give 64 and 16, and on every row a transfer rate times its bytes is its GB/s (one
+# column once said 64 for both, the all-cores rate counting 16-byte transfers).
+W=$TMP/widths
+mkdir -p "$W" && cp "$D/machine.json" "$W/"
+edit "$D/raw.csv" "$W/raw.csv" '
+if r["level"] == "L1" and (r["variant"], r["threads"]) in (("load.avx512", "1"), ("load.sse", "2")):
+    r["seconds"] = "%.9g" % (float(r["seconds"]) / 1.2)'
+expect_status "analyze with L1 read's figures from variants of two widths succeeds" 0 "$PMUCHECK" analyze -q "$W"
+check "L1 read: 64 bytes per transfer on one core, 16 on all" \
+	test "$(peak "$W" L1 read bytes_per_transfer)" = 64 -a "$(peak "$W" L1 read bytes_per_transfer_all_cores)" = 16
+check "every transfer rate times its bytes per transfer is its GB/s" python3 - "$W/peaks.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    for g, t, b in (("gbps_1_core", "transfers_per_s_1_core", "bytes_per_transfer"),
+                    ("gbps_all_cores", "transfers_per_s_all_cores", "bytes_per_transfer_all_cores")):
+        if r[g]:
+            assert abs(float(r[t]) * float(r[b]) / 1e9 / float(r[g]) - 1) < 1e-3, (r["level"], r["access"], g)
+PY
+
 # Missing clocks: repetitions 0 and 1 have none, repetition 2 says 2.0 GHz (the run's is 3.0). Cycles must
 # be the ns at 2.0 GHz: reading the empty clocks as 0 would give 0 (median of 0, 0, 2), and falling back
 # to the run's clock 3.0 GHz.
