@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 D=$TMP/run
-"$PMUCHECK" run --kernels touch,load.gpr,splitread --sizes 64k,4M --args 0,60 --threads 1 --reps 3 \
+"$PMUCHECK" run --kernels touch,load.gpr,splitread --sizes 64k,256k,4M --args 0,60 --threads 1 --reps 3 \
 	--min-time 5 --reported-levels --events page-faults,minor-faults,cycles --keep-going \
 	--no-progress --out "$D" >"$TMP/run.out" 2>&1
 check "run with software events writes a results directory" test -s "$D/raw.csv"
