@@ -209,7 +209,9 @@ static int read_hypotheses(const char *path, json_t *experiments, struct machine
 	return 0;
 }
 
-/* A speed probe's figures (harness speed_probe_json); points 0 when absent. */
+/* A speed probe's figures (harness speed_probe_json); points 0 when absent, or when it has no positive
+   best figure: a probe without gbps figures read "0.0 GB/s at best ... -nan % below the best" in the
+   report, a figure never measured. */
 static void read_probe(json_t *o, struct machine_probe *p)
 {
 	text(o, "kernel", p->kernel, sizeof p->kernel);
@@ -225,6 +227,8 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->points_recovered = (int)number(o, "points_recovered", 0);
 	p->waited_seconds = number(o, "waited_seconds", 0);
 	p->slow_below = number(o, "slow_below", 0);
+	if (!(p->best > 0))
+		p->points = 0;
 }
 
 /* The last-level check's figures (harness level_check_json); points 0 when absent. */

@@ -217,6 +217,12 @@ check "report.md states the points before which the run waited for a slow machin
 	"$TMP/waited/report.md"
 check "... and after how many it read at speed again" grep -qF "after 2 of them it read at speed again" \
 	"$TMP/waited/report.md"
+# A speed probe without figures (points, but no gbps_*) is no measurement: report.md says nothing of it, never
+# "0.0 GB/s at best ... -nan % below the best".
+rewritten "$M" "$TMP/nofigures" "$quiet
+dist['speed_probe'] = {'kernel': 'load.avx2', 'points': 5}"
+check "a speed probe without figures is left out of report.md" \
+	bash -c '! grep -q -e "Machine speed\*\*: a" -e "-nan" -e "nan %" "$1"' _ "$TMP/nofigures/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
 # A last cache level that did not hold one of its points makes a quiet run disturbed.
