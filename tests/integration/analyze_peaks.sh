@@ -293,3 +293,13 @@ for other in 'r["placement"] = "remote"' 'r["thp_share"] = "0.5000"'; do
 	check "with $other the probe (local memory, huge pages) stands for no point, L2 stays 4 ns: $(peak "$R" L2 latency latency_ns)" \
 		test "$(peak "$R" L2 latency latency_ns)" = 4 -a "$(peak "$R" L2 latency quality)" = ok
 done
+
+# docs/results-format.md lists every access a peaks.csv row can have: each of kern.h's but `fault` (touch
+# points belong to no level); copy, nt-copy and nt-triad were once missing.
+check "docs/results-format.md names every access of peaks.csv" python3 - "$TOP" <<'PY'
+import re, sys
+names = re.search(r"kern_access_names\[KA_COUNT\] = \{(.*?)\}", open(sys.argv[1] + "/kernels/kern_names.c").read(), re.S)
+doc = open(sys.argv[1] + "/docs/results-format.md").read().split("## peaks.csv")[1].split("| column |")[0]
+missing = [n for n in re.findall(r'"([^"]*)"', names.group(1)) if n not in ("", "fault") and "`%s`" % n not in doc]
+assert not missing, missing
+PY
