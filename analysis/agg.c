@@ -415,7 +415,7 @@ static int settle_rates(struct agg *a)
 		struct agg_cell *c = &a->cells[i];
 		double t = a->points[c->point].seconds;
 		memcpy(tmp, c->counts, c->n * sizeof *tmp);
-		c->rate = c->n && isfinite(t) ? stats_median_select(tmp, c->n) / t : 0;
+		c->rate = c->n && isfinite(t) && t > 0 ? stats_median_select(tmp, c->n) / t : 0;
 	}
 	free(tmp);
 	return 0;
