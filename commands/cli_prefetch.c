@@ -106,8 +106,10 @@ static int restore(const int *cpus, int ncpus, struct err *e)
 	char report[8192];
 	int rc = pf_restore_saved(cpus, ncpus, report, sizeof report, e);
 
-	if (rc < 0)
+	if (rc < 0) {
+		printf("%s", report); /* the CPUs that were put back, even though some could not be */
 		return rc;
+	}
 	printf("%s", rc ? report : "nothing to restore: no saved prefetcher values\n");
 	return 0;
 }

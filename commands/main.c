@@ -15,9 +15,10 @@ static void recover_prefetchers(void)
 	struct err e;
 	int rc = pf_recover_stale(report, sizeof report, &e);
 
-	if (rc == 0 && report[0])
+	/* what was put back is said even when some CPU could not be */
+	if (report[0])
 		fprintf(stderr, "pmucheck: a previous pmucheck did not finish; %s", report);
-	else if (rc < 0)
+	if (rc < 0)
 		fprintf(stderr, "pmucheck: warning: %s\n", e.msg);
 }
 

@@ -37,27 +37,32 @@ static int in_list(int cpu, const int *list, int n)
 }
 
 /* Puts back the saved values of the selected CPUs (table bits only) and drops them from s; the
-   file then holds what is left, or goes. Stops at the first CPU that fails, which stays saved. */
+   file then holds what is left, or goes. Every CPU is tried even after a failure, as pf_restore does:
+   one offline CPU must not leave the others changed. The ones that fail stay saved, and the first
+   failure is returned. */
 static int restore_file(const char *path, struct pf_saved *s, const int *cpus, int ncpus, char *report,
 			size_t len, struct err *e)
 {
 	int kept = 0, done = 0, rc = 0;
 
 	for (int i = 0; i < s->n; i++) {
+		struct err one;
 		uint64_t old;
-		int fd;
+		int fd, one_rc;
 
-		if (rc || !in_list(s->cpu[i], cpus, ncpus)) {
+		if (!in_list(s->cpu[i], cpus, ncpus)) {
 			s->cpu[kept] = s->cpu[i];
 			s->val[kept++] = s->val[i];
 			continue;
 		}
-		rc = msr_open(s->cpu[i], 1, &fd, e);
-		if (!rc) {
-			rc = msr_update(fd, s->cpu[i], s->msr, s->mask, s->val[i] & s->mask, &old, e);
+		one_rc = msr_open(s->cpu[i], 1, &fd, &one);
+		if (!one_rc) {
+			one_rc = msr_update(fd, s->cpu[i], s->msr, s->mask, s->val[i] & s->mask, &old, &one);
 			close(fd);
 		}
-		if (rc) {
+		if (one_rc) {
+			if (!rc)
+				rc = err_set(e, one_rc, "%s", one.msg);
 			s->cpu[kept] = s->cpu[i];
 			s->val[kept++] = s->val[i];
 			continue;

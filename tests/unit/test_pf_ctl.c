@@ -451,6 +451,43 @@ static void test_restore_of_some_cpus_keeps_the_others_saved(void **state)
 	fake_drop(&f);
 }
 
+/* A CPU gone offline since the kill (its MSR file missing) must not keep the CPUs after it changed:
+   every other CPU is put back, and only the missing one stays in the state file for a later restore,
+   at the next start and by the restore command alike. */
+static void test_restore_past_an_offline_cpu_puts_back_the_others(void **state)
+{
+	char report[2048], cpu1[128], away[160];
+	struct fake f;
+	struct err e;
+
+	(void)state;
+	fake_make(&f, "GenuineIntel:6:0x55", 0x1a4);
+	snprintf(cpu1, sizeof cpu1, "%s/1", f.dir);
+	snprintf(away, sizeof away, "%s/1.offline", f.dir);
+	for (int via_restore = 0; via_restore < 2; via_restore++) {
+		kill_a_session();
+		assert_int_equal(rename(cpu1, away), 0);
+		if (via_restore)
+			assert_int_equal(pf_restore_saved(NULL, 0, report, sizeof report, &e), E_RUNTIME);
+		else
+			assert_int_equal(pf_recover_stale(report, sizeof report, &e), E_RUNTIME);
+		assert_non_null(strstr(e.msg, "/1/msr"));
+		assert_non_null(strstr(report, "CPU 3:"));
+		for (int cpu = 0; cpu < NCPU; cpu++)
+			if (cpu != 1)
+				assert_int_equal(fake_get(&f, cpu), f.orig[cpu]);
+		assert_null(strstr(read_file(f.dir, "prefetch.state"), "cpu 0 "));
+		assert_non_null(strstr(read_file(f.dir, "prefetch.state"), "cpu 1 "));
+		assert_null(strstr(read_file(f.dir, "prefetch.state"), "cpu 3 "));
+		assert_int_equal(rename(away, cpu1), 0);
+		assert_int_equal(fake_get(&f, 1), f.orig[1] | 0xf);
+		assert_int_equal(pf_restore_saved(NULL, 0, report, sizeof report, &e), 1);
+		assert_all(&f, 0, 0);
+		assert_false(state_exists(&f, "prefetch.state"));
+	}
+	fake_drop(&f);
+}
+
 static void test_corrupt_state_file_is_reported_and_nothing_written(void **state)
 {
 	char path[128], report[256];
@@ -525,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_restore_command_also_recovers_a_killed_session),
 		cmocka_unit_test(test_held_change_outlives_sessions_until_restore),
 		cmocka_unit_test(test_restore_of_some_cpus_keeps_the_others_saved),
+		cmocka_unit_test(test_restore_past_an_offline_cpu_puts_back_the_others),
 		cmocka_unit_test(test_corrupt_state_file_is_reported_and_nothing_written),
 		cmocka_unit_test(test_unknown_model_writes_nothing),
 		cmocka_unit_test(test_state_dir_override_moves_the_state_files),
