@@ -34,19 +34,28 @@ static char alt_stack[64 * 1024];
 
 static void put_back(void)
 {
+	int failed = 0;
+
 	if (!guard.armed || getpid() != guard.owner)
 		return;
+	/* A CPU that cannot be read or written (gone offline) does not stop the others. */
 	for (int i = 0; i < guard.n; i++) {
 		uint64_t v;
 
-		if (pread(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v)
+		if (pread(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v) {
+			failed = 1;
 			continue;
+		}
 		v = (v & ~guard.mask) | (guard.vals[i] & guard.mask);
 		if (pwrite(guard.fds[i], &v, sizeof v, guard.msr) != sizeof v)
-			return; /* keep the state file: the next start retries */
-		if (i == 0)
+			failed = 1;
+		else if (i == 0)
 			pf_stop_at("guard-first");
 	}
+	/* Then the state file stays whole, for the next start to retry (putting back a CPU that is
+	   already back writes nothing); dropping the restored CPUs from it is no work for a handler. */
+	if (failed)
+		return;
 	unlink(guard.state_path);
 	guard.armed = 0;
 }

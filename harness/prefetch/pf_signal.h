@@ -4,9 +4,9 @@
  * A signal handler may only use async-signal-safe calls, so everything it needs (descriptors, MSR,
  * mask, saved values, state file path) is copied into static memory when a session is armed. On
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS and SIGABRT the handler writes the values back
- * (table bits only, pread + pwrite), removes the state file, and re-raises the signal with its
- * default action, so the exit status and core dump are what they would have been. exit() without
- * pf_close does the same through atexit. Signals the process ignores (nohup) stay ignored.
+ * (table bits only, pread + pwrite), removes the state file (kept when a CPU could not be put back:
+ * the next start retries), and re-raises the signal with its default action, so the exit status and
+ * core dump are what they would have been. exit() without pf_close does the same through atexit. Signals the process ignores (nohup) stay ignored.
  */
 #ifndef PMUCHECK_PF_SIGNAL_H
 #define PMUCHECK_PF_SIGNAL_H
