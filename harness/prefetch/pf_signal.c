@@ -36,7 +36,8 @@ static void put_back(void)
 {
 	int failed = 0;
 
-	if (!guard.armed || getpid() != guard.owner)
+	/* sequentially consistent, mirrored in pf_guard_disarm */
+	if (!__atomic_load_n(&guard.armed, __ATOMIC_SEQ_CST) || getpid() != guard.owner)
 		return;
 	/* A CPU that cannot be read or written (gone offline) does not stop the others. */
 	for (int i = 0; i < guard.n; i++) {
@@ -154,8 +155,14 @@ void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint
 
 void pf_guard_disarm(void)
 {
-	guard.armed = 0;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* Sequentially consistent store then load, mirrored in on_signal (dying, then armed in put_back):
+	   either a handler on another thread sees the guard disarmed and leaves the descriptors alone, or
+	   this thread sees the handler and goes no further. The caller closes the descriptors next, and a
+	   results file opened after that could get their numbers and the handler's pwrite. */
+	__atomic_store_n(&guard.armed, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&guard.dying, __ATOMIC_SEQ_CST))
+		for (;;)
+			pause(); /* until the handler's re-raised signal ends the process */
 	for (int i = 0; i < NGUARDED; i++)
 		if (installed[i])
 			sigaction(guarded[i], &previous[i], NULL);

@@ -18,7 +18,9 @@
 void pf_guard_arm(uint32_t msr, uint64_t mask, int n, const int *fds, const uint64_t *vals,
 		  const char *state_path);
 
-/* Disarms and puts the previous signal actions back. */
+/* Disarms and puts the previous signal actions back. Never returns once a handler has started on
+   another thread: the process is about to die of the signal, and the handler may still be using the
+   descriptors the caller would close. */
 void pf_guard_disarm(void);
 
 /* Brackets every session write. A handler running on another thread waits for the write in
