@@ -43,6 +43,7 @@ static int start_session(struct pf_ctl *c, struct err *e)
 		rc = msr_read(c->fd[i], c->cpu[i], c->t->msr, &c->start[i], e);
 	if (rc)
 		goto fail;
+	snprintf(s.layout, sizeof s.layout, "%s", c->t->layout);
 	memcpy(s.cpu, c->cpu, (size_t)c->n * sizeof *c->cpu);
 	memcpy(s.val, c->start, (size_t)c->n * sizeof *c->start);
 	pf_state_path(PF_SESSION, c->state_path, sizeof c->state_path);

@@ -167,6 +167,7 @@ static int save_held(const struct pf_table *t, const int *cpu, const int *fd, in
 			       ", not this CPU's table; run 'pmucheck prefetch restore' first",
 			       path, s.msr, s.mask);
 	s.pid = getpid();
+	snprintf(s.layout, sizeof s.layout, "%s", t->layout); /* files from before it was recorded too */
 	for (int i = 0; i < n; i++) {
 		if (in_list(cpu[i], s.cpu, s.n))
 			continue;

@@ -59,6 +59,8 @@ static int parse_line(const char *line, struct pf_saved *s)
 		s->mask = v;
 		return 0;
 	}
+	if (sscanf(line, "layout %31s", s->layout) == 1)
+		return 0;
 	if (sscanf(line, "cpu %d %llx", &cpu, &v) == 2 && cpu >= 0 && s->n < PF_MAX_CPUS) {
 		s->cpu[s->n] = cpu;
 		s->val[s->n++] = v;
@@ -67,15 +69,32 @@ static int parse_line(const char *line, struct pf_saved *s)
 	return -1;
 }
 
+/* The table the file was saved for: the layout it records, when that is a layout of this CPU's vendor,
+   so that a model whose layout only a config names is restored without that config (sudo resets
+   PMUCHECK_CONFIG_DIR); else, for files that record none, this CPU's table. */
+static int saved_table(const struct pf_saved *s, const struct pf_table **t, const char **model, struct err *e)
+{
+	struct cpuid_info id;
+
+	if (cpuid_read(&id))
+		return E_RUNTIME;
+	if (!s->layout[0])
+		return pf_table_for(&id, t, model, e);
+	*t = pf_layout_named(s->layout);
+	if (!*t || strcmp((*t)->vendor, id.vendor))
+		return E_RUNTIME;
+	*model = (*t)->name;
+	return 0;
+}
+
 /* A state file may only name this CPU's prefetcher MSR and bits of its table: anything else (a
    corrupt or foreign file) is not pmucheck's to write, and "restoring" it could write any MSR. */
 static int check_table(const char *path, const struct pf_saved *s, struct err *e)
 {
 	const struct pf_table *t;
 	const char *model;
-	struct cpuid_info id;
 
-	if (cpuid_read(&id) || pf_table_for(&id, &t, &model, e))
+	if (saved_table(s, &t, &model, e))
 		return err_set(e, E_RUNTIME,
 			       "%s: this CPU has no prefetcher table to check MSR 0x%" PRIx32
 			       " against; not restoring it (remove the file if it is not pmucheck's)",
@@ -143,6 +162,8 @@ static int write_all(FILE *f, const struct pf_saved *s)
 	fprintf(f, "# pmucheck prefetcher state: the values 'pmucheck prefetch restore' puts back\n");
 	fprintf(f, "kind %s\npid %d\nmsr 0x%" PRIx32 "\nmask 0x%" PRIx64 "\n",
 		s->kind == PF_SESSION ? "session" : "held", (int)s->pid, s->msr, s->mask);
+	if (s->layout[0])
+		fprintf(f, "layout %s\n", s->layout);
 	for (int i = 0; i < s->n; i++)
 		fprintf(f, "cpu %d 0x%016" PRIx64 "\n", s->cpu[i], s->val[i]);
 	if (fflush(f) || fsync(fileno(f)))

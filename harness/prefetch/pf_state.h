@@ -7,6 +7,8 @@
  *     pid 1234
  *     msr 0x1a4
  *     mask 0xf                the bits that were changed and will be restored
+ *     layout intel-1a4        the table's layout (pf_layout_named), which vouches for msr and mask
+ *                             at the restore without the config that may have named it
  *     cpu 0 0x0000000000400000   one line per CPU: its value before the change
  * It is written to a temporary name, fsync'd and renamed, so a crash leaves the old or the new one.
  */
@@ -27,6 +29,7 @@ struct pf_saved {
 	pid_t pid;
 	uint32_t msr;
 	uint64_t mask;
+	char layout[32]; /* "" in files written before it was recorded */
 	int n;
 	int cpu[PF_MAX_CPUS];
 	uint64_t val[PF_MAX_CPUS];

@@ -63,6 +63,17 @@ printf '[arch]\nname = zen6\ntitle = Test Zen 6\nvendor = AuthenticAMD\nmatch = 
 vendor_case zen6-by-config AuthenticAMD:0x1a:0x50 0xc0000108 0x2f l1-stride 0x2
 "$PMUCHECK" prefetch status >"$TMP/status6" 2>&1
 check "its status names the config that gave the layout" grep -q "Test Zen 6 (.*zen6.ini: prefetch = amd-c0000108)" "$TMP/status6"
+# The values such a model's state file holds are put back without that config too (sudo's env_reset
+# drops PMUCHECK_CONFIG_DIR): the file records the layout that vouched for its MSR and bits.
+make_fake "$TMP/zen6-noconfig" AuthenticAMD:0x1a:0x50 0xc0000108 2
+"$PMUCHECK" prefetch off >/dev/null 2>&1
+env -u PMUCHECK_CONFIG_DIR "$PMUCHECK" prefetch restore >"$TMP/restore6" 2>&1
+if [ $? -eq 0 ] && at_original && [ ! -e "$PMUCHECK_MSR_DIR/prefetch.held" ]; then
+	ok "a held change of a model known by its config is restored without the config"
+else
+	notok "a held change of a model known by its config is restored without the config" \
+		"$(cat "$TMP/restore6") $(msr_values | tr '\n' ' ')"
+fi
 sed -i 's/amd-c0000108/intel-1a4/' "$CFG/zen6.ini"
 make_fake "$TMP/zen6-intel" AuthenticAMD:0x1a:0x50 0xc0000108 2
 expect_status "a config naming an Intel layout for an AMD model: prefetch off refused (exit 2)" 2 "$PMUCHECK" prefetch off
