@@ -24,7 +24,13 @@ static inline uint64_t tsc_end(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* TSC ticks per second, measured against CLOCK_MONOTONIC_RAW over about `ms` milliseconds (median of 3). */
+#define TSC_SAMPLES 3
+
+/* TSC ticks per second, measured against CLOCK_MONOTONIC_RAW over about `ms` milliseconds (tsc_hz_of its
+   TSC_SAMPLES intervals). */
 double tsc_calibrate_hz(unsigned ms);
+
+/* The median rate of TSC_SAMPLES intervals of ticks[i] TSC ticks in ns[i] nanoseconds. */
+double tsc_hz_of(const uint64_t ticks[TSC_SAMPLES], const double ns[TSC_SAMPLES]);
 
 #endif
