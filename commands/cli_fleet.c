@@ -226,18 +226,29 @@ static int wait_jobs(char *ids, struct err *e)
 	}
 }
 
+/* "<node>-YYYYMMDDTHHMMSSZ", the job script's name for node's directory. The stamp must follow the name
+   whole: node n1 would otherwise take n1-b-<UTC time>, node n1-b's, for its own. */
+static int is_node_dir(const char *name, const char *node)
+{
+	size_t nl = strlen(node);
+	const char *t = name + nl + 1;
+
+	if (strncmp(name, node, nl) || name[nl] != '-' || strlen(t) != 16 || t[8] != 'T' || t[15] != 'Z')
+		return 0;
+	return strspn(t, "0123456789") == 8 && strspn(t + 9, "0123456789") == 6;
+}
+
 /* An analysed results directory of node made since `since`, or 0. */
 static int node_result(const char *shared, const char *node, time_t since, char *dir, size_t len)
 {
 	DIR *d = opendir(shared);
 	struct dirent *de;
-	size_t nl = strlen(node);
 	int found = 0;
 
 	while (d && !found && (de = readdir(d))) {
 		char p[PATH_MAX + 300];
 		struct stat sb;
-		if (strncmp(de->d_name, node, nl) || de->d_name[nl] != '-')
+		if (!is_node_dir(de->d_name, node))
 			continue;
 		snprintf(p, sizeof p, "%s/%s/events.json", shared, de->d_name);
 		if (!stat(p, &sb) && sb.st_mtime >= since) {
