@@ -264,38 +264,40 @@ static int node_result(const char *shared, const char *node, time_t since, char 
 static int fleet(struct fleet *f, struct err *e)
 {
 	static char nodes[1 << 20];
-	char *ids = NULL, *save = NULL, job[64];
-	size_t idlen = 0;
-	FILE *idf = open_memstream(&ids, &idlen);
+	char *ids = NULL, *sub = NULL, *save = NULL, job[64];
+	size_t idlen = 0, sublen = 0;
+	FILE *idf = open_memstream(&ids, &idlen), *subf = open_memstream(&sub, &sublen);
 	time_t since = time(NULL) - 1;
 	unsigned n = 0, bad = 0;
 	int rc;
 
-	if (!idf)
-		return err_set(e, E_RUNTIME, "out of memory");
+	if (!idf || !subf) {
+		rc = err_set(e, E_RUNTIME, "out of memory");
+		goto out;
+	}
 	/* the job script reads it: the nodes run this very pmucheck */
 	setenv("PMUCHECK", f->self, 1);
-	if ((rc = node_list(f, nodes, sizeof nodes, e))) {
-		fclose(idf);
-		free(ids);
-		return rc;
-	}
+	if ((rc = node_list(f, nodes, sizeof nodes, e)))
+		goto out;
 	for (char *node = strtok_r(nodes, " \n", &save); node && !rc; node = strtok_r(NULL, " \n", &save)) {
 		if ((rc = submit(f, node, job, sizeof job, e)))
 			break;
 		fprintf(idf, "%s%s", n++ ? "," : "", job);
+		fprintf(subf, "%s\n", node);
 		printf(f->quiet ? "%s\n" : "%s: job %s\n", f->quiet ? job : node, job);
 		fflush(stdout);
 	}
 	fclose(idf);
+	fclose(subf);
+	idf = subf = NULL;
 	if (!rc && f->wait && n) {
 		if (!f->quiet)
 			printf("waiting for %u jobs\n", n);
 		fflush(stdout);
 		rc = wait_jobs(ids, e);
 		save = NULL;
-		node_list(f, nodes, sizeof nodes, e);
-		for (char *node = strtok_r(nodes, " \n", &save); node && !rc;
+		/* the nodes submitted, not Slurm's list again: that may have changed or fail to come */
+		for (char *node = strtok_r(sub, "\n", &save); node && !rc;
 		     node = strtok_r(NULL, " \n", &save)) {
 			char dir[PATH_MAX];
 			if (node_result(f->shared, node, since, dir, sizeof dir)) {
@@ -310,7 +312,13 @@ static int fleet(struct fleet *f, struct err *e)
 			rc = err_set(e, E_RUNTIME, "%u of %u nodes left no analysed results directory", bad,
 				     n);
 	}
+out:
+	if (idf)
+		fclose(idf);
+	if (subf)
+		fclose(subf);
 	free(ids);
+	free(sub);
 	return rc;
 }
 

@@ -35,3 +35,12 @@ expect_status "a node whose job left no results fails --wait" 1 fleet FAKE_NODES
 cp "$TMP/check.out" "$TMP/prefix.out"
 check "... naming that node" grep -q "^n1: no results" "$TMP/prefix.out"
 check "... and crediting n1-b with its own directory" grep -q "^n1-b: $SH/n1-b-2" "$TMP/prefix.out"
+
+# Slurm answers the node list once, then no more (slurmctld restarting while the jobs ran): the nodes
+# submitted are still each named, and the one without results still fails --wait.
+rm -rf "$SH"/* "$TMP/scontrol.calls"
+expect_status "a node list Slurm no longer gives after the jobs still fails --wait" 1 \
+	fleet FAKE_NODES="n1 n2 n3" FAKE_FAIL=n2 FAKE_SCONTROL_OK=1
+cp "$TMP/check.out" "$TMP/relist.out"
+check "... naming the node without results" grep -q "^n2: no results" "$TMP/relist.out"
+check "... and each other node submitted" test "$(grep -c "^n[13]: $SH/n[13]-2" "$TMP/relist.out")" -eq 2
