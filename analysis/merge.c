@@ -26,8 +26,10 @@ static int refuse(struct merge_summary *s, const char *dir, const char *reason)
 
 void merge_free(struct merge *m)
 {
-	for (unsigned i = 0; i < m->nnode; i++)
+	for (unsigned i = 0; i < m->nnode; i++) {
 		free(m->node[i].val);
+		free(m->node[i].noisy);
+	}
 	for (unsigned i = 0; i < m->ntype; i++) {
 		free(m->type[i].node);
 		free(m->type[i].fig);

@@ -25,6 +25,8 @@ struct merge_node {
 	unsigned type, arch;
 	char fact[MF_COUNT][MERGE_TEXT];
 	double *val; /* by the type's figure index; NaN (or beyond nval) where the node has no figure */
+	unsigned char *noisy; /* by figure index: 1 where peaks.csv's quality says the figure is a noisy
+				 point's; such a figure is shown but neither forms the median nor is judged */
 	unsigned nval;
 };
 

@@ -26,6 +26,17 @@ static int is_outlier(const struct merge *m, unsigned node)
 	return 0;
 }
 
+static int type_noisy(const struct merge_type *t, const struct merge *m)
+{
+	for (unsigned i = 0; i < t->nnode; i++) {
+		const struct merge_node *nd = &m->node[t->node[i]];
+		for (unsigned k = 0; k < nd->nval; k++)
+			if (nd->noisy[k] && nd->val[k] > 0)
+				return 1;
+	}
+	return 0;
+}
+
 static void type_md(FILE *f, const struct merge *m, unsigned ti, const char *plot)
 {
 	const struct merge_type *t = &m->type[ti];
@@ -48,7 +59,10 @@ static void type_md(FILE *f, const struct merge *m, unsigned ti, const char *plo
 		const struct merge_node *nd = &m->node[t->node[i]];
 		fprintf(f, is_outlier(m, t->node[i]) ? "| **%s** |" : "| %s |", nd->name);
 		for (unsigned k = 0; k < t->nfig; k++)
-			cell(f, k < nd->nval ? nd->val[k] : NAN);
+			if (k < nd->nval && nd->noisy[k] && nd->val[k] > 0)
+				fprintf(f, " %.4g (noisy) |", nd->val[k]);
+			else
+				cell(f, k < nd->nval ? nd->val[k] : NAN);
 		fputc('\n', f);
 	}
 	fputs("| *median* |", f);
@@ -61,6 +75,10 @@ static void type_md(FILE *f, const struct merge *m, unsigned ti, const char *plo
 		else
 			fputs(" |", f);
 	fputs("\n\n", f);
+	if (type_noisy(t, m))
+		fputs("A figure marked (noisy) is a disturbed point's (peaks.csv quality `noisy`): "
+		      "shown, but left out of the median and the spread, and never called an outlier.\n\n",
+		      f);
 	if (plot)
 		fprintf(f, "![Type %u: every node's figures in %% of the type's median](%s)\n\n", ti + 1,
 			plot);

@@ -61,7 +61,7 @@ static double node_val(const struct merge_node *nd, unsigned f)
 
 static void write_nodes_csv(FILE *f, const struct merge *m)
 {
-	fputs("type,node,dir,figure,value,type_median,type_spread,deviation\n", f);
+	fputs("type,node,dir,figure,value,type_median,type_spread,deviation,quality\n", f);
 	for (unsigned ti = 0; ti < m->ntype; ti++)
 		for (unsigned i = 0; i < m->type[ti].nnode; i++) {
 			const struct merge_type *t = &m->type[ti];
@@ -81,8 +81,9 @@ static void write_nodes_csv(FILE *f, const struct merge *m)
 				fputc(',', f);
 				num_field(f, t->fig[k].spread);
 				fputc(',', f);
-				fprintf(f, "%.4f", v / t->fig[k].median - 1);
-				fputc('\n', f);
+				if (t->fig[k].median > 0)
+					fprintf(f, "%.4f", v / t->fig[k].median - 1);
+				fprintf(f, ",%s\n", nd->noisy[k] ? "noisy" : "ok");
 			}
 		}
 }
@@ -183,7 +184,15 @@ static void write_type_json(FILE *f, const struct merge *m, unsigned ti)
 				fprintf(f, ": %.6g", node_val(nd, k));
 				first = 0;
 			}
-		fputs(" }, \"outlier\": [", f);
+		fputs(" }, \"noisy\": [", f);
+		first = 1;
+		for (unsigned k = 0; k < t->nfig; k++)
+			if (node_val(nd, k) > 0 && nd->noisy[k]) {
+				fputs(first ? " " : ", ", f);
+				jstr(f, t->fig[k].name);
+				first = 0;
+			}
+		fputs(" ], \"outlier\": [", f);
 		first = 1;
 		for (unsigned o = 0; o < m->nout; o++)
 			if (m->out[o].node == n) {

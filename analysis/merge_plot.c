@@ -25,7 +25,7 @@ static int type_plot(const struct merge *m, unsigned ti, struct out_plot *p)
 			const struct merge_node *nd = &m->node[t->node[i]];
 			double v = k < nd->nval ? nd->val[k] : 0;
 			if (v > 0 && t->fig[k].median > 0 &&
-			    out_series_add(s, i + 1, 100 * v / t->fig[k].median, 0))
+			    out_series_add(s, i + 1, 100 * v / t->fig[k].median, nd->noisy[k]))
 				return -1;
 		}
 	}

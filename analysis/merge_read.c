@@ -190,27 +190,35 @@ static int find_fig(struct merge_type *t, const char *name, int latency)
 	return (int)t->nfig++;
 }
 
-static int set_val(struct merge_node *nd, unsigned i, double v)
+static int set_val(struct merge_node *nd, unsigned i, double v, int noisy)
 {
 	if (i >= nd->nval) {
 		double *p = realloc(nd->val, (i + 1) * sizeof *p);
+		unsigned char *q;
 		if (!p)
 			return -1;
-		for (unsigned k = nd->nval; k <= i; k++)
-			p[k] = NAN;
 		nd->val = p;
+		if (!(q = realloc(nd->noisy, i + 1)))
+			return -1;
+		nd->noisy = q;
+		for (unsigned k = nd->nval; k <= i; k++)
+			p[k] = NAN, q[k] = 0;
 		nd->nval = i + 1;
 	}
 	nd->val[i] = v;
+	nd->noisy[i] = (unsigned char)noisy;
 	return 0;
 }
 
 static int add_figures(struct merge_type *t, struct merge_node *nd, const struct out_csv *pk)
 {
-	int lc = out_csv_col(pk, "level"), ac = out_csv_col(pk, "access");
+	int lc = out_csv_col(pk, "level"), ac = out_csv_col(pk, "access"), qc = out_csv_col(pk, "quality");
 
 	for (unsigned r = 0; r < pk->nrows; r++)
 		for (size_t c = 0; c < NFIG_COLS; c++) {
+			/* "noisy (n of m points disturbed)": a figure of the row is a disturbed point's (the
+			   row does not say which); older files without the column count as clean */
+			int noisy = qc >= 0 && !strncmp(pk->rows[r][qc], "noisy", 5);
 			const char *cell = pk->rows[r][out_csv_col(pk, fig_cols[c].col)];
 			char name[96], *end;
 			double v = strtod(cell, &end);
@@ -219,7 +227,8 @@ static int add_figures(struct merge_type *t, struct merge_node *nd, const struct
 				continue;
 			snprintf(name, sizeof name, "%s %s %s", pk->rows[r][lc], pk->rows[r][ac],
 				 fig_cols[c].what);
-			if ((fi = find_fig(t, name, fig_cols[c].latency)) < 0 || set_val(nd, (unsigned)fi, v))
+			if ((fi = find_fig(t, name, fig_cols[c].latency)) < 0 ||
+			    set_val(nd, (unsigned)fi, v, noisy))
 				return -1;
 		}
 	return 0;

@@ -12,9 +12,11 @@
 /* 1/1.4826: the median absolute deviation of a normal distribution in standard deviations. */
 #define MAD_TO_Z 0.6745
 
+/* A figure the comparison may use: measured, and not from a disturbed point (a noisy figure would
+   move the type's median and be called an outlier for what disturbed its node's run). */
 static double node_val(const struct merge_node *nd, unsigned f)
 {
-	return f < nd->nval ? nd->val[f] : NAN;
+	return f < nd->nval && !nd->noisy[f] ? nd->val[f] : NAN;
 }
 
 static int add_outlier(struct merge *m, unsigned node, const char *reason)

@@ -2,7 +2,8 @@
 #ifndef PMUCHECK_OUT_REPORT_CSV_H
 #define PMUCHECK_OUT_REPORT_CSV_H
 
-#define OUT_CSV_COLS 16
+/* Columns kept; later ones are dropped. peaks.csv has 17 (its last, quality, is read by merge). */
+#define OUT_CSV_COLS 32
 
 struct out_csv {
 	char *cols[OUT_CSV_COLS];

@@ -9,6 +9,9 @@ R=$TMP/run
 "$PMUCHECK" run --quick -k load.sse,chase.plain --time-budget 5 --sizes 16k,256k --threads 1 \
 	--reported-levels --no-progress -o "$R" >"$TMP/run.out" 2>&1 && "$PMUCHECK" analyze --quiet "$R"
 check "a short run of this machine is analysed" test -s "$R/peaks.csv" -a -s "$R/events.json"
+# The outlier rule is judged on figures set below; a noisy one (a busy machine's) would be left out of it.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 { $c["quality"] = "ok" } 1' \
+	"$R/peaks.csv" >"$TMP/p" && mv "$TMP/p" "$R/peaks.csv"
 
 node() { # NAME: a copy of the run as node NAME
 	cp -r "$R" "$TMP/$1" && sed -i "s/\"host\": \"[^\"]*\"/\"host\": \"$1\"/" "$TMP/$1/machine.json"

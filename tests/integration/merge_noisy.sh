@@ -1,0 +1,36 @@
+#!/bin/bash
+# merge_noisy.sh — `pmucheck merge` of nodes made from one synthetic analysed run (tests/tools/rawgen),
+# fast enough to pin down the statistics: a figure that peaks.csv calls noisy (a disturbed point's) is
+# shown as such but neither moves its type's median nor makes its node an outlier.
+. "$(dirname "$0")/../lib.sh"
+RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
+if [ ! -x "$RAWGEN" ]; then
+	skip "merge of synthetic nodes" "needs $RAWGEN (make unit-tests)"
+	exit 0
+fi
+R=$TMP/run
+mkdir -p "$R" && "$RAWGEN" "$R" 4 3 >/dev/null && "$PMUCHECK" analyze --quiet "$R"
+check "a synthetic run is analysed" test -s "$R/peaks.csv" -a -s "$R/events.json"
+node() { # NAME: a copy of the run as node NAME
+	cp -r "$R" "$TMP/$1" && sed -i "s/\"host\": \"[^\"]*\"/\"host\": \"$1\"/" "$TMP/$1/machine.json"
+}
+for n in a b c d; do node $n; done
+# d's L2 read row rests on a disturbed point: a twentieth of the others' one-core bandwidth
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$1 == "L2" && $2 == "read" { $c["gbps_1_core"] /= 20; $c["quality"] = "noisy (1 of 1 points disturbed)" } 1' \
+	"$R/peaks.csv" >"$TMP/d/peaks.csv"
+
+O=$TMP/noisy
+expect_status "merge of four nodes, one with a noisy figure" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcd]
+check "the noisy figure makes no outlier" test ! -s "$(grep -v '^type,' "$O/outliers.csv" >"$TMP/o"; echo "$TMP/o")"
+check "... nor moves the type's median (that of a, b, c)" \
+	grep -q '^1,a,.*,L2 read GB/s 1 core,50,50,0,0.0000,ok$' "$O/nodes.csv"
+check "nodes.csv says the figure is noisy" grep -q '^1,d,.*,L2 read GB/s 1 core,2.5,50,0,-0.9500,noisy$' "$O/nodes.csv"
+check "merge.md marks it" grep -q '| d |.* 2.5 (noisy) |' "$O/merge.md"
+# the row does not say which of its figures is the disturbed point's: both bandwidths are noisy
+check "merge.json lists the row's figures as noisy" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["types"][0]
+d = [n for n in t["nodes"] if n["node"] == "d"][0]
+assert d["noisy"] == ["L2 read GB/s 1 core", "L2 read GB/s all cores"], d["noisy"]
+assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"] == [3]' "$O/merge.json"
