@@ -84,6 +84,10 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e);
    memory. */
 int merge_judge(struct merge *m);
 
+/* The most common class of event ev over the architecture's nodes that listed it (of equals the
+   weakest: VC_BOX last), and in *agree on how many. */
+unsigned merge_ev_majority(const struct merge_arch *a, const struct merge_event *ev, unsigned *agree);
+
 /* The outputs into the fileset's directory (merge_out.c, merge_plot.c). */
 struct fileset;
 int merge_write_tables(struct fileset *o, const struct merge *m, const struct merge_summary *s,

@@ -113,14 +113,8 @@ static void arch_md(FILE *f, const struct merge *m, const struct merge_arch *a)
 		"|---|---|---:|---|\n",
 		a->name, a->nnode);
 	for (unsigned k = 0; k < a->nev; k++) {
-		unsigned cnt[VC_COUNT] = {0}, best = 0, named = 0, other = 0;
-		for (unsigned i = 0; i < a->nnode; i++)
-			if (a->ev[k].cls[i] < VC_COUNT)
-				cnt[a->ev[k].cls[i]]++;
-		for (unsigned c = 1; c < VC_COUNT; c++)
-			if (cnt[c] > cnt[best])
-				best = c;
-		fprintf(f, "| `%s` | %s | %u of %u |", a->ev[k].name, verdict_class_names[best], cnt[best],
+		unsigned agree, best = merge_ev_majority(a, &a->ev[k], &agree), named = 0, other = 0;
+		fprintf(f, "| `%s` | %s | %u of %u |", a->ev[k].name, verdict_class_names[best], agree,
 			a->nnode);
 		for (unsigned i = 0; i < a->nnode; i++) {
 			unsigned c = a->ev[k].cls[i];

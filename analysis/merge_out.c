@@ -12,16 +12,17 @@
 #include "thresholds.h"
 #include "version.h"
 
-/* The most common class of event ev over the architecture's nodes that listed it, and how many. */
-static unsigned ev_majority(const struct merge_arch *a, const struct merge_event *ev, unsigned *agree)
+unsigned merge_ev_majority(const struct merge_arch *a, const struct merge_event *ev, unsigned *agree)
 {
 	unsigned cnt[VC_COUNT] = {0}, best = 0;
 
 	for (unsigned i = 0; i < a->nnode; i++)
 		if (ev->cls[i] < VC_COUNT)
 			cnt[ev->cls[i]]++;
+	/* ties go to the later class, the weaker claim (exact before approximate ... not measured): of
+	   one node exact and one not measured, the event must not read as exact */
 	for (unsigned c = 1; c < VC_COUNT; c++)
-		if (cnt[c] > cnt[best])
+		if (cnt[c] && cnt[c] >= cnt[best])
 			best = c;
 	*agree = cnt[best];
 	return best;
@@ -109,7 +110,7 @@ static void write_events_csv(FILE *f, const struct merge *m)
 	for (unsigned ai = 0; ai < m->narch; ai++) {
 		const struct merge_arch *a = &m->arch[ai];
 		for (unsigned k = 0; k < a->nev; k++) {
-			unsigned agree, c = ev_majority(a, &a->ev[k], &agree);
+			unsigned agree, c = merge_ev_majority(a, &a->ev[k], &agree);
 			char *list = NULL;
 			size_t len = 0;
 			FILE *l = open_memstream(&list, &len);
@@ -211,7 +212,7 @@ static void write_arch_json(FILE *f, const struct merge *m, const struct merge_a
 	jstr(f, a->name);
 	fprintf(f, ", \"nodes\": %u, \"events\": [", a->nnode);
 	for (unsigned k = 0; k < a->nev; k++) {
-		unsigned agree, c = ev_majority(a, &a->ev[k], &agree), first = 1;
+		unsigned agree, c = merge_ev_majority(a, &a->ev[k], &agree), first = 1;
 		fputs(k ? ",\n        { \"event\": " : "\n        { \"event\": ", f);
 		jstr(f, a->ev[k].name);
 		fprintf(f, ", \"class\": \"%s\", \"nodes_agreeing\": %u, \"disagreeing\": [", cls_name(c),

@@ -1,7 +1,8 @@
 #!/bin/bash
 # merge_noisy.sh — `pmucheck merge` of nodes made from one synthetic analysed run (tests/tools/rawgen),
 # fast enough to pin down the statistics: a figure that peaks.csv calls noisy (a disturbed point's) is
-# shown as such but neither moves its type's median nor makes its node an outlier.
+# shown as such but neither moves its type's median nor makes its node an outlier; an event's verdict
+# that as many nodes give as another is not the stronger one.
 . "$(dirname "$0")/../lib.sh"
 RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
 if [ ! -x "$RAWGEN" ]; then
@@ -34,3 +35,19 @@ t = json.load(open(sys.argv[1]))["types"][0]
 d = [n for n in t["nodes"] if n["node"] == "d"][0]
 assert d["noisy"] == ["L2 read GB/s 1 core", "L2 read GB/s all cores"], d["noisy"]
 assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"] == [3]' "$O/merge.json"
+
+# page-faults: exact on a and b, not measured on c and d. No verdict holds on most nodes; the event must
+# not read as exact.
+for n in c d; do
+	python3 - "$TMP/$n/events.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for ev in j["events"]:
+    if ev["event"] == "page-faults":
+        ev["class"] = "not measured"
+json.dump(j, open(sys.argv[1], "w"))
+PY
+done
+expect_status "merge of nodes split two against two on a verdict" 0 "$PMUCHECK" merge -o "$TMP/tie" "$TMP"/[abcd]
+check "events.csv gives the weaker verdict of a tie" grep -q '^.*,page-faults,not measured,2,4,a=exact;b=exact$' "$TMP/tie/events.csv"
+check "... as merge.md does" grep -q '| `page-faults` | not measured | 2 of 4 | a: exact, b: exact |' "$TMP/tie/merge.md"
