@@ -90,12 +90,14 @@ static int node_outliers(struct merge *m, const struct merge_type *t, unsigned n
 		if (!(v > 0) || t->fig[f].n < THR_MERGE_MIN_NODES || fabs(d) <= log1p(THR_MERGE_MIN_DEV) ||
 		    z <= THR_MERGE_Z)
 			continue;
+		/* a median absolute deviation of 0 says at least half the values equal the median, not
+		   that all others do: two nodes of five may lie either side */
 		if (isinf(z))
-			snprintf(
-				why, sizeof why,
-				"%s %.4g, %.0f %% %s the type's median %.4g (every other node at the median)",
-				t->fig[f].name, v, fabs(expm1(d)) * 100, d < 0 ? "below" : "above",
-				exp(med[f]));
+			snprintf(why, sizeof why,
+				 "%s %.4g, %.0f %% %s the type's median %.4g (spread 0: at least half the "
+				 "type's nodes at the median)",
+				 t->fig[f].name, v, fabs(expm1(d)) * 100, d < 0 ? "below" : "above",
+				 exp(med[f]));
 		else
 			snprintf(why, sizeof why,
 				 "%s %.4g, %.0f %% %s the type's median %.4g (robust z %.1f)", t->fig[f].name,

@@ -51,3 +51,17 @@ done
 expect_status "merge of nodes split two against two on a verdict" 0 "$PMUCHECK" merge -o "$TMP/tie" "$TMP"/[abcd]
 check "events.csv gives the weaker verdict of a tie" grep -q '^.*,page-faults,not measured,2,4,a=exact;b=exact$' "$TMP/tie/events.csv"
 check "... as merge.md does" grep -q '| `page-faults` | not measured | 2 of 4 | a: exact, b: exact |' "$TMP/tie/merge.md"
+
+# Five nodes, three at the median of L3 read and one ten times below and one ten times above: the
+# median absolute deviation is 0, so both are outliers, and neither reason may claim that every other
+# node is at the median.
+for n in e f g; do node $n; done
+for p in e:0.1 f:10; do
+	awk -F, -v OFS=, -v x="${p#*:}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$1 == "L3" && $2 == "read" { $c["gbps_1_core"] *= x } 1' "$R/peaks.csv" >"$TMP/${p%%:*}/peaks.csv"
+done
+expect_status "merge of five nodes, two far from the median" 0 "$PMUCHECK" merge -o "$TMP/mad0" "$TMP"/[aefgb]
+check "both are outliers" test "$(grep -c '^1,[ef],.*L3 read GB/s 1 core' "$TMP/mad0/outliers.csv")" -eq 2
+check "... their reasons say what a zero spread means" \
+	test "$(grep -c 'at least half the type.s nodes at the median' "$TMP/mad0/outliers.csv")" -eq 2
+check "... and no reason claims every other node is at it" test -z "$(grep 'every other node' "$TMP/mad0/outliers.csv")"
