@@ -13,9 +13,10 @@
 
 struct ctr_set {
 	struct ctr_group g;
-	int cpu;               /* socket scope: the CPU counted on; -1 for thread scope */
-	int fd[CTR_GROUP_MAX]; /* perf: fd[0] is the group leader */
-	int papi_set;          /* PAPI event set, PAPI_NULL when none */
+	int cpu;                     /* socket scope: the CPU counted on; -1 for thread scope */
+	int fd[CTR_GROUP_MAX];       /* perf: fd[0] is the group leader */
+	uint64_t enabled0, running0; /* perf: the leader's times at the last start (ctr_perf_start) */
+	int papi_set;                /* PAPI event set, PAPI_NULL when none */
 	long long papi_values[CTR_GROUP_MAX];
 	long long t_start, t_stop; /* PAPI: ns around PAPI_start..PAPI_stop */
 };

@@ -160,9 +160,19 @@ static int group_ioctl(struct ctr_set *s, unsigned long req, const char *what, s
 
 int ctr_perf_start(struct ctr_set *s, struct err *e)
 {
+	uint64_t buf[READ_WORDS];
 	int rc = group_ioctl(s, PERF_EVENT_IOC_RESET, "reset", e);
+	ssize_t got;
 
-	return rc ? rc : group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable", e);
+	if (rc)
+		return rc;
+	/* RESET zeroes the counts but not time_enabled and time_running, which run on from the open: the
+	   times read here, before the enable, are taken off the ones the next read returns, so that a
+	   reading times its own interval (the 2R call's, not the R and 2R calls' together). */
+	got = read(s->fd[0], buf, sizeof buf);
+	s->enabled0 = got >= 3 * (ssize_t)sizeof buf[0] ? buf[1] : 0;
+	s->running0 = got >= 3 * (ssize_t)sizeof buf[0] ? buf[2] : 0;
+	return group_ioctl(s, PERF_EVENT_IOC_ENABLE, "enable", e);
 }
 
 int ctr_perf_stop(struct ctr_set *s, struct err *e)
@@ -200,6 +210,10 @@ int ctr_perf_read(struct ctr_set *s, struct ctr_reading *r, struct err *e)
 	if (got < 0)
 		return err_set(e, E_RUNTIME, "read of the group of '%s': %s", s->g.ev[0]->spec,
 			       strerror(errno));
+	if (got >= 3 * (ssize_t)sizeof buf[0]) {
+		buf[1] -= s->enabled0;
+		buf[2] -= s->running0;
+	}
 	ctr_perf_parse_group_read(buf, (size_t)got, s->g.n, r);
 	return 0;
 }

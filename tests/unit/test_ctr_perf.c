@@ -150,6 +150,43 @@ static void test_socket_scope_counts_the_cpu_not_the_thread(void **state)
 	assert_true(s.count <= s.wall_ns);
 }
 
+/* Busy for cpu_ns of this thread's CPU time, counted by s; r gets the reading. */
+static void count_busy(struct ctr_set *s, uint64_t cpu_ns, struct ctr_reading *r)
+{
+	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	volatile uint64_t x = 0;
+	struct err e;
+
+	assert_int_equal(ctr_start(s, &e), 0);
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < cpu_ns)
+		x++;
+	assert_int_equal(ctr_stop(s, &e), 0);
+	assert_int_equal(ctr_read(s, r, &e), 0);
+}
+
+/* Each start..stop reading has the times of its own interval (raw.csv: time_enabled of the 2R call):
+   PERF_EVENT_IOC_RESET zeroes the count but not the times, which run on from the open. A 1 ms interval
+   after a 40 ms one read 41 ms enabled before. */
+static void test_each_reading_times_its_own_interval(void **state)
+{
+	struct ctr_fixture *f = *state;
+	struct ctr_reading r1, r2;
+	struct ctr_event ev;
+	struct err e;
+
+	resolve_group(&ev, &f->plan, "page-faults", NULL);
+	assert_int_equal(ctr_open(&f->plan.groups[0], -1, &f->set[0], &e), 0);
+	count_busy(f->set[0], 40000000u, &r1);
+	count_busy(f->set[0], 1000000u, &r2);
+	print_message("# enabled %llu ns, then %llu ns\n", (unsigned long long)r1.time_enabled,
+		      (unsigned long long)r2.time_enabled);
+	assert_int_equal(r2.status, CTR_OK);
+	assert_true(r1.time_enabled >= 30000000u);
+	assert_true(r2.time_enabled >= 500000u);
+	assert_true(r2.time_enabled < 20000000u);
+	assert_int_equal(r2.time_running, r2.time_enabled);
+}
+
 static int open_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -193,6 +230,7 @@ int main(void)
 		CTR_FIXTURE_TEST(test_each_thread_counts_only_itself),
 		CTR_FIXTURE_TEST(test_task_clock_counts_a_busy_loop_within_its_wall_time),
 		CTR_FIXTURE_TEST(test_socket_scope_counts_the_cpu_not_the_thread),
+		CTR_FIXTURE_TEST(test_each_reading_times_its_own_interval),
 		cmocka_unit_test(test_open_fails_whole_when_a_later_event_cannot_be_opened),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
