@@ -237,7 +237,7 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 		if (re->evs[i].status != CTR_OK)
 			box_missing(b, &re->evs[i], re->evs[i].status, re->evs[i].reason);
 	}
-	for (int gi = 0; n && gi < r->npass; gi++) {
+	for (int gi = 0; n && gi < (int)re->plan.ngroups; gi++) {
 		const struct ctr_group *grp = &re->plan.groups[gi];
 		const struct rec_pass *p = &r->pass[rep * r->npass + gi];
 		for (unsigned k = 0; k < grp->n; k++) {
@@ -313,8 +313,9 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 				row.reason = re->evs[i].reason;
 				raw_write(s->raw, &row);
 			}
-			/* after the last group: the box sums, with group 0's time */
-			if (cp && gi == r->npass - 1) {
+			/* after the last group: the box sums, with group 0's time; also without any group, when
+			   no box could be counted here: the sums are then not measured, naming a box and why */
+			if (re && gi == r->npass - 1) {
 				pass_timing(&row, 0, &r->pass[rep * r->npass], l, note, sizeof note);
 				write_box_sums(s, r, l, rep, &row);
 			}

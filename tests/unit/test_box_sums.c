@@ -3,6 +3,7 @@
  * failed, naming the box. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,9 @@ static int column(const char *header, const char *name)
 }
 
 /* Two boxes, each its own group (a perf group cannot span PMUs); two repetitions. Box 1's count in
-   repetition `failed_rep` failed (-1: none). Writes raw.csv and returns the wildcard rows' count and
-   status per repetition. */
-static void run(int failed_rep, char count[2][32], char status[2][32], char reason[2][320])
+   repetition `failed_rep` failed (-1: none); with `absent`, neither box can be counted here, so no group
+   is planned. Writes raw.csv and returns the wildcard rows' count and status per repetition. */
+static void run(int failed_rep, bool absent, char count[2][32], char status[2][32], char reason[2][320])
 {
 	static struct ctr_event evs[2];
 	const struct kern_family *f = kern_family_find("load");
@@ -70,6 +71,7 @@ static void run(int failed_rep, char count[2][32], char status[2][32], char reas
 	struct err e;
 	char line[4096], header[4096], path[300], f_ev[300];
 	FILE *in;
+	int npass;
 
 	snprintf(cfg.plan.pf_states[0], sizeof cfg.plan.pf_states[0], "uncontrolled");
 	for (int b = 0; b < 2; b++) {
@@ -81,20 +83,25 @@ static void run(int failed_rep, char count[2][32], char status[2][32], char reas
 		evs[b].scope = CTR_SCOPE_SOCKET;
 		evs[b].counters = 4;
 		evs[b].uses_counter = true;
+		if (absent) {
+			evs[b].status = CTR_NOT_MEASURED;
+			snprintf(evs[b].reason, sizeof evs[b].reason, "no PMU 'uncore_imc_%d'", b);
+		}
 	}
 	re.evs = evs;
 	re.nev = 2;
 	assert_int_equal(ctr_plan_groups(evs, 2, NULL, 0, &re.plan, &e), 0);
-	assert_int_equal(re.plan.ngroups, 2);
+	assert_int_equal(re.plan.ngroups, absent ? 0 : 2);
+	npass = absent ? 1 : 2; /* a point without groups still has one pass: its time */
 	assert_int_equal(raw_create(&w, dir, &e), 0);
 	s.cfg = &cfg;
 	s.plan = &plan;
 	s.raw = &w;
 	s.events = &re;
 	s.tsc_hz = 2e9;
-	assert_int_equal(record_init(&r, 2, 2), 0);
+	assert_int_equal(record_init(&r, 2, npass), 0);
 	for (int rep = 0; rep < 2; rep++)
-		for (int g = 0; g < 2; g++) {
+		for (int g = 0; g < npass; g++) {
 			struct rec_pass *p = record_pass(&r, rep, g);
 			p->ticks = 1000;
 			p->lo = 1000;
@@ -140,7 +147,7 @@ static void test_boxes_sum_per_repetition(void **state)
 	char count[2][32] = {"", ""}, status[2][32] = {"", ""}, reason[2][320];
 
 	(void)state;
-	run(-1, count, status, reason);
+	run(-1, false, count, status, reason);
 	assert_string_equal(count[0], "300"); /* 100 + 200 */
 	assert_string_equal(count[1], "302"); /* 101 + 201 */
 	assert_string_equal(status[0], "ok");
@@ -152,12 +159,27 @@ static void test_a_failed_box_fails_the_sum_and_is_named(void **state)
 	char count[2][32] = {"", ""}, status[2][32] = {"", ""}, reason[2][320];
 
 	(void)state;
-	run(1, count, status, reason);
+	run(1, false, count, status, reason);
 	assert_string_equal(status[0], "ok");
 	assert_string_equal(status[1], "failed");
 	assert_string_equal(count[1], "");
 	assert_non_null(strstr(reason[1], "uncore_imc_1"));
 	assert_non_null(strstr(reason[1], "read failed"));
+}
+
+/* Where no box can be counted (a VM, a machine of another make), and so nothing at all, the wildcard still
+   gets its rows, not measured with the box's reason: the analysis judges the config's hypothesis by them. */
+static void test_a_sum_of_boxes_never_counted_is_not_measured(void **state)
+{
+	char count[2][32] = {"", ""}, status[2][32] = {"", ""}, reason[2][320] = {"", ""};
+
+	(void)state;
+	run(-1, true, count, status, reason);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_string_equal(status[rep], "not_measured");
+		assert_string_equal(count[rep], "");
+		assert_non_null(strstr(reason[rep], "no PMU 'uncore_imc_0'"));
+	}
 }
 
 static int setup(void **state)
@@ -177,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boxes_sum_per_repetition),
 		cmocka_unit_test(test_a_failed_box_fails_the_sum_and_is_named),
+		cmocka_unit_test(test_a_sum_of_boxes_never_counted_is_not_measured),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
