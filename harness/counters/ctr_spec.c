@@ -255,14 +255,28 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 	return 0;
 }
 
+/* The pool of a software event: a clock read as a sibling in another software event's group comes back
+   stale (seen here: task-clock under page-faults read 10 ms of a 20 ms interval after its first one,
+   then 0, and gave negative R-vs-2R differences); alone it is exact. Named or as the software PMU's raw config alike. */
+static void software_pool(const char *spec, struct ctr_event *ev)
+{
+	if (ev->perf.config == PERF_COUNT_SW_TASK_CLOCK || ev->perf.config == PERF_COUNT_SW_CPU_CLOCK)
+		snprintf(ev->pool, sizeof ev->pool, "software-clock:%s", spec);
+	else
+		snprintf(ev->pool, sizeof ev->pool, "software");
+}
+
 /* Pool, limit and scope of a sysfs PMU's events. */
-static void pmu_traits(const char *pmus, const char *pmu, struct ctr_event *ev)
+static void pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
 {
 	static const char *const free_running[] = {"software", "tracepoint", "breakpoint", "msr",
 						   "power",    "kprobe",     "uprobe"};
 	char path[512], mask[64];
 
-	snprintf(ev->pool, sizeof ev->pool, "%s", pmu);
+	if (ev->perf.type == PERF_TYPE_SOFTWARE)
+		software_pool(spec, ev);
+	else
+		snprintf(ev->pool, sizeof ev->pool, "%s", pmu);
 	if (in_list(pmu, free_running, ARRAY_LEN(free_running)))
 		ev->counters = 0;
 	else if (ev->perf.type == PERF_TYPE_RAW || !strncmp(pmu, "cpu", 3))
@@ -333,7 +347,7 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	ev->perf.type = strtoul(text, NULL, 10);
 	if ((rc = apply_terms(pmus, syn.pmu, spec, syn.terms, false, ev, e)))
 		return rc;
-	pmu_traits(pmus, syn.pmu, ev);
+	pmu_traits(pmus, syn.pmu, spec, ev);
 	if ((rc = choose_domain(spec, syn.user, syn.kernel, ev, e)))
 		return rc;
 	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
@@ -399,7 +413,7 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	ev->perf.config = attr.config;
 	ev->perf.config1 = attr.config1;
 	ev->perf.config2 = attr.config2;
-	pmu_traits(pmus, pmu, ev);
+	pmu_traits(pmus, pmu, spec, ev);
 	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
 	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
 		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
@@ -419,12 +433,7 @@ static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 	snprintf(ev->encoding, sizeof ev->encoding, "type=%u,config=0x%" PRIx64 ",domain=%s", n->type,
 		 n->config, ctr_domain_name(ev));
 	if (n->type == PERF_TYPE_SOFTWARE) {
-		/* A clock read as a sibling in another software event's group comes back stale (seen
-		   here: task-clock under page-faults gave negative R-vs-2R differences); alone it is exact. */
-		if (n->config == PERF_COUNT_SW_TASK_CLOCK || n->config == PERF_COUNT_SW_CPU_CLOCK)
-			snprintf(ev->pool, sizeof ev->pool, "software-clock:%s", n->name);
-		else
-			snprintf(ev->pool, sizeof ev->pool, "software");
+		software_pool(n->name, ev);
 		return;
 	}
 	snprintf(ev->pool, sizeof ev->pool, "cpu");

@@ -289,6 +289,30 @@ static void test_software_event_uses_no_counter(void **state)
 	assert_int_equal(ev.counters, 0);
 }
 
+/* A software clock read as a sibling in another software event's group comes back stale (task-clock
+   under page-faults read 10 ms of a 20 ms interval after its first one, then 0, status ok): written as
+   the software PMU's raw config, as by name, it gets a group of its own. */
+static void test_software_clock_in_raw_syntax_gets_a_group_of_its_own(void **state)
+{
+	const char *clocks[] = {"software/config=1/", "software/config=0/"}; /* task-clock, cpu-clock */
+	struct ctr_event ev[2];
+	struct ctr_plan plan;
+	struct err e;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(parse("page-faults", &ev[0], &e), 0);
+		assert_int_equal(parse(clocks[i], &ev[1], &e), 0);
+		assert_int_equal(ctr_plan_groups(ev, 2, NULL, 0, &plan, &e), 0);
+		assert_int_equal(plan.ngroups, 2);
+		ctr_plan_free(&plan);
+	}
+	assert_int_equal(parse("software/config=2/", &ev[1], &e), 0); /* page-faults itself may join */
+	assert_int_equal(ctr_plan_groups(ev, 2, NULL, 0, &plan, &e), 0);
+	assert_int_equal(plan.ngroups, 1);
+	ctr_plan_free(&plan);
+}
+
 static void test_other_names_go_to_papi(void **state)
 {
 	struct ctr_event ev;
@@ -379,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_tree_has_two_core_pmus_and_no_cpu),
 		cmocka_unit_test(test_modifiers_u_and_k_exclude_the_other_side),
 		cmocka_unit_test(test_software_event_uses_no_counter),
+		cmocka_unit_test(test_software_clock_in_raw_syntax_gets_a_group_of_its_own),
 		cmocka_unit_test(test_other_names_go_to_papi),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
 		cmocka_unit_test(test_resolve_list_names_every_bad_event),
