@@ -61,8 +61,12 @@ int ctr_perf_paranoid(void); /* /proc/sys/kernel/perf_event_paranoid, or 99 when
 /* Whether this process may count the kernel, as perf_event_open decides it (kernel/events/core.c,
    perf_allow_kernel): perf_event_paranoid <= 1, or CAP_PERFMON or CAP_SYS_ADMIN in effect. */
 bool ctr_may_count_kernel(void);
+/* Whether ev is perf's task-clock or cpu-clock: the task's (or CPU's) time, at every privilege level
+   whatever its exclude bits say, and stale when read as a sibling of another software event. */
+bool ctr_perf_sw_clock(const struct ctr_event *ev);
 /* The privilege domain every backend counts a thread-scope event in (ctr.h): "user+kernel" where
-   permitted, else "user"; a :u or :k modifier narrows it; socket scope (uncore) counts "all". */
+   permitted, else "user"; a :u or :k modifier narrows it; software clocks count "user+kernel" and
+   socket scope (uncore) "all" always. */
 const char *ctr_domain_name(const struct ctr_event *ev);
 
 /* ctr_papi.c */

@@ -42,10 +42,21 @@ bool ctr_may_count_kernel(void)
 	return caps & (1ull << 38 | 1ull << 21); /* CAP_PERFMON, CAP_SYS_ADMIN (linux/capability.h) */
 }
 
+bool ctr_perf_sw_clock(const struct ctr_event *ev)
+{
+	return ev->backend == CTR_PERF && ev->perf.type == PERF_TYPE_SOFTWARE &&
+		(ev->perf.config == PERF_COUNT_SW_TASK_CLOCK || ev->perf.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 const char *ctr_domain_name(const struct ctr_event *ev)
 {
 	if (ev->scope == CTR_SCOPE_SOCKET)
 		return "all";
+	/* The clocks add up time on the CPU and never look at the exclude bits (kernel/events/core.c,
+	   task_clock_event_update): an unprivileged open needs exclude_kernel, and still counts the
+	   kernel's part of the task's time. */
+	if (ctr_perf_sw_clock(ev))
+		return "user+kernel";
 	if (ev->backend == CTR_PAPI) /* only PAPI's perf_event component filters privilege levels */
 		return strcmp(ev->pool, "perf_event") ? "all"
 			: ctr_may_count_kernel()      ? "user+kernel"

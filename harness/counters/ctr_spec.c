@@ -260,7 +260,7 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
    then 0, and gave negative R-vs-2R differences); alone it is exact. Named or as the software PMU's raw config alike. */
 static void software_pool(const char *spec, struct ctr_event *ev)
 {
-	if (ev->perf.config == PERF_COUNT_SW_TASK_CLOCK || ev->perf.config == PERF_COUNT_SW_CPU_CLOCK)
+	if (ctr_perf_sw_clock(ev))
 		snprintf(ev->pool, sizeof ev->pool, "software-clock:%s", spec);
 	else
 		snprintf(ev->pool, sizeof ev->pool, "software");
@@ -325,6 +325,11 @@ static int choose_domain(const char *spec, bool user, bool kernel, struct ctr_ev
 				spec);
 		return 0;
 	}
+	if (ctr_perf_sw_clock(ev) && (user || kernel))
+		return err_set(e, E_USAGE,
+			       "event '%s': a software clock counts the task's time at every privilege "
+			       "level; it takes no u or k modifier",
+			       spec);
 	ev->perf.exclude_kernel = (user && !kernel) || (!user && !kernel && !ctr_may_count_kernel());
 	ev->perf.exclude_user = kernel && !user;
 	return 0;

@@ -313,6 +313,26 @@ static void test_software_clock_in_raw_syntax_gets_a_group_of_its_own(void **sta
 	ctr_plan_free(&plan);
 }
 
+/* A software clock counts the task's time on the CPU, the kernel's part too, whatever exclude_kernel
+   says (task-clock over reads of /dev/zero: 27.7 ms with exclude_kernel, all of the thread's CPU time):
+   its domain is user+kernel also where the open needs exclude_kernel (perf_event_paranoid 2), and a u or
+   k modifier, which it would not honour, is refused naming it. Other software events honour them. */
+static void test_software_clock_counts_every_privilege_level(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("task-clock", &ev, &e), 0);
+	ev.perf.exclude_kernel = true; /* as an unprivileged process opens it */
+	assert_string_equal(ctr_domain_name(&ev), "user+kernel");
+	expect_usage("software/config=1/u", "takes no u or k modifier");
+	expect_usage("software/config=0/k", "takes no u or k modifier");
+	assert_int_equal(parse("software/config=2/u", &ev, &e), 0);
+	assert_non_null(strstr(ev.encoding, ",domain=user"));
+	assert_string_equal(ctr_domain_name(&ev), "user");
+}
+
 static void test_other_names_go_to_papi(void **state)
 {
 	struct ctr_event ev;
@@ -404,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_modifiers_u_and_k_exclude_the_other_side),
 		cmocka_unit_test(test_software_event_uses_no_counter),
 		cmocka_unit_test(test_software_clock_in_raw_syntax_gets_a_group_of_its_own),
+		cmocka_unit_test(test_software_clock_counts_every_privilege_level),
 		cmocka_unit_test(test_other_names_go_to_papi),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
 		cmocka_unit_test(test_resolve_list_names_every_bad_event),
