@@ -25,12 +25,20 @@ edit() {
 	python3 - "$@" <<'PY'
 import csv, sys
 src, dst, code = sys.argv[1:4]
+calls = sys.argv[4:] == ["calls"]
 with open(src, newline="") as f, open(dst, "w", newline="") as g:
     rd = csv.DictReader(f)
-    w = csv.DictWriter(g, rd.fieldnames, lineterminator="\n")
+    cols = rd.fieldnames[:]
+    if calls:  # real runs' files have each repetition's R and 2R calls; rawgen's have not
+        cols[cols.index("tsc") + 1:cols.index("tsc") + 1] = ["tsc_lo", "tsc_hi"]
+    w = csv.DictWriter(g, cols, lineterminator="\n")
     w.writeheader()
     for r in rd:
+        lo = float(r["tsc"])  # the R call's work; the 2R call does twice that
+        hi = 2 * lo
         exec(code)
+        if calls:
+            r["tsc_lo"], r["tsc_hi"] = "%.0f" % lo, "%.0f" % hi
         w.writerow(r)
 PY
 }
@@ -77,24 +85,11 @@ check "so its bandwidth is the clean points' (not the faster noisy ones')" \
 # bound reads the clean figure. The noisy DRAM load points 25 % slower in both calls: counted, not the best.
 B=$TMP/bounded
 mkdir -p "$B" && cp "$D/machine.json" "$B/"
-python3 - "$D/raw.csv" "$B/raw.csv" <<'PY'
-import csv, sys
-with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
-    rd = csv.DictReader(f)
-    cols = rd.fieldnames[:]
-    cols[cols.index("tsc") + 1:cols.index("tsc") + 1] = ["tsc_lo", "tsc_hi"]
-    w = csv.DictWriter(g, cols, lineterminator="\n")
-    w.writeheader()
-    for r in rd:
-        lo = hi = float(r["tsc"])  # the R call's work; the 2R call does twice that
-        hi *= 2
-        if r["kernel"] == "load" and r["level"] == "L1":
-            r["flag"], lo = "noisy", lo * 1.5
-        elif r["kernel"] == "load" and r["level"] == "DRAM" and r["flag"] == "noisy":
-            lo, hi = lo * 1.25, hi * 1.25
-        r["tsc_lo"], r["tsc_hi"] = "%.0f" % lo, "%.0f" % hi
-        w.writerow(r)
-PY
+edit "$D/raw.csv" "$B/raw.csv" '
+if r["kernel"] == "load" and r["level"] == "L1":
+    r["flag"], lo = "noisy", lo * 1.5
+elif r["kernel"] == "load" and r["level"] == "DRAM" and r["flag"] == "noisy":
+    lo, hi = lo * 1.25, hi * 1.25' calls
 expect_status "analyze with the calls of noisy points succeeds" 0 "$PMUCHECK" analyze -q "$B"
 check "the L1 read figure is the bound of the noisy points' shortest calls, the clean figure (not 2x)" \
 	test "$(peak "$B" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)" -a \
@@ -116,21 +111,10 @@ esac
 # the event's (a stretched R call once gave 5.39e8 page faults/s where the point's time gives 9.8e7).
 S=$TMP/stretched
 mkdir -p "$S" && cp "$D/machine.json" "$S/"
-python3 - "$D/raw.csv" "$S/raw.csv" <<'PY'
-import csv, sys
-with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
-    rd = csv.DictReader(f)
-    cols = rd.fieldnames[:]
-    cols[cols.index("tsc") + 1:cols.index("tsc") + 1] = ["tsc_lo", "tsc_hi"]
-    w = csv.DictWriter(g, cols, lineterminator="\n")
-    w.writeheader()
-    for r in rd:
-        lo = float(r["tsc"])
-        r["tsc_lo"], r["tsc_hi"] = "%.0f" % (lo * (1.5 if r["rep"] == "0" else 1)), "%.0f" % (2 * lo)
-        if r["rep"] == "0":
-            r["seconds"], r["tsc"] = "%.9g" % (float(r["seconds"]) / 2), "%.0f" % (lo / 2)
-        w.writerow(r)
-PY
+edit "$D/raw.csv" "$S/raw.csv" '
+if r["rep"] == "0":
+    r["seconds"], r["tsc"] = "%.9g" % (float(r["seconds"]) / 2), "%.0f" % (lo / 2)
+    lo *= 1.5' calls
 expect_status "analyze with stretched R calls succeeds" 0 "$PMUCHECK" analyze -q "$S"
 check "the event's rate is unmoved by the stretched calls" python3 - "$D" "$S" <<'PY'
 import csv, sys
