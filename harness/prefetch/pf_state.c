@@ -69,17 +69,21 @@ static int parse_line(const char *line, struct pf_saved *s)
 	return -1;
 }
 
-/* The table the file was saved for: the layout it records, when that is a layout of this CPU's vendor,
-   so that a model whose layout only a config names is restored without that config (sudo resets
-   PMUCHECK_CONFIG_DIR); else, for files that record none, this CPU's table. */
+/* The table the file was saved for: this CPU's, where the built-in lists or its config know it; else the
+   layout the file records, when that is a layout of this CPU's vendor, so that a model whose layout only
+   a config names is restored without that config (sudo resets PMUCHECK_CONFIG_DIR). A model the lists
+   know is never checked against a file's word alone. */
 static int saved_table(const struct pf_saved *s, const struct pf_table **t, const char **model, struct err *e)
 {
 	struct cpuid_info id;
+	struct err ignored;
 
 	if (cpuid_read(&id))
 		return E_RUNTIME;
 	if (!s->layout[0])
 		return pf_table_for(&id, t, model, e);
+	if (!pf_table_for(&id, t, model, &ignored))
+		return 0;
 	*t = pf_layout_named(s->layout);
 	if (!*t || strcmp((*t)->vendor, id.vendor))
 		return E_RUNTIME;

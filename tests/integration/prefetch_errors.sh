@@ -39,6 +39,15 @@ expect_status "missing MSR device exits 1" 1 env HWLOC_SYNTHETIC="package:1 core
 says "missing MSR device says modprobe msr" "5/msr: No such file or directory (the msr driver is not loaded"
 nothing_written "missing MSR device"
 
+# A state file's recorded layout stands only for a model no list knows: on a Xeon Phi (its table: bits 0
+# and 1) a file that says intel-1a4 and names bits 0-3 is not this CPU's, whatever it says.
+make_fake "$TMP/knl" GenuineIntel:6:0x57 0x1a4 2 000000000000000f
+printf 'kind held\npid 1\nmsr 0x1a4\nmask 0xf\nlayout intel-1a4\ncpu 0 0x0\n' >"$PMUCHECK_MSR_DIR/prefetch.held"
+expect_status "a file's layout does not override a known model's table: restore refused" 1 "$PMUCHECK" prefetch restore
+says "... naming the file and the table" "prefetch.held: MSR 0x1a4 bits 0xf are not the Knights Landing prefetcher bits"
+at_original && ok "... and nothing written" || notok "... and nothing written" "$(msr_values | tr '\n' ' ')"
+make_fake "$TMP/msr2b" GenuineIntel:6:0x55 0x1a4 2
+
 truncate -s $((0x1a4 + 3)) "$PMUCHECK_MSR_DIR/1/msr"
 expect_status "short read exits 1" 1 "$PMUCHECK" prefetch off
 says "short read is named" "read MSR 0x1a4 on CPU 1: short read (3 of 8 bytes)"
