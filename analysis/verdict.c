@@ -439,9 +439,8 @@ static void require_judged_points(struct verdict *v)
 	snprintf(quantity, sizeof quantity, "%s", v->quantity_text);
 	if (v->points < THR_MIN_POINTS)
 		snprintf(v->note, sizeof v->note,
-			 "only %u point%s judged against %s (need %d; the others lie where it is 0 or in "
-			 "groups "
-			 "where the ratio disagrees)",
+			 "only %u point%s judged against %s (need %d; the others lie where it is 0 or "
+			 "in groups where the ratio disagrees)",
 			 v->points, v->points == 1 ? "" : "s", quantity, THR_MIN_POINTS);
 	else
 		snprintf(v->note, sizeof v->note,
