@@ -391,22 +391,13 @@ static size_t memo_size(enum col_type t)
 	}
 }
 
-/* Whether s is one of the words (NULL-terminated). */
-static int one_of(const char *s, const char *const *words)
-{
-	for (; *words; words++)
-		if (!strcmp(s, *words))
-			return 1;
-	return 0;
-}
-
 /* What a run writes and nothing else: a figure out of its range would pass into the analysis as a
    measurement (a clock of 17 GHz gives a latency 5x too many cycles), a word misspelt as a different
    state ("nosy" is not "noisy": the point would count as clean). */
 static int in_range(struct reader *r, const struct raw_row *row, struct err *e)
 {
-	static const char *const flags[] = {"", "noisy", NULL}, *const diffs[] = {"reps", "size", NULL},
-				 *const scopes[] = {"", "thread", "socket", NULL};
+	static const char *const flags[] = {"", "noisy"}, *const diffs[] = {"reps", "size"},
+				 *const scopes[] = {"", "thread", "socket"};
 
 	if (row->rep < 0 || row->group < 0 || row->width < 0 || row->arg < 0 || row->bytes < 0 ||
 	    row->arrays < 0 || row->time_enabled < 0 || row->time_running < 0)
@@ -417,11 +408,11 @@ static int in_range(struct reader *r, const struct raw_row *row, struct err *e)
 	if (!(row->core_ghz >= 0 && row->core_ghz <= THR_MAX_GHZ))
 		return fail(r, e, "column 'core_ghz': %g GHz is no core's clock (0 to %g)", row->core_ghz,
 			    THR_MAX_GHZ);
-	if (!one_of(row->flag, flags))
+	if (kern_name_index(row->flag, flags, sizeof flags / sizeof *flags) < 0)
 		return fail(r, e, "column 'flag': bad value '%s' (empty or noisy)", row->flag);
-	if (!one_of(row->diff, diffs))
+	if (kern_name_index(row->diff, diffs, sizeof diffs / sizeof *diffs) < 0)
 		return fail(r, e, "column 'diff': bad value '%s' (reps or size)", row->diff);
-	if (!one_of(row->scope, scopes))
+	if (kern_name_index(row->scope, scopes, sizeof scopes / sizeof *scopes) < 0)
 		return fail(r, e, "column 'scope': bad value '%s' (empty, thread or socket)", row->scope);
 	if (*row->level && level_parse(row->level) == LEVEL_NONE)
 		return fail(r, e, "column 'level': bad value '%s' (empty, L1, L2, L3 or DRAM)", row->level);
