@@ -395,14 +395,15 @@ oom:
 	return err_set(e, E_RUNTIME, "%s:%lu: out of memory", a->path, row->line);
 }
 
-/* Each cell's rate: the median count of its repetitions (the count the verdicts take) over its point's
+/* Each cell's median count, over its repetitions (one disturbed repetition moves no verdict, share or
+   plot, which all take it), and its rate: that median over its point's
    time (settle_time: the time the peaks take). A repetition's own count over its own differenced seconds
    was moved by preemption: a stretched R call shortens 2R - R, and one such row read 5.39e8 page faults/s
    where the point's time gives 9.8e7. The point's time is one no disturbance shortens (a noisy point's
    is its bound), and no single disturbed repetition moves a median count (a socket event counts other
    tenants' traffic too), so interference can make a rate lower, never higher. Returns 0, or -1 when out
    of memory. */
-static int settle_rates(struct agg *a)
+static int settle_cells(struct agg *a)
 {
 	uint32_t most = 1;
 	double *tmp;
@@ -415,7 +416,8 @@ static int settle_rates(struct agg *a)
 		struct agg_cell *c = &a->cells[i];
 		double t = a->points[c->point].seconds;
 		memcpy(tmp, c->counts, c->n * sizeof *tmp);
-		c->rate = c->n && isfinite(t) && t > 0 ? stats_median_select(tmp, c->n) / t : 0;
+		c->median = c->n ? stats_median_select(tmp, c->n) : NAN;
+		c->rate = c->n && isfinite(t) && t > 0 ? c->median / t : 0;
 	}
 	free(tmp);
 	return 0;
@@ -451,7 +453,7 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	a->path = NULL;
 	for (uint32_t i = 0; i < a->npoints; i++)
 		settle_time(&a->points[i], a->m.core_ghz);
-	if (!rc && settle_rates(a))
+	if (!rc && settle_cells(a))
 		rc = err_set(e, E_RUNTIME, "%s: out of memory", raw_path);
 	link_boxes(a);
 	return rc;

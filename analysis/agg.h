@@ -45,7 +45,8 @@ struct agg_cell {
 	uint32_t point, event; /* indices into points[] and events[] */
 	uint32_t n, cap;
 	double *counts; /* one per repetition with status ok */
-	double rate;    /* events/s: the median count over the point's time (agg.c settle_rates); 0: none */
+	double median; /* the median of counts, the count every figure takes (agg.c settle_cells); NAN: none */
+	double rate;   /* events/s: median over the point's time (settle_cells); 0: none */
 };
 
 struct agg_event {

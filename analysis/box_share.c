@@ -18,23 +18,9 @@ static unsigned box_list(const struct agg *a, uint32_t sum, uint32_t *box)
 	return nb;
 }
 
-static uint32_t max_cell_n(const struct agg *a)
-{
-	uint32_t n = 1;
-
-	for (uint32_t i = 0; i < a->ncells; i++)
-		n = a->cells[i].n > n ? a->cells[i].n : n;
-	return n;
-}
-
 /* Each box's median count at every point over the boxes' sum there (box_each_sum's share[]). */
-static int box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share,
-			    struct err *e)
+static void box_point_shares(const struct agg *a, const uint32_t *box, unsigned nb, double *share)
 {
-	double *tmp = malloc(max_cell_n(a) * sizeof *tmp);
-
-	if (!tmp)
-		return err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
 	for (size_t i = 0; i < (size_t)nb * a->npoints; i++)
 		share[i] = NAN;
 	/* first each box's median count per point */
@@ -42,10 +28,7 @@ static int box_point_shares(const struct agg *a, const uint32_t *box, unsigned n
 		const struct agg_event *ev = &a->events[box[k]];
 		for (uint32_t c = 0; c < ev->ncells; c++) {
 			const struct agg_cell *cell = &a->cells[ev->cells[c]];
-			if (!cell->n)
-				continue;
-			memcpy(tmp, cell->counts, cell->n * sizeof *tmp);
-			share[k * a->npoints + cell->point] = stats_median_select(tmp, cell->n);
+			share[k * a->npoints + cell->point] = cell->median; /* NAN without a count */
 		}
 	}
 	/* then over their sum, where every box counted */
@@ -56,8 +39,6 @@ static int box_point_shares(const struct agg *a, const uint32_t *box, unsigned n
 		for (unsigned k = 0; k < nb; k++)
 			share[k * a->npoints + p] = total > 0 ? share[k * a->npoints + p] / total : NAN;
 	}
-	free(tmp);
-	return 0;
 }
 
 /* Appends the entries of one summed row s (boxes box[0..nb), shares as box_point_shares gave them);
@@ -105,8 +86,10 @@ int box_each_sum(const struct agg *a, box_sum_fn fn, void *ctx, struct err *e)
 		free(share);
 		if (!(share = malloc(((size_t)nb * a->npoints + 1) * sizeof *share)))
 			rc = err_set(e, E_RUNTIME, "out of memory computing the boxes' shares");
-		else if (!(rc = box_point_shares(a, box, nb, share, e)))
+		else {
+			box_point_shares(a, box, nb, share);
 			rc = fn(ctx, s, box, nb, share, e);
+		}
 	}
 	free(box);
 	free(share);

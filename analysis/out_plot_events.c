@@ -16,7 +16,6 @@
 
 #include "out_plot_fig.h"
 #include "stall.h"
-#include "stats.h"
 
 /* The volume an event is drawn against: its verdict's quantity when that is a single volume,
    else lines read (the papers' "events per cache line"). */
@@ -28,14 +27,6 @@ static int event_quantity(const struct out_rdata *d, const char *event)
 		if (strcmp(q, raw_quantity_names[i]) == 0)
 			return i;
 	return RQ_lines_read;
-}
-
-static double cell_median(const struct agg_cell *c)
-{
-	double tmp[c->n ? c->n : 1];
-
-	memcpy(tmp, c->counts, c->n * sizeof *tmp);
-	return c->n ? stats_median(tmp, c->n) : NAN;
 }
 
 static int events_per_quantity(const struct out_rdata *d, struct out_figures *f, uint32_t ev)
@@ -66,7 +57,7 @@ static int events_per_quantity(const struct out_rdata *d, struct out_figures *f,
 		if (!(p->plots & KP_EV_SIZE) || !(p->v[q] > 0))
 			continue;
 		out_fig_series_name(s, sizeof s, p, p->kernel);
-		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[q], 0, p->noisy))
+		if (out_fig_add(pl, s, out_fig_footprint(p), cell->median / p->v[q], 0, p->noisy))
 			return -1;
 	}
 	out_plot_collapse(pl);
@@ -98,7 +89,7 @@ static int offset_event(const struct out_rdata *d, struct out_figures *f, uint32
 		if (!out_fig_of(p, KP_TIME_OFFSET, family) || !(p->v[RQ_loads] > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
-		if (out_fig_add(pl, s, (double)p->arg, cell_median(cell) / p->v[RQ_loads], 0, p->noisy) ||
+		if (out_fig_add(pl, s, (double)p->arg, cell->median / p->v[RQ_loads], 0, p->noisy) ||
 		    out_fig_add(pl, "known: split loads per load", (double)p->arg,
 				p->v[RQ_split_loads] / p->v[RQ_loads], 1, 0))
 			return -1;
@@ -135,7 +126,7 @@ static int latency_event(const struct out_rdata *d, struct out_figures *f, uint3
 		if (!out_fig_of(p, KP_LATENCY, family) || !(per > 0))
 			continue;
 		out_fig_chase_series(s, sizeof s, p, "");
-		if (out_fig_add(pl, s, out_fig_footprint(p), cell_median(cell) / p->v[RQ_chase_accesses], 0,
+		if (out_fig_add(pl, s, out_fig_footprint(p), cell->median / p->v[RQ_chase_accesses], 0,
 				p->noisy))
 			return -1;
 		out_fig_chase_series(s, sizeof s, p, "measured cycles: ");
@@ -207,7 +198,7 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, p->v[RQ_lines_read] * 64 / p->seconds / 1e9,
-				cell_median(cell) / p->v[RQ_lines_read] / ghz, 0, p->noisy))
+				cell->median / p->v[RQ_lines_read] / ghz, 0, p->noisy))
 			return -1;
 	}
 	out_fig_keep(f, 1);

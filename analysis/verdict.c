@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fit.h"
-#include "stats.h"
 #include "thresholds.h"
 #include "verdict_int.h"
 
@@ -179,20 +178,12 @@ static void clear_quantity(struct verdict *v)
 	v->split[0] = '\0';
 }
 
-/* The median count of each (point, event) cell, over its repetitions: one disturbed repetition moves
-   no verdict. */
-static double cell_median(const struct agg_cell *c, double *tmp)
-{
-	memcpy(tmp, c->counts, c->n * sizeof *tmp);
-	return stats_median_select(tmp, c->n);
-}
-
 /* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
    and the tally of the points left out. */
 static int collect(const struct agg *a, const struct agg_event *ev, int use_noisy, struct samples *S,
 		   struct verdict *v)
 {
-	size_t count[NBUCKET] = {0}, pos[NBUCKET], most = 1;
+	size_t count[NBUCKET] = {0}, pos[NBUCKET];
 
 	S->n = 0;
 	for (int pass = 0; pass < 2; pass++) {
@@ -204,7 +195,7 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 			S->n = S->start[NBUCKET];
 			S->s = malloc((S->n + 1) * sizeof *S->s);
 			S->pred = malloc((S->n + 1) * sizeof *S->pred);
-			S->tmp = malloc((S->n + most + 1) * sizeof *S->tmp);
+			S->tmp = malloc((S->n + 1) * sizeof *S->tmp);
 			S->tmp2 = malloc((S->n + 1) * sizeof *S->tmp2);
 			if (!S->s || !S->pred || !S->tmp || !S->tmp2)
 				return -1;
@@ -223,12 +214,10 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 			b = p->level * PF_COUNT + p->pf;
 			if (pass == 0) {
 				count[b]++;
-				most = c->n > most ? c->n : most;
 				continue;
 			}
-			S->s[pos[b]++] = (struct sample){cell_median(c, S->tmp),
-							 isfinite(p->seconds) ? p->seconds : 0, c->point,
-							 (uint8_t)b};
+			S->s[pos[b]++] = (struct sample){c->median, isfinite(p->seconds) ? p->seconds : 0,
+							 c->point, (uint8_t)b};
 		}
 	}
 	return 0;
