@@ -4,6 +4,7 @@
 # verdict differs, a node of another CPU model; and every kind of directory merge must refuse by name
 # (malformed, foreign, another format, not analysed, interrupted) while it merges the rest.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/merge_fake.sh"
 
 R=$TMP/run
 "$PMUCHECK" run --quick -k load.sse,chase.plain --time-budget 5 --sizes 16k,256k --threads 1 \
@@ -13,23 +14,13 @@ check "a short run of this machine is analysed" test -s "$R/peaks.csv" -a -s "$R
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 { $c["quality"] = "ok" } 1' \
 	"$R/peaks.csv" >"$TMP/p" && mv "$TMP/p" "$R/peaks.csv"
 
-node() { # NAME: a copy of the run as node NAME
-	cp -r "$R" "$TMP/$1" && sed -i "s/\"host\": \"[^\"]*\"/\"host\": \"$1\"/" "$TMP/$1/machine.json"
-}
 for n in a b c d e; do node $n; done
 # c: a tenth of the bandwidth, ten times the latency (a node with a broken DIMM, say)
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
 	{ if ($c["gbps_1_core"] != "") $c["gbps_1_core"] /= 10
 	  if ($c["latency_ns"] != "") $c["latency_ns"] *= 10; print }' "$R/peaks.csv" >"$TMP/c/peaks.csv"
 sed -i 's/"microcode": "[^"]*"/"microcode": "0xdead"/' "$TMP/d/machine.json"
-python3 - "$TMP/d/events.json" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-for ev in j["events"]:
-    if ev["event"] == "page-faults":
-        ev["class"] = "approximate"
-json.dump(j, open(sys.argv[1], "w"))
-PY
+set_class d page-faults approximate
 sed -i 's/"model_name": "[^"]*"/"model_name": "Other CPU"/' "$TMP/e/machine.json"
 
 # what must be refused, each for its own reason

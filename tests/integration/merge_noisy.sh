@@ -4,6 +4,7 @@
 # shown as such but neither moves its type's median nor makes its node an outlier; an event's verdict
 # that as many nodes give as another is not the stronger one.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/merge_fake.sh"
 RAWGEN=$TOP/${BUILD:-build}/tests/tools/rawgen
 if [ ! -x "$RAWGEN" ]; then
 	skip "merge of synthetic nodes" "needs $RAWGEN (make unit-tests)"
@@ -12,9 +13,6 @@ fi
 R=$TMP/run
 mkdir -p "$R" && "$RAWGEN" "$R" 4 3 >/dev/null && "$PMUCHECK" analyze --quiet "$R"
 check "a synthetic run is analysed" test -s "$R/peaks.csv" -a -s "$R/events.json"
-node() { # NAME: a copy of the run as node NAME
-	cp -r "$R" "$TMP/$1" && sed -i "s/\"host\": \"[^\"]*\"/\"host\": \"$1\"/" "$TMP/$1/machine.json"
-}
 for n in a b c d; do node $n; done
 # d's L2 read row rests on a disturbed point: a twentieth of the others' one-core bandwidth
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
@@ -38,16 +36,7 @@ assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"
 
 # page-faults: exact on a and b, not measured on c and d. No verdict holds on most nodes; the event must
 # not read as exact.
-for n in c d; do
-	python3 - "$TMP/$n/events.json" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-for ev in j["events"]:
-    if ev["event"] == "page-faults":
-        ev["class"] = "not measured"
-json.dump(j, open(sys.argv[1], "w"))
-PY
-done
+for n in c d; do set_class $n page-faults "not measured"; done
 expect_status "merge of nodes split two against two on a verdict" 0 "$PMUCHECK" merge -o "$TMP/tie" "$TMP"/[abcd]
 check "events.csv gives the weaker verdict of a tie" grep -q '^.*,page-faults,not measured,2,4,a=exact;b=exact$' "$TMP/tie/events.csv"
 check "... as merge.md does" grep -q '| `page-faults` | not measured | 2 of 4 | a: exact, b: exact |' "$TMP/tie/merge.md"
