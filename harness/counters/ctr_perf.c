@@ -116,6 +116,33 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 	}
 }
 
+/* A PMU that cannot tell privilege levels apart (the msr PMU; the kernel's PERF_PMU_CAP_NO_EXCLUDE)
+   answers any exclude bit with EINVAL, which would blame the encoding. Opened again without them, the
+   answer says what stands in the way: nothing (a u or k modifier was asked of it), or the right to
+   count the kernel too, which is all such a PMU can do. */
+static void explain_no_exclude(struct ctr_event *ev)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	attr_of(ev, true, &a);
+	a.exclude_kernel = a.exclude_user = a.exclude_hv = 0;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(ev->reason, sizeof ev->reason,
+			 "PMU '%s' counts every privilege level or none (the kernel refuses a user- or "
+			 "kernel-only count, EINVAL): it takes no u or k modifier",
+			 ev->pool);
+	} else if (errno == EACCES || errno == EPERM) {
+		snprintf(ev->reason, sizeof ev->reason,
+			 "PMU '%s' counts every privilege level or none (the kernel refuses a user-only "
+			 "count, EINVAL), and counting the kernel needs CAP_PERFMON or "
+			 "perf_event_paranoid <= 1 (it is %d)",
+			 ev->pool, ctr_perf_paranoid());
+	}
+}
+
 void ctr_perf_probe(struct ctr_event *ev)
 {
 	int fd;
@@ -141,6 +168,8 @@ void ctr_perf_probe(struct ctr_event *ev)
 	}
 	ev->status = CTR_NOT_MEASURED;
 	explain(errno, ev, ev->reason, sizeof ev->reason);
+	if (errno == EINVAL && (ev->perf.exclude_kernel || ev->perf.exclude_user))
+		explain_no_exclude(ev);
 }
 
 int ctr_perf_open(struct ctr_set *s, struct err *e)

@@ -41,6 +41,17 @@ bad "unknown term of a core PMU" 'cpu/bogus=1/' "unknown term 'bogus'"
 if grep -qF "'cpu/event=zz/'" "$TMP/err" && grep -qF "'nosuchpmu/event=1/'" "$TMP/err"; then
 	ok "every bad event named"; else notok "every bad event named" "$(cat "$TMP/err")"; fi
 
+# The msr PMU counts every privilege level or none (EINVAL for any exclude bit): a u modifier on its
+# tsc is not measured for that reason, not for "the encoding", where the plain event opens.
+"$PMUCHECK" list events msr/tsc/ msr/tsc/u >"$TMP/msr" 2>&1
+if ! grep -q '^msr/tsc/ .* ok ' "$TMP/msr"; then
+	skip "msr/tsc/u: says the msr PMU takes no modifier" "msr/tsc/ does not open here: $(grep '^msr/tsc/ ' "$TMP/msr")"
+elif grep -qE "^msr/tsc/u .* not_measured +PMU 'msr' counts every privilege level or none .*it takes no u or k modifier" "$TMP/msr"; then
+	ok "msr/tsc/u: says the msr PMU takes no modifier"
+else
+	notok "msr/tsc/u: says the msr PMU takes no modifier" "$(cat "$TMP/msr")"
+fi
+
 # Hardware events: counted where there is a PMU, otherwise not_measured with the reason — never ok.
 "$PMUCHECK" list events instructions 'cpu/event=0xc0/' >"$TMP/hw" 2>&1
 if [ -d /sys/bus/event_source/devices/cpu ]; then

@@ -62,6 +62,16 @@ a = json.load(open(sys.argv[1]))["counters"]["availability"]
 assert a["hardware"] is False and len(a["reason"]) > 20, a' "$U/res/machine.json"
 	fi
 
+	# The msr PMU counts every privilege level or none (EINVAL for any exclude bit): as a user who may
+	# not count the kernel, its tsc is not measured for that reason, not for "the encoding".
+	if [ -e /sys/bus/event_source/devices/msr/events/tsc ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+		"${as_user[@]}" "$PMUCHECK" list events msr/tsc/ >"$TMP/msr.list" 2>&1
+		says "unprivileged msr/tsc/: not measured because the msr PMU counts the kernel too" "$TMP/msr.list" \
+			"^msr/tsc/ .* not_measured +PMU 'msr' counts every privilege level or none .*perf_event_paranoid <= 1"
+	else
+		skip "unprivileged msr/tsc/" "no msr PMU with a tsc event, or perf_event_paranoid < 2"
+	fi
+
 	# The real /dev/cpu: as root the values can be read before and after, where the driver is loaded.
 	"$PMUCHECK" prefetch status >"$TMP/msr.before" 2>&1
 	expect_status "unprivileged prefetch off: exit 1" 1 "${as_user[@]}" "$PMUCHECK" prefetch off
