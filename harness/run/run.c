@@ -50,8 +50,10 @@ static uint64_t max_of(const uint64_t *a, int n)
 }
 
 /* Bandwidth and latency of the point's time (record_seconds: min(2R) - min(R), or a disturbed point's
-   bound) for the summary; none (0) when it has no positive time. */
-static void summarise(struct run_point_result *res, const struct point_record *r, double tsc_hz, int noisy)
+   bound) for the summary; none (0) when it has no positive time. Each thread chases its own chain, so
+   the latency is the time over one thread's accesses (the volumes are all threads'). */
+static void summarise(struct run_point_result *res, const struct point_record *r, int threads, double tsc_hz,
+		      int noisy)
 {
 	double sec = record_seconds(r, tsc_hz, noisy);
 
@@ -60,7 +62,7 @@ static void summarise(struct run_point_result *res, const struct point_record *r
 		return;
 	res->gbps = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
 	if (r->v.chase_accesses)
-		res->ns = sec * 1e9 / (double)r->v.chase_accesses;
+		res->ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
 }
 
 /* The counters of one pass (the R call or the 2R call) of one event group. */
@@ -628,7 +630,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 				why |= (unsigned)(why && quota_stops(s) > g->stops) << NW_QUOTA;
 			}
 			record_write(s, ipt, &g->rec, &g->labels, why);
-			summarise(&s->results[ipt], &g->rec, s->tsc_hz, why != 0);
+			summarise(&s->results[ipt], &g->rec, pt->threads, s->tsc_hz, why != 0);
 			s->results[ipt].noisy_why = why;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
