@@ -269,7 +269,8 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 				 xs[*n].skipped);
 	}
 	if (rc) {
-		for (int i = 0; i < *n; i++)
+		/* the failed step too: its hypotheses may be built (xs is zeroed past it) */
+		for (int i = 0; i <= *n && i < (int)p->nruns; i++)
 			experiment_free(&xs[i]);
 		free(xs);
 		*n = 0;
