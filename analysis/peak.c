@@ -204,42 +204,44 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
    latency as a cache level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
+	struct figure {
+		double ns, cyc;
+		int noisy, probed;
+	} *f = malloc((a->npoints + 1) * sizeof *f);
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
 	int rc = -1;
 
-	if (!ns || !cyc)
+	if (!f || !ns || !cyc)
 		goto out;
 	for (int l = 0; l < LV_COUNT; l++) {
 		struct peak *pk = &table[l][KA_LATENCY];
-		size_t n = 0, nc = 0;
-		int clean = 0, probed;
-		double c;
-		for (uint32_t i = 0; i < a->npoints; i++) {
-			const struct agg_point *p = &a->points[i];
-			clean |= latency_point(p, l) && !p->noisy &&
-				!level_latency_dram_like(point_level_common(l),
-							 latency_figure(a, p, &c, &probed));
-		}
+		size_t m = 0, n = 0, nc = 0;
+		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
 			if (!latency_point(p, l))
 				continue;
 			pk->present = 1;
-			double fig = latency_figure(a, p, &c, &probed);
-			if (level_latency_dram_like(point_level_common(l), fig)) {
+			f[m].ns = latency_figure(a, p, &f[m].cyc, &f[m].probed);
+			if (level_latency_dram_like(point_level_common(l), f[m].ns)) {
 				pk->dram_like++;
-				pk->dram_like_ns = fmax(pk->dram_like_ns, fig);
+				pk->dram_like_ns = fmax(pk->dram_like_ns, f[m].ns);
 				continue;
 			}
-			if (p->noisy && clean) {
+			f[m].noisy = p->noisy;
+			clean |= !p->noisy;
+			m++;
+		}
+		for (size_t k = 0; k < m; k++) {
+			if (f[k].noisy && clean) {
 				pk->left_out++;
 				continue;
 			}
-			pk->noisy += p->noisy;
-			pk->probed += probed;
-			ns[n++] = fig;
-			if (c > 0)
-				cyc[nc++] = c;
+			pk->noisy += f[k].noisy;
+			pk->probed += f[k].probed;
+			ns[n++] = f[k].ns;
+			if (f[k].cyc > 0)
+				cyc[nc++] = f[k].cyc;
 		}
 		if (!n)
 			continue;
@@ -252,6 +254,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 	}
 	rc = 0;
 out:
+	free(f);
 	free(ns);
 	free(cyc);
 	return rc;
