@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cfg_int.h"
+#include "pf.h"
 
 #define ARCH(x) (&(x)->cfg->arch)
 #define EVENT(x) (&(x)->cfg->events[(x)->cur])
@@ -77,15 +78,15 @@ static int arch_pmu_uncore(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &ARCH(x)->pmu_uncore, out);
 }
 
-/* The prefetcher tables pmucheck knows (harness/prefetch/pf_table.c). */
+/* A prefetcher layout that harness/prefetch/pf_table.c has, or none. */
 static int arch_prefetch(struct cfg_ctx *x, const char *v)
 {
-	static const char *const tables[] = {"intel-1a4", "intel-knl", "amd-c0000108", "none"};
+	char names[256];
 
-	for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++)
-		if (!strcmp(v, tables[i]))
-			return cfg_strdup(x, &ARCH(x)->prefetch, v);
-	return cfg_fail(x, "prefetch: '%s' is not intel-1a4, intel-knl, amd-c0000108 or none", v);
+	if (!strcmp(v, "none") || pf_layout_named(v))
+		return cfg_strdup(x, &ARCH(x)->prefetch, v);
+	pf_layout_names(names, sizeof names);
+	return cfg_fail(x, "prefetch: '%s' is not one of %snone", v, names);
 }
 
 static int parse_byte(const char *s, unsigned long max, unsigned long *out)

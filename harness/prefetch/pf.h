@@ -55,6 +55,9 @@ int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const c
 /* The layout a config's [arch] prefetch names, NULL for "none" or any name no table has. */
 const struct pf_table *pf_layout_named(const char *layout);
 
+/* The names pf_layout_named knows, each followed by ", " ("intel-1a4, intel-knl, amd-c0000108, "). */
+void pf_layout_names(char *buf, size_t len);
+
 /* Where the built-in lists do not know a model, the config that describes the CPU may name its
    layout ([arch] prefetch, configs/README.md), so that adding an architecture of a known layout is one
    config and no C. The source gives, for the CPU, that name into layout and words naming the config

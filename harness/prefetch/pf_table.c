@@ -145,6 +145,15 @@ const struct pf_table *pf_layout_named(const char *layout)
 	return NULL;
 }
 
+void pf_layout_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(layouts) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s, ", layouts[i]->layout);
+}
+
 /* The layout the config describing this CPU names, for a model the lists do not know; NULL where none
    does, or where it names another vendor's MSR (a config's match is checked against the vendor, but a
    layout of the other vendor would write an MSR this CPU does not define). */
