@@ -589,6 +589,36 @@ static int most_threads(const struct run_job *j, int dram)
 	return most;
 }
 
+/* A resumed run gets the part of --time-budget that its points left had in the interrupted run: the
+   points share the budget by their threads (harness/run/budget.h), so the share of the threads left.
+   The whole budget again gave the last tenth of a run ten times its time on a machine that kept its
+   points from confirming. */
+static void resume_budget(struct run_cli *rc, const struct run_job *j)
+{
+	double all = 0, left = 0;
+	int base = 0, points = 0, points_left = 0;
+
+	for (int x = 0; x < j->nxs; x++) {
+		for (int i = 0; i < j->xs[x].plan.npoints; i++) {
+			double w = j->xs[x].plan.points[i].threads;
+			all += w;
+			if (base + i > rc->resumed->last_point) {
+				left += w;
+				points_left++;
+			}
+		}
+		base += j->xs[x].plan.npoints;
+		points += j->xs[x].plan.npoints;
+	}
+	if (!(all > 0))
+		return;
+	fprintf(stderr,
+		"pmucheck run: resuming %s: %d of %d points left, given %.0f s of its --time-budget %.0f s "
+		"(their share)\n",
+		rc->dir, points_left, points, rc->cfg.time_budget * left / all, rc->cfg.time_budget);
+	rc->cfg.time_budget *= left / all;
+}
+
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -630,6 +660,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		npoints += j->xs[i].plan.npoints;
 	if (!r)
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
+	if (!r && rc->resumed)
+		resume_budget(rc, j); /* of the points as the prefetch states allowed just now */
 	most = most_threads(j, 0);
 	dram_most = most_threads(j, 1);
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))

@@ -122,6 +122,19 @@ fi
 	points "$TMP/torn" | cmp -s - "$TMP/full.points" && ok "a torn last row: --resume measures its point again" ||
 	notok "a torn last row: --resume measures its point again" "$(tail -3 "$TMP/torn.res")"
 
+# Resumed for its last point only, it gets the share of --time-budget (300 s by default) that point had:
+# the budget is shared by the points' threads, one each here.
+check "a resumed run gets the share of --time-budget its points left had" python3 - "$TMP/full" \
+	"$TMP/torn.res" <<'PY'
+import csv, re, sys
+total = len({r["point"] for r in csv.DictReader(open(sys.argv[1] + "/raw.csv"))})
+m = re.search(r"resuming .*: (\d+) of (\d+) points left, given (\d+) s of its --time-budget (\d+) s",
+              open(sys.argv[2]).read())
+print("# %s; the full run had %d points" % (m and m.group(0), total))
+left, n, given, budget = map(int, m.groups())
+sys.exit(0 if (n, left, budget, given) == (total, 1, 300, round(300 / total)) else 1)
+PY
+
 # A run whose level probe ran (here: the reference run's arguments without --reported-levels, stopped after
 # its first point) resumes with the sizes it had, not a new probe's, and its summary says whose they are.
 unfinished "$TMP/probed"
