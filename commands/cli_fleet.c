@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "fleet_exec.h"
 
 #define MAX_ARGS 64
@@ -48,7 +49,8 @@ static void usage(FILE *f)
 		"      --quiet           print only the job ids\n"
 		"Run options passed to every node's 'pmucheck run':\n"
 		"  -q, --quick, -k, --kernels LIST, -e, --events LIST, --preset NAME, --time-budget S,\n"
-		"  and everything after '--'.\n"
+		"  and everything after '--'; checked here but for what only a node can judge (its CPUs,\n"
+		"  NUMA nodes, memory and events); --out, --results, --resume and --dry-run are refused.\n"
 		"The nodes run the pmucheck that submitted (PMUCHECK in the job's environment): it must be\n"
 		"where the nodes see it, or installed on every node.\n"
 		"Exit status: 0 submitted (and, with --wait, every node left results), 1 failure, 2 bad "
@@ -80,6 +82,31 @@ static int find_script(struct fleet *f, struct err *e)
 		return err_set(e, E_USAGE, "pmucheck-fleet.sbatch not found next to %s: give --script FILE",
 			       f->self);
 	f->script = f->script_buf;
+	return 0;
+}
+
+/* The run options every node will be given, checked here as far as they do not depend on the machine
+   (each node checks its CPUs, NUMA nodes, memory and events): a typo refused once here rather than in
+   every node's job log. Options the job script sets, or that make a run measure nothing, are refused. */
+static int check_run_options(const struct fleet *f, struct err *e)
+{
+	char *argv[MAX_ARGS + 1] = {"run"};
+	struct run_cli rc;
+	int r;
+
+	memcpy(argv + 1, f->run, f->nrun * sizeof *argv);
+	if ((r = run_cli_parse((int)f->nrun + 1, argv, NULL, &rc, e)))
+		return err_wrap(e, r, "run options");
+	if (rc.out || strcmp(rc.results_root, "results"))
+		return err_set(
+			e, E_USAGE,
+			"run options: --out and --results are the job script's (each node's results go "
+			"to SHARED/<node>-<UTC time>/)");
+	if (rc.resume)
+		return err_set(e, E_USAGE, "run options: --resume continues one node's run; resume it there");
+	if (rc.dry_run || rc.help)
+		return err_set(e, E_USAGE, "run options: %s measures nothing",
+			       rc.help ? "--help" : "--dry-run");
 	return 0;
 }
 
@@ -161,6 +188,8 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 		return err_set(e, E_USAGE, "--shared %s: not a directory", f->shared);
 	if (!f->nodes && !f->partition)
 		return err_set(e, E_USAGE, "which nodes? give --nodes LIST or --partition NAME");
+	if ((rc = check_run_options(f, e)))
+		return rc;
 	if (!realpath("/proc/self/exe", f->self))
 		return err_set(e, E_RUNTIME, "/proc/self/exe: cannot find this pmucheck");
 	return find_script(f, e);
@@ -181,12 +210,21 @@ static int node_list(const struct fleet *f, char *buf, size_t len, struct err *e
 
 static int submit(const struct fleet *f, const char *node, char *job, size_t len, struct err *e)
 {
-	char nodelist[300], output[PATH_MAX + 64], part[300], *argv[3 * MAX_ARGS];
+	char nodelist[300], output[2 * PATH_MAX + 64], part[300], *argv[3 * MAX_ARGS];
+	char shared_pattern[2 * PATH_MAX];
 	unsigned n = 0;
+	size_t k = 0;
 	int rc;
 
+	/* sbatch reads --output as a pattern (%N the node, %j the job): a '%' of the path is written %% */
+	for (const char *c = f->shared; *c && k + 2 < sizeof shared_pattern; c++) {
+		if (*c == '%')
+			shared_pattern[k++] = '%';
+		shared_pattern[k++] = *c;
+	}
+	shared_pattern[k] = 0;
 	snprintf(nodelist, sizeof nodelist, "--nodelist=%s", node);
-	snprintf(output, sizeof output, "--output=%s/slurm-pmucheck-%%N-%%j.out", f->shared);
+	snprintf(output, sizeof output, "--output=%s/slurm-pmucheck-%%N-%%j.out", shared_pattern);
 	argv[n++] = "sbatch";
 	argv[n++] = "--parsable";
 	argv[n++] = nodelist;
@@ -203,7 +241,7 @@ static int submit(const struct fleet *f, const char *node, char *job, size_t len
 		argv[n++] = f->run[i];
 	argv[n] = NULL;
 	if ((rc = fleet_exec(argv, job, len, e)))
-		return err_wrap(e, rc, "node %s: ", node);
+		return err_wrap(e, rc, "node %s", node);
 	job[strcspn(job, ";\n")] = 0; /* "id" or "id;cluster" */
 	return job[0] ? 0 : err_set(e, E_RUNTIME, "node %s: sbatch printed no job id", node);
 }

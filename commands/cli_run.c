@@ -449,7 +449,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 					 fmin(256,
 					      round(REPS_SECONDS / rc->cfg.min_seconds *
 						    fmax(1, rc->cfg.time_budget / promised))));
-	return plan_check_opts(o, t, e);
+	return t ? plan_check_opts(o, t, e) : 0;
 }
 
 /* --resume DIR: the interrupted run's own arguments, its measured levels, and the points not yet in

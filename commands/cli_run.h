@@ -30,7 +30,8 @@ struct run_cli {
 	int progress; /* --progress 1, --no-progress 0, else -1 (when stderr is a terminal) */
 };
 
-/* Parses argv (argv[0] is the command name) and checks it against the machine. Nothing is written. */
+/* Parses argv (argv[0] is the command name) and checks it against the machine, or with t NULL its syntax
+   alone (fleet: the nodes will run it). Nothing is written. */
 int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *rc, struct err *e);
 /* Creates the results directory and measures. The level probe may set t's measured cache sizes. */
 int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e);

@@ -19,7 +19,7 @@ int buf_parse_placement(const char *option, const char *text, const struct topo 
 	if (!strcmp(text, "local") || !strcmp(text, "remote") || !strcmp(text, "interleave")) {
 		out->kind = text[0] == 'l' ? BUF_LOCAL : text[0] == 'r' ? BUF_REMOTE : BUF_INTERLEAVE;
 		out->node = -1;
-		if (out->kind == BUF_REMOTE && t->numa_nodes < 2)
+		if (t && out->kind == BUF_REMOTE && t->numa_nodes < 2)
 			return err_set(e, E_USAGE,
 				       "%s: 'remote' needs a second NUMA node; this machine has %d", option,
 				       t->numa_nodes);
@@ -29,7 +29,9 @@ int buf_parse_placement(const char *option, const char *text, const struct topo 
 		return err_set(e, E_USAGE, "%s: '%s' is not a placement (local, node:N, remote, interleave)",
 			       option, text);
 	node = strtol(text + 5, &end, 10);
-	if (*end || !topo_node_exists(t, (int)node))
+	if (!t && (*end || node > INT_MAX))
+		return err_set(e, E_USAGE, "%s: '%s' is not a NUMA node number", option, text + 5);
+	if (t && (*end || !topo_node_exists(t, (int)node)))
 		return err_set(e, E_USAGE, "%s: NUMA node '%s' does not exist (this machine has %d node(s))",
 			       option, text + 5, t->numa_nodes);
 	out->kind = BUF_NODE;

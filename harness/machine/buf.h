@@ -33,7 +33,8 @@ struct buf {
 	int node; /* node the pages are bound to, -1 for interleaved */
 };
 
-/* Parses "local", "node:N", "remote", "interleave". */
+/* Parses "local", "node:N", "remote", "interleave"; checks against t that the node exists, or a second
+   one for remote. t NULL: the syntax alone (fleet: another machine will run it). */
 int buf_parse_placement(const char *option, const char *text, const struct topo *t, struct buf_place *out,
 			struct err *e);
 /* "local", "node:1", ... */

@@ -318,21 +318,30 @@ int topo_pin_self(int cpu, struct err *e)
 	return 0;
 }
 
-static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus, int max, int *n,
-		   struct err *e)
+/* Whether a run may pin to cpu here; E_USAGE saying why not. */
+static int check_usable(const struct topo *t, const char *option, long cpu, struct err *e)
 {
 	char usable[256];
 
+	if (cpu_usable(t, cpu))
+		return 0;
 	hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
-	if (!cpu_usable(t, cpu) && t->bound &&
-	    hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)cpu))
+	if (t->bound && hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->h), (unsigned)cpu))
 		return err_set(e, E_USAGE,
 			       "%s: CPU %ld is outside the CPU affinity pmucheck was started with (usable "
 			       "CPUs: %s; taskset, numactl or the batch system set it)",
 			       option, cpu, usable);
-	if (!cpu_usable(t, cpu))
-		return err_set(e, E_USAGE, "%s: CPU %ld is not in this machine (usable CPUs: %s)", option,
-			       cpu, usable);
+	return err_set(e, E_USAGE, "%s: CPU %ld is not in this machine (usable CPUs: %s)", option, cpu,
+		       usable);
+}
+
+static int add_cpu(const struct topo *t, const char *option, long cpu, int *cpus, int max, int *n,
+		   struct err *e)
+{
+	int rc = t ? check_usable(t, option, cpu, e) : 0;
+
+	if (rc)
+		return rc;
 	for (int i = 0; i < *n; i++)
 		if (cpus[i] == cpu)
 			return err_set(e, E_USAGE, "%s: CPU %ld is listed twice", option, cpu);
@@ -370,7 +379,9 @@ static int add_item(const struct topo *t, const char *option, const char *item, 
 		return err_set(e, E_USAGE, "%s: range '%s' runs backwards", option, item);
 	}
 	/* An open range ends at the last usable CPU; an explicit one keeps every CPU, to name a missing one. */
-	last = hwloc_bitmap_weight(set) < 0 ? t->cpus[t->ncpus - 1] : hwloc_bitmap_last(set);
+	last = hwloc_bitmap_weight(set) >= 0 ? hwloc_bitmap_last(set)
+		: t                          ? t->cpus[t->ncpus - 1]
+					     : hwloc_bitmap_first(set);
 	for (int c = hwloc_bitmap_first(set); c >= 0 && c <= last && !rc; c = hwloc_bitmap_next(set, c))
 		rc = add_cpu(t, option, c, cpus, max, n, e);
 	if (!rc && hwloc_bitmap_first(set) > last)

@@ -18,7 +18,7 @@ SH
 cat >"$BIN/sbatch" <<'SH'
 #!/bin/bash
 # the job "runs" at once: SHARED/<node>-<UTC time>/events.json, unless the node is in FAKE_FAIL
-for a; do case $a in --nodelist=*) node=${a#--nodelist=} ;; esac; done
+for a; do case $a in --nodelist=*) node=${a#--nodelist=} ;; --output=*) echo "${a#--output=}" >>"$FAKE_DIR/sbatch.outputs" ;; esac; done
 shared=$(for a; do case $a in -*) ;; *) echo "$a" ;; esac; done | sed -n 2p)
 case " $FAKE_FAIL " in *" $node "*) ;; *)
 	mkdir -p "$shared/$node-$(date -u +%Y%m%dT%H%M%SZ)" && echo '{}' >"$shared/$node-$(date -u +%Y%m%dT%H%M%SZ)/events.json" ;;
@@ -29,6 +29,13 @@ printf '#!/bin/bash\n' >"$BIN/squeue"
 chmod +x "$BIN"/*
 touch "$TMP/job.sbatch"
 fleet() { env PATH="$BIN:$PATH" FAKE_DIR="$TMP" "$@" "$PMUCHECK" fleet -s "$SH" -N list --script "$TMP/job.sbatch" --wait; }
+# fleet_with ENV... -- FLEET OPTIONS
+fleet_with() {
+	local env=()
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	env PATH="$BIN:$PATH" FAKE_DIR="$TMP" "${env[@]}" "$PMUCHECK" fleet --script "$TMP/job.sbatch" "$@"
+}
 
 # n1's job left nothing; n1-b (a name n1 is the start of) left its directory, which is not n1's.
 expect_status "a node whose job left no results fails --wait" 1 fleet FAKE_NODES="n1 n1-b" FAKE_FAIL=n1
@@ -44,3 +51,23 @@ expect_status "a node list Slurm no longer gives after the jobs still fails --wa
 cp "$TMP/check.out" "$TMP/relist.out"
 check "... naming the node without results" grep -q "^n2: no results" "$TMP/relist.out"
 check "... and each other node submitted" test "$(grep -c "^n[13]: $SH/n[13]-2" "$TMP/relist.out")" -eq 2
+
+# Run options a node would refuse whatever its machine are refused here, exit 2, before any job is
+# submitted; ones only a node can judge (its CPUs and NUMA nodes) go to the nodes.
+rm -rf "$SH"/* "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
+for opts in "-- --reps -5" "-- --cpus 0-3,3" "-- --placement node:x" "-k load,load" "-- --sizes 16k,16k" \
+	"-- --bogus" "-- --out $TMP/x" "-- --results $TMP/x" "-- --resume $TMP/x" "-- --dry-run"; do
+	# shellcheck disable=SC2086 # the options are words
+	expect_status "fleet $opts: refused before submitting" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" -N list $opts
+	grep -q "^pmucheck fleet: run options: " "$TMP/check.out" ||
+		notok "fleet $opts: the message names the run options" "$(cat "$TMP/check.out")"
+done
+check "... and no job was submitted" test ! -e "$TMP/sbatch.outputs"
+expect_status "fleet with CPUs and NUMA nodes this host lacks: submitted, the nodes judge them" 0 \
+	fleet_with FAKE_NODES=n1 -- -s "$SH" -N list -- --cpus 0-63 --placement node:7 --threads 4
+
+# A '%' in the shared path: sbatch's --output is a pattern (%N, %j), so the path's '%' goes as %%.
+mkdir -p "$TMP/100%"
+rm -f "$TMP/sbatch.outputs"
+expect_status "fleet into a directory with '%' in its name" 0 fleet_with FAKE_NODES=n1 -- -s "$TMP/100%" -N list
+check "... its job log pattern escapes the '%'" grep -qxF "$TMP/100%%/slurm-pmucheck-%N-%j.out" "$TMP/sbatch.outputs"
