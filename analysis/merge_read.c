@@ -286,17 +286,27 @@ static int add_events(struct merge_arch *a, unsigned node, json_t *ej)
 	return 0;
 }
 
+static int name_taken(const struct merge *m, const char *name)
+{
+	for (unsigned i = 0; i < m->nnode; i++)
+		if (!strcmp(m->node[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* The host, or where another node has it (two runs of one node) the directory's last component, or
+   where that is taken too (x/run, y/run) the same with -2, -3, ... */
 static void node_name(const struct merge *m, const struct machine *mj, const char *dir, char *buf, size_t len)
 {
 	const char *base = strrchr(dir, '/');
 
+	base = base && base[1] ? base + 1 : dir;
 	snprintf(buf, len, "%s", mj->host);
-	for (unsigned i = 0; i < m->nnode; i++)
-		if (!strcmp(m->node[i].name, buf) || !buf[0]) {
-			/* the same host twice (two runs of one node): the directories tell them apart */
-			snprintf(buf, len, "%s", base && base[1] ? base + 1 : dir);
-			return;
-		}
+	if (buf[0] && !name_taken(m, buf))
+		return;
+	snprintf(buf, len, "%s", base);
+	for (int k = 2; name_taken(m, buf); k++)
+		snprintf(buf, len, "%s-%d", base, k);
 }
 
 static int commit(struct merge *m, const char *dir, const struct machine *mj, json_t *ej,

@@ -82,3 +82,14 @@ expect_status "a directory given twice is refused" 2 "$PMUCHECK" merge -o "$TMP/
 cp "$TMP/check.out" "$TMP/twice.out"
 check "... naming both" grep -qF "$TMP/a and $TMP/a/ are the same directory" "$TMP/twice.out"
 check "... writing nothing" test ! -e "$TMP/twice"
+
+# Three runs of one host whose directories end alike (x/run, y/run, z/run): each node its own name, so no
+# two rows of nodes.csv are one node.
+for d in x y z; do mkdir -p "$TMP/same/$d" && cp -r "$TMP/a" "$TMP/same/$d/run"; done
+expect_status "three runs of one host in directories that end alike merge" 0 \
+	"$PMUCHECK" merge --quiet -o "$TMP/same.out" "$TMP"/same/[xyz]/run
+check "... as three nodes of distinct names" python3 -c '
+import csv, sys
+names = sorted({r["node"] for r in csv.DictReader(open(sys.argv[1]))})  # a row per node and figure
+print("# nodes: %s" % names)
+sys.exit(0 if len(names) == 3 else 1)' "$TMP/same.out/nodes.csv"
