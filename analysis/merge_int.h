@@ -43,7 +43,8 @@ struct merge_type {
 	unsigned *node, nnode;
 	struct merge_fig *fig;
 	unsigned nfig;
-	char fact[MF_COUNT][MERGE_TEXT]; /* the most common value of each fact */
+	char fact[MF_COUNT][MERGE_TEXT]; /* the most common value of each fact; "" where split */
+	int split[MF_COUNT];             /* two or more values share the most nodes: none is most common */
 };
 
 struct merge_event {

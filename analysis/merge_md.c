@@ -44,7 +44,10 @@ static void type_md(FILE *f, const struct merge *m, unsigned ti, const char *plo
 	fprintf(f, "## Node type %u: %u node(s)\n\n%s\n\n", ti + 1, t->nnode, t->label);
 	fputs("| fact | most common value |\n|---|---|\n", f);
 	for (int k = 0; k < MF_COUNT; k++)
-		fprintf(f, "| %s | %s |\n", merge_fact_names[k], t->fact[k][0] ? t->fact[k] : "(none)");
+		fprintf(f, "| %s | %s |\n", merge_fact_names[k],
+			t->split[k]             ? "(split: no value on more nodes than another)"
+				: t->fact[k][0] ? t->fact[k]
+						: "(none)");
 	fputs("\nPeak figures (peaks.csv of each node; bandwidths in GB/s, latencies in ns); outlier nodes "
 	      "in "
 	      "**bold**:\n\n| node |",

@@ -156,7 +156,10 @@ static void write_type_json(FILE *f, const struct merge *m, unsigned ti)
 		fputs(k ? ", " : " ", f);
 		jstr(f, merge_fact_names[k]);
 		fputs(": ", f);
-		jstr(f, t->fact[k]);
+		if (t->split[k])
+			fputs("null", f);
+		else
+			jstr(f, t->fact[k]);
 	}
 	fputs(" },\n      \"figures\": [", f);
 	for (unsigned k = 0; k < t->nfig; k++) {

@@ -50,12 +50,16 @@ static void fig_stats(const struct merge *m, const struct merge_type *t, unsigne
 	*mad = stats_median(buf, n);
 }
 
-/* The most common value of fact k among the type's nodes (the first of equals in node order). */
+/* The most common value of fact k among the type's nodes; where two values are each on as many nodes
+   as any (two nodes of one type on two microcode versions), the type is split and none of them is taken
+   for the type's: naming the first node's would make the other the odd one out by the order of the
+   directories given. */
 static void fact_mode(const struct merge *m, struct merge_type *t, int k)
 {
 	unsigned best = 0;
 
 	t->fact[k][0] = 0;
+	t->split[k] = 0;
 	for (unsigned i = 0; i < t->nnode; i++) {
 		const char *v = m->node[t->node[i]].fact[k];
 		unsigned c = 0;
@@ -63,9 +67,14 @@ static void fact_mode(const struct merge *m, struct merge_type *t, int k)
 			c += !strcmp(v, m->node[t->node[j]].fact[k]);
 		if (c > best) {
 			best = c;
+			t->split[k] = 0;
 			snprintf(t->fact[k], MERGE_TEXT, "%s", v);
+		} else if (c == best && strcmp(v, t->fact[k])) {
+			t->split[k] = 1;
 		}
 	}
+	if (t->split[k])
+		t->fact[k][0] = 0;
 }
 
 static int node_outliers(struct merge *m, const struct merge_type *t, unsigned node, const double *med,
@@ -76,10 +85,16 @@ static int node_outliers(struct merge *m, const struct merge_type *t, unsigned n
 	int any = 0;
 
 	for (int k = 0; k < MF_COUNT && t->nnode > 1; k++)
-		if (strcmp(nd->fact[k], t->fact[k])) {
-			snprintf(why, sizeof why, "%s %s; its type's most common: %s", merge_fact_names[k],
-				 nd->fact[k][0] ? nd->fact[k] : "(none)",
-				 t->fact[k][0] ? t->fact[k] : "(none)");
+		if (t->split[k] || strcmp(nd->fact[k], t->fact[k])) {
+			if (t->split[k])
+				snprintf(why, sizeof why,
+					 "%s %s; its type's nodes are split, no value on more nodes than "
+					 "another",
+					 merge_fact_names[k], nd->fact[k][0] ? nd->fact[k] : "(none)");
+			else
+				snprintf(why, sizeof why, "%s %s; its type's most common: %s",
+					 merge_fact_names[k], nd->fact[k][0] ? nd->fact[k] : "(none)",
+					 t->fact[k][0] ? t->fact[k] : "(none)");
 			if (add_outlier(m, node, why))
 				return -1;
 			any = 1;

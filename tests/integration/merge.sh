@@ -93,3 +93,12 @@ import csv, sys
 names = sorted({r["node"] for r in csv.DictReader(open(sys.argv[1]))})  # a row per node and figure
 print("# nodes: %s" % names)
 sys.exit(0 if len(names) == 3 else 1)' "$TMP/same.out/nodes.csv"
+
+# Two nodes of one type on two microcode versions: neither is the type's, so neither is the odd one out
+# by the order given; both are listed, and merge.json has no common value.
+expect_status "two nodes on two microcode versions merge" 0 "$PMUCHECK" merge --quiet -o "$TMP/split" "$TMP/d" "$TMP/a"
+check "... both listed as the type split on microcode" test "$(grep -c "microcode [^;]*; its type.s nodes are split" "$TMP/split/outliers.csv")" -eq 2
+check "... merge.json: no most common microcode" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["types"][0]
+sys.exit(0 if t["facts"]["microcode"] is None else 1)' "$TMP/split/merge.json"
