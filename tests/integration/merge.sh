@@ -72,7 +72,10 @@ check "... and leaves that directory's events.csv alone" cmp -s "$TMP/a/events.c
 # Without -o: merge-<UTC time>, or -2, -3, ... when a merge of the same second made it; every second the
 # merge may start in is taken beforehand, so the merge must find a free name and leave the others empty.
 mkdir "$TMP/cwd"
-for s in 0 1 2 3 4 5; do mkdir -p "$TMP/cwd/merge-$(date -u -d "+$s sec" +%Y%m%dT%H%M%SZ)"; done
+# One reading of the clock: a date call per second could step over a second between two of them and leave
+# it free.
+now=$(date +%s)
+for s in 0 1 2 3 4 5; do mkdir -p "$TMP/cwd/merge-$(date -u -d "@$((now + s))" +%Y%m%dT%H%M%SZ)"; done
 expect_status "merge without -o when merge-<UTC time> exists succeeds" 0 \
 	bash -c 'cd "$1" && "$2" merge --quiet "${@:3}"' _ "$TMP/cwd" "$PMUCHECK" "$TMP"/[bcd]
 check "... into merge-<UTC time>-2" test -s "$(ls -d "$TMP"/cwd/merge-*-2 | head -1)/merge.json"
