@@ -21,7 +21,8 @@ cat >"$BIN/sbatch" <<'SH'
 for a; do case $a in --nodelist=*) node=${a#--nodelist=} ;; --output=*) echo "${a#--output=}" >>"$FAKE_DIR/sbatch.outputs" ;; esac; done
 shared=$(for a; do case $a in -*) ;; *) echo "$a" ;; esac; done | sed -n 2p)
 case " $FAKE_FAIL " in *" $node "*) ;; *)
-	mkdir -p "$shared/$node-$(date -u +%Y%m%dT%H%M%SZ)" && echo '{}' >"$shared/$node-$(date -u +%Y%m%dT%H%M%SZ)/events.json" ;;
+	d=$shared/$node-$(date -u +%Y%m%dT%H%M%SZ) # one reading: two could fall in two seconds
+	mkdir -p "$d" && echo '{}' >"$d/events.json" ;;
 esac
 echo $((RANDOM + 1))
 SH
