@@ -181,18 +181,23 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 	uint64_t reps = fresh ? 1 : (hi ? 2 : 1) * sh->reps;
 	uint64_t *t = hi ? &sh->hi[tid] : &sh->lo[tid];
 	struct pass_counters *pc = &g->pc[tid][hi];
+	int started[MAX_UNCORE_UNITS] = {0}; /* the master's: a set that did not start is not read, which
+	                                       would overwrite its failure with a count of 0, status ok */
 
 #pragma omp master
-	for (int k = 0; sock && k < g->nuncore; k++)
-		if (g->sock[k][hi].set && ctr_start(g->sock[k][hi].set, NULL))
-			mark_failed(g->sock[k][hi].rd, grp->n, "cannot start the socket counters");
+	for (int k = 0; sock && k < g->nuncore; k++) {
+		struct err e;
+		started[k] = g->sock[k][hi].set && !ctr_start(g->sock[k][hi].set, &e);
+		if (g->sock[k][hi].set && !started[k])
+			mark_failed(g->sock[k][hi].rd, grp->n, e.msg);
+	}
 #pragma omp barrier
 	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, &sh->start[hi][tid], resume_at(g, pt, tid),
 			  sock ? NULL : pc->set, pc->rd, grp ? grp->n : 0);
 #pragma omp barrier
 #pragma omp master
 	for (int k = 0; sock && k < g->nuncore; k++)
-		if (g->sock[k][hi].set)
+		if (started[k])
 			counters_stop_read(g->sock[k][hi].set, g->sock[k][hi].rd, grp->n);
 }
 
