@@ -94,9 +94,9 @@ static void test_uncore_events_get_their_box_class(void **state)
 	const char *cls, *why, *name;
 
 	(void)state;
-	name = likwid("zen2", "perf", "amd_df/event=0x187,umask=0x02/", "", &cls, &why);
+	name = likwid("zen2", "perf", "amd_df/event=0x07,umask=0x38/", "", &cls, &why);
 	assert_non_null(name);
-	assert_string_equal(name, "DATA_OUT_TO_REMOTE_0");
+	assert_string_equal(name, "DATA_FROM_LOCAL_DRAM_CHANNEL");
 	assert_string_equal(cls, "DFC");
 	name = likwid("zen4", "perf", "amd_l3/event=0x04,umask=0x01/", "", &cls, &why);
 	assert_non_null(name);
@@ -118,7 +118,7 @@ static void test_no_name_without_that_umask(void **state)
 	assert_non_null(strstr(why, "no event with this encoding"));
 	/* Zen 2's l2 prefetch misses 0xff: LIKWID's L2_PF_MISS_IN_L3 is 0x1f there */
 	assert_null(likwid("zen2", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
-	/* the Zen 3 data-fabric event is no Zen 2 one */
+	/* remote link 0 (amdzen2/data-fabric.json 0x7c7): LIKWID's zen2 list has no such DF event */
 	assert_null(likwid("zen2", "perf", "amd_df/event=0x7c7,umask=0x02/", "", &cls, &why));
 	/* icx's longest_lat_cache.miss is umask 0x41; LIKWID's icelakeX list has 0x01 only */
 	assert_null(likwid("icx", "perf", "x", "pmu=cpu,type=4,config=0x412e", &cls, &why));
