@@ -1,8 +1,13 @@
 /* pf_table.c — which MSR bits switch which prefetcher, per CPU model.
  *
- * Sources: Intel's "Disclosure of Hardware Prefetcher Control on Some Intel Processors" (MSR 0x1A4,
- * Nehalem and later Core/Xeon; Xeon Phi x200 has its own two bits) and AMD's Processor Programming
- * References for families 19h and 1Ah (MSR C000_0108 PrefetchControl). Newer Intel parts define
+ * Sources: Intel's "Disclosure of Hardware Prefetcher Control on Some Intel Processors" (MSR 0x1A4
+ * bits 0-3; it names Nehalem, Westmere, Sandy Bridge, Ivy Bridge, Haswell and Broadwell only); for
+ * Skylake through Granite Rapids, and for Xeon Phi's two bits (DCU bit 0, L2 bit 1), Intel's pepc
+ * (intel/pepc pepclibs/msr/MiscFeatureControl.py: _ALL_PREFETCHERS_CPUS, PHIS); AMD's Processor
+ * Programming References for families 19h and 1Ah (MSR C000_0108 PrefetchControl: L1Stream 0,
+ * L1Stride 1, L1Region 2, L2Stream 3, UpDown 5, bit 4 reserved), the bits RRZE-HPC/likwid's AMD
+ * sysFeatures switch on Zen 3 and Zen 4 (amd_k19_cpu_prefetch_features, MSR_AMD19_PREFETCH_CONTROL;
+ * its Zen 2 list leaves them out). Newer Intel parts define
  * further bits whose public descriptions disagree; hybrid parts (Alder Lake and later) have E-cores
  * with another layout. Neither is listed. A model missing here is refused unless the config that
  * describes it names one of these layouts ([arch] prefetch: its author vouches for the bits, with their
