@@ -289,8 +289,8 @@ static void note_skipped(struct plan *p, const char *name)
 	snprintf(p->skipped + len, sizeof p->skipped - len, "%s%s", len ? ", " : "", name);
 }
 
-/* One name from --kernels: a family (all its variants the CPU has) or one variant (an error if the CPU
-   lacks it). */
+/* One name from --kernels: a family (all its variants the CPU has) or one variant (one the CPU lacks: an
+   error where the user named it, else skipped and noted, as a preset step's is). */
 static int add_named(struct gen *g, const char *name)
 {
 	const struct kern_family *f;
@@ -300,10 +300,13 @@ static int add_named(struct gen *g, const char *name)
 		return err_set(g->e, E_USAGE, "--kernels: unknown kernel '%s' (see 'pmucheck list kernels')",
 			       name);
 	if (strchr(name, '.')) {
-		if (!cpuid_isa_ok(v->isa))
+		if (cpuid_isa_ok(v->isa))
+			return add_variant(g, f, v);
+		if (g->o->explicit_kernels)
 			return err_set(g->e, E_USAGE, "--kernels: this CPU lacks the instructions of '%s'",
 				       name);
-		return add_variant(g, f, v);
+		note_skipped(g->p, v->name);
+		return 0;
 	}
 	for (unsigned i = 0; i < f->nvariants; i++) {
 		int rc;

@@ -2,7 +2,8 @@
 # fake_machines.sh — the machine-dependent branches, on machines this one is not, whatever the host:
 #   2 sockets   hwloc's synthetic topology (HWLOC_SYNTHETIC): topology, default CPUs, remote placement
 #   CPU models  PMUCHECK_FAKE_CPUID: config and prefetcher table per model (Intel server, hybrid, AMD)
-#   no AVX-512  PMUCHECK_ISA_DISABLE: the quick plan leaves those variants out, naming one is refused
+#   no AVX-512  PMUCHECK_ISA_DISABLE: the quick plan and a preset step leave those variants out, naming one
+#               with --kernels is refused
 # Only planning and reporting run here (--dry-run, info): a synthetic topology has CPUs this machine
 # lacks, so nothing is pinned or measured. PAPI states and hybrid sysfs PMUs are faked in the unit
 # tests (test_ctr_papi_judge, test_ctr_spec).
@@ -61,6 +62,19 @@ check "no AVX-512: --dry-run says which variants it skips and why" \
 check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
 expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
 	env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
+# A preset step that names an AVX-512 variant (a copy of the shipped presets, its molka2017.core step
+# naming load.avx512 and load.avx) is not the user's --kernels: the step runs load.avx and skips
+# load.avx512 with the reason, as it skips a family's widths (experiment.c), not the whole preset refused.
+cp -r "$TOP/configs" "$TMP/cfgdir"
+sed -i '/^\[run molka2017.core\]/,/^kernels/ s/^kernels = .*/kernels = load.avx512 load.avx/' "$TMP/cfgdir/presets.ini"
+PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
+	>"$TMP/prenoavx" 2>"$TMP/prenoavx.err"
+echo "exit $?" >>"$TMP/prenoavx.err"
+check "no AVX-512: a preset step naming load.avx512 still plans (exit 0)" grep -qx "exit 0" "$TMP/prenoavx.err"
+check "no AVX-512: that step measures load.avx and not load.avx512" \
+	bash -c "grep -q ' load.avx ' '$TMP/prenoavx' && ! grep -q avx512 '$TMP/prenoavx'"
+check "no AVX-512: the run says it skips load.avx512 and why" \
+	grep -q "skipping load.avx512: this CPU lacks their instructions" "$TMP/prenoavx.err"
 
 # --dry-run predicts the prefetch states the run measures: without MSR access the off points are skipped
 # (and said so, with the reason); with (fake) MSR files for a model with a table they are planned.
