@@ -192,11 +192,26 @@ static void step_places(struct experiment *x, const struct cfg_run *r, const str
 		x->opts.places[x->opts.nplaces++] = (struct buf_place){BUF_INTERLEAVE, -1};
 }
 
+/* Whether this CPU has the instructions of kernel `name` (a family: of one of its variants); an unknown name is
+   left to plan_build to refuse. */
+static int kernel_runs_here(const char *name)
+{
+	const struct kern_family *f;
+	const struct kern_variant *v = kern_variant_find(name, &f);
+
+	if (!f || strchr(name, '.'))
+		return !v || cpuid_isa_ok(v->isa);
+	for (unsigned i = 0; i < f->nvariants; i++)
+		if (cpuid_isa_ok(f->variants[i].isa))
+			return 1;
+	return 0;
+}
+
 /* Fills x from one preset step; *runs is 0 when nothing of the step can run here (x->skipped says why). */
 static int step(struct experiment *x, const struct cfg_run *r, const struct cfg *arch,
 		const struct plan_opts *base, int reps, const struct topo *t, int *runs, struct err *e)
 {
-	int rc;
+	int rc, can = 0;
 	char *kernels = x->kernels;
 
 	memset(x, 0, sizeof *x);
@@ -210,7 +225,11 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 	for (unsigned i = 0; i < r->nkernels; i++) {
 		size_t n = strlen(kernels);
 		snprintf(kernels + n, sizeof x->kernels - n, "%s%s", i ? "," : "", r->kernels[i]);
+		can |= kernel_runs_here(r->kernels[i]);
 	}
+	/* a step of widths this CPU lacks only (load.avx512 without AVX-512): skipped, as its variants are */
+	if (!can)
+		note(x, "%s (this CPU lacks their instructions)", kernels);
 	x->opts.kernels = kernels;
 	x->opts.explicit_kernels = 0; /* widths this CPU lacks are skipped, not refused */
 	x->opts.nsizes = 0;
@@ -228,7 +247,7 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 			   &x->opts, e);
 	if (rc)
 		return err_wrap(e, rc, "preset step %s", x->name);
-	*runs = x->opts.nthreads > 0 && x->opts.nplaces > 0;
+	*runs = can && x->opts.nthreads > 0 && x->opts.nplaces > 0;
 	return *runs ? config_events(x, arch, r, e) : 0;
 }
 

@@ -75,6 +75,17 @@ check "no AVX-512: that step measures load.avx and not load.avx512" \
 	bash -c "grep -q ' load.avx ' '$TMP/prenoavx' && ! grep -q avx512 '$TMP/prenoavx'"
 check "no AVX-512: the run says it skips load.avx512 and why" \
 	grep -q "skipping load.avx512: this CPU lacks their instructions" "$TMP/prenoavx.err"
+# A step whose every kernel needs AVX-512 is skipped whole, with the reason, and the preset's other steps run.
+sed -i 's/^kernels = load.avx512 load.avx$/kernels = load.avx512/' "$TMP/cfgdir/presets.ini"
+PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
+	>"$TMP/preonly" 2>"$TMP/preonly.err"
+echo "exit $?" >>"$TMP/preonly.err"
+check "no AVX-512: a preset step of load.avx512 alone leaves the preset planned (exit 0)" \
+	grep -qx "exit 0" "$TMP/preonly.err"
+check "no AVX-512: the run says it skips that step and why" \
+	grep -q "skipping molka2017.core here: load.avx512 (this CPU lacks their instructions)" "$TMP/preonly.err"
+check "no AVX-512: the other steps are planned, that one not" \
+	bash -c "grep -q '^molka2017.socket:' '$TMP/preonly' && ! grep -q '^molka2017.core:' '$TMP/preonly'"
 
 # --dry-run predicts the prefetch states the run measures: without MSR access the off points are skipped
 # (and said so, with the reason); with (fake) MSR files for a model with a table they are planned.
