@@ -42,6 +42,25 @@ static int break_after(const char *s, size_t i, size_t n)
 		((s[i] == '.' || s[i] == ',' || s[i] == ':') && isalpha((unsigned char)s[i + 1]));
 }
 
+/* *em* as report.md writes it: the opening '*' at the start or after a space or '(', before a word; the
+   closing one after a word, before the end, a space or punctuation. Any other '*' is literal: the '*' of
+   a box wildcard or a pattern in an event name or a reason ("PMU name 'amd_umc_*' is not [a-z]*") would
+   otherwise open an emphasis that swallows the text up to the next star, and the stars with it. */
+static int em_opens(const char *s, size_t i, size_t n)
+{
+	return (i == 0 || s[i - 1] == ' ' || s[i - 1] == '(') && i + 1 < n &&
+		isalnum((unsigned char)s[i + 1]);
+}
+
+static const char *em_close(const char *s, size_t i, size_t n)
+{
+	for (size_t j = i + 2; j < n; j++)
+		if (s[j] == '*' && s[j - 1] != ' ' && s[j - 1] != '*' &&
+		    (j + 1 == n || !(isalnum((unsigned char)s[j + 1]) || s[j + 1] == '_' || s[j + 1] == '*')))
+			return s + j;
+	return NULL;
+}
+
 /* Inline markup: `code`, **strong**, *em*, [text](href). Unclosed markers are literal. cell: in a table. */
 static void inline_md(FILE *f, const char *s, size_t n, int cell)
 {
@@ -60,8 +79,7 @@ static void inline_md(FILE *f, const char *s, size_t n, int cell)
 			inline_md(f, s + i + 2, (size_t)(close - s - i - 2), cell);
 			fputs("</strong>", f);
 			i = (size_t)(close - s) + 2;
-		} else if (s[i] == '*' && i + 1 < n && s[i + 1] != ' ' &&
-			   (close = memchr(s + i + 1, '*', n - i - 1))) {
+		} else if (s[i] == '*' && em_opens(s, i, n) && (close = em_close(s, i, n))) {
 			fputs("<em>", f);
 			inline_md(f, s + i + 1, (size_t)(close - s - i - 1), cell);
 			fputs("</em>", f);
