@@ -194,7 +194,7 @@ static int delay_latency(const struct out_rdata *d, struct out_figures *f, uint3
 		const struct agg_point *p = &a->points[cell->point];
 		double ghz = p->core_ghz > 0 ? p->core_ghz : a->m.core_ghz;
 		if (!out_fig_of(p, KP_BW_DELAY, family) || p->level == LV_L1 || !(p->v[RQ_lines_read] > 0) ||
-		    !(p->seconds > 0) || !(ghz > 0))
+		    !(p->seconds > 0) || !isfinite(p->seconds) || !(ghz > 0))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, p->v[RQ_lines_read] * 64 / p->seconds / 1e9,

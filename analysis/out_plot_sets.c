@@ -14,9 +14,15 @@
 
 #include "out_plot_fig.h"
 
+/* A point without a time (agg.h: seconds INFINITY) has no bandwidth: not drawn, rather than at 0 GB/s. */
+static int timed(const struct agg_point *p)
+{
+	return p->seconds > 0 && isfinite(p->seconds);
+}
+
 static double gbps(const struct agg_point *p)
 {
-	return p->seconds > 0 ? (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9 : NAN;
+	return timed(p) ? (p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored]) / p->seconds / 1e9 : NAN;
 }
 
 static int bandwidth(const struct out_rdata *d, struct out_figures *f, const char *family)
@@ -70,7 +76,7 @@ static int delay_bandwidth(const struct out_rdata *d, struct out_figures *f, con
 	out_fig_clock_axis(d, pl, OUT_FIG_BYTES_PER_CYCLE);
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if (!out_fig_of(p, KP_BW_DELAY, family) || !(p->seconds > 0))
+		if (!out_fig_of(p, KP_BW_DELAY, family) || !timed(p))
 			continue;
 		out_fig_level_series(s, sizeof s, p);
 		if (out_fig_add(pl, s, (double)p->arg, p->v[RQ_lines_read] * 64 / p->seconds / 1e9, 0,

@@ -112,3 +112,25 @@ if command -v chromium >/dev/null; then
 else
 	skip "report.html rendered at 1280 px" "chromium not installed (apt-get install chromium)"
 fi
+
+# A point without a time (every differenced time 0 or less: none positive to take a median of) has no
+# bandwidth. It is not drawn; it once stood in bw_load at 0 GB/s, a figure nothing measured.
+U=$TMP/untimed
+mkdir -p "$U" && cp "$D/machine.json" "$U/"
+python3 - "$D/raw.csv" "$U/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for r in rows:
+    if r["point"] == "0":
+        r["seconds"] = "%.9e" % -float(r["seconds"])
+    w.writerow(r)
+PY
+"$PMUCHECK" analyze "$U" >/dev/null 2>&1 && "$PMUCHECK" report "$U" >/dev/null 2>&1
+check "a point without a time is not drawn at 0 GB/s: every bandwidth bw_load draws is positive" python3 -c '
+import re, sys
+gp = open(sys.argv[1]).read()
+ys = [float(l.split()[1]) for b in re.findall(r"\$d\d+ << EOD\n(.*?)EOD", gp, re.S) for l in b.splitlines()]
+assert ys and min(ys) > 0, sorted(ys)[:3]
+' "$U/plots/bw_load.gp"
