@@ -29,7 +29,7 @@ struct agg_point {
 			       finds it; 0 for a noisy point of a file from before the column */
 	double v[RQ_COUNT];
 	double seconds; /* min(2R) - min(R) of the repetitions (group 0), a noisy point's bound; INFINITY when
-			   not > 0 */
+			   not > 0, or faster than any core without calls to bound it (agg.c settle_time) */
 	struct stats_mindiff calls;    /* while reading: the shortest R and 2R calls, TSC ticks */
 	double sec_per_tick;           /* seconds / tsc of the rows: the run's TSC period */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */

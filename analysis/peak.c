@@ -14,9 +14,29 @@ int peak_access(const struct agg_point *p)
 	return p->access != KA_NONE ? (int)p->access : -1;
 }
 
+/* A point in a row of the table: of a level, of an access type. */
+static int placed(const struct agg_point *p)
+{
+	return p->level != LV_EXCLUDED && p->level != LV_ANY && peak_access(p) >= 0;
+}
+
 static int usable(const struct agg_point *p)
 {
-	return p->level != LV_EXCLUDED && p->level != LV_ANY && isfinite(p->seconds) && peak_access(p) >= 0;
+	return placed(p) && isfinite(p->seconds);
+}
+
+/* A point of a row that has no time (agg.h: seconds INFINITY): it gives no figure, but the row stays and
+   counts it, so that a level whose points were all disturbed that badly is not dropped from the table. A
+   noisy one (faster than any core, without calls to bound it) is one of the noisy points left out. */
+static void note_untimed(struct peak table[LV_COUNT][KA_COUNT], const struct agg_point *p)
+{
+	struct peak *pk = &table[p->level][peak_access(p)];
+
+	pk->present = 1;
+	if (p->noisy)
+		pk->left_out++;
+	else
+		pk->untimed++;
 }
 
 /* The quantities an indicator for this row may count (bit per enum raw_quantity). */
@@ -150,6 +170,8 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
 		int fig;
+		if (placed(p) && peak_access(p) != KA_LATENCY && !isfinite(p->seconds))
+			note_untimed(table, p);
 		if (!bandwidth_point(p))
 			continue;
 		pk = &table[p->level][peak_access(p)];
@@ -219,6 +241,9 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
+			if (placed(p) && peak_access(p) == KA_LATENCY && (int)p->level == l &&
+			    p->threads == 1 && !isfinite(p->seconds))
+				note_untimed(table, p);
 			if (!latency_point(p, l))
 				continue;
 			pk->present = 1;
@@ -267,6 +292,11 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 	if (pk->dram_like && !pk->points)
 		n = snprintf(buf, len, "DRAM-like (%u of %u points, up to %.0f ns): not this level's latency",
 			     pk->dram_like, pk->dram_like, pk->dram_like_ns);
+	else if (!pk->points && !pk->dram_like && (pk->untimed || pk->left_out))
+		n = snprintf(
+			buf, len,
+			"no time (%u of %u points: no positive differenced time, or faster than any core)",
+			pk->untimed + pk->left_out, pk->untimed + pk->left_out);
 	else if (pk->from_one || pk->from_all)
 		n = snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
 	else if (pk->noisy)
@@ -280,6 +310,8 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 	if (pk->dram_like && pk->points && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, "; %u DRAM-like point%s left out", pk->dram_like,
 			      pk->dram_like == 1 ? "" : "s");
+	if (pk->untimed && (pk->points || pk->dram_like) && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; %u without a time left out", pk->untimed);
 	if (pk->probed && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "; %u of %u at the level probe's time", pk->probed,
 			 pk->points);

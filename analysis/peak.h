@@ -25,7 +25,9 @@ struct peak {
 	unsigned left_out;                   /* noisy points left out because clean ones gave the figure */
 	unsigned dram_like;                  /* latency points of a cache level that took DRAM-like time */
 	double dram_like_ns;                 /* the slowest of them, ns */
-	unsigned probed; /* latency points whose figure is the level probe's at their size (peak.c) */
+	unsigned probed;  /* latency points whose figure is the level probe's at their size (peak.c) */
+	unsigned untimed; /* clean points of the row without a time (agg.h: seconds INFINITY): in no figure;
+			     noisy ones count in left_out */
 };
 
 /* A bandwidth is the best of the row's points, a noisy point's at its bound (agg.h `bounded`), which no
@@ -40,7 +42,9 @@ struct peak {
    m points disturbed)" when a figure is a noisy point's, or for a cache level's latency measured only at
    DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
    out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
-   level probe's time at their size ("; k of m at the level probe's time"). */
+   level probe's time at their size ("; k of m at the level probe's time"). A row whose points have no time
+   (none positive, or faster than any core) has no figure and says so: "no time (n of n points: ...)";
+   beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
 /* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by

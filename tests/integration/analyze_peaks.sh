@@ -229,6 +229,27 @@ case "$q" in
 *) notok "and the row says they were left out" "quality '$q'" ;;
 esac
 
+# Every L1 store point faster than any core, in a file without calls to bound them (older files): no time
+# at all. The L1 write row stays, with no figure, and says why; no row moves more bytes per cycle than a
+# core can (an old file's L1 read once gave 1431 GB/s, 404 bytes per cycle, with the row marked noisy).
+J=$TMP/impossible_all
+mkdir -p "$J" && cp "$D/machine.json" "$J/"
+edit "$D/raw.csv" "$J/raw.csv" '
+if r["kernel"] == "store" and r["level"] == "L1": r["seconds"] = "%.9g" % (float(r["seconds"]) / 100)'
+expect_status "analyze with every L1 store point impossible succeeds" 0 "$PMUCHECK" analyze -q "$J"
+q=$(peak "$J" L1 write quality)
+case "$q" in
+"no time ("*" points: no positive differenced time, or faster than any core)") ok "the L1 write row is kept, without a figure: $q" ;;
+*) notok "the L1 write row is kept, without a figure" "quality '$q'" ;;
+esac
+check "... and gives no bandwidth" test -z "$(peak "$J" L1 write gbps_1_core)$(peak "$J" L1 write gbps_all_cores)"
+check "no row of peaks.csv moves more than 256 bytes per core cycle" python3 - "$J/peaks.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    for c in ("bytes_per_cycle_1_core", "bytes_per_cycle_per_core_all"):
+        assert not r[c] or float(r[c]) <= 256, (r["level"], r["access"], c, r[c])
+PY
+
 # The level probe's curve (machine.json levels.latency_curve): where it is faster at a latency point's own
 # size, the point's figure is the probe's, in cycles at the higher of the run's clock (clock.core_ghz, here
 # 5 GHz) and the point's own (3 GHz); only for points in the state the probe ran in (local memory, prefetchers on or not
