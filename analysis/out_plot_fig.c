@@ -18,9 +18,19 @@ double out_fig_ns_per(const struct agg_point *p, double quantity)
 	return quantity > 0 && p->seconds > 0 ? p->seconds * 1e9 / (quantity / (double)p->threads) : NAN;
 }
 
+/* Whether the last figure's file name is an earlier figure's. */
+static int name_taken(const struct out_figures *f, const struct out_plot *p)
+{
+	for (unsigned i = 0; i + 1 < f->n; i++)
+		if (strcmp(f->p[i].name, p->name) == 0)
+			return 1;
+	return 0;
+}
+
 struct out_plot *out_fig_new(struct out_figures *f, const char *name)
 {
 	struct out_plot *p;
+	char base[sizeof p->name];
 
 	if (f->n == f->cap) {
 		unsigned cap = f->cap ? 2 * f->cap : 16;
@@ -38,9 +48,16 @@ struct out_plot *out_fig_new(struct out_figures *f, const char *name)
 		if (!(('a' <= *c && *c <= 'z') || ('A' <= *c && *c <= 'Z') || ('0' <= *c && *c <= '9') ||
 		      *c == '-' || *c == '.'))
 			*c = '_';
-	for (unsigned i = 0; i + 1 < f->n; i++)
-		if (strcmp(f->p[i].name, p->name) == 0)
-			snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_%u", f->n);
+	/* Names equal once made file names, or once cut to fit (two long libpfm4 names that differ only at
+	   their end): numbered, the number inside the name's room, else the second figure would overwrite
+	   the first and the report show it under both titles. */
+	snprintf(base, sizeof base, "%s", p->name);
+	for (unsigned k = f->n; name_taken(f, p); k++) {
+		char sfx[16];
+		int ls = snprintf(sfx, sizeof sfx, "_%u", k);
+		snprintf(p->name, sizeof p->name, "%.*s%s", (int)(sizeof p->name - 1 - (size_t)ls), base,
+			 sfx);
+	}
 	return p;
 }
 

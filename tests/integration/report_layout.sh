@@ -134,3 +134,24 @@ gp = open(sys.argv[1]).read()
 ys = [float(l.split()[1]) for b in re.findall(r"\$d\d+ << EOD\n(.*?)EOD", gp, re.S) for l in b.splitlines()]
 assert ys and min(ys) > 0, sorted(ys)[:3]
 ' "$U/plots/bw_load.gp"
+
+# Two libpfm4 names equal in their first hundred characters: each figure its own file. Cut to the file
+# name's length they once made one name, the second figure overwrote the first, and the report showed it
+# under both headings. Every figure's script must be the one of its heading.
+L=$TMP/longnames
+mkdir -p "$L" && cp "$D/machine.json" "$L/"
+base=amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:EXT_CACHE_RMT:MEM_IO_LCL
+sed -e "s/,$long,/,$base:LCL_DRAM,/" -e "s/,HALF_LINES,/,$base:RMT_DRAM,/" "$D/raw.csv" >"$L/raw.csv"
+"$PMUCHECK" analyze "$L" >/dev/null 2>&1 && "$PMUCHECK" report "$L" >/dev/null 2>&1
+check "figures of two long names alike to their last characters: each heading shows its own figure" python3 -c '
+import re, sys
+d = sys.argv[1]
+md = open(d + "/report.md").read()
+figs = re.findall(r"^### (.*)\n\n!\[.*\]\(plots/(.*)\.png\)$", md, re.M)
+names = [n for _, n in figs]
+assert sum("RMT_DRAM" in t for t, _ in figs) and sum("LCL_DRAM" in t for t, _ in figs), [t for t, _ in figs]
+assert len(set(names)) == len(names), [n for n in names if names.count(n) > 1]
+for title, name in figs:
+    first = open("%s/plots/%s.gp" % (d, name)).readline().rstrip("\n")
+    assert first == "# pmucheck figure: " + title, (name, first, title)
+' "$L"
