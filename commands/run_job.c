@@ -397,7 +397,11 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (!r) {
 		if (x->name[0])
 			printf("\n%s\n", x->name);
-		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz};
+		int before = st.resume_after - *base + 1;
+		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz,
+					   before < 0                         ? 0
+						   : before > x->plan.npoints ? x->plan.npoints
+									      : before};
 		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}

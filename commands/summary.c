@@ -9,6 +9,12 @@
 
 #define CELL 21 /* column width: "1.2* / 123.4*", "12.34 ns 45.6 cyc*" */
 
+/* A point measured before the interruption a resumed run continues: no result in res. */
+static int earlier(const struct summary_probe *sp, int i)
+{
+	return sp && i < sp->done_before;
+}
+
 /* Access types measured as a bandwidth (the others: latency, faults, none). */
 static int is_bandwidth(enum kern_access a)
 {
@@ -53,7 +59,8 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
 			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
-			    pt->boundary || res[i].ns <= 0 || (res[i].noisy_why != 0) != pass)
+			    pt->boundary || earlier(sp, i) || res[i].ns <= 0 ||
+			    (res[i].noisy_why != 0) != pass)
 				continue;
 			int by_probe;
 			double cycles,
@@ -95,6 +102,18 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 	*marked |= from_noisy;
 }
 
+/* Whether a level's latency was measured only before the interruption a resumed run continues. */
+static int earlier_latency(const struct plan *p, const struct summary_probe *sp, int level)
+{
+	for (int i = 0; i < p->npoints; i++) {
+		const struct plan_point *pt = &p->points[i];
+		if (earlier(sp, i) && pt->var->access == KA_LATENCY && pt->threads == 1 &&
+		    pt->level == level && !pt->boundary)
+			return 1;
+	}
+	return 0;
+}
+
 /* The latency cell of a level: ns, and cycles where a clock was measured; "*" from noisy points only; "^"
    (*probe_marked set) where some point's figure is the level probe's; "DRAM-like" (*dram_marked set)
    when its only points took DRAM-like time. */
@@ -106,7 +125,10 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
 	int noisy, dram_like, probed;
 
 	if (!latency(p, res, sp, level, &ns, &cyc, &noisy, &dram_like, &probed))
-		snprintf(buf, len, dram_like ? "DRAM-like" : "-");
+		snprintf(buf, len,
+			 dram_like                               ? "DRAM-like"
+				 : earlier_latency(p, sp, level) ? "earlier run"
+								 : "-");
 	else if (cyc > 0)
 		snprintf(buf, len, "%.2f ns %.1f cyc%s%s", ns, cyc, noisy ? "*" : "", probed ? "^" : "");
 	else
@@ -157,7 +179,8 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0,
-	    probe_marked = 0, boundary = 0;
+	    probe_marked = 0, boundary = 0, before = 0, now = 0;
+	unsigned char only_before[KA_COUNT][LEVEL_COUNT] = {{0}}; /* a cell with points of the earlier run */
 	unsigned why[NW_COUNT] = {0};
 	char cell[48], whys[512];
 
@@ -174,6 +197,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		measured[a] = 1;
 		if (pt->boundary)
 			continue;
+		if (earlier(sp, i)) {
+			only_before[a][l] = 1;
+			continue;
+		}
 		double *b = &best[a][l][wide][res[i].noisy_why != 0];
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
@@ -198,7 +225,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		for (int l = 0; l < LEVEL_COUNT; l++) {
 			const double(*b)[2] = best[a][l];
 			char one[20], all[20];
-			snprintf(cell, sizeof cell, "-");
+			snprintf(cell, sizeof cell, only_before[a][l] ? "earlier run" : "-");
 			if (b[0][0] > 0 || b[0][1] > 0 || b[1][0] > 0 || b[1][1] > 0) {
 				bandwidth_cell(one, sizeof one, b[0], &marked);
 				bandwidth_cell(all, sizeof all, b[1], &marked);
@@ -218,15 +245,27 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < p->npoints; i++) {
+		if (earlier(sp, i)) {
+			before++;
+			continue;
+		}
+		now++;
 		noisy += res[i].noisy_why != 0;
 		noisy_why_count(why, res[i].noisy_why);
 	}
 	noisy_why_format(whys, sizeof whys, why, 0);
 	if (noisy)
 		fprintf(f,
-			"%d of %d points stayed noisy (flagged in raw.csv, why in its noisy_why; a point may "
+			"%d of %d points%s stayed noisy (flagged in raw.csv, why in its noisy_why; a point "
+			"may "
 			"have several reasons): %s\n",
-			noisy, p->npoints, whys);
+			noisy, now, before ? " measured now" : "", whys);
+	if (before)
+		fprintf(f,
+			"%d point%s measured before the interruption this run resumed %s in raw.csv, not in "
+			"this table (\"earlier run\" where a cell has only such points): 'pmucheck analyze' "
+			"takes them all\n",
+			before, before == 1 ? "" : "s", before == 1 ? "is" : "are");
 	if (boundary)
 		fprintf(f,
 			"%d point%s lay within %.0f %% below or %.0f %% above a cache's share (--sizes) and "

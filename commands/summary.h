@@ -14,11 +14,13 @@
    level_probe_figure says why and when): its curve, the options its points were planned with (their
    placement and prefetch state), and the run's clock, measured just after it (the probe's cycles take the
    higher of it and a point's); probe NULL where the run has no curve (it did not probe, nor did the
-   run it resumes). */
+   run it resumes). done_before: the plan's first points, measured before the interruption a resumed run
+   continues (--resume): they have no result here, and their cells say "earlier run", never "-". */
 struct summary_probe {
 	const struct levels_probe *probe;
 	const struct plan_opts *opts;
 	double ghz;
+	int done_before;
 };
 
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,

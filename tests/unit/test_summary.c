@@ -233,7 +233,7 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
-	struct summary_probe run_clock = {NULL, NULL, 2.5};
+	struct summary_probe run_clock = {NULL, NULL, 2.5, 0};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
@@ -274,7 +274,7 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 			      .places = {{BUF_LOCAL, -1}, {BUF_REMOTE, -1}},
 			      .npf = 2,
 			      .pf_states = {"on", "off"}};
-	struct summary_probe sp = {&probe, &o, 3.24};
+	struct summary_probe sp = {&probe, &o, 3.24, 0};
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM)};
 	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
@@ -409,6 +409,39 @@ static void test_point_on_a_level_boundary_is_in_no_cell(void **state)
 	free(out);
 }
 
+/* A resumed run (--resume) measures only the points after the interruption; the earlier ones are in
+   raw.csv with no result here. Their cells say so: once they read "-", nothing measured, for an L1 read
+   the interrupted run had measured, and "1 of 3 points stayed noisy" counted them as clean. */
+static void test_points_of_the_interrupted_run_are_not_called_unmeasured(void **state)
+{
+	struct plan_point pts[4] = {point("load.gpr", LEVEL_L1), point("chase.plain", LEVEL_L1),
+				    point("load.gpr", LEVEL_L2), point("chase.plain", LEVEL_L2)};
+	struct run_point_result res[4] = {{.reps = 0},
+					  {.reps = 0},
+					  {.gbps = 30, .cv = 0.001, .reps = 3, .noisy_why = 1u << NW_AT_REPS},
+					  {.ns = 4, .core_ghz = 3, .cv = 0.001, .reps = 3}};
+	struct summary_probe sp = {.done_before = 2};
+	struct plan p = {.points = pts, .npoints = 4};
+	char *out = NULL, b[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(f);
+	summary_print(f, &p, res, &sp, "/results/x", 0, NULL);
+	fclose(f);
+	row(b, sizeof b, out, "read");
+	assert_non_null(strstr(b, "earlier run"));
+	assert_true(strstr(b, "earlier run") < strstr(b, "30.0*")); /* L1 from the earlier run, L2 now */
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "earlier run"));
+	assert_non_null(strstr(b, "4.00 ns 12.0 cyc"));
+	assert_non_null(strstr(out, "1 of 2 points measured now stayed noisy"));
+	assert_non_null(
+		strstr(out, "2 points measured before the interruption this run resumed are in raw.csv"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 		cmocka_unit_test(test_latency_takes_the_level_probes_faster_time_at_its_size),
 		cmocka_unit_test(test_point_on_a_level_boundary_is_in_no_cell),
+		cmocka_unit_test(test_points_of_the_interrupted_run_are_not_called_unmeasured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
