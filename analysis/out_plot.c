@@ -109,16 +109,18 @@ void out_plot_free(struct out_plot *p)
 	p->ns = 0;
 }
 
-/* A gnuplot string in double quotes: backslash and double quote escaped. */
+/* A gnuplot string in single quotes, a quote doubled: text as it is. In double quotes gnuplot runs
+   `...` as a shell command and puts its output in the string (an event name EV`touch x`, read from a
+   raw.csv, ran touch when the report drew its figure) and reads backslash escapes. */
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
+		if (*s == '\'')
+			fputc('\'', f);
 		fputc(*s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
 }
 
 static void sort_series(struct out_series *s)

@@ -72,7 +72,7 @@ assert re.search(r"set xtics \(\"0\" 0\.5, \"1\" 1, ", gp), "no tick 0 at 0.5"
 noisy = re.search(r"\$noisy << EOD\n(.*?)EOD", gp, re.S).group(1).split()
 assert noisy[0] == "16", noisy
 ' "$G"
-check "nopread_bw: the legend gives the footprint as 64 MiB" grep -q 'title "DRAM, 64 MiB, 1 thread' "$G"
+check "nopread_bw: the legend gives the footprint as 64 MiB" grep -q "title 'DRAM, 64 MiB, 1 thread" "$G"
 check "nopread_bw: the caption says where D = 0 went" \
 	grep -q 'x = 0 is drawn at the tick labelled 0' "$D/report.md"
 
@@ -155,3 +155,27 @@ for title, name in figs:
     first = open("%s/plots/%s.gp" % (d, name)).readline().rstrip("\n")
     assert first == "# pmucheck figure: " + title, (name, first, title)
 ' "$L"
+
+# An event name is text in a figure, whatever it holds: in a double-quoted gnuplot string a backquoted part
+# ran as a shell command (EV`touch FILE` made FILE when the report drew it) and a backslash escaped.
+Q=$TMP/quoted
+mkdir -p "$Q" && cp "$D/machine.json" "$Q/"
+odd="EV\`touch $TMP/ran\`'q\"d\\b@m_u"
+python3 - "$D/raw.csv" "$Q/raw.csv" "$odd" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for r in rows:
+    if r["event"] == "HALF_LINES":
+        r["event"] = sys.argv[3]
+    w.writerow(r)
+PY
+"$PMUCHECK" analyze "$Q" >/dev/null 2>&1 && "$PMUCHECK" report "$Q" >/dev/null 2>&1
+check "an event name with a backquoted command runs nothing when its figure is drawn" test ! -e "$TMP/ran"
+check "... and every character of it is in the figure's title, as gnuplot drew it" python3 -c '
+import glob, html, re, sys
+odd = sys.argv[2]
+svgs = [html.unescape(open(f).read()) for f in glob.glob(sys.argv[1] + "/plots/ev_EV*.svg")]
+assert svgs and all(odd + " per " in s for s in svgs), [re.findall("EV[^<]*", s)[:1] for s in svgs]
+' "$Q" "$odd"

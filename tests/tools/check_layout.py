@@ -61,7 +61,7 @@ def check_figure(d, stem, caption, problems):
     top = max(y for _, y in pts)
     if m and "set logscale y" not in gp and not float(m.group(1)) >= 1.1 * top:
         problems.append(f"{stem}: y range ends at {m.group(1)}, the data reaches {top}")
-    for t in re.findall(r'title "([^"]*)"', gp):
+    for t in re.findall(r"title '((?:[^']|'')*)'", gp) + re.findall(r'title "([^"]*)"', gp):
         if re.search(r"\b\d{4,} KiB\b", t):
             problems.append(f"{stem}: legend '{t}' gives a size in thousands of KiB")
 
