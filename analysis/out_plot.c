@@ -315,11 +315,18 @@ static void write_data(FILE *f, const struct out_plot *p, double zero)
 }
 
 /* All points at one x (a run of one size): gnuplot would widen the empty range itself, with a warning on
-   the report's stderr; an octave either side on a log axis, one unit else, says the same quietly. */
+   the report's stderr; an octave either side on a log axis, one unit else, says the same quietly. On a log
+   axis a range that ends at a tick may lose it to rounding (gnuplot 5.4 drew no "64 MiB" at the right
+   edge of a sweep that ends at 64 MiB, nor 16, 256 MiB or 1 GiB there): 1 % more each side keeps it. */
 static void x_range(FILE *f, const struct out_plot *p, const struct drawn *d)
 {
-	if (!isfinite(d->xlo) || d->xlo != d->xhi)
+	if (!isfinite(d->xlo))
 		return;
+	if (d->xlo != d->xhi) {
+		if (p->logx && d->xlo > 0)
+			fprintf(f, "set xrange [%.9g:%.9g]\n", d->xlo / 1.01, d->xhi * 1.01);
+		return;
+	}
 	if (p->logx && d->xlo > 0)
 		fprintf(f, "set xrange [%.9g:%.9g]\n", d->xlo / 2, d->xlo * 2);
 	else
