@@ -6,12 +6,13 @@
 #include "out.h"
 #include "thresholds.h"
 
-static const char *num(char *buf, size_t len, int have, double x)
+/* A figure, marked "*" where it rests on noisy points only (stall.h). */
+static const char *num(char *buf, size_t len, int have, double x, int noisy)
 {
 	if (!have || isnan(x))
 		buf[0] = '\0';
 	else
-		snprintf(buf, len, "%.1f", x);
+		snprintf(buf, len, "%.1f%s", x, noisy ? "*" : "");
 	return buf;
 }
 
@@ -32,6 +33,7 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 {
 	char b[6][32];
 	int64_t ki = 0, kd = 0;
+	int marked = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		ki = rows[i].k[CH_INDEP] ? rows[i].k[CH_INDEP] : ki;
@@ -48,13 +50,15 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct stall_row *r = &rows[i];
+		marked |= r->noisy[CH_PLAIN] || r->noisy[CH_INDEP] || r->noisy[CH_DEP];
 		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n",
 			a->events[r->event].name, point_level_name(r->level),
-			num(b[0], 32, r->have[CH_PLAIN], r->reported[CH_PLAIN]),
-			num(b[1], 32, r->have[CH_INDEP], r->reported[CH_INDEP]),
-			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP]),
-			num(b[3], 32, 1, r->measured[CH_PLAIN]), num(b[4], 32, 1, r->measured[CH_INDEP]),
-			num(b[5], 32, 1, r->measured[CH_DEP]), judgement(r),
+			num(b[0], 32, r->have[CH_PLAIN], r->reported[CH_PLAIN], r->noisy[CH_PLAIN]),
+			num(b[1], 32, r->have[CH_INDEP], r->reported[CH_INDEP], r->noisy[CH_INDEP]),
+			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP], r->noisy[CH_DEP]),
+			num(b[3], 32, 1, r->measured[CH_PLAIN], r->noisy[CH_PLAIN]),
+			num(b[4], 32, 1, r->measured[CH_INDEP], r->noisy[CH_INDEP]),
+			num(b[5], 32, 1, r->measured[CH_DEP], r->noisy[CH_DEP]), judgement(r),
 			r->indep_drops
 				? "; falls with independent multiplies (counts only cycles without execution)"
 				: "",
@@ -65,6 +69,12 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 		"load as the plain one and independent multiplies do not raise it, both within %.0f %%; "
 		"events showing less than %.0f %% of the measured cycles per load are not listed.\n",
 		THR_STALL_MATCH * 100, THR_STALL_MIN_FRACTION * 100);
+	fprintf(f,
+		"Each figure rests on the level's clean points of that chase; where it has none, on its "
+		"disturbed ones (raw.csv flag noisy), marked *: a disturbed chase takes longer while its "
+		"events need not count more.\n");
+	if (!marked)
+		fprintf(f, "No figure here rests on disturbed points.\n");
 	out_thresholds_md(f);
 }
 

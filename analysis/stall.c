@@ -21,16 +21,26 @@ static double core_cycles_per_access(const struct agg *a, const struct agg_point
 	return p->seconds * ghz * 1e9 / (p->v[RQ_chase_accesses] / (double)p->threads);
 }
 
-/* Median of the measured cycles per access over the points of (level, kind). */
-static double measured(const struct agg *a, int level, int kind, double *tmp, int64_t *k)
+/* Whether (level, kind) has only noisy points: then they give its figures, else its clean ones do. */
+static int noisy_only(const struct agg *a, int level, int kind)
+{
+	for (uint32_t i = 0; i < a->npoints; i++)
+		if ((int)a->points[i].level == level && chase_kind(&a->points[i]) == kind &&
+		    !a->points[i].noisy)
+			return 0;
+	return 1;
+}
+
+/* Median of the measured cycles per access over the points of (level, kind), clean or (noisy) noisy. */
+static double measured(const struct agg *a, int level, int kind, int noisy, double *tmp, int64_t *k)
 {
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		/* a point without a clock has no cycles: left out, not counted as 0 */
-		if ((int)p->level == level && chase_kind(p) == kind && isfinite(p->seconds) &&
-		    p->core_ghz > 0) {
+		if ((int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy &&
+		    isfinite(p->seconds) && p->core_ghz > 0) {
 			tmp[n++] = core_cycles_per_access(a, p);
 			*k = p->arg;
 		}
@@ -38,14 +48,15 @@ static double measured(const struct agg *a, int level, int kind, double *tmp, in
 	return n ? stats_median(tmp, n) : NAN;
 }
 
-static double reported(const struct agg *a, const struct agg_event *ev, int level, int kind, double *tmp)
+static double reported(const struct agg *a, const struct agg_event *ev, int level, int kind, int noisy,
+		       double *tmp)
 {
 	size_t n = 0;
 
 	for (uint32_t c = 0; c < ev->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[ev->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
-		if ((int)p->level != level || chase_kind(p) != kind)
+		if ((int)p->level != level || chase_kind(p) != kind || !p->noisy != !noisy)
 			continue;
 		for (uint32_t r = 0; r < cell->n; r++)
 			tmp[n++] = cell->counts[r] / p->v[RQ_chase_accesses];
@@ -78,6 +89,7 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 	size_t tmpn = cells_total(a) + a->npoints + 1;
 	double *tmp = malloc(tmpn * sizeof *tmp), meas[LV_COUNT][CH_COUNT];
 	int64_t k[LV_COUNT][CH_COUNT] = {{0}};
+	int noisy[LV_COUNT][CH_COUNT];
 	unsigned cap = 0;
 
 	*rows = NULL;
@@ -85,18 +97,21 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 	if (!tmp)
 		return -1;
 	for (int l = 0; l < LV_COUNT; l++)
-		for (int c = 0; c < CH_COUNT; c++)
-			meas[l][c] = measured(a, l, c, tmp, &k[l][c]);
+		for (int c = 0; c < CH_COUNT; c++) {
+			noisy[l][c] = noisy_only(a, l, c);
+			meas[l][c] = measured(a, l, c, noisy[l][c], tmp, &k[l][c]);
+		}
 	for (uint32_t e = 0; e < a->nevents; e++) {
 		struct stall_row r[LV_COUNT];
 		int levels = 0, stall_like = 1, first = -1;
 		for (int l = 0; l < LV_COUNT; l++) {
 			r[l] = (struct stall_row){.event = e, .level = l};
 			for (int c = 0; c < CH_COUNT; c++) {
-				r[l].reported[c] = reported(a, &a->events[e], l, c, tmp);
+				r[l].reported[c] = reported(a, &a->events[e], l, c, noisy[l][c], tmp);
 				r[l].measured[c] = meas[l][c];
 				r[l].k[c] = k[l][c];
 				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(meas[l][c]);
+				r[l].noisy[c] = r[l].have[c] && noisy[l][c];
 			}
 			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
 				continue;

@@ -77,6 +77,34 @@ check "peaks.md has 1-core and 2-core bandwidth columns" grep -q 'GB/s 1 core | 
 check "stalls.md tells memory-only stalls from execution" \
 	grep -q 'STALL_MEM | DRAM .*memory stalls only' "$D/stalls.md"
 
+# Six of the ten L2 plain-chase points disturbed, twice as slow (their stall events stopped with the vCPU):
+# stalls.md once took them with the clean ones, read 18 measured cycles against STALL_MEM's 12 and said
+# "differs", where the peaks leave them out (12 cycles). Their clean points give the figures; with none
+# clean, the disturbed ones do, marked.
+for part in most all; do
+	S=$TMP/stalls_$part
+	mkdir -p "$S" && cp "$D/machine.json" "$S/"
+	python3 - "$D/raw.csv" "$S/raw.csv" "$part" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+pts = sorted({int(r["point"]) for r in rows if r["variant"] == "chase.plain" and r["level"] == "L2"})
+sel = set(pts if sys.argv[3] == "all" else pts[:len(pts) // 2 + 1])
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for r in rows:
+    if int(r["point"]) in sel:
+        r["seconds"], r["flag"] = "%.9e" % (float(r["seconds"]) * 2), "noisy"
+    w.writerow(r)
+PY
+	"$PMUCHECK" analyze "$S" >/dev/null 2>&1
+done
+check "stalls.md: disturbed L2 chase points left out beside clean ones, the latency still matches" \
+	grep -q '^| STALL_MEM | L2 | 12.0 | 12.0 | 12.0 | 12.0 | 12.0 | 60.0 | memory stalls only | matches |$' \
+	"$TMP/stalls_most/stalls.md"
+check "stalls.md: with no clean L2 plain chase, its disturbed points give the figures, marked *" \
+	grep -q '^| STALL_MEM | L2 | 12.0\* | 12.0 | 12.0 | 24.0\* | 12.0 | 60.0 | .* | differs |$' \
+	"$TMP/stalls_all/stalls.md"
+
 # A raw.csv from before v_lines_demand_read: it still analyses, and no verdict takes the volume it lacks.
 O=$TMP/old
 mkdir -p "$O" && cp "$D/machine.json" "$O/" &&
