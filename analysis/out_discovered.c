@@ -204,16 +204,48 @@ static void md_row(FILE *f, const struct agg_event *ev, const struct verdict *v,
 		verdict_prefetch_text(v->prefetch), why_not(v, c));
 }
 
-static void md_summary(FILE *f, const unsigned *cls, unsigned ncand, unsigned written, unsigned unplanned)
+/* The counts of the summary: cls of the events discovered.ini states, and of the others, why not. */
+struct disc_counts {
+	unsigned written[VC_COUNT]; /* by class, the events discovered.ini states */
+	unsigned nwritten, unrelated, not_measured, sums, too_long, boxes, unplanned;
+};
+
+/* Where an event went: into the config (its class counted there) or why not. */
+static void count(struct disc_counts *n, const struct verdict *v, const struct agg_event *ev)
 {
+	if (stateable(v) && strlen(ev->name) <= INI_LINE_MAX - 8) {
+		n->written[v->cls]++;
+		n->nwritten++;
+	} else if (v->cls == VC_UNRELATED) {
+		n->unrelated++;
+	} else if (v->cls == VC_NOT_MEASURED) {
+		n->not_measured++;
+	} else if (v->cls == VC_BOX) {
+		n->boxes++;
+	} else if (stateable(v)) {
+		n->too_long++;
+	} else {
+		n->sums++;
+	}
+}
+
+static void md_summary(FILE *f, const struct disc_counts *n, unsigned ncand)
+{
+	const unsigned *w = n->written;
+
 	fprintf(f,
 		"# Discovered\n\n%u candidate events (candidates.json names each one's source). %u track one "
 		"known quantity and went into discovered.ini: %u exact, %u approximate, %u prefetch-blind "
 		"(hold only with the prefetchers off), %u overcount, %u undercount. %u count nothing the "
-		"kernels do or a sum no single hypothesis states; %u were not measured%s.\n\n",
-		ncand, written, cls[VC_EXACT], cls[VC_APPROXIMATE], cls[VC_PREFETCH_BLIND],
-		cls[VC_OVERCOUNTS], cls[VC_UNDERCOUNTS], cls[VC_UNRELATED], cls[VC_NOT_MEASURED] + unplanned,
-		unplanned ? " (some left out by --time-budget)" : "");
+		"kernels do; %u hold as a sum no single hypothesis states",
+		ncand, n->nwritten, w[VC_EXACT], w[VC_APPROXIMATE], w[VC_PREFETCH_BLIND], w[VC_OVERCOUNTS],
+		w[VC_UNDERCOUNTS], n->unrelated, n->sums);
+	if (n->too_long)
+		fprintf(f, "; %u have a spec longer than a config line", n->too_long);
+	if (n->boxes)
+		fprintf(f, "; %u are boxes of a wildcard, judged as its sum", n->boxes);
+	fprintf(f, "; %u were not measured%s.\n\n", n->not_measured + n->unplanned,
+		n->unplanned ? " (some left out by --time-budget)" : "");
 	fprintf(f,
 		"| event | source | class | quantity | levels | prefetch | why not in the config |\n"
 		"|---|---|---|---|---|---|---|\n");
@@ -226,11 +258,13 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	json_t *root, *cands;
 	json_error_t je;
 	FILE *ini, *md;
-	unsigned cls[VC_COUNT] = {0}, written = 0, unplanned = 0;
+	struct disc_counts cnt;
+	unsigned written = 0;
 	int rc, commented = 0;
 	size_t k;
 	json_t *co;
 
+	memset(&cnt, 0, sizeof cnt);
 	snprintf(path, sizeof path, "%s/candidates.json", dir);
 	if (!(root = json_load_file(path, 0, &je)))
 		return 0; /* not a discovery */
@@ -259,7 +293,7 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 				continue; /* the run's reference events (cycles, instructions) */
 			cand_of(cj, &c);
 			if (pass == 0) {
-				cls[vi->cls]++;
+				count(&cnt, vi, ev);
 				if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8)
 					continue;
 				section_name(c.name ? c.name : ev->name, names, written, name);
@@ -275,11 +309,11 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	{
 		if (!json_is_false(json_object_get(co, "planned")))
 			continue;
-		unplanned++;
+		cnt.unplanned++;
 		comment(ini, &commented, json_string_value(json_object_get(co, "spec")),
 			"not measured: left out to keep --time-budget");
 	}
-	md_summary(md, cls, (unsigned)json_array_size(cands), written, unplanned);
+	md_summary(md, &cnt, (unsigned)json_array_size(cands));
 	for (uint32_t i = 0; i < a->nevents; i++) {
 		const struct verdict *vi = &v[order[i]];
 		json_t *cj = find(cands, a->events[vi->event].name);
