@@ -45,6 +45,25 @@ static void cell(FILE *f, const char **row, int c, double div)
 		fprintf(f, " %s |", *s ? s : "–");
 }
 
+/* How many threads the measured figures of the paper's per-socket table (all its cores) come from:
+   peaks.csv's all-cores figures are the run's widest points on one socket, which may be fewer threads than
+   the socket has cores, or none. */
+static void here_threads(const struct out_csv *peaks, int per_socket, char *buf, size_t len)
+{
+	int tc = out_csv_col(peaks, "threads_all_cores"), most = 0;
+
+	buf[0] = '\0';
+	if (!per_socket)
+		return;
+	for (unsigned i = 0; tc >= 0 && i < peaks->nrows; i++)
+		if (atoi(peaks->rows[i][tc]) > most)
+			most = atoi(peaks->rows[i][tc]);
+	if (most > 0)
+		snprintf(buf, len, " (%d threads)", most);
+	else
+		snprintf(buf, len, " (only 1 thread was run)");
+}
+
 /* Molka's Table 2 (per core) or Table 3 (per socket) beside peaks.csv. */
 static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks, int per_socket)
 {
@@ -53,14 +72,16 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 	int tr = out_csv_col(t, "million_transfers_per_s"), ind = out_csv_col(t, "indicator");
 	int mx = out_csv_col(t, "max_million_events_per_s");
 	const char *suffix = per_socket ? "all_cores" : "1_core";
-	char mg[32], mt[48];
+	char mg[32], mt[48], here[48];
 
 	snprintf(mg, sizeof mg, "gbps_%s", suffix);
 	snprintf(mt, sizeof mt, "transfers_per_s_%s", suffix);
+	here_threads(peaks, per_socket, here, sizeof here);
 	fprintf(f,
-		"| Level | Access | GB/s paper | GB/s here | Mtransfers/s paper | Mtransfers/s here | "
+		"| Level | Access | GB/s paper | GB/s here%s | Mtransfers/s paper | Mtransfers/s here | "
 		"Indicator paper | Indicator here | Max Mevents/s paper | Max Mevents/s here |\n"
-		"|---|---|---|---|---|---|---|---|---|---|\n");
+		"|---|---|---|---|---|---|---|---|---|---|\n",
+		here);
 	for (unsigned i = 0; i < t->nrows; i++) {
 		const char **r = (const char **)t->rows[i];
 		const char **m = peak_row(peaks, our_level(r[lc]), r[ac]);

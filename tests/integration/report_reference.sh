@@ -19,11 +19,17 @@ L1D,read,159.8,4993,32,perf::L1-DCACHE-LOADS,4993
 L2,read,75.0,1171,64,"L2_TRANS:DEMAND_DATA_RD + L2_TRANS:RFO",1546
 remote_DRAM,read,8.0,125,64,OCR_L3_MISS_REMOTE,63
 CSV
+cat >"$TMP/table3.csv" <<'CSV'
+# Source: a paper's Table 3 (test copy): all 12 cores of one socket
+resource,access,peak_GBps,million_transfers_per_s,bytes_per_transfer,indicator,max_million_events_per_s
+L3,read,342,5343,64,UNC_C_TOR_INSERTS:OPCODE:OPC_DRD,5279
+CSV
 printf '# Source: findings (test copy)\nexperiment,finding\nsplit,"counts once, not twice"\n' >"$TMP/findings.csv"
 python3 - "$D/machine.json" "$TMP" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["preset"] = {"name": "molka2017", "reference": [sys.argv[2] + "/table2.csv", sys.argv[2] + "/findings.csv",
+m["preset"] = {"name": "molka2017", "reference": [sys.argv[2] + "/table2.csv", sys.argv[2] + "/table3.csv",
+                                                   sys.argv[2] + "/findings.csv",
                                                    "configs/reference/no_such_table.csv"]}
 json.dump(m, open(sys.argv[1], "w"))
 PY
@@ -38,3 +44,9 @@ check "a level not measured here shows a dash" grep -q '^| remote_DRAM | read | 
 check "a quoted field with a comma stays one cell" grep -q '^|split |counts once, not twice |' "$D/report.md"
 check "the source comment is quoted" grep -q 'Source: a paper.s Table 2 (test copy)' "$D/report.md"
 check "a missing reference table is named" grep -q 'no_such_table.csv`: not found' "$D/report.md"
+# A per-socket table (the paper's 12 cores) beside the run's widest figures, which are 2 threads here: the
+# header says how many, where it once said "GB/s here" as if the run had used the whole socket too.
+want_l3=$(awk -F, '$1 == "L3" && $2 == "read" { print $4 }' "$D/peaks.csv")
+check "the per-socket table names the threads of the measured figures (peaks.csv: 2)" \
+	grep -q '^| Level | Access | GB/s paper | GB/s here (2 threads) |' "$D/report.md"
+check "... beside the paper's L3 read ($want_l3 GB/s here)" grep -q "^| L3 | read | 342 | $want_l3 | 5343 | " "$D/report.md"
