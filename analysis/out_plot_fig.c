@@ -61,17 +61,30 @@ struct out_plot *out_fig_new(struct out_figures *f, const char *name)
 	return p;
 }
 
-/* Drops the last figure when it has nothing to draw (or only zeros, for event figures). */
+/* Drops the last figure when it has nothing to draw (or only zeros, for event figures). A timing figure
+   whose kernels were measured but whose points have nothing to draw (no time: none positive, or faster
+   than any core) is said not drawn, with why: it once vanished from the report without a word. */
 void out_fig_keep(struct out_figures *f, int zeros_are_empty)
 {
 	struct out_plot *p = &f->p[f->n - 1];
 	int nonzero = 0;
+	size_t had = 0;
+	char why[400];
 
-	for (unsigned i = 0; i < p->ns && !nonzero; i++)
-		for (size_t j = 0; j < p->s[i].n; j++)
+	for (unsigned i = 0; i < p->ns; i++)
+		for (size_t j = 0; j < p->s[i].n; j++) {
 			nonzero |= !p->s[i].dashed && p->s[i].y[j] != 0 && isfinite(p->s[i].y[j]);
+			had++;
+		}
 	if (out_plot_points(p) && (nonzero || !zeros_are_empty))
 		return;
+	if (had && !zeros_are_empty) {
+		snprintf(why, sizeof why,
+			 "%s: none of its %zu points has a figure to draw (no time: none positive, or faster "
+			 "than any core; peaks.csv says 'no time').",
+			 p->title, had);
+		out_fig_not_drawn(f, why);
+	}
 	out_plot_free(p);
 	f->n--;
 }

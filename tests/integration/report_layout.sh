@@ -206,3 +206,21 @@ for x in (min(xs), max(xs)):
     if x in tics:
         assert ">%s<" % tics[x] in svg, (tics[x], "not drawn")
 ' "$T/plots/bw_load"
+
+# Every load point without a time: bw_load has nothing to draw, and the report says so and why, where the
+# figure once vanished without a word.
+N=$TMP/notime
+mkdir -p "$N" && cp "$D/machine.json" "$N/"
+python3 - "$D/raw.csv" "$N/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for r in rows:
+    if r["kernel"] == "load":
+        r["seconds"] = "%.9e" % -abs(float(r["seconds"]))
+    w.writerow(r)
+PY
+"$PMUCHECK" analyze "$N" >/dev/null 2>&1 && "$PMUCHECK" report "$N" >/dev/null 2>&1
+check "no load point with a time: bw_load is not drawn, and report.md says why" bash -c \
+	"test ! -e '$N/plots/bw_load.png' && grep -q '^- \*\*Figure not drawn\*\*: load: bandwidth vs buffer size: none of its [0-9]* points has a figure to draw (no time' '$N/report.md'"
