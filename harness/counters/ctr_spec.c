@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boxes.h"
 #include "ctr_int.h"
 
 #define TERMS_MAX 16
@@ -341,8 +342,16 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	char path[512], text[32];
 	int rc;
 
-	if ((rc = ctr_syntax_parse(spec, false, &syn, e)))
+	if ((rc = ctr_syntax_parse(spec, true, &syn, e)))
 		return rc;
+	/* A box wildcard comes here unexpanded where this machine has no box of it (boxes_expand): a
+	   config's event for a PMU that is not here, not a malformed name. Elsewhere a wildcard is not
+	   perf syntax. */
+	if (strchr(syn.pmu, '*')) {
+		char box[1][CTR_SPEC_MAX];
+		return boxes_expand(spec, pmus, box, 1) ? ctr_syntax_parse(spec, false, &syn, e)
+							: absent_pmu(pmus, syn.pmu, spec, syn.terms, ev, e);
+	}
 	snprintf(path, sizeof path, "%s/%s", pmus, syn.pmu);
 	if (!is_dir(path))
 		return absent_pmu(pmus, syn.pmu, spec, syn.terms, ev, e);
