@@ -28,6 +28,7 @@ static void load_caches(struct topo *t)
 		c->size = o->attr->cache.size;
 		c->line = o->attr->cache.linesize;
 		c->npus = (unsigned)hwloc_bitmap_weight(o->cpuset);
+		c->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_CORE);
 		hwloc_bitmap_list_snprintf(c->cpus, sizeof c->cpus, o->cpuset);
 		if (c->level > t->ncaches)
 			t->ncaches = c->level;
@@ -91,7 +92,15 @@ static int load(struct topo *t, int narrow, struct err *e)
 	t->numa_nodes = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_NUMANODE);
 	if (t->sockets < 1)
 		t->sockets = 1;
-	t->smt = t->cores > 0 ? t->pus / t->cores : 1;
+	/* The most PUs of any core, not PUs over cores: a hybrid CPU (Alder Lake: 8 P-cores of 2 PUs, 8 E-cores
+	   of 1, 24 / 16 = 1) or one with a sibling offline has cores of either kind. */
+	t->smt = 1;
+	for (int i = 0; i < t->cores; i++) {
+		hwloc_obj_t core = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_CORE, (unsigned)i);
+		int n = core ? hwloc_bitmap_weight(core->cpuset) : 1;
+		if (n > t->smt)
+			t->smt = n;
+	}
 
 	if (load_usable(t, narrow)) {
 		topo_free(t);
@@ -140,7 +149,9 @@ static uint64_t share(const struct topo *t, int level, int threads, int use_meas
 		return 0;
 	c = &t->caches[level - 1];
 	size = use_measured && c->measured ? c->measured : c->size;
-	sharers = c->npus / (unsigned)(t->smt > 0 ? t->smt : 1); /* cores sharing it */
+	/* cores sharing it: hwloc's count, since PUs per core differ between cores on a hybrid CPU or with a
+	   sibling offline (a P-core's L1 is its own, though two of its PUs share it) */
+	sharers = c->ncores ? c->ncores : c->npus / (unsigned)(t->smt > 0 ? t->smt : 1);
 	if (sharers < 1)
 		sharers = 1;
 	if ((unsigned)threads < sharers)

@@ -20,13 +20,14 @@ struct topo_cache {
 	uint64_t measured; /* usable bytes found by the latency probe (levels.c) when clearly smaller; 0 */
 	unsigned line;     /* line size in bytes */
 	unsigned npus;     /* PUs sharing one instance */
+	unsigned ncores;   /* cores sharing it (hwloc's cores under it; 0: not known, npus / smt stands in) */
 	char cpus[128];    /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
 };
 
 struct topo {
 	hwloc_topology_t h;
 	int sockets, cores, pus, numa_nodes;
-	int smt;                                   /* PUs per core */
+	int smt;                                   /* PUs per core: the most any core has */
 	struct topo_cache caches[TOPO_MAX_LEVELS]; /* index 0 = L1 */
 	int ncaches;
 	int cpus[TOPO_MAX_CPUS]; /* OS indexes of the usable PUs (below), ascending */

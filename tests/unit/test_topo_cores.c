@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -45,11 +46,54 @@ static void test_one_pu_per_core(void **state)
 	topo_free(&t);
 }
 
+/* Cores of two PUs beside cores of one, as on a hybrid CPU (Alder Lake's P- and E-cores) or where a
+   sibling is offline: hwloc's synthetic topology of four 2-PU cores, each with its own L1 and L2, restricted
+   to PUs 0-4,6 (cores 2 and 3 keep one PU) and loaded back from XML. A thread per core has its core's
+   whole L1 and L2 however many PUs the core has; PUs over cores (6 / 4 = 1) made each 2-PU core's L1 two
+   cores' and gave two threads 16 of its 32 KiB. */
+static void test_uneven_pus_per_core(void **state)
+{
+	char path[] = "/tmp/pmucheck-topo-XXXXXX.xml";
+	hwloc_topology_t h;
+	hwloc_bitmap_t keep = hwloc_bitmap_alloc();
+	struct topo t;
+	struct err e;
+	int fd = mkstemps(path, 4);
+
+	(void)state;
+	assert_true(fd >= 0 && keep);
+	close(fd);
+	assert_int_equal(hwloc_topology_init(&h), 0);
+	assert_int_equal(hwloc_topology_set_synthetic(h, "pack:1 l3:1 l2:4 l1d:1 core:1 pu:2"), 0);
+	assert_int_equal(hwloc_topology_load(h), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(keep, "0-4,6"), 0);
+	assert_int_equal(hwloc_topology_restrict(h, keep, 0), 0);
+	assert_int_equal(hwloc_topology_export_xml(h, path, 0), 0);
+	hwloc_topology_destroy(h);
+	hwloc_bitmap_free(keep);
+
+	setenv("HWLOC_XMLFILE", path, 1);
+	assert_int_equal(topo_load(&t, &e), 0);
+	unsetenv("HWLOC_XMLFILE");
+	unlink(path);
+	assert_int_equal(t.cores, 4);
+	assert_int_equal(t.pus, 6);
+	assert_int_equal(t.smt, 2); /* cores 0 and 1 run two PUs */
+	assert_int_equal(t.caches[0].npus, 2);
+	/* two threads on cores of their own: each has its core's L1 and L2 */
+	assert_int_equal(topo_cache_share(&t, 1, 2), t.caches[0].size);
+	assert_int_equal(topo_cache_share(&t, 2, 2), t.caches[1].size);
+	/* the L3 of four cores: four threads share it four ways, not six */
+	assert_int_equal(topo_cache_share(&t, 3, 8), t.caches[2].size / 4);
+	topo_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smt_siblings_share_a_core),
 		cmocka_unit_test(test_one_pu_per_core),
+		cmocka_unit_test(test_uneven_pus_per_core),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
