@@ -215,7 +215,12 @@ static void encode(const struct vfields *f, const char *pmu, struct disc_cand *c
 	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | f->umask << 8 |
 		(f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 | (f->inv ? 1ull : 0) << 23 |
 		f->cmask << 24;
-	c->config1 = term && !strcmp(term, "offcore_rsp") ? f->msr_value : 0;
+	/* every one of the three is a config1 field of the cpu PMU (Linux arch/x86/events/intel/core.c:
+	   offcore_rsp config1:0-63, ldlat config1:0-15, frontend config1:0-23), and each programs a register
+	   the counters share (MSR_OFFCORE_RSP_x, MSR_PEBS_LD_LAT_THRESHOLD, MSR_PEBS_FRONTEND): with config1
+	   set, the plan keeps two of them out of one group (disc_plan.c), which the kernel could not
+	   schedule */
+	c->config1 = term ? f->msr_value : 0;
 }
 
 /* One entry: 1 when it became a candidate, 0 when skipped (a metric, a fixed-counter event, an MSR

@@ -140,6 +140,31 @@ assert max(g.values()) == 3 and max(free.values()) == 2, (g, free)
 assert "uncore_cha_*: 5 events in 3 groups of at most 4" in open(sys.argv[1]).read()
 PY
 
+# Events that program a register the counters share: two frontend events (MSR 0x3f7, MSR_PEBS_FRONTEND) and
+# two load-latency events (MSR 0x3f6) of different values. The value is config1 (the cpu PMU's frontend and
+# ldlat formats, config1:0-23 and 0-15, as offcore_rsp), so no two of one register share a group, which the
+# kernel could not schedule; a frontend and a load-latency event may.
+cat >"$TMP/msr.json" <<'JSON'
+[{"EventName": "FRONTEND_RETIRED.L1I_MISS", "EventCode": "0xC6", "UMask": "0x01", "MSRIndex": "0x3F7", "MSRValue": "0x12", "Counter": "0,1,2,3"},
+ {"EventName": "FRONTEND_RETIRED.L2_MISS", "EventCode": "0xC6", "UMask": "0x01", "MSRIndex": "0x3F7", "MSRValue": "0x13", "Counter": "0,1,2,3"},
+ {"EventName": "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "EventCode": "0xCD", "UMask": "0x01", "MSRIndex": "0x3F6", "MSRValue": "0x4", "Counter": "0,1,2,3"},
+ {"EventName": "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8", "EventCode": "0xCD", "UMask": "0x01", "MSRIndex": "0x3F6", "MSRValue": "0x8", "Counter": "0,1,2,3"}]
+JSON
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/msr.json" --all >"$TMP/msr.out" 2>&1
+check "vendor ldlat and frontend values in config1; two events of one such register never in one group" \
+	python3 - "$TMP/msr.out" <<'PY'
+import sys
+rows = {r[0]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+assert len(rows) == 4, rows
+want = {"FRONTEND_RETIRED.L1I_MISS": "0x12", "FRONTEND_RETIRED.L2_MISS": "0x13",
+        "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4": "0x4", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8": "0x8"}
+assert all(rows[n][5] == v for n, v in want.items()), {n: rows[n][5] for n in rows}
+g = {n: int(r[10]) for n, r in rows.items()}
+assert g["FRONTEND_RETIRED.L1I_MISS"] != g["FRONTEND_RETIRED.L2_MISS"], g
+assert g["MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4"] != g["MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8"], g
+assert max(g.values()) == 2, g
+PY
+
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
 printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
