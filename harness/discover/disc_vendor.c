@@ -11,10 +11,21 @@
  * or "Fixed counter 1": the run's fixed events already count those), BriefDescription. Entries with
  * MetricName or MetricExpr are metrics, not events, and are skipped.
  *
+ * The uncore's extra selection, which an event counts something else without:
+ *   UMaskExt  Intel perfmon's umask bits above the first 8 (Ice Lake-SP and later CHA events: TOR_INSERTS
+ *             .IA_MISS is "UMask": "0x01", "UMaskExt": "0x00C001FE"); perf's files merge them into UMask
+ *             ("0xC001FE01") and keep UMaskExt beside it. Both give umask=0xc001fe01: the uncore_cha
+ *             format's umask is config:8-15,32-55 there;
+ *   PortMask, FCMask  the IIO boxes' ch_mask= and fc_mask= (jevents.py's terms);
+ *   Filter    perf's files: perf terms ("config1=0x40e33", "filter_opc=0x182"), added to the spec as
+ *             jevents.py adds them; Intel perfmon's: a filter register's name ("CHAFilter0[...]") whose
+ *             value pmucheck cannot program, so the entry is skipped; "na" or "0": none.
+ *
  * Anything else is refused with the file, the entry and the field, and nothing of the file is added.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +42,10 @@ struct vctx {
 };
 
 static const char *const string_fields[] = {
-	"EventName", "EventCode",  "ExtSel",    "UMask",  "CounterMask", "Invert",           "EdgeDetect",
-	"AnyThread", "MSRIndex",   "MSRValue",  "Unit",   "ScaleUnit",   "BriefDescription", "Counter",
-	"PEBS",      "Deprecated", "EventType", "Filter", "ConfigCode",  "PublicDescription"};
+	"EventName",        "EventCode",         "ExtSel",   "UMask",      "CounterMask", "Invert",
+	"EdgeDetect",       "AnyThread",         "MSRIndex", "MSRValue",   "Unit",        "ScaleUnit",
+	"BriefDescription", "Counter",           "PEBS",     "Deprecated", "EventType",   "Filter",
+	"ConfigCode",       "PublicDescription", "UMaskExt", "PortMask",   "FCMask"};
 
 static const char *type_name(const json_t *v)
 {
@@ -170,10 +182,12 @@ static int check_types(const struct vctx *x, json_t *o, struct err *e)
 }
 
 struct vfields {
-	uint64_t code, extsel, umask, cmask, inv, edge, any, msr_index, msr_value;
+	uint64_t code, extsel, umask, umask_ext, cmask, inv, edge, any, msr_index, msr_value, port_mask,
+		fc_mask;
+	const char *filter; /* perf terms ("config1=0x40e33"), NULL for none */
 };
 
-static int read_numbers(const struct vctx *x, json_t *o, struct vfields *f, struct err *e)
+static int read_numbers(const struct vctx *x, json_t *o, bool uncore, struct vfields *f, struct err *e)
 {
 	int rc;
 
@@ -182,49 +196,100 @@ static int read_numbers(const struct vctx *x, json_t *o, struct vfields *f, stru
 	    (rc = number(x, o, "Invert", &f->inv, e)) || (rc = number(x, o, "EdgeDetect", &f->edge, e)) ||
 	    (rc = number(x, o, "AnyThread", &f->any, e)) ||
 	    (rc = number(x, o, "MSRIndex", &f->msr_index, e)) ||
-	    (rc = number(x, o, "MSRValue", &f->msr_value, e)))
+	    (rc = number(x, o, "MSRValue", &f->msr_value, e)) ||
+	    (rc = number(x, o, "UMaskExt", &f->umask_ext, e)) ||
+	    (rc = number(x, o, "PortMask", &f->port_mask, e)) ||
+	    (rc = number(x, o, "FCMask", &f->fc_mask, e)))
 		return rc;
 	f->code |= f->extsel << 8;
-	if (f->code > 0xfff || f->umask > 0xff || f->cmask > 0xff)
+	/* the extension above the 8 bits of the core's umask; perf's files hold it in UMask already */
+	if (f->umask_ext > 0xffffffff)
+		return fail(x, "UMaskExt", "%s", "out of range", e);
+	f->umask |= f->umask_ext << 8;
+	if (f->code > 0xfff || f->umask > (uncore ? 0xffffffffffull : 0xff) || f->cmask > 0xff)
 		return fail(x, NULL, "%s", "EventCode, UMask or CounterMask out of range", e);
 	return 0;
 }
 
+/* Whether a Filter value is perf terms: "name=value" items, comma-separated. */
+static bool perf_terms(const char *s)
+{
+	while (*s) {
+		size_t name = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_"), value;
+		if (!name || s[name] != '=')
+			return false;
+		s += name + 1;
+		value = strspn(s, "0123456789abcdefABCDEFxX");
+		if (!value)
+			return false;
+		s += value;
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			return false;
+	}
+	return true;
+}
+
 /* The spec and the config perf's x86 "cpu" format gives it: event 0-7 and 32-35, umask 8-15, edge 18,
    any 21, inv 23, cmask 24-31 (/sys/bus/event_source/devices/cpu/format on Intel and AMD). */
-static void encode(const struct vfields *f, const char *pmu, struct disc_cand *c)
+/* Appends to the spec; false once it no longer fits (then it stays cut, and the entry is skipped). */
+static bool __attribute__((format(printf, 3, 4))) put(struct disc_cand *c, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*n >= sizeof c->spec)
+		return false;
+	va_start(ap, fmt);
+	w = vsnprintf(c->spec + *n, sizeof c->spec - *n, fmt, ap);
+	va_end(ap);
+	*n += w > 0 ? (size_t)w : 0;
+	return *n < sizeof c->spec;
+}
+
+static bool encode(const struct vfields *f, const char *pmu, struct disc_cand *c)
 {
 	const char *term = f->msr_index ? msr_term(f->msr_index) : NULL;
-	int n = snprintf(c->spec, sizeof c->spec, "%s/event=0x%llx", pmu, (unsigned long long)f->code);
+	size_t n = 0;
+	bool fits = put(c, &n, "%s/event=0x%llx", pmu, (unsigned long long)f->code);
 
 	if (f->umask)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",umask=0x%llx", (unsigned long long)f->umask);
+		fits &= put(c, &n, ",umask=0x%llx", (unsigned long long)f->umask);
 	if (f->cmask)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",cmask=0x%llx", (unsigned long long)f->cmask);
+		fits &= put(c, &n, ",cmask=0x%llx", (unsigned long long)f->cmask);
 	if (f->inv)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",inv=1");
+		fits &= put(c, &n, ",inv=1");
 	if (f->edge)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",edge=1");
+		fits &= put(c, &n, ",edge=1");
 	if (f->any)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",any=1");
+		fits &= put(c, &n, ",any=1");
+	if (f->port_mask)
+		fits &= put(c, &n, ",ch_mask=0x%llx", (unsigned long long)f->port_mask);
+	if (f->fc_mask)
+		fits &= put(c, &n, ",fc_mask=0x%llx", (unsigned long long)f->fc_mask);
+	if (f->filter)
+		fits &= put(c, &n, ",%s", f->filter);
 	if (term)
-		n += snprintf(c->spec + n, sizeof c->spec - n, ",%s=0x%llx", term,
-			      (unsigned long long)f->msr_value);
-	snprintf(c->spec + n, sizeof c->spec - n, "/");
+		fits &= put(c, &n, ",%s=0x%llx", term, (unsigned long long)f->msr_value);
+	fits &= put(c, &n, "/");
 	c->has_config = true;
-	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | f->umask << 8 |
-		(f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 | (f->inv ? 1ull : 0) << 23 |
-		f->cmask << 24;
+	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | (f->umask & 0xff) << 8 |
+		(f->umask >> 8) << 32 | (f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 |
+		(f->inv ? 1ull : 0) << 23 | f->cmask << 24;
 	/* every one of the three is a config1 field of the cpu PMU (Linux arch/x86/events/intel/core.c:
 	   offcore_rsp config1:0-63, ldlat config1:0-15, frontend config1:0-23), and each programs a register
 	   the counters share (MSR_OFFCORE_RSP_x, MSR_PEBS_LD_LAT_THRESHOLD, MSR_PEBS_FRONTEND): with config1
 	   set, the plan keeps two of them out of one group (disc_plan.c), which the kernel could not
 	   schedule */
 	c->config1 = term ? f->msr_value : 0;
+	if (f->filter && !strncmp(f->filter, "config1=", 8))
+		c->config1 = strtoull(f->filter + 8, NULL, 0);
+	return fits;
 }
 
-/* One entry: 1 when it became a candidate, 0 when skipped (a metric, a fixed-counter event, an MSR
-   pmucheck cannot program), or E_USAGE. */
+/* One entry: 1 when it became a candidate, 0 when skipped (a metric, a fixed-counter event, an MSR or a
+   filter register pmucheck cannot program, a spec too long), or E_USAGE. */
 static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
 {
 	struct vfields f = {0};
@@ -246,16 +311,23 @@ static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
 		return fail(x, "EventName", "%s", "missing", e);
 	if (!str(o, "EventCode"))
 		return fail(x, "EventCode", "%s", "missing", e);
-	if ((rc = read_numbers(x, o, &f, e)) || (rc = counters(x, str(o, "Counter"), &mask, &fixed, e)))
+	memset(c, 0, sizeof *c);
+	unit_pmu(str(o, "Unit"), c->pmu, sizeof c->pmu, &c->uncore);
+	if ((rc = read_numbers(x, o, c->uncore, &f, e)) ||
+	    (rc = counters(x, str(o, "Counter"), &mask, &fixed, e)))
 		return rc;
 	if (fixed || (f.msr_index && !msr_term(f.msr_index)))
 		return 0;
-	memset(c, 0, sizeof *c);
+	if ((f.filter = str(o, "Filter")) &&
+	    (!*f.filter || !strcasecmp(f.filter, "na") || !strcmp(f.filter, "0")))
+		f.filter = NULL;
+	if (f.filter && !perf_terms(f.filter))
+		return 0; /* a filter register's name (Intel perfmon): its value cannot be programmed */
 	c->counter_mask = mask;
 	c->origin = DISC_VENDOR;
 	snprintf(c->name, sizeof c->name, "%s", x->name);
-	unit_pmu(str(o, "Unit"), c->pmu, sizeof c->pmu, &c->uncore);
-	encode(&f, c->pmu, c);
+	if (!encode(&f, c->pmu, c))
+		return 0; /* a spec longer than the counter layer takes */
 	snprintf(c->source, sizeof c->source, "vendor %s (%s)", x->path, x->format);
 	snprintf(c->desc, sizeof c->desc, "%s", str(o, "BriefDescription") ? str(o, "BriefDescription") : "");
 	c->scale = 1;

@@ -165,13 +165,47 @@ assert g["MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4"] != g["MEM_TRANS_RETIRED.LOAD_LAT
 assert max(g.values()) == 2, g
 PY
 
+# The uncore's extra selection, in both formats. UNC_CHA_TOR_INSERTS.IA_MISS as the kernel's
+# tools/perf/pmu-events/arch/x86/sapphirerapids/uncore-cache.json writes it (UMask 0xC001FE01, the extension
+# merged, with UMaskExt 0xC001FE beside it) and an event in Intel perfmon's form (UMask 0x01, UMaskExt apart):
+# both the full umask, in config bits 8-15 and 32 up, not a file refused (UMask over 0xff) or the extension
+# dropped (another event under the name); perf's Filter terms kept in the spec (config1= as config1), Intel's
+# filter register names skipped, "na" no filter; the IIO's PortMask and FCMask as ch_mask= and fc_mask=.
+cat >"$TMP/unc.json" <<'JSON'
+{"Header": {"Info": "test"}, "Events": [
+ {"EventName": "UNC_CHA_TOR_INSERTS.IA_MISS", "EventCode": "0x35", "UMask": "0xC001FE01", "UMaskExt": "0xC001FE", "Unit": "CHA", "Counter": "0,1,2,3"},
+ {"EventName": "TEST_CHA_TOR.PERFMON_EXT", "EventCode": "0x35", "UMask": "0x01", "UMaskExt": "0x00C817FE", "Unit": "CHA", "Counter": "0,1,2,3"},
+ {"EventName": "TEST_CHA_TOR.PERF_FILTER", "EventCode": "0x35", "UMask": "0x21", "Filter": "config1=0x40e33", "Unit": "CHA", "Counter": "0,1,2,3"},
+ {"EventName": "TEST_CHA_TOR.REGISTER_FILTER", "EventCode": "0x36", "UMask": "0x21", "Filter": "Filter1", "Unit": "CHA", "Counter": "0"},
+ {"EventName": "TEST_CHA_TOR.NO_FILTER", "EventCode": "0x36", "UMask": "0x11", "Filter": "na", "Unit": "CHA", "Counter": "0,1,2,3"},
+ {"EventName": "TEST_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0", "EventCode": "0x83", "UMask": "0x04", "PortMask": "0x01", "FCMask": "0x07", "Unit": "IIO", "Counter": "0,1"}]}
+JSON
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/unc.json" --all >"$TMP/unc.out" 2>&1
+check "vendor uncore: UMaskExt in the umask, perf Filter terms kept, filter registers skipped, PortMask/FCMask" \
+	python3 - "$TMP/unc.out" <<'PY'
+import sys
+out = open(sys.argv[1]).read()
+rows = {r[0]: r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+got = {n: (r[1], r[4], r[5]) for n, r in rows.items()}
+assert got == {
+    "UNC_CHA_TOR_INSERTS.IA_MISS": ("uncore_cha_*/event=0x35,umask=0xc001fe01/", "0xc001fe00000135", "0x0"),
+    "TEST_CHA_TOR.PERFMON_EXT": ("uncore_cha_*/event=0x35,umask=0xc817fe01/", "0xc817fe00000135", "0x0"),
+    "TEST_CHA_TOR.PERF_FILTER": ("uncore_cha_*/event=0x35,umask=0x21,config1=0x40e33/", "0x2135", "0x40e33"),
+    "TEST_CHA_TOR.NO_FILTER": ("uncore_cha_*/event=0x36,umask=0x11/", "0x1136", "0x0"),
+    "TEST_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0": ("uncore_iio_*/event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7/", "0x483", "0x0"),
+}, got
+assert "candidates: 5 (sysfs 0, libpfm4 0, vendor 5, given 0; 5 uncore); 1 entries" in out, out
+PY
+
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
 printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
 printf '{"Events": {"EventName": "X"}}' >"$TMP/notarray.json"
+printf '[{"EventName": "X", "EventCode": "0x24", "UMask": "0x101"}]' >"$TMP/coreumask.json"
 python3 -c 'import json,sys; json.dump([{"EventName": "E%d" % i, "EventCode": "0x24", "UMask": "0x1"} for i in range(100001)], open(sys.argv[1], "w"))' "$TMP/huge.json"
 for bad in truncated:"truncated.json:1:" wrongtype:"entry 1 (X): EventCode: a number, not a string" \
-	notarray:"neither an array" huge:"100001 entries"; do
+	notarray:"neither an array" huge:"100001 entries" \
+	coreumask:"entry 1 (X): EventCode, UMask or CounterMask out of range"; do
 	IFS=: read -r f msg <<<"$bad"
 	expect_status "bad vendor file ($f) exits 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs --vendor "$TMP/$f.json" \
 		--out "$TMP/bad-$f"
