@@ -389,14 +389,24 @@ static int add_item(const struct topo *t, const char *option, const char *item, 
 		hwloc_bitmap_free(set);
 		return err_set(e, E_USAGE, "%s: range '%s' runs backwards", option, item);
 	}
-	/* An open range ends at the last usable CPU; an explicit one keeps every CPU, to name a missing one. */
-	last = hwloc_bitmap_weight(set) >= 0 ? hwloc_bitmap_last(set)
-		: t                          ? t->cpus[t->ncpus - 1]
-					     : hwloc_bitmap_first(set);
+	/* An open range takes the usable CPUs from its start on (with a CPU offline or outside the cpuset,
+	   "0-" over usable 0,2-3 is 0,2,3, not an error about CPU 1), and without a machine (t NULL) stands
+	   for its start; an explicit one keeps every CPU, to name a missing one. */
+	if (hwloc_bitmap_weight(set) < 0) {
+		int first = hwloc_bitmap_first(set), added = 0;
+		for (int i = 0; t && i < t->ncpus && !rc; i++)
+			if (t->cpus[i] >= first) {
+				rc = add_cpu(t, option, t->cpus[i], cpus, max, n, e);
+				added++;
+			}
+		if (!rc && !added)
+			rc = add_cpu(t, option, first, cpus, max, n, e);
+		hwloc_bitmap_free(set);
+		return rc;
+	}
+	last = hwloc_bitmap_last(set);
 	for (int c = hwloc_bitmap_first(set); c >= 0 && c <= last && !rc; c = hwloc_bitmap_next(set, c))
 		rc = add_cpu(t, option, c, cpus, max, n, e);
-	if (!rc && hwloc_bitmap_first(set) > last)
-		rc = add_cpu(t, option, hwloc_bitmap_first(set), cpus, max, n, e);
 	hwloc_bitmap_free(set);
 	return rc;
 }

@@ -87,10 +87,10 @@ int topo_node_exists(const struct topo *t, int node);
    on an unpinned thread would be recorded under a CPU it never ran on. */
 int topo_pin_self(int cpu, struct err *e);
 
-/* Parses "0-3,8,10-11" (and hwloc's open "4-") into PU OS indexes with hwloc's list parser, items in the
-   order given, checking each exists and is allowed. option names the
-   option or config key in messages. Rejects duplicates. t NULL: the syntax alone, for options that
-   another machine will run (fleet); an open range then stands for its first CPU. */
+/* Parses "0-3,8,10-11" (and hwloc's open "4-": the usable CPUs from 4 on) into PU OS indexes with hwloc's
+   list parser, items in the order given, checking each exists and is allowed. option names the option or
+   config key in messages. Rejects duplicates. t NULL: the syntax alone, for options that another machine
+   will run (fleet); an open range then stands for its start. */
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e);
 /* Formats cpus as "a<sep>b<sep>c" into buf. */

@@ -82,6 +82,30 @@ static void test_cpulist_outside_affinity(void **state)
 	assert_int_equal(n, 2);
 }
 
+/* hwloc's open range over usable CPUs with gaps (a cpuset "0,2,4-5", a CPU offline, taskset): "N-" takes the
+   usable CPUs from N on, in order, not every number from N (CPU 1 outside the affinity was an error); an
+   explicit range still names a CPU it cannot have, and an open range with no usable CPU from its start is
+   refused naming that start. */
+static void test_open_range_over_gaps(void **state)
+{
+	int cpus[TOPO_MAX_CPUS], n = 0;
+	char got[64];
+	struct err e;
+
+	(void)state;
+	narrow("0,2,4-5");
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0-", cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	topo_format_cpus(cpus, n, ',', got, sizeof got);
+	assert_string_equal(got, "0,2,4,5");
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "1-", cpus, TOPO_MAX_CPUS, &n, &e), 0);
+	topo_format_cpus(cpus, n, ',', got, sizeof got);
+	assert_string_equal(got, "2,4,5");
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0-2", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "CPU 1 is outside the CPU affinity"));
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "6-", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "CPU 6 is outside the CPU affinity"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +113,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_core_by_its_usable_pu, setup, topo_synthetic_free),
 		cmocka_unit_test_setup_teardown(test_first_usable_socket, setup, topo_synthetic_free),
 		cmocka_unit_test_setup_teardown(test_cpulist_outside_affinity, setup, topo_synthetic_free),
+		cmocka_unit_test_setup_teardown(test_open_range_over_gaps, setup, topo_synthetic_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
