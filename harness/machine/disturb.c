@@ -66,7 +66,10 @@ int disturb_read(const char *proc, struct disturb_sample *s, struct err *e)
 
 double disturb_steal_percent(const struct disturb_sample *before, const struct disturb_sample *after)
 {
-	if (after->total <= before->total || after->steal < before->steal)
+	/* steal beyond the growth of all fields: one fell back (proc(5): iowait "may decrease"), and the
+	   pair says nothing of the share, which is never above 100 % */
+	if (after->total <= before->total || after->steal < before->steal ||
+	    after->steal - before->steal > after->total - before->total)
 		return -1;
 	return 100.0 * (double)(after->steal - before->steal) / (double)(after->total - before->total);
 }

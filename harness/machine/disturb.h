@@ -26,7 +26,8 @@ struct disturb_sample {
    E_RUNTIME when stat cannot be read or lacks the aggregate "cpu" line; pressure/cpu is optional. */
 int disturb_read(const char *proc, struct disturb_sample *s, struct err *e);
 
-/* The steal share between two samples, in percent of all CPU time; -1 when no time passed. */
+/* The steal share between two samples, in percent of all CPU time; -1 when no time passed or the counters
+   are inconsistent (steal went back, or grew more than all fields together). */
 double disturb_steal_percent(const struct disturb_sample *before, const struct disturb_sample *after);
 
 /* The share of the time between two samples in which some runnable task waited for a CPU, percent;

@@ -92,6 +92,27 @@ static void test_steal_share_between_two_samples(void **state)
 	remove_fake();
 }
 
+/* iowait "may decrease in certain conditions" (proc(5), /proc/stat): the sum of the fields can then grow less
+   than steal alone, and steal over it would exceed all CPU time (50 steal jiffies of 20: 250 %). Such a
+   pair says nothing of the share: unknown, never above 100 %. */
+static void test_steal_beyond_all_time_is_unknown(void **state)
+{
+	struct disturb_sample a, b;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	fake_stat("cpu  100 0 100 1000 500 0 0 10 0 0", 1);
+	assert_int_equal(disturb_read(path, &a, &e), 0);
+	fake_stat("cpu  110 0 100 1000 460 0 0 60 0 0", 1); /* iowait -40, steal +50: +20 in all */
+	assert_int_equal(disturb_read(path, &b, &e), 0);
+	assert_true(disturb_steal_percent(&a, &b) < 0);
+	j = disturb_json(&a, &b);
+	assert_true(json_is_null(json_object_get(j, "steal_percent")));
+	json_decref(j);
+	remove_fake();
+}
+
 static void test_no_time_between_samples_is_unknown_not_zero(void **state)
 {
 	struct disturb_sample a;
@@ -184,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_steal_share_between_two_samples),
+		cmocka_unit_test(test_steal_beyond_all_time_is_unknown),
 		cmocka_unit_test(test_no_time_between_samples_is_unknown_not_zero),
 		cmocka_unit_test(test_unreadable_or_foreign_file_is_an_error_naming_it),
 		cmocka_unit_test(test_this_machines_proc_stat_reads),
