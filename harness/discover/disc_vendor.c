@@ -17,6 +17,10 @@
  *             ("0xC001FE01") and keep UMaskExt beside it. Both give umask=0xc001fe01: the uncore_cha
  *             format's umask is config:8-15,32-55 there;
  *   PortMask, FCMask  the IIO boxes' ch_mask= and fc_mask= (jevents.py's terms);
+ *   NodeType, RdWrMask, EnAllCores, EnAllSlices, SliceId, ThreadMask  perf's terms type=, rdwrmask=,
+ *             enallcores=, enallslices=, sliceid=, threadmask= (jevents.py's event_fields): AMD's UMC
+ *             events tell reads from writes by RdWrMask alone (umc_act_cmd.rd and .wr, amdzen4
+ *             memory-controller.json), its L3 sampled-latency events need the slice and thread terms;
  *   Filter    perf's files: perf terms ("config1=0x40e33", "filter_opc=0x182"), added to the spec as
  *             jevents.py adds them; Intel perfmon's: a filter register's name ("CHAFilter0[...]") whose
  *             value pmucheck cannot program, so the entry is skipped; "na" or "0": none.
@@ -42,10 +46,19 @@ struct vctx {
 };
 
 static const char *const string_fields[] = {
-	"EventName",        "EventCode",         "ExtSel",   "UMask",      "CounterMask", "Invert",
-	"EdgeDetect",       "AnyThread",         "MSRIndex", "MSRValue",   "Unit",        "ScaleUnit",
-	"BriefDescription", "Counter",           "PEBS",     "Deprecated", "EventType",   "Filter",
-	"ConfigCode",       "PublicDescription", "UMaskExt", "PortMask",   "FCMask"};
+	"EventName",        "EventCode",         "ExtSel",      "UMask",      "CounterMask", "Invert",
+	"EdgeDetect",       "AnyThread",         "MSRIndex",    "MSRValue",   "Unit",        "ScaleUnit",
+	"BriefDescription", "Counter",           "PEBS",        "Deprecated", "EventType",   "Filter",
+	"ConfigCode",       "PublicDescription", "UMaskExt",    "PortMask",   "FCMask",      "NodeType",
+	"RdWrMask",         "EnAllCores",        "EnAllSlices", "SliceId",    "ThreadMask"};
+
+/* Fields that become a perf term of their own, as jevents.py writes them (its event_fields): written where
+   not zero, in this order, after the event select's terms. */
+static const char *const term_fields[][2] = {
+	{"NodeType", "type"},           {"RdWrMask", "rdwrmask"}, {"EnAllCores", "enallcores"},
+	{"EnAllSlices", "enallslices"}, {"SliceId", "sliceid"},   {"ThreadMask", "threadmask"},
+};
+#define TERM_FIELDS (sizeof term_fields / sizeof term_fields[0])
 
 static const char *type_name(const json_t *v)
 {
@@ -184,7 +197,8 @@ static int check_types(const struct vctx *x, json_t *o, struct err *e)
 struct vfields {
 	uint64_t code, extsel, umask, umask_ext, cmask, inv, edge, any, msr_index, msr_value, port_mask,
 		fc_mask;
-	const char *filter; /* perf terms ("config1=0x40e33"), NULL for none */
+	const char *filter;          /* perf terms ("config1=0x40e33"), NULL for none */
+	uint64_t terms[TERM_FIELDS]; /* term_fields' values */
 };
 
 static int read_numbers(const struct vctx *x, json_t *o, bool uncore, struct vfields *f, struct err *e)
@@ -201,6 +215,9 @@ static int read_numbers(const struct vctx *x, json_t *o, bool uncore, struct vfi
 	    (rc = number(x, o, "PortMask", &f->port_mask, e)) ||
 	    (rc = number(x, o, "FCMask", &f->fc_mask, e)))
 		return rc;
+	for (size_t i = 0; i < TERM_FIELDS; i++)
+		if ((rc = number(x, o, term_fields[i][0], &f->terms[i], e)))
+			return rc;
 	f->code |= f->extsel << 8;
 	/* the extension above the 8 bits of the core's umask; perf's files hold it in UMask already */
 	if (f->umask_ext > 0xffffffff)
@@ -268,12 +285,20 @@ static bool encode(const struct vfields *f, const char *pmu, struct disc_cand *c
 		fits &= put(c, &n, ",ch_mask=0x%llx", (unsigned long long)f->port_mask);
 	if (f->fc_mask)
 		fits &= put(c, &n, ",fc_mask=0x%llx", (unsigned long long)f->fc_mask);
+	for (size_t i = 0; i < TERM_FIELDS; i++)
+		if (f->terms[i])
+			fits &= put(c, &n, ",%s=0x%llx", term_fields[i][1], (unsigned long long)f->terms[i]);
 	if (f->filter)
 		fits &= put(c, &n, ",%s", f->filter);
 	if (term)
 		fits &= put(c, &n, ",%s=0x%llx", term, (unsigned long long)f->msr_value);
 	fits &= put(c, &n, "/");
-	c->has_config = true;
+	/* the config is the cpu format's layout: a term whose bits only its own PMU's format places (ch_mask,
+	   rdwrmask, a filter other than config1) leaves it unknown, not that of another event */
+	c->has_config = !f->port_mask && !f->fc_mask && (!f->filter || !strchr(f->filter, ',')) &&
+		(!f->filter || !strncmp(f->filter, "config1=", 8));
+	for (size_t i = 0; i < TERM_FIELDS; i++)
+		c->has_config &= !f->terms[i];
 	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | (f->umask & 0xff) << 8 |
 		(f->umask >> 8) << 32 | (f->edge ? 1ull : 0) << 18 | (f->any ? 1ull : 0) << 21 |
 		(f->inv ? 1ull : 0) << 23 | f->cmask << 24;

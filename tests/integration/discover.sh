@@ -170,7 +170,8 @@ PY
 # merged, with UMaskExt 0xC001FE beside it) and an event in Intel perfmon's form (UMask 0x01, UMaskExt apart):
 # both the full umask, in config bits 8-15 and 32 up, not a file refused (UMask over 0xff) or the extension
 # dropped (another event under the name); perf's Filter terms kept in the spec (config1= as config1), Intel's
-# filter register names skipped, "na" no filter; the IIO's PortMask and FCMask as ch_mask= and fc_mask=.
+# filter register names skipped, "na" no filter; the IIO's PortMask and FCMask as ch_mask= and fc_mask= (no
+# config: the cpu layout has no place for them).
 cat >"$TMP/unc.json" <<'JSON'
 {"Header": {"Info": "test"}, "Events": [
  {"EventName": "UNC_CHA_TOR_INSERTS.IA_MISS", "EventCode": "0x35", "UMask": "0xC001FE01", "UMaskExt": "0xC001FE", "Unit": "CHA", "Counter": "0,1,2,3"},
@@ -192,9 +193,36 @@ assert got == {
     "TEST_CHA_TOR.PERFMON_EXT": ("uncore_cha_*/event=0x35,umask=0xc817fe01/", "0xc817fe00000135", "0x0"),
     "TEST_CHA_TOR.PERF_FILTER": ("uncore_cha_*/event=0x35,umask=0x21,config1=0x40e33/", "0x2135", "0x40e33"),
     "TEST_CHA_TOR.NO_FILTER": ("uncore_cha_*/event=0x36,umask=0x11/", "0x1136", "0x0"),
-    "TEST_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0": ("uncore_iio_*/event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7/", "0x483", "0x0"),
+    "TEST_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0": ("uncore_iio_*/event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7/", "", ""),
 }, got
 assert "candidates: 5 (sysfs 0, libpfm4 0, vendor 5, given 0; 5 uncore); 1 entries" in out, out
+PY
+
+# AMD's UMC events that differ by RdWrMask alone (umc_act_cmd.all, .rd, .wr: the kernel's
+# tools/perf/pmu-events/arch/x86/amdzen4 memory-controller.json) are three candidates with jevents.py's
+# rdwrmask= term, not one spec under the first name with the others dropped as its duplicates; the L3's
+# EnAllCores, EnAllSlices, SliceId and ThreadMask (amdzen4 cache.json l3_xi_sampled_latency.dram_near)
+# likewise; their config is not claimed (the cpu layout has no place for those terms).
+cat >"$TMP/amd.json" <<'JSON'
+[{"EventName": "umc_act_cmd.all", "EventCode": "0x05", "PerPkg": "1", "Unit": "UMCPMC"},
+ {"EventName": "umc_act_cmd.rd", "EventCode": "0x05", "RdWrMask": "0x1", "PerPkg": "1", "Unit": "UMCPMC"},
+ {"EventName": "umc_act_cmd.wr", "EventCode": "0x05", "RdWrMask": "0x2", "PerPkg": "1", "Unit": "UMCPMC"},
+ {"EventName": "l3_xi_sampled_latency.dram_near", "EventCode": "0xac", "UMask": "0x01", "EnAllCores": "0x1",
+  "EnAllSlices": "0x1", "SliceId": "0x3", "ThreadMask": "0x3", "Unit": "L3PMC"}]
+JSON
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/amd.json" --all >"$TMP/amd.out" 2>&1
+check "vendor AMD UMC rdwrmask and L3 slice/thread terms kept: three UMC candidates, not one" \
+	python3 - "$TMP/amd.out" <<'PY'
+import sys
+rows = {r[0]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+got = {n: (r[1], r[4]) for n, r in rows.items()}
+assert got == {
+    "umc_act_cmd.all": ("amd_umc_*/event=0x5/", "0x5"),
+    "umc_act_cmd.rd": ("amd_umc_*/event=0x5,rdwrmask=0x1/", ""),
+    "umc_act_cmd.wr": ("amd_umc_*/event=0x5,rdwrmask=0x2/", ""),
+    "l3_xi_sampled_latency.dram_near":
+        ("amd_l3/event=0xac,umask=0x1,enallcores=0x1,enallslices=0x1,sliceid=0x3,threadmask=0x3/", ""),
+}, got
 PY
 
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
