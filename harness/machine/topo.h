@@ -51,7 +51,9 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 /* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
 uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* The CPUs of a run by default: one usable PU per core (the core's first usable one) of the socket that
-   holds the first usable PU, ascending. Returns how many. */
+   holds the first usable PU, ascending; only cores whose data caches are the first usable PU's (as large,
+   shared by no more cores: on a hybrid CPU the cores of its kind), since the plan sizes every thread's
+   points from those. Returns how many. */
 int topo_default_cpus(const struct topo *t, int *cpus, int max);
 /* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
    know counts as its own core). */

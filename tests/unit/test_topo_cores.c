@@ -88,12 +88,97 @@ static void test_uneven_pus_per_core(void **state)
 	topo_free(&t);
 }
 
+/* A hybrid CPU (Alder Lake's kind: P-cores of 2 PUs with a 1.25 MiB L2 each, E-cores of 1 PU with a 2 MiB L2 per
+   four) as hwloc describes it: hwloc's synthetic topology of six 2-PU cores with their own L2, restricted
+   to both PUs of cores 0-1 and one of cores 2-5, whose L2 is made smaller, and two CPU kinds registered
+   (hwloc_cpukinds_register, as its Linux backend does from the core types), loaded back from XML. The
+   default CPUs are the cores of the first usable PU's kind: the plan sizes every thread's cache points
+   from that PU's caches, which an E-core's L2 is not (a P-core's L2 point would run from L3 there). */
+static void test_hybrid_default_cpus_one_kind(void **state)
+{
+	char path[] = "/tmp/pmucheck-topo-XXXXXX.xml", got[64];
+	hwloc_topology_t h;
+	hwloc_bitmap_t keep = hwloc_bitmap_alloc(), p = hwloc_bitmap_alloc(), e_cores = hwloc_bitmap_alloc();
+	hwloc_obj_t l2 = NULL;
+	struct topo t;
+	struct err e;
+	int cpus[TOPO_MAX_CPUS], n, fd = mkstemps(path, 4);
+
+	(void)state;
+	assert_true(fd >= 0 && keep && p && e_cores);
+	close(fd);
+	assert_int_equal(hwloc_topology_init(&h), 0);
+	assert_int_equal(hwloc_topology_set_synthetic(h, "pack:1 l3:1 l2:6(size=1310720) l1d:1 core:1 pu:2"),
+			 0);
+	assert_int_equal(hwloc_topology_load(h), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(keep, "0-4,6,8,10"), 0);
+	assert_int_equal(hwloc_topology_restrict(h, keep, 0), 0);
+	while ((l2 = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_L2CACHE, l2)))
+		if (l2->logical_index >= 2)
+			l2->attr->cache.size = 512 << 10;
+	assert_int_equal(hwloc_bitmap_list_sscanf(p, "0-3"), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(e_cores, "4,6,8,10"), 0);
+	assert_int_equal(hwloc_cpukinds_register(h, e_cores, 0, 0, NULL, 0), 0);
+	assert_int_equal(hwloc_cpukinds_register(h, p, 1, 0, NULL, 0), 0);
+	assert_int_equal(hwloc_topology_export_xml(h, path, 0), 0);
+	hwloc_topology_destroy(h);
+	hwloc_bitmap_free(keep);
+	hwloc_bitmap_free(p);
+	hwloc_bitmap_free(e_cores);
+
+	setenv("HWLOC_XMLFILE", path, 1);
+	assert_int_equal(topo_load(&t, &e), 0);
+	unsetenv("HWLOC_XMLFILE");
+	unlink(path);
+	assert_int_equal(t.cores, 6);
+	assert_int_equal(t.caches[1].size, 1310720); /* the first PU's: a P-core's */
+	n = topo_default_cpus(&t, cpus, TOPO_MAX_CPUS);
+	topo_format_cpus(cpus, n, ',', got, sizeof got);
+	assert_string_equal(got, "0,2");
+	topo_free(&t);
+}
+
+/* Two L3s of two cores each, one core of the second offline (restricted away): its L3 is as large and shared
+   by fewer cores, so each thread there has no less of it, and its core stays a default CPU. */
+static void test_default_cpus_keep_a_smaller_sharing(void **state)
+{
+	char path[] = "/tmp/pmucheck-topo-XXXXXX.xml", got[64];
+	hwloc_topology_t h;
+	hwloc_bitmap_t keep = hwloc_bitmap_alloc();
+	struct topo t;
+	struct err e;
+	int cpus[TOPO_MAX_CPUS], n, fd = mkstemps(path, 4);
+
+	(void)state;
+	assert_true(fd >= 0 && keep);
+	close(fd);
+	assert_int_equal(hwloc_topology_init(&h), 0);
+	assert_int_equal(hwloc_topology_set_synthetic(h, "pack:1 l3:2 l2:2 l1d:1 core:1 pu:1"), 0);
+	assert_int_equal(hwloc_topology_load(h), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(keep, "0-2"), 0);
+	assert_int_equal(hwloc_topology_restrict(h, keep, 0), 0);
+	assert_int_equal(hwloc_topology_export_xml(h, path, 0), 0);
+	hwloc_topology_destroy(h);
+	hwloc_bitmap_free(keep);
+
+	setenv("HWLOC_XMLFILE", path, 1);
+	assert_int_equal(topo_load(&t, &e), 0);
+	unsetenv("HWLOC_XMLFILE");
+	unlink(path);
+	n = topo_default_cpus(&t, cpus, TOPO_MAX_CPUS);
+	topo_format_cpus(cpus, n, ',', got, sizeof got);
+	assert_string_equal(got, "0,1,2");
+	topo_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smt_siblings_share_a_core),
 		cmocka_unit_test(test_one_pu_per_core),
 		cmocka_unit_test(test_uneven_pus_per_core),
+		cmocka_unit_test(test_hybrid_default_cpus_one_kind),
+		cmocka_unit_test(test_default_cpus_keep_a_smaller_sharing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
