@@ -94,7 +94,7 @@ fi
 make_fake "$TMP/lock" GenuineIntel:6:0x55 0x1a4 2
 "$SESSION" hold >"$TMP/session" 2>&1 &
 pid=$!
-for _ in $(seq 1000); do grep -q '^set$' "$TMP/session" && break; sleep 0.01; done
+for _ in $(seq 6000); do grep -q '^set$' "$TMP/session" && break; sleep 0.01; done
 cp "$PMUCHECK_MSR_DIR/prefetch.state" "$TMP/state.before"
 msr_values >"$TMP/msr.before"
 expect_status "prefetch off while a session runs exits 1" 1 "$PMUCHECK" prefetch off
@@ -119,7 +119,7 @@ bad=""
 for ((i = 0; i < 10; i++)); do
 	"$SESSION" hold >"$TMP/a" 2>&1 & a=$!
 	"$SESSION" hold >"$TMP/b" 2>&1 & b=$!
-	for _ in $(seq 1000); do
+	for _ in $(seq 6000); do
 		{ grep -q '^set$' "$TMP/a" || grep -q '^set$' "$TMP/b"; } &&
 			{ ! kill -0 $a 2>/dev/null || ! kill -0 $b 2>/dev/null; } && break
 		sleep 0.01

@@ -31,10 +31,12 @@ pattern() {
 files() { (cd "$PMUCHECK_MSR_DIR" && ls prefetch.state* prefetch.held* 2>/dev/null | paste -sd ' '); }
 where() { echo "MSRs $(pattern), files: $(files)"; }
 
-# until_stopped: waits up to 10 s for $pid to stop itself; fails when it ends or does not stop.
+# until_stopped: waits up to 60 s for $pid to stop itself; fails when it ends or does not stop. The
+# bounds here are generous: a sanitizer build under a parallel make test (load 14 on 2 CPUs) took more
+# than the 10 s they once were, and a passing run never waits them out.
 until_stopped() {
 	local st _
-	for _ in $(seq 1000); do
+	for _ in $(seq 6000); do
 		st=Z
 		read -r _ _ st _ 2>/dev/null <"/proc/$pid/stat"
 		[ "$st" = T ] && return 0
@@ -62,7 +64,7 @@ stop_at() {
 hold_session() {
 	PMUCHECK_TEST_STOP=${1:-} "$SESSION" hold >"$TMP/out" 2>&1 &
 	pid=$!
-	for _ in $(seq 1000); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
+	for _ in $(seq 6000); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
 }
 
 # end_with SIG: sends SIG to the stopped $pid, then SIGCONT so that a catchable one is handled
