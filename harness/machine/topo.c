@@ -169,43 +169,44 @@ uint64_t topo_reported_share(const struct topo *t, int level, int threads)
 	return share(t, level, threads, 0);
 }
 
-/* The data caches above PU pu as hwloc reports them, by level (index 0 = L1): bytes and cores sharing;
-   zero where it has none. */
+/* The sizes of the data caches above PU pu as hwloc reports them, by level (index 0 = L1); zero where it
+   has none. */
 struct cache_shape {
 	uint64_t size[TOPO_MAX_LEVELS];
-	int cores[TOPO_MAX_LEVELS];
 };
 
-static void cache_shape(const struct topo *t, hwloc_obj_t pu, struct cache_shape *s)
+static void cache_shape(hwloc_obj_t pu, struct cache_shape *s)
 {
 	memset(s, 0, sizeof *s);
 	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
-		int l;
 		if (!hwloc_obj_type_is_dcache(o->type) || !o->attr ||
 		    o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION || o->attr->cache.depth < 1 ||
 		    o->attr->cache.depth > TOPO_MAX_LEVELS)
 			continue;
-		l = (int)o->attr->cache.depth - 1;
-		s->size[l] = o->attr->cache.size;
-		s->cores[l] = hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_CORE);
+		s->size[o->attr->cache.depth - 1] = o->attr->cache.size;
 	}
 }
 
-/* Whether core's data caches are those of the first usable PU (first), level by level: each as large, and
-   shared by no more cores (an instance with a core offline gives each thread no less). The plan sizes
+/* The hwloc CPU kind of cpuset, -1 where hwloc knows fewer than two kinds. */
+static int cpu_kind(const struct topo *t, hwloc_const_cpuset_t set)
+{
+	return hwloc_cpukinds_get_nr(t->h, 0) < 2 ? -1 : hwloc_cpukinds_get_by_cpuset(t->h, set, 0);
+}
+
+/* Whether core is of the first usable PU's kind, with data caches as large level by level. The plan sizes
    every thread's points from the first PU's caches; a hybrid CPU's cores of the other kind have others
-   (Alder Lake: a P-core's own 1.25 MiB L2, an E-core's 2 MiB L2 shared by four; Intel Optimization Reference
-   Manual, its Alder Lake performance hybrid architecture section), where a point the plan
-   labels L2 would run from L3. */
-static int caches_as_first(const struct topo *t, hwloc_obj_t core, const struct cache_shape *first)
+   (Alder Lake: a P-core's own 1.25 MiB L2, an E-core's 2 MiB L2 shared by four; Intel Optimization
+   Reference Manual, its Alder Lake performance hybrid architecture section), where a point the plan labels
+   L2 would run from L3. A cache shared by fewer cores than the first PU's (a core offline) or by more is
+   not another kind: excluding it would leave a socket whose first L3 is short a core one L3 of cores. */
+static int like_first(const struct topo *t, hwloc_obj_t core, const struct cache_shape *first, int kind)
 {
 	struct cache_shape s;
 
-	cache_shape(t, hwloc_get_obj_inside_cpuset_by_type(t->h, core->cpuset, HWLOC_OBJ_PU, 0), &s);
-	for (int l = 0; l < TOPO_MAX_LEVELS; l++)
-		if (s.size[l] != first->size[l] || s.cores[l] > first->cores[l])
-			return 0;
-	return 1;
+	if (kind >= 0 && cpu_kind(t, core->cpuset) != kind)
+		return 0;
+	cache_shape(hwloc_get_obj_inside_cpuset_by_type(t->h, core->cpuset, HWLOC_OBJ_PU, 0), &s);
+	return !memcmp(s.size, first->size, sizeof s.size);
 }
 
 int topo_default_cpus(const struct topo *t, int *cpus, int max)
@@ -215,13 +216,14 @@ int topo_default_cpus(const struct topo *t, int *cpus, int max)
 	int n = 0, ncores = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
 	hwloc_bitmap_t both = hwloc_bitmap_alloc();
 	struct cache_shape first;
+	int kind = pu ? cpu_kind(t, pu->cpuset) : -1;
 
-	cache_shape(t, pu, &first);
+	cache_shape(pu, &first);
 	for (int i = 0; both && i < ncores && n < max; i++) {
 		hwloc_obj_t core = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_CORE, (unsigned)i);
 
 		if ((pkg && !hwloc_bitmap_isincluded(core->cpuset, pkg->cpuset)) ||
-		    !caches_as_first(t, core, &first))
+		    !like_first(t, core, &first, kind))
 			continue;
 		hwloc_bitmap_and(both, core->cpuset, t->usable);
 		if (!hwloc_bitmap_iszero(both))

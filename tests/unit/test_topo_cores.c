@@ -138,9 +138,11 @@ static void test_hybrid_default_cpus_one_kind(void **state)
 	topo_free(&t);
 }
 
-/* Two L3s of two cores each, one core of the second offline (restricted away): its L3 is as large and shared
-   by fewer cores, so each thread there has no less of it, and its core stays a default CPU. */
-static void test_default_cpus_keep_a_smaller_sharing(void **state)
+/* Two L3s of two cores each, one core offline (restricted away): "0-2" keeps the second L3's, "0,2-3" the
+   first's. Either way every core left is a default CPU: the caches are as large, and a core offline is
+   not another kind of core (with the first L3's short a core, excluding the other L3s would have run on
+   one L3 of a socket). */
+static void default_cpus_with_a_core_offline(const char *online, const char *want)
 {
 	char path[] = "/tmp/pmucheck-topo-XXXXXX.xml", got[64];
 	hwloc_topology_t h;
@@ -149,13 +151,12 @@ static void test_default_cpus_keep_a_smaller_sharing(void **state)
 	struct err e;
 	int cpus[TOPO_MAX_CPUS], n, fd = mkstemps(path, 4);
 
-	(void)state;
 	assert_true(fd >= 0 && keep);
 	close(fd);
 	assert_int_equal(hwloc_topology_init(&h), 0);
 	assert_int_equal(hwloc_topology_set_synthetic(h, "pack:1 l3:2 l2:2 l1d:1 core:1 pu:1"), 0);
 	assert_int_equal(hwloc_topology_load(h), 0);
-	assert_int_equal(hwloc_bitmap_list_sscanf(keep, "0-2"), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(keep, online), 0);
 	assert_int_equal(hwloc_topology_restrict(h, keep, 0), 0);
 	assert_int_equal(hwloc_topology_export_xml(h, path, 0), 0);
 	hwloc_topology_destroy(h);
@@ -167,8 +168,15 @@ static void test_default_cpus_keep_a_smaller_sharing(void **state)
 	unlink(path);
 	n = topo_default_cpus(&t, cpus, TOPO_MAX_CPUS);
 	topo_format_cpus(cpus, n, ',', got, sizeof got);
-	assert_string_equal(got, "0,1,2");
+	assert_string_equal(got, want);
 	topo_free(&t);
+}
+
+static void test_default_cpus_with_a_core_offline(void **state)
+{
+	(void)state;
+	default_cpus_with_a_core_offline("0-2", "0,1,2");
+	default_cpus_with_a_core_offline("0,2-3", "0,2,3");
 }
 
 int main(void)
@@ -178,7 +186,7 @@ int main(void)
 		cmocka_unit_test(test_one_pu_per_core),
 		cmocka_unit_test(test_uneven_pus_per_core),
 		cmocka_unit_test(test_hybrid_default_cpus_one_kind),
-		cmocka_unit_test(test_default_cpus_keep_a_smaller_sharing),
+		cmocka_unit_test(test_default_cpus_with_a_core_offline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
