@@ -1,6 +1,7 @@
 # fuzz.mk — libFuzzer targets (clang -fsanitize=fuzzer,address,undefined), each with a seed corpus and
 # a dictionary in tests/fuzz/:
-#   cfg    the config loader (cfg_load_stream)        seeds: configs/, tests/fuzz/seeds/
+#   cfg    the config loader (cfg_load_stream; with the prefetcher layouts it names, pf_table.c)
+#                                                     seeds: configs/, tests/fuzz/seeds/
 #   spec   the event-spec parser (ctr_perf_parse against a fake sysfs tree, ctr_resolve)
 #                                                     seeds: the specs of configs/*.ini, tests/fuzz/seeds-spec/
 #   raw    the results readers (raw_read, machine_read) seeds: tests/fuzz/seeds-raw/
@@ -22,9 +23,11 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitiz
 	$(INC_ALL)
 
 FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
-FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) harness/counters/ctr_syntax.c $(wildcard common/*.c)
+FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) harness/counters/ctr_syntax.c \
+	harness/prefetch/pf_table.c harness/machine/cpu_id.c $(wildcard common/*.c)
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
-FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) $(wildcard common/*.c)
+FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) harness/counters/boxes.c \
+	$(wildcard common/*.c)
 FUZZ_RAW     := $(FUZZ_DIR)/fuzz_raw
 FUZZ_RAW_SRC := tests/fuzz/fuzz_raw.c $(wildcard analysis/*.c) $(wildcard common/*.c) kernels/kern_names.c \
 	kernels/kern_limits.c
@@ -43,11 +46,12 @@ FUZZ_RUN_raw  = $(FUZZ_RAW) -dict=tests/fuzz/raw.dict -max_len=16384 \
 fuzz-bins: $(FUZZ_CFG) $(FUZZ_SPEC) $(FUZZ_RAW) $(FUZZ_SPEC_CFG_SEEDS)
 fuzz-cfg-bin: $(FUZZ_CFG)
 
-$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) harness/counters/ctr_syntax.h common/err.h common/num.h kernels/kern.h
+$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) harness/counters/ctr_syntax.h harness/prefetch/pf.h \
+	common/err.h common/num.h kernels/kern.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih -ljansson -lm
 
-$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/counters/ctr.h harness/counters/ctr_int.h common/err.h
+$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/counters/ctr.h harness/counters/ctr_int.h harness/counters/boxes.h common/err.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson -lm
 
