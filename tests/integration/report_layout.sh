@@ -115,18 +115,23 @@ fi
 
 # A point without a time (every differenced time 0 or less: none positive to take a median of) has no
 # bandwidth. It is not drawn; it once stood in bw_load at 0 GB/s, a figure nothing measured.
-U=$TMP/untimed
-mkdir -p "$U" && cp "$D/machine.json" "$U/"
-python3 - "$D/raw.csv" "$U/raw.csv" <<'PY'
+# untimed DIR WHERE: a copy of the run $D in DIR whose raw.csv rows that match the Python test WHERE (on
+# row r) have a negative time.
+untimed() {
+	mkdir -p "$1" && cp "$D/machine.json" "$1/"
+	python3 - "$D/raw.csv" "$1/raw.csv" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
 w.writeheader()
 for r in rows:
-    if r["point"] == "0":
-        r["seconds"] = "%.9e" % -float(r["seconds"])
+    if eval(sys.argv[3]):
+        r["seconds"] = "%.9e" % -abs(float(r["seconds"]))
     w.writerow(r)
 PY
+}
+U=$TMP/untimed
+untimed "$U" 'r["point"] == "0"'
 "$PMUCHECK" analyze "$U" >/dev/null 2>&1 && "$PMUCHECK" report "$U" >/dev/null 2>&1
 check "a point without a time is not drawn at 0 GB/s: every bandwidth bw_load draws is positive" python3 -c '
 import re, sys
@@ -210,17 +215,7 @@ for x in (min(xs), max(xs)):
 # Every load point without a time: bw_load has nothing to draw, and the report says so and why, where the
 # figure once vanished without a word.
 N=$TMP/notime
-mkdir -p "$N" && cp "$D/machine.json" "$N/"
-python3 - "$D/raw.csv" "$N/raw.csv" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
-w.writeheader()
-for r in rows:
-    if r["kernel"] == "load":
-        r["seconds"] = "%.9e" % -abs(float(r["seconds"]))
-    w.writerow(r)
-PY
+untimed "$N" 'r["kernel"] == "load"'
 "$PMUCHECK" analyze "$N" >/dev/null 2>&1 && "$PMUCHECK" report "$N" >/dev/null 2>&1
 check "no load point with a time: bw_load is not drawn, and report.md says why" bash -c \
 	"test ! -e '$N/plots/bw_load.png' && grep -q '^- \*\*Figure not drawn\*\*: load: bandwidth vs buffer size: none of its [0-9]* points has a figure to draw (no time' '$N/report.md'"
