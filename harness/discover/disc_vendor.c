@@ -248,8 +248,6 @@ static bool perf_terms(const char *s)
 	return true;
 }
 
-/* The spec and the config perf's x86 "cpu" format gives it: event 0-7 and 32-35, umask 8-15, edge 18,
-   any 21, inv 23, cmask 24-31 (/sys/bus/event_source/devices/cpu/format on Intel and AMD). */
 /* Appends to the spec; false once it no longer fits (then it stays cut, and the entry is skipped). */
 static bool __attribute__((format(printf, 3, 4))) put(struct disc_cand *c, size_t *n, const char *fmt, ...)
 {
@@ -265,6 +263,9 @@ static bool __attribute__((format(printf, 3, 4))) put(struct disc_cand *c, size_
 	return *n < sizeof c->spec;
 }
 
+/* The spec and the config perf's x86 "cpu" format gives it: event 0-7 and 32-35, umask 8-15, edge 18,
+   any 21, inv 23, cmask 24-31 (/sys/bus/event_source/devices/cpu/format on Intel and AMD). False when the
+   spec does not fit. */
 static bool encode(const struct vfields *f, const char *pmu, struct disc_cand *c)
 {
 	const char *term = f->msr_index ? msr_term(f->msr_index) : NULL;
@@ -295,8 +296,8 @@ static bool encode(const struct vfields *f, const char *pmu, struct disc_cand *c
 	fits &= put(c, &n, "/");
 	/* the config is the cpu format's layout: a term whose bits only its own PMU's format places (ch_mask,
 	   rdwrmask, a filter other than config1) leaves it unknown, not that of another event */
-	c->has_config = !f->port_mask && !f->fc_mask && (!f->filter || !strchr(f->filter, ',')) &&
-		(!f->filter || !strncmp(f->filter, "config1=", 8));
+	c->has_config = !f->port_mask && !f->fc_mask &&
+		(!f->filter || (!strncmp(f->filter, "config1=", 8) && !strchr(f->filter, ',')));
 	for (size_t i = 0; i < TERM_FIELDS; i++)
 		c->has_config &= !f->terms[i];
 	c->config = (f->code & 0xff) | ((f->code >> 8) & 0xf) << 32 | (f->umask & 0xff) << 8 |
