@@ -600,7 +600,7 @@ static int most_threads(const struct run_job *j, int dram)
 static void resume_budget(struct run_cli *rc, const struct run_job *j)
 {
 	double all = 0, left = 0;
-	int base = 0, points = 0, points_left = 0;
+	int base = 0, points_left = 0;
 
 	for (int x = 0; x < j->nxs; x++) {
 		for (int i = 0; i < j->xs[x].plan.npoints; i++) {
@@ -612,14 +612,13 @@ static void resume_budget(struct run_cli *rc, const struct run_job *j)
 			}
 		}
 		base += j->xs[x].plan.npoints;
-		points += j->xs[x].plan.npoints;
 	}
 	if (!(all > 0))
 		return;
 	fprintf(stderr,
 		"pmucheck run: resuming %s: %d of %d points left, given %.0f s of its --time-budget %.0f s "
 		"(their share)\n",
-		rc->dir, points_left, points, rc->cfg.time_budget * left / all, rc->cfg.time_budget);
+		rc->dir, points_left, base, rc->cfg.time_budget * left / all, rc->cfg.time_budget);
 	rc->cfg.time_budget *= left / all;
 }
 
