@@ -94,6 +94,12 @@ static int stateable(const struct verdict *v)
 	return v->quantity >= 0 && v->scale > 0 && v->cls != VC_UNRELATED && v->cls != VC_NOT_MEASURED;
 }
 
+/* Whether the event goes into discovered.ini: a hypothesis it can state, on a spec that fits a line. */
+static int written_to_ini(const struct verdict *v, const struct agg_event *ev)
+{
+	return stateable(v) && strlen(ev->name) <= INI_LINE_MAX - 8;
+}
+
 /* Whether a name is already a section of the file (the same alias on two uncore boxes, say). */
 static int taken(char (*names)[DISC_INI_NAME], unsigned n, const char *name)
 {
@@ -213,7 +219,7 @@ struct disc_counts {
 /* Where an event went: into the config (its class counted there) or why not. */
 static void count(struct disc_counts *n, const struct verdict *v, const struct agg_event *ev)
 {
-	if (stateable(v) && strlen(ev->name) <= INI_LINE_MAX - 8) {
+	if (written_to_ini(v, ev)) {
 		n->written[v->cls]++;
 		n->nwritten++;
 	} else if (v->cls == VC_UNRELATED) {
@@ -294,12 +300,12 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 			cand_of(cj, &c);
 			if (pass == 0) {
 				count(&cnt, vi, ev);
-				if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8)
+				if (!written_to_ini(vi, ev))
 					continue;
 				section_name(c.name ? c.name : ev->name, names, written, name);
 				ini_event(ini, ev, vi, &c, name);
 				snprintf(names[written++], sizeof *names, "%s", name);
-			} else if (!stateable(vi) || strlen(ev->name) > INI_LINE_MAX - 8) {
+			} else if (!written_to_ini(vi, ev)) {
 				comment(ini, &commented, ev->name,
 					!stateable(vi) ? why_not(vi, &c)
 						       : "a spec longer than a config line");
