@@ -25,18 +25,24 @@ static int usable(const struct agg_point *p)
 	return placed(p) && isfinite(p->seconds);
 }
 
-/* A point of a row that has no time (agg.h: seconds INFINITY): it gives no figure, but the row stays and
-   counts it, so that a level whose points were all disturbed that badly is not dropped from the table. A
-   noisy one (faster than any core, without calls to bound it) is one of the noisy points left out. */
-static void note_untimed(struct peak table[LV_COUNT][KA_COUNT], const struct agg_point *p)
+/* The points of the rows that have no time (agg.h: seconds INFINITY; a latency row's points are its
+   one-thread chases): they give no figure, but the row stays and counts them, so that a level whose
+   points were all disturbed that badly is not dropped from the table. A noisy one (faster than any core,
+   without calls to bound it) is one of the noisy points left out. */
+static void untimed(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
-	struct peak *pk = &table[p->level][peak_access(p)];
-
-	pk->present = 1;
-	if (p->noisy)
-		pk->left_out++;
-	else
-		pk->untimed++;
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		struct peak *pk;
+		if (!placed(p) || isfinite(p->seconds) || (peak_access(p) == KA_LATENCY && p->threads != 1))
+			continue;
+		pk = &table[p->level][peak_access(p)];
+		pk->present = 1;
+		if (p->noisy)
+			pk->left_out++;
+		else
+			pk->untimed++;
+	}
 }
 
 /* The quantities an indicator for this row may count (bit per enum raw_quantity). */
@@ -170,8 +176,6 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
 		int fig;
-		if (placed(p) && peak_access(p) != KA_LATENCY && !isfinite(p->seconds))
-			note_untimed(table, p);
 		if (!bandwidth_point(p))
 			continue;
 		pk = &table[p->level][peak_access(p)];
@@ -241,9 +245,6 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
-			if (placed(p) && peak_access(p) == KA_LATENCY && (int)p->level == l &&
-			    p->threads == 1 && !isfinite(p->seconds))
-				note_untimed(table, p);
 			if (!latency_point(p, l))
 				continue;
 			pk->present = 1;
@@ -320,6 +321,7 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])
 {
 	memset(table, 0, sizeof(struct peak) * LV_COUNT * KA_COUNT);
+	untimed(a, table);
 	bandwidth(a, table);
 	if (latency(a, table))
 		return -1;
