@@ -11,17 +11,7 @@
 
 #include "pf_state.h"
 #include "pf_stop.h"
-
-/* Tests keep the state next to their fake MSR files, so they never touch the real one. */
-static const char *state_dir(void)
-{
-	const char *dir = getenv("PMUCHECK_STATE_DIR");
-
-	if (dir && *dir)
-		return dir;
-	dir = getenv("PMUCHECK_MSR_DIR");
-	return dir && *dir ? dir : "/var/lib/pmucheck";
-}
+#include "state_dir.h"
 
 void pf_state_path(enum pf_kind kind, char *buf, size_t len)
 {

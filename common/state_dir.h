@@ -1,0 +1,10 @@
+/* state_dir.h — where pmucheck keeps what outlives one run on a node: the prefetcher state files and their
+   lock (pf_state.h), and the level probe's recent answers (levels_history.h). */
+#ifndef PMUCHECK_STATE_DIR_H
+#define PMUCHECK_STATE_DIR_H
+
+/* $PMUCHECK_STATE_DIR; else $PMUCHECK_MSR_DIR, so that tests with fake MSR files keep their state beside
+   them and never touch the real one; else /var/lib/pmucheck. */
+const char *state_dir(void);
+
+#endif
