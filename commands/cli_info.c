@@ -1,6 +1,7 @@
 /* cli_info.c — `pmucheck info`: what this machine is and what pmucheck can do on it. */
 #include <getopt.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -13,6 +14,7 @@
 #include "pf.h"
 #include "sysinfo.h"
 #include "levels.h"
+#include "levels_history.h"
 #include "topo.h"
 #include "tsc.h"
 
@@ -132,6 +134,7 @@ static int cmd_info(int argc, char **argv)
 	struct clock_bounds bounds;
 	int c, json = 0, levels = 0, quick = 0, r, no_clock;
 	struct levels_probe probe;
+	struct levels_history history;
 	double tsc_hz, ghz;
 	struct clock_aperf ap;
 	char aperf_why[CTR_REASON_MAX];
@@ -175,8 +178,10 @@ static int cmd_info(int argc, char **argv)
 		topo_free(&t);
 		return cli_fail("info", r, &e);
 	}
-	if (levels)
+	if (levels) {
 		levels_apply(&probe, &t);
+		levels_history_apply(&history, &probe, &t, t.cpus[0], (int64_t)time(NULL));
+	}
 	if (json) {
 		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o, s:s, s:s}, s:o}", "host", sys.host,
 				      "cpu", sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
@@ -189,6 +194,7 @@ static int cmd_info(int argc, char **argv)
 		if (levels) {
 			json_t *l = levels_json(&probe);
 			json_object_set_new(l, "measured", topo_measured_json(&t));
+			json_object_set_new(l, "history", levels_history_json(&history));
 			json_object_set_new(o, "levels", l);
 		}
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);

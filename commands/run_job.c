@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli_run.h"
 #include "clock_aperf.h"
@@ -16,6 +17,7 @@
 #include "level_check.h"
 #include "levels.h"
 #include "levels_from.h"
+#include "levels_history.h"
 #include "machine.h"
 #include "progress_line.h"
 #include "results.h"
@@ -42,6 +44,7 @@ struct run_job {
 	struct levels_probe probe; /* the level probe; on --resume only its curve, the interrupted run's
 				      (levels_curve_read) */
 	int probed;
+	struct levels_history history; /* the probes before it on this machine (levels_history.h) */
 	struct raw_writer raw;
 	struct machine_facts mf;
 	struct clock_bounds clock;
@@ -248,9 +251,10 @@ static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, d
 	if (r)
 		return r;
 	j->probed = 1;
+	levels_apply(&j->probe, t);
+	levels_history_apply(&j->history, &j->probe, t, rc->cfg.plan.cpus[0], (int64_t)time(NULL));
 	for (int i = 0; i < j->probe.ndisagreements; i++)
 		fprintf(stderr, "pmucheck run: %s\n", j->probe.disagreements[i]);
-	levels_apply(&j->probe, t);
 	return 0;
 }
 
@@ -346,6 +350,7 @@ static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
 	if (j->probed) {
 		json_decref(j->mf.probe);
 		j->mf.probe = levels_json(&j->probe);
+		json_object_set_new(j->mf.probe, "history", levels_history_json(&j->history));
 	}
 	mj = machine_json(&j->mf);
 	r = results_write_json(rc->dir, "machine.json", mj, e);

@@ -185,11 +185,11 @@ static void add_plateau(struct levels_probe *p, int first, int last)
 	p->nplateaus++;
 }
 
-static void __attribute__((format(printf, 2, 3))) disagree(struct levels_probe *p, const char *fmt, ...)
+void levels_disagree(struct levels_probe *p, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (p->ndisagreements > TOPO_MAX_LEVELS)
+	if (p->ndisagreements == LEVELS_MAX_DISAGREEMENTS)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(p->disagreements[p->ndisagreements++], sizeof p->disagreements[0], fmt, ap);
@@ -261,13 +261,14 @@ static int dram_bound(struct levels_probe *p, const struct topo *t, int k)
 	p->dram_from = p->plateau[k].first;
 	p->llc_limit = p->plateau[k - 1].last;
 	p->step_ns = sqrt(p->plateau[k - 1].ns * p->plateau[k].ns);
-	disagree(p,
-		 "the latency sweep shows %d plateaus for %d cache levels and DRAM; from %llu KiB on it is "
-		 "DRAM-like (%.1f ns, %.1fx the plateau before), so L%d is taken to end at %llu KiB "
-		 "(hwloc: %llu KiB)",
-		 n, t->ncaches, (unsigned long long)(p->dram_from >> 10), p->plateau[k].ns,
-		 p->plateau[k].ns / p->plateau[k - 1].ns, t->ncaches,
-		 (unsigned long long)(p->llc_limit >> 10), (unsigned long long)(llc->size >> 10));
+	levels_disagree(
+		p,
+		"the latency sweep shows %d plateaus for %d cache levels and DRAM; from %llu KiB on it is "
+		"DRAM-like (%.1f ns, %.1fx the plateau before), so L%d is taken to end at %llu KiB "
+		"(hwloc: %llu KiB)",
+		n, t->ncaches, (unsigned long long)(p->dram_from >> 10), p->plateau[k].ns,
+		p->plateau[k].ns / p->plateau[k - 1].ns, t->ncaches, (unsigned long long)(p->llc_limit >> 10),
+		(unsigned long long)(llc->size >> 10));
 	return 1;
 }
 
@@ -296,13 +297,14 @@ static int tail_bound(struct levels_probe *p, const struct topo *t)
 		return 0;
 	p->dram_from = p->size[i];
 	p->llc_limit = p->size[i - 1];
-	disagree(p,
-		 "the latency sweep shows %d plateaus for %d cache levels and DRAM, but from %llu KiB on "
-		 "every "
-		 "point is DRAM-like (%.0f ns or slower), so L%d is taken to end at %llu KiB (hwloc: %llu "
-		 "KiB)",
-		 p->nplateaus, t->ncaches, (unsigned long long)(p->dram_from >> 10), LEVEL_DRAM_NS,
-		 t->ncaches, (unsigned long long)(p->llc_limit >> 10), (unsigned long long)(llc->size >> 10));
+	levels_disagree(
+		p,
+		"the latency sweep shows %d plateaus for %d cache levels and DRAM, but from %llu KiB on "
+		"every "
+		"point is DRAM-like (%.0f ns or slower), so L%d is taken to end at %llu KiB (hwloc: %llu "
+		"KiB)",
+		p->nplateaus, t->ncaches, (unsigned long long)(p->dram_from >> 10), LEVEL_DRAM_NS, t->ncaches,
+		(unsigned long long)(p->llc_limit >> 10), (unsigned long long)(llc->size >> 10));
 	return 1;
 }
 
@@ -333,10 +335,10 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	p->step_ns = 0;
 	envelope(p);
 	if (p->stopped_at)
-		disagree(p,
-			 "the level probe stopped before %llu KiB: its time limit ran out (a slow or "
-			 "busy machine)",
-			 (unsigned long long)(p->stopped_at >> 10));
+		levels_disagree(p,
+				"the level probe stopped before %llu KiB: its time limit ran out (a slow or "
+				"busy machine)",
+				(unsigned long long)(p->stopped_at >> 10));
 	for (int i = 1; i <= p->npoints; i++) {
 		if (i < p->npoints && p->env[i] <= PLATEAU_RISE * p->env[i - 1] &&
 		    p->env[i] <= PLATEAU_TOTAL_RISE * p->env[first])
@@ -348,7 +350,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	k = first_dram_like(p);
 	/* no reported level to match a plateau to: the plan has only DRAM points (run_job warns) */
 	if (!t->ncaches) {
-		disagree(
+		levels_disagree(
 			p,
 			"hwloc reports no data cache, so the %d plateaus of the latency sweep name no level: "
 			"every point is planned and labelled as DRAM",
@@ -358,10 +360,11 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
 	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
 		if (!dram_bound(p, t, k) && !tail_bound(p, t))
-			disagree(p,
-				 "the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
-				 "the reported sizes",
-				 p->nplateaus, t->ncaches);
+			levels_disagree(
+				p,
+				"the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
+				"the reported sizes",
+				p->nplateaus, t->ncaches);
 		return;
 	}
 	p->step_ns = sqrt(p->plateau[t->ncaches - 1].ns * p->plateau[t->ncaches].ns);
@@ -369,13 +372,14 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 		uint64_t reported = t->caches[l].size, last = p->plateau[l].last;
 		/* The level ends somewhere between its last plateau point and the next point. */
 		if (level_short(p, t, l))
-			disagree(p,
-				 "L%d: hwloc reports %llu KiB, but latency is L%d-like only up to %llu KiB "
-				 "(%.1f ns) and %s from %llu KiB",
-				 l + 1, (unsigned long long)(reported >> 10), l + 1,
-				 (unsigned long long)(last >> 10), p->plateau[l].ns,
-				 l + 1 == t->ncaches ? "DRAM-like" : "next-level-like",
-				 (unsigned long long)(p->plateau[l + 1].first >> 10));
+			levels_disagree(
+				p,
+				"L%d: hwloc reports %llu KiB, but latency is L%d-like only up to %llu KiB "
+				"(%.1f ns) and %s from %llu KiB",
+				l + 1, (unsigned long long)(reported >> 10), l + 1,
+				(unsigned long long)(last >> 10), p->plateau[l].ns,
+				l + 1 == t->ncaches ? "DRAM-like" : "next-level-like",
+				(unsigned long long)(p->plateau[l + 1].first >> 10));
 	}
 }
 
@@ -386,27 +390,26 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The sweeps' ends as "none (1), 2896 KiB (1) and 4096 KiB (5)": each end, ascending, with how many sweeps
-   gave it. */
-static void list_ends(const struct levels_probe *p, char *list, size_t size)
+void levels_list_sizes(const uint64_t *sizes, int n, char *list, size_t size)
 {
-	uint64_t ends[LEVELS_SWEEPS_MAX], end[LEVELS_SWEEPS_MAX];
-	int count[LEVELS_SWEEPS_MAX], n = 0;
+	uint64_t sorted[LEVELS_LIST_MAX], end[LEVELS_LIST_MAX];
+	int count[LEVELS_LIST_MAX], m = 0;
 	size_t len = 0;
 
-	memcpy(ends, p->sweep_end, sizeof ends);
-	qsort(ends, (size_t)p->nsweeps, sizeof *ends, cmp_u64);
-	for (int s = 0; s < p->nsweeps; s++) {
-		if (n && end[n - 1] == ends[s]) {
-			count[n - 1]++;
+	n = n < LEVELS_LIST_MAX ? n : LEVELS_LIST_MAX;
+	memcpy(sorted, sizes, sizeof *sorted * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof *sorted, cmp_u64);
+	for (int s = 0; s < n; s++) {
+		if (m && end[m - 1] == sorted[s]) {
+			count[m - 1]++;
 			continue;
 		}
-		end[n] = ends[s];
-		count[n++] = 1;
+		end[m] = sorted[s];
+		count[m++] = 1;
 	}
 	list[0] = 0;
-	for (int i = 0; i < n && len < size; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
+	for (int i = 0; i < m && len < size; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == m ? " and " : ", ";
 		int w = end[i] ? snprintf(list + len, size - len, "%s%llu KiB (%d)", sep,
 					  (unsigned long long)(end[i] >> 10), count[i])
 			       : snprintf(list + len, size - len, "%snone (%d)", sep, count[i]);
@@ -470,29 +473,32 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 		p->llc_median = median;
 	if (!differ && (!median || median == fastest))
 		return;
-	list_ends(p, list, sizeof list);
+	levels_list_sizes(p->sweep_end, p->nsweeps, list, sizeof list);
 	if (found < p->nsweeps)
 		snprintf(of, sizeof of, "the median of the %d that found one", found);
 	if (p->llc_median)
-		disagree(p,
-			 "the level probe's %d sweeps, each alone, ended L%d at %s%s; the run takes %s, %llu "
-			 "KiB (the fastest of each size: %llu KiB)",
-			 p->nsweeps, t->ncaches, list,
-			 differ ? ": the part of it this CPU could keep moved" : "", of,
-			 (unsigned long long)(p->llc_median >> 10), (unsigned long long)(fastest >> 10));
+		levels_disagree(
+			p,
+			"the level probe's %d sweeps, each alone, ended L%d at %s%s; the run takes %s, %llu "
+			"KiB (the fastest of each size: %llu KiB)",
+			p->nsweeps, t->ncaches, list,
+			differ ? ": the part of it this CPU could keep moved" : "", of,
+			(unsigned long long)(p->llc_median >> 10), (unsigned long long)(fastest >> 10));
 	else if (median)
-		disagree(p,
-			 "the level probe's %d sweeps, each alone, ended L%d at %s: %s, %llu KiB, reaches "
-			 "%.0f %% of hwloc's %llu KiB, so the fastest of each size ends it at %llu KiB",
-			 p->nsweeps, t->ncaches, list, of, (unsigned long long)(median >> 10),
-			 100 * LEVEL_SHORT, (unsigned long long)(llc_size >> 10),
-			 (unsigned long long)(fastest >> 10));
+		levels_disagree(
+			p,
+			"the level probe's %d sweeps, each alone, ended L%d at %s: %s, %llu KiB, reaches "
+			"%.0f %% of hwloc's %llu KiB, so the fastest of each size ends it at %llu KiB",
+			p->nsweeps, t->ncaches, list, of, (unsigned long long)(median >> 10),
+			100 * LEVEL_SHORT, (unsigned long long)(llc_size >> 10),
+			(unsigned long long)(fastest >> 10));
 	else
-		disagree(p,
-			 "the level probe's %d sweeps, each alone, ended L%d at %s: the part of it this CPU "
-			 "could keep moved; too few found an end for a median, so the fastest of each size "
-			 "ends it at %llu KiB",
-			 p->nsweeps, t->ncaches, list, (unsigned long long)(fastest >> 10));
+		levels_disagree(
+			p,
+			"the level probe's %d sweeps, each alone, ended L%d at %s: the part of it this CPU "
+			"could keep moved; too few found an end for a median, so the fastest of each size "
+			"ends it at %llu KiB",
+			p->nsweeps, t->ncaches, list, (unsigned long long)(fastest >> 10));
 }
 
 void levels_apply(const struct levels_probe *p, struct topo *t)

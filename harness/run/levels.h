@@ -21,6 +21,12 @@
    probes put L3's end at 4096, 5792 x4 KiB with three sweeps and at 724, 2896 x3, 4096 KiB with one. */
 #define LEVELS_SWEEPS_MIN 3
 #define LEVELS_SWEEPS_MAX 12
+/* What the probe says where it disagrees with hwloc: at most one line for its time limit, one per level or
+   one for DRAM, one for its sweeps, one per level for the history (levels_history.h), and one for a
+   history not kept; no more than machine_read.h reads back (MACHINE_NTEXT). */
+#define LEVELS_MAX_DISAGREEMENTS 8
+/* The most sizes levels_list_sizes lists. */
+#define LEVELS_LIST_MAX 32
 
 struct levels_probe {
 	int npoints;
@@ -46,7 +52,7 @@ struct levels_probe {
 		uint64_t next;        /* size of the point after it (0: none) */
 		double ns;            /* median latency of the plateau */
 	} plateau[TOPO_MAX_LEVELS + 2];
-	char disagreements[TOPO_MAX_LEVELS + 1][448]; /* under machine_read.h's 512 */
+	char disagreements[LEVELS_MAX_DISAGREEMENTS][448]; /* under machine_read.h's 512 */
 	int ndisagreements;
 };
 
@@ -71,5 +77,11 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t);
 /* Sets topo's measured level sizes where a plateau ends before 3/4 of the reported size. */
 void levels_apply(const struct levels_probe *p, struct topo *t);
 json_t *levels_json(const struct levels_probe *p);
+/* Adds one line to what the probe says disagrees with the reported sizes (dropped past
+   LEVELS_MAX_DISAGREEMENTS). */
+void levels_disagree(struct levels_probe *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sizes as "none (1), 2896 KiB (1) and 4096 KiB (5)": each size (0: none), ascending, with how often it
+   occurs; at most LEVELS_LIST_MAX of them. */
+void levels_list_sizes(const uint64_t *sizes, int n, char *list, size_t size);
 
 #endif

@@ -5,7 +5,9 @@
 # beside them: a gradual step (L2 to L3 here) split into two plateaus in one run of five while every run took
 # the same sizes, and the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds
 # the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
-# move a limit, which is no bug of the code.
+# move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's PMUCHECK_STATE_DIR),
+# as consecutive runs on one machine do (harness/run/levels_history.h): each takes the smallest size of each
+# level its probe and those before it found; each probe's own answer is printed beside it, not judged.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3 4 5; do
@@ -20,7 +22,9 @@ import json, sys
 runs = [json.load(open(p))["levels"] for p in sys.argv[1:]]
 for i, r in enumerate(runs, 1):
     pl = ", ".join("%.0f-%.0f KiB %.1f ns" % (p["first"] / 1024, p["last"] / 1024, p["ns"]) for p in r["plateaus"])
-    print("# run %d: takes %s; %d plateaus: %s" % (i, r["measured"] or "the reported sizes", len(r["plateaus"]), pl))
+    own = r["history"].get("probes", [{}])[-1].get("sizes", "not kept: %s" % r["history"].get("not_kept"))
+    print("# run %d: takes %s (this probe alone: %s); %d plateaus: %s" % (i, r["measured"] or "the reported sizes",
+                                                                     own, len(r["plateaus"]), pl))
     for d in r["disagreements"]:
         print("#   %s" % d)
 # every pair, not each run against the first: 4, 5.7 and 8 MiB are each one step from 5.7 but not one answer

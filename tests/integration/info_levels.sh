@@ -3,7 +3,8 @@
 # as measured exactly where a disagreement ends it short, at that size (the last level at the median of the
 # probe's sweeps where it names one), and never longer than hwloc reports. Real probes on this machine (about
 # 6 s each): which levels end short depends on it, the agreement between the sizes taken and the reasons
-# given does not.
+# given does not. The probes share this file's history (lib.sh: PMUCHECK_STATE_DIR), the first starting it;
+# the last runs beside a history of earlier probes made up here.
 . "$(dirname "$0")/../lib.sh"
 
 # The sizes the probe's disagreements end a level at, {level: bytes} (harness/run/levels.c's wording).
@@ -15,7 +16,7 @@ def expected(disagreements):
         m = re.match(r"L(\d+): hwloc reports \d+ KiB, but latency is L\d+-like only up to (\d+) KiB", d) or \
             re.search(r"so L(\d+) is taken to end at (\d+) KiB", d) or \
             re.search(r"ended L(\d+) at .*; the run takes (?:their median|the median of the \d+ that found "
-                  r"one), (\d+) KiB", d)
+                  r"one|the smallest), (\d+) KiB", d)
         if m:
             out[int(m.group(1))] = int(m.group(2)) * 1024
     return out
@@ -52,4 +53,51 @@ got = {int(l): round(float(kib) * 1024) for l, kib, how in taken if how == "meas
 want = expected(re.findall(r"^disagreement +(.*)$", text, re.M))
 assert got == want, "taken as measured %s, the disagreements say %s" % (got, want)
 ' "$TMP/l.txt"
+fi
+
+# A history with a probe of this machine that found L2 ending at L1's reported size (less than any probe
+# finds: L2's plateau starts past L1's), one of two days ago that found half that, and another machine's: the
+# run takes L1's size for L2, says so, keeps the other machine's probe and drops the old one.
+hist=$PMUCHECK_STATE_DIR/levels.json
+if [ ! -s "$hist" ] || [ ! -s "$TMP/l.json" ]; then
+	notok "the probes kept a history in \$PMUCHECK_STATE_DIR/levels.json" "$(ls -l "$PMUCHECK_STATE_DIR" 2>&1)"
+else
+	python3 - "$TMP/l.json" "$hist" <<'PY'
+import json, sys, time
+d = json.load(open(sys.argv[1]))
+key = d["levels"]["history"]["machine"]
+reported = [c["size"] for c in sorted(d["topology"]["caches"], key=lambda c: c["level"])]
+half, quarter = list(reported), list(reported)
+half[1] = reported[0]
+quarter[1] = reported[0] // 2
+now = int(time.time())
+probes = [{"machine": "boot another, CPU 0", "time": now - 60, "sizes": [1, 2]},
+          {"machine": key, "time": now - 2 * 86400, "sizes": quarter},
+          {"machine": key, "time": now - 30, "sizes": half}]
+json.dump({"probes": probes}, open(sys.argv[2], "w"))
+PY
+	if ! "$PMUCHECK" info --levels --quick --json >"$TMP/h.json" 2>"$TMP/err"; then
+		notok "info --levels --quick --json beside a history" "$(tail -3 "$TMP/err")"
+	else
+		check "info --levels beside a history: L2 taken at the smallest size of this machine's probes in the last day, said so, in levels.history" \
+			python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+l1 = next(c["size"] for c in d["topology"]["caches"] if c["level"] == 1)
+lv = d["levels"]
+assert lv["measured"].get("L2") == l1, "L2 taken: %s, want %d" % (lv["measured"].get("L2"), l1)
+said = [t for t in lv["disagreements"] if "the last 2 level probes on this machine" in t and
+        "ended L2 at %d KiB (1)" % (l1 // 1024) in t and "the run takes the smallest, %d KiB" % (l1 // 1024) in t]
+assert said, lv["disagreements"]
+sizes = [p["sizes"][1] for p in lv["history"]["probes"]]
+assert len(sizes) == 2 and sizes[0] == l1, lv["history"]
+' "$TMP/h.json"
+		check "the history file keeps the other machine's probe, drops the one older than a day, adds this one" \
+			python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["probes"]
+assert [x["machine"] for x in p].count("boot another, CPU 0") == 1, p
+assert len(p) == 3 and all(x["time"] > p[-1]["time"] - 86400 for x in p), p
+' "$hist"
+	fi
 fi

@@ -1,0 +1,214 @@
+/* levels_history.c — see levels_history.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "levels_history.h"
+#include "state_dir.h"
+
+void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_file, char *buf, size_t len)
+{
+	char boot[64] = "unknown";
+	FILE *f = fopen(boot_id_file, "r");
+	size_t used;
+
+	if (f) {
+		if (!fgets(boot, sizeof boot, f))
+			snprintf(boot, sizeof boot, "unknown");
+		boot[strcspn(boot, "\n")] = 0;
+		fclose(f);
+	}
+	used = (size_t)snprintf(buf, len, "boot %s, CPU %d", boot, cpu);
+	for (int l = 0; l < t->ncaches && used < len; l++)
+		used += (size_t)snprintf(buf + used, len - used, ", L%d %llu", l + 1,
+					 (unsigned long long)t->caches[l].size);
+}
+
+/* One probe of the file: {"machine": string, "time": seconds, "sizes": [bytes per level]}. Returns its
+   sizes' count, or -1 with why set; a probe of this machine must have a size for each of t's levels, none
+   above the reported one (levels_apply only ever measures a level shorter). */
+static int read_probe(const json_t *o, const struct levels_history *h, const struct topo *t, int64_t *time,
+		      uint64_t sizes[TOPO_MAX_LEVELS], char *why, size_t len)
+{
+	const json_t *m = json_object_get(o, "machine"), *tm = json_object_get(o, "time"),
+		     *sz = json_object_get(o, "sizes"), *v;
+	size_t i;
+
+	if (!json_is_string(m) || !json_is_integer(tm) || !json_is_array(sz) || !json_array_size(sz) ||
+	    json_array_size(sz) > TOPO_MAX_LEVELS) {
+		snprintf(why, len, "not {\"machine\": text, \"time\": seconds, \"sizes\": [1 to %d sizes]}",
+			 TOPO_MAX_LEVELS);
+		return -1;
+	}
+	*time = json_integer_value(tm);
+	json_array_foreach(sz, i, v)
+	{
+		json_int_t b = json_integer_value(v);
+		if (!json_is_integer(v) || b <= 0) {
+			snprintf(why, len, "size %zu is not a positive number of bytes", i + 1);
+			return -1;
+		}
+		sizes[i] = (uint64_t)b;
+	}
+	if (strcmp(json_string_value(m), h->machine))
+		return (int)json_array_size(sz);
+	if ((int)json_array_size(sz) != t->ncaches) {
+		snprintf(why, len, "%zu sizes for this machine's %d levels", json_array_size(sz), t->ncaches);
+		return -1;
+	}
+	for (int l = 0; l < t->ncaches; l++)
+		if (sizes[l] > t->caches[l].size) {
+			snprintf(why, len, "L%d %llu bytes, more than the %llu reported", l + 1,
+				 (unsigned long long)sizes[l], (unsigned long long)t->caches[l].size);
+			return -1;
+		}
+	return t->ncaches;
+}
+
+/* Reads the file into `keep` (other machines' probes in the window, as they were) and h->seen (this machine's
+   newest LEVELS_HISTORY_KEEP - 1 in the window, oldest first, so that the new one fits). A missing file is an
+   empty history. */
+static int load(struct levels_history *h, const struct topo *t, int64_t now, json_t *keep)
+{
+	json_error_t je;
+	json_t *root, *probes, *o;
+	size_t i;
+
+	if (access(h->path, F_OK) && errno == ENOENT)
+		return 0;
+	root = json_load_file(h->path, 0, &je);
+	if (!root) {
+		snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
+		return -1;
+	}
+	probes = json_object_get(root, "probes");
+	if (!json_is_array(probes)) {
+		snprintf(h->why, sizeof h->why, "%s: no \"probes\" list", h->path);
+		json_decref(root);
+		return -1;
+	}
+	json_array_foreach(probes, i, o)
+	{
+		uint64_t sizes[TOPO_MAX_LEVELS];
+		int64_t time;
+		char why[160];
+		if (read_probe(o, h, t, &time, sizes, why, sizeof why) < 0) {
+			snprintf(h->why, sizeof h->why, "%s: probe %zu: %s", h->path, i + 1, why);
+			json_decref(root);
+			return -1;
+		}
+		/* older than the window, or from a clock since set back */
+		if (time <= now - LEVELS_HISTORY_SECONDS || time > now)
+			continue;
+		if (strcmp(json_string_value(json_object_get(o, "machine")), h->machine)) {
+			json_array_append(keep, o);
+			continue;
+		}
+		/* the file lists a machine's probes oldest first (save): past the last place, the oldest goes */
+		if (h->n == LEVELS_HISTORY_KEEP - 1) {
+			memmove(&h->seen[0], &h->seen[1], sizeof h->seen[0] * (size_t)(h->n - 1));
+			h->n--;
+		}
+		h->seen[h->n].time = time;
+		memcpy(h->seen[h->n].size, sizes, sizeof sizes);
+		h->n++;
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* Writes the kept probes and this machine's back, through a file beside it renamed over it, so that a reader
+   never sees half a history. Two runs that write at once keep one of their probes. */
+static int save(struct levels_history *h, json_t *keep)
+{
+	char tmp[4160];
+	json_t *probes = json_copy(keep), *root;
+	int r;
+
+	for (int k = 0; k < h->n; k++) {
+		json_t *sizes = json_array();
+		for (int l = 0; l < h->nlevels; l++)
+			json_array_append_new(sizes, json_integer((json_int_t)h->seen[k].size[l]));
+		json_array_append_new(probes,
+				      json_pack("{s:s, s:I, s:o}", "machine", h->machine, "time",
+						(json_int_t)h->seen[k].time, "sizes", sizes));
+	}
+	root = json_pack("{s:o}", "probes", probes);
+	snprintf(tmp, sizeof tmp, "%s.%d", h->path, (int)getpid());
+	r = json_dump_file(root, tmp, JSON_INDENT(1));
+	json_decref(root);
+	if (r || rename(tmp, h->path)) {
+		snprintf(h->why, sizeof h->why, "cannot write %s: %s", h->path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
+			  int64_t now)
+{
+	json_t *keep = json_array();
+	const char *dir = state_dir();
+
+	memset(h, 0, sizeof *h);
+	snprintf(h->path, sizeof h->path, "%s/%s", dir, LEVELS_HISTORY_FILE);
+	levels_history_machine(t, cpu, LEVELS_HISTORY_BOOT_ID, h->machine, sizeof h->machine);
+	h->nlevels = t->ncaches;
+	for (int l = 0; l < t->ncaches; l++)
+		h->own[l] = h->taken[l] = t->caches[l].measured ? t->caches[l].measured : t->caches[l].size;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		snprintf(h->why, sizeof h->why, "cannot create %s: %s", dir, strerror(errno));
+	if (!h->why[0] && load(h, t, now, keep) == 0) {
+		h->seen[h->n].time = now;
+		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
+		h->n++;
+		save(h, keep);
+	}
+	json_decref(keep);
+	if (h->why[0]) {
+		h->n = 0;
+		levels_disagree(
+			p, "no history of the level probe kept (%s), so the run takes this probe's sizes",
+			h->why);
+		return;
+	}
+	for (int l = 0; l < t->ncaches; l++) {
+		uint64_t each[LEVELS_HISTORY_KEEP];
+		char list[LEVELS_HISTORY_KEEP * 24];
+		for (int k = 0; k < h->n; k++) {
+			each[k] = h->seen[k].size[l];
+			if (each[k] < h->taken[l])
+				h->taken[l] = each[k];
+		}
+		if (h->taken[l] == h->own[l])
+			continue;
+		t->caches[l].measured = h->taken[l];
+		levels_list_sizes(each, h->n, list, sizeof list);
+		levels_disagree(
+			p,
+			"the last %d level probes on this machine (%s) ended L%d at %s; the run takes the "
+			"smallest, %llu KiB, which each of them kept (this probe alone: %llu KiB)",
+			h->n, h->path, l + 1, list, (unsigned long long)(h->taken[l] >> 10),
+			(unsigned long long)(h->own[l] >> 10));
+	}
+}
+
+json_t *levels_history_json(const struct levels_history *h)
+{
+	json_t *probes;
+
+	if (h->why[0])
+		return json_pack("{s:s, s:s}", "file", h->path, "not_kept", h->why);
+	probes = json_array();
+	for (int k = 0; k < h->n; k++) {
+		json_t *sizes = json_array();
+		for (int l = 0; l < h->nlevels; l++)
+			json_array_append_new(sizes, json_integer((json_int_t)h->seen[k].size[l]));
+		json_array_append_new(
+			probes, json_pack("{s:I, s:o}", "time", (json_int_t)h->seen[k].time, "sizes", sizes));
+	}
+	return json_pack("{s:s, s:s, s:o}", "file", h->path, "machine", h->machine, "probes", probes);
+}

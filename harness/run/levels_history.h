@@ -1,0 +1,65 @@
+/* levels_history.h — the level probe's answers on this machine over the last day, and the sizes a run takes
+ * from them.
+ *
+ * Where a guest shares the host's last-level cache with other tenants, the part of it the guest can keep
+ * moves with what they do, by a factor of two within minutes: six `info --levels` on the development VM
+ * (Zen 5 guest, 2 vCPUs, 2026-11-28), a minute apart, ended L3 at 11585, 13777, 13777, 11585, 11585 and
+ * 6888 KiB, each the median of its own sweeps (levels.c: levels_sweeps); five the next morning at 8192,
+ * 5792, 5792, 5792 and 5792 KiB. No single probe can give one answer five runs out of five there, and a
+ * run's points of the last level sit at up to 3/4 of the end it takes (plan.c): placed from a probe that
+ * met a large share, they run partly from DRAM once the share shrinks (level_check.h).
+ *
+ * So every probe's sizes are kept in the state directory (state_dir.h, levels.json), and a run takes for
+ * each level the smallest size any probe of this machine found in the last LEVELS_HISTORY_SECONDS, of its
+ * newest LEVELS_HISTORY_KEEP: a size the guest kept each time it was looked at, which the level's points
+ * fit whenever the share is no smaller than it has been. The answer changes only when a probe finds less,
+ * or when the probe that found the least ages out. On a machine whose levels do not move (real hardware,
+ * a guest with a cache of its own) every probe finds the same sizes and the history changes nothing.
+ *
+ * "This machine" is this boot (a guest booted again may run on another host), the CPU probed and the
+ * cache sizes hwloc reports for it. Each probe's own answer stays in machine.json (levels.latency_curve,
+ * sweep_ends) beside the sizes taken (levels.measured) and the history they came from (levels.history). */
+#ifndef PMUCHECK_LEVELS_HISTORY_H
+#define PMUCHECK_LEVELS_HISTORY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "levels.h"
+#include "topo.h"
+
+#define LEVELS_HISTORY_SECONDS (24 * 3600)
+#define LEVELS_HISTORY_KEEP 16
+#define LEVELS_HISTORY_FILE "levels.json"
+#define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
+
+struct levels_history {
+	char path[4096];
+	char machine[320]; /* what two probes must share to be compared (levels_history_machine) */
+	int n;             /* this machine's probes in the window, the new one among them; 0: none kept */
+	int nlevels;
+	uint64_t own[TOPO_MAX_LEVELS];   /* this probe's size of each level: measured, else reported */
+	uint64_t taken[TOPO_MAX_LEVELS]; /* the smallest of each over the n probes */
+	struct {
+		int64_t time;
+		uint64_t size[TOPO_MAX_LEVELS];
+	} seen[LEVELS_HISTORY_KEEP]; /* the n probes, oldest first */
+	char why[512];               /* no history kept: why; else "" */
+};
+
+/* "boot <boot id>, CPU <cpu>, L1 <bytes>, L2 <bytes>, ...": the key of this machine's probes. */
+void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_file, char *buf, size_t len);
+
+/* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
+   the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now`, writes the file
+   back, and sets t's measured sizes to the smallest of each level over this machine's probes; each level
+   where that is less than this probe's own gets a line in p's disagreements. A history that cannot be read or
+   written leaves t as this probe set it, is left as it was, and the reason goes to h->why and p. */
+void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
+			  int64_t now);
+
+/* {"file", "machine", "probes": [{"time", "sizes": [bytes per level]}, oldest first, this one last]}, or
+   {"file", "not_kept": why}. */
+json_t *levels_history_json(const struct levels_history *h);
+
+#endif

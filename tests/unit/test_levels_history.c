@@ -1,0 +1,319 @@
+/* test_levels_history.c — the level probe's history: a run takes each level's smallest size over this
+ * machine's probes in the window, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
+ * says where it took less than its own probe found, and leaves a history it cannot read as it was. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "levels_history.h"
+
+#define NOW 1800000000
+#define KiB(n) ((uint64_t)(n) << 10)
+
+static char dir[64], path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/pmucheck-lh.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof path, "%s/%s", dir, LEVELS_HISTORY_FILE);
+	setenv("PMUCHECK_STATE_DIR", dir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	rmdir(dir);
+	unsetenv("PMUCHECK_STATE_DIR");
+	return 0;
+}
+
+/* L1 48 KiB, L2 1 MiB, L3 32 MiB reported; the probe measured L3 at l3 bytes (0: not short). */
+static void machine(struct topo *t, uint64_t l3)
+{
+	memset(t, 0, sizeof *t);
+	t->ncaches = 3;
+	t->caches[0] = (struct topo_cache){.level = 1, .size = KiB(48), .npus = 1};
+	t->caches[1] = (struct topo_cache){.level = 2, .size = KiB(1024), .npus = 1};
+	t->caches[2] = (struct topo_cache){.level = 3, .size = KiB(32768), .npus = 2, .measured = l3};
+}
+
+/* This machine's key, as levels_history_apply makes it for CPU 0. */
+static void key(char *buf, size_t len)
+{
+	struct topo t;
+
+	machine(&t, 0);
+	levels_history_machine(&t, 0, LEVELS_HISTORY_BOOT_ID, buf, len);
+}
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_file(void)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* The file's probes: how many, and probe k's L3 size and time. */
+static int file_probes(int k, uint64_t *l3, int64_t *time)
+{
+	json_t *root = json_load_file(path, 0, NULL), *probes = json_object_get(root, "probes"),
+	       *o = json_array_get(probes, (size_t)k);
+	int n = (int)json_array_size(probes);
+
+	assert_non_null(root);
+	if (o) {
+		*l3 = (uint64_t)json_integer_value(json_array_get(json_object_get(o, "sizes"), 2));
+		*time = json_integer_value(json_object_get(o, "time"));
+	}
+	json_decref(root);
+	return n;
+}
+
+/* One probe of this machine at `time` that measured L3 at l3 KiB, as a line of the file's list. */
+static void probe_json(char *buf, size_t len, int64_t time, unsigned l3)
+{
+	char k[320];
+
+	key(k, sizeof k);
+	snprintf(buf, len, "{\"machine\": \"%s\", \"time\": %lld, \"sizes\": [49152, 1048576, %llu]}", k,
+		 (long long)time, (unsigned long long)KiB(l3));
+}
+
+/* One probe: this machine measured L3 at l3 KiB at `now`; returns what the run takes for L3. */
+static uint64_t apply(struct levels_history *h, struct levels_probe *p, unsigned l3, int64_t now)
+{
+	struct topo t;
+
+	memset(p, 0, sizeof *p);
+	machine(&t, KiB(l3));
+	levels_history_apply(h, p, &t, 0, now);
+	return t.caches[2].measured;
+}
+
+static void test_the_key_names_the_boot_the_cpu_and_the_reported_sizes(void **state)
+{
+	char boot[128], buf[320];
+	struct topo t;
+	FILE *f;
+
+	(void)state;
+	snprintf(boot, sizeof boot, "%s/boot_id", dir);
+	f = fopen(boot, "w");
+	assert_non_null(f);
+	fputs("e69fb9a4-36a1-42f5-8f16-33cfb82edaa5\n", f);
+	fclose(f);
+	machine(&t, KiB(5792));
+	levels_history_machine(&t, 3, boot, buf, sizeof buf);
+	assert_string_equal(
+		buf, "boot e69fb9a4-36a1-42f5-8f16-33cfb82edaa5, CPU 3, L1 49152, L2 1048576, L3 33554432");
+	unlink(boot);
+	levels_history_machine(&t, 3, boot, buf, sizeof buf);
+	assert_string_equal(buf, "boot unknown, CPU 3, L1 49152, L2 1048576, L3 33554432");
+}
+
+static void test_a_first_probe_is_kept_and_taken_as_it_is(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	uint64_t l3;
+	int64_t time;
+
+	(void)state;
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_string_equal(h.why, "");
+	assert_int_equal(h.n, 1);
+	assert_int_equal(p.ndisagreements, 0);
+	assert_int_equal(file_probes(0, &l3, &time), 1);
+	assert_int_equal(l3, KiB(8192));
+	assert_int_equal(time, NOW);
+}
+
+static void test_a_run_takes_the_smallest_of_the_probes_and_says_so(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+
+	(void)state;
+	assert_int_equal(apply(&h, &p, 5792, NOW - 300), KiB(5792));
+	assert_int_equal(apply(&h, &p, 11585, NOW - 200), KiB(5792));
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(strstr(p.disagreements[0], "the last 2 level probes on this machine ("));
+	assert_non_null(strstr(p.disagreements[0],
+			       "ended L3 at 5792 KiB (1) and 11585 KiB (1); the run takes the "
+			       "smallest, 5792 KiB, which each of them kept (this probe alone: "
+			       "11585 KiB)"));
+	/* a probe that found the reported size (no end) takes the history's too */
+	assert_int_equal(apply(&h, &p, 0, NOW - 100), KiB(5792));
+	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 32768 KiB)"));
+	/* a smaller one is its own answer and says nothing */
+	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(4096));
+	assert_int_equal(p.ndisagreements, 0);
+	assert_int_equal(h.n, 4);
+}
+
+static void test_probes_older_than_the_window_or_from_the_future_are_dropped(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char old[512], future[512], text[1200];
+	uint64_t l3;
+	int64_t time;
+
+	(void)state;
+	probe_json(old, sizeof old, NOW - LEVELS_HISTORY_SECONDS, 1024);
+	probe_json(future, sizeof future, NOW + 60, 2048);
+	snprintf(text, sizeof text, "{\"probes\": [%s, %s]}", old, future);
+	write_file(text);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_int_equal(h.n, 1);
+	assert_int_equal(file_probes(0, &l3, &time), 1);
+	assert_int_equal(l3, KiB(8192));
+}
+
+static void test_only_the_newest_probes_of_a_machine_are_kept(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char text[16384], one[512];
+	uint64_t l3;
+	int64_t time;
+	size_t len = (size_t)snprintf(text, sizeof text, "{\"probes\": [");
+
+	(void)state;
+	/* the oldest two found 2048 KiB, the next ones 8192 */
+	for (int k = 0; k < LEVELS_HISTORY_KEEP + 1; k++) {
+		probe_json(one, sizeof one, NOW - 1000 + k, k < 2 ? 2048 : 8192);
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", k ? ", " : "", one);
+	}
+	snprintf(text + len, sizeof text - len, "]}");
+	write_file(text);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_int_equal(h.n, LEVELS_HISTORY_KEEP);
+	assert_int_equal(h.seen[0].time, NOW - 1000 + 2);
+	assert_int_equal(h.seen[LEVELS_HISTORY_KEEP - 1].time, NOW);
+	assert_int_equal(file_probes(0, &l3, &time), LEVELS_HISTORY_KEEP);
+	assert_int_equal(time, NOW - 1000 + 2);
+}
+
+static void test_other_machines_probes_are_kept_and_not_taken(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	const char *other =
+		"{\"machine\": \"boot x, CPU 1, L1 49152, L2 1048576, L3 33554432\", \"time\": 1799999000, "
+		"\"sizes\": [49152, 1048576, 1048576]}";
+	char text[1024];
+
+	(void)state;
+	snprintf(text, sizeof text, "{\"probes\": [%s]}", other);
+	write_file(text);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_non_null(
+		strstr(read_file(), "\"machine\": \"boot x, CPU 1, L1 49152, L2 1048576, L3 33554432\""));
+	assert_int_equal(h.n, 1);
+}
+
+/* A history that cannot be read: the file is left byte for byte, the run takes its own probe, and says why. */
+static void unreadable(const char *text, const char *why)
+{
+	struct levels_history h;
+	struct levels_probe p;
+
+	write_file(text);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_non_null(strstr(h.why, path));
+	assert_non_null(strstr(h.why, why));
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(strstr(p.disagreements[0], "no history of the level probe kept ("));
+	assert_string_equal(read_file(), text);
+	json_t *o = levels_history_json(&h);
+	assert_non_null(strstr(json_string_value(json_object_get(o, "not_kept")), why));
+	json_decref(o);
+}
+
+static void test_a_damaged_history_is_left_as_it_was(void **state)
+{
+	char text[1024], k[320];
+
+	(void)state;
+	unreadable("{\"probes\": [\n{\"machine\": ", ": line 2: ");
+	unreadable("{\"runs\": []}\n", ": no \"probes\" list");
+	unreadable("{\"probes\": [{\"machine\": \"m\", \"time\": 1, \"sizes\": [0]}]}\n",
+		   ": probe 1: size 1 is not a positive number of bytes");
+	key(k, sizeof k);
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576]}]}", k, NOW);
+	unreadable(text, ": probe 1: 2 sizes for this machine's 3 levels");
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576, 67108864]}]}",
+		 k, NOW);
+	unreadable(text, ": probe 1: L3 67108864 bytes, more than the 33554432 reported");
+}
+
+static void test_a_state_directory_that_cannot_be_made_keeps_nothing(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char file[128], sub[160];
+
+	(void)state;
+	snprintf(file, sizeof file, "%s/plain", dir);
+	write_file("");
+	rename(path, file);
+	snprintf(sub, sizeof sub, "%s/state", file);
+	setenv("PMUCHECK_STATE_DIR", sub, 1);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_non_null(strstr(h.why, "cannot create "));
+	assert_non_null(strstr(p.disagreements[0], "/plain/state: Not a directory"));
+	unlink(file);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_the_key_names_the_boot_the_cpu_and_the_reported_sizes,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_first_probe_is_kept_and_taken_as_it_is, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_a_run_takes_the_smallest_of_the_probes_and_says_so,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_probes_older_than_the_window_or_from_the_future_are_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_only_the_newest_probes_of_a_machine_are_kept, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_other_machines_probes_are_kept_and_not_taken, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_a_damaged_history_is_left_as_it_was, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_state_directory_that_cannot_be_made_keeps_nothing,
+						setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
