@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "boxes.h"
 #include "num.h"
@@ -45,14 +46,18 @@ static int cmp_spec(const void *a, const void *b)
 	return strcmp((const char *)a, (const char *)b);
 }
 
-/* perf: the PMUs in sysfs named prefix<digits>. */
+/* perf: the PMUs in sysfs named prefix<digits>; where there are none, the one named without the number and
+   the separator before it ("uncore_imc_*": "uncore_imc"), since the kernel numbers the boxes of an uncore
+   unit only where there are several (a client CPU's one IMC is "uncore_imc", its ARB "uncore_arb"). */
 static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max)
 {
 	const char *rest = strchr(spec, '/');
-	char wild[CTR_SPEC_MAX];
+	char wild[CTR_SPEC_MAX], one[CTR_SPEC_MAX + 8];
 	struct dirent *d;
+	struct stat st;
 	unsigned n = 0;
 	DIR *dir = opendir(pmus);
+	char *star;
 
 	if (!dir)
 		return 0;
@@ -64,7 +69,15 @@ static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_S
 	}
 	closedir(dir);
 	qsort(out, n, CTR_SPEC_MAX, cmp_spec);
-	return n;
+	star = strchr(wild, '*');
+	if (n || !star || !max)
+		return n;
+	memmove(star > wild && star[-1] == '_' ? star - 1 : star, star + 1, strlen(star + 1) + 1);
+	snprintf(one, sizeof one, "%s/%s", pmus, wild);
+	if (stat(one, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(out[0], CTR_SPEC_MAX, "%s%s", wild, rest);
+	return 1;
 }
 
 /* PAPI: the boxes whose names PAPI resolves as countable, numbered from 0. */

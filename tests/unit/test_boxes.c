@@ -15,8 +15,9 @@ static char root[] = "/tmp/pmucheck-boxes.XXXXXX";
 
 static int setup(void **state)
 {
-	static const char *const pmus[] = {"uncore_imc_0", "uncore_imc_1", "uncore_imc_10", "uncore_imc_x",
-					   "uncore_imc_",  "cpu",          "amd_umc_0"};
+	static const char *const pmus[] = {"uncore_imc_0", "uncore_imc_1", "uncore_imc_10",
+					   "uncore_imc_x", "uncore_imc_",  "cpu",
+					   "amd_umc_0",    "uncore_arb",   "amd_df"};
 	char path[256];
 
 	(void)state;
@@ -52,6 +53,22 @@ static void test_perf_wildcard_expands_to_numbered_boxes_only(void **state)
 	assert_string_equal(out[2], "uncore_imc_10/event=0x04,umask=0x0f/");
 	assert_int_equal(boxes_expand("amd_umc_*/event=0x0a,rdwrmask=0x1/", root, out, BOXES_MAX), 1);
 	assert_int_equal(boxes_expand("amd_l3_*/event=0x04/", root, out, BOXES_MAX), 0);
+}
+
+/* The kernel numbers an uncore unit's boxes only where there are several: a client CPU's one ARB box is
+   "uncore_arb", and the wildcard takes it where no numbered box exists. */
+static void test_perf_wildcard_takes_a_unit_of_one_box(void **state)
+{
+	char out[BOXES_MAX][CTR_SPEC_MAX];
+
+	(void)state;
+	assert_int_equal(boxes_expand("uncore_arb_*/event=0x81,umask=0x01/", root, out, BOXES_MAX), 1);
+	assert_string_equal(out[0], "uncore_arb/event=0x81,umask=0x01/");
+	assert_int_equal(boxes_expand("amd_df*/event=0x07/", root, out, BOXES_MAX), 1);
+	assert_string_equal(out[0], "amd_df/event=0x07/");
+	/* numbered boxes, where there are, are the boxes: "uncore_imc_" is neither */
+	assert_int_equal(boxes_expand("uncore_imc_*/event=0x04/", root, out, BOXES_MAX), 3);
+	assert_int_equal(boxes_expand("uncore_cha_*/event=0x04/", root, out, BOXES_MAX), 0);
 }
 
 /* A config's conflict tag is scoped to the box: each box has its own filter register. */
@@ -109,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
+		cmocka_unit_test(test_perf_wildcard_takes_a_unit_of_one_box),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
 		cmocka_unit_test(test_conflict_tag_is_per_box),
 		cmocka_unit_test(test_box_kind_of_a_numbered_pmu),
