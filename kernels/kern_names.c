@@ -48,6 +48,8 @@ int kern_bits_parse(const char *s, const char *const *names, unsigned n, unsigne
 			return -1;
 		*bits |= 1u << i;
 		s += len + (end != NULL);
+		if (end && !*s)
+			return -1; /* "nt;": a name is missing after the last ';' */
 	}
 	return 0;
 }

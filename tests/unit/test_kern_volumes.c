@@ -142,6 +142,8 @@ static void test_names_are_distinct_and_round_trip(void **state)
 	assert_int_equal(kern_bits_parse("", kern_flag_names, KV_COUNT, &bits), 0);
 	assert_int_equal(bits, 0);
 	assert_int_equal(kern_bits_parse("nt;bogus", kern_flag_names, KV_COUNT, &bits), -1);
+	assert_int_equal(kern_bits_parse("nt;", kern_flag_names, KV_COUNT, &bits), -1);
+	assert_int_equal(kern_bits_parse(";nt", kern_flag_names, KV_COUNT, &bits), -1);
 	assert_int_equal(kern_name_index("bogus", kern_access_names, KA_COUNT), -1);
 }
 
