@@ -24,7 +24,7 @@ static void header(FILE *f, const struct out_rdata *d)
 		"Results directory `%s`: %lu raw rows, %u points, %u events. Run `%s` (pmucheck %s), "
 		"%s to %s; kernel %s, microcode %s.\n\n",
 		d->dir, d->a.rows, d->a.npoints, d->a.nevents, m->command, m->version, m->started,
-		m->finished, m->kernel, m->microcode);
+		m->finished, *m->kernel ? m->kernel : "unknown", *m->microcode ? m->microcode : "unknown");
 }
 
 /* How far the core clock moved over the points (each point's the highest of its repetitions', tenth to
@@ -170,11 +170,12 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"differ by as much");
 		if (m->speed.points_waited > 0)
 			fprintf(f,
-				". Before %d points, where it read below %.0f %% of its best so far or their "
+				". Before %d point%s, where it read below %.0f %% of its best so far or "
+				"their "
 				"threads shared a core, the run waited for the machine (%.1f s in all, "
-				"capped by "
-				"the time budget); after %d of them it read at speed again",
-				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
+				"capped by the time budget); after %d of them it read at speed again",
+				m->speed.points_waited, m->speed.points_waited == 1 ? "" : "s",
+				100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered);
 		fprintf(f, ".\n");
 	}

@@ -222,6 +222,12 @@ check "report.md states the points before which the run waited for a slow machin
 	"$TMP/waited/report.md"
 check "... and after how many it read at speed again" grep -qF "after 2 of them it read at speed again" \
 	"$TMP/waited/report.md"
+rewritten "$M" "$TMP/waited1" "$quiet
+dist['speed_probe'].update(points_waited=1, points_recovered=1, waited_seconds=0.05, slow_below=0.8)
+m['cpu'].pop('microcode', None)"
+check "... one point: 'Before 1 point,'" grep -qF "Before 1 point, where it read below" "$TMP/waited1/report.md"
+check "report.md: a machine.json without microcode says it is unknown" grep -qF "microcode unknown." \
+	"$TMP/waited1/report.md"
 # A speed probe without figures (points, but no gbps_*) is no measurement: report.md says nothing of it, never
 # "0.0 GB/s at best ... -nan % below the best".
 rewritten "$M" "$TMP/nofigures" "$quiet
