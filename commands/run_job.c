@@ -229,6 +229,25 @@ static void say_skipped(const struct run_job *j, const struct topo *t)
 				j->xs[i].plan.skipped);
 }
 
+/* --cpus naming cores of another kind than the first CPU's, or with other caches: every thread's points are
+   sized from the first CPU's caches (plan.h), so on those a point labelled L2 may run from L3 (a hybrid CPU's
+   E-cores share a larger L2 four ways). The default CPUs leave such cores out; a user's list is kept. */
+static void say_unlike_cores(const struct run_cli *rc, const struct topo *t)
+{
+	char list[256];
+	int n = topo_unlike_first(t, rc->cfg.plan.cpus, rc->cfg.plan.ncpus, list, sizeof list);
+
+	if (n)
+		fprintf(stderr,
+			"pmucheck run: warning: --cpus: CPU%s %s %s of another kind than CPU %d or with "
+			"other "
+			"cache sizes, while every thread's points are sized from CPU %d's caches: on %s a "
+			"point labelled for a cache level may run from the next (the default CPUs leave such "
+			"cores out)\n",
+			n == 1 ? "" : "s", list, n == 1 ? "is on a core" : "are on cores",
+			rc->cfg.plan.cpus[0], rc->cfg.plan.cpus[0], n == 1 ? "it" : "them");
+}
+
 /* --levels-from DIR: the sizes the run there measured become this machine's measured ones. */
 static int take_levels(const char *dir, struct topo *t, struct err *e)
 {
@@ -640,6 +659,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	say_skipped(j, t);
+	say_unlike_cores(rc, t);
 	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
@@ -758,6 +778,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		say_skipped(j, t);
+		say_unlike_cores(rc, t);
 		r = plan_all(t, j, e);
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			say_cpu_limit(j, 0, most_threads(j, 0));

@@ -233,6 +233,30 @@ int topo_default_cpus(const struct topo *t, int *cpus, int max)
 	return n;
 }
 
+int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, size_t len)
+{
+	hwloc_obj_t pu = n ? hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[0]) : NULL;
+	int kind = pu ? cpu_kind(t, pu->cpuset) : -1, unlike = 0;
+	struct cache_shape first;
+	size_t used = 0;
+
+	if (len)
+		list[0] = 0;
+	if (!pu)
+		return 0;
+	cache_shape(pu, &first);
+	for (int i = 1; i < n; i++) {
+		hwloc_obj_t other = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
+		hwloc_obj_t core = other ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, other) : NULL;
+		if (!core || like_first(t, core, &first, kind))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%d", unlike ? "," : "", cpus[i]);
+		unlike++;
+	}
+	return unlike;
+}
+
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n)
 {
 	hwloc_obj_t core[TOPO_MAX_CPUS];

@@ -51,10 +51,13 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads);
 /* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
 uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* The CPUs of a run by default: one usable PU per core (the core's first usable one) of the socket that
-   holds the first usable PU, ascending; only cores whose data caches are the first usable PU's (as large,
-   shared by no more cores: on a hybrid CPU the cores of its kind), since the plan sizes every thread's
-   points from those. Returns how many. */
+   holds the first usable PU, ascending; only cores of the first usable PU's hwloc CPU kind whose data
+   caches are as large as its, level by level (on a hybrid CPU the cores of its kind), since the plan sizes
+   every thread's points from those. Returns how many. */
 int topo_default_cpus(const struct topo *t, int *cpus, int max);
+/* How many of cpus[1..n) are on cores that topo_default_cpus would leave out beside cpus[0] (another CPU
+   kind, other cache sizes), listed "4,6" into list. */
+int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, size_t len);
 /* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
    know counts as its own core). */
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n);

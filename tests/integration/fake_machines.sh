@@ -1,6 +1,7 @@
 #!/bin/bash
 # fake_machines.sh — the machine-dependent branches, on machines this one is not, whatever the host:
 #   2 sockets   hwloc's synthetic topology (HWLOC_SYNTHETIC): topology, default CPUs, remote placement
+#   hybrid      an XML topology (HWLOC_XMLFILE) of P- and E-cores: default CPUs, --cpus mixing them
 #   CPU models  PMUCHECK_FAKE_CPUID: config and prefetcher table per model (Intel server, hybrid, AMD)
 #   no AVX-512  PMUCHECK_ISA_DISABLE: the quick plan and a preset step leave those variants out, naming one
 #               with --kernels is refused
@@ -25,6 +26,21 @@ HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --dry-run --kernels load.gp
 check "no cache reported: the run says so, and plans both sizes as DRAM" \
 	sh -c "grep -q 'warning: hwloc reports no data cache for CPU 0' '$TMP/nocache' &&
 		[ \$(grep -Ec ' load.gpr .* DRAM ' '$TMP/nocache') -eq 4 ]"
+# A hybrid CPU (tests/tools/hybrid_xml.c: P-cores 0-3, E-cores 4,6,8,10 with other L2s, two CPU kinds): the
+# default CPUs are the P-cores', and --cpus that adds E-cores is warned about, naming them.
+if "$TOP/${BUILD:-build}/tests/tools/hybrid_xml" "$TMP/hybrid.xml"; then
+	hyb() { HWLOC_XMLFILE="$TMP/hybrid.xml" "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --prefetch on "$@"; }
+	hyb >"$TMP/hyb" 2>&1
+	check "hybrid CPU: the default CPUs are the P-cores (2 threads at most), no warning" \
+		sh -c "grep -Eq ' 2 thr ' '$TMP/hyb' && ! grep -Eq ' [3-9] thr |warning: --cpus' '$TMP/hyb'"
+	hyb --cpus 0,2,4,6 >"$TMP/hyb4" 2>&1
+	check "hybrid CPU: --cpus with two E-cores warns, naming them" grep -q \
+		"warning: --cpus: CPUs 4,6 are on cores of another kind than CPU 0 or with other cache sizes" "$TMP/hyb4"
+	hyb --cpus 4,6,8 >"$TMP/hybe" 2>&1
+	check "hybrid CPU: --cpus of E-cores alone is not warned about" bash -c '! grep -q "warning: --cpus" "$1"' _ "$TMP/hybe"
+else
+	notok "hybrid CPU: tests/tools/hybrid_xml writes its topology" "see above"
+fi
 # a synthetic machine is not this one: the CPU affinity of this process does not narrow its CPUs
 HWLOC_SYNTHETIC="$two_sockets" taskset -c 0 "$PMUCHECK" run --dry-run --kernels load.avx --sizes 16k \
 	--prefetch on >"$TMP/plan0" 2>&1

@@ -133,11 +133,13 @@ static void make_e_cores(hwloc_topology_t h, const int *arg)
    are the cores of the first usable PU's kind: the plan sizes every thread's cache points from that PU's
    caches, which an E-core's L2 is not (a P-core's L2 point would run from L3 there). Either tells them
    apart: the kinds alone (Meteor Lake's E-cores have an L2 as large as a P-core's), or the L2 sizes alone
-   (a hwloc that registers no kinds). */
+   (a hwloc that registers no kinds). CPUs of both kinds are told apart from the first's (topo_unlike_first),
+   for the warning a run gives about such --cpus. */
 static void test_hybrid_default_cpus_one_kind(void **state)
 {
 	static const int cases[][2] = {{1, 1}, {0, 1}, {1, 0}};
 	struct topo t;
+	char list[32];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -146,6 +148,11 @@ static void test_hybrid_default_cpus_one_kind(void **state)
 		assert_int_equal(t.cores, 6);
 		assert_int_equal(t.caches[1].size, 1310720); /* the first PU's: a P-core's */
 		assert_default_cpus(&t, "0,2");
+		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 2, 4, 6}, 4, list, sizeof list), 2);
+		assert_string_equal(list, "4,6");
+		assert_int_equal(topo_unlike_first(&t, (const int[]){4, 6, 8}, 3, list, sizeof list), 0);
+		assert_string_equal(list, "");
+		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 2}, 2, list, sizeof list), 0);
 		topo_free(&t);
 	}
 }
