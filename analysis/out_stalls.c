@@ -2,6 +2,7 @@
  * independent-multiply and dependent-multiply pointer chase (Molka et al., Fig. 7/8). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "out.h"
 #include "thresholds.h"
@@ -29,36 +30,63 @@ static const char *judgement(const struct stall_row *r)
 	return "falls with dependent multiplies";
 }
 
+/* The column head of a chase with multiplies: "dep (K=16)" where every row that has it took one K (stall.c:
+   the most of a level's points), else "dep" and each figure names its own (k_each set). */
+static void k_head(char *buf, size_t len, const char *name, const struct stall_row *rows, unsigned n, int c,
+		   int *k_each)
+{
+	int64_t k = -1;
+
+	*k_each = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i].have[c]) {
+			*k_each |= k >= 0 && rows[i].k[c] != k;
+			k = rows[i].k[c];
+		}
+	if (k < 0 || *k_each)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s (K=%lld)", name, (long long)k);
+}
+
+/* num, followed by " (K=n)" where k_each. */
+static const char *num_k(char *buf, size_t len, const struct stall_row *r, int c, int k_each)
+{
+	size_t used = strlen(num(buf, len, r->have[c], r->reported[c], r->noisy[c]));
+
+	if (k_each && used)
+		snprintf(buf + used, len - used, " (K=%lld)", (long long)r->k[c]);
+	return buf;
+}
+
 static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows, unsigned n)
 {
-	char b[6][32];
-	int64_t ki = 0, kd = 0;
-	int marked = 0;
+	char b[6][48], head[2][32];
+	int marked = 0, each[2];
 
-	for (unsigned i = 0; i < n; i++) {
-		ki = rows[i].k[CH_INDEP] ? rows[i].k[CH_INDEP] : ki;
-		kd = rows[i].k[CH_DEP] ? rows[i].k[CH_DEP] : kd;
-	}
+	k_head(head[0], sizeof head[0], "indep", rows, n, CH_INDEP, &each[0]);
+	k_head(head[1], sizeof head[1], "dep", rows, n, CH_DEP, &each[1]);
 	fprintf(f,
 		"# Memory stall events\n\nCycles per load reported by each event (count / dependent "
 		"loads) next to the measured core cycles per load, for the pointer chase plain, with "
-		"K independent and with K dependent multiplies per load.\n\n");
+		"K independent and with K dependent multiplies per load (where a run has chases with "
+		"several K, a level's figures are those of the most).\n\n");
 	fprintf(f,
-		"| Event | Level | plain | indep (K=%lld) | dep (K=%lld) | measured plain | measured indep "
+		"| Event | Level | plain | %s | %s | measured plain | measured indep "
 		"| measured dep | Verdict | Plain vs measured latency |\n",
-		(long long)ki, (long long)kd);
+		head[0], head[1]);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct stall_row *r = &rows[i];
 		marked |= r->noisy[CH_PLAIN] || r->noisy[CH_INDEP] || r->noisy[CH_DEP];
 		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n",
 			a->events[r->event].name, point_level_name(r->level),
-			num(b[0], 32, r->have[CH_PLAIN], r->reported[CH_PLAIN], r->noisy[CH_PLAIN]),
-			num(b[1], 32, r->have[CH_INDEP], r->reported[CH_INDEP], r->noisy[CH_INDEP]),
-			num(b[2], 32, r->have[CH_DEP], r->reported[CH_DEP], r->noisy[CH_DEP]),
-			num(b[3], 32, 1, r->measured[CH_PLAIN], r->noisy[CH_PLAIN]),
-			num(b[4], 32, 1, r->measured[CH_INDEP], r->noisy[CH_INDEP]),
-			num(b[5], 32, 1, r->measured[CH_DEP], r->noisy[CH_DEP]), judgement(r),
+			num(b[0], sizeof b[0], r->have[CH_PLAIN], r->reported[CH_PLAIN], r->noisy[CH_PLAIN]),
+			num_k(b[1], sizeof b[1], r, CH_INDEP, each[0]),
+			num_k(b[2], sizeof b[2], r, CH_DEP, each[1]),
+			num(b[3], sizeof b[3], 1, r->measured[CH_PLAIN], r->noisy[CH_PLAIN]),
+			num(b[4], sizeof b[4], 1, r->measured[CH_INDEP], r->noisy[CH_INDEP]),
+			num(b[5], sizeof b[5], 1, r->measured[CH_DEP], r->noisy[CH_DEP]), judgement(r),
 			r->indep_drops
 				? "; falls with independent multiplies (counts only cycles without execution)"
 				: "",

@@ -31,32 +31,50 @@ static int noisy_only(const struct agg *a, int level, int kind)
 	return 1;
 }
 
-/* Median of the measured cycles per access over the points of (level, kind), clean or (noisy) noisy. */
-static double measured(const struct agg *a, int level, int kind, int noisy, double *tmp, int64_t *k)
+/* Whether point p is one of (level, kind)'s, clean or (noisy) noisy, with k multiplies per access. */
+static int of_row(const struct agg_point *p, int level, int kind, int noisy, int64_t k)
+{
+	return (int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy && p->arg == k;
+}
+
+/* The multiplies per access whose points give (level, kind)'s figures: the most any of its points (clean or
+   noisy) has. A run with several --args has chases of each; a median over two of them would mix two
+   latencies, and the most multiplies tell an event that counts execution from a stall event best. */
+static int64_t most_k(const struct agg *a, int level, int kind, int noisy)
+{
+	int64_t k = -1;
+
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		if ((int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy && p->arg > k)
+			k = p->arg;
+	}
+	return k;
+}
+
+/* Median of the measured cycles per access over the points of (level, kind) with k multiplies. */
+static double measured(const struct agg *a, int level, int kind, int noisy, double *tmp, int64_t k)
 {
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		/* a point without a clock has no cycles: left out, not counted as 0 */
-		if ((int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy &&
-		    isfinite(p->seconds) && p->core_ghz > 0) {
+		if (of_row(p, level, kind, noisy, k) && isfinite(p->seconds) && p->core_ghz > 0)
 			tmp[n++] = core_cycles_per_access(a, p);
-			*k = p->arg;
-		}
 	}
 	return n ? stats_median(tmp, n) : NAN;
 }
 
 static double reported(const struct agg *a, const struct agg_event *ev, int level, int kind, int noisy,
-		       double *tmp)
+		       double *tmp, int64_t k)
 {
 	size_t n = 0;
 
 	for (uint32_t c = 0; c < ev->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[ev->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
-		if ((int)p->level != level || chase_kind(p) != kind || !p->noisy != !noisy)
+		if (!of_row(p, level, kind, noisy, k))
 			continue;
 		for (uint32_t r = 0; r < cell->n; r++)
 			tmp[n++] = cell->counts[r] / p->v[RQ_chase_accesses];
@@ -99,7 +117,8 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int c = 0; c < CH_COUNT; c++) {
 			noisy[l][c] = noisy_only(a, l, c);
-			meas[l][c] = measured(a, l, c, noisy[l][c], tmp, &k[l][c]);
+			k[l][c] = most_k(a, l, c, noisy[l][c]);
+			meas[l][c] = measured(a, l, c, noisy[l][c], tmp, k[l][c]);
 		}
 	for (uint32_t e = 0; e < a->nevents; e++) {
 		struct stall_row r[LV_COUNT];
@@ -107,7 +126,8 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 		for (int l = 0; l < LV_COUNT; l++) {
 			r[l] = (struct stall_row){.event = e, .level = l};
 			for (int c = 0; c < CH_COUNT; c++) {
-				r[l].reported[c] = reported(a, &a->events[e], l, c, noisy[l][c], tmp);
+				r[l].reported[c] = reported(a, &a->events[e], l, c, noisy[l][c], tmp,
+							    k[l][c]);
 				r[l].measured[c] = meas[l][c];
 				r[l].k[c] = k[l][c];
 				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(meas[l][c]);
