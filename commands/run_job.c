@@ -135,10 +135,12 @@ static void print_plan(const struct run_job *j)
 			printf("%s:\n", x->name);
 		for (int k = 0; k < x->plan.npoints; k++) {
 			const struct plan_point *pt = &x->plan.points[k];
-			char place[32];
-			printf("%5d  %-18s %s=%-5llu %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
-			       pt->var->name, pt->fam->arg_name ? pt->fam->arg_name : "arg",
-			       (unsigned long long)pt->arg, pt->threads, (unsigned long long)pt->bytes,
+			char place[32], arg[48];
+			/* one column whatever the family calls its argument ("k=24", "offset=60", "arg=0") */
+			snprintf(arg, sizeof arg, "%s=%llu", pt->fam->arg_name ? pt->fam->arg_name : "arg",
+				 (unsigned long long)pt->arg);
+			printf("%5d  %-18s %-10s %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
+			       pt->var->name, arg, pt->threads, (unsigned long long)pt->bytes,
 			       level_name(pt->level), x->opts.pf_states[pt->pf],
 			       place_name(x, pt, place, sizeof place));
 		}
