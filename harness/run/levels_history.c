@@ -140,7 +140,7 @@ static int save(struct levels_history *h, json_t *keep)
 	r = json_dump_file(root, tmp, JSON_INDENT(1));
 	json_decref(root);
 	if (r || rename(tmp, h->path)) {
-		snprintf(h->why, sizeof h->why, "cannot write %s: %s", h->path, strerror(errno));
+		snprintf(h->unsaved, sizeof h->unsaved, "cannot write %s: %s", h->path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -165,7 +165,9 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		h->seen[h->n].time = now;
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
 		h->n++;
-		save(h, keep);
+		/* a history this user may read but not write (root's, in /var/lib/pmucheck) still counts */
+		if (save(h, keep))
+			levels_disagree(p, "this level probe is not added to the history (%s)", h->unsaved);
 	}
 	json_decref(keep);
 	if (h->why[0]) {
@@ -198,7 +200,7 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 
 json_t *levels_history_json(const struct levels_history *h)
 {
-	json_t *probes;
+	json_t *probes, *o;
 
 	if (h->why[0])
 		return json_pack("{s:s, s:s}", "file", h->path, "not_kept", h->why);
@@ -210,5 +212,8 @@ json_t *levels_history_json(const struct levels_history *h)
 		json_array_append_new(
 			probes, json_pack("{s:I, s:o}", "time", (json_int_t)h->seen[k].time, "sizes", sizes));
 	}
-	return json_pack("{s:s, s:s, s:o}", "file", h->path, "machine", h->machine, "probes", probes);
+	o = json_pack("{s:s, s:s, s:o}", "file", h->path, "machine", h->machine, "probes", probes);
+	if (h->unsaved[0])
+		json_object_set_new(o, "not_added", json_string(h->unsaved));
+	return o;
 }

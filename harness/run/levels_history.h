@@ -44,7 +44,8 @@ struct levels_history {
 		int64_t time;
 		uint64_t size[TOPO_MAX_LEVELS];
 	} seen[LEVELS_HISTORY_KEEP]; /* the n probes, oldest first */
-	char why[512];               /* no history kept: why; else "" */
+	char why[512];               /* no history read: why; else "" */
+	char unsaved[512];           /* read, but this probe not added to it: why; else "" */
 };
 
 /* "boot <boot id>, CPU <cpu>, L1 <bytes>, L2 <bytes>, ...": the key of this machine's probes. */
@@ -53,13 +54,14 @@ void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_f
 /* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
    the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now`, writes the file
    back, and sets t's measured sizes to the smallest of each level over this machine's probes; each level
-   where that is less than this probe's own gets a line in p's disagreements. A history that cannot be read or
-   written leaves t as this probe set it, is left as it was, and the reason goes to h->why and p. */
+   where that is less than this probe's own gets a line in p's disagreements. A history that cannot be read
+   leaves t as this probe set it and is left as it was, the reason in h->why and p; one that can be read but
+   not written (root's, to another user) counts all the same, and p says this probe was not added. */
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now);
 
-/* {"file", "machine", "probes": [{"time", "sizes": [bytes per level]}, oldest first, this one last]}, or
-   {"file", "not_kept": why}. */
+/* {"file", "machine", "probes": [{"time", "sizes": [bytes per level]}, oldest first, this one last]} (with
+   "not_added": why, where it could not be written), or {"file", "not_kept": why}. */
 json_t *levels_history_json(const struct levels_history *h);
 
 #endif

@@ -1,6 +1,7 @@
 /* test_levels_history.c — the level probe's history: a run takes each level's smallest size over this
  * machine's probes in the window, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
- * says where it took less than its own probe found, and leaves a history it cannot read as it was. */
+ * says where it took less than its own probe found, leaves a history it cannot read as it was, and counts
+ * one it can read but not write. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -278,6 +279,34 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	unreadable(text, ": probe 1: L3 67108864 bytes, more than the 33554432 reported");
 }
 
+/* One this user may read but not write (root's, to another user; here the file beside it that the write goes
+   through is taken): it counts all the same, is left as it was, and the run says this probe is not in it. */
+static void test_a_history_that_cannot_be_written_still_counts(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char one[512], text[1024], tmp[160];
+	json_t *o;
+
+	(void)state;
+	probe_json(one, sizeof one, NOW - 60, 4096);
+	snprintf(text, sizeof text, "{\"probes\": [%s]}", one);
+	write_file(text);
+	snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+	assert_int_equal(mkdir(tmp, 0755), 0);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(4096));
+	assert_int_equal(p.ndisagreements, 2);
+	assert_non_null(
+		strstr(p.disagreements[0], "this level probe is not added to the history (cannot write "));
+	assert_non_null(strstr(p.disagreements[1], "the run takes the smallest, 4096 KiB"));
+	assert_string_equal(read_file(), text);
+	o = levels_history_json(&h);
+	assert_int_equal(json_array_size(json_object_get(o, "probes")), 2);
+	assert_non_null(strstr(json_string_value(json_object_get(o, "not_added")), "cannot write "));
+	json_decref(o);
+	rmdir(tmp);
+}
+
 static void test_a_state_directory_that_cannot_be_made_keeps_nothing(void **state)
 {
 	struct levels_history h;
@@ -312,6 +341,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_machines_probes_are_kept_and_not_taken, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_damaged_history_is_left_as_it_was, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_history_that_cannot_be_written_still_counts, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_a_state_directory_that_cannot_be_made_keeps_nothing,
 						setup, teardown),
 	};
