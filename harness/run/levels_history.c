@@ -157,6 +157,12 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	snprintf(h->path, sizeof h->path, "%s/%s", dir, LEVELS_HISTORY_FILE);
 	levels_history_machine(t, cpu, LEVELS_HISTORY_BOOT_ID, h->machine, sizeof h->machine);
 	h->nlevels = t->ncaches;
+	/* no level to take a size for: the probe already says every point is DRAM (levels.c) */
+	if (!t->ncaches) {
+		snprintf(h->why, sizeof h->why, "hwloc reports no cache level");
+		json_decref(keep);
+		return;
+	}
 	for (int l = 0; l < t->ncaches; l++)
 		h->own[l] = h->taken[l] = t->caches[l].measured ? t->caches[l].measured : t->caches[l].size;
 	if (mkdir(dir, 0755) && errno != EEXIST)

@@ -307,6 +307,22 @@ static void test_a_history_that_cannot_be_written_still_counts(void **state)
 	rmdir(tmp);
 }
 
+/* No cache level reported: nothing to keep or take, nothing written, nothing said beyond the probe's own. */
+static void test_no_cache_level_keeps_nothing(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	memset(&t, 0, sizeof t);
+	levels_history_apply(&h, &p, &t, 0, NOW);
+	assert_string_equal(h.why, "hwloc reports no cache level");
+	assert_int_equal(p.ndisagreements, 0);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 static void test_a_state_directory_that_cannot_be_made_keeps_nothing(void **state)
 {
 	struct levels_history h;
@@ -343,6 +359,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_damaged_history_is_left_as_it_was, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_history_that_cannot_be_written_still_counts, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_state_directory_that_cannot_be_made_keeps_nothing,
 						setup, teardown),
 	};
