@@ -80,7 +80,10 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 		return 0;
 	root = json_load_file(h->path, 0, &je);
 	if (!root) {
-		snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
+		if (je.line > 0)
+			snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
+		else /* not opened: jansson's text names the file and why */
+			snprintf(h->why, sizeof h->why, "%s", je.text);
 		return -1;
 	}
 	probes = json_object_get(root, "probes");
