@@ -1,6 +1,7 @@
 /* levels_history.c — see levels_history.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,6 +123,32 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 	return 0;
 }
 
+/* Writes root to a new file beside path, of a name mkstemp makes: not path.<pid>, where anyone who may write
+   the state directory could have placed a link beforehand for root to write through (to /etc/passwd). Sets
+   tmp to its name; returns 0, else -1 with errno, nothing left behind. */
+static int write_beside(const char *path, const json_t *root, char *tmp, size_t len)
+{
+	int fd, failed, err;
+
+	snprintf(tmp, len, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	/* mkstemp's 0600 would hide the history from the users who may read it but not write it (282c737) */
+	failed = fchmod(fd, 0644) || json_dumpfd(root, fd, JSON_INDENT(1));
+	err = errno;
+	if (close(fd) && !failed) {
+		failed = 1;
+		err = errno;
+	}
+	if (failed) {
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 /* Writes the kept probes and this machine's back, through a file beside it renamed over it, so that a reader
    never sees half a history. Two runs that write at once keep one of their probes. */
 static int save(struct levels_history *h, json_t *keep)
@@ -139,15 +166,17 @@ static int save(struct levels_history *h, json_t *keep)
 						(json_int_t)h->seen[k].time, "sizes", sizes));
 	}
 	root = json_pack("{s:o}", "probes", probes);
-	snprintf(tmp, sizeof tmp, "%s.%d", h->path, (int)getpid());
-	r = json_dump_file(root, tmp, JSON_INDENT(1));
+	r = write_beside(h->path, root, tmp, sizeof tmp);
 	json_decref(root);
-	if (r || rename(tmp, h->path)) {
-		snprintf(h->unsaved, sizeof h->unsaved, "cannot write %s: %s", h->path, strerror(errno));
+	if (!r && rename(tmp, h->path)) {
+		int err = errno;
 		unlink(tmp);
-		return -1;
+		errno = err;
+		r = -1;
 	}
-	return 0;
+	if (r)
+		snprintf(h->unsaved, sizeof h->unsaved, "cannot write %s: %s", h->path, strerror(errno));
+	return r;
 }
 
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,

@@ -2,6 +2,7 @@
  * machine's probes in the window, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
  * says where it took less than its own probe found, leaves a history it cannot read as it was, and counts
  * one it can read but not write. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,6 +98,20 @@ static int file_probes(int k, uint64_t *l3, int64_t *time)
 		*time = json_integer_value(json_object_get(o, "time"));
 	}
 	json_decref(root);
+	return n;
+}
+
+/* How many files the state directory holds. */
+static int files_in_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
 	return n;
 }
 
@@ -279,22 +296,29 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	unreadable(text, ": probe 1: L3 67108864 bytes, more than the 33554432 reported");
 }
 
-/* One this user may read but not write (root's, to another user; here the file beside it that the write goes
-   through is taken): it counts all the same, is left as it was, and the run says this probe is not in it. */
+/* One this user may read but not write (root's, to another user; here every write of a file fails, which file
+   permissions would not make so for a test run as root): it counts all the same, is left as it was, and the
+   run says this probe is not in it. */
 static void test_a_history_that_cannot_be_written_still_counts(void **state)
 {
 	struct levels_history h;
 	struct levels_probe p;
-	char one[512], text[1024], tmp[160];
+	char one[512], text[1024];
+	struct rlimit was, none;
+	uint64_t l3;
 	json_t *o;
 
 	(void)state;
 	probe_json(one, sizeof one, NOW - 60, 4096);
 	snprintf(text, sizeof text, "{\"probes\": [%s]}", one);
 	write_file(text);
-	snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
-	assert_int_equal(mkdir(tmp, 0755), 0);
-	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(4096));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+	none = (struct rlimit){.rlim_cur = 0, .rlim_max = was.rlim_max};
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
+	l3 = apply(&h, &p, 8192, NOW);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+	assert_int_equal(l3, KiB(4096));
 	assert_int_equal(p.ndisagreements, 2);
 	assert_non_null(
 		strstr(p.disagreements[0], "this level probe is not added to the history (cannot write "));
@@ -304,7 +328,42 @@ static void test_a_history_that_cannot_be_written_still_counts(void **state)
 	assert_int_equal(json_array_size(json_object_get(o, "probes")), 2);
 	assert_non_null(strstr(json_string_value(json_object_get(o, "not_added")), "cannot write "));
 	json_decref(o);
-	rmdir(tmp);
+	assert_int_equal(files_in_dir(), 1); /* the file the write went through is gone */
+}
+
+/* A link where the write goes through (a world-writable state directory, another user's link to a file root
+   may write): the file it names is left alone, and the history is written as a file of its own. */
+static void test_a_link_beside_the_history_is_not_written_through(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char victim[160], tmp[160], buf[64];
+	struct stat st;
+	uint64_t l3;
+	int64_t time;
+	FILE *f;
+
+	(void)state;
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	f = fopen(victim, "w");
+	assert_non_null(f);
+	fputs("root's own\n", f);
+	fclose(f);
+	snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	f = fopen(victim, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof buf, f));
+	fclose(f);
+	assert_string_equal(buf, "root's own\n");
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0644); /* readable by the users who may not write it */
+	assert_int_equal(file_probes(0, &l3, &time), 1);
+	assert_int_equal(l3, KiB(8192));
+	unlink(tmp);
+	unlink(victim);
 }
 
 /* No cache level reported: nothing to keep or take, nothing written, nothing said beyond the probe's own. */
@@ -358,6 +417,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_damaged_history_is_left_as_it_was, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_history_that_cannot_be_written_still_counts, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_state_directory_that_cannot_be_made_keeps_nothing,
