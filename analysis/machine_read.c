@@ -40,14 +40,14 @@ static double number(json_t *o, const char *path, double absent)
 	return json_is_number(v) ? json_number_value(v) : absent;
 }
 
-/* The strings of an array, the first MACHINE_NTEXT of them, into rows of len bytes. */
-static unsigned texts(json_t *arr, char *rows, size_t len)
+/* The strings of an array, the first max of them, into rows of len bytes. */
+static unsigned texts(json_t *arr, char *rows, size_t len, unsigned max)
 {
 	unsigned n = 0;
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(arr, i, v) if (json_is_string(v) && n < MACHINE_NTEXT)
+	json_array_foreach(arr, i, v) if (json_is_string(v) && n < max)
 		snprintf(rows + n++ * len, len, "%s", json_string_value(v));
 	return n;
 }
@@ -96,7 +96,7 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
 	read_sharers(levels, m);
 	m->ndisagreements = texts(json_object_get(levels, "disagreements"), m->disagreements[0],
-				  sizeof m->disagreements[0]);
+				  sizeof m->disagreements[0], MACHINE_NDISAGREEMENTS);
 	curve = json_object_get(levels, "latency_curve");
 	if (json_array_size(curve) && !(m->latency = calloc(json_array_size(curve), sizeof *m->latency)))
 		return err_set(e, E_RUNTIME, "out of memory");
@@ -287,7 +287,8 @@ static void read_availability(json_t *ctr, struct machine *m)
 	{
 		if (strcmp(json_string_value(json_object_get(c, "name")) ?: "", "perf_event"))
 			continue;
-		m->npapi_pmus = texts(json_object_get(c, "pmus"), m->papi_pmus[0], sizeof m->papi_pmus[0]);
+		m->npapi_pmus = texts(json_object_get(c, "pmus"), m->papi_pmus[0], sizeof m->papi_pmus[0],
+				      MACHINE_NTEXT);
 	}
 }
 
@@ -335,7 +336,8 @@ static void read_run(json_t *root, struct machine *m)
 	text(pf, "left_running", m->prefetch_left_running, sizeof m->prefetch_left_running);
 	text(pf, "before", m->prefetch_before, sizeof m->prefetch_before);
 	text(root, "preset.name", m->preset, sizeof m->preset);
-	m->nreferences = texts(at(root, "preset.reference"), m->references[0], sizeof m->references[0]);
+	m->nreferences = texts(at(root, "preset.reference"), m->references[0], sizeof m->references[0],
+			       MACHINE_NTEXT);
 	read_availability(json_object_get(root, "counters"), m);
 }
 

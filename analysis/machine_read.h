@@ -9,8 +9,10 @@
 #include "raw_read.h"
 
 #define MACHINE_NCACHE LEVEL_DRAM /* the cache levels, L1, L2, L3 */
-#define MACHINE_NTEXT 8           /* disagreements, preset references, PMU names kept (the first ones) */
-#define MACHINE_CYCLES RQ_COUNT   /* a hypothesis' quantity "cycles" (not a volume of raw.csv) */
+#define MACHINE_NTEXT 8           /* preset references, PMU names kept (the first ones) */
+/* levels.disagreements kept: all a run writes (harness/run/levels.h, LEVELS_MAX_DISAGREEMENTS) */
+#define MACHINE_NDISAGREEMENTS 11
+#define MACHINE_CYCLES RQ_COUNT /* a hypothesis' quantity "cycles" (not a volume of raw.csv) */
 
 /* The places and prefetcher states a hypothesis names, as bits 1 << these. */
 enum machine_placement { MP_LOCAL, MP_REMOTE, MP_INTERLEAVE };
@@ -97,7 +99,7 @@ struct machine {
 	   (at most threads_max); 0 when machine.json does not say. A point of N threads gets
 	   limit / min(N, sharers) each, as the run's plan gave it (harness topo_cache_share). */
 	int sharers[MACHINE_NCACHE];
-	char disagreements[MACHINE_NTEXT][512];
+	char disagreements[MACHINE_NDISAGREEMENTS][512];
 	unsigned ndisagreements;
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
 	unsigned nlatency;

@@ -228,6 +228,12 @@ m['cpu'].pop('microcode', None)"
 check "... one point: 'Before 1 point,'" grep -qF "Before 1 point, where it read below" "$TMP/waited1/report.md"
 check "report.md: a machine.json without microcode says it is unknown" grep -qF "microcode unknown." \
 	"$TMP/waited1/report.md"
+# The most lines a run's level probe and its history write (harness/run/levels.h: 2 * 4 levels + 3): report.md
+# carries each, the last one too.
+rewritten "$M" "$TMP/said" "$quiet
+m['levels']['disagreements'] = ['level line %d of 11' % (i + 1) for i in range(11)]"
+check "report.md lists every one of the 11 lines a level probe and its history may write" \
+	bash -c '[ "$(grep -c "Cache level limits in doubt\*\*: level line" "$1")" = 11 ]' _ "$TMP/said/report.md"
 # A speed probe without figures (points, but no gbps_*) is no measurement: report.md says nothing of it, never
 # "0.0 GB/s at best ... -nan % below the best".
 rewritten "$M" "$TMP/nofigures" "$quiet

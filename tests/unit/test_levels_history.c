@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "levels_history.h"
+#include "machine_read.h"
 
 #define NOW 1800000000
 #define KiB(n) ((uint64_t)(n) << 10)
@@ -99,6 +100,25 @@ static int file_probes(int k, uint64_t *l3, int64_t *time)
 	}
 	json_decref(root);
 	return n;
+}
+
+static struct rlimit file_size;
+
+/* Until writes_again, every write to a file fails (EFBIG): a history this user may read but not write, made
+   so for a test run as root too, which file permissions would not. */
+static void no_writes(void)
+{
+	struct rlimit none;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &file_size), 0);
+	none = (struct rlimit){.rlim_cur = 0, .rlim_max = file_size.rlim_max};
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
+}
+
+static void writes_again(void)
+{
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &file_size), 0);
 }
 
 /* How many files the state directory holds. */
@@ -296,15 +316,13 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	unreadable(text, ": probe 1: L3 67108864 bytes, more than the 33554432 reported");
 }
 
-/* One this user may read but not write (root's, to another user; here every write of a file fails, which file
-   permissions would not make so for a test run as root): it counts all the same, is left as it was, and the
-   run says this probe is not in it. */
+/* One this user may read but not write (root's, to another user): it counts all the same, is left as it was,
+   and the run says this probe is not in it. */
 static void test_a_history_that_cannot_be_written_still_counts(void **state)
 {
 	struct levels_history h;
 	struct levels_probe p;
 	char one[512], text[1024];
-	struct rlimit was, none;
 	uint64_t l3;
 	json_t *o;
 
@@ -312,12 +330,9 @@ static void test_a_history_that_cannot_be_written_still_counts(void **state)
 	probe_json(one, sizeof one, NOW - 60, 4096);
 	snprintf(text, sizeof text, "{\"probes\": [%s]}", one);
 	write_file(text);
-	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
-	none = (struct rlimit){.rlim_cur = 0, .rlim_max = was.rlim_max};
-	signal(SIGXFSZ, SIG_IGN);
-	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
+	no_writes();
 	l3 = apply(&h, &p, 8192, NOW);
-	assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+	writes_again();
 	assert_int_equal(l3, KiB(4096));
 	assert_int_equal(p.ndisagreements, 2);
 	assert_non_null(
@@ -329,6 +344,41 @@ static void test_a_history_that_cannot_be_written_still_counts(void **state)
 	assert_non_null(strstr(json_string_value(json_object_get(o, "not_added")), "cannot write "));
 	json_decref(o);
 	assert_int_equal(files_in_dir(), 1); /* the file the write went through is gone */
+}
+
+/* The most a probe says on three levels (its time limit, each level short, its sweeps), then a history that
+   lowers every level and cannot be written: each level the run takes lower still has its line. */
+static void test_every_level_the_history_lowers_is_said_however_much_the_probe_said(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char k[320], text[1024];
+	struct topo t;
+
+	(void)state;
+	key(k, sizeof k);
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [16384, 262144, 2097152]}]}",
+		 k, NOW - 60);
+	write_file(text);
+	machine(&t, KiB(8192));
+	t.caches[0].measured = KiB(32);
+	t.caches[1].measured = KiB(512);
+	memset(&p, 0, sizeof p);
+	for (int i = 0; i < 2 + t.ncaches; i++)
+		levels_disagree(&p, "the probe's own line %d", i + 1);
+	no_writes();
+	levels_history_apply(&h, &p, &t, 0, NOW);
+	writes_again();
+	assert_int_equal(p.ndisagreements, 3 + 2 * t.ncaches);
+	assert_non_null(strstr(p.disagreements[2 + t.ncaches], "not added to the history"));
+	for (int l = 0; l < t.ncaches; l++) {
+		char ended[32];
+		snprintf(ended, sizeof ended, "ended L%d at ", l + 1);
+		assert_non_null(strstr(p.disagreements[3 + t.ncaches + l], ended));
+	}
+	/* and as many as the analysis reads back into report.md */
+	assert_int_equal(LEVELS_MAX_DISAGREEMENTS, MACHINE_NDISAGREEMENTS);
 }
 
 /* A link where the write goes through (a world-writable state directory, another user's link to a file root
@@ -418,6 +468,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_damaged_history_is_left_as_it_was, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_history_that_cannot_be_written_still_counts, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_every_level_the_history_lowers_is_said_however_much_the_probe_said, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
