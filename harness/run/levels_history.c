@@ -1,5 +1,6 @@
 /* levels_history.c — see levels_history.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,25 +69,48 @@ static int read_probe(const json_t *o, const struct levels_history *h, const str
 	return t->ncaches;
 }
 
+/* The file's text, read only from a plain file: in a state directory others may write, a link placed there
+   would have root read a file of its owner's choosing (jansson's message quotes what it met, into
+   machine.json and report.md), and a FIFO would hold the run for ever. NULL with h->why set, or with ""
+   where there is no file. */
+static json_t *read_history(struct levels_history *h)
+{
+	int fd = open(h->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	json_error_t je;
+	struct stat st;
+	json_t *root;
+
+	if (fd < 0 && errno == ELOOP)
+		snprintf(h->why, sizeof h->why, "%s is a link, which is not followed", h->path);
+	else if (fd < 0 && errno != ENOENT)
+		snprintf(h->why, sizeof h->why, "cannot read %s: %s", h->path, strerror(errno));
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(h->why, sizeof h->why, "%s is not a plain file", h->path);
+		close(fd);
+		return NULL;
+	}
+	root = json_loadfd(fd, 0, &je);
+	close(fd);
+	if (!root && je.line > 0)
+		snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
+	else if (!root)
+		snprintf(h->why, sizeof h->why, "cannot read %s: %s", h->path, je.text);
+	return root;
+}
+
 /* Reads the file into `keep` (other machines' probes in the window, as they were) and h->seen (this machine's
    newest LEVELS_HISTORY_KEEP - 1 in the window, oldest first, so that the new one fits). A missing file is an
    empty history. */
 static int load(struct levels_history *h, const struct topo *t, int64_t now, json_t *keep)
 {
-	json_error_t je;
 	json_t *root, *probes, *o;
 	size_t i;
 
-	if (access(h->path, F_OK) && errno == ENOENT)
-		return 0;
-	root = json_load_file(h->path, 0, &je);
-	if (!root) {
-		if (je.line > 0)
-			snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
-		else /* not opened: jansson's text names the file and why */
-			snprintf(h->why, sizeof h->why, "%s", je.text);
-		return -1;
-	}
+	root = read_history(h);
+	if (!root)
+		return h->why[0] ? -1 : 0;
 	probes = json_object_get(root, "probes");
 	if (!json_is_array(probes)) {
 		snprintf(h->why, sizeof h->why, "%s: no \"probes\" list", h->path);

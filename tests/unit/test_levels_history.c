@@ -381,6 +381,35 @@ static void test_every_level_the_history_lowers_is_said_however_much_the_probe_s
 	assert_int_equal(LEVELS_MAX_DISAGREEMENTS, MACHINE_NDISAGREEMENTS);
 }
 
+/* Something other than a file at levels.json, in a state directory others may write: a link to a file only
+   root may read is not read (none of it reaches machine.json or report.md), nor is a FIFO, which would hold
+   the run for ever; either is left as it was. */
+static void test_only_a_plain_file_is_read_as_the_history(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char secret[160], link[160];
+	FILE *f;
+
+	(void)state;
+	snprintf(secret, sizeof secret, "%s/shadow", dir);
+	f = fopen(secret, "w");
+	assert_non_null(f);
+	fputs("\"root:$6$hash\"\n", f);
+	fclose(f);
+	assert_int_equal(symlink(secret, path), 0);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_null(strstr(h.why, "root"));
+	assert_non_null(strstr(h.why, path));
+	assert_int_equal(readlink(path, link, sizeof link), (ssize_t)strlen(secret));
+	unlink(path);
+	unlink(secret);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_non_null(strstr(h.why, path));
+	assert_non_null(strstr(p.disagreements[0], "no history of the level probe kept ("));
+}
+
 /* A link where the write goes through (a world-writable state directory, another user's link to a file root
    may write): the file it names is left alone, and the history is written as a file of its own. */
 static void test_a_link_beside_the_history_is_not_written_through(void **state)
@@ -471,6 +500,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_every_level_the_history_lowers_is_said_however_much_the_probe_said, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(test_only_a_plain_file_is_read_as_the_history, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
