@@ -203,11 +203,20 @@ static int save(struct levels_history *h, json_t *keep)
 	return r;
 }
 
+/* $PMUCHECK_LEVELS_HISTORY_DIR, else the state directory: tests keep their probes' history apart without
+   moving the prefetcher's lock and state files, which every session of the node must share (state_dir.h). */
+static const char *history_dir(void)
+{
+	const char *dir = getenv("PMUCHECK_LEVELS_HISTORY_DIR");
+
+	return dir && *dir ? dir : state_dir();
+}
+
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now)
 {
 	json_t *keep = json_array();
-	const char *dir = state_dir();
+	const char *dir = history_dir();
 
 	memset(h, 0, sizeof *h);
 	snprintf(h->path, sizeof h->path, "%s/%s", dir, LEVELS_HISTORY_FILE);

@@ -9,10 +9,11 @@
  * run's points of the last level sit at up to 3/4 of the end it takes (plan.c): placed from a probe that
  * met a large share, they run partly from DRAM once the share shrinks (level_check.h).
  *
- * So every probe's sizes are kept in the state directory (state_dir.h, levels.json), and a run takes for
- * each level the smallest size any probe of this machine found in the last LEVELS_HISTORY_SECONDS, of its
- * newest LEVELS_HISTORY_KEEP: a size the guest kept each time it was looked at, which the level's points
- * fit whenever the share is no smaller than it has been. The answer changes only when a probe finds less,
+ * So every probe's sizes are kept in the state directory (state_dir.h, levels.json; or in
+ * $PMUCHECK_LEVELS_HISTORY_DIR, as each test file keeps its own), and a run takes for each level the
+ * smallest size any probe of this machine found in the last LEVELS_HISTORY_SECONDS, of its newest
+ * LEVELS_HISTORY_KEEP: a size the guest kept each time it was looked at, which the level's points fit
+ * whenever the share is no smaller than it has been. The answer changes only when a probe finds less,
  * or when the probe that found the least ages out. On a machine whose levels do not move (real hardware,
  * a guest with a cache of its own) every probe finds the same sizes and the history changes nothing.
  *

@@ -5,9 +5,10 @@
 # beside them: a gradual step (L2 to L3 here) split into two plateaus in one run of five while every run took
 # the same sizes, and the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds
 # the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
-# move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's PMUCHECK_STATE_DIR),
-# as consecutive runs on one machine do (harness/run/levels_history.h): each takes the smallest size of each
-# level its probe and those before it found; each probe's own answer is printed beside it, not judged.
+# move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's
+# PMUCHECK_LEVELS_HISTORY_DIR), as consecutive runs on one machine do (harness/run/levels_history.h): each
+# takes the smallest size of each level its probe and those before it found; each probe's own answer is
+# printed beside it, not judged.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3 4 5; do

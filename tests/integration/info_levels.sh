@@ -3,8 +3,8 @@
 # as measured exactly where a disagreement ends it short, at that size (the last level at the median of the
 # probe's sweeps where it names one), and never longer than hwloc reports. Real probes on this machine (about
 # 6 s each): which levels end short depends on it, the agreement between the sizes taken and the reasons
-# given does not. The probes share this file's history (lib.sh: PMUCHECK_STATE_DIR), the first starting it;
-# the last runs beside a history of earlier probes made up here.
+# given does not. The probes share this file's history (lib.sh: PMUCHECK_LEVELS_HISTORY_DIR), the first
+# starting it; the last runs beside a history of earlier probes made up here.
 . "$(dirname "$0")/../lib.sh"
 
 # The sizes the probe's disagreements end a level at, {level: bytes} (harness/run/levels.c's wording).
@@ -58,9 +58,15 @@ fi
 # A history with a probe of this machine that found L2 ending at L1's reported size (less than any probe
 # finds: L2's plateau starts past L1's), one of two days ago that found half that, and another machine's: the
 # run takes L1's size for L2, says so, keeps the other machine's probe and drops the old one.
-hist=$PMUCHECK_STATE_DIR/levels.json
+# The test's own history, while the prefetcher's lock and state files stay where every pmucheck of the node
+# looks for them: with a directory of its own for each test file, two files run at once could each switch the
+# real MSRs, and one of them restore the other's "off" as the prefetchers' own state.
+check "lib.sh moves the level probe's history, not the prefetcher's state directory" \
+	test -z "${PMUCHECK_STATE_DIR-}" -a -n "${PMUCHECK_LEVELS_HISTORY_DIR-}"
+hist=$PMUCHECK_LEVELS_HISTORY_DIR/levels.json
 if [ ! -s "$hist" ] || [ ! -s "$TMP/l.json" ]; then
-	notok "the probes kept a history in \$PMUCHECK_STATE_DIR/levels.json" "$(ls -l "$PMUCHECK_STATE_DIR" 2>&1)"
+	notok "the probes kept a history in \$PMUCHECK_LEVELS_HISTORY_DIR/levels.json" \
+		"$(ls -l "$PMUCHECK_LEVELS_HISTORY_DIR" 2>&1)"
 else
 	python3 - "$TMP/l.json" "$hist" <<'PY'
 import json, sys, time

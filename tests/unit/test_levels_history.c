@@ -445,6 +445,25 @@ static void test_a_link_beside_the_history_is_not_written_through(void **state)
 	unlink(victim);
 }
 
+/* $PMUCHECK_LEVELS_HISTORY_DIR moves the history alone: the state directory gets nothing. */
+static void test_the_history_may_have_a_directory_of_its_own(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char own[160], file[192];
+
+	(void)state;
+	snprintf(own, sizeof own, "%s/own", dir);
+	setenv("PMUCHECK_LEVELS_HISTORY_DIR", own, 1);
+	apply(&h, &p, 8192, NOW);
+	unsetenv("PMUCHECK_LEVELS_HISTORY_DIR");
+	snprintf(file, sizeof file, "%s/%s", own, LEVELS_HISTORY_FILE);
+	assert_string_equal(h.path, file);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(own), 0);
+	assert_int_equal(files_in_dir(), 0);
+}
+
 /* No cache level reported: nothing to keep or take, nothing written, nothing said beyond the probe's own. */
 static void test_no_cache_level_keeps_nothing(void **state)
 {
@@ -503,6 +522,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_only_a_plain_file_is_read_as_the_history, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_the_history_may_have_a_directory_of_its_own, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_state_directory_that_cannot_be_made_keeps_nothing,
