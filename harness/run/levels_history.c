@@ -159,7 +159,9 @@ static int write_beside(const char *path, const json_t *root, char *tmp, size_t 
 	if (fd < 0)
 		return -1;
 	/* mkstemp's 0600 would hide the history from the users who may read it but not write it (282c737) */
-	failed = fchmod(fd, 0644) || json_dumpfd(root, fd, JSON_INDENT(1));
+	/* fsync before the rename: after a power loss the name must not point at an empty file, which the next
+	   run would refuse to read, keeping no history until someone removed it */
+	failed = fchmod(fd, 0644) || json_dumpfd(root, fd, JSON_INDENT(1)) || fsync(fd);
 	err = errno;
 	if (close(fd) && !failed) {
 		failed = 1;
@@ -212,6 +214,18 @@ static const char *history_dir(void)
 	return dir && *dir ? dir : state_dir();
 }
 
+/* This probe's end of level l, as the history line names it: "5792 KiB", or "no end" where it kept the reported
+   size. */
+static const char *own_end(const struct levels_history *h, const struct topo *t, int l)
+{
+	static char buf[32];
+
+	if (h->own[l] == t->caches[l].size)
+		return "no end";
+	snprintf(buf, sizeof buf, "%llu KiB", (unsigned long long)(h->own[l] >> 10));
+	return buf;
+}
+
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now)
 {
@@ -252,9 +266,10 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		uint64_t each[LEVELS_HISTORY_KEEP];
 		char list[LEVELS_HISTORY_KEEP * 24];
 		for (int k = 0; k < h->n; k++) {
-			each[k] = h->seen[k].size[l];
-			if (each[k] < h->taken[l])
-				h->taken[l] = each[k];
+			if (h->seen[k].size[l] < h->taken[l])
+				h->taken[l] = h->seen[k].size[l];
+			/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
+			each[k] = h->seen[k].size[l] == t->caches[l].size ? 0 : h->seen[k].size[l];
 		}
 		if (h->taken[l] == h->own[l])
 			continue;
@@ -263,9 +278,9 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		levels_disagree(
 			p,
 			"the last %d level probes on this machine (%s) ended L%d at %s; the run takes the "
-			"smallest, %llu KiB, which each of them kept (this probe alone: %llu KiB)",
+			"smallest, %llu KiB, which each of them kept (this probe alone: %s)",
 			h->n, h->path, l + 1, list, (unsigned long long)(h->taken[l] >> 10),
-			(unsigned long long)(h->own[l] >> 10));
+			own_end(h, t, l));
 	}
 }
 

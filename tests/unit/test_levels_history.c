@@ -208,9 +208,10 @@ static void test_a_run_takes_the_smallest_of_the_probes_and_says_so(void **state
 			       "ended L3 at 5792 KiB (1) and 11585 KiB (1); the run takes the "
 			       "smallest, 5792 KiB, which each of them kept (this probe alone: "
 			       "11585 KiB)"));
-	/* a probe that found the reported size (no end) takes the history's too */
+	/* a probe that found the reported size (no end) takes the history's too, and is listed as none */
 	assert_int_equal(apply(&h, &p, 0, NOW - 100), KiB(5792));
-	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 32768 KiB)"));
+	assert_non_null(strstr(p.disagreements[0], "ended L3 at none (1), 5792 KiB (1) and 11585 KiB (1); "));
+	assert_non_null(strstr(p.disagreements[0], "(this probe alone: no end)"));
 	/* a smaller one is its own answer and says nothing */
 	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(4096));
 	assert_int_equal(p.ndisagreements, 0);
