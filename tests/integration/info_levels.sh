@@ -93,7 +93,8 @@ l1 = next(c["size"] for c in d["topology"]["caches"] if c["level"] == 1)
 lv = d["levels"]
 assert lv["measured"].get("L2") == l1, "L2 taken: %s, want %d" % (lv["measured"].get("L2"), l1)
 said = [t for t in lv["disagreements"] if "the last 2 level probes on this machine" in t and
-        "ended L2 at %d KiB (1)" % (l1 // 1024) in t and "the run takes the smallest, %d KiB" % (l1 // 1024) in t]
+        "ended L2 at " in t and " %d KiB (1)" % (l1 // 1024) in t and
+        "the run takes the smallest, %d KiB" % (l1 // 1024) in t]
 assert said, lv["disagreements"]
 sizes = [p["sizes"][1] for p in lv["history"]["probes"]]
 assert len(sizes) == 2 and sizes[0] == l1, lv["history"]

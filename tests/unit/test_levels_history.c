@@ -203,15 +203,16 @@ static void test_a_run_takes_the_smallest_of_the_probes_and_says_so(void **state
 	assert_int_equal(apply(&h, &p, 5792, NOW - 300), KiB(5792));
 	assert_int_equal(apply(&h, &p, 11585, NOW - 200), KiB(5792));
 	assert_int_equal(p.ndisagreements, 1);
-	assert_non_null(strstr(p.disagreements[0], "the last 2 level probes on this machine ("));
+	assert_non_null(strstr(p.disagreements[0], "the last 2 level probes on this machine ended L3 at "));
+	assert_non_null(strstr(p.disagreements[0], "; history "));
 	assert_non_null(strstr(p.disagreements[0],
 			       "ended L3 at 5792 KiB (1) and 11585 KiB (1); the run takes the "
 			       "smallest, 5792 KiB, which each of them kept (this probe alone: "
-			       "11585 KiB)"));
+			       "11585 KiB; history "));
 	/* a probe that found the reported size (no end) takes the history's too, and is listed as none */
 	assert_int_equal(apply(&h, &p, 0, NOW - 100), KiB(5792));
 	assert_non_null(strstr(p.disagreements[0], "ended L3 at none (1), 5792 KiB (1) and 11585 KiB (1); "));
-	assert_non_null(strstr(p.disagreements[0], "(this probe alone: no end)"));
+	assert_non_null(strstr(p.disagreements[0], "(this probe alone: no end; history "));
 	/* a smaller one is its own answer and says nothing */
 	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(4096));
 	assert_int_equal(p.ndisagreements, 0);
