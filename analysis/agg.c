@@ -427,13 +427,17 @@ static int settle_cells(struct agg *a)
 	return 0;
 }
 
+/* A sum's boxes: its numbered boxes, or the unit of one box the kernel names without a number, which the
+   harness takes where no numbered box exists (boxes.c perf_boxes): "uncore_arb_*" sums "uncore_arb". */
 static void link_boxes(struct agg *a)
 {
 	for (uint32_t s = 0; s < a->nevents; s++) {
 		if (strncmp(a->events[s].encoding, "sum of ", 7))
 			continue;
 		for (uint32_t b = 0; b < a->nevents; b++)
-			if (b != s && num_wild_match(a->events[s].name, a->events[b].name)) {
+			if (b != s &&
+			    (num_wild_match(a->events[s].name, a->events[b].name) ||
+			     num_wild_is_unnumbered(a->events[s].name, a->events[b].name))) {
 				a->events[b].box_of = (int32_t)s;
 				a->events[s].nboxes++;
 			}

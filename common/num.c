@@ -105,3 +105,30 @@ int num_wild_match(const char *wild, const char *name)
 		;
 	return !strcmp(name, star + 1);
 }
+
+/* Whether star, wild's '*', is a box number the kernel leaves out of a unit of one box: after a '_' and
+   ending the PMU name, at its '/' (perf terms) or the end; not a PAPI name's "*::". */
+static int unnumbered_star(const char *wild, const char *star)
+{
+	return star && star - wild >= 2 && star[-1] == '_' && (!star[1] || star[1] == '/');
+}
+
+int num_wild_unnumbered(const char *wild, char *out, size_t len)
+{
+	const char *star = strchr(wild, '*');
+
+	if (len)
+		out[0] = '\0';
+	if (!len || !unnumbered_star(wild, star))
+		return 0;
+	snprintf(out, len, "%.*s%s", (int)(star - 1 - wild), wild, star + 1);
+	return 1;
+}
+
+int num_wild_is_unnumbered(const char *wild, const char *name)
+{
+	const char *star = strchr(wild, '*');
+	size_t pre = star ? (size_t)(star - 1 - wild) : 0;
+
+	return unnumbered_star(wild, star) && !strncmp(wild, name, pre) && !strcmp(name + pre, star + 1);
+}

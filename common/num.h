@@ -26,4 +26,14 @@ double num_read_file(const char *path, double fallback);
    when wild has no '*'. */
 int num_wild_match(const char *wild, const char *name);
 
+/* The name the Linux kernel gives a perf uncore unit of one box, into out: wild without its "_*", where
+   that '*' ends the PMU name, before its terms ("uncore_arb_*" -> "uncore_arb", and so with "/event=1/"
+   after each). Returns 0 (out empty) for any other wild: the kernel numbers a unit's boxes
+   "uncore_<unit>_<n>" and names a unit of one box "uncore_<unit>" (arch/x86/events/intel/uncore.c,
+   uncore_get_pmu_name), so only a '_' before the number is dropped with it; AMD's amd_df and amd_l3 have
+   no number and amd_umc_<n> always one (arch/x86/events/amd/uncore.c). */
+int num_wild_unnumbered(const char *wild, char *out, size_t len);
+/* Whether name is that unit of one box (num_wild_unnumbered) of wild. */
+int num_wild_is_unnumbered(const char *wild, const char *name);
+
 #endif

@@ -46,18 +46,19 @@ static int cmp_spec(const void *a, const void *b)
 	return strcmp((const char *)a, (const char *)b);
 }
 
-/* perf: the PMUs in sysfs named prefix<digits>; where there are none, the one named without the number and
-   the separator before it ("uncore_imc_*": "uncore_imc"), since the kernel numbers the boxes of an uncore
-   unit only where there are several (a client CPU's one IMC is "uncore_imc", its ARB "uncore_arb"). */
+/* perf: the PMUs in sysfs named prefix<digits>; where there are none, the unit of one box the kernel names
+   without the number (num_wild_unnumbered: "uncore_arb_*" takes "uncore_arb"). That one is taken only
+   where it has a cpumask, as every uncore PMU has (arch/x86/events/intel/uncore.c uncore_pmu_attrs,
+   arch/x86/events/amd/uncore.c amd_uncore_attrs) and the core PMU has not (arch/x86/events/core.c): a
+   "cpu_*" is no box of "cpu". */
 static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max)
 {
 	const char *rest = strchr(spec, '/');
-	char wild[CTR_SPEC_MAX], one[CTR_SPEC_MAX + 8];
+	char wild[CTR_SPEC_MAX], one[CTR_SPEC_MAX], path[2 * CTR_SPEC_MAX];
 	struct dirent *d;
 	struct stat st;
 	unsigned n = 0;
 	DIR *dir = opendir(pmus);
-	char *star;
 
 	if (!dir)
 		return 0;
@@ -69,14 +70,12 @@ static unsigned perf_boxes(const char *spec, const char *pmus, char (*out)[CTR_S
 	}
 	closedir(dir);
 	qsort(out, n, CTR_SPEC_MAX, cmp_spec);
-	star = strchr(wild, '*');
-	if (n || !star || !max)
+	if (n || !max || !num_wild_unnumbered(wild, one, sizeof one))
 		return n;
-	memmove(star > wild && star[-1] == '_' ? star - 1 : star, star + 1, strlen(star + 1) + 1);
-	snprintf(one, sizeof one, "%s/%s", pmus, wild);
-	if (stat(one, &st) || !S_ISDIR(st.st_mode))
+	snprintf(path, sizeof path, "%s/%s/cpumask", pmus, one);
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
-	snprintf(out[0], CTR_SPEC_MAX, "%s%s", wild, rest);
+	snprintf(out[0], CTR_SPEC_MAX, "%s%s", one, rest);
 	return 1;
 }
 

@@ -23,8 +23,9 @@ int boxes_kind(const char *pmu, char *out, size_t len);
 /* Whether spec holds a box wildcard. */
 int boxes_wildcard(const char *spec);
 /* The specs of the boxes found here, into out[0..]; 0 when none (the spec then stays as written and is
-   recorded as not measured). pmus is the sysfs PMU directory for perf specs, where a unit of one box has
-   no number ("uncore_imc_*" takes "uncore_imc" where no "uncore_imc_<n>" exists). */
+   recorded as not measured). pmus is the sysfs PMU directory for perf specs, where an uncore unit of one
+   box has no number ("uncore_imc_*" takes "uncore_imc" where no "uncore_imc_<n>" exists and it has a
+   cpumask; num_wild_unnumbered). */
 unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max);
 
 #endif

@@ -206,6 +206,51 @@ static void test_the_figure_draws_each_boxs_share(void **state)
 	out_rdata_free(&d);
 }
 
+/* A unit of one box, which the kernel names without a number (a client CPU's "uncore_arb"): the harness
+   takes it for "uncore_arb_*" (boxes.c) and writes it and the sum over it, as for any box wildcard. */
+#define ONE_SUM "uncore_arb_*/event=0x81/"
+#define ONE_BOX "uncore_arb/event=0x81/"
+
+static double one_box(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		      const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return p->v[RQ_lines_read];
+}
+
+static const struct gen_event one_events[] = {
+	{ONE_BOX, one_box},
+	{ONE_SUM, one_box},
+	{"MEM_INST_RETIRED.ALL_LOADS", loads},
+};
+
+static const struct gen_encoding one_encodings[] = {
+	{ONE_BOX, "pmu=uncore_arb,type=13,config=0x181,domain=all", "socket"},
+	{ONE_SUM, "sum of 1 boxes,domain=all", "socket"},
+	{"MEM_INST_RETIRED.ALL_LOADS", "pmu=cpu,type=4,config=0x81d0,domain=user+kernel", "thread"},
+};
+
+static int setup_one(void **state)
+{
+	static const struct gen_sweep sw = {.encodings = one_encodings, .nencodings = 3};
+	return fixture_open_sweep(state, one_events, 3, &sw);
+}
+
+/* The box is the sum's, as a numbered one is: judged as the sum, not a second time alone. */
+static void test_a_unit_of_one_box_is_its_sums_box(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict box;
+	uint32_t s = 0, i = 0;
+
+	fixture_judge(state, ONE_SUM, &s);
+	assert_int_equal(f->a.events[s].nboxes, 1);
+	box = fixture_judge(state, ONE_BOX, &i);
+	assert_int_equal(f->a.events[i].box_of, (int32_t)s);
+	assert_int_equal(box.cls, VC_BOX);
+	assert_non_null(strstr(box.note, "one of 1 boxes of " ONE_SUM));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,5 +259,10 @@ int main(void)
 		cmocka_unit_test(test_analyze_writes_the_shares_the_marks_and_the_domains),
 		cmocka_unit_test(test_the_figure_draws_each_boxs_share),
 	};
-	return cmocka_run_group_tests(tests, setup, fixture_close);
+	const struct CMUnitTest one[] = {
+		cmocka_unit_test(test_a_unit_of_one_box_is_its_sums_box),
+	};
+	int failed = cmocka_run_group_tests(tests, setup, fixture_close);
+
+	return failed + cmocka_run_group_tests(one, setup_one, fixture_close);
 }

@@ -18,7 +18,10 @@ static int setup(void **state)
 	static const char *const pmus[] = {"uncore_imc_0", "uncore_imc_1", "uncore_imc_10",
 					   "uncore_imc_x", "uncore_imc_",  "cpu",
 					   "amd_umc_0",    "uncore_arb",   "amd_df"};
+	/* the uncore units of one box have a cpumask, as the kernel gives every uncore PMU; "cpu" has none */
+	static const char *const masked[] = {"uncore_arb", "amd_df"};
 	char path[256];
+	FILE *f;
 
 	(void)state;
 	if (!mkdtemp(root))
@@ -26,6 +29,11 @@ static int setup(void **state)
 	for (size_t i = 0; i < sizeof pmus / sizeof *pmus; i++) {
 		snprintf(path, sizeof path, "%s/%s", root, pmus[i]);
 		if (mkdir(path, 0755))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof masked / sizeof *masked; i++) {
+		snprintf(path, sizeof path, "%s/%s/cpumask", root, masked[i]);
+		if (!(f = fopen(path, "w")) || fputs("0\n", f) < 0 || fclose(f))
 			return -1;
 	}
 	return 0;
@@ -64,11 +72,24 @@ static void test_perf_wildcard_takes_a_unit_of_one_box(void **state)
 	(void)state;
 	assert_int_equal(boxes_expand("uncore_arb_*/event=0x81,umask=0x01/", root, out, BOXES_MAX), 1);
 	assert_string_equal(out[0], "uncore_arb/event=0x81,umask=0x01/");
-	assert_int_equal(boxes_expand("amd_df*/event=0x07/", root, out, BOXES_MAX), 1);
-	assert_string_equal(out[0], "amd_df/event=0x07/");
 	/* numbered boxes, where there are, are the boxes: "uncore_imc_" is neither */
 	assert_int_equal(boxes_expand("uncore_imc_*/event=0x04/", root, out, BOXES_MAX), 3);
 	assert_int_equal(boxes_expand("uncore_cha_*/event=0x04/", root, out, BOXES_MAX), 0);
+}
+
+/* Only the number the kernel leaves out is left out: "_<n>" of an uncore unit. A '*' after no '_' is no
+   such number (amd_df is never numbered), and the core PMU, without a cpumask, is no box of "cpu_*". */
+static void test_perf_wildcard_takes_no_other_pmu(void **state)
+{
+	char out[BOXES_MAX][CTR_SPEC_MAX];
+
+	(void)state;
+	assert_int_equal(boxes_expand("amd_df*/event=0x07/", root, out, BOXES_MAX), 0);
+	assert_int_equal(boxes_expand("uncore_ar*/event=0x81/", root, out, BOXES_MAX), 0);
+	assert_int_equal(boxes_expand("cpu_*/event=0x3c/", root, out, BOXES_MAX), 0);
+	assert_int_equal(boxes_expand("cpu*/event=0x3c/", root, out, BOXES_MAX), 0);
+	assert_int_equal(boxes_expand("amd_df_*/event=0x07/", root, out, BOXES_MAX), 1);
+	assert_string_equal(out[0], "amd_df/event=0x07/");
 }
 
 /* A config's conflict tag is scoped to the box: each box has its own filter register. */
@@ -127,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
 		cmocka_unit_test(test_perf_wildcard_takes_a_unit_of_one_box),
+		cmocka_unit_test(test_perf_wildcard_takes_no_other_pmu),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
 		cmocka_unit_test(test_conflict_tag_is_per_box),
 		cmocka_unit_test(test_box_kind_of_a_numbered_pmu),
