@@ -231,20 +231,37 @@ static void say_skipped(const struct run_job *j, const struct topo *t)
 				j->xs[i].plan.skipped);
 }
 
+/* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
+static int most_threads(const struct run_job *j, int dram)
+{
+	int most = 0;
+
+	for (int i = 0; i < j->nxs; i++)
+		for (int k = 0; k < j->xs[i].plan.npoints; k++)
+			if ((!dram || j->xs[i].plan.points[k].level == LEVEL_DRAM) &&
+			    j->xs[i].plan.points[k].threads > most)
+				most = j->xs[i].plan.points[k].threads;
+	return most;
+}
+
 /* --cpus naming cores of another kind than the first CPU's, or with other caches: every thread's points are
    sized from the first CPU's caches (plan.h), so on those a point labelled L2 may run from L3 (a hybrid CPU's
-   E-cores share a larger L2 four ways). The default CPUs leave such cores out; a user's list is kept. */
-static void say_unlike_cores(const struct run_cli *rc, const struct topo *t)
+   E-cores share a larger L2 four ways) or one labelled L3 from L2. The default CPUs leave such cores out; a
+   user's list is kept. Only the CPUs a point runs on are named: a point of N threads takes the list's first
+   N, so with --threads or a preset's steps below the list's length the rest are never used. */
+static void say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t)
 {
+	int used = most_threads(j, 0) < rc->cfg.plan.ncpus ? most_threads(j, 0) : rc->cfg.plan.ncpus;
 	char list[256];
-	int n = topo_unlike_first(t, rc->cfg.plan.cpus, rc->cfg.plan.ncpus, list, sizeof list);
+	int n = topo_unlike_first(t, rc->cfg.plan.cpus, used, list, sizeof list);
 
 	if (n)
 		fprintf(stderr,
 			"pmucheck run: warning: --cpus: CPU%s %s %s of another kind than CPU %d or with "
-			"other "
-			"cache sizes, while every thread's points are sized from CPU %d's caches: on %s a "
-			"point labelled for a cache level may run from the next (the default CPUs leave such "
+			"other cache sizes, while every thread's points are sized from CPU %d's caches: on "
+			"%s "
+			"a point labelled for a cache level may run from another (the default CPUs leave "
+			"such "
 			"cores out)\n",
 			n == 1 ? "" : "s", list, n == 1 ? "is on a core" : "are on cores",
 			rc->cfg.plan.cpus[0], rc->cfg.plan.cpus[0], n == 1 ? "it" : "them");
@@ -606,19 +623,6 @@ static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 	return cap;
 }
 
-/* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
-static int most_threads(const struct run_job *j, int dram)
-{
-	int most = 0;
-
-	for (int i = 0; i < j->nxs; i++)
-		for (int k = 0; k < j->xs[i].plan.npoints; k++)
-			if ((!dram || j->xs[i].plan.points[k].level == LEVEL_DRAM) &&
-			    j->xs[i].plan.points[k].threads > most)
-				most = j->xs[i].plan.points[k].threads;
-	return most;
-}
-
 /* A resumed run gets the part of --time-budget that its points left had in the interrupted run: the
    points share the budget by their threads (harness/run/budget.h), so the share of the threads left.
    The whole budget again gave the last tenth of a run ten times its time on a machine that kept its
@@ -661,7 +665,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	say_skipped(j, t);
-	say_unlike_cores(rc, t);
+	say_unlike_cores(rc, j, t);
 	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
@@ -780,7 +784,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		say_skipped(j, t);
-		say_unlike_cores(rc, t);
+		say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			say_cpu_limit(j, 0, most_threads(j, 0));

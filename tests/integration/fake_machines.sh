@@ -36,6 +36,13 @@ if "$TOP/${BUILD:-build}/tests/tools/hybrid_xml" "$TMP/hybrid.xml"; then
 	hyb --cpus 0,2,4,6 >"$TMP/hyb4" 2>&1
 	check "hybrid CPU: --cpus with two E-cores warns, naming them" grep -q \
 		"warning: --cpus: CPUs 4,6 are on cores of another kind than CPU 0 or with other cache sizes" "$TMP/hyb4"
+	# a point of N threads runs on the list's first N CPUs: E-cores past the widest point's are never used
+	hyb --cpus 0,2,4,6 --threads 1,2 >"$TMP/hybt" 2>&1
+	check "hybrid CPU: --cpus whose E-cores no point uses (--threads 1,2) is not warned about" \
+		bash -c 'grep -Eq " 2 thr " "$1" && ! grep -q "warning: --cpus" "$1"' _ "$TMP/hybt"
+	hyb --cpus 0,2,4,6 --threads 3 >"$TMP/hyb3" 2>&1
+	check "hybrid CPU: --threads 3 of --cpus 0,2,4,6 warns about CPU 4 alone" grep -q \
+		"warning: --cpus: CPU 4 is on a core of another kind than CPU 0 " "$TMP/hyb3"
 	hyb --cpus 4,6,8 >"$TMP/hybe" 2>&1
 	check "hybrid CPU: --cpus of E-cores alone is not warned about" bash -c '! grep -q "warning: --cpus" "$1"' _ "$TMP/hybe"
 else
