@@ -70,7 +70,7 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 		"# Memory stall events\n\nCycles per load reported by each event (count / dependent "
 		"loads) next to the measured core cycles per load, for the pointer chase plain, with "
 		"K independent and with K dependent multiplies per load (where a run has chases with "
-		"several K, a level's figures are those of the most).\n\n");
+		"several K, a level's figures are those of the most the event was counted with).\n\n");
 	fprintf(f,
 		"| Event | Level | plain | %s | %s | measured plain | measured indep "
 		"| measured dep | Verdict | Plain vs measured latency |\n",

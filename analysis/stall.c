@@ -38,15 +38,25 @@ static int of_row(const struct agg_point *p, int level, int kind, int noisy, int
 }
 
 /* The multiplies per access whose points give (level, kind)'s figures: the most any of its points (clean or
-   noisy) has. A run with several --args has chases of each; a median over two of them would mix two
-   latencies, and the most multiplies tell an event that counts execution from a stall event best. */
-static int64_t most_k(const struct agg *a, int level, int kind, int noisy)
+   noisy) has, of those where event ev counted (ev NULL: of all). A run with several --args has chases of
+   each; a median over two of them would mix two latencies, and the most multiplies tell an event that
+   counts execution from a stall event best. An event without a count at the most (its group failed there,
+   or a step of a preset left it out) takes the most where it has one, with the measured cycles there: not
+   the most of all, where it would have no figure and read as a level without that chase. */
+static int64_t most_k(const struct agg *a, const struct agg_event *ev, int level, int kind, int noisy)
 {
 	int64_t k = -1;
 
-	for (uint32_t i = 0; i < a->npoints; i++) {
+	for (uint32_t i = 0; !ev && i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		if ((int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy && p->arg > k)
+			k = p->arg;
+	}
+	for (uint32_t c = 0; ev && c < ev->ncells; c++) {
+		const struct agg_cell *cell = &a->cells[ev->cells[c]];
+		const struct agg_point *p = &a->points[cell->point];
+		if (cell->n && (int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy &&
+		    p->arg > k)
 			k = p->arg;
 	}
 	return k;
@@ -117,7 +127,7 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int c = 0; c < CH_COUNT; c++) {
 			noisy[l][c] = noisy_only(a, l, c);
-			k[l][c] = most_k(a, l, c, noisy[l][c]);
+			k[l][c] = most_k(a, NULL, l, c, noisy[l][c]);
 			meas[l][c] = measured(a, l, c, noisy[l][c], tmp, k[l][c]);
 		}
 	for (uint32_t e = 0; e < a->nevents; e++) {
@@ -126,11 +136,17 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 		for (int l = 0; l < LV_COUNT; l++) {
 			r[l] = (struct stall_row){.event = e, .level = l};
 			for (int c = 0; c < CH_COUNT; c++) {
+				int64_t ke = most_k(a, &a->events[e], l, c, noisy[l][c]);
+				if (ke < 0 || ke == k[l][c]) {
+					r[l].k[c] = k[l][c];
+					r[l].measured[c] = meas[l][c];
+				} else {
+					r[l].k[c] = ke;
+					r[l].measured[c] = measured(a, l, c, noisy[l][c], tmp, ke);
+				}
 				r[l].reported[c] = reported(a, &a->events[e], l, c, noisy[l][c], tmp,
-							    k[l][c]);
-				r[l].measured[c] = meas[l][c];
-				r[l].k[c] = k[l][c];
-				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(meas[l][c]);
+							    r[l].k[c]);
+				r[l].have[c] = !isnan(r[l].reported[c]) && !isnan(r[l].measured[c]);
 				r[l].noisy[c] = r[l].have[c] && noisy[l][c];
 			}
 			if (!r[l].have[CH_PLAIN] || (!r[l].have[CH_INDEP] && !r[l].have[CH_DEP]))
@@ -140,7 +156,7 @@ int stall_compute(const struct agg *a, struct stall_row **rows, unsigned *n)
 			   the event's definition does not apply (an L1-miss stall event is 0 in L1); a
 			   volume event, one per load, shows its fraction in L1 and fades as the latency
 			   grows. */
-			if (r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * meas[l][CH_PLAIN]) {
+			if (r[l].reported[CH_PLAIN] >= THR_STALL_MIN_FRACTION * r[l].measured[CH_PLAIN]) {
 				if (first < 0)
 					first = l;
 				levels++;

@@ -135,6 +135,18 @@ check "stalls.md: two K of dependent multiplies, the L2 figures are the most's (
 		grep -q '^| STALL_MEM | L2 | 12.0 | 12.0 | 12.0 (K=32) | 12.0 | 12.0 | 108.0 | memory stalls only' '$K/stalls.md' &&
 		grep -q '^| STALL_MEM | L1 | 3.9 | 3.9 | 3.9 (K=16) | ' '$K/stalls.md' &&
 		grep -q '| indep (K=16) | dep | measured plain' '$K/stalls.md'"
+# STALL_MEM without a count at the K=32 points (its group failed there): its L2 figures are K=16's, where it
+# has one, with the cycles measured there; the most of all once left it no dependent-multiply figure, read
+# "undecided (no dependent-multiply chase)", beside the K=32 chase's 108 cycles.
+N=$TMP/stalls_k_missing
+mkdir -p "$N" && cp "$D/machine.json" "$N/" &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		!($c["event"] == "STALL_MEM" && $c["arg"] == 32 && $c["variant"] == "chase.dep")' \
+		"$K/raw.csv" >"$N/raw.csv"
+"$PMUCHECK" analyze "$N" >/dev/null 2>&1
+check "stalls.md: an event without counts at the most K takes the K where it has them, with its cycles" \
+	sh -c "grep -q '^| STALL_MEM | L2 | 12.0 | 12.0 | 12.0 (K=16) | 12.0 | 12.0 | 60.0 | memory stalls only' '$N/stalls.md' &&
+		grep -q '^| STALL_ALL | L2 | 12.0 | 12.0 | 108.0 (K=32) | 12.0 | 12.0 | 108.0 | counts execution' '$N/stalls.md'"
 
 # A raw.csv from before v_lines_demand_read: it still analyses, and no verdict takes the volume it lacks.
 O=$TMP/old
