@@ -168,14 +168,21 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"those moments (a neighbour on the core, the host's clock): a point measured through "
 			"such a moment is that much slower whatever the estimator, and two runs' figures may "
 			"differ by as much");
-		if (m->speed.points_waited > 0)
+		/* one point has threads of its own and is the one after which the machine read at speed, or
+		   not: "their threads" and "after 1 of them" are for several */
+		if (m->speed.points_waited == 1)
 			fprintf(f,
-				". Before %d point%s, where it read below %.0f %% of its best so far or "
-				"their "
+				". Before 1 point, where it read below %.0f %% of its best so far or its "
+				"threads shared a core, the run waited for the machine (%.1f s, capped by "
+				"the time budget); after it, it %s",
+				100 * m->speed.slow_below, m->speed.waited_seconds,
+				m->speed.points_recovered > 0 ? "read at speed again" : "still read slow");
+		else if (m->speed.points_waited > 1)
+			fprintf(f,
+				". Before %d points, where it read below %.0f %% of its best so far or their "
 				"threads shared a core, the run waited for the machine (%.1f s in all, "
 				"capped by the time budget); after %d of them it read at speed again",
-				m->speed.points_waited, m->speed.points_waited == 1 ? "" : "s",
-				100 * m->speed.slow_below, m->speed.waited_seconds,
+				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered);
 		fprintf(f, ".\n");
 	}

@@ -225,7 +225,9 @@ check "... and after how many it read at speed again" grep -qF "after 2 of them 
 rewritten "$M" "$TMP/waited1" "$quiet
 dist['speed_probe'].update(points_waited=1, points_recovered=1, waited_seconds=0.05, slow_below=0.8)
 m['cpu'].pop('microcode', None)"
-check "... one point: 'Before 1 point,'" grep -qF "Before 1 point, where it read below" "$TMP/waited1/report.md"
+check "... one point: 'Before 1 point,' with its threads, and after it" grep -qF \
+	"Before 1 point, where it read below 80 % of its best so far or its threads shared a core, the run waited for the machine (0.1 s, capped by the time budget); after it, it read at speed again." \
+	"$TMP/waited1/report.md"
 check "report.md: a machine.json without microcode says it is unknown" grep -qF "microcode unknown." \
 	"$TMP/waited1/report.md"
 # The most lines a run's level probe and its history write (harness/run/levels.h: 2 * 4 levels + 3): report.md
