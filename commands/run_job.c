@@ -258,11 +258,9 @@ static void say_unlike_cores(const struct run_cli *rc, const struct run_job *j, 
 	if (n)
 		fprintf(stderr,
 			"pmucheck run: warning: --cpus: CPU%s %s %s of another kind than CPU %d or with "
-			"other cache sizes, while every thread's points are sized from CPU %d's caches: on "
-			"%s "
-			"a point labelled for a cache level may run from another (the default CPUs leave "
-			"such "
-			"cores out)\n",
+			"other cache sizes, while every thread's points are sized from CPU %d's caches: "
+			"on %s a point labelled for a cache level may run from another (the default CPUs "
+			"leave such cores out)\n",
 			n == 1 ? "" : "s", list, n == 1 ? "is on a core" : "are on cores",
 			rc->cfg.plan.cpus[0], rc->cfg.plan.cpus[0], n == 1 ? "it" : "them");
 }
