@@ -64,19 +64,25 @@ static void key(char *buf, size_t len)
 	levels_history_machine(&t, 0, LEVELS_HISTORY_BOOT_ID, buf, len);
 }
 
-static void write_file(const char *text)
+static void write_at(const char *file, const char *text)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(file, "w");
 
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
 }
 
-static char *read_file(void)
+static void write_file(const char *text)
+{
+	write_at(path, text);
+}
+
+/* The text of file (at most 64 KiB). */
+static char *read_at(const char *file)
 {
 	static char buf[65536];
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(file, "r");
 	size_t n;
 
 	assert_non_null(f);
@@ -84,6 +90,11 @@ static char *read_file(void)
 	buf[n] = 0;
 	fclose(f);
 	return buf;
+}
+
+static char *read_file(void)
+{
+	return read_at(path);
 }
 
 /* The file's probes: how many, and probe k's L3 size and time. */
@@ -160,14 +171,10 @@ static void test_the_key_names_the_boot_the_cpu_and_the_reported_sizes(void **st
 {
 	char boot[128], buf[320];
 	struct topo t;
-	FILE *f;
 
 	(void)state;
 	snprintf(boot, sizeof boot, "%s/boot_id", dir);
-	f = fopen(boot, "w");
-	assert_non_null(f);
-	fputs("e69fb9a4-36a1-42f5-8f16-33cfb82edaa5\n", f);
-	fclose(f);
+	write_at(boot, "e69fb9a4-36a1-42f5-8f16-33cfb82edaa5\n");
 	machine(&t, KiB(5792));
 	levels_history_machine(&t, 3, boot, buf, sizeof buf);
 	assert_string_equal(
@@ -391,14 +398,10 @@ static void test_only_a_plain_file_is_read_as_the_history(void **state)
 	struct levels_history h;
 	struct levels_probe p;
 	char secret[160], link[160];
-	FILE *f;
 
 	(void)state;
 	snprintf(secret, sizeof secret, "%s/shadow", dir);
-	f = fopen(secret, "w");
-	assert_non_null(f);
-	fputs("\"root:$6$hash\"\n", f);
-	fclose(f);
+	write_at(secret, "\"root:$6$hash\"\n");
 	assert_int_equal(symlink(secret, path), 0);
 	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
 	assert_null(strstr(h.why, "root"));
@@ -418,26 +421,18 @@ static void test_a_link_beside_the_history_is_not_written_through(void **state)
 {
 	struct levels_history h;
 	struct levels_probe p;
-	char victim[160], tmp[160], buf[64];
+	char victim[160], tmp[160];
 	struct stat st;
 	uint64_t l3;
 	int64_t time;
-	FILE *f;
 
 	(void)state;
 	snprintf(victim, sizeof victim, "%s/victim", dir);
-	f = fopen(victim, "w");
-	assert_non_null(f);
-	fputs("root's own\n", f);
-	fclose(f);
+	write_at(victim, "root's own\n");
 	snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
 	assert_int_equal(symlink(victim, tmp), 0);
 	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
-	f = fopen(victim, "r");
-	assert_non_null(f);
-	assert_non_null(fgets(buf, sizeof buf, f));
-	fclose(f);
-	assert_string_equal(buf, "root's own\n");
+	assert_string_equal(read_at(victim), "root's own\n");
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0644); /* readable by the users who may not write it */
