@@ -21,12 +21,17 @@ static double core_cycles_per_access(const struct agg *a, const struct agg_point
 	return p->seconds * ghz * 1e9 / (p->v[RQ_chase_accesses] / (double)p->threads);
 }
 
+/* Whether point p is a chase of (level, kind), clean or (noisy) noisy. */
+static int of_chase(const struct agg_point *p, int level, int kind, int noisy)
+{
+	return (int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy;
+}
+
 /* Whether (level, kind) has only noisy points: then they give its figures, else its clean ones do. */
 static int noisy_only(const struct agg *a, int level, int kind)
 {
 	for (uint32_t i = 0; i < a->npoints; i++)
-		if ((int)a->points[i].level == level && chase_kind(&a->points[i]) == kind &&
-		    !a->points[i].noisy)
+		if (of_chase(&a->points[i], level, kind, 0))
 			return 0;
 	return 1;
 }
@@ -34,7 +39,7 @@ static int noisy_only(const struct agg *a, int level, int kind)
 /* Whether point p is one of (level, kind)'s, clean or (noisy) noisy, with k multiplies per access. */
 static int of_row(const struct agg_point *p, int level, int kind, int noisy, int64_t k)
 {
-	return (int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy && p->arg == k;
+	return of_chase(p, level, kind, noisy) && p->arg == k;
 }
 
 /* The multiplies per access whose points give (level, kind)'s figures: the most any of its points (clean or
@@ -49,14 +54,13 @@ static int64_t most_k(const struct agg *a, const struct agg_event *ev, int level
 
 	for (uint32_t i = 0; !ev && i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
-		if ((int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy && p->arg > k)
+		if (of_chase(p, level, kind, noisy) && p->arg > k)
 			k = p->arg;
 	}
 	for (uint32_t c = 0; ev && c < ev->ncells; c++) {
 		const struct agg_cell *cell = &a->cells[ev->cells[c]];
 		const struct agg_point *p = &a->points[cell->point];
-		if (cell->n && (int)p->level == level && chase_kind(p) == kind && !p->noisy == !noisy &&
-		    p->arg > k)
+		if (cell->n && of_chase(p, level, kind, noisy) && p->arg > k)
 			k = p->arg;
 	}
 	return k;
