@@ -15,6 +15,12 @@ static int earlier(const struct summary_probe *sp, int i)
 	return sp && i < sp->done_before;
 }
 
+/* A one-thread latency point of level, not on a level boundary: the points a level's latency cell is of. */
+static int level_latency_point(const struct plan_point *pt, int level)
+{
+	return pt->var->access == KA_LATENCY && pt->threads == 1 && pt->level == level && !pt->boundary;
+}
+
 /* Access types measured as a bandwidth (the others: latency, faults, none). */
 static int is_bandwidth(enum kern_access a)
 {
@@ -58,8 +64,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 		*noisy = pass;
 		for (int i = 0; i < p->npoints && n < 64; i++) {
 			const struct plan_point *pt = &p->points[i];
-			if (pt->var->access != KA_LATENCY || pt->threads != 1 || pt->level != level ||
-			    pt->boundary || earlier(sp, i) || res[i].ns <= 0 ||
+			if (!level_latency_point(pt, level) || earlier(sp, i) || res[i].ns <= 0 ||
 			    (res[i].noisy_why != 0) != pass)
 				continue;
 			int by_probe;
@@ -105,12 +110,9 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 /* Whether a level's latency was measured only before the interruption a resumed run continues. */
 static int earlier_latency(const struct plan *p, const struct summary_probe *sp, int level)
 {
-	for (int i = 0; i < p->npoints; i++) {
-		const struct plan_point *pt = &p->points[i];
-		if (earlier(sp, i) && pt->var->access == KA_LATENCY && pt->threads == 1 &&
-		    pt->level == level && !pt->boundary)
+	for (int i = 0; i < p->npoints; i++)
+		if (earlier(sp, i) && level_latency_point(&p->points[i], level))
 			return 1;
-	}
 	return 0;
 }
 
@@ -257,8 +259,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	if (noisy)
 		fprintf(f,
 			"%d of %d points%s stayed noisy (flagged in raw.csv, why in its noisy_why; a point "
-			"may "
-			"have several reasons): %s\n",
+			"may have several reasons): %s\n",
 			noisy, now, before ? " measured now" : "", whys);
 	if (before)
 		fprintf(f,
