@@ -300,9 +300,8 @@ static int tail_bound(struct levels_probe *p, const struct topo *t)
 	levels_disagree(
 		p,
 		"the latency sweep shows %d plateaus for %d cache levels and DRAM, but from %llu KiB on "
-		"every "
-		"point is DRAM-like (%.0f ns or slower), so L%d is taken to end at %llu KiB (hwloc: %llu "
-		"KiB)",
+		"every point is DRAM-like (%.0f ns or slower), so L%d is taken to end at %llu KiB "
+		"(hwloc: %llu KiB)",
 		p->nplateaus, t->ncaches, (unsigned long long)(p->dram_from >> 10), LEVEL_DRAM_NS, t->ncaches,
 		(unsigned long long)(p->llc_limit >> 10), (unsigned long long)(llc->size >> 10));
 	return 1;

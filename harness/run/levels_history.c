@@ -275,12 +275,12 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			continue;
 		t->caches[l].measured = h->taken[l];
 		levels_list_sizes(each, h->n, list, sizeof list);
-		levels_disagree(p,
-				"the last %d level probes on this machine ended L%d at %s; the run takes the "
-				"smallest, "
-				"%llu KiB, which each of them kept (this probe alone: %s; history %s)",
-				h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), own_end(h, t, l),
-				h->path);
+		levels_disagree(
+			p,
+			"the last %d level probes on this machine ended L%d at %s; the run takes the "
+			"smallest, %llu KiB, which each of them kept (this probe alone: %s; history %s)",
+			h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), own_end(h, t, l),
+			h->path);
 	}
 }
 
