@@ -24,9 +24,9 @@ static int cmp_order(const void *x, const void *y)
 	return strcmp(sort_agg->events[a->event].name, sort_agg->events[b->event].name);
 }
 
-static int write_all(const char *dir, const struct agg *a, const struct verdict *v, const uint32_t *order,
-		     struct peak peaks[LV_COUNT][KA_COUNT], const struct stall_row *st, unsigned nst,
-		     unsigned *nbox, struct err *e)
+static int write_all(const char *dir, const json_t *cands, const struct agg *a, const struct verdict *v,
+		     const uint32_t *order, struct peak peaks[LV_COUNT][KA_COUNT], const struct stall_row *st,
+		     unsigned nst, unsigned *nbox, struct err *e)
 {
 	static const char *const optional[] = {"stalls.md", "boxes.csv", "boxes.md"};
 	struct fileset o = {.dir = dir};
@@ -36,7 +36,7 @@ static int write_all(const char *dir, const struct agg *a, const struct verdict 
 	*nbox = 0;
 	if ((rc = out_events(&o, a, v, order, e)) || (rc = out_peaks(&o, a, v, peaks, e)) ||
 	    (rc = out_stalls(&o, a, st, nst, e)) || (rc = out_boxes(&o, a, nbox, e)) ||
-	    (rc = out_discovered(&o, dir, a, v, order, e)) || (rc = fileset_commit(&o, e))) {
+	    (rc = out_discovered(&o, dir, cands, a, v, order, e)) || (rc = fileset_commit(&o, e))) {
 		fileset_abort(&o);
 		return rc;
 	}
@@ -56,6 +56,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	uint32_t *order = NULL;
 	struct peak peaks[LV_COUNT][KA_COUNT];
 	struct stall_row *st = NULL;
+	json_t *cands = NULL;
 	unsigned nst = 0, nbox = 0;
 	char path[PATH_MAX];
 	struct stat sb;
@@ -67,7 +68,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	if ((rc = machine_read(path, &a.m, e)))
 		return rc;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	if ((rc = agg_read(&a, path, e)))
+	if ((rc = agg_read(&a, path, e)) || (rc = out_discovered_read(dir, &cands, e)))
 		goto out;
 	v = calloc(a.nevents + 1, sizeof *v);
 	order = calloc(a.nevents + 1, sizeof *order);
@@ -87,7 +88,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
-	if ((rc = write_all(dir, &a, v, order, peaks, st, nst, &nbox, e)))
+	if ((rc = write_all(dir, cands, &a, v, order, peaks, st, nst, &nbox, e)))
 		goto out;
 	if (sum) {
 		memset(sum, 0, sizeof *sum);
@@ -101,6 +102,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 			sum->classes[v[i].cls]++;
 	}
 out:
+	json_decref(cands);
 	free(st);
 	free(order);
 	free(v);

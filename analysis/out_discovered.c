@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <stdlib.h>
 
@@ -257,12 +258,31 @@ static void md_summary(FILE *f, const struct disc_counts *n, unsigned ncand)
 		"|---|---|---|---|---|---|---|\n");
 }
 
-int out_discovered(struct fileset *o, const char *dir, const struct agg *a, const struct verdict *v,
-		   const uint32_t *order, struct err *e)
+int out_discovered_read(const char *dir, json_t **root, struct err *e)
 {
-	char path[4096], name[DISC_INI_NAME], (*names)[DISC_INI_NAME] = NULL;
-	json_t *root, *cands;
+	char path[4096];
 	json_error_t je;
+
+	*root = NULL;
+	snprintf(path, sizeof path, "%s/candidates.json", dir);
+	if (access(path, F_OK))
+		return 0; /* not a discovery */
+	/* a damaged list is said, not taken for no discovery: discovered.ini would vanish without a word */
+	if (!(*root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!json_is_array(json_object_get(*root, "candidates"))) {
+		json_decref(*root);
+		*root = NULL;
+		return err_set(e, E_USAGE, "%s: no \"candidates\" array", path);
+	}
+	return 0;
+}
+
+int out_discovered(struct fileset *o, const char *dir, const json_t *root, const struct agg *a,
+		   const struct verdict *v, const uint32_t *order, struct err *e)
+{
+	char name[DISC_INI_NAME], (*names)[DISC_INI_NAME] = NULL;
+	json_t *cands;
 	FILE *ini, *md;
 	struct disc_counts cnt;
 	unsigned written = 0;
@@ -270,15 +290,10 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	size_t k;
 	json_t *co;
 
+	if (!root)
+		return 0;
 	memset(&cnt, 0, sizeof cnt);
-	snprintf(path, sizeof path, "%s/candidates.json", dir);
-	if (!(root = json_load_file(path, 0, &je)))
-		return 0; /* not a discovery */
 	cands = json_object_get(root, "candidates");
-	if (!json_is_array(cands)) {
-		json_decref(root);
-		return err_set(e, E_USAGE, "%s: no \"candidates\" array", path);
-	}
 	names = calloc(a->nevents + 1, sizeof *names);
 	if (!names) {
 		rc = err_set(e, E_RUNTIME, "out of memory");
@@ -341,6 +356,5 @@ int out_discovered(struct fileset *o, const char *dir, const struct agg *a, cons
 	fputc('\n', md);
 out:
 	free(names);
-	json_decref(root);
 	return rc;
 }

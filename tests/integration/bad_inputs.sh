@@ -21,7 +21,7 @@ results() { # results NAME: a copy of the good directory to break
 	cp "$good/machine.json" "$W/$1/machine.json"
 }
 for d in good no-column bad-count bad-status unclosed stray-quote no-threads short-row truncated \
-	empty-raw no-raw bad-json format-2 no-levels no-machine; do
+	empty-raw no-raw bad-json format-2 no-levels no-machine bad-candidates; do
 	results "$d"
 done
 sed -i '1s/,count,/,kount,/' "$W/no-column/raw.csv"
@@ -35,6 +35,8 @@ head -c -1 "$good/run.csv" >"$W/truncated/raw.csv"
 : >"$W/empty-raw/raw.csv"
 rm "$W/no-raw/raw.csv" "$W/no-machine/machine.json"
 sed -i '0,/{/s/{/{ "format": 1,/' "$W/bad-json/machine.json"
+# a discovery's candidates with a key given twice: refused, not taken for no discovery
+echo '{"candidates": [], "candidates": []}' >"$W/bad-candidates/candidates.json"
 sed -i 's/"format": 1/"format": 2/' "$W/format-2/machine.json"
 sed -i 's/"reported":/"reported_not":/' "$W/no-levels/machine.json"
 
@@ -217,6 +219,7 @@ row "truncated/raw.csv:5: truncated row (the file ends without a line end)" anal
 row "empty-raw/raw.csv:1: empty file" analyze empty-raw
 row "no-raw/raw.csv" analyze no-raw
 row "bad-json/machine.json:" analyze bad-json
+row "bad-candidates/candidates.json:1:" analyze bad-candidates
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json" analyze no-machine
