@@ -101,7 +101,7 @@ static int load_json(const char *dir, const char *name, json_t **j, struct err *
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	if (access(path, F_OK))
 		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);
-	if (!(*j = json_load_file(path, 0, &je)))
+	if (!(*j = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
 		return err_set(e, E_USAGE, "%s:%d:%d: malformed: %s", path, je.line, je.column, je.text);
 	if (!json_is_object(*j)) {
 		json_decref(*j);

@@ -18,7 +18,7 @@ static int load_json(const char *path, json_t **out, struct err *e)
 	if (access(path, R_OK))
 		return err_set(e, E_USAGE, "%s: %s (not a results directory of 'pmucheck run'?)", path,
 			       strerror(errno));
-	*out = json_load_file(path, 0, &je);
+	*out = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!*out)
 		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	if (!json_is_object(*out)) {

@@ -73,7 +73,7 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 	int ok;
 
 	snprintf(path, sizeof path, "%s/machine.json", dir);
-	m = json_load_file(path, 0, &je);
+	m = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!m)
 		return err_set(e, E_USAGE,
 			       "--levels-from: %s: %s (line %d): not a pmucheck results directory", path,

@@ -29,7 +29,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 			       "--resume: %s: the run was stopped before it recorded its arguments (no "
 			       "machine.json) and measured nothing; start it again",
 			       dir);
-	m = json_load_file(path, 0, &je);
+	m = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!m)
 		return err_set(e, E_USAGE, "--resume: %s: %s (line %d): not a pmucheck results directory",
 			       path, je.text, je.line);

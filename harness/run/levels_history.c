@@ -91,7 +91,7 @@ static json_t *read_history(struct levels_history *h)
 		close(fd);
 		return NULL;
 	}
-	root = json_loadfd(fd, 0, &je);
+	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
 	close(fd);
 	if (!root && je.line > 0)
 		snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);

@@ -21,7 +21,7 @@ results() { # results NAME: a copy of the good directory to break
 	cp "$good/machine.json" "$W/$1/machine.json"
 }
 for d in good no-column bad-count bad-status unclosed stray-quote no-threads short-row truncated \
-	empty-raw no-raw bad-json format-2 no-levels no-machine bad-candidates; do
+	empty-raw no-raw bad-json format-2 no-levels no-machine stopped-bad-json bad-candidates; do
 	results "$d"
 done
 sed -i '1s/,count,/,kount,/' "$W/no-column/raw.csv"
@@ -35,8 +35,12 @@ head -c -1 "$good/run.csv" >"$W/truncated/raw.csv"
 : >"$W/empty-raw/raw.csv"
 rm "$W/no-raw/raw.csv" "$W/no-machine/machine.json"
 sed -i '0,/{/s/{/{ "format": 1,/' "$W/bad-json/machine.json"
+cp "$W/bad-json/machine.json" "$W/stopped-bad-json/" && touch "$W/stopped-bad-json/PARTIAL"
 # a discovery's candidates with a key given twice: refused, not taken for no discovery
 echo '{"candidates": [], "candidates": []}' >"$W/bad-candidates/candidates.json"
+# an analysed directory whose events.json gives a key twice, for the report
+results twice-events && "$PMUCHECK" analyze -q "$W/twice-events" >/dev/null &&
+	sed -i '0,/{/s/{/{ "format": 1,/' "$W/twice-events/events.json"
 sed -i 's/"format": 1/"format": 2/' "$W/format-2/machine.json"
 sed -i 's/"reported":/"reported_not":/' "$W/no-levels/machine.json"
 
@@ -133,6 +137,9 @@ row "--out: cannot create results directory exists: File exists" "${RUN[@]}" --o
 row "--resume: nowhere is not a directory" run --resume nowhere
 row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
+row "--resume: stopped-bad-json/machine.json: duplicate object key" run --resume stopped-bad-json
+row "--levels-from: bad-json/machine.json: duplicate object key" run --quick --kernels touch --threads 1 \
+	--levels-from bad-json
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
 row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
@@ -220,6 +227,7 @@ row "empty-raw/raw.csv:1: empty file" analyze empty-raw
 row "no-raw/raw.csv" analyze no-raw
 row "bad-json/machine.json:" analyze bad-json
 row "bad-candidates/candidates.json:1:" analyze bad-candidates
+row "twice-events/events.json:2:9: duplicate object key" report twice-events
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json" analyze no-machine

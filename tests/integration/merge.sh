@@ -27,6 +27,8 @@ sed -i 's/"model_name": "[^"]*"/"model_name": "Other CPU"/' "$TMP/e/machine.json
 mkdir -p "$TMP/bad/foreign" "$TMP/bad/empty"
 echo '{ "results": [] }' >"$TMP/bad/foreign/machine.json"
 cp -r "$R" "$TMP/bad/malformed" && echo '{ "format": 1, "events": [' >"$TMP/bad/malformed/events.json"
+# a key given twice: which of the two a reader takes is jansson's choice, not the file's
+cp -r "$R" "$TMP/bad/twice" && sed -i '0,/{/s/{/{ "format": 1,/' "$TMP/bad/twice/events.json"
 cp -r "$R" "$TMP/bad/future" && sed -i 's/"format": 1/"format": 9/' "$TMP/bad/future/machine.json"
 cp -r "$R" "$TMP/bad/unanalysed" && rm "$TMP/bad/unanalysed/peaks.csv"
 cp -r "$R" "$TMP/bad/partial" && touch "$TMP/bad/partial/PARTIAL"
@@ -35,8 +37,9 @@ cp -r "$R" "$TMP/bad/oldpeaks" && sed -i '1s/latency_ns/lat/' "$TMP/bad/oldpeaks
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (7 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (8 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" malformed:"events.json:[0-9]+:[0-9]+: malformed" \
+	twice:"events.json:[0-9]+:[0-9]+: malformed: duplicate object key" \
 	future:"format 9, this pmucheck reads format 1" unanalysed:"not analysed" partial:"interrupted run" \
 	oldpeaks:"no column latency_ns"; do
 	d=${b%%:*} why=${b#*:}

@@ -313,6 +313,8 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	(void)state;
 	unreadable("{\"probes\": [\n{\"machine\": ", ": line 2: ");
 	unreadable("{\"runs\": []}\n", ": no \"probes\" list");
+	/* which of two lists jansson would take is not the file's to say */
+	unreadable("{\"probes\": [],\n\"probes\": []}\n", ": line 2: duplicate object key");
 	unreadable("{\"probes\": [{\"machine\": \"m\", \"time\": 1, \"sizes\": [0]}]}\n",
 		   ": probe 1: size 1 is not a positive number of bytes");
 	key(k, sizeof k);
