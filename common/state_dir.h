@@ -7,4 +7,8 @@
    them and never touch the real one; else /var/lib/pmucheck. */
 const char *state_dir(void);
 
+/* flock(fd) exclusively, without blocking, tried again every 2 ms for up to wait_ms while another process
+   has it: 0, else -1 with errno (EWOULDBLOCK: still held). Closing the only descriptor releases it. */
+int state_lock(int fd, int wait_ms);
+
 #endif

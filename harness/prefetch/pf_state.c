@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pf_state.h"
@@ -208,18 +206,6 @@ static int lock_busy(int fd, const char *path, struct err *e)
 		       pid[0] ? pid : "unknown", path);
 }
 
-/* flock without blocking, tried again every 2 ms for up to wait_ms while another process has it. */
-static int try_lock(int fd, int wait_ms)
-{
-	const struct timespec step = {.tv_nsec = 2000000};
-	int rc;
-
-	for (int waited = 0; (rc = flock(fd, LOCK_EX | LOCK_NB)) && errno == EWOULDBLOCK && waited < wait_ms;
-	     waited += 2)
-		nanosleep(&step, NULL);
-	return rc;
-}
-
 int pf_lock(int *fd, int *busy, int wait_ms, struct err *e)
 {
 	char path[4096], pid[32];
@@ -233,7 +219,7 @@ int pf_lock(int *fd, int *busy, int wait_ms, struct err *e)
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0)
 		return err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
-	if (try_lock(*fd, wait_ms)) {
+	if (state_lock(*fd, wait_ms)) {
 		if (errno == EWOULDBLOCK) {
 			if (busy)
 				*busy = 1;

@@ -176,7 +176,7 @@ static int write_beside(const char *path, const json_t *root, char *tmp, size_t 
 }
 
 /* Writes the kept probes and this machine's back, through a file beside it renamed over it, so that a reader
-   never sees half a history. Two runs that write at once keep one of their probes. */
+   never sees half a history. */
 static int save(struct levels_history *h, json_t *keep)
 {
 	char tmp[4160];
@@ -231,6 +231,7 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 {
 	json_t *keep = json_array();
 	const char *dir = history_dir();
+	int lock;
 
 	memset(h, 0, sizeof *h);
 	snprintf(h->path, sizeof h->path, "%s/%s", dir, LEVELS_HISTORY_FILE);
@@ -246,6 +247,13 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		h->own[l] = h->taken[l] = t->caches[l].measured ? t->caches[l].measured : t->caches[l].size;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		snprintf(h->why, sizeof h->why, "cannot create %s: %s", dir, strerror(errno));
+	/* Two runs that read the file before either wrote it back would keep one of their probes: the
+	   directory's lock (not a file's: nothing to create where others may write) orders them. A run
+	   that cannot take it within LEVELS_HISTORY_LOCK_MS goes on without: a lost probe only makes the
+	   history one shorter, and a run held behind a stopped one would miss its time budget. */
+	lock = h->why[0] ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock >= 0)
+		state_lock(lock, LEVELS_HISTORY_LOCK_MS);
 	if (!h->why[0] && load(h, t, now, keep) == 0) {
 		h->seen[h->n].time = now;
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
@@ -254,6 +262,8 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		if (save(h, keep))
 			levels_disagree(p, "this level probe is not added to the history (%s)", h->unsaved);
 	}
+	if (lock >= 0)
+		close(lock);
 	json_decref(keep);
 	if (h->why[0]) {
 		h->n = 0;

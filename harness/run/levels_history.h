@@ -31,6 +31,7 @@
 
 #define LEVELS_HISTORY_SECONDS (24 * 3600)
 #define LEVELS_HISTORY_KEEP 16
+#define LEVELS_HISTORY_LOCK_MS 2000
 #define LEVELS_HISTORY_FILE "levels.json"
 #define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
 

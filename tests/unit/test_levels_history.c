@@ -3,6 +3,7 @@
  * says where it took less than its own probe found, leaves a history it cannot read as it was, and counts
  * one it can read but not write. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -445,6 +449,42 @@ static void test_a_link_beside_the_history_is_not_written_through(void **state)
 }
 
 /* $PMUCHECK_LEVELS_HISTORY_DIR moves the history alone: the state directory gets nothing. */
+/* A run that holds the history (read, not yet written back) when another probe comes: the other waits for it
+   and adds its probe to what the first wrote, instead of reading the file before it and writing over it. */
+static void test_two_runs_at_once_keep_both_probes(void **state)
+{
+	char one[512], text[1024];
+	int lock = open(dir, O_RDONLY | O_DIRECTORY), status;
+	const struct timespec wait = {0, 200000000};
+	uint64_t l3;
+	int64_t time;
+	pid_t child;
+
+	(void)state;
+	assert_true(lock >= 0);
+	assert_int_equal(flock(lock, LOCK_EX), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct levels_history h;
+		struct levels_probe p;
+		_exit(apply(&h, &p, 8192, NOW) == KiB(4096) && h.n == 2 ? 0 : 1);
+	}
+	nanosleep(&wait, NULL);
+	/* the first run writes its probe back while the second waits */
+	probe_json(one, sizeof one, NOW - 10, 4096);
+	snprintf(text, sizeof text, "{\"probes\": [%s]}", one);
+	write_file(text);
+	close(lock);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0); /* it took the first run's 4096 KiB, two probes */
+	assert_int_equal(file_probes(0, &l3, &time), 2);
+	assert_int_equal(l3, KiB(4096));
+	assert_int_equal(file_probes(1, &l3, &time), 2);
+	assert_int_equal(l3, KiB(8192));
+}
+
 static void test_the_history_may_have_a_directory_of_its_own(void **state)
 {
 	struct levels_history h;
@@ -522,6 +562,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_two_runs_at_once_keep_both_probes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_history_may_have_a_directory_of_its_own, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_cache_level_keeps_nothing, setup, teardown),
