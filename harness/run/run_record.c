@@ -195,7 +195,10 @@ struct box_sum {
 	const struct ctr_event *first; /* its first box */
 	unsigned boxes, counted;
 	int64_t count;
-	uint64_t enabled, running; /* the longest enabled and the shortest running time of the boxes */
+	/* the longest time a box was enabled, and the most time any box was enabled but not running: each box
+	   is a group of its own, counted in a pass of its own that lasts its own time, so the shortest
+	   running time beside the longest enabled one would mark every sum multiplexed */
+	uint64_t enabled, not_running;
 	enum ctr_status status;
 	char reason[CTR_REASON_MAX];
 };
@@ -207,7 +210,7 @@ static struct box_sum *box_sum_of(struct box_sum *sums, unsigned *n, const struc
 			return &sums[i];
 	if (*n == BOX_SUMS_MAX)
 		return NULL;
-	sums[*n] = (struct box_sum){.first = ev, .running = UINT64_MAX, .status = CTR_OK};
+	sums[*n] = (struct box_sum){.first = ev, .status = CTR_OK};
 	return &sums[(*n)++];
 }
 
@@ -253,7 +256,9 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 			b->count += x->count;
 			b->counted++;
 			b->enabled = x->time_enabled > b->enabled ? x->time_enabled : b->enabled;
-			b->running = x->time_running < b->running ? x->time_running : b->running;
+			if (x->time_enabled > x->time_running &&
+			    x->time_enabled - x->time_running > b->not_running)
+				b->not_running = x->time_enabled - x->time_running;
 		}
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -267,7 +272,7 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 		row->has_count = b->status == CTR_OK && b->counted == b->boxes;
 		row->count = b->count;
 		row->time_enabled = b->enabled;
-		row->time_running = b->running == UINT64_MAX ? 0 : b->running;
+		row->time_running = b->enabled - (b->not_running < b->enabled ? b->not_running : b->enabled);
 		row->status = ctr_status_name(b->status);
 		row->reason = b->reason;
 		raw_write(s->raw, row);

@@ -18,6 +18,8 @@
 #define WILD "uncore_imc_*/cas_count_read/"
 
 static char dir[] = "/tmp/pmucheck-boxsum.XXXXXX";
+/* The wildcard rows' time_enabled and time_running per repetition, from the last run(). */
+static char enabled[2][32], running[2][32];
 
 /* Field `col` of a CSV line (RFC 4180 quotes) into out. */
 static void field(const char *line, int col, char *out, size_t len)
@@ -53,7 +55,8 @@ static int column(const char *header, const char *name)
 	return -1;
 }
 
-/* Two boxes, each its own group (a perf group cannot span PMUs); two repetitions. Box 1's count in
+/* Two boxes, each its own group (a perf group cannot span PMUs), so each counted in a pass of its own that
+   lasts its own time (box 1's 10 ns longer); two repetitions. Box 1's count in
    repetition `failed_rep` failed (-1: none); with `absent`, neither box can be counted here, so no group
    is planned. Writes raw.csv and returns the wildcard rows' count and status per repetition. */
 static void run(int failed_rep, bool absent, char count[2][32], char status[2][32], char reason[2][320])
@@ -108,8 +111,8 @@ static void run(int failed_rep, bool absent, char count[2][32], char status[2][3
 			p->hi = 2000;
 			p->ev[0] = (struct rec_event){.has_count = 1,
 						      .count = 100 * (g + 1) + rep,
-						      .time_enabled = 50,
-						      .time_running = 50,
+						      .time_enabled = 50 + 10 * (uint64_t)g,
+						      .time_running = 50 + 10 * (uint64_t)g,
 						      .status = CTR_OK};
 			if (rep == failed_rep && g == 1) {
 				p->ev[0].has_count = 0;
@@ -135,6 +138,8 @@ static void run(int failed_rep, bool absent, char count[2][32], char status[2][3
 		field(line, column(header, "count"), count[atoi(rep)], 32);
 		field(line, column(header, "status"), status[atoi(rep)], 32);
 		field(line, column(header, "reason"), reason[atoi(rep)], 320);
+		field(line, column(header, "time_enabled"), enabled[atoi(rep)], 32);
+		field(line, column(header, "time_running"), running[atoi(rep)], 32);
 		field(line, column(header, "uncore"), f_ev, sizeof f_ev);
 		assert_string_equal(f_ev, "0:threads+memory");
 	}
@@ -152,6 +157,22 @@ static void test_boxes_sum_per_repetition(void **state)
 	assert_string_equal(count[1], "302"); /* 101 + 201 */
 	assert_string_equal(status[0], "ok");
 	assert_string_equal(status[1], "ok");
+}
+
+/* Each box ran all the time it was enabled, but in its own pass: the sum ran all its time too. A sum
+   that took the longest enabled time beside the shortest running one read as multiplexed, and analyze
+   dropped every reading of a sum of boxes counted on real uncore PMUs. */
+static void test_boxes_timed_in_their_own_passes_sum_unmultiplexed(void **state)
+{
+	char count[2][32] = {"", ""}, status[2][32] = {"", ""}, reason[2][320];
+
+	(void)state;
+	run(-1, false, count, status, reason);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_string_equal(status[rep], "ok");
+		assert_string_equal(enabled[rep], "60");
+		assert_string_equal(running[rep], enabled[rep]);
+	}
 }
 
 static void test_a_failed_box_fails_the_sum_and_is_named(void **state)
@@ -198,6 +219,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boxes_sum_per_repetition),
+		cmocka_unit_test(test_boxes_timed_in_their_own_passes_sum_unmultiplexed),
 		cmocka_unit_test(test_a_failed_box_fails_the_sum_and_is_named),
 		cmocka_unit_test(test_a_sum_of_boxes_never_counted_is_not_measured),
 	};
