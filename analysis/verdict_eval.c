@@ -16,14 +16,31 @@ static double corrected(const struct samples *S, size_t i, double bg)
 }
 
 /* Ratios of bucket b into tmp, sorted; returns how many. A point the predictor gives nothing (pred 0)
-   says nothing about a ratio and is left out here and of every fit alike. */
-static size_t bucket_ratios(const struct samples *S, int b, double bg, double *tmp)
+   has no ratio and is left out of every fit, but where the event counts there, above the noise floor and
+   at THR_OUTLIER_MIN of the rate of the bucket's other points or more, the predictor does not explain
+   it: *unexplained counts those points, which lie off any ratio (an event counted on one of two threads
+   is chase_accesses on the one-thread chases, and counts the lines of every other kernel, whose chase
+   accesses are 0). A background (socket traffic at a rate the kernels' own dwarfs) is no such count.
+   rates is scratch space. */
+static size_t bucket_ratios(const struct samples *S, int b, double bg, double *tmp, double *rates,
+			    size_t *unexplained)
 {
-	size_t k = 0;
+	size_t k = 0, nr = 0;
+	double floor;
 
+	*unexplained = 0;
 	for (size_t i = S->start[b]; i < S->start[b + 1]; i++)
-		if (S->pred[i] > 0)
+		if (S->pred[i] > 0) {
 			tmp[k++] = corrected(S, i, bg) / S->pred[i];
+			if (S->s[i].t > 0)
+				rates[nr++] = corrected(S, i, bg) / S->s[i].t;
+		}
+	floor = nr ? THR_OUTLIER_MIN * stats_median_select(rates, nr) : INFINITY;
+	for (size_t i = S->start[b]; k && i < S->start[b + 1]; i++) {
+		double y = corrected(S, i, bg);
+		*unexplained += !(S->pred[i] > 0) && y > THR_NOISE_COUNTS && S->s[i].t > 0 &&
+			y / S->s[i].t > floor;
+	}
 	stats_sort(tmp, k);
 	return k;
 }
@@ -37,18 +54,22 @@ static size_t bucket_ratios(const struct samples *S, int b, double bg, double *t
    or the other, which p10 or p90 catches), and the verdict's note names it. */
 struct band {
 	double lo, hi, median, spread;
-	size_t out;
-	size_t split; /* points off the median in a split bucket; 0 when it is not split */
+	size_t out;         /* points with a ratio left out as outliers */
+	size_t unexplained; /* points the predictor gives nothing where the event counts (bucket_ratios) */
+	size_t split;       /* points off the median in a split bucket; 0 when it is not split */
 };
 
-static void band_of(const double *v, size_t n, double *dev, struct band *bd)
+/* The band of the n ratios v and of `unexplained` points that lie off any ratio: those are outliers as
+   the others, a minority left out, and in a bucket judged whole they leave it no finite spread. */
+static void band_of(const double *v, size_t n, size_t unexplained, double *dev, struct band *bd)
 {
 	double m = fit_quantile_sorted(v, n, 0.5), thr;
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = n, all = n + unexplained;
 
 	bd->lo = -INFINITY;
 	bd->hi = INFINITY;
 	bd->out = bd->split = 0;
+	bd->unexplained = unexplained;
 	if (m > 0) {
 		for (size_t i = 0; i < n; i++)
 			dev[i] = fabs(v[i] / m - 1);
@@ -57,12 +78,13 @@ static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 			lo++;
 		while (hi > lo && v[hi - 1] > m * (1 + thr))
 			hi--;
-		if (n >= THR_OUTLIER_MIN_POINTS && (double)(n - (hi - lo)) <= THR_OUTLIER_SHARE * (double)n) {
+		if (all >= THR_OUTLIER_MIN_POINTS &&
+		    (double)(all - (hi - lo)) <= THR_OUTLIER_SHARE * (double)all) {
 			bd->lo = m * (1 - thr);
 			bd->hi = m * (1 + thr);
 			bd->out = n - (hi - lo);
 		} else {
-			bd->split = n >= THR_OUTLIER_MIN_POINTS ? n - (hi - lo) : 0;
+			bd->split = all >= THR_OUTLIER_MIN_POINTS ? all - (hi - lo) : 0;
 			lo = 0;
 			hi = n;
 		}
@@ -70,6 +92,8 @@ static void band_of(const double *v, size_t n, double *dev, struct band *bd)
 	bd->median = fit_quantile_sorted(v + lo, hi - lo, 0.5);
 	bd->spread = (fit_quantile_sorted(v + lo, hi - lo, 0.9) - fit_quantile_sorted(v + lo, hi - lo, 0.1)) /
 		2 / bd->median;
+	if (unexplained && !isfinite(bd->lo))
+		bd->spread = INFINITY;
 }
 
 /* Ratios that agree within the approximate error, and are large enough to be a count at all (a
@@ -150,7 +174,7 @@ static void summarise(const struct samples *S, unsigned long mask, const struct 
 	for (int b = 0; b < NBUCKET; b++) {
 		if (!(mask & (1ul << b)))
 			continue;
-		ev->outliers += (unsigned)bd[b].out;
+		ev->outliers += (unsigned)(bd[b].out + bd[b].unexplained);
 		for (size_t i = S->start[b]; i < S->start[b + 1]; i++) {
 			double r;
 			if (!(S->pred[i] > 0))
@@ -172,21 +196,21 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 {
 	double bs[NBUCKET] = {0};
 	struct band bd[NBUCKET];
-	size_t bn[NBUCKET] = {0};
+	size_t bn[NBUCKET] = {0}, unexplained;
 	unsigned long mask;
 
 	memset(ev, 0, sizeof *ev);
 	ev->background = bg;
 	for (int b = 0; b < NBUCKET; b++) {
-		bd[b] = (struct band){-INFINITY, INFINITY, NAN, NAN, 0, 0};
-		bn[b] = bucket_ratios(S, b, bg, S->tmp);
+		bd[b] = (struct band){.lo = -INFINITY, .hi = INFINITY, .median = NAN, .spread = NAN};
+		bn[b] = bucket_ratios(S, b, bg, S->tmp, S->tmp2, &unexplained);
 		if (!bn[b])
 			continue;
 		ev->evaluated[b] = 1;
-		band_of(S->tmp, bn[b], S->tmp2, &bd[b]);
+		band_of(S->tmp, bn[b], unexplained, S->tmp2, &bd[b]);
 		ev->median[b] = bd[b].median;
 		ev->split_off[b] = (unsigned)bd[b].split;
-		ev->split_of[b] = (unsigned)bn[b];
+		ev->split_of[b] = (unsigned)(bn[b] + unexplained);
 		if (!consistent(&bd[b]))
 			continue;
 		ev->consistent |= 1ul << b;

@@ -244,6 +244,38 @@ static const struct gen_event unmeasured_events[] = {
 	{"L1D.REPLACEMENT", ev_failed_once},
 };
 
+/* An event counted on the first of the threads only (a per-core event whose counter the tool opened on
+   one CPU, or one that an SMT sibling's counter does not see): the lines the first thread reads. On a
+   pointer chase (one thread) it is chase_accesses exactly, but it counts every load, store and triad
+   point too, where there are no chase accesses. */
+static double ev_one_thread(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			    const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return round(p->v[RQ_lines_read] / p->threads * (1 + 0.001 * gen_normal(rng)));
+}
+
+/* UNC_M_CAS_COUNT.WR (Molka et al. Table 3): one per line written back to DRAM, plus the socket's other
+   writes at 1e6 lines/s, which is all it counts on the kernels that write nothing (load, chase). */
+static double ev_cas_wr(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			const char **why)
+{
+	double c = p->level == 3 ? p->v[RQ_lines_written] : 0;
+
+	(void)rep, (void)st, (void)why;
+	return round((c + 1e6 * p->seconds) * (1 + 0.003 * gen_normal(rng)));
+}
+
+static const struct gen_event zero_events[] = {
+	{"ONE_THREAD_LINES", ev_one_thread},
+	{"UNC_M_CAS_COUNT.WR", ev_cas_wr},
+};
+
+static int setup_zero(void **state)
+{
+	return fixture_open(state, zero_events, 2);
+}
+
 static int setup_unmeasured(void **state)
 {
 	return fixture_open(state, unmeasured_events, 3);
@@ -527,6 +559,28 @@ static void test_level_uses_the_per_thread_share_of_a_shared_cache(void **state)
 	assert_int_equal(point_level_assign(&m, &r), LV_DRAM);
 }
 
+/* A point where the quantity is 0 gives no ratio, but where the event counts there, at a tenth of the
+   rate of its group's other points or more, the quantity does not explain it: the one-thread event is
+   no chase-access counter, and no quantity holds for it. */
+static void test_counting_where_the_quantity_is_zero_is_no_match(void **state)
+{
+	struct verdict v = judge(state, "ONE_THREAD_LINES", NULL);
+
+	assert_int_not_equal(v.cls, VC_EXACT);
+	assert_int_not_equal(v.cls, VC_APPROXIMATE);
+	assert_int_not_equal(v.quantity, RQ_chase_accesses);
+}
+
+/* The socket's own writes on the kernels that write nothing are a background, not a contradiction. */
+static void test_a_write_counter_with_background_is_exact_where_it_writes(void **state)
+{
+	struct verdict v = judge(state, "UNC_M_CAS_COUNT.WR", NULL);
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_non_null(strstr(v.quantity_text, "lines_written"));
+	assert_int_equal(v.levels, 1u << LV_DRAM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +601,10 @@ int main(void)
 			fixture_close),
 		cmocka_unit_test_setup_teardown(test_report_counts_failed_events_as_not_measured,
 						setup_unmeasured, fixture_close),
+		cmocka_unit_test_setup_teardown(test_counting_where_the_quantity_is_zero_is_no_match,
+						setup_zero, fixture_close),
+		cmocka_unit_test_setup_teardown(test_a_write_counter_with_background_is_exact_where_it_writes,
+						setup_zero, fixture_close),
 	};
 	return cmocka_run_group_tests(tests, setup, fixture_close);
 }
