@@ -47,8 +47,10 @@ int fit_line_solve(const struct fit_line *f, double *a, double *b, double *r2)
 	*a = vxy / vxx;
 	*b = (f->sy - *a * f->sx) / f->n;
 	res = vyy - *a * vxy;
+	/* y that never varies while x does is fitted by a slope of 0: x explains none of it (an event that is
+	   0 wherever q is not read as perfectly linear in q) */
 	if (vyy <= 1e-12 * f->syy)
-		*r2 = fabs(res) <= 1e-12 * f->syy ? 1.0 : 0.0;
+		*r2 = 0.0;
 	else
 		*r2 = 1.0 - fmax(res, 0.0) / vyy;
 	return 0;

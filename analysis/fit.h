@@ -16,7 +16,7 @@ struct fit_line {
 
 void fit_line_add(struct fit_line *f, double x, double y);
 /* Slope a, intercept b and R^2 of the accumulated points. Returns 0, or -1 when x never varies
-   (a, b, r2 are then NAN). When y never varies and the line is exact, R^2 is 1. */
+   (a, b, r2 are then NAN). When y never varies (x does), R^2 is 0: x explains none of it. */
 int fit_line_solve(const struct fit_line *f, double *a, double *b, double *r2);
 
 /* The simple scales an event may have (fit.c says where each comes from): 1/16 .. 16 in powers of two,

@@ -48,6 +48,22 @@ static void test_line_fit_r2_drops_with_scatter(void **state)
 	assert_true(r2 < 0.2);
 }
 
+/* A count that never varies while the quantity does is not linear in it: an event that is 0 on every touch
+   point read "best linear fit: pages, R^2 1.000" in events.md. */
+static void test_line_fit_of_constant_y_explains_nothing(void **state)
+{
+	struct fit_line f = {0};
+	double a, b, r2;
+
+	(void)state;
+	fit_line_add(&f, 1, 0);
+	fit_line_add(&f, 2, 0);
+	fit_line_add(&f, 4, 0);
+	assert_int_equal(fit_line_solve(&f, &a, &b, &r2), 0);
+	assert_true(a == 0);
+	assert_true(r2 == 0);
+}
+
 static void test_line_fit_refuses_constant_x(void **state)
 {
 	struct fit_line f = {0};
@@ -128,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_interpolates_between_sorted_values),
 		cmocka_unit_test(test_line_fit_recovers_slope_intercept_and_r2),
 		cmocka_unit_test(test_line_fit_r2_drops_with_scatter),
+		cmocka_unit_test(test_line_fit_of_constant_y_explains_nothing),
 		cmocka_unit_test(test_line_fit_refuses_constant_x),
 		cmocka_unit_test(test_nearest_simple_value_is_relative),
 		cmocka_unit_test(test_scale_is_written_as_a_fraction),
