@@ -319,6 +319,13 @@ static double positive_median(const float *v, unsigned n)
 	return stats_median_positive(t, n);
 }
 
+/* Whether the point's time moved more bytes per core cycle at its clock than any core can. */
+static int too_fast(const struct agg_point *p)
+{
+	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
+				    (double)p->threads);
+}
+
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls (stats_mindiff, as the
    run's summary takes it), or in files without tsc_lo and tsc_hi the median of the differenced times; a
    time <= 0 is no time at all. A point none of whose repetitions has a clock takes the run's (run_ghz, 0
@@ -327,7 +334,10 @@ static double positive_median(const float *v, unsigned n)
    (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts; without
    calls it has no such bound, and the peaks take it only where nothing clean is left, unless its time is
    faster than any core: that is no time at all (a 1431 GB/s L1 read, 404 bytes per cycle, once stood in
-   peaks.csv and bw_load from an old file whose R calls a disturbance had stretched). */
+   peaks.csv and bw_load from an old file whose R calls a disturbance had stretched). A bound still faster
+   than any core says its clock read low (a sample can, never high: harness record_ghz), since every call is
+   an upper bound of its work: the point keeps its time and has no clock, so no figure in cycles (an L1 read
+   whose repetitions all read 0.3 GHz gave 333 bytes per cycle in peaks.csv: analyze_peaks.sh). */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
 	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
@@ -336,8 +346,7 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	p->seconds = t > 0 ? t : INFINITY;
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
-	if (kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
-				 (double)p->threads)) {
+	if (too_fast(p)) {
 		p->noisy = 1;
 		p->noisy_why |= 1u << NW_TOO_FAST;
 		if (!(p->calls.lo > 0))
@@ -347,6 +356,8 @@ static void settle_time(struct agg_point *p, double run_ghz)
 		t = stats_mindiff_bound(&p->calls) * p->sec_per_tick;
 		p->seconds = t > 0 ? t : INFINITY;
 		p->bounded = 1;
+		if (too_fast(p))
+			p->core_ghz = 0;
 	}
 }
 

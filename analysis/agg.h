@@ -36,7 +36,7 @@ struct agg_point {
 	uint8_t nrep_secs;
 	int64_t last_rep;
 	double core_ghz; /* the highest of all its repetitions' clocks (group 0), as the run takes it (harness
-			    record_ghz), else the run's; 0 when none */
+			    record_ghz), else the run's; 0 when none, or when it read low (agg.c settle_time) */
 	double thp_share; /* raw.csv thp_share of its first row: the share of its buffer on huge pages */
 	unsigned long first_line;
 };
