@@ -155,11 +155,11 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"with non-temporal stores, latency = pointer chase (one access per transfer). Transfers are "
 		"access-width instructions in L1 and 64-byte lines beyond. The "
 		"indicator is a validated event that holds at this level for the access type (exact before "
-		"approximate, then the one specific to fewer levels, then the higher rate). Quality: each "
-		"figure "
-		"(1 core, all cores, latency) rests on its points that were not flagged noisy; one that has "
-		"no "
-		"such point rests on the noisy ones, and its row says so.\n");
+		"approximate, then the one specific to fewer levels, then the higher rate). Quality: a "
+		"bandwidth is the best of every point of the row, a noisy one at the bound of its shortest "
+		"call (never faster than the hardware; a noisy one without calls, from an older file, only "
+		"where the figure has no clean one); a latency is the median of the clean points, of the "
+		"noisy ones where there are none. A row whose figure is a noisy point's says so.\n");
 	boundary_note(f, a);
 	out_thresholds_md(f);
 }

@@ -99,6 +99,22 @@ case "$q" in
 "noisy ("*" of "*" points disturbed)") ok "and the row is marked noisy: $q" ;;
 *) notok "and the row is marked noisy" "quality '$q'" ;;
 esac
+# The one-thread 8 KiB L1 store points (prefetchers on and off) noisy and 10 % faster than the clean ones in
+# both calls: their bound gives L1 write's figure beside clean points, and peaks.md's note on Quality must say
+# that it can (it once said a figure rests on the clean points, the noisy ones only where it has none, which
+# the peaks stopped doing when noisy points came to count at their bound).
+F=$TMP/bound_beside_clean
+mkdir -p "$F" && cp "$D/machine.json" "$F/"
+edit "$D/raw.csv" "$F/raw.csv" '
+if r["variant"] == "store.avx512" and r["level"] == "L1" and r["threads"] == "1" and int(r["bytes"]) == 8192:
+    r["flag"], lo, hi = "noisy", lo / 1.1, hi / 1.1' calls
+expect_status "analyze with faster noisy L1 store points succeeds" 0 "$PMUCHECK" analyze -q "$F"
+q=$(peak "$F" L1 write quality)
+check "L1 write's figure is the noisy points' bound, beside 14 clean points: $q" \
+	test "$q" = "noisy (2 of 16 points disturbed)" -a \
+	"$(peak "$F" L1 write gbps_1_core)" != "$(peak "$D" L1 write gbps_1_core)"
+check "peaks.md's note on Quality says a bandwidth counts noisy points at their bound, beside clean ones" \
+	grep -q 'every point of the row, a noisy one at the bound of its shortest call' "$F/peaks.md"
 check "DRAM read keeps the clean figure" test "$(peak "$B" DRAM read gbps_1_core)" = "$(peak "$D" DRAM read gbps_1_core)"
 q=$(peak "$B" DRAM read quality)
 case "$q" in
