@@ -155,6 +155,21 @@ static void test_clean_table_has_no_mark(void **state)
 	free(out);
 }
 
+/* The header says what a figure is: a point's time is min(2R) - min(R) of its calls (stats.h), or a noisy
+   one's bound; it once said "best median bandwidth", from when a point's time was the median of its
+   repetitions' differences. */
+static void test_header_names_the_points_time(void **state)
+{
+	struct plan_point pts[1] = {point("load.gpr", LEVEL_L2)};
+	struct run_point_result res[1] = {{.gbps = 30, .cv = 0.001}};
+	char *out = print(pts, res, 1);
+
+	(void)state;
+	assert_null(strstr(out, "median bandwidth"));
+	assert_non_null(strstr(out, "best bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R))"));
+	free(out);
+}
+
 static void test_thread_count_measured_in_no_point_of_a_cell_is_a_dash(void **state)
 {
 	/* L2 read at 1 thread only, L3 read at 2 threads only: neither shows an unmeasured 0.0 */
@@ -447,6 +462,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_level_whose_points_are_all_noisy_is_shown_and_marked),
 		cmocka_unit_test(test_clean_table_has_no_mark),
+		cmocka_unit_test(test_header_names_the_points_time),
 		cmocka_unit_test(test_thread_count_measured_in_no_point_of_a_cell_is_a_dash),
 		cmocka_unit_test(test_reported_levels_are_not_called_measured),
 		cmocka_unit_test(test_levels_from_another_run_name_that_run),
