@@ -61,6 +61,8 @@ static uint64_t phys_mem(void)
 
 int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 {
+	int most = 1;
+
 	if (o->ncpus == 0) {
 		o->ncpus = topo_default_cpus(t, o->cpus, TOPO_MAX_CPUS);
 		if (o->ncpus == 0)
@@ -81,15 +83,20 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 		o->places[o->nplaces++] = (struct buf_place){BUF_LOCAL, -1};
 	if (o->npf == 0)
 		strcpy(o->pf_states[o->npf++], "on");
+	/* by the most threads a point has, not the CPUs in use: a preset's one-thread step of 1 GiB
+	   (larysch2016.seqread) on 16 cores with 24 GiB needs 1 GiB, not 16 */
+	for (int i = 0; i < o->nthreads; i++)
+		if (o->threads[i] > most)
+			most = o->threads[i];
 	for (int i = 0; i < o->nsizes; i++) {
 		uint64_t limit = phys_mem() / 2;
 		if (o->sizes[i] == 0)
 			return err_set(e, E_USAGE, "--sizes: a size of 0 bytes measures nothing");
-		if (o->sizes[i] > limit / (uint64_t)o->ncpus)
+		if (o->sizes[i] > limit / (uint64_t)most)
 			return err_set(e, E_USAGE,
-				       "--sizes: %llu bytes per thread x %d CPUs exceeds half of this "
+				       "--sizes: %llu bytes per thread x %d threads exceeds half of this "
 				       "machine's %llu MiB of memory",
-				       (unsigned long long)o->sizes[i], o->ncpus,
+				       (unsigned long long)o->sizes[i], most,
 				       (unsigned long long)(phys_mem() >> 20));
 	}
 	return 0;

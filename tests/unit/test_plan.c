@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -267,6 +268,28 @@ static void test_bad_inputs_are_usage_errors(void **state)
 	assert_int_equal(check(&o, &p), E_USAGE);
 }
 
+/* The memory a size needs is reckoned by the most threads of a point, not by the CPUs in use: a size
+   that one thread may take on this machine, and two may not, passes with --threads 1 on two CPUs. */
+static void test_size_limit_counts_the_threads_not_the_cpus(void **state)
+{
+	uint64_t half = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 2;
+	struct plan_opts o;
+	struct plan p;
+
+	(void)state;
+	if (topo.ncpus < 2)
+		skip();
+	memset(&o, 0, sizeof o);
+	o.kernels = "load.gpr";
+	o.cpus[0] = topo.cpus[0], o.cpus[1] = topo.cpus[1], o.ncpus = 2;
+	o.threads[o.nthreads++] = 1;
+	o.sizes[o.nsizes++] = half / 4 * 3 / 64 * 64;
+	assert_int_equal(check(&o, &p), 0);
+	plan_free(&p);
+	o.threads[o.nthreads++] = 2;
+	assert_int_equal(check(&o, &p), E_USAGE);
+}
+
 /* Points are grouped by prefetch state, then threads, so each state's MSR write happens once. */
 static void test_points_grouped_by_prefetch_state(void **state)
 {
@@ -391,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
 		cmocka_unit_test(test_a_set_inside_a_level_is_on_no_later_boundary),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
+		cmocka_unit_test(test_size_limit_counts_the_threads_not_the_cpus),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
 		cmocka_unit_test(test_every_variant_follows_its_policy),
 	};
