@@ -78,15 +78,15 @@ static int arch_pmu_uncore(struct cfg_ctx *x, const char *v)
 	return cfg_strdup(x, &ARCH(x)->pmu_uncore, out);
 }
 
-/* A prefetcher layout that harness/prefetch/pf_table.c has, or none. */
+/* A prefetcher layout that harness/prefetch/pf_table.c has, none, or listed (configs/README.md). */
 static int arch_prefetch(struct cfg_ctx *x, const char *v)
 {
 	char names[256];
 
-	if (!strcmp(v, "none") || pf_layout_named(v))
+	if (!strcmp(v, "none") || !strcmp(v, "listed") || pf_layout_named(v))
 		return cfg_strdup(x, &ARCH(x)->prefetch, v);
 	pf_layout_names(names, sizeof names);
-	return cfg_fail(x, "prefetch: '%s' is not one of %snone", v, names);
+	return cfg_fail(x, "prefetch: '%s' is not one of %snone, listed", v, names);
 }
 
 static int parse_byte(const char *s, unsigned long max, unsigned long *out)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "pf.h"
 #include "prefetch_config.h"
 
 int prefetch_config_layout(const struct cpuid_info *id, char *layout, size_t len, char *by, size_t by_len)
@@ -14,8 +15,9 @@ int prefetch_config_layout(const struct cpuid_info *id, char *layout, size_t len
 
 	if (cfg_select_for_cpu(NULL, id->vendor, id->family, id->model, path, sizeof path, &e))
 		return -1;
-	if (cfg_load(path, &c, &e) == 0 && c.has_arch && !c.arch.match_any && c.arch.prefetch &&
-	    strcmp(c.arch.prefetch, "none") != 0) {
+	/* a layout only: none and listed vouch for no bits */
+	if (cfg_load(path, &c, &e) == 0 && c.has_arch && !c.arch.match_any &&
+	    pf_layout_named(c.arch.prefetch)) {
 		snprintf(layout, len, "%s", c.arch.prefetch);
 		snprintf(by, by_len, "%s (%s: prefetch = %s)", c.arch.title, path, c.arch.prefetch);
 		rc = 0;

@@ -78,15 +78,16 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 	return rc;
 }
 
-/* Whether the config's [arch] prefetch lets the run switch this CPU's prefetchers: "none" says the
-   architecture's MSRs are not to be touched, and a table for another MSR than this CPU's (a --config for
-   another machine) would write bits whose meaning the config does not vouch for. NULL: no config. */
+/* Whether the config's [arch] prefetch lets the run switch this CPU's prefetchers: "listed" leaves it to
+   pmucheck's lists (pf_table.c), "none" says the architecture's MSRs are not to be touched, and a table
+   for another MSR than this CPU's (a --config for another machine) would write bits whose meaning the
+   config does not vouch for. NULL: no config. */
 static int config_allows(struct run_pf *p, const char *config_table, const struct pf_table *t)
 {
 	const struct pf_table *named;
 	unsigned long msr;
 
-	if (!config_table)
+	if (!config_table || !strcmp(config_table, "listed"))
 		return 1;
 	if (!strcmp(config_table, "none")) {
 		snprintf(p->reason, sizeof p->reason,

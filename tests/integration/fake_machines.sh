@@ -72,6 +72,7 @@ GenuineIntel:6:0x55 skx Skylake-SP
 GenuineIntel:6:0x8f spr Sapphire
 GenuineIntel:6:0x3f hsw_ep Haswell
 GenuineIntel:6:0x97 generic not.controllable
+GenuineIntel:6:0x5e generic Skylake
 AuthenticAMD:0x19:0x01 zen3 Zen.3
 AuthenticAMD:0x19:0x11 zen4 Zen.4
 AuthenticAMD:0x1a:0x02 zen5 Zen.5
@@ -130,3 +131,11 @@ check "no MSR access: --dry-run says the off experiments are skipped and why" \
 check "MSR access: --dry-run plans the on and the off point" \
 	bash -c "grep -q ' on ' '$TMP/msr.plan' && grep -q ' off ' '$TMP/msr.plan'"
 check "MSR access: --dry-run writes no prefetch state" test ! -e "$TMP/msr/prefetch.state"
+# A model the lists know that has no config of its own (Skylake desktop) runs with the generic fallback,
+# whose prefetch = none binds nothing: its off points are planned, as `info` calls them accessible.
+(
+	make_fake "$TMP/msr-skl" GenuineIntel:6:0x5e 0x1a4 "$ncpu"
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 >"$TMP/skl.plan" 2>&1
+)
+check "Skylake desktop (generic.ini): --dry-run plans the on and the off point" \
+	bash -c "grep -q ' on ' '$TMP/skl.plan' && grep -q ' off ' '$TMP/skl.plan'"

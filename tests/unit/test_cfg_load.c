@@ -170,7 +170,7 @@ static const struct bad {
 	 "lo-hi range"},
 	{"[arch]\nname = t\ntitle = T\nvendor = Cyrix\nmatch = any\nprefetch = none\n", 4, "vendor"},
 	{"[arch]\nname = t\ntitle = T\nvendor = AuthenticAMD\nmatch = any\nprefetch = amd\n", 6,
-	 "prefetch: 'amd' is not one of intel-1a4, intel-knl, amd-c0000108, none"},
+	 "prefetch: 'amd' is not one of intel-1a4, intel-knl, amd-c0000108, none, listed"},
 	{ARCH "[arch]\nname = u\n", 7, "[arch] given twice (first at line 1)"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nthreads = 0\n", 5, "0 is less than 1"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nsizes = 100\n", 5, "not a multiple of 64"},

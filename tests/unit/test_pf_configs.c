@@ -1,6 +1,6 @@
 /* The configs and the prefetcher tables' model lists agree: where a config's [arch] match names a
  * model that harness/prefetch/pf_table.c lists, the layout its `prefetch` names is the one the list
- * gives (or none: a config may keep its MSRs untouched). A config is the only source of a layout for a
+ * gives (or none: a config may keep its MSRs untouched; or listed: the lists decide). A config is the only source of a layout for a
  * model no list has (pf.h pf_set_layout_source), so a disagreement would give one CPU two layouts
  * depending on which source is asked. */
 #include <dirent.h>
@@ -24,7 +24,7 @@ static int disagreements(const struct cfg_arch *a, char *first, size_t len)
 {
 	int n = 0;
 
-	if (!a->prefetch || !strcmp(a->prefetch, "none"))
+	if (!a->prefetch || !strcmp(a->prefetch, "none") || !strcmp(a->prefetch, "listed"))
 		return 0;
 	for (unsigned i = 0; i < a->nmatch; i++)
 		for (unsigned m = a->match[i].model_lo; m <= a->match[i].model_hi; m++) {
