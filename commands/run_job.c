@@ -231,6 +231,15 @@ static void say_skipped(const struct run_job *j, const struct topo *t)
 				j->xs[i].plan.skipped);
 }
 
+/* The cache levels the final plan (after the level probe) has no point in at some thread count. */
+static void say_levels_without_point(const struct run_job *j)
+{
+	for (int i = 0; i < j->nxs; i++)
+		if (j->xs[i].plan.no_level[0])
+			fprintf(stderr, "pmucheck run: %s%sno point in %s\n", j->xs[i].name,
+				j->xs[i].name[0] ? ": " : "", j->xs[i].plan.no_level);
+}
+
 /* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
 static int most_threads(const struct run_job *j, int dram)
 {
@@ -676,6 +685,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (r)
 		return r;
+	say_levels_without_point(j);
 	r = experiments_json(rc, j, &config, &preset, &counters, e);
 	if (r)
 		return r;
@@ -790,6 +800,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		say_skipped(j, t);
 		say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
+		if (!r)
+			say_levels_without_point(j);
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			say_cpu_limit(j, 0, most_threads(j, 0));
 		if (!r && rc->json)

@@ -343,6 +343,53 @@ static int cmp_point(const void *a, const void *b)
 	return x->order - y->order;
 }
 
+/* Whether the plan has a point of `threads` threads whose sizes come from the cache sweep (KS_EVERY_LEVEL,
+   KS_PER_LEVEL, or any under a preset's levels), so that a level the sweep leaves empty is one missing. */
+static int sweeps_levels(const struct gen *g, int threads)
+{
+	for (int i = 0; i < g->p->npoints; i++) {
+		const struct plan_point *pt = &g->p->points[i];
+		enum kern_sweep s = kern_policy(pt->fam, pt->var)->sweep;
+		if (pt->threads == threads && (g->o->level_mask || s == KS_EVERY_LEVEL || s == KS_PER_LEVEL))
+			return 1;
+	}
+	return 0;
+}
+
+/* Cache levels the sweep has no point in at a thread count, for the user: where a shared level's part per
+   thread is not clear of the private level below it (all 28 cores of a Skylake-SP: 1.375 MiB of L3
+   each over a 1 MiB L2; 56 of a Sapphire Rapids: 1.875 MiB over 2 MiB), no size is in it, and
+   the run would otherwise measure that level with one thread only without saying so. */
+static void note_levels_without_point(const struct gen *g)
+{
+	for (int ti = 0; ti < g->o->nthreads && !g->o->nsizes; ti++) {
+		int threads = g->o->threads[ti], n;
+		uint64_t all[PLAN_MAX_SIZES];
+		unsigned seen = 0;
+
+		if (!sweeps_levels(g, threads))
+			continue;
+		n = sweep_sizes(g->o, g->t, threads, all);
+		for (int i = 0; i < n; i++)
+			if (!plan_on_boundary(g->t, all[i], threads))
+				seen |= LEVEL_BIT(plan_level(g->t, all[i], threads));
+		/* from L2: L1 has no level below it to crowd it out */
+		for (int l = LEVEL_L2; l < LEVEL_DRAM && l < g->t->ncaches; l++) {
+			size_t len = strlen(g->p->no_level);
+			if ((seen & LEVEL_BIT(l)) || (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(l))))
+				continue;
+			snprintf(g->p->no_level + len, sizeof g->p->no_level - len,
+				 "%s%s with %d threads (each thread's part of it, %llu KiB, is not clear of "
+				 "the %s's "
+				 "%llu KiB below)",
+				 len ? "; " : "", level_name((enum level)l), threads,
+				 (unsigned long long)(topo_cache_share(g->t, l + 1, threads) >> 10),
+				 level_name((enum level)(l - 1)),
+				 (unsigned long long)(topo_cache_share(g->t, l, threads) >> 10));
+		}
+	}
+}
+
 int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e)
 {
 	struct gen g = {o, t, p, 0, e};
@@ -362,6 +409,8 @@ int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, 
 	}
 	if (!rc && p->npoints == 0)
 		rc = err_set(e, E_USAGE, "--kernels: nothing to measure");
+	if (!rc)
+		note_levels_without_point(&g);
 	for (int i = 0; i < p->npoints; i++)
 		p->points[i].order = i;
 	if (!rc)

@@ -55,6 +55,7 @@ struct plan {
 	struct plan_point *points;
 	int npoints;
 	char skipped[2048]; /* variants skipped because the CPU lacks their ISA, for the user */
+	char no_level[512]; /* cache levels the sweep has no point in at a thread count, for the user */
 };
 
 /* Validates opts against the machine and fills in defaults. */

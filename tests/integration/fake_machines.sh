@@ -20,6 +20,15 @@ check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+# A Skylake-SP socket (28 cores, 38.5 MiB of L3, 1 MiB of L2 each): 28 threads' parts of the L3 (1.375 MiB) are
+# not clear of the L2, so the sweep has no L3 point with them, and the plan says so rather than leaving it out.
+HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
+	"$PMUCHECK" run --dry-run --kernels load.avx --prefetch on >"$TMP/skx28" 2>&1
+check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and why" grep -q \
+	"no point in L3 with 28 threads (each thread's part of it, 1408 KiB, is not clear of the L2's 1024 KiB" \
+	"$TMP/skx28"
+check "Skylake-SP socket: one thread still has its L3 points, and is not named" \
+	bash -c 'grep -Eq " 1 thr .* L3 " "$1" && ! grep -q "L3 with 1 threads" "$1"' _ "$TMP/skx28"
 # hwloc reporting no data cache (a VM that hides the CPUID cache leaves): said, and every point is DRAM
 HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k,256M \
 	--prefetch on >"$TMP/nocache" 2>&1
