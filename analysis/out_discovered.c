@@ -171,8 +171,9 @@ static void ini_header(FILE *f, const struct machine *m, const char *dir)
 		fprintf(f, "match = 0x%x:0x%x\n", (unsigned)m->family, (unsigned)m->model);
 	else
 		fprintf(f, "match = any\n");
-	/* the prefetcher table is chosen by CPUID at run time; "none" claims nothing about this CPU's */
-	fprintf(f, "prefetch = none\nnote = written by pmucheck discover; the next run checks it again\n");
+	/* the prefetcher table is chosen by CPUID at run time: "listed" vouches for no bits and leaves it to
+	   pmucheck's lists ("none" would forbid the run's off points on a CPU they know: Zen 3, Skylake-SP) */
+	fprintf(f, "prefetch = listed\nnote = written by pmucheck discover; the next run checks it again\n");
 }
 
 /* One line of the comment block or the Markdown table's class column. */

@@ -141,10 +141,31 @@ check "MSR access: --dry-run plans the on and the off point" \
 	bash -c "grep -q ' on ' '$TMP/msr.plan' && grep -q ' off ' '$TMP/msr.plan'"
 check "MSR access: --dry-run writes no prefetch state" test ! -e "$TMP/msr/prefetch.state"
 # A model the lists know that has no config of its own (Skylake desktop) runs with the generic fallback,
-# whose prefetch = none binds nothing: its off points are planned, as `info` calls them accessible.
+# whose prefetch = listed leaves it to the lists: its off points are planned, as `info` calls them accessible.
 (
 	make_fake "$TMP/msr-skl" GenuineIntel:6:0x5e 0x1a4 "$ncpu"
 	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 >"$TMP/skl.plan" 2>&1
 )
 check "Skylake desktop (generic.ini): --dry-run plans the on and the off point" \
 	bash -c "grep -q ' on ' '$TMP/skl.plan' && grep -q ' off ' '$TMP/skl.plan'"
+# So does the config a discovery writes for a CPU the lists know (a Zen 3's): run --config discovered.ini
+D=$TMP/discovery
+mkdir -p "$D" && "$TOP/${BUILD:-build}/tests/tools/rawgen" "$D" 4 3 >/dev/null &&
+	python3 - "$D" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+evs = sorted({r["event"] for r in csv.DictReader(open(d + "/raw.csv"))})
+json.dump({"candidates": [{"spec": e, "name": e, "source": "test", "origin": "sysfs"} for e in evs]},
+          open(d + "/candidates.json", "w"))
+m = json.load(open(d + "/machine.json"))
+m["cpu"].update(vendor="AuthenticAMD", family=0x19, model=0x01, model_name="AMD EPYC 7763")
+json.dump(m, open(d + "/machine.json", "w"))
+PY
+"$PMUCHECK" analyze -q "$D" >/dev/null 2>&1
+(
+	make_fake "$TMP/msr-disc" AuthenticAMD:0x19:0x01 0xc0000108 "$ncpu"
+	"$PMUCHECK" run --dry-run --config "$D/discovered.ini" --kernels load.gpr --sizes 16k --threads 1 \
+		>"$TMP/disc.plan" 2>&1
+)
+check "Zen 3 (a discovery's discovered.ini): --dry-run plans the on and the off point" \
+	bash -c "grep -q ' on ' '$TMP/disc.plan' && grep -q ' off ' '$TMP/disc.plan'"
