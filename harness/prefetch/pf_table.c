@@ -202,7 +202,7 @@ int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const c
 		return 0;
 	return err_set(e, E_USAGE,
 		       "no verified prefetcher MSR table for %s family 0x%x model 0x%x (%s); "
-		       "pmucheck knows Intel Nehalem..Sapphire Rapids, Xeon Phi KNL/KNM and AMD "
+		       "pmucheck knows Intel Nehalem..Granite Rapids, Xeon Phi KNL/KNM and AMD "
 		       "Zen 3/4/5, and no config that matches this CPU names a layout of its vendor's MSR "
 		       "([arch] prefetch); it does not guess bits for other models",
 		       id->vendor, id->family, id->model, id->brand[0] ? id->brand : "no brand");
