@@ -225,10 +225,15 @@ static void say_skipped(const struct run_job *j, const struct topo *t)
 		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
 			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
 			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
-	for (int i = 0; i < j->nxs; i++)
-		if (j->xs[i].plan.skipped[0])
+	for (int i = 0; i < j->nxs; i++) {
+		int said = 0;
+		/* a preset's steps mostly skip the same variants: each list once */
+		for (int k = 0; k < i && !said; k++)
+			said = !strcmp(j->xs[k].plan.skipped, j->xs[i].plan.skipped);
+		if (j->xs[i].plan.skipped[0] && !said)
 			fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n",
 				j->xs[i].plan.skipped);
+	}
 }
 
 /* The cache levels the final plan (after the level probe) has no point in at some thread count. */

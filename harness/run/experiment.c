@@ -159,15 +159,15 @@ static void note(struct experiment *x, const char *fmt, const char *what)
 /* The step's thread counts on this machine: "socket" is every CPU in use; more than that is skipped. */
 static void step_threads(struct experiment *x, const struct cfg_run *r)
 {
-	char buf[32];
+	char over[128] = "";
 
 	x->opts.nthreads = 0;
 	for (unsigned i = 0; i < r->threads.n && x->opts.nthreads < PLAN_MAX_THREADS; i++) {
 		int t = r->threads.v[i] == CFG_THREADS_SOCKET ? x->opts.ncpus : (int)r->threads.v[i];
 		int dup = 0;
 		if (t > x->opts.ncpus) {
-			snprintf(buf, sizeof buf, "%d", t);
-			note(x, "%s threads (more than the CPUs in use)", buf);
+			size_t n = strlen(over);
+			snprintf(over + n, sizeof over - n, "%s%d", n ? ", " : "", t);
 			continue;
 		}
 		for (int j = 0; j < x->opts.nthreads; j++)
@@ -175,6 +175,8 @@ static void step_threads(struct experiment *x, const struct cfg_run *r)
 		if (!dup)
 			x->opts.threads[x->opts.nthreads++] = t;
 	}
+	if (over[0])
+		note(x, "%s threads (more than the CPUs in use)", over);
 }
 
 static void step_places(struct experiment *x, const struct cfg_run *r, const struct topo *t)
@@ -281,11 +283,13 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 		size_t used = strnlen(skipped, len);
 
 		rc = step(&xs[*n], &presets->runs[p->first_run + i], arch, base, reps, t, &runs, e);
+		/* a step that runs in part (helm2020's 16 threads on 2 CPUs, molka2017's remote memory on one
+		   NUMA node) says what it leaves out as one skipped whole does */
+		if (!rc && xs[*n].skipped[0] && used + 1 < len)
+			snprintf(skipped + used, len - used, "%s%s%s here: %s", used ? "\n" : "",
+				 runs ? "part of " : "", xs[*n].name, xs[*n].skipped);
 		if (!rc && runs)
 			(*n)++;
-		else if (!rc && used + 1 < len)
-			snprintf(skipped + used, len - used, "%s%s here: %s", used ? "\n" : "", xs[*n].name,
-				 xs[*n].skipped);
 	}
 	if (rc) {
 		/* the failed step too: its hypotheses may be built (xs is zeroed past it) */

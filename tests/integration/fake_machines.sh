@@ -108,6 +108,13 @@ check "no AVX-512: that step measures load.avx and not load.avx512" \
 	bash -c "grep -q ' load.avx ' '$TMP/prenoavx' && ! grep -q avx512 '$TMP/prenoavx'"
 check "no AVX-512: the run says it skips load.avx512 and why" \
 	grep -q "skipping load.avx512: this CPU lacks their instructions" "$TMP/prenoavx.err"
+PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 >/dev/null 2>"$TMP/preonce.err"
+check "no AVX-512: the variants molka2017's steps skip are named once, though each step skips them" \
+	test "$(grep -c 'skipping load.avx512, .*: this CPU lacks' "$TMP/preonce.err")" = 1
+# A step that runs in part says what it leaves out, as one skipped whole does.
+"$PMUCHECK" run --dry-run --preset helm2020 --cpus 0 >/dev/null 2>"$TMP/prepart.err"
+check "a preset step that runs in part says what it leaves out" grep -q \
+	"skipping part of helm2020.delay here: 2, 4, 8, 16 threads (more than the CPUs in use)" "$TMP/prepart.err"
 # A step whose every kernel needs AVX-512 is skipped whole, with the reason, and the preset's other steps run.
 sed -i 's/^kernels = load.avx512 load.avx$/kernels = load.avx512/' "$TMP/cfgdir/presets.ini"
 PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
