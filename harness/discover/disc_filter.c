@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "disc.h"
+#include "num.h"
 
 /* Words in an event's name (case ignored) that put it in the memory hierarchy or its stalls. Intel's
    names (L1D, L2_RQSTS, OFFCORE_RESPONSE, OCR, MEM_LOAD_RETIRED, CYCLE_ACTIVITY, RESOURCE_STALLS),
@@ -96,9 +98,24 @@ static bool any_match(const char *patterns, const char *a, const char *b)
 	return disc_patterns_match(patterns, a) || (b && disc_patterns_match(patterns, b));
 }
 
+/* Whether a --pmu pattern takes the PMU: by fnmatch, or where the pattern is a box wildcard ("uncore_imc_*")
+   and the PMU the one box the kernel names without a number ("uncore_imc" of a client CPU), as a config's
+   box wildcard takes it (num_wild_unnumbered). */
+static bool pmu_matches(const char *patterns, const char *pmu)
+{
+	char buf[1024], one[256], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", patterns);
+	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (!fnmatch(p, pmu, FNM_CASEFOLD) ||
+		    (num_wild_unnumbered(p, one, sizeof one) && !strcasecmp(one, pmu)))
+			return true;
+	return false;
+}
+
 static bool keep(const struct disc_cand *c, const struct disc_filter *f)
 {
-	if (f->pmus && c->origin != DISC_GIVEN && !any_match(f->pmus, c->pmu, NULL))
+	if (f->pmus && c->origin != DISC_GIVEN && !pmu_matches(f->pmus, c->pmu))
 		return false;
 	if (f->only)
 		return c->origin == DISC_GIVEN || any_match(f->only, c->name, c->spec);

@@ -271,6 +271,18 @@ assert imc[4] == "0x304" and imc[7] == "6.10352e-05" and imc[8] == "MiB", imc
 assert "1 uncore" in out
 PY
 
+# A client CPU's memory controller is one box, which the kernel names without a number: --pmu's box wildcard
+# takes it, as a config's does.
+fs1="$TMP/sysfs1"
+mkdir -p "$fs1/uncore_imc/format" "$fs1/uncore_imc/events"
+echo 17 >"$fs1/uncore_imc/type"; echo 0 >"$fs1/uncore_imc/cpumask"
+cp "$fs/cpu/format/"* "$fs1/uncore_imc/format/"
+echo event=0xff,umask=0x00 >"$fs1/uncore_imc/events/data_reads"
+"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs1" --list --pmu 'uncore_imc_*' \
+	>"$TMP/sysfs1.out" 2>&1
+check "--pmu 'uncore_imc_*' takes a client CPU's one unnumbered uncore_imc" \
+	grep -q "	uncore_imc/data_reads/	uncore_imc	" "$TMP/sysfs1.out"
+
 # End to end with software events standing in for hardware ones, plus a forced Zen 3 table whose events
 # this machine cannot count (a machine without a PMU): page faults found exact per page, the hardware
 # events not measured with the reason, the config written, reloaded, and copied with --write.
