@@ -263,11 +263,15 @@ static void read_caches(json_t *caches, struct machine *m)
 	json_array_foreach(caches, i, c)
 	{
 		struct machine_cache *mc = &m->caches[m->ncaches];
+		json_t *inclusive = json_object_get(c, "inclusive");
 		if (m->ncaches == sizeof m->caches / sizeof m->caches[0])
 			break;
 		mc->level = (int)number(c, "level", 0);
 		text(c, "type", mc->type, sizeof mc->type);
 		mc->size = number(c, "size", 0);
+		if (mc->level >= 1 && mc->level <= MACHINE_NCACHE && json_is_boolean(inclusive))
+			m->inclusion[mc->level - 1] = json_is_true(inclusive) ? LEVEL_INCLUSIVE
+									      : LEVEL_NOT_INCLUSIVE;
 		m->ncaches++;
 	}
 }

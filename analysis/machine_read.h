@@ -99,6 +99,9 @@ struct machine {
 	   (at most threads_max); 0 when machine.json does not say. A point of N threads gets
 	   limit / min(N, sharers) each, as the run's plan gave it (harness topo_cache_share). */
 	int sharers[MACHINE_NCACHE];
+	/* Whether each cache holds the lines of the levels below it (topology.caches[].inclusive; UNKNOWN
+	   where machine.json does not say): a point's level is reckoned from it as the run's plan was. */
+	enum level_inclusion inclusion[MACHINE_NCACHE];
 	char disagreements[MACHINE_NDISAGREEMENTS][512];
 	unsigned ndisagreements;
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */

@@ -13,6 +13,16 @@ enum level {
 	LEVEL_NONE = -1, /* not a level name */
 };
 
+/* Whether a cache holds every line of the levels below it: EDX bit 1 of its CPUID leaf 4 (Intel) or 0x8000001D
+   (AMD) subleaf, which hwloc's x86 backend records as the info "Inclusive" ("1" or "0") of each cache object
+   (hwloc/topology-x86.c), and machine.json as topology.caches[].inclusive. UNKNOWN, what a zeroed struct
+   holds, where neither says (hwloc without the x86 backend, a synthetic topology, files written before). */
+enum level_inclusion {
+	LEVEL_INCLUSION_UNKNOWN,
+	LEVEL_INCLUSIVE,
+	LEVEL_NOT_INCLUSIVE,
+};
+
 /* The level's name; "" for LEVEL_NONE or anything out of range. */
 const char *level_name(enum level l);
 

@@ -9,6 +9,16 @@
 
 #include "topo.h"
 
+/* hwloc's "Inclusive" info of a cache object (common/level.h says where it comes from). */
+static enum level_inclusion cache_inclusion(hwloc_obj_t o)
+{
+	const char *v = hwloc_obj_get_info_by_name(o, "Inclusive");
+
+	if (v && !strcmp(v, "1"))
+		return LEVEL_INCLUSIVE;
+	return v && !strcmp(v, "0") ? LEVEL_NOT_INCLUSIVE : LEVEL_INCLUSION_UNKNOWN;
+}
+
 static void load_caches(struct topo *t)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)t->cpus[0]);
@@ -30,6 +40,7 @@ static void load_caches(struct topo *t)
 		c->npus = (unsigned)hwloc_bitmap_weight(o->cpuset);
 		c->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_CORE);
 		hwloc_bitmap_list_snprintf(c->cpus, sizeof c->cpus, o->cpuset);
+		c->inclusion = cache_inclusion(o);
 		if (c->level > t->ncaches)
 			t->ncaches = c->level;
 	}
@@ -518,6 +529,14 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* What `info` says of a cache's inclusion: nothing for an L1, which has no level below it to include. */
+static const char *inclusion_words(const struct topo_cache *c)
+{
+	if (c->level < 2 || c->inclusion == LEVEL_INCLUSION_UNKNOWN)
+		return "";
+	return c->inclusion == LEVEL_INCLUSIVE ? ", inclusive" : ", not inclusive";
+}
+
 void topo_print(const struct topo *t, FILE *f)
 {
 	char b[32], usable[256];
@@ -532,8 +551,8 @@ void topo_print(const struct topo *t, FILE *f)
 		const struct topo_cache *c = &t->caches[i];
 		if (!c->level)
 			continue;
-		fprintf(f, "cache L%d        %s, %u-byte lines, shared by PUs %s (%u)\n", c->level,
-			human(c->size, b, sizeof b), c->line, c->cpus, c->npus);
+		fprintf(f, "cache L%d        %s, %u-byte lines, shared by PUs %s (%u)%s\n", c->level,
+			human(c->size, b, sizeof b), c->line, c->cpus, c->npus, inclusion_words(c));
 	}
 }
 
@@ -544,13 +563,16 @@ json_t *topo_json(const struct topo *t)
 
 	for (int i = 0; i < t->ncaches; i++) {
 		const struct topo_cache *c = &t->caches[i];
+		json_t *one;
 		if (!c->level)
 			continue;
-		json_array_append_new(caches,
-				      json_pack("{s:i, s:s, s:I, s:i, s:s, s:i}", "level", c->level, "type",
-						c->level == 1 ? "data" : "unified", "size",
-						(json_int_t)c->size, "line", (int)c->line, "cpus", c->cpus,
-						"pus_sharing", (int)c->npus));
+		one = json_pack("{s:i, s:s, s:I, s:i, s:s, s:i}", "level", c->level, "type",
+				c->level == 1 ? "data" : "unified", "size", (json_int_t)c->size, "line",
+				(int)c->line, "cpus", c->cpus, "pus_sharing", (int)c->npus);
+		/* the analysis of the run sizes its levels from it as the plan did (common/level.h) */
+		if (c->inclusion != LEVEL_INCLUSION_UNKNOWN)
+			json_object_set_new(one, "inclusive", json_boolean(c->inclusion == LEVEL_INCLUSIVE));
+		json_array_append_new(caches, one);
 	}
 	hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
 	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:o}", "sockets", t->sockets, "cores", t->cores,

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "level.h"
 
 #define TOPO_MAX_CPUS 1024
 #define TOPO_MAX_LEVELS 4
@@ -22,6 +23,7 @@ struct topo_cache {
 	unsigned npus;     /* PUs sharing one instance */
 	unsigned ncores;   /* cores sharing it (hwloc's cores under it; 0: not known, npus / smt stands in) */
 	char cpus[128];    /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
+	enum level_inclusion inclusion; /* hwloc's info "Inclusive" of the cache (common/level.h) */
 };
 
 struct topo {

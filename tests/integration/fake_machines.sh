@@ -29,6 +29,26 @@ check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and 
 	"$TMP/skx28"
 check "Skylake-SP socket: one thread still has its L3 points, and is not named" \
 	bash -c 'grep -Eq " 1 thr .* L3 " "$1" && ! grep -q "L3 with 1 threads" "$1"' _ "$TMP/skx28"
+# The same socket as hwloc's x86 backend gives it, its L3 saying from CPUID that it is not inclusive
+# (tests/tools/inclusive_xml.c): info and the topology of machine.json (info --json's) say so, and a
+# synthetic topology, which says nothing of it, has no such member.
+skx_synthetic="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2"
+if "$TOP/${BUILD:-build}/tests/tools/inclusive_xml" "$skx_synthetic" 0 "$TMP/skx-victim.xml" &&
+	"$TOP/${BUILD:-build}/tests/tools/inclusive_xml" "$skx_synthetic" 1 "$TMP/skx-inclusive.xml"; then
+	HWLOC_XMLFILE="$TMP/skx-victim.xml" "$PMUCHECK" info >"$TMP/skxv.info" 2>&1
+	check "Skylake-SP socket, L3 not inclusive: info says so" \
+		grep -q "^cache L3 .*shared by PUs 0-55 (56), not inclusive$" "$TMP/skxv.info"
+	HWLOC_XMLFILE="$TMP/skx-victim.xml" "$PMUCHECK" info --json >"$TMP/skxv.json" 2>/dev/null
+	check "Skylake-SP socket, L3 not inclusive: machine.json's topology has its L3 inclusive false" \
+		python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["topology"]["caches"]
+assert [x.get("inclusive") for x in c] == [None, None, False], c' "$TMP/skxv.json"
+	HWLOC_SYNTHETIC="$skx_synthetic" "$PMUCHECK" info --json >"$TMP/skxs.json" 2>/dev/null
+	check "a synthetic topology: machine.json's caches have no inclusive member" \
+		python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["topology"]["caches"]
+assert len(c) == 3 and not any("inclusive" in x for x in c), c' "$TMP/skxs.json"
+else
+	notok "Skylake-SP socket: tests/tools/inclusive_xml writes its topology" "see above"
+fi
 # hwloc reporting no data cache (a VM that hides the CPUID cache leaves): said, and every point is DRAM
 HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k,256M \
 	--prefetch on >"$TMP/nocache" 2>&1
