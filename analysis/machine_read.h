@@ -97,7 +97,8 @@ struct machine {
 	double reported[MACHINE_NCACHE], measured[MACHINE_NCACHE];
 	/* Cores sharing each cache, from levels.reported / levels.reported_all_threads at threads_max
 	   (at most threads_max); 0 when machine.json does not say. A point of N threads gets
-	   limit / min(N, sharers) each, as the run's plan gave it (harness topo_cache_share). */
+	   limit / min(N, sharers) each, as the run's plan gave it (harness topo_cache_capacity; an L3 not
+	   inclusive adds it to the L2's: common/level_capacity.h). */
 	int sharers[MACHINE_NCACHE];
 	/* Whether each cache holds the lines of the levels below it (topology.caches[].inclusive; UNKNOWN
 	   where machine.json does not say): a point's level is reckoned from it as the run's plan was. */

@@ -1,10 +1,13 @@
 /* point_level.c — assigns levels from sizes. A point's footprint per thread is compared with each
- * cache's share per thread at the point's thread count (a socket's L3 shared by 12 threads gives each a
- * twelfth), from the measured limits where machine.json has them; points on a boundary are dropped.
+ * cache's capacity per thread at the point's thread count (a socket's L3 shared by 12 threads gives each a
+ * twelfth; one not inclusive of the L2 adds that twelfth to the L2: common/level_capacity.h), from the
+ * measured limits where machine.json has them; points on a boundary are dropped.
  * Where machine.json does not say how many cores share a cache, a point of several threads takes the
  * `level` its run recorded (the run knew the topology). */
+#include <limits.h>
 #include <string.h>
 
+#include "level_capacity.h"
 #include "point_level.h"
 
 const char *const pf_names[PF_COUNT] = {"on", "off", "partial", "uncontrolled"};
@@ -34,12 +37,15 @@ static enum point_level dram_level(const char *placement)
 	return LV_DRAM_OTHER;
 }
 
-/* The cache share of each of `threads` threads. */
+/* The bytes of cache level `level` each of `threads` threads can keep, by the rule the run's plan sized its
+   points with (common/level_capacity.h). */
 static double share(const struct machine *m, int level, int64_t threads)
 {
-	int64_t k = m->sharers[level] < threads ? m->sharers[level] : threads;
+	struct level_cache c[MACHINE_NCACHE];
 
-	return m->limit[level] / (double)(k > 1 ? k : 1);
+	for (int l = 0; l <= level; l++)
+		c[l] = (struct level_cache){m->limit[l], m->measured[l] > 0, m->sharers[l], m->inclusion[l]};
+	return level_capacity(c, (enum level)level, threads > INT_MAX ? INT_MAX : (int)threads);
 }
 
 enum point_level point_level_assign(const struct machine *m, const struct raw_row *row)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level_capacity.h"
 #include "topo.h"
 
 /* hwloc's "Inclusive" info of a cache object (common/level.h says where it comes from). */
@@ -150,24 +151,61 @@ void topo_free(struct topo *t)
 	t->usable = NULL;
 }
 
+/* Cores sharing one instance of c: hwloc's count, since PUs per core differ between cores on a hybrid CPU or
+   with a sibling offline (a P-core's L1 is its own, though two of its PUs share it). */
+static unsigned sharers(const struct topo *t, const struct topo_cache *c)
+{
+	unsigned n = c->ncores ? c->ncores : c->npus / (unsigned)(t->smt > 0 ? t->smt : 1);
+
+	return n < 1 ? 1 : n;
+}
+
 static uint64_t share(const struct topo *t, int level, int threads, int use_measured)
 {
 	const struct topo_cache *c;
 	uint64_t size;
-	unsigned sharers;
+	unsigned k;
 
 	if (level < 1 || level > t->ncaches)
 		return 0;
 	c = &t->caches[level - 1];
 	size = use_measured && c->measured ? c->measured : c->size;
-	/* cores sharing it: hwloc's count, since PUs per core differ between cores on a hybrid CPU or with a
-	   sibling offline (a P-core's L1 is its own, though two of its PUs share it) */
-	sharers = c->ncores ? c->ncores : c->npus / (unsigned)(t->smt > 0 ? t->smt : 1);
-	if (sharers < 1)
-		sharers = 1;
-	if ((unsigned)threads < sharers)
-		sharers = (unsigned)threads;
-	return size / sharers;
+	k = sharers(t, c);
+	if ((unsigned)threads < k)
+		k = (unsigned)threads;
+	return size / k;
+}
+
+/* Levels 1..level of t as common/level_capacity.h takes them, with the sizes topo_cache_share takes. */
+static void capacity_levels(const struct topo *t, int level, struct level_cache *c)
+{
+	for (int l = 0; l < level; l++)
+		c[l] = (struct level_cache){
+			.size = (double)(t->caches[l].measured ? t->caches[l].measured : t->caches[l].size),
+			.measured = t->caches[l].measured != 0,
+			.sharers = (int)sharers(t, &t->caches[l]),
+			.inclusion = t->caches[l].inclusion,
+		};
+}
+
+uint64_t topo_cache_capacity(const struct topo *t, int level, int threads)
+{
+	struct level_cache c[TOPO_MAX_LEVELS];
+
+	if (level < 1 || level > t->ncaches)
+		return 0;
+	capacity_levels(t, level, c);
+	return (uint64_t)level_capacity(c, (enum level)(level - 1), threads);
+}
+
+uint64_t topo_cache_alone(const struct topo *t, int level, uint64_t per_thread, int threads)
+{
+	struct level_cache c[TOPO_MAX_LEVELS];
+
+	if (level < 1 || level > t->ncaches)
+		return per_thread;
+	capacity_levels(t, level, c);
+	return (uint64_t)level_capacity_alone(c, (enum level)(level - 1), (double)per_thread, threads);
 }
 
 uint64_t topo_cache_share(const struct topo *t, int level, int threads)

@@ -50,6 +50,13 @@ void topo_free(struct topo *t);
 /* Bytes of the level-`level` cache one thread may use when `threads` threads share it (the measured size
    when the latency probe found the level smaller than reported). */
 uint64_t topo_cache_share(const struct topo *t, int level, int threads);
+/* Bytes of the level-`level` cache each of `threads` threads can keep, by common/level_capacity.h's rule
+   from the sizes topo_cache_share takes: its share, or for an L3 that is not inclusive the L2's with its
+   part of the L3. The plan sizes and labels its points with it. */
+uint64_t topo_cache_capacity(const struct topo *t, int level, int threads);
+/* The working set one thread alone fills the level-`level` cache with as `threads` threads of `per_thread`
+   bytes each fill one instance of it (common/level_capacity.h level_capacity_alone). */
+uint64_t topo_cache_alone(const struct topo *t, int level, uint64_t per_thread, int threads);
 /* The same from hwloc's reported size alone, whatever the probe found (machine.json levels.reported). */
 uint64_t topo_reported_share(const struct topo *t, int level, int threads);
 /* The CPUs of a run by default: one usable PU per core (the core's first usable one) of the socket that

@@ -33,7 +33,7 @@ static const double dram_mults_quick[] = {4};
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
 	for (int l = LEVEL_L1; l < LEVEL_DRAM && l < t->ncaches; l++)
-		if (working_set <= topo_cache_share(t, l + 1, threads)) /* topo numbers caches from 1 */
+		if (working_set <= topo_cache_capacity(t, l + 1, threads)) /* topo numbers caches from 1 */
 			return (enum level)l;
 	return LEVEL_DRAM;
 }
@@ -45,7 +45,7 @@ int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads)
 	   boundary, which matters where a shared L3's part per thread is smaller than a private L2 (16
 	   threads of an Emerald Rapids guest whose L3 held 11.6 MiB: 741 KiB each, L2 2 MiB) */
 	for (int l = LEVEL_L1; l < LEVEL_DRAM && l < t->ncaches; l++) {
-		uint64_t share = topo_cache_share(t, l + 1, threads);
+		uint64_t share = topo_cache_capacity(t, l + 1, threads);
 		if (level_on_boundary((double)working_set, (double)share))
 			return 1;
 		if (working_set <= share)
@@ -118,8 +118,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		return o->nsizes;
 	}
 	for (int l = 1; l <= t->ncaches; l++) {
-		uint64_t share = topo_cache_share(t, l, threads);
-		uint64_t below = l > 1 ? topo_cache_share(t, l - 1, threads) : 0;
+		uint64_t share = topo_cache_capacity(t, l, threads);
+		uint64_t below = l > 1 ? topo_cache_capacity(t, l - 1, threads) : 0;
 		int first = n;
 		if (l < t->ncaches && share > largest)
 			largest = share;
@@ -356,10 +356,12 @@ static int sweeps_levels(const struct gen *g, int threads)
 	return 0;
 }
 
-/* Cache levels the sweep has no point in at a thread count, for the user: where a shared level's part per
-   thread is not clear of the private level below it (all 28 cores of a Skylake-SP: 1.375 MiB of L3
-   each over a 1 MiB L2; 56 of a Sapphire Rapids: 1.875 MiB over 2 MiB), no size is in it, and
-   the run would otherwise measure that level with one thread only without saying so. */
+/* Cache levels the sweep has no point in at a thread count, for the user: where a shared level's capacity per
+   thread (topo_cache_capacity) is not clear of the private level below it, no size is in it, and the run
+   would otherwise measure that level with one thread only without saying so. So with all 28 cores of a
+   Skylake-SP whose L3 is taken as inclusive (1.375 MiB each over a 1 MiB L2: hwloc said nothing of it) and
+   with all 56 of a Sapphire Rapids even though its L3 is not (1.875 MiB each beside a 2 MiB L2: 3.875 MiB,
+   whose 3/4 is short of 1.5x the L2). */
 static void note_levels_without_point(const struct gen *g)
 {
 	for (int ti = 0; ti < g->o->nthreads && !g->o->nsizes; ti++) {
@@ -376,16 +378,20 @@ static void note_levels_without_point(const struct gen *g)
 		/* from L2: L1 has no level below it to crowd it out */
 		for (int l = LEVEL_L2; l < LEVEL_DRAM && l < g->t->ncaches; l++) {
 			size_t len = strlen(g->p->no_level);
+			uint64_t part = topo_cache_capacity(g->t, l + 1, threads);
+			const char *below = level_name((enum level)(l - 1));
+			char with[64] = "";
 			if ((seen & LEVEL_BIT(l)) || (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(l))))
 				continue;
+			if (part != topo_cache_share(g->t, l + 1, threads))
+				snprintf(with, sizeof with, " with the %s's, which it does not include",
+					 below);
 			snprintf(g->p->no_level + len, sizeof g->p->no_level - len,
-				 "%s%s with %d threads (each thread's part of it, %llu KiB, is not clear of "
-				 "the %s's "
-				 "%llu KiB below)",
+				 "%s%s with %d threads (each thread's part of it, %llu KiB%s, "
+				 "is not clear of the %s's %llu KiB below)",
 				 len ? "; " : "", level_name((enum level)l), threads,
-				 (unsigned long long)(topo_cache_share(g->t, l + 1, threads) >> 10),
-				 level_name((enum level)(l - 1)),
-				 (unsigned long long)(topo_cache_share(g->t, l, threads) >> 10));
+				 (unsigned long long)(part >> 10), with, below,
+				 (unsigned long long)(topo_cache_capacity(g->t, l, threads) >> 10));
 		}
 	}
 }

@@ -17,12 +17,7 @@ double level_check_past_ns(const struct levels_probe *p)
 
 uint64_t level_check_bytes(const struct topo *t, uint64_t per_thread, int threads)
 {
-	int l = level_check_level(t) + 1; /* topo numbers caches from 1 */
-	uint64_t all = topo_cache_share(t, l, threads);
-	/* the threads that share one cache: the share of one over the share of each */
-	uint64_t sharers = all ? (topo_cache_share(t, l, 1) + all / 2) / all : 1;
-
-	return per_thread * (sharers ? sharers : 1);
+	return topo_cache_alone(t, level_check_level(t) + 1, per_thread, threads); /* topo numbers from 1 */
 }
 
 uint64_t level_check_point(const struct topo *t, const struct plan_point *pt)

@@ -66,7 +66,8 @@ enum level level_check_level(const struct topo *t);
 double level_check_past_ns(const struct levels_probe *p);
 
 /* The working set a check of a point of `threads` threads with `per_thread` bytes each chases: that of
-   the threads sharing one last-level cache (topo_cache_share's count). */
+   the threads sharing one last-level cache, as one thread alone fills it (topo_cache_alone: an L3 not
+   inclusive holds what they keep past their L2s, and the chasing thread's own L2 the rest). */
 uint64_t level_check_bytes(const struct topo *t, uint64_t per_thread, int threads);
 
 /* The working set a check of plan point pt chases (level_check_bytes); 0 when pt is not checked: not of

@@ -20,8 +20,9 @@ check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
-# A Skylake-SP socket (28 cores, 38.5 MiB of L3, 1 MiB of L2 each): 28 threads' parts of the L3 (1.375 MiB) are
-# not clear of the L2, so the sweep has no L3 point with them, and the plan says so rather than leaving it out.
+# A Skylake-SP socket (28 cores, 38.5 MiB of L3, 1 MiB of L2 each) whose L3 hwloc does not say is not inclusive
+# (a synthetic topology): 28 threads' parts of the L3 (1.375 MiB) are not clear of the L2, so the sweep has no
+# L3 point with them, and the plan says so rather than leaving it out.
 HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
 	"$PMUCHECK" run --dry-run --kernels load.avx --prefetch on >"$TMP/skx28" 2>&1
 check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and why" grep -q \
@@ -46,6 +47,18 @@ assert [x.get("inclusive") for x in c] == [None, None, False], c' "$TMP/skxv.jso
 	check "a synthetic topology: machine.json's caches have no inclusive member" \
 		python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["topology"]["caches"]
 assert len(c) == 3 and not any("inclusive" in x for x in c), c' "$TMP/skxs.json"
+	# each of 28 threads keeps its L2 and its part of an L3 not inclusive together (common/level_capacity.h):
+	# the plan has an L3 point with all of them and names no level without a point; an inclusive L3 of that
+	# shape has none, and the plan still says so
+	HWLOC_XMLFILE="$TMP/skx-victim.xml" "$PMUCHECK" run --dry-run --kernels load.avx --prefetch on \
+		>"$TMP/skxv28" 2>&1
+	check "Skylake-SP socket, L3 not inclusive: the plan has an L3 point with 28 threads, and no note" \
+		bash -c 'grep -Eq " 28 thr .* L3 " "$1" && ! grep -q "no point in" "$1"' _ "$TMP/skxv28"
+	HWLOC_XMLFILE="$TMP/skx-inclusive.xml" "$PMUCHECK" run --dry-run --kernels load.avx --prefetch on \
+		>"$TMP/skxi28" 2>&1
+	check "Skylake-SP socket, L3 inclusive: no L3 point with 28 threads, and the plan says so" \
+		bash -c '! grep -Eq " 28 thr .* L3 " "$1" && grep -q "no point in L3 with 28 threads" "$1"' _ \
+		"$TMP/skxi28"
 else
 	notok "Skylake-SP socket: tests/tools/inclusive_xml writes its topology" "see above"
 fi

@@ -72,6 +72,24 @@ static void test_chases_the_working_set_of_the_threads_sharing_the_cache(void **
 	assert_int_equal(level_check_bytes(&t, 3 << 20, 2), 3 << 20);
 }
 
+/* An L3 not inclusive of the L2 holds what each thread keeps past its L2 (common/level_capacity.h): the
+   chase of a Skylake-SP socket's 28-thread L3 point of 1.6 MiB each is the L3's 28 x 0.6 MiB beside the
+   chasing thread's own 1 MiB of L2, 17.8 MiB, where all 28 x 1.6 MiB (44.8 MiB) would pass the L3 and that
+   L2 together and call every such point past the level. */
+static void test_a_victim_l3_is_chased_past_the_l2s(void **state)
+{
+	struct topo t;
+	uint64_t each = 1638u << 10;
+
+	(void)state;
+	caches(&t, 39424u << 10, 28);
+	t.caches[2].inclusion = LEVEL_NOT_INCLUSIVE;
+	assert_int_equal(level_check_bytes(&t, each, 28), (1u << 20) + (each - (1u << 20)) * 28);
+	assert_int_equal(level_check_bytes(&t, each, 1), each);
+	t.caches[2].inclusion = LEVEL_INCLUSIVE;
+	assert_int_equal(level_check_bytes(&t, each, 28), each * 28);
+}
+
 /* A point is past the level only when its chase before and the one after both were (at the latency or
    slower); past only before, it met a burst. The slowest counts the faster of a point's two chases.
    machine.json says nothing before the first point. */
@@ -141,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_checks_the_last_cache_level),
 		cmocka_unit_test(test_judges_by_where_the_probe_ended_the_level),
 		cmocka_unit_test(test_chases_the_working_set_of_the_threads_sharing_the_cache),
+		cmocka_unit_test(test_a_victim_l3_is_chased_past_the_l2s),
 		cmocka_unit_test(test_counts_points_past_before_and_after),
 		cmocka_unit_test(test_real_chase_measures_a_latency),
 	};

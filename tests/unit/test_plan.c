@@ -33,8 +33,8 @@ static int check(struct plan_opts *o, struct plan *p)
 	return rc ? rc : plan_build(o, &topo, p, &e);
 }
 
-/* No point of a load sweep sits within 25 % below a level's size or closer than 2x above the level below
-   (on this machine's levels, all wide enough for that), so no point straddles two levels. */
+/* No point of a load sweep sits within 25 % below a level's capacity or closer than 2x above the level
+   below (on this machine's levels, all wide enough for that), so no point straddles two levels. */
 static void test_sweep_keeps_clear_of_level_boundaries(void **state)
 {
 	struct plan_opts o = {0};
@@ -48,7 +48,7 @@ static void test_sweep_keeps_clear_of_level_boundaries(void **state)
 	for (int i = 0; i < p.npoints; i++) {
 		uint64_t ws = p.points[i].bytes * p.points[i].fam->arrays;
 		for (int l = 1; l <= topo.ncaches; l++) {
-			uint64_t share = topo_cache_share(&topo, l, 1);
+			uint64_t share = topo_cache_capacity(&topo, l, 1);
 			assert_false(ws > share * 3 / 4 && ws <= share);
 			assert_false(ws > share && ws < 2 * share);
 		}
@@ -214,7 +214,8 @@ static void test_a_fourth_level_has_no_boundary(void **state)
 /* A shared L3 whose part per thread is smaller than the private L2 (16 threads of an Emerald Rapids guest
    whose L3 held 11.6 MiB: 741 KiB each, L2 2 MiB): a set inside L2 is on no boundary of L3's, as the
    analysis (analysis/point_level.c) takes it; the --quick plan's 16-thread L2 point, 1 MiB, was marked
-   on L3's and left out of the run's summary while the analysis kept it. Here an L3 of half the L2. */
+   on L3's and left out of the run's summary while the analysis kept it. Here an inclusive L3 of half the
+   L2 (one not inclusive would hold the L2's and its own: common/level_capacity.h). */
 static void test_a_set_inside_a_level_is_on_no_later_boundary(void **state)
 {
 	struct topo_cache saved = topo.caches[2];
@@ -228,6 +229,7 @@ static void test_a_set_inside_a_level_is_on_no_later_boundary(void **state)
 	topo.caches[2].npus = 1;
 	topo.caches[2].measured = 0;
 	topo.caches[2].size = l2 / 2;
+	topo.caches[2].inclusion = LEVEL_INCLUSIVE;
 	inside = plan_on_boundary(&topo, l2 * 6 / 10, 1);
 	inside_level = plan_level(&topo, l2 * 6 / 10, 1);
 	own = plan_on_boundary(&topo, l2 * 9 / 10, 1);
