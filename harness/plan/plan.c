@@ -138,7 +138,11 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	/* DRAM: the whole LLC of the socket several times over, split among the threads; and each thread's
 	   part as many times over its largest share of the levels below the LLC, which many threads of a
 	   small measured LLC would otherwise not pass (64 threads of the 32 MiB floor: 2 MiB each, a private
-	   L2 of Sapphire Rapids) */
+	   L2 of Sapphire Rapids), and over its own part of the LLC, which threads spread over several LLCs
+	   keep each (64 threads of a Zen 3 socket, eight 32 MiB L3s: 4.5 MiB each with the L2, where one
+	   L3 four times over split among them gave 2 MiB, an L3 point) */
+	if (t->ncaches && topo_cache_capacity(t, t->ncaches, threads) > largest)
+		largest = topo_cache_capacity(t, t->ncaches, threads);
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
 	for (int i = 0; i < ndm; i++)

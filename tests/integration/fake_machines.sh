@@ -20,6 +20,18 @@ check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+# A Zen 3 socket of eight CCXs (eight cores each sharing a 32 MiB L3): its 64 threads keep 4 MiB of L3 each
+# (with the L2, inclusion unknown here: 4 MiB), so its DRAM points need at least 16 MiB each; one L3 four times
+# over split among all 64 gave 2 MiB, which ran from L3 and left the plan with no DRAM point at 64 threads.
+HWLOC_SYNTHETIC="pack:1 numa:1 l3:8(size=32MiB) l2:8(size=512KiB) l1d:1(size=32KiB) core:1 pu:1" \
+	"$PMUCHECK" run --dry-run --kernels load.avx --prefetch on --threads 64 >"$TMP/zen3x8" 2>&1
+check "Zen 3 socket of eight L3s: its 64 threads have DRAM points, each past 4x their part of the L3" \
+	python3 - "$TMP/zen3x8" <<'PY'
+import re, sys
+rows = [l.split() for l in open(sys.argv[1]) if re.match(r" +\d+ +load.avx ", l)]
+dram = [int(r[5]) for r in rows if r[7] == "DRAM"]
+assert len(dram) == 2 and min(dram) >= 16 << 20, dram
+PY
 # A Skylake-SP socket (28 cores, 38.5 MiB of L3, 1 MiB of L2 each) whose L3 hwloc does not say is not inclusive
 # (a synthetic topology): 28 threads' parts of the L3 (1.375 MiB) are not clear of the L2, so the sweep has no
 # L3 point with them, and the plan says so rather than leaving it out.
