@@ -97,6 +97,8 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 	read_sharers(levels, m);
 	m->ndisagreements = texts(json_object_get(levels, "disagreements"), m->disagreements[0],
 				  sizeof m->disagreements[0], MACHINE_NDISAGREEMENTS);
+	m->nwithout_point = texts(json_object_get(levels, "without_point"), m->without_point[0],
+				  sizeof m->without_point[0], MACHINE_NWITHOUT_POINT);
 	curve = json_object_get(levels, "latency_curve");
 	if (json_array_size(curve) && !(m->latency = calloc(json_array_size(curve), sizeof *m->latency)))
 		return err_set(e, E_RUNTIME, "out of memory");

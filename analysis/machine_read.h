@@ -12,6 +12,7 @@
 #define MACHINE_NTEXT 8           /* preset references, PMU names kept (the first ones) */
 /* levels.disagreements kept: all a run writes (harness/run/levels.h, LEVELS_MAX_DISAGREEMENTS) */
 #define MACHINE_NDISAGREEMENTS 11
+#define MACHINE_NWITHOUT_POINT 8
 #define MACHINE_CYCLES RQ_COUNT /* a hypothesis' quantity "cycles" (not a volume of raw.csv) */
 
 /* The places and prefetcher states a hypothesis names, as bits 1 << these. */
@@ -104,6 +105,9 @@ struct machine {
 	   where machine.json does not say): a point's level is reckoned from it as the run's plan was. */
 	enum level_inclusion inclusion[MACHINE_NCACHE];
 	char disagreements[MACHINE_NDISAGREEMENTS][512];
+	/* levels.without_point: a level and thread count the plan had no point in, per experiment */
+	char without_point[MACHINE_NWITHOUT_POINT][512];
+	unsigned nwithout_point;
 	unsigned ndisagreements;
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
 	unsigned nlatency;

@@ -296,6 +296,9 @@ static void list_levels(FILE *f, const struct machine *m)
 
 	for (unsigned i = 0; i < m->ndisagreements; i++)
 		fprintf(f, "- **Cache level limits in doubt**: %s.\n", m->disagreements[i]);
+	/* where the peaks have no all-thread figure of a level, the reader learns why */
+	for (unsigned i = 0; i < m->nwithout_point; i++)
+		fprintf(f, "- **No point in a cache level**: %s.\n", m->without_point[i]);
 	for (int l = 0; l < MACHINE_NCACHE; l++)
 		measured |= m->measured[l] > 0;
 	if (!measured && !m->nlatency)

@@ -183,10 +183,10 @@ static json_t *experiment_plan_json(const struct experiment *x, int first)
 	}
 	for (unsigned k = 0; k < x->ev.nfixed; k++)
 		json_array_append_new(fixed, json_string(x->ev.fixed[k].spec));
-	return json_pack("{s:o, s:o, s:o, s:i, s:o, s:o, s:i}", "name", str_or_null(x->name),
-			 "skipped_variants", str_or_null(x->plan.skipped), "points", points, "groups",
-			 (int)x->ev.plan.ngroups, "events", events, "fixed_events", fixed, "most_reps",
-			 x->reps);
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:i}", "name", str_or_null(x->name),
+			 "skipped_variants", str_or_null(x->plan.skipped), "levels_without_point",
+			 str_or_null(x->plan.no_level), "points", points, "groups", (int)x->ev.plan.ngroups,
+			 "events", events, "fixed_events", fixed, "most_reps", x->reps);
 }
 
 /* --dry-run --json: the facts print_plan and say_skipped give, as one object (docs/results-format.md). */
@@ -236,13 +236,26 @@ static void say_skipped(const struct run_job *j, const struct topo *t)
 	}
 }
 
-/* The cache levels the final plan (after the level probe) has no point in at some thread count. */
-static void say_levels_without_point(const struct run_job *j)
+/* The cache levels the final plan (after the level probe) has no point in at some thread count: on stderr,
+   and for machine.json (levels.without_point, which report.md lists), "STEP: L3 with 56 threads (...)". */
+static json_t *say_levels_without_point(const struct run_job *j)
 {
+	json_t *all = json_array();
+
 	for (int i = 0; i < j->nxs; i++)
-		if (j->xs[i].plan.no_level[0])
+		if (j->xs[i].plan.no_level[0]) {
 			fprintf(stderr, "pmucheck run: %s%sno point in %s\n", j->xs[i].name,
 				j->xs[i].name[0] ? ": " : "", j->xs[i].plan.no_level);
+			json_array_append_new(all,
+					      json_sprintf("%s%s%s", j->xs[i].name,
+							   j->xs[i].name[0] ? ": " : "",
+							   j->xs[i].plan.no_level));
+		}
+	if (!json_array_size(all)) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
 }
 
 /* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
@@ -690,7 +703,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (r)
 		return r;
-	say_levels_without_point(j);
+	j->mf.without_point = say_levels_without_point(j);
 	r = experiments_json(rc, j, &config, &preset, &counters, e);
 	if (r)
 		return r;
@@ -769,6 +782,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.prefetch);
 	json_decref(j->mf.counters);
 	json_decref(j->mf.probe);
+	json_decref(j->mf.without_point);
 	json_decref(j->mf.config);
 	json_decref(j->mf.preset);
 	json_decref(j->mf.disturbance);
@@ -806,7 +820,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
 		if (!r)
-			say_levels_without_point(j);
+			json_decref(say_levels_without_point(j));
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			say_cpu_limit(j, 0, most_threads(j, 0));
 		if (!r && rc->json)

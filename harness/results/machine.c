@@ -67,6 +67,8 @@ static json_t *levels_json(const struct machine_facts *m)
 	json_object_set_new(probe, "measured", topo_measured_json(m->topo));
 	if (m->levels_from)
 		json_object_set_new(probe, "from", json_string(m->levels_from));
+	if (m->without_point)
+		json_object_set(probe, "without_point", m->without_point);
 	return probe;
 }
 

@@ -21,10 +21,11 @@ struct machine_facts {
 	json_t *prefetch;       /* borrowed */
 	json_t *counters;       /* borrowed: events, groups, availability */
 	json_t *probe;          /* borrowed: the level probe (levels_json), NULL when not run */
-	json_t *config;         /* borrowed: the architecture config used */
-	json_t *preset;         /* borrowed: the preset run, NULL for a plain run */
-	json_t *disturbance;    /* borrowed: disturb_json over the measurements, NULL until they end */
-	int argc;               /* run's arguments (argv[0] = "run"), for --resume */
+	json_t *without_point; /* borrowed: the plan's levels with no point at some thread count, NULL: none */
+	json_t *config;        /* borrowed: the architecture config used */
+	json_t *preset;        /* borrowed: the preset run, NULL for a plain run */
+	json_t *disturbance;   /* borrowed: disturb_json over the measurements, NULL until they end */
+	int argc;              /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;
 	const char *levels_from; /* --levels-from DIR: whose measured level sizes the run took; else NULL */

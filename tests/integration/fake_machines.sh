@@ -42,6 +42,11 @@ check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and 
 	"$TMP/skx28"
 check "Skylake-SP socket: one thread still has its L3 points, and is not named" \
 	bash -c 'grep -Eq " 1 thr .* L3 " "$1" && ! grep -q "L3 with 1 threads" "$1"' _ "$TMP/skx28"
+HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
+	"$PMUCHECK" run --dry-run --json --kernels load.avx --prefetch on >"$TMP/skx28.json" 2>/dev/null
+check "Skylake-SP socket: --dry-run --json names it too (experiments[].levels_without_point)" \
+	python3 -c 'import json, sys; x = json.load(open(sys.argv[1]))["experiments"]
+assert [e["levels_without_point"][:19] for e in x] == ["L3 with 28 threads "], x' "$TMP/skx28.json"
 # The same socket as hwloc's x86 backend gives it, its L3 saying from CPUID that it is not inclusive
 # (tests/tools/inclusive_xml.c): info and the topology of machine.json (info --json's) say so, and a
 # synthetic topology, which says nothing of it, has no such member.
