@@ -147,12 +147,12 @@ static json_t *thresholds_json(void)
 			      "nnls_max_terms", THR_NNLS_MAX_TERMS, "nnls_min_coef", THR_NNLS_MIN_COEF);
 
 	json_object_update_new(t,
-			       json_pack("{s:f,s:f,s:f,s:i,s:f,s:f,s:f,s:f}", "outlier_sigmas",
+			       json_pack("{s:f,s:f,s:f,s:i,s:f,s:f,s:f,s:f,s:f}", "outlier_sigmas",
 					 THR_OUTLIER_SIGMAS, "outlier_min", THR_OUTLIER_MIN, "outlier_share",
 					 THR_OUTLIER_SHARE, "outlier_min_points", THR_OUTLIER_MIN_POINTS,
-					 "background_max", THR_BACKGROUND_MAX, "tie", THR_TIE,
-					 "max_events_per_cycle", THR_MAX_EVENTS_PER_CYCLE, "max_ghz",
-					 THR_MAX_GHZ));
+					 "unexplained_rate", THR_UNEXPLAINED_RATE, "background_max",
+					 THR_BACKGROUND_MAX, "tie", THR_TIE, "max_events_per_cycle",
+					 THR_MAX_EVENTS_PER_CYCLE, "max_ghz", THR_MAX_GHZ));
 	return t;
 }
 

@@ -13,7 +13,9 @@ void out_thresholds_md(FILE *f)
 		"group, the ratio count/quantity of each point (median of its repetitions); a minority (<= "
 		"%.0f "
 		"%% of a group of >= %d) further than %.0f robust sigmas and %.0f %% from the median is left "
-		"out; a background growing with time is subtracted where it makes the event hold better (it "
+		"out, as is one where the quantity is 0 and the event counts at %.0f %% or more of the "
+		"group's median rate; a background growing with time is subtracted where it makes the event "
+		"hold better (it "
 		"may explain at most %.0f %% of a count). *exact* = median ratio within %.0f %% of a simple "
 		"scale, spread within %.0f %%, R^2 >= %.3f; *approximate* = within %.0f %%, R^2 >= %.2f; "
 		"*overcounts/undercounts* = ratio consistent (spread within %.0f %%) but no simple scale, "
@@ -25,11 +27,11 @@ void out_thresholds_md(FILE *f)
 		"stuck at all ones are rejected. Sums: NNLS terms kept when they remove %.0f %% of the "
 		"residual, at most %d terms, coefficients >= 1/%.0f.\n",
 		THR_OUTLIER_SHARE * 100, THR_OUTLIER_MIN_POINTS, THR_OUTLIER_SIGMAS, THR_OUTLIER_MIN * 100,
-		THR_BACKGROUND_MAX * 100, THR_EXACT_ERROR * 100, THR_EXACT_ERROR * 100, THR_EXACT_R2,
-		THR_APPROX_ERROR * 100, THR_APPROX_R2, THR_APPROX_ERROR * 100, THR_RELATED_R2,
-		THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100, THR_MIN_POINTS, THR_NOISE_COUNTS,
-		THR_MAX_EVENTS_PER_CYCLE, THR_MAX_GHZ, THR_NNLS_GAIN * 100, THR_NNLS_MAX_TERMS,
-		1 / THR_NNLS_MIN_COEF);
+		THR_UNEXPLAINED_RATE * 100, THR_BACKGROUND_MAX * 100, THR_EXACT_ERROR * 100,
+		THR_EXACT_ERROR * 100, THR_EXACT_R2, THR_APPROX_ERROR * 100, THR_APPROX_R2,
+		THR_APPROX_ERROR * 100, THR_RELATED_R2, THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100,
+		THR_MIN_POINTS, THR_NOISE_COUNTS, THR_MAX_EVENTS_PER_CYCLE, THR_MAX_GHZ, THR_NNLS_GAIN * 100,
+		THR_NNLS_MAX_TERMS, 1 / THR_NNLS_MIN_COEF);
 }
 
 void out_csv_field(FILE *f, const char *s, int last)

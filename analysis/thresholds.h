@@ -29,6 +29,12 @@
 #define THR_OUTLIER_SHARE 0.25
 #define THR_OUTLIER_MIN_POINTS 5
 
+/* A point where the quantity is 0 but the event counts more than THR_NOISE_COUNTS, at THR_UNEXPLAINED_RATE
+   or more of the median rate (count per second) of its group's points with the quantity, is one the
+   quantity does not explain (verdict_eval.c bucket_ratios): it lies off any ratio, as an outlier. A
+   socket's background, a small fraction of the kernels' own rate, stays below it. */
+#define THR_UNEXPLAINED_RATE 0.10
+
 /* Background (verdict_background.c): a per-second offset is subtracted from an event's counts when
    that makes it hold on more points, or as many with a smaller error; it must explain at most
    THR_BACKGROUND_MAX of any held point's count (else the event counts time, not the quantity) and at

@@ -17,7 +17,7 @@ static double corrected(const struct samples *S, size_t i, double bg)
 
 /* Ratios of bucket b into tmp, sorted; returns how many. A point the predictor gives nothing (pred 0)
    has no ratio and is left out of every fit, but where the event counts there, above the noise floor and
-   at THR_OUTLIER_MIN of the rate of the bucket's other points or more, the predictor does not explain
+   at THR_UNEXPLAINED_RATE of the rate of the bucket's other points or more, the predictor does not explain
    it: *unexplained counts those points, which lie off any ratio (an event counted on one of two threads
    is chase_accesses on the one-thread chases, and counts the lines of every other kernel, whose chase
    accesses are 0). A background (socket traffic at a rate the kernels' own dwarfs) is no such count.
@@ -35,7 +35,7 @@ static size_t bucket_ratios(const struct samples *S, int b, double bg, double *t
 			if (S->s[i].t > 0)
 				rates[nr++] = corrected(S, i, bg) / S->s[i].t;
 		}
-	floor = nr ? THR_OUTLIER_MIN * stats_median_select(rates, nr) : INFINITY;
+	floor = nr ? THR_UNEXPLAINED_RATE * stats_median_select(rates, nr) : INFINITY;
 	for (size_t i = S->start[b]; k && i < S->start[b + 1]; i++) {
 		double y = corrected(S, i, bg);
 		*unexplained += !(S->pred[i] > 0) && y > THR_NOISE_COUNTS && S->s[i].t > 0 &&

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "disc.h"
 #include "num.h"
@@ -82,15 +81,27 @@ static int check_patterns(const char *option, const char *patterns, struct err *
 	return 0;
 }
 
-bool disc_patterns_match(const char *patterns, const char *s)
+/* Whether one of the comma-separated patterns takes s by `takes`. */
+static bool any_pattern(const char *patterns, const char *s,
+			bool (*takes)(const char *pattern, const char *s))
 {
 	char buf[1024], *save = NULL;
 
 	snprintf(buf, sizeof buf, "%s", patterns);
 	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (!fnmatch(p, s, FNM_CASEFOLD))
+		if (takes(p, s))
 			return true;
 	return false;
+}
+
+static bool fnmatches(const char *pattern, const char *s)
+{
+	return !fnmatch(pattern, s, FNM_CASEFOLD);
+}
+
+bool disc_patterns_match(const char *patterns, const char *s)
+{
+	return any_pattern(patterns, s, fnmatches);
 }
 
 static bool any_match(const char *patterns, const char *a, const char *b)
@@ -98,24 +109,16 @@ static bool any_match(const char *patterns, const char *a, const char *b)
 	return disc_patterns_match(patterns, a) || (b && disc_patterns_match(patterns, b));
 }
 
-/* Whether a --pmu pattern takes the PMU: by fnmatch, or where the pattern is a box wildcard ("uncore_imc_*")
-   and the PMU the one box the kernel names without a number ("uncore_imc" of a client CPU), as a config's
-   box wildcard takes it (num_wild_unnumbered). */
-static bool pmu_matches(const char *patterns, const char *pmu)
+/* A --pmu pattern takes a PMU by fnmatch, or, where it is a box wildcard ("uncore_imc_*"), the one box the
+   kernel names without a number ("uncore_imc" of a client CPU), as a config's box wildcard takes it. */
+static bool pmu_takes(const char *pattern, const char *pmu)
 {
-	char buf[1024], one[256], *save = NULL;
-
-	snprintf(buf, sizeof buf, "%s", patterns);
-	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (!fnmatch(p, pmu, FNM_CASEFOLD) ||
-		    (num_wild_unnumbered(p, one, sizeof one) && !strcasecmp(one, pmu)))
-			return true;
-	return false;
+	return fnmatches(pattern, pmu) || num_wild_is_unnumbered(pattern, pmu);
 }
 
 static bool keep(const struct disc_cand *c, const struct disc_filter *f)
 {
-	if (f->pmus && c->origin != DISC_GIVEN && !pmu_matches(f->pmus, c->pmu))
+	if (f->pmus && c->origin != DISC_GIVEN && !any_pattern(f->pmus, c->pmu, pmu_takes))
 		return false;
 	if (f->only)
 		return c->origin == DISC_GIVEN || any_match(f->only, c->name, c->spec);

@@ -391,9 +391,9 @@ static void note_levels_without_point(const struct gen *g)
 				snprintf(with, sizeof with, " with the %s's, which it does not include",
 					 below);
 			snprintf(g->p->no_level + len, sizeof g->p->no_level - len,
-				 "%s%s with %d threads (each thread's part of it, %llu KiB%s, "
+				 "%s%s with %d thread%s (each thread's part of it, %llu KiB%s, "
 				 "is not clear of the %s's %llu KiB below)",
-				 len ? "; " : "", level_name((enum level)l), threads,
+				 len ? "; " : "", level_name((enum level)l), threads, threads == 1 ? "" : "s",
 				 (unsigned long long)(part >> 10), with, below,
 				 (unsigned long long)(topo_cache_capacity(g->t, l, threads) >> 10));
 		}

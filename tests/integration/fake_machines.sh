@@ -42,6 +42,10 @@ check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and 
 	"$TMP/skx28"
 check "Skylake-SP socket: one thread still has its L3 points, and is not named" \
 	bash -c 'grep -Eq " 1 thr .* L3 " "$1" && ! grep -q "L3 with 1 threads" "$1"' _ "$TMP/skx28"
+HWLOC_SYNTHETIC="pack:1 numa:1 l3:1(size=1536KiB) l2:1(size=1MiB) l1d:1(size=32KiB) core:1 pu:1" \
+	"$PMUCHECK" run --dry-run --kernels load.gpr --prefetch on >"$TMP/l3one" 2>&1
+check "an L3 of 1.5x the L2 has no point with 1 thread, and says so in the singular" \
+	grep -q "no point in L3 with 1 thread (each thread's part of it, 1536 KiB" "$TMP/l3one"
 HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
 	"$PMUCHECK" run --dry-run --json --kernels load.avx --prefetch on >"$TMP/skx28.json" 2>/dev/null
 check "Skylake-SP socket: --dry-run --json names it too (experiments[].levels_without_point)" \
