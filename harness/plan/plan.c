@@ -3,7 +3,7 @@
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
  * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least) split among
- * the threads, and at 4x and 8x each thread's largest share below it, so no cache can hold them. */
+ * the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +121,7 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		uint64_t share = topo_cache_capacity(t, l, threads);
 		uint64_t below = l > 1 ? topo_cache_capacity(t, l - 1, threads) : 0;
 		int first = n;
-		if (l < t->ncaches && share > largest)
+		if (share > largest)
 			largest = share;
 		for (int i = 0; i < nfr; i++) {
 			uint64_t s = (uint64_t)(share * fr[i]);
@@ -141,8 +141,6 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	   L2 of Sapphire Rapids), and over its own part of the LLC, which threads spread over several LLCs
 	   keep each (64 threads of a Zen 3 socket, eight 32 MiB L3s: 4.5 MiB each with the L2, where one
 	   L3 four times over split among them gave 2 MiB, an L3 point) */
-	if (t->ncaches && topo_cache_capacity(t, t->ncaches, threads) > largest)
-		largest = topo_cache_capacity(t, t->ncaches, threads);
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
 	for (int i = 0; i < ndm; i++)
