@@ -282,28 +282,48 @@ int topo_default_cpus(const struct topo *t, int *cpus, int max)
 	return n;
 }
 
+/* Ends a list that hwloc cut at len - 1 characters after its last whole entry, with "...": a message names
+   no CPU that is not in the list (a cut "12" of "123"). */
+static void list_cut(char *list, size_t len)
+{
+	char *comma;
+
+	if (len < 4) {
+		list[0] = 0;
+		return;
+	}
+	list[len - 4] = 0;
+	comma = strrchr(list, ',');
+	strcpy(comma ? comma + 1 : list, "...");
+}
+
 int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, size_t len)
 {
 	hwloc_obj_t pu = n ? hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[0]) : NULL;
-	int kind = pu ? cpu_kind(t, pu->cpuset) : -1, unlike = 0;
+	int kind = pu ? cpu_kind(t, pu->cpuset) : -1, unlike;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	struct cache_shape first;
-	size_t used = 0;
 
 	if (len)
 		list[0] = 0;
-	if (!pu)
+	if (!pu || !set) {
+		hwloc_bitmap_free(set);
 		return 0;
+	}
 	cache_shape(pu, &first);
 	for (int i = 1; i < n; i++) {
 		hwloc_obj_t other = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
 		hwloc_obj_t core = other ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, other) : NULL;
-		if (!core || like_first(t, core, &first, kind))
-			continue;
-		if (used < len)
-			used += (size_t)snprintf(list + used, len - used, "%s%d", unlike ? "," : "", cpus[i]);
-		unlike++;
+		if (core && !like_first(t, core, &first, kind))
+			hwloc_bitmap_set(set, (unsigned)cpus[i]);
 	}
-	return unlike;
+	unlike = hwloc_bitmap_weight(set);
+	/* hwloc's own list syntax, as --cpus takes it: the E-cores of a hybrid CPU or one CCD of two make one
+	   range ("16-31"), not a list a message would have to cut */
+	if (unlike > 0 && len && hwloc_bitmap_list_snprintf(list, len, set) >= (int)len)
+		list_cut(list, len);
+	hwloc_bitmap_free(set);
+	return unlike > 0 ? unlike : 0;
 }
 
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n)

@@ -65,7 +65,8 @@ uint64_t topo_reported_share(const struct topo *t, int level, int threads);
    every thread's points from those. Returns how many. */
 int topo_default_cpus(const struct topo *t, int *cpus, int max);
 /* How many of cpus[1..n) are on cores that topo_default_cpus would leave out beside cpus[0] (another CPU
-   kind, other cache sizes), listed "4,6" into list. */
+   kind, other cache sizes), listed into list as --cpus takes them ("4,6", "16-31"); a list longer than len
+   ends after its last whole entry with "...". */
 int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, size_t len);
 /* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
    know counts as its own core). */

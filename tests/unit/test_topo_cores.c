@@ -150,6 +150,11 @@ static void test_hybrid_default_cpus_one_kind(void **state)
 		assert_default_cpus(&t, "0,2");
 		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 2, 4, 6}, 4, list, sizeof list), 2);
 		assert_string_equal(list, "4,6");
+		/* a list too long for the message's room: cut after a whole CPU, never inside a number */
+		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 4, 6, 8, 10}, 5, list, 8), 4);
+		assert_string_equal(list, "4,6,...");
+		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 4, 6, 8, 10}, 5, list, 9), 4);
+		assert_string_equal(list, "4,6,8,10");
 		assert_int_equal(topo_unlike_first(&t, (const int[]){4, 6, 8}, 3, list, sizeof list), 0);
 		assert_string_equal(list, "");
 		assert_int_equal(topo_unlike_first(&t, (const int[]){0, 2}, 2, list, sizeof list), 0);
