@@ -13,6 +13,10 @@
 #include "level.h"
 
 #define TOPO_MAX_CPUS 1024
+/* Room for TOPO_MAX_CPUS CPU or NUMA node numbers (below 10000) with their separators and the terminating
+   NUL, as topo_format_cpus writes a point's CPUs and its threads' nodes into raw.csv: a point of 192
+   threads over two sockets needs 650 characters, and a cut list would name a CPU that is not in it. */
+#define TOPO_LIST_CHARS (TOPO_MAX_CPUS * 5 + 1)
 #define TOPO_MAX_LEVELS 4
 
 struct topo_cache {
@@ -108,7 +112,7 @@ int topo_pin_self(int cpu, struct err *e);
    will run (fleet); an open range then stands for its start. */
 int topo_parse_cpulist(const struct topo *t, const char *option, const char *list, int *cpus, int max, int *n,
 		       struct err *e);
-/* Formats cpus as "a<sep>b<sep>c" into buf. */
+/* Formats cpus as "a<sep>b<sep>c" into buf (TOPO_LIST_CHARS holds any n up to TOPO_MAX_CPUS). */
 void topo_format_cpus(const int *cpus, int n, char sep, char *buf, size_t len);
 
 void topo_print(const struct topo *t, FILE *f);

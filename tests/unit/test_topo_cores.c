@@ -179,6 +179,24 @@ static void test_default_cpus_with_a_core_offline(void **state)
 	}
 }
 
+/* raw.csv's cpus and mem_nodes columns: TOPO_LIST_CHARS holds the widest point's list whole, so that no
+   list ends cut inside a number (the run's 512 and 256 characters cut a 192-thread point's). */
+static void test_widest_list_fits(void **state)
+{
+	static int cpus[TOPO_MAX_CPUS];
+	static char list[TOPO_LIST_CHARS];
+	size_t want = TOPO_MAX_CPUS - 1; /* the separators */
+
+	(void)state;
+	for (int i = 0; i < TOPO_MAX_CPUS; i++) {
+		cpus[i] = i;
+		want += (size_t)snprintf(NULL, 0, "%d", i);
+	}
+	topo_format_cpus(cpus, TOPO_MAX_CPUS, ';', list, sizeof list);
+	assert_int_equal(strlen(list), want);
+	assert_string_equal(list + want - 10, ";1022;1023");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_uneven_pus_per_core),
 		cmocka_unit_test(test_hybrid_default_cpus_one_kind),
 		cmocka_unit_test(test_default_cpus_with_a_core_offline),
+		cmocka_unit_test(test_widest_list_fits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
