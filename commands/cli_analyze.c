@@ -7,7 +7,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck analyze [--quiet] DIR\n\n"
+		"usage: pmucheck analyze [-q|--quiet] DIR\n\n"
 		"Reads DIR/raw.csv and DIR/machine.json (written by 'pmucheck run', possibly on another\n"
 		"machine) and writes into DIR:\n"
 		"  events.csv events.json events.md  what every event counts, its scale, levels, verdict\n"

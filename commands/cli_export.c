@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck export DIR --format perf|likwid|papi [--out OUTDIR]\n\n"
+		"usage: pmucheck export DIR -f|--format perf|likwid|papi [-o|--out OUTDIR]\n\n"
 		"Turns the events 'pmucheck analyze DIR' judged exact or approximate (and only those)\n"
 		"into metrics, each with its evidence (levels, prefetch state, error, R^2, DIR):\n"
 		"  perf    OUTDIR/metrics.json    pmu-events metrics (MetricName, MetricExpr, ...), for a "

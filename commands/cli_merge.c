@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck merge [--quiet] [-o OUT] DIR...\n\n"
+		"usage: pmucheck merge [-q|--quiet] [-o|--out OUT] DIR...\n\n"
 		"Reads many analysed results directories (one per node, e.g. from 'pmucheck fleet';\n"
 		"'pmucheck analyze DIR' first) and writes them into a new directory OUT (it must not\n"
 		"exist; default merge-<UTC time>, or merge-<UTC time>-2, ... when that exists):\n"

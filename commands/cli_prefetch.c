@@ -18,13 +18,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck prefetch status|off [NAMES]|on [NAMES]|restore [--cpus LIST]\n\n"
+		"usage: pmucheck prefetch status|off [NAMES]|on [NAMES]|restore [-c|--cpus LIST]\n\n"
 		"  status         per CPU the prefetcher MSR and the state of each prefetcher\n"
 		"  off [NAMES]    disable the named prefetchers (default all); stays after exit\n"
 		"  on [NAMES]     enable the named prefetchers (default all); stays after exit\n"
 		"  restore        put back the values from before 'off'/'on', and those of a run\n"
 		"                 that was killed\n"
-		"  --cpus LIST    only these CPUs, e.g. 0-3,8 (default: all)\n\n"
+		"  -c, --cpus LIST  only these CPUs, e.g. 0-3,8 (default: all)\n\n"
 		"NAMES is a comma-separated list such as l2-stream,l1-ip; 'status' shows this CPU's.\n");
 }
 

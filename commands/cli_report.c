@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmucheck report [--quiet] DIR\n\n"
+		"usage: pmucheck report [-q|--quiet] DIR\n\n"
 		"Reads DIR (raw.csv, machine.json and the tables of 'pmucheck analyze DIR') and writes:\n"
 		"  plots/NAME.png, .svg, .gp  gnuplot figures (bandwidth vs size, events per line,\n"
 		"                             NOP delay, line offset, pointer-chase stalls)\n"

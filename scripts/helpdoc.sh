@@ -8,10 +8,15 @@ mode=$1 bin=$2
 
 commands() { "$bin" help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
 
-# The long options a command's help names, and --help, which every command takes; `all` takes run's
-# options too (its usage says RUN OPTIONS).
+# The long options a command's help offers, and --help, which every command takes; `all` takes run's
+# options too (its usage says RUN OPTIONS). Only where the help offers them: its usage lines and the
+# option lists (a line that starts with an option, up to the description after two spaces). An option
+# the prose only mentions may be another command's or one refused (fleet: "--out ... refused").
 options() {
-	{ "$bin" help "$1"; [ "$1" != all ] || "$bin" help run; echo --help; } | grep -o -- '--[a-z][a-z-]*' |
+	{ "$bin" help "$1"; [ "$1" != all ] || "$bin" help run; } | awk -v c="$1" '
+		{ sub(/^ *(usage: )?/, "") }
+		index($0, "pmucheck " c " ") == 1 || index($0, "pmucheck [" c "] ") == 1 { print; next }
+		/^-/ { sub(/  .*/, ""); print }' | { grep -o -- '--[a-z][a-z-]*' || :; echo --help; } |
 		sort -u | tr '\n' ' '
 }
 

@@ -67,5 +67,32 @@ check "completion: pmucheck run --kernels copy.avx5 -> copy.avx512 copy.avx512.n
 	test "$(complete_words pmucheck run --kernels copy.avx5)" = "copy.avx512 copy.avx512.nt"
 check "completion: pmucheck run --dr -> --dry-run" test "$(complete_words pmucheck run --dr)" = "--dry-run"
 
+# Every command's options as its parser takes them (the getopt_long tables of commands/cli_<command>.c;
+# cli.c's for the commands that read one results directory, run's too for `all`) against what the
+# installed completion offers after `--` and what the man page's section of the command names: both come
+# from the help texts (scripts/helpdoc.sh), so an option the help leaves out, or one it only mentions
+# (another command's, one refused), fails here.
+for c in $("$BIN" help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+	check "completion and man page of '$c': exactly the options its parser takes" python3 - "$TOP" "$c" \
+		"$(complete_words pmucheck "$c" --)" "$MAN" <<'PY'
+import re, sys
+top, cmd, offered, man = sys.argv[1:]
+src = open("%s/commands/cli_%s.c" % (top, cmd)).read()
+if "cli_dir_command(" in src:
+    src += open(top + "/commands/cli.c").read()
+sections = [cmd] + (["run"] if cmd == "all" else [])
+if cmd == "all":
+    src += open(top + "/commands/cli_run.c").read()
+parser = set(re.findall(r'\{"([a-z][a-z-]*)", *(?:no|required|optional)_argument', src)) | {"help"}
+completion = set(o[2:] for o in offered.split())
+assert completion == parser, ("completion lacks", sorted(parser - completion), "not taken", sorted(completion - parser))
+page = open(man).read()
+text = "".join(page.split(".SS %s\n" % s)[1].split(".SS ")[0] for s in sections)
+# roff writes every - of an option as \-
+missing = sorted(o for o in parser - {"help"} if "\\-\\-" + o.replace("-", "\\-") not in text)
+assert not missing, ("man page lacks", missing)
+PY
+done
+
 check "make uninstall DESTDIR" make -s -C "$TOP" uninstall DESTDIR="$ROOT" PREFIX=/usr
 check "uninstall leaves no file behind" test -z "$(find "$ROOT" -type f)"
