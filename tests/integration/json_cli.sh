@@ -146,3 +146,10 @@ assert idx == list(range(len(idx))) and d["points_total"] == len(idx), idx
 expect_status "run --json without --dry-run is refused (exit 2)" 2 "$PMUCHECK" run --json --kernels load.gpr \
 	--results "$TMP/res"
 check "run --json without --dry-run writes nothing" test ! -e "$TMP/res"
+
+# docs/results-format.md names every member these JSON outputs have (tests/tools/doc_fields.py).
+"$PMUCHECK" run --dry-run --json --quick --reported-levels >"$TMP/plan.json" 2>/dev/null
+for f in k.json e.json r.json plan.json; do
+	check "docs/results-format.md names every member of $f" \
+		python3 "$TOP/tests/tools/doc_fields.py" "$TMP/$f" "$TOP/docs/results-format.md" 'JSON on stdout (`--json`)'
+done

@@ -117,6 +117,11 @@ for d in rows:
     assert size == 64 << 20 and 0 < span < size and span % 1024 == 0, d
     assert int(d["v_chase_accesses"]) == span // 64 * reps == int(d["v_lines_read"]), d
 PY
+	# the writers' members, each named in docs/results-format.md (a config's hypotheses are keyed by event)
+	check "docs/results-format.md names every member of machine.json" python3 "$TOP/tests/tools/doc_fields.py" \
+		"$TMP/part/machine.json" "$TOP/docs/results-format.md" machine.json "counters.experiments[].hypotheses"
+	check "docs/results-format.md names every member of events.json" python3 "$TOP/tests/tools/doc_fields.py" \
+		"$TMP/part/events.json" "$TOP/docs/results-format.md" events.json
 else
 	notok "a chase over 64 MiB runs and is analysed" "$(tail -3 "$TMP/out")"
 fi
