@@ -59,6 +59,28 @@ static int probe_slow(const struct machine_probe *p)
 	return p->points > 0 && p->p10 < (1 - THR_SPEED_SLOW) * p->best;
 }
 
+/* The threaded speed probe's median over the threads times the one-thread probe's median: 1 where each
+   thread has a core to itself, since each reads its own L1; 0 where the run has no such figures. Judged only
+   where the run judged whether the threads shared a core (points_shared >= 0: hwloc called the CPUs cores
+   of their own), since hyperthreads of one core share its L1 ports. */
+static double threads_share(const struct machine *m)
+{
+	const struct machine_probe *one = &m->speed, *all = &m->speed_all;
+
+	if (all->points_shared < 0 || all->points <= 0 || one->points <= 0 || !(one->median > 0))
+		return 0;
+	return all->median / (all->threads * one->median);
+}
+
+/* Whether the threads together read THR_SPEED_SLOW or more below their own cores' speed: the points of as
+   many threads were slowed by as much (a neighbour on the host), which no repetition within them undoes. */
+static int threads_slowed(const struct machine *m)
+{
+	double share = threads_share(m);
+
+	return share > 0 && share < 1 - THR_SPEED_SLOW;
+}
+
 /* A speed probe's figures, as each Run quality line states them. */
 static void probe_figures(FILE *f, const struct machine_probe *p)
 {
@@ -146,7 +168,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	noisy_why_format(whys, sizeof whys, why, unexplained);
 	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0 ||
-		m->llc.past > 0 || m->cpu_pressure_percent >= 5 || m->cpu_limit.throttled > 0;
+		threads_slowed(m) || m->llc.past > 0 || m->cpu_pressure_percent >= 5 ||
+		m->cpu_limit.throttled > 0;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,
@@ -195,8 +218,18 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		if (m->speed_all.points_shared == 0)
 			fprintf(f,
 				". Before each of them the threads read together at %.0f %% or more of %d "
-				"times one thread's speed: each had a core of its own",
+				"times one thread's speed: none shared a core with another",
 				100 * m->speed_all.shared_below, m->speed_all.threads);
+		if (m->speed_all.points_shared == 0 && threads_share(m) > 0)
+			fprintf(f, "; their median is %.0f %% of %d times one thread's median%s",
+				100 * threads_share(m), m->speed_all.threads,
+				threads_slowed(m)
+					? ", where threads on cores of their own read 100 %: something "
+					  "on the host (a neighbour on a core's other hyperthread, the vCPUs "
+					  "on fewer cores part of the time) slowed the points of as many "
+					  "threads by about as much, and two runs' figures of those points "
+					  "may differ by as much"
+					: "");
 		else if (m->speed_all.points_shared > 0)
 			fprintf(f,
 				". Before %d of them the threads read together below %.0f %% of %d times one "

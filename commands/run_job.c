@@ -585,6 +585,11 @@ static void say_speed(const struct run_job *j)
 			       "speed) before %d of them%s",
 			       100 * SPEED_PROBE_SHARED, j->speed_all.threads, j->speed_all.shared,
 			       j->speed_all.shared ? ", flagged noisy" : "");
+		/* 100 % on cores of their own, each thread reading its own L1: below it, the host slowed the
+		   points of as many threads by about as much (report.md's Run quality judges it) */
+		if (j->speed_all.judged && f.n && f.median > 0)
+			printf("; their median %.0f %% of %d times one thread's median",
+			       100 * s.median / (j->speed_all.threads * f.median), j->speed_all.threads);
 		printf("\n");
 	}
 	if (m.n) {
