@@ -55,6 +55,11 @@ static void test_core_events_by_code_and_umask(void **state)
 		{"zen2", "pmu=cpu,type=4,config=0x47", "MISALIGNED_LOADS"},
 		{"zen2", "pmu=cpu,type=4,config=0x4043", "DATA_CACHE_REFILLS_REMOTE_DRAM"},
 		{"zen2", "pmu=cpu,type=4,config=0x2ae", "DYN_TOKENS_DISP_STALL_CYCLES1_LD_QUEUE_STALL"},
+		/* perfmon_zen3_events.txt: the dispatch stalls Zen 3 counts, as LIKWID names them there */
+		{"zen3", "pmu=cpu,type=4,config=0x2ae", "DISPATCH_RESOURCE_STALL_CYCLES_1_LOAD_QUEUE"},
+		{"zen3", "pmu=cpu,type=4,config=0x4ae", "DISPATCH_RESOURCE_STALL_CYCLES_1_STORE_QUEUE"},
+		{"zen3", "pmu=cpu,type=4,config=0x20af",
+		 "DISPATCH_RESOURCE_STALL_CYCLES_2_RETIRE_TOKEN_STALL"},
 		/* a PAPI event whose libpfm4 encoding was recorded */
 		{"zen4", "papi=0x40000012,component=perf_event,config=0x129", "LS_DISPATCH_LOADS"},
 		{"zen4", "pmu=cpu,type=4,config=0x3f41", "LS_MAB_ALLOC_LD_ST"},
