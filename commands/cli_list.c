@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cpu_id.h"
 #include "ctr.h"
 #include "kern.h"
 
@@ -13,7 +14,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pmucheck list [--json] kernels\n"
 		"       pmucheck list [--json] events [EVENT...]\n\n"
-		"kernels: the kernel families and their variants.\n"
+		"kernels: the kernel families and their variants, and those this CPU lacks the\n"
+		"         instructions of (a run skips them, --kernels refuses them).\n"
 		"events:  what this machine can count through each backend (perf, PAPI); with EVENTs,\n"
 		"         how each resolves (backend, scope, encoding, status) — exit 2 naming every\n"
 		"         malformed or unknown one.\n"
@@ -33,13 +35,17 @@ static json_t *kernels_json(void)
 
 	for (unsigned i = 0; i < kern_family_count(); i++) {
 		const struct kern_family *fam = kern_family_at(i);
-		json_t *vars = json_array();
-		for (unsigned j = 0; j < fam->nvariants; j++)
+		json_t *vars = json_array(), *lacking = json_array();
+		for (unsigned j = 0; j < fam->nvariants; j++) {
 			json_array_append_new(vars, json_string(fam->variants[j].name));
+			if (!cpuid_isa_ok(fam->variants[j].isa))
+				json_array_append_new(lacking, json_string(fam->variants[j].name));
+		}
 		json_array_append_new(
 			arr,
-			json_pack("{s:s, s:s, s:o, s:s?, s:o}", "family", fam->name, "summary", fam->summary,
-				  "variants", vars, "arg_name", fam->arg_name, "arg_max",
+			json_pack("{s:s, s:s, s:o, s:o, s:s?, s:o}", "family", fam->name, "summary",
+				  fam->summary, "variants", vars, "unavailable", lacking, "arg_name",
+				  fam->arg_name, "arg_max",
 				  fam->arg_name ? json_integer((json_int_t)fam->arg_max) : json_null()));
 	}
 	return json_pack("{s:o}", "kernels", arr);
@@ -47,6 +53,8 @@ static json_t *kernels_json(void)
 
 static int list_kernels(int json)
 {
+	int lacking = 0;
+
 	if (json) {
 		print_json(kernels_json());
 		return 0;
@@ -58,6 +66,18 @@ static int list_kernels(int json)
 			printf(" %s", fam->variants[j].name);
 		printf("\n");
 	}
+	/* A Zen 2 or Zen 3 lists load.avx512 above as any other: say here which variants a run skips and
+	   --kernels refuses on this CPU, as run_job.c words it */
+	for (unsigned i = 0; i < kern_family_count(); i++) {
+		const struct kern_family *fam = kern_family_at(i);
+		for (unsigned j = 0; j < fam->nvariants; j++)
+			if (!cpuid_isa_ok(fam->variants[j].isa))
+				printf("%s %s",
+				       lacking++ ? "" : "not on this CPU (it lacks their instructions):",
+				       fam->variants[j].name);
+	}
+	if (lacking)
+		printf("\n");
 	return 0;
 }
 

@@ -149,6 +149,17 @@ check "no AVX-512: --dry-run says which variants it skips and why" \
 check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
 expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
 	env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
+# `list kernels` is where a user looks for what to pass to --kernels: it names the variants this CPU cannot
+# run (a Zen 2 or Zen 3 has no AVX-512), text and JSON alike, where it listed them as any other.
+PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list kernels >"$TMP/noavx.list" 2>&1
+check "no AVX-512: list kernels says which variants this CPU lacks the instructions of" grep -qx \
+	"not on this CPU (it lacks their instructions): copy.avx512 copy.avx512.nt load.avx512 store.avx512 store.avx512.nt triad.avx512 triad.avx512.nt" \
+	"$TMP/noavx.list"
+PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list --json kernels >"$TMP/noavx.json" 2>/dev/null
+check "no AVX-512: list --json kernels has them as unavailable, the others not" python3 -c '
+import json, sys
+k = {f["family"]: f for f in json.load(open(sys.argv[1]))["kernels"]}
+assert k["load"]["unavailable"] == ["load.avx512"] and k["chase"]["unavailable"] == [], k' "$TMP/noavx.json"
 # A preset step that names an AVX-512 variant (a copy of the shipped presets, its molka2017.core step
 # naming load.avx512 and load.avx) is not the user's --kernels: the step runs load.avx and skips
 # load.avx512 with the reason, as it skips a family's widths (experiment.c), not the whole preset refused.

@@ -10,10 +10,12 @@
 check "list --json kernels: every family and its variants as the text lists them" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["kernels"]
-lines = open(sys.argv[2]).read().splitlines()
+lines = [l for l in open(sys.argv[2]).read().splitlines() if not l.startswith("not on this CPU")]
 text = [(lines[i].split()[0], lines[i + 1].split()) for i in range(0, len(lines), 2)]
 js = [(k["family"], k["variants"]) for k in d]
 assert js == text, (js, text)
+lacking = [l.split(":")[1].split() for l in open(sys.argv[2]) if l.startswith("not on this CPU")]
+assert [v for k in d for v in k["unavailable"]] == (lacking[0] if lacking else []), (d, lacking)
 assert all(k["summary"] and k["summary"] in open(sys.argv[2]).read() for k in d)
 ' "$TMP/k.json" "$TMP/k.txt"
 check "list --json kernels: nopread's argument is the delay, load takes none" python3 -c '
