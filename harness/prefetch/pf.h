@@ -61,7 +61,8 @@ void pf_layout_names(char *buf, size_t len);
 /* Where the built-in lists do not know a model, the config that describes the CPU may name its
    layout ([arch] prefetch, configs/README.md), so that adding an architecture of a known layout is one
    config and no C. The source gives, for the CPU, that name into layout and words naming the config
-   into by; 0 where a config names one. The prefetcher layer reads no config itself: the commands
+   into by; 0 where a config names one; -1 where none does, with by naming the config that matches the
+   CPU and names no layout (none, listed), or "" where none matches. The prefetcher layer reads no config itself: the commands
    register the source once (commands/main.c), and pf_table_for asks it only for a model it does not
    know. */
 typedef int (*pf_layout_source)(const struct cpuid_info *id, char *layout, size_t len, char *by,

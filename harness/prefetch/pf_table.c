@@ -162,12 +162,15 @@ void pf_layout_names(char *buf, size_t len)
 /* The layout the config describing this CPU names, for a model the lists do not know; NULL where none
    does, or where it names another vendor's MSR (a config's match is checked against the vendor, but a
    layout of the other vendor would write an MSR this CPU does not define). */
-static const struct pf_table *config_layout(const struct cpuid_info *id, const char **model)
+static const struct pf_table *config_layout(const struct cpuid_info *id, const char **model,
+					    const char **said)
 {
 	static char by[512];
 	char layout[64];
 	const struct pf_table *t;
 
+	by[0] = 0;
+	*said = by; /* the config that matches, also where it names no layout */
 	if (!layout_source || layout_source(id, layout, sizeof layout, by, sizeof by))
 		return NULL;
 	t = pf_layout_named(layout);
@@ -179,6 +182,9 @@ static const struct pf_table *config_layout(const struct cpuid_info *id, const c
 
 int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const char **model, struct err *e)
 {
+	const char *said;
+	char which[640];
+
 	if (!strcmp(id->vendor, "GenuineIntel") && id->family == 6) {
 		for (size_t i = 0; i < ARRAY_SIZE(intel_models); i++) {
 			if (intel_models[i].model != id->model)
@@ -198,14 +204,19 @@ int pf_table_for(const struct cpuid_info *id, const struct pf_table **t, const c
 			return 0;
 		}
 	}
-	if ((*t = config_layout(id, model)))
+	if ((*t = config_layout(id, model, &said)))
 		return 0;
+	if (said[0])
+		snprintf(which, sizeof which,
+			 "the config that matches this CPU, %s, names no layout of its vendor's MSR", said);
+	else
+		snprintf(which, sizeof which,
+			 "no config that matches this CPU names a layout of its vendor's MSR");
 	return err_set(e, E_USAGE,
 		       "no verified prefetcher MSR table for %s family 0x%x model 0x%x (%s); "
 		       "pmucheck knows Intel Nehalem..Granite Rapids, Xeon Phi KNL/KNM and AMD "
-		       "Zen 3/4/5, and no config that matches this CPU names a layout of its vendor's MSR "
-		       "([arch] prefetch); it does not guess bits for other models",
-		       id->vendor, id->family, id->model, id->brand[0] ? id->brand : "no brand");
+		       "Zen 3/4/5, and %s ([arch] prefetch); it does not guess bits for other models",
+		       id->vendor, id->family, id->model, id->brand[0] ? id->brand : "no brand", which);
 }
 
 uint64_t pf_table_mask(const struct pf_table *t)

@@ -22,6 +22,13 @@ expect_status "unknown CPU model: off exits 2" 2 "$PMUCHECK" prefetch off
 says "unknown CPU model is named" "GenuineIntel family 0x6 model 0x97"
 expect_status "unknown CPU model: status exits 2" 2 "$PMUCHECK" prefetch status
 nothing_written "unknown CPU model"
+# A Zen 2: zen2.ini matches it and says prefetch = none, its note saying why; the refusal names that config
+# rather than say that none matches.
+make_fake "$TMP/zen2" AuthenticAMD:0x17:0x31 0xc0000108 2
+expect_status "Zen 2 (zen2.ini: prefetch = none): status exits 2" 2 "$PMUCHECK" prefetch status
+says "... naming the config that matches it" "the config that matches this CPU, AMD Zen 2"
+says "... and what it says" "zen2.ini: prefetch = none), names no layout of its vendor's MSR"
+nothing_written "Zen 2"
 
 make_fake "$TMP/msr2" GenuineIntel:6:0x55 0x1a4 2
 expect_status "unknown prefetcher name exits 2" 2 "$PMUCHECK" prefetch off l1-ip,l3-magic

@@ -242,10 +242,13 @@ static int fake_source_calls;
 static int fake_source(const struct cpuid_info *id, char *layout, size_t len, char *by, size_t by_len)
 {
 	fake_source_calls++;
+	by[0] = 0;
 	if (!fake_layout || id->family != 0x1a || id->model != 0x50)
 		return -1;
-	snprintf(layout, len, "%s", fake_layout);
 	snprintf(by, by_len, "Test Zen 6 (zen6.ini: prefetch = %s)", fake_layout);
+	if (!strcmp(fake_layout, "none"))
+		return -1;
+	snprintf(layout, len, "%s", fake_layout);
 	return 0;
 }
 
@@ -272,10 +275,19 @@ static void test_a_config_names_the_layout_of_a_model_the_lists_do_not_know(void
 	fake_layout = "intel-1a4"; /* an Intel MSR on an AMD CPU */
 	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
 	assert_non_null(strstr(e.msg, "model 0x50"));
+	assert_non_null(strstr(e.msg,
+			       "the config that matches this CPU, Test Zen 6 (zen6.ini: prefetch = "
+			       "intel-1a4), names no layout of its vendor's MSR"));
 	fake_layout = "amd-c0000109";
 	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	/* a config that says none is named, as zen2.ini, whose note says why, not "no config" */
+	fake_layout = "none";
+	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	assert_non_null(
+		strstr(e.msg, "the config that matches this CPU, Test Zen 6 (zen6.ini: prefetch = none)"));
 	fake_layout = NULL;
 	assert_int_equal(pf_table_for(&id, &t, &model, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "no config that matches this CPU names a layout of its vendor's MSR"));
 	fake_layout = "amd-c0000108";
 	fake_source_calls = 0;
 	setenv("PMUCHECK_FAKE_CPUID", "AuthenticAMD:0x1a:0x02", 1);
