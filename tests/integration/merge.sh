@@ -50,6 +50,9 @@ for f in merge.md report.html nodes.csv outliers.csv events.csv merge.json plots
 	check "writes $f" test -s "$O/$f"
 done
 check "merge.json is JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$O/merge.json"
+# types[].nodes[].values is keyed by figure (data); every other member is a field the doc names.
+check "docs/results-format.md names every member of merge.json" python3 "$TOP/tests/tools/doc_fields.py" \
+	"$O/merge.json" "$TOP/docs/results-format.md" 'Merged results (`pmucheck merge -o OUT DIR...`)' 'types[].nodes[].values'
 check "report.html inlines the figure" grep -q 'src="data:image/png;base64,' "$O/report.html"
 check "the perturbed node c is an outlier, 90 % below its type's median" \
 	grep -Eq '^1,c,.*GB/s 1 core [0-9.e+-]+, 90 % below' "$O/outliers.csv"

@@ -1,13 +1,14 @@
 # doc_fields.py JSON DOC SECTION [SKIP...] — every member the JSON file holds, at any depth, is named in
 # DOC's section SECTION (from its "## SECTION" heading to the next "## "): quoted ("name", as the
-# sketches of machine.json and events.json write it) or as a word in code (`name`, `experiments[].name`,
+# sketches of machine.json and events.json write it; within one line, so a name may hold spaces, as
+# merge.json's facts "prefetcher MSRs" and "cache sizes" do) or as a word in code (`name`, `experiments[].name`,
 # `{name, status}`). Members under a dotted path in SKIP ([] for arrays) are data, not fields (a
 # config's hypotheses, keyed by event). Fails naming each member the section lacks.
 import json, re, sys
 
 path, doc, section, skip = sys.argv[1], sys.argv[2], sys.argv[3], set(sys.argv[4:])
 text = open(doc).read().split("\n## " + section + "\n")[1].split("\n## ")[0]
-quoted = set(re.findall(r'"([^"\s]+)"', text))
+quoted = set(re.findall(r'"([^"\n]+)"', text))
 code = set(w for span in re.findall(r"`([^`]*)`", text) for w in re.findall(r"[A-Za-z_][\w-]*", span))
 missing = set()
 
