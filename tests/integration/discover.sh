@@ -311,6 +311,8 @@ PY
 else
 	skip "hardware candidates are not measured, with the reason" "this machine counts hardware events"
 fi
+check "docs/results-format.md names every member of candidates.json" python3 "$TOP/tests/tools/doc_fields.py" \
+	"$d/candidates.json" "$TOP/docs/results-format.md" 'candidates.json (pmucheck discover)'
 check "the report has the Discovered section" grep -q "^## Discovered" "$d/report.md"
 check "the written config reloads" "$PMUCHECK" run --config "$TMP/found.ini" --kernels touch --sizes 32k \
 	--reported-levels --dry-run

@@ -25,6 +25,13 @@ def expected(disagreements):
 if ! "$PMUCHECK" info --levels --quick --json >"$TMP/l.json" 2>"$TMP/err"; then
 	notok "info --levels --quick --json" "$(tail -3 "$TMP/err")"
 else
+	# docs/results-format.md names every member: machine.json's section those machine.json has, the --json
+	# section info's own clock.
+	check "docs/results-format.md names every member of info --levels --json (as machine.json)" \
+		python3 "$TOP/tests/tools/doc_fields.py" "$TMP/l.json" "$TOP/docs/results-format.md" machine.json clock
+	check "docs/results-format.md names every member of info --levels --json (info's clock)" \
+		python3 "$TOP/tests/tools/doc_fields.py" "$TMP/l.json" "$TOP/docs/results-format.md" \
+		'JSON on stdout (`--json`)' cpu os topology counters cpu_limit levels
 	check "info --levels --json: levels.measured holds the levels its disagreements end short, at their sizes, each shorter than reported" \
 		python3 -c "$expected_py"'
 import json, sys
@@ -68,6 +75,8 @@ if [ ! -s "$hist" ] || [ ! -s "$TMP/l.json" ]; then
 	notok "the probes kept a history in \$PMUCHECK_LEVELS_HISTORY_DIR/levels.json" \
 		"$(ls -l "$PMUCHECK_LEVELS_HISTORY_DIR" 2>&1)"
 else
+	check "docs/results-format.md names every member of levels.json" python3 "$TOP/tests/tools/doc_fields.py" \
+		"$hist" "$TOP/docs/results-format.md" "levels.json (the level probe's history)"
 	python3 - "$TMP/l.json" "$hist" <<'PY'
 import json, sys, time
 d = json.load(open(sys.argv[1]))

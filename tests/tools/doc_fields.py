@@ -7,7 +7,9 @@
 import json, re, sys
 
 path, doc, section, skip = sys.argv[1], sys.argv[2], sys.argv[3], set(sys.argv[4:])
-text = open(doc).read().split("\n## " + section + "\n")[1].split("\n## ")[0]
+parts = open(doc).read().split("\n## " + section + "\n")
+assert len(parts) > 1, "%s: no section '## %s'" % (doc, section)
+text = parts[1].split("\n## ")[0]
 quoted = set(re.findall(r'"([^"\n]+)"', text))
 code = set(w for span in re.findall(r"`([^`]*)`", text) for w in re.findall(r"[A-Za-z_][\w-]*", span))
 missing = set()
