@@ -56,16 +56,41 @@ else
 	skip "the formatted man page carries run's options" "no groff"
 fi
 
-# complete WORDS...: what the installed completion offers for the last word, in an empty directory.
-complete_words() {
-	(cd "$TMP/elsewhere" && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pmucheck
+# complete_at DIR WORDS...: what the installed completion offers for the last word, in DIR;
+# complete_words WORDS...: in an empty directory.
+complete_at() {
+	(cd "$1" && shift && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pmucheck
 		echo "${COMPREPLY[*]}"' _ "$ROOT/usr/share/bash-completion/completions/pmucheck" "$@")
 }
+complete_words() { complete_at "$TMP/elsewhere" "$@"; }
 check "completion: pmucheck r -> report run" test "$(complete_words pmucheck r)" = "report run"
 check "completion: pmucheck list '' -> events kernels" test "$(complete_words pmucheck list '')" = "events kernels"
 check "completion: pmucheck run --kernels copy.avx5 -> copy.avx512 copy.avx512.nt" \
 	test "$(complete_words pmucheck run --kernels copy.avx5)" = "copy.avx512 copy.avx512.nt"
 check "completion: pmucheck run --dr -> --dry-run" test "$(complete_words pmucheck run --dr)" = "--dry-run"
+
+# After an option whose help names a FILE: file names; a directory (DIR, OUTDIR, ROOT, OUT): directories;
+# after export's --format its formats; nothing else (no command words, no files after a directory's
+# option). In a directory of one file and one directory; the order compgen gives is not the test's.
+mkdir -p "$TMP/files/adir" && touch "$TMP/files/afile"
+completes() {
+	local want=$1 got
+	shift
+	got=$(complete_at "$TMP/files" pmucheck "$@" | tr ' ' '\n' | sort | xargs)
+	[ "$got" = "$(xargs -n1 <<<"$want" | sort | xargs)" ] || { echo "# offered: $got" >&2; return 1; }
+}
+for c in 'run --levels-from' 'run --out' 'run -o' 'run --resume' 'run --results' 'all --levels-from' \
+	'--quick --levels-from' 'discover --sysfs' 'discover --out' 'discover --results' 'fleet --shared' \
+	'fleet -s' 'export DIR --out' 'export DIR -o' 'merge --out' 'merge -o'; do
+	# shellcheck disable=SC2086 # the case's words
+	check "completion: pmucheck $c a -> the directory only" completes adir $c a
+done
+for c in 'run --config' 'discover --vendor' 'discover --write' 'discover -w' 'fleet --script'; do
+	# shellcheck disable=SC2086
+	check "completion: pmucheck $c a -> files and directories" completes "adir afile" $c a
+done
+check "completion: pmucheck export DIR --format '' -> perf likwid papi" completes "perf likwid papi" export DIR --format ''
+check "completion: pmucheck export DIR -f '' -> perf likwid papi" completes "perf likwid papi" export DIR -f ''
 
 # Every command's options as its parser takes them (the getopt_long tables of commands/cli_<command>.c;
 # cli.c's for the commands that read one results directory, run's too for `all`) against what the
