@@ -467,6 +467,14 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 		err_wrap(e, E_USAGE, "--resume: the arguments in %s/machine.json", dir);
 		goto out;
 	}
+	/* No run records these (a damaged or edited file): another --resume would measure a default run
+	   into this directory, and --help stops the parse before the plan is checked. */
+	if (rc.resume || rc.help) {
+		r = err_set(e, E_USAGE,
+			    "--resume: %s/machine.json: its arguments hold %s, which no run records", dir,
+			    rc.resume ? "--resume" : "--help");
+		goto out;
+	}
 	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or
 	   those it took itself (--levels-from), or the reported ones. */
 	if (ri.header_end) {

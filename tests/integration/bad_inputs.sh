@@ -36,6 +36,19 @@ head -c -1 "$good/run.csv" >"$W/truncated/raw.csv"
 rm "$W/no-raw/raw.csv" "$W/no-machine/machine.json"
 sed -i '0,/{/s/{/{ "format": 1,/' "$W/bad-json/machine.json"
 cp "$W/bad-json/machine.json" "$W/stopped-bad-json/" && touch "$W/stopped-bad-json/PARTIAL"
+# stopped before its first point, whose recorded arguments no run records: another --resume (which would
+# measure a default run into it), or --help before a short run's options (which would measure those)
+stopped() { # stopped NAME ARG...: a run stopped before raw.csv, machine.json's argv "run ARG..."
+	mkdir -p "$W/$1" && touch "$W/$1/PARTIAL"
+	python3 - "$good/machine.json" "$W/$1/machine.json" "${@:2}" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["argv"], m["finished_utc"] = ["run"] + sys.argv[3:], None
+json.dump(m, open(sys.argv[2], "w"))
+PY
+}
+stopped resumes --resume elsewhere
+stopped helps --quick --kernels touch --threads 1 --reported-levels --sizes 64k --help
 # a discovery's candidates with a key given twice: refused, not taken for no discovery
 echo '{"candidates": [], "candidates": []}' >"$W/bad-candidates/candidates.json"
 # an analysed directory whose events.json gives a key twice, for the report
@@ -138,6 +151,8 @@ row "--resume: nowhere is not a directory" run --resume nowhere
 row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
 row "--resume: stopped-bad-json/machine.json: duplicate object key" run --resume stopped-bad-json
+row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
+row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 row "--levels-from: bad-json/machine.json: duplicate object key" run --quick --kernels touch --threads 1 \
 	--levels-from bad-json
 row "unexpected argument 'extra'" "${RUN[@]}" extra
