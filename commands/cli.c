@@ -48,6 +48,27 @@ int cli_fail(const char *cmd, int status, const struct err *e)
 	return err_exit_status(status);
 }
 
+/* getopt_long sets optopt to 0 for a long option it does not know (or finds ambiguous), to the option's
+   value for one whose value is wrong (missing, or given to one that takes none), and to the letter for a
+   short option. An unknown letter inside a cluster ("-Zq") leaves getopt on the cluster's word, so
+   argv[optind - 1] is then the word before it ("run"): the letter is named instead. */
+int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e)
+{
+	const char *word = argv[optind - 1];
+	size_t len = strcspn(word, "=");
+	int known = optopt > 0 && optopt != ':' && strchr(shortopts, optopt);
+
+	for (const struct option *o = longopts; o->name && !known && !strncmp(word, "--", 2); o++)
+		known = optopt && o->val == optopt && !strncmp(o->name, word + 2, len - 2);
+	if (!known && optopt)
+		return err_set(e, E_USAGE, "unknown option '-%c'", optopt);
+	if (!known)
+		return err_set(e, E_USAGE, "unknown option '%s'", word);
+	if (c == '?' && word[len])
+		return err_set(e, E_USAGE, "option '%.*s' takes no value", (int)len, word);
+	return err_set(e, E_USAGE, "option '%s' needs a value", word);
+}
+
 int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *), int *quiet,
 		    const char **dir)
 {
@@ -66,8 +87,7 @@ int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *
 			usage(stdout);
 			return 0;
 		} else {
-			err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
-			return cli_fail(cmd, E_USAGE, &e);
+			return cli_fail(cmd, cli_option_error(c, argv, "qh", opts, &e), &e);
 		}
 	}
 	if (optind != argc - 1) {

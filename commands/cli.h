@@ -34,6 +34,12 @@ void cli_usage(FILE *f);
    and returns the exit status for status. */
 int cli_fail(const char *cmd, int status, const struct err *e);
 
+struct option;
+
+/* The message for getopt_long's error c ('?' or ':', with opterr 0) over argv, shortopts and longopts: the
+   option's own word and what is wrong with it. Returns E_USAGE. */
+int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e);
+
 /* Parses "[--quiet] DIR" and --help for the commands that read one results directory. Returns -1 when
    the command goes on with *dir, else the exit status to return (0 after --help, 2 for bad usage, with
    the message printed). */

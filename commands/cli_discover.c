@@ -120,6 +120,8 @@ static const struct option options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+#define SHORTOPTS ":lnk:s:w:h"
+
 static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 {
 	int c, idx;
@@ -130,7 +132,7 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	d->kernels = DEFAULT_KERNELS;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":lnk:s:w:h", options, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, options, &idx)) != -1) {
 		switch (c) {
 		case OPT_VENDOR:
 			if (d->nvendor == VENDOR_FILES_MAX)
@@ -198,10 +200,8 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 		case 'h':
 			d->help = 1;
 			return 0;
-		case ':':
-			return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(c, argv, SHORTOPTS, options, e);
 		}
 	}
 	if (optind < argc)

@@ -57,6 +57,7 @@ static int cmd(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -73,8 +74,7 @@ static int cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_fail("export", cli_option_error(c, argv, "f:o:h", opts, &e), &e);
 		}
 	}
 	if (optind != argc - 1 || fmt == OX_COUNT) {

@@ -174,8 +174,7 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 			f->help = 1;
 			return 0;
 		default:
-			return err_set(e, E_USAGE, "unknown option or missing argument '%s'",
-				       argv[optind - 1]);
+			return cli_option_error(c, argv, "s:N:P:wqk:e:h", opts, e);
 		}
 	}
 	for (int i = optind; !rc && i < argc; i++)

@@ -153,8 +153,7 @@ static int cmd_info(int argc, char **argv)
 			*(c == 'j' ? &json : c == 'l' ? &levels : &quick) = 1;
 			continue;
 		}
-		err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
-		return cli_fail("info", E_USAGE, &e);
+		return cli_fail("info", cli_option_error(c, argv, "h", options, &e), &e);
 	}
 	if (optind < argc) {
 		err_set(&e, E_USAGE, "unexpected argument '%s'", argv[optind]);

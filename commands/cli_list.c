@@ -125,8 +125,10 @@ static int cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, 'j'}, {0}};
+	struct err e;
 	int c, json = 0;
 
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -136,8 +138,7 @@ static int cmd(int argc, char **argv)
 			json = 1;
 			continue;
 		}
-		usage(stderr);
-		return 2;
+		return cli_fail("list", cli_option_error(c, argv, "h", opts, &e), &e);
 	}
 	if (optind < argc && !strcmp(argv[optind], "kernels") && optind + 1 == argc)
 		return list_kernels(json);

@@ -103,8 +103,7 @@ static int cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else {
-			err_set(&e, E_USAGE, "unknown option or missing argument '%s'", argv[optind - 1]);
-			return cli_fail("merge", E_USAGE, &e);
+			return cli_fail("merge", cli_option_error(c, argv, "o:qh", opts, &e), &e);
 		}
 	}
 	if (optind == argc) {

@@ -149,13 +149,8 @@ static int cmd_prefetch(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (c == ':')
-			return cli_fail("prefetch",
-					err_set(&e, E_USAGE, "option '%s' needs a value", argv[optind - 1]),
-					&e);
 		if (c != 'c')
-			return cli_fail("prefetch",
-					err_set(&e, E_USAGE, "unknown option '%s'", argv[optind - 1]), &e);
+			return cli_fail("prefetch", cli_option_error(c, argv, ":c:h", opts, &e), &e);
 		rc = parse_cpus(optarg, cpus, PF_MAX_CPUS, &n, &e);
 		if (rc)
 			return cli_fail("prefetch", rc, &e);

@@ -282,6 +282,7 @@ static int given_twice(int c, unsigned *given, struct err *e)
 	return 0;
 }
 
+#define SHORTOPTS ":qk:s:c:t:p:a:r:o:e:nh"
 #define REPS_SECONDS 0.080 /* the default --reps, in seconds of shortest calls (run_cli_parse says why) */
 
 static void defaults(struct run_cli *rc)
@@ -307,7 +308,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	rc->argv = argv;
 	optind = 1;
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, ":qk:s:c:t:p:a:r:o:e:nh", options, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, SHORTOPTS, options, NULL)) != -1) {
 		nopts++;
 		if ((r = given_twice(c, &given, e)))
 			break;
@@ -406,10 +407,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		case 'h':
 			rc->help = 1;
 			return 0;
-		case ':':
-			return err_set(e, E_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return err_set(e, E_USAGE, "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(c, argv, SHORTOPTS, options, e);
 		}
 	}
 	if (r)

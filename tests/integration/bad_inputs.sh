@@ -173,6 +173,19 @@ row "--kernels: 'touch.gpr' is listed twice" "${RUN_K[@]}" -k touch.gpr,touch.gp
 row "--kernels: 'touch.gpr' is listed twice (family 'touch' has it)" "${RUN_K[@]}" -k touch,touch.gpr
 row "--kernels: empty item at position 2 of 'touch,'" "${RUN_K[@]}" -k touch,
 row "unknown option '--bogus'" "${RUN[@]}" --bogus
+# the option at fault, not the word before it (an unknown letter inside a cluster), in one message style
+row "pmucheck run: unknown option '-Z'" "${RUN[@]}" -Zq
+row "pmucheck run: option '--quick' takes no value" run --quick=1
+row "pmucheck analyze: unknown option '-Z'" analyze -Zq good
+row "pmucheck prefetch: unknown option '-Z'" prefetch status -Zh
+row "pmucheck discover: unknown option '-Z'" discover -Zn
+row "pmucheck export: unknown option '--bogus'" export --bogus good --format perf
+row "pmucheck export: option '--format' needs a value" export good --format
+row "pmucheck list: unknown option '--bogus'" list --bogus kernels
+row "pmucheck info: option '--json' takes no value" info --json=1
+row "pmucheck merge: unknown option '-Z'" merge -Zq good
+row "pmucheck merge: option '-o' needs a value" merge good -o
+row "pmucheck fleet: unknown option '-Z'" fleet -Zw
 row "expected one results directory" analyze
 row "expected one results directory" analyze good exists
 row "nowhere: not a results directory" analyze nowhere
