@@ -90,9 +90,10 @@ static int write_all(const struct merge *m, struct merge_summary *s, const char 
 
 	if (!plots)
 		return err_set(e, E_RUNTIME, "out of memory");
-	/* a new directory only (cli_merge.c checked; another process may have made it since) */
+	/* a new directory only (cli_merge.c checked; another process may have made it since); one that
+	   cannot be made (no such parent, '') is the user's -o, as run's --out */
 	if (mkdir(out, 0777))
-		rc = err_set(e, E_RUNTIME, "%s: %s", out, strerror(errno));
+		rc = err_set(e, E_USAGE, "-o %s: cannot create it: %s", out, strerror(errno));
 	else if (!(rc = merge_plots(m, out, plots, s, e)) && !(rc = merge_write_tables(&o, m, s, e)) &&
 		 !(rc = write_pages(&o, m, s, (const char *const *)plots, out, e)))
 		rc = fileset_commit(&o, e);

@@ -75,6 +75,11 @@ expect_status "merge into an existing directory is refused" 2 "$PMUCHECK" merge 
 cp "$TMP/check.out" "$TMP/exists.out"
 check "... naming -o" grep -qF -- "-o $TMP/a: exists" "$TMP/exists.out"
 check "... and leaves that directory's events.csv alone" cmp -s "$TMP/a/events.csv" "$TMP/a-events.csv"
+expect_status "merge into a directory that cannot be made is a usage error" 2 \
+	"$PMUCHECK" merge -o "$TMP/nowhere/out" "$TMP"/[bcd]
+cp "$TMP/check.out" "$TMP/nowhere.out"
+check "... naming -o" grep -qF -- "-o $TMP/nowhere/out: cannot create it: No such file or directory" \
+	"$TMP/nowhere.out"
 # Without -o: merge-<UTC time>, or -2, -3, ... when a merge of the same second made it; every second the
 # merge may start in is taken beforehand, so the merge must find a free name and leave the others empty.
 mkdir "$TMP/cwd"
