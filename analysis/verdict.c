@@ -217,7 +217,7 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 				continue;
 			}
 			S->s[pos[b]++] = (struct sample){c->median, isfinite(p->seconds) ? p->seconds : 0,
-							 c->point, (uint8_t)b};
+							 c->point};
 		}
 	}
 	return 0;

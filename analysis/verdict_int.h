@@ -24,7 +24,6 @@ struct sample {
 	double y;
 	double t; /* the point's time in seconds; 0 when it has none (no background for it) */
 	uint32_t point;
-	uint8_t bucket;
 };
 
 /* The points of one event, ordered by bucket; start[b] .. start[b + 1] is bucket b. */

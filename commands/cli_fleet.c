@@ -18,7 +18,6 @@
 #include "fleet_exec.h"
 
 #define MAX_ARGS 64
-#define MAX_NODES 100000
 #define POLL_SECONDS 2
 
 struct fleet {

@@ -1,13 +1,6 @@
 #include <math.h>
-#include <stdlib.h>
 
 #include "stats.h"
-
-int stats_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* Hoare's partition of v[0..n) (n > 16) around the median of its first, middle and last values: on
    return v[0..j] <= v[j+1..n); returns j. */

@@ -6,9 +6,6 @@
 
 #include <stddef.h>
 
-/* qsort comparator for doubles, ascending. */
-int stats_cmp_double(const void *a, const void *b);
-
 /* The mean of the positive values of v[0..n) (a failed measurement is 0); 0 when there are none. */
 double stats_mean_positive(const double *v, int n);
 

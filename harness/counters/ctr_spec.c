@@ -24,8 +24,6 @@
 #include "boxes.h"
 #include "ctr_int.h"
 
-#define TERMS_MAX 16
-
 /* PMUs Linux has on x86 machines: absent here means "not countable here", not "malformed". */
 static const char *const known_pmus[] = {"cpu", "cpu_core", "cpu_atom", "power", "msr"};
 static const char *const known_pmu_prefixes[] = {"uncore_", "amd_", "cstate_", "ibs_", "intel_"};

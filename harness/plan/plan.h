@@ -16,7 +16,6 @@
 #define PLAN_MAX_THREADS 16 /* distinct thread counts */
 #define PLAN_MAX_PLACES 8
 #define PLAN_MAX_PF 8
-#define PLAN_MAX_VARIANTS 64
 
 /* The user's choices (CLI, config, preset); zero values mean "the default". */
 struct plan_opts {
