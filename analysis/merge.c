@@ -24,7 +24,7 @@ static int refuse(struct merge_summary *s, const char *dir, const char *reason)
 	return 0;
 }
 
-void merge_free(struct merge *m)
+static void merge_free(struct merge *m)
 {
 	for (unsigned i = 0; i < m->nnode; i++) {
 		free(m->node[i].val);

@@ -97,6 +97,4 @@ int merge_write_md(FILE *f, const struct merge *m, const struct merge_summary *s
 /* Draws plots/type-N.{png,svg} per node type with >= 1 figure; plots[i] names type i's PNG or is NULL. */
 int merge_plots(const struct merge *m, const char *out, char **plots, struct merge_summary *s, struct err *e);
 
-void merge_free(struct merge *m);
-
 #endif

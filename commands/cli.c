@@ -8,12 +8,12 @@
 extern const struct cli_command *const __start_cli_commands[] __attribute__((weak));
 extern const struct cli_command *const __stop_cli_commands[] __attribute__((weak));
 
-unsigned cli_command_count(void)
+static unsigned cli_command_count(void)
 {
 	return (unsigned)(__stop_cli_commands - __start_cli_commands);
 }
 
-const struct cli_command *cli_command_at(unsigned i)
+static const struct cli_command *cli_command_at(unsigned i)
 {
 	return i < cli_command_count() ? __start_cli_commands[i] : NULL;
 }

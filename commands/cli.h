@@ -23,8 +23,6 @@ struct cli_command {
 	static const struct cli_command *const cli_reg_##cfn \
 		__attribute__((used, section("cli_commands"), aligned(sizeof(void *)))) = &cli_cmd_##cfn
 
-unsigned cli_command_count(void);
-const struct cli_command *cli_command_at(unsigned i);
 const struct cli_command *cli_command_find(const char *name);
 
 /* The program's usage: what pmucheck does and every command with its summary. */

@@ -91,8 +91,6 @@ struct disc_filter {
 int disc_filter_apply(struct disc_list *l, const struct disc_filter *f, struct err *e);
 /* Whether s matches one of the comma-separated fnmatch patterns, case ignored. */
 bool disc_patterns_match(const char *patterns, const char *s);
-/* Whether a name is one the default keeps (exposed for the tests). */
-bool disc_default_keeps(const struct disc_cand *c);
 
 /* The plan of groups for the CPU the candidates belong to (not this machine): each candidate with its
    PMU's counters, counter mask and filter conflicts, grouped as a run groups them (ctr_plan_groups). */

@@ -54,7 +54,8 @@ static bool contains_word(const char *name, const char *const *words, size_t n)
 
 #define HAS(s, words) contains_word(s, words, sizeof words / sizeof words[0])
 
-bool disc_default_keeps(const struct disc_cand *c)
+/* Whether a name is one the default keeps. */
+static bool disc_default_keeps(const struct disc_cand *c)
 {
 	if (c->origin == DISC_GIVEN)
 		return true;

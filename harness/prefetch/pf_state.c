@@ -16,7 +16,7 @@ void pf_state_path(enum pf_kind kind, char *buf, size_t len)
 	snprintf(buf, len, "%s/%s", state_dir(), kind == PF_SESSION ? "prefetch.state" : "prefetch.held");
 }
 
-void pf_lock_path(char *buf, size_t len)
+static void pf_lock_path(char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/prefetch.lock", state_dir());
 }

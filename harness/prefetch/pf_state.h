@@ -35,9 +35,8 @@ struct pf_saved {
 	uint64_t val[PF_MAX_CPUS];
 };
 
-/* Path of the state file of a kind (or the lock file when lock is set) in the state directory. */
+/* Path of the state file of a kind in the state directory. */
 void pf_state_path(enum pf_kind kind, char *buf, size_t len);
-void pf_lock_path(char *buf, size_t len);
 
 /* Returns 0 and fills s (*found 0 when the file does not exist), E_RUNTIME when it cannot be read or
    parsed. */
