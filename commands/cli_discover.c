@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "disc.h"
+#include "file_copy.h"
 #include "num.h"
 #include "out_report.h"
 #include "results.h"
@@ -497,10 +498,10 @@ static int write_candidates(struct disc_job *j, struct err *e)
 /* The discovered config must load; --write puts a copy where the user asked. */
 static int check_config(const char *dir, const char *write, unsigned *events, struct err *e)
 {
-	char path[4096], buf[8192];
+	char path[4096];
 	struct cfg c;
 	FILE *in, *out;
-	size_t n;
+	int copied, why;
 
 	snprintf(path, sizeof path, "%s/discovered.ini", dir);
 	if (cfg_load(path, &c, e))
@@ -512,16 +513,17 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 	if (!(in = fopen(path, "r")))
 		return err_set(e, E_RUNTIME, "%s: cannot read", path);
 	if (!(out = fopen(write, "wx"))) {
-		int why = errno;
-
+		why = errno;
 		fclose(in);
 		return err_set(e, E_RUNTIME, "--write %s: cannot create it: %s", write, strerror(why));
 	}
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		fwrite(buf, 1, n, out);
+	copied = file_copy(in, out);
+	why = errno;
 	fclose(in);
-	return fclose(out) ? err_set(e, E_RUNTIME, "--write %s: write failed: %s", write, strerror(errno))
-			   : 0;
+	if (fclose(out) || copied)
+		return err_set(e, E_RUNTIME, "--write %s: write failed: %s", write,
+			       strerror(copied ? why : errno));
+	return 0;
 }
 
 /* What the whole run would otherwise find out only at its end (--write) or take for a machine without

@@ -14,6 +14,7 @@
 #include "disturb.h"
 #include "ctr.h"
 #include "experiment.h"
+#include "file_copy.h"
 #include "level_check.h"
 #include "levels.h"
 #include "levels_from.h"
@@ -325,9 +326,9 @@ static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, d
 static int copy_reference(const char *dir, const char *src, char *rel, size_t len, struct err *e)
 {
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
-	char dst[4096], buf[8192];
+	char dst[4096];
 	FILE *in, *out;
-	size_t n;
+	int copied, why;
 
 	snprintf(rel, len, "reference/%s", base);
 	snprintf(dst, sizeof dst, "%s/reference", dir);
@@ -341,10 +342,12 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 		fclose(in);
 		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
 	}
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		fwrite(buf, 1, n, out);
+	copied = file_copy(in, out);
+	why = errno;
 	fclose(in);
-	return fclose(out) == 0 ? 0 : err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
+	if (fclose(out) || copied)
+		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(copied ? why : errno));
+	return 0;
 }
 
 /* machine.json's "config", "preset" and "counters": what was chosen and what each experiment counts. */
