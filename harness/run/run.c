@@ -13,32 +13,10 @@
 #include "progress.h"
 #include "run.h"
 #include "run_events.h"
+#include "run_int.h"
 #include "run_record.h"
 #include "stats.h"
 #include "timed_call.h"
-
-#define MAX_THREADS TOPO_MAX_CPUS
-
-/* Where socket-scope groups open: the sockets used, and the further L3 domains the threads run under. */
-#define MAX_UNCORE_UNITS (TOPO_MAX_SOCKETS + TOPO_MAX_L3_DOMAINS)
-
-/* What the threads of one point share; written by each thread in its own slot, read by the master after
-   a barrier. */
-struct point_shared {
-	uint64_t reps;                  /* R, chosen by the master */
-	uint64_t span;                  /* bytes of the buffer one pass covers (kern_call_longer), too */
-	int again;                      /* calibration, or the repetitions, go on */
-	uint64_t lo[MAX_THREADS];       /* TSC ticks of the R call, per thread */
-	uint64_t hi[MAX_THREADS];       /* TSC ticks of the 2R call */
-	uint64_t start[2][MAX_THREADS]; /* TSC when each thread began the R [0] and the 2R [1] call */
-	double ghz[MAX_THREADS];        /* core clock around the two calls, per thread; 0 = none */
-	uint64_t clock_iters;           /* chain length of those clock samples */
-	int clock_samples;              /* samples of this repetition, all threads */
-	int clock_rejected;             /* of those, rejected */
-	char clock_why[160];            /* the first one's reason */
-	int failed;                     /* a thread could not be pinned or get its memory */
-	struct err err;
-};
 
 static uint64_t max_of(const uint64_t *a, int n)
 {
@@ -65,28 +43,6 @@ static void summarise(struct run_point_result *res, const struct point_record *r
 		res->ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
 }
 
-/* The counters of one pass (the R call or the 2R call) of one event group. */
-struct pass_counters {
-	struct ctr_set *set; /* this thread's set (thread scope), or the socket's */
-	struct ctr_reading rd[CTR_GROUP_MAX];
-};
-
-static void mark_failed(struct ctr_reading *rd, unsigned n, const char *why)
-{
-	for (unsigned k = 0; k < n; k++) {
-		rd[k].status = CTR_FAILED;
-		snprintf(rd[k].reason, sizeof rd[k].reason, "%s", why);
-	}
-}
-
-static void counters_stop_read(struct ctr_set *set, struct ctr_reading *rd, unsigned n)
-{
-	struct err e;
-
-	if (ctr_stop(set, &e) || ctr_read(set, rd, &e))
-		mark_failed(rd, n, e.msg);
-}
-
 /* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
    stop right after it, so barrier spinning is never counted. */
 static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
@@ -97,53 +53,14 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 	uint64_t t;
 
 	if (set && ctr_start(set, &e)) {
-		mark_failed(rd, n, e.msg);
+		run_counters_mark_failed(rd, n, e.msg);
 		set = NULL;
 	}
 	t = timed_call(v, buf, bytes, reps, arg, start, ret);
 	if (set)
-		counters_stop_read(set, rd, n);
+		run_counters_stop_read(set, rd, n);
 	return t;
 }
-
-struct group_ctx {
-	struct run_state *s;
-	int first, last; /* plan points [first, last) share threads, placement and prefetch state */
-	struct buf bufs[MAX_THREADS];
-	uint64_t at[MAX_THREADS];         /* the address each thread's next call begins at: its buffer, or
-	                                     for a KF_RESUMABLE kernel where its last call stopped */
-	struct buf fresh[MAX_THREADS][2]; /* KF_FRESH_BUFFER kernels: never-touched memory per call */
-	struct point_shared sh;
-	struct pass_counters (*pc)[2];      /* [thread][lo/hi] */
-	struct ctr_set *aperf[MAX_THREADS]; /* each thread's APERF/MPERF group; NULL: add-chain samples */
-	/* socket-scope groups, opened by the master on every socket the threads or the memory are on
-	   (remote placement: the lines pass the other socket's memory controllers); their counts are
-	   summed over those sockets */
-	struct pass_counters sock[MAX_UNCORE_UNITS][2];
-	struct topo_socket_use uncore[MAX_UNCORE_UNITS];
-	int nuncore;
-	int sock_dup[MAX_UNCORE_UNITS]; /* the group's counters for this unit are another unit's */
-	char cpus[TOPO_LIST_CHARS], mem_nodes[TOPO_LIST_CHARS], placement[32], msr[512], uncore_label[160];
-	struct record_labels labels;
-	struct point_record rec;
-	double point_start, share; /* when the point began (progress_now), its share of the budget */
-	double rep_start;          /* when its repetition now measured began */
-	int ipt;                   /* the point measured now */
-	double *floors;            /* warm-up and first repetition of each point so far, per thread, s */
-	int nfloors;               /* how many */
-	double weight_left;        /* threads of the points left in the run, this one included */
-	enum budget_next stop;     /* why its repetitions stopped */
-	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
-	int sampled;               /* probe_machine: the threaded probe read before it */
-	int behind;                /* the machine was behind (probe_machine) */
-	int waits;                 /* and the run waits another step for it */
-	int slow;                  /* the speed probe read slow as it began, after any wait */
-	double wait_start;         /* when its wait began (progress_now); 0: it did not wait */
-	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
-	unsigned long long stops;  /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
-	uint64_t check_bytes;      /* the working set it chased */
-	struct progress *prog;
-};
 
 /* How often the cgroup's CPU quota has stopped the run so far (cpu.stat nr_throttled); 0 without one. */
 static unsigned long long quota_stops(const struct run_state *s)
@@ -189,7 +106,7 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 		struct err e;
 		started[k] = g->sock[k][hi].set && !ctr_start(g->sock[k][hi].set, &e);
 		if (g->sock[k][hi].set && !started[k])
-			mark_failed(g->sock[k][hi].rd, grp->n, e.msg);
+			run_counters_mark_failed(g->sock[k][hi].rd, grp->n, e.msg);
 	}
 #pragma omp barrier
 	*t = counted_call(pt->var, buf, bytes, reps, pt->arg, &sh->start[hi][tid], resume_at(g, pt, tid),
@@ -198,86 +115,7 @@ static void pass(struct group_ctx *g, const struct plan_point *pt, const struct 
 #pragma omp master
 	for (int k = 0; sock && k < g->nuncore; k++)
 		if (started[k])
-			counters_stop_read(g->sock[k][hi].set, g->sock[k][hi].rd, grp->n);
-}
-
-/* Opens one set for both passes (the lo and hi readings are separate start..stop intervals). */
-static void open_pair(const struct ctr_group *grp, int cpu, struct pass_counters pc[2])
-{
-	struct err e;
-
-	memset(pc[0].rd, 0, sizeof pc[0].rd);
-	memset(pc[1].rd, 0, sizeof pc[1].rd);
-	pc[0].set = pc[1].set = NULL;
-	if (ctr_open(grp, cpu, &pc[0].set, &e)) {
-		pc[0].set = NULL;
-		mark_failed(pc[0].rd, grp->n, e.msg);
-		mark_failed(pc[1].rd, grp->n, e.msg);
-	}
-	pc[1].set = pc[0].set;
-}
-
-/* Opens this thread's counters for a group (the master opens socket-scope ones, on every socket used). */
-static void open_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
-{
-	int cpu[MAX_UNCORE_UNITS]; /* where each unit's set would open (ctr_open_cpu) */
-
-	if (grp->scope != CTR_SCOPE_SOCKET) {
-		open_pair(grp, g->s->cfg->plan.cpus[tid], g->pc[tid]);
-		return;
-	}
-	for (int k = 0; tid == 0 && k < g->nuncore; k++) {
-		cpu[k] = ctr_open_cpu(grp, g->uncore[k].cpu);
-		g->sock_dup[k] = 0;
-		for (int j = 0; j < k; j++)
-			g->sock_dup[k] |= cpu[j] == cpu[k];
-		if (g->sock_dup[k]) { /* nothing to open: counted once, from the first socket */
-			memset(g->sock[k], 0, sizeof g->sock[k]);
-			continue;
-		}
-		open_pair(grp, g->uncore[k].cpu, g->sock[k]);
-	}
-}
-
-static void close_counters(struct group_ctx *g, const struct ctr_group *grp, int tid)
-{
-	if (grp->scope != CTR_SCOPE_SOCKET && g->pc[tid][0].set)
-		ctr_close(g->pc[tid][0].set);
-	for (int k = 0; grp->scope == CTR_SCOPE_SOCKET && tid == 0 && k < g->nuncore; k++)
-		if (g->sock[k][0].set)
-			ctr_close(g->sock[k][0].set);
-}
-
-/* One counted event of a pass: the difference of the two calls, summed over threads for thread scope;
-   any reading that is not ok becomes the event's status (and it has no count). */
-static void record_event(const struct group_ctx *g, const struct ctr_group *grp, unsigned k, int nt,
-			 struct rec_event *out)
-{
-	int sock = grp->scope == CTR_SCOPE_SOCKET, n = sock ? g->nuncore : nt;
-
-	memset(out, 0, sizeof *out);
-	out->status = CTR_OK;
-	out->has_count = 1;
-	for (int i = 0; i < n; i++) {
-		if (sock && g->sock_dup[i])
-			continue;
-		const struct pass_counters *lo = sock ? &g->sock[i][0] : &g->pc[i][0];
-		const struct pass_counters *hi = sock ? &g->sock[i][1] : &g->pc[i][1];
-		const struct ctr_reading *bad = lo->rd[k].status != CTR_OK ? &lo->rd[k]
-			: hi->rd[k].status != CTR_OK                       ? &hi->rd[k]
-									   : NULL;
-		if (i == 0) {
-			out->time_enabled = hi->rd[k].time_enabled;
-			out->time_running = hi->rd[k].time_running;
-		}
-		if (bad) {
-			out->status = bad->status;
-			snprintf(out->reason, sizeof out->reason, "%s", bad->reason);
-			out->has_count = 0;
-			return;
-		}
-		out->count += (int64_t)(hi->rd[k].count - lo->rd[k].count);
-	}
+			run_counters_stop_read(g->sock[k][hi].set, g->sock[k][hi].rd, grp->n);
 }
 
 static int alloc_fresh(struct group_ctx *g, const struct plan_point *pt, int tid)
@@ -345,47 +183,6 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-/* A rejected clock sample of this thread: it counts as none (0), and the first reason is kept. */
-static double clock_rejected(struct point_shared *sh, const struct err *e)
-{
-#pragma omp critical
-	{
-		if (!sh->clock_rejected++)
-			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e->msg);
-	}
-	return 0;
-}
-
-/* One add-chain sample of this thread (core_clock.h). */
-static double clock_of(struct group_ctx *g)
-{
-	struct point_shared *sh = &g->sh;
-	struct err e;
-	double ghz;
-
-#pragma omp atomic
-	sh->clock_samples++;
-	if (clock_sample(g->s->tsc_hz, sh->clock_iters, &g->s->clock, &ghz, &e) == 0)
-		return ghz;
-	return clock_rejected(sh, &e);
-}
-
-/* This thread's clock over its two calls, from the APERF/MPERF group started before them (clock_aperf.h). */
-static double clock_aperf_of(struct group_ctx *g, int tid)
-{
-	struct point_shared *sh = &g->sh;
-	struct ctr_reading rd[2];
-	struct err e;
-	double ghz;
-
-#pragma omp atomic
-	sh->clock_samples++;
-	if (ctr_stop(g->aperf[tid], &e) || ctr_read(g->aperf[tid], rd, &e) ||
-	    clock_aperf_reading(rd, g->s->tsc_hz, &g->s->clock, &ghz, &e))
-		return clock_rejected(sh, &e);
-	return ghz;
-}
-
 /* After a repetition (master): whether the point repeats, by budget.h's rule; why it stops is kept. */
 static int goes_on(struct group_ctx *g, int done)
 {
@@ -440,7 +237,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			if (fresh)
 				alloc_fresh(g, pt, tid);
 			if (grp)
-				open_counters(g, grp, tid);
+				run_counters_open(g, grp, tid);
 #pragma omp master
 			sh->clock_rejected = sh->clock_samples = 0;
 #pragma omp barrier
@@ -449,13 +246,13 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			/* APERF/MPERF where this thread has them (a group that cannot start: add chains) */
 			by_aperf = g->aperf[tid] && ctr_start(g->aperf[tid], &ce) == 0;
 			if (!by_aperf)
-				clock[0] = clock_of(g);
+				clock[0] = run_clock_of(g);
 			pass(g, pt, grp, tid, 0);
 			pass(g, pt, grp, tid, 1);
 			if (by_aperf)
-				clock[0] = clock[1] = clock_aperf_of(g, tid);
+				clock[0] = clock[1] = run_clock_aperf_of(g, tid);
 			else
-				clock[1] = clock_of(g);
+				clock[1] = run_clock_of(g);
 			sh->ghz[tid] = stats_mean_positive(clock,
 							   2); /* a rejected sample (0) does not count */
 #pragma omp barrier
@@ -474,11 +271,11 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				snprintf(p->clock_why, sizeof p->clock_why, "%s",
 					 sh->clock_rejected ? sh->clock_why : "");
 				for (unsigned k = 0; grp && k < grp->n; k++)
-					record_event(g, grp, k, pt->threads, &p->ev[k]);
+					run_counters_event(g, grp, k, pt->threads, &p->ev[k]);
 			}
 		next:
 			if (grp)
-				close_counters(g, grp, tid);
+				run_counters_close(g, grp, tid);
 			if (fresh)
 				free_fresh(g, tid);
 #pragma omp barrier
@@ -662,22 +459,6 @@ static uint64_t group_bytes(const struct run_state *s, int first, int last)
 	return need;
 }
 
-/* A per-L3 PMU (AMD's amd_l3, one per CCX) counts the L3 of the CPU it is opened on: beside the sockets, one
-   unit for each further L3 the threads run under. A socket-wide PMU maps such a unit to its socket's CPU
-   again (ctr_open_cpu), and open_counters counts that CPU once, so only per-L3 PMUs gain from them. */
-static void add_l3_units(struct group_ctx *g, const int *cpus, int threads)
-{
-	int l3[TOPO_MAX_L3_DOMAINS], n = topo_l3_cpus(g->s->topo, cpus, threads, l3, TOPO_MAX_L3_DOMAINS);
-
-	for (int i = 0; i < n && g->nuncore < MAX_UNCORE_UNITS; i++) {
-		int k = 0;
-		while (k < g->nuncore && g->uncore[k].cpu != l3[i])
-			k++;
-		if (k == g->nuncore)
-			g->uncore[g->nuncore++] = (struct topo_socket_use){-1, l3[i], 1, 0};
-	}
-}
-
 static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 {
 	const struct run_config *c = g->s->cfg;
@@ -697,18 +478,7 @@ static void group_labels(struct group_ctx *g, const struct plan_point *pt)
 		g->uncore[g->nuncore++] = (struct topo_socket_use){0, c->plan.cpus[0], 1, 1};
 	topo_format_sockets(g->uncore, g->nuncore, g->uncore_label, sizeof g->uncore_label);
 	g->labels.uncore = g->uncore_label;
-	add_l3_units(g, c->plan.cpus, pt->threads);
-}
-
-/* This thread's APERF/MPERF group, when the run counts the clock with them: one that cannot be opened
-   leaves the thread on add-chain samples, whose rows then say how they were taken (clock_note). */
-static void aperf_open(struct group_ctx *g, int tid)
-{
-	struct err e;
-
-	g->aperf[tid] = NULL;
-	if (g->s->aperf && ctr_open(&g->s->aperf->group, -1, &g->aperf[tid], &e))
-		g->aperf[tid] = NULL;
+	run_counters_add_l3_units(g, c->plan.cpus, pt->threads);
 }
 
 static int measure_group(struct group_ctx *g, struct err *e)
@@ -743,7 +513,7 @@ static int measure_group(struct group_ctx *g, struct err *e)
 			else
 				buf_first_touch(&g->bufs[tid]);
 		}
-		aperf_open(g, tid);
+		run_clock_aperf_open(g, tid);
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
 			if (s->point_base + i > s->resume_after)
