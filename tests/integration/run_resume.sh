@@ -41,15 +41,30 @@ if ! "$PMUCHECK" run "${ARGS[@]}" --out "$TMP/full" >/dev/null 2>&1; then
 fi
 full_ms=$((($(date +%s%N) - start) / 1000000))
 points "$TMP/full" >"$TMP/full.points"
+# raw.csv's lines before the uninterrupted run's last point: a run whose raw.csv has reached one of them
+# still has a point to measure.
+before_last=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+print(sum(1 for r in rows if r[0] != rows[-1][0]))' "$TMP/full/raw.csv")
+lines() { [ -f "$1" ] && wc -l <"$1" || echo 0; }
 signals=(INT TERM KILL)
 bad=0 partial=0 why=""
 for i in $(seq 1 20); do
 	d="$TMP/cut$i" sig=${signals[$((i % 3))]}
 	"$PMUCHECK" run "${ARGS[@]}" --out "$d" >/dev/null 2>&1 &
 	pid=$!
-	# at 5 to 90 % of what the uninterrupted run took: mid-run on a fast machine and on a slow one alike
-	ms=$((full_ms * (RANDOM % 86 + 5) / 100))
-	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+	if ((i % 2)); then
+		# at 5 to 90 % of what the uninterrupted run took: any moment, before the directory exists too
+		ms=$((full_ms * (RANDOM % 86 + 5) / 100))
+		sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+	else
+		# once raw.csv holds a random number of its lines short of the last point's: mid-run however fast
+		# or busy the machine is now against when the uninterrupted run took its time (placed by time
+		# alone, a kill lands mid-run only where the run goes as fast as that one went)
+		want=$((RANDOM % (before_last - 1) + 2))
+		while kill -0 "$pid" 2>/dev/null && [ "$(lines "$d/raw.csv")" -lt "$want" ]; do sleep 0.005; done
+	fi
 	kill -"$sig" "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	[ -d "$d" ] || continue # killed before the directory existed: nothing to resume
@@ -79,7 +94,8 @@ for i in $(seq 1 20); do
 done
 echo "# the uninterrupted run took $full_ms ms"
 if [ "$bad" -eq 0 ]; then ok "20 random kills: whole points, analysable, resumed to the uninterrupted set ($partial left a partial raw.csv)"; else notok "20 random kills" "${why#; }"; fi
-[ "$partial" -ge 5 ] && ok "at least 5 of the kills landed mid-run ($partial)" || notok "kills landed mid-run" "only $partial of 20 left a partial raw.csv"
+[ "$partial" -ge 5 ] && ok "at least 5 of the kills landed mid-run ($partial)" ||
+	notok "kills landed mid-run" "only $partial of 20 left a partial raw.csv"
 
 expect_status "resume of a finished run is refused" 2 "$PMUCHECK" run --resume "$TMP/full"
 expect_status "resume of a directory that is no run is refused" 2 "$PMUCHECK" run --resume "$TMP"
