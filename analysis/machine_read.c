@@ -2,7 +2,6 @@
  * format are required, every other member is optional and only enriches the tables. A member of the
  * wrong type is treated as absent, except where a wrong value would change a verdict (the level sizes,
  * the config's hypotheses): those are refused by name. */
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "latency_curve.h"
+#include "machine_json.h"
 #include "machine_read.h"
 
 /* A member by a dotted path ("cpu.microcode"), or NULL. */
@@ -349,37 +349,15 @@ static void read_run(json_t *root, struct machine *m)
 
 int machine_read(const char *path, struct machine *m, struct err *e)
 {
-	json_error_t je;
-	json_t *root, *v;
-	int rc = 0;
+	json_t *root;
+	int rc;
 
 	memset(m, 0, sizeof *m);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path,
-				       strerror(errno));
-		fclose(f);
-		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	}
-	if (!json_is_object(root)) {
-		rc = err_set(e, E_USAGE, "%s:1: expected a JSON object", path);
-		goto out;
-	}
-	v = json_object_get(root, "format");
-	if (!json_is_integer(v) || json_integer_value(v) != 1) {
-		rc = json_is_integer(v)
-			? err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path,
-				  (long long)json_integer_value(v))
-			: err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path);
-		goto out;
-	}
+	if ((rc = machine_json_load(path, &root, e)))
+		return rc;
 	read_run(root, m);
-	if ((rc = read_levels(path, json_object_get(root, "levels"), m, e)) ||
-	    (rc = read_hypotheses(path, at(root, "counters.experiments"), m, e)))
-		goto out;
-out:
+	if (!(rc = read_levels(path, json_object_get(root, "levels"), m, e)))
+		rc = read_hypotheses(path, at(root, "counters.experiments"), m, e);
 	json_decref(root);
 	return rc;
 }

@@ -3,6 +3,7 @@
 
 #include "latency_curve.h"
 #include "levels_from.h"
+#include "machine_json.h"
 
 void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS])
 {
@@ -68,16 +69,12 @@ static int same_caches(const json_t *levels, const struct topo *t, char *why, si
 int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX_LEVELS], struct err *e)
 {
 	char path[4096], why[160];
-	json_error_t je;
 	json_t *m, *levels;
 	int ok;
 
 	snprintf(path, sizeof path, "%s/machine.json", dir);
-	m = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!m)
-		return err_set(e, E_USAGE,
-			       "--levels-from: %s: %s (line %d): not a pmucheck results directory", path,
-			       je.text, je.line);
+	if ((ok = machine_json_load(path, &m, e)))
+		return err_wrap(e, ok, "--levels-from");
 	levels = json_object_get(m, "levels");
 	ok = json_is_object(levels);
 	if (!ok)

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "levels_from.h"
+#include "machine_json.h"
 #include "partial.h"
 #include "raw.h"
 #include "raw_scan.h"
@@ -16,10 +17,10 @@
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096];
-	json_error_t je;
 	json_t *m, *argv, *started;
 	size_t i;
 	json_t *v;
+	int rc;
 
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	/* run writes PARTIAL, then machine.json, before its first point: a run stopped between them
@@ -29,10 +30,8 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 			       "--resume: %s: the run was stopped before it recorded its arguments (no "
 			       "machine.json) and measured nothing; start it again",
 			       dir);
-	m = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!m)
-		return err_set(e, E_USAGE, "--resume: %s: %s (line %d): not a pmucheck results directory",
-			       path, je.text, je.line);
+	if ((rc = machine_json_load(path, &m, e)))
+		return err_wrap(e, rc, "--resume");
 	argv = json_object_get(m, "argv");
 	if (!json_is_array(argv) || json_array_size(argv) < 1 || json_array_size(argv) > RESUME_MAX_ARGS) {
 		json_decref(m);

@@ -49,6 +49,25 @@ PY
 }
 stopped resumes --resume elsewhere
 stopped helps --quick --kernels touch --threads 1 --reported-levels --sizes 64k --help
+# json_edit FILE STATEMENT: FILE's JSON as the Python STATEMENT leaves it (m)
+json_edit() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(m, open(sys.argv[1], "w"))
+PY
+}
+# stopped short runs, each with one fault in machine.json: another format
+SHORT=(--quick --kernels touch --threads 1 --reported-levels --sizes 64k)
+for s in format-2:'m["format"] = 2'; do
+	stopped "stopped-${s%%:*}" "${SHORT[@]}" && json_edit "$W/stopped-${s%%:*}/machine.json" "${s#*:}"
+done
+# machine.json a directory, or empty
+results dir-json && rm "$W/dir-json/machine.json" && mkdir "$W/dir-json/machine.json"
+results empty-json && : >"$W/empty-json/machine.json"
+cp -r "$W/dir-json" "$W/stopped-dir-json" && touch "$W/stopped-dir-json/PARTIAL"
+cp -r "$W/empty-json" "$W/stopped-empty-json" && touch "$W/stopped-empty-json/PARTIAL"
 # a discovery's candidates with a key given twice: refused, not taken for no discovery
 echo '{"candidates": [], "candidates": []}' >"$W/bad-candidates/candidates.json"
 # an analysed directory whose events.json gives a key twice, for the report
@@ -150,11 +169,18 @@ row "--out: cannot create results directory exists: File exists" "${RUN[@]}" --o
 row "--resume: nowhere is not a directory" run --resume nowhere
 row "--resume: nowhere is not a directory" run --resume=nowhere
 row "--resume takes no other options" run --resume exists --quick
-row "--resume: stopped-bad-json/machine.json: duplicate object key" run --resume stopped-bad-json
+row "--resume: stopped-bad-json/machine.json:167:10: duplicate object key" run --resume stopped-bad-json
+row "--resume: stopped-dir-json/machine.json is a directory, not a file" run --resume stopped-dir-json
+row "--resume: stopped-empty-json/machine.json: empty file" run --resume stopped-empty-json
+row "--resume: stopped-format-2/machine.json: format 2, this pmucheck reads format 1" run --resume stopped-format-2
 row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
 row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
-row "--levels-from: bad-json/machine.json: duplicate object key" run --quick --kernels touch --threads 1 \
-	--levels-from bad-json
+LF=(run --quick --kernels touch --threads 1 --levels-from)
+row "--levels-from: bad-json/machine.json:167:10: duplicate object key" "${LF[@]}" bad-json
+row "--levels-from: nowhere/machine.json: No such file or directory" "${LF[@]}" nowhere
+row "--levels-from: dir-json/machine.json is a directory, not a file" "${LF[@]}" dir-json
+row "--levels-from: empty-json/machine.json: empty file" "${LF[@]}" empty-json
+row "--levels-from: format-2/machine.json: format 2, this pmucheck reads format 1" "${LF[@]}" format-2
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
 row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
@@ -258,6 +284,8 @@ row "bad-candidates/candidates.json:1:" analyze bad-candidates
 row "twice-events/events.json:2:9: duplicate object key" report twice-events
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
-row "no-machine/machine.json" analyze no-machine
+row "no-machine/machine.json: No such file or directory" analyze no-machine
+row "dir-json/machine.json is a directory, not a file" analyze dir-json
+row "empty-json/machine.json: empty file" analyze empty-json
 
 [ "$n" -ge 40 ] && ok "the table has $n bad inputs (at least 40)" || notok "the table has at least 40 bad inputs" "$n"

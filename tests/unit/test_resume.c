@@ -15,8 +15,9 @@
 #include "raw.h"
 #include "resume.h"
 
-static const char machine[] = "{\"argv\": [\"run\", \"--quick\"], \"started_utc\": \"2026-11-28T00:00:00Z\", "
-			      "\"finished_utc\": null, \"levels\": {}}\n";
+static const char machine[] =
+	"{\"format\": 1, \"argv\": [\"run\", \"--quick\"], \"started_utc\": \"2026-11-28T00:00:00Z\", "
+	"\"finished_utc\": null, \"levels\": {}}\n";
 
 /* A run directory with machine.json and raw.csv (its header, then rows); its path into dir. */
 static void make_run(char *dir, const char *rows)

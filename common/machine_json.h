@@ -1,0 +1,17 @@
+/* machine_json.h — opening a results directory's machine.json: the one loader behind analyze (analysis
+ * machine_read.c), run --resume and run --levels-from (harness resume.c, levels_from.c), so that a
+ * missing, empty, damaged or foreign file is named the same way, and refused for the same faults, by
+ * every command that reads it (docs/results-format.md, "What the tools read"). */
+#ifndef PMUCHECK_MACHINE_JSON_H
+#define PMUCHECK_MACHINE_JSON_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* The JSON object in path, of the format this pmucheck writes (1), into *root (the caller's reference).
+   E_USAGE naming path and the fault: no such file, a directory, an empty file, a syntax error at
+   path:line:column, not an object, no "format" or another one; E_RUNTIME when it cannot be read. */
+int machine_json_load(const char *path, json_t **root, struct err *e);
+
+#endif
