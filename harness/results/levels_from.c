@@ -1,22 +1,32 @@
 /* levels_from.c — see levels_from.h. */
 #include <stdio.h>
+#include <string.h>
 
 #include "latency_curve.h"
 #include "levels_from.h"
 #include "machine_json.h"
 
-void levels_measured_read(const json_t *levels, uint64_t out[TOPO_MAX_LEVELS])
+int levels_measured_read(const char *path, const json_t *levels, uint64_t out[TOPO_MAX_LEVELS], struct err *e)
 {
 	const json_t *measured = json_object_get(levels, "measured");
 
+	memset(out, 0, TOPO_MAX_LEVELS * sizeof *out);
+	if (measured && !json_is_object(measured))
+		return err_set(e, E_USAGE, "%s: 'levels.measured' is not an object", path);
 	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {
 		char key[8];
-		json_int_t v;
+		const json_t *v;
 
 		snprintf(key, sizeof key, "L%d", l + 1);
-		v = json_integer_value(json_object_get(measured, key));
-		out[l] = v > 0 ? (uint64_t)v : 0;
+		v = json_object_get(measured, key);
+		/* run writes whole bytes (topo_measured_json); as analyze does (machine_read.c), a size that is
+		   none is refused, not read as "not measured" */
+		if (v && (!json_is_integer(v) || json_integer_value(v) <= 0))
+			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes", path,
+				       key);
+		out[l] = v ? (uint64_t)json_integer_value(v) : 0;
 	}
+	return 0;
 }
 
 int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
@@ -70,19 +80,21 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 {
 	char path[4096], why[160];
 	json_t *m, *levels;
-	int ok;
+	int ok, rc;
 
 	snprintf(path, sizeof path, "%s/machine.json", dir);
-	if ((ok = machine_json_load(path, &m, e)))
-		return err_wrap(e, ok, "--levels-from");
+	if ((rc = machine_json_load(path, &m, e)))
+		return err_wrap(e, rc, "--levels-from");
 	levels = json_object_get(m, "levels");
+	if ((rc = levels_measured_read(path, levels, out, e))) {
+		json_decref(m);
+		return err_wrap(e, rc, "--levels-from");
+	}
 	ok = json_is_object(levels);
 	if (!ok)
 		snprintf(why, sizeof why, "it has no \"levels\"");
 	else
 		ok = same_caches(levels, t, why, sizeof why);
-	if (ok)
-		levels_measured_read(levels, out);
 	/* a probe only ever measures a level shorter than reported (levels_apply) */
 	for (int l = 1; ok && l <= t->ncaches; l++)
 		if (out[l - 1] > topo_reported_share(t, l, 1)) {

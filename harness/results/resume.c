@@ -47,9 +47,9 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");
 	ri->levels = json_incref(json_object_get(m, "levels"));
-	levels_measured_read(ri->levels, ri->measured);
+	rc = levels_measured_read(path, ri->levels, ri->measured, e);
 	json_decref(m);
-	return 0;
+	return rc ? err_wrap(e, rc, "--resume") : 0;
 }
 
 /* Finds the last point and where its rows begin (raw_scan.h), and checks that the header is this

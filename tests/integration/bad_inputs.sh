@@ -58,10 +58,15 @@ exec(sys.argv[2])
 json.dump(m, open(sys.argv[1], "w"))
 PY
 }
-# stopped short runs, each with one fault in machine.json: another format
+# stopped short runs, each with one fault in machine.json: another format; a measured level size that is
+# no size (read as "not measured", the resumed run would plan its points from other sizes)
 SHORT=(--quick --kernels touch --threads 1 --reported-levels --sizes 64k)
-for s in format-2:'m["format"] = 2'; do
+for s in format-2:'m["format"] = 2' measured-text:'m["levels"]["measured"] = {"L2": "abc"}' \
+	measured-negative:'m["levels"]["measured"] = {"L2": -5}'; do
 	stopped "stopped-${s%%:*}" "${SHORT[@]}" && json_edit "$W/stopped-${s%%:*}/machine.json" "${s#*:}"
+done
+for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]'; do
+	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
 done
 # machine.json a directory, or empty
 results dir-json && rm "$W/dir-json/machine.json" && mkdir "$W/dir-json/machine.json"
@@ -173,6 +178,10 @@ row "--resume: stopped-bad-json/machine.json:167:10: duplicate object key" run -
 row "--resume: stopped-dir-json/machine.json is a directory, not a file" run --resume stopped-dir-json
 row "--resume: stopped-empty-json/machine.json: empty file" run --resume stopped-empty-json
 row "--resume: stopped-format-2/machine.json: format 2, this pmucheck reads format 1" run --resume stopped-format-2
+row "--resume: stopped-measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" \
+	run --resume stopped-measured-text
+row "--resume: stopped-measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
+	run --resume stopped-measured-negative
 row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
 row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 LF=(run --quick --kernels touch --threads 1 --levels-from)
@@ -181,6 +190,10 @@ row "--levels-from: nowhere/machine.json: No such file or directory" "${LF[@]}" 
 row "--levels-from: dir-json/machine.json is a directory, not a file" "${LF[@]}" dir-json
 row "--levels-from: empty-json/machine.json: empty file" "${LF[@]}" empty-json
 row "--levels-from: format-2/machine.json: format 2, this pmucheck reads format 1" "${LF[@]}" format-2
+row "--levels-from: measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" "${LF[@]}" measured-text
+row "--levels-from: measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
+	"${LF[@]}" measured-negative
+row "--levels-from: measured-list/machine.json: 'levels.measured' is not an object" "${LF[@]}" measured-list
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
 row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
