@@ -14,6 +14,26 @@
 #include "raw_scan.h"
 #include "resume.h"
 
+/* machine.json's finished_utc says whether the run stopped: run writes it null before the first point and
+   the time it ended once it finished (run_job.c); nothing else says it, so without it there is no telling. */
+static int check_stopped(const char *dir, const char *path, const json_t *finished, struct err *e)
+{
+	if (!finished)
+		return err_set(e, E_USAGE,
+			       "--resume: %s: 'finished_utc' is missing (null in a stopped run, its end in a "
+			       "finished one): not written by pmucheck run",
+			       path);
+	if (json_is_string(finished))
+		return err_set(e, E_USAGE, "--resume: the run in %s finished at %s; nothing to resume", dir,
+			       json_string_value(finished));
+	if (!json_is_null(finished))
+		return err_set(e, E_USAGE,
+			       "--resume: %s: 'finished_utc' is neither null (a stopped run) nor a time (a "
+			       "finished one)",
+			       path);
+	return 0;
+}
+
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096];
@@ -37,9 +57,9 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 		json_decref(m);
 		return err_set(e, E_USAGE, "--resume: %s has no \"argv\": not written by pmucheck run", path);
 	}
-	if (!json_is_null(json_object_get(m, "finished_utc"))) {
+	if ((rc = check_stopped(dir, path, json_object_get(m, "finished_utc"), e))) {
 		json_decref(m);
-		return err_set(e, E_USAGE, "--resume: the run in %s finished; nothing to resume", dir);
+		return rc;
 	}
 	json_array_foreach(argv, i, v)
 		ri->argv[ri->argc++] = strdup(json_is_string(v) ? json_string_value(v) : "");

@@ -59,10 +59,12 @@ json.dump(m, open(sys.argv[1], "w"))
 PY
 }
 # stopped short runs, each with one fault in machine.json: another format; a measured level size that is
-# no size (read as "not measured", the resumed run would plan its points from other sizes)
+# no size (read as "not measured", the resumed run would plan its points from other sizes); no word of
+# whether it finished (finished_utc: null while a run goes on, its end once it finished)
 SHORT=(--quick --kernels touch --threads 1 --reported-levels --sizes 64k)
 for s in format-2:'m["format"] = 2' measured-text:'m["levels"]["measured"] = {"L2": "abc"}' \
-	measured-negative:'m["levels"]["measured"] = {"L2": -5}'; do
+	measured-negative:'m["levels"]["measured"] = {"L2": -5}' no-finished:'del m["finished_utc"]' \
+	finished-number:'m["finished_utc"] = 0'; do
 	stopped "stopped-${s%%:*}" "${SHORT[@]}" && json_edit "$W/stopped-${s%%:*}/machine.json" "${s#*:}"
 done
 for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]'; do
@@ -182,6 +184,10 @@ row "--resume: stopped-measured-text/machine.json: 'levels.measured.L2' is not a
 	run --resume stopped-measured-text
 row "--resume: stopped-measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
 	run --resume stopped-measured-negative
+row "--resume: stopped-no-finished/machine.json: 'finished_utc' is missing" run --resume stopped-no-finished
+row "--resume: the run in good finished at 2026-11-21T10:47:29Z; nothing to resume" run --resume good
+row "--resume: stopped-finished-number/machine.json: 'finished_utc' is neither null (a stopped run) nor a time" \
+	run --resume stopped-finished-number
 row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
 row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 LF=(run --quick --kernels touch --threads 1 --levels-from)
