@@ -69,6 +69,22 @@ int cli_option_error(int c, char **argv, const char *shortopts, const struct opt
 	return err_set(e, E_USAGE, "option '%s' needs a value", word);
 }
 
+/* A list given twice is refused rather than one list replacing or extending the other: which of the two
+   would be meant is a guess. */
+int cli_list_given_twice(int c, const struct cli_list *lists, unsigned n, unsigned *given, struct err *e)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (lists[i].c != c)
+			continue;
+		if (*given & 1u << i)
+			return err_set(e, E_USAGE,
+				       "%s: given twice (one comma-separated list holds them all)",
+				       lists[i].name);
+		*given |= 1u << i;
+	}
+	return 0;
+}
+
 int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *), int *quiet,
 		    const char **dir)
 {

@@ -38,6 +38,16 @@ struct option;
    option's own word and what is wrong with it. Returns E_USAGE. */
 int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e);
 
+/* A command's option that takes a comma-separated list: getopt_long's value for it, and its name. */
+struct cli_list {
+	int c;
+	const char *name;
+};
+
+/* For each option c getopt_long returns: E_USAGE when c is one of the n (at most 32) lists and was given
+   before (bits in *given), naming it. */
+int cli_list_given_twice(int c, const struct cli_list *lists, unsigned n, unsigned *given, struct err *e);
+
 /* Parses "[--quiet] DIR" and --help for the commands that read one results directory. Returns -1 when
    the command goes on with *dir, else the exit status to return (0 after --help, 2 for bad usage, with
    the message printed). */

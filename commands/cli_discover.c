@@ -61,7 +61,8 @@ static void usage(FILE *f)
 		"      --out DIR, --results ROOT, --progress, --no-progress\n"
 		"  -w, --write FILE        also write the discovered config to FILE (must not exist, in a\n"
 		"                          writable directory: checked before the run)\n"
-		"  -h, --help\n",
+		"  -h, --help\n\n"
+		"A PATTERNS or LIST option is given once, its items comma-separated.\n",
 		VENDOR_FILES_MAX, CTR_SYSFS_PMUS, DEFAULT_BUDGET, DEFAULT_KERNELS);
 }
 
@@ -123,8 +124,16 @@ static const struct option options[] = {
 
 #define SHORTOPTS ":lnk:s:w:h"
 
+/* its comma-separated lists, each to be given once, as run's (cli_list_given_twice) */
+static const struct cli_list lists[] = {{OPT_PMU, "--pmu"},
+					{OPT_ONLY, "--only"},
+					{OPT_ADD, "--add-events"},
+					{'k', "--kernels"},
+					{'s', "--sizes"}};
+
 static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 {
+	unsigned given = 0;
 	int c, idx;
 	uint64_t v;
 
@@ -134,6 +143,8 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, SHORTOPTS, options, &idx)) != -1) {
+		if (cli_list_given_twice(c, lists, sizeof lists / sizeof *lists, &given, e))
+			return E_USAGE;
 		switch (c) {
 		case OPT_VENDOR:
 			if (d->nvendor == VENDOR_FILES_MAX)

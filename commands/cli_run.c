@@ -260,27 +260,10 @@ static int add_place(void *ctx, const char *option, const char *item, struct err
 	return 0;
 }
 
-/* A list option given twice is refused rather than one list replacing or extending the other: which of
-   the two would be meant is a guess. */
-static int given_twice(int c, unsigned *given, struct err *e)
-{
-	static const struct {
-		int c;
-		const char *name;
-	} lists[] = {{'k', "--kernels"},   {'s', "--sizes"}, {'c', "--cpus"},   {'t', "--threads"},
-		     {'p', "--placement"}, {'a', "--args"},  {'e', "--events"}, {OPT_PREFETCH, "--prefetch"}};
-
-	for (unsigned i = 0; i < sizeof lists / sizeof *lists; i++) {
-		if (lists[i].c != c)
-			continue;
-		if (*given & 1u << i)
-			return err_set(e, E_USAGE,
-				       "%s: given twice (one comma-separated list holds them all)",
-				       lists[i].name);
-		*given |= 1u << i;
-	}
-	return 0;
-}
+/* run's comma-separated lists, each to be given once (cli_list_given_twice) */
+static const struct cli_list lists[] = {
+	{'k', "--kernels"},   {'s', "--sizes"}, {'c', "--cpus"},   {'t', "--threads"},
+	{'p', "--placement"}, {'a', "--args"},  {'e', "--events"}, {OPT_PREFETCH, "--prefetch"}};
 
 #define SHORTOPTS ":qk:s:c:t:p:a:r:o:e:nh"
 #define REPS_SECONDS 0.080 /* the default --reps, in seconds of shortest calls (run_cli_parse says why) */
@@ -310,7 +293,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, SHORTOPTS, options, NULL)) != -1) {
 		nopts++;
-		if ((r = given_twice(c, &given, e)))
+		if ((r = cli_list_given_twice(c, lists, sizeof lists / sizeof *lists, &given, e)))
 			break;
 		switch (c) {
 		case 'q':

@@ -253,6 +253,13 @@ row "prefetch on: NAMES is empty" prefetch on ''
 row "unknown option '--bogus'" prefetch --bogus
 row "option '--cpus' needs a value" prefetch status --cpus
 row "--sysfs nowhere: not a directory" discover --dry-run --no-libpfm --sysfs nowhere
+# discover's lists given twice, as run's
+DISC=(discover --dry-run --no-libpfm --no-sysfs --add-events page-faults)
+row "--pmu: given twice (one comma-separated list holds them all)" "${DISC[@]}" --pmu a --pmu b
+row "--only: given twice" "${DISC[@]}" --only a --only=b
+row "--add-events: given twice" "${DISC[@]}" --add-events task-clock
+row "--kernels: given twice" "${DISC[@]}" -k touch -k load.gpr
+row "--sizes: given twice" "${DISC[@]}" -s 64k --sizes 1M
 row "--write /nonexistent/x.ini: cannot create it: No such file or directory" discover --dry-run --no-libpfm \
 	--no-sysfs --add-events page-faults --write /nonexistent/x.ini
 row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --dry-run --no-libpfm \
