@@ -186,6 +186,11 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 		return err_set(e, E_USAGE, "--shared %s: not a directory", f->shared);
 	if (!f->nodes && !f->partition)
 		return err_set(e, E_USAGE, "which nodes? give --nodes LIST or --partition NAME");
+	/* Slurm would be asked for the nodes of "" (scontrol show hostnames '', sinfo -p '') */
+	if (f->nodes && !*f->nodes)
+		return err_set(e, E_USAGE, "--nodes: the node list is empty");
+	if (f->partition && !*f->partition)
+		return err_set(e, E_USAGE, "--partition: the partition name is empty");
 	if ((rc = check_run_options(f, e)))
 		return rc;
 	if (!realpath("/proc/self/exe", f->self))

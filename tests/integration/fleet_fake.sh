@@ -72,3 +72,17 @@ mkdir -p "$TMP/100%"
 rm -f "$TMP/sbatch.outputs"
 expect_status "fleet into a directory with '%' in its name" 0 fleet_with FAKE_NODES=n1 -- -s "$TMP/100%" -N list
 check "... its job log pattern escapes the '%'" grep -qxF "$TMP/100%%/slurm-pmucheck-%N-%j.out" "$TMP/sbatch.outputs"
+
+# An empty --nodes or --partition would go to Slurm as given ("scontrol show hostnames ''"): refused here
+# as the empty value it is, exit 2, before Slurm is asked or a job submitted.
+for o in -N --nodes; do
+	rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
+	expect_status "fleet $o '': refused" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" "$o" ''
+	cp "$TMP/check.out" "$TMP/empty.out"
+	check "... naming --nodes and the empty list" grep -q "^pmucheck fleet: --nodes: the node list is empty" \
+		"$TMP/empty.out"
+	check "... before Slurm is asked" test ! -e "$TMP/scontrol.calls" -a ! -e "$TMP/sbatch.outputs"
+done
+expect_status "fleet -P '': refused" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" -P ''
+cp "$TMP/check.out" "$TMP/empty.out"
+check "... naming --partition" grep -q "^pmucheck fleet: --partition: the partition name is empty" "$TMP/empty.out"
