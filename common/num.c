@@ -53,6 +53,11 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 
 	if (rc)
 		return rc;
+	/* "1.5k" would read as 1 with the unit ".5k"; the fault is the fraction, whatever follows it */
+	if (*end == '.')
+		return err_set(e, E_USAGE,
+			       "%s: '%s' has a fraction: a size is a whole number of bytes or of its unit",
+			       option, text);
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
 		if (strcmp(end, units[i].suffix) != 0)
 			continue;

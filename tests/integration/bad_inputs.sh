@@ -150,6 +150,8 @@ row "usage: pmucheck help [COMMAND]" help run extra
 row "pmucheck version: unexpected argument 'extra'" version extra
 row "--sizes: '12q' has an unknown unit" "${RUN[@]}" --sizes 12q
 row "--sizes: a size of 0 bytes measures nothing" "${RUN[@]}" --sizes 0
+row "--sizes: '1.5k' has a fraction" "${RUN[@]}" --sizes 1.5k
+row "--sizes: '1.5.2k' has a fraction" "${RUN[@]}" --sizes 1.5.2k
 row "--sizes: 16384 bytes is smaller than one block of touch.gpr" "${RUN[@]}" --sizes 16k
 row "--threads: 0 threads is out of range" "${RUN_T[@]}" --threads 0
 row "--threads: 'abc' is not a non-negative number" "${RUN_T[@]}" --threads abc

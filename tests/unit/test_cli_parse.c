@@ -75,6 +75,22 @@ static void test_bad_sizes_name_the_option(void **state)
 	}
 }
 
+/* A fraction is the fault of "1.5k", not its unit: the message says so, for the CLI and the configs alike. */
+static void test_a_fractional_size_is_said_to_have_a_fraction(void **state)
+{
+	static const char *const bad[] = {"1.5k", "1.5.2k", "0.5", "2.MiB"};
+	uint64_t v;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(num_parse_size("--sizes", bad[i], &v, &e), E_USAGE);
+		assert_non_null(strstr(e.msg, "has a fraction"));
+		assert_non_null(strstr(e.msg, bad[i]));
+		assert_null(strstr(e.msg, "unit ("));
+	}
+}
+
 static void test_cpu_lists_keep_order_and_take_open_ranges(void **state)
 {
 	struct topo t;
@@ -156,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes_take_binary_suffixes),
 		cmocka_unit_test(test_bad_sizes_name_the_option),
+		cmocka_unit_test(test_a_fractional_size_is_said_to_have_a_fraction),
 		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
 		cmocka_unit_test(test_sizes_format_in_binary_units),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
