@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cfg_int.h"
 
@@ -84,6 +85,12 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	}
 	memcpy(str, r->buf, (size_t)n + 1);
+	/* A UTF-8 byte-order mark, which Windows editors (Notepad until 2019) write before the first line, is
+	   skipped, as inih itself skips it (INI_ALLOW_BOM): it is no part of the text, and refusing it would
+	   refuse a config that reads the same without it. Left in, it hid the first line's [arch] from the
+	   check below ("key 'name' before the first [section]"). */
+	if (r->x->line == 1 && !strncmp(str, "\xEF\xBB\xBF", 3))
+		memmove(str, str + 3, (size_t)n - 2);
 	for (p = str; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '[') {
@@ -245,6 +252,9 @@ int cfg_load_stream(FILE *f, const char *name, struct cfg *out, struct err *e)
 	}
 	if (!x.status && rc < 0)
 		x.status = err_set(e, E_RUNTIME, "%s: out of memory", name);
+	/* said as what it is, not as a config without an [arch] or events */
+	if (!x.status && !x.line)
+		x.status = err_set(e, E_USAGE, "%s: empty file", name);
 	if (!x.status && !close_section(&x))
 		cfg_presets_check(&x);
 	if (!x.status && !out->has_arch && out->nevents) {
@@ -259,11 +269,17 @@ int cfg_load_stream(FILE *f, const char *name, struct cfg *out, struct err *e)
 int cfg_load(const char *path, struct cfg *out, struct err *e)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int rc;
 
 	memset(out, 0, sizeof *out);
 	if (!f)
 		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
+	/* a directory opens, then reads as an empty file */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return err_set(e, E_USAGE, "%s is a directory, not a file", path);
+	}
 	rc = cfg_load_stream(f, path, out, e);
 	fclose(f);
 	return rc;

@@ -105,6 +105,7 @@ config empty-section "[event B]"
 config run-name "[run r]
 kernels = touch"
 printf '[event A]\nspec = page-faults\nexpect = pages * 1\n' >"$W/no-arch.ini"
+: >"$W/empty.ini"
 printf '[arch]\nname = t\nvendor = AuthenticAMD\nmatch = 0x1a:*\n' >"$W/no-title.ini"
 
 snapshot() { find "$W" -printf '%p %y %s %T@ %m\n' | sort; }
@@ -269,6 +270,9 @@ row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --d
 
 # --- config files (--config) ---
 row "--config: nowhere.ini: No such file or directory" "${RUN[@]}" --config nowhere.ini
+row "--config: empty-dir is a directory, not a file" "${RUN[@]}" --config empty-dir
+row "--config: /dev/null: empty file" "${RUN[@]}" --config /dev/null
+row "--config: empty.ini: empty file" "${RUN[@]}" --config empty.ini
 row "level.ini:11: levels: 'L9' is not one of" "${RUN[@]}" --config level.ini
 row "scope.ini:11: scope: 'galaxy' is not core or socket" "${RUN[@]}" --config scope.ini
 row "key.ini:11: [event A]: unknown key 'nokey'" "${RUN[@]}" --config key.ini

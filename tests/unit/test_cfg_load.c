@@ -310,6 +310,37 @@ static void test_missing_file_is_usage_error(void **state)
 	assert_non_null(strstr(e.msg, "/nonexistent/x.ini"));
 }
 
+/* A UTF-8 byte-order mark before the first line (as Windows editors write one) is no part of it: the
+   config reads as without it, and its lines keep their numbers. */
+static void test_a_leading_byte_order_mark_is_skipped(void **state)
+{
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(load_text("\xEF\xBB\xBF" ARCH, &c, &e), 0);
+	assert_true(c.has_arch);
+	assert_string_equal(c.arch.name, "t");
+	cfg_free(&c);
+	assert_int_equal(load_text("\xEF\xBB\xBF[arch]\nnokey = 1\n", &c, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "t.ini:2: [arch]: unknown key 'nokey'"));
+}
+
+/* A directory, or a file with nothing in it, is said as such, not as a config without an [arch]. */
+static void test_a_directory_or_an_empty_file_is_said_as_such(void **state)
+{
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(cfg_load("/tmp", &c, &e), E_USAGE);
+	assert_string_equal(e.msg, "/tmp is a directory, not a file");
+	assert_int_equal(cfg_load("/dev/null", &c, &e), E_USAGE);
+	assert_string_equal(e.msg, "/dev/null: empty file");
+	assert_int_equal(load_text("", &c, &e), E_USAGE);
+	assert_string_equal(e.msg, "t.ini: empty file");
+}
+
 /* The real Haswell-EP file carries Molka's QPI hypothesis (8 flits per line, remote, per socket). */
 static void test_real_haswell_config(void **state)
 {
@@ -374,6 +405,8 @@ int main(void)
 		cmocka_unit_test(test_long_lines_and_names_are_refused),
 		cmocka_unit_test(test_nul_byte_is_refused),
 		cmocka_unit_test(test_missing_file_is_usage_error),
+		cmocka_unit_test(test_a_leading_byte_order_mark_is_skipped),
+		cmocka_unit_test(test_a_directory_or_an_empty_file_is_said_as_such),
 		cmocka_unit_test(test_real_haswell_config),
 		cmocka_unit_test(test_real_presets),
 	};
