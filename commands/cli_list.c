@@ -67,7 +67,7 @@ static int list_kernels(int json)
 		printf("\n");
 	}
 	/* A Zen 2 or Zen 3 lists load.avx512 above as any other: say here which variants a run skips and
-	   --kernels refuses on this CPU, as run_job.c words it */
+	   --kernels refuses on this CPU, as run_job_say.c words it */
 	for (unsigned i = 0; i < kern_family_count(); i++) {
 		const struct kern_family *fam = kern_family_at(i);
 		for (unsigned j = 0; j < fam->nvariants; j++)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli_run.h"
+#include "run_job_int.h"
 #include "clock_aperf.h"
 #include "core_clock.h"
 #include "cpu_limit.h"
@@ -33,39 +34,6 @@ static void command_line(int argc, char **argv, char *out, size_t len)
 	for (int i = 0; i < argc && off < len; i++)
 		off += (size_t)snprintf(out + off, len - off, " %s", argv[i]);
 }
-
-/* Everything a run holds between the checks and the end. */
-struct run_job {
-	struct sysinfo sys;
-	struct cfg arch, presets;
-	char config_path[4096];
-	struct experiment *xs;
-	int nxs;
-	struct run_pf pf;
-	struct levels_probe probe; /* the level probe; on --resume only its curve, the interrupted run's
-				      (levels_curve_read) */
-	int probed;
-	struct levels_history history; /* the probes before it on this machine (levels_history.h) */
-	struct raw_writer raw;
-	struct machine_facts mf;
-	struct clock_bounds clock;
-	struct err clock_err;     /* why the run's core clock is missing */
-	struct clock_aperf aperf; /* the per-repetition clock from APERF/MPERF, where this thread counts it */
-	int use_aperf;
-	char aperf_why[CTR_REASON_MAX];  /* why it is not used */
-	struct disturb_sample before;    /* /proc/stat as the measurements start; procs_running -1: unread */
-	struct cpu_limit limit;          /* the cgroup's CPU quota; version 0: not known */
-	struct cpu_throttle throttle[2]; /* its throttling as the measurements start and end */
-	int throttle_read[2];
-	struct speed_probe speed;      /* the machine's own speed before each point (speed_probe.h) */
-	struct speed_probe speed_all;  /* the same by the most threads any point has, before those */
-	struct speed_probe memory;     /* the memory's, before each DRAM point */
-	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
-	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
-	char started[32], finished[32], command[2048];
-	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
-	struct progress_line progress;
-};
 
 /* The experiments: the steps of --preset, or the command line's one. */
 static int build_experiments(struct run_cli *rc, const struct topo *t, struct run_job *j, struct err *e)
@@ -118,149 +86,8 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 	return 0;
 }
 
-/* The point's placement as --placement spells it ("node:1", "interleave"). */
-static const char *place_name(const struct experiment *x, const struct plan_point *pt, char *buf, size_t len)
-{
-	buf_format_placement(&x->opts.places[pt->place], buf, len);
-	return buf;
-}
-
-/* --dry-run: the points, one line each, per experiment. */
-static void print_plan(const struct run_job *j)
-{
-	int total = 0;
-
-	for (int i = 0; i < j->nxs; i++) {
-		const struct experiment *x = &j->xs[i];
-		if (x->name[0])
-			printf("%s:\n", x->name);
-		for (int k = 0; k < x->plan.npoints; k++) {
-			const struct plan_point *pt = &x->plan.points[k];
-			char place[32], arg[48];
-			/* one column whatever the family calls its argument ("k=24", "offset=60", "arg=0") */
-			snprintf(arg, sizeof arg, "%s=%llu", pt->fam->arg_name ? pt->fam->arg_name : "arg",
-				 (unsigned long long)pt->arg);
-			printf("%5d  %-18s %-10s %2d thr %12llu B/array  %-4s  %s  %s\n", total + k,
-			       pt->var->name, arg, pt->threads, (unsigned long long)pt->bytes,
-			       level_name(pt->level), x->opts.pf_states[pt->pf],
-			       place_name(x, pt, place, sizeof place));
-		}
-		total += x->plan.npoints;
-		printf("%d points, %u events (%u groups), at most %d repetitions each\n", x->plan.npoints,
-		       x->ev.nev, x->ev.plan.ngroups, x->reps);
-	}
-	if (j->nxs > 1)
-		printf("%d points in all\n", total);
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s[0] ? json_string(s) : json_null();
-}
-
-static json_t *experiment_plan_json(const struct experiment *x, int first)
-{
-	json_t *points = json_array(), *events = json_array(), *fixed = json_array();
-
-	for (int k = 0; k < x->plan.npoints; k++) {
-		const struct plan_point *pt = &x->plan.points[k];
-		char place[32];
-		json_array_append_new(
-			points,
-			json_pack("{s:i, s:s, s:s, s:o, s:I, s:i, s:I, s:s, s:s, s:s}", "index", first + k,
-				  "kernel", pt->var->name, "family", pt->fam->name, "arg_name",
-				  pt->fam->arg_name ? json_string(pt->fam->arg_name) : json_null(), "arg",
-				  (json_int_t)pt->arg, "threads", pt->threads, "bytes_per_array",
-				  (json_int_t)pt->bytes, "level", level_name(pt->level), "prefetch",
-				  x->opts.pf_states[pt->pf], "placement",
-				  place_name(x, pt, place, sizeof place)));
-	}
-	for (unsigned k = 0; k < x->ev.nev; k++) {
-		const struct ctr_event *ev = &x->ev.evs[k];
-		json_array_append_new(events,
-				      json_pack("{s:s, s:s, s:s?}", "event", ev->spec, "status",
-						ctr_status_name(ev->status), "reason",
-						ev->status == CTR_OK ? NULL : ev->reason));
-	}
-	for (unsigned k = 0; k < x->ev.nfixed; k++)
-		json_array_append_new(fixed, json_string(x->ev.fixed[k].spec));
-	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:i}", "name", str_or_null(x->name),
-			 "skipped_variants", str_or_null(x->plan.skipped), "levels_without_point",
-			 str_or_null(x->plan.no_level), "points", points, "groups", (int)x->ev.plan.ngroups,
-			 "events", events, "fixed_events", fixed, "most_reps", x->reps);
-}
-
-/* --dry-run --json: the facts print_plan and say_skipped give, as one object (docs/results-format.md). */
-static void print_plan_json(const struct run_job *j)
-{
-	json_t *xs = json_array(), *o;
-	int total = 0;
-
-	for (int i = 0; i < j->nxs; i++) {
-		json_array_append_new(xs, experiment_plan_json(&j->xs[i], total));
-		total += j->xs[i].plan.npoints;
-	}
-	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:o, s:i}", "format", 1, "prefetch", "control",
-		      j->pf.ctl || j->pf.predicted, "skipped", str_or_null(j->pf.skipped), "reason",
-		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "experiments",
-		      xs, "points_total", total);
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(o);
-}
-
-static void say_skipped(const struct run_job *j, const struct topo *t)
-{
-	char warning[512];
-
-	json_decref(experiment_pmu_json(&j->arch, warning, sizeof warning));
-	if (*warning)
-		fprintf(stderr, "pmucheck run: warning: %s\n", warning);
-	if (!t->ncaches)
-		fprintf(stderr,
-			"pmucheck run: warning: hwloc reports no data cache for CPU %d (a VM that hides the "
-			"CPUID cache leaves, or a CPU hwloc does not know): every point is planned and "
-			"labelled as DRAM, also those of --sizes inside a cache\n",
-			t->cpus[0]);
-	if (!j->pf.ctl && !j->pf.predicted)
-		fprintf(stderr, "pmucheck run: prefetchers not controlled%s%s%s: %s\n",
-			j->pf.skipped[0] ? ", skipping the '" : "", j->pf.skipped,
-			j->pf.skipped[0] ? "' experiments" : "", j->pf.reason);
-	for (int i = 0; i < j->nxs; i++) {
-		int said = 0;
-		/* a preset's steps mostly skip the same variants: each list once */
-		for (int k = 0; k < i && !said; k++)
-			said = !strcmp(j->xs[k].plan.skipped, j->xs[i].plan.skipped);
-		if (j->xs[i].plan.skipped[0] && !said)
-			fprintf(stderr, "pmucheck run: skipping %s: this CPU lacks their instructions\n",
-				j->xs[i].plan.skipped);
-	}
-}
-
-/* The cache levels the final plan (after the level probe) has no point in at some thread count: on stderr,
-   and for machine.json (levels.without_point, which report.md lists), "STEP: L3 with 56 threads (...)". */
-static json_t *say_levels_without_point(const struct run_job *j)
-{
-	json_t *all = json_array();
-
-	for (int i = 0; i < j->nxs; i++)
-		if (j->xs[i].plan.no_level[0]) {
-			fprintf(stderr, "pmucheck run: %s%sno point in %s\n", j->xs[i].name,
-				j->xs[i].name[0] ? ": " : "", j->xs[i].plan.no_level);
-			json_array_append_new(all,
-					      json_sprintf("%s%s%s", j->xs[i].name,
-							   j->xs[i].name[0] ? ": " : "",
-							   j->xs[i].plan.no_level));
-		}
-	if (!json_array_size(all)) {
-		json_decref(all);
-		return NULL;
-	}
-	return all;
-}
-
 /* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
-static int most_threads(const struct run_job *j, int dram)
+int run_job_most_threads(const struct run_job *j, int dram)
 {
 	int most = 0;
 
@@ -270,27 +97,6 @@ static int most_threads(const struct run_job *j, int dram)
 			    j->xs[i].plan.points[k].threads > most)
 				most = j->xs[i].plan.points[k].threads;
 	return most;
-}
-
-/* --cpus naming cores of another kind than the first CPU's, or with other caches: every thread's points are
-   sized from the first CPU's caches (plan.h), so on those a point labelled L2 may run from L3 (a hybrid CPU's
-   E-cores share a larger L2 four ways) or one labelled L3 from L2. The default CPUs leave such cores out; a
-   user's list is kept. Only the CPUs a point runs on are named: a point of N threads takes the list's first
-   N, so with --threads or a preset's steps below the list's length the rest are never used. */
-static void say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t)
-{
-	int used = most_threads(j, 0) < rc->cfg.plan.ncpus ? most_threads(j, 0) : rc->cfg.plan.ncpus;
-	char list[256];
-	int n = topo_unlike_first(t, rc->cfg.plan.cpus, used, list, sizeof list);
-
-	if (n)
-		fprintf(stderr,
-			"pmucheck run: warning: --cpus: CPU%s %s %s of another kind than CPU %d or with "
-			"other cache sizes, while every thread's points are sized from CPU %d's caches: "
-			"on %s a point labelled for a cache level may run from another (the default CPUs "
-			"leave such cores out)\n",
-			n == 1 ? "" : "s", list, n == 1 ? "is on a core" : "are on cores",
-			rc->cfg.plan.cpus[0], rc->cfg.plan.cpus[0], n == 1 ? "it" : "them");
 }
 
 /* --levels-from DIR: the sizes the run there measured become this machine's measured ones. */
@@ -543,111 +349,6 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
 }
 
-/* A speed probe's figures, as each line below the summaries states them; tenth_of: what they were taken
-   over. */
-static void say_figures(const struct speed_probe_figures *x, const char *tenth_of)
-{
-	printf("ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of %s ", x->best, x->median,
-	       x->p10, tenth_of);
-	printf("(%.0f %% below the best)", 100 * (1 - x->p10 / x->best));
-}
-
-/* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
-static void say_speed(const struct run_job *j)
-{
-	struct speed_probe_figures f = speed_probe_figures(&j->speed), s = speed_probe_figures(&j->speed_all),
-				   m = speed_probe_figures(&j->memory),
-				   a = speed_probe_figures(&j->memory_all);
-
-	if (f.n) {
-		printf("machine speed: a %llu-byte %s read before each point ",
-		       (unsigned long long)j->speed.bytes, j->speed.v->name);
-		say_figures(&f, "the points");
-		printf(": the machine itself was that much slower at times");
-		/* as report.md words it (out_report_md.c): one point, its threads, after it */
-		if (j->speed.waited == 1)
-			printf("; before 1 point, where it read below %.0f %% of its best so far or its "
-			       "threads shared a core, the run waited for it (%.1f s) and after it, it %s",
-			       100 * SPEED_PROBE_SLOW, j->speed.waited_s,
-			       j->speed.recovered ? "read at speed again" : "still read slow");
-		else if (j->speed.waited)
-			printf("; before %d points, where it read below %.0f %% of its best so far or their "
-			       "threads shared a core, the run waited for it (%.1f s in all) and after %d of "
-			       "them it read at speed again",
-			       j->speed.waited, 100 * SPEED_PROBE_SLOW, j->speed.waited_s,
-			       j->speed.recovered);
-		printf("\n");
-	}
-	if (s.n) {
-		printf("machine speed, %d threads: the same read by each of them at once before each "
-		       "%d-thread point ",
-		       j->speed_all.threads, j->speed_all.threads);
-		say_figures(&s, "them");
-		if (j->speed_all.judged)
-			printf("; they shared a core (read together below %.0f %% of %d times one thread's "
-			       "speed) before %d of them%s",
-			       100 * SPEED_PROBE_SHARED, j->speed_all.threads, j->speed_all.shared,
-			       j->speed_all.shared ? ", flagged noisy" : "");
-		/* 100 % on cores of their own, each thread reading its own L1: below it, the host slowed the
-		   points of as many threads by about as much (report.md's Run quality judges it) */
-		if (j->speed_all.judged && f.n && f.median > 0)
-			printf("; their median %.0f %% of %d times one thread's median",
-			       100 * s.median / (j->speed_all.threads * f.median), j->speed_all.threads);
-		printf("\n");
-	}
-	if (m.n) {
-		printf("memory speed: a %llu MiB %s read before each DRAM point ",
-		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name);
-		say_figures(&m, "them");
-		printf(": the memory, shared with the host's other tenants, was that much slower at times\n");
-	}
-	if (a.n) {
-		printf("memory speed, %d threads: the same read split over them before each %d-thread DRAM "
-		       "point ",
-		       j->memory_all.threads, j->memory_all.threads);
-		say_figures(&a, "them");
-		printf("\n");
-	}
-	if (j->llc.n) {
-		const char *l = level_name(j->llc.level);
-		printf("%s check: a chase over each %s point's working set before it, and after it ", l, l);
-		printf("where that one read past the level; %d of %d read %.1f ns or slower ", j->llc.past,
-		       j->llc.n, j->llc.past_ns);
-		printf("(%s%s) before and after%s, %d only before (a burst); ",
-		       j->llc.by_probe ? "where the level probe ended " : "DRAM-like",
-		       j->llc.by_probe ? l : "", j->llc.past ? ", flagged noisy" : "", j->llc.bursts);
-		printf("the slowest %.1f ns, at %llu KiB\n", j->llc.worst_ns,
-		       (unsigned long long)(j->llc.worst_at >> 10));
-	}
-}
-
-/* Where the run's cgroup has a CPU quota: below the threads of its points, a warning before they run
-   (CFS bandwidth control stops every thread of the cgroup for the rest of a period once the quota is
-   spent), and after them how often it did. */
-static void say_cpu_limit(const struct run_job *j, int after, int threads)
-{
-	double cpus = cpu_limit_cpus(&j->limit);
-	const char *worth = cpus == 1 ? "CPU's" : "CPUs'";
-	const struct cpu_throttle *a = &j->throttle[0], *b = &j->throttle[1];
-
-	if (!(cpus > 0))
-		return;
-	if (!after && cpus < threads)
-		fprintf(stderr,
-			"pmucheck run: the cgroup %s may use %.2g %s worth of time (%s), less than the %d "
-			"CPU%s its %d-thread points keep busy: the kernel stops the run's threads for the "
-			"rest of each %.0f ms period once they used it, which slows those points and leaves "
-			"more of them noisy; machine.json records how often it did\n",
-			j->limit.cgroup, cpus, worth, j->limit.version == 1 ? "cpu.cfs_quota_us" : "cpu.max",
-			threads, threads > 1 ? "s" : "", threads, (double)j->limit.period_us / 1000);
-	if (after && j->throttle_read[0] && j->throttle_read[1])
-		printf("CPU limit: the cgroup %s may use %.2g %s worth of time; the kernel stopped the "
-		       "run's threads in %llu of %llu periods, %.1f s in all: the points measured across "
-		       "such a stop are slower or noisy\n",
-		       j->limit.cgroup, cpus, worth, b->throttled - a->throttled, b->periods - a->periods,
-		       (double)(b->throttled_ns - a->throttled_ns) * 1e-9);
-}
-
 /* The largest working set a check of the last cache level chases (level_check_point) over the plans. */
 static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 {
@@ -703,15 +404,15 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 	for (int i = 0; i < j->nxs; i++)
 		run_pf_use(&j->pf, &j->xs[i].opts);
-	say_skipped(j, t);
-	say_unlike_cores(rc, j, t);
+	run_job_say_skipped(j, t);
+	run_job_say_unlike_cores(rc, j, t);
 	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
 		r = plan_all(t, j, e);
 	if (r)
 		return r;
-	j->mf.without_point = say_levels_without_point(j);
+	j->mf.without_point = run_job_say_levels_without_point(j);
 	r = experiments_json(rc, j, &config, &preset, &counters, e);
 	if (r)
 		return r;
@@ -736,11 +437,11 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (!r && rc->resumed)
 		resume_budget(rc, j); /* of the points as the prefetch states allowed just now */
-	most = most_threads(j, 0);
-	dram_most = most_threads(j, 1);
+	most = run_job_most_threads(j, 0);
+	dram_most = run_job_most_threads(j, 1);
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
-	say_cpu_limit(j, 0, most);
+	run_job_say_cpu_limit(j, 0, most);
 	if (disturb_read(DISTURB_PROC, &j->before, NULL))
 		j->before.procs_running = -1;
 	if (j->limit.version)
@@ -762,8 +463,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	record_disturbance(j);
-	say_speed(j);
-	say_cpu_limit(j, 1, most);
+	run_job_say_speed(j);
+	run_job_say_cpu_limit(j, 1, most);
 	r = end_prefetch(j, r, e);
 	if (!r)
 		r = raw_close(&j->raw, e);
@@ -824,17 +525,17 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			       j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
-		say_skipped(j, t);
-		say_unlike_cores(rc, j, t);
+		run_job_say_skipped(j, t);
+		run_job_say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
 		if (!r)
-			json_decref(say_levels_without_point(j));
+			json_decref(run_job_say_levels_without_point(j));
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
-			say_cpu_limit(j, 0, most_threads(j, 0));
+			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
 		if (!r && rc->json)
-			print_plan_json(j);
+			run_job_say_plan_json(j);
 		else if (!r)
-			print_plan(j);
+			run_job_say_plan(j);
 		goto out;
 	}
 	if (!r && !rc->resumed)

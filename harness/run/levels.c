@@ -347,7 +347,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	}
 	level_ends(p);
 	k = first_dram_like(p);
-	/* no reported level to match a plateau to: the plan has only DRAM points (run_job warns) */
+	/* no reported level to match a plateau to: the plan has only DRAM points (run_job_say.c warns) */
 	if (!t->ncaches) {
 		levels_disagree(
 			p,

@@ -1,0 +1,72 @@
+/* run_job_int.h — what run_job.c (one run, from the checked options to the results directory) and
+ * run_job_say.c (what the run says to the user) share: the run's state and the functions one calls in
+ * the other. Nothing else should include this; use cli_run.h. */
+#ifndef PMUCHECK_RUN_JOB_INT_H
+#define PMUCHECK_RUN_JOB_INT_H
+
+#include <jansson.h>
+
+#include "cli_run.h"
+#include "clock_aperf.h"
+#include "core_clock.h"
+#include "cpu_limit.h"
+#include "ctr.h"
+#include "disturb.h"
+#include "experiment.h"
+#include "level_check.h"
+#include "levels.h"
+#include "levels_history.h"
+#include "machine.h"
+#include "progress_line.h"
+#include "raw.h"
+#include "run_prefetch.h"
+#include "speed_probe.h"
+#include "sysinfo.h"
+#include "topo.h"
+
+/* Everything a run holds between the checks and the end. */
+struct run_job {
+	struct sysinfo sys;
+	struct cfg arch, presets;
+	char config_path[4096];
+	struct experiment *xs;
+	int nxs;
+	struct run_pf pf;
+	struct levels_probe probe; /* the level probe; on --resume only its curve, the interrupted run's
+				      (levels_curve_read) */
+	int probed;
+	struct levels_history history; /* the probes before it on this machine (levels_history.h) */
+	struct raw_writer raw;
+	struct machine_facts mf;
+	struct clock_bounds clock;
+	struct err clock_err;     /* why the run's core clock is missing */
+	struct clock_aperf aperf; /* the per-repetition clock from APERF/MPERF, where this thread counts it */
+	int use_aperf;
+	char aperf_why[CTR_REASON_MAX];  /* why it is not used */
+	struct disturb_sample before;    /* /proc/stat as the measurements start; procs_running -1: unread */
+	struct cpu_limit limit;          /* the cgroup's CPU quota; version 0: not known */
+	struct cpu_throttle throttle[2]; /* its throttling as the measurements start and end */
+	int throttle_read[2];
+	struct speed_probe speed;      /* the machine's own speed before each point (speed_probe.h) */
+	struct speed_probe speed_all;  /* the same by the most threads any point has, before those */
+	struct speed_probe memory;     /* the memory's, before each DRAM point */
+	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
+	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
+	char started[32], finished[32], command[2048];
+	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
+	struct progress_line progress;
+};
+
+/* run_job.c: the most threads any point has (of the DRAM points only: dram). */
+int run_job_most_threads(const struct run_job *j, int dram);
+
+/* run_job_say.c: on stdout the plan and the figures below the summaries, on stderr the warnings. */
+void run_job_say_plan(const struct run_job *j);
+void run_job_say_plan_json(const struct run_job *j);
+void run_job_say_skipped(const struct run_job *j, const struct topo *t);
+json_t *run_job_say_levels_without_point(const struct run_job *j);
+void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t);
+void run_job_say_speed(const struct run_job *j);
+void run_job_say_cpu_limit(const struct run_job *j, int after, int threads);
+
+#endif
