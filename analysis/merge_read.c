@@ -105,11 +105,13 @@ static int load_json(const char *dir, const char *name, json_t **j, struct err *
 		return err_set(e, E_USAGE, "%s:%d:%d: malformed: %s", path, je.line, je.column, je.text);
 	if (!json_is_object(*j)) {
 		json_decref(*j);
+		*j = NULL; /* the caller's, which it releases */
 		return err_set(e, E_USAGE, "%s: malformed: not a JSON object", path);
 	}
 	if (num(*j, "format") != 1) {
 		long long f = num(*j, "format");
 		json_decref(*j);
+		*j = NULL;
 		return f < 0 ? err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path)
 			     : err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path, f);
 	}

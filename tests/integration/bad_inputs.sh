@@ -80,6 +80,11 @@ echo '{"candidates": [], "candidates": []}' >"$W/bad-candidates/candidates.json"
 # an analysed directory whose events.json gives a key twice, for the report
 results twice-events && "$PMUCHECK" analyze -q "$W/twice-events" >/dev/null &&
 	sed -i '0,/{/s/{/{ "format": 1,/' "$W/twice-events/events.json"
+# analysed directories whose events.json is of another format, or no object, for merge
+for s in ev-format-2:'m["format"] = 2' ev-list:'m = [m]'; do
+	results "${s%%:*}" && "$PMUCHECK" analyze -q "$W/${s%%:*}" >/dev/null &&
+		json_edit "$W/${s%%:*}/events.json" "${s#*:}"
+done
 sed -i 's/"format": 1/"format": 2/' "$W/format-2/machine.json"
 sed -i 's/"reported":/"reported_not":/' "$W/no-levels/machine.json"
 
@@ -314,6 +319,8 @@ row "no-raw/raw.csv" analyze no-raw
 row "bad-json/machine.json:" analyze bad-json
 row "bad-candidates/candidates.json:1:" analyze bad-candidates
 row "twice-events/events.json:2:9: duplicate object key" report twice-events
+row "ev-format-2/events.json: format 2, this pmucheck reads format 1" merge -o merged ev-format-2
+row "ev-list/events.json: malformed: not a JSON object" merge -o merged ev-list
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json: No such file or directory" analyze no-machine
