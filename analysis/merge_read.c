@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_file.h"
 #include "merge_int.h"
 #include "machine_read.h"
 #include "out_report_csv.h"
@@ -34,13 +35,6 @@ static const char *str(json_t *o, const char *key)
 	json_t *v = json_object_get(o, key);
 
 	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static long long num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }
 
 /* "L1d 48K L2 1024K L3 520192K", the BIOS-visible sizes from hwloc. */
@@ -93,27 +87,20 @@ static void type_key(const struct machine *mj, char *key, size_t klen, char *lab
 		 mj->pus, mj->numa_nodes, mem);
 }
 
+/* dir/name, of pmucheck's format. Any fault of the file refuses the directory, never ends the merge. */
 static int load_json(const char *dir, const char *name, json_t **j, struct err *e)
 {
 	char path[PATH_MAX];
-	json_error_t je;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (access(path, F_OK))
+	if (json_file_load(path, JSON_FILE_OPTIONAL, j, e))
+		return E_USAGE;
+	if (!*j)
 		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);
-	if (!(*j = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return err_set(e, E_USAGE, "%s:%d:%d: malformed: %s", path, je.line, je.column, je.text);
-	if (!json_is_object(*j)) {
+	if (json_file_format(path, *j, e)) {
 		json_decref(*j);
 		*j = NULL; /* the caller's, which it releases */
-		return err_set(e, E_USAGE, "%s: malformed: not a JSON object", path);
-	}
-	if (num(*j, "format") != 1) {
-		long long f = num(*j, "format");
-		json_decref(*j);
-		*j = NULL;
-		return f < 0 ? err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path)
-			     : err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path, f);
+		return E_USAGE;
 	}
 	return 0;
 }

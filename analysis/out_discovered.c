@@ -15,11 +15,11 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <stdlib.h>
 
 #include "fit.h"
+#include "json_file.h"
 #include "out_discovered.h"
 
 #define INI_LINE_MAX 198 /* configs/README.md: longer lines are refused */
@@ -262,16 +262,13 @@ static void md_summary(FILE *f, const struct disc_counts *n, unsigned ncand)
 int out_discovered_read(const char *dir, json_t **root, struct err *e)
 {
 	char path[4096];
-	json_error_t je;
 
-	*root = NULL;
 	snprintf(path, sizeof path, "%s/candidates.json", dir);
-	if (access(path, F_OK))
-		return 0; /* not a discovery */
-	/* a damaged list is said, not taken for no discovery: discovered.ini would vanish without a word */
-	if (!(*root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	if (!json_is_array(json_object_get(*root, "candidates"))) {
+	/* no file: not a discovery. A damaged list is said, not taken for no discovery: discovered.ini would
+	   vanish without a word. */
+	if (json_file_load(path, JSON_FILE_OPTIONAL, root, e))
+		return E_USAGE;
+	if (*root && !json_is_array(json_object_get(*root, "candidates"))) {
 		json_decref(*root);
 		*root = NULL;
 		return err_set(e, E_USAGE, "%s: no \"candidates\" array", path);

@@ -1,33 +1,14 @@
 /* out_report_data.c — loads a results directory for the report: raw.csv through the analysis'
  * aggregation (one reader of the format), machine.json and events.json with jansson. */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "json_file.h"
 #include "out_report_data.h"
-
-static int load_json(const char *path, json_t **out, struct err *e)
-{
-	json_error_t je;
-
-	if (access(path, R_OK))
-		return err_set(e, E_USAGE, "%s: %s (not a results directory of 'pmucheck run'?)", path,
-			       strerror(errno));
-	*out = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!*out)
-		return err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	if (!json_is_object(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		return err_set(e, E_USAGE, "%s: not a JSON object", path);
-	}
-	return 0;
-}
 
 int out_events_load(const char *dir, json_t **events, struct err *e)
 {
@@ -41,10 +22,10 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return err_set(e, E_USAGE, "%s: no such results directory", dir);
 	snprintf(path, sizeof path, "%s/events.json", dir);
-	if (access(path, F_OK))
-		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
-	if (load_json(path, events, e))
+	if (json_file_load(path, JSON_FILE_OPTIONAL, events, e))
 		return E_USAGE;
+	if (!*events)
+		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
 	arr = json_object_get(*events, "events");
 	if (!json_is_array(arr))
 		goto bad;

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "disc.h"
+#include "json_file.h"
 
 #define CORE_COUNTERS_DEFAULT 4 /* x86's fewest general counters (Intel with SMT); AMD Zen has 6 */
 
@@ -407,20 +408,13 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 {
 	struct vctx x = {.path = path, .format = "perf pmu-events JSON"};
 	struct disc_list tmp = {0};
-	json_error_t je;
 	json_t *root, *events;
 	unsigned ncore;
-	FILE *f = fopen(path, "r");
 	int rc;
 
-	if (!f)
-		return err_set(e, E_USAGE, "vendor file %s: %s", path, strerror(errno));
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
+	if (json_file_load(path, 0, &root, e))
+		return err_wrap(e, E_USAGE, "vendor file");
 	events = root;
-	if (!root)
-		return err_set(e, E_USAGE, "vendor file %s:%d:%d: not valid JSON: %s", path, je.line,
-			       je.column, je.text);
 	if (json_is_object(root)) {
 		events = json_object_get(root, "Events");
 		x.format = "Intel perfmon JSON";

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_file.h"
 #include "levels_history.h"
 #include "state_dir.h"
 
@@ -69,34 +70,17 @@ static int read_probe(const json_t *o, const struct levels_history *h, const str
 	return t->ncaches;
 }
 
-/* The file's text, read only from a plain file: in a state directory others may write, a link placed there
-   would have root read a file of its owner's choosing (jansson's message quotes what it met, into
-   machine.json and report.md), and a FIFO would hold the run for ever. NULL with h->why set, or with ""
-   where there is no file. */
+/* The file's text, read only from a plain file (JSON_FILE_PLAIN): in a state directory others may write, a
+   link placed there would have root read a file of its owner's choosing (jansson's message quotes what it
+   met, into machine.json and report.md), and a FIFO would hold the run for ever. NULL with h->why set, or
+   with "" where there is no file. */
 static json_t *read_history(struct levels_history *h)
 {
-	int fd = open(h->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	json_error_t je;
-	struct stat st;
+	struct err e;
 	json_t *root;
 
-	if (fd < 0 && errno == ELOOP)
-		snprintf(h->why, sizeof h->why, "%s is a link, which is not followed", h->path);
-	else if (fd < 0 && errno != ENOENT)
-		snprintf(h->why, sizeof h->why, "cannot read %s: %s", h->path, strerror(errno));
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(h->why, sizeof h->why, "%s is not a plain file", h->path);
-		close(fd);
-		return NULL;
-	}
-	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
-	if (!root && je.line > 0)
-		snprintf(h->why, sizeof h->why, "%s: line %d: %s", h->path, je.line, je.text);
-	else if (!root)
-		snprintf(h->why, sizeof h->why, "cannot read %s: %s", h->path, je.text);
+	if (json_file_load(h->path, JSON_FILE_OPTIONAL | JSON_FILE_PLAIN, &root, &e))
+		snprintf(h->why, sizeof h->why, "%s", e.msg);
 	return root;
 }
 

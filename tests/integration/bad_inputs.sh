@@ -85,6 +85,14 @@ for s in ev-format-2:'m["format"] = 2' ev-list:'m = [m]'; do
 	results "${s%%:*}" && "$PMUCHECK" analyze -q "$W/${s%%:*}" >/dev/null &&
 		json_edit "$W/${s%%:*}/events.json" "${s#*:}"
 done
+# analysed directories whose events.json is a directory, or empty (report, export, merge); and a discovery's
+# candidates.json a directory, or empty (analyze)
+for d in ev-dir ev-empty; do
+	results $d && "$PMUCHECK" analyze -q "$W/$d" >/dev/null && rm "$W/$d/events.json"
+done
+mkdir "$W/ev-dir/events.json" && : >"$W/ev-empty/events.json"
+results cand-dir && mkdir "$W/cand-dir/candidates.json"
+results cand-empty && : >"$W/cand-empty/candidates.json"
 sed -i 's/"format": 1/"format": 2/' "$W/format-2/machine.json"
 sed -i 's/"reported":/"reported_not":/' "$W/no-levels/machine.json"
 
@@ -320,7 +328,14 @@ row "bad-json/machine.json:" analyze bad-json
 row "bad-candidates/candidates.json:1:" analyze bad-candidates
 row "twice-events/events.json:2:9: duplicate object key" report twice-events
 row "ev-format-2/events.json: format 2, this pmucheck reads format 1" merge -o merged ev-format-2
-row "ev-list/events.json: malformed: not a JSON object" merge -o merged ev-list
+row "ev-list/events.json:1: expected a JSON object" merge -o merged ev-list
+for d in ev-dir:" is a directory, not a file" ev-empty:": empty file"; do
+	row "${d%%:*}/events.json${d#*:}" report "${d%%:*}"
+	row "${d%%:*}/events.json${d#*:}" export "${d%%:*}" --format perf
+	row "${d%%:*}/events.json${d#*:}" merge -o merged "${d%%:*}"
+done
+row "cand-dir/candidates.json is a directory, not a file" analyze cand-dir
+row "cand-empty/candidates.json: empty file" analyze cand-empty
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json: No such file or directory" analyze no-machine

@@ -230,10 +230,12 @@ printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
 printf '{"Events": {"EventName": "X"}}' >"$TMP/notarray.json"
 printf '[{"EventName": "X", "EventCode": "0x24", "UMask": "0x101"}]' >"$TMP/coreumask.json"
+mkdir "$TMP/dir.json" && : >"$TMP/empty.json"
 python3 -c 'import json,sys; json.dump([{"EventName": "E%d" % i, "EventCode": "0x24", "UMask": "0x1"} for i in range(100001)], open(sys.argv[1], "w"))' "$TMP/huge.json"
 for bad in truncated:"truncated.json:1:" wrongtype:"entry 1 (X): EventCode: a number, not a string" \
 	notarray:"neither an array" huge:"100001 entries" \
-	coreumask:"entry 1 (X): EventCode, UMask or CounterMask out of range"; do
+	coreumask:"entry 1 (X): EventCode, UMask or CounterMask out of range" \
+	dir:"dir.json is a directory, not a file" empty:"empty.json: empty file"; do
 	IFS=: read -r f msg <<<"$bad"
 	expect_status "bad vendor file ($f) exits 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs --vendor "$TMP/$f.json" \
 		--out "$TMP/bad-$f"

@@ -38,8 +38,9 @@ O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
 check "... merging the five good ones" grep -q "merged 5 nodes (8 refused) of 2 node types" "$TMP/merge.out"
-for b in foreign:"no \"format\"" empty:"no machine.json" malformed:"events.json:[0-9]+:[0-9]+: malformed" \
-	twice:"events.json:[0-9]+:[0-9]+: malformed: duplicate object key" \
+for b in foreign:"no \"format\"" empty:"no machine.json" \
+	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
+	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
 	future:"format 9, this pmucheck reads format 1" unanalysed:"not analysed" partial:"interrupted run" \
 	oldpeaks:"no column latency_ns"; do
 	d=${b%%:*} why=${b#*:}

@@ -315,10 +315,10 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	char text[1024], k[320];
 
 	(void)state;
-	unreadable("{\"probes\": [\n{\"machine\": ", ": line 2: ");
+	unreadable("{\"probes\": [\n{\"machine\": ", "levels.json:2:12: unexpected token");
 	unreadable("{\"runs\": []}\n", ": no \"probes\" list");
 	/* which of two lists jansson would take is not the file's to say */
-	unreadable("{\"probes\": [],\n\"probes\": []}\n", ": line 2: duplicate object key");
+	unreadable("{\"probes\": [],\n\"probes\": []}\n", "levels.json:2:8: duplicate object key");
 	unreadable("{\"probes\": [{\"machine\": \"m\", \"time\": 1, \"sizes\": [0]}]}\n",
 		   ": probe 1: size 1 is not a positive number of bytes");
 	key(k, sizeof k);
@@ -419,6 +419,29 @@ static void test_only_a_plain_file_is_read_as_the_history(void **state)
 	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
 	assert_non_null(strstr(h.why, path));
 	assert_non_null(strstr(p.disagreements[0], "no history of the level probe kept ("));
+}
+
+/* An empty file (which the write's fsync before its rename keeps from being left by a power loss) or a
+   directory at levels.json is said as what it is, not as jansson's "'[' or '{' expected near end of file",
+   and left as it was. */
+static void test_an_empty_history_or_a_directory_is_said_as_such(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	struct stat st;
+	char want[256];
+
+	(void)state;
+	unreadable("", "levels.json: empty file");
+	unlink(path);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	snprintf(want, sizeof want, "%s is a directory, not a file", path);
+	assert_string_equal(h.why, want);
+	assert_non_null(strstr(p.disagreements[0], "no history of the level probe kept ("));
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rmdir(path), 0);
 }
 
 /* A link where the write goes through (a world-writable state directory, another user's link to a file root
@@ -559,6 +582,8 @@ int main(void)
 			test_every_level_the_history_lowers_is_said_however_much_the_probe_said, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(test_only_a_plain_file_is_read_as_the_history, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_an_empty_history_or_a_directory_is_said_as_such, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_beside_the_history_is_not_written_through, setup,
 						teardown),

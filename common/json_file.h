@@ -1,0 +1,28 @@
+/* json_file.h — opening a JSON file pmucheck reads: the one loader behind every reader of one (machine.json
+ * through machine_json.c, events.json for report, export and merge, candidates.json for analyze, a vendor's
+ * event list for discover --vendor, the level probe's history levels.json), so that a missing, empty or
+ * damaged file, or a directory in its place, is named the same way by every command. */
+#ifndef PMUCHECK_JSON_FILE_H
+#define PMUCHECK_JSON_FILE_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* No file at the path is no fault: 0 with *root NULL, for a reader to whom it means "absent". */
+#define JSON_FILE_OPTIONAL 1
+/* A plain file only, never read through a link or from a FIFO: for a file in a directory others may write
+   (levels_history.c). */
+#define JSON_FILE_PLAIN 2
+
+/* The JSON text of path into *root (the caller's reference); flags: the JSON_FILE_ bits above. A key given
+   twice is refused (which of the two jansson would take is not the file's to say). E_USAGE naming path and
+   the fault: no such file, a directory, an empty file, a syntax error at path:line:column, and with
+   JSON_FILE_PLAIN a link or anything but a plain file; E_RUNTIME when it cannot be opened otherwise. */
+int json_file_load(const char *path, int flags, json_t **root, struct err *e);
+
+/* root, read from path, is an object of the format pmucheck writes its files in (1): 0, else E_USAGE naming
+   path and the fault (not an object, no "format", another one). The caller keeps root either way. */
+int json_file_format(const char *path, const json_t *root, struct err *e);
+
+#endif
