@@ -85,6 +85,9 @@ int cli_list_given_twice(int c, const struct cli_list *lists, unsigned n, unsign
 	return 0;
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "qh"
+
 int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *), int *quiet,
 		    const char **dir)
 {
@@ -96,14 +99,14 @@ int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *
 	*quiet = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'q') {
 			*quiet = 1;
 		} else if (c == 'h') {
 			usage(stdout);
 			return 0;
 		} else {
-			return cli_fail(cmd, cli_option_error(c, argv, "qh", opts, &e), &e);
+			return cli_fail(cmd, cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
 		}
 	}
 	if (optind != argc - 1) {

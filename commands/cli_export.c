@@ -44,6 +44,9 @@ static int parse_format(const char *s, enum out_export_format *fmt)
 	return -1;
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "f:o:h"
+
 static int cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
@@ -58,7 +61,7 @@ static int cmd(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (parse_format(optarg, &fmt)) {
@@ -74,7 +77,7 @@ static int cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_fail("export", cli_option_error(c, argv, "f:o:h", opts, &e), &e);
+			return cli_fail("export", cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
 		}
 	}
 	if (optind != argc - 1 || fmt == OX_COUNT) {

@@ -109,6 +109,9 @@ static int check_run_options(const struct fleet *f, struct err *e)
 	return 0;
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "s:N:P:wqk:e:h"
+
 static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 {
 	enum { O_SBATCH = 256, O_SCRIPT, O_PRESET, O_BUDGET, O_QUIET };
@@ -131,7 +134,7 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 
 	optind = 1;
 	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, "s:N:P:wqk:e:h", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			f->shared = optarg;
@@ -173,7 +176,7 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 			f->help = 1;
 			return 0;
 		default:
-			return cli_option_error(c, argv, "s:N:P:wqk:e:h", opts, e);
+			return cli_option_error(c, argv, SHORTOPTS, opts, e);
 		}
 	}
 	for (int i = optind; !rc && i < argc; i++)

@@ -121,6 +121,9 @@ static void cpu_limit_print(const struct cpu_limit *l, int known, const struct e
 		printf("cpu limit       none (cgroup %s and its parents)\n", l->cgroup);
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "h"
+
 static int cmd_info(int argc, char **argv)
 {
 	static const struct option options[] = {{"json", no_argument, NULL, 'j'},
@@ -144,7 +147,7 @@ static int cmd_info(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
@@ -153,7 +156,7 @@ static int cmd_info(int argc, char **argv)
 			*(c == 'j' ? &json : c == 'l' ? &levels : &quick) = 1;
 			continue;
 		}
-		return cli_fail("info", cli_option_error(c, argv, "h", options, &e), &e);
+		return cli_fail("info", cli_option_error(c, argv, SHORTOPTS, options, &e), &e);
 	}
 	if (optind < argc) {
 		err_set(&e, E_USAGE, "unexpected argument '%s'", argv[optind]);

@@ -121,6 +121,9 @@ static int resolve_events(int n, char **specs, int json)
 	return rc ? cli_fail("list", rc, &e) : 0;
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "h"
+
 static int cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -129,7 +132,7 @@ static int cmd(int argc, char **argv)
 	int c, json = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
@@ -138,7 +141,7 @@ static int cmd(int argc, char **argv)
 			json = 1;
 			continue;
 		}
-		return cli_fail("list", cli_option_error(c, argv, "h", opts, &e), &e);
+		return cli_fail("list", cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
 	}
 	if (optind < argc && !strcmp(argv[optind], "kernels") && optind + 1 == argc)
 		return list_kernels(json);

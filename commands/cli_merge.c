@@ -78,6 +78,9 @@ static int distinct(char *const *dirs, unsigned n, struct err *e)
 	return rc;
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS "o:qh"
+
 static int cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
@@ -94,7 +97,7 @@ static int cmd(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'o') {
 			out = optarg;
 		} else if (c == 'q') {
@@ -103,7 +106,7 @@ static int cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else {
-			return cli_fail("merge", cli_option_error(c, argv, "o:qh", opts, &e), &e);
+			return cli_fail("merge", cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
 		}
 	}
 	if (optind == argc) {

@@ -132,6 +132,9 @@ static int change(const char *action, const char *names, const int *cpus, int nc
 	return rc ? rc : print_status(cpus, ncpus, e);
 }
 
+/* the short options, for getopt_long and for cli_option_error's message alike */
+#define SHORTOPTS ":c:h"
+
 static int cmd_prefetch(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -144,13 +147,13 @@ static int cmd_prefetch(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
 		if (c != 'c')
-			return cli_fail("prefetch", cli_option_error(c, argv, ":c:h", opts, &e), &e);
+			return cli_fail("prefetch", cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
 		rc = parse_cpus(optarg, cpus, PF_MAX_CPUS, &n, &e);
 		if (rc)
 			return cli_fail("prefetch", rc, &e);
