@@ -67,9 +67,9 @@ static double threads_share(const struct machine *m)
 {
 	const struct machine_probe *one = &m->speed, *all = &m->speed_all;
 
-	if (all->points_shared < 0 || all->points <= 0 || one->points <= 0 || !(one->median > 0))
+	if (all->points_shared < 0 || all->points <= 0 || one->points <= 0)
 		return 0;
-	return all->median / (all->threads * one->median);
+	return stats_thread_share(all->median, all->threads, one->median);
 }
 
 /* Whether the threads together read THR_SPEED_SLOW or more below their own cores' speed: the points of as

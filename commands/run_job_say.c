@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "level.h"
 #include "run_job_int.h"
+#include "stats.h"
 
 /* The point's placement as --placement spells it ("node:1", "interleave"). */
 static const char *place_name(const struct experiment *x, const struct plan_point *pt, char *buf, size_t len)
@@ -219,9 +220,10 @@ void run_job_say_speed(const struct run_job *j)
 			       j->speed_all.shared ? ", flagged noisy" : "");
 		/* 100 % on cores of their own, each thread reading its own L1: below it, the host slowed the
 		   points of as many threads by about as much (report.md's Run quality judges it) */
-		if (j->speed_all.judged && f.n && f.median > 0)
-			printf("; their median %.0f %% of %d times one thread's median",
-			       100 * s.median / (j->speed_all.threads * f.median), j->speed_all.threads);
+		double share = f.n ? stats_thread_share(s.median, j->speed_all.threads, f.median) : 0;
+		if (j->speed_all.judged && share > 0)
+			printf("; their median %.0f %% of %d times one thread's median", 100 * share,
+			       j->speed_all.threads);
 		printf("\n");
 	}
 	if (m.n) {

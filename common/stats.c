@@ -109,6 +109,13 @@ double stats_max_positive(const double *v, size_t n)
 	return max;
 }
 
+double stats_thread_share(double all_median, int threads, double one_median)
+{
+	if (threads <= 0 || !(one_median > 0) || !(all_median > 0))
+		return 0;
+	return all_median / (threads * one_median);
+}
+
 double stats_mean_positive(const double *v, int n)
 {
 	double sum = 0;

@@ -33,6 +33,12 @@ double stats_median_positive(double *v, size_t n);
 /* The largest value of v[0..n); 0 when none is positive. */
 double stats_max_positive(const double *v, size_t n);
 
+/* The median speed of `threads` threads reading at once as a share of `threads` times one thread's median
+   speed (the speed probes, each thread its own L1 slice): 1 where each has a core to itself, below it where
+   the host slowed the points of as many threads by about as much. 0 where either median is missing. The
+   run's summary states it and report.md judges it, from the same figures. */
+double stats_thread_share(double all_median, int threads, double one_median);
+
 /* A point's time from its repetitions: min(2R call) - min(R call) over them (2N and N bytes for
    fresh-memory kernels). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds
    time to a call, so the shortest call of each length is its least-disturbed one: a preempted 2R call

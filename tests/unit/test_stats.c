@@ -88,6 +88,19 @@ static void test_max_of_positive_samples(void **state)
 	assert_true(stats_max_positive(v, 0) == 0);
 }
 
+/* Two threads reading at 84 % of twice one thread's speed (a neighbour on the host): 0.84, the share
+   report.md judges and the run's summary states; a missing median gives no share, not 0 % or infinity. */
+static void test_thread_share_of_one_thread_speed(void **state)
+{
+	(void)state;
+	assert_float_equal(stats_thread_share(168, 2, 100), 0.84, 1e-12);
+	assert_float_equal(stats_thread_share(400, 4, 100), 1.0, 1e-12);
+	assert_true(stats_thread_share(168, 2, 0) == 0);
+	assert_true(stats_thread_share(0, 2, 100) == 0);
+	assert_true(stats_thread_share(168, 0, 100) == 0);
+	assert_true(stats_thread_share(NAN, 2, 100) == 0);
+}
+
 /* One repetition preempted in each call length: the estimate is the undisturbed 100, never the 40 of the
    repetition whose R call was stretched (faster than any real repetition). */
 static void test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted(void **state)
@@ -162,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_median_positive_leaves_out_non_positive_values),
 		cmocka_unit_test(test_mean_of_positive_samples),
 		cmocka_unit_test(test_max_of_positive_samples),
+		cmocka_unit_test(test_thread_share_of_one_thread_speed),
 		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
 		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
 		cmocka_unit_test(test_mindiff_spread_flags_a_minimum_no_second_call_confirms),
