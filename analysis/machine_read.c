@@ -71,26 +71,27 @@ static void read_sharers(json_t *levels, struct machine *m)
 /* levels.reported and levels.measured apart; the limit is the measured one where present. */
 static int read_levels(const char *path, json_t *levels, struct machine *m, struct err *e)
 {
-	json_t *reported = json_object_get(levels, "reported"),
-	       *measured = json_object_get(levels, "measured");
+	json_t *reported = json_object_get(levels, "reported");
 	json_t *curve, *pt;
+	uint64_t measured[MACHINE_NCACHE];
 	size_t i;
+	int rc;
 
 	if (!json_is_object(reported))
 		return err_set(e, E_USAGE, "%s: member 'levels.reported' is missing or not an object", path);
+	/* as run --resume and --levels-from read them */
+	if ((rc = machine_json_levels_measured(path, levels, measured, MACHINE_NCACHE, e)))
+		return rc;
 	for (int l = 0; l < MACHINE_NCACHE; l++) {
 		const char *name = level_name((enum level)l);
-		json_t *r = json_object_get(reported, name), *me = json_object_get(measured, name);
+		json_t *r = json_object_get(reported, name);
 
 		if (r && (!json_is_number(r) || json_number_value(r) < 0))
 			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes", path,
 				       name);
-		if (me && (!json_is_number(me) || json_number_value(me) <= 0))
-			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes", path,
-				       name);
 		m->reported[l] = r ? json_number_value(r) : 0;
-		m->measured[l] = me ? json_number_value(me) : 0;
-		m->limit[l] = me ? m->measured[l] : m->reported[l];
+		m->measured[l] = (double)measured[l];
+		m->limit[l] = measured[l] ? m->measured[l] : m->reported[l];
 	}
 	if (m->limit[0] <= 0)
 		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);

@@ -6,6 +6,8 @@
 #ifndef PMUCHECK_MACHINE_JSON_H
 #define PMUCHECK_MACHINE_JSON_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "err.h"
@@ -14,5 +16,11 @@
    E_USAGE naming path and the fault: no such file, a directory, an empty file, a syntax error at
    path:line:column, not an object, no "format" or another one; E_RUNTIME when it cannot be read. */
 int machine_json_load(const char *path, json_t **root, struct err *e);
+
+/* Its levels.measured (levels, the file's "levels" object): out[l] the size of level L(l + 1), for n levels,
+   where the probe found it smaller than reported, 0 where it did not. E_USAGE naming path and the member
+   where levels.measured is no object or one of its sizes is no positive whole number of bytes: run writes
+   whole bytes (topo_measured_json), and a size that is none is refused, not read as "not measured". */
+int machine_json_levels_measured(const char *path, const json_t *levels, uint64_t *out, int n, struct err *e);
 
 #endif

@@ -6,29 +6,6 @@
 #include "levels_from.h"
 #include "machine_json.h"
 
-int levels_measured_read(const char *path, const json_t *levels, uint64_t out[TOPO_MAX_LEVELS], struct err *e)
-{
-	const json_t *measured = json_object_get(levels, "measured");
-
-	memset(out, 0, TOPO_MAX_LEVELS * sizeof *out);
-	if (measured && !json_is_object(measured))
-		return err_set(e, E_USAGE, "%s: 'levels.measured' is not an object", path);
-	for (int l = 0; l < TOPO_MAX_LEVELS; l++) {
-		char key[8];
-		const json_t *v;
-
-		snprintf(key, sizeof key, "L%d", l + 1);
-		v = json_object_get(measured, key);
-		/* run writes whole bytes (topo_measured_json); as analyze does (machine_read.c), a size that is
-		   none is refused, not read as "not measured" */
-		if (v && (!json_is_integer(v) || json_integer_value(v) <= 0))
-			return err_set(e, E_USAGE, "%s: 'levels.measured.%s' is not a size in bytes", path,
-				       key);
-		out[l] = v ? (uint64_t)json_integer_value(v) : 0;
-	}
-	return 0;
-}
-
 int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
 {
 	const json_t *curve = json_object_get(levels, "latency_curve"), *pt;
@@ -86,7 +63,7 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 	if ((rc = machine_json_load(path, &m, e)))
 		return err_wrap(e, rc, "--levels-from");
 	levels = json_object_get(m, "levels");
-	if ((rc = levels_measured_read(path, levels, out, e))) {
+	if ((rc = machine_json_levels_measured(path, levels, out, TOPO_MAX_LEVELS, e))) {
 		json_decref(m);
 		return err_wrap(e, rc, "--levels-from");
 	}

@@ -10,12 +10,6 @@
 #include "err.h"
 #include "topo.h"
 
-/* machine.json's levels.measured: out[l - 1] the size of level Ll where the probe found it smaller than
-   reported, 0 where it did not. E_USAGE naming path and the member where levels.measured is no object or
-   one of its sizes is no positive whole number of bytes. */
-int levels_measured_read(const char *path, const json_t *levels, uint64_t out[TOPO_MAX_LEVELS],
-			 struct err *e);
-
 /* machine.json's levels.latency_curve, [[bytes, ns], ...] as levels_json writes it: at most max points
    into size and ns, those latency_curve_point takes (as the analysis does, analysis machine_read.c);
    their number. A resumed run's summary takes its latency points' probe times from it,

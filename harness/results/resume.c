@@ -7,7 +7,6 @@
 
 #include <jansson.h>
 
-#include "levels_from.h"
 #include "machine_json.h"
 #include "partial.h"
 #include "raw.h"
@@ -67,7 +66,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");
 	ri->levels = json_incref(json_object_get(m, "levels"));
-	rc = levels_measured_read(path, ri->levels, ri->measured, e);
+	rc = machine_json_levels_measured(path, ri->levels, ri->measured, TOPO_MAX_LEVELS, e);
 	json_decref(m);
 	return rc ? err_wrap(e, rc, "--resume") : 0;
 }

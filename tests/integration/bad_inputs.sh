@@ -67,7 +67,8 @@ for s in format-2:'m["format"] = 2' measured-text:'m["levels"]["measured"] = {"L
 	finished-number:'m["finished_utc"] = 0'; do
 	stopped "stopped-${s%%:*}" "${SHORT[@]}" && json_edit "$W/stopped-${s%%:*}/machine.json" "${s#*:}"
 done
-for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]'; do
+for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]' \
+	measured-fraction:'{"L2": 150000.0}'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
 done
 # machine.json a directory, or empty
@@ -216,6 +217,8 @@ row "--levels-from: measured-text/machine.json: 'levels.measured.L2' is not a si
 row "--levels-from: measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
 	"${LF[@]}" measured-negative
 row "--levels-from: measured-list/machine.json: 'levels.measured' is not an object" "${LF[@]}" measured-list
+row "--levels-from: measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" "${LF[@]}" \
+	measured-fraction
 row "unexpected argument 'extra'" "${RUN[@]}" extra
 row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
 row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
@@ -341,5 +344,10 @@ row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-lev
 row "no-machine/machine.json: No such file or directory" analyze no-machine
 row "dir-json/machine.json is a directory, not a file" analyze dir-json
 row "empty-json/machine.json: empty file" analyze empty-json
+# the measured sizes as run --resume and --levels-from read them (common/machine_json.c)
+row "measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-text
+row "measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-negative
+row "measured-list/machine.json: 'levels.measured' is not an object" analyze measured-list
+row "measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-fraction
 
 [ "$n" -ge 40 ] && ok "the table has $n bad inputs (at least 40)" || notok "the table has at least 40 bad inputs" "$n"
