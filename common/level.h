@@ -69,18 +69,18 @@ int level_probe_bounds(double point_bytes, double probe_bytes);
 double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns, double best);
 
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe_ns,
-   the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no) where
-   that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three sweeps
-   and more until six seconds have passed (at most twelve), each size keeping its fastest call (harness
-   levels.h): every call bounds the time per access from above, and the fastest of so many spread over seconds
-   is rarely disturbed, where a point's repetitions all fall within its own fraction of a second, so a
-   slowdown that lasts a whole point is confirmed with it: on the Zen 3 guest (2026-11-28) a --quick run's 256
-   KiB chase point was confirmed, clean, at 5.99 ns, where its probe read 3.71 ns there (12.0 cycles, Zen 3's
-   documented L2 latency) and the next run's point 3.90. *cyc: the figure in cycles, the point's own at its
-   clock (point_ghz, the highest of its repetitions'; where it has none, the run's, as the analysis takes it:
-   analysis/agg.c settle_time), the probe's at the higher of that and the run's clock (run_ghz, measured just
-   after the probe): the probe's own clock is unknown, and a clock read low would understate its cycles; 0
-   where neither clock is known. */
+   the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no)
+   where that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three
+   sweeps and more until it has lasted 6 s (12 s in the default run; at most twelve), each size keeping its
+   fastest call (harness levels.h): every call bounds the time per access from above, and the fastest of so
+   many spread over seconds is rarely disturbed, where a point's repetitions all fall within its own fraction
+   of a second, so a slowdown that lasts a whole point is confirmed with it: on the Zen 3 guest (2026-11-28) a
+   --quick run's 256 KiB chase point was confirmed, clean, at 5.99 ns, where its probe read 3.71 ns there
+   (12.0 cycles, Zen 3's documented L2 latency) and the next run's point 3.90. *cyc: the figure in cycles, the
+   point's own at its clock (point_ghz, the highest of its repetitions'; where it has none, the run's, as the
+   analysis takes it: analysis/agg.c settle_time), the probe's at the higher of that and the run's clock
+   (run_ghz, measured just after the probe): the probe's own clock is unknown, and a clock read low would
+   understate its cycles; 0 where neither clock is known. */
 double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
 			  int *probed);
 
