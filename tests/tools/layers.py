@@ -6,7 +6,9 @@ Prints one line per violation and exits 1 when there is any:
     (commands -> harness, analysis, kernels, common; harness/<part> -> harness, kernels, common;
      analysis -> analysis, kernels, common; kernels -> kernels; common -> common);
   - a header name defined twice (flat include names must be unique to resolve one way);
-  - a cycle between folders (harness's parts included).
+  - a cycle between folders (harness's parts included);
+  - an include between two of harness's parts that docs/architecture.md's sentence "Inside harness the parts
+    form no cycle: run → {plan, ...}; ..." does not name, or one it names that no source has.
 """
 import collections
 import glob
@@ -78,6 +80,32 @@ def visit(n, path):
 for n in sorted(edges):
     if n not in state:
         visit(n, [n])
+
+
+# The edges between harness's parts that docs/architecture.md states, against those the sources have.
+def doc_edges(text):
+    m = re.search(r"Inside harness the parts form no cycle:(.*?)\.(\s|$)", " ".join(text.split()))
+    if not m:
+        return None
+    out = set()
+    for clause in re.sub(r"\([^)]*\)", "", m.group(1)).split(";"):
+        lhs, _, rhs = clause.partition("→")
+        src = [w for w in re.split(r",|\band\b", lhs) if w.strip()]
+        dst = [w for w in rhs.strip(" {}").split(",") if w.strip()]
+        out |= {("harness/" + a.strip(), "harness/" + b.strip(" {}")) for a in src for b in dst}
+    return out
+
+
+arch = os.path.join("docs", "architecture.md")
+stated = doc_edges(open(arch, encoding="utf-8").read()) if os.path.exists(arch) else None
+if stated is None:
+    bad.append(f"{arch}: no sentence 'Inside harness the parts form no cycle: ...'")
+else:
+    actual = {(a, b) for a in edges for b in edges[a] if a.startswith("harness/") and b.startswith("harness/")}
+    for a, b in sorted(actual - stated):
+        bad.append(f"{arch} does not say that {a} includes {b}")
+    for a, b in sorted(stated - actual):
+        bad.append(f"{arch} says that {a} includes {b}, which no source there does")
 
 for b in bad:
     print(b)
