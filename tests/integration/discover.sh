@@ -322,3 +322,17 @@ check "--write copied it" cmp "$d/discovered.ini" "$TMP/found.ini"
 expect_status "--write to an existing file is refused before anything runs" 2 "$PMUCHECK" discover --no-libpfm \
 	--no-sysfs --add-events page-faults --write "$TMP/found.ini" --out "$TMP/again"
 check "... and writes nothing" test ! -e "$TMP/again"
+
+# The default filter's word lists, as disc_filter.c holds them, are the ones docs/discover.md names (a word
+# added to the code alone keeps or drops events the reader cannot foresee).
+check "docs/discover.md names every word of the default filter (disc_filter.c)" python3 - \
+	"$TOP/harness/discover/disc_filter.c" "$TOP/docs/discover.md" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+doc = open(sys.argv[2]).read().split("\n## Which candidates\n")[1].split("\n## ")[0].lower()
+lists = re.findall(r"static const char \*const (\w+)\[\] = \{(.*?)\};", src, re.S)
+assert len(lists) >= 5, [n for n, _ in lists]
+missing = ["%s: %s" % (n, w) for n, body in lists for w in re.findall(r'"([^"]+)"', body)
+           if not re.search(r"(^|[^a-z0-9_])" + re.escape(w), doc)]
+assert not missing, missing
+PY
