@@ -36,7 +36,8 @@
 #define THR_UNEXPLAINED_RATE 0.10
 
 /* Background (verdict_background.c): a per-second offset is subtracted from an event's counts when
-   that makes it hold on more points, or as many with a smaller error; it must explain at most
+   that makes it hold on more points, or as many and consistent on more, or as many of both with at least
+   20 % less error + spread (verdict.c background_helps); it must explain at most
    THR_BACKGROUND_MAX of any held point's count (else the event counts time, not the quantity) and at
    least THR_EXACT_ERROR of one (else it is noise, not a background). */
 #define THR_BACKGROUND_MAX 0.5
