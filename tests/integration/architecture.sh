@@ -8,34 +8,23 @@
 
 check "the include graph follows the layers (tests/tools/layers.py)" python3 "$TOP/tests/tools/layers.py" "$TOP"
 
-# The checker must see a violation: a copy of the tree where harness includes an analysis header.
-mkdir -p "$TMP/tree"
-(cd "$TOP" && cp -r commands common kernels harness analysis docs "$TMP/tree/")
-f=$(ls "$TMP"/tree/harness/run/*.c | head -1)
-sed -i '1i #include "verdict.h"' "$f"
-if python3 "$TOP/tests/tools/layers.py" "$TMP/tree" >"$TMP/out" 2>&1; then
-	notok "a harness file including an analysis header is refused" "layers.py passed it"
-else
-	check "a harness file including an analysis header is refused, by name" grep -q "harness includes verdict.h" "$TMP/out"
-fi
+# refused NAME PATTERN FILE SED: the checker must see a violation in a copy of the tree where sed's script
+# changed FILE, and name it (PATTERN in its output).
+refused() {
+	rm -rf "$TMP/tree" && mkdir -p "$TMP/tree"
+	(cd "$TOP" && cp -r commands common kernels harness analysis docs "$TMP/tree/")
+	sed -i "$4" "$TMP/tree/$3"
+	if python3 "$TOP/tests/tools/layers.py" "$TMP/tree" >"$TMP/out" 2>&1; then
+		notok "$1" "layers.py passed it"
+	else
+		check "$1" grep -q "$2" "$TMP/out"
+	fi
+}
 
-# And a cycle between two of harness's parts.
-rm -rf "$TMP/tree" && mkdir -p "$TMP/tree"
-(cd "$TOP" && cp -r commands common kernels harness analysis docs "$TMP/tree/")
-sed -i '1i #include "run.h"' "$TMP/tree/harness/plan/plan.c"
-if python3 "$TOP/tests/tools/layers.py" "$TMP/tree" >"$TMP/out" 2>&1; then
-	notok "a cycle between harness/plan and harness/run is refused" "layers.py passed it"
-else
-	check "a cycle between harness/plan and harness/run is refused" grep -q "cycle: .*harness/plan" "$TMP/out"
-fi
-
-# And the document's edges between harness's parts: one it names that no source has.
-rm -rf "$TMP/tree" && mkdir -p "$TMP/tree"
-(cd "$TOP" && cp -r commands common kernels harness analysis docs "$TMP/tree/")
-sed -i 's/plan, results and prefetch → machine/plan, results, counters and prefetch → machine/' "$TMP/tree/docs/architecture.md"
-if python3 "$TOP/tests/tools/layers.py" "$TMP/tree" >"$TMP/out" 2>&1; then
-	notok "an include between harness's parts that docs/architecture.md names but no source has is refused" "layers.py passed it"
-else
-	check "an include between harness's parts that docs/architecture.md names but no source has is refused" \
-		grep -q "says that harness/counters includes harness/machine" "$TMP/out"
-fi
+refused "a harness file including an analysis header is refused, by name" "harness includes verdict.h" \
+	harness/run/run.c '1i #include "verdict.h"'
+refused "a cycle between harness/plan and harness/run is refused" "cycle: .*harness/plan" \
+	harness/plan/plan.c '1i #include "run.h"'
+refused "an include between harness's parts that docs/architecture.md names but no source has is refused" \
+	"says that harness/counters includes harness/machine" docs/architecture.md \
+	's/plan, results and prefetch → machine/plan, results, counters and prefetch → machine/'
