@@ -131,12 +131,23 @@ int msr_cpus(int *cpus, int max, struct err *e)
 
 	if (!d)
 		return open_error(msr_dir(), errno, e);
-	while ((de = readdir(d)) && n < max) {
+	while ((de = readdir(d))) {
 		char *end;
 		long cpu = strtol(de->d_name, &end, 10);
 
-		if (end != de->d_name && !*end && cpu >= 0)
-			cpus[n++] = (int)cpu;
+		if (end == de->d_name || *end || cpu < 0)
+			continue;
+		/* readdir's order is the directory's, not the CPUs': a list cut at max would be any max of
+		   them, and `prefetch off` would change those and say nothing of the rest */
+		if (n == max) {
+			closedir(d);
+			return err_set(
+				e, E_RUNTIME,
+				"more than %d CPUs have an MSR file in %s: pmucheck handles at most %d "
+				"at once (name them with --cpus)",
+				max, msr_dir(), max);
+		}
+		cpus[n++] = (int)cpu;
 	}
 	closedir(d);
 	qsort(cpus, (size_t)n, sizeof *cpus, cmp_int);

@@ -32,7 +32,7 @@ int msr_update(int fd, int cpu, uint32_t reg, uint64_t clear, uint64_t set, uint
 int msr_is_fake(void);
 
 /* The CPUs that have an MSR file (numeric entries of msr_dir()), ascending. Returns the count stored
-   in cpus (at most max), or E_RUNTIME when the directory cannot be read. */
+   in cpus, or E_RUNTIME when the directory cannot be read or has more than max of them. */
 int msr_cpus(int *cpus, int max, struct err *e);
 
 #endif
