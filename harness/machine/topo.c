@@ -94,7 +94,7 @@ static int load_usable(struct topo *t, int narrow)
 
 static int load(struct topo *t, int narrow, struct err *e)
 {
-	int id;
+	int id, n;
 
 	memset(t, 0, sizeof *t);
 	if (hwloc_topology_init(&t->h) < 0 || hwloc_topology_load(t->h) < 0)
@@ -119,10 +119,17 @@ static int load(struct topo *t, int narrow, struct err *e)
 		topo_free(t);
 		return err_set(e, E_RUNTIME, "out of memory for the CPU set");
 	}
+	/* More than t->cpus holds: refused, not cut to its first TOPO_MAX_CPUS (a 2048-PU machine then took
+	   --cpus 1500 for "not in this machine (usable CPUs: 0-2047)") */
+	if ((n = hwloc_bitmap_weight(t->usable)) > TOPO_MAX_CPUS) {
+		topo_free(t);
+		return err_set(e, E_RUNTIME, "hwloc reports %d usable CPUs; pmucheck handles at most %d%s", n,
+			       TOPO_MAX_CPUS,
+			       narrow ? ": start it on fewer (taskset -c LIST, numactl --physcpubind)" : "");
+	}
 	hwloc_bitmap_foreach_begin(id, t->usable)
 	{
-		if (t->ncpus < TOPO_MAX_CPUS)
-			t->cpus[t->ncpus++] = id;
+		t->cpus[t->ncpus++] = id;
 	}
 	hwloc_bitmap_foreach_end();
 	if (t->ncpus == 0) {

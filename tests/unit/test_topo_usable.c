@@ -106,6 +106,26 @@ static void test_open_range_over_gaps(void **state)
 	assert_non_null(strstr(e.msg, "CPU 6 is outside the CPU affinity"));
 }
 
+/* A machine of more usable CPUs than topo.h's list holds is refused, saying how many and the limit, not cut
+   to its first TOPO_MAX_CPUS. */
+static void test_more_cpus_than_the_limit_is_refused(void **state)
+{
+	char desc[64], want[96];
+	struct err e;
+
+	(void)state;
+	snprintf(desc, sizeof desc, "pack:2 core:%d pu:1", TOPO_MAX_CPUS / 2 + 1);
+	setenv("HWLOC_SYNTHETIC", desc, 1);
+	assert_int_equal(topo_load(&t, &e), E_RUNTIME);
+	snprintf(want, sizeof want, "hwloc reports %d usable CPUs; pmucheck handles at most %d",
+		 TOPO_MAX_CPUS + 2, TOPO_MAX_CPUS);
+	assert_non_null(strstr(e.msg, want));
+	snprintf(desc, sizeof desc, "pack:2 core:%d pu:1", TOPO_MAX_CPUS / 2);
+	setenv("HWLOC_SYNTHETIC", desc, 1);
+	assert_int_equal(topo_load(&t, &e), 0);
+	assert_int_equal(t.ncpus, TOPO_MAX_CPUS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +134,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_usable_socket, setup, topo_synthetic_free),
 		cmocka_unit_test_setup_teardown(test_cpulist_outside_affinity, setup, topo_synthetic_free),
 		cmocka_unit_test_setup_teardown(test_open_range_over_gaps, setup, topo_synthetic_free),
+		cmocka_unit_test_teardown(test_more_cpus_than_the_limit_is_refused, topo_synthetic_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
