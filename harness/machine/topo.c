@@ -110,9 +110,9 @@ static int load(struct topo *t, int narrow, struct err *e)
 	t->smt = 1;
 	for (int i = 0; i < t->cores; i++) {
 		hwloc_obj_t core = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_CORE, (unsigned)i);
-		int n = core ? hwloc_bitmap_weight(core->cpuset) : 1;
-		if (n > t->smt)
-			t->smt = n;
+		int pus = core ? hwloc_bitmap_weight(core->cpuset) : 1;
+		if (pus > t->smt)
+			t->smt = pus;
 	}
 
 	if (load_usable(t, narrow)) {
@@ -126,6 +126,18 @@ static int load(struct topo *t, int narrow, struct err *e)
 		return err_set(e, E_RUNTIME, "hwloc reports %d usable CPUs; pmucheck handles at most %d%s", n,
 			       TOPO_MAX_CPUS,
 			       narrow ? ": start it on fewer (taskset -c LIST, numactl --physcpubind)" : "");
+	}
+	/* as many sockets and L3s as the uncore lists hold (topo_sockets_used, topo_l3_cpus): one more would
+	   leave its uncore counts out of every sum */
+	if (t->sockets > TOPO_MAX_SOCKETS) {
+		topo_free(t);
+		return err_set(e, E_RUNTIME, "hwloc reports %d sockets; pmucheck handles at most %d",
+			       t->sockets, TOPO_MAX_SOCKETS);
+	}
+	if ((n = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_L3CACHE)) > TOPO_MAX_L3_DOMAINS) {
+		topo_free(t);
+		return err_set(e, E_RUNTIME, "hwloc reports %d L3 caches; pmucheck handles at most %d", n,
+			       TOPO_MAX_L3_DOMAINS);
 	}
 	hwloc_bitmap_foreach_begin(id, t->usable)
 	{

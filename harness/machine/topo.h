@@ -85,7 +85,11 @@ struct topo_socket_use {
 	int threads; /* a thread of the run runs there */
 	int memory;  /* the run's memory is there (a node of it, or interleaved over all) */
 };
-#define TOPO_MAX_SOCKETS 8
+/* The most sockets a machine may have (the largest x86 machines, HPE Superdome Flex, have 32); one of more
+   is refused as it loads, never cut to its first ones, whose uncore counts would then be summed alone. */
+#define TOPO_MAX_SOCKETS 32
+/* topo_format_sockets' text for them all: "NN:threads+memory;" each. */
+#define TOPO_SOCKETS_CHARS (TOPO_MAX_SOCKETS * 18)
 
 /* The sockets that the threads on cpus[0..ncpus-1] and memory on nodes[0..ncpus-1] (one per thread; -1:
    interleaved over every node) touch, ascending; their uncore (memory controllers, links) sees the
@@ -95,7 +99,9 @@ int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, i
 /* One CPU of cpus[0..ncpus-1] per L3 cache they run under (hwloc's L3 objects; none when it names no L3),
    in order, at most max: where a per-L3 uncore PMU (AMD's amd_l3, one per CCX) must be opened to count
    every L3 the threads use. Returns how many. */
-#define TOPO_MAX_L3_DOMAINS 32
+/* The most L3 caches a machine may have (two Zen 4c sockets, Bergamo, have 32 CCXs of one each); as with
+   sockets, one of more is refused as it loads. */
+#define TOPO_MAX_L3_DOMAINS 64
 int topo_l3_cpus(const struct topo *t, const int *cpus, int ncpus, int *out, int max);
 /* Formats uses as "0:threads+memory;1:memory". */
 void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size_t len);

@@ -59,7 +59,8 @@ struct group_ctx {
 	struct topo_socket_use uncore[MAX_UNCORE_UNITS];
 	int nuncore;
 	int sock_dup[MAX_UNCORE_UNITS]; /* the group's counters for this unit are another unit's */
-	char cpus[TOPO_LIST_CHARS], mem_nodes[TOPO_LIST_CHARS], placement[32], msr[512], uncore_label[160];
+	char cpus[TOPO_LIST_CHARS], mem_nodes[TOPO_LIST_CHARS], placement[32], msr[512],
+		uncore_label[TOPO_SOCKETS_CHARS];
 	struct record_labels labels;
 	struct point_record rec;
 	double point_start, share; /* when the point began (progress_now), its share of the budget */

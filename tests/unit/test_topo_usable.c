@@ -126,6 +126,33 @@ static void test_more_cpus_than_the_limit_is_refused(void **state)
 	assert_int_equal(t.ncpus, TOPO_MAX_CPUS);
 }
 
+/* So is one of more sockets or L3 caches than the uncore lists hold (topo_sockets_used, topo_l3_cpus): their
+   uncore counts would be left out of every sum. */
+static void test_more_sockets_or_l3s_than_the_limit_are_refused(void **state)
+{
+	char desc[64], want[96];
+	struct err e;
+
+	(void)state;
+	snprintf(desc, sizeof desc, "pack:%d core:1 pu:1", TOPO_MAX_SOCKETS + 1);
+	setenv("HWLOC_SYNTHETIC", desc, 1);
+	assert_int_equal(topo_load(&t, &e), E_RUNTIME);
+	snprintf(want, sizeof want, "hwloc reports %d sockets; pmucheck handles at most %d",
+		 TOPO_MAX_SOCKETS + 1, TOPO_MAX_SOCKETS);
+	assert_non_null(strstr(e.msg, want));
+	snprintf(desc, sizeof desc, "pack:%d core:1 pu:1", TOPO_MAX_SOCKETS);
+	setenv("HWLOC_SYNTHETIC", desc, 1);
+	assert_int_equal(topo_load(&t, &e), 0);
+	assert_int_equal(t.sockets, TOPO_MAX_SOCKETS);
+	topo_synthetic_free(state);
+	snprintf(desc, sizeof desc, "pack:1 l3:%d(size=32MiB) core:1 pu:1", TOPO_MAX_L3_DOMAINS + 1);
+	setenv("HWLOC_SYNTHETIC", desc, 1);
+	assert_int_equal(topo_load(&t, &e), E_RUNTIME);
+	snprintf(want, sizeof want, "hwloc reports %d L3 caches; pmucheck handles at most %d",
+		 TOPO_MAX_L3_DOMAINS + 1, TOPO_MAX_L3_DOMAINS);
+	assert_non_null(strstr(e.msg, want));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +162,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpulist_outside_affinity, setup, topo_synthetic_free),
 		cmocka_unit_test_setup_teardown(test_open_range_over_gaps, setup, topo_synthetic_free),
 		cmocka_unit_test_teardown(test_more_cpus_than_the_limit_is_refused, topo_synthetic_free),
+		cmocka_unit_test_teardown(test_more_sockets_or_l3s_than_the_limit_are_refused,
+					  topo_synthetic_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
