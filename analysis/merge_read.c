@@ -339,9 +339,13 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 	struct stat sb;
 	int rc;
 
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+	/* errno is stat's only where stat failed: a file given after a refused directory would be said
+	   missing by that directory's ENOENT */
+	if (stat(dir, &sb))
 		return err_set(e, E_USAGE, "%s: %s", dir,
-			       errno == ENOENT ? "no such directory" : "not a directory");
+			       errno == ENOENT ? "no such directory" : strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return err_set(e, E_USAGE, "%s: not a directory", dir);
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if (access(path, F_OK))
 		return err_set(e, E_USAGE, "%s: no machine.json: not a pmucheck results directory", dir);
