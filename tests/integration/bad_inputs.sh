@@ -71,6 +71,11 @@ for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-l
 	measured-fraction:'{"L2": 150000.0}'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
 done
+# reported level sizes that are no size, or no L1 (analyze would label every point from them)
+for s in reported-text:'m["levels"]["reported"]["L2"] = "1M"' reported-negative:'m["levels"]["reported"]["L3"] = -1' \
+	reported-no-l1:'del m["levels"]["reported"]["L1"]'; do
+	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "${s#*:}"
+done
 # machine.json a directory, or empty
 results dir-json && rm "$W/dir-json/machine.json" && mkdir "$W/dir-json/machine.json"
 results empty-json && : >"$W/empty-json/machine.json"
@@ -342,6 +347,10 @@ row "cand-empty/candidates.json: empty file" analyze cand-empty
 row "format-2/machine.json: format 2, this pmucheck reads format 1" analyze format-2
 row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-levels
 row "no-machine/machine.json: No such file or directory" analyze no-machine
+row "reported-text/machine.json: 'levels.reported.L2' is not a size in bytes" analyze reported-text
+row "reported-negative/machine.json: 'levels.reported.L3' is not a size in bytes" analyze reported-negative
+row "reported-no-l1/machine.json: 'levels.reported.L1' is missing" analyze reported-no-l1
+row "measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-text
 row "dir-json/machine.json is a directory, not a file" analyze dir-json
 row "empty-json/machine.json: empty file" analyze empty-json
 # the measured sizes as run --resume and --levels-from read them (common/machine_json.c)
