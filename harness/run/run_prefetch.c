@@ -45,14 +45,29 @@ static int add_state(struct plan_opts *o, const char *state, struct err *e)
 	return 0;
 }
 
-/* Without control only one uncontrolled state is measured; every other state is reported as skipped. */
+/* Whether state is an item of the comma-separated list: a substring is not one, since a state's name
+   may begin another's ("off" in "off:l2-stream"). */
+static int listed(const char *list, const char *state)
+{
+	size_t n = strlen(state);
+
+	for (const char *s = list; s; s = strchr(s, ',')) {
+		s += *s == ',';
+		if (!strncmp(s, state, n) && (s[n] == ',' || !s[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Without control only one uncontrolled state is measured; every other state is reported as skipped,
+   once (each experiment's states come here). */
 static void drop_controlled(struct run_pf *p, struct plan_opts *o)
 {
 	size_t n = strlen(p->skipped);
 
 	for (int i = 0; i < o->npf; i++)
 		if (strcmp(o->pf_states[i], "on") != 0 && strcmp(o->pf_states[i], "uncontrolled") != 0 &&
-		    !strstr(p->skipped, o->pf_states[i]))
+		    !listed(p->skipped, o->pf_states[i]))
 			n += (size_t)snprintf(p->skipped + n, sizeof p->skipped - n, "%s%s", n ? "," : "",
 					      o->pf_states[i]);
 	o->npf = 1;

@@ -205,6 +205,14 @@ check "no MSR access: --dry-run plans no off point" bash -c "! grep -q ' off ' '
 check "no MSR access: --dry-run plans the uncontrolled point" grep -q " uncontrolled " "$TMP/nomsr"
 check "no MSR access: --dry-run says the off experiments are skipped and why" \
 	grep -q "skipping the 'off' experiments: .*msr" "$TMP/nomsr.err"
+# every state skipped is named, also one whose name begins another's (off after off:l2-stream)
+(
+	export PMUCHECK_MSR_DIR=$TMP/no-msr PMUCHECK_FAKE_CPUID=AuthenticAMD:0x19:0x01
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch on,off:l2-stream,off \
+		>/dev/null 2>"$TMP/nomsr2.err"
+)
+check "no MSR access: --dry-run names each skipped state, off after off:l2-stream too" \
+	grep -q "skipping the 'off:l2-stream,off' experiments" "$TMP/nomsr2.err"
 (
 	make_fake "$TMP/msr" AuthenticAMD:0x19:0x01 0xc0000108 "$ncpu"
 	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 >"$TMP/msr.plan" 2>&1
