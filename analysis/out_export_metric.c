@@ -146,14 +146,32 @@ static void add_event(char *name, size_t len, const char *event)
 			*c = '_';
 }
 
-static void unique_name(struct out_metric *m, unsigned n)
+static int name_taken(const struct out_metric *m, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(m[i].name, m[n].name) || !strcmp(m[i].count_name, m[n].count_name)) {
-			add_event(m[n].name, sizeof m[n].name, m[n].event);
-			add_event(m[n].count_name, sizeof m[n].count_name, m[n].event);
-			return;
-		}
+		if (!strcmp(m[i].name, m[n].name) || !strcmp(m[i].count_name, m[n].count_name))
+			return 1;
+	return 0;
+}
+
+/* The event's name is not always enough: two events may differ only where a name cannot (perf's
+   L1D.REPLACEMENT, libpfm4's L1D:REPLACEMENT), or past its length; then a number follows it. */
+static void unique_name(struct out_metric *m, unsigned n)
+{
+	char name[sizeof m->name], count[sizeof m->count_name];
+	const int keep_name = (int)sizeof name - 12,
+		  keep_count = (int)sizeof count - 12; /* "_" and a number */
+
+	if (!name_taken(m, n))
+		return;
+	add_event(m[n].name, sizeof m[n].name, m[n].event);
+	add_event(m[n].count_name, sizeof m[n].count_name, m[n].event);
+	snprintf(name, sizeof name, "%s", m[n].name);
+	snprintf(count, sizeof count, "%s", m[n].count_name);
+	for (unsigned k = 2; name_taken(m, n); k++) {
+		snprintf(m[n].name, sizeof m[n].name, "%.*s_%u", keep_name, name, k);
+		snprintf(m[n].count_name, sizeof m[n].count_name, "%.*s_%u", keep_count, count, k);
+	}
 }
 
 /* The 100 % reference of Molka et al.'s Tables 2 and 3: the highest rate the event reached in a

@@ -56,6 +56,24 @@ check "PAPI gets every event it can name" test "$(sort -u "$TMP/papi.names" | wc
 check "each description carries the evidence" \
 	grep -q 'scale 1 events per lines_read (measured 1.004' "$F/perf/metrics.json"
 
+# Three validated events for one quantity and the same levels whose names differ only where a metric name
+# cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
+D=$TMP/dup
+mkdir -p "$D" && cp "$F/machine.json" "$D/"
+python3 - "$F/events.json" "$D/events.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
+d["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
+                for n in ("L1D.REPLACEMENT", "L1D/REPLACEMENT")]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status "perf export of events whose names differ only in punctuation succeeds" 0 \
+	"$PMUCHECK" export "$D" --format perf --out "$D/perf"
+check "... each has its own MetricName" $CHECK perf "$D/perf/metrics.json"
+$CHECK perf "$D/perf/metrics.json" --names >"$TMP/dup.names"
+check "... and all three are exported" test "$(grep -ic -x 'l1d.replacement' "$TMP/dup.names")" -eq 3
+
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
 # not in skylakeX's list), in LIKWID's ICX group folder, the IMC event on MBOX0C0..MBOX3C0 summed.
