@@ -140,6 +140,25 @@ assert max(g.values()) == 3 and max(free.values()) == 2, (g, free)
 assert "uncore_cha_*: 5 events in 3 groups of at most 4" in open(sys.argv[1]).read()
 PY
 
+# The modifier fields (Invert, EdgeDetect, AnyThread, with CounterMask): their bits (perf's cpu format: edge
+# 18, any 21, inv 23, cmask 24-31) as libpfm4's skx table encodes the same events. Entries written for the test.
+cat >"$TMP/mods.json" <<'JSON'
+[{"EventName": "UOPS_ISSUED.STALL_CYCLES", "EventCode": "0x0E", "UMask": "0x1", "CounterMask": "1", "Invert": "1", "Counter": "0,1,2,3"},
+ {"EventName": "UOPS_ISSUED.CORE_STALL_CYCLES", "EventCode": "0x0E", "UMask": "0x1", "CounterMask": "1", "Invert": "1", "AnyThread": "1", "Counter": "0,1,2,3"},
+ {"EventName": "MACHINE_CLEARS.COUNT", "EventCode": "0xC3", "UMask": "0x1", "CounterMask": "1", "EdgeDetect": "1", "Counter": "0,1,2,3"}]
+JSON
+forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$TMP/mods.json" --all --pmu skx,cpu >"$TMP/mods.out" 2>&1
+check "vendor Invert, EdgeDetect and AnyThread: the encodings libpfm4 gives the same events" \
+	python3 - "$TMP/mods.out" <<'PY'
+import sys
+rows = [l.split("\t") for l in open(sys.argv[1]).read().splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+vendor = {r[0]: r for r in rows if r[3] == "vendor"}
+pfm = {r[0]: r for r in rows if r[3] == "libpfm4"}
+assert sorted(vendor) == ["MACHINE_CLEARS.COUNT", "UOPS_ISSUED.CORE_STALL_CYCLES", "UOPS_ISSUED.STALL_CYCLES"], vendor
+for name, spec in vendor.items():
+    assert spec[4] == pfm[name][4], (name, spec[4], pfm[name][4])
+PY
+
 # Events that program a register the counters share: two frontend events (MSR 0x3f7, MSR_PEBS_FRONTEND) and
 # two load-latency events (MSR 0x3f6) of different values. The value is config1 (the cpu PMU's frontend and
 # ldlat formats, config1:0-23 and 0-15, as offcore_rsp), so no two of one register share a group, which the
