@@ -138,6 +138,28 @@ static void test_nnls_recovers_an_exact_sum_of_large_columns(void **state)
 	assert_true(fabs(x[1] - 2) < 1e-4);
 }
 
+/* Strongly correlated columns (as lines_read and bytes_loaded are): after column 0 is eliminated, row 2's
+   entry outweighs row 1's, so the elimination swaps them, right-hand side included; an exact sum of all
+   three with positive weights is then found (a swap that left the right-hand side gave 0, 3.35, 1.35). */
+static void test_nnls_solves_a_system_that_needs_a_pivot_swap(void **state)
+{
+	double G[9] = {0}, h[3] = {0}, x[3];
+	const double rows[4][3] = {{0, 4, 3}, {2, 3, 1}, {2, 1, 0}, {1, 4, 3}}, want[3] = {1, 2, 3};
+
+	(void)state;
+	for (int r = 0; r < 4; r++) {
+		double y = rows[r][0] * want[0] + rows[r][1] * want[1] + rows[r][2] * want[2];
+		for (int i = 0; i < 3; i++) {
+			h[i] += rows[r][i] * y;
+			for (int j = 0; j < 3; j++)
+				G[i * 3 + j] += rows[r][i] * rows[r][j];
+		}
+	}
+	assert_int_equal(fit_nnls(G, h, 3, x), 0);
+	for (int i = 0; i < 3; i++)
+		assert_true(fabs(x[i] - want[i]) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_scale_is_written_as_a_fraction),
 		cmocka_unit_test(test_nnls_keeps_coefficients_non_negative),
 		cmocka_unit_test(test_nnls_recovers_an_exact_sum_of_large_columns),
+		cmocka_unit_test(test_nnls_solves_a_system_that_needs_a_pivot_swap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
