@@ -76,7 +76,7 @@ static void drop_controlled(struct run_pf *p, struct plan_opts *o)
 
 int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 {
-	int rc = 0;
+	int rc = 0, n = 1;
 
 	o->npf = 0;
 	if (!list) {
@@ -84,9 +84,18 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 		add_state(o, "off", NULL);
 		return 0;
 	}
-	char *copy = strdup(list), *save = NULL;
-	for (char *s = strtok_r(copy, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save))
-		rc = check_state(s, e) ? E_USAGE : add_state(o, s, e);
+	/* an empty item is refused, as the run's other lists refuse one (strtok would skip it silently) */
+	char *copy = strdup(list), *next;
+	if (!copy)
+		return err_set(e, E_RUNTIME, "out of memory");
+	for (char *s = *copy ? copy : NULL; s && !rc; s = next, n++) {
+		if ((next = strchr(s, ',')))
+			*next++ = '\0';
+		if (!*s)
+			rc = err_set(e, E_USAGE, "--prefetch: empty item at position %d of '%s'", n, list);
+		else
+			rc = check_state(s, e) ? E_USAGE : add_state(o, s, e);
+	}
 	free(copy);
 	if (!rc && o->npf == 0)
 		rc = err_set(e, E_USAGE, "--prefetch: empty list");

@@ -181,6 +181,8 @@ row "--placement: NUMA node '99' does not exist" "${RUN[@]}" --placement node:99
 row "--placement: 'sideways' is not a placement" "${RUN[@]}" --placement sideways
 row "--prefetch: 'sideways' is not a prefetcher state" "${RUN[@]}" --prefetch sideways
 row "--prefetch: unknown prefetcher 'l3-magic'" "${RUN[@]}" --prefetch off:l3-magic
+row "--prefetch: empty item at position 2 of 'on,,off'" "${RUN[@]}" --prefetch on,,off
+row "--prefetch: empty item at position 2 of 'on,'" "${RUN[@]}" --prefetch on,
 row "--reps: 0 is out of range" "${RUN[@]}" --reps 0
 row "--min-time: 0 ms is out of range" "${RUN[@]}" --min-time 0
 row "--min-time: 'x' is not a non-negative number" "${RUN[@]}" --min-time x
