@@ -220,6 +220,20 @@ check "no MSR access: --dry-run names each skipped state, off after off:l2-strea
 check "MSR access: --dry-run plans the on and the off point" \
 	bash -c "grep -q ' on ' '$TMP/msr.plan' && grep -q ' off ' '$TMP/msr.plan'"
 check "MSR access: --dry-run writes no prefetch state" test ! -e "$TMP/msr/prefetch.state"
+# off:NAMES naming every prefetcher of the table is "off" (the analysis judges "off:..." as a subset, apart
+# from off: a demand-only event measured with on,off:all was called exact, not prefetch-blind)
+(
+	make_fake "$TMP/msr-all" AuthenticAMD:0x19:0x01 0xc0000108 "$ncpu"
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch on,off:all >"$TMP/all.plan" 2>&1
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 \
+		--prefetch on,off:l1-stream+l1-stride+l1-region+l2-stream+l2-updown >"$TMP/every.plan" 2>&1
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch off,off:all >"$TMP/twice.out" 2>&1
+	echo $? >"$TMP/twice.rc"
+)
+check "MSR access: --prefetch off:all and off:EVERY+NAME are planned as 'off'" \
+	bash -c "grep -q ' off ' '$TMP/all.plan' && grep -q ' off ' '$TMP/every.plan' && ! grep -q 'off:' '$TMP/all.plan' '$TMP/every.plan'"
+check "MSR access: --prefetch off,off:all lists one state twice (exit 2)" \
+	bash -c "test \"\$(cat '$TMP/twice.rc')\" = 2 && grep -q \"'off:all' is 'off', listed twice\" '$TMP/twice.out'"
 # A model the lists know that has no config of its own (Skylake desktop) runs with the generic fallback,
 # whose prefetch = listed leaves it to the lists: its off points are planned, as `info` calls them accessible.
 (
