@@ -352,7 +352,6 @@ row "no-machine/machine.json: No such file or directory" analyze no-machine
 row "reported-text/machine.json: 'levels.reported.L2' is not a size in bytes" analyze reported-text
 row "reported-negative/machine.json: 'levels.reported.L3' is not a size in bytes" analyze reported-negative
 row "reported-no-l1/machine.json: 'levels.reported.L1' is missing" analyze reported-no-l1
-row "measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-text
 row "dir-json/machine.json is a directory, not a file" analyze dir-json
 row "empty-json/machine.json: empty file" analyze empty-json
 # the measured sizes as run --resume and --levels-from read them (common/machine_json.c)
