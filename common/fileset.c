@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileset.h"
@@ -52,10 +53,23 @@ int fileset_commit(struct fileset *s, struct err *e)
 		}
 		s->file[i].f = NULL;
 	}
+	/* A final name that is a directory is the one fault rename meets within one directory: found before
+	   any rename, so none is done (`mkdir D/peaks.md; pmucheck analyze D` left new events.* and
+	   peaks.csv beside an old stalls.md) */
+	for (unsigned i = 0; i < s->n; i++) {
+		struct stat st;
+
+		if (!lstat(s->file[i].final, &st) && S_ISDIR(st.st_mode)) {
+			err_set(e, E_RUNTIME, "%s is a directory: no file of the set was written",
+				s->file[i].final);
+			fileset_abort(s);
+			return E_RUNTIME;
+		}
+	}
 	for (unsigned i = 0; i < s->n; i++)
 		if (rename(s->file[i].tmp, s->file[i].final)) {
 			err_set(e, E_RUNTIME, "%s: %s", s->file[i].final, strerror(errno));
-			fileset_abort(s); /* the ones renamed already stay: they are complete */
+			fileset_abort(s); /* the directory changed meanwhile: the ones renamed stay, whole */
 			return E_RUNTIME;
 		}
 	release(s);
