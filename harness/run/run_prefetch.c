@@ -18,13 +18,17 @@ static void names_off(const char *state, char *out, size_t len)
 		out[0] = 0;
 }
 
-/* Checks a state and gives the name the run records: off:NAMES naming every prefetcher of this CPU's table
-   (off:all) is "off", since the analysis judges any "off:" state as a subset apart from off
-   (point_level.c), which left a demand-only event measured with on,off:all "exact", not prefetch-blind. */
+/* Checks a state and gives the name the run records, one per set of prefetchers: off:NAMES with its names
+   in the order of this CPU's table, so that off:a+b and off:b+a are one state, measured once; and "off"
+   where they are every prefetcher of the table (off:all), since the analysis judges any "off:" state as a
+   subset apart from off (point_level.c), which left a demand-only event measured with on,off:all
+   "exact", not prefetch-blind. */
 static int check_state(const char *state, char *name, size_t len, struct err *e)
 {
+	const struct pf_table *t;
 	char names[256];
-	uint64_t bits, all;
+	uint64_t bits;
+	size_t n;
 
 	snprintf(name, len, "%s", state);
 	if (!strcmp(state, "on") || !strcmp(state, "off"))
@@ -33,10 +37,16 @@ static int check_state(const char *state, char *name, size_t len, struct err *e)
 		return err_set(e, E_USAGE,
 			       "--prefetch: '%s' is not a prefetcher state (on, off, off:NAME+NAME)", state);
 	names_off(state, names, sizeof names);
-	if (pf_parse_names(names, &bits, e))
+	if (pf_machine_table(&t, e) || pf_parse_names_in(t, names, &bits, e))
 		return err_wrap(e, E_USAGE, "--prefetch");
-	if (!pf_parse_names("all", &all, e) && bits == all)
+	if (bits == pf_table_mask(t)) {
 		snprintf(name, len, "off");
+		return 0;
+	}
+	n = (size_t)snprintf(name, len, "off");
+	for (unsigned i = 0; i < t->nbits && n < len; i++)
+		if (bits & (1ull << t->bits[i].bit))
+			n += (size_t)snprintf(name + n, len - n, "%c%s", n == 3 ? ':' : '+', t->bits[i].name);
 	return 0;
 }
 

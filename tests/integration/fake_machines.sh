@@ -229,11 +229,21 @@ check "MSR access: --dry-run writes no prefetch state" test ! -e "$TMP/msr/prefe
 		--prefetch on,off:l1-stream+l1-stride+l1-region+l2-stream+l2-updown >"$TMP/every.plan" 2>&1
 	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch off,off:all >"$TMP/twice.out" 2>&1
 	echo $? >"$TMP/twice.rc"
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 \
+		--prefetch on,off:l2-stream+l1-stream >"$TMP/order.plan" 2>&1
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 \
+		--prefetch off:l1-stream+l2-stream,off:l2-stream+l1-stream >"$TMP/order.out" 2>&1
+	echo $? >"$TMP/order.rc"
 )
 check "MSR access: --prefetch off:all and off:EVERY+NAME are planned as 'off'" \
 	bash -c "grep -q ' off ' '$TMP/all.plan' && grep -q ' off ' '$TMP/every.plan' && ! grep -q 'off:' '$TMP/all.plan' '$TMP/every.plan'"
 check "MSR access: --prefetch off,off:all lists one state twice (exit 2)" \
 	bash -c "test \"\$(cat '$TMP/twice.rc')\" = 2 && grep -q \"'off:all' is 'off', listed twice\" '$TMP/twice.out'"
+# one set of prefetchers is one state, named in the table's order, whatever order --prefetch gives them in
+check "MSR access: --prefetch off:l2-stream+l1-stream is planned as off:l1-stream+l2-stream" \
+	grep -q ' off:l1-stream+l2-stream ' "$TMP/order.plan"
+check "MSR access: --prefetch off:l1-stream+l2-stream,off:l2-stream+l1-stream lists one state twice (exit 2)" \
+	bash -c "test \"\$(cat '$TMP/order.rc')\" = 2 && grep -q \"'off:l2-stream+l1-stream' is 'off:l1-stream+l2-stream', listed twice\" '$TMP/order.out'"
 # A model the lists know that has no config of its own (Skylake desktop) runs with the generic fallback,
 # whose prefetch = listed leaves it to the lists: its off points are planned, as `info` calls them accessible.
 (
