@@ -160,6 +160,7 @@ struct gen {
 	struct plan *p;
 	int cap;
 	struct err *e;
+	int args_taken; /* a variant of the plan took --args */
 };
 
 static int add_point(struct gen *g, const struct kern_family *f, const struct kern_variant *v,
@@ -267,6 +268,8 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 	const struct kern_policy *pol = kern_policy(f, v);
 	uint64_t args[PLAN_MAX_ARGS], sizes[PLAN_MAX_SIZES];
 	int nargs = variant_args(g->o, pol, args);
+
+	g->args_taken |= pol->args.n > 0;
 
 	for (int ti = 0; ti < g->o->nthreads; ti++) {
 		int threads = g->o->threads[ti];
@@ -398,9 +401,23 @@ static void note_levels_without_point(const struct gen *g)
 	}
 }
 
+/* --args given to a run of kernels none of which takes an argument: refused, naming those that do, rather
+   than measured without it. */
+static int args_unused(struct err *e)
+{
+	char takers[256] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < kern_family_count() && n < sizeof takers; i++)
+		if (kern_family_at(i)->arg_name)
+			n += (size_t)snprintf(takers + n, sizeof takers - n, "%s%s", n ? ", " : "",
+					      kern_family_at(i)->name);
+	return err_set(e, E_USAGE, "--args: no kernel of the run takes an argument (%s do)", takers);
+}
+
 int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e)
 {
-	struct gen g = {o, t, p, 0, e};
+	struct gen g = {o, t, p, 0, e, 0};
 	int rc = 0;
 
 	memset(p, 0, sizeof *p);
@@ -417,6 +434,8 @@ int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, 
 	}
 	if (!rc && p->npoints == 0)
 		rc = err_set(e, E_USAGE, "--kernels: nothing to measure");
+	if (!rc && o->nargs && !g.args_taken)
+		rc = args_unused(e);
 	if (!rc)
 		note_levels_without_point(&g);
 	for (int i = 0; i < p->npoints; i++)

@@ -240,6 +240,7 @@ row "--sizes: empty item at position 1 of ',1M'" "${RUN[@]}" --sizes ,1M
 row "--threads: '1' is listed twice" "${RUN_T[@]}" --threads 1,1
 row "--placement: 'local' is listed twice" "${RUN[@]}" --placement local,local
 row "--args: '3' is listed twice" "${RUN[@]}" --args 3,3
+row "--args: no kernel of the run takes an argument (chase, nopread, splitread do)" "${RUN_T[@]}" --threads 1 --args 5
 row "--kernels: 'touch.gpr' is listed twice" "${RUN_K[@]}" -k touch.gpr,touch.gpr
 row "--kernels: 'touch.gpr' is listed twice (family 'touch' has it)" "${RUN_K[@]}" -k touch,touch.gpr
 row "--kernels: empty item at position 2 of 'touch,'" "${RUN_K[@]}" -k touch,
