@@ -133,7 +133,7 @@ static void test_cpu_list_is_the_numeric_entries_in_order(void **state)
 static void test_cpu_list_longer_than_max_is_refused(void **state)
 {
 	char path[128];
-	int cpus[2];
+	int cpus[3];
 	struct err e;
 
 	(void)state;
