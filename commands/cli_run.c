@@ -8,6 +8,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "list_each.h"
 #include "num.h"
 #include "resume.h"
 
@@ -133,28 +134,6 @@ static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
 					{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 					{"help", no_argument, NULL, 'h'},
 					{NULL, 0, NULL, 0}};
-
-/* Splits a comma list and hands each item to fn; an empty item is refused, as --events and --cpus refuse
-   one (strtok would skip it silently). */
-static int each_item(const char *option, const char *list,
-		     int (*fn)(void *, const char *, const char *, struct err *), void *ctx, struct err *e)
-{
-	char *copy = strdup(list), *next;
-	int rc = 0, n = 1;
-
-	if (!copy)
-		return err_set(e, E_RUNTIME, "out of memory");
-	if (!*list)
-		rc = err_set(e, E_USAGE, "%s: empty list", option);
-	for (char *it = copy; it && !rc; it = next, n++) {
-		if ((next = strchr(it, ',')))
-			*next++ = '\0';
-		rc = *it ? fn(ctx, option, it, e)
-			 : err_set(e, E_USAGE, "%s: empty item at position %d of '%s'", option, n, list);
-	}
-	free(copy);
-	return rc;
-}
 
 /* The same value twice would measure the same points twice. */
 static int listed_twice(const char *option, const char *item, const uint64_t *seen, int n, uint64_t v,
@@ -300,24 +279,24 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			o->quick = 1;
 			break;
 		case 'k':
-			r = each_item("--kernels", optarg, check_kernel, optarg, e);
+			r = list_each("--kernels", optarg, check_kernel, optarg, e);
 			o->kernels = optarg;
 			o->explicit_kernels = 1;
 			break;
 		case 's':
-			r = each_item("--sizes", optarg, add_size, o, e);
+			r = list_each("--sizes", optarg, add_size, o, e);
 			break;
 		case 'c':
 			r = topo_parse_cpulist(t, "--cpus", optarg, o->cpus, TOPO_MAX_CPUS, &o->ncpus, e);
 			break;
 		case 't':
-			r = each_item("--threads", optarg, add_threads, o, e);
+			r = list_each("--threads", optarg, add_threads, o, e);
 			break;
 		case 'p':
-			r = each_item("--placement", optarg, add_place, &pc, e);
+			r = list_each("--placement", optarg, add_place, &pc, e);
 			break;
 		case 'a':
-			r = each_item("--args", optarg, add_arg, o, e);
+			r = list_each("--args", optarg, add_arg, o, e);
 			break;
 		case 'r':
 			r = num_parse_u64("--reps", optarg, &v, e);

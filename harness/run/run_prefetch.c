@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "list_each.h"
 #include "pf.h"
 #include "run_prefetch.h"
 
@@ -92,32 +93,25 @@ static void drop_controlled(struct run_pf *p, struct plan_opts *o)
 	strcpy(o->pf_states[0], "uncontrolled");
 }
 
+/* One item of --prefetch (list_each): checked, and added under the name the run records. */
+static int add_item(void *ctx, const char *option, const char *item, struct err *e)
+{
+	struct plan_opts *o = ctx;
+	char name[sizeof o->pf_states[0]];
+
+	(void)option;
+	return check_state(item, name, sizeof name, e) ? E_USAGE : add_state(o, name, item, e);
+}
+
 int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 {
-	int rc = 0, n = 1;
-
 	o->npf = 0;
 	if (!list) {
 		add_state(o, "on", "on", NULL);
 		add_state(o, "off", "off", NULL);
 		return 0;
 	}
-	/* an empty item is refused, as the run's other lists refuse one (strtok would skip it silently) */
-	char *copy = strdup(list), *next, name[sizeof o->pf_states[0]];
-	if (!copy)
-		return err_set(e, E_RUNTIME, "out of memory");
-	for (char *s = *copy ? copy : NULL; s && !rc; s = next, n++) {
-		if ((next = strchr(s, ',')))
-			*next++ = '\0';
-		if (!*s)
-			rc = err_set(e, E_USAGE, "--prefetch: empty item at position %d of '%s'", n, list);
-		else
-			rc = check_state(s, name, sizeof name, e) ? E_USAGE : add_state(o, name, s, e);
-	}
-	free(copy);
-	if (!rc && o->npf == 0)
-		rc = err_set(e, E_USAGE, "--prefetch: empty list");
-	return rc;
+	return list_each("--prefetch", list, add_item, o, e);
 }
 
 /* Whether the config's [arch] prefetch lets the run switch this CPU's prefetchers: "listed" leaves it to
