@@ -28,3 +28,14 @@ refused "a cycle between harness/plan and harness/run is refused" "cycle: .*harn
 refused "an include between harness's parts that docs/architecture.md names but no source has is refused" \
 	"says that harness/counters includes harness/machine" docs/architecture.md \
 	's/plan, results and prefetch → machine/plan, results, counters and prefetch → machine/'
+
+# Every file of common/ is named in the document's list of it (a helper both sides need is found there first).
+check "docs/architecture.md names every file of common/" python3 - "$TOP" <<'PY'
+import glob, os, re, sys
+top = sys.argv[1]
+doc = open(os.path.join(top, "docs/architecture.md"), encoding="utf-8").read()
+part = doc.split("common/      ", 1)[1].split("\n\n", 1)[0]
+names = {os.path.basename(p)[:-2] for p in glob.glob(os.path.join(top, "common/*.c"))}
+missing = sorted(n for n in names if not re.search(r"\b%s\b" % re.escape(n), part))
+assert names and not missing, missing
+PY
