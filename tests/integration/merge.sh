@@ -33,18 +33,28 @@ cp -r "$R" "$TMP/bad/future" && sed -i 's/"format": 1/"format": 9/' "$TMP/bad/fu
 cp -r "$R" "$TMP/bad/unanalysed" && rm "$TMP/bad/unanalysed/peaks.csv"
 cp -r "$R" "$TMP/bad/partial" && touch "$TMP/bad/partial/PARTIAL"
 cp -r "$R" "$TMP/bad/oldpeaks" && sed -i '1s/latency_ns/lat/' "$TMP/bad/oldpeaks/peaks.csv"
+# a newer pmucheck's verdict class, an events.json without its list, a machine.json without its host, a
+# peaks.csv without the columns a figure is keyed by or without any line: each refused, naming the file
+cp -r "$R" "$TMP/bad/newclass" && set_class bad/newclass page-faults "exact since 9"
+cp -r "$R" "$TMP/bad/noevents" && echo '{ "format": 1 }' >"$TMP/bad/noevents/events.json"
+cp -r "$R" "$TMP/bad/nohost" && sed -i 's/"host": "[^"]*"/"host": ""/' "$TMP/bad/nohost/machine.json"
+cp -r "$R" "$TMP/bad/nolevel" && sed -i '1s/level/lvl/' "$TMP/bad/nolevel/peaks.csv"
+cp -r "$R" "$TMP/bad/nopeaks" && : >"$TMP/bad/nopeaks/peaks.csv"
 # a plain file, read after unanalysed/ (whose refusal left errno ENOENT): not a directory, not a missing one
 : >"$TMP/bad/zfile"
 
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (9 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (14 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" \
 	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
 	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
 	future:"format 9, this pmucheck reads format 1" unanalysed:"not analysed" partial:"interrupted run" \
-	oldpeaks:"no column latency_ns" zfile:"not a directory"; do
+	oldpeaks:"no column latency_ns" zfile:"not a directory" \
+	newclass:"events.json: malformed: event [0-9]+ has no event name or no known class" \
+	noevents:"events.json: malformed: no \"events\" list" nohost:"machine.json: no pmucheck, host or cpu" \
+	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header"; do
 	d=${b%%:*} why=${b#*:}
 	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
 	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"
