@@ -17,8 +17,10 @@ printf '%s\n' $FAKE_NODES
 SH
 cat >"$BIN/sbatch" <<'SH'
 #!/bin/bash
-# the job "runs" at once: SHARED/<node>-<UTC time>/events.json, unless the node is in FAKE_FAIL
+# the job "runs" at once: SHARED/<node>-<UTC time>/events.json, unless the node is in FAKE_FAIL; a node in
+# FAKE_REJECT is refused by Slurm itself (sbatch fails)
 for a; do case $a in --nodelist=*) node=${a#--nodelist=} ;; --output=*) echo "${a#--output=}" >>"$FAKE_DIR/sbatch.outputs" ;; esac; done
+case " $FAKE_REJECT " in *" $node "*) echo "sbatch: error: Invalid node name specified" >&2; exit 1 ;; esac
 shared=$(for a; do case $a in -*) ;; *) echo "$a" ;; esac; done | sed -n 2p)
 case " $FAKE_FAIL " in *" $node "*) ;; *)
 	d=$shared/$node-$(date -u +%Y%m%dT%H%M%SZ) # one reading: two could fall in two seconds
@@ -86,3 +88,25 @@ done
 expect_status "fleet -P '': refused" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" -P ''
 cp "$TMP/check.out" "$TMP/empty.out"
 check "... naming --partition" grep -q "^pmucheck fleet: --partition: the partition name is empty" "$TMP/empty.out"
+
+# sbatch refusing a node's job (a node name Slurm does not know): fleet stops, exit 1, naming the node and
+# what sbatch said; the job submitted before it is still named with its id.
+rm -rf "$SH"/* "$TMP/scontrol.calls"
+expect_status "a job sbatch refuses fails fleet" 1 fleet_with FAKE_NODES="n1 n2 n3" FAKE_REJECT=n2 -- -s "$SH" -N list
+cp "$TMP/check.out" "$TMP/reject.out"
+check "... naming the node and sbatch's message" \
+	grep -q "^pmucheck fleet: node n2: sbatch failed (exit 1): sbatch: error: Invalid node name specified" \
+	"$TMP/reject.out"
+check "... and the node submitted before it" grep -Eq "^n1: job [0-9]+" "$TMP/reject.out"
+
+# fleet's own required options: each refused, exit 2, naming the option, before Slurm is asked
+rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
+for c in "no --shared|--shared DIR is required|-N list" \
+	"--shared a file|--shared $TMP/job.sbatch: not a directory|-s $TMP/job.sbatch -N list" \
+	"no nodes|which nodes? give --nodes LIST or --partition NAME|-s $SH"; do
+	name=${c%%|*} rest=${c#*|} why=${rest%%|*} opts=${rest#*|}
+	# shellcheck disable=SC2086 # the options are words
+	expect_status "fleet with $name: refused" 2 fleet_with FAKE_NODES=n1 -- $opts
+	grep -qF "pmucheck fleet: $why" "$TMP/check.out" || notok "fleet with $name: the message" "$(cat "$TMP/check.out")"
+done
+check "... before Slurm is asked" test ! -e "$TMP/scontrol.calls" -a ! -e "$TMP/sbatch.outputs"
