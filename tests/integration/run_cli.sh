@@ -284,3 +284,25 @@ assert bound == ({int(last)}, True), bound
 			bash -c "taskset -c $last '$PMUCHECK' prefetch status --cpus 0 | grep -q '^0 '"
 	)
 fi
+
+# pmucheck without a command (all): run, analyze and report the new directory, and a summary whose figures
+# are those of the files it wrote.
+A=$TMP/all
+if "$PMUCHECK" --quick --kernels touch --threads 1 --sizes 64k --time-budget 2 --no-progress -o "$A" \
+	>"$TMP/all.out" 2>&1; then
+	ok "pmucheck without a command runs, analyzes and reports"
+	for f in raw.csv machine.json events.md peaks.md report.html report.md; do
+		check "... writing $f" test -s "$A/$f"
+	done
+	check "... its summary counts the events of events.csv and the rows of raw.csv" grep -qx \
+		"events: $(($(wc -l <"$A/events.csv") - 1)) in $(($(wc -l <"$A/raw.csv") - 1)) raw rows over 1 points: .*" \
+		"$TMP/all.out"
+	check "... and the figures in plots/ (each a PNG, an SVG and its gnuplot script)" grep -q \
+		"report\.html (report\.md, $(find "$A/plots" -name '*.png' | wc -l) figures in plots/)" "$TMP/all.out"
+else
+	notok "pmucheck without a command runs, analyzes and reports" "$(tail -5 "$TMP/all.out")"
+fi
+expect_status "pmucheck all --resume: refused" 2 "$PMUCHECK" all --resume "$A"
+cp "$TMP/check.out" "$TMP/all-resume.out"
+check "... pointing to run --resume" grep -q "use 'pmucheck run --resume DIR'" "$TMP/all-resume.out"
+expect_status "pmucheck all --help exits 0" 0 "$PMUCHECK" all --help
