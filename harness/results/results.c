@@ -42,7 +42,7 @@ int results_create_dir(const char *out, const char *root, const char *host, char
 		if (mkdir(dir, 0755) == 0)
 			return 0;
 		if (errno != EEXIST)
-			return err_set(e, E_USAGE, "cannot create results directory %s: %s", dir,
+			return err_set(e, E_USAGE, "--results: cannot create results directory %s: %s", dir,
 				       strerror(errno));
 	}
 	return err_set(e, E_RUNTIME, "no free results directory name under %s", root);

@@ -26,6 +26,7 @@ unknown option|unknown option '--frobnicate'|--frobnicate
 option without value|needs a value|--sizes
 stray argument|unexpected argument 'extra'|extra
 unwritable results directory|cannot create results directory|--out /proc/pmucheck-cannot-be-here
+results root a file|--results: cannot create results directory /proc/version/|--results /proc/version
 CASES
 }
 
