@@ -122,6 +122,22 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 			perf_raw(&hw, buf, len);
 		return buf;
 	}
+	/* Before any other libpfm4 name: its perf:: names contain "::" too. */
+	if (!strncmp(m->event, "perf::", 6)) {
+		size_t i;
+
+		/* libpfm4's perf::PAGE-FAULTS is perf's page-faults; its PERF_COUNT_SW_PAGE_FAULTS spelling
+		   and a modifier (perf::CYCLES:u) are not perf's */
+		if (!has_only(m->event + 6, "-")) {
+			*why = "a libpfm4 perf:: name in its PERF_COUNT_* spelling or with a modifier, which "
+			       "perf does not parse: count perf's own name (page-faults) to export it";
+			return NULL;
+		}
+		for (i = 0; m->event[6 + i] && i + 1 < len; i++)
+			buf[i] = (char)tolower((unsigned char)m->event[6 + i]);
+		buf[i] = '\0';
+		return buf;
+	}
 	if (strstr(m->event, "::")) {
 		/* a libpfm4 name, counted through perf (an uncore PMU) or PAPI */
 		if (!perf_pfm_uncore(m->encoding, buf, len))
@@ -138,14 +154,6 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 			snprintf(buf, len, "%.*s%s", (int)(box - m->event), m->event, box + 2);
 		else
 			snprintf(buf, len, "%s", m->event);
-		return buf;
-	}
-	if (!strncmp(m->event, "perf::", 6) && has_only(m->event + 6, "-_")) {
-		/* libpfm4's perf::PAGE-FAULTS is perf's page-faults */
-		size_t i;
-		for (i = 0; m->event[6 + i] && i + 1 < len; i++)
-			buf[i] = (char)tolower((unsigned char)m->event[6 + i]);
-		buf[i] = '\0';
 		return buf;
 	}
 	*why = "no hardware encoding was recorded for this PAPI event (an uncore PMU, or results written "

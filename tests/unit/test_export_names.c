@@ -194,6 +194,43 @@ static void test_group_counter_is_the_first_of_its_class(void **state)
 	free(text);
 }
 
+/* perf's name for an event PAPI counted by libpfm4's perf:: name (its encoding, ctr_papi.c: no config for
+   a software or generic event, which libpfm4 encodes as no raw one): perf's own spelling where it has one,
+   else none, with why (never an uncore reason, never a name perf does not parse). */
+static void test_perf_names_libpfm4_generic_events(void **state)
+{
+	static const struct {
+		const char *event, *perf;
+	} cases[] = {
+		{"perf::PAGE-FAULTS", "page-faults"},
+		{"perf::CYCLES", "cycles"},
+		{"perf::PERF_COUNT_SW_PAGE_FAULTS", NULL}, /* perf has no perf_count_sw_page_faults */
+		{"perf::CYCLES:u", NULL},
+	};
+	char buf[256];
+	struct out_metric m;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *why = NULL, *got;
+
+		memset(&m, 0, sizeof m);
+		snprintf(m.backend, sizeof m.backend, "papi");
+		snprintf(m.event, sizeof m.event, "%s", cases[i].event);
+		snprintf(m.encoding, sizeof m.encoding,
+			 "papi=0x40000012,component=perf_event,domain=user+kernel");
+		got = out_perf_event(&m, buf, sizeof buf, &why);
+		if (cases[i].perf) {
+			assert_non_null(got);
+			assert_string_equal(got, cases[i].perf);
+		} else {
+			assert_null(got);
+			assert_non_null(why);
+			assert_null(strstr(why, "uncore"));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_no_name_without_that_umask),
 		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
 		cmocka_unit_test(test_box_wildcard_lists_every_box),
+		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
