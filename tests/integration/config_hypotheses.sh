@@ -62,6 +62,26 @@ check "report.md lists the contradiction" grep -q \
 check "report.md's event table says as configured for page-faults" grep -q \
 	'^| page-faults | user[+a-z]* | pages \* 1 (all levels; prefetch on or off) | as configured' "$d/report.md"
 
+# A machine.json whose hypothesis this pmucheck cannot read (another version's quantity, a negative scale,
+# levels not a list or of an unknown word, an unknown scope): analyze refuses it, exit 2, naming the file,
+# the event and the member, and writes nothing.
+for c in 'quantity|"joules"|'"'quantity' is not a volume or cycles" 'scale|-1|'"'scale' is not a number >= 0" \
+	'levels|"L1"|'"member 'levels' is not a list of words" 'levels|["L9"]|'"'levels' holds an unknown word" \
+	'scope|"die"|'"'scope' is not core or socket"; do
+	key=${c%%|*} rest=${c#*|} val=${rest%%|*} why=${rest#*|}
+	rm -rf "$TMP/bad" && mkdir "$TMP/bad" && cp "$d/raw.csv" "$TMP/bad/"
+	python3 - "$d/machine.json" "$TMP/bad/machine.json" "$key" "$val" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["counters"]["experiments"][0]["hypotheses"]["page-faults"][sys.argv[3]] = json.loads(sys.argv[4])
+json.dump(m, open(sys.argv[2], "w"))
+PY
+	expect_status "analyze of a hypothesis whose $key is $val: refused" 2 "$PMUCHECK" analyze "$TMP/bad"
+	grep -qF "$TMP/bad/machine.json: hypothesis 'page-faults': $why" "$TMP/check.out" ||
+		notok "... the message for $key $val" "$(cat "$TMP/check.out")"
+	[ "$(ls "$TMP/bad" | tr '\n' ' ')" = "machine.json raw.csv " ] || notok "... $key $val: wrote $(ls "$TMP/bad")"
+done
+
 # [arch] prefetch = none: a run asked for both prefetcher states on a CPU whose MSRs it could switch (fake
 # MSR files of an Ice Lake server) writes nothing; the same config naming the CPU's table does switch them,
 # so the first check could fail.
