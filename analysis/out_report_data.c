@@ -26,6 +26,12 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 		return E_USAGE;
 	if (!*events)
 		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
+	/* another version's verdicts (or none of pmucheck's) are not this one's to report or export */
+	if (json_file_format(path, *events, e)) {
+		json_decref(*events);
+		*events = NULL;
+		return E_USAGE;
+	}
 	arr = json_object_get(*events, "events");
 	if (!json_is_array(arr))
 		goto bad;

@@ -338,8 +338,13 @@ row "no-raw/raw.csv" analyze no-raw
 row "bad-json/machine.json:" analyze bad-json
 row "bad-candidates/candidates.json:1:" analyze bad-candidates
 row "twice-events/events.json:2:9: duplicate object key" report twice-events
-row "ev-format-2/events.json: format 2, this pmucheck reads format 1" merge -o merged ev-format-2
-row "ev-list/events.json:1: expected a JSON object" merge -o merged ev-list
+# report and export read events.json as merge does: another format's or a list refused by name
+for c in "merge -o merged" report "export --format perf"; do
+	# shellcheck disable=SC2086 # the command's words
+	row "ev-format-2/events.json: format 2, this pmucheck reads format 1" $c ev-format-2
+	# shellcheck disable=SC2086
+	row "ev-list/events.json:1: expected a JSON object" $c ev-list
+done
 for d in ev-dir:" is a directory, not a file" ev-empty:": empty file"; do
 	row "${d%%:*}/events.json${d#*:}" report "${d%%:*}"
 	row "${d%%:*}/events.json${d#*:}" export "${d%%:*}" --format perf
