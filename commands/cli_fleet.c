@@ -305,6 +305,22 @@ static int node_result(const char *shared, const char *node, time_t since, char 
 	return found;
 }
 
+/* After a node whose job sbatch refused, the nodes left in the list (strtok_r's *save) are named in e's
+   message, so that a user knows which to submit again. */
+static void not_submitted(char **save, struct err *e)
+{
+	char rest[ERR_MSG_MAX / 2] = "", old[ERR_MSG_MAX];
+	size_t k = 0;
+
+	for (char *node = strtok_r(NULL, " \n", save); node && k < sizeof rest;
+	     node = strtok_r(NULL, " \n", save))
+		k += (size_t)snprintf(rest + k, sizeof rest - k, "%s%s", k ? " " : "", node);
+	if (!k)
+		return;
+	memcpy(old, e->msg, sizeof old);
+	err_set(e, E_RUNTIME, "%s; not submitted after it: %s", old, rest);
+}
+
 static int fleet(struct fleet *f, struct err *e)
 {
 	static char nodes[1 << 20];
@@ -324,8 +340,10 @@ static int fleet(struct fleet *f, struct err *e)
 	if ((rc = node_list(f, nodes, sizeof nodes, e)))
 		goto out;
 	for (char *node = strtok_r(nodes, " \n", &save); node && !rc; node = strtok_r(NULL, " \n", &save)) {
-		if ((rc = submit(f, node, job, sizeof job, e)))
+		if ((rc = submit(f, node, job, sizeof job, e))) {
+			not_submitted(&save, e);
 			break;
+		}
 		fprintf(idf, "%s%s", n++ ? "," : "", job);
 		fprintf(subf, "%s\n", node);
 		printf(f->quiet ? "%s\n" : "%s: job %s\n", f->quiet ? job : node, job);

@@ -90,7 +90,8 @@ cp "$TMP/check.out" "$TMP/empty.out"
 check "... naming --partition" grep -q "^pmucheck fleet: --partition: the partition name is empty" "$TMP/empty.out"
 
 # sbatch refusing a node's job (a node name Slurm does not know): fleet stops, exit 1, naming the node and
-# what sbatch said; the job submitted before it is still named with its id.
+# what sbatch said; the job submitted before it is still named with its id, the nodes after it as not
+# submitted.
 rm -rf "$SH"/* "$TMP/scontrol.calls"
 expect_status "a job sbatch refuses fails fleet" 1 fleet_with FAKE_NODES="n1 n2 n3" FAKE_REJECT=n2 -- -s "$SH" -N list
 cp "$TMP/check.out" "$TMP/reject.out"
@@ -98,6 +99,7 @@ check "... naming the node and sbatch's message" \
 	grep -q "^pmucheck fleet: node n2: sbatch failed (exit 1): sbatch: error: Invalid node name specified" \
 	"$TMP/reject.out"
 check "... and the node submitted before it" grep -Eq "^n1: job [0-9]+" "$TMP/reject.out"
+check "... and the node after it, not submitted" grep -q "; not submitted after it: n3$" "$TMP/reject.out"
 
 # fleet's own required options: each refused, exit 2, naming the option, before Slurm is asked
 rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
