@@ -191,7 +191,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 		*cls = u->lclass;
 		return buf;
 	}
-	if (strstr(m->event, "::"))
+	if (strstr(m->event, "::") && strncmp(m->event, "perf::", 6) != 0)
 		*why = "LIKWID's uncore names are looked up by perf's syntax (PMU/event=...,umask=.../), and "
 		       "this is a libpfm4 name: count it in perf syntax to export it";
 	else

@@ -228,6 +228,15 @@ static void test_perf_names_libpfm4_generic_events(void **state)
 			assert_non_null(why);
 			assert_null(strstr(why, "uncore"));
 		}
+		/* LIKWID has no software or generic events; the reason says so, not an uncore one */
+		{
+			const char *cls, *lwhy;
+			assert_null(likwid("zen4", "papi", cases[i].event,
+					   "papi=0x40000012,component=perf_event,domain=user+kernel", &cls,
+					   &lwhy));
+			assert_non_null(lwhy);
+			assert_non_null(strstr(lwhy, "hardware events only"));
+		}
 	}
 }
 
