@@ -289,7 +289,7 @@ fi
 # pmucheck without a command (all): run, analyze and report the new directory, and a summary whose figures
 # are those of the files it wrote.
 A=$TMP/all
-if "$PMUCHECK" --quick --kernels touch --threads 1 --sizes 64k --time-budget 2 --no-progress -o "$A" \
+if "$PMUCHECK" --quick --kernels touch --threads 1 --sizes 64k --reported-levels --time-budget 2 --no-progress -o "$A" \
 	>"$TMP/all.out" 2>&1; then
 	ok "pmucheck without a command runs, analyzes and reports"
 	for f in raw.csv machine.json events.md peaks.md report.html report.md; do
