@@ -96,12 +96,12 @@ struct topo_socket_use {
    traffic. Returns how many (at most TOPO_MAX_SOCKETS). */
 int topo_sockets_used(const struct topo *t, const int *cpus, const int *nodes, int ncpus,
 		      struct topo_socket_use *out);
-/* One CPU of cpus[0..ncpus-1] per L3 cache they run under (hwloc's L3 objects; none when it names no L3),
-   in order, at most max: where a per-L3 uncore PMU (AMD's amd_l3, one per CCX) must be opened to count
-   every L3 the threads use. Returns how many. */
 /* The most L3 caches a machine may have (two Zen 4c sockets, Bergamo, have 32 CCXs of one each); as with
    sockets, one of more is refused as it loads. */
 #define TOPO_MAX_L3_DOMAINS 64
+/* One CPU of cpus[0..ncpus-1] per L3 cache they run under (hwloc's L3 objects; none when it names no L3),
+   in order, at most max: where a per-L3 uncore PMU (AMD's amd_l3, one per CCX) must be opened to count
+   every L3 the threads use. Returns how many. */
 int topo_l3_cpus(const struct topo *t, const int *cpus, int ncpus, int *out, int max);
 /* Formats uses as "0:threads+memory;1:memory". */
 void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size_t len);
