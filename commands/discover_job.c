@@ -291,7 +291,7 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 	char path[4096];
 	struct cfg c;
 	FILE *in, *out;
-	int copied, why;
+	int why;
 
 	snprintf(path, sizeof path, "%s/discovered.ini", dir);
 	if (cfg_load(path, &c, e))
@@ -307,12 +307,8 @@ static int check_config(const char *dir, const char *write, unsigned *events, st
 		fclose(in);
 		return err_set(e, E_RUNTIME, "--write %s: cannot create it: %s", write, strerror(why));
 	}
-	copied = file_copy(in, out);
-	why = errno;
-	fclose(in);
-	if (fclose(out) || copied)
-		return err_set(e, E_RUNTIME, "--write %s: write failed: %s", write,
-			       strerror(copied ? why : errno));
+	if ((why = file_copy(in, out)))
+		return err_set(e, E_RUNTIME, "--write %s: write failed: %s", write, strerror(why));
 	return 0;
 }
 

@@ -134,7 +134,7 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char dst[4096];
 	FILE *in, *out;
-	int copied, why;
+	int why;
 
 	snprintf(rel, len, "reference/%s", base);
 	snprintf(dst, sizeof dst, "%s/reference", dir);
@@ -148,11 +148,8 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 		fclose(in);
 		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(errno));
 	}
-	copied = file_copy(in, out);
-	why = errno;
-	fclose(in);
-	if (fclose(out) || copied)
-		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(copied ? why : errno));
+	if ((why = file_copy(in, out)))
+		return err_set(e, E_RUNTIME, "%s: %s", dst, strerror(why));
 	return 0;
 }
 

@@ -6,13 +6,18 @@ int file_copy(FILE *in, FILE *out)
 {
 	char buf[8192];
 	size_t n;
+	int why = 0;
 
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+	errno = 0;
+	while (!why && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
-			return -1;
-	if (ferror(in)) {
-		errno = errno ? errno : EIO;
-		return -1;
-	}
-	return fflush(out) ? -1 : 0;
+			why = errno ? errno : EIO;
+	if (!why && ferror(in))
+		why = errno ? errno : EIO;
+	if (!why && fflush(out))
+		why = errno ? errno : EIO;
+	fclose(in);
+	if (fclose(out) && !why)
+		why = errno ? errno : EIO;
+	return why;
 }

@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-/* Copies the rest of in into out and flushes out: 0, or -1 with errno where a read or a write failed (a
-   full disk). fclose alone does not tell: a write larger than the stream's buffer goes straight to the
-   file, and when it fails nothing is left buffered for fclose to fail on. The caller closes both. */
+/* Copies the rest of in into out and closes both: 0, or the errno of the first read, write or close that
+   failed (a full disk). fclose alone does not tell: a write larger than the stream's buffer goes straight to
+   the file, and when it fails nothing is left buffered for fclose to fail on. */
 int file_copy(FILE *in, FILE *out);
 
 #endif
