@@ -93,15 +93,10 @@ static int load_json(const char *dir, const char *name, json_t **j, struct err *
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (json_file_load(path, JSON_FILE_OPTIONAL, j, e))
+	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT, j, e))
 		return E_USAGE;
 	if (!*j)
 		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);
-	if (json_file_format(path, *j, e)) {
-		json_decref(*j);
-		*j = NULL; /* the caller's, which it releases */
-		return E_USAGE;
-	}
 	return 0;
 }
 

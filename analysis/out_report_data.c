@@ -22,16 +22,11 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return err_set(e, E_USAGE, "%s: no such results directory", dir);
 	snprintf(path, sizeof path, "%s/events.json", dir);
-	if (json_file_load(path, JSON_FILE_OPTIONAL, events, e))
+	/* another version's verdicts (or none of pmucheck's) are not this one's to report or export */
+	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT, events, e))
 		return E_USAGE;
 	if (!*events)
 		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
-	/* another version's verdicts (or none of pmucheck's) are not this one's to report or export */
-	if (json_file_format(path, *events, e)) {
-		json_decref(*events);
-		*events = NULL;
-		return E_USAGE;
-	}
 	arr = json_object_get(*events, "events");
 	if (!json_is_array(arr))
 		goto bad;

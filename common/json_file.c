@@ -24,6 +24,21 @@ static int check_file(const char *path, int fd, int flags, struct err *e)
 	return 0;
 }
 
+/* root is an object of pmucheck's format (JSON_FILE_FORMAT). */
+static int check_format(const char *path, const json_t *root, struct err *e)
+{
+	const json_t *v = json_object_get(root, "format");
+
+	if (!json_is_object(root))
+		return err_set(e, E_USAGE, "%s:1: expected a JSON object", path);
+	if (!json_is_integer(v))
+		return err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path);
+	if (json_integer_value(v) != 1)
+		return err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path,
+			       (long long)json_integer_value(v));
+	return 0;
+}
+
 int json_file_load(const char *path, int flags, json_t **root, struct err *e)
 {
 	/* O_NOFOLLOW: a link fails with ELOOP instead of being read; O_NONBLOCK: a FIFO opens at once, to be
@@ -44,19 +59,9 @@ int json_file_load(const char *path, int flags, json_t **root, struct err *e)
 	if (!rc && !(*root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
 		rc = err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	close(fd);
+	if (!rc && (flags & JSON_FILE_FORMAT) && (rc = check_format(path, *root, e))) {
+		json_decref(*root);
+		*root = NULL;
+	}
 	return rc;
-}
-
-int json_file_format(const char *path, const json_t *root, struct err *e)
-{
-	const json_t *v = json_object_get(root, "format");
-
-	if (!json_is_object(root))
-		return err_set(e, E_USAGE, "%s:1: expected a JSON object", path);
-	if (!json_is_integer(v))
-		return err_set(e, E_USAGE, "%s: no \"format\": not written by pmucheck", path);
-	if (json_integer_value(v) != 1)
-		return err_set(e, E_USAGE, "%s: format %lld, this pmucheck reads format 1", path,
-			       (long long)json_integer_value(v));
-	return 0;
 }

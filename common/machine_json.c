@@ -7,13 +7,7 @@
 
 int machine_json_load(const char *path, json_t **root, struct err *e)
 {
-	int rc = json_file_load(path, 0, root, e);
-
-	if (!rc && (rc = json_file_format(path, *root, e))) {
-		json_decref(*root);
-		*root = NULL;
-	}
-	return rc;
+	return json_file_load(path, JSON_FILE_FORMAT, root, e);
 }
 
 int machine_json_levels_measured(const char *path, const json_t *levels, uint64_t *out, int n, struct err *e)

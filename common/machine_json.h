@@ -1,8 +1,8 @@
 /* machine_json.h — opening a results directory's machine.json: the one loader behind analyze (analysis
  * machine_read.c), run --resume and run --levels-from (harness resume.c, levels_from.c), so that a
  * missing, empty, damaged or foreign file is named the same way, and refused for the same faults, by
- * every command that reads it (docs/results-format.md, "What the tools read"): json_file.h's loader, then
- * its format. */
+ * every command that reads it (docs/results-format.md, "What the tools read"): json_file.h's loader, of
+ * pmucheck's format (JSON_FILE_FORMAT). */
 #ifndef PMUCHECK_MACHINE_JSON_H
 #define PMUCHECK_MACHINE_JSON_H
 
