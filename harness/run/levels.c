@@ -389,6 +389,15 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+uint64_t levels_kth_smallest(const uint64_t *sizes, int n, int k)
+{
+	uint64_t sorted[LEVELS_LIST_MAX];
+
+	memcpy(sorted, sizes, sizeof *sorted * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof *sorted, cmp_u64);
+	return sorted[k - 1];
+}
+
 void levels_list_sizes(const uint64_t *sizes, int n, char *list, size_t size)
 {
 	uint64_t sorted[LEVELS_LIST_MAX], end[LEVELS_LIST_MAX];

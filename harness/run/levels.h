@@ -22,8 +22,8 @@
 #define LEVELS_SWEEPS_MIN 3
 #define LEVELS_SWEEPS_MAX 12
 /* What the probe says where it disagrees with hwloc: at most one line for its time limit, one per level or
-   one for DRAM, one for its sweeps, then from the history (levels_history.h) one per level it takes lower
-   and one for its probe not added, or one for no history kept; as many as machine_read.h reads back
+   one for DRAM, one for its sweeps, then from the history (levels_history.h) one per level it takes at
+   another size and one for its probe not added, or one for no history kept; as many as machine_read.h reads back
    (MACHINE_NDISAGREEMENTS). */
 #define LEVELS_MAX_DISAGREEMENTS (2 * TOPO_MAX_LEVELS + 3)
 /* The most sizes levels_list_sizes lists. */
@@ -84,5 +84,7 @@ void levels_disagree(struct levels_probe *p, const char *fmt, ...) __attribute__
 /* Sizes as "none (1), 2896 KiB (1) and 4096 KiB (5)": each size (0: none), ascending, with how often it
    occurs; at most LEVELS_LIST_MAX of them. */
 void levels_list_sizes(const uint64_t *sizes, int n, char *list, size_t size);
+/* The k-th smallest (1: the smallest) of n sizes, 1 <= k <= n <= LEVELS_LIST_MAX. */
+uint64_t levels_kth_smallest(const uint64_t *sizes, int n, int k);
 
 #endif

@@ -257,24 +257,39 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		return;
 	}
 	for (int l = 0; l < t->ncaches; l++) {
-		uint64_t each[LEVELS_HISTORY_KEEP];
+		uint64_t size[LEVELS_HISTORY_KEEP], each[LEVELS_HISTORY_KEEP];
 		char list[LEVELS_HISTORY_KEEP * 24];
+		int shorter = 0;
 		for (int k = 0; k < h->n; k++) {
-			if (h->seen[k].size[l] < h->taken[l])
-				h->taken[l] = h->seen[k].size[l];
+			size[k] = h->seen[k].size[l];
 			/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
-			each[k] = h->seen[k].size[l] == t->caches[l].size ? 0 : h->seen[k].size[l];
+			each[k] = size[k] == t->caches[l].size ? 0 : size[k];
 		}
+		h->taken[l] = levels_kth_smallest(size, h->n, 1 + h->n / LEVELS_HISTORY_PASSED_OVER);
 		if (h->taken[l] == h->own[l])
 			continue;
-		t->caches[l].measured = h->taken[l];
+		/* the reported size taken is no level measured short */
+		t->caches[l].measured = h->taken[l] == t->caches[l].size ? 0 : h->taken[l];
+		for (int k = 0; k < h->n; k++)
+			shorter += size[k] < h->taken[l];
 		levels_list_sizes(each, h->n, list, sizeof list);
-		levels_disagree(
-			p,
-			"the last %d level probes on this machine ended L%d at %s; the run takes the "
-			"smallest, %llu KiB, which each of them kept (this probe alone: %s; history %s)",
-			h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), own_end(h, t, l),
-			h->path);
+		if (!shorter)
+			levels_disagree(
+				p,
+				"the last %d level probes on this machine ended L%d at %s; the run takes "
+				"the smallest, %llu KiB, which each of them kept (this probe alone: %s; "
+				"history %s)",
+				h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), own_end(h, t, l),
+				h->path);
+		else
+			levels_disagree(
+				p,
+				"the last %d level probes on this machine ended L%d at %s; the run takes "
+				"%llu KiB, which all but %d of them kept: one probe in %d is passed over as "
+				"one a disturbed machine may have ended short (this probe alone: %s; "
+				"history %s)",
+				h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), shorter,
+				LEVELS_HISTORY_PASSED_OVER, own_end(h, t, l), h->path);
 	}
 }
 

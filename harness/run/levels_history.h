@@ -10,12 +10,17 @@
  * met a large share, they run partly from DRAM once the share shrinks (level_check.h).
  *
  * So every probe's sizes are kept in the state directory (state_dir.h, levels.json; or in
- * $PMUCHECK_LEVELS_HISTORY_DIR, as each test file keeps its own), and a run takes for each level the
- * smallest size any probe of this machine found in the last LEVELS_HISTORY_SECONDS, of its newest
- * LEVELS_HISTORY_KEEP: a size the guest kept each time it was looked at, which the level's points fit
- * whenever the share is no smaller than it has been. The answer changes only when a probe finds less,
- * or when the probe that found the least ages out. On a machine whose levels do not move (real hardware,
- * a guest with a cache of its own) every probe finds the same sizes and the history changes nothing.
+ * $PMUCHECK_LEVELS_HISTORY_DIR, as each test file keeps its own), and a run takes for each level, of the
+ * probes of this machine in the last LEVELS_HISTORY_SECONDS (its newest LEVELS_HISTORY_KEEP), the smallest
+ * size once one probe in LEVELS_HISTORY_PASSED_OVER is passed over: the (1 + n/8)-th smallest of n, the
+ * smallest itself while fewer than eight are kept. A size the guest kept nearly each time it was looked
+ * at, which the level's points fit whenever the share is no smaller than it has mostly been. The smallest
+ * alone (until 2026-11-29) let one probe rule for a day: on the development VM one of 16, taken while
+ * other work kept both vCPUs busy, ended L2 at 512 KiB where the other 15 found its reported 1 MiB, and one
+ * ended L3 at 1448 KiB where the others found 4096 to 11585, so every run of that day placed its "L3"
+ * points partly in L2. The answer changes only when a probe moves the size at that rank, or one ages out.
+ * On a machine whose levels do not move (real hardware, a guest with a cache of its own) every probe finds
+ * the same sizes and the history changes nothing.
  *
  * "This machine" is this boot (a guest booted again may run on another host), the CPU probed and the
  * cache sizes hwloc reports for it. Each probe's own answer stays in machine.json (levels.latency_curve,
@@ -31,6 +36,8 @@
 
 #define LEVELS_HISTORY_SECONDS (24 * 3600)
 #define LEVELS_HISTORY_KEEP 16
+/* Of every LEVELS_HISTORY_PASSED_OVER probes kept, the one that found a level smallest is not followed. */
+#define LEVELS_HISTORY_PASSED_OVER 8
 #define LEVELS_HISTORY_LOCK_MS 2000
 #define LEVELS_HISTORY_FILE "levels.json"
 #define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
@@ -40,8 +47,9 @@ struct levels_history {
 	char machine[320]; /* what two probes must share to be compared (levels_history_machine) */
 	int n;             /* this machine's probes in the window, the new one among them; 0: none kept */
 	int nlevels;
-	uint64_t own[TOPO_MAX_LEVELS];   /* this probe's size of each level: measured, else reported */
-	uint64_t taken[TOPO_MAX_LEVELS]; /* the smallest of each over the n probes */
+	uint64_t own[TOPO_MAX_LEVELS]; /* this probe's size of each level: measured, else reported */
+	uint64_t taken
+		[TOPO_MAX_LEVELS]; /* each level's (1 + n / LEVELS_HISTORY_PASSED_OVER)-th smallest size */
 	struct {
 		int64_t time;
 		uint64_t size[TOPO_MAX_LEVELS];
@@ -55,8 +63,8 @@ void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_f
 
 /* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
    the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now`, writes the file
-   back, and sets t's measured sizes to the smallest of each level over this machine's probes; each level
-   where that is less than this probe's own gets a line in p's disagreements. A history that cannot be read
+   back, and sets t's measured sizes to each level's size at that rank over this machine's probes (above);
+   each level where that differs from this probe's own gets a line in p's disagreements. A history that cannot be read
    leaves t as this probe set it and is left as it was, the reason in h->why and p; one that can be read but
    not written (root's, to another user) counts all the same, and p says this probe was not added. */
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,

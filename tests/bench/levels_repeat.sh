@@ -7,8 +7,8 @@
 # the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
 # move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's
 # PMUCHECK_LEVELS_HISTORY_DIR), as consecutive runs on one machine do (harness/run/levels_history.h): each
-# takes the smallest size of each level its probe and those before it found; each probe's own answer is
-# printed beside it, not judged.
+# takes the smallest size of each level its probe and those before it found (one in eight passed over, none
+# of five); each probe's own answer is printed beside it, not judged.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3 4 5; do

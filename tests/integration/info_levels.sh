@@ -16,7 +16,8 @@ def expected(disagreements):
         m = re.match(r"L(\d+): hwloc reports \d+ KiB, but latency is L\d+-like only up to (\d+) KiB", d) or \
             re.search(r"so L(\d+) is taken to end at (\d+) KiB", d) or \
             re.search(r"ended L(\d+) at .*; the run takes (?:their median|the median of the \d+ that found "
-                  r"one|the smallest), (\d+) KiB", d)
+                  r"one|the smallest), (\d+) KiB", d) or \
+            re.search(r"ended L(\d+) at .*; the run takes (\d+) KiB, which all but", d)
         if m:
             out[int(m.group(1))] = int(m.group(2)) * 1024
     return out

@@ -1,5 +1,5 @@
 /* test_levels_history.c — the level probe's history: a run takes each level's smallest size over this
- * machine's probes in the window, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
+ * machine's probes in the window, one in eight passed over, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
  * says where it took less than its own probe found, leaves a history it cannot read as it was, and counts
  * one it can read but not write. */
 #include <dirent.h>
@@ -228,6 +228,68 @@ static void test_a_run_takes_the_smallest_of_the_probes_and_says_so(void **state
 	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(4096));
 	assert_int_equal(p.ndisagreements, 0);
 	assert_int_equal(h.n, 4);
+}
+
+/* Writes a history of n earlier probes of this machine, a minute apart before NOW, the first of which ended
+   L3 at `low` KiB and the others at `rest` (either 0: the reported size, no end). */
+static void history_of(int n, unsigned low, unsigned rest)
+{
+	char text[16384], one[512];
+	size_t len = (size_t)snprintf(text, sizeof text, "{\"probes\": [");
+
+	for (int k = 0; k < n; k++) {
+		unsigned l3 = k ? rest : low;
+		probe_json(one, sizeof one, NOW - 60 * (n - k), l3 ? l3 : 32768);
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", k ? ", " : "", one);
+	}
+	snprintf(text + len, sizeof text - len, "]}");
+	write_file(text);
+}
+
+/* One probe in eight is passed over: the one that ended a level shortest rules while fewer than eight are
+   kept, and not once eight are (the development VM's day of runs that all took one busy probe's 1448 KiB). */
+static void test_one_probe_in_eight_is_passed_over(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+
+	(void)state;
+	history_of(6, 1448, 8192);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(1448)); /* 7 kept: the smallest */
+	assert_int_equal(h.n, 7);
+	assert_non_null(
+		strstr(p.disagreements[0], "the run takes the smallest, 1448 KiB, which each of them kept"));
+	history_of(7, 1448, 8192);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192)); /* 8 kept: the second smallest, its own */
+	assert_int_equal(h.n, 8);
+	assert_int_equal(p.ndisagreements, 0);
+	/* 16 kept: the third smallest, two passed over */
+	history_of(15, 1448, 8192);
+	assert_int_equal(apply(&h, &p, 1024, NOW), KiB(8192));
+	assert_int_equal(h.n, 16);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(
+		strstr(p.disagreements[0],
+		       "ended L3 at 1024 KiB (1), 1448 KiB (1) and 8192 KiB (14); the run takes 8192 KiB, "
+		       "which all but 2 of them kept: one probe in 8 is passed over as one a disturbed "
+		       "machine may have ended short (this probe alone: 1024 KiB; history "));
+}
+
+/* Where the size at that rank is the reported one, the run takes the level as reported (measured 0), however
+   short this probe alone ended it. */
+static void test_the_reported_size_taken_is_no_level_measured_short(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+
+	(void)state;
+	history_of(8, 0, 0);
+	assert_int_equal(apply(&h, &p, 512, NOW), 0);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(strstr(p.disagreements[0],
+			       "ended L3 at none (8) and 512 KiB (1); the run takes 32768 KiB, "
+			       "which all but 1 of them kept"));
+	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 512 KiB; history "));
 }
 
 static void test_probes_older_than_the_window_or_from_the_future_are_dropped(void **state)
@@ -568,6 +630,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_first_probe_is_kept_and_taken_as_it_is, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_a_run_takes_the_smallest_of_the_probes_and_says_so,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_probe_in_eight_is_passed_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_probes_older_than_the_window_or_from_the_future_are_dropped, setup, teardown),
