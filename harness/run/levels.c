@@ -104,6 +104,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	memset(p, 0, sizeof *p);
 	if (!v || !f->prepare)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
+	p->sampled = disturb_read(DISTURB_PROC, &p->before, NULL) == 0;
 	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
 	if (sched_getaffinity(0, sizeof old, &old))
 		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
@@ -157,6 +158,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		p->nsweeps += k == p->npoints;
 	}
 	buf_free(&b);
+	p->sampled = p->sampled && disturb_read(DISTURB_PROC, &p->after, NULL) == 0;
 	if (rc == 0) {
 		levels_classify(p, t);
 		levels_sweeps(p, t);
@@ -537,6 +539,7 @@ json_t *levels_json(const struct levels_probe *p)
 	for (int s = 0; s < p->nsweeps; s++)
 		json_array_append_new(
 			ends, p->sweep_end[s] ? json_integer((json_int_t)p->sweep_end[s]) : json_null());
-	return json_pack("{s:o, s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus, "sweep_ends",
-			 ends, "disagreements", dis);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus,
+			 "sweep_ends", ends, "disagreements", dis, "disturbance",
+			 p->sampled ? disturb_json(&p->before, &p->after) : json_null());
 }

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "disturb.h"
 #include "err.h"
 #include "kern.h"
 #include "topo.h"
@@ -55,6 +56,10 @@ struct levels_probe {
 	} plateau[TOPO_MAX_LEVELS + 2];
 	char disagreements[LEVELS_MAX_DISAGREEMENTS][448]; /* under machine_read.h's 512 */
 	int ndisagreements;
+	/* /proc as the probe started and ended (disturb.h): whether it is added to the history
+	   (levels_history.h); sampled 0 where either could not be read */
+	struct disturb_sample before, after;
+	int sampled;
 };
 
 /* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid. */

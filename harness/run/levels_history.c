@@ -210,6 +210,26 @@ static const char *own_end(const struct levels_history *h, const struct topo *t,
 	return buf;
 }
 
+/* Whether the machine was busy while the probe ran (LEVELS_HISTORY_BUSY_PERCENT), why said in why. */
+static int busy(const struct levels_probe *p, char *why, size_t len)
+{
+	double steal = p->sampled ? disturb_steal_percent(&p->before, &p->after) : -1,
+	       pressure = p->sampled ? disturb_pressure_percent(&p->before, &p->after) : -1;
+	char st[16] = "unknown", pr[16] = "unknown";
+
+	if (steal < LEVELS_HISTORY_BUSY_PERCENT && pressure < LEVELS_HISTORY_BUSY_PERCENT)
+		return 0;
+	if (steal >= 0)
+		snprintf(st, sizeof st, "%.1f %%", steal);
+	if (pressure >= 0)
+		snprintf(pr, sizeof pr, "%.1f %%", pressure);
+	snprintf(why, len,
+		 "the machine was busy while it ran: CPU time stolen %s, some task waiting for a CPU %s of "
+		 "the time; from %.0f %% of either, other work may have held part of the caches",
+		 st, pr, LEVELS_HISTORY_BUSY_PERCENT);
+	return 1;
+}
+
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now)
 {
@@ -243,7 +263,7 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
 		h->n++;
 		/* a history this user may read but not write (root's, in /var/lib/pmucheck) still counts */
-		if (save(h, keep))
+		if (busy(p, h->unsaved, sizeof h->unsaved) || save(h, keep))
 			levels_disagree(p, "this level probe is not added to the history (%s)", h->unsaved);
 	}
 	if (lock >= 0)

@@ -20,7 +20,8 @@
  * ended L3 at 1448 KiB where the others found 4096 to 11585, so every run of that day placed its "L3"
  * points partly in L2. The answer changes only when a probe moves the size at that rank, or one ages out.
  * On a machine whose levels do not move (real hardware, a guest with a cache of its own) every probe finds
- * the same sizes and the history changes nothing.
+ * the same sizes and the history changes nothing. A probe taken while the machine was busy
+ * (LEVELS_HISTORY_BUSY_PERCENT) counts for its own run but is not added, so that it rules no later one.
  *
  * "This machine" is this boot (a guest booted again may run on another host), the CPU probed and the
  * cache sizes hwloc reports for it. Each probe's own answer stays in machine.json (levels.latency_curve,
@@ -38,6 +39,10 @@
 #define LEVELS_HISTORY_KEEP 16
 /* Of every LEVELS_HISTORY_PASSED_OVER probes kept, the one that found a level smallest is not followed. */
 #define LEVELS_HISTORY_PASSED_OVER 8
+/* A probe during which the guest lost this share of its CPU time to other guests (steal), or some task of
+   its own waited for a CPU (pressure), is not added: other work then held a share of the caches (the
+   report's Run quality calls a run busy from the same 5 %, analysis/out_report_md.c). */
+#define LEVELS_HISTORY_BUSY_PERCENT 5.0
 #define LEVELS_HISTORY_LOCK_MS 2000
 #define LEVELS_HISTORY_FILE "levels.json"
 #define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
@@ -62,8 +67,8 @@ struct levels_history {
 void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_file, char *buf, size_t len);
 
 /* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
-   the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now`, writes the file
-   back, and sets t's measured sizes to each level's size at that rank over this machine's probes (above);
+   the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now` and writes the
+   file back (not where p's samples say the machine was busy: then p says so), and sets t's measured sizes to each level's size at that rank over this machine's probes (above);
    each level where that differs from this probe's own gets a line in p's disagreements. A history that cannot be read
    leaves t as this probe set it and is left as it was, the reason in h->why and p; one that can be read but
    not written (root's, to another user) counts all the same, and p says this probe was not added. */

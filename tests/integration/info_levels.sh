@@ -72,12 +72,22 @@ fi
 check "lib.sh moves the level probe's history, not the prefetcher's state directory" \
 	test -z "${PMUCHECK_STATE_DIR-}" -a -n "${PMUCHECK_LEVELS_HISTORY_DIR-}"
 hist=$PMUCHECK_LEVELS_HISTORY_DIR/levels.json
-if [ ! -s "$hist" ] || [ ! -s "$TMP/l.json" ]; then
-	notok "the probes kept a history in \$PMUCHECK_LEVELS_HISTORY_DIR/levels.json" \
+# a probe of a busy machine (5 % CPU pressure or steal, as under make test's parallel suites) is not added
+busy="this level probe is not added to the history (the machine was busy while it ran"
+if [ ! -s "$TMP/l.json" ]; then
+	notok "info --levels --quick --json wrote its levels" "$(tail -3 "$TMP/err")"
+elif [ ! -s "$hist" ] && ! { grep -qF "$busy" "$TMP/l.json" && grep -qF "$busy" "$TMP/l.txt"; }; then
+	notok "the probes kept a history in \$PMUCHECK_LEVELS_HISTORY_DIR/levels.json, or said the machine was busy" \
 		"$(ls -l "$PMUCHECK_LEVELS_HISTORY_DIR" 2>&1)"
 else
-	check "docs/results-format.md names every member of levels.json" python3 "$TOP/tests/tools/doc_fields.py" \
-		"$hist" "$TOP/docs/results-format.md" "levels.json (the level probe's history)"
+	if [ -s "$hist" ]; then
+		check "docs/results-format.md names every member of levels.json" \
+			python3 "$TOP/tests/tools/doc_fields.py" "$hist" "$TOP/docs/results-format.md" \
+			"levels.json (the level probe's history)"
+	else
+		skip "docs/results-format.md names every member of levels.json" \
+			"both probes ran on a busy machine, and neither was added to a history"
+	fi
 	python3 - "$TMP/l.json" "$hist" <<'PY'
 import json, sys, time
 d = json.load(open(sys.argv[1]))
@@ -109,12 +119,15 @@ assert said, lv["disagreements"]
 sizes = [p["sizes"][1] for p in lv["history"]["probes"]]
 assert len(sizes) == 2 and sizes[0] == l1, lv["history"]
 ' "$TMP/h.json"
-		check "the history file keeps the other machine's probe, drops the one older than a day, adds this one" \
+		check "the history file keeps the other machine's probe, drops the one older than a day, adds this one; or, where the run says the machine was busy, is left as it was" \
 			python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["probes"]
+h = json.load(open(sys.argv[2]))["levels"]["history"]
 assert [x["machine"] for x in p].count("boot another, CPU 0") == 1, p
-assert len(p) == 3 and all(x["time"] > p[-1]["time"] - 86400 for x in p), p
-' "$hist"
+busy = "not_added" in h
+assert not busy or h["not_added"].startswith("the machine was busy while it ran"), h
+assert len(p) == 3 and all(x["time"] > p[-1]["time"] - 86400 for x in p) != busy, p
+' "$hist" "$TMP/h.json"
 	fi
 fi

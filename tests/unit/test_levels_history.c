@@ -1,7 +1,8 @@
 /* test_levels_history.c — the level probe's history: a run takes each level's smallest size over this
- * machine's probes in the window, one in eight passed over, keeps the newest LEVELS_HISTORY_KEEP, leaves other machines' probes alone,
- * says where it took less than its own probe found, leaves a history it cannot read as it was, and counts
- * one it can read but not write. */
+ * machine's probes in the window, one in eight passed over, keeps the newest LEVELS_HISTORY_KEEP, leaves
+ * other machines' probes alone, says where it took another size than its own probe found, does not add a
+ * probe of a busy machine, leaves a history it cannot read as it was, and counts one it can read but not
+ * write. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -290,6 +291,64 @@ static void test_the_reported_size_taken_is_no_level_measured_short(void **state
 			       "ended L3 at none (8) and 512 KiB (1); the run takes 32768 KiB, "
 			       "which all but 1 of them kept"));
 	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 512 KiB; history "));
+}
+
+/* One probe that measured L3 at l3 KiB at NOW over 10 s in which the guest lost `steal` percent of its CPU
+   time and some task waited for a CPU `pressure` percent of it (disturb.h's samples); returns what the run
+   takes for L3. */
+static uint64_t apply_disturbed(struct levels_history *h, struct levels_probe *p, unsigned l3, double steal,
+				double pressure)
+{
+	struct topo t;
+
+	memset(p, 0, sizeof *p);
+	p->sampled = 1;
+	p->before = (struct disturb_sample){
+		.total = 100000, .steal = 500, .pressure_us = 7000000, .at_s = 50};
+	p->after = p->before;
+	p->after.total += 2000;
+	p->after.steal += (unsigned long long)(20 * steal);
+	p->after.pressure_us += (long long)(1e5 * pressure);
+	p->after.at_s += 10;
+	machine(&t, KiB(l3));
+	levels_history_apply(h, p, &t, 0, NOW);
+	return t.caches[2].measured;
+}
+
+/* A probe taken while the machine was busy counts for its own run but is not added: the file is left as it
+   was, and the run says why; one below LEVELS_HISTORY_BUSY_PERCENT of either is added. */
+static void test_a_probe_of_a_busy_machine_is_not_added(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	char one[512], text[1024];
+	json_t *o;
+
+	(void)state;
+	probe_json(one, sizeof one, NOW - 60, 4096);
+	snprintf(text, sizeof text, "{\"probes\": [%s]}", one);
+	write_file(text);
+	assert_int_equal(apply_disturbed(&h, &p, 2048, 0, 30), KiB(2048));
+	assert_int_equal(h.n, 2);
+	assert_string_equal(read_file(), text);
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(
+		strstr(p.disagreements[0],
+		       "this level probe is not added to the history (the machine was busy while it ran: "
+		       "CPU time stolen 0.0 %, some task waiting for a CPU 30.0 % of the time; from 5 % "
+		       "of either, other work may have held part of the caches)"));
+	o = levels_history_json(&h);
+	assert_non_null(strstr(json_string_value(json_object_get(o, "not_added")), "busy"));
+	json_decref(o);
+	assert_int_equal(apply_disturbed(&h, &p, 2048, 5, 0), KiB(2048));
+	assert_non_null(
+		strstr(p.disagreements[0], "CPU time stolen 5.0 %, some task waiting for a CPU 0.0 %"));
+	assert_string_equal(read_file(), text);
+	/* below both: added, and the run takes the smaller of the two */
+	assert_int_equal(apply_disturbed(&h, &p, 8192, 4.9, 4.9), KiB(4096));
+	assert_int_equal(p.ndisagreements, 1);
+	assert_null(strstr(p.disagreements[0], "not added"));
+	assert_int_equal(file_probes(0, &(uint64_t){0}, &(int64_t){0}), 2);
 }
 
 static void test_probes_older_than_the_window_or_from_the_future_are_dropped(void **state)
@@ -632,6 +691,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_run_takes_the_smallest_of_the_probes_and_says_so,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_probe_in_eight_is_passed_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_probe_of_a_busy_machine_is_not_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
