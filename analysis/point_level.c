@@ -76,11 +76,15 @@ enum point_level point_level_assign(const struct machine *m, const struct raw_ro
 	return dram_level(row->placement);
 }
 
+/* "off:all" is off: runs from before it was recorded as "off" (harness/run/run_prefetch.c) wrote it as given,
+   and taken for a subset it left a demand-only event measured with on,off:all exact, not prefetch-blind.
+   "off:" with every name of the CPU's table was off too, but which names those are the analysis cannot tell
+   (the tables are the harness's), so such a state stays a subset. */
 enum pf_state point_level_prefetch(const char *prefetch)
 {
 	if (strcmp(prefetch, "on") == 0)
 		return PF_ON;
-	if (strcmp(prefetch, "off") == 0)
+	if (strcmp(prefetch, "off") == 0 || strcmp(prefetch, "off:all") == 0)
 		return PF_OFF;
 	if (strncmp(prefetch, "off:", 4) == 0)
 		return PF_PARTIAL;
