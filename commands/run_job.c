@@ -516,6 +516,11 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		r = build_experiments(rc, t, j, e);
 	if (!r)
 		r = plan_all(t, j, e);
+	/* on the sizes hwloc reports or --levels-from's: the level probe's, from which the run plans again,
+	   are never larger (topo.h measured) */
+	for (int i = 0; i < j->nxs && !r; i++)
+		if ((r = plan_check_memory(&j->xs[i].plan, SYSINFO_PROC, e)) && j->xs[i].name[0])
+			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
 	if (!r && rc->dry_run) {
 		/* The states the real run would measure: without MSR access the off states are skipped. */
 		run_pf_predict(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,

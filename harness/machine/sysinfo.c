@@ -58,18 +58,22 @@ static void bracketed(const char *path, char *out, size_t len)
 	}
 }
 
-/* MemTotal in KiB, 0 when unreadable. */
-static long long meminfo_total_kib(void)
+long long sysinfo_meminfo_kib(const char *proc, const char *key)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	long long kib = 0;
-	char line[256];
+	char path[4096], line[256];
+	size_t klen = strlen(key);
+	long long kib = -1;
+	FILE *f;
 
-	if (!f)
-		return 0;
+	snprintf(path, sizeof path, "%s/meminfo", proc);
+	if (!(f = fopen(path, "r")))
+		return -1;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			if (sscanf(line + klen + 1, " %lld kB", &kib) != 1)
+				kib = -1;
 			break;
+		}
 	fclose(f);
 	return kib;
 }
@@ -101,7 +105,9 @@ void sysinfo_read(struct sysinfo *s)
 	read_line("/sys/devices/system/cpu/smt/active", buf, sizeof buf);
 	snprintf(s->smt, sizeof s->smt, "%s", buf[0] == '1' ? "on" : buf[0] == '0' ? "off" : "unknown");
 	gethostname(s->host, sizeof s->host - 1);
-	s->mem_total_kib = meminfo_total_kib();
+	s->mem_total_kib = sysinfo_meminfo_kib(SYSINFO_PROC, "MemTotal");
+	if (s->mem_total_kib < 0)
+		s->mem_total_kib = 0;
 }
 
 void sysinfo_print(const struct sysinfo *s, FILE *f)

@@ -24,7 +24,12 @@ struct sysinfo {
 		mem_total_kib; /* /proc/meminfo MemTotal: the memory configuration nodes are grouped by; 0 unknown */
 };
 
+#define SYSINFO_PROC "/proc"
+
 void sysinfo_read(struct sysinfo *s);
+/* A figure of proc's meminfo in KiB ("MemTotal", "MemAvailable"; proc: SYSINFO_PROC, tests pass a fake
+   tree), -1 when the file cannot be read or has no such line. */
+long long sysinfo_meminfo_kib(const char *proc, const char *key);
 void sysinfo_print(const struct sysinfo *s, FILE *f);
 json_t *sysinfo_cpu_json(const struct sysinfo *s);
 json_t *sysinfo_os_json(const struct sysinfo *s);

@@ -11,6 +11,7 @@
 
 #include "cpu_id.h"
 #include "plan.h"
+#include "sysinfo.h"
 
 /* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
    below, the upper bound 25 % below the level's own size. */
@@ -452,4 +453,50 @@ void plan_free(struct plan *p)
 	free(p->points);
 	p->points = NULL;
 	p->npoints = 0;
+}
+
+uint64_t plan_memory(const struct plan *p, int *threads)
+{
+	uint64_t most = 0;
+
+	*threads = 0;
+	/* by thread count: its placements and prefetch states, each a group of the run, have the same sizes */
+	for (int i = 0; i < p->npoints; i++) {
+		uint64_t each[2] = {0, 0}, all; /* the largest held buffer, the largest fresh ones */
+		int n = p->points[i].threads;
+		if (i > 0 && p->points[i - 1].threads == n) /* plan_build sorts a state's points by threads */
+			continue;
+		for (int k = 0; k < p->npoints; k++) {
+			const struct plan_point *pt = &p->points[k];
+			int fresh = (pt->fam->flags & KF_FRESH_BUFFER) != 0;
+			/* a fresh-memory point's buffers of N and 2N bytes (run.c alloc_fresh) */
+			uint64_t b = fresh ? 3 * pt->bytes : pt->bytes * pt->fam->arrays;
+			if (pt->threads == n && b > each[fresh])
+				each[fresh] = b;
+		}
+		all = (each[0] + each[1]) * (uint64_t)n;
+		if (all > most) {
+			most = all;
+			*threads = n;
+		}
+	}
+	return most;
+}
+
+int plan_check_memory(const struct plan *p, const char *proc, struct err *e)
+{
+	long long avail = sysinfo_meminfo_kib(proc, "MemAvailable");
+	int threads;
+	uint64_t need = plan_memory(p, &threads);
+
+	if (avail < 0 || need <= (uint64_t)avail << 10)
+		return 0;
+	return err_set(
+		e, E_USAGE,
+		"the run's buffers need %llu MiB at once (%d threads x %llu MiB), more than the %llu MiB "
+		"%s/meminfo has available (MemAvailable): fewer --threads, --quick (DRAM at 4x the "
+		"caches, not 8x) or smaller --sizes need less",
+		(unsigned long long)(need >> 20), threads,
+		(unsigned long long)(need / (uint64_t)threads >> 20), (unsigned long long)(avail >> 10),
+		proc);
 }

@@ -71,4 +71,14 @@ enum level plan_level(const struct topo *t, uint64_t working_set, int threads);
    such a point to no level, nor does the run's summary. Only a user's --sizes place one there. */
 int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads);
 
+/* The most buffer memory the plan's run holds at once: at each thread count, every thread's buffer for the
+   largest working set of its points, and a fresh-memory point's two buffers beside it (harness/run/run.c
+   measure_group, alloc_fresh); *threads: the thread count of that most (0 for an empty plan). */
+uint64_t plan_memory(const struct plan *p, int *threads);
+
+/* Refuses (E_USAGE) a plan whose buffers (plan_memory) exceed the memory proc's meminfo says is available
+   (MemAvailable; proc: SYSINFO_PROC, tests pass a fake tree): its run would swap or be killed while it
+   measures, with a prefetcher state written. 0 where the file or the line is missing (nothing to go by). */
+int plan_check_memory(const struct plan *p, const char *proc, struct err *e);
+
 #endif

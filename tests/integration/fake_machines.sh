@@ -32,6 +32,25 @@ rows = [l.split() for l in open(sys.argv[1]) if re.match(r" +\d+ +load.avx ", l)
 dram = [int(r[5]) for r in rows if r[7] == "DRAM"]
 assert len(dram) == 2 and min(dram) >= 16 << 20, dram
 PY
+# 1024 cores of one socket in 64 L3s of 96 MiB (16 cores each): each of 1024 threads has its DRAM points at
+# 4x and 8x its 6 MiB of L3, so the run holds 48 MiB x 1024 at once, which the plan once took whatever the
+# memory (a run that swaps or is killed midway, a prefetcher state written). Where /proc/meminfo has less
+# available it is refused before the results directory, naming both figures and what lowers them.
+big="pack:1 numa:1 l3:64(size=96MiB) l2:16(size=1MiB) l1d:1(size=48KiB) core:1 pu:1"
+big_mib=$((8 * 96 / 16 * 1024))
+avail_mib=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+if [ -n "$avail_mib" ] && [ "$avail_mib" -lt "$big_mib" ]; then
+	HWLOC_SYNTHETIC="$big" "$PMUCHECK" run --kernels load.gpr --threads 1024 --prefetch on --reported-levels \
+		--results "$TMP/big" >"$TMP/big.out" 2>&1
+	echo $? >"$TMP/big.rc"
+	check "1024 threads needing more memory than is available: exit 2, the figures named, nothing written" \
+		bash -c 'test "$(cat "$1.rc")" = 2 && test ! -e "$2" &&
+			grep -q "need $3 MiB at once (1024 threads x 48 MiB), more than the [0-9]* MiB /proc/meminfo has available (MemAvailable): fewer --threads" "$1.out"' \
+		_ "$TMP/big" "$TMP/big" "$big_mib"
+else
+	skip "1024 threads needing more memory than is available are refused" \
+		"this machine has $big_mib MiB available (MemAvailable)"
+fi
 # A Skylake-SP socket (28 cores, 38.5 MiB of L3, 1 MiB of L2 each) whose L3 hwloc does not say is not inclusive
 # (a synthetic topology): 28 threads' parts of the L3 (1.375 MiB) are not clear of the L2, so the sweep has no
 # L3 point with them, and the plan says so rather than leaving it out.

@@ -3,13 +3,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "cpu_id.h"
+#include "fake_file.h"
 #include "plan.h"
+#include "sysinfo.h"
 
 static struct topo topo;
 
@@ -292,6 +296,76 @@ static void test_size_limit_counts_the_threads_not_the_cpus(void **state)
 	assert_int_equal(check(&o, &p), E_USAGE);
 }
 
+/* The memory a plan holds at once is that of its widest thread count's largest buffer per thread, with a fresh-
+   memory point's two buffers (N and 2N bytes) beside it, not a sum over the points. */
+static void test_memory_is_the_largest_buffers_of_a_thread_count(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	int threads;
+
+	(void)state;
+	if (topo.ncpus < 2)
+		skip();
+	o.kernels = "load.gpr,touch";
+	o.explicit_kernels = 1; /* touch, single-threaded by its policy, then runs with 2 threads too */
+	o.cpus[0] = topo.cpus[0], o.cpus[1] = topo.cpus[1], o.ncpus = 2;
+	o.threads[o.nthreads++] = 1;
+	o.threads[o.nthreads++] = 2;
+	o.sizes[o.nsizes++] = 1u << 20;
+	o.sizes[o.nsizes++] = 4u << 20;
+	assert_int_equal(check(&o, &p), 0);
+	assert_int_equal(plan_memory(&p, &threads), 2 * ((4u << 20) + 3 * (4u << 20)));
+	assert_int_equal(threads, 2);
+	plan_free(&p);
+}
+
+static char proc[64]; /* a fake /proc */
+
+/* A plan whose buffers exceed MemAvailable is refused, naming both figures and the options that lower them; one
+   that fits, or a meminfo without the figure, is not. The 1024 threads of a synthetic socket of 64 L3s of 96
+   MiB planned 49152 MiB on a 23 GiB guest and went ahead. */
+static void test_memory_beyond_mem_available_is_refused(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	struct err e;
+	char meminfo[256], want[128];
+	uint64_t need;
+	int threads;
+
+	(void)state;
+	snprintf(proc, sizeof proc, "/tmp/pmucheck-meminfo.%d", (int)getpid());
+	o.kernels = "load.gpr";
+	o.cpus[0] = topo.cpus[0], o.ncpus = 1;
+	o.sizes[o.nsizes++] = 64u << 20;
+	assert_int_equal(check(&o, &p), 0);
+	need = plan_memory(&p, &threads);
+	snprintf(meminfo, sizeof meminfo, "MemTotal:       %llu kB\nMemAvailable:   %llu kB\n",
+		 (unsigned long long)(need >> 9), (unsigned long long)(need >> 10) - 1);
+	assert_int_equal(fake_put_at(proc, "meminfo", meminfo), 0);
+	assert_int_equal(plan_check_memory(&p, proc, &e), E_USAGE);
+	snprintf(want, sizeof want, "need %llu MiB at once (1 threads x %llu MiB), more than the %llu MiB",
+		 (unsigned long long)(need >> 20), (unsigned long long)(need >> 20),
+		 (unsigned long long)(((need >> 10) - 1) >> 10));
+	assert_non_null(strstr(e.msg, want));
+	assert_non_null(strstr(e.msg, "/meminfo has available (MemAvailable)"));
+	assert_non_null(strstr(e.msg, "--threads"));
+	assert_int_equal(sysinfo_meminfo_kib(proc, "MemTotal"), (long long)(need >> 9));
+	snprintf(meminfo, sizeof meminfo, "MemTotal:       %llu kB\nMemAvailable:   %llu kB\n",
+		 (unsigned long long)(need >> 9), (unsigned long long)(need >> 10));
+	assert_int_equal(fake_put_at(proc, "meminfo", meminfo), 0);
+	assert_int_equal(plan_check_memory(&p, proc, &e), 0);
+	/* kernels before 3.14 have no MemAvailable: nothing to go by, and MemTotal is not it */
+	assert_int_equal(fake_put_at(proc, "meminfo", "MemTotal:       1024 kB\nMemFree:        1024 kB\n"),
+			 0);
+	assert_int_equal(sysinfo_meminfo_kib(proc, "MemAvailable"), -1);
+	assert_int_equal(plan_check_memory(&p, proc, &e), 0);
+	plan_free(&p);
+	snprintf(meminfo, sizeof meminfo, "rm -rf '%s'", proc);
+	assert_int_equal(system(meminfo), 0);
+}
+
 /* Points are grouped by prefetch state, then threads, so each state's MSR write happens once. */
 static void test_points_grouped_by_prefetch_state(void **state)
 {
@@ -417,6 +491,8 @@ int main(void)
 		cmocka_unit_test(test_a_set_inside_a_level_is_on_no_later_boundary),
 		cmocka_unit_test(test_bad_inputs_are_usage_errors),
 		cmocka_unit_test(test_size_limit_counts_the_threads_not_the_cpus),
+		cmocka_unit_test(test_memory_is_the_largest_buffers_of_a_thread_count),
+		cmocka_unit_test(test_memory_beyond_mem_available_is_refused),
 		cmocka_unit_test(test_points_grouped_by_prefetch_state),
 		cmocka_unit_test(test_every_variant_follows_its_policy),
 	};
