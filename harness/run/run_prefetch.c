@@ -115,14 +115,12 @@ int run_pf_states(const char *list, struct plan_opts *o, struct err *e)
 }
 
 /* Whether the config's [arch] prefetch lets the run switch this CPU's prefetchers: "listed" leaves it to
-   pmucheck's lists (pf_table.c), "none" says the architecture's MSRs are not to be touched, and a table
-   for another MSR than this CPU's (a --config for another machine) would write bits whose meaning the
-   config does not vouch for. NULL: no config. */
+   pmucheck's lists (pf_table.c), "none" says the architecture's MSRs are not to be touched, and another
+   layout than this CPU's table (a --config for another machine) vouches for other bits: even on the same
+   MSR (intel-1a4 and Xeon Phi's intel-knl are both 0x1a4) the bits written would be the table's, which
+   the config does not describe. NULL: no config. */
 static int config_allows(struct run_pf *p, const char *config_table, const struct pf_table *t)
 {
-	const struct pf_table *named;
-	unsigned long msr;
-
 	if (!config_table || !strcmp(config_table, "listed"))
 		return 1;
 	if (!strcmp(config_table, "none")) {
@@ -130,14 +128,12 @@ static int config_allows(struct run_pf *p, const char *config_table, const struc
 			 "the config's [arch] prefetch = none: the prefetcher MSRs are not touched");
 		return 0;
 	}
-	named = pf_layout_named(config_table); /* the config loader accepts no other name */
-	msr = named ? named->msr : 0;
-	if (t && t->msr != msr) {
+	if (t && strcmp(t->layout, config_table) != 0) {
 		snprintf(p->reason, sizeof p->reason,
-			 "the config's [arch] prefetch = %s names MSR 0x%lx, this CPU's table (%s) MSR 0x%x: "
-			 "the "
-			 "MSRs are not touched",
-			 config_table, msr, t->name, (unsigned)t->msr);
+			 "the config's [arch] prefetch = %s is not this CPU's table (%s: %s, MSR 0x%x): the "
+			 "MSRs "
+			 "are not touched",
+			 config_table, t->name, t->layout, (unsigned)t->msr);
 		return 0;
 	}
 	return 1;

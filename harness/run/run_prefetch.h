@@ -27,7 +27,7 @@ struct run_pf {
 int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
 /* Opens the prefetcher session on these CPUs, saving their MSRs; without access records the reason and
    leaves p->ctl NULL. config_table is the config's [arch] prefetch (NULL: no config, or "listed": the lists
-   decide): "none", or a table for another MSR than this CPU's, opens nothing and says so in the reason. */
+   decide): "none", or another layout than this CPU's table, opens nothing and says so in the reason. */
 void run_pf_open(struct run_pf *p, const int *cpus, int ncpus, const char *config_table);
 /* --dry-run: what run_pf_open would find (control or the reason without), opening no session. */
 void run_pf_predict(struct run_pf *p, const int *cpus, int ncpus, const char *config_table);

@@ -97,3 +97,12 @@ check "prefetch = none: the prefetcher MSRs are not written, and the run says wh
 sed 's/^prefetch = none/prefetch = intel-1a4/' "$TMP/hyp.ini" >"$TMP/hyp-1a4.ini"
 check "prefetch = intel-1a4 on the same CPU: the off state is written" \
 	eval 'pf_run "$TMP/hyp-1a4.ini" "$TMP/1a4" && grep -q ",off," "$TMP/1a4/raw.csv"'
+
+# The same config on a Knights Landing: its table (intel-knl) is MSR 0x1a4 too, with other bits than the
+# intel-1a4 the config vouches for; the config describes another machine, so nothing is written, as for a
+# table of another MSR, and the run says which two layouts differ (the CPU's table was used before).
+make_fake "$TMP/msr-knl" GenuineIntel:6:0x57 0x1a4 "$FAKE_NCPU"
+check "prefetch = intel-1a4 on a Knights Landing (intel-knl): the MSRs are not written, and the run says why" \
+	eval 'pf_run "$TMP/hyp-1a4.ini" "$TMP/knl" && at_original && ! grep -q ",off," "$TMP/knl/raw.csv" &&
+	python3 -c "import json, sys; r = json.load(open(sys.argv[1]))[\"prefetch\"][\"reason\"]
+assert \"intel-1a4\" in r and \"intel-knl\" in r, r" "$TMP/knl/machine.json"'
