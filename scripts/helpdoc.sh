@@ -100,6 +100,13 @@ completion() {
 _pmucheck() {
 	local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} opts= words=
 	local kernels="$(kernels)"
+	# --opt=VALUE: bash splits the words at the = (COMP_WORDBREAKS), "--out" "=" "a", and right after
+	# the = the word completed is "=" itself; the value completes as after "--opt VALUE".
+	if [[ \$cur == = && \$prev == --* ]]; then
+		cur=
+	elif [[ \$prev == = ]] && [ "\$COMP_CWORD" -gt 2 ]; then
+		prev=\${COMP_WORDS[COMP_CWORD-2]}
+	fi
 	if [ "\$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=(\$(compgen -W "$(commands | tr '\n' ' ')--help --version" -- "\$cur"))
 		return

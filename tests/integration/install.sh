@@ -92,6 +92,16 @@ done
 check "completion: pmucheck export DIR --format '' -> perf likwid papi" completes "perf likwid papi" export DIR --format ''
 check "completion: pmucheck export DIR -f '' -> perf likwid papi" completes "perf likwid papi" export DIR -f ''
 
+# An option given as --opt=VALUE: bash splits the line at the = (COMP_WORDBREAKS), so the words are
+# "--out" "=" "a", and right after the = the word completed is "=" itself; the value completes as after
+# "--out a".
+check "completion: pmucheck run --out=a -> the directory only" completes adir run --out = a
+check "completion: pmucheck run --out= -> the directory only" completes adir run --out =
+check "completion: pmucheck run --config= -> files and directories" completes "adir afile" run --config =
+check "completion: pmucheck export DIR --format= -> perf likwid papi" completes "perf likwid papi" export DIR --format =
+check "completion: pmucheck run --kernels=copy.avx5 -> copy.avx512 copy.avx512.nt" \
+	test "$(complete_words pmucheck run --kernels = copy.avx5)" = "copy.avx512 copy.avx512.nt"
+
 # Every command's options as its parser takes them (the getopt_long tables of commands/cli_<command>.c;
 # cli.c's for the commands that read one results directory, run's too for `all`) against what the
 # installed completion offers after `--` and what the man page's section of the command names: both come
