@@ -57,11 +57,13 @@ check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --he
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
 # The most repetitions: 80 ms of calls, raised in proportion by a --time-budget longer than the default (a
-# shorter one leaves them: the budget's shares stop the points), never past 256; --reps wins.
+# shorter one leaves them: the budget's shares stop the points), never past 256; --reps wins, its last
+# value where it is given twice (README: an option of one value given twice takes the last).
 most_reps() { "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels "$@" 2>&1 |
 	sed -n 's/.*, at most \([0-9]*\) repetitions each$/\1/p'; }
 for c in "40 --quick" "80 --quick --time-budget 120" "40 --quick --time-budget 10" "8" "24 --time-budget 900" \
-	"4 --min-time 20" "256 --quick --time-budget 3600" "5 --quick --time-budget 120 --reps 5"; do
+	"4 --min-time 20" "256 --quick --time-budget 3600" "5 --quick --time-budget 120 --reps 5" \
+	"7 --reps 5 --reps 7" "5 --reps 7 --reps 5"; do
 	set -- $c
 	want=$1
 	shift
