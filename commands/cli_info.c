@@ -15,6 +15,7 @@
 #include "sysinfo.h"
 #include "levels.h"
 #include "levels_history.h"
+#include "machine.h"
 #include "topo.h"
 #include "tsc.h"
 
@@ -185,12 +186,15 @@ static int cmd_info(int argc, char **argv)
 		levels_history_apply(&history, &probe, &t, t.cpus[0], (int64_t)time(NULL));
 	}
 	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:{s:f, s:o, s:s, s:s}, s:o}", "host", sys.host,
-				      "cpu", sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
-				      topo_json(&t), "clock", "tsc_hz", tsc_hz, "core_ghz",
-				      no_clock ? json_null() : json_real(ghz), "repetition_clock",
-				      aperf ? "APERF/MPERF" : "add chains", "aperf_mperf",
-				      aperf ? "used" : aperf_why, "counters", ctr_availability_json());
+		struct machine_facts clock_facts = {.tsc_hz = tsc_hz,
+						    .core_ghz = no_clock ? 0 : ghz,
+						    .core_clock_note = no_clock ? ce.msg : NULL,
+						    .clock = &bounds,
+						    .aperf_note = aperf ? NULL : aperf_why};
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "host", sys.host, "cpu",
+				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
+				      topo_json(&t), "clock", machine_clock_json(&clock_facts), "counters",
+				      ctr_availability_json());
 		json_object_set_new(o, "cpu_limit",
 				    limited ? cpu_limit_json(&limit, NULL, NULL) : json_null());
 		if (levels) {

@@ -73,7 +73,7 @@ static json_t *levels_json(const struct machine_facts *m)
 }
 
 /* A rejected clock is null with the reason beside it, never 0 GHz. */
-static json_t *clock_json(const struct machine_facts *m)
+json_t *machine_clock_json(const struct machine_facts *m)
 {
 	static const char chains[] =
 		"chains of dependent 1-cycle adds timed with the TSC: the shortest runs of N and of 2N adds, "
@@ -117,7 +117,7 @@ json_t *machine_json(const struct machine_facts *m)
 	json_object_set_new(root, "os", sysinfo_os_json(m->sys));
 	json_object_set_new(root, "libraries", libraries_json());
 	json_object_set_new(root, "topology", topo_json(m->topo));
-	json_object_set_new(root, "clock", clock_json(m));
+	json_object_set_new(root, "clock", machine_clock_json(m));
 	json_object_set_new(root, "levels", levels_json(m));
 	if (m->disturbance)
 		json_object_set(root, "disturbance", m->disturbance);

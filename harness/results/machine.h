@@ -32,6 +32,9 @@ struct machine_facts {
 };
 
 json_t *machine_json(const struct machine_facts *m);
+/* machine.json's clock, from m's tsc_hz, core_ghz, core_clock_note, clock and aperf_note alone: also
+   `info --json`'s, so that both name and write the same figures alike. */
+json_t *machine_clock_json(const struct machine_facts *m);
 
 /* The library versions machine.json records and `pmucheck version` prints: PAPI's from papi.h, libpfm4's
    and hwloc's from the libraries loaded. */

@@ -80,6 +80,18 @@ else
 fi
 check "small run writes machine.json that parses" python3 -c "import json,sys; json.load(open('$TMP/small/machine.json'))"
 check "small run leaves no PARTIAL marker" test ! -e "$TMP/small/PARTIAL"
+# info --json's clock is machine.json's, by the same names and in the same form (docs/results-format.md):
+# the methods and whether APERF/MPERF is used are facts of the machine, the same for both; the figures are
+# measured again, and core_clock_note is there only where every sample was rejected.
+"$PMUCHECK" info --json >"$TMP/info.json" 2>/dev/null
+check "info --json's clock has machine.json's members, and the same methods and aperf_mperf" \
+	python3 - "$TMP/info.json" "$TMP/small/machine.json" <<'PY2'
+import json, sys
+i, m = (json.load(open(f))["clock"] for f in sys.argv[1:])
+same = ("core_clock_method", "repetition_clock_method", "aperf_mperf", "bounds")
+assert set(i) - {"core_clock_note"} == set(m) - {"core_clock_note"}, (sorted(i), sorted(m))
+assert all(i.get(k) == m.get(k) for k in same), [(k, i.get(k), m.get(k)) for k in same if i.get(k) != m.get(k)]
+PY2
 # 2 kernels x 2 sizes x 3 repetitions x 1 event: 12 rows plus the header.
 check "raw.csv has one row per kernel x size x repetition x event" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
 check "raw.csv rows have as many fields as the header" python3 - "$TMP/small" <<'PY'
