@@ -39,6 +39,23 @@ static int arch_of_core_pmu(struct cfg *arch, struct err *e)
 	return 0;
 }
 
+/* The sources read, for the message that none gave a candidate: those left out (--no-sysfs,
+   --no-libpfm) are not named, the vendor files and --add-events are. */
+static void sources_read(const struct disc_cli *d, const char *pfm_version, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = 0;
+	if (!d->no_sysfs)
+		n += (size_t)snprintf(out + n, len - n, "sysfs");
+	if (!d->no_libpfm && n < len)
+		n += (size_t)snprintf(out + n, len - n, "%slibpfm4 %s", n ? ", " : "", pfm_version);
+	for (unsigned i = 0; i < d->nvendor && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%svendor file %s", n ? ", " : "", d->vendor[i]);
+	if (d->add_events && n < len)
+		snprintf(out + n, len - n, "%s--add-events", n ? ", " : "");
+}
+
 /* Every source, then the filters. Nothing is kept when a source is refused. */
 int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l, char *pfm_version,
 				  size_t len, struct err *e)
@@ -61,11 +78,15 @@ int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l,
 		rc = disc_given(d->add_events, l, e);
 	if (!rc)
 		rc = disc_filter_apply(l, &d->filter, e);
-	if (!rc && !l->n)
+	if (!rc && !l->n) {
+		char sources[256];
+
+		sources_read(d, pfm_version, sources, sizeof sources);
 		rc = err_set(e, E_RUNTIME,
-			     "no candidate events: the sources (sysfs%s%s) named none that the filters keep "
+			     "no candidate events: the sources (%s) named none that the filters keep "
 			     "(try --all, --pmu, --vendor FILE)",
-			     d->no_libpfm ? "" : ", libpfm4 ", d->no_libpfm ? "" : pfm_version);
+			     sources);
+	}
 	return rc;
 }
 
