@@ -130,9 +130,8 @@ static int config_allows(struct run_pf *p, const char *config_table, const struc
 	}
 	if (t && strcmp(t->layout, config_table) != 0) {
 		snprintf(p->reason, sizeof p->reason,
-			 "the config's [arch] prefetch = %s is not this CPU's table (%s: %s, MSR 0x%x): the "
-			 "MSRs "
-			 "are not touched",
+			 "the config's [arch] prefetch = %s is not this CPU's table (%s: %s, MSR 0x%x): "
+			 "the MSRs are not touched",
 			 config_table, t->name, t->layout, (unsigned)t->msr);
 		return 0;
 	}
