@@ -264,18 +264,25 @@ for bad in truncated:"truncated.json:1:" wrongtype:"entry 1 (X): EventCode: a nu
 	check "bad vendor file ($f) writes nothing" test ! -e "$TMP/bad-$f"
 done
 
-# A vendor file that parses and names no event the filters keep (an empty array, Intel's empty "Events"):
-# no candidate, exit 1, and the message lists the sources that were read, the vendor file among them,
-# and none that --no-sysfs and --no-libpfm left out.
+# A vendor file that parses and holds no event pmucheck can program (an empty array, Intel's empty "Events",
+# a metrics file): refused by name, exit 2, nothing written; one whose events the filters all drop: no
+# candidate, exit 1, and the message lists the sources that were read, the vendor file among them, and none
+# that --no-sysfs and --no-libpfm left out.
 printf '[]' >"$TMP/none.json" && printf '{"Events": []}' >"$TMP/none-intel.json"
-for f in none none-intel; do
-	expect_status "a vendor file of no event ($f): no candidate" 1 "$PMUCHECK" discover --no-libpfm --no-sysfs \
+printf '[{"MetricName": "bw", "MetricExpr": "a + b"}]' >"$TMP/none-metrics.json"
+for f in none none-intel none-metrics; do
+	expect_status "a vendor file of no event ($f) exits 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs \
 		--vendor "$TMP/$f.json" --out "$TMP/bad-$f"
 	cp "$TMP/check.out" "$TMP/bad.out"
-	check "... the sources named are the vendor file alone" \
-		grep -qF "the sources (vendor file $TMP/$f.json) named none" "$TMP/bad.out"
+	check "... and names it" grep -qF "vendor file $TMP/$f.json: no event pmucheck can program" "$TMP/bad.out"
 	check "... nothing written" test ! -e "$TMP/bad-$f"
 done
+expect_status "a vendor file whose events --only drops: no candidate" 1 "$PMUCHECK" discover --no-libpfm \
+	--no-sysfs --vendor "$C0" --only 'NO_SUCH_EVENT*' --out "$TMP/bad-only"
+cp "$TMP/check.out" "$TMP/bad.out"
+check "... the sources named are the vendor file alone" \
+	grep -qF "the sources (vendor file $C0) named none" "$TMP/bad.out"
+check "... nothing written" test ! -e "$TMP/bad-only"
 
 # A fake sysfs tree: core aliases with their terms, an uncore PMU (cpumask: counted per socket) with a scale
 # and unit, and the files beside aliases that are none.
