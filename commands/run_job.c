@@ -360,6 +360,17 @@ static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 	return cap;
 }
 
+/* What measure() holds beside the points' buffers until the run ends: the speed probes (one thread's, and one
+   per thread of the most), the memory probes (one thread's, and one split over the DRAM threads) and the
+   last-level check's chase. The level probe's buffer is freed before the points begin. */
+static uint64_t probe_bytes(const struct run_job *j, const struct topo *t)
+{
+	int most = run_job_most_threads(j, 0);
+
+	return SPEED_PROBE_BYTES * (1 + (uint64_t)(most > 1 ? most : 0)) +
+		MEMORY_PROBE_BYTES * (1 + (run_job_most_threads(j, 1) > 1)) + llc_check_cap(j, t);
+}
+
 /* A resumed run gets the part of --time-budget that its points left had in the interrupted run: the
    points share the budget by their threads (harness/run/budget.h), so the share of the threads left.
    The whole budget again gave the last tenth of a run ten times its time on a machine that kept its
@@ -519,7 +530,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	/* on the sizes hwloc reports or --levels-from's: the level probe's, from which the run plans again,
 	   are never larger (topo.h measured) */
 	for (int i = 0; i < j->nxs && !r; i++)
-		if ((r = plan_check_memory(&j->xs[i].plan, SYSINFO_PROC, e)) && j->xs[i].name[0])
+		if ((r = plan_check_memory(&j->xs[i].plan, probe_bytes(j, t), SYSINFO_PROC, e)) &&
+		    j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
 	if (!r && rc->dry_run) {
 		/* The states the real run would measure: without MSR access the off states are skipped. */

@@ -483,20 +483,20 @@ uint64_t plan_memory(const struct plan *p, int *threads)
 	return most;
 }
 
-int plan_check_memory(const struct plan *p, const char *proc, struct err *e)
+int plan_check_memory(const struct plan *p, uint64_t beside, const char *proc, struct err *e)
 {
 	long long avail = sysinfo_meminfo_kib(proc, "MemAvailable");
 	int threads;
-	uint64_t need = plan_memory(p, &threads);
+	uint64_t points = plan_memory(p, &threads), need = points + beside;
 
 	if (avail < 0 || need <= (uint64_t)avail << 10)
 		return 0;
 	return err_set(
 		e, E_USAGE,
-		"the run's buffers need %llu MiB at once (%d threads x %llu MiB), more than the %llu MiB "
-		"%s/meminfo has available (MemAvailable): fewer --threads, --quick (DRAM at 4x the "
-		"caches, not 8x) or smaller --sizes need less",
-		(unsigned long long)(need >> 20), threads,
-		(unsigned long long)(need / (uint64_t)threads >> 20), (unsigned long long)(avail >> 10),
-		proc);
+		"the run's buffers need %llu MiB at once (%d thread%s x %llu MiB, and %llu MiB for its "
+		"probes), more than the %llu MiB %s/meminfo has available (MemAvailable): fewer "
+		"--threads, --quick (DRAM at 4x the caches, not 8x) or smaller --sizes need less",
+		(unsigned long long)(need >> 20), threads, threads == 1 ? "" : "s",
+		(unsigned long long)(threads ? points / (uint64_t)threads >> 20 : 0),
+		(unsigned long long)(beside >> 20), (unsigned long long)(avail >> 10), proc);
 }

@@ -76,9 +76,10 @@ int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads);
    measure_group, alloc_fresh); *threads: the thread count of that most (0 for an empty plan). */
 uint64_t plan_memory(const struct plan *p, int *threads);
 
-/* Refuses (E_USAGE) a plan whose buffers (plan_memory) exceed the memory proc's meminfo says is available
-   (MemAvailable; proc: SYSINFO_PROC, tests pass a fake tree): its run would swap or be killed while it
-   measures, with a prefetcher state written. 0 where the file or the line is missing (nothing to go by). */
-int plan_check_memory(const struct plan *p, const char *proc, struct err *e);
+/* Refuses (E_USAGE) a plan whose buffers (plan_memory), with `beside` bytes the run holds with them (its
+   probes' buffers: commands/run_job.c), exceed the memory proc's meminfo says is available (MemAvailable;
+   proc: SYSINFO_PROC, tests pass a fake tree): its run would swap or be killed while it measures, with a
+   prefetcher state written. 0 where the file or the line is missing (nothing to go by). */
+int plan_check_memory(const struct plan *p, uint64_t beside, const char *proc, struct err *e);
 
 #endif

@@ -344,8 +344,10 @@ static void test_memory_beyond_mem_available_is_refused(void **state)
 	snprintf(meminfo, sizeof meminfo, "MemTotal:       %llu kB\nMemAvailable:   %llu kB\n",
 		 (unsigned long long)(need >> 9), (unsigned long long)(need >> 10) - 1);
 	assert_int_equal(fake_put_at(proc, "meminfo", meminfo), 0);
-	assert_int_equal(plan_check_memory(&p, proc, &e), E_USAGE);
-	snprintf(want, sizeof want, "need %llu MiB at once (1 threads x %llu MiB), more than the %llu MiB",
+	assert_int_equal(plan_check_memory(&p, 0, proc, &e), E_USAGE);
+	snprintf(want, sizeof want,
+		 "need %llu MiB at once (1 thread x %llu MiB, and 0 MiB for its probes), more than the %llu "
+		 "MiB",
 		 (unsigned long long)(need >> 20), (unsigned long long)(need >> 20),
 		 (unsigned long long)(((need >> 10) - 1) >> 10));
 	assert_non_null(strstr(e.msg, want));
@@ -355,12 +357,17 @@ static void test_memory_beyond_mem_available_is_refused(void **state)
 	snprintf(meminfo, sizeof meminfo, "MemTotal:       %llu kB\nMemAvailable:   %llu kB\n",
 		 (unsigned long long)(need >> 9), (unsigned long long)(need >> 10));
 	assert_int_equal(fake_put_at(proc, "meminfo", meminfo), 0);
-	assert_int_equal(plan_check_memory(&p, proc, &e), 0);
+	assert_int_equal(plan_check_memory(&p, 0, proc, &e), 0);
+	/* the probes' buffers beside the points' count too: 256 MiB more than fit is refused, with its figure */
+	assert_int_equal(plan_check_memory(&p, 256u << 20, proc, &e), E_USAGE);
+	snprintf(want, sizeof want, "need %llu MiB at once (1 thread x %llu MiB, and 256 MiB for its probes)",
+		 (unsigned long long)((need >> 20) + 256), (unsigned long long)(need >> 20));
+	assert_non_null(strstr(e.msg, want));
 	/* kernels before 3.14 have no MemAvailable: nothing to go by, and MemTotal is not it */
 	assert_int_equal(fake_put_at(proc, "meminfo", "MemTotal:       1024 kB\nMemFree:        1024 kB\n"),
 			 0);
 	assert_int_equal(sysinfo_meminfo_kib(proc, "MemAvailable"), -1);
-	assert_int_equal(plan_check_memory(&p, proc, &e), 0);
+	assert_int_equal(plan_check_memory(&p, 256u << 20, proc, &e), 0);
 	plan_free(&p);
 	snprintf(meminfo, sizeof meminfo, "rm -rf '%s'", proc);
 	assert_int_equal(system(meminfo), 0);
