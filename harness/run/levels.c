@@ -96,7 +96,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	struct buf_place local = {BUF_LOCAL, -1};
 	struct buf b;
 	cpu_set_t old;
-	int steps = quick ? 2 : 4, rc;
+	int steps = quick ? 2 : 4, rc, sampled;
 	double limit_s = quick ? PROBE_SECONDS_QUICK : PROBE_SECONDS_FULL;
 	double spread_s = quick ? SWEEP_SPREAD_QUICK : SWEEP_SPREAD_FULL;
 	uint64_t start;
@@ -104,7 +104,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	memset(p, 0, sizeof *p);
 	if (!v || !f->prepare)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
-	p->sampled = disturb_read(DISTURB_PROC, &p->before, NULL) == 0;
+	sampled = disturb_read(DISTURB_PROC, &p->before, NULL) == 0;
 	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
 	if (sched_getaffinity(0, sizeof old, &old))
 		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
@@ -158,7 +158,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		p->nsweeps += k == p->npoints;
 	}
 	buf_free(&b);
-	p->sampled = p->sampled && disturb_read(DISTURB_PROC, &p->after, NULL) == 0;
+	/* only a probe that measured has an after; one that failed leaves sampled 0 */
+	p->sampled = sampled && disturb_read(DISTURB_PROC, &p->after, NULL) == 0;
 	if (rc == 0) {
 		levels_classify(p, t);
 		levels_sweeps(p, t);
@@ -439,10 +440,7 @@ static uint64_t median_end(const struct levels_probe *p, int *found)
 		if (p->sweep_end[s])
 			ends[n++] = p->sweep_end[s];
 	*found = n;
-	if (n < LEVELS_SWEEPS_MIN)
-		return 0;
-	qsort(ends, (size_t)n, sizeof *ends, cmp_u64);
-	return ends[(n - 1) / 2];
+	return n < LEVELS_SWEEPS_MIN ? 0 : levels_kth_smallest(ends, n, (n + 1) / 2);
 }
 
 /* The fastest of each size is the probe's answer for the levels the hardware sets (levels_measure says

@@ -210,14 +210,14 @@ static const char *own_end(const struct levels_history *h, const struct topo *t,
 	return buf;
 }
 
-/* Whether the machine was busy while the probe ran (LEVELS_HISTORY_BUSY_PERCENT), why said in why. */
+/* Whether the machine was busy while the probe ran (BUSY_PERCENT), why said in why. */
 static int busy(const struct levels_probe *p, char *why, size_t len)
 {
 	double steal = p->sampled ? disturb_steal_percent(&p->before, &p->after) : -1,
 	       pressure = p->sampled ? disturb_pressure_percent(&p->before, &p->after) : -1;
 	char st[16] = "unknown", pr[16] = "unknown";
 
-	if (steal < LEVELS_HISTORY_BUSY_PERCENT && pressure < LEVELS_HISTORY_BUSY_PERCENT)
+	if (steal < BUSY_PERCENT && pressure < BUSY_PERCENT)
 		return 0;
 	if (steal >= 0)
 		snprintf(st, sizeof st, "%.1f %%", steal);
@@ -226,7 +226,7 @@ static int busy(const struct levels_probe *p, char *why, size_t len)
 	snprintf(why, len,
 		 "the machine was busy while it ran: CPU time stolen %s, some task waiting for a CPU %s of "
 		 "the time; from %.0f %% of either, other work may have held part of the caches",
-		 st, pr, LEVELS_HISTORY_BUSY_PERCENT);
+		 st, pr, BUSY_PERCENT);
 	return 1;
 }
 
@@ -278,7 +278,7 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	}
 	for (int l = 0; l < t->ncaches; l++) {
 		uint64_t size[LEVELS_HISTORY_KEEP], each[LEVELS_HISTORY_KEEP];
-		char list[LEVELS_HISTORY_KEEP * 24];
+		char list[LEVELS_HISTORY_KEEP * 24], takes[64];
 		int shorter = 0;
 		for (int k = 0; k < h->n; k++) {
 			size[k] = h->seen[k].size[l];
@@ -293,6 +293,10 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		for (int k = 0; k < h->n; k++)
 			shorter += size[k] < h->taken[l];
 		levels_list_sizes(each, h->n, list, sizeof list);
+		/* the reported size is "none" in the list: said as such here too */
+		snprintf(takes, sizeof takes, "%s%llu KiB",
+			 h->taken[l] == t->caches[l].size ? "no end, the reported " : "",
+			 (unsigned long long)(h->taken[l] >> 10));
 		if (!shorter)
 			levels_disagree(
 				p,
@@ -305,11 +309,10 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			levels_disagree(
 				p,
 				"the last %d level probes on this machine ended L%d at %s; the run takes "
-				"%llu KiB, which all but %d of them kept: one probe in %d is passed over as "
-				"one a disturbed machine may have ended short (this probe alone: %s; "
-				"history %s)",
-				h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), shorter,
-				LEVELS_HISTORY_PASSED_OVER, own_end(h, t, l), h->path);
+				"%s, which all but %d of them kept: one probe in %d is passed over as one a "
+				"disturbed machine may have ended short (this probe alone: %s; history %s)",
+				h->n, l + 1, list, takes, shorter, LEVELS_HISTORY_PASSED_OVER,
+				own_end(h, t, l), h->path);
 	}
 }
 

@@ -287,9 +287,10 @@ static void test_the_reported_size_taken_is_no_level_measured_short(void **state
 	history_of(8, 0, 0);
 	assert_int_equal(apply(&h, &p, 512, NOW), 0);
 	assert_int_equal(p.ndisagreements, 1);
-	assert_non_null(strstr(p.disagreements[0],
-			       "ended L3 at none (8) and 512 KiB (1); the run takes 32768 KiB, "
-			       "which all but 1 of them kept"));
+	assert_non_null(
+		strstr(p.disagreements[0],
+		       "ended L3 at none (8) and 512 KiB (1); the run takes no end, the reported 32768 KiB, "
+		       "which all but 1 of them kept"));
 	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 512 KiB; history "));
 }
 
@@ -349,6 +350,31 @@ static void test_a_probe_of_a_busy_machine_is_not_added(void **state)
 	assert_int_equal(p.ndisagreements, 1);
 	assert_null(strstr(p.disagreements[0], "not added"));
 	assert_int_equal(file_probes(0, &(uint64_t){0}, &(int64_t){0}), 2);
+	/* one share unknown (pressure: a kernel without PSI), the other over: busy, the unknown one said so */
+	write_file(text);
+	assert_int_equal(apply_disturbed(&h, &p, 2048, 7, -1), KiB(2048));
+	assert_non_null(
+		strstr(p.disagreements[0], "CPU time stolen 7.0 %, some task waiting for a CPU unknown"));
+	assert_string_equal(read_file(), text);
+}
+
+/* A probe without both samples (no /proc/stat, or one that failed) is not judged busy, whatever its samples
+   hold: it is added. */
+static void test_a_probe_without_samples_is_added(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	apply_disturbed(&h, &p, 4096, 50, 50);
+	assert_int_equal(access(path, F_OK), -1); /* busy: not added, no file */
+	p.sampled = 0;
+	p.ndisagreements = 0;
+	machine(&t, KiB(4096));
+	levels_history_apply(&h, &p, &t, 0, NOW);
+	assert_int_equal(p.ndisagreements, 0);
+	assert_int_equal(file_probes(0, &(uint64_t){0}, &(int64_t){0}), 1);
 }
 
 static void test_probes_older_than_the_window_or_from_the_future_are_dropped(void **state)
@@ -692,6 +718,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_probe_in_eight_is_passed_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_of_a_busy_machine_is_not_added, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_probe_without_samples_is_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
