@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busy.h"
 #include "noisy_why.h"
 #include "out_report_hypo.h"
 #include "out_report_md.h"
@@ -167,9 +168,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	}
 	noisy_why_format(whys, sizeof whys, why, unexplained);
 	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
-	busy = noisy * 10 > d->a.npoints || m->steal_percent >= 5 || slow || m->speed_all.points_shared > 0 ||
-		threads_slowed(m) || m->llc.past > 0 || m->cpu_pressure_percent >= 5 ||
-		m->cpu_limit.throttled > 0;
+	busy = noisy * 10 > d->a.npoints || m->steal_percent >= BUSY_PERCENT || slow ||
+		m->speed_all.points_shared > 0 || threads_slowed(m) || m->llc.past > 0 ||
+		m->cpu_pressure_percent >= BUSY_PERCENT || m->cpu_limit.throttled > 0;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0)
 		fprintf(f,

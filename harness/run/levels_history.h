@@ -21,7 +21,8 @@
  * points partly in L2. The answer changes only when a probe moves the size at that rank, or one ages out.
  * On a machine whose levels do not move (real hardware, a guest with a cache of its own) every probe finds
  * the same sizes and the history changes nothing. A probe taken while the machine was busy
- * (LEVELS_HISTORY_BUSY_PERCENT) counts for its own run but is not added, so that it rules no later one.
+ * (busy.h: other work then held a share of the caches) counts for its own run but is not added, so that it
+ * rules no later one.
  *
  * "This machine" is this boot (a guest booted again may run on another host), the CPU probed and the
  * cache sizes hwloc reports for it. Each probe's own answer stays in machine.json (levels.latency_curve,
@@ -32,6 +33,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "busy.h"
 #include "levels.h"
 #include "topo.h"
 
@@ -39,10 +41,6 @@
 #define LEVELS_HISTORY_KEEP 16
 /* Of every LEVELS_HISTORY_PASSED_OVER probes kept, the one that found a level smallest is not followed. */
 #define LEVELS_HISTORY_PASSED_OVER 8
-/* A probe during which the guest lost this share of its CPU time to other guests (steal), or some task of
-   its own waited for a CPU (pressure), is not added: other work then held a share of the caches (the
-   report's Run quality calls a run busy from the same 5 %, analysis/out_report_md.c). */
-#define LEVELS_HISTORY_BUSY_PERCENT 5.0
 #define LEVELS_HISTORY_LOCK_MS 2000
 #define LEVELS_HISTORY_FILE "levels.json"
 #define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
