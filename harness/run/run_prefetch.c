@@ -21,9 +21,9 @@ static void names_off(const char *state, char *out, size_t len)
 
 /* Checks a state and gives the name the run records, one per set of prefetchers: off:NAMES with its names
    in the order of this CPU's table, so that off:a+b and off:b+a are one state, measured once; and "off"
-   where they are every prefetcher of the table (off:all), since the analysis judges any "off:" state as a
-   subset apart from off (point_level.c), which left a demand-only event measured with on,off:all
-   "exact", not prefetch-blind. */
+   where they are every prefetcher of the table (off:all), since the analysis judges an "off:" state as a
+   subset apart from off (point_level.c; off:all alone, which runs before this wrote, it reads as off), and
+   a set naming every prefetcher left a demand-only event "exact", not prefetch-blind. */
 static int check_state(const char *state, char *name, size_t len, struct err *e)
 {
 	const struct pf_table *t;
