@@ -199,6 +199,11 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	}
 	if (optind < argc)
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (d->no_sysfs && d->no_libpfm && !d->nvendor && !d->add_events)
+		return err_set(
+			e, E_USAGE,
+			"--no-sysfs and --no-libpfm leave no source of candidates: give --vendor FILE or "
+			"--add-events LIST");
 	return 0;
 }
 

@@ -432,12 +432,13 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 	/* a file given by name that gives nothing is the wrong file (a CPU's metrics file, an emptied list),
 	   not a source that happens to have no event the filters keep */
 	if (!tmp.n) {
-		rc = err_set(
-			e, E_USAGE,
-			"vendor file %s: no event pmucheck can program among its %zu entries (metrics, "
-			"fixed-counter events, MSRs and filter registers are skipped): give a CPU's event "
-			"file, not its metrics",
-			path, json_array_size(events));
+		rc = err_set(e, E_USAGE,
+			     "vendor file %s: no event pmucheck can program among its %zu entries (metrics, "
+			     "fixed-counter events, MSRs, filter registers and specs too long for the "
+			     "counter layer "
+			     "are skipped): give a CPU's event "
+			     "file, not its metrics",
+			     path, json_array_size(events));
 		goto out;
 	}
 	ncore = core_counters(&tmp);

@@ -277,6 +277,12 @@ for f in none none-intel none-metrics; do
 	check "... and names it" grep -qF "vendor file $TMP/$f.json: no event pmucheck can program" "$TMP/bad.out"
 	check "... nothing written" test ! -e "$TMP/bad-$f"
 done
+expect_status "--no-sysfs --no-libpfm and no other source: exit 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs \
+	--out "$TMP/bad-nosource"
+cp "$TMP/check.out" "$TMP/bad.out"
+check "... naming what to give" grep -qF -- "--no-sysfs and --no-libpfm leave no source of candidates: give --vendor FILE" \
+	"$TMP/bad.out"
+check "... nothing written" test ! -e "$TMP/bad-nosource"
 expect_status "a vendor file whose events --only drops: no candidate" 1 "$PMUCHECK" discover --no-libpfm \
 	--no-sysfs --vendor "$C0" --only 'NO_SUCH_EVENT*' --out "$TMP/bad-only"
 cp "$TMP/check.out" "$TMP/bad.out"
