@@ -85,11 +85,10 @@ mkdir -p "$A" && cp "$D/machine.json" "$A/"
 python3 - "$D/raw.csv" "$A/raw.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
-w.writeheader()
 for r in rows:
     r["prefetch"] = "off:all" if r["prefetch"] == "off" else r["prefetch"]
-    w.writerow(r)
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(
+    [list(rows[0])] + [list(r.values()) for r in rows])
 PY
 "$PMUCHECK" analyze "$A" >/dev/null 2>&1
 check "an old run's 'off:all' points are off points: the demand-only DRAM event is prefetch-blind" \
