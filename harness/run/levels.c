@@ -158,7 +158,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		p->nsweeps += k == p->npoints;
 	}
 	buf_free(&b);
-	/* only a probe that measured has an after; one that failed leaves sampled 0 */
+	/* only a probe that got this far has an after; one that failed before leaves sampled 0 */
 	p->sampled = sampled && disturb_read(DISTURB_PROC, &p->after, NULL) == 0;
 	if (rc == 0) {
 		levels_classify(p, t);

@@ -24,8 +24,8 @@
 #define LEVELS_SWEEPS_MAX 12
 /* What the probe says where it disagrees with hwloc: at most one line for its time limit, one per level or
    one for DRAM, one for its sweeps, then from the history (levels_history.h) one per level it takes at
-   another size and one for its probe not added, or one for no history kept; as many as machine_read.h reads back
-   (MACHINE_NDISAGREEMENTS). */
+   another size and one for its probe not added, or one for no history kept; as many as machine_read.h
+   reads back (MACHINE_NDISAGREEMENTS). */
 #define LEVELS_MAX_DISAGREEMENTS (2 * TOPO_MAX_LEVELS + 3)
 /* The most sizes levels_list_sizes lists. */
 #define LEVELS_LIST_MAX 32

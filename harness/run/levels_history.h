@@ -66,10 +66,11 @@ void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_f
 
 /* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
    the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now` and writes the
-   file back (not where p's samples say the machine was busy: then p says so), and sets t's measured sizes to each level's size at that rank over this machine's probes (above);
-   each level where that differs from this probe's own gets a line in p's disagreements. A history that cannot be read
-   leaves t as this probe set it and is left as it was, the reason in h->why and p; one that can be read but
-   not written (root's, to another user) counts all the same, and p says this probe was not added. */
+   file back (not where p's samples say the machine was busy: then p says so), and sets t's measured sizes
+   to each level's size at that rank over this machine's probes (above); each level where that differs from
+   this probe's own gets a line in p's disagreements. A history that cannot be read leaves t as this probe
+   set it and is left as it was, the reason in h->why and p; one that can be read but not written (root's,
+   to another user) counts all the same, and p says this probe was not added. */
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now);
 
