@@ -634,6 +634,28 @@ static void test_sweeps_that_agree_or_end_a_full_level_say_nothing(void **state)
 	assert_int_equal(p.ndisagreements, 0);
 }
 
+/* machine.json's levels.disturbance: null for a probe without both samples, else the shares between them
+   (steal and CPU pressure, which decide whether the probe joins the history). */
+static void test_the_probe_disturbance_is_null_or_its_shares(void **state)
+{
+	struct levels_probe p = {0};
+	json_t *o, *d;
+
+	(void)state;
+	o = levels_json(&p);
+	assert_true(json_is_null(json_object_get(o, "disturbance")));
+	json_decref(o);
+	p.sampled = 1;
+	p.before = (struct disturb_sample){.total = 1000, .steal = 10, .pressure_us = 0, .at_s = 1};
+	p.after = (struct disturb_sample){.total = 2000, .steal = 60, .pressure_us = 500000, .at_s = 11};
+	o = levels_json(&p);
+	d = json_object_get(o, "disturbance");
+	assert_true(json_is_object(d));
+	assert_float_equal(json_real_value(json_object_get(d, "steal_percent")), 5.0, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(d, "cpu_pressure_percent")), 5.0, 1e-9);
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_a_median_the_reported_size_holds_is_not_taken),
 		cmocka_unit_test(test_too_few_ends_keep_the_fastest_of_each_size),
 		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
+		cmocka_unit_test(test_the_probe_disturbance_is_null_or_its_shares),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
