@@ -435,9 +435,7 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 		rc = err_set(e, E_USAGE,
 			     "vendor file %s: no event pmucheck can program among its %zu entries (metrics, "
 			     "fixed-counter events, MSRs, filter registers and specs too long for the "
-			     "counter layer "
-			     "are skipped): give a CPU's event "
-			     "file, not its metrics",
+			     "counter layer are skipped): give a CPU's event file, not its metrics",
 			     path, json_array_size(events));
 		goto out;
 	}
