@@ -278,8 +278,9 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	}
 	for (int l = 0; l < t->ncaches; l++) {
 		uint64_t size[LEVELS_HISTORY_KEEP], each[LEVELS_HISTORY_KEEP];
-		char list[LEVELS_HISTORY_KEEP * 24], takes[64];
+		char list[LEVELS_HISTORY_KEEP * 24], takes[224];
 		int shorter = 0;
+		size_t len;
 		for (int k = 0; k < h->n; k++) {
 			size[k] = h->seen[k].size[l];
 			/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
@@ -294,25 +295,21 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			shorter += size[k] < h->taken[l];
 		levels_list_sizes(each, h->n, list, sizeof list);
 		/* the reported size is "none" in the list: said as such here too */
-		snprintf(takes, sizeof takes, "%s%llu KiB",
-			 h->taken[l] == t->caches[l].size ? "no end, the reported " : "",
-			 (unsigned long long)(h->taken[l] >> 10));
+		len = (size_t)snprintf(takes, sizeof takes, "%s%s%llu KiB", shorter ? "" : "the smallest, ",
+				       h->taken[l] == t->caches[l].size ? "no end, the reported " : "",
+				       (unsigned long long)(h->taken[l] >> 10));
 		if (!shorter)
-			levels_disagree(
-				p,
-				"the last %d level probes on this machine ended L%d at %s; the run takes "
-				"the smallest, %llu KiB, which each of them kept (this probe alone: %s; "
-				"history %s)",
-				h->n, l + 1, list, (unsigned long long)(h->taken[l] >> 10), own_end(h, t, l),
-				h->path);
+			snprintf(takes + len, sizeof takes - len, ", which each of them kept");
 		else
-			levels_disagree(
-				p,
-				"the last %d level probes on this machine ended L%d at %s; the run takes "
-				"%s, which all but %d of them kept: one probe in %d is passed over as one a "
-				"disturbed machine may have ended short (this probe alone: %s; history %s)",
-				h->n, l + 1, list, takes, shorter, LEVELS_HISTORY_PASSED_OVER,
-				own_end(h, t, l), h->path);
+			snprintf(takes + len, sizeof takes - len,
+				 ", which all but %d of them kept: one probe in %d is passed over as one a "
+				 "disturbed machine may have ended short",
+				 shorter, LEVELS_HISTORY_PASSED_OVER);
+		levels_disagree(
+			p,
+			"the last %d level probes on this machine ended L%d at %s; the run takes %s (this "
+			"probe alone: %s; history %s)",
+			h->n, l + 1, list, takes, own_end(h, t, l), h->path);
 	}
 }
 
