@@ -514,6 +514,7 @@ static void job_free(struct run_job *j)
 int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, struct err *e)
 {
 	struct run_job *j = calloc(1, sizeof *j);
+	uint64_t probes;
 	int r;
 
 	if (!j)
@@ -529,9 +530,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		r = plan_all(t, j, e);
 	/* on the sizes hwloc reports or --levels-from's: the level probe's, from which the run plans again,
 	   are never larger (topo.h measured) */
+	probes = r ? 0 : probe_bytes(j, t);
 	for (int i = 0; i < j->nxs && !r; i++)
-		if ((r = plan_check_memory(&j->xs[i].plan, probe_bytes(j, t), SYSINFO_PROC, e)) &&
-		    j->xs[i].name[0])
+		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
 	if (!r && rc->dry_run) {
 		/* The states the real run would measure: without MSR access the off states are skipped. */
