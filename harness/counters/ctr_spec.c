@@ -266,17 +266,20 @@ static void software_pool(const char *spec, struct ctr_event *ev)
 }
 
 /* Pool, limit and scope of a sysfs PMU's events. */
-static void pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
+/* Pool, counters and scope of an event of pmu. Returns whether the PMU programs counters (false: a
+   free-running one, which has no shared filter register either). */
+static bool pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
 {
 	static const char *const free_running[] = {"software", "tracepoint", "breakpoint", "msr",
 						   "power",    "kprobe",     "uprobe"};
 	char path[512], mask[64];
+	bool programmed = !in_list(pmu, free_running, ARRAY_LEN(free_running));
 
 	if (ev->perf.type == PERF_TYPE_SOFTWARE)
 		software_pool(spec, ev);
 	else
 		snprintf(ev->pool, sizeof ev->pool, "%s", pmu);
-	if (in_list(pmu, free_running, ARRAY_LEN(free_running)))
+	if (!programmed)
 		ev->counters = 0;
 	else if (ev->perf.type == PERF_TYPE_RAW || !strncmp(pmu, "cpu", 3))
 		ev->counters = ctr_core_counters_free();
@@ -287,6 +290,7 @@ static void pmu_traits(const char *pmus, const char *pmu, const char *spec, stru
 	snprintf(path, sizeof path, "%s/%s/cpumask", pmus, pmu);
 	if (!read_text(path, mask, sizeof mask))
 		ev->scope = CTR_SCOPE_SOCKET;
+	return programmed;
 }
 
 static void encode(struct ctr_event *ev, const char *pmu)
@@ -338,6 +342,7 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 {
 	struct ctr_syntax syn;
 	char path[512], text[32];
+	bool programmed;
 	int rc;
 
 	if ((rc = ctr_syntax_parse(spec, true, &syn, e)))
@@ -359,12 +364,14 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	ev->perf.type = strtoul(text, NULL, 10);
 	if ((rc = apply_terms(pmus, syn.pmu, spec, syn.terms, false, ev, e)))
 		return rc;
-	pmu_traits(pmus, syn.pmu, spec, ev);
+	programmed = pmu_traits(pmus, syn.pmu, spec, ev);
 	if ((rc = choose_domain(spec, syn.user, syn.kernel, ev, e)))
 		return rc;
 	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
-	   response and load latency, uncore box filters): keep two such events apart, by default. */
-	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
+	   response and load latency, uncore box filters): keep two such events apart, by default. Also
+	   where CPUID lists no counter (a guest without a virtual PMU): the tag is the PMU's, not the
+	   machine's. */
+	if (programmed && (ev->perf.config1 || ev->perf.config2))
 		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", syn.pmu);
 	encode(ev, syn.pmu);
 	return 0;
@@ -399,6 +406,7 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	pfm_event_info_t ei;
 	pfm_pmu_info_t pi;
 	char pmu[CTR_NAME_MAX];
+	bool programmed;
 	size_t n;
 
 	memset(&attr, 0, sizeof attr);
@@ -425,9 +433,9 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	ev->perf.config = attr.config;
 	ev->perf.config1 = attr.config1;
 	ev->perf.config2 = attr.config2;
-	pmu_traits(pmus, pmu, spec, ev);
+	programmed = pmu_traits(pmus, pmu, spec, ev);
 	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
-	if (ev->counters && (ev->perf.config1 || ev->perf.config2))
+	if (programmed && (ev->perf.config1 || ev->perf.config2))
 		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
 	encode(ev, pmu);
 	n = strlen(ev->encoding);
