@@ -140,8 +140,13 @@ static void print_target(const struct disc_plan *p)
 		for (unsigned k = g; k < p->groups.ngroups; k++)
 			if (!strcmp(p->groups.groups[k].pool, pool))
 				n++, events += p->groups.groups[k].n;
-		printf("%s %s: %u events in %u groups of at most %u", g ? "," : ":", pool, events, n,
-		       p->groups.groups[g].ev[0]->counters);
+		unsigned counters = p->groups.groups[g].ev[0]->counters;
+		printf("%s %s: %u events in %u group%s", g ? "," : ":", pool, events, n, n == 1 ? "" : "s");
+		/* 0 is a pool without a limit (software and free-running PMUs: msr, power), not one of none */
+		if (counters)
+			printf(" of at most %u", counters);
+		else
+			printf(", no counter limit");
 	}
 	printf("\n");
 }
