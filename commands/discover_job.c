@@ -16,26 +16,29 @@
 
 /* The architecture config of libpfm4's core PMU here (or of the one LIBPFM_FORCE_PMU names): its
    [arch] pmu_uncore says which of libpfm4's uncore PMUs belong to it, which libpfm4's API does not.
-   Without such a config *arch stays empty: no uncore PMU beyond those libpfm4 detects. */
-static int arch_of_core_pmu(struct cfg *arch, struct err *e)
+   Without such a config *arch stays empty: no uncore PMU beyond those libpfm4 detects. What was found
+   goes into say, printed once every source is read (a refused one prints nothing but its error). */
+static int arch_of_core_pmu(struct cfg *arch, char *say, size_t len, struct err *e)
 {
 	char pmu[CTR_NAME_MAX], path[4096];
 	int found = 0, rc;
 
 	if (!ctr_pfm_core_pmu(pmu, sizeof pmu)) {
-		printf("libpfm4 core PMU: none detected\n");
+		snprintf(say, len, "libpfm4 core PMU: none detected\n");
 		return 0;
 	}
 	if ((rc = cfg_select_for_pmu(NULL, pmu, path, sizeof path, &found, e)) || !found) {
-		printf("libpfm4 core PMU: %s (no config names it in [arch] pmu: no uncore PMUs beyond those "
-		       "libpfm4 detects)\n",
-		       pmu);
+		snprintf(
+			say, len,
+			"libpfm4 core PMU: %s (no config names it in [arch] pmu: no uncore PMUs beyond those "
+			"libpfm4 detects)\n",
+			pmu);
 		return rc;
 	}
 	if ((rc = cfg_load(path, arch, e)))
 		return rc;
-	printf("libpfm4 core PMU: %s; its uncore PMUs (%s [arch] pmu_uncore): %s\n", pmu, path,
-	       arch->arch.pmu_uncore ? arch->arch.pmu_uncore : "none");
+	snprintf(say, len, "libpfm4 core PMU: %s; its uncore PMUs (%s [arch] pmu_uncore): %s\n", pmu, path,
+		 arch->arch.pmu_uncore ? arch->arch.pmu_uncore : "none");
 	return 0;
 }
 
@@ -60,6 +63,7 @@ static void sources_read(const struct disc_cli *d, const char *pfm_version, char
 int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l, char *pfm_version,
 				  size_t len, struct err *e)
 {
+	char pmu_say[4096 + 256] = "";
 	unsigned npmus = 0;
 	int rc = 0;
 
@@ -68,7 +72,7 @@ int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l,
 		rc = disc_sysfs(d->sysfs ? d->sysfs : CTR_SYSFS_PMUS, l, e);
 	if (!rc && !d->no_libpfm) {
 		struct cfg arch = {0};
-		if (!(rc = arch_of_core_pmu(&arch, e)))
+		if (!(rc = arch_of_core_pmu(&arch, pmu_say, sizeof pmu_say, e)))
 			rc = disc_pfm(d->filter.pmus, arch.arch.pmu_uncore, l, &npmus, pfm_version, len, e);
 		cfg_free(&arch);
 	}
@@ -76,6 +80,8 @@ int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l,
 		rc = disc_vendor(d->vendor[i], l, e);
 	if (!rc && d->add_events)
 		rc = disc_given(d->add_events, l, e);
+	if (!rc)
+		fputs(pmu_say, stdout);
 	if (!rc)
 		rc = disc_filter_apply(l, &d->filter, e);
 	if (!rc && !l->n) {

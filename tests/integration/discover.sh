@@ -277,6 +277,14 @@ for f in none none-intel none-metrics; do
 	check "... and names it" grep -qF "vendor file $TMP/$f.json: no event pmucheck can program" "$TMP/bad.out"
 	check "... nothing written" test ! -e "$TMP/bad-$f"
 done
+expect_status "a vendor file of no event beside libpfm4: exit 2" 2 "$PMUCHECK" discover --no-sysfs \
+	--vendor "$TMP/none.json" --out "$TMP/bad-none-pfm"
+cp "$TMP/check.out" "$TMP/bad.out"
+check "... its error alone, no line of the sources read before it" python3 - "$TMP/bad.out" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert "no event pmucheck can program" in lines[0] and not [x for x in lines if "libpfm4" in x], lines
+PY
 expect_status "--no-sysfs --no-libpfm and no other source: exit 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs \
 	--out "$TMP/bad-nosource"
 cp "$TMP/check.out" "$TMP/bad.out"
