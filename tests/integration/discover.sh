@@ -264,6 +264,12 @@ for bad in truncated:"truncated.json:1:" wrongtype:"entry 1 (X): EventCode: a nu
 	check "bad vendor file ($f) writes nothing" test ! -e "$TMP/bad-$f"
 done
 
+# A device or pipe of no bytes is empty too, as a plain file of none (not jansson's "'[' or '{' expected").
+expect_status "--vendor /dev/null exits 2" 2 "$PMUCHECK" discover --no-libpfm --no-sysfs --vendor /dev/null \
+	--out "$TMP/bad-devnull"
+cp "$TMP/check.out" "$TMP/bad.out"
+check "... as an empty file" grep -qF "vendor file: /dev/null: empty file" "$TMP/bad.out"
+
 # A vendor file that parses and holds no event pmucheck can program (an empty array, Intel's empty "Events",
 # a metrics file): refused by name, exit 2, nothing written; one whose events the filters all drop: no
 # candidate, exit 1, and the message lists the sources that were read, the vendor file among them, and none
