@@ -265,8 +265,7 @@ static void software_pool(const char *spec, struct ctr_event *ev)
 		snprintf(ev->pool, sizeof ev->pool, "software");
 }
 
-/* Pool, limit and scope of a sysfs PMU's events. */
-/* Pool, counters and scope of an event of pmu. Returns whether the PMU programs counters (false: a
+/* Pool, counters and scope of an event of a sysfs PMU. Returns whether the PMU programs counters (false: a
    free-running one, which has no shared filter register either). */
 static bool pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
 {
