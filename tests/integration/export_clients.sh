@@ -161,10 +161,13 @@ d["events"] = [e for e in d["events"] if e["event"] == "page-faults"]
 json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/events.json" "$S/events.json"
 	cp "$TOP/tests/tools/export_zen3/machine.json" "$S/"
 	check "the page-faults events export for PAPI" "$PMUCHECK" export "$S" --format papi --out "$S/papi"
-	if papi_component_avail 2>&1 | grep -A1 "^Name: *perf_event " | grep -q Disabled; then
-		# LIBPFM_FORCE_PMU would enable the component but leaves out libpfm4's perf:: PMU as well
-		skip "PAPI loads the user-events file" "PAPI's perf_event component is disabled here (libpfm4 \
-does not know this CPU), so PAPI loads no user event at all"
+	why=$(papi_component_avail 2>&1 | grep -A1 "^Name: *perf_event " | sed -n 's/.*Disabled: *//p')
+	if [ -n "$why" ]; then
+		# LIBPFM_FORCE_PMU would enable the component but leaves out libpfm4's perf:: PMU as well. The reason
+		# is PAPI's own: libpfm4 not knowing the CPU (the Zen 5 guest), or no PMU at all (an Emerald Rapids
+		# guest whose CPUID leaf 0xA is empty: "no default PMU found")
+		skip "PAPI loads the user-events file" "PAPI's perf_event component is disabled here ($why), so \
+PAPI loads no user event at all"
 	else
 		PAPI_USER_EVENTS_FILE=$S/papi/papi_user_events.csv papi_avail -e PMUCHECK_PAGES >"$TMP/papi.out" 2>&1
 		check "papi_avail resolves the exported user event" grep -q "perf::PAGE-FAULTS" "$TMP/papi.out"
