@@ -83,7 +83,7 @@ static json_t *experiment_plan_json(const struct experiment *x, int first)
 }
 
 /* --dry-run --json: the facts run_job_say_plan and run_job_say_skipped give, as one object (docs/results-format.md). */
-void run_job_say_plan_json(const struct run_job *j)
+void run_job_say_plan_json(const struct run_job *j, int level_probe)
 {
 	json_t *xs = json_array(), *o;
 	int total = 0;
@@ -92,13 +92,26 @@ void run_job_say_plan_json(const struct run_job *j)
 		json_array_append_new(xs, experiment_plan_json(&j->xs[i], total));
 		total += j->xs[i].plan.npoints;
 	}
-	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:o, s:i}", "format", 1, "prefetch", "control",
+	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:b, s:o, s:i}", "format", 1, "prefetch", "control",
 		      j->pf.ctl || j->pf.predicted, "skipped", str_or_null(j->pf.skipped), "reason",
-		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "experiments",
-		      xs, "points_total", total);
+		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "level_probe",
+		      level_probe, "experiments", xs, "points_total", total);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(o);
+}
+
+/* A dry run plans on the sizes hwloc reports, which a run's level probe may find far larger than what this
+   CPU keeps: on a 2-vCPU Emerald Rapids guest told of a 300 MiB L3, --quick --dry-run listed L3 points of
+   151 MiB and DRAM ones of 1.2 GiB, where the run, its probe ending L3 at 8-16 MiB, planned 4-6 MiB and
+   128 MiB. */
+void run_job_say_probe_ahead(void)
+{
+	fprintf(stderr,
+		"pmucheck run: planned on the cache sizes hwloc reports; a run first measures where "
+		"each level ends (a pointer chase) and plans again from that, never larger: its points' "
+		"levels, and a sweep's sizes, may differ (--reported-levels keeps these, --levels-from "
+		"DIR takes an earlier run's)\n");
 }
 
 void run_job_say_skipped(const struct run_job *j, const struct topo *t)
