@@ -111,7 +111,8 @@ import json, sys
 assert json.load(open(sys.argv[1]))["level_probe"] is True
 assert json.load(open(sys.argv[2]))["level_probe"] is False
 ' "$TMP/p.json" "$TMP/pr.json"
-check "run --dry-run --reported-levels: no such line" bash -c "! grep -q 'planned on the cache sizes' '$TMP/pr.err'"
+check "run --dry-run --reported-levels: no such line" \
+	bash -c "! grep -q 'planned on the cache sizes' '$TMP/pr.err'"
 
 # The prefetch prediction (fake MSR files as in fake_machines.sh).
 . "$(dirname "$0")/../pf_fake.sh"
