@@ -103,8 +103,8 @@ void run_job_say_plan_json(const struct run_job *j, int level_probe)
 
 /* A dry run plans on the sizes hwloc reports, which a run's level probe may find far larger than what this
    CPU keeps: on a 2-vCPU Emerald Rapids guest told of a 300 MiB L3, --quick --dry-run listed L3 points of
-   151 MiB and DRAM ones of 1.2 GiB, where the run, its probe ending L3 at 8-16 MiB, planned 4-6 MiB and
-   128 MiB. */
+   151 MiB and DRAM ones of 1.2 GiB, where the run, its probe ending L3 at 8 MiB, measured 3.4-4 MiB and
+   64-128 MiB per thread. */
 void run_job_say_probe_ahead(void)
 {
 	fprintf(stderr,
