@@ -147,7 +147,8 @@ static void print_target(const struct disc_plan *p)
 			if (!strcmp(p->groups.groups[k].pool, pool))
 				n++, events += p->groups.groups[k].n;
 		unsigned counters = p->groups.groups[g].ev[0]->counters;
-		printf("%s %s: %u events in %u group%s", g ? "," : ":", pool, events, n, n == 1 ? "" : "s");
+		printf("%s %s: %u event%s in %u group%s", g ? "," : ":", pool, events, events == 1 ? "" : "s",
+		       n, n == 1 ? "" : "s");
 		/* 0 is a pool without a limit (software and free-running PMUs: msr, power), not one of none */
 		if (counters)
 			printf(" of at most %u", counters);

@@ -34,7 +34,7 @@ assert all(r[3] == "libpfm4" for r in rows), {r[3] for r in rows}
 assert {r[1]: r[4] for r in core}[f"{pmu}::{name.replace('.', ':', 1)}"] == config
 groups_all = 0
 for p in sorted({r[2] for r in rows}):
-    m = re.search(rf"{re.escape(p)}: (\d+) events in (\d+) groups? of at most (\d+)", out)
+    m = re.search(rf"{re.escape(p)}: (\d+) events? in (\d+) groups? of at most (\d+)", out)
     events, groups, counters = map(int, m.groups())
     k = sum(r[2] == p for r in rows)
     assert events == k and math.ceil(k / counters) <= groups <= k, (p, events, groups, counters)
@@ -335,8 +335,9 @@ PY
 # A free-running PMU (msr: the TSC) has no counter limit; its group says so rather than "at most 0".
 mkdir -p "$fs/msr/format" "$fs/msr/events"
 echo 12 >"$fs/msr/type"; echo config:0-63 >"$fs/msr/format/event"; echo event=0x00 >"$fs/msr/events/tsc"
-"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --all --pmu msr >"$TMP/msr-free.out" 2>&1
-check "a free-running PMU's group: no counter limit" grep -q "msr: 1 events in 1 group, no counter limit$" \
+"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --all --pmu msr \
+	>"$TMP/msr-free.out" 2>&1
+check "a free-running PMU's group: no counter limit" grep -q "msr: 1 event in 1 group, no counter limit$" \
 	"$TMP/msr-free.out"
 
 # A client CPU's memory controller is one box, which the kernel names without a number: --pmu's box wildcard
