@@ -57,9 +57,9 @@ int json_file_load(const char *path, int flags, json_t **root, struct err *e)
 		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
 	rc = check_file(path, fd, flags, e);
 	if (!rc && !(*root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
-		/* nothing read at all: a pipe or device with no bytes (/dev/null), empty as check_file says of a
-		   plain file, which it cannot see from the size */
-		rc = je.position == 0
+		/* the input ended before its first byte: a pipe or device with no bytes (/dev/null), empty as
+		   check_file says of a plain file, which it cannot see from the size (not a read error) */
+		rc = je.position == 0 && strstr(je.text, "end of file")
 			? err_set(e, E_USAGE, "%s: empty file", path)
 			: err_set(e, E_USAGE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	close(fd);
