@@ -265,9 +265,8 @@ static void software_pool(const char *spec, struct ctr_event *ev)
 		snprintf(ev->pool, sizeof ev->pool, "software");
 }
 
-/* Pool, counters and scope of an event of a sysfs PMU. Returns whether the PMU programs counters (false: a
-   free-running one, which has no shared filter register either). */
-static bool pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
+/* Pool, counters, scope and filter conflict of an event of a sysfs PMU, its config fields already set. */
+static void pmu_traits(const char *pmus, const char *pmu, const char *spec, struct ctr_event *ev)
 {
 	static const char *const free_running[] = {"software", "tracepoint", "breakpoint", "msr",
 						   "power",    "kprobe",     "uprobe"};
@@ -289,7 +288,12 @@ static bool pmu_traits(const char *pmus, const char *pmu, const char *spec, stru
 	snprintf(path, sizeof path, "%s/%s/cpumask", pmus, pmu);
 	if (!read_text(path, mask, sizeof mask))
 		ev->scope = CTR_SCOPE_SOCKET;
-	return programmed;
+	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
+	   response and load latency, uncore box filters): keep two such events apart, by default. Also
+	   where CPUID lists no counter (a guest without a virtual PMU): the tag is the PMU's, not the
+	   machine's; a free-running PMU has no such register. */
+	if (programmed && (ev->perf.config1 || ev->perf.config2))
+		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
 }
 
 static void encode(struct ctr_event *ev, const char *pmu)
@@ -341,7 +345,6 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 {
 	struct ctr_syntax syn;
 	char path[512], text[32];
-	bool programmed;
 	int rc;
 
 	if ((rc = ctr_syntax_parse(spec, true, &syn, e)))
@@ -363,15 +366,9 @@ static int parse_sysfs(const char *pmus, const char *spec, struct ctr_event *ev,
 	ev->perf.type = strtoul(text, NULL, 10);
 	if ((rc = apply_terms(pmus, syn.pmu, spec, syn.terms, false, ev, e)))
 		return rc;
-	programmed = pmu_traits(pmus, syn.pmu, spec, ev);
+	pmu_traits(pmus, syn.pmu, spec, ev);
 	if ((rc = choose_domain(spec, syn.user, syn.kernel, ev, e)))
 		return rc;
-	/* config1/config2 program a register the PMU shares between its counters (Intel offcore
-	   response and load latency, uncore box filters): keep two such events apart, by default. Also
-	   where CPUID lists no counter (a guest without a virtual PMU): the tag is the PMU's, not the
-	   machine's. */
-	if (programmed && (ev->perf.config1 || ev->perf.config2))
-		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", syn.pmu);
 	encode(ev, syn.pmu);
 	return 0;
 }
@@ -405,7 +402,6 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	pfm_event_info_t ei;
 	pfm_pmu_info_t pi;
 	char pmu[CTR_NAME_MAX];
-	bool programmed;
 	size_t n;
 
 	memset(&attr, 0, sizeof attr);
@@ -432,10 +428,8 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	ev->perf.config = attr.config;
 	ev->perf.config1 = attr.config1;
 	ev->perf.config2 = attr.config2;
-	programmed = pmu_traits(pmus, pmu, spec, ev);
+	pmu_traits(pmus, pmu, spec, ev);
 	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
-	if (programmed && (ev->perf.config1 || ev->perf.config2))
-		snprintf(ev->conflict, sizeof ev->conflict, "%s:filter", pmu);
 	encode(ev, pmu);
 	n = strlen(ev->encoding);
 	snprintf(ev->encoding + n, sizeof ev->encoding - n, ",via=libpfm4:%s", pi.name);
