@@ -360,6 +360,13 @@ static uint64_t llc_check_cap(const struct run_job *j, const struct topo *t)
 	return cap;
 }
 
+/* Whether the run probes where each level ends and plans again from that: not with --reported-levels, nor
+   with --levels-from (or a resumed run's own levels). The dry run says so of its plan. */
+static int levels_probed(const struct run_cli *rc)
+{
+	return !rc->reported_levels && !rc->levels_from;
+}
+
 /* What measure() holds beside the points' buffers until the run ends: the speed probes (one thread's, and one
    per thread of the most), the memory probes (one thread's, and one split over the DRAM threads) and the
    last-level check's chase. The level probe's buffer is freed before the points begin. */
@@ -414,7 +421,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	run_job_say_skipped(j, t);
 	run_job_say_unlike_cores(rc, j, t);
-	r = rc->reported_levels || rc->levels_from ? 0 : probe_levels(rc, t, j, tsc_hz, e);
+	r = levels_probed(rc) ? probe_levels(rc, t, j, tsc_hz, e) : 0;
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
 		r = plan_all(t, j, e);
@@ -541,7 +548,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		run_job_say_skipped(j, t);
-		if (!rc->reported_levels && !rc->levels_from)
+		if (levels_probed(rc))
 			run_job_say_probe_ahead();
 		run_job_say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
@@ -550,7 +557,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
 		if (!r && rc->json)
-			run_job_say_plan_json(j, !rc->reported_levels && !rc->levels_from);
+			run_job_say_plan_json(j, levels_probed(rc));
 		else if (!r)
 			run_job_say_plan(j);
 		goto out;
