@@ -80,10 +80,10 @@ int discover_job_build_candidates(const struct disc_cli *d, struct disc_list *l,
 		rc = disc_vendor(d->vendor[i], l, e);
 	if (!rc && d->add_events)
 		rc = disc_given(d->add_events, l, e);
-	if (!rc)
+	if (!rc) {
 		fputs(pmu_say, stdout);
-	if (!rc)
 		rc = disc_filter_apply(l, &d->filter, e);
+	}
 	if (!rc && !l->n) {
 		char sources[256];
 
