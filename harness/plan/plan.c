@@ -2,8 +2,10 @@
  *
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
- * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least) split among
- * the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold them. */
+ * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least, and where the
+ * probe found it shorter, the reported one up to DRAM_REPORTED_LLC_CAP) split among the threads, and at 4x
+ * and 8x each thread's largest share of any level, so no cache can hold them: of the part of a point a cache
+ * keeps (cached_scale: a non-temporal kernel's read arrays). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,17 @@ static const double dram_mults_quick[] = {4};
    them at 128 MiB and more, STREAM's rule (4x the caches) for such an L3; 64 MiB cost the preset tests
    13 s more. */
 #define DRAM_LLC_FLOOR (32ull << 20)
+/* Nor less than the reported last-level cache, up to this much, however short the probe found it: an
+   Emerald Rapids guest told of the host's 300 MiB L3, its end measured at 8-16 MiB (a chase DRAM-like
+   from 16 MiB), read per thread with load.avx at 64 MiB 26.5 GB/s (its L3 points 26-28), at 128 MiB and
+   more 16.6-17.6 with one thread; with two, 128 MiB in all read 13.5 per thread, 256 MiB 15.8 (triad.avx
+   1.38x and 1.18x its speed at 2 GiB), 512 MiB to 2 GiB 11.3-11.8 (triad 12.7-13.0). So 4x this, 512
+   MiB, is the first DRAM point that such an L3 no longer serves in part. Not all of a large reported
+   L3: a guest may be told of one it does not have (a Zen 5 guest of 508 MiB, a socket's sixteen 32 MiB
+   L3s as one), and 4x 300 MiB would take about 0.9 s a DRAM point there (a warm-up and three repetitions
+   of three passes at 17 GB/s). A machine whose probe finds the whole of a larger L3 (a quiet host)
+   reckons with all of it. */
+#define DRAM_REPORTED_LLC_CAP (128ull << 20)
 
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
@@ -103,8 +116,10 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 	return 0;
 }
 
-/* Working sets per thread for `threads` threads: the cache sweep (or the user's sizes). */
-static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads, uint64_t *out)
+/* Working sets per thread for `threads` threads: the cache sweep (or the user's sizes). The DRAM points'
+   are `cached` times as large (cached_scale), so that the part of them a cache keeps passes the caches. */
+static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads, double cached,
+		       uint64_t *out)
 {
 	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
 	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
@@ -112,7 +127,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	int ndm = o->quick ? 1 : 2, n = 0;
 	/* the measured size where the probe found it smaller: a guest may be told of a 508 MiB L3 (seen on
 	   a Zen 5 KVM guest) and would otherwise sweep DRAM at 2 and 4 GiB per thread */
-	uint64_t llc = t->ncaches ? topo_cache_share(t, t->ncaches, 1) : (32u << 20), largest = 0;
+	uint64_t llc = t->ncaches ? topo_cache_share(t, t->ncaches, 1) : DRAM_LLC_FLOOR, largest = 0;
+	uint64_t reported = t->ncaches ? topo_reported_share(t, t->ncaches, 1) : DRAM_LLC_FLOOR;
 
 	if (o->nsizes) {
 		memcpy(out, o->sizes, sizeof *out * (size_t)o->nsizes);
@@ -144,8 +160,10 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	   L3 four times over split among them gave 2 MiB, an L3 point) */
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
+	if (llc < reported)
+		llc = reported < DRAM_REPORTED_LLC_CAP ? reported : DRAM_REPORTED_LLC_CAP;
 	for (int i = 0; i < ndm; i++)
-		out[n++] = (uint64_t)fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]);
+		out[n++] = (uint64_t)(cached * fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]));
 	return n;
 }
 
@@ -228,11 +246,30 @@ static int variant_args(const struct plan_opts *o, const struct kern_policy *pol
 	return copy_values(o->quick ? &pol->quick_args : &pol->args, args);
 }
 
+/* A variant's working set over the part of it a cache keeps, the lines a call reads (kern_volumes lines_read,
+   stores' write-allocate reads included): a non-temporal store's array never enters the cache, so an
+   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set 4x the
+   LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the Emerald Rapids guest
+   (plan.c's DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a read of the same
+   size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3. 1 where every line is
+   read, or none is (store.nt: nothing is cached). */
+static double cached_scale(const struct kern_family *f, const struct kern_variant *v)
+{
+	struct kern_params kp = {.bytes = (uint64_t)f->granule * KERN_LINE, .reps = 1, .arg = 0};
+	struct kern_volumes vol = {0};
+	double whole = (double)kp.bytes * f->arrays, read;
+
+	f->volumes(v, &kp, &vol);
+	read = (double)vol.lines_read * KERN_LINE;
+	return read > 0 && read < whole ? whole / read : 1;
+}
+
 /* The sizes a variant is measured at by its policy (enum kern_sweep). */
-static int variant_sizes(const struct gen *g, const struct kern_policy *pol, int threads, uint64_t *out)
+static int variant_sizes(const struct gen *g, const struct kern_family *f, const struct kern_variant *v,
+			 const struct kern_policy *pol, int threads, uint64_t *out)
 {
 	uint64_t all[PLAN_MAX_SIZES];
-	int n = sweep_sizes(g->o, g->t, threads, all), m = 0;
+	int n = sweep_sizes(g->o, g->t, threads, cached_scale(f, v), all), m = 0;
 	enum level last = LEVEL_NONE;
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
@@ -278,7 +315,7 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 
 		if (threads > 1 && pol->single_thread && !g->o->explicit_kernels)
 			continue;
-		nsizes = variant_sizes(g, pol, threads, sizes);
+		nsizes = variant_sizes(g, f, v, pol, threads, sizes);
 		for (int s = 0; s < nsizes; s++)
 			for (int a = 0; a < nargs; a++) {
 				int rc;
@@ -377,7 +414,7 @@ static void note_levels_without_point(const struct gen *g)
 
 		if (!sweeps_levels(g, threads))
 			continue;
-		n = sweep_sizes(g->o, g->t, threads, all);
+		n = sweep_sizes(g->o, g->t, threads, 1, all);
 		for (int i = 0; i < n; i++)
 			if (!plan_on_boundary(g->t, all[i], threads))
 				seen |= LEVEL_BIT(plan_level(g->t, all[i], threads));

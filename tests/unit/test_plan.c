@@ -87,8 +87,9 @@ static void test_sweep_covers_every_level_and_dram_is_4x_llc(void **state)
 
 /* Many threads of a small measured LLC: the LLC four times over split among them may not pass a private L2
    (64 threads of the 32 MiB floor: 2 MiB each, Sapphire Rapids' L2), so each thread's DRAM set is also four
-   times its largest share below the LLC. Here an L2 of 64 MiB under a measured L3 of 40 MiB: the LLC's
-   part alone gives 160 MiB, the L2's 256 MiB. */
+   times its largest share below the LLC. Here an L2 of 256 MiB under an L3 reported at 512 MiB, measured
+   at 40: the LLC's part alone gives 512 MiB (the reported L3 taken up to 128 MiB, four times), the L2's
+   1 GiB. */
 static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 {
 	struct topo_cache l2 = topo.caches[1], l3 = topo.caches[2];
@@ -99,7 +100,7 @@ static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 	(void)state;
 	if (topo.ncaches != 3)
 		skip();
-	topo.caches[1].size = 64u << 20;
+	topo.caches[1].size = 256u << 20;
 	topo.caches[1].npus = 1;
 	topo.caches[1].measured = 0;
 	topo.caches[2].size = 512u << 20;
@@ -113,7 +114,7 @@ static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 	assert_int_equal(rc, 0);
 	for (int i = 0; i < p.npoints; i++)
 		if (p.points[i].level == LEVEL_DRAM) {
-			small += p.points[i].bytes < 4 * (64u << 20);
+			small += p.points[i].bytes < 4 * (256ull << 20);
 			boundary += p.points[i].boundary;
 			dram++;
 		}
@@ -121,6 +122,79 @@ static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 	assert_int_equal(dram, 2);
 	assert_int_equal(small, 0);
 	assert_int_equal(boundary, 0);
+}
+
+/* The smaller (4x) DRAM point of `variant` at `threads` threads, in bytes per array, with an inclusive L3
+   of `reported` bytes that the level probe found to end at `measured` (0: where reported); 0 when the plan
+   failed or had no DRAM point. The L2 is kept small, so that only the LLC sizes the points. */
+static uint64_t dram_point(const char *variant, uint64_t reported, uint64_t measured, int threads)
+{
+	struct topo_cache l2 = topo.caches[1], l3 = topo.caches[2];
+	struct plan_opts o = {0};
+	struct plan p;
+	uint64_t smallest = 0;
+	int rc;
+
+	topo.caches[1].size = 1u << 20;
+	topo.caches[1].npus = 1;
+	topo.caches[1].measured = 0;
+	topo.caches[2].size = reported;
+	topo.caches[2].npus = 2;
+	topo.caches[2].measured = measured;
+	topo.caches[2].inclusion = LEVEL_INCLUSIVE;
+	o.kernels = variant;
+	o.threads[o.nthreads++] = threads;
+	rc = check(&o, &p);
+	topo.caches[1] = l2; /* back before any assert: the other tests share the topology */
+	topo.caches[2] = l3;
+	if (rc)
+		return 0;
+	for (int i = 0; i < p.npoints; i++)
+		if (p.points[i].level == LEVEL_DRAM && (!smallest || p.points[i].bytes < smallest))
+			smallest = p.points[i].bytes;
+	plan_free(&p);
+	return smallest;
+}
+
+/* An L3 the probe found short (other tenants' lines leave a chase no room) still serves a stream in part:
+   the DRAM points reckon with the reported L3, up to 128 MiB (plan.c DRAM_REPORTED_LLC_CAP), and with 32
+   MiB at least. An Emerald Rapids guest's 300 MiB L3 measured at 8 MiB: the 4x point 512 MiB, split among
+   two threads 256 MiB each (the probe's 8 MiB gave 128 and 64 MiB: 1.05-1.38x the DRAM speed there). A
+   probe that found the whole L3 (a quiet host: measured 0) keeps all of it; a small reported L3, the floor. */
+static void test_dram_points_reckon_with_the_reported_llc(void **state)
+{
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 1), 512ull << 20);
+	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 2), 256ull << 20);
+	assert_int_equal(dram_point("load.gpr", 2048ull << 20, 8u << 20, 1), 512ull << 20);
+	assert_int_equal(dram_point("load.gpr", 300ull << 20, 0, 1), 1200ull << 20);
+	assert_int_equal(dram_point("load.gpr", 8u << 20, 0, 1), 128ull << 20);
+}
+
+/* A non-temporal store's array never enters the cache: the arrays a DRAM point reads must pass the LLC on
+   their own, as a plain kernel's whole working set does (nt-copy's read array, nt-triad's two). A store.nt
+   keeps nothing cached and is sized as the plain store. */
+static void test_an_nt_points_read_arrays_alone_pass_the_llc(void **state)
+{
+	uint64_t llc = 64u << 20, copy, copy_nt, triad, triad_nt,
+		 granule = kern_family_find("triad")->granule;
+
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	copy = dram_point("copy.sse", llc, 0, 1);
+	copy_nt = dram_point("copy.sse.nt", llc, 0, 1);
+	triad = dram_point("triad.sse", llc, 0, 1);
+	triad_nt = dram_point("triad.sse.nt", llc, 0, 1);
+	assert_int_equal(copy, 2 * llc);    /* 4x over two arrays */
+	assert_int_equal(copy_nt, 4 * llc); /* its read array alone 4x */
+	/* in whole granules per array: 4 * llc is no multiple of 3 of them */
+	assert_true(3 * triad > 4 * llc - 3 * granule && 3 * triad <= 4 * llc);
+	assert_true(2 * triad_nt > 4 * llc - 2 * granule && 2 * triad_nt <= 4 * llc);
+	assert_int_equal(dram_point("store.sse.nt", llc, 0, 1), dram_point("store.sse", llc, 0, 1));
+	assert_int_equal(dram_point("store.sse", llc, 0, 1), 4 * llc);
 }
 
 /* A level too close to the one below for the 2x rule (a measured L3 of 2.4x L2) still gets a point, inside
@@ -492,6 +566,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
 		cmocka_unit_test(test_dram_points_pass_the_levels_below_the_llc),
+		cmocka_unit_test(test_dram_points_reckon_with_the_reported_llc),
+		cmocka_unit_test(test_an_nt_points_read_arrays_alone_pass_the_llc),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
 		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
