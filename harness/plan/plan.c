@@ -116,11 +116,37 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 	return 0;
 }
 
-/* Working sets per thread for `threads` threads: the cache sweep (or the user's sizes). The DRAM points'
-   are `cached` times as large (cached_scale), so that the part of them a cache keeps passes the caches. */
-static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads, double cached,
-		       uint64_t *out)
+/* A variant's working set over the part of it a cache keeps, the lines a call reads (kern_volumes lines_read,
+   stores' write-allocate reads included): a non-temporal store's array never enters the cache, so an
+   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set 4x the
+   LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the Emerald Rapids guest
+   (DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a read of the same
+   size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3. 1 where every line is
+   read, or none is (store.nt: nothing is cached). */
+static double cached_scale(const struct kern_family *f, const struct kern_variant *v)
 {
+	struct kern_params kp = {.bytes = (uint64_t)f->granule * KERN_LINE, .reps = 1, .arg = 0};
+	struct kern_volumes vol = {0};
+	double whole = (double)kp.bytes * f->arrays, read;
+
+	f->volumes(v, &kp, &vol);
+	read = (double)vol.lines_read * KERN_LINE;
+	return read > 0 && read < whole ? whole / read : 1;
+}
+
+/* Working sets per thread for `threads` threads of variant v of family f (NULL: a variant that reads
+   every line and streams): the cache sweep (or the user's sizes). The DRAM points are cached_scale times as
+   large, so that the part of them a cache keeps passes the caches. */
+static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads,
+		       const struct kern_family *f, const struct kern_variant *v, uint64_t *out)
+{
+	double cached = f ? cached_scale(f, v) : 1;
+	/* A dependent chase reckons with the last level's end as the probe found it, since the probe timed that
+	   very chase: on the Emerald Rapids guest it read 130-141 ns from 22 to 76 MiB, flat, no L3 hits left
+	   to fall off, where streams still hit up to 256 MiB. Sized as those, its DRAM points read 148-160 ns
+	   (more TLB misses, by my reading) and their warm-up, a chase through the whole buffer, takes 1.3 s at
+	   512 MiB: --quick with a busy loop on each vCPU took 71-73 s of its 60. */
+	int streams = !v || v->access != KA_LATENCY;
 	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
 	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
 	const double *dm = o->quick ? dram_mults_quick : dram_mults_full;
@@ -160,7 +186,7 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	   L3 four times over split among them gave 2 MiB, an L3 point) */
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
-	if (llc < reported)
+	if (streams && llc < reported && llc < DRAM_REPORTED_LLC_CAP)
 		llc = reported < DRAM_REPORTED_LLC_CAP ? reported : DRAM_REPORTED_LLC_CAP;
 	for (int i = 0; i < ndm; i++)
 		out[n++] = (uint64_t)(cached * fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]));
@@ -246,30 +272,12 @@ static int variant_args(const struct plan_opts *o, const struct kern_policy *pol
 	return copy_values(o->quick ? &pol->quick_args : &pol->args, args);
 }
 
-/* A variant's working set over the part of it a cache keeps, the lines a call reads (kern_volumes lines_read,
-   stores' write-allocate reads included): a non-temporal store's array never enters the cache, so an
-   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set 4x the
-   LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the Emerald Rapids guest
-   (plan.c's DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a read of the same
-   size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3. 1 where every line is
-   read, or none is (store.nt: nothing is cached). */
-static double cached_scale(const struct kern_family *f, const struct kern_variant *v)
-{
-	struct kern_params kp = {.bytes = (uint64_t)f->granule * KERN_LINE, .reps = 1, .arg = 0};
-	struct kern_volumes vol = {0};
-	double whole = (double)kp.bytes * f->arrays, read;
-
-	f->volumes(v, &kp, &vol);
-	read = (double)vol.lines_read * KERN_LINE;
-	return read > 0 && read < whole ? whole / read : 1;
-}
-
 /* The sizes a variant is measured at by its policy (enum kern_sweep). */
 static int variant_sizes(const struct gen *g, const struct kern_family *f, const struct kern_variant *v,
 			 const struct kern_policy *pol, int threads, uint64_t *out)
 {
 	uint64_t all[PLAN_MAX_SIZES];
-	int n = sweep_sizes(g->o, g->t, threads, cached_scale(f, v), all), m = 0;
+	int n = sweep_sizes(g->o, g->t, threads, f, v, all), m = 0;
 	enum level last = LEVEL_NONE;
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
@@ -414,7 +422,7 @@ static void note_levels_without_point(const struct gen *g)
 
 		if (!sweeps_levels(g, threads))
 			continue;
-		n = sweep_sizes(g->o, g->t, threads, 1, all);
+		n = sweep_sizes(g->o, g->t, threads, NULL, NULL, all);
 		for (int i = 0; i < n; i++)
 			if (!plan_on_boundary(g->t, all[i], threads))
 				seen |= LEVEL_BIT(plan_level(g->t, all[i], threads));

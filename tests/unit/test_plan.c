@@ -160,7 +160,8 @@ static uint64_t dram_point(const char *variant, uint64_t reported, uint64_t meas
    the DRAM points reckon with the reported L3, up to 128 MiB (plan.c DRAM_REPORTED_LLC_CAP), and with 32
    MiB at least. An Emerald Rapids guest's 300 MiB L3 measured at 8 MiB: the 4x point 512 MiB, split among
    two threads 256 MiB each (the probe's 8 MiB gave 128 and 64 MiB: 1.05-1.38x the DRAM speed there). A
-   probe that found the whole L3 (a quiet host: measured 0) keeps all of it; a small reported L3, the floor. */
+   probe that found the whole L3 (a quiet host: measured 0) keeps all of it; a small reported L3, the floor;
+   the pointer chase, the probe's end. */
 static void test_dram_points_reckon_with_the_reported_llc(void **state)
 {
 	(void)state;
@@ -171,6 +172,11 @@ static void test_dram_points_reckon_with_the_reported_llc(void **state)
 	assert_int_equal(dram_point("load.gpr", 2048ull << 20, 8u << 20, 1), 512ull << 20);
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 0, 1), 1200ull << 20);
 	assert_int_equal(dram_point("load.gpr", 8u << 20, 0, 1), 128ull << 20);
+	/* the chase, which the level probe timed itself, reckons with the probe's end: here the floor */
+	assert_int_equal(dram_point("chase.plain", 300ull << 20, 8u << 20, 1), 128ull << 20);
+	assert_int_equal(dram_point("chase.plain", 300ull << 20, 64u << 20, 1), 256ull << 20);
+	/* a measured end above the cap stays */
+	assert_int_equal(dram_point("load.gpr", 300ull << 20, 200ull << 20, 1), 800ull << 20);
 }
 
 /* A non-temporal store's array never enters the cache: the arrays a DRAM point reads must pass the LLC on
