@@ -1,13 +1,27 @@
 #include <math.h>
 
 #include "budget.h"
+#include "stats.h"
 
-double budget_share(double budget_s, double elapsed_s, double weight_left, double weight, double floor_unit_s,
-		    double floor_s)
+double budget_share(double budget_s, double elapsed_s, double weight_left, double weight,
+		    double floors_left_s, double floor_s)
 {
-	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floor_unit_s * weight_left;
+	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floors_left_s;
 
 	return floor_s + (slack > 0 && weight_left > 0 ? slack * weight / weight_left : 0);
+}
+
+double budget_floor_unit(const struct budget_floors *f, int level)
+{
+	double tmp[BUDGET_RECENT];
+	size_t n = 0;
+
+	for (int i = f->n - 1; i >= 0 && n < BUDGET_RECENT; i--)
+		if (level < 0 || f->level[i] == level)
+			tmp[n++] = f->s[i];
+	if (!n && level >= 0)
+		return budget_floor_unit(f, -1);
+	return n ? stats_median(tmp, n) : 0;
 }
 
 enum budget_next budget_next(const struct budget_point *p)

@@ -60,8 +60,8 @@ enum budget_next {
    its start to the end of that repetition) and its part of the slack, the budget (less BUDGET_RESERVE)
    left at its start (elapsed_s spent) beyond the floors of the points left, this one included.
    Points are weighed by their thread count: the points left weigh weight_left (the sum of their threads),
-   this one weight. Each unit of weight is reckoned at floor_unit_s, the median floor per thread of the
-   last BUDGET_RECENT points, and the slack is shared in proportion to weight.
+   this one weight, and their floors at floors_left_s (budget_floor_unit); the slack is shared in
+   proportion to weight.
 
    The median of all floors so far, per point, was moved by three DRAM pointer chases when it was the
    mean (5 s each against a median of tens of ms: no slack for the next 45 points, which got one
@@ -71,8 +71,24 @@ enum budget_next {
    0.126 s (of 96); the one-thread points spent the slack, the two-thread ones got one repetition each,
    and `run --quick` took 62.75 s of its 60. */
 #define BUDGET_RECENT 16
-double budget_share(double budget_s, double elapsed_s, double weight_left, double weight, double floor_unit_s,
-		    double floor_s);
+double budget_share(double budget_s, double elapsed_s, double weight_left, double weight,
+		    double floors_left_s, double floor_s);
+
+/* The floors so far, per thread, each with its point's level (enum level), from which those of the points
+   left are reckoned (floors_left_s above): each at the median floor of its own level's last BUDGET_RECENT
+   points. One median of all levels left the DRAM points out wherever they were fewer than half of the
+   recent points: --quick has one in four, and once their streams were sized past a 128 MiB L3 (plan.c
+   DRAM_REPORTED_LLC_CAP) their 57 points took 12.9 s of the 18.5 s of timed calls of a --quick run with a
+   busy loop on each vCPU of the Emerald Rapids guest, which took 66-73 s of its 60, the earlier points
+   having spent the slack that those floors then lacked. */
+struct budget_floors {
+	double *s;  /* per thread, in the order measured */
+	int *level; /* each one's */
+	int n;
+};
+/* The median of the last BUDGET_RECENT floors of `level`, or of all levels where it has none yet or for
+   level < 0; 0 without any floor. */
+double budget_floor_unit(const struct budget_floors *f, int level);
 
 /* The most a repetition may end past its point's share, as a part of the budget's reserve: a repetition
    that is started runs to its end. On the development VM with a busy loop on each vCPU the three DRAM

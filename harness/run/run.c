@@ -202,14 +202,19 @@ static int goes_on(struct group_ctx *g, int done)
 				 s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
 
 	if (done == 1) {
-		int threads = s->plan->points[g->ipt].threads, recent;
-		double tmp[BUDGET_RECENT];
+		int threads = s->plan->points[g->ipt].threads;
+		double unit[LEVEL_COUNT], floors_left;
 
-		g->floors[g->nfloors++] = spent / threads;
-		recent = g->nfloors < BUDGET_RECENT ? g->nfloors : BUDGET_RECENT;
-		memcpy(tmp, g->floors + g->nfloors - recent, (size_t)recent * sizeof *tmp);
+		g->floors.s[g->floors.n] = spent / threads;
+		g->floors.level[g->floors.n++] = s->plan->points[g->ipt].level;
+		for (int l = 0; l < LEVEL_COUNT; l++)
+			unit[l] = budget_floor_unit(&g->floors, l);
+		/* the later experiments' points, whose levels this plan does not hold, at all levels' median */
+		floors_left = s->threads_after * budget_floor_unit(&g->floors, -1);
+		for (int i = g->ipt; i < s->plan->npoints; i++)
+			floors_left += s->plan->points[i].threads * unit[s->plan->points[i].level];
 		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start, g->weight_left,
-					threads, stats_median(tmp, (size_t)recent), spent);
+					threads, floors_left, spent);
 	}
 	b.share_s = g->share;
 	g->rep_start = now;
@@ -549,9 +554,15 @@ int run_measure(struct run_state *s, struct err *e)
 	struct group_ctx *g = calloc(1, sizeof *g);
 	int rc = 0, pf_now = -1;
 
-	if (g)
-		g->floors = calloc((size_t)s->plan->npoints + 1, sizeof *g->floors);
-	if (!g || !g->floors) {
+	if (g) {
+		g->floors.s = calloc((size_t)s->plan->npoints + 1, sizeof *g->floors.s);
+		g->floors.level = calloc((size_t)s->plan->npoints + 1, sizeof *g->floors.level);
+	}
+	if (!g || !g->floors.s || !g->floors.level) {
+		if (g) {
+			free(g->floors.s);
+			free(g->floors.level);
+		}
 		free(g);
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
@@ -577,7 +588,8 @@ int run_measure(struct run_state *s, struct err *e)
 		first = last;
 	}
 	progress_done(g->prog);
-	free(g->floors);
+	free(g->floors.s);
+	free(g->floors.level);
 	free(g);
 	return rc;
 }

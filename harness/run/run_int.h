@@ -63,22 +63,21 @@ struct group_ctx {
 		uncore_label[TOPO_SOCKETS_CHARS];
 	struct record_labels labels;
 	struct point_record rec;
-	double point_start, share; /* when the point began (progress_now), its share of the budget */
-	double rep_start;          /* when its repetition now measured began */
-	int ipt;                   /* the point measured now */
-	double *floors;            /* warm-up and first repetition of each point so far, per thread, s */
-	int nfloors;               /* how many */
-	double weight_left;        /* threads of the points left in the run, this one included */
-	enum budget_next stop;     /* why its repetitions stopped */
-	int shared;                /* its threads shared a core as it began (run_state.own_cores) */
-	int sampled;               /* probe_machine: the threaded probe read before it */
-	int behind;                /* the machine was behind (probe_machine) */
-	int waits;                 /* and the run waits another step for it */
-	int slow;                  /* the speed probe read slow as it began, after any wait */
-	double wait_start;         /* when its wait began (progress_now); 0: it did not wait */
-	double check_ns;           /* the last-level chase before it (run_state.llc), -1: none */
-	unsigned long long stops;  /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
-	uint64_t check_bytes;      /* the working set it chased */
+	double point_start, share;   /* when the point began (progress_now), its share of the budget */
+	double rep_start;            /* when its repetition now measured began */
+	int ipt;                     /* the point measured now */
+	struct budget_floors floors; /* warm-up and first repetition of each point so far, per thread, s */
+	double weight_left;          /* threads of the points left in the run, this one included */
+	enum budget_next stop;       /* why its repetitions stopped */
+	int shared;                  /* its threads shared a core as it began (run_state.own_cores) */
+	int sampled;                 /* probe_machine: the threaded probe read before it */
+	int behind;                  /* the machine was behind (probe_machine) */
+	int waits;                   /* and the run waits another step for it */
+	int slow;                    /* the speed probe read slow as it began, after any wait */
+	double wait_start;           /* when its wait began (progress_now); 0: it did not wait */
+	double check_ns;             /* the last-level chase before it (run_state.llc), -1: none */
+	unsigned long long stops;    /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
+	uint64_t check_bytes;        /* the working set it chased */
 	struct progress *prog;
 };
 

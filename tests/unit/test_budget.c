@@ -16,10 +16,10 @@
 static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(100, 20, 10, 1, 0.5, 0.8) - 7.9) < 1e-12);
-	assert_true(budget_share(60, 61, 10, 1, 0.5, 0.8) == 0.8);
-	assert_true(budget_share(100, 20, 10, 1, 9, 0.8) == 0.8);
-	assert_true(budget_share(60, 20, 0, 1, 0.5, 0.8) == 0.8);
+	assert_true(fabs(budget_share(100, 20, 10, 1, 5, 0.8) - 7.9) < 1e-12);
+	assert_true(budget_share(60, 61, 10, 1, 5, 0.8) == 0.8);
+	assert_true(budget_share(100, 20, 10, 1, 90, 0.8) == 0.8);
+	assert_true(budget_share(60, 20, 0, 1, 0, 0.8) == 0.8);
 }
 
 /* --quick's shape: 4 one-thread points left, then 4 two-thread ones (weight 12), 0.5 s a thread each: the
@@ -28,8 +28,32 @@ static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
 static void test_points_on_more_threads_weigh_more(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(30, 10, 12, 1, 0.5, 0.5) - (0.5 + 12.8 / 12)) < 1e-12);
-	assert_true(fabs(budget_share(30, 10, 12, 2, 0.5, 1.0) - (1.0 + 12.8 / 6)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 1, 6, 0.5) - (0.5 + 12.8 / 12)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 2, 6, 1.0) - (1.0 + 12.8 / 6)) < 1e-12);
+}
+
+/* Each level's floors are reckoned apart: 12 cache points of 10 ms a thread and 4 DRAM points of 300 ms,
+   one in four as in --quick, whose median of all (10 ms) would reckon the DRAM points left at a thirtieth
+   of their floors. A level not yet measured takes all levels' median; no floor at all, 0. */
+static void test_floors_are_reckoned_per_level(void **state)
+{
+	double s[16];
+	int level[16];
+	struct budget_floors f = {s, level, 0};
+
+	(void)state;
+	assert_true(budget_floor_unit(&f, -1) == 0);
+	assert_true(budget_floor_unit(&f, 3) == 0);
+	for (int i = 0; i < 16; i++) {
+		/* L1, L2, L3, DRAM over and over, as a family's sizes come */
+		level[f.n] = i % 4;
+		s[f.n++] = i % 4 == 3 ? 0.3 + 0.01 * i : 0.01;
+	}
+	assert_true(budget_floor_unit(&f, -1) == 0.01);
+	assert_true(fabs(budget_floor_unit(&f, 3) - (0.3 + 0.01 * (7 + 11) / 2)) < 1e-12);
+	assert_true(budget_floor_unit(&f, 0) == 0.01);
+	f.n = 3; /* no DRAM point yet */
+	assert_true(budget_floor_unit(&f, 3) == 0.01);
 }
 
 /* Two repetitions that agree exactly are not yet stable (the minimum is 3); a spent share or --reps ends
@@ -146,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_share_is_own_floor_and_a_part_of_the_slack),
 		cmocka_unit_test(test_points_on_more_threads_weigh_more),
+		cmocka_unit_test(test_floors_are_reckoned_per_level),
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
 		cmocka_unit_test(test_no_repetition_that_ends_far_past_the_share),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
