@@ -548,8 +548,10 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		for (int i = 0; i < j->nxs; i++)
 			run_pf_use(&j->pf, &j->xs[i].opts);
 		run_job_say_skipped(j, t);
-		if (levels_probed(rc))
-			run_job_say_probe_ahead();
+		if (levels_probed(rc)) {
+			levels_history_preview(&j->history, t, rc->cfg.plan.cpus[0], (int64_t)time(NULL));
+			run_job_say_probe_ahead(j, t);
+		}
 		run_job_say_unlike_cores(rc, j, t);
 		r = plan_all(t, j, e);
 		if (!r)
@@ -557,7 +559,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
 		if (!r && rc->json)
-			run_job_say_plan_json(j, levels_probed(rc));
+			run_job_say_plan_json(j, t, levels_probed(rc));
 		else if (!r)
 			run_job_say_plan(j);
 		goto out;

@@ -63,9 +63,10 @@ int run_job_most_threads(const struct run_job *j, int dram);
 /* run_job_say.c: on stdout the plan and the figures below the summaries, on stderr the warnings. */
 void run_job_say_plan(const struct run_job *j);
 /* level_probe: the run would measure where each level ends first and plan again (no --reported-levels or
-   --levels-from), which the plan's JSON says (level_probe) and run_job_say_probe_ahead tells on stderr. */
-void run_job_say_plan_json(const struct run_job *j, int level_probe);
-void run_job_say_probe_ahead(void);
+   --levels-from), which the plan's JSON says (level_probe; level_history: the sizes of t taken from j's
+   history, levels_history_preview) and run_job_say_probe_ahead tells on stderr. */
+void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe);
+void run_job_say_probe_ahead(const struct run_job *j, const struct topo *t);
 void run_job_say_skipped(const struct run_job *j, const struct topo *t);
 json_t *run_job_say_levels_without_point(const struct run_job *j);
 void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t);

@@ -82,8 +82,27 @@ static json_t *experiment_plan_json(const struct experiment *x, int first)
 			 "events", events, "fixed_events", fixed, "most_reps", x->reps);
 }
 
+/* The plan's level_history: {"file", "probes", "measured": {"L<n>": bytes}} where it took its sizes from it,
+   else null. */
+static json_t *history_json(const struct run_job *j, const struct topo *t, int level_probe)
+{
+	json_t *measured;
+
+	if (!level_probe || !j->history.n)
+		return json_null();
+	measured = json_object();
+	for (int l = 0; l < t->ncaches; l++) {
+		char name[8];
+		snprintf(name, sizeof name, "L%d", l + 1);
+		if (t->caches[l].measured)
+			json_object_set_new(measured, name, json_integer((json_int_t)t->caches[l].measured));
+	}
+	return json_pack("{s:s, s:i, s:o}", "file", j->history.path, "probes", j->history.n, "measured",
+			 measured);
+}
+
 /* --dry-run --json: the facts run_job_say_plan and run_job_say_skipped give, as one object (docs/results-format.md). */
-void run_job_say_plan_json(const struct run_job *j, int level_probe)
+void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe)
 {
 	json_t *xs = json_array(), *o;
 	int total = 0;
@@ -92,26 +111,59 @@ void run_job_say_plan_json(const struct run_job *j, int level_probe)
 		json_array_append_new(xs, experiment_plan_json(&j->xs[i], total));
 		total += j->xs[i].plan.npoints;
 	}
-	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:b, s:o, s:i}", "format", 1, "prefetch", "control",
+	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:b, s:o, s:o, s:i}", "format", 1, "prefetch", "control",
 		      j->pf.ctl || j->pf.predicted, "skipped", str_or_null(j->pf.skipped), "reason",
 		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "level_probe",
-		      level_probe, "experiments", xs, "points_total", total);
+		      level_probe, "level_history", history_json(j, t, level_probe), "experiments", xs,
+		      "points_total", total);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(o);
 }
 
-/* A dry run plans on the sizes hwloc reports, which a run's level probe may find far larger than what this
+/* The levels measured short in t, "L3 8192 KiB, ...", or "every level as reported". */
+static void short_levels(const struct topo *t, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int l = 0; l < t->ncaches && used < len; l++)
+		if (t->caches[l].measured)
+			used += (size_t)snprintf(buf + used, len - used, "%sL%d %llu KiB", used ? ", " : "",
+						 l + 1, (unsigned long long)(t->caches[l].measured >> 10));
+	if (!buf[0])
+		snprintf(buf, len, "every level as reported");
+}
+
+/* A dry run on the sizes hwloc reports lists points a run's level probe may find far larger than what this
    CPU keeps: on a 2-vCPU Emerald Rapids guest told of a 300 MiB L3, --quick --dry-run listed L3 points of
    151 MiB and DRAM ones of 1.2 GiB, where the run, its probe ending L3 at 8 MiB, measured 3.4-4 MiB and
-   64-128 MiB per thread. */
-void run_job_say_probe_ahead(void)
+   64-128 MiB per thread. So it plans on the sizes this machine's level history gives, as a run does before
+   its own probe is added (levels_history_preview), where there is one. */
+void run_job_say_probe_ahead(const struct run_job *j, const struct topo *t)
 {
+	char sizes[256];
+
+	if (!j->history.n) {
+		fprintf(stderr,
+			"pmucheck run: planned on the cache sizes hwloc reports (%s%s); a run first measures "
+			"where each level ends (a pointer chase) and plans again from that, never larger: "
+			"its "
+			"points' levels, and a sweep's sizes, may differ (--reported-levels keeps these, "
+			"--levels-from DIR takes an earlier run's)\n",
+			j->history.why[0] ? "no level history read: "
+					  : "no level probe of this machine in the last "
+					    "day in ",
+			j->history.why[0] ? j->history.why : j->history.path);
+		return;
+	}
+	short_levels(t, sizes, sizeof sizes);
 	fprintf(stderr,
-		"pmucheck run: planned on the cache sizes hwloc reports; a run first measures where "
-		"each level ends (a pointer chase) and plans again from that, never larger: its points' "
-		"levels, and a sweep's sizes, may differ (--reported-levels keeps these, --levels-from "
-		"DIR takes an earlier run's)\n");
+		"pmucheck run: planned on the level sizes this machine's last %d level probe%s give (%s; "
+		"history %s); a run first measures where each level ends again, adds that to the history "
+		"and plans from what it then gives, never larger than reported: its points may differ "
+		"(--reported-levels plans on hwloc's sizes, --levels-from DIR on an earlier run's)\n",
+		j->history.n, j->history.n == 1 ? "" : "s", sizes, j->history.path);
 }
 
 void run_job_say_skipped(const struct run_job *j, const struct topo *t)

@@ -230,6 +230,23 @@ static int busy(const struct levels_probe *p, char *why, size_t len)
 	return 1;
 }
 
+/* h for this machine's history file, nothing read yet. */
+static void start(struct levels_history *h, const struct topo *t, int cpu)
+{
+	memset(h, 0, sizeof *h);
+	snprintf(h->path, sizeof h->path, "%s/%s", history_dir(), LEVELS_HISTORY_FILE);
+	levels_history_machine(t, cpu, LEVELS_HISTORY_BOOT_ID, h->machine, sizeof h->machine);
+	h->nlevels = t->ncaches;
+}
+
+/* Each level's size at its rank over h's probes (levels_history.h), in h->taken. */
+static void take(struct levels_history *h, int l, uint64_t size[LEVELS_HISTORY_KEEP])
+{
+	for (int k = 0; k < h->n; k++)
+		size[k] = h->seen[k].size[l];
+	h->taken[l] = levels_kth_smallest(size, h->n, 1 + h->n / LEVELS_HISTORY_PASSED_OVER);
+}
+
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now)
 {
@@ -237,10 +254,7 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	const char *dir = history_dir();
 	int lock;
 
-	memset(h, 0, sizeof *h);
-	snprintf(h->path, sizeof h->path, "%s/%s", dir, LEVELS_HISTORY_FILE);
-	levels_history_machine(t, cpu, LEVELS_HISTORY_BOOT_ID, h->machine, sizeof h->machine);
-	h->nlevels = t->ncaches;
+	start(h, t, cpu);
 	/* no level to take a size for: the probe already says every point is DRAM (levels.c) */
 	if (!t->ncaches) {
 		snprintf(h->why, sizeof h->why, "hwloc reports no cache level");
@@ -281,12 +295,10 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		char list[LEVELS_HISTORY_KEEP * 24], takes[224];
 		int shorter = 0;
 		size_t len;
-		for (int k = 0; k < h->n; k++) {
-			size[k] = h->seen[k].size[l];
-			/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
+		take(h, l, size);
+		/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
+		for (int k = 0; k < h->n; k++)
 			each[k] = size[k] == t->caches[l].size ? 0 : size[k];
-		}
-		h->taken[l] = levels_kth_smallest(size, h->n, 1 + h->n / LEVELS_HISTORY_PASSED_OVER);
 		if (h->taken[l] == h->own[l])
 			continue;
 		/* the reported size taken is no level measured short */
@@ -311,6 +323,22 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			"probe alone: %s; history %s)",
 			h->n, l + 1, list, takes, own_end(h, t, l), h->path);
 	}
+}
+
+void levels_history_preview(struct levels_history *h, struct topo *t, int cpu, int64_t now)
+{
+	json_t *keep = json_array();
+
+	start(h, t, cpu);
+	if (t->ncaches && load(h, t, now, keep) == 0)
+		for (int l = 0; l < t->ncaches && h->n; l++) {
+			uint64_t size[LEVELS_HISTORY_KEEP];
+			take(h, l, size);
+			t->caches[l].measured = h->taken[l] < t->caches[l].size ? h->taken[l] : 0;
+		}
+	else
+		h->n = 0;
+	json_decref(keep);
 }
 
 json_t *levels_history_json(const struct levels_history *h)

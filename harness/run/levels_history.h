@@ -74,6 +74,13 @@ void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_f
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
 			  int64_t now);
 
+/* What a run would take from the history before its own probe, for a dry run, which probes nothing: this
+   machine's probes in the window, read as levels_history_apply reads them, without a lock (a probe added
+   meanwhile only makes this one older), each level's size at that rank set as t's measured size where it
+   is below the reported one. h->n 0 and t untouched where there is no such probe, or no history could be
+   read (h->why). */
+void levels_history_preview(struct levels_history *h, struct topo *t, int cpu, int64_t now);
+
 /* {"file", "machine", "probes": [{"time", "sizes": [bytes per level]}, oldest first, this one last]} (with
    "not_added": why, where it could not be written), or {"file", "not_kept": why}. */
 json_t *levels_history_json(const struct levels_history *h);

@@ -102,6 +102,23 @@ probes = [{"machine": "boot another, CPU 0", "time": now - 60, "sizes": [1, 2]},
           {"machine": key, "time": now - 30, "sizes": half}]
 json.dump({"probes": probes}, open(sys.argv[2], "w"))
 PY
+	# a dry run probes nothing: it plans on what the history gives a run before its own probe is added
+	cp "$hist" "$TMP/hist.before"
+	if ! "$PMUCHECK" run --quick --dry-run --json >"$TMP/plan.json" 2>"$TMP/plan.err"; then
+		notok "run --quick --dry-run --json beside a history" "$(tail -3 "$TMP/plan.err")"
+	else
+		check "run --dry-run beside a history: plans on its L2, says so (stderr, level_history), adds nothing to it" \
+			python3 -c '
+import json, sys
+d, plan = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+l1 = next(c["size"] for c in d["topology"]["caches"] if c["level"] == 1)
+h = plan["level_history"]
+assert plan["level_probe"] is True and h["probes"] == 1 and h["measured"] == {"L2": l1}, h
+err = open(sys.argv[3]).read()
+assert "planned on the level sizes this machine\x27s last 1 level probe give (L2 %d KiB; history " % (l1 // 1024) in err, err
+assert open(sys.argv[4]).read() == open(sys.argv[5]).read()
+' "$TMP/l.json" "$TMP/plan.json" "$TMP/plan.err" "$hist" "$TMP/hist.before"
+	fi
 	if ! "$PMUCHECK" info --levels --quick --json >"$TMP/h.json" 2>"$TMP/err"; then
 		notok "info --levels --quick --json beside a history" "$(tail -3 "$TMP/err")"
 	else

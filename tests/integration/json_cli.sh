@@ -101,15 +101,18 @@ assert any(p["kernel"] == "nopread.gpr" and p["arg"] > 0 for p in pts)
 ' "$TMP/p.json" "$TMP/p.txt"
 check "run --dry-run --json: stderr says the same as without --json" cmp "$TMP/p.err" "$TMP/pj.err"
 
-# The plan is on the reported sizes; a run probes the levels first and plans again, which both forms say;
-# --reported-levels and --levels-from plan on the sizes the run takes, and say nothing.
+# Without a level history (this file's is empty) the plan is on the reported sizes; a run probes the levels
+# first and plans again, which both forms say; --reported-levels and --levels-from plan on the sizes the run
+# takes, and say nothing. A plan on the history's sizes: info_levels.sh.
 check "run --dry-run: says a run plans again after its level probe" \
-	grep -qF "planned on the cache sizes hwloc reports; a run first measures where each level ends" "$TMP/p.err"
+	grep -qF "planned on the cache sizes hwloc reports (no level probe of this machine in the last day in $PMUCHECK_LEVELS_HISTORY_DIR/levels.json); a run first measures where each level ends" "$TMP/p.err"
 "$PMUCHECK" run --dry-run --json --reported-levels "${plan_args[@]}" >"$TMP/pr.json" 2>"$TMP/pr.err"
 check "run --dry-run --json: level_probe true without, false with --reported-levels" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["level_probe"] is True
 assert json.load(open(sys.argv[2]))["level_probe"] is False
+assert json.load(open(sys.argv[1]))["level_history"] is None
+assert json.load(open(sys.argv[2]))["level_history"] is None
 ' "$TMP/p.json" "$TMP/pr.json"
 check "run --dry-run --reported-levels: no such line" \
 	bash -c "! grep -q 'planned on the cache sizes' '$TMP/pr.err'"

@@ -276,6 +276,40 @@ static void test_one_probe_in_eight_is_passed_over(void **state)
 		       "machine may have ended short (this probe alone: 1024 KiB; history "));
 }
 
+/* A dry run previews what a run would take before its own probe: the same rank over this machine's probes,
+   set as the measured size where below the reported one, the file left as it was (nothing added). No probe
+   of this machine, or no file: nothing taken, t as it was. */
+static void test_a_preview_takes_the_same_rank_and_writes_nothing(void **state)
+{
+	struct levels_history h;
+	struct topo t;
+	char before[16384];
+
+	(void)state;
+	history_of(6, 1448, 8192);
+	snprintf(before, sizeof before, "%s", read_file());
+	machine(&t, 0);
+	levels_history_preview(&h, &t, 0, NOW);
+	assert_int_equal(h.n, 6);
+	assert_int_equal(t.caches[2].measured, KiB(1448));
+	assert_int_equal(t.caches[1].measured, 0); /* L2 as reported in every probe */
+	assert_string_equal(read_file(), before);
+	history_of(8, 1448, 8192); /* eight: the shortest passed over */
+	machine(&t, 0);
+	levels_history_preview(&h, &t, 0, NOW);
+	assert_int_equal(t.caches[2].measured, KiB(8192));
+	/* CPU 1 is another machine's key */
+	machine(&t, 0);
+	levels_history_preview(&h, &t, 1, NOW);
+	assert_int_equal(h.n, 0);
+	assert_int_equal(t.caches[2].measured, 0);
+	unlink(path);
+	levels_history_preview(&h, &t, 0, NOW);
+	assert_int_equal(h.n, 0);
+	assert_string_equal(h.why, "");
+	assert_int_equal(files_in_dir(), 0);
+}
+
 /* Where the size at that rank is the reported one, the run takes the level as reported (measured 0), however
    short this probe alone ended it. */
 static void test_the_reported_size_taken_is_no_level_measured_short(void **state)
@@ -717,6 +751,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_run_takes_the_smallest_of_the_probes_and_says_so,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_probe_in_eight_is_passed_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_preview_takes_the_same_rank_and_writes_nothing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_of_a_busy_machine_is_not_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_without_samples_is_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
