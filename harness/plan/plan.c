@@ -144,8 +144,9 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	/* A dependent chase reckons with the last level's end as the probe found it, since the probe timed that
 	   very chase: on the Emerald Rapids guest it read 130-141 ns from 22 to 76 MiB, flat, no L3 hits left
 	   to fall off, where streams still hit up to 256 MiB. Sized as those, its DRAM points read 148-160 ns
-	   (more TLB misses, by my reading) and their warm-up, a chase through the whole buffer, takes 1.3 s at
-	   512 MiB: --quick with a busy loop on each vCPU took 71-73 s of its 60. */
+	   (more TLB misses, by my reading) and cost far more, as its warm-up chases through the whole buffer
+	   (kern.h KF_RESUMABLE): `run --kernels chase.plain` of one DRAM point took 2.7 s at 512 MiB, 1.0 s at
+	   128 MiB, and --quick with a busy loop on each vCPU took 71-73 s of its 60. */
 	int streams = !v || v->access != KA_LATENCY;
 	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
 	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
