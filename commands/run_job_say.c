@@ -145,16 +145,14 @@ void run_job_say_probe_ahead(const struct run_job *j, const struct topo *t)
 	char sizes[256];
 
 	if (!j->history.n) {
+		const char *none = j->history.why[0] ? "no level history read: "
+						     : "no level probe of this machine in the last day in ";
 		fprintf(stderr,
 			"pmucheck run: planned on the cache sizes hwloc reports (%s%s); a run first measures "
-			"where each level ends (a pointer chase) and plans again from that, never larger: "
-			"its "
-			"points' levels, and a sweep's sizes, may differ (--reported-levels keeps these, "
-			"--levels-from DIR takes an earlier run's)\n",
-			j->history.why[0] ? "no level history read: "
-					  : "no level probe of this machine in the last "
-					    "day in ",
-			j->history.why[0] ? j->history.why : j->history.path);
+			"where each level ends (a pointer chase) and plans again from that, never "
+			"larger: its points' levels, and a sweep's sizes, may differ (--reported-levels "
+			"keeps these, --levels-from DIR takes an earlier run's)\n",
+			none, j->history.why[0] ? j->history.why : j->history.path);
 		return;
 	}
 	short_levels(t, sizes, sizeof sizes);
