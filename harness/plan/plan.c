@@ -2,10 +2,10 @@
  *
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
- * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least, and where the
- * probe found it shorter, the reported one up to DRAM_REPORTED_LLC_CAP) split among the threads, and at 4x
- * and 8x each thread's largest share of any level, so no cache can hold them: of the part of a point a cache
- * keeps (cached_scale: a non-temporal kernel's read arrays). */
+ * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least; for all but a
+ * pointer chase, where the probe found it shorter, the reported one up to DRAM_REPORTED_LLC_CAP) split among
+ * the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold them: of the
+ * part of a point a cache keeps (dram_sizing: a non-temporal kernel's read arrays). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,14 +116,27 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 	return 0;
 }
 
-/* A variant's working set over the part of it a cache keeps, the lines a call reads (kern_volumes lines_read,
-   stores' write-allocate reads included): a non-temporal store's array never enters the cache, so an
-   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set 4x the
-   LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the Emerald Rapids guest
-   (DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a read of the same
-   size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3. 1 where every line is
-   read, or none is (store.nt: nothing is cached). */
-static double cached_scale(const struct kern_family *f, const struct kern_variant *v)
+/* What sizes a variant's DRAM points, from its descriptor's volumes of one call (kern.h). */
+struct dram_sizing {
+	/* The working set over the part of it a cache keeps, the lines a call reads (lines_read, stores'
+	   write-allocate reads included): a non-temporal store's array never enters the cache, so an
+	   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set
+	   4x the LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the
+	   Emerald Rapids guest (DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a
+	   read of the same size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3.
+	   1 where every line is read, or none is (store.nt: nothing is cached). */
+	double cached;
+	/* Dependent loads (chase_accesses), which reckon with the last level's end as the probe found it,
+	   since the probe timed that very chase: on the Emerald Rapids guest it read 130-141 ns from 22 to
+	   76 MiB, flat, no L3 hits left to fall off, where streams still hit up to 256 MiB. Sized as those,
+	   its DRAM points read 148-160 ns (more TLB misses, by my reading) and cost far more, as a chase's
+	   warm-up goes through the whole buffer (kern.h KF_RESUMABLE): `run --kernels chase.plain` of one
+	   DRAM point took 2.7 s at 512 MiB, 1.0 s at 128 MiB, and --quick with a busy loop on each vCPU
+	   took 71-73 s of its 60. The chase with multiplies too, whose access is no latency row's. */
+	int chases;
+};
+
+static struct dram_sizing dram_sizing(const struct kern_family *f, const struct kern_variant *v)
 {
 	struct kern_params kp = {.bytes = (uint64_t)f->granule * KERN_LINE, .reps = 1, .arg = 0};
 	struct kern_volumes vol = {0};
@@ -131,23 +144,18 @@ static double cached_scale(const struct kern_family *f, const struct kern_varian
 
 	f->volumes(v, &kp, &vol);
 	read = (double)vol.lines_read * KERN_LINE;
-	return read > 0 && read < whole ? whole / read : 1;
+	return (struct dram_sizing){read > 0 && read < whole ? whole / read : 1, vol.chase_accesses > 0};
 }
 
-/* Working sets per thread for `threads` threads of variant v of family f (NULL: a variant that reads
-   every line and streams): the cache sweep (or the user's sizes). The DRAM points are cached_scale times as
-   large, so that the part of them a cache keeps passes the caches. */
-static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads,
-		       const struct kern_family *f, const struct kern_variant *v, uint64_t *out)
+/* A variant that reads every line and streams (note_levels_without_point's sweep of all variants). */
+static const struct dram_sizing streams_every_line = {1, 0};
+
+/* Working sets per thread for `threads` threads of a variant sized by ds: the cache sweep (or the user's
+   sizes). The DRAM points are ds.cached times as large, so that the part of them a cache keeps passes the
+   caches. */
+static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int threads, struct dram_sizing ds,
+		       uint64_t *out)
 {
-	double cached = f ? cached_scale(f, v) : 1;
-	/* A dependent chase reckons with the last level's end as the probe found it, since the probe timed that
-	   very chase: on the Emerald Rapids guest it read 130-141 ns from 22 to 76 MiB, flat, no L3 hits left
-	   to fall off, where streams still hit up to 256 MiB. Sized as those, its DRAM points read 148-160 ns
-	   (more TLB misses, by my reading) and cost far more, as its warm-up chases through the whole buffer
-	   (kern.h KF_RESUMABLE): `run --kernels chase.plain` of one DRAM point took 2.7 s at 512 MiB, 1.0 s at
-	   128 MiB, and --quick with a busy loop on each vCPU took 71-73 s of its 60. */
-	int streams = !v || v->access != KA_LATENCY;
 	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
 	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
 	const double *dm = o->quick ? dram_mults_quick : dram_mults_full;
@@ -187,10 +195,11 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	   L3 four times over split among them gave 2 MiB, an L3 point) */
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
-	if (streams && llc < reported && llc < DRAM_REPORTED_LLC_CAP)
+	if (!ds.chases && llc < reported && llc < DRAM_REPORTED_LLC_CAP)
 		llc = reported < DRAM_REPORTED_LLC_CAP ? reported : DRAM_REPORTED_LLC_CAP;
 	for (int i = 0; i < ndm; i++)
-		out[n++] = (uint64_t)(cached * fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]));
+		out[n++] = (uint64_t)(ds.cached *
+				      fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]));
 	return n;
 }
 
@@ -278,7 +287,7 @@ static int variant_sizes(const struct gen *g, const struct kern_family *f, const
 			 const struct kern_policy *pol, int threads, uint64_t *out)
 {
 	uint64_t all[PLAN_MAX_SIZES];
-	int n = sweep_sizes(g->o, g->t, threads, f, v, all), m = 0;
+	int n = sweep_sizes(g->o, g->t, threads, dram_sizing(f, v), all), m = 0;
 	enum level last = LEVEL_NONE;
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
@@ -423,7 +432,7 @@ static void note_levels_without_point(const struct gen *g)
 
 		if (!sweeps_levels(g, threads))
 			continue;
-		n = sweep_sizes(g->o, g->t, threads, NULL, NULL, all);
+		n = sweep_sizes(g->o, g->t, threads, streams_every_line, all);
 		for (int i = 0; i < n; i++)
 			if (!plan_on_boundary(g->t, all[i], threads))
 				seen |= LEVEL_BIT(plan_level(g->t, all[i], threads));

@@ -175,6 +175,9 @@ static void test_dram_points_reckon_with_the_reported_llc(void **state)
 	/* the chase, which the level probe timed itself, reckons with the probe's end: here the floor */
 	assert_int_equal(dram_point("chase.plain", 300ull << 20, 8u << 20, 1), 128ull << 20);
 	assert_int_equal(dram_point("chase.plain", 300ull << 20, 64u << 20, 1), 256ull << 20);
+	/* and with multiplies, whose access is no latency row's: its loads are the chase's */
+	assert_int_equal(dram_point("chase.dep", 300ull << 20, 8u << 20, 1), 128ull << 20);
+	assert_int_equal(dram_point("chase.indep", 300ull << 20, 8u << 20, 1), 128ull << 20);
 	/* a measured end above the cap stays */
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 200ull << 20, 1), 800ull << 20);
 }
