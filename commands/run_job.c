@@ -428,6 +428,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (r)
 		return r;
 	j->mf.without_point = run_job_say_levels_without_point(j);
+	run_job_say_short_of_dram(j);
 	r = experiments_json(rc, j, &config, &preset, &counters, e);
 	if (r)
 		return r;
@@ -556,6 +557,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		r = plan_all(t, j, e);
 		if (!r)
 			json_decref(run_job_say_levels_without_point(j));
+		if (!r)
+			run_job_say_short_of_dram(j);
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
 		if (!r && rc->json)

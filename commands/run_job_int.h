@@ -69,6 +69,7 @@ void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int le
 void run_job_say_probe_ahead(const struct run_job *j, const struct topo *t);
 void run_job_say_skipped(const struct run_job *j, const struct topo *t);
 json_t *run_job_say_levels_without_point(const struct run_job *j);
+void run_job_say_short_of_dram(const struct run_job *j);
 void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t);
 void run_job_say_speed(const struct run_job *j);
 void run_job_say_cpu_limit(const struct run_job *j, int after, int threads);

@@ -214,6 +214,36 @@ json_t *run_job_say_levels_without_point(const struct run_job *j)
 	return all;
 }
 
+/* Points of --sizes the plan calls DRAM below the sweep's smallest DRAM point of their kernel (plan_point
+   dram_from): a shared last-level cache may serve part of such a stream, which makes its DRAM figure faster
+   than the memory, the one thing issue 14 forbids a figure. Said, with one of them, not refused: a user may
+   want that size. */
+void run_job_say_short_of_dram(const struct run_job *j)
+{
+	const struct plan_point *first = NULL;
+	int n = 0;
+
+	for (int i = 0; i < j->nxs; i++)
+		for (int k = 0; k < j->xs[i].plan.npoints; k++)
+			if (j->xs[i].plan.points[k].dram_from) {
+				first = first ? first : &j->xs[i].plan.points[k];
+				n++;
+			}
+	if (!n)
+		return;
+	fprintf(stderr,
+		"pmucheck run: %d point%s of --sizes that the plan calls DRAM lie%s below the smallest DRAM "
+		"point the sweep would give %s kernel (%s at %.0f MiB a thread with %d thread%s: from %.0f "
+		"MiB, "
+		"4x the last-level cache as the sweep reckons it, for a stream no less than the reported one "
+		"up to %llu MiB): a shared last-level cache may serve a part of such a stream, and its DRAM "
+		"figure be faster than the memory\n",
+		n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "its" : "their", first->var->name,
+		(double)(first->bytes * first->fam->arrays) / (1 << 20), first->threads,
+		first->threads == 1 ? "" : "s", (double)first->dram_from / (1 << 20),
+		(unsigned long long)(PLAN_DRAM_REPORTED_LLC_CAP >> 20));
+}
+
 /* --cpus naming cores of another kind than the first CPU's, or with other caches: every thread's points are
    sized from the first CPU's caches (plan.h), so on those a point labelled L2 may run from L3 (a hybrid CPU's
    E-cores share a larger L2 four ways) or one labelled L3 from L2. The default CPUs leave such cores out; a

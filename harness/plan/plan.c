@@ -3,7 +3,7 @@
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
  * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least; for all but a
- * pointer chase, where the probe found it shorter, the reported one up to DRAM_REPORTED_LLC_CAP) split among
+ * pointer chase, where the probe found it shorter, the reported one up to PLAN_DRAM_REPORTED_LLC_CAP) split among
  * the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold them: of the
  * part of a point a cache keeps (dram_sizing: a non-temporal kernel's read arrays). */
 #include <math.h>
@@ -32,17 +32,6 @@ static const double dram_mults_quick[] = {4};
    them at 128 MiB and more, STREAM's rule (4x the caches) for such an L3; 64 MiB cost the preset tests
    13 s more. */
 #define DRAM_LLC_FLOOR (32ull << 20)
-/* Nor less than the reported last-level cache, up to this much, however short the probe found it: an
-   Emerald Rapids guest told of the host's 300 MiB L3, its end measured at 8-16 MiB (a chase DRAM-like
-   from 16 MiB), read per thread with load.avx at 64 MiB 26.5 GB/s (its L3 points 26-28), at 128 MiB and
-   more 16.6-17.6 with one thread; with two, 128 MiB in all read 13.5 per thread, 256 MiB 15.8 (triad.avx
-   1.38x and 1.18x its speed at 2 GiB), 512 MiB to 2 GiB 11.3-11.8 (triad 12.7-13.0). So 4x this, 512
-   MiB, is the first DRAM point that such an L3 no longer serves in part. Not all of a large reported
-   L3: a guest may be told of one it does not have (a Zen 5 guest of 508 MiB, a socket's sixteen 32 MiB
-   L3s as one), and 4x 300 MiB would take about 0.9 s a DRAM point there (a warm-up and three repetitions
-   of three passes at 17 GB/s). A machine whose probe finds the whole of a larger L3 (a quiet host)
-   reckons with all of it. */
-#define DRAM_REPORTED_LLC_CAP (128ull << 20)
 
 enum level plan_level(const struct topo *t, uint64_t working_set, int threads)
 {
@@ -122,7 +111,7 @@ struct dram_sizing {
 	   write-allocate reads included): a non-temporal store's array never enters the cache, so an
 	   nt-copy keeps half its working set there and an nt-triad two thirds. With the whole working set
 	   4x the LLC, the read arrays alone were not: 2-thread DRAM points of 64 MiB a thread on the
-	   Emerald Rapids guest (DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a
+	   Emerald Rapids guest (PLAN_DRAM_REPORTED_LLC_CAP) read nt-copy at 57 GB/s and nt-triad at 61, where a
 	   read of the same size read 29.7 and non-temporal stores 37.6: the read arrays came from the L3.
 	   1 where every line is read, or none is (store.nt: nothing is cached). */
 	double cached;
@@ -150,6 +139,13 @@ static struct dram_sizing dram_sizing(const struct kern_family *f, const struct 
 /* A variant that reads every line and streams (note_levels_without_point's sweep of all variants). */
 static const struct dram_sizing streams_every_line = {1, 0};
 
+/* The multiples of the LLC the DRAM points are at, ascending, in *dm; how many. */
+static int dram_mults(const struct plan_opts *o, const double **dm)
+{
+	*dm = o->quick ? dram_mults_quick : dram_mults_full;
+	return o->quick ? 1 : 2;
+}
+
 /* Working sets per thread for `threads` threads of a variant sized by ds: the cache sweep (or the user's
    sizes). The DRAM points are ds.cached times as large, so that the part of them a cache keeps passes the
    caches. */
@@ -158,8 +154,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 {
 	const double *fr = o->quick ? level_fracs_quick : level_fracs_full;
 	int nfr = o->quick ? 1 : (int)(sizeof level_fracs_full / sizeof *level_fracs_full);
-	const double *dm = o->quick ? dram_mults_quick : dram_mults_full;
-	int ndm = o->quick ? 1 : 2, n = 0;
+	const double *dm;
+	int ndm = dram_mults(o, &dm), n = 0;
 	/* the measured size where the probe found it smaller: a guest may be told of a 508 MiB L3 (seen on
 	   a Zen 5 KVM guest) and would otherwise sweep DRAM at 2 and 4 GiB per thread */
 	uint64_t llc = t->ncaches ? topo_cache_share(t, t->ncaches, 1) : DRAM_LLC_FLOOR, largest = 0;
@@ -195,8 +191,8 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	   L3 four times over split among them gave 2 MiB, an L3 point) */
 	if (llc < DRAM_LLC_FLOOR)
 		llc = DRAM_LLC_FLOOR;
-	if (!ds.chases && llc < reported && llc < DRAM_REPORTED_LLC_CAP)
-		llc = reported < DRAM_REPORTED_LLC_CAP ? reported : DRAM_REPORTED_LLC_CAP;
+	if (!ds.chases && llc < reported && llc < PLAN_DRAM_REPORTED_LLC_CAP)
+		llc = reported < PLAN_DRAM_REPORTED_LLC_CAP ? reported : PLAN_DRAM_REPORTED_LLC_CAP;
 	for (int i = 0; i < ndm; i++)
 		out[n++] = (uint64_t)(ds.cached *
 				      fmax(llc * dm[i] / (double)threads, (double)largest * dm[i]));
@@ -218,13 +214,31 @@ struct gen {
 	int args_taken; /* a variant of the plan took --args */
 };
 
+/* With --sizes, the working set per thread of the sweep's smallest DRAM point of a variant sized by ds at
+   `threads` threads (plan_point.dram_from); 0 for a chase, whose DRAM the level probe found with its own
+   loads, and without --sizes. */
+static uint64_t dram_from(const struct gen *g, struct dram_sizing ds, int threads)
+{
+	struct plan_opts sweep = *g->o;
+	uint64_t all[PLAN_MAX_SIZES];
+	const double *dm;
+	int n;
+
+	if (!g->o->nsizes || ds.chases)
+		return 0;
+	sweep.nsizes = 0;
+	n = sweep_sizes(&sweep, g->t, threads, ds, all);
+	return all[n - dram_mults(&sweep, &dm)];
+}
+
 static int add_point(struct gen *g, const struct kern_family *f, const struct kern_variant *v,
-		     uint64_t working_set, uint64_t arg, int threads)
+		     uint64_t working_set, uint64_t arg, int threads, uint64_t from)
 {
 	struct plan_point *pt;
 	uint64_t bytes = round_bytes(working_set, f);
 	enum level level = plan_level(g->t, bytes * f->arrays, threads);
 	int boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
+	int short_of_dram = level == LEVEL_DRAM && !boundary && bytes * f->arrays < from;
 
 	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;
@@ -257,6 +271,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			pt->pf = pf;
 			pt->level = level;
 			pt->boundary = boundary;
+			pt->dram_from = short_of_dram ? from : 0;
 		}
 	return 0;
 }
@@ -330,10 +345,12 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 	for (int ti = 0; ti < g->o->nthreads; ti++) {
 		int threads = g->o->threads[ti];
 		int nsizes;
+		uint64_t from;
 
 		if (threads > 1 && pol->single_thread && !g->o->explicit_kernels)
 			continue;
 		nsizes = variant_sizes(g, f, v, pol, threads, sizes);
+		from = dram_from(g, dram_sizing(f, v), threads);
 		for (int s = 0; s < nsizes; s++)
 			for (int a = 0; a < nargs; a++) {
 				int rc;
@@ -343,7 +360,7 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 						       "(0..%llu)",
 						       f->arg_name, (unsigned long long)args[a], v->name,
 						       (unsigned long long)f->arg_max);
-				rc = add_point(g, f, v, sizes[s], args[a], threads);
+				rc = add_point(g, f, v, sizes[s], args[a], threads, from);
 				if (rc)
 					return rc;
 			}

@@ -37,6 +37,19 @@ struct plan_opts {
 	unsigned level_mask;  /* LEVEL_BIT(l) | ...: keep only points of these levels; 0 = all */
 };
 
+/* The DRAM points of a kernel that streams reckon with no less than the reported last-level cache, up to
+   this much, however short the probe found it (plan.c, DRAM_LLC_FLOOR beside it): an Emerald Rapids
+   guest told of the host's 300 MiB L3, its end measured at 8-16 MiB (a chase DRAM-like from 16 MiB),
+   read per thread with load.avx at 64 MiB 26.5 GB/s (its L3 points 26-28), at 128 MiB and
+   more 16.6-17.6 with one thread; with two, 128 MiB in all read 13.5 per thread, 256 MiB 15.8 (triad.avx
+   1.38x and 1.18x its speed at 2 GiB), 512 MiB to 2 GiB 11.3-11.8 (triad 12.7-13.0). So 4x this, 512
+   MiB, is the first DRAM point that such an L3 no longer serves in part. Not all of a large reported
+   L3: a guest may be told of one it does not have (a Zen 5 guest of 508 MiB, a socket's sixteen 32 MiB
+   L3s as one), and 4x 300 MiB would take about 0.9 s a DRAM point there (a warm-up and three repetitions
+   of three passes at 17 GB/s). A machine whose probe finds the whole of a larger L3 (a quiet host)
+   reckons with all of it. */
+#define PLAN_DRAM_REPORTED_LLC_CAP (128ull << 20)
+
 struct plan_point {
 	const struct kern_family *fam;
 	const struct kern_variant *var;
@@ -47,7 +60,11 @@ struct plan_point {
 	int pf;           /* index into opts.pf_states */
 	enum level level; /* plan_level: the measured cache sizes where the level probe found them */
 	int boundary;     /* plan_on_boundary: in no level for the analysis nor the summary */
-	int order;        /* position before grouping */
+	/* A point of --sizes the plan calls DRAM, of a kernel that streams, below the sweep's smallest DRAM
+	   point of it (its working set per thread; 0: not such a point): a last-level cache may serve a
+	   part of it (plan.c DRAM_REPORTED_LLC_CAP), which the run says. */
+	uint64_t dram_from;
+	int order; /* position before grouping */
 };
 
 struct plan {

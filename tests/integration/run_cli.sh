@@ -175,6 +175,16 @@ CASES
 "$PMUCHECK" run --quick --dry-run --kernels load.gpr --threads 1 --levels-from "$TMP/first" >"$TMP/plan" 2>&1
 check "--levels-from plans the L3 point inside the L3 that run had (--quick: at half of it)" \
 	grep -q " $((l3 / 2)) B/array  L3 " "$TMP/plan"
+# A stream of --sizes that the plan calls DRAM below the sweep's smallest DRAM point (4x an LLC of 32 MiB
+# at least, and of the reported one up to 128 MiB: 128 MiB or more) is said, with one of them; above it, or
+# a chase, whose DRAM the level probe found with its own loads, is not.
+"$PMUCHECK" run --dry-run --kernels load.gpr,chase.plain --threads 1 --sizes 64M,1G --levels-from "$TMP/first" \
+	>/dev/null 2>"$TMP/short.err"
+check "run --sizes: a stream's DRAM point below the sweep's smallest is said, its chase and 1G are not" \
+	grep -q "^pmucheck run: 1 point of --sizes that the plan calls DRAM lies below the smallest DRAM point the sweep would give its kernel (load.gpr at 64 MiB a thread with 1 thread: from [0-9]* MiB" "$TMP/short.err"
+"$PMUCHECK" run --dry-run --kernels load.gpr --threads 1 --sizes 1G --levels-from "$TMP/first" >/dev/null \
+	2>"$TMP/long.err"
+check "run --sizes 1G: nothing said" bash -c "! grep -q 'calls DRAM' '$TMP/long.err'"
 if "$PMUCHECK" run --levels-from "$TMP/first" --kernels load.gpr --sizes 16k --threads 1 --reps 3 --no-progress \
 	--out "$TMP/second" >"$TMP/out" 2>&1; then
 	check "a run --levels-from records those sizes and whose they were, and says so" python3 - "$TMP" "$l3" <<'PY'

@@ -206,6 +206,63 @@ static void test_an_nt_points_read_arrays_alone_pass_the_llc(void **state)
 	assert_int_equal(dram_point("store.sse", llc, 0, 1), 4 * llc);
 }
 
+/* A point of --sizes that the plan calls DRAM, of a stream below the sweep's smallest DRAM point of it, carries
+   that point's size (dram_from), which the run says; a chase's, one at or above it, one without --sizes,
+   and a cache level's point carry none. An L3 of 300 MiB measured at 8 MiB: a stream's sweep starts at
+   512 MiB, an nt-copy's at 1 GiB a thread. */
+static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **state)
+{
+	struct topo_cache l2 = topo.caches[1], l3 = topo.caches[2];
+	static const struct {
+		const char *kernel;
+		uint64_t size, from;
+	} cases[] = {
+		{"load.gpr", 64u << 20, 512u << 20},
+		{"load.gpr", 512u << 20, 0},
+		{"load.gpr", 4u << 20, 0},
+		{"chase.plain", 64u << 20, 0},
+		{"copy.sse.nt", 512u << 20, 1u << 30},
+	};
+
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	topo.caches[1].size = 1u << 20;
+	topo.caches[1].npus = 1;
+	topo.caches[1].measured = 0;
+	topo.caches[2].size = 300u << 20;
+	topo.caches[2].npus = 2;
+	topo.caches[2].measured = 8u << 20;
+	topo.caches[2].inclusion = LEVEL_INCLUSIVE;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		struct plan_opts o = {0};
+		struct plan p;
+		int rc;
+		o.kernels = cases[c].kernel;
+		o.threads[o.nthreads++] = 1;
+		o.sizes[o.nsizes++] = cases[c].size;
+		rc = check(&o, &p);
+		if (rc) {
+			topo.caches[1] = l2;
+			topo.caches[2] = l3;
+			fail_msg("%s at %llu bytes: no plan", cases[c].kernel,
+				 (unsigned long long)cases[c].size);
+		}
+		for (int i = 0; i < p.npoints; i++)
+			if (p.points[i].dram_from != cases[c].from) {
+				topo.caches[1] = l2;
+				topo.caches[2] = l3;
+				fail_msg("%s at %llu bytes: dram_from %llu, want %llu", cases[c].kernel,
+					 (unsigned long long)cases[c].size,
+					 (unsigned long long)p.points[i].dram_from,
+					 (unsigned long long)cases[c].from);
+			}
+		plan_free(&p);
+	}
+	topo.caches[1] = l2;
+	topo.caches[2] = l3;
+}
+
 /* A level too close to the one below for the 2x rule (a measured L3 of 2.4x L2) still gets a point, inside
    the margins the analysis keeps (more than 1.5x the level below, less than 3/4 of its own share). */
 static void test_a_narrow_level_still_gets_a_point(void **state)
@@ -577,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_dram_points_pass_the_levels_below_the_llc),
 		cmocka_unit_test(test_dram_points_reckon_with_the_reported_llc),
 		cmocka_unit_test(test_an_nt_points_read_arrays_alone_pass_the_llc),
+		cmocka_unit_test(test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
 		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
