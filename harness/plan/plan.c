@@ -3,9 +3,9 @@
  * Sizes: several points inside each cache level and none at a boundary. Level k holds working sets up to
  * its per-thread share S_k; the sweep puts points at fractions of S_k that stay clear of S_{k-1} below and
  * S_k above, and DRAM points at 4x and 8x the whole last-level cache (DRAM_LLC_FLOOR at least; for all but a
- * pointer chase, where the probe found it shorter, the reported one up to PLAN_DRAM_REPORTED_LLC_CAP) split among
- * the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold them: of the
- * part of a point a cache keeps (dram_sizing: a non-temporal kernel's read arrays). */
+ * pointer chase, where the probe found it shorter, the reported one up to PLAN_DRAM_REPORTED_LLC_CAP)
+ * split among the threads, and at 4x and 8x each thread's largest share of any level, so no cache can hold
+ * them: of the part of a point a cache keeps (dram_sizing: a non-temporal kernel's read arrays). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

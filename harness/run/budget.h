@@ -77,10 +77,10 @@ double budget_share(double budget_s, double elapsed_s, double weight_left, doubl
 /* The floors so far, per thread, each with its point's level (enum level), from which those of the points
    left are reckoned (floors_left_s above): each at the median floor of its own level's last BUDGET_RECENT
    points. One median of all levels left the DRAM points out wherever they were fewer than half of the
-   recent points: --quick has one in four, and once their streams were sized past a 128 MiB L3 (plan.c
-   DRAM_REPORTED_LLC_CAP) their 58 points took 12.9 s of the 18.5 s of timed calls of a --quick run with a
-   busy loop on each vCPU of the Emerald Rapids guest, which took 66-73 s of its 60, the earlier points
-   having spent the slack that those floors then lacked. */
+   recent points: --quick has one in four, and once their streams were sized past a 128 MiB L3
+   (PLAN_DRAM_REPORTED_LLC_CAP, plan.h) their 58 points took 12.9 s of the 18.5 s of timed calls of a
+   --quick run with a busy loop on each vCPU of the Emerald Rapids guest, which took 66-73 s of its 60,
+   the earlier points having spent the slack that those floors then lacked. */
 struct budget_floors {
 	double *s;  /* per thread, in the order measured */
 	int *level; /* each one's */

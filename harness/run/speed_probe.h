@@ -41,8 +41,9 @@
    a last-level cache of 32 MiB at least), so no cache holds it; three calls of a pass each, about 12 ms per
    DRAM point at 30 GB/s. Behind a larger shared L3, whose reported size the DRAM points reckon with up to
    128 MiB, part of it may come from that L3 (an Emerald Rapids guest's 300 MiB: one thread read 128 MiB at
-   up to 1.05x its speed at 1 GiB, two threads 1.15x, a triad 1.38x), and the probe moves with the L3's other tenants too;
-   as large as those points, 512 MiB, it would take 50 ms a DRAM point, 3 s of a --quick run. */
+   up to 1.05x its speed at 1 GiB, two threads 1.15x, a triad 1.38x), and the probe moves with the L3's
+   other tenants too; as large as those points, 512 MiB, it would take 50 ms a DRAM point, 3 s of a --quick
+   run. */
 #define MEMORY_PROBE_BYTES (128ull << 20)
 
 struct speed_probe {
