@@ -233,11 +233,10 @@ void run_job_say_short_of_dram(const struct run_job *j)
 		return;
 	fprintf(stderr,
 		"pmucheck run: %d point%s of --sizes that the plan calls DRAM lie%s below the smallest DRAM "
-		"point the sweep would give %s kernel (%s at %.0f MiB a thread with %d thread%s: from %.0f "
-		"MiB, "
-		"4x the last-level cache as the sweep reckons it, for a stream no less than the reported one "
-		"up to %llu MiB): a shared last-level cache may serve a part of such a stream, and its DRAM "
-		"figure be faster than the memory\n",
+		"point the sweep would give %s kernel (%s at %.0f MiB a thread with %d thread%s: from "
+		"%.0f MiB, 4x the last-level cache as the sweep reckons it, for a stream no less than the "
+		"reported one up to %llu MiB): a shared last-level cache may serve a part of such a stream, "
+		"and its DRAM figure be faster than the memory\n",
 		n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "its" : "their", first->var->name,
 		(double)(first->bytes * first->fam->arrays) / (1 << 20), first->threads,
 		first->threads == 1 ? "" : "s", (double)first->dram_from / (1 << 20),
