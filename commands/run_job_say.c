@@ -86,19 +86,10 @@ static json_t *experiment_plan_json(const struct experiment *x, int first)
    else null. */
 static json_t *history_json(const struct run_job *j, const struct topo *t, int level_probe)
 {
-	json_t *measured;
-
 	if (!level_probe || !j->history.n)
 		return json_null();
-	measured = json_object();
-	for (int l = 0; l < t->ncaches; l++) {
-		char name[8];
-		snprintf(name, sizeof name, "L%d", l + 1);
-		if (t->caches[l].measured)
-			json_object_set_new(measured, name, json_integer((json_int_t)t->caches[l].measured));
-	}
 	return json_pack("{s:s, s:i, s:o}", "file", j->history.path, "probes", j->history.n, "measured",
-			 measured);
+			 topo_measured_json(t));
 }
 
 /* --dry-run --json: the facts run_job_say_plan and run_job_say_skipped give, as one object (docs/results-format.md). */
