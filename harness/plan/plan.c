@@ -298,11 +298,11 @@ static int variant_args(const struct plan_opts *o, const struct kern_policy *pol
 }
 
 /* The sizes a variant is measured at by its policy (enum kern_sweep). */
-static int variant_sizes(const struct gen *g, const struct kern_family *f, const struct kern_variant *v,
-			 const struct kern_policy *pol, int threads, uint64_t *out)
+static int variant_sizes(const struct gen *g, struct dram_sizing ds, const struct kern_policy *pol,
+			 int threads, uint64_t *out)
 {
 	uint64_t all[PLAN_MAX_SIZES];
-	int n = sweep_sizes(g->o, g->t, threads, dram_sizing(f, v), all), m = 0;
+	int n = sweep_sizes(g->o, g->t, threads, ds, all), m = 0;
 	enum level last = LEVEL_NONE;
 
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
@@ -337,6 +337,7 @@ static int variant_sizes(const struct gen *g, const struct kern_family *f, const
 static int add_variant(struct gen *g, const struct kern_family *f, const struct kern_variant *v)
 {
 	const struct kern_policy *pol = kern_policy(f, v);
+	struct dram_sizing ds = dram_sizing(f, v);
 	uint64_t args[PLAN_MAX_ARGS], sizes[PLAN_MAX_SIZES];
 	int nargs = variant_args(g->o, pol, args);
 
@@ -349,8 +350,8 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 
 		if (threads > 1 && pol->single_thread && !g->o->explicit_kernels)
 			continue;
-		nsizes = variant_sizes(g, f, v, pol, threads, sizes);
-		from = dram_from(g, dram_sizing(f, v), threads);
+		nsizes = variant_sizes(g, ds, pol, threads, sizes);
+		from = dram_from(g, ds, threads);
 		for (int s = 0; s < nsizes; s++)
 			for (int a = 0; a < nargs; a++) {
 				int rc;
