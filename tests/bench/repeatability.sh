@@ -50,6 +50,9 @@ def probes_moved(d1, d2):
                      for key, name in PROBES if a.get(key) and b.get(key) and a[key].get("gbps_median"))
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
 worst, bad, rows, own = {}, 0, 0, 0
+# Figures, and those over their limit, of rows both runs call ok against rows either run marks: the marks
+# are worth what they predict, so a marked row should disagree more often than an ok one.
+by_mark = {True: [0, 0], False: [0, 0]}
 for key in sorted(set(a) | set(b)):
     level, access = key
     if level not in LIMIT:
@@ -70,6 +73,9 @@ for key in sorted(set(a) | set(b)):
         over = d > limit
         bad += over
         rows += 1
+        both_ok = a[key]["quality"].startswith("ok") and b[key]["quality"].startswith("ok")
+        by_mark[both_ok][0] += 1
+        by_mark[both_ok][1] += over
         if level in ("L1", "L2") and not access.startswith("nt-") and f.startswith("bytes_per_cycle"):
             own = max(own, d)
         cells.append("%s %+.1f%%%s" % (f, 100 * (float(y) - float(x)) / float(x), " (over)" if over else ""))
@@ -85,6 +91,8 @@ print("# run 1: %s\n# run 2: %s" % (quality(sys.argv[1]), quality(sys.argv[2])))
 # The figures can agree no better than the machine under them: a probe's median that moved by more than a
 # figure's limit moved the figures that hang on it (the all-thread memory probe the all-thread DRAM rows).
 print("# the probes' medians, run 2 against run 1: %s" % probes_moved(sys.argv[1], sys.argv[2]))
+print("# of rows both runs call ok, %d of %d figures over their limit; of rows either run marks, %d of %d"
+      % (by_mark[True][1], by_mark[True][0], by_mark[False][1], by_mark[False][0]))
 print("# %d of %d figures over their limit" % (bad, rows))
 sys.exit(0 if bad == 0 else 3)
 PY
