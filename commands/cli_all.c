@@ -53,6 +53,8 @@ static int cmd_all(int argc, char **argv)
 	topo_free(&t);
 	if (r)
 		return cli_fail("all", r, &e);
+	if (rc.dry_run) /* the plan is all a dry run gives: nothing was measured to analyze */
+		return 0;
 	r = analyze_dir(rc.dir, &sum, &e);
 	if (r)
 		return cli_fail("analyze", r, &e);

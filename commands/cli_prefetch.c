@@ -139,10 +139,12 @@ static int cmd_prefetch(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"cpus", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {0}};
+	static const struct cli_list lists[] = {{'c', "--cpus"}};
 	static int cpus[PF_MAX_CPUS];
 	const int *sel = NULL;
 	const char *action;
 	struct err e;
+	unsigned given = 0;
 	int c, n = 0, rc;
 
 	optind = 1;
@@ -154,14 +156,19 @@ static int cmd_prefetch(int argc, char **argv)
 		}
 		if (c != 'c')
 			return cli_fail("prefetch", cli_option_error(c, argv, SHORTOPTS, opts, &e), &e);
+		if (cli_list_given_twice(c, lists, 1, &given, &e))
+			return cli_fail("prefetch", E_USAGE, &e);
 		rc = parse_cpus(optarg, cpus, PF_MAX_CPUS, &n, &e);
 		if (rc)
 			return cli_fail("prefetch", rc, &e);
 		sel = cpus;
 	}
 	action = optind < argc ? argv[optind++] : "status";
-	if (argc - optind > (strcmp(action, "on") && strcmp(action, "off") ? 0 : 1))
-		return cli_fail("prefetch", err_set(&e, E_USAGE, "unexpected '%s'", argv[optind]), &e);
+	if (argc - optind > (strcmp(action, "on") && strcmp(action, "off") ? 0 : 1)) {
+		/* the first word past what the action takes: off and on take one list of names */
+		int extra = optind + (strcmp(action, "on") && strcmp(action, "off") ? 0 : 1);
+		return cli_fail("prefetch", err_set(&e, E_USAGE, "unexpected '%s'", argv[extra]), &e);
+	}
 	if (!strcmp(action, "status"))
 		rc = print_status(sel, n, &e);
 	else if (!strcmp(action, "off") || !strcmp(action, "on"))

@@ -257,10 +257,17 @@ int pf_parse_names_in(const struct pf_table *t, const char *list, uint64_t *bits
 		for (i = 0; i < t->nbits; i++)
 			if (strlen(t->bits[i].name) == len && !strncmp(p, t->bits[i].name, len))
 				break;
+		if (len == 3 && !strncmp(p, "all", 3))
+			return err_set(e, E_USAGE, "prefetcher 'all' stands alone, not in a list ('%s')",
+				       list);
 		if (i == t->nbits)
 			return unknown_name(t, p, len, e);
 		*bits |= 1ull << t->bits[i].bit;
 		p += len + (p[len] == ',');
+		/* a list that ends in its separator names an empty prefetcher, as one that begins with it does
+		   (unknown_name above): refused before any MSR is changed */
+		if (p[-1] == ',' && !*p)
+			return unknown_name(t, p, 0, e);
 	}
 	return 0;
 }

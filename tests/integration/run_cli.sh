@@ -56,6 +56,11 @@ check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --he
 # likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
+# A dry run of plain `pmucheck` (the `all` command) plans and stops: there is nothing to analyze.
+"$PMUCHECK" --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels >"$TMP/all_dry" 2>&1
+rc=$?
+check "pmucheck --dry-run (all) exits 0 after its plan, analyzing nothing (exit $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'B/array' '$TMP/all_dry' && ! grep -q 'analyze' '$TMP/all_dry'"
 # The most repetitions: 80 ms of calls, raised in proportion by a --time-budget longer than the default (a
 # shorter one leaves them: the budget's shares stop the points), never past 256; --reps wins, its last
 # value where it is given twice (README: an option of one value given twice takes the last).
