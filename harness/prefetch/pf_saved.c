@@ -39,22 +39,23 @@ static int in_list(int cpu, const int *list, int n)
 /* Puts back the saved values of the selected CPUs (table bits only) and drops them from s; the
    file then holds what is left, or goes. Every CPU is tried even after a failure, as pf_restore does:
    one offline CPU must not leave the others changed. The ones that fail stay saved, and the first
-   failure is returned. */
+   failure is returned. Newest first: the two hardware threads of a core share its prefetcher MSR (Intel's
+   disclosure of MSR 0x1A4: "If hyper-threading is enabled, both the threads share the same MSR"; AMD's
+   PPRs list MSR C000_0108 once per core), so a thread saved after its sibling changed the core saved the
+   changed value, and only the older entry, written last, leaves the core as it was before either. */
 static int restore_file(const char *path, struct pf_saved *s, const int *cpus, int ncpus, char *report,
 			size_t len, struct err *e)
 {
 	int kept = 0, done = 0, rc = 0;
+	int put[PF_MAX_CPUS] = {0}; /* put back, by entry */
 
-	for (int i = 0; i < s->n; i++) {
+	for (int i = s->n - 1; i >= 0; i--) {
 		struct err one;
 		uint64_t old;
 		int fd, one_rc;
 
-		if (!in_list(s->cpu[i], cpus, ncpus)) {
-			s->cpu[kept] = s->cpu[i];
-			s->val[kept++] = s->val[i];
+		if (!in_list(s->cpu[i], cpus, ncpus))
 			continue;
-		}
 		one_rc = msr_open(s->cpu[i], 1, &fd, &one);
 		if (!one_rc) {
 			one_rc = msr_update(fd, s->cpu[i], s->msr, s->mask, s->val[i] & s->mask, &old, &one);
@@ -63,10 +64,9 @@ static int restore_file(const char *path, struct pf_saved *s, const int *cpus, i
 		if (one_rc) {
 			if (!rc)
 				rc = err_set(e, one_rc, "%s", one.msg);
-			s->cpu[kept] = s->cpu[i];
-			s->val[kept++] = s->val[i];
 			continue;
 		}
+		put[i] = 1;
 		if (!done++)
 			appendf(report, len,
 				"restored MSR 0x%" PRIx32 " (bits 0x%" PRIx64 ") from %s, "
@@ -77,6 +77,11 @@ static int restore_file(const char *path, struct pf_saved *s, const int *cpus, i
 		if (done == 1)
 			pf_stop_at("recover-first");
 	}
+	for (int i = 0; i < s->n; i++)
+		if (!put[i]) {
+			s->cpu[kept] = s->cpu[i];
+			s->val[kept++] = s->val[i];
+		}
 	s->n = kept;
 	if (done) {
 		struct err we;

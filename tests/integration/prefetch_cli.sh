@@ -80,6 +80,24 @@ expect_status "a config naming an Intel layout for an AMD model: prefetch off re
 at_original && ok "and its MSRs are untouched" || notok "and its MSRs are untouched" "$(msr_values)"
 unset PMUCHECK_CONFIG_DIR
 
+# The two hardware threads of a core share its MSR (CPU 1's file is CPU 0's here): held changes through
+# each, in either order, are restored to the value before the first of them, not the one a sibling saved
+# after the other had changed the core.
+n=0
+for seq in "off --cpus 0;off" "off --cpus 0;on --cpus 1" "off l1-ip --cpus 1;off"; do
+	make_fake "$TMP/smt$((++n))" GenuineIntel:6:0x55 0x1a4 2 0000000000000000
+	ln -sf "$TMP/smt$n/0/msr" "$TMP/smt$n/1/msr"
+	msr_values >"$TMP/smt.orig"
+	IFS=';' read -r first second <<<"$seq"
+	# shellcheck disable=SC2086
+	"$PMUCHECK" prefetch $first >/dev/null 2>&1 && "$PMUCHECK" prefetch $second >/dev/null 2>&1 &&
+		"$PMUCHECK" prefetch restore >"$TMP/smt.out" 2>&1
+	if [ $? -eq 0 ] && msr_values | cmp -s - "$TMP/smt.orig" && [ ! -e "$TMP/smt$n/prefetch.held" ]; then
+		ok "SMT siblings sharing an MSR: prefetch $first, then $second, then restore: as before"
+	else notok "SMT siblings sharing an MSR: prefetch $first, then $second, then restore: as before" \
+		"$(msr_values | tr '\n' ' '; cat "$TMP/smt.out")"; fi
+done
+
 make_fake "$TMP/restore-none" AuthenticAMD:0x1a:0x02 0xc0000108 2
 "$PMUCHECK" prefetch restore >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q 'nothing to restore' "$TMP/out" && at_original; then

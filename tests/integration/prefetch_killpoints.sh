@@ -148,7 +148,8 @@ else
 fi
 
 # A restore from a state file killed half-way (a session's at the next start; a held change's by
-# prefetch restore): the next one restores the rest.
+# prefetch restore): the next one restores the rest. A file is restored newest entry first (SMT siblings
+# share an MSR: pf_saved.c restore_file), so the last CPU is the one put back at the stop.
 for cmd in status restore; do
 	fresh
 	if [ $cmd = status ]; then
@@ -162,7 +163,7 @@ for cmd in status restore; do
 	fi
 	name="prefetch $cmd stopped at recover-first, then SIGKILL"
 	if stop_at recover-first "$PMUCHECK" prefetch $cmd; then
-		at_stop "$name" "MSRs occ, files: $file"
+		at_stop "$name" "MSRs cco, files: $file"
 		end_with KILL
 		after "$name" "$PMUCHECK" prefetch $cmd
 	else notok "$name" "never stopped (status $status): $(cat "$TMP/err")"; fi
