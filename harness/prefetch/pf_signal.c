@@ -10,7 +10,13 @@
 #include "pf_signal.h"
 #include "pf_stop.h"
 
-static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT};
+/* Every signal whose default action ends the process (signal(7): Term or Core) and that can be caught:
+   a session that SIGPIPE (`pmucheck run | head`), SIGXCPU or SIGXFSZ (ulimit, a batch system's limits),
+   SIGUSR1 or SIGALRM (Slurm's --signal) ended left the prefetchers as the session had set them until the
+   next pmucheck start. The real-time signals are left alone (glibc takes some for itself). */
+static const int guarded[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGSEGV, SIGBUS,   SIGABRT, SIGPIPE,
+			      SIGALRM, SIGUSR1,   SIGUSR2, SIGXCPU, SIGXFSZ, SIGILL,   SIGFPE,  SIGTRAP,
+			      SIGSYS,  SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSTKFLT};
 #define NGUARDED (int)(sizeof guarded / sizeof guarded[0])
 
 static struct {
@@ -124,11 +130,12 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < NGUARDED; i++) /* one restore at a time, even if signals pile up */
 		sigaddset(&sa.sa_mask, guarded[i]);
-	/* A signal ignored on entry (nohup's SIGHUP, SIGINT of a background job) stays ignored: it
-	   does not end the process, so there is nothing to restore, and catching it would. */
+	/* Only a signal whose default action stands is caught: one ignored on entry (nohup's SIGHUP, SIGINT
+	   of a background job) does not end the process, so there is nothing to restore, and catching it
+	   would; one with a handler of its own (a library's) is that handler's to act on. */
 	for (int i = 0; i < NGUARDED; i++) {
 		sigaction(guarded[i], NULL, &previous[i]);
-		installed[i] = previous[i].sa_handler != SIG_IGN;
+		installed[i] = !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_DFL;
 		if (installed[i])
 			sigaction(guarded[i], &sa, NULL);
 	}

@@ -72,7 +72,9 @@ fi
 kill -TERM "$pid"; wait "$pid"
 
 # threads: the session writes on one thread while the handler runs on another.
-for sig in INT TERM HUP QUIT SEGV BUS ABRT TERM:threads; do
+# PIPE, USR1, XCPU and ALRM stand for the signals whose default action ends a process and that a user or
+# a batch system sends besides those (pf_signal.c guards them all).
+for sig in INT TERM HUP QUIT SEGV BUS ABRT PIPE USR1 XCPU ALRM TERM:threads; do
 	mode=${sig#*:}; [ "$mode" = "$sig" ] && mode=spin
 	sig=${sig%:*}
 	num=$(kill -l "$sig")
