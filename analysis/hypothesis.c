@@ -76,7 +76,9 @@ void hypo_seen(const struct agg *a, const struct verdict *v, const struct hypo *
 	for (uint32_t k = 0; k < ev->ncells; k++) {
 		const struct agg_cell *c = &a->cells[ev->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
-		if (!c->n || p->level == LV_EXCLUDED)
+		/* the points the verdict rests on (verdict.c collect): a noisy one only where it rests on
+		   noisy points alone, or a level all of whose points were noisy would count as judged */
+		if (!c->n || p->level == LV_EXCLUDED || (p->noisy && !v->noisy_only))
 			continue;
 		if (h && (h->levels & BIT(p->level)) && seen->same_volumes)
 			seen->same_volumes = p->v[vq] == p->v[hq];

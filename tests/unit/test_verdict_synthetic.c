@@ -179,6 +179,41 @@ static void test_only_noisy_points_are_used_and_said(void **state)
 	assert_int_equal(fixture_close(&own), 0);
 }
 
+/* A level whose points are all noisy, among levels with clean ones, is left out of the verdict, so the
+   config's hypothesis was not judged there: what the event was seen at (hypo_seen) is what the verdict
+   rests on, not "contradicts the config: does not hold at DRAM" for an event that counts lines / 2 there
+   too. */
+static void test_a_level_of_noisy_points_only_is_not_where_a_hypothesis_was_judged(void **state)
+{
+	static const struct gen_event half[] = {{"HALF_LINES", ev_half}};
+	static const uint64_t kib[4][3] = {
+		{8, 16, 24}, {128, 256, 512}, {2048, 3072, 4096}, {65536, 131072, 262144}};
+	const unsigned clean = 1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3;
+	struct hypo h = {"HALF_LINES", "half", RQ_lines_read, 0.5, all_levels, 1u << PF_ON, MSCOPE_NONE};
+	struct gen_point p[12];
+	struct hypo_seen seen;
+	struct verdict v;
+	struct err e;
+	char why[256];
+	void *own = NULL;
+
+	(void)state;
+	for (unsigned l = 0; l < 4; l++)
+		for (unsigned i = 0; i < 3; i++) {
+			p[3 * l + i] = gen_load_point(3 * l + i, kib[l][i] << 10, (int)l);
+			p[3 * l + i].noisy = l == 3;
+		}
+	assert_int_equal(fixture_open_points(&own, p, 12, 3, half, 1), 0);
+	assert_int_equal(verdict_event(&((struct fixture *)own)->a, 0, &v, &e), 0);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_false(v.noisy_only);
+	assert_int_equal(v.levels, clean);
+	hypo_seen(&((struct fixture *)own)->a, &v, &h, &seen);
+	assert_int_equal(seen.levels, clean);
+	assert_int_equal(hypo_compare(&h, &v, &seen, why, sizeof why), HYPO_AS_CONFIGURED);
+	assert_int_equal(fixture_close(&own), 0);
+}
+
 /* One line per line read in L1, nothing beyond: only the L1 points are judged against lines_read. */
 static double ev_l1_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			  const char **why)
@@ -343,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_thirty_percent_off_is_over_or_under),
 		cmocka_unit_test(test_random_counts_are_unrelated),
 		cmocka_unit_test(test_only_noisy_points_are_used_and_said),
+		cmocka_unit_test(test_a_level_of_noisy_points_only_is_not_where_a_hypothesis_was_judged),
 		cmocka_unit_test(test_one_judged_point_is_not_measured),
 		cmocka_unit_test(test_quantity_that_never_varies_is_not_measured),
 		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
