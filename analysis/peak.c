@@ -68,16 +68,29 @@ static unsigned relevant(int level, int access)
 	}
 }
 
-/* Highest rate of event ev on the points of this row. */
+/* The cores of one socket, which a row's "all cores" is (Molka's Table 3); no limit where machine.json
+   does not say. */
+static int64_t socket_cores(const struct agg *a)
+{
+	return a->m.sockets > 0 && a->m.cores > 0 ? a->m.cores / a->m.sockets : INT64_MAX;
+}
+
+/* Highest rate of event ev on the points of this row that its figures may come from: none on more cores
+   than a socket's, none but one-thread chases for a latency row, and no noisy point without calls to
+   bound its time (an older file's), whose time a preemption may have shortened. Any other point let the
+   rate read faster than the row's own bandwidth (twice it, with such a noisy point's time halved). */
 static double row_rate(const struct agg *a, uint32_t ev, int level, int access)
 {
 	const struct agg_event *e = &a->events[ev];
+	int64_t per_socket = socket_cores(a);
 	double best = 0;
 
 	for (uint32_t k = 0; k < e->ncells; k++) {
 		const struct agg_cell *c = &a->cells[e->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
-		if (usable(p) && (int)p->level == level && peak_access(p) == access)
+		if (usable(p) && (int)p->level == level && peak_access(p) == access &&
+		    p->threads <= per_socket && (access != KA_LATENCY || p->threads == 1) &&
+		    !(p->noisy && !p->bounded))
 			best = fmax(best, c->rate);
 	}
 	return best;
@@ -152,8 +165,8 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 
 static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
-	/* "all cores" means all cores of one socket (Molka's Table 3); runs across sockets are left out */
-	int64_t per_socket = a->m.sockets > 0 && a->m.cores > 0 ? a->m.cores / a->m.sockets : INT64_MAX;
+	/* "all cores" means all cores of one socket; runs across sockets are left out */
+	int64_t per_socket = socket_cores(a);
 	unsigned clean[LV_COUNT][KA_COUNT][2] = {{{0}}};
 
 	for (uint32_t i = 0; i < a->npoints; i++) {

@@ -77,6 +77,15 @@ case "$q" in
 esac
 check "so its bandwidth is the clean points' (not the faster noisy ones')" \
 	test "$(peak "$N" DRAM read gbps_1_core)" = "$(peak "$D" DRAM read gbps_1_core)"
+# The row's indicator (rawgen's one event, a line each) is timed on the points the figures come from: its
+# highest rate in lines of 64 bytes is no faster than the row's best bandwidth (peaks.csv rounds to four
+# digits), where the noisy points' halved times once read twice it.
+check "and its indicator's highest rate is no faster than that bandwidth" python3 - "$N/peaks.csv" <<'PY'
+import csv, sys
+r = next(r for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "DRAM" and r["access"] == "read")
+best = max(float(r[f]) for f in ("gbps_1_core", "gbps_all_cores") if r[f])
+assert float(r["indicator_max_events_per_s"]) * 64 / 1e9 <= best * 1.001, (r["indicator_max_events_per_s"], best)
+PY
 
 # Real runs' files have each repetition's R and 2R calls (tsc_lo, tsc_hi; rawgen's have not). A noisy point
 # with them counts at the bound of its shortest call, min(R, 2R/2), which no disturbance makes faster (a
