@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msr.h"
 #include "pf_state.h"
 #include "pf_stop.h"
 #include "state_dir.h"
@@ -37,6 +38,12 @@ static int parse_line(const char *line, struct pf_saved *s)
 	}
 	if (sscanf(line, "pid %d", &pid) == 1) {
 		s->pid = pid;
+		return 0;
+	}
+	/* before "msr %llx", which would read msrdir's 'd' as a hex digit; the rest of the line, as a path
+	   may hold spaces */
+	if (!strncmp(line, "msrdir ", 7)) {
+		snprintf(s->msrdir, sizeof s->msrdir, "%.*s", (int)strcspn(line + 7, "\n"), line + 7);
 		return 0;
 	}
 	if (sscanf(line, "msr %llx", &v) == 1 && v <= UINT32_MAX) {
@@ -123,6 +130,15 @@ int pf_state_read(const char *path, struct pf_saved *s, int *found, struct err *
 	}
 	if ((int)s->kind < 0 || !s->msr || !s->mask)
 		rc = err_set(e, E_RUNTIME, "%s: incomplete (kind, msr or mask missing)", path);
+	else if (s->msrdir[0] && strcmp(s->msrdir, msr_dir()))
+		/* Values read from other MSR files are not these CPUs' to put back: a test session's, saved
+		   from fake files into a state directory shared with the node's real one (PMUCHECK_STATE_DIR
+		   set node-wide), would otherwise be written to /dev/cpu by the next pmucheck start. */
+		rc = err_set(e, E_RUNTIME,
+			     "%s: saved from the MSR files under %s, not %s; not restoring it here "
+			     "(PMUCHECK_MSR_DIR=%s pmucheck prefetch restore puts them back; remove the file "
+			     "if it is not pmucheck's)",
+			     path, s->msrdir, msr_dir(), s->msrdir);
 	else
 		rc = check_table(path, s, e);
 out:
@@ -156,6 +172,7 @@ static int write_all(FILE *f, const struct pf_saved *s)
 		s->kind == PF_SESSION ? "session" : "held", (int)s->pid, s->msr, s->mask);
 	if (s->layout[0])
 		fprintf(f, "layout %s\n", s->layout);
+	fprintf(f, "msrdir %s\n", msr_dir());
 	for (int i = 0; i < s->n; i++)
 		fprintf(f, "cpu %d 0x%016" PRIx64 "\n", s->cpu[i], s->val[i]);
 	if (fflush(f) || fsync(fileno(f)))

@@ -30,6 +30,9 @@ struct pf_saved {
 	uint32_t msr;
 	uint64_t mask;
 	char layout[32]; /* "" in files written before it was recorded */
+	/* the MSR files the values were read from (msr_dir() when written; "" in files written before it
+	   was recorded, which were /dev/cpu's or a test's alike) */
+	char msrdir[1024];
 	int n;
 	int cpu[PF_MAX_CPUS];
 	uint64_t val[PF_MAX_CPUS];

@@ -66,6 +66,21 @@ printf 'kind held\npid 1\nmsr 0x1a4\nmask 0xf\nlayout intel-1a4\ncpu 0 0x0\n' >"
 expect_status "a file's layout does not override a known model's table: restore refused" 1 "$PMUCHECK" prefetch restore
 says "... naming the file and the table" "prefetch.held: MSR 0x1a4 bits 0xf are not the Knights Landing prefetcher bits"
 at_original && ok "... and nothing written" || notok "... and nothing written" "$(msr_values | tr '\n' ' ')"
+# A state file is tied to the MSR files it was saved from: a test's held change, saved into a state directory
+# that another tree (here standing for /dev/cpu) shares, is refused there, never written onto it.
+make_fake "$TMP/tree-b" GenuineIntel:6:0x55 0x1a4 2
+make_fake "$TMP/tree-a" GenuineIntel:6:0x55 0x1a4 2
+PMUCHECK_STATE_DIR=$TMP/shared-state "$PMUCHECK" prefetch off >/dev/null 2>&1
+export PMUCHECK_MSR_DIR=$TMP/tree-b
+expect_status "a state file saved from other MSR files is not restored here (exit 1)" 1 \
+	env PMUCHECK_STATE_DIR="$TMP/shared-state" "$PMUCHECK" prefetch restore
+says "... naming both trees and how to restore it" \
+	"saved from the MSR files under $TMP/tree-a, not $TMP/tree-b; not restoring it here (PMUCHECK_MSR_DIR=$TMP/tree-a"
+at_original && ok "... and these MSR files are untouched" || notok "... and these MSR files are untouched" "$(msr_values)"
+export PMUCHECK_MSR_DIR=$TMP/tree-a
+expect_status "with its own MSR files named, it is restored" 0 \
+	env PMUCHECK_STATE_DIR="$TMP/shared-state" "$PMUCHECK" prefetch restore
+at_original && ok "... every MSR at its original" || notok "... every MSR at its original" "$(msr_values)"
 make_fake "$TMP/msr2b" GenuineIntel:6:0x55 0x1a4 2
 
 truncate -s $((0x1a4 + 3)) "$PMUCHECK_MSR_DIR/1/msr"
