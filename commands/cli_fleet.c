@@ -13,9 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cfg.h"
 #include "cli.h"
 #include "cli_run.h"
+#include "experiment.h"
 #include "fleet_exec.h"
+#include "run_prefetch.h"
 
 #define MAX_ARGS 64
 #define POLL_SECONDS 2
@@ -84,6 +87,23 @@ static int find_script(struct fleet *f, struct err *e)
 	return 0;
 }
 
+/* Whether the presets config (the one each node reads: PMUCHECK_CONFIG_DIR's or the installed one) has
+   a preset of that name. */
+static int preset_known(const char *name, struct err *e)
+{
+	char path[4096];
+	struct cfg presets;
+	int r = cfg_dir_file("presets.ini", path, sizeof path, e);
+
+	if (!r)
+		r = cfg_load(path, &presets, e);
+	if (r)
+		return err_wrap(e, r, "run options: --preset");
+	r = experiment_preset_known(&presets, name, e);
+	cfg_free(&presets);
+	return r ? err_wrap(e, r, "run options") : 0;
+}
+
 /* The run options every node will be given, checked here as far as they do not depend on the machine
    (each node checks its CPUs, NUMA nodes, memory and events): a typo refused once here rather than in
    every node's job log. Options the job script sets, or that make a run measure nothing, are refused. */
@@ -106,7 +126,9 @@ static int check_run_options(const struct fleet *f, struct err *e)
 	if (rc.dry_run || rc.help)
 		return err_set(e, E_USAGE, "run options: %s measures nothing",
 			       rc.help ? "--help" : "--dry-run");
-	return 0;
+	if ((r = run_pf_states_syntax(rc.prefetch, e)))
+		return err_wrap(e, r, "run options");
+	return rc.preset ? preset_known(rc.preset, e) : 0;
 }
 
 /* the short options, for getopt_long and for cli_option_error's message alike */

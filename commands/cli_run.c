@@ -153,7 +153,7 @@ static int add_size(void *ctx, const char *option, const char *item, struct err 
 
 	if (o->nsizes == PLAN_MAX_SIZES)
 		return err_set(e, E_USAGE, "%s: more than %d sizes", option, PLAN_MAX_SIZES);
-	if ((rc = num_parse_size(option, item, &v, e)) ||
+	if ((rc = num_parse_size(option, item, &v, e)) || (rc = plan_size_ok(option, v, e)) ||
 	    (rc = listed_twice(option, item, o->sizes, o->nsizes, v, e)))
 		return rc;
 	o->sizes[o->nsizes++] = v;
@@ -201,6 +201,9 @@ static int check_kernel(void *ctx, const char *option, const char *item, struct 
 {
 	size_t len = strlen(item);
 	int same = 0;
+
+	if (plan_kernel_known(option, item, e))
+		return E_USAGE;
 
 	for (const char *p = ctx;; p++) {
 		size_t n = strcspn(p, ",");

@@ -93,8 +93,8 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 			most = o->threads[i];
 	for (int i = 0; i < o->nsizes; i++) {
 		uint64_t limit = phys_mem() / 2;
-		if (o->sizes[i] == 0)
-			return err_set(e, E_USAGE, "--sizes: a size of 0 bytes measures nothing");
+		if (plan_size_ok("--sizes", o->sizes[i], e))
+			return E_USAGE;
 		if (o->sizes[i] > limit / (uint64_t)most)
 			return err_set(e, E_USAGE,
 				       "--sizes: %llu bytes per thread x %d threads exceeds half of this "
@@ -103,6 +103,22 @@ int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e)
 				       (unsigned long long)(phys_mem() >> 20));
 	}
 	return 0;
+}
+
+int plan_kernel_known(const char *option, const char *name, struct err *e)
+{
+	const struct kern_family *f;
+	const struct kern_variant *v = kern_variant_find(name, &f);
+
+	if (!f || (strchr(name, '.') && !v))
+		return err_set(e, E_USAGE, "%s: unknown kernel '%s' (see 'pmucheck list kernels')", option,
+			       name);
+	return 0;
+}
+
+int plan_size_ok(const char *option, uint64_t bytes, struct err *e)
+{
+	return bytes ? 0 : err_set(e, E_USAGE, "%s: a size of 0 bytes measures nothing", option);
 }
 
 /* What sizes a variant's DRAM points, from its descriptor's volumes of one call (kern.h). */
@@ -382,9 +398,8 @@ static int add_named(struct gen *g, const char *name)
 	const struct kern_family *f;
 	const struct kern_variant *v = kern_variant_find(name, &f);
 
-	if (!f || (strchr(name, '.') && !v))
-		return err_set(g->e, E_USAGE, "--kernels: unknown kernel '%s' (see 'pmucheck list kernels')",
-			       name);
+	if (plan_kernel_known("--kernels", name, g->e))
+		return E_USAGE;
 	if (strchr(name, '.')) {
 		if (cpuid_isa_ok(v->isa))
 			return add_variant(g, f, v);

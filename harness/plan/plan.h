@@ -76,6 +76,10 @@ struct plan {
 
 /* Validates opts against the machine and fills in defaults. */
 int plan_check_opts(struct plan_opts *o, const struct topo *t, struct err *e);
+/* What needs no machine: E_USAGE, naming `option`, for a name that is no kernel family or family.variant
+   ('pmucheck list kernels'), or a working set of 0 bytes. */
+int plan_kernel_known(const char *option, const char *name, struct err *e);
+int plan_size_ok(const char *option, uint64_t bytes, struct err *e);
 int plan_build(const struct plan_opts *o, const struct topo *t, struct plan *p, struct err *e);
 void plan_free(struct plan *p);
 

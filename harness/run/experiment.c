@@ -253,6 +253,19 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 	return *runs ? config_events(x, arch, r, e) : 0;
 }
 
+int experiment_preset_known(const struct cfg *presets, const char *name, struct err *e)
+{
+	char names[512] = "";
+
+	if (cfg_preset_find(presets, name))
+		return 0;
+	for (unsigned i = 0; i < presets->npresets; i++) {
+		size_t used = strlen(names);
+		snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", presets->presets[i].name);
+	}
+	return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path, names);
+}
+
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
 		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
 		      int *n, char *skipped, size_t len, struct err *e)
@@ -263,16 +276,8 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 
 	*out = NULL;
 	*n = 0;
-	if (!p) {
-		char names[512] = "";
-		for (unsigned i = 0; i < presets->npresets; i++) {
-			size_t used = strlen(names);
-			snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-				 presets->presets[i].name);
-		}
-		return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path,
-			       names);
-	}
+	if (!p)
+		return experiment_preset_known(presets, name, e);
 	xs = calloc(p->nruns, sizeof *xs);
 	if (!xs)
 		return err_set(e, E_RUNTIME, "out of memory");

@@ -18,6 +18,31 @@ static void names_off(const char *state, char *out, size_t len)
 		out[0] = 0;
 }
 
+/* One item of --prefetch (list_each) as written, whatever CPU: on, off or off:NAME+NAME, no name empty;
+   whether the names are this CPU's prefetchers, check_state says. */
+static int state_syntax(void *ctx, const char *option, const char *state, struct err *e)
+{
+	(void)ctx;
+	if (!strcmp(state, "on") || !strcmp(state, "off"))
+		return 0;
+	if (strncmp(state, "off:", 4) != 0 || !state[4])
+		return err_set(e, E_USAGE, "%s: '%s' is not a prefetcher state (on, off, off:NAME+NAME)",
+			       option, state);
+	for (const char *p = state + 4;; p++) {
+		size_t n = strcspn(p, "+");
+		if (!n)
+			return err_set(e, E_USAGE, "%s: '%s' names an empty prefetcher", option, state);
+		p += n;
+		if (!*p)
+			return 0;
+	}
+}
+
+int run_pf_states_syntax(const char *list, struct err *e)
+{
+	return list ? list_each("--prefetch", list, state_syntax, NULL, e) : 0;
+}
+
 /* Checks a state and gives the name the run records, one per set of prefetchers: off:NAMES with its names
    in the order of this CPU's table, so that off:a+b and off:b+a are one state, measured once; and "off"
    where they are every prefetcher of the table (off:all), since the analysis judges an "off:" state as a
@@ -31,11 +56,10 @@ static int check_state(const char *state, char *name, size_t len, struct err *e)
 	size_t n;
 
 	snprintf(name, len, "%s", state);
+	if (state_syntax(NULL, "--prefetch", state, e))
+		return E_USAGE;
 	if (!strcmp(state, "on") || !strcmp(state, "off"))
 		return 0;
-	if (strncmp(state, "off:", 4) != 0 || !state[4])
-		return err_set(e, E_USAGE,
-			       "--prefetch: '%s' is not a prefetcher state (on, off, off:NAME+NAME)", state);
 	names_off(state, names, sizeof names);
 	if (pf_machine_table(&t, e) || pf_parse_names_in(t, names, &bits, e))
 		return err_wrap(e, E_USAGE, "--prefetch");

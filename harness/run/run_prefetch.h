@@ -25,6 +25,8 @@ struct run_pf {
 /* Parses a comma-separated list of states (NULL: "on,off") into o->pf_states; a bad state or prefetcher
    name is E_USAGE. Nothing is opened. */
 int run_pf_states(const char *list, struct plan_opts *o, struct err *e);
+/* The syntax of --prefetch LIST alone (NULL: the default), for a run on another machine (fleet's nodes). */
+int run_pf_states_syntax(const char *list, struct err *e);
 /* Opens the prefetcher session on these CPUs, saving their MSRs; without access records the reason and
    leaves p->ctl NULL. config_table is the config's [arch] prefetch (NULL: no config, or "listed": the lists
    decide): "none", or another layout than this CPU's table, opens nothing and says so in the reason. */

@@ -59,7 +59,8 @@ check "... and each other node submitted" test "$(grep -c "^n[13]: $SH/n[13]-2" 
 # submitted; ones only a node can judge (its CPUs and NUMA nodes) go to the nodes.
 rm -rf "$SH"/* "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
 for opts in "-- --reps -5" "-- --cpus 0-3,3" "-- --placement node:x" "-k load,load" "-- --sizes 16k,16k" \
-	"-- --bogus" "-- --out $TMP/x" "-- --results $TMP/x" "-- --resume $TMP/x" "-- --dry-run"; do
+	"-- --bogus" "-- --out $TMP/x" "-- --results $TMP/x" "-- --resume $TMP/x" "-- --dry-run" "-k bogus" \
+	"-k load.avx1024" "-- --sizes 0" "-- --prefetch bogus" "-- --prefetch off:l2-stream+" "--preset bogus"; do
 	# shellcheck disable=SC2086 # the options are words
 	expect_status "fleet $opts: refused before submitting" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" -N list $opts
 	grep -q "^pmucheck fleet: run options: " "$TMP/check.out" ||
