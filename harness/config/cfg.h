@@ -112,6 +112,10 @@ struct cfg_list {
 	unsigned long long *v;
 	unsigned n;
 };
+/* The most sizes and arguments a [run] step may list: a run's (plan.h PLAN_MAX_SIZES, PLAN_MAX_ARGS;
+   experiment.c asserts they agree), each value once. */
+#define CFG_RUN_MAX_SIZES 64
+#define CFG_RUN_MAX_ARGS 128
 
 struct cfg_preset {
 	char *name;

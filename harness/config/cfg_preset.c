@@ -95,11 +95,25 @@ static int run_levels(struct cfg_ctx *x, const char *v)
 	return cfg_parse_words(x, "levels", v, cfg_level_words, &RUN(x)->levels);
 }
 
+/* A step's list of sizes or arguments: no more than a run takes, none twice (a run's --sizes and --args
+   refuse the same; a step cut at the most once measured 64 of its 100 sizes and said nothing). */
+static int once_each(struct cfg_ctx *x, const char *key, const struct cfg_list *l, unsigned most)
+{
+	if (l->n > most)
+		return cfg_fail(x, "%s: %u values, more than the %u a step takes", key, l->n, most);
+	for (unsigned i = 0; i < l->n; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (l->v[j] == l->v[i])
+				return cfg_fail(x, "%s: %llu is listed twice", key, l->v[i]);
+	return 0;
+}
+
 static int run_sizes(struct cfg_ctx *x, const char *v)
 {
 	struct cfg_list *l = &RUN(x)->sizes;
 
-	if (cfg_parse_list(x, "sizes", v, 1, KERN_LINE, NULL, 0, l))
+	if (cfg_parse_list(x, "sizes", v, 1, KERN_LINE, NULL, 0, l) ||
+	    once_each(x, "sizes", l, CFG_RUN_MAX_SIZES))
 		return x->status;
 	for (unsigned i = 0; i < l->n; i++)
 		if (l->v[i] % KERN_LINE)
@@ -121,7 +135,11 @@ static int run_threads(struct cfg_ctx *x, const char *v)
 
 static int run_args(struct cfg_ctx *x, const char *v)
 {
-	return cfg_parse_list(x, "args", v, 0, 0, NULL, 0, &RUN(x)->args);
+	struct cfg_list *l = &RUN(x)->args;
+
+	if (cfg_parse_list(x, "args", v, 0, 0, NULL, 0, l) || once_each(x, "args", l, CFG_RUN_MAX_ARGS))
+		return x->status;
+	return 0;
 }
 
 static int run_placement(struct cfg_ctx *x, const char *v)

@@ -234,12 +234,14 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 		note(x, "%s (this CPU lacks their instructions)", kernels);
 	x->opts.kernels = kernels;
 	x->opts.explicit_kernels = 0; /* widths this CPU lacks are skipped, not refused */
+	_Static_assert(CFG_RUN_MAX_SIZES == PLAN_MAX_SIZES && CFG_RUN_MAX_ARGS == PLAN_MAX_ARGS,
+		       "a step's lists are a run's (cfg.h)");
 	x->opts.nsizes = 0;
-	for (unsigned i = 0; i < r->sizes.n && i < PLAN_MAX_SIZES; i++)
+	for (unsigned i = 0; i < r->sizes.n; i++)
 		x->opts.sizes[x->opts.nsizes++] = r->sizes.v[i];
 	x->opts.level_mask = r->sizes.n ? 0 : r->levels; /* both LEVEL_BIT masks */
 	x->opts.nargs = 0;
-	for (unsigned i = 0; i < r->args.n && i < PLAN_MAX_ARGS; i++)
+	for (unsigned i = 0; i < r->args.n; i++)
 		x->opts.args[x->opts.nargs++] = r->args.v[i];
 	step_threads(x, r);
 	step_places(x, r, t);
