@@ -263,6 +263,19 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			       "--sizes: %llu bytes is smaller than one block of %s (%u bytes x %u "
 			       "arrays)",
 			       (unsigned long long)working_set, v->name, f->granule, f->arrays);
+	/* Two sizes that round to one working set (16k and 16400 for load.avx) would measure one point twice,
+	   which --sizes, listing each size once, does not mean. The points of a variant and thread count are
+	   added together, the last of them nplaces x npf back at most. */
+	for (int i = g->p->npoints - 1; g->o->nsizes && i >= 0; i--) {
+		const struct plan_point *q = &g->p->points[i];
+		if (q->var != v || q->threads != threads)
+			break;
+		if (q->bytes == bytes && q->arg == arg)
+			return err_set(g->e, E_USAGE,
+				       "--sizes: two of them give %s the same working set, %llu bytes per "
+				       "array (whole blocks of %u bytes)",
+				       v->name, (unsigned long long)bytes, f->granule);
+	}
 	for (int pl = 0; pl < g->o->nplaces; pl++)
 		for (int pf = 0; pf < g->o->npf; pf++) {
 			if (g->p->npoints == g->cap) {
