@@ -87,6 +87,7 @@ void hypo_seen(const struct agg *a, const struct verdict *v, const struct hypo *
 			continue;
 		seen->levels |= BIT(p->level);
 		seen->prefetch |= BIT(p->pf);
+		seen->groups |= VERDICT_GROUP(p->level, p->pf);
 	}
 }
 
@@ -179,6 +180,14 @@ enum hypo_agreement hypo_compare(const struct hypo *h, const struct verdict *v, 
 		    pf & ~v->prefetch & BIT(PF_ON) ? (pf & ~v->prefetch & BIT(PF_OFF) ? "on or off" : "on")
 						   : "off",
 		    "");
+	/* a group the two sides above do not show: a level where it holds, a state where it holds, but not
+	   both together */
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int f = 0; f < PF_COUNT; f++)
+			if ((lv & v->levels & BIT(l)) && (pf & v->prefetch & BIT(f)) &&
+			    (seen->groups & ~v->groups & VERDICT_GROUP(l, f)))
+				add(why, len, "does not hold at %s with the prefetchers %s",
+				    point_level_name((enum point_level)l), pf_names[f]);
 	if (*why)
 		return HYPO_CONTRADICTS;
 	/* what of the hypothesis the run did not test */

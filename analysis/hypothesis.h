@@ -34,6 +34,7 @@ struct hypo_seen {
 	int same_volumes;
 	int scope;
 	int unknown_quantity; /* the configured volume has no column in this raw.csv (older than it) */
+	unsigned long groups; /* VERDICT_GROUP(level, prefetch state) of each such point */
 };
 
 /* The hypotheses machine.json recorded (machine_read), in the analysis' levels and prefetch states. */

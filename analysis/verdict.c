@@ -156,6 +156,7 @@ static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 	v->background = ev->background;
 	v->background_share = ev->bg_share;
 	v->levels = v->prefetch = 0;
+	v->groups = mask;
 	for (int b = 0; b < NBUCKET; b++)
 		if (mask & (1ul << b)) {
 			v->levels |= 1u << bucket_level(b);
@@ -172,6 +173,7 @@ static void clear_quantity(struct verdict *v)
 	v->scale = 0;
 	v->measured = v->error = v->spread = v->slope = v->intercept = NAN;
 	v->levels = v->prefetch = 0;
+	v->groups = 0;
 	v->background = v->background_share = 0;
 	v->outliers = 0;
 	v->decomposition[0] = '\0';

@@ -39,10 +39,13 @@ struct verdict {
 	unsigned outliers;           /* points of the judged groups left out as outliers */
 	int hypothesis;              /* the config's expected quantity (-1: none recorded) */
 	double hypothesis_scale;
-	double error;                           /* largest |median/scale - 1| of a holding group */
-	double spread;                          /* largest (p90 - p10) / 2 / median of a holding group */
-	unsigned levels;                        /* bit (1 << enum point_level) where it holds */
-	unsigned prefetch;                      /* bit (1 << enum pf_state) where it holds */
+	double error;      /* largest |median/scale - 1| of a holding group */
+	double spread;     /* largest (p90 - p10) / 2 / median of a holding group */
+	unsigned levels;   /* bit (1 << enum point_level) where it holds */
+	unsigned prefetch; /* bit (1 << enum pf_state) where it holds */
+	/* VERDICT_GROUP(level, prefetch state) for each group it holds in, of which levels and prefetch are the
+	   two sides: holding at L2 and DRAM, prefetchers on and off, may still leave DRAM with them on out */
+	unsigned long groups;
 	double max_rate;                        /* events/s, the highest of its points' (agg.h rate) */
 	unsigned points;                        /* points used for the verdict */
 	unsigned noisy_points, boundary_points; /* points left out */
@@ -52,6 +55,9 @@ struct verdict {
 	char split[160]; /* the split groups of the quantity: "DRAM/on 13 of 42" (verdict_eval.c) */
 	char note[400];  /* why not measured, or what else the reader should know */
 };
+
+/* The bit of one group (enum point_level, enum pf_state) in verdict.groups and hypo_seen.groups. */
+#define VERDICT_GROUP(level, pf) (1ul << ((level)*PF_COUNT + (pf)))
 
 /* Fills v for event index `event` of a. Returns 0 or E_RUNTIME (out of memory). */
 int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct err *e);

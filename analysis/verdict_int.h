@@ -6,7 +6,7 @@
 
 #include "verdict.h"
 
-#define NBUCKET (LV_COUNT * PF_COUNT) /* groups: level x prefetch state */
+#define NBUCKET (LV_COUNT * PF_COUNT) /* groups: level x prefetch state, numbered as VERDICT_GROUP's bits */
 
 static inline int bucket_level(int b)
 {

@@ -40,7 +40,7 @@ static struct verdict measured(int q, double ratio, unsigned levels, unsigned pf
 static enum hypo_agreement compare(const struct hypo *h, const struct verdict *v, unsigned levels,
 				   unsigned pf, int same, char *why)
 {
-	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE, 0};
+	struct hypo_seen seen = {levels, pf, same, MSCOPE_NONE, 0, 0};
 	return hypo_compare(h, v, &seen, why, 300);
 }
 
@@ -142,7 +142,7 @@ static void test_a_scope_other_than_the_configured_one_contradicts(void **state)
 	struct hypo imc = fill;
 	struct verdict v = measured(RQ_lines_read, 1.0, B(LV_L2) | B(LV_L3) | B(LV_DRAM),
 				    B(PF_ON) | B(PF_OFF));
-	struct hypo_seen seen = {ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, MSCOPE_CORE, 0};
+	struct hypo_seen seen = {ALL_SEEN, B(PF_ON) | B(PF_OFF), 0, MSCOPE_CORE, 0, 0};
 	char why[300];
 
 	(void)state;

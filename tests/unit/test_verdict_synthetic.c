@@ -214,6 +214,56 @@ static void test_a_level_of_noisy_points_only_is_not_where_a_hypothesis_was_judg
 	assert_int_equal(fixture_close(&own), 0);
 }
 
+/* One per line but at DRAM with the prefetchers on, where the prefetched lines count too (half as many
+   again): it holds at L2 and at DRAM, with the prefetchers on and off, but not at DRAM with them on. */
+static double ev_dram_on_more(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			      const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return lines(p) * (p->level == 3 && !strcmp(p->prefetch, "on") ? 1.5 : 1);
+}
+
+/* The verdict holds per level and prefetch state together: a hypothesis for L2 and DRAM, prefetchers on
+   or off, contradicts an event that fails at DRAM with them on, though it holds at each level and in each
+   state (the two masks alone read "as configured"). */
+static void test_a_group_that_fails_contradicts_a_hypothesis_its_levels_and_states_meet(void **state)
+{
+	static const struct gen_event ev[] = {{"DRAM_ON_MORE", ev_dram_on_more}};
+	static const uint64_t kib[2][3] = {{128, 256, 512}, {65536, 131072, 262144}};
+	struct hypo h = {"DRAM_ON_MORE",
+			 "more",
+			 RQ_lines_read,
+			 1,
+			 1u << LV_L2 | 1u << LV_DRAM,
+			 1u << PF_ON | 1u << PF_OFF,
+			 MSCOPE_NONE};
+	struct gen_point p[12];
+	struct hypo_seen seen;
+	struct verdict v;
+	struct err e;
+	char why[256];
+	void *own = NULL;
+	unsigned n = 0;
+
+	(void)state;
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned i = 0; i < 3; i++)
+			for (unsigned pf = 0; pf < 2; pf++, n++) {
+				p[n] = gen_load_point(n, kib[l][i] << 10, l ? 3 : 1);
+				p[n].prefetch = pf ? "off" : "on";
+			}
+	assert_int_equal(fixture_open_points(&own, p, n, 3, ev, 1), 0);
+	assert_int_equal(verdict_event(&((struct fixture *)own)->a, 0, &v, &e), 0);
+	assert_int_equal(v.levels, h.levels);
+	assert_int_equal(v.prefetch, h.prefetch);
+	assert_false(v.groups & VERDICT_GROUP(LV_DRAM, PF_ON));
+	assert_true(v.groups & VERDICT_GROUP(LV_DRAM, PF_OFF));
+	hypo_seen(&((struct fixture *)own)->a, &v, &h, &seen);
+	assert_int_equal(hypo_compare(&h, &v, &seen, why, sizeof why), HYPO_CONTRADICTS);
+	assert_non_null(strstr(why, "does not hold at DRAM with the prefetchers on"));
+	assert_int_equal(fixture_close(&own), 0);
+}
+
 /* One line per line read in L1, nothing beyond: only the L1 points are judged against lines_read. */
 static double ev_l1_lines(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			  const char **why)
@@ -379,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_random_counts_are_unrelated),
 		cmocka_unit_test(test_only_noisy_points_are_used_and_said),
 		cmocka_unit_test(test_a_level_of_noisy_points_only_is_not_where_a_hypothesis_was_judged),
+		cmocka_unit_test(test_a_group_that_fails_contradicts_a_hypothesis_its_levels_and_states_meet),
 		cmocka_unit_test(test_one_judged_point_is_not_measured),
 		cmocka_unit_test(test_quantity_that_never_varies_is_not_measured),
 		cmocka_unit_test(test_level_uses_measured_limit_and_excludes_boundaries),
