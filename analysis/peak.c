@@ -77,9 +77,11 @@ static int64_t socket_cores(const struct agg *a)
 
 /* Highest rate of event ev on the points of this row that its figures may come from: none on more cores
    than a socket's, none but one-thread chases for a latency row, and no noisy point without calls to
-   bound its time (an older file's), whose time a preemption may have shortened. Any other point let the
-   rate read faster than the row's own bandwidth (twice it, with such a noisy point's time halved). */
-static double row_rate(const struct agg *a, uint32_t ev, int level, int access)
+   bound its time (an older file's), whose time a preemption may have shortened; and only in the groups
+   (level x prefetch state) where its verdict v holds. Any other point let the rate read faster than the
+   row's own bandwidth (twice it, with such a noisy point's time halved; 1.5x with DRAM counted half again
+   with the prefetchers on, which the verdict had left out). */
+static double row_rate(const struct agg *a, const struct verdict *v, uint32_t ev, int level, int access)
 {
 	const struct agg_event *e = &a->events[ev];
 	int64_t per_socket = socket_cores(a);
@@ -90,7 +92,7 @@ static double row_rate(const struct agg *a, uint32_t ev, int level, int access)
 		const struct agg_point *p = &a->points[c->point];
 		if (usable(p) && (int)p->level == level && peak_access(p) == access &&
 		    p->threads <= per_socket && (access != KA_LATENCY || p->threads == 1) &&
-		    !(p->noisy && !p->bounded))
+		    !(p->noisy && !p->bounded) && (v->groups & VERDICT_GROUP(p->level, p->pf)))
 			best = fmax(best, c->rate);
 	}
 	return best;
@@ -110,7 +112,7 @@ static void choose_indicator(const struct agg *a, const struct verdict *v, int l
 		if ((v[i].cls != VC_EXACT && v[i].cls != VC_APPROXIMATE) || v[i].quantity < 0 ||
 		    !(v[i].levels & (1u << level)) || !(relevant(level, access) & (1u << v[i].quantity)))
 			continue;
-		rate = row_rate(a, i, level, access);
+		rate = row_rate(a, &v[i], i, level, access);
 		if (rate <= 0)
 			continue;
 		nlev = __builtin_popcount(v[i].levels);

@@ -131,6 +131,21 @@ case "$q" in
 *) notok "its slower noisy points are counted, not left out" "quality '$q'" ;;
 esac
 
+# Counting half as many lines again at DRAM with the prefetchers on (the prefetched ones), the event holds
+# at DRAM with them off only: the DRAM read row's indicator rate comes from the groups it holds in, no
+# faster than the row's bandwidth (from all its points it read 1.5x that).
+P=$TMP/pfon
+mkdir -p "$P" && cp "$D/machine.json" "$P/"
+edit "$D/raw.csv" "$P/raw.csv" '
+if r["level"] == "DRAM" and r["prefetch"] == "on" and r["count"]: r["count"] = "%.0f" % (1.5 * float(r["count"]))'
+expect_status "analyze with DRAM counted 1.5x with the prefetchers on succeeds" 0 "$PMUCHECK" analyze -q "$P"
+check "the DRAM read row's indicator rate is no faster than its bandwidth" python3 - "$P/peaks.csv" <<'PY'
+import csv, sys
+r = next(r for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "DRAM" and r["access"] == "read")
+best = max(float(r[f]) for f in ("gbps_1_core", "gbps_all_cores") if r[f])
+assert r["indicator"] and float(r["indicator_max_events_per_s"]) * 64 / 1e9 <= best * 1.001, r
+PY
+
 # An event's rate is the point's median count over the point's time, which preemption cannot shorten. Every
 # point's first R call stretched 1.5x: that repetition's 2R - R halves, and a rate from its own row read twice
 # the event's (a stretched R call once gave 5.39e8 page faults/s where the point's time gives 9.8e7).
