@@ -432,11 +432,14 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 		goto out;
 	}
 	/* No run records these (a damaged or edited file): another --resume would measure a default run
-	   into this directory, and --help stops the parse before the plan is checked. */
-	if (rc.resume || rc.help) {
+	   into this directory, --help stops the parse before the plan is checked, and a dry run would print
+	   a plan, resume nothing and leave the run interrupted. */
+	if (rc.resume || rc.help || rc.dry_run) {
 		r = err_set(e, E_USAGE,
 			    "--resume: %s/machine.json: its arguments hold %s, which no run records", dir,
-			    rc.resume ? "--resume" : "--help");
+			    rc.resume         ? "--resume"
+				    : rc.help ? "--help"
+					      : "--dry-run");
 		goto out;
 	}
 	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or
@@ -449,6 +452,10 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 	rc.resumed = &ri;
 	snprintf(rc.dir, sizeof rc.dir, "%s", dir);
 	r = run_cli_execute(&rc, t, ri.argc, ri.argv, e);
+	/* every option is the recorded one: a usage error is the file's (a kernel whose instructions this
+	   machine lacks, resumed on another node) */
+	if (r == E_USAGE)
+		err_wrap(e, r, "--resume: the arguments in %s/machine.json", dir);
 out:
 	resume_free(&ri);
 	return r;

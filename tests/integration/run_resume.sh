@@ -116,6 +116,25 @@ json.dump(m, open(p, "w"))
 ' "$1"
 }
 
+# Recorded arguments no run records, or that this machine cannot take, are the file's: refused naming it.
+# A dry run would print a plan, resume nothing and leave the run interrupted. (expect_status sets $name.)
+for edit in "dry-run|m['argv'].append('--dry-run')|its arguments hold --dry-run, which no run records" \
+	"kernel this CPU lacks|m['argv'][m['argv'].index('--kernels') + 1] = 'load.avx'|the arguments in $TMP/recorded-kernel this CPU lacks/machine.json: --kernels: this CPU lacks"; do
+	IFS='|' read -r what change msg <<<"$edit"
+	unfinished "$TMP/recorded-$what"
+	python3 -c "
+import json, sys
+p = sys.argv[1] + '/machine.json'
+m = json.load(open(p))
+$change
+json.dump(m, open(p, 'w'))" "$TMP/recorded-$what"
+	expect_status "resume of a run whose recorded arguments hold a $what is refused" 2 \
+		env PMUCHECK_ISA_DISABLE=avx "$PMUCHECK" run --resume "$TMP/recorded-$what"
+	grep -qF -- "$msg" "$TMP/check.out" && [ -e "$TMP/recorded-$what/PARTIAL" ] &&
+		ok "... naming machine.json, the run left interrupted" ||
+		notok "... naming machine.json, the run left interrupted" "$(cat "$TMP/check.out")"
+done
+
 # A SIGKILL within a point's write, made certain: the reference run cut in the middle of its last row.
 # analyze leaves that point out and says so; --resume measures it again.
 unfinished "$TMP/torn"
