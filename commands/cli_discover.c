@@ -182,13 +182,15 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 		case OPT_PASS_FLAG:
 			if (d->run_argc + 2 >= (int)(sizeof d->run_argv / sizeof d->run_argv[0]) - 16)
 				return err_set(e, E_USAGE, "too many options");
-			/* "--reps 5" is two words, "--reps=5" one */
-			if (c == OPT_PASS_VALUE && optarg == argv[optind - 1]) {
-				d->run_argv[d->run_argc++] = argv[optind - 2];
+			/* by its whole name, as two words where it has a value: the word typed may be an
+			   abbreviation this table resolves and run's does not (--pre: --prefetch here,
+			   --prefetch or --preset there) */
+			snprintf(d->run_names[d->run_argc], sizeof d->run_names[0], "--%s",
+				 options[idx].name);
+			d->run_argv[d->run_argc] = d->run_names[d->run_argc];
+			d->run_argc++;
+			if (c == OPT_PASS_VALUE)
 				d->run_argv[d->run_argc++] = optarg;
-			} else {
-				d->run_argv[d->run_argc++] = argv[optind - 1];
-			}
 			break;
 		case 'h':
 			d->help = 1;

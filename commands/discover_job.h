@@ -20,6 +20,7 @@ struct disc_cli {
 	int no_libpfm, no_sysfs, list, dry_run, help;
 	/* forwarded to the run */
 	char *run_argv[40];
+	char run_names[40][24]; /* the options' whole names, "--prefetch", that run_argv points to */
 	int run_argc;
 	const char *budget, *kernels, *sizes;
 };

@@ -354,12 +354,13 @@ check "--pmu 'uncore_imc_*' takes a client CPU's one unnumbered uncore_imc" \
 
 # End to end with software events standing in for hardware ones, plus a forced Zen 3 table whose events
 # this machine cannot count (a machine without a PMU): page faults found exact per page, the hardware
-# events not measured with the reason, the config written, reloaded, and copied with --write.
+# events not measured with the reason, the config written, reloaded, and copied with --write. --pre is
+# --prefetch to discover, and goes to the run by that name (to run it would be --prefetch or --preset).
 d="$TMP/e2e"
 hw=$(perf stat -e instructions true 2>&1 | grep -c "not supported")
 forced amd64_fam19h_zen3 "$PMUCHECK" discover --no-sysfs --only 'DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.*' \
 	--add-events page-faults,minor-faults --kernels touch --sizes 32k,256k,1M --reported-levels --min-time 2 \
-	--reps 5 --no-progress --out "$d" --write "$TMP/found.ini" >"$TMP/e2e.out" 2>&1
+	--reps 5 --pre on --no-progress --out "$d" --write "$TMP/found.ini" >"$TMP/e2e.out" 2>&1
 rc=$?
 check "discover ends well" test "$rc" -eq 0
 check "page-faults is discovered: pages x 1, with its source" python3 - "$d/discovered.ini" <<'PY'
