@@ -21,9 +21,14 @@ static int cmd(int argc, char **argv)
 		cli_usage(stdout);
 		return 0;
 	}
-	if (argc > 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc > 2 ? stderr : stdout);
-		return argc > 2 ? 2 : 0;
+	if (argc > 2) {
+		fprintf(stderr, "pmucheck help: unexpected argument '%s' (one command at most)\n\n", argv[2]);
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
 	}
 	c = cli_command_find(argv[1]);
 	if (!c) {

@@ -28,7 +28,8 @@ static void usage(FILE *f)
 		"  --json      the same as one JSON object\n"
 		"  --levels    also measure where each cache level ends (the level probe 'run' makes\n"
 		"              first: a pointer chase over a geometric size grid on the first CPU) and\n"
-		"              the sizes a run would take from it\n"
+		"              the sizes a run would take from it; the probe joins this machine's level\n"
+		"              history (levels.json in the state directory), which later runs plan from\n"
 		"  --quick     with --levels: the coarser grid of 'run --quick'\n"
 		"  -h, --help\n");
 }

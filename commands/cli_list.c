@@ -156,8 +156,13 @@ static int cmd(int argc, char **argv)
 		}
 		return resolve_events(argc - optind - 1, argv + optind + 1, json);
 	}
-	usage(stderr);
-	return 2;
+	if (optind == argc)
+		return cli_fail("list", err_set(&e, E_USAGE, "what to list: kernels or events"), &e);
+	/* the word refused: the first after `kernels`, or the first */
+	return cli_fail("list",
+			err_set(&e, E_USAGE, "unexpected argument '%s' (kernels, or events [NAME...])",
+				argv[optind + !strcmp(argv[optind], "kernels")]),
+			&e);
 }
 
 CLI_COMMAND("list", cmd, "list kernels, or the events this machine can count");

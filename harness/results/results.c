@@ -18,6 +18,16 @@ void results_utc_now(char *out, size_t len, int compact)
 	strftime(out, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static int out_refused(const char *out, int errnum, struct err *e)
+{
+	return err_set(e, E_USAGE, "--out: cannot create results directory %s: %s", out, strerror(errnum));
+}
+
+int results_out_free(const char *out, struct err *e)
+{
+	return out && access(out, F_OK) == 0 ? out_refused(out, EEXIST, e) : 0;
+}
+
 int results_create_dir(const char *out, const char *root, const char *host, char *dir, size_t len,
 		       struct err *e)
 {
@@ -25,10 +35,7 @@ int results_create_dir(const char *out, const char *root, const char *host, char
 
 	if (out) {
 		snprintf(dir, len, "%s", out);
-		if (mkdir(dir, 0755) != 0)
-			return err_set(e, E_USAGE, "--out: cannot create results directory %s: %s", dir,
-				       strerror(errno));
-		return 0;
+		return mkdir(dir, 0755) != 0 ? out_refused(dir, errno, e) : 0;
 	}
 	if (mkdir(root, 0755) != 0 && errno != EEXIST)
 		return err_set(e, E_USAGE, "--results: cannot create results directory '%s': %s", root,

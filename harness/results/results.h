@@ -6,6 +6,10 @@
 
 #include "err.h"
 
+/* What results_create_dir would say of `out` (NULL: none given) without creating it: E_USAGE where it
+   exists already, for a dry run to refuse what the run would. */
+int results_out_free(const char *out, struct err *e);
+
 /* Creates a new directory: `out` when given (it must not exist), else <root>/<host>-<UTC time>, with a
    -2, -3, ... suffix rather than reuse an existing one. Writes its path to dir. A directory that cannot
    be created is the user's to fix: E_USAGE. */

@@ -166,7 +166,7 @@ rm -f "$W"/good/events.* "$W"/good/peaks.* "$W"/good/stalls.md
 row "unknown command 'nosuch'" nosuch
 row "unknown option '--bogus'" --bogus
 row "pmucheck help: unknown command 'nosuch'" help nosuch
-row "usage: pmucheck help [COMMAND]" help run extra
+row "pmucheck help: unexpected argument 'extra' (one command at most)" help run extra
 row "pmucheck version: unexpected argument 'extra'" version extra
 row "--sizes: '12q' has an unknown unit" "${RUN[@]}" --sizes 12q
 row "--sizes: a size of 0 bytes measures nothing" "${RUN[@]}" --sizes 0
@@ -262,9 +262,9 @@ row "expected one results directory" analyze
 row "expected one results directory" analyze good exists
 row "nowhere: not a results directory" analyze nowhere
 row "unknown option '--bogus'" analyze --bogus good
-row "usage: pmucheck list" list
-row "usage: pmucheck list" list nosuch
-row "usage: pmucheck list" list kernels extra
+row "pmucheck list: what to list: kernels or events" list
+row "pmucheck list: unexpected argument 'nosuch' (kernels, or events [NAME...])" list nosuch
+row "pmucheck list: unexpected argument 'extra'" list kernels extra
 row "unknown option '--bogus'" info --bogus
 row "unexpected argument 'extra'" info extra
 row "unknown action 'of' (status, off, on, restore)" prefetch of

@@ -57,6 +57,13 @@ check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --he
 # likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
+# A dry run refuses an --out the run would refuse (it exists), creating nothing either way.
+mkdir -p "$TMP/exists"
+expect_status "run --dry-run --out an existing directory exits 2, as the run does" 2 "$PMUCHECK" run --dry-run \
+	--kernels load.gpr --sizes 16k --threads 1 --out "$TMP/exists"
+cp "$TMP/check.out" "$TMP/exists.out"
+check "... with the run's message" grep -q -- "--out: cannot create results directory $TMP/exists: File exists" \
+	"$TMP/exists.out"
 # A dry run of plain `pmucheck` (the `all` command) plans and stops: there is nothing to analyze.
 "$PMUCHECK" --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels >"$TMP/all_dry" 2>&1
 rc=$?
