@@ -13,6 +13,7 @@
 #include "file_copy.h"
 #include "out_report.h"
 #include "results.h"
+#include "run_prefetch.h"
 
 /* The architecture config of libpfm4's core PMU here (or of the one LIBPFM_FORCE_PMU names): its
    [arch] pmu_uncore says which of libpfm4's uncore PMUs belong to it, which libpfm4's API does not.
@@ -268,8 +269,17 @@ int discover_job_plan_and_say(const struct disc_cli *d, struct topo *t, struct d
 	free(specs);
 	if (!rc)
 		rc = disc_plan_build(&j->l, &j->target, e);
+	/* the prefetcher states the run will measure, as its dry run predicts them (by pmucheck's lists:
+	   an architecture config whose [arch] prefetch says otherwise is the run's to read): both where
+	   the MSRs can be switched, so twice the points; a bad --prefetch is refused before the plan */
 	if (!rc)
+		rc = run_pf_states(j->rc.prefetch, &j->rc.cfg.plan, e);
+	if (!rc) {
+		struct run_pf pf;
+		run_pf_predict(&pf, j->rc.cfg.plan.cpus, j->rc.cfg.plan.ncpus, NULL);
+		run_pf_use(&pf, &j->rc.cfg.plan);
 		rc = plan_build(&j->rc.cfg.plan, t, &j->pl, e);
+	}
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < j->here.nev; i++)
@@ -278,8 +288,9 @@ int discover_job_plan_and_say(const struct disc_cli *d, struct topo *t, struct d
 	if (d->list)
 		print_list(&j->l, &j->target);
 	print_target(&j->target);
-	printf("plan: %d points (%s, one thread, one size per level unless --sizes)\n", j->pl.npoints,
-	       d->kernels);
+	printf("plan: %d points (%s, one thread, one size per level unless --sizes; prefetchers %s)\n",
+	       j->pl.npoints, d->kernels,
+	       j->rc.cfg.plan.npf > 1 ? "on and off" : j->rc.cfg.plan.pf_states[0]);
 	pass = pass_times(&j->pl);
 	disc_estimate(pass, (unsigned)j->pl.npoints, j->target.groups.ngroups, j->rc.cfg.min_seconds, &least,
 		      &typical);

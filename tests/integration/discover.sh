@@ -332,6 +332,26 @@ assert imc[4] == "0x304" and imc[7] == "6.10352e-05" and imc[8] == "MiB", imc
 assert "1 uncore" in out
 PY
 
+# Its plan counts the prefetcher states the run will measure: on and off where the MSRs can be switched
+# (fake ones here), twice the points of a machine where they cannot; a bad --prefetch is refused first.
+"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --no-sysfs --add-events page-faults >"$TMP/pf0.out" 2>&1
+(
+	. "$(dirname "$0")/../pf_fake.sh"
+	make_fake "$TMP/pf-msr" GenuineIntel:6:0x55 0x1a4 "$FAKE_NCPU"
+	"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --no-sysfs --add-events page-faults \
+		>"$TMP/pf2.out" 2>&1
+	at_original || echo "an MSR changed" >>"$TMP/pf2.out"
+)
+check "discover --dry-run plans both prefetcher states where they can be switched" python3 - "$TMP/pf0.out" \
+	"$TMP/pf2.out" <<'PY'
+import re, sys
+n = [int(re.search(r"^plan: (\d+) points .*prefetchers (.*)\)$", open(f).read(), re.M).group(1)) for f in sys.argv[1:]]
+two = open(sys.argv[2]).read()
+assert n[1] == 2 * n[0] and "prefetchers on and off)" in two and "MSR changed" not in two, (n, two)
+PY
+expect_status "discover --dry-run with a bad --prefetch exits 2" 2 "$PMUCHECK" discover --dry-run \
+	--reported-levels --no-libpfm --no-sysfs --add-events page-faults --prefetch bogus
+
 # A free-running PMU (msr: the TSC) has no counter limit; its group says so rather than "at most 0".
 mkdir -p "$fs/msr/format" "$fs/msr/events"
 echo 12 >"$fs/msr/type"; echo config:0-63 >"$fs/msr/format/event"; echo event=0x00 >"$fs/msr/events/tsc"
