@@ -49,6 +49,12 @@ static void scale_text(const struct verdict *v, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* Noisy points the verdict left out: none where it rests on noisy points alone (noisy_only). */
+static unsigned noisy_excluded(const struct verdict *v)
+{
+	return v->noisy_only ? 0 : v->noisy_points;
+}
+
 static void excluded_text(const struct verdict *v, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -104,7 +110,7 @@ static void write_csv(FILE *f, const struct agg *a, const struct verdict *vs, co
 		out_csv_field(f, num(b[6], 64, "%.6g", figure(v, v->intercept)), 0);
 		out_csv_field(f, num(b[7], 64, "%.6g", figure(v, v->max_rate)), 0);
 		out_csv_field(f, num(b[8], 64, "%.0f", figure(v, v->points)), 0);
-		out_csv_field(f, num(b[9], 64, "%.0f", figure(v, v->noisy_points)), 0);
+		out_csv_field(f, num(b[9], 64, "%.0f", figure(v, noisy_excluded(v))), 0);
 		out_csv_field(f, num(b[10], 64, "%.0f", figure(v, v->boundary_points)), 0);
 		out_csv_field(f, v->decomposition, 0);
 		out_csv_field(f, num(b[11], 64, "%.6g", figure(v, v->decomp_error)), 0);
@@ -196,7 +202,7 @@ static json_t *event_json(const struct agg *a, const struct verdict *v, const st
 	json_object_set_new(o, "outliers_excluded", json_integer(v->outliers));
 	json_object_set_new(o, "max_events_per_s", jnum(v->max_rate));
 	json_object_set_new(o, "points", json_integer(v->points));
-	json_object_set_new(o, "noisy_points_excluded", json_integer(v->noisy_only ? 0 : v->noisy_points));
+	json_object_set_new(o, "noisy_points_excluded", json_integer(noisy_excluded(v)));
 	json_object_set_new(o, "noisy_only", json_boolean(v->noisy_only));
 	json_object_set_new(o, "boundary_points_excluded", json_integer(v->boundary_points));
 	json_object_set_new(o, "decomposition",

@@ -133,7 +133,7 @@ static unsigned stepwise(const double *G, const double *h, double yy, int *sel, 
 int verdict_sum(const struct agg *a, struct samples *S, struct verdict *v)
 {
 	double G[NCOL * NCOL], h[NCOL], yy, coef[FIT_NNLS_MAX];
-	int sel[FIT_NNLS_MAX], only_off = 0;
+	int sel[FIT_NNLS_MAX], kept_sel[FIT_NNLS_MAX], only_off = 0;
 	unsigned n, quantities = 0, kept = 0;
 	size_t len = 0;
 
@@ -156,12 +156,12 @@ int verdict_sum(const struct agg *a, struct samples *S, struct verdict *v)
 					kept ? " + " : "", s != 1 ? sc : "", s != 1 ? " " : "", name);
 		if (len >= sizeof v->decomposition)
 			len = sizeof v->decomposition - 1;
-		kept++;
-		/* level splits of one quantity are still one quantity */
+		/* level splits of one quantity are still one quantity; a term rounded away above is none */
 		int dup = 0;
-		for (unsigned u = 0; u < t; u++)
-			dup |= column_quantity(sel[u]) == column_quantity(sel[t]);
+		for (unsigned u = 0; u < kept; u++)
+			dup |= column_quantity(kept_sel[u]) == column_quantity(sel[t]);
 		quantities += !dup;
+		kept_sel[kept++] = sel[t];
 	}
 	return kept ? (int)quantities : 0;
 }

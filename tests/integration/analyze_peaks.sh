@@ -146,6 +146,24 @@ best = max(float(r[f]) for f in ("gbps_1_core", "gbps_all_cores") if r[f])
 assert r["indicator"] and float(r["indicator_max_events_per_s"]) * 64 / 1e9 <= best * 1.001, r
 PY
 
+# Every point noisy: each verdict rests on noisy points alone and leaves none of them out, in events.csv as
+# in events.json (the csv once counted them as left out).
+A=$TMP/allnoisy
+mkdir -p "$A" && cp "$D/machine.json" "$A/"
+edit "$D/raw.csv" "$A/raw.csv" 'r["flag"] = "noisy"'
+expect_status "analyze with every point noisy succeeds" 0 "$PMUCHECK" analyze -q "$A"
+check "events.csv and events.json leave out no noisy point of a verdict on noisy points alone" \
+	python3 - "$A" <<'PY'
+import csv, json, sys
+js = {e["event"]: e for e in json.load(open(sys.argv[1] + "/events.json"))["events"]}
+rows = list(csv.DictReader(open(sys.argv[1] + "/events.csv")))
+assert rows, "no events"
+for r in rows:
+    j = js[r["event"]]
+    assert j["class"] == "not measured" or (j["noisy_only"] and j["noisy_points_excluded"] == 0), j
+    assert r["noisy_points_excluded"] in ("", "0"), r
+PY
+
 # An event's rate is the point's median count over the point's time, which preemption cannot shorten. Every
 # point's first R call stretched 1.5x: that repetition's 2R - R halves, and a rate from its own row read twice
 # the event's (a stretched R call once gave 5.39e8 page faults/s where the point's time gives 9.8e7).
