@@ -303,7 +303,8 @@ static int break_tie(const struct agg *a, const struct agg_event *aev, const str
 	return choice;
 }
 
-/* Returns the support (points where it holds or is consistent) of the chosen quantity. */
+/* Returns the support (points where it holds or is consistent) of the chosen quantity, or of time where
+   the event counts time. */
 static size_t single_quantity(const struct agg *a, const struct agg_event *aev, struct samples *S,
 			      struct verdict *v)
 {
@@ -335,7 +336,8 @@ static size_t single_quantity(const struct agg *a, const struct agg_event *aev, 
 		v->r2 = ev[Q_TIME].r2;
 		v->points = count_points(S);
 		clear_quantity(v);
-		return 0;
+		/* time's support: a sum of volumes replaces it only where it holds on more points */
+		return consistent_support(&ev[Q_TIME]);
 	}
 	best_q = break_tie(a, aev, S, ev, best_q, v);
 	hyp = best_q == aev->hyp_q ? aev->hyp_scale : 0;
