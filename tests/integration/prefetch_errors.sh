@@ -35,8 +35,8 @@ expect_status "unknown prefetcher name exits 2" 2 "$PMUCHECK" prefetch off l1-ip
 says "unknown prefetcher is named with the valid ones" \
 	"unknown prefetcher 'l3-magic' for Intel Core/Xeon (valid: l2-stream, l2-adjacent, l1-next, l1-ip, all)"
 expect_status "bad --cpus exits 2" 2 "$PMUCHECK" prefetch off --cpus 3-1
-# A list that ends in its separator names an empty prefetcher, as one that begins with it does; run's
-# off:NAME+NAME is read by the same rule.
+# A list that ends in its separator names an empty prefetcher, as one that begins with it does; so does
+# run's off:NAME+NAME (refused as written, before its names are looked up).
 expect_status "a trailing comma in the names exits 2" 2 "$PMUCHECK" prefetch off l2-stream,
 says "... naming the empty name" "unknown prefetcher '' for Intel Core/Xeon"
 expect_status "'all' inside a list exits 2" 2 "$PMUCHECK" prefetch off all,l1-ip
@@ -47,7 +47,7 @@ expect_status "--cpus given twice exits 2" 2 "$PMUCHECK" prefetch --cpus 0 --cpu
 says "... saying so, as run does" "--cpus: given twice"
 expect_status "run --prefetch off:NAME+ exits 2" 2 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k \
 	--threads 1 --prefetch 'off:l2-stream+'
-says "... naming the empty name" "unknown prefetcher ''"
+says "... naming the empty name" "--prefetch: 'off:l2-stream+' names an empty prefetcher"
 expect_status "unknown action exits 2" 2 "$PMUCHECK" prefetch of
 nothing_written "bad input"
 
