@@ -254,7 +254,9 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	uint64_t bytes = round_bytes(working_set, f);
 	enum level level = plan_level(g->t, bytes * f->arrays, threads);
 	int boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
-	int short_of_dram = level == LEVEL_DRAM && !boundary && bytes * f->arrays < from;
+	/* not for fresh memory (touch), whose every line comes from the page fault, never from a cache */
+	int short_of_dram = level == LEVEL_DRAM && !boundary && !(f->flags & KF_FRESH_BUFFER) &&
+		bytes * f->arrays < from;
 
 	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;

@@ -221,6 +221,9 @@ static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **sta
 		{"load.gpr", 4u << 20, 0},
 		{"chase.plain", 64u << 20, 0},
 		{"copy.sse.nt", 512u << 20, 1u << 30},
+		/* fresh memory: every line comes from a page fault, no cache serves it (its descriptor's one
+		   line read a page once made it 64x a stream's) */
+		{"touch.gpr", 64u << 20, 0},
 	};
 
 	(void)state;
