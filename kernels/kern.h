@@ -124,7 +124,10 @@ struct kern_policy {
 	unsigned plots;                /* enum kern_plot bits */
 };
 
-/* What one call does, exactly. Counts, not rates. "lines" are 64-byte cache lines. */
+/* What one call does, exactly. Counts, not rates. "lines" are 64-byte cache lines. What the kernel's own
+   instructions do, in user mode: a first-touch page fault (touch) also has the operating system zero the
+   page, 64 lines written by its clear_page, which an event counted in kernel mode too sees and these do not;
+   the analysis judges such points at a level of their own ("any"). */
 struct kern_volumes {
 	uint64_t instructions;      /* retired instructions of the whole call, prologue to ret */
 	uint64_t loads;             /* load instructions (memory-source operands) */
