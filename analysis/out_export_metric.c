@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "out_export.h"
 #include "out_report_csv.h"
@@ -146,10 +147,13 @@ static void add_event(char *name, size_t len, const char *event)
 			*c = '_';
 }
 
+/* Whether another metric has the name, in any case: LIKWID's group files and PAPI's presets are the names
+   in capitals, so read_bw__l1d_replacement and read_bw__L1D_REPLACEMENT would be one file (the second
+   truncating the first, the export failing half written) and one preset. */
 static int name_taken(const struct out_metric *m, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(m[i].name, m[n].name) || !strcmp(m[i].count_name, m[n].count_name))
+		if (!strcasecmp(m[i].name, m[n].name) || !strcasecmp(m[i].count_name, m[n].count_name))
 			return 1;
 	return 0;
 }

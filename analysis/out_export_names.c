@@ -224,7 +224,10 @@ const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, con
 		return buf;
 	}
 	if (!has_only(m->event, "-_")) {
-		*why = "perf PMU syntax (pmu/event=.../) has no PAPI name";
+		/* a PMU's term syntax, a perf alias (l1d.replacement), a modifier (:u): not libpfm4's perf::NAME */
+		*why = strchr(m->event, '/')
+			? "perf PMU syntax (pmu/event=.../) has no PAPI name"
+			: "a perf alias or modified name, which PAPI does not take as perf::NAME";
 		return NULL;
 	}
 	/* perf's software and generic events are libpfm4's perf::NAME */

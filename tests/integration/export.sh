@@ -74,6 +74,32 @@ check "... each has its own MetricName" $CHECK perf "$D/perf/metrics.json"
 $CHECK perf "$D/perf/metrics.json" --names >"$TMP/dup.names"
 check "... and all three are exported" test "$(grep -ic -x 'l1d.replacement' "$TMP/dup.names")" -eq 3
 
+# Names that differ only in case (perf takes l1d.replacement and L1D.REPLACEMENT alike): LIKWID's group files
+# and PAPI's presets are the names in capitals, so each must differ in more than case (two once became one
+# file, the second truncating the first, and the export failed half written).
+C=$TMP/case
+mkdir -p "$C" && cp "$F/machine.json" "$C/"
+python3 - "$F/events.json" "$C/events.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
+d["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
+                for n in ("l1d.replacement", "L1D.REPLACEMENT")]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for fmt in likwid papi; do
+	expect_status "$fmt export of events whose names differ only in case succeeds" 0 \
+		"$PMUCHECK" export "$C" --format $fmt --out "$C/$fmt"
+done
+check "... LIKWID: a group file each, no two alike in any case" python3 - "$C/likwid" <<'PY'
+import os, sys
+files = [f for _, _, fs in os.walk(sys.argv[1]) for f in fs if f.endswith(".txt")]
+assert len(files) == len({f.upper() for f in files}) and sum("L1D_REPLACEMENT" in f.upper() for f in files) >= 2, files
+PY
+check "... PAPI: perf's alias names left out, naming them as such" grep -q \
+	"^#   l1d.replacement: a perf alias or modified name, which PAPI does not take as perf::NAME" \
+	"$C/papi/papi_user_events.csv"
+
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
 # not in skylakeX's list), in LIKWID's ICX group folder, the IMC event on MBOX0C0..MBOX3C0 summed.
