@@ -3,6 +3,7 @@
  * elapsed time in seconds inside perf's metric expressions. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out_export.h"
@@ -104,14 +105,21 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 	fputs("# pmucheck: the validated events as perf stat command lines. perf loads a metrics JSON only\n"
 	      "# when built with it (tools/perf/pmu-events), so metrics.json is for a perf build; these run\n"
 	      "# with any perf. Replace ./app with your program; apply the formula to the count perf prints\n"
-	      "# (seconds: perf's \"seconds time elapsed\").\n",
+	      "# (seconds: perf's \"seconds time elapsed\"); where perf scales an event (a sysfs alias with "
+	      "a\n"
+	      "# .scale, printed in its unit), the formula divides the scale out again.\n",
 	      f);
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
-		char ev[512], expr[1024];
-		const char *why;
+		char ev[512], expr[1024], count[64] = "count";
+		const char *why, *scaled = strstr(x->encoding, ",scale=");
+		double s = scaled ? strtod(scaled + 7, NULL) : 1;
 		out_perf_event(x, ev, sizeof ev, &why);
-		formula(x, "count", expr, sizeof expr);
+		/* perf stat prints a sysfs alias's count times its .scale (in its .unit); the event was
+		   validated, and its formula is, on the count itself (harness/counters/ctr_spec.c) */
+		if (s > 0 && s != 1)
+			snprintf(count, sizeof count, "(count / %.17g)", s);
+		formula(x, count, expr, sizeof expr);
 		fprintf(f, "\n# %s [%s] = %s / seconds\n# %s\nperf stat -e '%s'%s -- ./app\n", x->name,
 			x->unit, expr, x->what, ev, !strcmp(x->scope, "socket") ? " -a --per-socket" : "");
 	}

@@ -100,6 +100,23 @@ check "... PAPI: perf's alias names left out, naming them as such" grep -q \
 	"^#   l1d.replacement: a perf alias or modified name, which PAPI does not take as perf::NAME" \
 	"$C/papi/papi_user_events.csv"
 
+# A sysfs alias with a .scale: perf stat prints its count times the scale, in the alias's unit (MiB), and the
+# event was validated on the count itself, so perf-stat.txt's formula divides the scale out again (it once
+# read 16384x too low).
+S=$TMP/scaled
+mkdir -p "$S" && cp "$F/machine.json" "$S/"
+python3 - "$F/events.json" "$S/events.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
+d["events"] = [dict(l1d, event="uncore_imc_0/cas_count_read/", backend="perf", scope="socket", levels=["DRAM"],
+                    encoding="pmu=uncore_imc_0,type=17,config=0x304,scale=6.103515625e-05,unit=MiB")]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status "perf export of a scaled sysfs alias succeeds" 0 "$PMUCHECK" export "$S" --format perf --out "$S/perf"
+check "... perf-stat.txt's formula divides perf's scale out of the count it prints" grep -qF \
+	"# read_bw_DRAM [GB/s] = (count / 6.103515625e-05) / 1 * 64 / 1000000000 / seconds" "$S/perf/perf-stat.txt"
+
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
 # not in skylakeX's list), in LIKWID's ICX group folder, the IMC event on MBOX0C0..MBOX3C0 summed.
