@@ -50,6 +50,10 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
    its spelling for `perf stat -e` (out_perf_expr escapes it for metric expressions); LIKWID: also
    the counter class (*cls: "PMC", "DFC", ...). */
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why);
+/* The privilege level the event was validated in where it was one alone ("user", "kernel"; the run's
+   encoding domain=), NULL where it counted user and kernel alike or everything (a socket's): the scale
+   holds in that level only, so the exports say so and perf's command line keeps it. */
+const char *out_metric_domain(const struct out_metric *m);
 const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
 			    const char **why);
 const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why);

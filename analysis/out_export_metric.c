@@ -67,13 +67,17 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 {
 	double err = json_number_value(json_object_get(ev, "error"));
 	double r2 = json_number_value(json_object_get(ev, "r2"));
+	const char *domain = out_metric_domain(m);
+	char counted[64] = "";
 
+	if (domain)
+		snprintf(counted, sizeof counted, "; counted in %s mode only", domain);
 	snprintf(m->evidence, sizeof m->evidence,
 		 "pmucheck: %s is %s: scale %.6g events per %s (measured %.6g; perf, LIKWID and PAPI "
-		 "exports all divide by %.6g); held at %s; prefetchers %s; error %.2f %%; R^2 %.5f; "
+		 "exports all divide by %.6g); held at %s; prefetchers %s%s; error %.2f %%; R^2 %.5f; "
 		 "%lld points; results %s",
 		 m->event, jstr(ev, "class"), m->scale, q, m->measured, m->scale, levels_text,
-		 jstr(ev, "prefetch"), err * 100, r2,
+		 jstr(ev, "prefetch"), counted, err * 100, r2,
 		 (long long)json_integer_value(json_object_get(ev, "points")), dir);
 }
 

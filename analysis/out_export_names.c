@@ -110,6 +110,20 @@ static int perf_pfm_uncore(const char *encoding, char *buf, size_t len)
 	return 0;
 }
 
+const char *out_metric_domain(const struct out_metric *m)
+{
+	const char *d = strstr(m->encoding, "domain=");
+
+	if (!d || (d != m->encoding && d[-1] != ','))
+		return NULL;
+	d += 7;
+	if (!strncmp(d, "user", 4) && (!d[4] || d[4] == ','))
+		return "user";
+	if (!strncmp(d, "kernel", 6) && (!d[6] || d[6] == ','))
+		return "kernel";
+	return NULL;
+}
+
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)
 {
 	const struct export_core_name *n;

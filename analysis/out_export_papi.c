@@ -39,6 +39,9 @@ int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable,
 		"its\n"
 		"# event was validated against: event count / scale, the scale the perf and LIKWID exports\n"
 		"# use too. Uncore events load only where papi_component_avail lists perf_event_uncore.\n"
+		"# A core event was validated counting user and kernel mode unless its description says\n"
+		"# \"counted in user mode only\"; PAPI counts user mode alone unless told PAPI_DOM_ALL\n"
+		"# (PAPI_set_domain, or PAPI_set_opt with PAPI_DOMAIN).\n"
 		"# CPU line: %s\n",
 		OUT_PAPI_FILE, note);
 	if (*left_out) {

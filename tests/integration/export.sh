@@ -117,6 +117,25 @@ expect_status "perf export of a scaled sysfs alias succeeds" 0 "$PMUCHECK" expor
 check "... perf-stat.txt's formula divides perf's scale out of the count it prints" grep -qF \
 	"# read_bw_DRAM [GB/s] = (count / 6.103515625e-05) / 1 * 64 / 1000000000 / seconds" "$S/perf/perf-stat.txt"
 
+# An event validated in user mode alone: its scale holds there, so perf's command line keeps the modifier and
+# every description says so (the modifier was dropped: perf then counted the kernel's lines too).
+U=$TMP/user
+mkdir -p "$U" && cp "$F/machine.json" "$U/"
+python3 - "$F/events.json" "$U/events.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
+d["events"] = [dict(l1d, event="cpu/event=0x51,umask=0x1/u", backend="perf",
+                    encoding="pmu=cpu,type=4,config=0x151,domain=user")]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for fmt in perf likwid; do
+	expect_status "$fmt export of an event counted in user mode only succeeds" 0 \
+		"$PMUCHECK" export "$U" --format $fmt --out "$U/$fmt"
+	check "... its description says so" grep -rq "counted in user mode only" "$U/$fmt"
+done
+check "... perf stat counts it with :u" grep -qx "perf stat -e 'l1d.replacement:u' -- ./app" "$U/perf/perf-stat.txt"
+
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
 # not in skylakeX's list), in LIKWID's ICX group folder, the IMC event on MBOX0C0..MBOX3C0 summed.
