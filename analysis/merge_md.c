@@ -142,12 +142,13 @@ int merge_write_md(FILE *f, const struct merge *m, const struct merge_summary *s
 		m->ntype, m->narch);
 	fprintf(f,
 		"%u node(s) are outliers. A figure is an outlier when it lies more than %.1f robust standard "
-		"deviations (1.4826 x the median absolute deviation, on a log scale) and more than %.0f %% "
-		"from "
-		"its type's median, in a type of at least %d nodes; a fact (microcode, prefetcher MSRs, THP, "
+		"deviations (1.4826 x the median absolute deviation, on a log scale) and more than a factor "
+		"of %g from its type's median (%.0f %% above it, %.1f %% below), in a type of at least %d "
+		"nodes; a fact (microcode, prefetcher MSRs, THP, "
 		"governor, SMT, cache sizes, pmucheck version) when it differs from the type's most common "
 		"value. The spread is that robust standard deviation, relative to the median.\n\n",
-		m->outlier_nodes, THR_MERGE_Z, THR_MERGE_MIN_DEV * 100, THR_MERGE_MIN_NODES);
+		m->outlier_nodes, THR_MERGE_Z, 1 + THR_MERGE_MIN_DEV, THR_MERGE_MIN_DEV * 100,
+		100 * THR_MERGE_MIN_DEV / (1 + THR_MERGE_MIN_DEV), THR_MERGE_MIN_NODES);
 	if (s->gnuplot_missing)
 		fputs("Figures: none, gnuplot could not be started (install gnuplot-nox and merge "
 		      "again).\n\n",
