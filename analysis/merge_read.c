@@ -19,14 +19,16 @@
 const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
 						"cache sizes", "pmucheck version"};
 
-/* The peaks.csv columns merged, and how a figure is named after its row's level and access. */
+/* The peaks.csv columns merged, and how a figure is named after its row's level and access; the all-cores
+   figure after its thread count too (threads_col), so that nodes run with other --threads are not one
+   figure, the fewer threads' node an outlier for its option. */
 static const struct {
-	const char *col, *what;
+	const char *col, *what, *threads_col;
 	int latency;
 } fig_cols[] = {
-	{"gbps_1_core", "GB/s 1 core", 0},
-	{"gbps_all_cores", "GB/s all cores", 0},
-	{"latency_ns", "ns", 1},
+	{"gbps_1_core", "GB/s 1 core", NULL, 0},
+	{"gbps_all_cores", "GB/s all cores", "threads_all_cores", 0},
+	{"latency_ns", "ns", NULL, 1},
 };
 #define NFIG_COLS (sizeof fig_cols / sizeof fig_cols[0])
 
@@ -209,8 +211,13 @@ static int add_figures(struct merge_type *t, struct merge_node *nd, const struct
 			int fi;
 			if (!cell[0] || *end || !(v > 0))
 				continue;
-			snprintf(name, sizeof name, "%s %s %s", pk->rows[r][lc], pk->rows[r][ac],
-				 fig_cols[c].what);
+			int tc = fig_cols[c].threads_col ? out_csv_col(pk, fig_cols[c].threads_col) : -1;
+			if (tc >= 0 && pk->rows[r][tc][0]) /* "GB/s 8 cores"; files without it: all cores */
+				snprintf(name, sizeof name, "%s %s GB/s %s cores", pk->rows[r][lc],
+					 pk->rows[r][ac], pk->rows[r][tc]);
+			else
+				snprintf(name, sizeof name, "%s %s %s", pk->rows[r][lc], pk->rows[r][ac],
+					 fig_cols[c].what);
 			if ((fi = find_fig(t, name, fig_cols[c].latency)) < 0 ||
 			    set_val(nd, (unsigned)fi, v, noisy))
 				return -1;

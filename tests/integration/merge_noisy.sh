@@ -31,7 +31,7 @@ check "merge.json lists the row's figures as noisy" python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["types"][0]
 d = [n for n in t["nodes"] if n["node"] == "d"][0]
-assert d["noisy"] == ["L2 read GB/s 1 core", "L2 read GB/s all cores"], d["noisy"]
+assert d["noisy"] == ["L2 read GB/s 1 core", "L2 read GB/s 2 cores"], d["noisy"]
 assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"] == [3]' "$O/merge.json"
 
 # page-faults: exact on a and b, not measured on c and d. No verdict holds on most nodes; the event must
