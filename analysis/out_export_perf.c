@@ -12,7 +12,9 @@ void out_decimal(char *buf, size_t len, double x)
 {
 	char *end;
 
-	snprintf(buf, len, "%.6f", x);
+	/* fixed notation, which every tool's formula parser reads, to 12 places: a config's scale of
+	   1/65536 printed to 6 was 1.7 % off, and one below 5e-7 printed as a division by 0 */
+	snprintf(buf, len, "%.12f", x);
 	end = buf + strlen(buf) - 1;
 	while (end > buf && *end == '0')
 		*end-- = '\0';

@@ -197,6 +197,23 @@ static void test_group_counter_is_the_first_of_its_class(void **state)
 /* perf's name for an event PAPI counted by libpfm4's perf:: name (its encoding, ctr_papi.c: no config for
    a software or generic event, which libpfm4 encodes as no raw one): perf's own spelling where it has one,
    else none, with why (never an uncore reason, never a name perf does not parse). */
+/* Formula constants in fixed notation (no exponent, which older perf expression lexers do not read), exact
+   enough for a config's small scale: 1/65536 was 0.000015 (1.7 % off), 4e-7 was 0, a division by zero. */
+static void test_decimals_keep_small_scales(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	out_decimal(buf, sizeof buf, 1.0 / 65536);
+	assert_string_equal(buf, "0.000015258789");
+	out_decimal(buf, sizeof buf, 4e-7);
+	assert_string_equal(buf, "0.0000004");
+	out_decimal(buf, sizeof buf, 0.5);
+	assert_string_equal(buf, "0.5");
+	out_decimal(buf, sizeof buf, 64);
+	assert_string_equal(buf, "64");
+}
+
 static void test_perf_names_libpfm4_generic_events(void **state)
 {
 	static const struct {
@@ -249,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
 		cmocka_unit_test(test_box_wildcard_lists_every_box),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
+		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
