@@ -275,7 +275,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz,
 					   before < 0                         ? 0
 						   : before > x->plan.npoints ? x->plan.npoints
-									      : before};
+									      : before,
+					   t->sockets > 0 ? t->cores / t->sockets : 0};
 		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}

@@ -15,10 +15,20 @@ static int earlier(const struct summary_probe *sp, int i)
 	return sp && i < sp->done_before;
 }
 
-/* A one-thread latency point of level, not on a level boundary: the points a level's latency cell is of. */
-static int level_latency_point(const struct plan_point *pt, int level)
+/* Whether a point is of its level's cells: not on a level boundary, and at DRAM only with local memory,
+   as the peaks' DRAM row is (analysis/point_level.c gives remote and other placements rows of their own):
+   a remote chase's 141 ns made a local DRAM latency of 91 ns read 116. */
+static int in_cells(const struct summary_probe *sp, const struct plan_point *pt)
 {
-	return pt->var->access == KA_LATENCY && pt->threads == 1 && pt->level == level && !pt->boundary;
+	return !pt->boundary &&
+		(pt->level != LEVEL_DRAM || !sp || !sp->opts ||
+		 sp->opts->places[pt->place].kind == BUF_LOCAL);
+}
+
+/* A one-thread latency point of level in its cell: the points a level's latency cell is of. */
+static int level_latency_point(const struct summary_probe *sp, const struct plan_point *pt, int level)
+{
+	return pt->var->access == KA_LATENCY && pt->threads == 1 && pt->level == level && in_cells(sp, pt);
 }
 
 /* Access types measured as a bandwidth (the others: latency, faults, none). */
@@ -56,15 +66,15 @@ static double probe_ns(const struct summary_probe *sp, const struct plan_point *
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
 		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
 {
-	double v[64], c[64];
-	int n = 0, nc = 0;
+	double *v = calloc((size_t)p->npoints + 1, sizeof *v), *c = calloc((size_t)p->npoints + 1, sizeof *c);
+	int n = 0, nc = 0, found;
 
 	*dram_like = *probed = 0;
-	for (int pass = 0; pass < 2 && !n; pass++) {
+	for (int pass = 0; pass < 2 && !n && v && c; pass++) {
 		*noisy = pass;
-		for (int i = 0; i < p->npoints && n < 64; i++) {
+		for (int i = 0; i < p->npoints; i++) {
 			const struct plan_point *pt = &p->points[i];
-			if (!level_latency_point(pt, level) || earlier(sp, i) || res[i].ns <= 0 ||
+			if (!level_latency_point(sp, pt, level) || earlier(sp, i) || res[i].ns <= 0 ||
 			    (res[i].noisy_why != 0) != pass)
 				continue;
 			int by_probe;
@@ -82,13 +92,16 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 				c[nc++] = cycles;
 		}
 	}
-	if (!n) {
+	found = n > 0;
+	if (!found)
 		*noisy = *probed = 0;
-		return 0;
+	else {
+		*ns = stats_median(v, (size_t)n);
+		*cyc = stats_median(c, (size_t)nc);
 	}
-	*ns = stats_median(v, (size_t)n);
-	*cyc = stats_median(c, (size_t)nc);
-	return 1;
+	free(v);
+	free(c);
+	return found;
 }
 
 /* The best bandwidth of a cell ([clean, noisy] points): a noisy point's figure is its bound, never faster
@@ -111,7 +124,7 @@ static void bandwidth_cell(char *buf, size_t len, const double best[2], int *mar
 static int earlier_latency(const struct plan *p, const struct summary_probe *sp, int level)
 {
 	for (int i = 0; i < p->npoints; i++)
-		if (earlier(sp, i) && level_latency_point(&p->points[i], level))
+		if (earlier(sp, i) && level_latency_point(sp, &p->points[i], level))
 			return 1;
 	return 0;
 }
@@ -180,24 +193,37 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		   const char *levels_from)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
+	int widest[KA_COUNT][LEVEL_COUNT] = {{0}};            /* a cell's most threads above 1 */
+	int fewer = 0;                                        /* a cell's most are not the header's */
 	int measured[KA_COUNT] = {0}, maxthreads = 1, noisy = 0, marked = 0, dram_marked = 0,
 	    probe_marked = 0, boundary = 0, before = 0, now = 0;
 	unsigned char only_before[KA_COUNT][LEVEL_COUNT] = {{0}}; /* a cell with points of the earlier run */
 	unsigned why[NW_COUNT] = {0};
 	char cell[48], whys[512];
 
+	/* A cell's second figure is its most threads, up to a socket's cores, as the peaks' all-cores figure
+	   is (analysis/peak.c): the best of any thread count above 1 put a 2-thread figure under "4 threads"
+	   in a run of --threads 1,2,4. */
+	for (int i = 0; i < p->npoints; i++) {
+		const struct plan_point *pt = &p->points[i];
+		int a = pt->var->access, l = pt->level;
+		if (is_bandwidth(a) && in_cells(sp, pt) && !earlier(sp, i) && pt->threads > 1 &&
+		    (!sp || sp->socket_cores <= 0 || pt->threads <= sp->socket_cores) &&
+		    pt->threads > widest[a][l])
+			widest[a][l] = pt->threads;
+		if (widest[a][l] > maxthreads)
+			maxthreads = widest[a][l];
+	}
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
 		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
-		if (pt->threads > maxthreads)
-			maxthreads = pt->threads;
 		/* A point on a level boundary is in no level's cell, bandwidth or latency, as in the
 		   analysis (analysis/point_level.c): its figure is the two levels' mix. */
 		boundary += pt->boundary && (is_bandwidth(a) || (a == KA_LATENCY && pt->threads == 1));
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
-		if (pt->boundary)
+		if (!in_cells(sp, pt) || (wide && pt->threads != widest[a][l]))
 			continue;
 		if (earlier(sp, i)) {
 			only_before[a][l] = 1;
@@ -232,7 +258,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			if (b[0][0] > 0 || b[0][1] > 0 || b[1][0] > 0 || b[1][1] > 0) {
 				bandwidth_cell(one, sizeof one, b[0], &marked);
 				bandwidth_cell(all, sizeof all, b[1], &marked);
-				if (maxthreads > 1)
+				if (maxthreads > 1 && widest[a][l] && widest[a][l] != maxthreads) {
+					snprintf(cell, sizeof cell, "%s / %s (%d)", one, all, widest[a][l]);
+					fewer = 1;
+				} else if (maxthreads > 1)
 					snprintf(cell, sizeof cell, "%s / %s", one, all);
 				else
 					snprintf(cell, sizeof cell, "%s", one);
@@ -280,6 +309,8 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			"* from a noisy point, at the bound of its shortest call%s: at least this fast "
 			"(latency: at most this slow)\n",
 			probe_marked ? " (a latency marked ^ too: or at the level probe's time)" : "");
+	if (fewer)
+		fprintf(f, "(N): the cell's second figure is of N threads, the most it was measured with\n");
 	if (probe_marked)
 		fprintf(f,
 			"^ latency: the level probe's fastest chase at a point's size or larger, faster than "

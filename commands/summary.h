@@ -21,6 +21,9 @@ struct summary_probe {
 	const struct plan_opts *opts;
 	double ghz;
 	int done_before;
+	/* the cores of one socket (topo cores / sockets), 0 where not known: a cell's "all threads" figure is
+	   its most threads up to these, as the peaks' all-cores figure is (analysis/peak.c) */
+	int socket_cores;
 };
 
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,

@@ -248,7 +248,7 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
-	struct summary_probe run_clock = {NULL, NULL, 2.5, 0};
+	struct summary_probe run_clock = {NULL, NULL, 2.5, 0, 0};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
@@ -289,7 +289,7 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 			      .places = {{BUF_LOCAL, -1}, {BUF_REMOTE, -1}},
 			      .npf = 2,
 			      .pf_states = {"on", "off"}};
-	struct summary_probe sp = {&probe, &o, 3.24, 0};
+	struct summary_probe sp = {&probe, &o, 3.24, 0, 0};
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM)};
 	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
@@ -427,6 +427,50 @@ static void test_point_on_a_level_boundary_is_in_no_cell(void **state)
 /* A resumed run (--resume) measures only the points after the interruption; the earlier ones are in
    raw.csv with no result here. Their cells say so: once they read "-", nothing measured, for an L1 read
    the interrupted run had measured, and "1 of 3 points stayed noisy" counted them as clean. */
+/* The second figure of a cell is its most threads, as the peaks' all-cores figure: with --threads 1,2,4 the
+   4-thread point's 80 GB/s, not the 2-thread point's 100, which read under "4 threads". */
+static void test_the_all_threads_figure_is_the_most_threads(void **state)
+{
+	struct plan_point pts[3] = {point("load.gpr", LEVEL_DRAM), point("load.gpr", LEVEL_DRAM),
+				    point("load.gpr", LEVEL_DRAM)};
+	struct run_point_result res[3] = {{.gbps = 30, .cv = .001, .reps = 3},
+					  {.gbps = 100, .cv = .001, .reps = 3},
+					  {.gbps = 80, .cv = .001, .reps = 3}};
+	char buf[256], *t;
+
+	(void)state;
+	pts[1].threads = 2;
+	pts[2].threads = 4;
+	t = print(pts, res, 3);
+	assert_non_null(strstr(t, "1 thread / 4 threads"));
+	assert_non_null(strstr(row(buf, sizeof buf, t, "read"), "30.0 / 80.0"));
+	free(t);
+}
+
+/* DRAM cells are local memory's, as the peaks' DRAM row: a remote chase (its own row there) made a local
+   latency of 91 ns read 116. */
+static void test_dram_cells_are_local_memorys(void **state)
+{
+	struct plan_opts o = {.nplaces = 2, .npf = 1};
+	struct plan_point pts[4] = {point("chase.plain", LEVEL_DRAM), point("chase.plain", LEVEL_DRAM),
+				    point("chase.plain", LEVEL_DRAM), point("chase.plain", LEVEL_DRAM)};
+	struct run_point_result res[4] = {{.ns = 90, .core_ghz = 3, .reps = 3},
+					  {.ns = 92, .core_ghz = 3, .reps = 3},
+					  {.ns = 140, .core_ghz = 3, .reps = 3},
+					  {.ns = 142, .core_ghz = 3, .reps = 3}};
+	struct summary_probe sp = {.opts = &o, .ghz = 3};
+	char buf[256], *t;
+
+	(void)state;
+	o.places[0] = (struct buf_place){BUF_LOCAL, -1};
+	o.places[1] = (struct buf_place){BUF_REMOTE, -1};
+	strcpy(o.pf_states[0], "on");
+	pts[2].place = pts[3].place = 1;
+	t = print_probe(pts, res, 4, &sp);
+	assert_non_null(strstr(row(buf, sizeof buf, t, "latency"), "91.00 ns"));
+	free(t);
+}
+
 static void test_points_of_the_interrupted_run_are_not_called_unmeasured(void **state)
 {
 	struct plan_point pts[4] = {point("load.gpr", LEVEL_L1), point("chase.plain", LEVEL_L1),
@@ -472,6 +516,8 @@ int main(void)
 		cmocka_unit_test(test_latency_takes_the_level_probes_faster_time_at_its_size),
 		cmocka_unit_test(test_point_on_a_level_boundary_is_in_no_cell),
 		cmocka_unit_test(test_points_of_the_interrupted_run_are_not_called_unmeasured),
+		cmocka_unit_test(test_the_all_threads_figure_is_the_most_threads),
+		cmocka_unit_test(test_dram_cells_are_local_memorys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
