@@ -131,7 +131,9 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 		      const char *name)
 {
 	char levels[64], scale[32], src[INI_LINE_MAX - 8], note[INI_LINE_MAX - 8];
-	unsigned on = v->prefetch & (1u << PF_ON), off = v->prefetch & (1u << PF_OFF);
+	/* flags, not the bits: PF_ON and PF_OFF are bits 0 and 1, which never compare equal, and every
+	   event held both on and off was written "prefetch = on" */
+	int on = !!(v->prefetch & (1u << PF_ON)), off = !!(v->prefetch & (1u << PF_OFF));
 
 	snprintf(scale, sizeof scale, "%.6g", v->scale); /* the loader takes decimals, not "1/4" */
 	fprintf(f, "\n[event %s]\nspec = %s\nexpect = %s * %s\n", name, ev->name, v->quantity_text, scale);

@@ -134,8 +134,10 @@ int disc_filter_apply(struct disc_list *l, const struct disc_filter *f, struct e
 	if ((f->pmus && (rc = check_patterns("--pmu", f->pmus, e))) ||
 	    (f->only && (rc = check_patterns("--only", f->only, e))))
 		return rc;
-	for (unsigned i = 0; i < l->n; i++)
-		if (keep(&l->c[i], f) && (!f->max || n < f->max))
+	/* --max cuts the found events, never those given with --add-events (docs/discover.md), which come
+	   last in the list */
+	for (unsigned i = 0, found = 0; i < l->n; i++)
+		if (keep(&l->c[i], f) && (l->c[i].origin == DISC_GIVEN || !f->max || found++ < f->max))
 			l->c[n++] = l->c[i];
 	l->n = n;
 	/* the spec index points at the old places: disc_add rebuilds it */

@@ -243,4 +243,13 @@ assert n[1] == sum(r[2] == "exact" for r in written), (n[1], [r[0] for r in writ
 assert n[6] == sum(r[2] == "unrelated" for r in rows), n
 m = re.search(r"; (\d+) hold as a sum no single hypothesis states", md)
 assert m and int(m.group(1)) == sums > 0, (m and m.group(0), sums)
+# each section's prefetch line is events.json's states: none for both (the loader's default), "on" or "off"
+# for one (every event held both on and off was once written "prefetch = on")
+ev = {e["event"]: e for e in __import__("json").load(open(d + "/events.json"))["events"]}
+ini = open(d + "/discovered.ini").read()
+for sec in re.findall(r"^\[event [^\]]+\]\n(?:.+\n?)*", ini, re.M):
+    spec = re.search(r"^spec = (.+)$", sec, re.M).group(1)
+    line = re.search(r"^prefetch = (\w+)$", sec, re.M)
+    pf = ev[spec]["prefetch"]
+    assert (line.group(1) if line else "both") == ("both" if pf in ("both", "uncontrolled") else pf), (spec, pf, sec)
 PY

@@ -217,6 +217,13 @@ assert got == {
 assert "candidates: 5 (sysfs 0, libpfm4 0, vendor 5, given 0; 5 uncore); 1 entries" in out, out
 PY
 
+# --max cuts the events found, never those given with --add-events (they come last in the list, and were cut
+# first).
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/unc.json" --all --max 3 --add-events page-faults,task-clock \
+	>"$TMP/max.out" 2>&1
+check "--max 3 keeps the events given with --add-events" grep -q \
+	"^candidates: 5 (sysfs 0, libpfm4 0, vendor 3, given 2; 3 uncore)" "$TMP/max.out"
+
 # AMD's UMC events that differ by RdWrMask alone (umc_act_cmd.all, .rd, .wr: the kernel's
 # tools/perf/pmu-events/arch/x86/amdzen4 memory-controller.json) are three candidates with jevents.py's
 # rdwrmask= term, not one spec under the first name with the others dropped as its duplicates; the L3's
