@@ -15,6 +15,9 @@
 void out_thresholds_md(FILE *f);
 /* One field of an analysis table (csv_field), then its separator: "," or, after the last, a line end. */
 void out_csv_field(FILE *f, const char *s, int last);
+/* s for a Markdown table cell, in buf: '|' (which the report's HTML splits cells at too) as '/', line ends
+   as spaces; an event's name may hold any of them. */
+const char *out_md_text(const char *s, char *buf, size_t len);
 
 /* Verdicts are indexed by event; order lists event indices in table order. */
 int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, const uint32_t *order,

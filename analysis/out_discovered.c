@@ -203,15 +203,15 @@ static void comment(FILE *f, int *started, const char *event, const char *why)
 
 static void md_row(FILE *f, const struct agg_event *ev, const struct verdict *v, const struct cand *c)
 {
-	char levels[64], scale[32] = "";
+	char levels[64], scale[32] = "", name[512], why[512];
 
 	levels_words(v->levels, levels, sizeof levels);
 	if (v->scale > 0)
 		fit_format_scale(v->scale, scale, sizeof scale);
-	fprintf(f, "| `%s` | %s | %s | %s%s%s | %s | %s | %s |\n", ev->name, c->origin ? c->origin : "run",
-		!c->planned ? "not measured" : verdict_class_names[v->cls], v->quantity_text,
-		*scale && *v->quantity_text ? " x " : "", *v->quantity_text ? scale : "", levels,
-		verdict_prefetch_text(v->prefetch), why_not(v, c));
+	fprintf(f, "| `%s` | %s | %s | %s%s%s | %s | %s | %s |\n", out_md_text(ev->name, name, sizeof name),
+		c->origin ? c->origin : "run", !c->planned ? "not measured" : verdict_class_names[v->cls],
+		v->quantity_text, *scale && *v->quantity_text ? " x " : "", *v->quantity_text ? scale : "",
+		levels, verdict_prefetch_text(v->prefetch), out_md_text(why_not(v, c), why, sizeof why));
 }
 
 /* The counts of the summary: cls of the events discovered.ini states, and of the others, why not. */

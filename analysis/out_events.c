@@ -229,13 +229,12 @@ static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, co
 	return rc;
 }
 
-/* A Markdown cell must not break the table: '|' and line ends are replaced. */
+/* A Markdown cell must not break the table (out_md_text). */
 static void md_cell(FILE *f, const char *s)
 {
-	fputs("| ", f);
-	for (; *s; s++)
-		fputc(*s == '|' ? '/' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
-	fputc(' ', f);
+	char buf[1024];
+
+	fprintf(f, "| %s ", out_md_text(s, buf, sizeof buf));
 }
 
 static void md_header(FILE *f, const struct agg *a)

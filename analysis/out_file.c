@@ -34,6 +34,17 @@ void out_thresholds_md(FILE *f)
 		THR_NNLS_MAX_TERMS, 1 / THR_NNLS_MIN_COEF);
 }
 
+const char *out_md_text(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++)
+		buf[n++] = *s == '|' ? '/' : (*s == '\n' || *s == '\r') ? ' ' : *s;
+	if (len)
+		buf[n] = '\0';
+	return buf;
+}
+
 void out_csv_field(FILE *f, const char *s, int last)
 {
 	csv_field(f, s);

@@ -137,6 +137,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	fprintf(f, "|---|---|---|---|---|---|---|\n");
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
+			char name[512];
 			const struct peak *p = &table[l][ac];
 			if (!p->present)
 				continue;
@@ -144,7 +145,9 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 				kern_access_names[ac], num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
 				bytes_per_transfer(p, b[6], 48),
-				p->indicator >= 0 ? a->events[p->indicator].name : "n/a",
+				p->indicator >= 0
+					? out_md_text(a->events[p->indicator].name, name, sizeof name)
+					: "n/a",
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls]
 						  : "none validated",
 				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0));

@@ -78,9 +78,10 @@ static void write_md(FILE *f, const struct agg *a, const struct stall_row *rows,
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct stall_row *r = &rows[i];
+		char name[512];
 		marked |= r->noisy[CH_PLAIN] || r->noisy[CH_INDEP] || r->noisy[CH_DEP];
 		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n",
-			a->events[r->event].name, point_level_name(r->level),
+			out_md_text(a->events[r->event].name, name, sizeof name), point_level_name(r->level),
 			num(b[0], sizeof b[0], r->have[CH_PLAIN], r->reported[CH_PLAIN], r->noisy[CH_PLAIN]),
 			num_k(b[1], sizeof b[1], r, CH_INDEP, each[0]),
 			num_k(b[2], sizeof b[2], r, CH_DEP, each[1]),

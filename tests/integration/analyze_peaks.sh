@@ -164,6 +164,21 @@ for r in rows:
     assert r["noisy_points_excluded"] in ("", "0"), r
 PY
 
+# An event named with a '|' (any name is valid to a PMU's alias) must not break peaks.md's table, which the
+# report's HTML splits at every '|': each row keeps the header's columns.
+B=$TMP/bar
+mkdir -p "$B" && cp "$D/machine.json" "$B/"
+edit "$D/raw.csv" "$B/raw.csv" 'r["event"] = r["event"].replace("_", "|", 1) if r["event"] else r["event"]'
+expect_status "analyze with a '|' in an event's name succeeds" 0 "$PMUCHECK" analyze -q "$B"
+check "peaks.md's rows keep their columns" python3 - "$B/peaks.md" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for block in text.split("\n\n"):
+    rows = [l for l in block.splitlines() if l.startswith("|")]
+    assert len({l.count("|") for l in rows}) <= 1, rows
+assert "LINES/EXACT" in text, text
+PY
+
 # An event's rate is the point's median count over the point's time, which preemption cannot shorten. Every
 # point's first R call stretched 1.5x: that repetition's 2R - R halves, and a rate from its own row read twice
 # the event's (a stretched R call once gave 5.39e8 page faults/s where the point's time gives 9.8e7).
