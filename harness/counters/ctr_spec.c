@@ -176,6 +176,15 @@ static int apply_alias(const char *pmus, const char *pmu, const char *spec, cons
 		ev->scale = strtod(scale, NULL);
 	snprintf(path, sizeof path, "%s/%s/events/%s.unit", pmus, pmu, alias);
 	read_text(path, ev->unit, sizeof ev->unit);
+	/* a snapshot (sysfs ABI: the value at the read, a level such as the msr PMU's cpu_thermal_margin)
+	   is no count: its R and 2R readings' difference measures nothing */
+	snprintf(path, sizeof path, "%s/%s/events/%s.snapshot", pmus, pmu, alias);
+	if (!read_text(path, scale, sizeof scale) && atoi(scale) == 1) {
+		ev->status = CTR_NOT_MEASURED;
+		snprintf(ev->reason, sizeof ev->reason,
+			 "a snapshot (%s.snapshot): a level read at an instant, not a count of events",
+			 alias);
+	}
 	return apply_terms(pmus, pmu, spec, terms, true, ev, e);
 }
 

@@ -47,6 +47,10 @@ static int make_tree(void **state)
 	put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5");
 	put("uncore_imc_0/events/cas_count_read.unit", "MiB");
 	put("software/type", "1");
+	put("msr/type", "12");
+	put("msr/format/event", "config:0-63");
+	put("msr/events/cpu_thermal_margin", "event=0x04");
+	put("msr/events/cpu_thermal_margin.snapshot", "1");
 	return 0;
 }
 
@@ -339,6 +343,37 @@ static void test_software_clock_counts_every_privilege_level(void **state)
 	assert_string_equal(ctr_domain_name(&ev), "user");
 }
 
+/* Context switches and migrations are counted in the scheduler's own context: excluded from the kernel
+   (a u modifier, or an unprivileged open) they read 0 with status ok, so they are not measured then. */
+static void test_kernel_context_software_events_excluding_the_kernel_are_not_measured(void **state)
+{
+	const char *specs[] = {"software/config=3/u",
+			       "software/config=4/u"}; /* context-switches, migrations */
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(parse(specs[i], &ev, &e), 0);
+		ctr_perf_probe(&ev);
+		assert_int_equal(ev.status, CTR_NOT_MEASURED);
+		assert_non_null(strstr(ev.reason, "counted in the kernel's own context"));
+	}
+}
+
+/* A sysfs alias marked .snapshot is a level read at an instant (the msr PMU's cpu_thermal_margin), which
+   two readings' difference does not measure. */
+static void test_a_snapshot_alias_is_not_measured(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("msr/cpu_thermal_margin/", &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_NOT_MEASURED);
+	assert_non_null(strstr(ev.reason, "a snapshot"));
+}
+
 static void test_other_names_go_to_papi(void **state)
 {
 	struct ctr_event ev;
@@ -432,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_software_clock_in_raw_syntax_gets_a_group_of_its_own),
 		cmocka_unit_test(test_software_clock_counts_every_privilege_level),
 		cmocka_unit_test(test_other_names_go_to_papi),
+		cmocka_unit_test(test_kernel_context_software_events_excluding_the_kernel_are_not_measured),
+		cmocka_unit_test(test_a_snapshot_alias_is_not_measured),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
 		cmocka_unit_test(test_resolve_list_names_every_bad_event),
 		cmocka_unit_test(test_split_list_keeps_perf_terms_together),
