@@ -149,23 +149,21 @@ void ctr_perf_probe(struct ctr_event *ev)
 
 	if (ev->status != CTR_OK)
 		return;
-	/* The scheduler counts context switches and migrations in its own context, with the kernel's
-	   registers, so an event that excludes the kernel never counts them: 0 and status ok. */
-	if (ev->perf.exclude_kernel && ev->perf.type == PERF_TYPE_SOFTWARE &&
-	    (ev->perf.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-	     ev->perf.config == PERF_COUNT_SW_CPU_MIGRATIONS)) {
+	/* What no open can count here: the scheduler counts context switches and migrations in its own
+	   context, with the kernel's registers, so one that excludes the kernel reads 0 with status ok; and
+	   the kernel alone needs the privilege to count it. */
+	int kernel_context = ev->perf.exclude_kernel && ev->perf.type == PERF_TYPE_SOFTWARE &&
+		(ev->perf.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		 ev->perf.config == PERF_COUNT_SW_CPU_MIGRATIONS);
+	if (kernel_context || (ev->perf.exclude_user && !ctr_may_count_kernel())) {
 		ev->status = CTR_NOT_MEASURED;
 		snprintf(ev->reason, sizeof ev->reason,
-			 "counted in the kernel's own context: with the kernel excluded (a u modifier, or "
-			 "no CAP_PERFMON with perf_event_paranoid %d > 1) it reads 0",
-			 ctr_perf_paranoid());
-		return;
-	}
-	if (ev->perf.exclude_user && !ctr_may_count_kernel()) {
-		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason,
-			 "counting the kernel only (:k) needs CAP_PERFMON or "
-			 "perf_event_paranoid <= 1 (it is %d)",
+			 kernel_context
+				 ? "counted in the kernel's own context: with the kernel excluded (a u "
+				   "modifier, or no CAP_PERFMON with perf_event_paranoid %d > 1) it "
+				   "reads 0"
+				 : "counting the kernel only (:k) needs CAP_PERFMON or "
+				   "perf_event_paranoid <= 1 (it is %d)",
 			 ctr_perf_paranoid());
 		return;
 	}

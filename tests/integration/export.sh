@@ -56,18 +56,24 @@ check "PAPI gets every event it can name" test "$(sort -u "$TMP/papi.names" | wc
 check "each description carries the evidence" \
 	grep -q 'scale 1 events per lines_read (measured 1.004' "$F/perf/metrics.json"
 
-# Three validated events for one quantity and the same levels whose names differ only where a metric name
-# cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
-D=$TMP/dup
-mkdir -p "$D" && cp "$F/machine.json" "$D/"
-python3 - "$F/events.json" "$D/events.json" <<'PY'
+# fixture_with DIR CODE: the fixture in DIR, its events.json changed by the Python CODE, which gets the events
+# as d and the L1D:REPLACEMENT verdict as l1d (the other events below are that verdict under other names).
+fixture_with() {
+	mkdir -p "$1" && cp "$F/machine.json" "$1/"
+	python3 - "$F/events.json" "$1/events.json" "$2" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
-d["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
-                for n in ("L1D.REPLACEMENT", "L1D/REPLACEMENT")]
+exec(sys.argv[3])
 json.dump(d, open(sys.argv[2], "w"))
 PY
+}
+
+# Three validated events for one quantity and the same levels whose names differ only where a metric name
+# cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
+D=$TMP/dup
+fixture_with "$D" 'd["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
+                for n in ("L1D.REPLACEMENT", "L1D/REPLACEMENT")]'
 expect_status "perf export of events whose names differ only in punctuation succeeds" 0 \
 	"$PMUCHECK" export "$D" --format perf --out "$D/perf"
 check "... each has its own MetricName" $CHECK perf "$D/perf/metrics.json"
@@ -78,15 +84,8 @@ check "... and all three are exported" test "$(grep -ic -x 'l1d.replacement' "$T
 # and PAPI's presets are the names in capitals, so each must differ in more than case (two once became one
 # file, the second truncating the first, and the export failed half written).
 C=$TMP/case
-mkdir -p "$C" && cp "$F/machine.json" "$C/"
-python3 - "$F/events.json" "$C/events.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
-d["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
-                for n in ("l1d.replacement", "L1D.REPLACEMENT")]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+fixture_with "$C" 'd["events"] += [dict(l1d, event=n, backend="perf", encoding="pmu=cpu,type=4,config=0x151")
+                for n in ("l1d.replacement", "L1D.REPLACEMENT")]'
 for fmt in likwid papi; do
 	expect_status "$fmt export of events whose names differ only in case succeeds" 0 \
 		"$PMUCHECK" export "$C" --format $fmt --out "$C/$fmt"
@@ -104,15 +103,8 @@ check "... PAPI: perf's alias names left out, naming them as such" grep -q \
 # event was validated on the count itself, so perf-stat.txt's formula divides the scale out again (it once
 # read 16384x too low).
 S=$TMP/scaled
-mkdir -p "$S" && cp "$F/machine.json" "$S/"
-python3 - "$F/events.json" "$S/events.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
-d["events"] = [dict(l1d, event="uncore_imc_0/cas_count_read/", backend="perf", scope="socket", levels=["DRAM"],
-                    encoding="pmu=uncore_imc_0,type=17,config=0x304,scale=6.103515625e-05,unit=MiB")]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+fixture_with "$S" 'd["events"] = [dict(l1d, event="uncore_imc_0/cas_count_read/", backend="perf", scope="socket",
+                    levels=["DRAM"], encoding="pmu=uncore_imc_0,type=17,config=0x304,scale=6.103515625e-05,unit=MiB")]'
 expect_status "perf export of a scaled sysfs alias succeeds" 0 "$PMUCHECK" export "$S" --format perf --out "$S/perf"
 check "... perf-stat.txt's formula divides perf's scale out of the count it prints" grep -qF \
 	"# read_bw_DRAM [GB/s] = (count / 6.103515625e-05) / 1 * 64 / 1000000000 / seconds" "$S/perf/perf-stat.txt"
@@ -120,15 +112,8 @@ check "... perf-stat.txt's formula divides perf's scale out of the count it prin
 # An event validated in user mode alone: its scale holds there, so perf's command line keeps the modifier and
 # every description says so (the modifier was dropped: perf then counted the kernel's lines too).
 U=$TMP/user
-mkdir -p "$U" && cp "$F/machine.json" "$U/"
-python3 - "$F/events.json" "$U/events.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-l1d = next(e for e in d["events"] if e["event"] == "L1D:REPLACEMENT")
-d["events"] = [dict(l1d, event="cpu/event=0x51,umask=0x1/u", backend="perf",
-                    encoding="pmu=cpu,type=4,config=0x151,domain=user")]
-json.dump(d, open(sys.argv[2], "w"))
-PY
+fixture_with "$U" 'd["events"] = [dict(l1d, event="cpu/event=0x51,umask=0x1/u", backend="perf",
+                    encoding="pmu=cpu,type=4,config=0x151,domain=user")]'
 for fmt in perf likwid; do
 	expect_status "$fmt export of an event counted in user mode only succeeds" 0 \
 		"$PMUCHECK" export "$U" --format $fmt --out "$U/$fmt"
