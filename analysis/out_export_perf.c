@@ -107,9 +107,8 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 	fputs("# pmucheck: the validated events as perf stat command lines. perf loads a metrics JSON only\n"
 	      "# when built with it (tools/perf/pmu-events), so metrics.json is for a perf build; these run\n"
 	      "# with any perf. Replace ./app with your program; apply the formula to the count perf prints\n"
-	      "# (seconds: perf's \"seconds time elapsed\"); where perf scales an event (a sysfs alias with "
-	      "a\n"
-	      "# .scale, printed in its unit), the formula divides the scale out again.\n",
+	      "# (seconds: perf's \"seconds time elapsed\"); where perf scales an event (a sysfs\n"
+	      "# alias with a .scale, printed in its unit), the formula divides the scale out again.\n",
 	      f);
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];

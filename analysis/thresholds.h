@@ -85,11 +85,12 @@
 
 /* merge: a node's peak figure is an outlier when it lies more than THR_MERGE_Z robust standard deviations
    from its type's median AND more than a factor of 1 + THR_MERGE_MIN_DEV away from it, on a log scale (a
-   node half as fast is as far off as one twice as fast: 1.1 is 10 % above the median and 9.1 % below). The robust standard deviation is 1.4826 x the median
-   absolute deviation; 3.5 is Iglewicz and Hoaglin's cut-off for their modified z-score ("How to Detect
-   and Handle Outliers", ASQC 1993). The floor keeps a cluster whose nodes agree within 1 % from calling
-   a 3 % node an outlier: the shared development VMs differ by up to 20 % between identical runs. A type
-   needs THR_MERGE_MIN_NODES nodes for figure outliers: of two nodes neither is the odd one. */
+   node half as fast is as far off as one twice as fast: 1.1 is 10 % above the median and 9.1 % below).
+   The robust standard deviation is 1.4826 x the median absolute deviation; 3.5 is Iglewicz and Hoaglin's
+   cut-off for their modified z-score ("How to Detect and Handle Outliers", ASQC 1993). The floor keeps a
+   cluster whose nodes agree within 1 % from calling a 3 % node an outlier: the shared development VMs
+   differ by up to 20 % between identical runs. A type needs THR_MERGE_MIN_NODES nodes for figure
+   outliers: of two nodes neither is the odd one. */
 #define THR_MERGE_Z 3.5
 #define THR_MERGE_MIN_DEV 0.10
 #define THR_MERGE_MIN_NODES 3

@@ -266,8 +266,8 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 			       "arrays)",
 			       (unsigned long long)working_set, v->name, f->granule, f->arrays);
 	/* Two sizes that round to one working set (16k and 16400 for load.avx) would measure one point twice,
-	   which --sizes, listing each size once, does not mean. The points of a variant and thread count are
-	   added together, the last of them nplaces x npf back at most. */
+	   which --sizes, listing each size once, does not mean. A variant's points of one thread count are
+	   added together (add_variant), so those before this one are the ones to compare. */
 	for (int i = g->p->npoints - 1; g->o->nsizes && i >= 0; i--) {
 		const struct plan_point *q = &g->p->points[i];
 		if (q->var != v || q->threads != threads)

@@ -40,11 +40,11 @@ json_t *experiment_pmu_json(const struct cfg *c, char *warning, size_t len);
 int experiment_plain(struct experiment *x, const struct plan_opts *base, int reps, const char *events,
 		     int keep_going, const struct cfg *arch, struct err *e);
 
+/* 0 where presets has one of that name, else E_USAGE naming the ones it has. */
+int experiment_preset_known(const struct cfg *presets, const char *name, struct err *e);
 /* One experiment per step of preset `name` from the presets config, on this machine's topology. The
    steps of which nothing can run here are left out; they and the steps that run in part are named in
    `skipped`, a line each: "STEP here: why", "part of STEP here: what is left out". */
-/* 0 where presets has one of that name, else E_USAGE naming the ones it has. */
-int experiment_preset_known(const struct cfg *presets, const char *name, struct err *e);
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
 		      const struct plan_opts *base, int reps, const struct topo *t, struct experiment **out,
 		      int *n, char *skipped, size_t len, struct err *e);
