@@ -4,9 +4,9 @@
 #include "stats.h"
 
 double budget_share(double budget_s, double elapsed_s, double weight_left, double weight,
-		    double floors_left_s, double floor_s)
+		    double floors_after_s, double floor_s)
 {
-	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floors_left_s;
+	double slack = budget_s * (1 - BUDGET_RESERVE) - elapsed_s - floor_s - floors_after_s;
 
 	return floor_s + (slack > 0 && weight_left > 0 ? slack * weight / weight_left : 0);
 }

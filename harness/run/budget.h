@@ -58,10 +58,12 @@ enum budget_next {
 
 /* The time a point may take, known after its first repetition: its own floor (floor_s, the seconds from
    its start to the end of that repetition) and its part of the slack, the budget (less BUDGET_RESERVE)
-   left at its start (elapsed_s spent) beyond the floors of the points left, this one included.
-   Points are weighed by their thread count: the points left weigh weight_left (the sum of their threads),
-   this one weight, and their floors at floors_left_s (budget_floor_unit); the slack is shared in
-   proportion to weight.
+   left at its start (elapsed_s spent) beyond its own floor and the floors of the points after it.
+   Points are weighed by their thread count: the points left weigh weight_left (the sum of their threads,
+   this one's included), this one weight, and the later ones' floors are reckoned at floors_after_s
+   (budget_floor_unit); the slack is shared in proportion to weight. This point's own floor is known by
+   then: reckoned at its level's median instead, the slack was overstated by the difference (a last
+   --quick point of a 0.5 s floor against a 0.1 s median could run 0.4 s past its due).
 
    The median of all floors so far, per point, was moved by three DRAM pointer chases when it was the
    mean (5 s each against a median of tens of ms: no slack for the next 45 points, which got one
@@ -72,10 +74,10 @@ enum budget_next {
    and `run --quick` took 62.75 s of its 60. */
 #define BUDGET_RECENT 16
 double budget_share(double budget_s, double elapsed_s, double weight_left, double weight,
-		    double floors_left_s, double floor_s);
+		    double floors_after_s, double floor_s);
 
 /* The floors so far, per thread, each with its point's level (enum level), from which those of the points
-   left are reckoned (floors_left_s above): each at the median floor of its own level's last BUDGET_RECENT
+   left are reckoned (floors_after_s above): each at the median floor of its own level's last BUDGET_RECENT
    points. One median of all levels left the DRAM points out wherever they were fewer than half of the
    recent points: --quick has one in four, and once their streams were sized past a 128 MiB L3
    (PLAN_DRAM_REPORTED_LLC_CAP, plan.h) their 58 points took 12.9 s of the 18.5 s of timed calls of a

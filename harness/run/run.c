@@ -203,18 +203,18 @@ static int goes_on(struct group_ctx *g, int done)
 
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads;
-		double unit[LEVEL_COUNT], floors_left;
+		double unit[LEVEL_COUNT], floors_after;
 
 		g->floors.s[g->floors.n] = spent / threads;
 		g->floors.level[g->floors.n++] = s->plan->points[g->ipt].level;
 		for (int l = 0; l < LEVEL_COUNT; l++)
 			unit[l] = budget_floor_unit(&g->floors, l);
 		/* the later experiments' points, whose levels this plan does not hold, at all levels' median */
-		floors_left = s->threads_after * budget_floor_unit(&g->floors, -1);
-		for (int i = g->ipt; i < s->plan->npoints; i++)
-			floors_left += s->plan->points[i].threads * unit[s->plan->points[i].level];
+		floors_after = s->threads_after * budget_floor_unit(&g->floors, -1);
+		for (int i = g->ipt + 1; i < s->plan->npoints; i++)
+			floors_after += s->plan->points[i].threads * unit[s->plan->points[i].level];
 		g->share = budget_share(s->cfg->time_budget, g->point_start - s->budget_start, g->weight_left,
-					threads, floors_left, spent);
+					threads, floors_after, spent);
 	}
 	b.share_s = g->share;
 	g->rep_start = now;

@@ -10,26 +10,28 @@
 
 #include "budget.h"
 
-/* 100 s less the 4 s reserve, 20 s spent, 10 one-thread points left with floors of 0.5 s: 71 s of slack,
-   7.1 s each beyond the point's own floor (0.8 s). Slack spent, or floors that need more than is left:
-   the floor. */
+/* 100 s less the 4 s reserve, 20 s spent, this point's floor 0.8 s, 9 one-thread points after it with
+   floors of 0.5 s: 70.7 s of slack, a tenth of it beyond the point's own floor. Its own floor counts as
+   it was, not at the others' (0.5 s): 7.07 s, not 7.1. Slack spent, or floors that need more than is
+   left: the floor. */
 static void test_share_is_own_floor_and_a_part_of_the_slack(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(100, 20, 10, 1, 5, 0.8) - 7.9) < 1e-12);
-	assert_true(budget_share(60, 61, 10, 1, 5, 0.8) == 0.8);
+	assert_true(fabs(budget_share(100, 20, 10, 1, 4.5, 0.8) - 7.87) < 1e-12);
+	assert_true(budget_share(60, 61, 10, 1, 4.5, 0.8) == 0.8);
 	assert_true(budget_share(100, 20, 10, 1, 90, 0.8) == 0.8);
 	assert_true(budget_share(60, 20, 0, 1, 0, 0.8) == 0.8);
 }
 
 /* --quick's shape: 4 one-thread points left, then 4 two-thread ones (weight 12), 0.5 s a thread each: the
-   floors left are reckoned at 6 s, not 4 s as per point; 30 s less the 1.2 s reserve and 10 s spent leave
-   12.8 s of slack, 1/12 of it for a one-thread point, 2/12 for a two-thread one. */
+   floors left are 6 s, not 4 s as per point (this one's 0.5 s and 5.5 s after it; for a two-thread
+   point, 1.0 s and 5.0 s); 30 s less the 1.2 s reserve and 10 s spent leave 12.8 s of slack, 1/12 of it
+   for a one-thread point, 2/12 for a two-thread one. */
 static void test_points_on_more_threads_weigh_more(void **state)
 {
 	(void)state;
-	assert_true(fabs(budget_share(30, 10, 12, 1, 6, 0.5) - (0.5 + 12.8 / 12)) < 1e-12);
-	assert_true(fabs(budget_share(30, 10, 12, 2, 6, 1.0) - (1.0 + 12.8 / 6)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 1, 5.5, 0.5) - (0.5 + 12.8 / 12)) < 1e-12);
+	assert_true(fabs(budget_share(30, 10, 12, 2, 5.0, 1.0) - (1.0 + 12.8 / 6)) < 1e-12);
 }
 
 /* Each level's floors are reckoned apart: 12 cache points of 10 ms a thread and 4 DRAM points of 300 ms,
