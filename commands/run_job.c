@@ -428,6 +428,18 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (r)
 		return r;
+	for (int i = 0; i < j->nxs; i++)
+		npoints += j->xs[i].plan.npoints;
+	/* A resumed run goes on by point number, so its plan must be the one it was interrupted in: with fewer
+	   CPUs to use (taskset), without MSR access or on a CPU lacking a width, the same arguments plan other
+	   points, and the run would end "finished" with the others never measured. */
+	if (rc->resumed && rc->resumed->points >= 0 && npoints != rc->resumed->points)
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s planned %d points, and its arguments plan %d here (other CPUs to "
+			"use, prefetcher access or instructions): resume it where and as it ran",
+			rc->dir, rc->resumed->points, npoints);
+	j->mf.points = npoints;
 	j->mf.without_point = run_job_say_levels_without_point(j);
 	run_job_say_short_of_dram(j);
 	r = experiments_json(rc, j, &config, &preset, &counters, e);
@@ -448,8 +460,6 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	r = write_machine(rc, j, e);
 	if (!r)
 		r = open_raw(rc, j, e);
-	for (int i = 0; i < j->nxs; i++)
-		npoints += j->xs[i].plan.npoints;
 	if (!r)
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (!r && rc->resumed)
@@ -585,6 +595,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 					       .argc = rc->argc,
 					       .argv = rc->argv,
 					       .resumed = rc->resumed != NULL,
+					       .points = rc->resumed ? rc->resumed->points : -1,
 					       .levels_from = rc->resumed ? NULL : rc->levels_from};
 		if (rc->resumed) {
 			j->mf.probe = json_incref(rc->resumed->levels);

@@ -111,6 +111,8 @@ json_t *machine_json(const struct machine_facts *m)
 	json_object_set_new(root, "argv", argv);
 	if (m->resumed)
 		json_object_set_new(root, "resumed", json_true());
+	if (m->points >= 0)
+		json_object_set_new(root, "points", json_integer(m->points));
 	json_object_set_new(root, "started_utc", json_string(m->started));
 	json_object_set_new(root, "finished_utc", m->finished ? json_string(m->finished) : json_null());
 	json_object_set_new(root, "cpu", sysinfo_cpu_json(m->sys));

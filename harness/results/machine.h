@@ -28,6 +28,7 @@ struct machine_facts {
 	int argc;              /* run's arguments (argv[0] = "run"), for --resume */
 	char **argv;
 	int resumed;
+	int points; /* the plan's points, all experiments', for --resume to check; -1 before it is known */
 	const char *levels_from; /* --levels-from DIR: whose measured level sizes the run took; else NULL */
 };
 

@@ -62,6 +62,9 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	}
 	json_array_foreach(argv, i, v)
 		ri->argv[ri->argc++] = strdup(json_is_string(v) ? json_string_value(v) : "");
+	ri->points = json_is_integer(json_object_get(m, "points"))
+		? (int)json_integer_value(json_object_get(m, "points"))
+		: -1;
 	started = json_object_get(m, "started_utc");
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");

@@ -135,6 +135,25 @@ json.dump(m, open(p, 'w'))" "$TMP/recorded-$what"
 		notok "... naming machine.json, the run left interrupted" "$(cat "$TMP/check.out")"
 done
 
+# A resumed run goes on by point number, so it must plan the points it was interrupted in: where the same
+# arguments plan another number here (fewer CPUs to use, no MSR access, a width this CPU lacks; here the
+# recorded number edited), it is refused, naming both numbers, and nothing is measured or cut.
+unfinished "$TMP/replanned"
+python3 -c '
+import json, sys
+p = sys.argv[1] + "/machine.json"
+m = json.load(open(p))
+assert isinstance(m.get("points"), int), "machine.json records no points"
+m["points"] += 8
+json.dump(m, open(p, "w"))' "$TMP/replanned" || notok "machine.json records the points planned"
+cp "$TMP/replanned/raw.csv" "$TMP/replanned.raw"
+expect_status "resume where the arguments plan another number of points is refused" 2 \
+	"$PMUCHECK" run --resume "$TMP/replanned"
+n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1] + "/machine.json"))["points"])' "$TMP/full")
+grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.out" && cmp -s "$TMP/replanned/raw.csv" "$TMP/replanned.raw" && [ -e "$TMP/replanned/PARTIAL" ] &&
+	ok "... naming both numbers, raw.csv untouched" ||
+	notok "... naming both numbers, raw.csv untouched" "$(cat "$TMP/check.out")"
+
 # A SIGKILL within a point's write, made certain: the reference run cut in the middle of its last row.
 # analyze leaves that point out and says so; --resume measures it again.
 unfinished "$TMP/torn"
