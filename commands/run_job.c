@@ -510,6 +510,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 static void job_free(struct run_job *j)
 {
 	end_prefetch(j, E_RUNTIME, NULL); /* only after an early return: measure() ended the session */
+	if (j->dir_lock >= 0)
+		close(j->dir_lock);
 	for (int i = 0; i < j->nxs; i++)
 		experiment_free(&j->xs[i]);
 	free(j->xs);
@@ -538,6 +540,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
+	j->dir_lock = -1;
 	j->budget_start = progress_now();
 	progress_line_init(&j->progress, rc->progress);
 	/* Every check first: bad input is refused before anything is written. */
@@ -582,6 +585,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	}
 	if (!r && !rc->resumed)
 		r = results_create_dir(rc->out, rc->results_root, j->sys.host, rc->dir, sizeof rc->dir, e);
+	if (!r)
+		r = results_lock_dir(rc->dir, &j->dir_lock, e);
 	if (!r) {
 		results_utc_now(j->started, sizeof j->started, 0);
 		if (rc->resumed)

@@ -26,6 +26,7 @@
 
 /* Everything a run holds between the checks and the end. */
 struct run_job {
+	int dir_lock; /* results_lock_dir's, -1: none */
 	struct sysinfo sys;
 	struct cfg arch, presets;
 	char config_path[4096];

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +17,24 @@ void results_utc_now(char *out, size_t len, int compact)
 
 	gmtime_r(&now, &tm);
 	strftime(out, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int results_lock_dir(const char *dir, int *fd, struct err *e)
+{
+	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return err_set(e, E_RUNTIME, "%s: %s", dir, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	if (errno == EWOULDBLOCK)
+		return err_set(
+			e, E_USAGE,
+			"%s: another pmucheck is running into it; --resume continues an interrupted run "
+			"only",
+			dir);
+	return err_set(e, E_RUNTIME, "%s: cannot lock it: %s", dir, strerror(errno));
 }
 
 static int out_refused(const char *out, int errnum, struct err *e)

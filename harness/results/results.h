@@ -6,6 +6,11 @@
 
 #include "err.h"
 
+/* Holds DIR for this process (an flock on the directory, released when it exits; *fd to close, -1 when
+   none): E_USAGE naming it where another pmucheck holds it, a run still running into it, whose raw.csv a
+   --resume would cut back and append to at once (points written twice, their rows out of order). */
+int results_lock_dir(const char *dir, int *fd, struct err *e);
+
 /* What results_create_dir would say of `out` (NULL: none given) without creating it: E_USAGE where it
    exists already, for a dry run to refuse what the run would. */
 int results_out_free(const char *out, struct err *e);

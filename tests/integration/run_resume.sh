@@ -154,6 +154,19 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 	ok "... naming both numbers, raw.csv untouched" ||
 	notok "... naming both numbers, raw.csv untouched" "$(cat "$TMP/check.out")"
 
+# A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
+# once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
+"$PMUCHECK" run --kernels load.gpr --sizes 16k,32k,64k,128k --threads 1 --reps 200 --min-time 20 \
+	--reported-levels --no-progress --out "$TMP/live" >"$TMP/live.out" 2>&1 &
+live=$!
+for _ in $(seq 3000); do [ -s "$TMP/live/raw.csv" ] && break; sleep 0.01; done
+expect_status "resume of a run still running is refused" 2 "$PMUCHECK" run --resume "$TMP/live"
+grep -q "another pmucheck is running into it" "$TMP/check.out" && kill -0 "$live" 2>/dev/null &&
+	ok "... naming the directory, the run going on" ||
+	notok "... naming the directory, the run going on" "$(cat "$TMP/check.out")"
+kill -TERM "$live" 2>/dev/null
+wait "$live" 2>/dev/null
+
 # A SIGKILL within a point's write, made certain: the reference run cut in the middle of its last row.
 # analyze leaves that point out and says so; --resume measures it again.
 unfinished "$TMP/torn"
