@@ -11,6 +11,7 @@
 #include "latency_curve.h"
 #include "machine_json.h"
 #include "machine_read.h"
+#include "thresholds.h"
 
 /* A member by a dotted path ("cpu.microcode"), or NULL. */
 static json_t *at(json_t *o, const char *path)
@@ -326,7 +327,11 @@ static void read_run(json_t *root, struct machine *m)
 	m->pus = (int)number(root, "topology.pus", 0);
 	m->numa_nodes = (int)number(root, "topology.numa_nodes", 0);
 	read_caches(at(root, "topology.caches"), m);
+	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
+	   figure and the too-fast judgement: none */
 	m->core_ghz = number(root, "clock.core_ghz", 0);
+	if (!(m->core_ghz > 0 && m->core_ghz <= THR_MAX_GHZ))
+		m->core_ghz = 0;
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
 	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
 	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);

@@ -461,8 +461,11 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 		case C_INT:
 			bad = parse_int(s, (int64_t *)(base + columns[c].off));
 			break;
-		case C_TIME:
-			bad = *s && parse_int(s, (int64_t *)(base + columns[c].off));
+		case C_TIME: /* empty: 0, not the previous row's (a row of the same prefix starts from it) */
+			if (*s)
+				bad = parse_int(s, (int64_t *)(base + columns[c].off));
+			else
+				*(int64_t *)(base + columns[c].off) = 0;
 			break;
 		case C_FRACTION:
 		case C_SECONDS:

@@ -545,7 +545,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	progress_line_init(&j->progress, rc->progress);
 	/* Every check first: bad input is refused before anything is written. */
 	sysinfo_read(&j->sys);
-	r = rc->levels_from && !rc->resumed ? take_levels(rc->levels_from, t, e) : 0;
+	/* a resumed run that wrote no point yet plans as it began: from --levels-from's run too */
+	r = rc->levels_from && (!rc->resumed || !rc->resumed->header_end) ? take_levels(rc->levels_from, t, e)
+									  : 0;
 	if (!r)
 		r = build_experiments(rc, t, j, e);
 	if (!r)

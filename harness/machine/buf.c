@@ -29,9 +29,10 @@ int buf_parse_placement(const char *option, const char *text, const struct topo 
 		return err_set(e, E_USAGE, "%s: '%s' is not a placement (local, node:N, remote, interleave)",
 			       option, text);
 	node = strtol(text + 5, &end, 10);
+	/* past INT_MAX before the cast: node:4294967296 read as node 0 */
 	if (!t && (*end || node > INT_MAX))
 		return err_set(e, E_USAGE, "%s: '%s' is not a NUMA node number", option, text + 5);
-	if (t && (*end || !topo_node_exists(t, (int)node)))
+	if (t && (*end || node > INT_MAX || !topo_node_exists(t, (int)node)))
 		return err_set(e, E_USAGE, "%s: NUMA node '%s' does not exist (this machine has %d node(s))",
 			       option, text + 5, t->numa_nodes);
 	out->kind = BUF_NODE;

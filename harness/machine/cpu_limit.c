@@ -195,7 +195,11 @@ int cpu_limit_find(const char *root, struct cpu_limit *l, struct err *e)
 	snprintf(base, sizeof base, "%s%s", root, strcmp(mpoint, "/") ? mpoint : "");
 	snprintf(l->dir, sizeof l->dir, "%s%s", base, strcmp(rel, "/") ? rel : "");
 	snprintf(l->cgroup, sizeof l->cgroup, "%s%s", strcmp(mroot, "/") ? mroot : "", rel);
-	return tightest(l, base, l->cgroup, e);
+	/* a quota that cannot be read is none found: with l->version left set, machine.json recorded a
+	   cgroup without a quota ("cpus": null) where the run said it was not recorded */
+	if ((r = tightest(l, base, l->cgroup, e)))
+		memset(l, 0, sizeof *l);
+	return r;
 }
 
 int cpu_limit_sample(const struct cpu_limit *l, struct cpu_throttle *s, struct err *e)

@@ -19,6 +19,7 @@ sizes of one working set|--sizes: two of them give load.avx the same working set
 CPU not in the machine|CPU 4095 is not in this machine|--cpus 4095
 malformed CPU list|is not a CPU list|--cpus 0..1
 NUMA node that does not exist|NUMA node '77' does not exist|--placement node:77
+NUMA node past an int|NUMA node '4294967296' does not exist|--placement node:4294967296
 unknown placement|is not a placement|--placement far
 more threads than CPUs|threads asked for|--threads 64
 zero repetitions|out of range|--reps 0

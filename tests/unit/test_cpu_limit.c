@@ -172,6 +172,8 @@ static void test_missing_or_malformed_files_are_errors_naming_them(void **state)
 	put("sys/fs/cgroup/job/cpu.max", "lots 100000\n");
 	assert_int_equal(cpu_limit_find(root, &l, &e), E_RUNTIME);
 	assert_non_null(strstr(e.msg, "sys/fs/cgroup/job/cpu.max: not 'max PERIOD' or 'QUOTA PERIOD'"));
+	/* a quota that could not be read is none found: no cgroup is left recorded as without a quota */
+	assert_int_equal(l.version, 0);
 	put("sys/fs/cgroup/job/cpu.max", "50000 100000\n");
 	put("sys/fs/cgroup/job/cpu.stat", "usage_usec 9\n"); /* a kernel without CFS bandwidth control */
 	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
