@@ -21,20 +21,22 @@ void results_utc_now(char *out, size_t len, int compact)
 
 int results_lock_dir(const char *dir, int *fd, struct err *e)
 {
+	int why;
+
 	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*fd < 0)
-		return err_set(e, E_RUNTIME, "%s: %s", dir, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		return 0;
+	if (*fd < 0 || flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0; /* a directory that cannot be opened fails at its first write, with its reason */
+	why = errno;
 	close(*fd);
 	*fd = -1;
-	if (errno == EWOULDBLOCK)
-		return err_set(
-			e, E_USAGE,
-			"%s: another pmucheck is running into it; --resume continues an interrupted run "
-			"only",
-			dir);
-	return err_set(e, E_RUNTIME, "%s: cannot lock it: %s", dir, strerror(errno));
+	/* held: refused; a filesystem without flock on directories (some NFS, FUSE, 9p mounts: ENOLCK,
+	   EINVAL, EOPNOTSUPP), where fleet's shared results go, runs unlocked as before */
+	if (why != EWOULDBLOCK)
+		return 0;
+	return err_set(e, E_USAGE,
+		       "%s: another pmucheck is running into it; --resume continues an "
+		       "interrupted run only",
+		       dir);
 }
 
 static int out_refused(const char *out, int errnum, struct err *e)

@@ -8,7 +8,8 @@
 
 /* Holds DIR for this process (an flock on the directory, released when it exits; *fd to close, -1 when
    none): E_USAGE naming it where another pmucheck holds it, a run still running into it, whose raw.csv a
-   --resume would cut back and append to at once (points written twice, their rows out of order). */
+   --resume would cut back and append to at once (points written twice, their rows out of order). Where
+   the filesystem has no such lock, none: 0. */
 int results_lock_dir(const char *dir, int *fd, struct err *e);
 
 /* What results_create_dir would say of `out` (NULL: none given) without creating it: E_USAGE where it

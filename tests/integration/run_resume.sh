@@ -156,7 +156,9 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
-"$PMUCHECK" run --kernels load.gpr --sizes 16k,32k,64k,128k --threads 1 --reps 200 --min-time 20 \
+# Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
+# killed once the resume has been refused.
+"$PMUCHECK" run --kernels load.gpr --sizes 16k,32k,64k,128k --threads 1 --min-time 1000 \
 	--reported-levels --no-progress --out "$TMP/live" >"$TMP/live.out" 2>&1 &
 live=$!
 for _ in $(seq 3000); do [ -s "$TMP/live/raw.csv" ] && break; sleep 0.01; done
