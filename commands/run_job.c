@@ -610,9 +610,12 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			j->probe.npoints = levels_curve_read(rc->resumed->levels, j->probe.size, j->probe.ns,
 							     LEVELS_MAX_POINTS);
 		}
-		/* Marked partial, with the arguments --resume needs, before anything is measured. */
-		r = results_mark_partial(rc->dir, 1, e);
-		if (!r)
+		/* Marked partial, with the arguments --resume needs, before anything is measured. A resumed run
+		   has both already, and rewrites machine.json once its plan is checked against the one it
+		   was interrupted in (measure): refused, it leaves the directory as it found it. */
+		if (!rc->resumed)
+			r = results_mark_partial(rc->dir, 1, e);
+		if (!r && !rc->resumed)
 			r = write_machine(rc, j, e);
 	}
 	if (!r)

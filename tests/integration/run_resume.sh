@@ -147,12 +147,14 @@ assert isinstance(m.get("points"), int), "machine.json records no points"
 m["points"] += 8
 json.dump(m, open(p, "w"))' "$TMP/replanned" || notok "machine.json records the points planned"
 cp "$TMP/replanned/raw.csv" "$TMP/replanned.raw"
+cp "$TMP/replanned/machine.json" "$TMP/replanned.json"
 expect_status "resume where the arguments plan another number of points is refused" 2 \
 	"$PMUCHECK" run --resume "$TMP/replanned"
 n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1] + "/machine.json"))["points"])' "$TMP/full")
 grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.out" && cmp -s "$TMP/replanned/raw.csv" "$TMP/replanned.raw" && [ -e "$TMP/replanned/PARTIAL" ] &&
-	ok "... naming both numbers, raw.csv untouched" ||
-	notok "... naming both numbers, raw.csv untouched" "$(cat "$TMP/check.out")"
+	cmp -s "$TMP/replanned/machine.json" "$TMP/replanned.json" &&
+	ok "... naming both numbers, raw.csv and machine.json untouched" ||
+	notok "... naming both numbers, raw.csv and machine.json untouched" "$(cat "$TMP/check.out")"
 
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
