@@ -113,13 +113,12 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
 		char ev[512], expr[1024], count[64] = "count";
-		const char *why, *scaled = strstr(x->encoding, ",scale=");
+		const char *why, *scaled = strstr(x->encoding, ",scale="), *domain = out_metric_domain(x);
 		double s = scaled ? strtod(scaled + 7, NULL) : 1;
 		out_perf_event(x, ev, sizeof ev, &why);
-		if (out_metric_domain(x)) { /* its modifier: cpu/.../u, or l1d.replacement:u */
+		if (domain) { /* its modifier: cpu/.../u, or l1d.replacement:u */
 			size_t l = strlen(ev);
-			snprintf(ev + l, sizeof ev - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":",
-				 out_metric_domain(x)[0]);
+			snprintf(ev + l, sizeof ev - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":", domain[0]);
 		}
 		/* perf stat prints a sysfs alias's count times its .scale (in its .unit); the event was
 		   validated, and its formula is, on the count itself (harness/counters/ctr_spec.c) */
