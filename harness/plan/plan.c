@@ -230,17 +230,19 @@ struct gen {
 	int args_taken; /* a variant of the plan took --args */
 };
 
-/* With --sizes, the working set per thread of the sweep's smallest DRAM point of a variant sized by ds at
-   `threads` threads (plan_point.dram_from); 0 for a chase, whose DRAM the level probe found with its own
-   loads, and without --sizes. */
-static uint64_t dram_from(const struct gen *g, struct dram_sizing ds, int threads)
+/* With --sizes, the working set per thread of the sweep's smallest DRAM point of a variant of f sized by ds
+   at `threads` threads (plan_point.dram_from); 0 for a chase, whose DRAM the level probe found with its own
+   loads, for fresh memory (touch), whose every line comes from a page fault, never from a cache, and
+   without --sizes. */
+static uint64_t dram_from(const struct gen *g, const struct kern_family *f, struct dram_sizing ds,
+			  int threads)
 {
 	struct plan_opts sweep = *g->o;
 	uint64_t all[PLAN_MAX_SIZES];
 	const double *dm;
 	int n;
 
-	if (!g->o->nsizes || ds.chases)
+	if (!g->o->nsizes || ds.chases || (f->flags & KF_FRESH_BUFFER))
 		return 0;
 	sweep.nsizes = 0;
 	n = sweep_sizes(&sweep, g->t, threads, ds, all);
@@ -254,9 +256,7 @@ static int add_point(struct gen *g, const struct kern_family *f, const struct ke
 	uint64_t bytes = round_bytes(working_set, f);
 	enum level level = plan_level(g->t, bytes * f->arrays, threads);
 	int boundary = plan_on_boundary(g->t, bytes * f->arrays, threads);
-	/* not for fresh memory (touch), whose every line comes from the page fault, never from a cache */
-	int short_of_dram = level == LEVEL_DRAM && !boundary && !(f->flags & KF_FRESH_BUFFER) &&
-		bytes * f->arrays < from;
+	int short_of_dram = level == LEVEL_DRAM && !boundary && bytes * f->arrays < from;
 
 	if (g->o->level_mask && !(g->o->level_mask & LEVEL_BIT(level)) && !(f->flags & KF_FRESH_BUFFER))
 		return 0;
@@ -382,7 +382,7 @@ static int add_variant(struct gen *g, const struct kern_family *f, const struct 
 		if (threads > 1 && pol->single_thread && !g->o->explicit_kernels)
 			continue;
 		nsizes = variant_sizes(g, ds, pol, threads, sizes);
-		from = dram_from(g, ds, threads);
+		from = dram_from(g, f, ds, threads);
 		for (int s = 0; s < nsizes; s++)
 			for (int a = 0; a < nargs; a++) {
 				int rc;
