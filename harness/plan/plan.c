@@ -195,8 +195,11 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 		/* A level less than 2.67x the one below (a guest's measured L3 of 2.4 MiB over a 1 MiB L2)
 		   has no fraction 2x clear of it: one point between the margins the analysis keeps, +50 %
 		   above the level below and 25 % under its own (common/level.h LEVEL_BOUNDARY_*), at
-		   their geometric middle, rather than no point for the level at all. */
-		if (n == first && LEVEL_EDGE_HI * share > LEVEL_EDGE_LO * below)
+		   their geometric middle, rather than no point for the level at all. The margins are
+		   open (level_on_boundary), so a level of exactly 2x has its point at both: the level
+		   probe steps by a factor of sqrt(2), and on the Emerald Rapids guest (2 MiB L2) a
+		   --quick run whose probe ended L3 at 4 MiB measured no L3 at all. */
+		if (n == first && LEVEL_EDGE_HI * share >= LEVEL_EDGE_LO * below)
 			out[n++] = (uint64_t)sqrt(LEVEL_EDGE_LO * below * LEVEL_EDGE_HI * share);
 	}
 	/* DRAM: the whole LLC of the socket several times over, split among the threads; and each thread's

@@ -269,6 +269,30 @@ static void test_a_narrow_level_still_gets_a_point(void **state)
 	assert_true(in_l3 >= 1);
 }
 
+/* A level of exactly 2x the one below (the level probe's next step but one: an L3 measured at 4 MiB over a
+   2 MiB L2) gets its point where both margins meet, 1.5x the level below, which is on neither boundary:
+   every variant of the quick plan measures L3 with one thread. */
+static void test_a_level_of_twice_the_one_below_gets_a_point(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	int in_l3 = 0;
+
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	o.quick = 1;
+	o.kernels = "load.gpr,copy.sse,triad.sse,chase.plain";
+	o.threads[o.nthreads++] = 1;
+	assert_int_equal(check_on(&o, &p, 2u << 20, 300u << 20, 4u << 20), 0);
+	for (int i = 0; i < p.npoints; i++) {
+		assert_false(p.points[i].boundary);
+		in_l3 += p.points[i].level == LEVEL_L3;
+	}
+	assert_int_equal(in_l3, 4);
+	plan_free(&p);
+}
+
 /* Sizes are rounded down to whole unrolled blocks of the kernel and each array of triad gets a third. */
 static void test_user_sizes_round_to_granule_per_array(void **state)
 {
@@ -611,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_keeps_clear_of_level_boundaries),
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
+		cmocka_unit_test(test_a_level_of_twice_the_one_below_gets_a_point),
 		cmocka_unit_test(test_dram_points_pass_the_levels_below_the_llc),
 		cmocka_unit_test(test_dram_points_reckon_with_the_reported_llc),
 		cmocka_unit_test(test_an_nt_points_read_arrays_alone_pass_the_llc),
