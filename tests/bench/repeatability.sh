@@ -65,7 +65,15 @@ for key in sorted(set(a) | set(b)):
     cells = []
     for f in figs:
         x, y = a[key][f], b[key][f]
+        if not x and not y:
+            continue
+        # A figure one run gives and the other leaves out (its points DRAM-like in a cache level, its
+        # quality says why) is a disagreement, as a row only one run has is.
         if not x or not y:
+            cells.append("%s only in run %d (run %d: %s)" % (f, 1 if x else 2, 2 if x else 1,
+                                                             (b if x else a)[key]["quality"]))
+            bad += 1
+            rows += 1
             continue
         d = abs(float(y) - float(x)) / float(x)
         worst[(level, f)] = max(worst.get((level, f), 0), d)
