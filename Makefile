@@ -1,9 +1,13 @@
 # pmucheck — build, test and run. `make run` and `make test` install missing Debian packages first.
-CC      ?= gcc
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp
-ASFLAGS += -g -Ikernels
+# What the sources need whatever CFLAGS, LDFLAGS or LDLIBS a user gives (`make CFLAGS=-O0`, which a plain
+# += would lose: the OpenMP pragmas then compile to nothing): override appends to the user's value.
+override CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp
+override ASFLAGS += -g -Ikernels
 
 # The layers (docs/architecture.md): commands -> {harness, analysis} -> {kernels, common}. Each layer's
 # sources see only the headers of the layers below it, so an upward or sideways include does not compile.
@@ -15,14 +19,14 @@ INC_analysis := $(INC_common) $(INC_kernels) -Ianalysis
 INC_commands := $(INC_harness) -Ianalysis -Icommands
 INC_ALL      := $(INC_commands)
 NPROC   := $(shell nproc 2>/dev/null || echo 1)
-LDLIBS  += -lpapi -lpfm -lnuma -lhwloc -linih -ljansson -lm
-LDFLAGS += -fopenmp
+override LDLIBS  += -lpapi -lpfm -lnuma -lhwloc -linih -ljansson -lm
+override LDFLAGS += -fopenmp
 
 # Sanitizer build for the test suite: make SAN=1 (objects go to build-san/).
 ifeq ($(SAN),1)
 BUILD   := build-san
-CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS += -fsanitize=address,undefined
+override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+override LDFLAGS += -fsanitize=address,undefined
 endif
 
 SRC_C   := $(wildcard kernels/*.c common/*.c harness/*/*.c analysis/*.c commands/*.c)
@@ -38,8 +42,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 .PHONY: all deps deps-test run test clean bench bench-compare unit-tests repeatability
 all: pmucheck
 
+# ./pmucheck is the plain build's: another (SAN=1, BUILD=DIR) stays in its own directory.
+ifeq ($(BUILD),build)
 pmucheck: $(BUILD)/pmucheck
 	cp $< $@
+else
+pmucheck: $(BUILD)/pmucheck
+endif
 
 $(BUILD)/pmucheck: $(OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -53,10 +62,10 @@ $(BUILD)/%.S.o: %.S
 	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
 # cmocka programs, one source file each: the unit tests, and the C benchmarks of tests/bench/ (mk/bench.mk),
-# which share the unit tests' helper headers.
-$(BUILD)/tests/%: tests/%.c $(wildcard tests/unit/*.h) $(LIB_OBJ)
+# which share the unit tests' helper headers and those of tests/tools/; each has its .d as the objects do.
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -MMD -MP -MF $@.d -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
 unit-tests: $(UNIT_BIN)
 
@@ -76,8 +85,9 @@ test: deps-test
 	tests/run.sh
 
 clean:
-	rm -rf build build-san pmucheck
+	rm -rf $(BUILD) build build-san pmucheck
 
 # Further rules (fuzz targets, test helper libraries, benchmarks) live in mk/*.mk.
 -include $(wildcard mk/*.mk)
 -include $(OBJ:.o=.d)
+-include $(wildcard $(BUILD)/tests/*/*.d)

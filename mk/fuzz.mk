@@ -46,16 +46,19 @@ FUZZ_RUN_raw  = $(FUZZ_RAW) -dict=tests/fuzz/raw.dict -max_len=16384 \
 fuzz-bins: $(FUZZ_CFG) $(FUZZ_SPEC) $(FUZZ_RAW) $(FUZZ_SPEC_CFG_SEEDS)
 fuzz-cfg-bin: $(FUZZ_CFG)
 
-$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(wildcard harness/config/*.h) harness/counters/ctr_syntax.h harness/prefetch/pf.h \
-	common/err.h common/num.h kernels/kern.h
+# Each target compiles its sources in one command, without .d files: it depends on every header they may
+# include (a header listed by hand was soon one short).
+FUZZ_HEADERS := $(wildcard common/*.h kernels/*.h harness/*/*.h analysis/*.h)
+
+$(FUZZ_CFG): $(FUZZ_CFG_SRC) $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_CFG_SRC) -linih -ljansson -lm
 
-$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) harness/counters/ctr.h harness/counters/ctr_int.h harness/counters/boxes.h common/err.h
+$(FUZZ_SPEC): $(FUZZ_SPEC_SRC) $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SPEC_SRC) -lpapi -lpfm -ljansson -lm
 
-$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(wildcard analysis/*.h) common/err.h kernels/kern.h
+$(FUZZ_RAW): $(FUZZ_RAW_SRC) $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_RAW_SRC) -ljansson -lm
 
@@ -68,4 +71,4 @@ fuzz: fuzz-cfg fuzz-spec fuzz-raw
 
 fuzz-cfg fuzz-spec fuzz-raw: fuzz-%: fuzz-bins
 	@mkdir -p $(FUZZ_CORPUS)/corpus-$*
-	LSAN_OPTIONS=$(FUZZ_LSAN) $(FUZZ_RUN_$*) -max_total_time=$(FUZZ_TIME) -artifact_prefix=$(FUZZ_DIR)/
+	LSAN_OPTIONS='$(FUZZ_LSAN)' $(FUZZ_RUN_$*) -max_total_time=$(FUZZ_TIME) -artifact_prefix=$(FUZZ_DIR)/

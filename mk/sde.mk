@@ -5,14 +5,16 @@
 # otherwise). Linking test_ctr_sde against this library, which needs libsde, is what enables it; the
 # pmucheck binary itself has no SDEs and keeps the component disabled.
 SDE_LIB := $(BUILD)/tests/sde/libpmucheck_sdetest.so
+# Found beside the test programs wherever the tree is (a path of its own would break on a space in it).
+SDE_RPATH := -Wl,-rpath,'$$ORIGIN/../sde'
 
 $(SDE_LIB): tests/sde/sdetest.c tests/sde/sdetest.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -lsde
 
 $(BUILD)/tests/unit/test_ctr_sde: $(SDE_LIB)
-$(BUILD)/tests/unit/test_ctr_sde: LDLIBS += $(SDE_LIB) -Wl,-rpath,$(abspath $(dir $(SDE_LIB)))
+$(BUILD)/tests/unit/test_ctr_sde: override LDLIBS += $(SDE_LIB) $(SDE_RPATH)
 
 # The discover command end to end, SDE events standing in for hardware ones.
 $(BUILD)/tests/unit/test_discover_sde: $(SDE_LIB)
-$(BUILD)/tests/unit/test_discover_sde: LDLIBS += $(SDE_LIB) -Wl,-rpath,$(abspath $(dir $(SDE_LIB)))
+$(BUILD)/tests/unit/test_discover_sde: override LDLIBS += $(SDE_LIB) $(SDE_RPATH)
