@@ -25,7 +25,7 @@ $(COMPLETION): $(BUILD)/pmucheck scripts/helpdoc.sh
 
 install: pmucheck $(MAN_PAGE) $(COMPLETION)
 	install -D -m 755 pmucheck "$(INST_BIN)/pmucheck"
-	cd configs && find . -type f -exec install -D -m 644 {} "$(INST_DATA)/configs/{}" \;
+	find configs -type f -exec sh -c 'install -D -m 644 "$$1" "$$2/$$1"' sh {} "$(INST_DATA)" \;
 	install -D -m 644 $(MAN_PAGE) "$(INST_MAN)/pmucheck.1"
 	install -D -m 644 $(COMPLETION) "$(INST_COMP)/pmucheck"
 	install -D -m 755 scripts/pmucheck-fleet.sbatch "$(INST_DATA)/pmucheck-fleet.sbatch"

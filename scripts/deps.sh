@@ -6,7 +6,9 @@ set -eu
 
 build="gcc make libc6-dev libpapi-dev papi-tools libpfm4-dev libnuma-dev libhwloc-dev libinih-dev libjansson-dev"
 run="gnuplot-nox"
-test="python3 libcmocka-dev valgrind binutils clang libclang-rt-14-dev linux-perf likwid munge slurmctld slurmd slurm-client"
+# clang-format and groff-base: the format check (tests/integration/format.sh) and the man page's (install.sh)
+# skip without them, which a fresh machine's minimal image would not say until the suite ran
+test="python3 libcmocka-dev valgrind binutils clang clang-format libclang-rt-14-dev groff-base linux-perf likwid munge slurmctld slurmd slurm-client"
 
 case "${1:-build}" in
 build) want="$build" ;;
@@ -15,6 +17,11 @@ test) want="$build $run $test" ;;
 *) echo "usage: $0 build|test|run" >&2; exit 2 ;;
 esac
 
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+	echo "scripts/deps.sh: no dpkg-query or apt-get here, so not a Debian system: install the equivalents of:" \
+		"$want" >&2
+	exit 1
+fi
 missing=""
 for p in $want; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
