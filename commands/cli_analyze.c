@@ -12,7 +12,7 @@ static void usage(FILE *f)
 		"machine) and writes into DIR:\n"
 		"  events.csv events.json events.md  what every event counts, its scale, levels, verdict\n"
 		"  peaks.csv peaks.md                 bandwidth, latency and indicator events per level\n"
-		"  stalls.md                          memory-stall events (when the chase variants ran)\n"
+		"  stalls.md                          memory-stall events (when a chase point counted one)\n"
 		"  boxes.csv boxes.md                 each box's share of a box wildcard's sum (when "
 		"counted)\n"
 		"Bad input: a message naming file and line, exit 2, nothing written.\n");
