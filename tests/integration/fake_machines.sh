@@ -146,7 +146,7 @@ expect_status "2 sockets: a CPU past the 16 PUs is refused (exit 2)" 2 \
 
 # model -> the config and prefetcher table it must get (configs/*.ini cpus=, harness/prefetch/pf_table.c)
 while read -r cpuid cfg pf; do
-	PMUCHECK_FAKE_CPUID=$cpuid "$PMUCHECK" info >"$TMP/i" 2>&1
+	PMUCHECK_MSR_DIR=$TMP/no-msr PMUCHECK_FAKE_CPUID=$cpuid "$PMUCHECK" info >"$TMP/i" 2>&1
 	check "$cpuid: config $cfg" grep -Eq "^config +.*/$cfg\.ini:" "$TMP/i"
 	check "$cpuid: prefetchers $pf" grep -Eq "^prefetchers +$pf" "$TMP/i"
 done <<'EOF'

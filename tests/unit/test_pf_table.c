@@ -13,6 +13,8 @@
 #include "cpuid.h"
 #include "pf.h"
 
+#define FAKE_MSR_DIR "/nonexistent/pmucheck-fake-msr"
+
 static const struct pf_table *table_of(const char *fake, const char **model)
 {
 	const struct pf_table *t = NULL;
@@ -76,6 +78,27 @@ static void test_cpuid_reads_this_machine(void **state)
 	assert_true(!strcmp(id.vendor, "GenuineIntel") || !strcmp(id.vendor, "AuthenticAMD"));
 	assert_true(id.family >= 6);
 	assert_true(strlen(id.brand) > 0);
+}
+
+/* The override is a test hook of the fake MSR files: without PMUCHECK_MSR_DIR (a stray variable in a
+   user's shell) the real CPU is read, not the one it names. */
+static void test_cpuid_override_needs_fake_msr_files(void **state)
+{
+	struct cpuid_info id;
+
+	(void)state;
+	setenv("PMUCHECK_FAKE_CPUID", "GenuineIntel:6:0x55", 1);
+	unsetenv("PMUCHECK_MSR_DIR");
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_string_not_equal(id.brand, "fake");
+	setenv("PMUCHECK_MSR_DIR", "", 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_string_not_equal(id.brand, "fake");
+	setenv("PMUCHECK_MSR_DIR", FAKE_MSR_DIR, 1);
+	assert_int_equal(cpuid_read(&id), 0);
+	assert_string_equal(id.brand, "fake");
+	assert_int_equal(id.model, 0x55);
+	unsetenv("PMUCHECK_FAKE_CPUID");
 }
 
 static void test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3(void **state)
@@ -338,10 +361,13 @@ static void test_unknown_name_is_named_with_the_valid_ones(void **state)
 
 int main(void)
 {
+	/* the override's models are honoured beside fake MSR files only; these tests open none */
+	setenv("PMUCHECK_MSR_DIR", FAKE_MSR_DIR, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpuid_override_parses_vendor_family_model),
 		cmocka_unit_test(test_cpuid_override_rejects_malformed_text),
 		cmocka_unit_test(test_cpuid_reads_this_machine),
+		cmocka_unit_test(test_cpuid_override_needs_fake_msr_files),
 		cmocka_unit_test(test_intel_core_and_xeon_models_use_msr_1a4_bits_0_to_3),
 		cmocka_unit_test(test_xeon_phi_uses_two_bits_of_msr_1a4),
 		cmocka_unit_test(test_amd_zen_3_4_5_use_msr_c0000108_bits_0_1_2_3_5),
