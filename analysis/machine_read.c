@@ -330,7 +330,7 @@ static void read_run(json_t *root, struct machine *m)
 	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
 	   figure and the too-fast judgement: none */
 	m->core_ghz = number(root, "clock.core_ghz", 0);
-	if (!(m->core_ghz > 0 && m->core_ghz <= THR_MAX_GHZ))
+	if (!(m->core_ghz >= THR_MIN_GHZ && m->core_ghz <= THR_MAX_GHZ))
 		m->core_ghz = 0;
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
 	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);

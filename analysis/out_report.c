@@ -37,9 +37,15 @@ static int draw(struct out_figures *figs, const char *dir, const char **why_no_p
 		struct out_report_summary *sum, struct err *e)
 {
 	char plotdir[PATH_MAX];
+	struct stat st;
 	int missing = 0, rc;
 
 	snprintf(plotdir, sizeof plotdir, "%s/plots", dir);
+	/* Its old figures are removed: a plots that is a link (a results directory copied from elsewhere)
+	   would have them removed, and new ones written, wherever it points. */
+	if (!lstat(plotdir, &st) && !S_ISDIR(st.st_mode))
+		return err_set(e, E_USAGE, "%s is a %s, not the directory report writes its figures into",
+			       plotdir, S_ISLNK(st.st_mode) ? "link" : "file");
 	remove_old_figures(plotdir);
 	if (figs->n && mkdir(plotdir, 0777) && errno != EEXIST)
 		return err_set(e, E_RUNTIME, "%s: %s", plotdir, strerror(errno));

@@ -11,6 +11,7 @@
 
 #include "level.h"
 #include "noisy_why.h"
+#include "plain_file.h"
 #include "raw_columns.h"
 #include "raw_read.h"
 #include "raw_scan.h"
@@ -405,9 +406,9 @@ static int in_range(struct reader *r, const struct raw_row *row, struct err *e)
 			    "rep, group, width, arg, bytes, arrays, time_enabled or time_running below 0");
 	if (!(row->thp_share >= 0 && row->thp_share <= 1))
 		return fail(r, e, "column 'thp_share': %g is not a share (0 to 1)", row->thp_share);
-	if (!(row->core_ghz >= 0 && row->core_ghz <= THR_MAX_GHZ))
-		return fail(r, e, "column 'core_ghz': %g GHz is no core's clock (0 to %g)", row->core_ghz,
-			    THR_MAX_GHZ);
+	if (!(row->core_ghz == 0 || (row->core_ghz >= THR_MIN_GHZ && row->core_ghz <= THR_MAX_GHZ)))
+		return fail(r, e, "column 'core_ghz': %g GHz is no core's clock (0 for none, or %g to %g)",
+			    row->core_ghz, THR_MIN_GHZ, THR_MAX_GHZ);
 	if (kern_name_index(row->flag, flags, sizeof flags / sizeof *flags) < 0)
 		return fail(r, e, "column 'flag': bad value '%s' (empty or noisy)", row->flag);
 	if (kern_name_index(row->diff, diffs, sizeof diffs / sizeof *diffs) < 0)
@@ -579,10 +580,11 @@ static void prefix_keep(struct reader *r, const struct raw_row *row)
 long raw_torn_point(const char *path)
 {
 	struct raw_scan sc;
-	FILE *f = fopen(path, "r");
+	struct err e;
+	FILE *f;
 	int rc;
 
-	if (!f)
+	if (plain_fopen(path, &f, &e))
 		return -1;
 	rc = raw_scan(f, &sc);
 	fclose(f);
@@ -605,9 +607,8 @@ int raw_read_upto(const char *path, long limit, raw_row_fn fn, void *ctx, unsign
 	int rc;
 
 	*rows = 0;
-	r.f = fopen(path, "r");
-	if (!r.f)
-		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
+	if ((rc = plain_fopen(path, &r.f, e)))
+		return rc;
 	if (!(r.buf = malloc(BLOCK))) { /* never NULL: next_record computes positions in it */
 		fclose(r.f);
 		return err_set(e, E_RUNTIME, "%s: out of memory", path);

@@ -9,6 +9,7 @@
 
 #include "machine_json.h"
 #include "partial.h"
+#include "plain_file.h"
 #include "raw.h"
 #include "raw_scan.h"
 #include "resume.h"
@@ -87,12 +88,10 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 
 	ri->last_point = -1;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	f = fopen(path, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0; /* interrupted before the first point */
-		return err_set(e, E_RUNTIME, "--resume: %s: %s", path, strerror(errno));
-	}
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0; /* interrupted before the first point */
+	if ((rc = plain_fopen(path, &f, e)))
+		return err_wrap(e, rc, "--resume");
 	rc = raw_scan(f, &sc);
 	if (!rc && sc.header_end) {
 		rewind(f);

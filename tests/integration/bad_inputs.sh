@@ -365,5 +365,21 @@ row "measured-text/machine.json: 'levels.measured.L2' is not a size in bytes" an
 row "measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-negative
 row "measured-list/machine.json: 'levels.measured' is not an object" analyze measured-list
 row "measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-fraction
+# raw.csv a directory; a FIFO, which the reader must refuse rather than wait on (a copied results directory
+# may hold one): timeout turns a wait into a failure instead of a hung suite
+results dir-raw && rm "$W/dir-raw/raw.csv" && mkdir "$W/dir-raw/raw.csv"
+row "dir-raw/raw.csv is a directory, not a file" analyze dir-raw
+results fifo-raw && rm "$W/fifo-raw/raw.csv" && mkfifo "$W/fifo-raw/raw.csv"
+(cd "$W" && timeout 20 "$PMUCHECK" analyze -q fifo-raw) >"$TMP/fifo.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -qF "fifo-raw/raw.csv is not a plain file" "$TMP/fifo.out" &&
+	ok "analyze refuses a FIFO raw.csv at once (exit 2)" ||
+	notok "analyze refuses a FIFO raw.csv at once (exit 2)" "exit $rc: $(head -c 300 "$TMP/fifo.out")"
+# report removes its old figures from plots/ and writes new ones there: a plots that is a link would have
+# that done wherever it points
+results plots-link && "$PMUCHECK" analyze -q "$W/plots-link" >/dev/null && mkdir "$TMP/elsewhere" &&
+	echo keep >"$TMP/elsewhere/holiday.png" && ln -s "$TMP/elsewhere" "$W/plots-link/plots"
+row "plots-link/plots is a link, not the directory report writes its figures into" report plots-link
+check "report left the files where plots pointed" grep -q keep "$TMP/elsewhere/holiday.png"
 
 [ "$n" -ge 40 ] && ok "the table has $n bad inputs (at least 40)" || notok "the table has at least 40 bad inputs" "$n"

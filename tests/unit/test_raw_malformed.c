@@ -292,6 +292,7 @@ static void test_value_out_of_its_range_names_line_and_column(void **state)
 	} bad[] = {
 		{"core_ghz", "17", "'core_ghz': 17 GHz"},
 		{"core_ghz", "-1", "'core_ghz'"},
+		{"core_ghz", "0.01", "'core_ghz': 0.01 GHz"},
 		{"thp_share", "7", "'thp_share'"},
 		{"flag", "nosy", "'flag': bad value 'nosy'"},
 		{"level", "L9", "'level': bad value 'L9'"},
