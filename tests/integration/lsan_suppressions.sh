@@ -91,8 +91,9 @@ if ! clang -DFUZZ -fsanitize=fuzzer,address -g -O0 -o "$TMP/leaky_fuzz" "$TMP/le
 	skip "$label" "clang has no libFuzzer runtime (libclang-rt-dev): $(head -1 "$TMP/clang.log")"
 	exit 0
 fi
-# The options exactly as the fuzz rule passes them (make -n prints its recipe, runs nothing).
-opts=$(make -s -n -C "$TOP" fuzz-spec FUZZ_TIME=1 | grep -o 'LSAN_OPTIONS=[^ ]*' | head -1)
+# The options exactly as the fuzz rule passes them (make -n prints its recipe, runs nothing; the rule
+# quotes the value, which the shell would take off).
+opts=$(make -s -n -C "$TOP" fuzz-spec FUZZ_TIME=1 | grep -o "LSAN_OPTIONS='[^']*'" | head -1 | tr -d "'")
 if [ -z "$opts" ]; then
 	notok "$label: the fuzz rule sets LSAN_OPTIONS" "not in 'make -n fuzz-spec'"
 	exit 0
