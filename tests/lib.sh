@@ -5,6 +5,9 @@
 # $PMUCHECK is the binary under test, $TOP the project, $TMP a scratch directory removed at exit.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
+# The tests' own arithmetic (awk, printf) reads and writes numbers with a decimal point: under a locale with
+# a decimal comma mawk read 1.5 as 1 and printed 0,0001475 (pmucheck itself sets no locale).
+export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 # The level probe's history (levels_history.h) of this file's runs alone: no test's levels come from the

@@ -206,13 +206,6 @@ expect_status "truncated machine.json: exit 2" 2 "$PMUCHECK" analyze "$B"
 check "truncated machine.json: message names the file and line" grep -q 'machine.json:3:' "$TMP/err"
 check "truncated machine.json: nothing written" test "$(ls "$B" | tr '\n' ' ')" = "machine.json raw.csv "
 
-# A real run on this machine (software events only) is the lead's end-to-end test once `run` exists.
-if "$PMUCHECK" run --help >/dev/null 2>&1; then
-	skip "analyze of a real run" "covered by the run integration tests (their options are theirs)"
-else
-	skip "analyze of a real run" "this build has no 'pmucheck run' yet"
-fi
-
 # A discovery's summary counts what its table and discovered.ini hold: every candidate of rawgen's events. An
 # exact event that holds only as a sum (MEM_INSTR, loads + stores) is not in the config; it was once counted
 # among the "8 exact" that "went into discovered.ini", where 12 of 13 so counted did.

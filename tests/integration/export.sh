@@ -144,7 +144,7 @@ $CHECK likwid "$I"/likwid/ICX/*.txt --names >"$TMP/icx.names" 2>&1
 check "LIKWID's icelakeX names, the offcore event left out" \
 	test "$(sort -u "$TMP/icx.names" | tr '\n' ' ')" = "CAS_COUNT_RD INST_RETIRED_ANY_P L1D_REPLACEMENT L2_LINES_OUT_NON_SILENT MEM_INST_RETIRED_ALL_LOADS "
 check "the memory-controller event is counted on every box the run summed, and summed" \
-	sh -c "grep -l CAS_COUNT_RD '$I'/likwid/ICX/*.txt | xargs grep -q '(MBOX0C0+MBOX1C0+MBOX2C0+MBOX3C0)\*'"
+	sh -c "grep -l CAS_COUNT_RD '$I'/likwid/ICX/*.txt | xargs -d '\n' grep -q '(MBOX0C0+MBOX1C0+MBOX2C0+MBOX3C0)\*'"
 
 # Zen 3's L3 event given by its libpfm4 name and counted through perf (harness ctr_spec.c: an uncore PMU
 # in sysfs): perf parses no libpfm4 name, so the export spells it by the PMU and the config libpfm4

@@ -104,12 +104,13 @@ check "... and the node after it, not submitted" grep -q "; not submitted after 
 
 # fleet's own required options: each refused, exit 2, naming the option, before Slurm is asked
 rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
-for c in "no --shared|--shared DIR is required|-N list" \
-	"--shared a file|--shared $TMP/job.sbatch: not a directory|-s $TMP/job.sbatch -N list" \
-	"no nodes|which nodes? give --nodes LIST or --partition NAME|-s $SH"; do
-	name=${c%%|*} rest=${c#*|} why=${rest%%|*} opts=${rest#*|}
-	# shellcheck disable=SC2086 # the options are words
-	expect_status "fleet with $name: refused" 2 fleet_with FAKE_NODES=n1 -- $opts
+refused() { # refused NAME WHY OPTION...: fleet with the options exits 2, saying WHY
+	local name=$1 why=$2
+	shift 2
+	expect_status "fleet with $name: refused" 2 fleet_with FAKE_NODES=n1 -- "$@"
 	grep -qF "pmucheck fleet: $why" "$TMP/check.out" || notok "fleet with $name: the message" "$(cat "$TMP/check.out")"
-done
+}
+refused "no --shared" "--shared DIR is required" -N list
+refused "--shared a file" "--shared $TMP/job.sbatch: not a directory" -s "$TMP/job.sbatch" -N list
+refused "no nodes" "which nodes? give --nodes LIST or --partition NAME" -s "$SH"
 check "... before Slurm is asked" test ! -e "$TMP/scontrol.calls" -a ! -e "$TMP/sbatch.outputs"

@@ -69,8 +69,9 @@ fi
 # The test's own history, while the prefetcher's lock and state files stay where every pmucheck of the node
 # looks for them: with a directory of its own for each test file, two files run at once could each switch the
 # real MSRs, and one of them restore the other's "off" as the prefetchers' own state.
+# (A caller's own PMUCHECK_STATE_DIR, which a user without root must set, is kept: lib.sh puts none in $TMP.)
 check "lib.sh moves the level probe's history, not the prefetcher's state directory" \
-	test -z "${PMUCHECK_STATE_DIR-}" -a -n "${PMUCHECK_LEVELS_HISTORY_DIR-}"
+	test "${PMUCHECK_LEVELS_HISTORY_DIR-}" = "$TMP/state" -a "${PMUCHECK_STATE_DIR#"$TMP"}" = "${PMUCHECK_STATE_DIR-}"
 hist=$PMUCHECK_LEVELS_HISTORY_DIR/levels.json
 # a probe of a busy machine (5 % CPU pressure or steal, as under make test's parallel suites) is not added
 busy="this level probe is not added to the history (the machine was busy while it ran"

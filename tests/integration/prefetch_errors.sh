@@ -95,6 +95,16 @@ expect_status "short read in status exits 1" 1 "$PMUCHECK" prefetch status
 make_fake "$TMP/msr3" AuthenticAMD:0x19:0x11 0xc0000108 2
 chmod 755 "$TMP"
 as_user=(none)
+# The checks below read the MSR files, which a user without root made unreadable (chmod 000) to be refused
+# by them: readable again while a check reads them.
+with_read() {
+	local rc
+	[ "$(id -u)" -ne 0 ] && chmod 600 "$PMUCHECK_MSR_DIR"/*/msr
+	"$@"
+	rc=$?
+	[ "$(id -u)" -ne 0 ] && chmod 000 "$PMUCHECK_MSR_DIR"/*/msr
+	return $rc
+}
 if [ "$(id -u)" -ne 0 ]; then
 	chmod 000 "$PMUCHECK_MSR_DIR"/*/msr
 	as_user=()
@@ -106,14 +116,15 @@ if [ "${as_user[*]}" = none ]; then
 else
 	expect_status "permission denied exits 1" 1 "${as_user[@]}" "$PMUCHECK" prefetch off
 	says "permission denied says to run as root" "Permission denied (MSR access needs root"
-	nothing_written "permission denied"
+	with_read nothing_written "permission denied"
 	# A killed root run's state cannot be restored by this user: the start warns, keeps the file.
 	printf 'kind session\npid 1\nmsr 0xc0000108\nmask 0x2f\ncpu 0 0x0\n' >"$PMUCHECK_MSR_DIR/prefetch.state"
 	expect_status "stale state without permission: the command still runs (and fails alone)" 1 \
 		"${as_user[@]}" "$PMUCHECK" prefetch status
 	says "stale state without permission: the start says to restore as root" \
 		"could not be restored; run 'pmucheck prefetch restore' as root"
-	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && at_original && ok "stale state without permission: kept, nothing written" ||
+	[ -e "$PMUCHECK_MSR_DIR/prefetch.state" ] && with_read at_original &&
+		ok "stale state without permission: kept, nothing written" ||
 		notok "stale state without permission: kept, nothing written"
 	rm -f "$PMUCHECK_MSR_DIR/prefetch.state"
 	chmod 600 "$PMUCHECK_MSR_DIR"/*/msr

@@ -177,15 +177,14 @@ PY
 )
 mkdir "$TMP/other" "$TMP/longer" && cp "$TMP/other.json" "$TMP/other/machine.json" &&
 	cp "$TMP/longer.json" "$TMP/longer/machine.json"
-while IFS='|' read -r name msg args; do
-	# shellcheck disable=SC2086
-	rejects "run --levels-from refuses $name" "$msg" "" --kernels load.gpr $args
-done <<CASES
-a directory without a run|--levels-from: $TMP/nosuch/machine.json|--levels-from $TMP/nosuch
-another machine's run|its level sizes are not this machine's|--levels-from $TMP/other
-a level measured longer than reported|more than the|--levels-from $TMP/longer
-it beside --reported-levels|both set the level sizes|--levels-from $TMP/first --reported-levels
-CASES
+rejects "run --levels-from refuses a directory without a run" "--levels-from: $TMP/nosuch/machine.json" "" \
+	--kernels load.gpr --levels-from "$TMP/nosuch"
+rejects "run --levels-from refuses another machine's run" "its level sizes are not this machine's" "" \
+	--kernels load.gpr --levels-from "$TMP/other"
+rejects "run --levels-from refuses a level measured longer than reported" "more than the" "" \
+	--kernels load.gpr --levels-from "$TMP/longer"
+rejects "run --levels-from refuses it beside --reported-levels" "both set the level sizes" "" \
+	--kernels load.gpr --levels-from "$TMP/first" --reported-levels
 "$PMUCHECK" run --quick --dry-run --kernels load.gpr --threads 1 --levels-from "$TMP/first" >"$TMP/plan" 2>&1
 check "--levels-from plans the L3 point inside the L3 that run had (--quick: at half of it)" \
 	grep -q " $((l3 / 2)) B/array  L3 " "$TMP/plan"

@@ -54,7 +54,12 @@ p = json.load(open(sys.argv[1]))["prefetch"]
 assert p["control"] is False and "root" in p["reason"], p' "$U/res/machine.json"
 	if python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["counters"]["availability"]["hardware"])' \
 		"$U/res/machine.json"; then
-		ok "unprivileged run: hardware counters available to this user (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))"
+		check "unprivileged run: hardware counters available to this user, some event counted (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))" python3 -c '
+import csv, sys
+soft = {"page-faults", "minor-faults", "major-faults", "context-switches", "cpu-migrations", "task-clock",
+        "cpu-clock", ""}
+assert any(r["status"] == "ok" and r["event"] not in soft for r in csv.DictReader(open(sys.argv[1])))' \
+			"$U/res/raw.csv"
 	else
 		check "unprivileged run: machine.json says hardware counters are unavailable, and why" python3 -c '
 import json, sys

@@ -168,7 +168,8 @@ static void test_dram_points_reckon_with_the_reported_llc(void **state)
 	if (topo.ncaches != 3)
 		skip();
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 1), 512ull << 20);
-	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 2), 256ull << 20);
+	if (topo.ncpus >= 2) /* two threads need two CPUs in use (a 1-vCPU machine, taskset -c 1) */
+		assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 2), 256ull << 20);
 	assert_int_equal(dram_point("load.gpr", 2048ull << 20, 8u << 20, 1), 512ull << 20);
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 0, 1), 1200ull << 20);
 	assert_int_equal(dram_point("load.gpr", 8u << 20, 0, 1), 128ull << 20);
