@@ -70,6 +70,12 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
 	if ((rc = agg_read(&a, path, e)) || (rc = out_discovered_read(dir, &cands, e)))
 		goto out;
+	/* A finished run's raw.csv of the header alone was cut by hand: tables of nothing would replace the
+	   directory's analysis. A stopped run (PARTIAL) may have no whole point yet, and says so in them. */
+	if (!a.npoints && !a.partial) {
+		rc = err_set(e, E_USAGE, "%s: the header alone, no measurement to analyze", path);
+		goto out;
+	}
 	v = calloc(a.nevents + 1, sizeof *v);
 	order = calloc(a.nevents + 1, sizeof *order);
 	if (!v || !order) {

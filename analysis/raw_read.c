@@ -297,8 +297,13 @@ static int read_header(struct reader *r, struct err *e)
 	for (unsigned c = 0; c < NCOLUMNS; c++) {
 		r->map[c] = -1;
 		for (unsigned i = 0; i < r->nfields; i++)
-			if (strcmp(r->fields[i], columns[c].name) == 0)
+			if (strcmp(r->fields[i], columns[c].name) == 0) {
+				/* which of two the file means is not the reader's to guess (the last won) */
+				if (r->map[c] >= 0)
+					return fail(r, e, "the column '%s' is in the header twice",
+						    columns[c].name);
 				r->map[c] = (int)i;
+			}
 		for (unsigned k = 0; k < sizeof reading_columns / sizeof *reading_columns; k++)
 			if (r->map[c] >= 0 && strcmp(columns[c].name, reading_columns[k]) == 0 &&
 			    (unsigned)r->map[c] < r->nprefix)

@@ -367,6 +367,9 @@ row "measured-list/machine.json: 'levels.measured' is not an object" analyze mea
 row "measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-fraction
 # raw.csv a directory; a FIFO, which the reader must refuse rather than wait on (a copied results directory
 # may hold one): timeout turns a wait into a failure instead of a hung suite
+# raw.csv of the header alone: tables of nothing would replace an earlier analysis
+results header-only && head -1 "$good/run.csv" >"$W/header-only/raw.csv"
+row "header-only/raw.csv: the header alone, no measurement to analyze" analyze header-only
 results dir-raw && rm "$W/dir-raw/raw.csv" && mkdir "$W/dir-raw/raw.csv"
 row "dir-raw/raw.csv is a directory, not a file" analyze dir-raw
 results fifo-raw && rm "$W/fifo-raw/raw.csv" && mkfifo "$W/fifo-raw/raw.csv"

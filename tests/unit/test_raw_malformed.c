@@ -153,6 +153,19 @@ static void test_missing_column_is_reported_on_line_one(void **state)
 	free(raw);
 }
 
+/* A column named twice (a hand-edited header): which one the file means is not the reader's to guess. */
+static void test_a_column_named_twice_is_refused(void **state)
+{
+	char *raw = good_raw(), *eol = strchr(raw, '\n'), *twice = malloc(strlen(raw) + 16);
+
+	(void)state;
+	assert_non_null(twice);
+	sprintf(twice, "%.*s,seconds%s", (int)(eol - raw), raw, eol);
+	expect_failure(twice, NULL, "raw.csv:1:", "the column 'seconds' is in the header twice");
+	free(twice);
+	free(raw);
+}
+
 /* A raw.csv from before the kernels' access types were recorded: refused, saying why. */
 static void test_raw_csv_without_access_column_is_refused_with_the_reason(void **state)
 {
@@ -371,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_row_with_missing_fields_names_its_line),
 		cmocka_unit_test(test_bad_number_names_line_and_column),
 		cmocka_unit_test(test_missing_column_is_reported_on_line_one),
+		cmocka_unit_test(test_a_column_named_twice_is_refused),
 		cmocka_unit_test(test_raw_csv_without_access_column_is_refused_with_the_reason),
 		cmocka_unit_test(test_unknown_access_type_or_plot_kind_names_its_line),
 		cmocka_unit_test(test_unknown_status_names_its_line),
