@@ -593,7 +593,8 @@ long raw_torn_point(const char *path)
 		return -1;
 	rc = raw_scan(f, &sc);
 	fclose(f);
-	if (rc || !sc.torn)
+	/* a row that is none: read to it, where the reader says what is wrong with it */
+	if (rc || !sc.torn || sc.bad_line)
 		return -1;
 	/* a cut record that names a point of its own begins it: the point before is whole; the header
 	   alone: nothing to keep but it */

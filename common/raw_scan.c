@@ -1,4 +1,5 @@
 /* raw_scan.c — records and points of raw.csv, for the readers that cut it (raw_scan.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,21 +14,36 @@ static int quote_open_after(const char *line, size_t n, int open)
 	return open;
 }
 
+/* A row's point: the digits before its first comma; -1 where the record does not begin so (a line of
+   garbage, which atoi read as point 0, and a resume measured points 0 and 1 again after it). */
+static int point_of(const char *line)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*line))
+		return -1;
+	v = strtol(line, &end, 10);
+	return *end == ',' && v <= 0x7fffffff ? (int)v : -1;
+}
+
 int raw_scan(FILE *f, struct raw_scan *out)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	long off = 0, rec_start = 0;
+	long off = 0, rec_start = 0, lineno = 0, rec_line = 0;
 	int open = 0, rec_point = -1, rec_named = 0, rc;
 
 	memset(out, 0, sizeof *out);
 	out->last_point = -1;
 	rewind(f);
 	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
 		if (!open) { /* a record's first line: the header's, or a row's, which names its point */
 			rec_start = off;
-			rec_point = atoi(line);
+			rec_line = lineno;
+			rec_point = point_of(line);
 			rec_named = out->header_end && memchr(line, ',', (size_t)n);
 		}
 		off += n;
@@ -36,6 +52,10 @@ int raw_scan(FILE *f, struct raw_scan *out)
 		open = quote_open_after(line, (size_t)n, open);
 		if (open)
 			continue;
+		if (out->header_end && (rec_point < 0 || rec_point < out->last_point)) {
+			out->bad_line = rec_line;
+			break;
+		}
 		if (!out->header_end)
 			out->header_end = off;
 		else if (rec_point != out->last_point) {

@@ -67,6 +67,12 @@ for s in format-2:'m["format"] = 2' measured-text:'m["levels"]["measured"] = {"L
 	finished-number:'m["finished_utc"] = 0'; do
 	stopped "stopped-${s%%:*}" "${SHORT[@]}" && json_edit "$W/stopped-${s%%:*}/machine.json" "${s#*:}"
 done
+# a stopped short run whose raw.csv ends in a line that is no row: read as point 0 once, its points measured
+# again after it (a real run's raw.csv, this pmucheck's columns)
+"$PMUCHECK" run "${SHORT[@]}" --no-progress --out "$TMP/short" >/dev/null 2>&1
+stopped stopped-garbage "${SHORT[@]}" && cp "$TMP/short/raw.csv" "$W/stopped-garbage/raw.csv" &&
+	echo garbage >>"$W/stopped-garbage/raw.csv"
+garbage_line=$(wc -l <"$W/stopped-garbage/raw.csv")
 for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]' \
 	measured-fraction:'{"L2": 150000.0}'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
@@ -213,6 +219,7 @@ row "--resume: the run in good finished at 2026-11-21T10:47:29Z; nothing to resu
 row "--resume: stopped-finished-number/machine.json: 'finished_utc' is neither null (a stopped run) nor a time" \
 	run --resume stopped-finished-number
 row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
+row "--resume: stopped-garbage/raw.csv:$garbage_line: not a row of a run" run --resume stopped-garbage
 row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 LF=(run --quick --kernels touch --threads 1 --levels-from)
 row "--levels-from: bad-json/machine.json:167:10: duplicate object key" "${LF[@]}" bad-json

@@ -79,6 +79,26 @@ static void test_a_cut_record_is_torn_and_names_its_point_where_it_can(void **st
 
 /* A file that ends with a line end inside a quoted field ends in a cut record all the same: the line
    "0,1,\"b\n" is not a whole row. */
+/* A whole line that is no row (atoi read "garbage" as point 0, and a resume measured points 0 and 1 again
+   after it), and a point that comes back after a later one began: the scan stops at the first such line
+   and names it; the rows before it stand. */
+static void test_a_line_that_is_no_row_is_named_and_stops_the_scan(void **state)
+{
+	static const char *const bad[] = {"garbage\n", "x1,0,z\n", "-1,0,z\n", "0,2,z\n", "1\n"};
+	char text[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		size_t n = (size_t)snprintf(text, sizeof text, "%s%s%s%s", head, p0, p1, bad[i]);
+		struct raw_scan sc = scan(text, n);
+		assert_int_equal(sc.bad_line, 7); /* the header, p0's three lines, p1's two */
+		assert_int_equal(sc.last_point, 1);
+		assert_int_equal(sc.complete_end, n - strlen(bad[i]));
+	}
+	snprintf(text, sizeof text, "%s%s%s2,0,z\n", head, p0, p1);
+	assert_int_equal(scan(text, strlen(text)).bad_line, 0);
+}
+
 static void test_a_file_cut_inside_a_quoted_field_is_torn(void **state)
 {
 	char text[256];
@@ -99,6 +119,7 @@ int main(void)
 		cmocka_unit_test(test_a_whole_file_ends_with_its_last_points_rows),
 		cmocka_unit_test(test_a_cut_record_is_torn_and_names_its_point_where_it_can),
 		cmocka_unit_test(test_a_file_cut_inside_a_quoted_field_is_torn),
+		cmocka_unit_test(test_a_line_that_is_no_row_is_named_and_stops_the_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
