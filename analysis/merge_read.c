@@ -125,6 +125,19 @@ static int check_events(json_t *ej, const char *dir, struct err *e)
 	return 0;
 }
 
+/* A figure cell as the analysis writes it: empty (no figure), or a finite decimal number, *v its value;
+   -1 for anything else (an edited 1e400 or 0x10 went into merge.json as a bare inf, which is no JSON). */
+static int figure_cell(const char *cell, double *v)
+{
+	char *end;
+
+	*v = 0;
+	if (!cell[0])
+		return 0;
+	*v = strtod(cell, &end);
+	return *end || !isfinite(*v) || *v < 0 || strpbrk(cell, "xX") ? -1 : 0;
+}
+
 static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
 {
 	if (out_csv_col(t, "level") < 0 || out_csv_col(t, "access") < 0)
@@ -133,6 +146,16 @@ static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
 		if (out_csv_col(t, fig_cols[c].col) < 0)
 			return err_set(e, E_USAGE, "%s/peaks.csv: no column %s: written by another version",
 				       dir, fig_cols[c].col);
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < NFIG_COLS; c++) {
+			const char *cell = t->rows[r][out_csv_col(t, fig_cols[c].col)];
+			double v;
+			if (figure_cell(cell, &v))
+				return err_set(e, E_USAGE,
+					       "%s/peaks.csv:%u: column %s: '%s' is no figure (a decimal "
+					       "number, or empty)",
+					       dir, r + 2, fig_cols[c].col, cell);
+		}
 	return 0;
 }
 
@@ -206,10 +229,10 @@ static int add_figures(struct merge_type *t, struct merge_node *nd, const struct
 			   row does not say which); older files without the column count as clean */
 			int noisy = qc >= 0 && !strncmp(pk->rows[r][qc], "noisy", 5);
 			const char *cell = pk->rows[r][out_csv_col(pk, fig_cols[c].col)];
-			char name[96], *end;
-			double v = strtod(cell, &end);
+			char name[96];
+			double v;
 			int fi;
-			if (!cell[0] || *end || !(v > 0))
+			if (figure_cell(cell, &v) || !(v > 0)) /* check_peaks refused a bad one */
 				continue;
 			int tc = fig_cols[c].threads_col ? out_csv_col(pk, fig_cols[c].threads_col) : -1;
 			if (tc >= 0 && pk->rows[r][tc][0]) /* "GB/s 8 cores"; files without it: all cores */

@@ -40,13 +40,19 @@ cp -r "$R" "$TMP/bad/noevents" && echo '{ "format": 1 }' >"$TMP/bad/noevents/eve
 cp -r "$R" "$TMP/bad/nohost" && sed -i 's/"host": "[^"]*"/"host": ""/' "$TMP/bad/nohost/machine.json"
 cp -r "$R" "$TMP/bad/nolevel" && sed -i '1s/level/lvl/' "$TMP/bad/nolevel/peaks.csv"
 cp -r "$R" "$TMP/bad/nopeaks" && : >"$TMP/bad/nopeaks/peaks.csv"
+# a figure no analysis writes (an overflow, C's hex): a bare inf went into merge.json, which is then no JSON
+for f in inf:1e400 hex:0x10; do
+	cp -r "$R" "$TMP/bad/${f%%:*}peaks" && awk -F, -v OFS=, -v v="${f#*:}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["latency_ns"] != "" && !done { $c["latency_ns"] = v; done = 1 } 1' \
+		"$R/peaks.csv" >"$TMP/bad/${f%%:*}peaks/peaks.csv"
+done
 # a plain file, read after unanalysed/ (whose refusal left errno ENOENT): not a directory, not a missing one
 : >"$TMP/bad/zfile"
 
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (14 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (16 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" \
 	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
 	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
@@ -54,7 +60,9 @@ for b in foreign:"no \"format\"" empty:"no machine.json" \
 	oldpeaks:"no column latency_ns" zfile:"not a directory" \
 	newclass:"events.json: malformed: event [0-9]+ has no event name or no known class" \
 	noevents:"events.json: malformed: no \"events\" list" nohost:"machine.json: no pmucheck, host or cpu" \
-	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header"; do
+	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header" \
+	infpeaks:"peaks.csv:[0-9]+: column latency_ns: '1e400' is no figure" \
+	hexpeaks:"peaks.csv:[0-9]+: column latency_ns: '0x10' is no figure"; do
 	d=${b%%:*} why=${b#*:}
 	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
 	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"
