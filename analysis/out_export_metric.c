@@ -198,13 +198,54 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc >= 0 && r < t.nrows; r++)
 		for (unsigned i = 0; i < n; i++) {
 			double rate = atof(t.rows[r][rc]);
-			if (strcmp(t.rows[r][ic], m[i].event) || !(rate > m[i].peak_rate))
+			/* an edited 1e400 was printed as "/ inf" in the formula */
+			if (strcmp(t.rows[r][ic], m[i].event) || !isfinite(rate) || !(rate > m[i].peak_rate))
 				continue;
 			m[i].peak_rate = rate;
 			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc],
 				 t.rows[r][ac]);
 		}
 	out_csv_free(&t);
+}
+
+/* A scale an export divides by: events per unit of a kernel's quantity, which no event counts a trillion
+   times over or under (a line is 64 bytes, a page 64 lines). */
+#define EXPORT_SCALE_MIN 1e-12
+#define EXPORT_SCALE_MAX 1e12
+
+/* A validated event as the analysis writes it (docs/results-format.md, events.json), in what an export
+   turns into a formula and a description: an edited file gave "/ 0" (a scale of 1e-300) and exported an
+   event with levels "L1", error "huge" and points "many" as exact, held at nothing, with 0 points. */
+static int check_validated(json_t *ev, size_t i, const char *dir, struct err *e)
+{
+	static const char *const numbers[] = {"scale", "scale_measured", "error", "r2"};
+	json_t *levels = json_object_get(ev, "levels"), *points = json_object_get(ev, "points"), *v;
+	const char *bad = NULL;
+	size_t k;
+
+	for (k = 0; k < sizeof numbers / sizeof *numbers && !bad; k++) {
+		v = json_object_get(ev, numbers[k]);
+		if (v && !json_is_null(v) && (!json_is_number(v) || !isfinite(json_number_value(v))))
+			bad = numbers[k];
+		else if (v && k < 2 && json_number_value(v) > 0 &&
+			 (json_number_value(v) < EXPORT_SCALE_MIN || json_number_value(v) > EXPORT_SCALE_MAX))
+			bad = numbers[k];
+	}
+	if (!bad && (!json_is_array(levels) || !json_array_size(levels)))
+		bad = "levels";
+	for (k = 0; !bad && k < json_array_size(levels); k++)
+		if (!json_is_string(json_array_get(levels, k)))
+			bad = "levels";
+	if (!bad && (!json_is_integer(points) || json_integer_value(points) < 1))
+		bad = "points";
+	if (!bad && !*jstr(ev, "event"))
+		bad = "event";
+	if (bad)
+		return err_set(e, E_USAGE,
+			       "%s/events.json: event %zu (%s): member '%s' is not as the analysis writes it "
+			       "(docs/results-format.md): analyze the directory again",
+			       dir, i + 1, jstr(ev, "event"), bad);
+	return 0;
 }
 
 int out_metrics_build(json_t *events, const char *dir, const struct machine *mach, struct out_metric **m,
@@ -222,6 +263,11 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
 	{
 		if (!out_class_validated(jstr(ev, "class")))
 			continue;
+		if (check_validated(ev, i, dir, e)) {
+			free(*m);
+			*m = NULL;
+			return E_USAGE;
+		}
 		(*validated)++;
 		if (metric_from(&(*m)[*n], ev, dir))
 			continue;

@@ -69,6 +69,19 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 }
 
+# A validated event whose members are not as the analysis writes them (an edited events.json): refused by
+# name, exit 2, nothing written; a scale of 1e-300 was printed "/ 0", levels "L1" and points "many" exported
+# as exact, held at nothing.
+for c in scale:'l1d["scale"] = 1e-300' error:'l1d["error"] = "huge"' levels:'l1d["levels"] = "L1"' \
+	points:'l1d["points"] = "many"'; do
+	fixture_with "$TMP/bad-${c%%:*}" "${c#*:}"
+	expect_status "export of an event whose ${c%%:*} is not the analysis's is refused" 2 \
+		"$PMUCHECK" export "$TMP/bad-${c%%:*}" --format perf --out "$TMP/bad-${c%%:*}/perf"
+	cp "$TMP/check.out" "$TMP/bad.out"
+	check "... naming the member, writing nothing" \
+		bash -c "grep -q \"(L1D:REPLACEMENT): member '${c%%:*}'\" '$TMP/bad.out' && [ ! -e '$TMP/bad-${c%%:*}/perf' ]"
+done
+
 # Three validated events for one quantity and the same levels whose names differ only where a metric name
 # cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
 D=$TMP/dup
