@@ -3,6 +3,7 @@
  * wrong type is treated as absent, except where a wrong value would change a verdict (the level sizes,
  * the config's hypotheses): those are refused by name. */
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,22 @@ static double number(json_t *o, const char *path, double absent)
 	json_t *v = at(o, path);
 
 	return json_is_number(v) ? json_number_value(v) : absent;
+}
+
+/* A count (cores, points, a CPU model) from `lo` up: one out of its type's range, which no run writes
+   (an edited 1e300 cores printed as -2147483648, a conversion C leaves undefined), counts as absent. */
+static int count(json_t *o, const char *path, int absent, int lo)
+{
+	double v = number(o, path, absent);
+
+	return v >= lo && v <= INT_MAX ? (int)v : absent;
+}
+
+static long long count_ll(json_t *o, const char *path, long long absent, long long lo)
+{
+	double v = number(o, path, (double)absent);
+
+	return v >= (double)lo && v <= 9e15 ? (long long)v : absent;
 }
 
 /* The strings of an array, the first max of them, into rows of len bytes. */
@@ -87,7 +104,11 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		const char *name = level_name((enum level)l);
 		json_t *r = json_object_get(reported, name);
 
-		if (r && (!json_is_number(r) || json_number_value(r) < 0))
+		/* 0: no such level; else whole bytes as hwloc reports them, within what any cache holds (an
+		   edited 1e300 put every point in L1) */
+		if (r &&
+		    (!json_is_number(r) ||
+		     (json_number_value(r) != 0 && !machine_json_size_ok(json_number_value(r)))))
 			return err_set(e, E_USAGE, "%s: 'levels.reported.%s' is not a size in bytes", path,
 				       name);
 		m->reported[l] = r ? json_number_value(r) : 0;
@@ -219,16 +240,16 @@ static int read_hypotheses(const char *path, json_t *experiments, struct machine
 static void read_probe(json_t *o, struct machine_probe *p)
 {
 	text(o, "kernel", p->kernel, sizeof p->kernel);
-	p->bytes = (long long)number(o, "bytes", 0);
-	p->threads = (int)number(o, "threads", 1);
-	p->points = (int)number(o, "points", 0);
-	p->points_shared = (int)number(o, "points_shared", -1);
+	p->bytes = count_ll(o, "bytes", 0, 0);
+	p->threads = count(o, "threads", 1, 0);
+	p->points = count(o, "points", 0, 0);
+	p->points_shared = count(o, "points_shared", -1, -1);
 	p->shared_below = number(o, "shared_below", 0);
 	p->best = number(o, "gbps_best", 0);
 	p->median = number(o, "gbps_median", 0);
 	p->p10 = number(o, "gbps_p10", 0);
-	p->points_waited = (int)number(o, "points_waited", -1);
-	p->points_recovered = (int)number(o, "points_recovered", 0);
+	p->points_waited = count(o, "points_waited", -1, -1);
+	p->points_recovered = count(o, "points_recovered", 0, 0);
 	p->waited_seconds = number(o, "waited_seconds", 0);
 	p->slow_below = number(o, "slow_below", 0);
 	if (!(p->best > 0))
@@ -239,13 +260,13 @@ static void read_probe(json_t *o, struct machine_probe *p)
 static void read_level_check(json_t *o, struct machine_level_check *c)
 {
 	text(o, "level", c->level, sizeof c->level);
-	c->points = (int)number(o, "points", 0);
-	c->past = (int)number(o, "points_past", 0);
-	c->bursts = (int)number(o, "points_burst", 0);
+	c->points = count(o, "points", 0, 0);
+	c->past = count(o, "points_past", 0, 0);
+	c->bursts = count(o, "points_burst", 0, 0);
 	c->past_ns = number(o, "past_ns", 0);
 	c->by_probe = !strcmp(json_string_value(json_object_get(o, "past_by")) ?: "", "level probe");
 	c->worst_ns = number(o, "worst_ns", 0);
-	c->worst_bytes = (long long)number(o, "worst_bytes", 0);
+	c->worst_bytes = count_ll(o, "worst_bytes", 0, 0);
 }
 
 /* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
@@ -253,9 +274,9 @@ static void read_cpu_limit(json_t *o, struct machine_cpu_limit *c)
 {
 	text(o, "cgroup", c->cgroup, sizeof c->cgroup);
 	c->cpus = number(o, "cpus", 0);
-	c->period_us = (long long)number(o, "period_us", 0);
-	c->periods = (long long)number(o, "periods", -1);
-	c->throttled = (long long)number(o, "throttled_periods", -1);
+	c->period_us = count_ll(o, "period_us", 0, 0);
+	c->periods = count_ll(o, "periods", -1, -1);
+	c->throttled = count_ll(o, "throttled_periods", -1, -1);
 	c->throttled_s = number(o, "throttled_seconds", 0);
 }
 
@@ -270,7 +291,7 @@ static void read_caches(json_t *caches, struct machine *m)
 		json_t *inclusive = json_object_get(c, "inclusive");
 		if (m->ncaches == sizeof m->caches / sizeof m->caches[0])
 			break;
-		mc->level = (int)number(c, "level", 0);
+		mc->level = count(c, "level", 0, 0);
 		text(c, "type", mc->type, sizeof mc->type);
 		mc->size = number(c, "size", 0);
 		if (mc->level >= 1 && mc->level <= MACHINE_NCACHE && json_is_boolean(inclusive))
@@ -314,18 +335,18 @@ static void read_run(json_t *root, struct machine *m)
 	text(root, "cpu.model_name", m->cpu, sizeof m->cpu);
 	text(root, "cpu.vendor", m->vendor, sizeof m->vendor);
 	text(root, "cpu.microcode", m->microcode, sizeof m->microcode);
-	m->family = (int)number(root, "cpu.family", -1);
-	m->model = (int)number(root, "cpu.model", -1);
-	m->stepping = (int)number(root, "cpu.stepping", -1);
+	m->family = count(root, "cpu.family", -1, -1);
+	m->model = count(root, "cpu.model", -1, -1);
+	m->stepping = count(root, "cpu.stepping", -1, -1);
 	text(root, "os.kernel", m->kernel, sizeof m->kernel);
 	text(root, "os.thp", m->thp, sizeof m->thp);
 	text(root, "os.governor", m->governor, sizeof m->governor);
 	text(root, "os.smt", m->smt, sizeof m->smt);
-	m->mem_total_kib = (long long)number(root, "os.mem_total_kib", -1);
-	m->sockets = (int)number(root, "topology.sockets", 0);
-	m->cores = (int)number(root, "topology.cores", 0);
-	m->pus = (int)number(root, "topology.pus", 0);
-	m->numa_nodes = (int)number(root, "topology.numa_nodes", 0);
+	m->mem_total_kib = count_ll(root, "os.mem_total_kib", -1, -1);
+	m->sockets = count(root, "topology.sockets", 0, 0);
+	m->cores = count(root, "topology.cores", 0, 0);
+	m->pus = count(root, "topology.pus", 0, 0);
+	m->numa_nodes = count(root, "topology.numa_nodes", 0, 0);
 	read_caches(at(root, "topology.caches"), m);
 	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
 	   figure and the too-fast judgement: none */
@@ -333,8 +354,8 @@ static void read_run(json_t *root, struct machine *m)
 	if (!(m->core_ghz >= THR_MIN_GHZ && m->core_ghz <= THR_MAX_GHZ))
 		m->core_ghz = 0;
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
-	m->runnable_before = (long long)number(root, "disturbance.runnable_before", -1);
-	m->runnable_after = (long long)number(root, "disturbance.runnable_after", -1);
+	m->runnable_before = count_ll(root, "disturbance.runnable_before", -1, -1);
+	m->runnable_after = count_ll(root, "disturbance.runnable_after", -1, -1);
 	m->cpu_pressure_percent = number(root, "disturbance.cpu_pressure_percent", -1);
 	read_cpu_limit(at(root, "disturbance.cpu_limit"), &m->cpu_limit);
 	read_probe(at(root, "disturbance.speed_probe"), &m->speed);

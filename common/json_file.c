@@ -53,8 +53,10 @@ int json_file_load(const char *path, int flags, json_t **root, struct err *e)
 		return 0;
 	if (fd < 0 && errno == ELOOP && plain)
 		return err_set(e, E_USAGE, "%s is a link, which is not followed", path);
+	/* a link loop is the input's fault, as a missing file is */
 	if (fd < 0)
-		return err_set(e, errno == ENOENT ? E_USAGE : E_RUNTIME, "%s: %s", path, strerror(errno));
+		return err_set(e, errno == ENOENT || errno == ELOOP ? E_USAGE : E_RUNTIME, "%s: %s", path,
+			       strerror(errno));
 	rc = check_file(path, fd, flags, e);
 	if (!rc && !(*root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
 		/* the input ended before its first byte: a pipe or device with no bytes (/dev/null), empty as

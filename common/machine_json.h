@@ -17,9 +17,14 @@
    path:line:column, not an object, no "format" or another one; E_RUNTIME when it cannot be read. */
 int machine_json_load(const char *path, json_t **root, struct err *e);
 
+/* Whether bytes is a cache size a run records: whole bytes, from a line (64; the level probe starts at 4
+   KiB) to 2^50 (no cache holds a PiB). An edited measured L1 of 1 byte dropped every L1 row, a reported one
+   of 1e300 put every point in L1. */
+int machine_json_size_ok(double bytes);
+
 /* Its levels.measured (levels, the file's "levels" object): out[l] the size of level L(l + 1), for n levels,
    where the probe found it smaller than reported, 0 where it did not. E_USAGE naming path and the member
-   where levels.measured is no object or one of its sizes is no positive whole number of bytes: run writes
+   where levels.measured is no object or one of its sizes is no size (machine_json_size_ok): run writes
    whole bytes (topo_measured_json), and a size that is none is refused, not read as "not measured". */
 int machine_json_levels_measured(const char *path, const json_t *levels, uint64_t *out, int n, struct err *e);
 

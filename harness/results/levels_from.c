@@ -43,6 +43,10 @@ static int same_caches(const json_t *levels, const struct topo *t, char *why, si
 		uint64_t here = topo_reported_share(t, l, 1);
 
 		snprintf(key, sizeof key, "L%d", l);
+		if (!json_is_integer(json_object_get(reported, key))) {
+			snprintf(why, len, "its L%d is no whole number of bytes", l);
+			return 0;
+		}
 		there = json_integer_value(json_object_get(reported, key));
 		if (there < 0 || (uint64_t)there != here) {
 			snprintf(why, len, "its L%d was %lld KiB a thread, this machine's is %llu KiB", l,

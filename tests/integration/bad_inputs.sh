@@ -74,16 +74,20 @@ stopped stopped-garbage "${SHORT[@]}" && cp "$TMP/short/raw.csv" "$W/stopped-gar
 	echo garbage >>"$W/stopped-garbage/raw.csv"
 garbage_line=$(wc -l <"$W/stopped-garbage/raw.csv")
 for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]' \
-	measured-fraction:'{"L2": 150000.0}'; do
+	measured-fraction:'{"L2": 150000.0}' measured-byte:'{"L1": 1}'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
 done
 # reported level sizes that are no size, or no L1 (analyze would label every point from them)
 for s in reported-text:'m["levels"]["reported"]["L2"] = "1M"' reported-negative:'m["levels"]["reported"]["L3"] = -1' \
-	reported-no-l1:'del m["levels"]["reported"]["L1"]'; do
+	reported-no-l1:'del m["levels"]["reported"]["L1"]' reported-huge:'m["levels"]["reported"]["L1"] = 1e300'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "${s#*:}"
 done
-# machine.json a directory, or empty
+# machine.json a directory, or empty, or a link to itself
 results dir-json && rm "$W/dir-json/machine.json" && mkdir "$W/dir-json/machine.json"
+results loop-json && rm "$W/loop-json/machine.json" && ln -s machine.json "$W/loop-json/machine.json"
+# this machine's run whose reported L1 is written as a real: --levels-from read it as 0 KiB
+mkdir -p "$W/lf-real" && cp "$TMP/short/machine.json" "$W/lf-real/" &&
+	json_edit "$W/lf-real/machine.json" 'm["levels"]["reported"]["L1"] = float(m["levels"]["reported"]["L1"])'
 results empty-json && : >"$W/empty-json/machine.json"
 cp -r "$W/dir-json" "$W/stopped-dir-json" && touch "$W/stopped-dir-json/PARTIAL"
 cp -r "$W/empty-json" "$W/stopped-empty-json" && touch "$W/stopped-empty-json/PARTIAL"
@@ -231,6 +235,8 @@ row "--levels-from: measured-text/machine.json: 'levels.measured.L2' is not a si
 row "--levels-from: measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
 	"${LF[@]}" measured-negative
 row "--levels-from: measured-list/machine.json: 'levels.measured' is not an object" "${LF[@]}" measured-list
+row "--levels-from: lf-real/machine.json: its L1 is no whole number of bytes" "${LF[@]}" lf-real
+row "loop-json/machine.json: Too many levels of symbolic links" analyze loop-json
 row "--levels-from: measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" "${LF[@]}" \
 	measured-fraction
 row "unexpected argument 'extra'" "${RUN[@]}" extra
@@ -364,6 +370,8 @@ row "no-levels/machine.json: member 'levels.reported' is missing" analyze no-lev
 row "no-machine/machine.json: No such file or directory" analyze no-machine
 row "reported-text/machine.json: 'levels.reported.L2' is not a size in bytes" analyze reported-text
 row "reported-negative/machine.json: 'levels.reported.L3' is not a size in bytes" analyze reported-negative
+row "reported-huge/machine.json: 'levels.reported.L1' is not a size in bytes" analyze reported-huge
+row "measured-byte/machine.json: 'levels.measured.L1' is not a size in bytes" analyze measured-byte
 row "reported-no-l1/machine.json: 'levels.reported.L1' is missing" analyze reported-no-l1
 row "dir-json/machine.json is a directory, not a file" analyze dir-json
 row "empty-json/machine.json: empty file" analyze empty-json
