@@ -250,7 +250,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 	p->last_rep = -1;
 	p->calls = (struct stats_mindiff){0};
 	p->sec_per_tick = 0;
-	p->nrep_secs = 0;
+	p->nrep_secs = p->nticks = 0;
 	p->core_ghz = 0;
 	p->first_line = row->line;
 	return 0;
@@ -299,8 +299,8 @@ static void note_time(struct agg_point *p, const struct raw_row *row)
 		return;
 	p->last_rep = row->rep;
 	stats_mindiff_add(&p->calls, (double)row->tsc_lo, (double)row->tsc_hi);
-	if (row->tsc != 0 && row->seconds != 0)
-		p->sec_per_tick = row->seconds / (double)row->tsc;
+	if (row->tsc != 0 && row->seconds != 0 && p->nticks < AGG_REP_TIMES)
+		p->ticks[p->nticks++] = row->seconds / (double)row->tsc;
 	if (row->core_ghz > p->core_ghz) /* a repetition without a clock (0) is none, not 0 GHz */
 		p->core_ghz = row->core_ghz;
 	if (p->nrep_secs == AGG_REP_TIMES)
@@ -340,8 +340,18 @@ static int too_fast(const struct agg_point *p)
    whose repetitions all read 0.3 GHz gave 333 bytes per cycle in peaks.csv: analyze_peaks.sh). */
 static void settle_time(struct agg_point *p, double run_ghz)
 {
-	double t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
-				   : positive_median(p->rep_secs, p->nrep_secs);
+	double t;
+
+	/* A run writes every row's seconds as its tsc over one TSC rate, so the repetitions agree; one edited
+	   row must not set the point's rate (the last repetition's did: its seconds over 10^6 made a 27 GB/s
+	   read 63 million). The upper median of the first ones: of two, the slower, as an edit can then only
+	   make the point look slower. */
+	if (p->nticks) {
+		stats_sort(p->ticks, p->nticks);
+		p->sec_per_tick = p->ticks[p->nticks / 2];
+	}
+	t = p->calls.lo > 0 ? stats_mindiff(&p->calls) * p->sec_per_tick
+			    : positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */

@@ -30,10 +30,11 @@ struct agg_point {
 	double v[RQ_COUNT];
 	double seconds; /* min(2R) - min(R) of the repetitions (group 0), a noisy point's bound; INFINITY when
 			   not > 0, or faster than any core without calls to bound it (agg.c settle_time) */
-	struct stats_mindiff calls;    /* while reading: the shortest R and 2R calls, TSC ticks */
-	double sec_per_tick;           /* seconds / tsc of the rows: the run's TSC period */
+	struct stats_mindiff calls;  /* while reading: the shortest R and 2R calls, TSC ticks */
+	double sec_per_tick;         /* seconds / tsc of the rows: the run's TSC period (agg.c settle_time) */
+	double ticks[AGG_REP_TIMES]; /* while reading: the first repetitions' seconds / tsc */
 	float rep_secs[AGG_REP_TIMES]; /* while reading: the first repetitions' times (old files) */
-	uint8_t nrep_secs;
+	uint8_t nrep_secs, nticks;
 	int64_t last_rep;
 	double core_ghz; /* the highest of all its repetitions' clocks (group 0), as the run takes it (harness
 			    record_ghz), else the run's; 0 when none, or when it read low (agg.c settle_time) */
