@@ -6,11 +6,14 @@
 #include "raw_scan.h"
 
 /* Whether a line leaves a quoted field open, given whether it began inside one: every " toggles, a doubled
-   "" (a quote in the field) twice. */
-static int quote_open_after(const char *line, size_t n, int open)
+   "" (a quote in the field) twice. Adds the line's field separators (commas outside quotes) to *commas. */
+static int quote_open_after(const char *line, size_t n, int open, long *commas)
 {
-	for (const char *q = memchr(line, '"', n); q; q = memchr(q + 1, '"', (size_t)(line + n - q - 1)))
-		open = !open;
+	for (size_t i = 0; i < n; i++)
+		if (line[i] == '"')
+			open = !open;
+		else if (line[i] == ',' && !open)
+			++*commas;
 	return open;
 }
 
@@ -32,7 +35,7 @@ int raw_scan(FILE *f, struct raw_scan *out)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	long off = 0, rec_start = 0, lineno = 0, rec_line = 0;
+	long off = 0, rec_start = 0, lineno = 0, rec_line = 0, commas = 0, header_commas = -1;
 	int open = 0, rec_point = -1, rec_named = 0, rc;
 
 	memset(out, 0, sizeof *out);
@@ -44,15 +47,18 @@ int raw_scan(FILE *f, struct raw_scan *out)
 			rec_start = off;
 			rec_line = lineno;
 			rec_point = point_of(line);
+			commas = 0;
 			rec_named = out->header_end && memchr(line, ',', (size_t)n);
 		}
 		off += n;
 		if (line[n - 1] != '\n')
 			break; /* the file ends within this line */
-		open = quote_open_after(line, (size_t)n, open);
+		open = quote_open_after(line, (size_t)n, open, &commas);
 		if (open)
 			continue;
-		if (out->header_end && (rec_point < 0 || rec_point < out->last_point)) {
+		if (header_commas < 0)
+			header_commas = commas;
+		else if (rec_point < 0 || rec_point < out->last_point || commas != header_commas) {
 			out->bad_line = rec_line;
 			break;
 		}

@@ -17,8 +17,9 @@ struct raw_scan {
 	int torn_new_point;    /* that cut record names a point other than last_point, so the point
 	                          before it is whole; 0 where it is too short to name one */
 	long bad_line;         /* the first whole row that does not begin with a point number and a comma,
-	                          or whose point comes back after a later one began (each point's rows are
-	                          together, in order): the scan stops there; 0: none */
+	                          whose point comes back after a later one began (each point's rows are
+	                          together, in order), or that has another number of fields than the header:
+	                          the scan stops there; 0: none */
 };
 
 /* Scans f from its start to its end. Returns 0, or -1 when it cannot be read (errno says why). */

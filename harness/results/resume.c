@@ -107,10 +107,12 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 	} else if (sc.torn && !sc.header_end) {
 		rc = err_set(e, E_USAGE, "--resume: %s has no complete header line", path);
 	} else if (sc.bad_line) {
-		rc = err_set(e, E_USAGE,
-			     "--resume: %s:%ld: not a row of a run (a point number first, each point's rows "
-			     "together and in order): nothing to continue from; 'pmucheck analyze' says more",
-			     path, sc.bad_line);
+		rc = err_set(
+			e, E_USAGE,
+			"--resume: %s:%ld: not a row of a run (a point number first, as many fields as the "
+			"header, each point's rows together and in order): nothing to continue from; "
+			"'pmucheck analyze' says more",
+			path, sc.bad_line);
 	}
 	free(first);
 	fclose(f);

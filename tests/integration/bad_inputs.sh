@@ -73,6 +73,9 @@ done
 stopped stopped-garbage "${SHORT[@]}" && cp "$TMP/short/raw.csv" "$W/stopped-garbage/raw.csv" &&
 	echo garbage >>"$W/stopped-garbage/raw.csv"
 garbage_line=$(wc -l <"$W/stopped-garbage/raw.csv")
+# ... and one whose second line has a field too many (analyze refuses it; a resume kept it, measured on and
+# left a directory analyze still refused)
+stopped stopped-fields "${SHORT[@]}" && sed '2s/$/,x/' "$TMP/short/raw.csv" >"$W/stopped-fields/raw.csv"
 for s in measured-text:'{"L2": "abc"}' measured-negative:'{"L2": -5}' measured-list:'[1, 2]' \
 	measured-fraction:'{"L2": 150000.0}' measured-byte:'{"L1": 1}'; do
 	results "${s%%:*}" && json_edit "$W/${s%%:*}/machine.json" "m['levels']['measured'] = ${s#*:}"
@@ -224,6 +227,7 @@ row "--resume: stopped-finished-number/machine.json: 'finished_utc' is neither n
 	run --resume stopped-finished-number
 row "--resume: resumes/machine.json: its arguments hold --resume" run --resume resumes
 row "--resume: stopped-garbage/raw.csv:$garbage_line: not a row of a run" run --resume stopped-garbage
+row "--resume: stopped-fields/raw.csv:2: not a row of a run" run --resume stopped-fields
 row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 LF=(run --quick --kernels touch --threads 1 --levels-from)
 row "--levels-from: bad-json/machine.json:167:10: duplicate object key" "${LF[@]}" bad-json

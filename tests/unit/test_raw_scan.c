@@ -80,11 +80,13 @@ static void test_a_cut_record_is_torn_and_names_its_point_where_it_can(void **st
 /* A file that ends with a line end inside a quoted field ends in a cut record all the same: the line
    "0,1,\"b\n" is not a whole row. */
 /* A whole line that is no row (atoi read "garbage" as point 0, and a resume measured points 0 and 1 again
-   after it), and a point that comes back after a later one began: the scan stops at the first such line
-   and names it; the rows before it stand. */
+   after it), a point that comes back after a later one began, a row of more or fewer fields than the
+   header (which a resume kept, and analyze then refused): the scan stops at the first such line and names
+   it; the rows before it stand. */
 static void test_a_line_that_is_no_row_is_named_and_stops_the_scan(void **state)
 {
-	static const char *const bad[] = {"garbage\n", "x1,0,z\n", "-1,0,z\n", "0,2,z\n", "1\n"};
+	static const char *const bad[] = {"garbage\n", "x1,0,z\n",      "-1,0,z\n", "0,2,z\n",
+					  "1\n",       "2,0,z,extra\n", "2,0\n"};
 	char text[256];
 
 	(void)state;
