@@ -82,7 +82,8 @@ static int write_pages(struct fileset *o, const struct merge *m, const struct me
 	return rc;
 }
 
-static int write_all(const struct merge *m, struct merge_summary *s, const char *out, struct err *e)
+static int write_all(const struct merge *m, struct merge_summary *s, const char *out, int out_made,
+		     struct err *e)
 {
 	struct fileset o = {.dir = out};
 	char **plots = calloc(m->ntype + 1, sizeof *plots);
@@ -92,7 +93,7 @@ static int write_all(const struct merge *m, struct merge_summary *s, const char 
 		return err_set(e, E_RUNTIME, "out of memory");
 	/* a new directory only (cli_merge.c checked; another process may have made it since); one that
 	   cannot be made (no such parent, '') is the user's -o, as run's --out */
-	if (mkdir(out, 0777))
+	if (!out_made && mkdir(out, 0777))
 		rc = err_set(e, E_USAGE, "-o %s: cannot create it: %s", out, strerror(errno));
 	else if (!(rc = merge_plots(m, out, plots, s, e)) && !(rc = merge_write_tables(&o, m, s, e)) &&
 		 !(rc = write_pages(&o, m, s, (const char *const *)plots, out, e)))
@@ -105,7 +106,8 @@ static int write_all(const struct merge *m, struct merge_summary *s, const char 
 	return rc;
 }
 
-int merge_dirs(char *const *dirs, unsigned n, const char *out, struct merge_summary *s, struct err *e)
+int merge_dirs(char *const *dirs, unsigned n, const char *out, int out_made, struct merge_summary *s,
+	       struct err *e)
 {
 	struct merge m = {0};
 	int rc = 0;
@@ -128,7 +130,7 @@ int merge_dirs(char *const *dirs, unsigned n, const char *out, struct merge_summ
 		s->types = m.ntype;
 		s->archs = m.narch;
 		s->outliers = m.outlier_nodes;
-		rc = write_all(&m, s, out, e);
+		rc = write_all(&m, s, out, out_made, e);
 	}
 	merge_free(&m);
 	return rc;

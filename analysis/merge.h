@@ -23,10 +23,12 @@ struct merge_summary {
 
 /* Reads every directory of dirs (a directory that cannot be read is refused by name in s->refused and
    left out; the others are merged) and writes merge.{md,json}, nodes.csv, outliers.csv, events.csv,
-   report.html and plots/ into out, a new directory (it must not exist). E_USAGE when no directory could be read
+   report.html and plots/ into out, a new directory (it must not exist), or one the caller made for it and
+   left empty (out_made: the default name, claimed by making it). E_USAGE when no directory could be read
    (nothing written), E_RUNTIME when out cannot be written. s is filled in either case; free it with
    merge_summary_free. */
-int merge_dirs(char *const *dirs, unsigned n, const char *out, struct merge_summary *s, struct err *e);
+int merge_dirs(char *const *dirs, unsigned n, const char *out, int out_made, struct merge_summary *s,
+	       struct err *e);
 void merge_summary_free(struct merge_summary *s);
 
 #endif

@@ -1,5 +1,6 @@
 /* cli_merge.c — `pmucheck merge [-o OUT] DIR...`: many nodes' analysed results directories in, one
  * comparison out (analysis/merge.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,16 +45,22 @@ static int out_is_new(const char *out, struct err *e)
 	return lstat(out, &st) ? 0 : err_set(e, E_USAGE, "-o %s: exists (merge writes a new directory)", out);
 }
 
-/* merge-<UTC time>, or the first of merge-<UTC time>-2, -3, ... that does not exist (two merges in one
-   second), as run names its results directories. */
-static void default_out(char *out, size_t len)
+/* merge-<UTC time>, or the first of merge-<UTC time>-2, -3, ... that is free (two merges in one second),
+   as run names its results directories: claimed by making it, so that two merges started together each
+   get one (checked first and made at the end, one of them failed with "-o ...: File exists", an option
+   never given). */
+static int default_out(char *out, size_t len, struct err *e)
 {
 	char stamp[32];
 
 	results_utc_now(stamp, sizeof stamp, 1);
 	snprintf(out, len, "merge-%s", stamp);
-	for (int i = 2; i < 1000 && !access(out, F_OK); i++)
+	for (int i = 2; mkdir(out, 0777); i++) {
+		if (errno != EEXIST || i == 1000)
+			return err_set(e, E_USAGE, "cannot create %s: %s", out, strerror(errno));
 		snprintf(out, len, "merge-%s-%d", stamp, i);
+	}
+	return 0;
 }
 
 /* The same directory given twice (DIR and DIR/, or through a link) would count its node twice. One that
@@ -115,13 +122,15 @@ static int cmd(int argc, char **argv)
 	}
 	dirs = argv + optind;
 	ndirs = (unsigned)(argc - optind);
+	if ((rc = distinct(dirs, ndirs, &e)) ||
+	    (rc = out ? out_is_new(out, &e) : default_out(def, sizeof def, &e)))
+		return cli_fail("merge", rc, &e);
+	rc = merge_dirs(dirs, ndirs, out ? out : def, !out, &s, &e);
 	if (!out) {
-		default_out(def, sizeof def);
+		if (rc)
+			rmdir(def); /* claimed, and nothing merged into it */
 		out = def;
 	}
-	if ((rc = out_is_new(out, &e)) || (rc = distinct(dirs, ndirs, &e)))
-		return cli_fail("merge", rc, &e);
-	rc = merge_dirs(dirs, ndirs, out, &s, &e);
 	for (unsigned i = 0; i < s.nrefused; i++)
 		fprintf(stderr, "pmucheck merge: refused %s\n", s.refused[i].reason);
 	if (!rc && s.gnuplot_missing)

@@ -113,6 +113,18 @@ expect_status "merge without -o when merge-<UTC time> exists succeeds" 0 \
 check "... into merge-<UTC time>-2" test -s "$(ls -d "$TMP"/cwd/merge-*-2 | head -1)/merge.json"
 # (the pattern from $TMP/cwd on: mktemp's name of $TMP may itself end in Z)
 check "... leaving the existing ones empty" test -z "$(find "$TMP"/cwd -mindepth 2 -path "$TMP/cwd/merge-*Z/*")"
+# The default name is claimed by making it: four merges started together each get one of their own (checked
+# first and made at the end, one of two failed with "-o merge-...: File exists"); one with nothing to merge
+# leaves none behind.
+mkdir "$TMP/cwd4"
+for i in 1 2 3 4; do (cd "$TMP/cwd4" && "$PMUCHECK" merge --quiet "$TMP/b" >"$TMP/par$i.out" 2>&1; echo $? >>"$TMP/par$i.out") & done
+wait
+check "four merges started together without -o all succeed" test "$(tail -qn1 "$TMP"/par[1-4].out | tr -d '\n')" = 0000
+check "... each into a directory of its own" test "$(ls -d "$TMP"/cwd4/merge-*/merge.json | wc -l)" = 4
+mkdir "$TMP/cwd0"
+expect_status "a merge without -o of nothing mergeable is refused" 2 \
+	bash -c 'cd "$1" && "$2" merge --quiet "$1/nosuch"' _ "$TMP/cwd0" "$PMUCHECK"
+check "... leaving no merge directory" test -z "$(ls "$TMP/cwd0")"
 # The same directory twice (DIR and DIR/) would count its node twice: refused by name, nothing written.
 expect_status "a directory given twice is refused" 2 "$PMUCHECK" merge -o "$TMP/twice" "$TMP/a" "$TMP/b" "$TMP/a/"
 cp "$TMP/check.out" "$TMP/twice.out"
