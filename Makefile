@@ -6,7 +6,9 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 # What the sources need whatever CFLAGS, LDFLAGS or LDLIBS a user gives (`make CFLAGS=-O0`, which a plain
 # += would lose: the OpenMP pragmas then compile to nothing): override appends to the user's value.
-override CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Wno-format-truncation -fopenmp
+# -Wno-format-truncation is gcc's (clang warned on every file that it knows no such option)
+CC_IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null))
+override CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -fopenmp $(if $(CC_IS_CLANG),,-Wno-format-truncation)
 override ASFLAGS += -g -Ikernels
 
 # The layers (docs/architecture.md): commands -> {harness, analysis} -> {kernels, common}. Each layer's
