@@ -182,6 +182,9 @@ static int next_record(struct reader *r, struct err *e)
 			if (r->len && r->rec[r->len - 1] == '\r')
 				r->len--;
 			r->rec[r->len] = '\0';
+			/* the fields end at a NUL: named as what it is, not as a row of too few fields */
+			if (memchr(r->rec, '\0', r->len))
+				return fail(r, e, "a NUL byte in the row (a damaged file)");
 			return 1;
 		}
 		if (r->eof) {

@@ -386,6 +386,10 @@ row "measured-list/machine.json: 'levels.measured' is not an object" analyze mea
 row "measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" analyze measured-fraction
 # raw.csv a directory; a FIFO, which the reader must refuse rather than wait on (a copied results directory
 # may hold one): timeout turns a wait into a failure instead of a hung suite
+# a NUL byte in a row (a damaged file): said as such, not as a row of too few fields
+results nul-raw && python3 -c 'import sys; p = sys.argv[1]; b = open(p, "rb").read().split(b"\n")
+b[2] = b[2][:5] + b"\0" + b[2][5:]; open(p, "wb").write(b"\n".join(b))' "$W/nul-raw/raw.csv"
+row "nul-raw/raw.csv:3: a NUL byte in the row" analyze nul-raw
 # raw.csv of the header alone: tables of nothing would replace an earlier analysis
 results header-only && head -1 "$good/run.csv" >"$W/header-only/raw.csv"
 row "header-only/raw.csv: the header alone, no measurement to analyze" analyze header-only
