@@ -95,7 +95,7 @@ static int load_json(const char *dir, const char *name, json_t **j, struct err *
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT, j, e))
+	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT | JSON_FILE_RESULTS, j, e))
 		return E_USAGE;
 	if (!*j)
 		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);

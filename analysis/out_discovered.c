@@ -268,7 +268,7 @@ int out_discovered_read(const char *dir, json_t **root, struct err *e)
 	snprintf(path, sizeof path, "%s/candidates.json", dir);
 	/* no file: not a discovery. A damaged list is said, not taken for no discovery: discovered.ini would
 	   vanish without a word. */
-	if (json_file_load(path, JSON_FILE_OPTIONAL, root, e))
+	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_RESULTS, root, e))
 		return E_USAGE;
 	if (*root && !json_is_array(json_object_get(*root, "candidates"))) {
 		json_decref(*root);

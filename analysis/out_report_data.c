@@ -23,7 +23,7 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 		return err_set(e, E_USAGE, "%s: no such results directory", dir);
 	snprintf(path, sizeof path, "%s/events.json", dir);
 	/* another version's verdicts (or none of pmucheck's) are not this one's to report or export */
-	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT, events, e))
+	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT | JSON_FILE_RESULTS, events, e))
 		return E_USAGE;
 	if (!*events)
 		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);

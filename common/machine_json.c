@@ -8,7 +8,7 @@
 
 int machine_json_load(const char *path, json_t **root, struct err *e)
 {
-	return json_file_load(path, JSON_FILE_FORMAT, root, e);
+	return json_file_load(path, JSON_FILE_FORMAT | JSON_FILE_RESULTS, root, e);
 }
 
 int machine_json_size_ok(double bytes)

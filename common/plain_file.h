@@ -1,6 +1,6 @@
-/* plain_file.h — opening a results file to read (raw.csv) the way json_file.h opens a JSON one: a FIFO in
- * its place would hold the reader for ever (a results directory is often copied from elsewhere), and a
- * directory or device is no file of a run. */
+/* plain_file.h — opening a file pmucheck reads, the one way every reader does (json_file.h, raw.csv's):
+ * never waiting on a FIFO (a results directory is often copied from elsewhere, and a FIFO in it held
+ * analyze for ever), and naming what is wrong with the path the same way for every command. */
 #ifndef PMUCHECK_PLAIN_FILE_H
 #define PMUCHECK_PLAIN_FILE_H
 
@@ -8,8 +8,20 @@
 
 #include "err.h"
 
-/* path opened for reading into *f: 0, or *f NULL and E_USAGE naming path when there is no such file, a link
-   loop, or anything but a plain file (a FIFO is refused at once, never waited on); E_RUNTIME otherwise. */
+/* No file at the path is no fault: 0 with *fd -1. */
+#define FILE_READ_OPTIONAL 1
+/* A link is refused, not followed (a file in a directory others may write: levels_history.c). */
+#define FILE_READ_NOFOLLOW 2
+/* Anything but a plain file is refused (a results directory's files; a vendor's event list may be a pipe). */
+#define FILE_READ_PLAIN 4
+
+/* path opened to read into *fd: 0, else *fd -1 and E_USAGE naming path where there is no such file, a link
+   loop, a link (FILE_READ_NOFOLLOW), a directory, or not a plain file (FILE_READ_PLAIN), E_RUNTIME where
+   it cannot be opened otherwise. It is opened without waiting for a FIFO's writer (O_NONBLOCK, cleared once
+   open): one without a writer reads as empty. */
+int file_read_open(const char *path, int flags, int *fd, struct err *e);
+
+/* raw.csv: a plain file (file_read_open's FILE_READ_PLAIN) as a stream, into *f; 0, else *f NULL. */
 int plain_fopen(const char *path, FILE **f, struct err *e);
 
 #endif

@@ -401,6 +401,20 @@ rc=$?
 [ $rc -eq 2 ] && grep -qF "fifo-raw/raw.csv is not a plain file" "$TMP/fifo.out" &&
 	ok "analyze refuses a FIFO raw.csv at once (exit 2)" ||
 	notok "analyze refuses a FIFO raw.csv at once (exit 2)" "exit $rc: $(head -c 300 "$TMP/fifo.out")"
+# machine.json and events.json the same: a FIFO held analyze, report, export and merge for ever
+results fifo-json && rm "$W/fifo-json/machine.json" && mkfifo "$W/fifo-json/machine.json"
+results fifo-events && "$PMUCHECK" analyze -q "$W/fifo-events" >/dev/null && rm "$W/fifo-events/events.json" &&
+	mkfifo "$W/fifo-events/events.json"
+for c in "fifo-json/machine.json:analyze -q fifo-json" "fifo-events/events.json:report fifo-events" \
+	"fifo-events/events.json:export fifo-events --format perf" "fifo-events/events.json:merge -o m fifo-events"; do
+	# shellcheck disable=SC2086 # the command's words
+	(cd "$W" && timeout 20 "$PMUCHECK" ${c#*:}) >"$TMP/fifo.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -qF "${c%%:*} is not a plain file" "$TMP/fifo.out" &&
+		ok "${c#*:}: a FIFO in place of ${c%%:*} is refused at once (exit 2)" ||
+		notok "${c#*:}: a FIFO in place of ${c%%:*} is refused at once (exit 2)" \
+			"exit $rc: $(head -c 300 "$TMP/fifo.out")"
+done
 # report removes its old figures from plots/ and writes new ones there: a plots that is a link would have
 # that done wherever it points
 results plots-link && "$PMUCHECK" analyze -q "$W/plots-link" >/dev/null && mkdir "$TMP/elsewhere" &&
