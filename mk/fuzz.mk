@@ -18,7 +18,8 @@ FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 600
 FUZZ_DIR   := build/fuzz
 FUZZ_CORPUS ?= $(FUZZ_DIR)
-FUZZ_LSAN  := suppressions=$(abspath tests/lsan.supp):print_suppressions=0
+# the path in double quotes: the sanitizers' option parser ends a value at a space
+FUZZ_LSAN  := suppressions="$(abspath tests/lsan.supp)":print_suppressions=0
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(INC_ALL)
 

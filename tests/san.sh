@@ -13,8 +13,9 @@ supp=$(cd "$(dirname "$0")" && pwd)/lsan.supp
 logs=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-san.XXXXXX")
 chmod 1777 "$logs" # suites run some programs as user nobody
 trap 'rm -rf "$logs"' EXIT
-export ASAN_OPTIONS="detect_leaks=1:log_path=$logs/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# The paths in double quotes: the sanitizers' option parser ends a value at a space (a checkout path with one)
+export ASAN_OPTIONS="detect_leaks=1:log_path=\"$logs/asan\"${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=\"$supp\":print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 "$@"
 rc=$?
