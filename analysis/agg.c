@@ -283,6 +283,15 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 		return 0;
 	}
 	p = &a->points[i];
+	/* a run writes each point's rows together (harness run.c: every repetition and group of a point
+	   before the next point): a point found again after another one began was written twice or moved,
+	   and its rows would be counted twice */
+	if ((uint32_t)i != a->last_point)
+		return err_set(
+			e, E_USAGE,
+			"%s:%lu: point %lld again, after point %lld began (each point's rows are together "
+			"in a run's raw.csv)",
+			a->path, row->line, (long long)row->point, (long long)a->points[a->last_point].id);
 	*idx = a->last_point = (uint32_t)i;
 	if (!point_same(p, row))
 		return err_set(e, E_USAGE, "%s:%lu: point %lld has other parameters than on line %lu",

@@ -6,14 +6,22 @@
 #include "raw_scan.h"
 
 /* Whether a line leaves a quoted field open, given whether it began inside one: every " toggles, a doubled
-   "" (a quote in the field) twice. Adds the line's field separators (commas outside quotes) to *commas. */
-static int quote_open_after(const char *line, size_t n, int open, long *commas)
+   "" (a quote in the field) twice. Adds the line's field separators (commas outside quotes) to *commas, and
+   sets *bad where the line is none a run writes (csv.c): a quote that opens inside a field (the reader's
+   "stray quote", which the scan would take for a field left open, the rest of the file a torn end), or a
+   NUL byte. */
+static int quote_open_after(const char *line, size_t n, int open, long *commas, int *bad)
 {
+	if (memchr(line, '\0', n))
+		*bad = 1;
 	for (size_t i = 0; i < n; i++)
-		if (line[i] == '"')
+		if (line[i] == '"') {
+			if (!open && i > 0 && line[i - 1] != ',' && line[i - 1] != '"')
+				*bad = 1;
 			open = !open;
-		else if (line[i] == ',' && !open)
+		} else if (line[i] == ',' && !open) {
 			++*commas;
+		}
 	return open;
 }
 
@@ -36,7 +44,7 @@ int raw_scan(FILE *f, struct raw_scan *out)
 	size_t cap = 0;
 	ssize_t n;
 	long off = 0, rec_start = 0, lineno = 0, rec_line = 0, commas = 0, header_commas = -1;
-	int open = 0, rec_point = -1, rec_named = 0, rc;
+	int open = 0, rec_point = -1, rec_named = 0, bad = 0, rc;
 
 	memset(out, 0, sizeof *out);
 	out->last_point = -1;
@@ -48,12 +56,17 @@ int raw_scan(FILE *f, struct raw_scan *out)
 			rec_line = lineno;
 			rec_point = point_of(line);
 			commas = 0;
+			bad = 0;
 			rec_named = out->header_end && memchr(line, ',', (size_t)n);
 		}
 		off += n;
 		if (line[n - 1] != '\n')
 			break; /* the file ends within this line */
-		open = quote_open_after(line, (size_t)n, open, &commas);
+		open = quote_open_after(line, (size_t)n, open, &commas, &bad);
+		if (bad && out->header_end) {
+			out->bad_line = rec_line;
+			break;
+		}
 		if (open)
 			continue;
 		if (header_commas < 0)

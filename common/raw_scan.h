@@ -18,8 +18,8 @@ struct raw_scan {
 	                          before it is whole; 0 where it is too short to name one */
 	long bad_line;         /* the first whole row that does not begin with a point number and a comma,
 	                          whose point comes back after a later one began (each point's rows are
-	                          together, in order), or that has another number of fields than the header:
-	                          the scan stops there; 0: none */
+	                          together, in order), that has another number of fields than the header, a
+	                          quote opening inside a field, or a NUL byte: the scan stops there; 0: none */
 };
 
 /* Scans f from its start to its end. Returns 0, or -1 when it cannot be read (errno says why). */

@@ -390,6 +390,9 @@ row "measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes
 results nul-raw && python3 -c 'import sys; p = sys.argv[1]; b = open(p, "rb").read().split(b"\n")
 b[2] = b[2][:5] + b"\0" + b[2][5:]; open(p, "wb").write(b"\n".join(b))' "$W/nul-raw/raw.csv"
 row "nul-raw/raw.csv:3: a NUL byte in the row" analyze nul-raw
+# a point's row again after the next point began (written twice, or moved): its rows would count twice
+results dup-point && sed -n 2p "$good/run.csv" >>"$W/dup-point/raw.csv"
+row "dup-point/raw.csv:6: point 0 again, after point 1 began" analyze dup-point
 # raw.csv of the header alone: tables of nothing would replace an earlier analysis
 results header-only && head -1 "$good/run.csv" >"$W/header-only/raw.csv"
 row "header-only/raw.csv: the header alone, no measurement to analyze" analyze header-only

@@ -77,16 +77,15 @@ static void test_a_cut_record_is_torn_and_names_its_point_where_it_can(void **st
 	assert_int_equal(sc.complete_end, 0);
 }
 
-/* A file that ends with a line end inside a quoted field ends in a cut record all the same: the line
-   "0,1,\"b\n" is not a whole row. */
 /* A whole line that is no row (atoi read "garbage" as point 0, and a resume measured points 0 and 1 again
    after it), a point that comes back after a later one began, a row of more or fewer fields than the
-   header (which a resume kept, and analyze then refused): the scan stops at the first such line and names
-   it; the rows before it stand. */
+   header (which a resume kept, and analyze then refused), a quote opening inside a field (read as a field
+   left open, the rest of the file a torn end) or a NUL byte: the scan stops at the first such line and
+   names it; the rows before it stand. */
 static void test_a_line_that_is_no_row_is_named_and_stops_the_scan(void **state)
 {
-	static const char *const bad[] = {"garbage\n", "x1,0,z\n",      "-1,0,z\n", "0,2,z\n",
-					  "1\n",       "2,0,z,extra\n", "2,0\n"};
+	static const char *const bad[] = {"garbage\n",     "x1,0,z\n", "-1,0,z\n",   "0,2,z\n",      "1\n",
+					  "2,0,z,extra\n", "2,0\n",    "2,0,a\"b\n", "2,0,a\"b,\"\n"};
 	char text[256];
 
 	(void)state;
@@ -99,8 +98,12 @@ static void test_a_line_that_is_no_row_is_named_and_stops_the_scan(void **state)
 	}
 	snprintf(text, sizeof text, "%s%s%s2,0,z\n", head, p0, p1);
 	assert_int_equal(scan(text, strlen(text)).bad_line, 0);
+	text[strlen(text) - 2] = '\0'; /* 2,0,<NUL> */
+	assert_int_equal(scan(text, strlen(text) + 2).bad_line, 7);
 }
 
+/* A file that ends with a line end inside a quoted field ends in a cut record all the same: the line
+   "0,1,\"b\n" is not a whole row. */
 static void test_a_file_cut_inside_a_quoted_field_is_torn(void **state)
 {
 	char text[256];
