@@ -39,18 +39,20 @@ static int same_caches(const json_t *levels, const struct topo *t, char *why, si
 	}
 	for (int l = 1; l <= t->ncaches; l++) {
 		char key[8];
-		json_int_t there;
-		uint64_t here = topo_reported_share(t, l, 1);
+		const json_t *v;
+		uint64_t there, here = topo_reported_share(t, l, 1);
 
 		snprintf(key, sizeof key, "L%d", l);
-		if (!json_is_integer(json_object_get(reported, key))) {
-			snprintf(why, len, "its L%d is no whole number of bytes", l);
+		v = json_object_get(reported, key);
+		/* the size rule the analysis reads it by (machine_json_size_ok), which takes 49152.0 too */
+		if (!v || !json_is_number(v) || !machine_json_size_ok(json_number_value(v))) {
+			snprintf(why, len, "its L%d is %s", l, v ? "no size in bytes" : "missing");
 			return 0;
 		}
-		there = json_integer_value(json_object_get(reported, key));
-		if (there < 0 || (uint64_t)there != here) {
-			snprintf(why, len, "its L%d was %lld KiB a thread, this machine's is %llu KiB", l,
-				 (long long)there >> 10, (unsigned long long)here >> 10);
+		there = (uint64_t)json_number_value(v);
+		if (there != here) {
+			snprintf(why, len, "its L%d was %llu KiB a thread, this machine's is %llu KiB", l,
+				 (unsigned long long)there >> 10, (unsigned long long)here >> 10);
 			return 0;
 		}
 	}

@@ -88,9 +88,12 @@ done
 # machine.json a directory, or empty, or a link to itself
 results dir-json && rm "$W/dir-json/machine.json" && mkdir "$W/dir-json/machine.json"
 results loop-json && rm "$W/loop-json/machine.json" && ln -s machine.json "$W/loop-json/machine.json"
-# this machine's run whose reported L1 is written as a real: --levels-from read it as 0 KiB
-mkdir -p "$W/lf-real" && cp "$TMP/short/machine.json" "$W/lf-real/" &&
-	json_edit "$W/lf-real/machine.json" 'm["levels"]["reported"]["L1"] = float(m["levels"]["reported"]["L1"])'
+# this machine's run whose reported L1 is written as a real, which --levels-from read as 0 KiB (taken now, by
+# the rule the analysis reads it by), and one whose L1 is named L9
+mkdir -p "$W/lf-real" "$W/lf-renamed" && cp "$TMP/short/machine.json" "$W/lf-real/" &&
+	cp "$TMP/short/machine.json" "$W/lf-renamed/" &&
+	json_edit "$W/lf-real/machine.json" 'm["levels"]["reported"]["L1"] = float(m["levels"]["reported"]["L1"])' &&
+	json_edit "$W/lf-renamed/machine.json" 'r = m["levels"]["reported"]; r["L9"] = r.pop("L1")'
 results empty-json && : >"$W/empty-json/machine.json"
 cp -r "$W/dir-json" "$W/stopped-dir-json" && touch "$W/stopped-dir-json/PARTIAL"
 cp -r "$W/empty-json" "$W/stopped-empty-json" && touch "$W/stopped-empty-json/PARTIAL"
@@ -239,7 +242,9 @@ row "--levels-from: measured-text/machine.json: 'levels.measured.L2' is not a si
 row "--levels-from: measured-negative/machine.json: 'levels.measured.L2' is not a size in bytes" \
 	"${LF[@]}" measured-negative
 row "--levels-from: measured-list/machine.json: 'levels.measured' is not an object" "${LF[@]}" measured-list
-row "--levels-from: lf-real/machine.json: its L1 is no whole number of bytes" "${LF[@]}" lf-real
+row "--levels-from: lf-renamed/machine.json: its L1 is missing" "${LF[@]}" lf-renamed
+check "--levels-from takes a reported size written as a real (49152.0), as analyze does" \
+	"$PMUCHECK" "${LF[@]}" "$W/lf-real" --dry-run
 row "loop-json/machine.json: Too many levels of symbolic links" analyze loop-json
 row "--levels-from: measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" "${LF[@]}" \
 	measured-fraction
