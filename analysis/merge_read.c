@@ -146,15 +146,17 @@ static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
 		if (out_csv_col(t, fig_cols[c].col) < 0)
 			return err_set(e, E_USAGE, "%s/peaks.csv: no column %s: written by another version",
 				       dir, fig_cols[c].col);
+	/* the row named by its level and access: the reader skips '#' lines, so its index is no line */
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < NFIG_COLS; c++) {
 			const char *cell = t->rows[r][out_csv_col(t, fig_cols[c].col)];
 			double v;
 			if (figure_cell(cell, &v))
 				return err_set(e, E_USAGE,
-					       "%s/peaks.csv:%u: column %s: '%s' is no figure (a decimal "
-					       "number, or empty)",
-					       dir, r + 2, fig_cols[c].col, cell);
+					       "%s/peaks.csv: the %s %s row, column %s: '%s' is no figure (a "
+					       "finite decimal number, not negative, or empty)",
+					       dir, t->rows[r][out_csv_col(t, "level")],
+					       t->rows[r][out_csv_col(t, "access")], fig_cols[c].col, cell);
 		}
 	return 0;
 }

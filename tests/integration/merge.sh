@@ -61,8 +61,8 @@ for b in foreign:"no \"format\"" empty:"no machine.json" \
 	newclass:"events.json: malformed: event [0-9]+ has no event name or no known class" \
 	noevents:"events.json: malformed: no \"events\" list" nohost:"machine.json: no pmucheck, host or cpu" \
 	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header" \
-	infpeaks:"peaks.csv:[0-9]+: column latency_ns: '1e400' is no figure" \
-	hexpeaks:"peaks.csv:[0-9]+: column latency_ns: '0x10' is no figure"; do
+	infpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '1e400' is no figure" \
+	hexpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '0x10' is no figure"; do
 	d=${b%%:*} why=${b#*:}
 	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
 	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"
