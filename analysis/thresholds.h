@@ -6,6 +6,7 @@
 #ifndef PMUCHECK_THRESHOLDS_H
 #define PMUCHECK_THRESHOLDS_H
 
+#include "clock_floor.h"
 #include "level.h"
 
 /* exact: the median ratio count/quantity is within 2 % of a simple scale, the spread of the ratios
@@ -69,10 +70,8 @@
    beyond. */
 #define THR_MAX_EVENTS_PER_CYCLE 64.0
 #define THR_MAX_GHZ 8.0
-/* The run keeps no clock sample below this (harness/machine/core_clock.c CLOCK_FLOOR_GHZ, a chain that lost
-   its CPU for most of its runs): one in raw.csv was not written by a run, and 0.01 GHz made an L2 latency of
-   7 ns read 0.07 cycles, "ok". */
-#define THR_MIN_GHZ 0.2
+/* The run keeps no clock sample below this (clock_floor.h): one in raw.csv was not written by a run. */
+#define THR_MIN_GHZ CLOCK_FLOOR_GHZ
 
 /* Non-negative least squares decomposition: add a term only if it removes at least half of the
    remaining squared residual; keep at most this many terms; drop coefficients below 1/32. */

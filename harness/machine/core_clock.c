@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "clock_floor.h"
 #include "core_clock.h"
 #include "num.h"
 #include "stats.h"
@@ -14,9 +15,6 @@
    i9-14900KS (ark.intel.com, 2024). Generous on purpose, it still rejects the 17 GHz of a preempted
    chain where nothing better is known. */
 #define CLOCK_PHYSICAL_MAX_GHZ 7.0
-/* A plausibility floor, not a vendor fact: no core that runs a benchmark is this slow; a slower chain
-   lost its CPU for most of its runs. */
-#define CLOCK_FLOOR_GHZ 0.2
 
 /* acpi-cpufreq may give only the highest non-boost P-state as cpuinfo_max_freq when the firmware has no
    CPPC (Linux commit 16fb8d8a, "acpi-cpufreq: use DMI max speed when CPPC is unavailable": a Zen 1
