@@ -80,7 +80,7 @@ deps-test:
 # The default validation of this machine: run + analyze + report, then say where the report is.
 run: deps
 	$(MAKE) pmucheck
-	./pmucheck
+	$(BUILD)/pmucheck
 
 test: deps-test
 	$(MAKE) -j$(NPROC) pmucheck unit-tests

@@ -23,8 +23,8 @@ $(COMPLETION): $(BUILD)/pmucheck scripts/helpdoc.sh
 	@mkdir -p $(dir $@)
 	scripts/helpdoc.sh completion $< >$@.tmp && mv $@.tmp $@
 
-install: pmucheck $(MAN_PAGE) $(COMPLETION)
-	install -D -m 755 pmucheck "$(INST_BIN)/pmucheck"
+install: $(BUILD)/pmucheck $(MAN_PAGE) $(COMPLETION)
+	install -D -m 755 $(BUILD)/pmucheck "$(INST_BIN)/pmucheck"
 	find configs -type f -exec sh -c 'install -D -m 644 "$$1" "$$2/$$1"' sh {} "$(INST_DATA)" \;
 	install -D -m 644 $(MAN_PAGE) "$(INST_MAN)/pmucheck.1"
 	install -D -m 644 $(COMPLETION) "$(INST_COMP)/pmucheck"
