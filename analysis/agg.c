@@ -474,6 +474,18 @@ static void link_boxes(struct agg *a)
 	}
 }
 
+/* A point whose speed probe read slow against the run's best (noisy_why_slow), as the run judges it once it
+   ended (harness run_judge_slow): noisy, its time then its shortest call's bound (settle_time). The run
+   judged each point against the samples before it only, the first against none. */
+static void judge_slow(struct agg_point *p, const struct machine_probe *speed)
+{
+	if (p->id >= 0 && (uint64_t)p->id < speed->npoint_gbps &&
+	    noisy_why_slow(speed->point_gbps[p->id], speed->best)) {
+		p->noisy = 1;
+		p->noisy_why |= 1u << NW_SLOW;
+	}
+}
+
 int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
 	const char *slash = strrchr(raw_path, '/');
@@ -489,8 +501,10 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	a->torn = keep >= 0;
 	rc = raw_read_upto(raw_path, keep, add_row, a, &a->rows, e);
 	a->path = NULL;
-	for (uint32_t i = 0; i < a->npoints; i++)
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		judge_slow(&a->points[i], &a->m.speed);
 		settle_time(&a->points[i], a->m.core_ghz);
+	}
 	if (!rc && settle_cells(a))
 		rc = err_set(e, E_RUNTIME, "%s: out of memory", raw_path);
 	link_boxes(a);

@@ -234,6 +234,21 @@ static int read_hypotheses(const char *path, json_t *experiments, struct machine
 	return 0;
 }
 
+/* The speed probe's reading before each point (point_gbps: a number, or null where it has none); one that
+   is no positive finite number reads as none. Nothing kept when out of memory: no point is judged then. */
+static void read_point_gbps(json_t *arr, struct machine_probe *p)
+{
+	size_t n = json_array_size(arr);
+
+	if (!n || !(p->point_gbps = calloc(n, sizeof *p->point_gbps)))
+		return;
+	p->npoint_gbps = (unsigned)n;
+	for (size_t i = 0; i < n; i++) {
+		double v = json_number_value(json_array_get(arr, i));
+		p->point_gbps[i] = isfinite(v) && v > 0 ? v : 0;
+	}
+}
+
 /* A speed probe's figures (harness speed_probe_json); points 0 when absent, or when it has no positive
    best figure: a probe without gbps figures read "0.0 GB/s at best ... -nan % below the best" in the
    report, a figure never measured. */
@@ -254,6 +269,7 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->slow_below = number(o, "slow_below", 0);
 	if (!(p->best > 0))
 		p->points = 0;
+	read_point_gbps(at(o, "point_gbps"), p);
 }
 
 /* The last-level check's figures (harness level_check_json); points 0 when absent. */
@@ -386,11 +402,20 @@ int machine_read(const char *path, struct machine *m, struct err *e)
 	if (!(rc = read_levels(path, json_object_get(root, "levels"), m, e)))
 		rc = read_hypotheses(path, at(root, "counters.experiments"), m, e);
 	json_decref(root);
+	if (rc)
+		machine_free(m); /* what it read before the fault */
 	return rc;
 }
 
 void machine_free(struct machine *m)
 {
+	struct machine_probe *probes[] = {&m->speed, &m->speed_all, &m->memory, &m->memory_all};
+
+	for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+		free(probes[i]->point_gbps);
+		probes[i]->point_gbps = NULL;
+		probes[i]->npoint_gbps = 0;
+	}
 	free(m->latency);
 	free(m->hypo);
 	m->latency = NULL;

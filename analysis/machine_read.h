@@ -60,6 +60,10 @@ struct machine_probe {
 	   below which it waited */
 	int points_waited, points_recovered;
 	double waited_seconds, slow_below;
+	/* of the one-thread speed probe: its reading before each raw.csv point, by point number, 0 where it
+	   has none (point_gbps; NULL in files from before it); machine_free frees it */
+	double *point_gbps;
+	unsigned npoint_gbps;
 };
 
 /* The run's check that the last cache level held each of its points (harness level_check.h). */

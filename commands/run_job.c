@@ -227,6 +227,24 @@ static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
 	return r;
 }
 
+/* Keeps each measured point's speed probe reading at its raw.csv point number (base + its index), for
+   machine.json: a point this run did not measure (one of the run a --resume continues) has none, 0.
+   -1 when out of memory. */
+static int keep_point_gbps(struct run_job *j, int base, const struct run_point_result *res, int n)
+{
+	if (base + n > j->npoint_gbps) {
+		double *grown = realloc(j->point_gbps, sizeof *grown * (size_t)(base + n));
+		if (!grown)
+			return -1;
+		memset(grown + j->npoint_gbps, 0, sizeof *grown * (size_t)(base + n - j->npoint_gbps));
+		j->point_gbps = grown;
+		j->npoint_gbps = base + n;
+	}
+	for (int i = 0; i < n; i++)
+		j->point_gbps[base + i] = res[i].speed_gbps;
+	return 0;
+}
+
 static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job *j, struct experiment *x,
 			      int *base, double tsc_hz, struct err *e)
 {
@@ -268,7 +286,13 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.limit = cpu_limit_cpus(&j->limit) > 0 ? &j->limit : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+	/* the points measured before a failure too: machine.json is written all the same */
+	if (st.results && keep_point_gbps(j, *base, st.results, x->plan.npoints) && !r)
+		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
+		/* each point judged against the probe's best so far, the first ones against few samples: again
+		   against every sample, as the analysis judges them (machine.json speed_probe.point_gbps) */
+		run_judge_slow(st.results, x->plan.npoints, speed_probe_figures(&j->speed).best);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -334,6 +358,13 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "cpu_limit",
 				    cpu_limit_json(&j->limit, j->throttle_read[0] ? &j->throttle[0] : NULL,
 						   j->throttle_read[1] ? &j->throttle[1] : NULL));
+	}
+	if (speed && j->npoint_gbps) {
+		json_t *per = json_array();
+		for (int i = 0; i < j->npoint_gbps; i++)
+			json_array_append_new(
+				per, j->point_gbps[i] > 0 ? json_real(j->point_gbps[i]) : json_null());
+		json_object_set_new(speed, "point_gbps", per);
 	}
 	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
@@ -525,6 +556,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.preset);
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
+	free(j->point_gbps);
 	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);
 	speed_probe_free(&j->memory_all);

@@ -53,6 +53,8 @@ struct run_job {
 	struct speed_probe memory;     /* the memory's, before each DRAM point */
 	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
+	double *point_gbps;     /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
+	int npoint_gbps;
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;

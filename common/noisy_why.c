@@ -42,3 +42,8 @@ void noisy_why_format(char *buf, size_t len, const unsigned counts[NW_COUNT], un
 			 "%s%u without a reason (a raw.csv from before its noisy_why column)",
 			 used ? ", " : "", unexplained);
 }
+
+int noisy_why_slow(double gbps, double best)
+{
+	return gbps > 0 && best > 0 && gbps < NOISY_SLOW_SHARE * best;
+}

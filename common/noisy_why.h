@@ -15,9 +15,10 @@ enum noisy_why {
 	NW_APART,       /* its threads never ran together (record_threads_apart) */
 	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */
 	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */
-	/* the speed probe read below SPEED_PROBE_SLOW of its best so far as it began, after any wait: a
-	   slowdown that lasts through the point slows all its calls alike, so they agree and confirm the
-	   slower figure (speed_probe.h) */
+	/* the speed probe read below NOISY_SLOW_SHARE of its best so far as it began, after any wait, or
+	   below that share of the run's best once the run ended (noisy_why_slow): a slowdown that lasts
+	   through the point slows all its calls alike, so they agree and confirm the slower figure
+	   (speed_probe.h) */
 	NW_SLOW,
 	/* the cgroup's CPU quota stopped its threads while it ran (cpu_limit.h). Named beside another
 	   reason, never alone: its shortest calls fall between the stops, so a point the quota stopped may
@@ -26,6 +27,17 @@ enum noisy_why {
 	NW_QUOTA,
 	NW_COUNT
 };
+
+/* The share of the speed probe's best below which its reading before a point says the machine itself ran
+   slow (NW_SLOW; harness speed_probe.h SPEED_PROBE_SLOW says why 0.8). */
+#define NOISY_SLOW_SHARE 0.8
+
+/* Whether a point whose speed probe read `gbps` before it ran slow against the run's best, `best`: judged
+   once the run ended, against every sample, where the run judged it against the samples before it. The
+   plan's first point (a pointer chase in L1) was judged against none: on the Emerald Rapids guest it was
+   confirmed "ok" at 4.5-7.1 ns, 2-4x its 1.9 ns, while the probe read 45 GB/s of a best of 62 later in
+   the run. 0 where either is unknown (0). */
+int noisy_why_slow(double gbps, double best);
 
 /* The column's words, by enum noisy_why */
 extern const char *const noisy_why_names[NW_COUNT];

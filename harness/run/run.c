@@ -43,6 +43,16 @@ static void summarise(struct run_point_result *res, const struct point_record *r
 		res->ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
 }
 
+void run_judge_slow(struct run_point_result *res, int n, double best)
+{
+	for (int i = 0; i < n; i++)
+		if (!(res[i].noisy_why & 1u << NW_SLOW) && noisy_why_slow(res[i].speed_gbps, best)) {
+			res[i].noisy_why |= 1u << NW_SLOW;
+			res[i].gbps = res[i].bound_gbps;
+			res[i].ns = res[i].bound_ns;
+		}
+}
+
 /* The call whose time and counts are recorded. Thread-scope counters start right before the kernel and
    stop right after it, so barrier spinning is never counted. */
 static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t bytes, uint64_t reps,
@@ -438,7 +448,18 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			}
 			record_write(s, ipt, &g->rec, &g->labels, why);
 			summarise(&s->results[ipt], &g->rec, pt->threads, s->tsc_hz, why != 0);
+			{
+				struct run_point_result b = {0};
+				summarise(&b, &g->rec, pt->threads, s->tsc_hz, 1);
+				s->results[ipt].bound_gbps = b.gbps;
+				s->results[ipt].bound_ns = b.ns;
+			}
 			s->results[ipt].noisy_why = why;
+			/* fresh memory's time is page faults', which no judgement of the machine's speed makes
+			   truer (above) */
+			s->results[ipt].speed_gbps = !fresh && s->speed && s->speed->n
+				? s->speed->gbps[s->speed->n - 1]
+				: 0;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);

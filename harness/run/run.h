@@ -44,7 +44,15 @@ struct run_point_result {
 	double cv;          /* spread of the repetitions' differenced times */
 	int reps;           /* repetitions measured */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
+	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */
+	double bound_gbps, bound_ns; /* gbps and ns at the bound of its shortest call, as a noisy point's are:
+					what it reads if it is found slow once the run ended (noisy_why_slow) */
 };
+
+/* Flags noisy (NW_SLOW) each of the n points whose speed probe read slow against `best`, the probe's best
+   once the run ended (noisy_why_slow), its figures then at their bound as a noisy point's: the first
+   points were judged against few samples, the first against none. */
+void run_judge_slow(struct run_point_result *res, int n, double best);
 
 struct run_state {
 	const struct run_config *cfg;

@@ -34,6 +34,7 @@
 
 #include "err.h"
 #include "kern.h"
+#include "noisy_why.h"
 
 #define SPEED_PROBE_BYTES 16384u   /* fits every L1d */
 #define SPEED_PROBE_SECONDS 0.0002 /* one call; the shorter of two is kept, 0.4 ms per point */
@@ -108,7 +109,7 @@ void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe 
    threads share a core, re-probing after each step (budget.h: budget_wait says how long). The best so far
    only grows, so early points are judged against less: they wait less, never more. On the quiet
    development VM nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
-#define SPEED_PROBE_SLOW 0.8
+#define SPEED_PROBE_SLOW NOISY_SLOW_SHARE
 /* Whether the last sample read below SPEED_PROBE_SLOW of the best before it; 0 with under two samples. */
 int speed_probe_slow(const struct speed_probe *sp);
 /* Takes back the last sample (a wait's re-probe replaces it: one sample per point). */

@@ -224,6 +224,9 @@ if 'speed_probe_threads' in dist:
     for k in ('gbps_best', 'gbps_median', 'gbps_p10'):
         t[k] = t['threads'] * dist['speed_probe']['gbps_best']
 dist['speed_probe'].update(points_waited=0, points_recovered=0, waited_seconds=0.0)
+# a steady speed before every point too: at the best, which no point reads slow against
+sp = dist['speed_probe']
+sp['point_gbps'] = [v and sp['gbps_best'] for v in sp.get('point_gbps', [])]
 if 'level_check' in dist:
     dist['level_check'].update(points_past=0, points_burst=0)
 for r in rows:

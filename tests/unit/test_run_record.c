@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "noisy_why.h"
+#include "run.h"
 #include "run_record.h"
 
 /* Five repetitions of two groups; group 1's clocks must not count, nor a failed sample (0). */
@@ -147,6 +149,31 @@ static void test_threads_apart(void **state)
 	record_free(&r);
 }
 
+/* Once the run ended, each point is judged again against the speed probe's best over every sample: one
+   whose reading before it was below NOISY_SLOW_SHARE of it is noisy (slow-machine), its figures then at
+   their bound; one above, one already flagged, and one without a reading (fresh memory, a probe that
+   failed) are left as they were. */
+static void test_points_slow_against_the_runs_best_are_flagged_at_their_bound(void **state)
+{
+	struct run_point_result res[4] = {
+		{.gbps = 30, .ns = 2, .speed_gbps = 45, .bound_gbps = 28, .bound_ns = 2.2},
+		{.gbps = 31, .speed_gbps = 55, .bound_gbps = 29},
+		{.gbps = 32, .speed_gbps = 0, .bound_gbps = 29},
+		{.gbps = 29, .speed_gbps = 40, .bound_gbps = 29, .noisy_why = 1u << NW_SLOW},
+	};
+
+	(void)state;
+	run_judge_slow(res, 4, 62);
+	assert_int_equal(res[0].noisy_why, 1u << NW_SLOW);
+	assert_true(res[0].gbps == 28 && res[0].ns == 2.2);
+	assert_int_equal(res[1].noisy_why, 0); /* 55 >= 0.8 x 62 */
+	assert_true(res[1].gbps == 31);
+	assert_int_equal(res[2].noisy_why, 0);
+	assert_true(res[3].gbps == 29);
+	run_judge_slow(res + 1, 1, 0); /* no best: nothing judged */
+	assert_int_equal(res[1].noisy_why, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
 		cmocka_unit_test(test_span_of_threads),
 		cmocka_unit_test(test_threads_apart),
+		cmocka_unit_test(test_points_slow_against_the_runs_best_are_flagged_at_their_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
