@@ -35,8 +35,8 @@ enum noisy_why {
 /* Whether a point whose speed probe read `gbps` before it ran slow against the run's best, `best`: judged
    once the run ended, against every sample, where the run judged it against the samples before it. The
    plan's first point (a pointer chase in L1) was judged against none: on the Emerald Rapids guest it was
-   confirmed "ok" at 4.5-7.1 ns, 2-4x its 1.9 ns, while the probe read 45 GB/s of a best of 62 later in
-   the run. 0 where either is unknown (0). */
+   confirmed "ok" at 4.5-7.1 ns, 2-4x its 1.9 ns, in 7 of 18 short runs, and in one run the probe read 47.7
+   GB/s before it, of a best of 65.0 later. 0 where either is unknown (0). */
 int noisy_why_slow(double gbps, double best);
 
 /* The column's words, by enum noisy_why */
