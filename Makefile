@@ -86,8 +86,10 @@ test: deps-test
 	$(MAKE) -j$(NPROC) pmucheck unit-tests
 	tests/run.sh
 
+# A BUILD=DIR of the user's is theirs to remove: an rm -rf of the variable removes whatever it names
+# (BUILD=. or a typo'd path).
 clean:
-	rm -rf $(BUILD) build build-san pmucheck
+	rm -rf build build-san pmucheck
 
 # Further rules (fuzz targets, test helper libraries, benchmarks) live in mk/*.mk.
 -include $(wildcard mk/*.mk)
