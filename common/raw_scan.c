@@ -12,8 +12,6 @@
    NUL byte. */
 static int quote_open_after(const char *line, size_t n, int open, long *commas, int *bad)
 {
-	if (memchr(line, '\0', n))
-		*bad = 1;
 	for (size_t i = 0; i < n; i++)
 		if (line[i] == '"') {
 			if (!open && i > 0 && line[i - 1] != ',' && line[i - 1] != '"')
@@ -21,6 +19,8 @@ static int quote_open_after(const char *line, size_t n, int open, long *commas, 
 			open = !open;
 		} else if (line[i] == ',' && !open) {
 			++*commas;
+		} else if (!line[i]) {
+			*bad = 1;
 		}
 	return open;
 }
