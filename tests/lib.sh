@@ -14,7 +14,7 @@ trap 'rm -rf "$TMP"' EXIT
 # probes of the machine's own runs or of another test, and none is left in the machine's state directory.
 # That directory itself stays the machine's: its lock keeps a second session off the real MSRs, test files
 # run at once among them (run.sh: JOBS).
-export PMUCHECK_LEVELS_HISTORY_DIR=$TMP/state
+export PMUCHECK_HISTORY_DIR=$TMP/state
 
 # The first CPU this shell may run on: a suite started under taskset, numactl or a batch system's binding
 # has no CPU 0, and a run pinned outside that binding is refused.

@@ -1,33 +1,10 @@
 /* levels_history.c — see levels_history.h. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "json_file.h"
+#include "history_file.h"
 #include "levels_history.h"
-#include "state_dir.h"
-
-void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_file, char *buf, size_t len)
-{
-	char boot[64] = "unknown";
-	FILE *f = fopen(boot_id_file, "r");
-	size_t used;
-
-	if (f) {
-		if (!fgets(boot, sizeof boot, f))
-			snprintf(boot, sizeof boot, "unknown");
-		boot[strcspn(boot, "\n")] = 0;
-		fclose(f);
-	}
-	used = (size_t)snprintf(buf, len, "boot %s, CPU %d", boot, cpu);
-	for (int l = 0; l < t->ncaches && used < len; l++)
-		used += (size_t)snprintf(buf + used, len - used, ", L%d %llu", l + 1,
-					 (unsigned long long)t->caches[l].size);
-}
 
 /* One probe of the file: {"machine": string, "time": seconds, "sizes": [bytes per level]}. Returns its
    sizes' count, or -1 with why set; a probe of this machine must have a size for each of t's levels, none
@@ -70,20 +47,6 @@ static int read_probe(const json_t *o, const struct levels_history *h, const str
 	return t->ncaches;
 }
 
-/* The file's text, read only from a plain file (JSON_FILE_PLAIN): in a state directory others may write, a
-   link placed there would have root read a file of its owner's choosing (jansson's message quotes what it
-   met, into machine.json and report.md), and a FIFO would hold the run for ever. NULL with h->why set, or
-   with "" where there is no file. */
-static json_t *read_history(struct levels_history *h)
-{
-	struct err e;
-	json_t *root;
-
-	if (json_file_load(h->path, JSON_FILE_OPTIONAL | JSON_FILE_PLAIN, &root, &e))
-		snprintf(h->why, sizeof h->why, "%s", e.msg);
-	return root;
-}
-
 /* Reads the file into `keep` (other machines' probes in the window, as they were) and h->seen (this machine's
    newest LEVELS_HISTORY_KEEP - 1 in the window, oldest first, so that the new one fits). A missing file is an
    empty history. */
@@ -92,7 +55,7 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 	json_t *root, *probes, *o;
 	size_t i;
 
-	root = read_history(h);
+	root = history_read(h->path, h->why, sizeof h->why);
 	if (!root)
 		return h->why[0] ? -1 : 0;
 	probes = json_object_get(root, "probes");
@@ -131,39 +94,9 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 	return 0;
 }
 
-/* Writes root to a new file beside path, of a name mkstemp makes: not path.<pid>, where anyone who may write
-   the state directory could have placed a link beforehand for root to write through (to /etc/passwd). Sets
-   tmp to its name; returns 0, else -1 with errno, nothing left behind. */
-static int write_beside(const char *path, const json_t *root, char *tmp, size_t len)
-{
-	int fd, failed, err;
-
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	/* mkstemp's 0600 would hide the history from the users who may read it but not write it (282c737) */
-	/* fsync before the rename: after a power loss the name must not point at an empty file, which the next
-	   run would refuse to read, keeping no history until someone removed it */
-	failed = fchmod(fd, 0644) || json_dumpfd(root, fd, JSON_INDENT(1)) || fsync(fd);
-	err = errno;
-	if (close(fd) && !failed) {
-		failed = 1;
-		err = errno;
-	}
-	if (failed) {
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
-	return 0;
-}
-
-/* Writes the kept probes and this machine's back, through a file beside it renamed over it, so that a reader
-   never sees half a history. */
+/* Writes the kept probes and this machine's back (history_write). */
 static int save(struct levels_history *h, json_t *keep)
 {
-	char tmp[4160];
 	json_t *probes = json_copy(keep), *root;
 	int r;
 
@@ -176,26 +109,9 @@ static int save(struct levels_history *h, json_t *keep)
 						(json_int_t)h->seen[k].time, "sizes", sizes));
 	}
 	root = json_pack("{s:o}", "probes", probes);
-	r = write_beside(h->path, root, tmp, sizeof tmp);
+	r = history_write(h->path, root, h->unsaved, sizeof h->unsaved);
 	json_decref(root);
-	if (!r && rename(tmp, h->path)) {
-		int err = errno;
-		unlink(tmp);
-		errno = err;
-		r = -1;
-	}
-	if (r)
-		snprintf(h->unsaved, sizeof h->unsaved, "cannot write %s: %s", h->path, strerror(errno));
 	return r;
-}
-
-/* $PMUCHECK_LEVELS_HISTORY_DIR, else the state directory: tests keep their probes' history apart without
-   moving the prefetcher's lock and state files, which every session of the node must share (state_dir.h). */
-static const char *history_dir(void)
-{
-	const char *dir = getenv("PMUCHECK_LEVELS_HISTORY_DIR");
-
-	return dir && *dir ? dir : state_dir();
 }
 
 /* This probe's end of level l, as the history line names it: "5792 KiB", or "no end" where it kept the reported
@@ -235,7 +151,7 @@ static void start(struct levels_history *h, const struct topo *t, int cpu)
 {
 	memset(h, 0, sizeof *h);
 	snprintf(h->path, sizeof h->path, "%s/%s", history_dir(), LEVELS_HISTORY_FILE);
-	levels_history_machine(t, cpu, LEVELS_HISTORY_BOOT_ID, h->machine, sizeof h->machine);
+	history_machine(t, cpu, HISTORY_BOOT_ID, h->machine, sizeof h->machine);
 	h->nlevels = t->ncaches;
 }
 
@@ -251,7 +167,6 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			  int64_t now)
 {
 	json_t *keep = json_array();
-	const char *dir = history_dir();
 	int lock;
 
 	start(h, t, cpu);
@@ -263,15 +178,8 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	}
 	for (int l = 0; l < t->ncaches; l++)
 		h->own[l] = h->taken[l] = t->caches[l].measured ? t->caches[l].measured : t->caches[l].size;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		snprintf(h->why, sizeof h->why, "cannot create %s: %s", dir, strerror(errno));
-	/* Two runs that read the file before either wrote it back would keep one of their probes: the
-	   directory's lock (not a file's: nothing to create where others may write) orders them. A run
-	   that cannot take it within LEVELS_HISTORY_LOCK_MS goes on without: a lost probe only makes the
-	   history one shorter, and a run held behind a stopped one would miss its time budget. */
-	lock = h->why[0] ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (lock >= 0)
-		state_lock(lock, LEVELS_HISTORY_LOCK_MS);
+	/* two runs that read the file before either wrote it back would keep one of their probes */
+	lock = history_lock(h->why, sizeof h->why);
 	if (!h->why[0] && load(h, t, now, keep) == 0) {
 		h->seen[h->n].time = now;
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);

@@ -9,8 +9,8 @@
  * run's points of the last level sit at up to 3/4 of the end it takes (plan.c): placed from a probe that
  * met a large share, they run partly from DRAM once the share shrinks (level_check.h).
  *
- * So every probe's sizes are kept in the state directory (state_dir.h, levels.json; or in
- * $PMUCHECK_LEVELS_HISTORY_DIR, as each test file keeps its own), and a run takes for each level, of the
+ * So every probe's sizes are kept in the state directory (history_file.h, levels.json; or in
+ * $PMUCHECK_HISTORY_DIR, as each test file keeps its own), and a run takes for each level, of the
  * probes of this machine in the last LEVELS_HISTORY_SECONDS (its newest LEVELS_HISTORY_KEEP), the smallest
  * size once one probe in LEVELS_HISTORY_PASSED_OVER is passed over: the (1 + n/8)-th smallest of n, the
  * smallest itself while fewer than eight are kept. A size the guest kept nearly each time it was looked
@@ -41,13 +41,11 @@
 #define LEVELS_HISTORY_KEEP 16
 /* Of every LEVELS_HISTORY_PASSED_OVER probes kept, the one that found a level smallest is not followed. */
 #define LEVELS_HISTORY_PASSED_OVER 8
-#define LEVELS_HISTORY_LOCK_MS 2000
 #define LEVELS_HISTORY_FILE "levels.json"
-#define LEVELS_HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
 
 struct levels_history {
 	char path[4096];
-	char machine[320]; /* what two probes must share to be compared (levels_history_machine) */
+	char machine[320]; /* what two probes must share to be compared (history_machine) */
 	int n;             /* this machine's probes in the window, the new one among them; 0: none kept */
 	int nlevels;
 	uint64_t own[TOPO_MAX_LEVELS]; /* this probe's size of each level: measured, else reported */
@@ -60,9 +58,6 @@ struct levels_history {
 	char why[512];               /* no history read: why; else "" */
 	char unsaved[512];           /* read, but this probe not added to it: why; else "" */
 };
-
-/* "boot <boot id>, CPU <cpu>, L1 <bytes>, L2 <bytes>, ...": the key of this machine's probes. */
-void levels_history_machine(const struct topo *t, int cpu, const char *boot_id_file, char *buf, size_t len);
 
 /* After levels_apply (t holds this probe's sizes): reads state_dir()/levels.json, drops the probes older than
    the window or beyond the newest LEVELS_HISTORY_KEEP of a machine, adds this one at `now` and writes the

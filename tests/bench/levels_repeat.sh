@@ -6,7 +6,7 @@
 # the same sizes, and the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds
 # the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
 # move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's
-# PMUCHECK_LEVELS_HISTORY_DIR), as consecutive runs on one machine do (harness/run/levels_history.h): each
+# PMUCHECK_HISTORY_DIR), as consecutive runs on one machine do (harness/run/levels_history.h): each
 # takes the smallest size of each level its probe and those before it found (one in eight passed over, none
 # of five); each probe's own answer is printed beside it, not judged.
 . "$(dirname "$0")/../lib.sh"

@@ -3,7 +3,7 @@
 # as measured exactly where a disagreement ends it short, at that size (the last level at the median of the
 # probe's sweeps where it names one), and never longer than hwloc reports. Real probes on this machine (about
 # 6 s each): which levels end short depends on it, the agreement between the sizes taken and the reasons
-# given does not. The probes share this file's history (lib.sh: PMUCHECK_LEVELS_HISTORY_DIR), the first
+# given does not. The probes share this file's history (lib.sh: PMUCHECK_HISTORY_DIR), the first
 # starting it; the last runs beside a history of earlier probes made up here.
 . "$(dirname "$0")/../lib.sh"
 
@@ -71,15 +71,15 @@ fi
 # real MSRs, and one of them restore the other's "off" as the prefetchers' own state.
 # (A caller's own PMUCHECK_STATE_DIR, which a user without root must set, is kept: lib.sh puts none in $TMP.)
 check "lib.sh moves the level probe's history, not the prefetcher's state directory" \
-	test "${PMUCHECK_LEVELS_HISTORY_DIR-}" = "$TMP/state" -a "${PMUCHECK_STATE_DIR#"$TMP"}" = "${PMUCHECK_STATE_DIR-}"
-hist=$PMUCHECK_LEVELS_HISTORY_DIR/levels.json
+	test "${PMUCHECK_HISTORY_DIR-}" = "$TMP/state" -a "${PMUCHECK_STATE_DIR#"$TMP"}" = "${PMUCHECK_STATE_DIR-}"
+hist=$PMUCHECK_HISTORY_DIR/levels.json
 # a probe of a busy machine (5 % CPU pressure or steal, as under make test's parallel suites) is not added
 busy="this level probe is not added to the history (the machine was busy while it ran"
 if [ ! -s "$TMP/l.json" ]; then
 	notok "info --levels --quick --json wrote its levels" "$(tail -3 "$TMP/err")"
 elif [ ! -s "$hist" ] && ! { grep -qF "$busy" "$TMP/l.json" && grep -qF "$busy" "$TMP/l.txt"; }; then
-	notok "the probes kept a history in \$PMUCHECK_LEVELS_HISTORY_DIR/levels.json, or said the machine was busy" \
-		"$(ls -l "$PMUCHECK_LEVELS_HISTORY_DIR" 2>&1)"
+	notok "the probes kept a history in \$PMUCHECK_HISTORY_DIR/levels.json, or said the machine was busy" \
+		"$(ls -l "$PMUCHECK_HISTORY_DIR" 2>&1)"
 else
 	if [ -s "$hist" ]; then
 		check "docs/results-format.md names every member of levels.json" \

@@ -105,7 +105,7 @@ check "run --dry-run --json: stderr says the same as without --json" cmp "$TMP/p
 # first and plans again, which both forms say; --reported-levels and --levels-from plan on the sizes the run
 # takes, and say nothing. A plan on the history's sizes: info_levels.sh.
 check "run --dry-run: says a run plans again after its level probe" \
-	grep -qF "planned on the cache sizes hwloc reports (no level probe of this machine in the last day in $PMUCHECK_LEVELS_HISTORY_DIR/levels.json); a run first measures where each level ends" "$TMP/p.err"
+	grep -qF "planned on the cache sizes hwloc reports (no level probe of this machine in the last day in $PMUCHECK_HISTORY_DIR/levels.json); a run first measures where each level ends" "$TMP/p.err"
 "$PMUCHECK" run --dry-run --json --reported-levels "${plan_args[@]}" >"$TMP/pr.json" 2>"$TMP/pr.err"
 check "run --dry-run --json: level_probe true without, false with --reported-levels" python3 -c '
 import json, sys

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "history_file.h"
 #include "levels_history.h"
 #include "machine_read.h"
 
@@ -66,7 +67,7 @@ static void key(char *buf, size_t len)
 	struct topo t;
 
 	machine(&t, 0);
-	levels_history_machine(&t, 0, LEVELS_HISTORY_BOOT_ID, buf, len);
+	history_machine(&t, 0, HISTORY_BOOT_ID, buf, len);
 }
 
 static void write_at(const char *file, const char *text)
@@ -181,11 +182,11 @@ static void test_the_key_names_the_boot_the_cpu_and_the_reported_sizes(void **st
 	snprintf(boot, sizeof boot, "%s/boot_id", dir);
 	write_at(boot, "e69fb9a4-36a1-42f5-8f16-33cfb82edaa5\n");
 	machine(&t, KiB(5792));
-	levels_history_machine(&t, 3, boot, buf, sizeof buf);
+	history_machine(&t, 3, boot, buf, sizeof buf);
 	assert_string_equal(
 		buf, "boot e69fb9a4-36a1-42f5-8f16-33cfb82edaa5, CPU 3, L1 49152, L2 1048576, L3 33554432");
 	unlink(boot);
-	levels_history_machine(&t, 3, boot, buf, sizeof buf);
+	history_machine(&t, 3, boot, buf, sizeof buf);
 	assert_string_equal(buf, "boot unknown, CPU 3, L1 49152, L2 1048576, L3 33554432");
 }
 
@@ -652,7 +653,7 @@ static void test_a_link_beside_the_history_is_not_written_through(void **state)
 	unlink(victim);
 }
 
-/* $PMUCHECK_LEVELS_HISTORY_DIR moves the history alone: the state directory gets nothing. */
+/* $PMUCHECK_HISTORY_DIR moves the history alone: the state directory gets nothing. */
 /* A run that holds the history (read, not yet written back) when another probe comes: the other waits for it
    and adds its probe to what the first wrote, instead of reading the file before it and writing over it. */
 static void test_two_runs_at_once_keep_both_probes(void **state)
@@ -697,9 +698,9 @@ static void test_the_history_may_have_a_directory_of_its_own(void **state)
 
 	(void)state;
 	snprintf(own, sizeof own, "%s/own", dir);
-	setenv("PMUCHECK_LEVELS_HISTORY_DIR", own, 1);
+	setenv("PMUCHECK_HISTORY_DIR", own, 1);
 	apply(&h, &p, 8192, NOW);
-	unsetenv("PMUCHECK_LEVELS_HISTORY_DIR");
+	unsetenv("PMUCHECK_HISTORY_DIR");
 	snprintf(file, sizeof file, "%s/%s", own, LEVELS_HISTORY_FILE);
 	assert_string_equal(h.path, file);
 	assert_int_equal(unlink(file), 0);
