@@ -1,0 +1,181 @@
+/* speed_history.c — see speed_history.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history_file.h"
+#include "noisy_why.h"
+#include "speed_history.h"
+
+/* One run of the file: {"machine": text, "time": seconds, "gbps": a positive number}. -1 with why set. */
+static int read_run(const json_t *o, int64_t *time, double *gbps, char *why, size_t len)
+{
+	const json_t *m = json_object_get(o, "machine"), *tm = json_object_get(o, "time"),
+		     *g = json_object_get(o, "gbps");
+
+	if (!json_is_string(m) || !json_is_integer(tm) || !json_is_number(g) || !(json_number_value(g) > 0) ||
+	    !isfinite(json_number_value(g))) {
+		snprintf(why, len, "not {\"machine\": text, \"time\": seconds, \"gbps\": a positive number}");
+		return -1;
+	}
+	*time = json_integer_value(tm);
+	*gbps = json_number_value(g);
+	return 0;
+}
+
+/* Reads the file into `keep` (other machines' runs in the window, as they were) and h->seen (this machine's
+   newest SPEED_HISTORY_KEEP - 1 in the window, oldest first, so that this run fits). A missing file is an
+   empty history; -1 with h->why set. */
+static int load(struct speed_history *h, int64_t now, json_t *keep)
+{
+	json_t *root = history_read(h->path, h->why, sizeof h->why), *runs, *o;
+	size_t i;
+
+	h->n = 0;
+	if (!root)
+		return h->why[0] ? -1 : 0;
+	runs = json_object_get(root, "runs");
+	if (!json_is_array(runs)) {
+		snprintf(h->why, sizeof h->why, "%s: no \"runs\" list", h->path);
+		json_decref(root);
+		return -1;
+	}
+	json_array_foreach(runs, i, o)
+	{
+		char why[160];
+		int64_t time;
+		double gbps;
+		if (read_run(o, &time, &gbps, why, sizeof why)) {
+			snprintf(h->why, sizeof h->why, "%s: run %zu: %s", h->path, i + 1, why);
+			json_decref(root);
+			return -1;
+		}
+		/* older than the window, or from a clock since set back */
+		if (time <= now - SPEED_HISTORY_SECONDS || time > now)
+			continue;
+		if (strcmp(json_string_value(json_object_get(o, "machine")), h->machine)) {
+			json_array_append(keep, o);
+			continue;
+		}
+		if (h->n == SPEED_HISTORY_KEEP - 1) {
+			memmove(&h->seen[0], &h->seen[1], sizeof h->seen[0] * (size_t)(h->n - 1));
+			h->n--;
+		}
+		h->seen[h->n].time = time;
+		h->seen[h->n].gbps = gbps;
+		h->n++;
+	}
+	json_decref(root);
+	return 0;
+}
+
+static int faster(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/* The (1 + n / SPEED_HISTORY_PASSED_OVER)-th fastest of h's runs; 0 without any. */
+static double machine_best(const struct speed_history *h)
+{
+	double g[SPEED_HISTORY_KEEP];
+
+	for (int k = 0; k < h->n; k++)
+		g[k] = h->seen[k].gbps;
+	qsort(g, (size_t)h->n, sizeof g[0], faster);
+	return h->n ? g[h->n / SPEED_HISTORY_PASSED_OVER] : 0;
+}
+
+void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, const char *probe,
+			uint64_t bytes, int64_t now)
+{
+	json_t *keep = json_array();
+	size_t used;
+
+	memset(h, 0, sizeof *h);
+	snprintf(h->path, sizeof h->path, "%s/%s", history_dir(), SPEED_HISTORY_FILE);
+	if (!probe) {
+		snprintf(h->why, sizeof h->why, "the run has no speed probe");
+		json_decref(keep);
+		return;
+	}
+	history_machine(t, cpu, HISTORY_BOOT_ID, h->machine, sizeof h->machine);
+	used = strlen(h->machine);
+	snprintf(h->machine + used, sizeof h->machine - used, ", probe %s %llu bytes", probe,
+		 (unsigned long long)bytes);
+	if (load(h, now, keep))
+		h->n = 0;
+	h->machine_best = machine_best(h);
+	json_decref(keep);
+}
+
+double speed_history_against(const struct speed_history *h, double run_best)
+{
+	return h->machine_best > run_best ? h->machine_best : run_best;
+}
+
+int speed_history_slow_run(const struct speed_history *h, double run_best)
+{
+	return noisy_why_slow(run_best, h->machine_best);
+}
+
+/* Writes the kept runs and this machine's back (history_write). */
+static int save(struct speed_history *h, json_t *keep, int n)
+{
+	json_t *runs = json_copy(keep), *root;
+	int r;
+
+	for (int k = 0; k < n; k++)
+		json_array_append_new(runs,
+				      json_pack("{s:s, s:I, s:f}", "machine", h->machine, "time",
+						(json_int_t)h->seen[k].time, "gbps", h->seen[k].gbps));
+	root = json_pack("{s:o}", "runs", runs);
+	r = history_write(h->path, root, h->unsaved, sizeof h->unsaved);
+	json_decref(root);
+	return r;
+}
+
+void speed_history_add(struct speed_history *h, double run_best, int64_t now)
+{
+	struct speed_history now_h = *h;
+	json_t *keep;
+	int lock;
+
+	h->run_best = run_best;
+	/* a history not read is left as it was: what it holds is not this run's to overwrite */
+	if (h->why[0] || !(run_best > 0))
+		return;
+	keep = json_array();
+	lock = history_lock(now_h.why, sizeof now_h.why);
+	if (!now_h.why[0] && load(&now_h, now, keep) == 0) {
+		now_h.seen[now_h.n].time = now;
+		now_h.seen[now_h.n].gbps = run_best;
+		save(&now_h, keep, now_h.n + 1);
+		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.unsaved);
+	} else
+		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.why);
+	if (lock >= 0)
+		close(lock);
+	json_decref(keep);
+}
+
+json_t *speed_history_json(const struct speed_history *h)
+{
+	json_t *runs, *o;
+
+	if (h->why[0])
+		return json_pack("{s:s, s:s}", "file", h->path, "not_kept", h->why);
+	runs = json_array();
+	for (int k = 0; k < h->n; k++)
+		json_array_append_new(runs,
+				      json_pack("{s:I, s:f}", "time", (json_int_t)h->seen[k].time, "gbps",
+						h->seen[k].gbps));
+	o = json_pack("{s:s, s:s, s:o, s:o}", "file", h->path, "machine", h->machine, "runs", runs,
+		      "machine_best_gbps", h->machine_best > 0 ? json_real(h->machine_best) : json_null());
+	if (h->unsaved[0])
+		json_object_set_new(o, "not_added", json_string(h->unsaved));
+	return o;
+}
