@@ -474,13 +474,14 @@ static void link_boxes(struct agg *a)
 	}
 }
 
-/* A point whose speed probe read slow against the run's best (noisy_why_slow), as the run judges it once it
-   ended (harness run_judge_slow): noisy, its time then its shortest call's bound (settle_time). The run
-   judged each point against the samples before it only, the first against none. */
+/* A point whose speed probe read slow against the run's best, or the machine's over its recent runs where
+   that is higher (noisy_why_slow; judged_against), as the run judges it once it ended (harness
+   run_judge_slow): noisy, its time then its shortest call's bound (settle_time). The run judged each point
+   against the samples before it only, the first against none. */
 static void judge_slow(struct agg_point *p, const struct machine_probe *speed)
 {
 	if (p->id >= 0 && (uint64_t)p->id < speed->npoint_gbps &&
-	    noisy_why_slow(speed->point_gbps[p->id], speed->best)) {
+	    noisy_why_slow(speed->point_gbps[p->id], speed->judged_against)) {
 		p->noisy = 1;
 		p->noisy_why |= 1u << NW_SLOW;
 	}

@@ -270,6 +270,23 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	if (!(p->best > 0))
 		p->points = 0;
 	read_point_gbps(at(o, "point_gbps"), p);
+	/* never below the best: an edited file makes no point less noisy than its own run judged it */
+	p->judged_against = number(o, "judged_against_gbps", 0);
+	if (!(p->judged_against > p->best) || !isfinite(p->judged_against))
+		p->judged_against = p->best;
+}
+
+/* The speed history's figures (harness speed_history_json); runs 0 when absent, not kept, or without a
+   positive finite best. */
+static void read_speed_history(json_t *o, struct machine_speed_history *h)
+{
+	h->machine_best = number(o, "machine_best_gbps", 0);
+	h->runs = (int)json_array_size(at(o, "runs"));
+	text(o, "file", h->file, sizeof h->file);
+	if (!(h->machine_best > 0) || !isfinite(h->machine_best))
+		h->runs = 0;
+	if (!h->runs)
+		h->machine_best = 0;
 }
 
 /* The last-level check's figures (harness level_check_json); points 0 when absent. */
@@ -378,6 +395,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_probe(at(root, "disturbance.memory_probe"), &m->memory);
 	read_probe(at(root, "disturbance.memory_probe_threads"), &m->memory_all);
 	read_probe(at(root, "disturbance.speed_probe_threads"), &m->speed_all);
+	read_speed_history(at(root, "disturbance.speed_history"), &m->speed_history);
 	read_level_check(at(root, "disturbance.level_check"), &m->llc);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);

@@ -64,6 +64,17 @@ struct machine_probe {
 	   has none (point_gbps; NULL in files from before it); machine_free frees it */
 	double *point_gbps;
 	unsigned npoint_gbps;
+	/* of the one-thread speed probe: what each point was judged against, the higher of its best and the
+	   machine's over its recent runs (judged_against_gbps; best in files from before it) */
+	double judged_against;
+};
+
+/* disturbance.speed_history (harness speed_history.h): the speed probe's best over this machine's earlier
+   runs of the last day. */
+struct machine_speed_history {
+	int runs;            /* of them; 0: none, or not recorded */
+	double machine_best; /* GB/s; 0: none */
+	char file[512];
 };
 
 /* The run's check that the last cache level held each of its points (harness level_check.h). */
@@ -124,6 +135,7 @@ struct machine {
 	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness
 	   speed_probe.h): points 0 when the run did not record it */
 	struct machine_probe speed, speed_all, memory, memory_all;
+	struct machine_speed_history speed_history;
 	struct machine_level_check llc; /* disturbance.level_check */
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];

@@ -152,6 +152,29 @@ static void cpu_time(FILE *f, const struct machine *m)
 		"most.\n");
 }
 
+/* The speed probe's best against this machine's earlier runs (machine.json disturbance.speed_history), as
+   the run says it (run_job_say.c): a run slow from its start to its end has no faster sample of its own. */
+static void speed_over_runs(FILE *f, const struct machine *m)
+{
+	const struct machine_speed_history *h = &m->speed_history;
+
+	if (!h->runs)
+		return;
+	fprintf(f,
+		"- **Machine speed over runs**: the same read ran at %.1f GB/s at best in this machine's %d "
+		"earlier run%s of the last day (`%s`); this run's best is %.0f %% of it",
+		h->machine_best, h->runs, h->runs == 1 ? "" : "s", h->file,
+		100 * m->speed.best / h->machine_best);
+	if (noisy_why_slow(m->speed.best, h->machine_best))
+		fprintf(f,
+			": the machine ran slow for the whole run, so its figures may all be slower than "
+			"this "
+			"machine's, and each point before which the read was below %.0f %% of %.1f GB/s is "
+			"marked noisy (slow-machine)",
+			100 * NOISY_SLOW_SHARE, h->machine_best);
+	fprintf(f, ".\n");
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -167,7 +190,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		unexplained += d->a.points[i].noisy && !d->a.points[i].noisy_why;
 	}
 	noisy_why_format(whys, sizeof whys, why, unexplained);
-	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all);
+	slow = probe_slow(&m->speed) || probe_slow(&m->memory) || probe_slow(&m->memory_all) ||
+		noisy_why_slow(m->speed.best, m->speed_history.machine_best);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= BUSY_PERCENT || slow ||
 		m->speed_all.points_shared > 0 || threads_slowed(m) || m->llc.past > 0 ||
 		m->cpu_pressure_percent >= BUSY_PERCENT || m->cpu_limit.throttled > 0;
@@ -209,6 +233,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered);
 		fprintf(f, ".\n");
+		speed_over_runs(f, m);
 	}
 	if (m->speed_all.points > 0) {
 		fprintf(f,

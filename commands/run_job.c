@@ -291,8 +291,10 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
 		/* each point judged against the probe's best so far, the first ones against few samples: again
-		   against every sample, as the analysis judges them (machine.json speed_probe.point_gbps) */
-		run_judge_slow(st.results, x->plan.npoints, speed_probe_figures(&j->speed).best);
+		   against every sample and this machine's recent runs (speed_history.h), as the analysis judges
+		   them (machine.json speed_probe.point_gbps, judged_against_gbps) */
+		run_judge_slow(st.results, x->plan.npoints,
+			       speed_history_against(&j->speed_history, speed_probe_figures(&j->speed).best));
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -367,7 +369,14 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(speed, "point_gbps", per);
 	}
 	if (speed)
+		json_object_set_new(speed, "judged_against_gbps",
+				    json_real(speed_history_against(&j->speed_history,
+								    speed_probe_figures(&j->speed).best)));
+	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
+	if (speed)
+		json_object_set_new(j->mf.disturbance, "speed_history",
+				    speed_history_json(&j->speed_history));
 	if (speed_all)
 		json_object_set_new(j->mf.disturbance, "speed_probe_threads", speed_all);
 	if (memory)
@@ -513,6 +522,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	j->speed.watched = 1; /* the run waits on it (run.c: probe_machine) */
+	speed_history_read(&j->speed_history, t, rc->cfg.plan.cpus[0], j->speed.v ? j->speed.v->name : NULL,
+			   SPEED_PROBE_BYTES, (int64_t)time(NULL));
 	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,
@@ -520,6 +531,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %s: the last cache level is not checked\n", speed_err.msg);
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
+	speed_history_add(&j->speed_history, speed_probe_figures(&j->speed).best, (int64_t)time(NULL));
 	record_disturbance(j);
 	run_job_say_speed(j);
 	run_job_say_cpu_limit(j, 1, most);

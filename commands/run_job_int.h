@@ -20,6 +20,7 @@
 #include "progress_line.h"
 #include "raw.h"
 #include "run_prefetch.h"
+#include "speed_history.h"
 #include "speed_probe.h"
 #include "sysinfo.h"
 #include "topo.h"
@@ -48,9 +49,10 @@ struct run_job {
 	struct cpu_limit limit;          /* the cgroup's CPU quota; version 0: not known */
 	struct cpu_throttle throttle[2]; /* its throttling as the measurements start and end */
 	int throttle_read[2];
-	struct speed_probe speed;      /* the machine's own speed before each point (speed_probe.h) */
-	struct speed_probe speed_all;  /* the same by the most threads any point has, before those */
-	struct speed_probe memory;     /* the memory's, before each DRAM point */
+	struct speed_probe speed;           /* the machine's own speed before each point (speed_probe.h) */
+	struct speed_history speed_history; /* its best in this machine's recent runs (speed_history.h) */
+	struct speed_probe speed_all;       /* the same by the most threads any point has, before those */
+	struct speed_probe memory;          /* the memory's, before each DRAM point */
 	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	double *point_gbps;     /* by raw.csv point: the speed probe's reading that stood for it; 0: none */

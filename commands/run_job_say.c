@@ -265,6 +265,38 @@ static void say_figures(const struct speed_probe_figures *x, const char *tenth_o
 	printf("(%.0f %% below the best)", 100 * (1 - x->p10 / x->best));
 }
 
+/* The speed probe's best against this machine's earlier runs (speed_history.h): a run slow from its start to
+   its end has no faster sample of its own to say so. */
+static void say_history(const struct run_job *j, const struct speed_probe_figures *f)
+{
+	const struct speed_history *h = &j->speed_history;
+
+	if (h->why[0]) {
+		fprintf(stderr,
+			"pmucheck run: no speed history kept (%s): the points are judged against this run's "
+			"speed probe alone\n",
+			h->why);
+		return;
+	}
+	if (h->unsaved[0])
+		fprintf(stderr, "pmucheck run: this run's speed is not added to the history (%s)\n",
+			h->unsaved);
+	if (!h->n)
+		return;
+	printf("machine speed over runs: the same read at %.1f GB/s at best in this machine's %d earlier "
+	       "run%s "
+	       "of the last day%s (%s); this run's best is %.0f %% of it",
+	       h->machine_best, h->n, h->n == 1 ? "" : "s",
+	       h->n < SPEED_HISTORY_PASSED_OVER ? "" : ", the fastest of each eight passed over", h->path,
+	       100 * f->best / h->machine_best);
+	if (speed_history_slow_run(h, f->best))
+		printf(": the machine ran slow for the whole run, and each point before which the read was "
+		       "below "
+		       "%.0f %% of %.1f GB/s is marked noisy (slow-machine)",
+		       100 * NOISY_SLOW_SHARE, h->machine_best);
+	printf("\n");
+}
+
 /* The speed probes' figures below the summaries: what they mean for comparing this run with another. */
 void run_job_say_speed(const struct run_job *j)
 {
@@ -290,6 +322,7 @@ void run_job_say_speed(const struct run_job *j)
 			       j->speed.waited, 100 * SPEED_PROBE_SLOW, j->speed.waited_s,
 			       j->speed.recovered);
 		printf("\n");
+		say_history(j, &f);
 	}
 	if (s.n) {
 		printf("machine speed, %d threads: the same read by each of them at once before each "

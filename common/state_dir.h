@@ -1,5 +1,5 @@
 /* state_dir.h — where pmucheck keeps what outlives one run on a node: the prefetcher state files and their
-   lock (pf_state.h), and the level probe's recent answers (levels_history.h). */
+   lock (pf_state.h), and the level and speed probes' recent answers (history_file.h). */
 #ifndef PMUCHECK_STATE_DIR_H
 #define PMUCHECK_STATE_DIR_H
 

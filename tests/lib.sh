@@ -10,7 +10,7 @@ PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
 export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-# The level probe's history (levels_history.h) of this file's runs alone: no test's levels come from the
+# The level and speed probes' histories (levels_history.h, speed_history.h) of this file's runs alone: no test's levels come from the
 # probes of the machine's own runs or of another test, and none is left in the machine's state directory.
 # That directory itself stays the machine's: its lock keeps a second session off the real MSRs, test files
 # run at once among them (run.sh: JOBS).

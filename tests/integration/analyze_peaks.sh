@@ -100,24 +100,34 @@ check "one repetition's seconds over 10^6 changes no peak figure" cmp "$TMP/tick
 # reading was below 0.8 of the run's best is noisy (slow-machine), as the run judges it once it ended; the
 # run itself judged the first points against few samples, the first against none (a 4x L1 latency "ok").
 # Every point read slow: every row is a noisy point's; every point at the best: the tables as they were.
-for v in slow:30 fast:60; do
-	mkdir -p "$TMP/speed-${v%%:*}" && cp "$D/raw.csv" "$TMP/speed-${v%%:*}/"
-	python3 - "$D/machine.json" "$TMP/speed-${v%%:*}/machine.json" "${v#*:}" <<'PY'
+# The points are judged against judged_against_gbps, the machine's best over its recent runs where that is
+# higher (harness speed_history.h): every point at the run's best but below 0.8 of the machine's is slow;
+# one below the run's best (an edited file) judges against the best: as if absent.
+for v in slow:30:60 fast:60:60 machine:60:100 below:30:10; do
+	w=${v%%:*}
+	mkdir -p "$TMP/speed-$w" && cp "$D/raw.csv" "$TMP/speed-$w/"
+	python3 - "$D/machine.json" "$TMP/speed-$w/machine.json" "${v#*:}" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 n = 1 + max(int(l.split(",", 1)[0]) for l in open(sys.argv[1].replace("machine.json", "raw.csv")).readlines()[1:])
+read, judged = (float(x) for x in sys.argv[3].split(":"))
 m.setdefault("disturbance", {})["speed_probe"] = {"kernel": "load.gpr", "bytes": 16384, "threads": 1,
-    "points": n, "gbps_best": 60.0, "gbps_median": 60.0, "gbps_p10": 60.0, "point_gbps": [float(sys.argv[3])] * n}
+    "points": n, "gbps_best": 60.0, "gbps_median": 60.0, "gbps_p10": 60.0, "point_gbps": [read] * n,
+    "judged_against_gbps": judged}
 json.dump(m, open(sys.argv[2], "w"))
 PY
-	"$PMUCHECK" analyze -q "$TMP/speed-${v%%:*}"
+	"$PMUCHECK" analyze -q "$TMP/speed-$w"
 done
-check "points whose speed probe read slow against the run's best are noisy, every row a noisy point's" python3 -c '
+for w in slow machine; do
+	check "points whose speed probe read slow against what they are judged against are noisy, every row ($w)" python3 -c '
 import csv, sys
 q = [r["quality"] for r in csv.DictReader(open(sys.argv[1])) if r["access"] != "latency" and r["gbps_1_core"]]
-assert q and all(x.startswith("noisy") for x in q), q' "$TMP/speed-slow/peaks.csv"
+assert q and all(x.startswith("noisy") for x in q), q' "$TMP/speed-$w/peaks.csv"
+done
 check "points whose speed probe read at the run's best keep the tables as they were" \
 	cmp "$D/peaks.csv" "$TMP/speed-fast/peaks.csv"
+check "a judged_against_gbps below the run's best judges against the best" \
+	cmp "$TMP/speed-slow/peaks.csv" "$TMP/speed-below/peaks.csv"
 
 # Real runs' files have each repetition's R and 2R calls (tsc_lo, tsc_hi; rawgen's have not). A noisy point
 # with them counts at the bound of its shortest call, min(R, 2R/2), which no disturbance makes faster (a

@@ -224,9 +224,12 @@ if 'speed_probe_threads' in dist:
     for k in ('gbps_best', 'gbps_median', 'gbps_p10'):
         t[k] = t['threads'] * dist['speed_probe']['gbps_best']
 dist['speed_probe'].update(points_waited=0, points_recovered=0, waited_seconds=0.0)
-# a steady speed before every point too: at the best, which no point reads slow against
+# a steady speed before every point too: at the best, which no point reads slow against, and no earlier
+# run of this file's faster (speed_history.h)
 sp = dist['speed_probe']
 sp['point_gbps'] = [v and sp['gbps_best'] for v in sp.get('point_gbps', [])]
+sp['judged_against_gbps'] = sp['gbps_best']
+dist.pop('speed_history', None)
 if 'level_check' in dist:
     dist['level_check'].update(points_past=0, points_burst=0)
 for r in rows:
@@ -268,6 +271,17 @@ check "a speed probe without figures is left out of report.md" \
 	bash -c '! grep -q -e "Machine speed\*\*: a" -e "-nan" -e "nan %" "$1"' _ "$TMP/nofigures/report.md"
 check "a memory 50 % slower a tenth of the time makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/quality0.5/report.md"
+# A run whose speed probe's best is below 0.8 of this machine's earlier runs' ran slow throughout: disturbed.
+rewritten "$M" "$TMP/slowrun" "$quiet
+b = 2 * sp['gbps_best']
+dist['speed_history'] = {'file': 'speed.json', 'machine': 'm', 'runs': [{'time': 1, 'gbps': b}],
+                         'machine_best_gbps': b}
+sp['judged_against_gbps'] = b"
+check "a run slower throughout than this machine's earlier runs is disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/slowrun/report.md"
+check "... and report.md says it ran slow for the whole run, at 50 % of the machine's best" grep -q \
+	"^- \*\*Machine speed over runs\*\*: .* this run's best is 50 % of it: the machine ran slow for the whole" \
+	"$TMP/slowrun/report.md"
 # A last cache level that did not hold one of its points makes a quiet run disturbed.
 rewritten "$M" "$TMP/past" "$quiet
 dist['level_check'] = {'kernel': 'chase.plain', 'level': 'L3', 'points': 4, 'points_past': 1, 'points_burst': 2, 'past_ns': 48.5,
@@ -362,8 +376,16 @@ check "points without a clock take the run's: every point counted, the slowest a
 	test "$nclock" = "$npoints" -a "$p10" = 0.50
 check "... as report.md states it" grep -qF \
 	"**Core clock**: the points' repetitions ran at $median GHz (median of $nclock points), $p10-$p90 GHz" "$C/report.md"
-noisy=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len({x["point"] for x in r if x["flag"] == "noisy"}), len({x["point"] for x in r}))' "$D/raw.csv")
-check "... and how many points stayed noisy, as raw.csv flags them" \
+# raw.csv's flags, and the points the run judged slow once it ended (machine.json speed_probe)
+noisy=$(python3 -c '
+import csv, json, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))["disturbance"].get("speed_probe", {})
+g = s.get("point_gbps", [])
+slow = {str(i) for i, x in enumerate(g) if x is not None and x < 0.8 * s["judged_against_gbps"]}
+print(len({x["point"] for x in r if x["flag"] == "noisy" or x["point"] in slow}), len({x["point"] for x in r}))' \
+	"$D/raw.csv" "$D/machine.json")
+check "... and how many points stayed noisy, as raw.csv flags them and the run judged them once it ended" \
 	grep -qF "**Disturbed points**: ${noisy% *} of ${noisy#* }" "$D/report.md"
 check "raw.csv: a point is flagged noisy exactly when its noisy_why names a reason" python3 - "$D/raw.csv" <<'PY'
 import csv, sys

@@ -237,12 +237,18 @@ fi
 # The analysis takes a point's time as the run does: min(tsc_hi) - min(tsc_lo) over its repetitions
 # (common/stats.h), a noisy point's the bound min(min(tsc_lo), min(tsc_hi) / 2), so peaks.csv's best
 # one-thread L1 read is recomputed here from raw.csv (at least 3 repetitions per point, where a median of
-# the differences would give another figure).
+# the differences would give another figure). A point is noisy where raw.csv flags it, or where the speed
+# probe read below 0.8 of what the run judged against once it ended (machine.json speed_probe: point_gbps,
+# judged_against_gbps), as the analysis judges it.
 if "$PMUCHECK" run --kernels load.sse --sizes 16k --threads 1 --reported-levels --no-progress \
 	--out "$TMP/est" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze --quiet "$TMP/est" >>"$TMP/out" 2>&1; then
 	check "peaks.csv L1 read (1 core) is min(2R) - min(R) of raw.csv's calls, a noisy point's bound" \
-		python3 - "$TMP/est/raw.csv" "$TMP/est/peaks.csv" <<'PY'
-import csv, sys, collections
+		python3 - "$TMP/est/raw.csv" "$TMP/est/peaks.csv" "$TMP/est/machine.json" <<'PY'
+import csv, json, sys, collections
+speed = json.load(open(sys.argv[3]))["disturbance"]["speed_probe"]
+def slow(point):
+    g = speed["point_gbps"][int(point)]
+    return g is not None and g < 0.8 * speed["judged_against_gbps"]
 pts = collections.defaultdict(lambda: {"lo": [], "hi": []})
 for r in csv.DictReader(open(sys.argv[1])):
     if r["group"] != "0" or r["threads"] != "1" or r["level"] != "L1":
@@ -251,7 +257,7 @@ for r in csv.DictReader(open(sys.argv[1])):
     p["lo"].append(int(r["tsc_lo"])); p["hi"].append(int(r["tsc_hi"]))
     p["sec_per_tick"] = float(r["seconds"]) / int(r["tsc"])
     p["bytes"] = int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])
-    p["noisy"] = r["flag"] == "noisy"
+    p["noisy"] = r["flag"] == "noisy" or slow(r["point"])
 def gbps(p):
     ticks = min(min(p["lo"]), min(p["hi"]) / 2) if p["noisy"] else min(p["hi"]) - min(p["lo"])
     return p["bytes"] / (ticks * p["sec_per_tick"]) / 1e9
