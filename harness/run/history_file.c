@@ -65,6 +65,25 @@ json_t *history_read(const char *path, char *why, size_t len)
 	return root;
 }
 
+int history_ours(json_t *o, int64_t time, int64_t now, int64_t window, const char *machine, json_t *keep)
+{
+	if (time <= now - window || time > now)
+		return 0;
+	if (strcmp(json_string_value(json_object_get(o, "machine")), machine)) {
+		json_array_append(keep, o);
+		return 0;
+	}
+	return 1;
+}
+
+void history_make_room(void *seen, size_t size, int *n, int cap)
+{
+	if (*n < cap - 1)
+		return;
+	memmove(seen, (char *)seen + size, size * (size_t)(*n - 1));
+	(*n)--;
+}
+
 /* Writes root to a new file beside path, of a name mkstemp makes: not path.<pid>, where anyone who may write
    the state directory could have placed a link beforehand for root to write through (to /etc/passwd). Sets
    tmp to its name; returns 0, else -1 with errno, nothing left behind. */

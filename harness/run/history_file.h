@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "topo.h"
 
@@ -36,6 +37,16 @@ int history_lock(char *why, size_t len);
    met, into machine.json and report.md), and a FIFO would hold the run for ever. NULL with why set, or
    with why "" where there is no file. */
 json_t *history_read(const char *path, char *why, size_t len);
+
+/* Whether entry o of a history file, of `time`, counts as this machine's (1), or not (0): one older than
+   `window` seconds before now, or later than now (a clock since set back), is dropped; another machine's
+   in the window is appended to keep as it was, for the file to hold it again. */
+int history_ours(json_t *o, int64_t time, int64_t now, int64_t window, const char *machine, json_t *keep);
+
+/* Makes room for one more of this machine's entries in seen, an array of *n of `size` bytes each that holds
+   `cap`: where it holds cap - 1 (the new one's place kept free), the oldest, seen[0], goes (a file lists a
+   machine's entries oldest first). */
+void history_make_room(void *seen, size_t size, int *n, int cap);
 
 /* Writes root over path through a file beside it renamed over it, so that a reader never sees half a
    history: 0, else -1 with why ("cannot write <path>: ..."), nothing left behind. */

@@ -74,18 +74,9 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 			json_decref(root);
 			return -1;
 		}
-		/* older than the window, or from a clock since set back */
-		if (time <= now - LEVELS_HISTORY_SECONDS || time > now)
+		if (!history_ours(o, time, now, LEVELS_HISTORY_SECONDS, h->machine, keep))
 			continue;
-		if (strcmp(json_string_value(json_object_get(o, "machine")), h->machine)) {
-			json_array_append(keep, o);
-			continue;
-		}
-		/* the file lists a machine's probes oldest first (save): past the last place, the oldest goes */
-		if (h->n == LEVELS_HISTORY_KEEP - 1) {
-			memmove(&h->seen[0], &h->seen[1], sizeof h->seen[0] * (size_t)(h->n - 1));
-			h->n--;
-		}
+		history_make_room(h->seen, sizeof h->seen[0], &h->n, LEVELS_HISTORY_KEEP);
 		h->seen[h->n].time = time;
 		memcpy(h->seen[h->n].size, sizes, sizeof sizes);
 		h->n++;

@@ -52,17 +52,9 @@ static int load(struct speed_history *h, int64_t now, json_t *keep)
 			json_decref(root);
 			return -1;
 		}
-		/* older than the window, or from a clock since set back */
-		if (time <= now - SPEED_HISTORY_SECONDS || time > now)
+		if (!history_ours(o, time, now, SPEED_HISTORY_SECONDS, h->machine, keep))
 			continue;
-		if (strcmp(json_string_value(json_object_get(o, "machine")), h->machine)) {
-			json_array_append(keep, o);
-			continue;
-		}
-		if (h->n == SPEED_HISTORY_KEEP - 1) {
-			memmove(&h->seen[0], &h->seen[1], sizeof h->seen[0] * (size_t)(h->n - 1));
-			h->n--;
-		}
+		history_make_room(h->seen, sizeof h->seen[0], &h->n, SPEED_HISTORY_KEEP);
 		h->seen[h->n].time = time;
 		h->seen[h->n].gbps = gbps;
 		h->n++;
