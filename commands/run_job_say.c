@@ -283,17 +283,16 @@ static void say_history(const struct run_job *j, const struct speed_probe_figure
 			h->unsaved);
 	if (!h->n)
 		return;
-	printf("machine speed over runs: the same read at %.1f GB/s at best in this machine's %d earlier "
-	       "run%s "
-	       "of the last day%s (%s); this run's best is %.0f %% of it",
-	       h->machine_best, h->n, h->n == 1 ? "" : "s",
-	       h->n < SPEED_HISTORY_PASSED_OVER ? "" : ", the fastest of each eight passed over", h->path,
+	printf("machine speed over runs: the same read at %.1f GB/s at best in this machine's %d earlier",
+	       h->machine_best, h->n);
+	printf(" run%s of the last day%s (%s); this run's best is %.0f %% of it", h->n == 1 ? "" : "s",
+	       h->n < SPEED_HISTORY_PASSED_OVER ? "" : ", one run in eight passed over", h->path,
 	       100 * f->best / h->machine_best);
-	if (speed_history_slow_run(h, f->best))
-		printf(": the machine ran slow for the whole run, and each point before which the read was "
-		       "below "
-		       "%.0f %% of %.1f GB/s is marked noisy (slow-machine)",
+	if (speed_history_slow_run(h, f->best)) {
+		printf(": the machine ran slow for the whole run, and each point before which the read");
+		printf(" was below %.0f %% of %.1f GB/s is marked noisy (slow-machine)",
 		       100 * NOISY_SLOW_SHARE, h->machine_best);
+	}
 	printf("\n");
 }
 
