@@ -167,10 +167,9 @@ static void speed_over_runs(FILE *f, const struct machine *m)
 		100 * m->speed.best / h->machine_best);
 	if (noisy_why_slow(m->speed.best, h->machine_best))
 		fprintf(f,
-			": the machine ran slow for the whole run, so its figures may all be slower than "
-			"this "
-			"machine's, and each point before which the read was below %.0f %% of %.1f GB/s is "
-			"marked noisy (slow-machine)",
+			": the machine ran slow for the whole run, so its figures may all be slower "
+			"than this machine's, and each point before which the read was below %.0f %% "
+			"of %.1f GB/s is marked noisy (slow-machine)",
 			100 * NOISY_SLOW_SHARE, h->machine_best);
 	fprintf(f, ".\n");
 }
