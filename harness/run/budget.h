@@ -18,7 +18,8 @@
 
 #define BUDGET_MIN_REPS 3 /* before an estimate may be called confirmed */
 /* Confirmed: the two shortest R calls agree, and the two shortest 2R calls agree, within this part of
-   the estimate (stats_mindiff_spread): half of what two runs' peaks may differ by (3 % in the caches, 5 %
+   the estimate, and the shortest 2R call is no more than that past twice the shortest R call
+   (stats_mindiff_spread says why): half of what two runs' peaks may differ by (3 % in the caches, 5 %
    in DRAM, issue 14), so that two runs each confirmed that far agree. The rule before (the estimate
    changed less than 1 % over the last two repetitions) held for a minimum that no later repetition
    undercut because every one was stretched: on the development VM one L1 point's repetitions read 361,
