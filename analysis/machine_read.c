@@ -283,6 +283,7 @@ static void read_speed_history(json_t *o, struct machine_speed_history *h)
 	h->machine_best = number(o, "machine_best_gbps", 0);
 	h->runs = (int)json_array_size(at(o, "runs"));
 	text(o, "file", h->file, sizeof h->file);
+	text(o, "not_kept", h->not_kept, sizeof h->not_kept);
 	if (!(h->machine_best > 0) || !isfinite(h->machine_best))
 		h->runs = 0;
 	if (!h->runs)

@@ -75,6 +75,7 @@ struct machine_speed_history {
 	int runs;            /* of them; 0: none, or not recorded */
 	double machine_best; /* GB/s; 0: none */
 	char file[512];
+	char not_kept[512]; /* why the run could not read it; "" */
 };
 
 /* The run's check that the last cache level held each of its points (harness level_check.h). */

@@ -158,6 +158,12 @@ static void speed_over_runs(FILE *f, const struct machine *m)
 {
 	const struct machine_speed_history *h = &m->speed_history;
 
+	if (h->not_kept[0])
+		fprintf(f,
+			"- **Machine speed over runs**: no history of this machine's runs was read (%s), so "
+			"whether the machine ran slow for the whole run is not known: its points are judged "
+			"against its own best alone.\n",
+			h->not_kept);
 	if (!h->runs)
 		return;
 	fprintf(f,

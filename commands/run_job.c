@@ -2,6 +2,7 @@
  * (the command line's, or a preset's steps), the prefetcher session, the level probe, machine.json,
  * raw.csv and the measurement of every experiment. `pmucheck run` and the default command call it. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -523,7 +524,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	j->speed.watched = 1; /* the run waits on it (run.c: probe_machine) */
 	speed_history_read(&j->speed_history, t, rc->cfg.plan.cpus[0], j->speed.v ? j->speed.v->name : NULL,
-			   SPEED_PROBE_BYTES, (int64_t)time(NULL));
+			   SPEED_PROBE_BYTES, fmax(j->clock.max_ghz, j->mf.core_ghz), (int64_t)time(NULL));
 	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,

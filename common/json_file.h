@@ -1,6 +1,6 @@
 /* json_file.h — opening a JSON file pmucheck reads: the one loader behind every reader of one (machine.json
  * through machine_json.c, events.json for report, export and merge, candidates.json for analyze, a vendor's
- * event list for discover --vendor, the level probe's history levels.json), so that a missing, empty or
+ * event list for discover --vendor, the level and speed probes' histories levels.json and speed.json), so that a missing, empty or
  * damaged file, or a directory in its place, is named the same way by every command. */
 #ifndef PMUCHECK_JSON_FILE_H
 #define PMUCHECK_JSON_FILE_H
@@ -12,7 +12,7 @@
 /* No file at the path is no fault: 0 with *root NULL, for a reader to whom it means "absent". */
 #define JSON_FILE_OPTIONAL 1
 /* A plain file only, never read through a link or from a FIFO: for a file in a directory others may write
-   (levels_history.c). */
+   (the histories: harness history_file.c). */
 #define JSON_FILE_PLAIN 2
 /* A plain file only, read through a link if it is one: a results directory's files (machine.json,
    events.json, candidates.json), which a FIFO in their place would hold the reader on. */

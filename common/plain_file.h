@@ -10,7 +10,7 @@
 
 /* No file at the path is no fault: 0 with *fd -1. */
 #define FILE_READ_OPTIONAL 1
-/* A link is refused, not followed (a file in a directory others may write: levels_history.c). */
+/* A link is refused, not followed (a file in a directory others may write: harness history_file.c). */
 #define FILE_READ_NOFOLLOW 2
 /* Anything but a plain file is refused (a results directory's files; a vendor's event list may be a pipe). */
 #define FILE_READ_PLAIN 4

@@ -15,6 +15,10 @@ const char *history_dir(void)
 {
 	const char *dir = getenv("PMUCHECK_HISTORY_DIR");
 
+	/* its name until 2026-11-29, when it held levels.json alone: a script that still sets it keeps its
+	   histories where it put them, not in the node's state directory */
+	if (!dir || !*dir)
+		dir = getenv("PMUCHECK_LEVELS_HISTORY_DIR");
 	return dir && *dir ? dir : state_dir();
 }
 
@@ -74,14 +78,6 @@ int history_ours(json_t *o, int64_t time, int64_t now, int64_t window, const cha
 		return 0;
 	}
 	return 1;
-}
-
-void history_make_room(void *seen, size_t size, int *n, int cap)
-{
-	if (*n < cap - 1)
-		return;
-	memmove(seen, (char *)seen + size, size * (size_t)(*n - 1));
-	(*n)--;
 }
 
 /* Writes root to a new file beside path, of a name mkstemp makes: not path.<pid>, where anyone who may write

@@ -17,7 +17,8 @@
 #define HISTORY_LOCK_MS 2000
 #define HISTORY_BOOT_ID "/proc/sys/kernel/random/boot_id"
 
-/* $PMUCHECK_HISTORY_DIR, else the state directory (state_dir.h): tests keep their histories apart without
+/* $PMUCHECK_HISTORY_DIR (or its former name, $PMUCHECK_LEVELS_HISTORY_DIR), else the state directory
+   (state_dir.h): tests keep their histories apart without
    moving the prefetcher's lock and state files, which every session of the node must share. */
 const char *history_dir(void);
 
@@ -42,11 +43,6 @@ json_t *history_read(const char *path, char *why, size_t len);
    `window` seconds before now, or later than now (a clock since set back), is dropped; another machine's
    in the window is appended to keep as it was, for the file to hold it again. */
 int history_ours(json_t *o, int64_t time, int64_t now, int64_t window, const char *machine, json_t *keep);
-
-/* Makes room for one more of this machine's entries in seen, an array of *n of `size` bytes each that holds
-   `cap`: where it holds cap - 1 (the new one's place kept free), the oldest, seen[0], goes (a file lists a
-   machine's entries oldest first). */
-void history_make_room(void *seen, size_t size, int *n, int cap);
 
 /* Writes root over path through a file beside it renamed over it, so that a reader never sees half a
    history: 0, else -1 with why ("cannot write <path>: ..."), nothing left behind. */

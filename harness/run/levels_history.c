@@ -76,7 +76,11 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 		}
 		if (!history_ours(o, time, now, LEVELS_HISTORY_SECONDS, h->machine, keep))
 			continue;
-		history_make_room(h->seen, sizeof h->seen[0], &h->n, LEVELS_HISTORY_KEEP);
+		/* the file lists a machine's probes oldest first (save): past the last place, the oldest goes */
+		if (h->n == LEVELS_HISTORY_KEEP - 1) {
+			memmove(&h->seen[0], &h->seen[1], sizeof h->seen[0] * (size_t)(h->n - 1));
+			h->n--;
+		}
 		h->seen[h->n].time = time;
 		memcpy(h->seen[h->n].size, sizes, sizeof sizes);
 		h->n++;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "history_file.h"
+#include "kern.h"
 #include "noisy_why.h"
 #include "speed_history.h"
 
@@ -25,9 +26,43 @@ static int read_run(const json_t *o, int64_t *time, double *gbps, char *why, siz
 	return 0;
 }
 
+static int older(const void *a, const void *b)
+{
+	int64_t x = ((const struct speed_run *)a)->time, y = ((const struct speed_run *)b)->time;
+
+	return (x > y) - (x < y);
+}
+
+/* Keeps a run of this machine in h->seen: while it holds fewer than SPEED_HISTORY_KEEP, beside the others,
+   else in place of the slowest where it is faster (of equal ones, the newer stays). */
+static void keep_fastest(struct speed_history *h, int64_t time, double gbps)
+{
+	int slowest = 0;
+
+	if (h->n < SPEED_HISTORY_KEEP) {
+		h->seen[h->n].time = time;
+		h->seen[h->n++].gbps = gbps;
+		return;
+	}
+	for (int k = 1; k < h->n; k++)
+		if (h->seen[k].gbps < h->seen[slowest].gbps)
+			slowest = k;
+	if (gbps >= h->seen[slowest].gbps) {
+		h->seen[slowest].time = time;
+		h->seen[slowest].gbps = gbps;
+	}
+}
+
+/* Whether gbps is more than one core reads at h->ghz (kern_impossibly_fast): no speed of this machine. */
+static int impossible(const struct speed_history *h, double gbps)
+{
+	return kern_impossibly_fast(gbps * 1e9, 1, h->ghz, 1);
+}
+
 /* Reads the file into `keep` (other machines' runs in the window, as they were) and h->seen (this machine's
-   newest SPEED_HISTORY_KEEP - 1 in the window, oldest first, so that this run fits). A missing file is an
-   empty history; -1 with h->why set. */
+   fastest SPEED_HISTORY_KEEP in the window). A missing file is an empty history; -1 with h->why set, also
+   for a run of this machine faster than a core can read (an edited file: one such run would mark every
+   point of the day's runs slow). */
 static int load(struct speed_history *h, int64_t now, json_t *keep)
 {
 	json_t *root = history_read(h->path, h->why, sizeof h->why), *runs, *o;
@@ -54,10 +89,14 @@ static int load(struct speed_history *h, int64_t now, json_t *keep)
 		}
 		if (!history_ours(o, time, now, SPEED_HISTORY_SECONDS, h->machine, keep))
 			continue;
-		history_make_room(h->seen, sizeof h->seen[0], &h->n, SPEED_HISTORY_KEEP);
-		h->seen[h->n].time = time;
-		h->seen[h->n].gbps = gbps;
-		h->n++;
+		if (impossible(h, gbps)) {
+			snprintf(h->why, sizeof h->why,
+				 "%s: run %zu: %.3g GB/s, more than one core reads at %.2f GHz", h->path,
+				 i + 1, gbps, h->ghz);
+			json_decref(root);
+			return -1;
+		}
+		keep_fastest(h, time, gbps);
 	}
 	json_decref(root);
 	return 0;
@@ -82,12 +121,13 @@ static double machine_best(const struct speed_history *h)
 }
 
 void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, const char *probe,
-			uint64_t bytes, int64_t now)
+			uint64_t bytes, double ghz, int64_t now)
 {
 	json_t *keep = json_array();
 	size_t used;
 
 	memset(h, 0, sizeof *h);
+	h->ghz = ghz;
 	snprintf(h->path, sizeof h->path, "%s/%s", history_dir(), SPEED_HISTORY_FILE);
 	if (!probe) {
 		snprintf(h->why, sizeof h->why, "the run has no speed probe");
@@ -100,6 +140,7 @@ void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, 
 		 (unsigned long long)bytes);
 	if (load(h, now, keep))
 		h->n = 0;
+	qsort(h->seen, (size_t)h->n, sizeof h->seen[0], older);
 	h->machine_best = machine_best(h);
 	json_decref(keep);
 }
@@ -114,12 +155,13 @@ int speed_history_slow_run(const struct speed_history *h, double run_best)
 	return noisy_why_slow(run_best, h->machine_best);
 }
 
-/* Writes the kept runs and this machine's back (history_write). */
+/* Writes the kept runs and this machine's back (history_write), this machine's oldest first. */
 static int save(struct speed_history *h, json_t *keep, int n)
 {
 	json_t *runs = json_copy(keep), *root;
 	int r;
 
+	qsort(h->seen, (size_t)n, sizeof h->seen[0], older);
 	for (int k = 0; k < n; k++)
 		json_array_append_new(runs,
 				      json_pack("{s:s, s:I, s:f}", "machine", h->machine, "time",
@@ -140,12 +182,16 @@ void speed_history_add(struct speed_history *h, double run_best, int64_t now)
 	/* a history not read is left as it was: what it holds is not this run's to overwrite */
 	if (h->why[0] || !(run_best > 0))
 		return;
+	if (impossible(h, run_best)) {
+		snprintf(h->unsaved, sizeof h->unsaved,
+			 "its best, %.3g GB/s, is more than one core reads at %.2f GHz", run_best, h->ghz);
+		return;
+	}
 	keep = json_array();
 	lock = history_lock(now_h.why, sizeof now_h.why);
 	if (!now_h.why[0] && load(&now_h, now, keep) == 0) {
-		now_h.seen[now_h.n].time = now;
-		now_h.seen[now_h.n].gbps = run_best;
-		save(&now_h, keep, now_h.n + 1);
+		keep_fastest(&now_h, now, run_best);
+		save(&now_h, keep, now_h.n);
 		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.unsaved);
 	} else
 		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.why);

@@ -1,7 +1,8 @@
 /* test_speed_history.c — the speed probe's history: a run judges its points against the higher of its own
  * best and the (1 + n/8)-th fastest of this machine's runs in the window, adds its best after its points
- * (the newest SPEED_HISTORY_KEEP of this machine kept, other machines' left as they were), says where it ran
- * slow throughout, and leaves a file it cannot read, or one damaged meanwhile, as it was. */
+ * (the fastest SPEED_HISTORY_KEEP of this machine kept, other machines' left as they were, a run added
+ * meanwhile kept too), says where it ran slow throughout, refuses a speed no core reaches, and leaves a
+ * file it cannot read, or one damaged meanwhile, as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "speed_history.h"
 
 #define NOW 1800000000
+#define GHZ 3.0 /* no core of the test's machine runs faster: 768 GB/s at 256 bytes per cycle */
 
 static char dir[64], path[128];
 
@@ -54,7 +56,7 @@ static void read_at(struct speed_history *h, const char *probe, int64_t now)
 	struct topo t;
 
 	machine(&t);
-	speed_history_read(h, &t, 0, probe, 16384, now);
+	speed_history_read(h, &t, 0, probe, 16384, GHZ, now);
 }
 
 /* This machine's key, as a run with the load.gpr probe makes it. */
@@ -191,8 +193,9 @@ static void test_window_and_other_machines(void **state)
 	assert_int_equal(runs_of(o.machine, &all), 1);
 }
 
-/* The newest SPEED_HISTORY_KEEP of this machine stay, this run's among them. */
-static void test_keeps_the_newest(void **state)
+/* The fastest SPEED_HISTORY_KEEP of this machine in the window stay: a series of runs slow throughout does
+   not push the day's faster ones out, and a faster run takes the slowest one's place. */
+static void test_keeps_the_fastest(void **state)
 {
 	int ages[20];
 	double gbps[20];
@@ -201,15 +204,70 @@ static void test_keeps_the_newest(void **state)
 
 	(void)state;
 	for (int i = 0; i < 20; i++) {
-		ages[i] = 2000 - 10 * i;
-		gbps[i] = i < 5 ? 500.0 : 60.0; /* the oldest five fastest: gone */
+		ages[i] = 20000 - 10 * i;
+		gbps[i] = 100 - i; /* the oldest fastest */
 	}
 	write_runs(key(), ages, gbps, 20, NULL);
 	read_at(&h, "load.gpr", NOW);
-	assert_int_equal(h.n, SPEED_HISTORY_KEEP - 1);
-	assert_true(h.machine_best == 60.0);
-	speed_history_add(&h, 61.0, NOW);
+	assert_int_equal(h.n, SPEED_HISTORY_KEEP); /* 100 down to 85 */
+	assert_true(h.machine_best == 98);         /* the third fastest of 16 */
+	for (int i = 0; i < 20; i++) {
+		read_at(&h, "load.gpr", NOW + i);
+		speed_history_add(&h, 50.0, NOW + i); /* twenty runs slow throughout */
+	}
+	assert_true(h.machine_best == 98);
 	assert_int_equal(runs_of(h.machine, &all), SPEED_HISTORY_KEEP);
+	assert_null(strstr(slurp(path), "\"gbps\": 50"));
+	read_at(&h, "load.gpr", NOW + 30);
+	speed_history_add(&h, 101.0, NOW + 30);
+	read_at(&h, "load.gpr", NOW + 31);
+	assert_true(h.machine_best == 99); /* 101, 100, 99 */
+	assert_true(h.seen[0].time < h.seen[h.n - 1].time);
+	assert_null(strstr(slurp(path), "\"gbps\": 85")); /* the slowest gave its place */
+}
+
+/* A run added by another between this run's read and its add is kept beside this one. */
+static void test_a_run_added_meanwhile_is_kept(void **state)
+{
+	const int ages[] = {100};
+	const double gbps[] = {60.0};
+	struct speed_history h;
+	int all;
+
+	(void)state;
+	read_at(&h, "load.gpr", NOW);
+	write_runs(key(), ages, gbps, 1, NULL);
+	speed_history_add(&h, 55.0, NOW);
+	assert_int_equal(runs_of(h.machine, &all), 2);
+	assert_true(strstr(slurp(path), "\"gbps\": 60") != NULL);
+}
+
+/* A run of this machine faster than one core reads at its clock is refused, named, the file left as it
+   was; a run's own best as fast is not added. Another machine's is not this machine's to judge. */
+static void test_a_speed_no_core_reaches_is_refused(void **state)
+{
+	const int ages[] = {100};
+	const double gbps[] = {1e308};
+	char other[256];
+	struct speed_history h;
+	char *before;
+
+	(void)state;
+	write_runs(key(), ages, gbps, 1, NULL);
+	before = strdup(slurp(path));
+	read_at(&h, "load.gpr", NOW);
+	assert_true(strstr(h.why, "run 1: 1e+308 GB/s, more than one core reads at 3.00 GHz") != NULL);
+	assert_true(h.machine_best == 0);
+	speed_history_add(&h, 50.0, NOW);
+	assert_string_equal(slurp(path), before);
+	free(before);
+	snprintf(other, sizeof other, "{\"machine\": \"another\", \"time\": %d, \"gbps\": 1e308}", NOW - 5);
+	write_runs(key(), ages, (const double[]){60.0}, 1, other);
+	read_at(&h, "load.gpr", NOW);
+	assert_string_equal(h.why, "");
+	speed_history_add(&h, 800.0, NOW); /* 800 GB/s at 3 GHz: 267 bytes per cycle */
+	assert_true(strstr(h.unsaved, "more than one core reads") != NULL);
+	assert_null(strstr(slurp(path), "\"gbps\": 800"));
 }
 
 /* A file of another form is not read, named with the run in it, and left as it was. */
@@ -287,6 +345,23 @@ static void test_a_file_damaged_meanwhile_is_not_overwritten(void **state)
 	json_decref(j);
 }
 
+/* The history directory's former name is read where the new one is not set. */
+static void test_the_former_name_of_the_directory_is_read(void **state)
+{
+	char own[160], file[192];
+	struct speed_history h;
+
+	(void)state;
+	snprintf(own, sizeof own, "%s/own", dir);
+	assert_int_equal(mkdir(own, 0755), 0);
+	unsetenv("PMUCHECK_HISTORY_DIR");
+	setenv("PMUCHECK_LEVELS_HISTORY_DIR", own, 1);
+	read_at(&h, "load.gpr", NOW);
+	unsetenv("PMUCHECK_LEVELS_HISTORY_DIR");
+	snprintf(file, sizeof file, "%s/%s", own, SPEED_HISTORY_FILE);
+	assert_string_equal(h.path, file);
+}
+
 /* Without a speed probe there is nothing to read, judge or add. */
 static void test_no_probe_reads_nothing(void **state)
 {
@@ -295,7 +370,7 @@ static void test_no_probe_reads_nothing(void **state)
 	(void)state;
 	read_at(&h, NULL, NOW);
 	assert_true(h.why[0] != 0);
-	speed_history_add(&h, 0, NOW);
+	speed_history_add(&h, 50.0, NOW);
 	assert_int_equal(access(path, F_OK), -1);
 }
 
@@ -307,10 +382,14 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_fast_run_in_eight_is_passed_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_window_and_other_machines, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_keeps_the_newest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keeps_the_fastest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_run_added_meanwhile_is_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_speed_no_core_reaches_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_damaged_file_is_left_as_it_was, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_link_is_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_file_damaged_meanwhile_is_not_overwritten, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_the_former_name_of_the_directory_is_read, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_probe_reads_nothing, setup, teardown),
 	};
