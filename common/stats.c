@@ -161,7 +161,14 @@ double stats_mindiff_spread(const struct stats_mindiff *m)
 
 	if (!(d > 0) || m->lo2 <= 0 || m->hi2 <= 0)
 		return INFINITY;
-	return fmax(fmax(m->lo2 - m->lo, m->hi2 - m->hi), m->hi - 2 * m->lo) / d;
+	return fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d;
+}
+
+double stats_mindiff_stretch(const struct stats_mindiff *m)
+{
+	double d = stats_mindiff(m);
+
+	return d > 0 ? (m->hi - 2 * m->lo) / d : INFINITY;
 }
 
 double stats_mindiff_bound(const struct stats_mindiff *m)

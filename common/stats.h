@@ -52,7 +52,9 @@ double stats_thread_share(double all_median, int threads, double one_median);
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
    length are kept, and the minimum counts as found only when a second call confirms it (stats_mindiff_
    spread): two repetitions stretched by the same amount are unlikely, one undisturbed repetition among
-   disturbed ones is not. On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions
+   disturbed ones is not. (Unlikely, not impossible: a host's time slice of a fixed length can stretch
+   every call of a length alike, which stats_mindiff_stretch sees where it is the 2R calls; R calls
+   stretched alike are seen only where they make the difference too fast for any core.) On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions
    read 361, 168, -694 and -220 GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing
    told whether the shortest R call was an undisturbed one. */
 struct stats_mindiff {
@@ -68,18 +70,26 @@ void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
 double stats_mindiff(const struct stats_mindiff *m);
 
 /* How far each minimum is from being confirmed: the larger of (second shortest - shortest) of the R and
-   of the 2R calls, and of how far the shortest 2R call is past twice the shortest R call, relative to
-   stats_mindiff. INFINITY while a length has fewer than two calls or the difference is not positive.
+   of the 2R calls, relative to stats_mindiff. INFINITY while a length has fewer than two calls or the
+   difference is not positive. */
+double stats_mindiff_spread(const struct stats_mindiff *m);
+
+/* How far the shortest 2R call is past twice the shortest R call, relative to stats_mindiff (negative where
+   it is short of it); INFINITY where the difference is not positive.
 
    Each call is its fixed cost and its work, and an undisturbed 2R call pays the fixed cost once, so it
-   takes at most twice an undisturbed R call, which no R call undercuts: a shortest 2R call longer than
-   twice the shortest R call says that every 2R call was stretched. Two of them stretched alike still
-   agree: a host that takes the vCPU away for a time slice of its own length does so. On the Emerald
-   Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took 4.30-4.46 M ticks and its four 2R
-   calls 34.2, 34.2, 42.3 and 55.6 M (one slice of about 12 ms in each), so the two shortest of each
-   length agreed and the point was confirmed at 13.58 ns, 7x its 1.9 ns; of 2600 points confirmed in
-   that guest's runs, 15 were 50 % or more past twice their R call, 51 10 %, and the median 0.2 %. */
-double stats_mindiff_spread(const struct stats_mindiff *m);
+   takes at most twice an undisturbed R call, which no R call undercuts: a shortest 2R call far past twice
+   the shortest R call says that every 2R call was stretched, and the difference by as much. Two of them
+   stretched alike still agree (stats_mindiff_spread): a host that takes the vCPU away for a time slice of
+   its own length does so. On the Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took
+   4.30-4.46 M ticks and its four 2R calls 34.2, 34.2, 42.3 and 55.6 M (one slice of about 12 ms in each),
+   so the two shortest of each length agreed and the point was confirmed at 13.58 ns, 7x its 1.9 ns. Of
+   2780 points confirmed in that guest's runs, 16 were 50 % or more past, 51 10 %, 620 (22 %) more than
+   1.5 %, the median 0.2 %: a 1 kHz timer tick of 9-20 us stretches every call a little, and a loop on
+   registers alone read 0.2-0.8 % past (review R18). So only a stretch well past that counts
+   (budget.h, BUDGET_STRETCH_CONFIRMED). A kernel that differs by size (touch) is not held to it: twice
+   the fresh memory need not take twice the page faults' time. */
+double stats_mindiff_stretch(const struct stats_mindiff *m);
 
 /* The time of R's work that interference can only have lengthened: min(min(R), min(2R) / 2), 0 when a
    length has no call. Every call is an upper bound of its work (its fixed cost, under a microsecond

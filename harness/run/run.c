@@ -210,11 +210,13 @@ static int goes_on(struct group_ctx *g, int done)
 	struct run_state *s = g->s;
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double now = progress_now(), spent = now - g->point_start;
-	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
+	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER,
+	    by_size = s->plan->points[g->ipt].fam->flags & KF_DIFF_BY_SIZE;
 	struct budget_point b = {done,
 				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
 				 stats_mindiff(&calls),
 				 stats_mindiff_spread(&calls),
+				 by_size ? 0 : stats_mindiff_stretch(&calls),
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,
