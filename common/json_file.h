@@ -1,7 +1,8 @@
 /* json_file.h — opening a JSON file pmucheck reads: the one loader behind every reader of one (machine.json
  * through machine_json.c, events.json for report, export and merge, candidates.json for analyze, a vendor's
  * event list for discover --vendor, the level and speed probes' histories levels.json and speed.json), so
- * that a missing, empty or damaged file, or a directory in its place, is named the same way by every command. */
+ * that a missing, empty or damaged file, or a directory in its place, is named the same way by every
+ * command. */
 #ifndef PMUCHECK_JSON_FILE_H
 #define PMUCHECK_JSON_FILE_H
 

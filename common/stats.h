@@ -54,9 +54,10 @@ double stats_thread_share(double all_median, int threads, double one_median);
    spread): two repetitions stretched by the same amount are unlikely, one undisturbed repetition among
    disturbed ones is not. (Unlikely, not impossible: a host's time slice of a fixed length can stretch
    every call of a length alike, which stats_mindiff_stretch sees where it is the 2R calls; R calls
-   stretched alike are seen only where they make the difference too fast for any core.) On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions
-   read 361, 168, -694 and -220 GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing
-   told whether the shortest R call was an undisturbed one. */
+   stretched alike are seen only where they make the difference too fast for any core.) On the
+   development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions read 361, 168, -694 and -220
+   GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing told whether the shortest R
+   call was an undisturbed one. */
 struct stats_mindiff {
 	double lo, hi;   /* shortest R call and 2R call so far; 0 = none */
 	double lo2, hi2; /* the second shortest of each; 0 = none */

@@ -178,7 +178,6 @@ void speed_history_add(struct speed_history *h, double run_best, int64_t now)
 	json_t *keep;
 	int lock;
 
-	h->run_best = run_best;
 	/* a history not read is left as it was: what it holds is not this run's to overwrite */
 	if (h->why[0] || !(run_best > 0))
 		return;

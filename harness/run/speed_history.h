@@ -44,7 +44,6 @@ struct speed_history {
 		double gbps;
 	} seen[SPEED_HISTORY_KEEP]; /* oldest first */
 	double machine_best;        /* GB/s: the (1 + n / SPEED_HISTORY_PASSED_OVER)-th fastest; 0: none */
-	double run_best;            /* this run's best, once added (speed_history_add); 0: not yet */
 	char why[512];              /* no history read: why; else "" */
 	char unsaved[512];          /* this run's best not added to the file: why; else "" */
 };
