@@ -17,16 +17,15 @@
 #define PMUCHECK_BUDGET_H
 
 #define BUDGET_MIN_REPS 3 /* before an estimate may be called confirmed */
-/* Confirmed: the two shortest R calls agree, and the two shortest 2R calls agree, within this part of
-   the estimate (stats_mindiff_spread), half of what two runs' peaks may differ by (3 % in the caches, 5 %
-   in DRAM, issue 14), so that two runs each confirmed that far agree; and the shortest 2R call is no
-   more than BUDGET_STRETCH_CONFIRMED times that part past twice the shortest R call
-   (stats_mindiff_stretch). The rule before (the estimate
-   changed less than 1 % over the last two repetitions) held for a minimum that no later repetition
-   undercut because every one was stretched: on the development VM one L1 point's repetitions read 361,
-   168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes
-   per cycle). DRAM calls spread more on their own (the two shortest of a
-   quiet --quick run's DRAM points: median 3.5-5 % apart, against 1.6-3 % in the caches). */
+/* Confirmed: the two shortest R calls agree, and the two shortest 2R calls agree, within this part of the
+   estimate (stats_mindiff_spread), half of what two runs' peaks may differ by (3 % in the caches, 5 % in
+   DRAM, issue 14), so that two runs each confirmed that far agree; and the shortest 2R call is no more than
+   BUDGET_STRETCH_CONFIRMED times that part past twice the shortest R call (stats_mindiff_stretch). The rule
+   before (the estimate changed less than 1 % over the last two repetitions) held for a minimum that no later
+   repetition undercut because every one was stretched: on the development VM one L1 point's repetitions read
+   361, 168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes
+   per cycle). DRAM calls spread more on their own (the two shortest of a quiet --quick run's DRAM points:
+   median 3.5-5 % apart, against 1.6-3 % in the caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
 /* How many times that part the shortest 2R call may be past twice the shortest R call (4.5 % in the
