@@ -228,6 +228,14 @@ static int write_machine(struct run_cli *rc, struct run_job *j, struct err *e)
 	return r;
 }
 
+/* What the points are judged against once the run (or a preset's step) ended: the speed probe's best so
+   far, or this machine's over its recent runs where that is higher (speed_history.h); machine.json's
+   speed_probe.judged_against_gbps, by which the analysis judges them too. */
+static double judged_against(const struct run_job *j)
+{
+	return speed_history_against(&j->speed_history, speed_probe_figures(&j->speed).best);
+}
+
 /* Keeps each measured point's speed probe reading at its raw.csv point number (base + its index), for
    machine.json: a point this run did not measure (one of the run a --resume continues) has none, 0.
    -1 when out of memory. */
@@ -294,8 +302,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		/* each point judged against the probe's best so far, the first ones against few samples: again
 		   against every sample and this machine's recent runs (speed_history.h), as the analysis judges
 		   them (machine.json speed_probe.point_gbps, judged_against_gbps) */
-		run_judge_slow(st.results, x->plan.npoints,
-			       speed_history_against(&j->speed_history, speed_probe_figures(&j->speed).best));
+		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -369,15 +376,12 @@ static void record_disturbance(struct run_job *j)
 				per, j->point_gbps[i] > 0 ? json_real(j->point_gbps[i]) : json_null());
 		json_object_set_new(speed, "point_gbps", per);
 	}
-	if (speed)
-		json_object_set_new(speed, "judged_against_gbps",
-				    json_real(speed_history_against(&j->speed_history,
-								    speed_probe_figures(&j->speed).best)));
-	if (speed)
+	if (speed) {
+		json_object_set_new(speed, "judged_against_gbps", json_real(judged_against(j)));
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
-	if (speed)
 		json_object_set_new(j->mf.disturbance, "speed_history",
 				    speed_history_json(&j->speed_history));
+	}
 	if (speed_all)
 		json_object_set_new(j->mf.disturbance, "speed_probe_threads", speed_all);
 	if (memory)

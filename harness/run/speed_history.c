@@ -9,6 +9,7 @@
 #include "kern.h"
 #include "noisy_why.h"
 #include "speed_history.h"
+#include "stats.h"
 
 /* One run of the file: {"machine": text, "time": seconds, "gbps": a positive number}. -1 with why set. */
 static int read_run(const json_t *o, int64_t *time, double *gbps, char *why, size_t len)
@@ -102,13 +103,6 @@ static int load(struct speed_history *h, int64_t now, json_t *keep)
 	return 0;
 }
 
-static int faster(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y) - (x > y);
-}
-
 /* The (1 + n / SPEED_HISTORY_PASSED_OVER)-th fastest of h's runs; 0 without any. */
 static double machine_best(const struct speed_history *h)
 {
@@ -116,14 +110,14 @@ static double machine_best(const struct speed_history *h)
 
 	for (int k = 0; k < h->n; k++)
 		g[k] = h->seen[k].gbps;
-	qsort(g, (size_t)h->n, sizeof g[0], faster);
-	return h->n ? g[h->n / SPEED_HISTORY_PASSED_OVER] : 0;
+	stats_sort(g, (size_t)h->n);
+	return h->n ? g[h->n - 1 - h->n / SPEED_HISTORY_PASSED_OVER] : 0;
 }
 
 void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, const char *probe,
 			uint64_t bytes, double ghz, int64_t now)
 {
-	json_t *keep = json_array();
+	json_t *keep;
 	size_t used;
 
 	memset(h, 0, sizeof *h);
@@ -131,13 +125,13 @@ void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, 
 	snprintf(h->path, sizeof h->path, "%s/%s", history_dir(), SPEED_HISTORY_FILE);
 	if (!probe) {
 		snprintf(h->why, sizeof h->why, "the run has no speed probe");
-		json_decref(keep);
 		return;
 	}
 	history_machine(t, cpu, HISTORY_BOOT_ID, h->machine, sizeof h->machine);
 	used = strlen(h->machine);
 	snprintf(h->machine + used, sizeof h->machine - used, ", probe %s %llu bytes", probe,
 		 (unsigned long long)bytes);
+	keep = json_array(); /* other machines' runs: read only to be written back, which add does */
 	if (load(h, now, keep))
 		h->n = 0;
 	qsort(h->seen, (size_t)h->n, sizeof h->seen[0], older);
@@ -156,13 +150,13 @@ int speed_history_slow_run(const struct speed_history *h, double run_best)
 }
 
 /* Writes the kept runs and this machine's back (history_write), this machine's oldest first. */
-static int save(struct speed_history *h, json_t *keep, int n)
+static int save(struct speed_history *h, json_t *keep)
 {
 	json_t *runs = json_copy(keep), *root;
 	int r;
 
-	qsort(h->seen, (size_t)n, sizeof h->seen[0], older);
-	for (int k = 0; k < n; k++)
+	qsort(h->seen, (size_t)h->n, sizeof h->seen[0], older);
+	for (int k = 0; k < h->n; k++)
 		json_array_append_new(runs,
 				      json_pack("{s:s, s:I, s:f}", "machine", h->machine, "time",
 						(json_int_t)h->seen[k].time, "gbps", h->seen[k].gbps));
@@ -190,7 +184,7 @@ void speed_history_add(struct speed_history *h, double run_best, int64_t now)
 	lock = history_lock(now_h.why, sizeof now_h.why);
 	if (!now_h.why[0] && load(&now_h, now, keep) == 0) {
 		keep_fastest(&now_h, now, run_best);
-		save(&now_h, keep, now_h.n);
+		save(&now_h, keep);
 		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.unsaved);
 	} else
 		snprintf(h->unsaved, sizeof h->unsaved, "%s", now_h.why);
