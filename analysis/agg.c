@@ -300,7 +300,7 @@ static int find_point(struct agg *a, const struct raw_row *row, uint32_t *idx, s
 }
 
 /* One time per repetition: the rows of a measurement (one per event) repeat it. Every repetition's two
-   calls go into the point's min(2R) - min(R), and its clock into the highest; the first AGG_REP_TIMES
+   calls go into the point's time (stats_mindiff), and its clock into the highest; the first AGG_REP_TIMES
    differences are kept only for files from before tsc_lo and tsc_hi. */
 static void note_time(struct agg_point *p, const struct raw_row *row)
 {

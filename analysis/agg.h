@@ -11,7 +11,8 @@
 #include "raw_read.h"
 #include "stats.h"
 
-/* A point's time is min(2R call) - min(R call) over its repetitions (common/stats.h says why); files
+/* A point's time is min(2R call) - min(R call) over its repetitions, or min(R call) where that is shorter
+   (stats_mindiff; common/stats.h says why); files
    from before raw.csv had tsc_lo and tsc_hi give the median of their first AGG_REP_TIMES differences. */
 #define AGG_REP_TIMES 8
 
@@ -28,7 +29,7 @@ struct agg_point {
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h): raw.csv's, and too-fast where the analysis
 			       finds it; 0 for a noisy point of a file from before the column */
 	double v[RQ_COUNT];
-	double seconds; /* min(2R) - min(R) of the repetitions (group 0), a noisy point's bound; INFINITY when
+	double seconds; /* stats_mindiff of the repetitions (group 0), a noisy point's bound; INFINITY when
 			   not > 0, or faster than any core without calls to bound it (agg.c settle_time) */
 	struct stats_mindiff calls;  /* while reading: the shortest R and 2R calls, TSC ticks */
 	double sec_per_tick;         /* seconds / tsc of the rows: the run's TSC period (agg.c settle_time) */

@@ -98,7 +98,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 
 	fprintf(f,
 		"# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
-		"(bytes loaded + stored) / the point's time, min(2R) - min(R) over its repetitions' calls (a "
+		"(bytes loaded + stored) / the point's time, min(2R) - min(R) over its repetitions' calls or "
+		"min(R) where shorter (a "
 		"noisy point's: the bound of its shortest call), 10^9 B/s, and per core and core cycle with "
 		"the "
 		"clock sampled around each repetition (the figure that does not move with turbo); latency is "

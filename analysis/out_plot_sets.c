@@ -39,7 +39,8 @@ static int bandwidth(const struct out_rdata *d, struct out_figures *f, const cha
 	snprintf(pl->ylabel, sizeof pl->ylabel, "bandwidth [GB/s, 10^9 B/s]");
 	snprintf(pl->caption, sizeof pl->caption,
 		 "%s kernels: bytes loaded + stored per second over all "
-		 "threads, over each point's min(2R) - min(R) (a noisy point's bound).",
+		 "threads, over each point's min(2R) - min(R), or min(R) where shorter (a noisy point's "
+		 "bound).",
 		 family);
 	pl->logx = pl->xbytes = 1;
 	out_fig_mark_levels(d, pl);

@@ -1,6 +1,6 @@
 /* peak.c — peak rates per level and access type. A point's time is min(2R call) - min(R call) over its
- * repetitions (agg.h, common/stats.h), not the minimum of the differences: that would pick exactly the
- * repetitions whose shorter call was preempted. */
+ * repetitions, or min(R call) where shorter (agg.h, common/stats.h), not the minimum of the differences:
+ * that would pick exactly the repetitions whose shorter call was preempted. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -39,25 +39,38 @@ double stats_max_positive(const double *v, size_t n);
    run's summary states it and report.md judges it, from the same figures. */
 double stats_thread_share(double all_median, int threads, double one_median);
 
-/* A point's time from its repetitions: min(2R call) - min(R call) over them (2N and N bytes for
-   fresh-memory kernels). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds
-   time to a call, so the shortest call of each length is its least-disturbed one: a preempted 2R call
-   cannot make the point faster, and a preempted R call is outvoted by any undisturbed one. The median of
-   the per-repetition differences, used before, was moved by every stretched R call (a difference too
-   short) and needed most repetitions clean; on a 2-vCPU VM with a busy neighbour 126 of 136 --quick
-   points stayed above the 2 % / 5 % spread limit and were re-measured for 5 minutes. Calls of 0 ticks are
-   no measurement (files from before raw.csv had tsc_lo and tsc_hi).
+/* A point's time from its repetitions: the shortest 2R call less the shortest R call over them (2N and N
+   bytes for fresh-memory kernels), or the shortest R call where that is shorter: min(min(2R) - min(R),
+   min(R)). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds time to a call,
+   so the shortest call of each length is its least-disturbed one: a preempted 2R call cannot make the point
+   faster, and a preempted R call is outvoted by any undisturbed one. The median of the per-repetition
+   differences, used before, was moved by every stretched R call (a difference too short) and needed most
+   repetitions clean; on a 2-vCPU VM with a busy neighbour 126 of 136 --quick points stayed above the 2 % /
+   5 % spread limit and were re-measured for 5 minutes. Calls of 0 ticks are no measurement (files from
+   before raw.csv had tsc_lo and tsc_hi).
+
+   The difference cancels the call's fixed cost (its entry, the timer's and counters' reads: under a
+   microsecond against calls of a millisecond or more), which an R call also pays; so an undisturbed
+   difference is shorter than the R call, and a difference longer than the R call says that every 2R call
+   was stretched, by as much. The R call itself is an upper bound of R's work that no 2R call moves: on the
+   Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took 4.30-4.46 M ticks and its four 2R
+   calls 34.2, 34.2, 42.3 and 55.6 M (one host time slice of about 12 ms in each), the two shortest of each
+   length agreed, and the difference alone was confirmed at 13.58 ns, 7x its 1.9 ns; the R call reads 1.95.
+   Where it stands in for the difference the figure is slower by the fixed cost at most: of 2780 points
+   confirmed in that guest's runs, the shortest 2R call was short of twice the shortest R call by a median
+   0.2 % of the difference. (The rule before this one held such a point to repeat until its 2R calls read
+   no more than 4.5 % past twice its R calls, and ended it noisy otherwise: repetitions spent on a figure
+   its R calls already give.)
 
    "Outvoted by any undisturbed one" needs one: when every R call of a point was stretched, min(R) is too
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
    length are kept, and the minimum counts as found only when a second call confirms it (stats_mindiff_
    spread): two repetitions stretched by the same amount are unlikely, one undisturbed repetition among
    disturbed ones is not. (Unlikely, not impossible: a host's time slice of a fixed length can stretch
-   every call of a length alike, which stats_mindiff_stretch sees where it is the 2R calls; R calls
-   stretched alike are seen only where they make the difference too fast for any core.) On the
-   development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions read 361, 168, -694 and -220
-   GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing told whether the shortest R
-   call was an undisturbed one. */
+   every call of a length alike, as the 2R calls above; R calls stretched alike are seen only where they
+   make the difference too fast for any core.) On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's
+   four repetitions read 361, 168, -694 and -220 GB/s: R calls stretched past their 2R calls by up to 3 ms,
+   and nothing told whether the shortest R call was an undisturbed one. */
 struct stats_mindiff {
 	double lo, hi;   /* shortest R call and 2R call so far; 0 = none */
 	double lo2, hi2; /* the second shortest of each; 0 = none */
@@ -66,38 +79,21 @@ struct stats_mindiff {
 /* Adds one repetition's two calls. */
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
 
-/* min(hi) - min(lo); 0 when a length has no call, or when the difference is not positive (every R call
-   stretched past every 2R call: no time at all, not a tiny one). */
+/* min(min(hi) - min(lo), min(lo)); 0 when a length has no call, or when the difference is not positive
+   (every R call stretched past every 2R call: no time at all, not a tiny one). */
 double stats_mindiff(const struct stats_mindiff *m);
 
-/* How far each minimum is from being confirmed: the larger of (second shortest - shortest) of the R and
-   of the 2R calls, relative to stats_mindiff. INFINITY while a length has fewer than two calls or the
-   difference is not positive. */
+/* How far the estimate is from being confirmed, relative to it: (second shortest - shortest) of the R calls,
+   and of the 2R calls where the estimate is their difference (where it is the R call, the 2R calls only
+   said they were longer). INFINITY while a length it rests on has fewer than two calls or there is no
+   estimate. */
 double stats_mindiff_spread(const struct stats_mindiff *m);
 
-/* How far the shortest 2R call is past twice the shortest R call, relative to stats_mindiff (negative where
-   it is short of it); INFINITY where the difference is not positive.
-
-   Each call is its fixed cost and its work, and an undisturbed 2R call pays the fixed cost once, so it
-   takes at most twice an undisturbed R call, which no R call undercuts: a shortest 2R call far past twice
-   the shortest R call says that every 2R call was stretched, and the difference by as much. Two of them
-   stretched alike still agree (stats_mindiff_spread): a host that takes the vCPU away for a time slice of
-   its own length does so. On the Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took
-   4.30-4.46 M ticks and its four 2R calls 34.2, 34.2, 42.3 and 55.6 M (one slice of about 12 ms in each),
-   so the two shortest of each length agreed and the point was confirmed at 13.58 ns, 7x its 1.9 ns. Of
-   2780 points confirmed in that guest's runs, 16 were 50 % or more past, 51 10 %, 620 (22 %) more than
-   1.5 %, the median 0.2 %: a 1 kHz timer tick of 9-20 us stretches every call a little, and a loop on
-   registers alone read 0.2-0.8 % past (review R18). So only a stretch well past that counts
-   (budget.h, BUDGET_STRETCH_CONFIRMED). A kernel that differs by size (touch) is not held to it: twice
-   the fresh memory need not take twice the page faults' time. */
-double stats_mindiff_stretch(const struct stats_mindiff *m);
-
 /* The time of R's work that interference can only have lengthened: min(min(R), min(2R) / 2), 0 when a
-   length has no call. Every call is an upper bound of its work (its fixed cost, under a microsecond
-   against calls of a millisecond or more, and any disturbance only add), so this never reads faster
-   than the hardware, where an unconfirmed difference can (a stretched R call shortens 2R - R). It is a
-   disturbed point's time (the run and the analysis): the point still counts, at a figure no faster
-   than its least-disturbed call, instead of being dropped or trusted. */
+   length has no call. Every call is an upper bound of its work (its fixed cost and any disturbance only
+   add), so this never reads faster than the hardware, where an unconfirmed difference can (a stretched R
+   call shortens 2R - R). It is a disturbed point's time (the run and the analysis): the point still counts,
+   at a figure no faster than its least-disturbed call, instead of being dropped or trusted. */
 double stats_mindiff_bound(const struct stats_mindiff *m);
 
 #endif

@@ -2,10 +2,10 @@
 # bench-compare.sh — pmucheck's kernels against likwid-bench's on the same CPUs, threads and sizes.
 # Prints, per level and thread count, both bandwidths (GB/s, 10^9 B/s, instruction-level bytes as
 # likwid counts them: no write-allocate) and the ratio pmucheck / likwid. pmucheck's figure is the point's
-# own, min(2R call) - min(R call) over its repetitions, or a noisy point's bound, as its analysis and
-# summary take it. Each side is measured ROUNDS times (default 3), interleaved, and its best round kept:
-# DRAM bandwidth in a VM wanders by several percent from one second to the next, and the best of a few
-# rounds is what each tool can achieve. The last two columns give each side's slowest and best round:
+# own, min(2R call) - min(R call) over its repetitions or min(R call) where shorter, or a noisy point's bound,
+# as its analysis and summary take it. Each side is measured ROUNDS times (default 3), interleaved, and its
+# best round kept: DRAM bandwidth in a VM wanders by several percent from one second to the next, and the best
+# of a few rounds is what each tool can achieve. The last two columns give each side's slowest and best round:
 # where they overlap, a ratio below 1.00 is within what the machine moved between rounds (on the 2-vCPU
 # development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six rounds).
 # Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
@@ -53,15 +53,15 @@ for pair in $pairs; do
 					{ echo "pmucheck run failed" >&2; exit 1; }
 				p=$(python3 - "$tmp/r/raw.csv" <<'PY'
 import csv, sys
-# the point's own figure, as pmucheck's analysis takes it (analysis/agg.c settle_time, common/stats.h):
-# min(2R call) - min(R call); a point the run flagged noisy takes the bound of its shortest call,
-# min(min(R call), min(2R call) / 2), which no disturbance shortens. The difference alone, where an R
-# call was stretched and a 2R call was not, read 3738.8 GB/s for load.avx in L1 with 2 threads on the
-# Zen 3 guest (at most 2 x 64 B per cycle at 3.24 GHz: 415 GB/s); the run flags such a point (too-fast).
+# the point's own figure, as pmucheck's analysis takes it (analysis/agg.c settle_time, common/stats.h): min(2R
+# call) - min(R call), or min(R call) where shorter; a point the run flagged noisy takes the bound of its
+# shortest call, min(min(R call), min(2R call) / 2), which no disturbance shortens. The difference alone,
+# where an R call was stretched and a 2R call was not, read 3738.8 GB/s for load.avx in L1 with 2 threads on
+# the Zen 3 guest (at most 2 x 64 B per cycle at 3.24 GHz: 415 GB/s); the run flags such a point (too-fast).
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["group"] == "0"]
 sec_per_tick = next(float(r["seconds"]) / int(r["tsc"]) for r in rows if int(r["tsc"]) != 0)
 lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows)
-t = (min(lo, hi / 2) if rows[0]["flag"] else hi - lo) * sec_per_tick
+t = (min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo)) * sec_per_tick
 r = rows[0]
 print("%.2f" % ((int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / t / 1e9 if t > 0 else 0))
 PY

@@ -26,8 +26,7 @@ double budget_floor_unit(const struct budget_floors *f, int level)
 
 enum budget_next budget_next(const struct budget_point *p)
 {
-	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= p->confirmed &&
-		p->stretch <= BUDGET_STRETCH_CONFIRMED * p->confirmed;
+	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= p->confirmed;
 
 	if (settled)
 		return BUDGET_STABLE_STOP;

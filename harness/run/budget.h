@@ -1,8 +1,8 @@
-/* budget.h — when a point stops repeating. Repetitions adapt instead of being retried: a point stops as
- * soon as its estimate (min(2R) - min(R), common/stats.h) is confirmed, or when its share of the run's time
- * budget is spent, and is then marked instead of measured again. Re-measuring every point whose spread
- * exceeded 2 % / 5 % multiplied the time by the retries on a busy machine: --quick took 5 min 03 s on a
- * 2-vCPU Zen 3 VM with 126 of 136 points re-measured. Pure functions, so the rule is unit-tested.
+/* budget.h — when a point stops repeating. Repetitions adapt instead of being retried: a point stops as soon
+ * as its estimate (min(min(2R) - min(R), min(R)), common/stats.h) is confirmed, or when its share of the
+ * run's time budget is spent, and is then marked instead of measured again. Re-measuring every point whose
+ * spread exceeded 2 % / 5 % multiplied the time by the retries on a busy machine: --quick took 5 min 03 s on
+ * a 2-vCPU Zen 3 VM with 126 of 136 points re-measured. Pure functions, so the rule is unit-tested.
  *
  * The share may end a point after its first repetition: on the 2-vCPU development VM with `yes` on the
  * other vCPU one repetition of a --quick DRAM pointer chase (128 MiB, R = 1) takes 3.4 s, so its three
@@ -17,22 +17,16 @@
 #define PMUCHECK_BUDGET_H
 
 #define BUDGET_MIN_REPS 3 /* before an estimate may be called confirmed */
-/* Confirmed: the two shortest R calls agree, and the two shortest 2R calls agree, within this part of the
-   estimate (stats_mindiff_spread), half of what two runs' peaks may differ by (3 % in the caches, 5 % in
-   DRAM, issue 14), so that two runs each confirmed that far agree; and the shortest 2R call is no more than
-   BUDGET_STRETCH_CONFIRMED times that part past twice the shortest R call (stats_mindiff_stretch). The rule
-   before (the estimate changed less than 1 % over the last two repetitions) held for a minimum that no later
-   repetition undercut because every one was stretched: on the development VM one L1 point's repetitions read
-   361, 168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes
-   per cycle). DRAM calls spread more on their own (the two shortest of a quiet --quick run's DRAM points:
-   median 3.5-5 % apart, against 1.6-3 % in the caches). */
+/* Confirmed: the two shortest R calls agree, and where the estimate is their difference the two shortest 2R
+   calls agree, within this part of the estimate (stats_mindiff_spread), half of what two runs' peaks may
+   differ by (3 % in the caches, 5 % in DRAM, issue 14), so that two runs each confirmed that far agree. The
+   rule before (the estimate changed less than 1 % over the last two repetitions) held for a minimum that no
+   later repetition undercut because every one was stretched: on the development VM one L1 point's
+   repetitions read 361, 168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 %
+   (9.5 % in bytes per cycle). DRAM calls spread more on their own (the two shortest of a quiet --quick run's
+   DRAM points: median 3.5-5 % apart, against 1.6-3 % in the caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
-/* How many times that part the shortest 2R call may be past twice the shortest R call (4.5 % in the
-   caches, 7.5 % in DRAM): at 1x, 22 % of the points confirmed on the Emerald Rapids guest were past it,
-   every call stretched a little by the timer tick alike (stats_mindiff_stretch); 7 % were past 5 %. A
-   point past it repeats on, and unconfirmed ends noisy at its bound, min(R, 2R / 2), then its R call. */
-#define BUDGET_STRETCH_CONFIRMED 3
 /* The most repetitions of a fresh-memory point (touch): its time is page-fault time, tens of percent apart
    from call to call whatever the machine does, so more repetitions confirm nothing, and each faults its
    memory anew. --quick's default --reps (40) made run --quick --kernels touch take 40 each. */
@@ -49,7 +43,6 @@ struct budget_point {
 	int reps_done, reps_max; /* repetitions measured, and the most allowed (--reps) */
 	double est_now;          /* the estimate now (stats_mindiff), > 0 once there is one */
 	double spread;           /* how far it is from confirmed (stats_mindiff_spread) */
-	double stretch;          /* its 2R call past twice its R call (stats_mindiff_stretch); 0: not held */
 	double confirmed;        /* the spread that confirms it: BUDGET_CONFIRMED_CACHE or _DRAM */
 	double spent_s, share_s; /* seconds the point has taken (warm-up included), and its share */
 	double rep_s;            /* seconds its last repetition took: what another one would */

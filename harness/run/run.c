@@ -40,7 +40,7 @@ static void rates(double sec, const struct point_record *r, int threads, double 
 		*ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
 }
 
-/* The point's figures for the summary: of its time (record_seconds: min(2R) - min(R), or a disturbed
+/* The point's figures for the summary: of its time (record_seconds: stats_mindiff, or a disturbed
    point's bound), and at the bound, which stand where the run later finds it slow (run_judge_slow). */
 static void summarise(struct run_point_result *res, const struct point_record *r, int threads, double tsc_hz,
 		      int noisy)
@@ -210,13 +210,11 @@ static int goes_on(struct group_ctx *g, int done)
 	struct run_state *s = g->s;
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double now = progress_now(), spent = now - g->point_start;
-	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER,
-	    by_size = s->plan->points[g->ipt].fam->flags & KF_DIFF_BY_SIZE;
+	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
 	struct budget_point b = {done,
 				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
 				 stats_mindiff(&calls),
 				 stats_mindiff_spread(&calls),
-				 by_size ? 0 : stats_mindiff_stretch(&calls),
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,

@@ -37,7 +37,7 @@ struct run_config {
 
 /* The outcome of one point, for the summary the run prints. */
 struct run_point_result {
-	double gbps; /* bandwidth of the point's time (min(2R) - min(R)) */
+	double gbps; /* bandwidth of the point's time (record_seconds) */
 	double ns;   /* per chase access of one thread (latency kernels) */
 	double core_ghz;
 	double thp_share;

@@ -85,10 +85,11 @@ int record_impossibly_fast(const struct point_record *r, double bytes, double se
 /* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest. */
 struct stats_mindiff record_calls(const struct point_record *r);
 
-/* The point's time in seconds: min(2R call) - min(R call) over the repetitions (group 0; stats_mindiff),
-   0 when that is not positive; for a disturbed point (its minima unconfirmed, or impossibly fast) the
-   bound no disturbance can shorten (stats_mindiff_bound). The analysis takes the same figures of raw.csv's
-   tsc_lo and tsc_hi (analysis/agg.c), so the run's summary and the peaks agree. */
+/* The point's time in seconds: min(2R call) - min(R call) over the repetitions, or min(R call) where that is
+   shorter (group 0; stats_mindiff), 0 when the difference is not positive; for a disturbed point (its minima
+   unconfirmed, or impossibly fast) the bound no disturbance can shorten (stats_mindiff_bound). The analysis
+   takes the same figures of raw.csv's tsc_lo and tsc_hi (analysis/agg.c), so the run's summary and the peaks
+   agree. */
 double record_seconds(const struct point_record *r, double tsc_hz, int disturbed);
 
 /* The labels a point's rows share. */

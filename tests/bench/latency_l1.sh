@@ -36,13 +36,16 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 r0 = rows[0]
 tsc_hz = int(r0["tsc"]) / float(r0["seconds"])
 # preemption only adds time: the shortest R call and the shortest 2R call are the undisturbed ones,
-# and their difference is the R passes' time (the shortest *difference* would favour a stretched R call)
-ticks = min(int(r["tsc_hi"]) for r in rows) - min(int(r["tsc_lo"]) for r in rows)
+# and their difference is the R passes' time (the shortest *difference* would favour a stretched R call),
+# or the R call where that is shorter (every 2R call stretched; common/stats.h)
+lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows)
+ticks = min(hi - lo, lo)
 clocked = [r for r in rows if r["core_ghz"]]  # an empty clock is missing: no cycles for that repetition
 ghz = statistics.median(float(r["core_ghz"]) for r in clocked)
 m = ticks / tsc_hz * ghz * 1e9 / int(r0["v_chase_accesses"])
 med = statistics.median(float(r["seconds"]) * float(r["core_ghz"]) * 1e9 / int(r["v_chase_accesses"]) for r in clocked)
-print("# L1 latency: %.3f cycles (min 2R - min R over %d repetitions; median difference %.3f; documented %s)"
+print("# L1 latency: %.3f cycles (min(2R) - min(R), or min(R), over %d repetitions; median difference %.3f; "
+      "documented %s)"
       % (m, len(rows), med, sys.argv[2]))
 assert abs(m - float(sys.argv[2])) <= 0.2, m
 PY

@@ -1,5 +1,5 @@
-/* test_run_record.c — what a point keeps of its repetitions: its time (min(2R) - min(R)), its clock (the
- * highest) and the noise measure. */
+/* test_run_record.c — what a point keeps of its repetitions: its time (min(2R) - min(R), or min(R)), its
+ * clock (the highest) and the noise measure. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,9 +71,11 @@ static void test_cv_of_repetition_times(void **state)
 	record_free(&r);
 }
 
-/* The point's time is min(2R call) - min(R call) over the repetitions. Repetition 1's R call was
-   preempted (+60): its own difference (40) is faster than any real repetition, and a median of the
-   differences moves with it; repetition 3's 2R call was preempted (+500). Undisturbed: 100 and 200 ticks. */
+/* The point's time is min(2R call) - min(R call) over the repetitions, or min(R call) where that is
+   shorter. Repetition 1's R call was preempted (+60): its own difference (40) is faster than any real
+   repetition, and a median of the differences moves with it; repetition 3's 2R call was preempted (+500).
+   Undisturbed: 100 and 200 ticks. With every 2R call stretched by 300 the difference reads 400, the R
+   call 100. */
 static void test_point_time_is_min_2r_minus_min_r(void **state)
 {
 	struct point_record r;
@@ -88,7 +90,10 @@ static void test_point_time_is_min_2r_minus_min_r(void **state)
 	}
 	assert_true(fabs(record_seconds(&r, 10.0, 0) - 10.0) < 1e-12); /* 100 ticks over 10 Hz */
 	for (int i = 0; i < 5; i++)
-		record_pass(&r, i, 0)->lo = 300; /* every R call longer than every 2R call: no time */
+		record_pass(&r, i, 0)->hi = 500 + (uint64_t)i; /* every 2R call stretched: the R call, 100 */
+	assert_true(fabs(record_seconds(&r, 10.0, 0) - 10.0) < 1e-12);
+	for (int i = 0; i < 5; i++)
+		record_pass(&r, i, 0)->lo = 600; /* every R call longer than every 2R call: no time */
 	assert_true(record_seconds(&r, 10.0, 0) == 0);
 	record_free(&r);
 }

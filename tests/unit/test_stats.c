@@ -150,25 +150,29 @@ static void test_mindiff_spread_flags_a_minimum_no_second_call_confirms(void **s
 }
 
 /* Every 2R call stretched alike (a host's time slice in each, as a 16 KiB chase's on the Emerald Rapids
-   guest): the two shortest of each length agree (spread 4 / 2990), but the shortest 2R call is 2560 past
-   twice the shortest R call, 0.86 of the estimate (3420 - 430, 7x the work of 430); two 2R calls short of
-   twice the R calls' length bring it below 0. No difference: no stretch to speak of. */
-static void test_mindiff_stretch_says_every_2r_call_was_stretched(void **state)
+   guest): the two shortest of each length agree, and their difference (3420 - 430 = 2990, 7x the work) is
+   longer than the R call, so the R call is the estimate, confirmed by the second R call alone (1 / 430);
+   the 2R calls' own spread does not count (the third's 4230 would). Once a 2R call is no longer than
+   twice the R call, the difference is the estimate again, and both lengths confirm it. */
+static void test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched(void **state)
 {
 	struct stats_mindiff m = {0};
 
 	(void)state;
-	assert_true(isinf(stats_mindiff_stretch(&m)));
 	stats_mindiff_add(&m, 430, 3420);
-	stats_mindiff_add(&m, 431, 3424);
+	assert_true(stats_mindiff(&m) == 430);
+	assert_true(isinf(stats_mindiff_spread(&m))); /* one R call confirms nothing */
 	stats_mindiff_add(&m, 446, 4230);
-	assert_true(stats_mindiff(&m) == 2990);
-	assert_true(fabs(stats_mindiff_spread(&m) - 4.0 / 2990) < 1e-12);
-	assert_true(fabs(stats_mindiff_stretch(&m) - (3420.0 - 860) / 2990) < 1e-12);
-	stats_mindiff_add(&m, 432, 858);
-	stats_mindiff_add(&m, 433, 859);
+	assert_true(stats_mindiff(&m) == 430);
+	assert_true(fabs(stats_mindiff_spread(&m) - 16.0 / 430) < 1e-12);
+	stats_mindiff_add(&m, 431, 3424);
+	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 430) < 1e-12);
+	stats_mindiff_add(&m, 432, 858); /* a clean 2R call: 858 - 430 */
 	assert_true(stats_mindiff(&m) == 428);
-	assert_true(fabs(stats_mindiff_stretch(&m) - (858.0 - 860) / 428) < 1e-12);
+	assert_true(fabs(stats_mindiff_spread(&m) - (3420.0 - 858) / 428) < 1e-12);
+	stats_mindiff_add(&m, 433, 859);
+	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 428) < 1e-12);
+	assert_true(stats_mindiff(&m) <= stats_mindiff_bound(&m)); /* never slower than the bound */
 }
 
 /* 20 sorted samples 1..20: the first decile is the 2nd smallest, the ninth the 18th (index 19 * 9 / 10 = 17),
@@ -201,7 +205,7 @@ int main(void)
 		cmocka_unit_test(test_mindiff_gives_the_undisturbed_time_when_one_repetition_is_preempted),
 		cmocka_unit_test(test_mindiff_without_a_valid_pair_is_zero),
 		cmocka_unit_test(test_mindiff_spread_flags_a_minimum_no_second_call_confirms),
-		cmocka_unit_test(test_mindiff_stretch_says_every_2r_call_was_stretched),
+		cmocka_unit_test(test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched),
 		cmocka_unit_test(test_decile_is_a_value_of_the_sorted_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
