@@ -527,8 +527,9 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
 	j->speed.watched = 1; /* the run waits on it (run.c: probe_machine) */
-	speed_history_read(&j->speed_history, t, rc->cfg.plan.cpus[0], j->speed.v ? j->speed.v->name : NULL,
-			   SPEED_PROBE_BYTES, fmax(j->clock.max_ghz, j->mf.core_ghz), (int64_t)time(NULL));
+	speed_history_read(&j->speed_history, CLOCK_SYSFS_ROOT, t, rc->cfg.plan.cpus[0],
+			   j->speed.v ? j->speed.v->name : NULL, SPEED_PROBE_BYTES,
+			   fmax(j->clock.max_ghz, j->mf.core_ghz), (int64_t)time(NULL));
 	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,

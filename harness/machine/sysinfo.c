@@ -19,6 +19,38 @@ static void read_line(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
+/* The files behind sysinfo_clock_policy, under devices/system/cpu (Linux Documentation/admin-guide/pm/
+   cpufreq.rst: a policy's scaling_max_freq and scaling_governor, the global cpufreq/boost and, where the
+   kernel has it, a policy's own boost; intel_pstate.rst: intel_pstate/no_turbo); per_cpu: in the
+   CPU's cpufreq policy. */
+static const struct {
+	int per_cpu;
+	const char *file;
+} clock_knobs[] = {
+	{1, "scaling_max_freq"}, {1, "scaling_governor"},      {1, "boost"},
+	{0, "cpufreq/boost"},    {0, "intel_pstate/no_turbo"},
+};
+
+void sysinfo_clock_policy(const char *sys_root, int cpu, char *buf, size_t len)
+{
+	char path[4096], value[64];
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof clock_knobs / sizeof clock_knobs[0] && used < len; i++) {
+		if (clock_knobs[i].per_cpu)
+			snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/%s", sys_root, cpu,
+				 clock_knobs[i].file);
+		else
+			snprintf(path, sizeof path, "%s/devices/system/cpu/%s", sys_root,
+				 clock_knobs[i].file);
+		read_line(path, value, sizeof value);
+		if (value[0])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
+						 clock_knobs[i].file, value);
+	}
+}
+
 /* The value of the first "key<tabs>: value" line of /proc/cpuinfo. */
 static void cpuinfo_field(const char *key, char *out, size_t len)
 {

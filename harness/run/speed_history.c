@@ -10,6 +10,7 @@
 #include "noisy_why.h"
 #include "speed_history.h"
 #include "stats.h"
+#include "sysinfo.h"
 
 /* One run of the file: {"machine": text, "time": seconds, "gbps": a positive number}. -1 with why set. */
 static int read_run(const json_t *o, int64_t *time, double *gbps, char *why, size_t len)
@@ -114,9 +115,10 @@ static double machine_best(const struct speed_history *h)
 	return h->n ? g[h->n - 1 - h->n / SPEED_HISTORY_PASSED_OVER] : 0;
 }
 
-void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, const char *probe,
-			uint64_t bytes, double ghz, int64_t now)
+void speed_history_read(struct speed_history *h, const char *sys_root, const struct topo *t, int cpu,
+			const char *probe, uint64_t bytes, double ghz, int64_t now)
 {
+	char policy[256];
 	json_t *keep;
 	size_t used;
 
@@ -129,8 +131,9 @@ void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, 
 	}
 	history_machine(t, cpu, HISTORY_BOOT_ID, h->machine, sizeof h->machine);
 	used = strlen(h->machine);
-	snprintf(h->machine + used, sizeof h->machine - used, ", probe %s %llu bytes", probe,
-		 (unsigned long long)bytes);
+	sysinfo_clock_policy(sys_root, cpu, policy, sizeof policy);
+	snprintf(h->machine + used, sizeof h->machine - used, ", probe %s %llu bytes%s%s", probe,
+		 (unsigned long long)bytes, policy[0] ? ", " : "", policy);
 	keep = json_array(); /* other machines' runs: read only to be written back, which add does */
 	if (load(h, now, keep))
 		h->n = 0;

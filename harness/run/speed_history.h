@@ -18,8 +18,11 @@
  * points are marked as they would be beside a faster sample of its own. Every run's best is offered, a
  * busy one's too: a slower best never raises the machine's.
  *
- * "This machine" is the level history's (this boot, the CPU, the cache sizes hwloc reports) and the probe
- * itself (its kernel and bytes): another build's probe reads at another speed. */
+ * "This machine" is the level history's (this boot, the CPU, the cache sizes hwloc reports), the probe
+ * itself (its kernel and bytes: another build's probe reads at another speed) and the clock's limits set
+ * within the boot (sysinfo_clock_policy: a cpufreq policy's maximum and governor, boost, turbo): a run with
+ * the clock lowered on purpose (likwid-setFrequencies, a turbo switched off) is judged against runs under
+ * the same limits, not marked slow against the faster clock's. */
 #ifndef PMUCHECK_SPEED_HISTORY_H
 #define PMUCHECK_SPEED_HISTORY_H
 
@@ -36,7 +39,7 @@
 
 struct speed_history {
 	char path[4096];
-	char machine[400]; /* history_machine, and the probe's kernel and bytes */
+	char machine[640]; /* history_machine, the probe's kernel and bytes, and the clock's limits */
 	double ghz;        /* the clock no core of this machine passes: its bound, else the run's clock */
 	int n;             /* this machine's earlier runs kept; 0: none (or none read) */
 	struct speed_run {
@@ -51,9 +54,10 @@ struct speed_history {
 /* Before the points: reads history_dir()/speed.json, this machine's fastest runs in the window at `now`,
    and sets machine_best; ghz: the clock above which no core runs (0: unknown, no run refused as too fast).
    A history that cannot be read leaves n and machine_best 0, why set; probe NULL (the run has no speed
-   probe) reads nothing. */
-void speed_history_read(struct speed_history *h, const struct topo *t, int cpu, const char *probe,
-			uint64_t bytes, double ghz, int64_t now);
+   probe) reads nothing. sys_root: where the clock's limits are read (CLOCK_SYSFS_ROOT; tests pass a fake
+   tree). */
+void speed_history_read(struct speed_history *h, const char *sys_root, const struct topo *t, int cpu,
+			const char *probe, uint64_t bytes, double ghz, int64_t now);
 
 /* What the points are judged against: the higher of the run's best so far and the machine's. */
 double speed_history_against(const struct speed_history *h, double run_best);
