@@ -56,11 +56,17 @@ double stats_thread_share(double all_median, int threads, double one_median);
    Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took 4.30-4.46 M ticks and its four 2R
    calls 34.2, 34.2, 42.3 and 55.6 M (one host time slice of about 12 ms in each), the two shortest of each
    length agreed, and the difference alone was confirmed at 13.58 ns, 7x its 1.9 ns; the R call reads 1.95.
-   Where it stands in for the difference the figure is slower by the fixed cost at most: of 2780 points
-   confirmed in that guest's runs, the shortest 2R call was short of twice the shortest R call by a median
-   0.2 % of the difference. (The rule before this one held such a point to repeat until its 2R calls read
-   no more than 4.5 % past twice its R calls, and ended it noisy otherwise: repetitions spent on a figure
-   its R calls already give.)
+   Where it stands in for the difference the figure is slower than an undisturbed difference by the fixed
+   cost, which is below what the timer tick lets one see: over 1542 clean points of --quick runs on that
+   guest, 2 min(R) - min(2R), the fixed cost where neither minimum was stretched, read a median -0.2 % of the
+   R call (10th-90th percentile -3.6 % to +2.5 %). In two --quick runs there 57 and 38 clean points took their
+   R call, where the difference would have read a median 1.5 % and 1.4 % slower (90th percentile 5.5 % and 4.3
+   %, the slowest 14 % and 20 %). For touch, which differences 2N and N bytes of fresh memory, twice the
+   memory can take more than twice the page faults' time (its 2 MiB point read 15-30 % past), so there a
+   difference longer than the N call says nothing of a disturbance; the N call is still a time for N bytes'
+   faults that no disturbance shortens. (The rule before this one held such a point to repeat until its 2R
+   calls read no more than 4.5 % past twice its R calls, and ended it noisy otherwise: repetitions spent on a
+   figure its R calls already give.)
 
    "Outvoted by any undisturbed one" needs one: when every R call of a point was stretched, min(R) is too
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
