@@ -20,15 +20,18 @@ static void read_line(const char *path, char *out, size_t len)
 }
 
 /* The files behind sysinfo_clock_policy, under devices/system/cpu (Linux Documentation/admin-guide/pm/
-   cpufreq.rst: a policy's scaling_max_freq and scaling_governor, the global cpufreq/boost and, where the
-   kernel has it, a policy's own boost; intel_pstate.rst: intel_pstate/no_turbo); per_cpu: in the
-   CPU's cpufreq policy. */
+   cpufreq.rst: a policy's scaling_governor and, where the kernel has it, its own boost, and the global
+   cpufreq/boost; intel_pstate.rst: a policy's energy_performance_preference, intel_pstate/no_turbo and
+   max_perf_pct); per_cpu: in the CPU's cpufreq policy. Each is set only by someone on the machine (a user,
+   an administrator, tuned or power-profiles-daemon). Not scaling_max_freq: firmware (ACPI _PPC) and thermal
+   limits move it too (cpufreq.rst, bios_limit), and a run they slow is one the speed history is there to
+   mark, not another machine (review R19). */
 static const struct {
 	int per_cpu;
 	const char *file;
 } clock_knobs[] = {
-	{1, "scaling_max_freq"}, {1, "scaling_governor"},      {1, "boost"},
-	{0, "cpufreq/boost"},    {0, "intel_pstate/no_turbo"},
+	{1, "scaling_governor"}, {1, "energy_performance_preference"}, {1, "boost"},
+	{0, "cpufreq/boost"},    {0, "intel_pstate/no_turbo"},         {0, "intel_pstate/max_perf_pct"},
 };
 
 void sysinfo_clock_policy(const char *sys_root, int cpu, char *buf, size_t len)

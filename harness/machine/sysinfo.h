@@ -30,10 +30,12 @@ void sysinfo_read(struct sysinfo *s);
 /* A figure of proc's meminfo in KiB ("MemTotal", "MemAvailable"; proc: SYSINFO_PROC, tests pass a fake
    tree), -1 when the file cannot be read or has no such line. */
 long long sysinfo_meminfo_kib(const char *proc, const char *key);
-/* The limits on the clock of `cpu` that a user or an administrator sets within one boot, as one line
-   ("scaling_max_freq 3500000, scaling_governor performance, cpufreq/boost 1"): likwid-setFrequencies, cpupower
-   frequency-set and a turbo switch change them, and a core's speed with them. "" where the machine has
-   none (a VM without a cpufreq driver). sys_root: CLOCK_SYSFS_ROOT; tests pass a fake tree. */
+/* The settings of `cpu`'s clock that someone on the machine chose within one boot, as one line
+   ("scaling_governor performance, cpufreq/boost 1"): cpupower frequency-set, tuned or a turbo switch in
+   sysfs change them, and a core's speed with them. Not what the firmware or a thermal limit sets
+   (scaling_max_freq), nor a turbo switched through MSRs (likwid-setFrequencies --turbo writes
+   IA32_MISC_ENABLE bit 38 on Intel: LIKWID's frequency_cpu.c, setIntelTurbo). "" where the machine has none
+   (a VM without a cpufreq driver). sys_root: CLOCK_SYSFS_ROOT; tests pass a fake tree. */
 void sysinfo_clock_policy(const char *sys_root, int cpu, char *buf, size_t len);
 void sysinfo_print(const struct sysinfo *s, FILE *f);
 json_t *sysinfo_cpu_json(const struct sysinfo *s);

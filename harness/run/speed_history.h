@@ -19,10 +19,11 @@
  * busy one's too: a slower best never raises the machine's.
  *
  * "This machine" is the level history's (this boot, the CPU, the cache sizes hwloc reports), the probe
- * itself (its kernel and bytes: another build's probe reads at another speed) and the clock's limits set
- * within the boot (sysinfo_clock_policy: a cpufreq policy's maximum and governor, boost, turbo): a run with
- * the clock lowered on purpose (likwid-setFrequencies, a turbo switched off) is judged against runs under
- * the same limits, not marked slow against the faster clock's. */
+ * itself (its kernel and bytes: another build's probe reads at another speed) and the clock's settings
+ * chosen within the boot (sysinfo_clock_policy: governor, energy preference, boost, turbo, intel_pstate's
+ * max_perf_pct): a run with the clock lowered on purpose is judged against runs under the same settings,
+ * not marked slow against the faster clock's. A limit that firmware or heat sets is no such setting: a run
+ * it slows is marked. */
 #ifndef PMUCHECK_SPEED_HISTORY_H
 #define PMUCHECK_SPEED_HISTORY_H
 
@@ -39,7 +40,7 @@
 
 struct speed_history {
 	char path[4096];
-	char machine[640]; /* history_machine, the probe's kernel and bytes, and the clock's limits */
+	char machine[640]; /* history_machine, the probe's kernel and bytes, and the clock's settings */
 	double ghz;        /* the clock no core of this machine passes: its bound, else the run's clock */
 	int n;             /* this machine's earlier runs kept; 0: none (or none read) */
 	struct speed_run {

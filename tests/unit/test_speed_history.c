@@ -21,6 +21,7 @@
 #define GHZ 3.0 /* no core of the test's machine runs faster: 768 GB/s at 256 bytes per cycle */
 
 static char dir[64], path[128], sys[128]; /* sys: the fake sysfs tree, empty (a VM) until a test fills it */
+static int run_cpu;                       /* the CPU the run's probe reads on */
 
 static int setup(void **state)
 {
@@ -30,6 +31,7 @@ static int setup(void **state)
 		return -1;
 	snprintf(path, sizeof path, "%s/%s", dir, SPEED_HISTORY_FILE);
 	snprintf(sys, sizeof sys, "%s/sys", dir);
+	run_cpu = 0;
 	setenv("PMUCHECK_HISTORY_DIR", dir, 1);
 	return 0;
 }
@@ -57,7 +59,7 @@ static void read_at(struct speed_history *h, const char *probe, int64_t now)
 	struct topo t;
 
 	machine(&t);
-	speed_history_read(h, sys, &t, 0, probe, 16384, GHZ, now);
+	speed_history_read(h, sys, &t, run_cpu, probe, 16384, GHZ, now);
 }
 
 /* This machine's key, as a run with the load.gpr probe makes it. */
@@ -389,43 +391,50 @@ static void sys_file(const char *file, const char *value)
 	fclose(f);
 }
 
-/* The clock's limits set within a boot are part of the machine: with scaling_max_freq lowered (as
-   likwid-setFrequencies does) or the turbo switched off, the day's runs at the full clock are another
-   machine's, kept in the file but not judged against, so the slower run is not marked slow throughout;
-   back at the full clock they count again. A machine without cpufreq (this key's first form) has none. */
-static void test_the_clocks_limits_are_part_of_the_machine(void **state)
+/* The clock's settings chosen within a boot are part of the machine: with the governor changed or the turbo
+   switched off (intel_pstate/no_turbo, cpufreq/boost, the run's CPU's own boost), the day's runs at the full
+   clock are another machine's, kept in the file but not judged against, so the slower run is not marked
+   slow throughout; back at the full clock they count again. Another CPU's policy is not the run's, and
+   scaling_max_freq, which firmware and heat move too, is none. A machine without cpufreq (this guest) keeps
+   the key it had before the settings were part of it. */
+static void test_the_clocks_settings_are_part_of_the_machine(void **state)
 {
 	const int ages[] = {300, 200};
 	const double gbps[] = {64.0, 65.0};
+	const char *end = ", probe load.gpr 16384 bytes";
 	struct speed_history h;
 	int all;
 
 	(void)state;
-	assert_null(strstr(key(), "scaling_max_freq"));
-	sys_file("cpu0/cpufreq/scaling_max_freq", "3500000");
-	sys_file("cpu0/cpufreq/scaling_governor", "performance");
-	sys_file("cpu1/cpufreq/scaling_max_freq", "800000"); /* another CPU's: not the run's */
+	assert_string_equal(key() + strlen(key()) - strlen(end), end);
+	run_cpu = 1;
+	sys_file("cpu1/cpufreq/scaling_governor", "performance");
+	sys_file("cpu1/cpufreq/scaling_max_freq", "3500000");
+	sys_file("cpu0/cpufreq/scaling_governor", "powersave"); /* another CPU's: not the run's */
 	sys_file("intel_pstate/no_turbo", "0");
-	assert_non_null(strstr(key(),
-			       ", scaling_max_freq 3500000, scaling_governor performance, "
-			       "intel_pstate/no_turbo 0"));
+	assert_string_equal(strstr(key(), ", probe"),
+			    ", probe load.gpr 16384 bytes, scaling_governor performance, "
+			    "intel_pstate/no_turbo 0");
 	write_runs(key(), ages, gbps, 2, NULL);
-	sys_file("cpu0/cpufreq/scaling_max_freq", "2000000");
+	sys_file("cpu1/cpufreq/scaling_max_freq", "2000000"); /* a thermal cap as much as a choice: none */
 	read_at(&h, "load.gpr", NOW);
-	assert_non_null(strstr(h.machine, "scaling_max_freq 2000000"));
+	assert_int_equal(h.n, 2);
+	sys_file("intel_pstate/no_turbo", "1");
+	read_at(&h, "load.gpr", NOW);
+	assert_non_null(strstr(h.machine, "no_turbo 1"));
 	assert_int_equal(h.n, 0);
 	assert_false(speed_history_slow_run(&h, 38.0));
 	speed_history_add(&h, 38.0, NOW);
 	assert_int_equal(runs_of(h.machine, &all), 1);
 	assert_int_equal(all, 3);
-	sys_file("cpu0/cpufreq/scaling_max_freq", "3500000");
-	sys_file("intel_pstate/no_turbo", "1");
-	read_at(&h, "load.gpr", NOW);
-	assert_int_equal(h.n, 0);
 	sys_file("intel_pstate/no_turbo", "0");
 	read_at(&h, "load.gpr", NOW);
 	assert_int_equal(h.n, 2);
 	assert_true(speed_history_slow_run(&h, 38.0));
+	sys_file("cpufreq/boost", "0");
+	assert_non_null(strstr(key(), "cpufreq/boost 0"));
+	sys_file("cpu1/cpufreq/boost", "0");
+	assert_non_null(strstr(key(), ", boost 0"));
 }
 
 int main(void)
@@ -446,7 +455,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_the_former_name_of_the_directory_is_read, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_probe_reads_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_the_clocks_limits_are_part_of_the_machine, setup,
+		cmocka_unit_test_setup_teardown(test_the_clocks_settings_are_part_of_the_machine, setup,
 						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
