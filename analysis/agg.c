@@ -248,7 +248,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 		if (isnan(p->v[q]))
 			a->unknown_q |= 1u << q;
 	p->last_rep = -1;
-	p->calls = (struct stats_mindiff){0};
+	p->calls = (struct stats_mindiff){.by_size = !strcmp(row->diff, "size"), .spans = row->threads > 1};
 	p->sec_per_tick = 0;
 	p->nrep_secs = p->nticks = 0;
 	p->core_ghz = 0;
@@ -335,14 +335,14 @@ static int too_fast(const struct agg_point *p)
 				    (double)p->threads);
 }
 
-/* A point's time and clock from its repetitions': min(2R) - min(R) of the calls (stats_mindiff, as the
-   run's summary takes it), or in files without tsc_lo and tsc_hi the median of the differenced times; a
-   time <= 0 is no time at all. A point none of whose repetitions has a clock takes the run's (run_ghz, 0
-   when that is missing too). A point that moved more bytes per core cycle than any core can (KERN_MAX_BYTES_PER_CYCLE)
-   was disturbed. A disturbed point with calls takes the bound of its shortest call instead
-   (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts; without
-   calls it has no such bound, and the peaks take it only where nothing clean is left, unless its time is
-   faster than any core: that is no time at all (a 1431 GB/s L1 read, 404 bytes per cycle, once stood in
+/* A point's time and clock from its repetitions': min(2R) - min(R) of the calls, or min(R) where shorter
+   (stats_mindiff, as the run's summary takes it), or in files without tsc_lo and tsc_hi the median of the
+   differenced times; a time <= 0 is no time at all. A point none of whose repetitions has a clock takes the
+   run's (run_ghz, 0 when that is missing too). A point that moved more bytes per core cycle than any core can
+   (KERN_MAX_BYTES_PER_CYCLE) was disturbed. A disturbed point with calls takes the bound of its shortest call
+   instead (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts;
+   without calls it has no such bound, and the peaks take it only where nothing clean is left, unless its time
+   is faster than any core: that is no time at all (a 1431 GB/s L1 read, 404 bytes per cycle, once stood in
    peaks.csv and bw_load from an old file whose R calls a disturbance had stretched). A bound still faster
    than any core says its clock read low (a sample can, never high: harness record_ghz), since every call is
    an upper bound of its work: the point keeps its time and has no clock, so no figure in cycles (an L1 read

@@ -236,13 +236,17 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	/* With one thread only (one CPU, --threads 1) there is no second figure to show. */
 	if (maxthreads > 1)
 		fprintf(f,
-			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R)), "
+			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R) "
+			"where "
+			"shorter), "
 			"1 thread / "
 			"%d threads; latency of a pointer chase\n",
 			maxthreads);
 	else
 		fprintf(f,
-			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R)), "
+			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R) "
+			"where "
+			"shorter), "
 			"1 thread; "
 			"latency of a pointer chase\n");
 	fprintf(f, "%-9s", "access");

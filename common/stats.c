@@ -152,7 +152,9 @@ double stats_mindiff(const struct stats_mindiff *m)
 {
 	double d = m->hi - m->lo;
 
-	return m->lo > 0 && m->hi > 0 && d > 0 ? fmin(d, m->lo) : 0;
+	if (!(m->lo > 0 && m->hi > 0 && d > 0))
+		return 0;
+	return m->by_size ? d : fmin(d, m->lo);
 }
 
 double stats_mindiff_spread(const struct stats_mindiff *m)
@@ -162,8 +164,17 @@ double stats_mindiff_spread(const struct stats_mindiff *m)
 	if (!(d > 0) || m->lo2 <= 0)
 		return INFINITY;
 	if (d < m->hi - m->lo) /* the R call: the 2R calls only said they were longer */
-		return (m->lo2 - m->lo) / d;
+		return m->spans ? INFINITY : (m->lo2 - m->lo) / d;
 	return m->hi2 > 0 ? fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d : INFINITY;
+}
+
+double stats_mindiff_overhead(const struct stats_mindiff *m)
+{
+	double d = stats_mindiff(m);
+
+	if (!(d > 0))
+		return INFINITY;
+	return m->by_size ? 0 : (2 * m->lo - m->hi) / d;
 }
 
 double stats_mindiff_bound(const struct stats_mindiff *m)

@@ -39,61 +39,81 @@ double stats_max_positive(const double *v, size_t n);
    run's summary states it and report.md judges it, from the same figures. */
 double stats_thread_share(double all_median, int threads, double one_median);
 
-/* A point's time from its repetitions: the shortest 2R call less the shortest R call over them (2N and N
-   bytes for fresh-memory kernels), or the shortest R call where that is shorter: min(min(2R) - min(R),
-   min(R)). Interference (preemption, a neighbour on the core, a VM's steal) only ever adds time to a call,
-   so the shortest call of each length is its least-disturbed one: a preempted 2R call cannot make the point
-   faster, and a preempted R call is outvoted by any undisturbed one. The median of the per-repetition
-   differences, used before, was moved by every stretched R call (a difference too short) and needed most
-   repetitions clean; on a 2-vCPU VM with a busy neighbour 126 of 136 --quick points stayed above the 2 % /
-   5 % spread limit and were re-measured for 5 minutes. Calls of 0 ticks are no measurement (files from
-   before raw.csv had tsc_lo and tsc_hi).
+/* A point's time from its repetitions: the shortest 2R call less the shortest R call over them, or the
+   shortest R call where that is shorter: min(min(2R) - min(R), min(R)); for fresh-memory kernels, which
+   difference 2N and N bytes, the difference alone (below). Interference (preemption, a neighbour on the
+   core, a VM's steal) only ever adds time to a call, so the shortest call of each length is its
+   least-disturbed one: a preempted 2R call cannot make the point faster, and a preempted R call is outvoted
+   by any undisturbed one. The median of the per-repetition differences, used before, was moved by every
+   stretched R call (a difference too short) and needed most repetitions clean; on a 2-vCPU VM with a busy
+   neighbour 126 of 136 --quick points stayed above the 2 % / 5 % spread limit and were re-measured for 5
+   minutes. Calls of 0 ticks are no measurement (files from before raw.csv had tsc_lo and tsc_hi).
 
-   The difference cancels the call's fixed cost (its entry, the timer's and counters' reads: under a
-   microsecond against calls of a millisecond or more), which an R call also pays; so an undisturbed
-   difference is shorter than the R call, and a difference longer than the R call says that every 2R call
-   was stretched, by as much. The R call itself is an upper bound of R's work that no 2R call moves: on the
-   Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls took 4.30-4.46 M ticks and its four 2R
-   calls 34.2, 34.2, 42.3 and 55.6 M (one host time slice of about 12 ms in each), the two shortest of each
-   length agreed, and the difference alone was confirmed at 13.58 ns, 7x its 1.9 ns; the R call reads 1.95.
-   Where it stands in for the difference the figure is slower than an undisturbed difference by the fixed
-   cost, which is below what the timer tick lets one see: over 1542 clean points of --quick runs on that
-   guest, 2 min(R) - min(2R), the fixed cost where neither minimum was stretched, read a median -0.2 % of the
-   R call (10th-90th percentile -3.6 % to +2.5 %). In two --quick runs there 57 and 38 clean points took their
-   R call, where the difference would have read a median 1.5 % and 1.4 % slower (90th percentile 5.5 % and 4.3
-   %, the slowest 14 % and 20 %). For touch, which differences 2N and N bytes of fresh memory, twice the
-   memory can take more than twice the page faults' time (its 2 MiB point read 15-30 % past), so there a
-   difference longer than the N call says nothing of a disturbance; the N call is still a time for N bytes'
-   faults that no disturbance shortens. (The rule before this one held such a point to repeat until its 2R
-   calls read no more than 4.5 % past twice its R calls, and ended it noisy otherwise: repetitions spent on a
-   figure its R calls already give.)
+   The difference cancels the call's fixed cost (its entry, the timer's and counters' reads), which an R
+   call also pays; so an undisturbed difference is shorter than the R call, and a difference longer than
+   the R call says that every 2R call was stretched, by as much. The R call itself is an upper bound of R's
+   work that no 2R call moves: on the Emerald Rapids guest (2026-11-29) a 16 KiB pointer chase's R calls
+   took 4.30-4.46 M ticks and its four 2R calls 34.2, 34.2, 42.3 and 55.6 M (one host time slice of about
+   12 ms in each), the two shortest of each length agreed, and the difference alone was confirmed at 13.58
+   ns, 7x its 1.9 ns; the R call reads 1.95. Where it stands in for the difference the figure is slower
+   than an undisturbed difference by the fixed cost, which for one thread is below what the timer tick lets
+   one see: over 674 clean one-thread points of --quick runs on that guest whose two shortest calls of each
+   length agreed within 1 %, 2 min(R) - min(2R), the fixed cost where neither minimum was stretched, read a
+   median -0.06 % of the R call (10th-90th percentile -2.1 % to +1.7 %). In two --quick runs there 57 and 38
+   clean points took their R call, where the difference would have read a median 1.5 % and 1.4 % slower
+   (90th percentile 5.5 % and 4.3 %, the slowest 14 % and 20 %). (The rule before this one held such a
+   point to repeat until its 2R calls read no more than 4.5 % past twice its R calls, and ended it noisy
+   otherwise: repetitions spent on a figure its R calls already give.)
+
+   Two kinds of calls are not held to that (the caller says which: by_size, spans). Touch differences 2N
+   and N bytes of fresh memory, and twice the memory can take more than twice the page faults' time (its 2
+   MiB point's 2N call read 15-30 % past twice its N call): a difference longer than the N call says
+   nothing of a disturbance there, so its time is the difference. A call of several threads is a span from
+   the first thread's start to the last one's end (harness record_span), and the threads' start skew is in
+   every call, a fixed cost the difference cancels and the R call keeps: over 462 such clean two-thread
+   points 2 min(R) - min(2R) read up to 11.8 % of the R call (90th percentile 3.1 %; review R19 saw a
+   median of 2.9 % in one run). So the R call of several threads may stand in (it is still an upper bound,
+   never too fast) but confirms nothing (stats_mindiff_spread): the point repeats for an undisturbed 2R
+   call, and without one ends noisy at its bound, the same R call.
 
    "Outvoted by any undisturbed one" needs one: when every R call of a point was stretched, min(R) is too
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
    length are kept, and the minimum counts as found only when a second call confirms it (stats_mindiff_
    spread): two repetitions stretched by the same amount are unlikely, one undisturbed repetition among
-   disturbed ones is not. (Unlikely, not impossible: a host's time slice of a fixed length can stretch
-   every call of a length alike, as the 2R calls above; R calls stretched alike are seen only where they
-   make the difference too fast for any core.) On the development VM (Zen 5 guest, 2 vCPUs) one L1 point's
-   four repetitions read 361, 168, -694 and -220 GB/s: R calls stretched past their 2R calls by up to 3 ms,
-   and nothing told whether the shortest R call was an undisturbed one. */
+   disturbed ones is not. Unlikely, not impossible: something that stretches every R call alike and no 2R
+   call shows where the shortest R call is far past half the shortest 2R call (stats_mindiff_overhead). On
+   the development VM (Zen 5 guest, 2 vCPUs) one L1 point's four repetitions read 361, 168, -694 and -220
+   GB/s: R calls stretched past their 2R calls by up to 3 ms, and nothing told whether the shortest R call
+   was an undisturbed one. */
 struct stats_mindiff {
 	double lo, hi;   /* shortest R call and 2R call so far; 0 = none */
 	double lo2, hi2; /* the second shortest of each; 0 = none */
+	int by_size;     /* set by the caller: the calls differ in their memory, 2N and N bytes (touch) */
+	int spans;       /* set by the caller: the calls are spans of several threads (record_span) */
 };
 
 /* Adds one repetition's two calls. */
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
 
-/* min(min(hi) - min(lo), min(lo)); 0 when a length has no call, or when the difference is not positive
-   (every R call stretched past every 2R call: no time at all, not a tiny one). */
+/* min(min(hi) - min(lo), min(lo)), by_size the difference alone; 0 when a length has no call, or when the
+   difference is not positive (every R call stretched past every 2R call: no time at all, not a tiny one). */
 double stats_mindiff(const struct stats_mindiff *m);
 
 /* How far the estimate is from being confirmed, relative to it: (second shortest - shortest) of the R calls,
    and of the 2R calls where the estimate is their difference (where it is the R call, the 2R calls only
-   said they were longer). INFINITY while a length it rests on has fewer than two calls or there is no
-   estimate. */
+   said they were longer). INFINITY while a length it rests on has fewer than two calls, where there is no
+   estimate, and where the estimate is the R call of spans (above). */
 double stats_mindiff_spread(const struct stats_mindiff *m);
+
+/* How far the shortest R call is past half the shortest 2R call, relative to the estimate: (2 min(R) -
+   min(2R)) / stats_mindiff, the call's fixed cost where neither minimum was stretched; INFINITY without an
+   estimate, 0 by_size (its lengths differ by more than passes). Where every R call was stretched alike and
+   no 2R call, it is that stretch, and the difference is too short by as much: in one --quick run on the
+   Emerald Rapids guest a 608 KiB one-thread triad.avx512 point's four R calls took 13.36-13.59 M ticks and
+   its 2R calls 18.32-18.54 M, so it was confirmed at 50.6 GB/s where the other runs read 25-27 (1.69 here).
+   Of 854 clean one-thread points of such runs 3.4 % were past 4.5 %, of 688 two-thread points 5.5 %
+   (budget.h, BUDGET_OVERHEAD_CONFIRMED). */
+double stats_mindiff_overhead(const struct stats_mindiff *m);
 
 /* The time of R's work that interference can only have lengthened: min(min(R), min(2R) / 2), 0 when a
    length has no call. Every call is an upper bound of its work (its fixed cost and any disturbance only

@@ -61,7 +61,8 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["group"] == "0"]
 sec_per_tick = next(float(r["seconds"]) / int(r["tsc"]) for r in rows if int(r["tsc"]) != 0)
 lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows)
-t = (min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo)) * sec_per_tick
+t = min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo) if rows[0]["diff"] == "reps" else hi - lo
+t *= sec_per_tick
 r = rows[0]
 print("%.2f" % ((int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / t / 1e9 if t > 0 else 0))
 PY

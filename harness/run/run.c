@@ -215,6 +215,7 @@ static int goes_on(struct group_ctx *g, int done)
 				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
 				 stats_mindiff(&calls),
 				 stats_mindiff_spread(&calls),
+				 stats_mindiff_overhead(&calls),
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,
@@ -426,6 +427,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		record_volumes(pt, sh->span, fresh ? 1 : sh->reps, &g->rec.v);
 		g->rec.reps = fresh ? 1 : sh->reps;
 		g->rec.span = sh->span;
+		g->rec.by_size = (pt->fam->flags & KF_DIFF_BY_SIZE) != 0;
+		g->rec.spans = pt->threads > 1;
 		g->rec.nreps = 0;
 		g->rep_start = progress_now();
 	}

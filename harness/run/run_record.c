@@ -104,7 +104,7 @@ int record_impossibly_fast(const struct point_record *r, double bytes, double se
 
 struct stats_mindiff record_calls(const struct point_record *r)
 {
-	struct stats_mindiff m = {0};
+	struct stats_mindiff m = {.by_size = r->by_size, .spans = r->spans};
 
 	for (int i = 0; i < r->nreps; i++)
 		stats_mindiff_add(&m, (double)r->pass[i * r->npass].lo, (double)r->pass[i * r->npass].hi);

@@ -32,6 +32,7 @@ struct point_record {
 	int cap;               /* repetitions allocated (--reps) */
 	uint64_t reps;         /* R of the differenced call (1 for fresh-memory kernels) */
 	uint64_t span;         /* bytes one of its passes covers: the point's, or a part (KF_RESUMABLE) */
+	int by_size, spans;    /* its calls differ in memory (touch), are spans of threads (stats_mindiff) */
 	struct kern_volumes v; /* of the differenced call, all threads */
 	struct rec_pass *pass; /* [rep * npass + group] */
 };

@@ -150,6 +150,24 @@ case "$q" in
 "noisy ("*" of "*" points disturbed)") ok "and the row is marked noisy: $q" ;;
 *) notok "and the row is marked noisy" "quality '$q'" ;;
 esac
+# Every 2R call 1.3x twice its R call (a host's time slice in each): the difference, 1.6x the R call, says
+# every 2R call was stretched, and the R call stands in (common/stats.h), so every clean figure is what it is
+# where the 2R calls are exactly twice the R calls (the difference alone, the estimator before, read them 1.6x
+# slower).
+T=$TMP/r_call
+mkdir -p "$T" && cp "$D/machine.json" "$T/"
+edit "$D/raw.csv" "$T/raw.csv" 'hi = 2.6 * lo' calls
+E=$TMP/r_call_even
+mkdir -p "$E" && cp "$D/machine.json" "$E/"
+edit "$D/raw.csv" "$E/raw.csv" 'pass' calls
+expect_status "analyze with every 2R call stretched succeeds" 0 "$PMUCHECK" analyze -q "$T"
+expect_status "analyze with 2R calls twice the R calls succeeds" 0 "$PMUCHECK" analyze -q "$E"
+check "every peak is the R call's where each 2R call was stretched 1.3x" cmp "$E/peaks.csv" "$T/peaks.csv"
+check "and the peaks compared have figures (L1 read and write)" python3 - "$T/peaks.csv" <<'PY'
+import csv, sys
+assert any(r["gbps_1_core"] for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "L1"), "no L1 figure"
+PY
+
 # The one-thread 8 KiB L1 store points (prefetchers on and off) noisy and 10 % faster than the clean ones in
 # both calls: their bound gives L1 write's figure beside clean points, and peaks.md's note on Quality must say
 # that it can (it once said a figure rests on the clean points, the noisy ones only where it has none, which

@@ -134,6 +134,33 @@ static void test_stops_when_the_estimate_is_confirmed(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_GO);
 }
 
+/* Calls that agree, but the shortest R call past half the shortest 2R call (every R call stretched alike,
+   stats_mindiff_overhead): confirmed up to BUDGET_OVERHEAD_CONFIRMED times the confirmed part (a cache
+   point's 4.5 %), past it the point goes on while it has time. Short of half the 2R call confirms. */
+static void test_r_calls_stretched_alike_are_not_confirmed(void **state)
+{
+	struct budget_point p = {.reps_done = 3,
+				 .reps_max = 8,
+				 .est_now = 100,
+				 .spread = 0.01,
+				 .overhead = 0.045,
+				 .confirmed = BUDGET_CONFIRMED_CACHE,
+				 .spent_s = 0.1,
+				 .share_s = 1};
+
+	(void)state;
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
+	p.overhead = 0.046;
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.overhead = 1.69; /* the triad.avx512 point of stats.h, at twice its speed */
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	p.spent_s = 1;
+	assert_int_equal(budget_next(&p), BUDGET_SPENT);
+	p.spent_s = 0.1;
+	p.overhead = -1; /* the R call is the estimate: every 2R call stretched */
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
+}
+
 /* A disturbed point stops, marked, when its share is spent or at --reps; never measured again. */
 static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 {
@@ -176,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_not_stable_before_three_but_spent_after_one),
 		cmocka_unit_test(test_no_repetition_that_ends_far_past_the_share),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
+		cmocka_unit_test(test_r_calls_stretched_alike_are_not_confirmed),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
 		cmocka_unit_test(test_waits_are_capped_per_point_and_per_run),
 	};

@@ -75,7 +75,7 @@ static void test_cv_of_repetition_times(void **state)
    shorter. Repetition 1's R call was preempted (+60): its own difference (40) is faster than any real
    repetition, and a median of the differences moves with it; repetition 3's 2R call was preempted (+500).
    Undisturbed: 100 and 200 ticks. With every 2R call stretched by 300 the difference reads 400, the R
-   call 100. */
+   call 100; a touch point's (2N and N bytes) stays the difference. */
 static void test_point_time_is_min_2r_minus_min_r(void **state)
 {
 	struct point_record r;
@@ -92,6 +92,9 @@ static void test_point_time_is_min_2r_minus_min_r(void **state)
 	for (int i = 0; i < 5; i++)
 		record_pass(&r, i, 0)->hi = 500 + (uint64_t)i; /* every 2R call stretched: the R call, 100 */
 	assert_true(fabs(record_seconds(&r, 10.0, 0) - 10.0) < 1e-12);
+	r.by_size = 1; /* touch: 2N past twice N is page faults, the difference stands */
+	assert_true(fabs(record_seconds(&r, 10.0, 0) - 40.0) < 1e-12);
+	r.by_size = 0;
 	for (int i = 0; i < 5; i++)
 		record_pass(&r, i, 0)->lo = 600; /* every R call longer than every 2R call: no time */
 	assert_true(record_seconds(&r, 10.0, 0) == 0);

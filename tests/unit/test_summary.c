@@ -167,8 +167,9 @@ static void test_header_names_the_points_time(void **state)
 
 	(void)state;
 	assert_null(strstr(out, "median bandwidth"));
-	assert_non_null(strstr(
-		out, "best bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R))"));
+	assert_non_null(strstr(out,
+			       "best bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or "
+			       "min(R) where shorter)"));
 	free(out);
 }
 
