@@ -164,7 +164,7 @@ double stats_mindiff_spread(const struct stats_mindiff *m)
 	if (!(d > 0) || m->lo2 <= 0)
 		return INFINITY;
 	if (d < m->hi - m->lo) /* the R call: the 2R calls only said they were longer */
-		return m->spans ? INFINITY : (m->lo2 - m->lo) / d;
+		return (m->lo2 - m->lo) / d;
 	return m->hi2 > 0 ? fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d : INFINITY;
 }
 
@@ -174,7 +174,9 @@ double stats_mindiff_overhead(const struct stats_mindiff *m)
 
 	if (!(d > 0))
 		return INFINITY;
-	return m->by_size ? 0 : (2 * m->lo - m->hi) / d;
+	if (m->by_size)
+		return 0;
+	return m->spans ? fabs(2 * m->lo - m->hi) / d : (2 * m->lo - m->hi) / d;
 }
 
 double stats_mindiff_bound(const struct stats_mindiff *m)

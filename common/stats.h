@@ -73,8 +73,12 @@ double stats_thread_share(double all_median, int threads, double one_median);
    every call, a fixed cost the difference cancels and the R call keeps: over 462 such clean two-thread
    points 2 min(R) - min(2R) read up to 11.8 % of the R call (90th percentile 3.1 %; review R19 saw a
    median of 2.9 % in one run). So the R call of several threads may stand in (it is still an upper bound,
-   never too fast) but confirms nothing (stats_mindiff_spread): the point repeats for an undisturbed 2R
-   call, and without one ends noisy at its bound, the same R call.
+   never too fast) only where the 2R calls are near twice it (stats_mindiff_overhead, either way): further
+   past, the point repeats for an undisturbed 2R call, and without one ends noisy at its bound, the same R
+   call. Confirmed so, its figure is at most the skew slower than an undisturbed difference, where the rule
+   before this one confirmed the difference itself, stretched by up to the skew and 4.5 % more. (Refusing
+   such points any confirmation left 56 and 48 of the about 100 two-thread points of two --quick runs
+   noisy at the same figures, and the runs took 5 s longer.)
 
    "Outvoted by any undisturbed one" needs one: when every R call of a point was stretched, min(R) is too
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
@@ -101,13 +105,14 @@ double stats_mindiff(const struct stats_mindiff *m);
 
 /* How far the estimate is from being confirmed, relative to it: (second shortest - shortest) of the R calls,
    and of the 2R calls where the estimate is their difference (where it is the R call, the 2R calls only
-   said they were longer). INFINITY while a length it rests on has fewer than two calls, where there is no
-   estimate, and where the estimate is the R call of spans (above). */
+   said they were longer). INFINITY while a length it rests on has fewer than two calls, or where there is
+   no estimate. */
 double stats_mindiff_spread(const struct stats_mindiff *m);
 
 /* How far the shortest R call is past half the shortest 2R call, relative to the estimate: (2 min(R) -
-   min(2R)) / stats_mindiff, the call's fixed cost where neither minimum was stretched; INFINITY without an
-   estimate, 0 by_size (its lengths differ by more than passes). Where every R call was stretched alike and
+   min(2R)) / stats_mindiff, the call's fixed cost where neither minimum was stretched; for spans its size
+   either way (their R call stands in only where the 2R calls are near twice it, above); INFINITY without
+   an estimate, 0 by_size (its lengths differ by more than passes). Where every R call was stretched alike and
    no 2R call, it is that stretch, and the difference is too short by as much: in one --quick run on the
    Emerald Rapids guest a 608 KiB one-thread triad.avx512 point's four R calls took 13.36-13.59 M ticks and
    its 2R calls 18.32-18.54 M, so it was confirmed at 50.6 GB/s where the other runs read 25-27 (1.69 here).

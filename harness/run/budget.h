@@ -22,7 +22,7 @@
    differ by (3 % in the caches, 5 % in DRAM, issue 14), so that two runs each confirmed that far agree;
    and the shortest R call is no more than BUDGET_OVERHEAD_CONFIRMED times that part past half the
    shortest 2R call (stats_mindiff_overhead: where every R call was stretched alike, the difference is too
-   short by as much). The
+   short by as much), for several threads either way. The
    rule before (the estimate changed less than 1 % over the last two repetitions) held for a minimum that no
    later repetition undercut because every one was stretched: on the development VM one L1 point's
    repetitions read 361, 168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 %

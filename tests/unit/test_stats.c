@@ -176,8 +176,9 @@ static void test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched(void
 }
 
 /* Touch (by_size): a 2N call past twice the N call is page faults, not a stretch, so the time stays the
-   difference. Spans of several threads: their R call, standing in, is an upper bound that confirms nothing
-   (the start skew the difference cancels is in it), so the spread is INFINITY until a 2R call is clean. */
+   difference. Spans of several threads: their R call may stand in, and the R calls alone confirm it, but
+   the 2R calls' distance from twice it counts either way (the start skew the difference cancels is in it):
+   30 % past twice the R call here; a clean 2R call makes the difference the estimate again. */
 static void test_mindiff_of_touch_and_of_spans(void **state)
 {
 	struct stats_mindiff m = {.by_size = 1};
@@ -192,11 +193,16 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	stats_mindiff_add(&m, 100, 230);
 	stats_mindiff_add(&m, 101, 231);
 	assert_true(stats_mindiff(&m) == 100);
-	assert_true(isinf(stats_mindiff_spread(&m)));
+	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 100) < 1e-12);
+	assert_true(fabs(stats_mindiff_overhead(&m) - 30.0 / 100) < 1e-12);
+	m.spans = 0; /* one thread: the R call standing in is short of half the 2R call, no overhead */
+	assert_true(fabs(stats_mindiff_overhead(&m) + 30.0 / 100) < 1e-12);
+	m.spans = 1;
 	stats_mindiff_add(&m, 102, 199); /* a clean 2R call: the difference, 99, both lengths confirm it */
 	stats_mindiff_add(&m, 103, 200);
 	assert_true(stats_mindiff(&m) == 99);
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 99) < 1e-12);
+	assert_true(fabs(stats_mindiff_overhead(&m) - 1.0 / 99) < 1e-12);
 }
 
 /* Every R call stretched alike and no 2R call: the shortest R call past half the shortest 2R call by 1.69
