@@ -248,7 +248,7 @@ static int point_init(struct agg *a, struct agg_point *p, const struct raw_row *
 		if (isnan(p->v[q]))
 			a->unknown_q |= 1u << q;
 	p->last_rep = -1;
-	p->calls = (struct stats_mindiff){.by_size = !strcmp(row->diff, "size"), .spans = row->threads > 1};
+	p->calls = (struct stats_mindiff){.by_size = !strcmp(row->diff, "size")};
 	p->sec_per_tick = 0;
 	p->nrep_secs = p->nticks = 0;
 	p->core_ghz = 0;

@@ -11,8 +11,8 @@
 #include "raw_read.h"
 #include "stats.h"
 
-/* A point's time is min(2R call) - min(R call) over its repetitions, or min(R call) where that is shorter
-   (stats_mindiff; common/stats.h says why); files
+/* A point's time is min(2R call) - min(R call) over its repetitions, or min(R call) where that is shorter,
+   touch's (raw.csv diff "size") the difference alone (stats_mindiff; common/stats.h says why); files
    from before raw.csv had tsc_lo and tsc_hi give the median of their first AGG_REP_TIMES differences. */
 #define AGG_REP_TIMES 8
 

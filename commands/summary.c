@@ -237,18 +237,12 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	if (maxthreads > 1)
 		fprintf(f,
 			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R) "
-			"where "
-			"shorter), "
-			"1 thread / "
-			"%d threads; latency of a pointer chase\n",
+			"where shorter), 1 thread / %d threads; latency of a pointer chase\n",
 			maxthreads);
 	else
 		fprintf(f,
 			"\nbest bandwidth in GB/s (10^9 B/s over each point's min(2R) - min(R), or min(R) "
-			"where "
-			"shorter), "
-			"1 thread; "
-			"latency of a pointer chase\n");
+			"where shorter), 1 thread; latency of a pointer chase\n");
 	fprintf(f, "%-9s", "access");
 	for (int l = 0; l < LEVEL_COUNT; l++)
 		fprintf(f, " %*s", CELL, level_name((enum level)l));

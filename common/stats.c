@@ -168,7 +168,7 @@ double stats_mindiff_spread(const struct stats_mindiff *m)
 	return m->hi2 > 0 ? fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d : INFINITY;
 }
 
-double stats_mindiff_overhead(const struct stats_mindiff *m)
+double stats_mindiff_mismatch(const struct stats_mindiff *m)
 {
 	double d = stats_mindiff(m);
 
@@ -176,7 +176,7 @@ double stats_mindiff_overhead(const struct stats_mindiff *m)
 		return INFINITY;
 	if (m->by_size)
 		return 0;
-	return m->spans ? fabs(2 * m->lo - m->hi) / d : (2 * m->lo - m->hi) / d;
+	return m->spans ? fmax(m->hi - 2 * m->lo, 0) / d : (2 * m->lo - m->hi) / d;
 }
 
 double stats_mindiff_bound(const struct stats_mindiff *m)

@@ -21,11 +21,11 @@ static void read_line(const char *path, char *out, size_t len)
 
 /* The files behind sysinfo_clock_policy, under devices/system/cpu (Linux Documentation/admin-guide/pm/
    cpufreq.rst: a policy's scaling_governor and, where the kernel has it, its own boost, and the global
-   cpufreq/boost; intel_pstate.rst: a policy's energy_performance_preference, intel_pstate/no_turbo and
-   max_perf_pct); per_cpu: in the CPU's cpufreq policy. Each is set only by someone on the machine (a user,
-   an administrator, tuned or power-profiles-daemon). Not scaling_max_freq: firmware (ACPI _PPC) and thermal
-   limits move it too (cpufreq.rst, bios_limit), and a run they slow is one the speed history is there to
-   mark, not another machine (review R19). */
+   cpufreq/boost; intel_pstate.rst and amd-pstate.rst: a policy's energy_performance_preference;
+   intel_pstate.rst: intel_pstate/no_turbo and max_perf_pct); per_cpu: in the CPU's cpufreq policy. Each is
+   set only by someone on the machine (a user, an administrator, tuned or power-profiles-daemon). Not
+   scaling_max_freq: firmware (ACPI _PPC) and thermal limits move it too (cpufreq.rst, bios_limit), and a run
+   they slow is one the speed history is there to mark, not another machine (review R19). */
 static const struct {
 	int per_cpu;
 	const char *file;

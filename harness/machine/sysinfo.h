@@ -31,11 +31,13 @@ void sysinfo_read(struct sysinfo *s);
    tree), -1 when the file cannot be read or has no such line. */
 long long sysinfo_meminfo_kib(const char *proc, const char *key);
 /* The settings of `cpu`'s clock that someone on the machine chose within one boot, as one line
-   ("scaling_governor performance, cpufreq/boost 1"): cpupower frequency-set, tuned or a turbo switch in
-   sysfs change them, and a core's speed with them. Not what the firmware or a thermal limit sets
-   (scaling_max_freq), nor a turbo switched through MSRs (likwid-setFrequencies --turbo writes
-   IA32_MISC_ENABLE bit 38 on Intel: LIKWID's frequency_cpu.c, setIntelTurbo). "" where the machine has none
-   (a VM without a cpufreq driver). sys_root: CLOCK_SYSFS_ROOT; tests pass a fake tree. */
+   ("scaling_governor performance, cpufreq/boost 1"): cpupower frequency-set -g, tuned, power-profiles-daemon
+   or a turbo switch in sysfs change them, and a core's speed with them. Not a frequency cap (cpupower
+   frequency-set -u or -f and likwid-setFrequencies -f write scaling_max_freq, which firmware and thermal
+   limits move too), nor, on recent kernels, a turbo switched through MSRs (likwid-setFrequencies --turbo
+   writes IA32_MISC_ENABLE bit 38 on Intel: LIKWID's frequency_cpu.c, setIntelTurbo; older intel_pstate
+   re-read that bit into no_turbo). "" where the machine has none (a VM without a cpufreq driver).
+   sys_root: CLOCK_SYSFS_ROOT; tests pass a fake tree. */
 void sysinfo_clock_policy(const char *sys_root, int cpu, char *buf, size_t len);
 void sysinfo_print(const struct sysinfo *s, FILE *f);
 json_t *sysinfo_cpu_json(const struct sysinfo *s);

@@ -27,7 +27,7 @@ double budget_floor_unit(const struct budget_floors *f, int level)
 enum budget_next budget_next(const struct budget_point *p)
 {
 	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= p->confirmed &&
-		p->overhead <= BUDGET_OVERHEAD_CONFIRMED * p->confirmed;
+		p->mismatch <= BUDGET_MISMATCH_CONFIRMED * p->confirmed;
 
 	if (settled)
 		return BUDGET_STABLE_STOP;

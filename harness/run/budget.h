@@ -20,23 +20,25 @@
 /* Confirmed: the two shortest R calls agree, and where the estimate is their difference the two shortest 2R
    calls agree, within this part of the estimate (stats_mindiff_spread), half of what two runs' peaks may
    differ by (3 % in the caches, 5 % in DRAM, issue 14), so that two runs each confirmed that far agree;
-   and the shortest R call is no more than BUDGET_OVERHEAD_CONFIRMED times that part past half the
-   shortest 2R call (stats_mindiff_overhead: where every R call was stretched alike, the difference is too
-   short by as much), for several threads either way. The
-   rule before (the estimate changed less than 1 % over the last two repetitions) held for a minimum that no
-   later repetition undercut because every one was stretched: on the development VM one L1 point's
-   repetitions read 361, 168, -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 %
-   (9.5 % in bytes per cycle). DRAM calls spread more on their own (the two shortest of a quiet --quick run's
-   DRAM points: median 3.5-5 % apart, against 1.6-3 % in the caches). */
+   and the calls are within BUDGET_MISMATCH_CONFIRMED times that part of R and 2R passes' times
+   (stats_mindiff_mismatch: for one thread, twice the shortest R call no further past the shortest 2R call,
+   since where every R call was stretched alike the difference is too short by half of that; for several
+   threads whose R call stands in, the shortest 2R call no further past twice it). The rule before (the
+   estimate changed less than 1 % over the last two repetitions) held for a minimum that no later repetition
+   undercut because every one was stretched: on the development VM one L1 point's repetitions read 361, 168,
+   -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes per cycle).
+   DRAM calls spread more on their own (the two shortest of a quiet --quick run's DRAM points: median 3.5-5 %
+   apart, against 1.6-3 % in the caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
-/* How many times that part the shortest R call may be past half the shortest 2R call (4.5 % in the caches,
-   7.5 % in DRAM): the timer tick stretches every call a little (a 1 kHz tick of 9-20 us against calls of a
-   few ms), so 2 min(R) - min(2R) spreads around 0 on an undisturbed point (one thread: 10th-90th percentile
-   -2.1 % to +1.7 % of the R call on the Emerald Rapids guest), and at 1x a fifth of the points would repeat
-   for that alone (review R18, of the same rule's mirror); a point past it repeats on, and unconfirmed ends
-   noisy at its bound, min(R, 2R / 2), then half its 2R call. */
-#define BUDGET_OVERHEAD_CONFIRMED 3
+/* How many times that part twice the shortest R call may be past the shortest 2R call (4.5 % in the caches,
+   7.5 % in DRAM; a one-thread difference confirmed so is at most half that too fast): the timer tick
+   stretches every call a little (a 1 kHz tick of 9-20 us against calls of a few ms), so 2 min(R) - min(2R)
+   spreads around 0 on an undisturbed point (one thread: 10th-90th percentile -2.1 % to +1.7 % of the R call
+   on the Emerald Rapids guest), and at 1x a fifth of the points would repeat for that alone (review R18, of
+   the same rule's mirror); a point past it repeats on, and unconfirmed ends noisy at its bound,
+   min(R, 2R/2). */
+#define BUDGET_MISMATCH_CONFIRMED 3
 /* The most repetitions of a fresh-memory point (touch): its time is page-fault time, tens of percent apart
    from call to call whatever the machine does, so more repetitions confirm nothing, and each faults its
    memory anew. --quick's default --reps (40) made run --quick --kernels touch take 40 each. */
@@ -53,7 +55,7 @@ struct budget_point {
 	int reps_done, reps_max; /* repetitions measured, and the most allowed (--reps) */
 	double est_now;          /* the estimate now (stats_mindiff), > 0 once there is one */
 	double spread;           /* how far it is from confirmed (stats_mindiff_spread) */
-	double overhead;         /* its R call past half its 2R call (stats_mindiff_overhead) */
+	double mismatch;         /* its calls against R and 2R passes' times (stats_mindiff_mismatch) */
 	double confirmed;        /* the spread that confirms it: BUDGET_CONFIRMED_CACHE or _DRAM */
 	double spent_s, share_s; /* seconds the point has taken (warm-up included), and its share */
 	double rep_s;            /* seconds its last repetition took: what another one would */

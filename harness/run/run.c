@@ -215,7 +215,7 @@ static int goes_on(struct group_ctx *g, int done)
 				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
 				 stats_mindiff(&calls),
 				 stats_mindiff_spread(&calls),
-				 stats_mindiff_overhead(&calls),
+				 stats_mindiff_mismatch(&calls),
 				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
 									     : BUDGET_CONFIRMED_CACHE,
 				 spent,

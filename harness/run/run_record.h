@@ -83,7 +83,9 @@ double record_ghz(const struct point_record *r);
 int record_impossibly_fast(const struct point_record *r, double bytes, double seconds, double run_ghz,
 			   int threads);
 
-/* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest. */
+/* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest, with
+   the record's by_size and spans (stats_mindiff: touch keeps the difference; spans hold their R call to
+   the 2R calls). */
 struct stats_mindiff record_calls(const struct point_record *r);
 
 /* The point's time in seconds: min(2R call) - min(R call) over the repetitions, or min(R call) where that is

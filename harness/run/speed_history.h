@@ -55,7 +55,7 @@ struct speed_history {
 /* Before the points: reads history_dir()/speed.json, this machine's fastest runs in the window at `now`,
    and sets machine_best; ghz: the clock above which no core runs (0: unknown, no run refused as too fast).
    A history that cannot be read leaves n and machine_best 0, why set; probe NULL (the run has no speed
-   probe) reads nothing. sys_root: where the clock's limits are read (CLOCK_SYSFS_ROOT; tests pass a fake
+   probe) reads nothing. sys_root: where the clock's settings are read (CLOCK_SYSFS_ROOT; tests pass a fake
    tree). */
 void speed_history_read(struct speed_history *h, const char *sys_root, const struct topo *t, int cpu,
 			const char *probe, uint64_t bytes, double ghz, int64_t now);

@@ -135,7 +135,7 @@ static void test_stops_when_the_estimate_is_confirmed(void **state)
 }
 
 /* Calls that agree, but the shortest R call past half the shortest 2R call (every R call stretched alike,
-   stats_mindiff_overhead): confirmed up to BUDGET_OVERHEAD_CONFIRMED times the confirmed part (a cache
+   stats_mindiff_mismatch): confirmed up to BUDGET_MISMATCH_CONFIRMED times the confirmed part (a cache
    point's 4.5 %), past it the point goes on while it has time. Short of half the 2R call confirms. */
 static void test_r_calls_stretched_alike_are_not_confirmed(void **state)
 {
@@ -143,21 +143,21 @@ static void test_r_calls_stretched_alike_are_not_confirmed(void **state)
 				 .reps_max = 8,
 				 .est_now = 100,
 				 .spread = 0.01,
-				 .overhead = 0.045,
+				 .mismatch = 0.045,
 				 .confirmed = BUDGET_CONFIRMED_CACHE,
 				 .spent_s = 0.1,
 				 .share_s = 1};
 
 	(void)state;
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
-	p.overhead = 0.046;
+	p.mismatch = 0.046;
 	assert_int_equal(budget_next(&p), BUDGET_GO);
-	p.overhead = 1.69; /* the triad.avx512 point of stats.h, at twice its speed */
+	p.mismatch = 1.69; /* the triad.avx512 point of stats.h, at twice its speed */
 	assert_int_equal(budget_next(&p), BUDGET_GO);
 	p.spent_s = 1;
 	assert_int_equal(budget_next(&p), BUDGET_SPENT);
 	p.spent_s = 0.1;
-	p.overhead = -1; /* the R call is the estimate: every 2R call stretched */
+	p.mismatch = -1; /* the R call is the estimate: every 2R call stretched */
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
 }
 

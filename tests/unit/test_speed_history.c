@@ -393,10 +393,10 @@ static void sys_file(const char *file, const char *value)
 
 /* The clock's settings chosen within a boot are part of the machine: with the governor changed or the turbo
    switched off (intel_pstate/no_turbo, cpufreq/boost, the run's CPU's own boost), the day's runs at the full
-   clock are another machine's, kept in the file but not judged against, so the slower run is not marked
-   slow throughout; back at the full clock they count again. Another CPU's policy is not the run's, and
-   scaling_max_freq, which firmware and heat move too, is none. A machine without cpufreq (this guest) keeps
-   the key it had before the settings were part of it. */
+   clock are another machine's, kept in the file but not judged against, so the slower run is not marked slow
+   throughout; back at the full clock they count again (the other files each change the key too). Another
+   CPU's policy is not the run's, and scaling_max_freq, which firmware and heat move too, is none. A machine
+   without cpufreq (this guest) keeps the key it had before the settings were part of it. */
 static void test_the_clocks_settings_are_part_of_the_machine(void **state)
 {
 	const int ages[] = {300, 200};
@@ -435,6 +435,10 @@ static void test_the_clocks_settings_are_part_of_the_machine(void **state)
 	assert_non_null(strstr(key(), "cpufreq/boost 0"));
 	sys_file("cpu1/cpufreq/boost", "0");
 	assert_non_null(strstr(key(), ", boost 0"));
+	sys_file("cpu1/cpufreq/energy_performance_preference", "power");
+	assert_non_null(strstr(key(), ", energy_performance_preference power"));
+	sys_file("intel_pstate/max_perf_pct", "60");
+	assert_non_null(strstr(key(), ", intel_pstate/max_perf_pct 60"));
 }
 
 int main(void)
