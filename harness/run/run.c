@@ -424,12 +424,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	calibrate(g, pt, tid);
 #pragma omp master
 	{
-		record_volumes(pt, sh->span, fresh ? 1 : sh->reps, &g->rec.v);
-		g->rec.reps = fresh ? 1 : sh->reps;
-		g->rec.span = sh->span;
-		g->rec.by_size = (pt->fam->flags & KF_DIFF_BY_SIZE) != 0;
-		g->rec.spans = pt->threads > 1;
-		g->rec.nreps = 0;
+		record_begin(&g->rec, pt, sh->span, sh->reps);
 		g->rep_start = progress_now();
 	}
 #pragma omp barrier

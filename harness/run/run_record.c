@@ -42,6 +42,18 @@ void record_volumes(const struct plan_point *pt, uint64_t span, uint64_t reps, s
 #undef X
 }
 
+void record_begin(struct point_record *r, const struct plan_point *pt, uint64_t span, uint64_t reps)
+{
+	int fresh = (pt->fam->flags & KF_FRESH_BUFFER) != 0;
+
+	record_volumes(pt, span, fresh ? 1 : reps, &r->v);
+	r->reps = fresh ? 1 : reps;
+	r->span = span;
+	r->by_size = (pt->fam->flags & KF_DIFF_BY_SIZE) != 0;
+	r->spans = pt->threads > 1;
+	r->nreps = 0;
+}
+
 double record_cv(const struct point_record *r)
 {
 	double sum = 0, sq = 0, mean;

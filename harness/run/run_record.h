@@ -65,6 +65,9 @@ int record_threads_apart(const struct point_record *r);
 /* The known volumes of (2R call) - (R call), passes of `span` bytes, or of (2N bytes) - (N bytes) for
    fresh-memory kernels, times the threads. */
 void record_volumes(const struct plan_point *pt, uint64_t span, uint64_t reps, struct kern_volumes *out);
+/* Starts the record of point pt once its calls are calibrated (R passes of `span` bytes; fresh-memory
+   kernels take one pass of fresh memory): its volumes, R, span, by_size and spans, no repetition yet. */
+void record_begin(struct point_record *r, const struct plan_point *pt, uint64_t span, uint64_t reps);
 
 /* Coefficient of variation of the repetitions' differenced times (group 0): how disturbed they were. */
 double record_cv(const struct point_record *r);

@@ -189,6 +189,30 @@ static void test_points_slow_against_the_runs_best_are_flagged_at_their_bound(vo
 	assert_int_equal(res[1].noisy_why, 0);
 }
 
+/* A record starts with what its calls are: touch (fresh memory) differences 2N and N bytes in one pass
+   each, by_size; a point of two threads' calls are spans; the volumes are the difference's. */
+static void test_record_begins_with_what_its_calls_are(void **state)
+{
+	const struct kern_family *fam;
+	struct plan_point touch = {
+		.var = kern_variant_find("touch.gpr", &fam), .bytes = 1 << 20, .threads = 1};
+	struct plan_point load = {.bytes = 16384, .threads = 2};
+	struct point_record r;
+
+	(void)state;
+	touch.fam = fam;
+	assert_non_null(touch.var);
+	load.var = kern_variant_find("load.gpr", &load.fam);
+	assert_non_null(load.var);
+	assert_int_equal(record_init(&r, 4, 1), 0);
+	record_begin(&r, &touch, 1 << 20, 64);
+	assert_true(r.by_size && !r.spans && r.reps == 1 && r.span == 1 << 20);
+	record_begin(&r, &load, 16384, 64);
+	assert_true(!r.by_size && r.spans && r.reps == 64 && r.nreps == 0);
+	assert_true(r.v.bytes_loaded == 2 * 64 * 16384); /* the R passes more in 2R, of both threads */
+	record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
+		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
 		cmocka_unit_test(test_span_of_threads),
 		cmocka_unit_test(test_threads_apart),
