@@ -9,7 +9,17 @@ PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
 # a decimal comma mawk read 1.5 as 1 and printed 0,0001475 (pmucheck itself sets no locale).
 export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# main_shell: true in the script itself, false in a fork of it. A fork that a signal reaches before it has
+# exec'd (a background command a test kills at once) runs the EXIT trap too, and took $TMP from under the
+# rest of its suite (prefetch_signals.sh: 17 of 19 failed in a CI run, every later redirection failing).
+# The pid is read from /proc/self: in such a fork bash 5.2's $BASHPID gave the parent's. A suite that sets
+# its own EXIT trap starts it with main_shell too.
+main_shell() {
+	local self _
+	read -r self _ </proc/self/stat
+	[ "$self" = $$ ]
+}
+trap 'main_shell && rm -rf "$TMP"' EXIT
 # The level and speed probes' histories (levels_history.h, speed_history.h) of this file's runs alone: no test's levels come from the
 # probes of the machine's own runs or of another test, and none is left in the machine's state directory.
 # That directory itself stays the machine's: its lock keeps a second session off the real MSRs, test files

@@ -31,7 +31,7 @@ quick "as the machine is"
 # each CPU the run uses, so that every repetition shares its core. On the development VM two such runs took
 # 59.2 and 60 s, 185 of 224 points noisy.
 busy=()
-trap 'kill "${busy[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'main_shell && { kill "${busy[@]}" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 for ((c = 0; c < $(nproc); c++)); do
 	taskset -c "$c" yes >/dev/null &
 	busy+=($!)

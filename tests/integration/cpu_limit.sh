@@ -35,7 +35,7 @@ if [ -n "$why" ]; then
 	done
 	exit 0
 fi
-trap 'rmdir "$G" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'main_shell && { rmdir "$G" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 
 # quota CPU_US|max: the cgroup's quota per 100 ms
 quota() {

@@ -28,7 +28,7 @@ fi
 # inside the namespaces: the cluster lives and dies with this shell
 . "$TOP/tests/tools/slurm_cluster.sh"
 C=$TMP/cluster
-trap 'slurm_stop "$C"; rm -rf "$TMP"' EXIT
+trap 'main_shell && { slurm_stop "$C"; rm -rf "$TMP"; }' EXIT
 if ! slurm_start "$C" $NODES 2>"$TMP/start.err"; then
 	notok "a Slurm cluster of three nodes starts" "$(cat "$TMP/start.err")"
 	exit 0

@@ -62,6 +62,7 @@ stop_at() {
 
 # hold_session [POINT]: a session ($pid) that has turned every prefetcher off and waits.
 hold_session() {
+	: >"$TMP/out" # the last session's "set" must not count as this one's
 	PMUCHECK_TEST_STOP=${1:-} "$SESSION" hold >"$TMP/out" 2>&1 &
 	pid=$!
 	for _ in $(seq 6000); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done

@@ -38,6 +38,9 @@ kill_randomly() {
 			${3:-spin} >"$TMP/out" 2>"$TMP/err"
 		status=$?
 	else
+		# emptied here, not by the session's own redirection: the loop below may look before the
+		# fork has opened them, and a "set" left by the last run sent the kill before the exec
+		: >"$TMP/out" >"$TMP/err"
 		env --default-signal "$SESSION" ${3:-spin} >"$TMP/out" 2>"$TMP/err" &
 		pid=$!
 		until grep -q '^set$' "$TMP/out" || [ -s "$TMP/err" ] || [ $n -ge 6000 ]; do
@@ -145,6 +148,7 @@ done
 # state file: the handler still restores the others, and the record of the missing one stays for
 # the next start, which puts it back once it is there again.
 make_fake "$TMP/msr1" AuthenticAMD:0x1a:0x02 0xc0000108 4
+: >"$TMP/out" # the last session's "set" must not count as this one's
 "$SESSION" hold >"$TMP/out" 2>&1 &
 pid=$!
 for _ in $(seq 6000); do grep -q '^set$' "$TMP/out" && break; sleep 0.01; done
