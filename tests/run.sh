@@ -39,7 +39,7 @@ fi
 set -m
 trap 'for g in $(jobs -p); do kill -TERM -- "-$g" 2>/dev/null; done; wait; rm -rf "$OUTS"' EXIT
 started=0 printed=0
-label=()
+label=() failures=()
 
 # Counts the TAP lines of one test program; a program that dies without reporting is one failure.
 # Prints its report, and leaves "passed failed skipped" in the file $counts.
@@ -72,6 +72,8 @@ flush() {
 		cat "$OUTS/$printed.out"
 		read -r p f s <"$OUTS/$printed.counts"
 		pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+		[ "$f" -eq 0 ] || failures+=("${label[printed]}: $f failed, first $(grep -v '# SKIP' "$OUTS/$printed.out" |
+			grep -m1 -o 'not ok.*' | cut -c1-200)")
 		printed=$((printed + 1))
 	done
 }
@@ -124,8 +126,12 @@ flush
 while [ "$printed" -lt "$started" ]; do
 	cat "$OUTS/$printed.out"
 	echo "  not ok - ${label[printed]} ended without a report"
+	failures+=("${label[printed]}: ended without a report")
 	fail=$((fail + 1)) printed=$((printed + 1))
 	flush
 done
+# The failures once more at the end, where a log kept only by its head and its tail still shows them (a CI
+# page once showed 17 failures and none of their names)
+[ "$fail" -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
