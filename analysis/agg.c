@@ -378,6 +378,7 @@ static void settle_time(struct agg_point *p, double run_ghz)
 		if (too_fast(p))
 			p->core_ghz = 0;
 	}
+	p->r_call = !p->noisy && p->calls.lo > 0 && stats_mindiff_r_call(&p->calls);
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)

@@ -149,6 +149,7 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	pk->present = 1;
 	pk->points++;
 	pk->noisy += p->noisy;
+	pk->r_call += p->r_call;
 	if (fig == 0 && gbps > pk->gbps_one) {
 		pk->from_one = p->noisy;
 		pk->gbps_one = gbps;
@@ -247,7 +248,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	struct figure {
 		double ns, cyc;
-		int noisy, probed;
+		int noisy, probed, r_call;
 	} *f = malloc((a->npoints + 1) * sizeof *f);
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
 	int rc = -1;
@@ -270,6 +271,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 				continue;
 			}
 			f[m].noisy = p->noisy;
+			f[m].r_call = p->r_call && !f[m].probed;
 			clean |= !p->noisy;
 			m++;
 		}
@@ -280,6 +282,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 			}
 			pk->noisy += f[k].noisy;
 			pk->probed += f[k].probed;
+			pk->r_call += f[k].r_call;
 			ns[n++] = f[k].ns;
 			if (f[k].cyc > 0)
 				cyc[nc++] = f[k].cyc;
@@ -329,8 +332,10 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 	if (pk->untimed && (pk->points || pk->dram_like) && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, "; %u without a time left out", pk->untimed);
 	if (pk->probed && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "; %u of %u at the level probe's time", pk->probed,
-			 pk->points);
+		n += snprintf(buf + n, len - (size_t)n, "; %u of %u at the level probe's time", pk->probed,
+			      pk->points);
+	if (pk->r_call && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %u of %u at their R call", pk->r_call, pk->points);
 }
 
 int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])

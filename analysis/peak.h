@@ -26,6 +26,7 @@ struct peak {
 	unsigned dram_like;                  /* latency points of a cache level that took DRAM-like time */
 	double dram_like_ns;                 /* the slowest of them, ns */
 	unsigned probed;  /* latency points whose figure is the level probe's at their size (peak.c) */
+	unsigned r_call;  /* of the points, those whose own time is their R call (agg.h r_call) */
 	unsigned untimed; /* clean points of the row without a time (agg.h: seconds INFINITY): in no figure;
 			     noisy ones count in left_out */
 };
@@ -36,13 +37,14 @@ struct peak {
    of its own time and the level probe's at its size (common/level.h: level_probe_figure), and a noisy
    point without a bound (files before tsc_lo and tsc_hi) counts only where a figure has no clean one.
    Either way a level never vanishes from the peaks, and the row says when a figure is a noisy point's. */
-#define PEAK_QUALITY_MAX 160
+#define PEAK_QUALITY_MAX 256
 
 /* "ok", "ok (k of m points disturbed, slower than the figure)", "ok (k noisy points left out)", "noisy (n of
    m points disturbed)" when a figure is a noisy point's, or for a cache level's latency measured only at
    DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
    out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
-   level probe's time at their size ("; k of m at the level probe's time"). A row whose points have no time
+   level probe's time at their size ("; k of m at the level probe's time"), and points whose time is their
+   R call ("; k of m at their R call": every 2R call stretched; common/stats.h). A row whose points have no time
    (none positive, or faster than any core) has no figure and says so: "no time (n of n points: ...)";
    beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);

@@ -156,16 +156,18 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
 /* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
    times, median over the points measured now (a resumed run's earlier points have no result). A point
    whose differenced times averaged 0 or less (a disturbed R call longer than its 2R call, record_cv) has
-   no spread to take a median of: such points are counted instead. */
+   no spread to take a median of: such points are counted instead. So are the clean points whose time is
+   their R call (stats_mindiff_r_call), which a reader comparing with 2R - R differences needs to know. */
 static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
 {
 	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
 	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
-	size_t n = 0, ncv = 0;
+	size_t n = 0, ncv = 0, r_call = 0;
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
 			reps[n++] = res[i].reps;
+			r_call += res[i].r_call != 0;
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
@@ -182,6 +184,11 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 		else
 			fprintf(f, "median %.1f %%\n", 100 * stats_median(cv, ncv));
 	}
+	if (r_call)
+		fprintf(f,
+			"%zu clean point%s took %s R call's time, every 2R call being stretched: slower than "
+			"an undisturbed 2R - R by the call's fixed cost, never faster\n",
+			r_call, r_call == 1 ? "" : "s", r_call == 1 ? "its" : "their");
 	free(reps);
 	free(cv);
 }

@@ -157,13 +157,20 @@ double stats_mindiff(const struct stats_mindiff *m)
 	return m->by_size ? d : fmin(d, m->lo);
 }
 
+int stats_mindiff_r_call(const struct stats_mindiff *m)
+{
+	double d = stats_mindiff(m);
+
+	return d > 0 && d < m->hi - m->lo;
+}
+
 double stats_mindiff_spread(const struct stats_mindiff *m)
 {
 	double d = stats_mindiff(m);
 
 	if (!(d > 0) || m->lo2 <= 0)
 		return INFINITY;
-	if (d < m->hi - m->lo) /* the R call: the 2R calls only said they were longer */
+	if (stats_mindiff_r_call(m)) /* the 2R calls only said they were longer */
 		return (m->lo2 - m->lo) / d;
 	return m->hi2 > 0 ? fmax(m->lo2 - m->lo, m->hi2 - m->hi) / d : INFINITY;
 }

@@ -107,6 +107,11 @@ void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
    difference is not positive (every R call stretched past every 2R call: no time at all, not a tiny one). */
 double stats_mindiff(const struct stats_mindiff *m);
 
+/* Whether that is the R call: every 2R call was stretched past twice it (never by_size). A LIKWID or
+   nanoBench reader compares differences; the analysis counts such points (peaks.csv quality), the run's
+   summary too. */
+int stats_mindiff_r_call(const struct stats_mindiff *m);
+
 /* How far the estimate is from being confirmed, relative to it: (second shortest - shortest) of the R calls,
    and of the 2R calls where the estimate is their difference (where it is the R call, the 2R calls only
    said they were longer). INFINITY while a length it rests on has fewer than two calls, or where there is

@@ -27,38 +27,12 @@ static uint64_t max_of(const uint64_t *a, int n)
 	return m;
 }
 
-/* Bandwidth and latency of a time of the point, into *gbps and *ns; none (0) when it is not positive. Each
-   thread chases its own chain, so the latency is the time over one thread's accesses (the volumes are all
-   threads'). */
-static void rates(double sec, const struct point_record *r, int threads, double *gbps, double *ns)
-{
-	*gbps = *ns = 0;
-	if (!(sec > 0))
-		return;
-	*gbps = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
-	if (r->v.chase_accesses)
-		*ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
-}
-
-/* The point's figures for the summary: of its time (record_seconds: stats_mindiff, or a disturbed
-   point's bound), and at the bound, which stand where the run later finds it slow (run_judge_slow). */
-static void summarise(struct run_point_result *res, const struct point_record *r, int threads, double tsc_hz,
-		      int noisy)
-{
-	rates(record_seconds(r, tsc_hz, 1), r, threads, &res->bound_gbps, &res->bound_ns);
-	if (noisy) {
-		res->gbps = res->bound_gbps;
-		res->ns = res->bound_ns;
-	} else {
-		rates(record_seconds(r, tsc_hz, 0), r, threads, &res->gbps, &res->ns);
-	}
-}
-
 void run_judge_slow(struct run_point_result *res, int n, double best)
 {
 	for (int i = 0; i < n; i++)
 		if (!(res[i].noisy_why & 1u << NW_SLOW) && noisy_why_slow(res[i].speed_gbps, best)) {
 			res[i].noisy_why |= 1u << NW_SLOW;
+			res[i].r_call = 0;
 			res[i].gbps = res[i].bound_gbps;
 			res[i].ns = res[i].bound_ns;
 		}
@@ -456,7 +430,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 				why |= (unsigned)(why && quota_stops(s) > g->stops) << NW_QUOTA;
 			}
 			record_write(s, ipt, &g->rec, &g->labels, why);
-			summarise(&s->results[ipt], &g->rec, pt->threads, s->tsc_hz, why != 0);
+			record_summarise(&s->results[ipt], &g->rec, pt->threads, s->tsc_hz, why != 0);
 			s->results[ipt].noisy_why = why;
 			/* fresh memory's time is page faults', which no judgement of the machine's speed makes
 			   truer (above) */

@@ -130,6 +130,34 @@ double record_seconds(const struct point_record *r, double tsc_hz, int disturbed
 	return (disturbed ? stats_mindiff_bound(&m) : stats_mindiff(&m)) / tsc_hz;
 }
 
+/* Bandwidth and latency of a time of the point, into *gbps and *ns; none (0) when it is not positive. Each
+   thread chases its own chain, so the latency is the time over one thread's accesses (the volumes are all
+   threads'). */
+static void rates(double sec, const struct point_record *r, int threads, double *gbps, double *ns)
+{
+	*gbps = *ns = 0;
+	if (!(sec > 0))
+		return;
+	*gbps = (double)(r->v.bytes_loaded + r->v.bytes_stored) / sec * 1e-9;
+	if (r->v.chase_accesses)
+		*ns = sec * 1e9 / ((double)r->v.chase_accesses / threads);
+}
+
+void record_summarise(struct run_point_result *res, const struct point_record *r, int threads, double tsc_hz,
+		      int noisy)
+{
+	struct stats_mindiff calls = record_calls(r);
+
+	rates(record_seconds(r, tsc_hz, 1), r, threads, &res->bound_gbps, &res->bound_ns);
+	res->r_call = !noisy && stats_mindiff_r_call(&calls);
+	if (noisy) {
+		res->gbps = res->bound_gbps;
+		res->ns = res->bound_ns;
+	} else {
+		rates(record_seconds(r, tsc_hz, 0), r, threads, &res->gbps, &res->ns);
+	}
+}
+
 /* The part of a row that all its events share. */
 static void row_common(const struct run_state *s, int ipt, const struct point_record *r,
 		       const struct record_labels *l, unsigned noisy_why, struct raw_out_row *row)

@@ -98,6 +98,12 @@ struct stats_mindiff record_calls(const struct point_record *r);
    agree. */
 double record_seconds(const struct point_record *r, double tsc_hz, int disturbed);
 
+/* The point's figures for the summary (res): of its time (record_seconds: stats_mindiff, or a disturbed
+   point's bound), whether that is its R call (r_call), and at the bound, which stand where the run later
+   finds it slow (run_judge_slow). */
+void record_summarise(struct run_point_result *res, const struct point_record *r, int threads, double tsc_hz,
+		      int noisy);
+
 /* The labels a point's rows share. */
 struct record_labels {
 	const char *cpus, *mem_nodes, *placement, *msr;

@@ -129,6 +129,37 @@ static void test_disturbed_point_time_is_the_bound(void **state)
 	record_free(&r);
 }
 
+/* The summary's figures of a point: a clean one's at its time, which may be its R call (every 2R call
+   stretched: said, r_call), a noisy one's at its bound, never called its R call's; both keep the bound for
+   a later slow-machine judgement. 10^9 bytes over 100 ticks at 10 Hz: 10 s, 0.1 GB/s. */
+static void test_summary_figures_say_where_the_time_is_the_r_call(void **state)
+{
+	struct point_record r;
+	struct run_point_result res = {0};
+	const uint64_t lo[2] = {100, 101}, hi[2] = {190, 191};
+
+	(void)state;
+	assert_int_equal(record_init(&r, 2, 1), 0);
+	r.v.bytes_loaded = 1000000000;
+	for (int i = 0; i < 2; i++) {
+		record_pass(&r, i, 0)->lo = lo[i];
+		record_pass(&r, i, 0)->hi = hi[i];
+	}
+	record_summarise(&res, &r, 1, 10.0, 0); /* the difference, 90 ticks */
+	assert_true(fabs(res.gbps - 1 / 9.0) < 1e-12 && !res.r_call);
+	assert_true(fabs(res.bound_gbps - 1 / 9.5) < 1e-12); /* min(100, 190 / 2) */
+	for (int i = 0; i < 2; i++)
+		record_pass(&r, i, 0)->hi = 300 + (uint64_t)i; /* every 2R call stretched: the R call, 100 */
+	record_summarise(&res, &r, 1, 10.0, 0);
+	assert_true(fabs(res.gbps - 0.1) < 1e-12 && res.r_call);
+	record_summarise(&res, &r, 1, 10.0, 1); /* noisy: at its bound, the same call, not said */
+	assert_true(fabs(res.gbps - 0.1) < 1e-12 && !res.r_call);
+	r.by_size = 1; /* touch: the difference, 200, however long */
+	record_summarise(&res, &r, 1, 10.0, 0);
+	assert_true(fabs(res.gbps - 0.05) < 1e-12 && !res.r_call);
+	record_free(&r);
+}
+
 /* Two threads: overlapping calls span from the first start to the last end (the second thread, 90 ticks,
    inside the first's 100); a thread started late, after the other had finished (a preempted vCPU), spans
    both, where the longer call alone (100) would credit their bytes to half the time they took. */
@@ -171,8 +202,8 @@ static void test_threads_apart(void **state)
 static void test_points_slow_against_the_runs_best_are_flagged_at_their_bound(void **state)
 {
 	struct run_point_result res[4] = {
-		{.gbps = 30, .ns = 2, .speed_gbps = 45, .bound_gbps = 28, .bound_ns = 2.2},
-		{.gbps = 31, .speed_gbps = 55, .bound_gbps = 29},
+		{.gbps = 30, .ns = 2, .speed_gbps = 45, .bound_gbps = 28, .bound_ns = 2.2, .r_call = 1},
+		{.gbps = 31, .speed_gbps = 55, .bound_gbps = 29, .r_call = 1},
 		{.gbps = 32, .speed_gbps = 0, .bound_gbps = 29},
 		{.gbps = 29, .speed_gbps = 40, .bound_gbps = 29, .noisy_why = 1u << NW_SLOW},
 	};
@@ -181,8 +212,9 @@ static void test_points_slow_against_the_runs_best_are_flagged_at_their_bound(vo
 	run_judge_slow(res, 4, 62);
 	assert_int_equal(res[0].noisy_why, 1u << NW_SLOW);
 	assert_true(res[0].gbps == 28 && res[0].ns == 2.2);
+	assert_false(res[0].r_call);           /* at its bound now, not at its R call */
 	assert_int_equal(res[1].noisy_why, 0); /* 55 >= 0.8 x 62 */
-	assert_true(res[1].gbps == 31);
+	assert_true(res[1].gbps == 31 && res[1].r_call);
 	assert_int_equal(res[2].noisy_why, 0);
 	assert_true(res[3].gbps == 29);
 	run_judge_slow(res + 1, 1, 0); /* no best: nothing judged */
@@ -222,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
+		cmocka_unit_test(test_summary_figures_say_where_the_time_is_the_r_call),
 		cmocka_unit_test(test_span_of_threads),
 		cmocka_unit_test(test_threads_apart),
 		cmocka_unit_test(test_points_slow_against_the_runs_best_are_flagged_at_their_bound),

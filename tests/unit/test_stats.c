@@ -159,8 +159,10 @@ static void test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched(void
 	struct stats_mindiff m = {0};
 
 	(void)state;
+	assert_false(stats_mindiff_r_call(&m)); /* no call yet */
 	stats_mindiff_add(&m, 430, 3420);
 	assert_true(stats_mindiff(&m) == 430);
+	assert_true(stats_mindiff_r_call(&m));
 	assert_true(isinf(stats_mindiff_spread(&m))); /* one R call confirms nothing */
 	stats_mindiff_add(&m, 446, 4230);
 	assert_true(stats_mindiff(&m) == 430);
@@ -169,6 +171,7 @@ static void test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched(void
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 430) < 1e-12);
 	stats_mindiff_add(&m, 432, 858); /* a clean 2R call: 858 - 430 */
 	assert_true(stats_mindiff(&m) == 428);
+	assert_false(stats_mindiff_r_call(&m));
 	assert_true(fabs(stats_mindiff_spread(&m) - (3420.0 - 858) / 428) < 1e-12);
 	stats_mindiff_add(&m, 433, 859);
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 428) < 1e-12);
@@ -188,12 +191,14 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	stats_mindiff_add(&m, 100, 230);
 	stats_mindiff_add(&m, 101, 231);
 	assert_true(stats_mindiff(&m) == 130);
+	assert_false(stats_mindiff_r_call(&m)); /* touch: the difference, however long */
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 130) < 1e-12);
 	assert_true(stats_mindiff_mismatch(&m) == 0);
 	m = (struct stats_mindiff){.spans = 1};
 	stats_mindiff_add(&m, 100, 230);
 	stats_mindiff_add(&m, 101, 231);
 	assert_true(stats_mindiff(&m) == 100);
+	assert_true(stats_mindiff_r_call(&m));
 	assert_true(fabs(stats_mindiff_spread(&m) - 1.0 / 100) < 1e-12);
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 30.0 / 100) < 1e-12);
 	m.spans = 0; /* one thread: twice the R call standing in is short of the 2R call */

@@ -123,6 +123,12 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	/* how disturbed: repetitions 1 1 2 3 3 8 and spreads 0.1 % 0.1 % 10 % 10 % 30 % 30 %, medians */
 	assert_non_null(
 		strstr(out, "repetitions per point: median 2.5; spread of their times: median 10.0 %\n"));
+	assert_null(strstr(out, "R call")); /* no point took its R call's time */
+	free(out);
+	res[2].r_call = res[4].r_call = 1; /* two clean points whose time is their R call (run.c) */
+	out = print(pts, res, 6);
+	assert_non_null(
+		strstr(out, "\n2 clean points took their R call's time, every 2R call being stretched"));
 	free(out);
 	/* a point whose differenced times averaged 0 or less has no spread (record_cv: infinite): counted,
 	   never a median of "inf %" */
