@@ -80,9 +80,10 @@ double stats_thread_share(double all_median, int threads, double one_median);
    stretched by the skew and up to 4.5 % more. (Refusing such points any confirmation left 56 and 48 of
    the about 100 two-thread points of two --quick runs noisy at the same figures, and the runs took 5 s
    longer.) The skew also hides R calls stretched alike (below) in spans: 2 min(R) - min(2R) is the skew
-   there too, so spans are not held to that (review R20: with a steady 10 % skew, an undisturbed point
-   repeated and ended noisy while one whose 2R calls were stretched by about the skew was confirmed at
-   that). Telling the two apart needs the longest thread's own calls, which hold no skew; not kept.
+   there too (review R20: with a steady 10 % skew, holding the spans to it made an undisturbed point repeat
+   and end noisy while one whose 2R calls were stretched by about the skew was confirmed at that). So spans
+   are held to it through their longest thread's own calls, each from its own start to its own end, which
+   hold no skew (the caller gives their shortest: stats_mindiff_add_own).
 
    "Outvoted by any undisturbed one" needs one: when every R call of a point was stretched, min(R) is too
    long and the difference too short, a point faster than the hardware. So the two shortest calls of each
@@ -98,10 +99,15 @@ struct stats_mindiff {
 	double lo2, hi2; /* the second shortest of each; 0 = none */
 	int by_size;     /* set by the caller: the calls differ in their memory, 2N and N bytes (touch) */
 	int spans;       /* set by the caller: the calls are spans of several threads (record_span) */
+	double own_lo, own_hi; /* spans: the shortest of the longest thread's own R and 2R calls; 0 = none */
 };
 
 /* Adds one repetition's two calls. */
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
+
+/* Spans: adds one repetition's longest thread's own R and 2R calls, each from its own start to its own end
+   (no start skew; the longest of each, which may be two threads'). */
+void stats_mindiff_add_own(struct stats_mindiff *m, double lo, double hi);
 
 /* min(min(hi) - min(lo), min(lo)), by_size the difference alone; 0 when a length has no call, or when the
    difference is not positive (every R call stretched past every 2R call: no time at all, not a tiny one). */
@@ -125,7 +131,8 @@ double stats_mindiff_spread(const struct stats_mindiff *m);
    a 608 KiB one-thread triad.avx512 point's four R calls took 13.36-13.59 M ticks and its 2R calls
    18.32-18.54 M, so it was confirmed at 50.6 GB/s where the other runs read 25-27 (1.69 here). Of 854
    clean one-thread points of such runs 3.4 % were past 4.5 %. Spans: how far the shortest 2R call is past
-   twice the shortest R call, where the R call stands in (0 otherwise: above). 0 by_size (its lengths differ
+   twice the shortest R call, where the R call stands in (0 otherwise: above), or where given their longest
+   thread's own calls the same as one thread's of those, whichever is further. 0 by_size (its lengths differ
    by more than passes); INFINITY without an estimate. Held to 3x the tolerance (budget.h,
    BUDGET_MISMATCH_CONFIRMED): a one-thread difference confirmed so is at most 1.5x the tolerance too fast. */
 double stats_mindiff_mismatch(const struct stats_mindiff *m);

@@ -263,8 +263,10 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
 				p->lo = record_span(sh->start[0], sh->lo, pt->threads);
 				p->hi = record_span(sh->start[1], sh->hi, pt->threads);
-				p->apart = record_apart(p->lo, max_of(sh->lo, pt->threads), pt->threads) ||
-					record_apart(p->hi, max_of(sh->hi, pt->threads), pt->threads);
+				p->lo_own = max_of(sh->lo, pt->threads);
+				p->hi_own = max_of(sh->hi, pt->threads);
+				p->apart = record_apart(p->lo, p->lo_own, pt->threads) ||
+					record_apart(p->hi, p->hi_own, pt->threads);
 				p->ticks = (int64_t)(p->hi - p->lo);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;

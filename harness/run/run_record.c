@@ -118,8 +118,12 @@ struct stats_mindiff record_calls(const struct point_record *r)
 {
 	struct stats_mindiff m = {.by_size = r->by_size, .spans = r->spans};
 
-	for (int i = 0; i < r->nreps; i++)
-		stats_mindiff_add(&m, (double)r->pass[i * r->npass].lo, (double)r->pass[i * r->npass].hi);
+	for (int i = 0; i < r->nreps; i++) {
+		const struct rec_pass *p = &r->pass[i * r->npass];
+		stats_mindiff_add(&m, (double)p->lo, (double)p->hi);
+		if (r->spans)
+			stats_mindiff_add_own(&m, (double)p->lo_own, (double)p->hi_own);
+	}
 	return m;
 }
 

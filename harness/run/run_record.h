@@ -20,6 +20,7 @@ struct rec_event {
 struct rec_pass {
 	int64_t ticks;                     /* 2R call minus R call (record_span) */
 	uint64_t lo, hi;                   /* the two calls themselves, all threads (record_span) */
+	uint64_t lo_own, hi_own;           /* the longest thread's own R call and 2R call: no start skew */
 	int apart;                         /* a call's threads did not run together (record_apart) */
 	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
@@ -88,7 +89,7 @@ int record_impossibly_fast(const struct point_record *r, double bytes, double se
 
 /* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest, with
    the record's by_size and spans (stats_mindiff: touch keeps the difference; spans hold their R call to
-   the 2R calls). */
+   the 2R calls), and for spans the shortest of their longest thread's own calls (stats_mindiff_add_own). */
 struct stats_mindiff record_calls(const struct point_record *r);
 
 /* The point's time in seconds: min(2R call) - min(R call) over the repetitions, or min(R call) where that is

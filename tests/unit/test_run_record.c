@@ -95,10 +95,16 @@ static void test_point_time_is_min_2r_minus_min_r(void **state)
 	r.by_size = 1; /* touch: 2N past twice N is page faults, the difference stands */
 	assert_true(fabs(record_seconds(&r, 10.0, 0) - 40.0) < 1e-12);
 	r.by_size = 0;
+	for (int i = 0; i < 5; i++) { /* the longest thread's own calls */
+		record_pass(&r, i, 0)->lo_own = 90 + (uint64_t)i;
+		record_pass(&r, i, 0)->hi_own = 180 - (uint64_t)i;
+	}
+	assert_true(record_calls(&r).own_lo == 0); /* one thread: its calls are its own */
 	r.spans = 1; /* several threads: the calls say so (stats_mindiff_mismatch: 2R 300 past twice R) */
 	{
 		struct stats_mindiff m = record_calls(&r);
 		assert_true(m.spans && !m.by_size);
+		assert_true(m.own_lo == 90 && m.own_hi == 176);
 		assert_true(fabs(stats_mindiff_mismatch(&m) - 300.0 / 100) < 1e-12);
 	}
 	r.spans = 0;

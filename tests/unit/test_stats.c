@@ -215,6 +215,19 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	assert_true(stats_mindiff_mismatch(&m) == 0);
 	m.spans = 0;
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 10.0 / 100) < 1e-12);
+	/* The longest thread's own calls hold no skew: undisturbed, 101 and 201 (a fixed cost of 1), no
+	   mismatch; every R call stretched alike by 30 (own 131, spans 140 and 210), the difference 70 is 30
+	   short, and the own calls say so (61 of 70), where the spans alone said nothing. */
+	m.spans = 1;
+	stats_mindiff_add_own(&m, 101, 201);
+	stats_mindiff_add_own(&m, 102, 0); /* a call of 0 ticks is none */
+	assert_true(m.own_lo == 101 && m.own_hi == 201);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 1.0 / 100) < 1e-12);
+	m = (struct stats_mindiff){.spans = 1};
+	stats_mindiff_add(&m, 140, 210);
+	assert_true(stats_mindiff_mismatch(&m) == 0);
+	stats_mindiff_add_own(&m, 131, 201);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 61.0 / 70) < 1e-12);
 }
 
 /* Every R call stretched alike and no 2R call: the shortest R call past half the shortest 2R call by 1.69
