@@ -24,6 +24,13 @@ double budget_floor_unit(const struct budget_floors *f, int level)
 	return n ? stats_median(tmp, n) : 0;
 }
 
+void budget_calls(struct budget_point *p, const struct stats_mindiff *calls)
+{
+	p->est_now = stats_mindiff(calls);
+	p->spread = stats_mindiff_spread(calls);
+	p->mismatch = stats_mindiff_mismatch(calls);
+}
+
 enum budget_next budget_next(const struct budget_point *p)
 {
 	int settled = p->reps_done >= BUDGET_MIN_REPS && p->est_now > 0 && p->spread <= p->confirmed &&

@@ -63,6 +63,11 @@ struct budget_point {
 	double over_s;           /* the most another repetition may end past the share (BUDGET_OVER) */
 };
 
+struct stats_mindiff;
+
+/* Sets the point's estimate, spread and mismatch from its calls (stats_mindiff, _spread, _mismatch). */
+void budget_calls(struct budget_point *p, const struct stats_mindiff *calls);
+
 enum budget_next {
 	BUDGET_GO,          /* repeat */
 	BUDGET_STABLE_STOP, /* the estimate is confirmed: a clean point */

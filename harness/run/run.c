@@ -185,18 +185,16 @@ static int goes_on(struct group_ctx *g, int done)
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double now = progress_now(), spent = now - g->point_start;
 	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
-	struct budget_point b = {done,
-				 fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
-				 stats_mindiff(&calls),
-				 stats_mindiff_spread(&calls),
-				 stats_mindiff_mismatch(&calls),
-				 s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
-									     : BUDGET_CONFIRMED_CACHE,
-				 spent,
-				 0,
-				 now - g->rep_start,
-				 s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
+	struct budget_point b = {
+		.reps_done = done,
+		.reps_max = fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
+		.confirmed = s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
+									 : BUDGET_CONFIRMED_CACHE,
+		.spent_s = spent,
+		.rep_s = now - g->rep_start,
+		.over_s = s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
 
+	budget_calls(&b, &calls);
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads;
 		double unit[LEVEL_COUNT], floors_after;

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "budget.h"
+#include "stats.h"
 
 /* 100 s less the 4 s reserve, 20 s spent, this point's floor 0.8 s, 9 one-thread points after it with
    floors of 0.5 s: 70.7 s of slack, a tenth of it beyond the point's own floor. Its own floor counts as
@@ -161,6 +162,41 @@ static void test_r_calls_stretched_alike_are_not_confirmed(void **state)
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
 }
 
+/* From calls to the decision (budget_calls, as the run's goes_on): the triad.avx512 point of stats.h, its
+   four R calls alike at 13.36-13.59 M ticks and its 2R calls at 18.32-18.54 M, agrees within 1.5 % at both
+   lengths and would be confirmed at twice its speed but for the mismatch, so it goes on; two threads
+   whose spans agree as well go on where their longest thread's own calls say the same (the skew is in
+   no thread's own call), and stop where those are R and 2R passes' times. */
+static void test_calls_set_the_estimate_spread_and_mismatch(void **state)
+{
+	struct stats_mindiff m = {0};
+	struct budget_point p = {.reps_done = 4,
+				 .reps_max = 8,
+				 .confirmed = BUDGET_CONFIRMED_CACHE,
+				 .spent_s = 0.1,
+				 .share_s = 1};
+	const double lo[4] = {13.36e6, 13.59e6, 13.40e6, 13.45e6},
+		     hi[4] = {18.32e6, 18.54e6, 18.40e6, 18.35e6};
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		stats_mindiff_add(&m, lo[i], hi[i]);
+	budget_calls(&p, &m);
+	assert_true(p.est_now == 18.32e6 - 13.36e6);
+	assert_true(fabs(p.spread - 0.04e6 / p.est_now) < 1e-12 && p.spread < BUDGET_CONFIRMED_CACHE);
+	assert_true(fabs(p.mismatch - (2 * 13.36e6 - 18.32e6) / p.est_now) < 1e-12);
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	m.spans = 1; /* the same spans of two threads: the skew could be all of it */
+	budget_calls(&p, &m);
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
+	stats_mindiff_add_own(&m, 13.30e6, 18.30e6); /* their longest thread's own calls, alike stretched */
+	budget_calls(&p, &m);
+	assert_int_equal(budget_next(&p), BUDGET_GO);
+	m.own_lo = 9.20e6; /* its own R call about half its 2R call: 4.2 M of the spans' R call is skew */
+	budget_calls(&p, &m);
+	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
+}
+
 /* A disturbed point stops, marked, when its share is spent or at --reps; never measured again. */
 static void test_unsettled_point_stops_at_its_share_or_at_reps(void **state)
 {
@@ -204,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_no_repetition_that_ends_far_past_the_share),
 		cmocka_unit_test(test_stops_when_the_estimate_is_confirmed),
 		cmocka_unit_test(test_r_calls_stretched_alike_are_not_confirmed),
+		cmocka_unit_test(test_calls_set_the_estimate_spread_and_mismatch),
 		cmocka_unit_test(test_unsettled_point_stops_at_its_share_or_at_reps),
 		cmocka_unit_test(test_waits_are_capped_per_point_and_per_run),
 	};
