@@ -9,6 +9,7 @@
 
 #include "busy.h"
 #include "noisy_why.h"
+#include "num.h"
 #include "out_report_hypo.h"
 #include "out_report_md.h"
 #include "out_report_ref.h"
@@ -85,8 +86,11 @@ static int threads_slowed(const struct machine *m)
 /* A speed probe's figures, as each Run quality line states them. */
 static void probe_figures(FILE *f, const struct machine_probe *p)
 {
-	fprintf(f, "ran at %.1f GB/s at best, %.1f median, and %.1f or less in a tenth of them ", p->best,
-		p->median, p->p10);
+	char b[3][32];
+
+	fprintf(f, "ran at %s GB/s at best, %s median, and %s or less in a tenth of them ",
+		num_format_rate(p->best, b[0], sizeof b[0]), num_format_rate(p->median, b[1], sizeof b[1]),
+		num_format_rate(p->p10, b[2], sizeof b[2]));
 	fprintf(f, "(%.0f %% below the best)", 100 * (1 - p->p10 / p->best));
 }
 

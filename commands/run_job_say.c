@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "level.h"
+#include "num.h"
 #include "run_job_int.h"
 #include "stats.h"
 
@@ -260,8 +261,11 @@ void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j,
    over. */
 static void say_figures(const struct speed_probe_figures *x, const char *tenth_of)
 {
-	printf("ran at %.1f GB/s at best, %.1f median, %.1f or less in a tenth of %s ", x->best, x->median,
-	       x->p10, tenth_of);
+	char b[3][32];
+
+	printf("ran at %s GB/s at best, %s median, %s or less in a tenth of %s ",
+	       num_format_rate(x->best, b[0], sizeof b[0]), num_format_rate(x->median, b[1], sizeof b[1]),
+	       num_format_rate(x->p10, b[2], sizeof b[2]), tenth_of);
 	printf("(%.0f %% below the best)", 100 * (1 - x->p10 / x->best));
 }
 

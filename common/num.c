@@ -99,6 +99,12 @@ const char *num_format_size(double bytes, char *buf, size_t len)
 	return buf;
 }
 
+const char *num_format_rate(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v > 0 && v < 0.95 ? "%.2g" : "%.1f", v);
+	return buf;
+}
+
 int num_wild_match(const char *wild, const char *name)
 {
 	const char *star = strchr(wild, '*');

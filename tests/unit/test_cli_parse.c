@@ -44,6 +44,20 @@ static void test_sizes_format_in_binary_units(void **state)
 	assert_string_equal(num_format_size(4986880, b, sizeof b), "4.8 MiB");
 }
 
+/* Rates: to a tenth, and below 1 to two significant digits, never "0.0" for a rate that was measured. */
+static void test_rates_format_to_a_tenth_or_two_digits(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(num_format_rate(139.24, b, sizeof b), "139.2");
+	assert_string_equal(num_format_rate(1.0, b, sizeof b), "1.0");
+	assert_string_equal(num_format_rate(0.96, b, sizeof b), "1.0");
+	assert_string_equal(num_format_rate(0.0083, b, sizeof b), "0.0083");
+	assert_string_equal(num_format_rate(0.5, b, sizeof b), "0.5");
+	assert_string_equal(num_format_rate(0, b, sizeof b), "0.0");
+}
+
 static void test_sizes_take_likwid_decimal_suffixes(void **state)
 {
 	uint64_t v;
@@ -175,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_a_fractional_size_is_said_to_have_a_fraction),
 		cmocka_unit_test(test_sizes_take_likwid_decimal_suffixes),
 		cmocka_unit_test(test_sizes_format_in_binary_units),
+		cmocka_unit_test(test_rates_format_to_a_tenth_or_two_digits),
 		cmocka_unit_test(test_cpu_lists_expand_ranges_and_reject_foreign_cpus),
 		cmocka_unit_test(test_cpu_lists_keep_order_and_take_open_ranges),
 		cmocka_unit_test(test_placements_parse_and_check_nodes),
