@@ -5,8 +5,9 @@
 . "$(dirname "$0")/../lib.sh"
 mkdir -p "$TMP/tree/tests/fake"
 cp "$TOP/tests/run.sh" "$TMP/tree/tests/"
-printf '%s\n' 'echo "ok - one"' 'echo "not ok - two: because"' 'echo "ok - three # SKIP not here"' \
-	>"$TMP/tree/tests/fake/a.sh"
+# a skip as cmocka 1.1 prints it ("not ok N # SKIP") before the failure: not named as the first
+printf '%s\n' 'echo "ok - one"' 'echo "not ok 2 # SKIP not here"' 'echo "not ok - two: because"' \
+	'echo "ok - three # SKIP not here"' >"$TMP/tree/tests/fake/a.sh"
 printf '%s\n' 'echo "ok - four"' 'exit 3' >"$TMP/tree/tests/fake/b.sh"
 printf '%s\n' 'echo "ok - five"' >"$TMP/tree/tests/fake/c.sh"
 
@@ -17,7 +18,7 @@ cat >"$TMP/want" <<'END'
 fake/c.sh 1 passed, 0 failed, 0 skipped
 failed: fake/a.sh: 1 failed, first not ok - two: because
 failed: fake/b.sh: 1 failed, first not ok - fake/b.sh exited with status 3 without reporting a failure
-3 passed, 2 failed, 1 skipped
+3 passed, 2 failed, 2 skipped
 END
 if [ $rc -eq 1 ] && tail -4 "$TMP/out" | sed 's/  */ /g; s/ ([0-9]*s)$//' | cmp -s - "$TMP/want"; then
 	ok "failures are counted, named again at the end, and the total is the last line"
@@ -37,8 +38,8 @@ fi
 
 # lib.sh's scratch directory outlives a background command killed at once: its fork, before the exec,
 # runs the EXIT trap, which removed $TMP from under the rest of a suite before lib.sh kept that to the
-# script itself. Killed at once, nearly every fork here is still one (without the guard, or with bash's
-# $BASHPID for the process's pid: gone after the first).
+# script itself. Killed at once, nearly every fork here is still one (without the guard: gone after the
+# first; so with bash's $BASHPID for the process's pid, this script having run tests/run.sh above).
 for i in $(seq 20); do
 	sleep 5 &
 	kill -TERM $!

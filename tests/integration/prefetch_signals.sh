@@ -53,8 +53,8 @@ kill_randomly() {
 		watchdog=$!
 		wait "$pid"
 		status=$?
-		# by SIGKILL: a watchdog still a fork of this shell would run its EXIT trap (rm -rf "$TMP") on
-		# any signal it can catch
+		# by SIGKILL, which a watchdog not yet exec'd, still a fork of this shell, cannot catch and run
+		# the shell's traps on
 		kill -KILL "$watchdog" 2>/dev/null
 		wait "$watchdog" 2>/dev/null
 	fi
