@@ -101,7 +101,7 @@ const char *num_format_size(double bytes, char *buf, size_t len)
 
 const char *num_format_rate(double v, char *buf, size_t len)
 {
-	snprintf(buf, len, v > 0 && v < 0.95 ? "%.2g" : "%.1f", v);
+	snprintf(buf, len, v > 0 && v < 0.995 ? "%.2g" : "%.1f", v);
 	return buf;
 }
 

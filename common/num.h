@@ -17,9 +17,9 @@ int num_parse_size(const char *option, const char *text, uint64_t *out, struct e
 /* bytes in binary units for people (figure legends, axis tics): "512 KiB", "1.5 MiB", "32 MiB". Returns buf. */
 const char *num_format_size(double bytes, char *buf, size_t len);
 
-/* A rate for people, to a tenth ("139.2"), or below 1 to two significant digits: a speed probe's two
-   threads that never ran together read 0.008 GB/s, printed "0.0" beside "100 % below the best". Returns
-   buf. */
+/* A rate for people, to a tenth ("139.2"), or below 0.995 (which would read "1.0") to two significant
+   digits: a speed probe's two threads that never ran together read 0.008 GB/s, printed "0.0" beside "100 %
+   below the best". Returns buf. */
 const char *num_format_rate(double v, char *buf, size_t len);
 
 /* The first number in a small /proc or /sys file (perf_event_paranoid, cpuinfo_max_freq, a PMU's

@@ -18,15 +18,6 @@
 #include "stats.h"
 #include "timed_call.h"
 
-static uint64_t max_of(const uint64_t *a, int n)
-{
-	uint64_t m = 0;
-	for (int i = 0; i < n; i++)
-		if (a[i] > m)
-			m = a[i];
-	return m;
-}
-
 void run_judge_slow(struct run_point_result *res, int n, double best)
 {
 	for (int i = 0; i < n; i++)
@@ -164,9 +155,9 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 #pragma omp barrier
 #pragma omp master
 		{
-			uint64_t shorter = max_of(sh->lo, pt->threads);
-			if (!fresh && max_of(sh->hi, pt->threads) < shorter)
-				shorter = max_of(sh->hi, pt->threads);
+			uint64_t shorter = record_longest(sh->lo, pt->threads);
+			if (!fresh && record_longest(sh->hi, pt->threads) < shorter)
+				shorter = record_longest(sh->hi, pt->threads);
 			int brief = !fresh && shorter < s->cfg->min_seconds * s->tsc_hz;
 			int warm = !(pt->fam->flags & KF_RESUMABLE) || covered >= pt->bytes;
 			covered += 2 * sh->span * sh->reps;
@@ -258,14 +249,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 #pragma omp master
 			{
 				struct rec_pass *p = record_pass(rec, rep, gi);
-				/* Signed: on noisy kernels (page faults) the shorter call can take longer. */
-				p->lo = record_span(sh->start[0], sh->lo, pt->threads);
-				p->hi = record_span(sh->start[1], sh->hi, pt->threads);
-				p->lo_own = max_of(sh->lo, pt->threads);
-				p->hi_own = max_of(sh->hi, pt->threads);
-				p->apart = record_apart(p->lo, p->lo_own, pt->threads) ||
-					record_apart(p->hi, p->hi_own, pt->threads);
-				p->ticks = (int64_t)(p->hi - p->lo);
+				record_pass_calls(p, sh->start[0], sh->lo, sh->start[1], sh->hi, pt->threads);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;
 				p->clock_rejected = sh->clock_rejected;

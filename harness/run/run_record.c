@@ -70,6 +70,28 @@ double record_cv(const struct point_record *r)
 	return sqrt(sq / (r->nreps - 1)) / mean;
 }
 
+uint64_t record_longest(const uint64_t *ticks, int n)
+{
+	uint64_t m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ticks[i] > m)
+			m = ticks[i];
+	return m;
+}
+
+void record_pass_calls(struct rec_pass *p, const uint64_t *start_lo, const uint64_t *lo,
+		       const uint64_t *start_hi, const uint64_t *hi, int n)
+{
+	p->lo = record_span(start_lo, lo, n);
+	p->hi = record_span(start_hi, hi, n);
+	p->ticks = (int64_t)(p->hi - p->lo); /* signed: on noisy kernels (page faults) the shorter call can
+						take longer */
+	p->lo_own = record_longest(lo, n);
+	p->hi_own = record_longest(hi, n);
+	p->apart = record_apart(p->lo, p->lo_own, n) || record_apart(p->hi, p->hi_own, n);
+}
+
 uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n)
 {
 	uint64_t first = UINT64_MAX, last = 0;

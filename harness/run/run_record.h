@@ -63,6 +63,15 @@ uint64_t record_span(const uint64_t *start, const uint64_t *ticks, int n);
 int record_apart(uint64_t span, uint64_t longest, int n); /* longest: the longest of the n threads' calls */
 int record_threads_apart(const struct point_record *r);
 
+/* The longest of n threads' calls, ticks. */
+uint64_t record_longest(const uint64_t *ticks, int n);
+
+/* A repetition's two calls into p, from each of n threads' start and ticks of its R call (start_lo, lo)
+   and 2R call (start_hi, hi): their spans (record_span) and difference, their longest thread's own calls
+   (which hold no start skew: stats_mindiff_add_own), and whether the threads ran apart. */
+void record_pass_calls(struct rec_pass *p, const uint64_t *start_lo, const uint64_t *lo,
+		       const uint64_t *start_hi, const uint64_t *hi, int n);
+
 /* The known volumes of (2R call) - (R call), passes of `span` bytes, or of (2N bytes) - (N bytes) for
    fresh-memory kernels, times the threads. */
 void record_volumes(const struct plan_point *pt, uint64_t span, uint64_t reps, struct kern_volumes *out);

@@ -443,6 +443,14 @@ check "L2: the four points with prefetchers on take the probe's 3 ns, the four o
 check "in cycles, the probe's at the run's 5 GHz (15) and the points' own at 3 GHz (12): median 13.5, $(peak "$P" L2 latency latency_cycles)" \
 	test "$(peak "$P" L2 latency latency_cycles)" = 13.5
 check "the L2 row says so: $q" test "$q" = "ok; 4 of 8 at the level probe's time"
+# The same with every 2R call stretched 1.3x: the four points at their own time took their R call, the four
+# at the probe's did not count (its time is the figure), and the row says both, the probe's first.
+PR=$TMP/probe_r_call
+mkdir -p "$PR" && probe_curve "$PR" && edit "$D/raw.csv" "$PR/raw.csv" 'r["thp_share"] = "1.0000"; hi = 2.6 * lo' calls
+expect_status "analyze with the probe's curve and every 2R call stretched succeeds" 0 "$PMUCHECK" analyze -q "$PR"
+q=$(peak "$PR" L2 latency quality)
+check "... the R call counted only where the point's own time is the figure: $q" \
+	test "$q" = "ok; 4 of 8 at the level probe's time; 4 of 8 at their R call"
 check "L3: the probe's 15 ns is slower than the points' 12 ns, which stay: $(peak "$P" L3 latency latency_ns)" \
 	test "$(peak "$P" L3 latency latency_ns)" = 12 -a "$(peak "$P" L3 latency quality)" = ok
 # The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its

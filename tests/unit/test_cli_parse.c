@@ -52,7 +52,9 @@ static void test_rates_format_to_a_tenth_or_two_digits(void **state)
 	(void)state;
 	assert_string_equal(num_format_rate(139.24, b, sizeof b), "139.2");
 	assert_string_equal(num_format_rate(1.0, b, sizeof b), "1.0");
-	assert_string_equal(num_format_rate(0.96, b, sizeof b), "1.0");
+	assert_string_equal(num_format_rate(0.995, b, sizeof b), "1.0");
+	assert_string_equal(num_format_rate(0.994, b, sizeof b), "0.99");
+	assert_string_equal(num_format_rate(0.95, b, sizeof b), "0.95");
 	assert_string_equal(num_format_rate(0.0083, b, sizeof b), "0.0083");
 	assert_string_equal(num_format_rate(0.5, b, sizeof b), "0.5");
 	assert_string_equal(num_format_rate(0, b, sizeof b), "0.0");

@@ -166,6 +166,25 @@ static void test_summary_figures_say_where_the_time_is_the_r_call(void **state)
 	record_free(&r);
 }
 
+/* A repetition's calls of two threads, the second started 4 ticks late in both (the skew): the spans hold
+   it, the longest thread's own calls do not, and their difference is the spans'. The R call's threads
+   apart (the second started after the first ended) is said. */
+static void test_pass_calls_of_threads(void **state)
+{
+	struct rec_pass p = {0};
+	const uint64_t start_lo[2] = {1000, 1004}, lo[2] = {100, 98}, start_hi[2] = {2000, 2004},
+		       hi[2] = {190, 200}, late[2] = {1000, 1101};
+
+	(void)state;
+	record_pass_calls(&p, start_lo, lo, start_hi, hi, 2);
+	assert_true(p.lo == 102 && p.hi == 204 && p.ticks == 102);
+	assert_true(p.lo_own == 100 && p.hi_own == 200);
+	assert_false(p.apart);
+	record_pass_calls(&p, late, lo, start_hi, hi, 2);
+	assert_true(p.lo == 199 && p.lo_own == 100 && p.apart);
+	assert_true(record_longest(hi, 2) == 200 && record_longest(hi, 0) == 0);
+}
+
 /* Two threads: overlapping calls span from the first start to the last end (the second thread, 90 ticks,
    inside the first's 100); a thread started late, after the other had finished (a preempted vCPU), spans
    both, where the longer call alone (100) would credit their bytes to half the time they took. */
@@ -262,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
 		cmocka_unit_test(test_summary_figures_say_where_the_time_is_the_r_call),
 		cmocka_unit_test(test_span_of_threads),
+		cmocka_unit_test(test_pass_calls_of_threads),
 		cmocka_unit_test(test_threads_apart),
 		cmocka_unit_test(test_points_slow_against_the_runs_best_are_flagged_at_their_bound),
 	};

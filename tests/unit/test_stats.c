@@ -221,6 +221,7 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	m.spans = 1;
 	stats_mindiff_add_own(&m, 101, 201);
 	stats_mindiff_add_own(&m, 102, 0); /* a call of 0 ticks is none */
+	stats_mindiff_add_own(&m, 0, 202);
 	assert_true(m.own_lo == 101 && m.own_hi == 201);
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 1.0 / 100) < 1e-12);
 	m = (struct stats_mindiff){.spans = 1};

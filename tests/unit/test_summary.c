@@ -130,6 +130,11 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 	assert_non_null(
 		strstr(out, "\n2 clean points took their R call's time, every 2R call being stretched"));
 	free(out);
+	res[4].r_call = 0;
+	out = print(pts, res, 6);
+	assert_non_null(strstr(out, "\n1 clean point took its R call's time"));
+	res[2].r_call = 0;
+	free(out);
 	/* a point whose differenced times averaged 0 or less has no spread (record_cv: infinite): counted,
 	   never a median of "inf %" */
 	res[4].cv = res[5].cv = INFINITY;
