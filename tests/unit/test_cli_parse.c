@@ -44,7 +44,8 @@ static void test_sizes_format_in_binary_units(void **state)
 	assert_string_equal(num_format_size(4986880, b, sizeof b), "4.8 MiB");
 }
 
-/* Rates: to a tenth, and below 1 to two significant digits, never "0.0" for a rate that was measured. */
+/* Rates: to a tenth, and below 0.995 (which would read "1.0") to two significant digits, never "0.0" for a
+   rate that was measured. */
 static void test_rates_format_to_a_tenth_or_two_digits(void **state)
 {
 	char b[32];
