@@ -44,9 +44,9 @@ struct peak {
    DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
    out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
    level probe's time at their size ("; k of m at the level probe's time"), and points whose time is their
-   R call ("; k of m at their R call": every 2R call stretched; common/stats.h). A row whose points have no time
-   (none positive, or faster than any core) has no figure and says so: "no time (n of n points: ...)";
-   beside figures, "; k without a time left out". */
+   R call ("; k of m at their R call": every 2R call stretched; common/stats.h). A row whose points have
+   no time (none positive, or faster than any core) has no figure and says so: "no time (n of n points:
+   ...)"; beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
 /* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by

@@ -24,12 +24,12 @@
    (stats_mindiff_mismatch: for one thread, twice the shortest R call no further past the shortest 2R call,
    since where every R call was stretched alike the difference is too short by half of that; for several
    threads the same of their longest thread's own calls, and where their R call stands in, the shortest 2R
-   call no further past twice it). The rule before (the
-   estimate changed less than 1 % over the last two repetitions) held for a minimum that no later repetition
-   undercut because every one was stretched: on the development VM one L1 point's repetitions read 361, 168,
-   -694 and -220 GB/s, and two quiet --quick runs' L1 read peaks differed by 22 % (9.5 % in bytes per cycle).
-   DRAM calls spread more on their own (the two shortest of a quiet --quick run's DRAM points: median 3.5-5 %
-   apart, against 1.6-3 % in the caches). */
+   call no further past twice it). The rule before (the estimate changed less than 1 % over the last two
+   repetitions) held for a minimum that no later repetition undercut because every one was stretched: on
+   the development VM one L1 point's repetitions read 361, 168, -694 and -220 GB/s, and two quiet --quick
+   runs' L1 read peaks differed by 22 % (9.5 % in bytes per cycle). DRAM calls spread more on their own
+   (the two shortest of a quiet --quick run's DRAM points: median 3.5-5 % apart, against 1.6-3 % in the
+   caches). */
 #define BUDGET_CONFIRMED_CACHE 0.015
 #define BUDGET_CONFIRMED_DRAM 0.025
 /* How many times that part twice the shortest R call may be past the shortest 2R call (4.5 % in the caches,
