@@ -11,7 +11,8 @@ export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmucheck-test.XXXXXX")
 # main_shell: true in the script itself, false in a fork of it. A fork that a signal reaches before it has
 # exec'd (a background command a test kills at once) runs the EXIT trap too, and took $TMP from under the
-# rest of its suite (prefetch_signals.sh: 17 of 19 failed in a CI run, every later redirection failing).
+# rest of its suite (prefetch_signals.sh under load: 6, then 12 of its 19 failed, every later redirection
+# failing; most likely also a CI run's 17 failures, which its log did not name).
 # The pid is the kernel's, from /proc/self: in such a fork bash 5.2.15's $BASHPID, expanded in the trap,
 # gave the parent's pid in 6 of 6 tries where the script had run another bash script before (none where
 # it had not); it stands in only where /proc cannot be read. A suite that sets its own EXIT trap starts it
