@@ -57,7 +57,7 @@ static void usage(FILE *f)
 		"the\n"
 		"                          kernels, sizes, threads, arguments, prefetch states and events)\n"
 		"  -r, --reps N            most repetitions per point after the warm-up (default: 80 ms of\n"
-		"                          calls, 8 of 10 ms, 40 with --quick; twice as many with twice the\n"
+		"                          calls, 40 of the default 2 ms; twice as many with twice the\n"
 		"                          default --time-budget); a point stops after 3 once\n"
 		"                          its two shortest calls of each length its time rests on agree\n"
 		"                          within 1.5 %% (DRAM 2.5 %%) and its calls are within 3x that\n"
@@ -68,7 +68,7 @@ static void usage(FILE *f)
 		"                          the time left beyond every point's first) is spent, or another\n"
 		"                          repetition would end well past it, even after one, and is then\n"
 		"                          flagged 'noisy'; every point is measured\n"
-		"      --min-time MS       shortest timed call in milliseconds (default 10, quick 2)\n"
+		"      --min-time MS       shortest timed call in milliseconds (default 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each "
 		"level ends\n"
 		"      --levels-from DIR   the level sizes the run in DIR had (its machine must report the "
@@ -396,19 +396,26 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return err_set(e, E_USAGE,
 			       "--preset sets the kernels, sizes, threads, arguments, placements, "
 			       "prefetch states and events itself; drop those options");
+	/* 2 ms calls in every run, as --quick always had: a host's time slices and interrupts stretch the calls
+	   they fall into, a shorter call is hit by fewer of them, and five times as many repetitions fit the
+	   same time. The default run had 10 ms calls until measured on the Emerald Rapids guest (four default
+	   runs interleaved, the same level sizes): with 10 ms 485 and 625 of 782 points stayed noisy in 280
+	   and 288 s of the 300, most of them unconfirmed within their share of the budget (a median 3
+	   repetitions of 30 ms); with 2 ms 275 and 404, in 208 and 214 s. Two runs' peak tables agreed no
+	   better with either (82 and 83 of 120 figures over issue 14's limits): the machine moved between them
+	   by more than that. */
 	if (rc->cfg.min_seconds == 0)
-		rc->cfg.min_seconds = o->quick ? 0.002 : 0.010;
+		rc->cfg.min_seconds = 0.002;
 	promised = o->quick ? 60 : 300; /* the time --quick and the default run promise */
 	if (rc->cfg.time_budget == 0)
 		rc->cfg.time_budget = promised;
 	/* The most repetitions: as many as REPS_SECONDS of shortest calls, so that a point may take about the
-	   same time whatever --min-time (8 of 10 ms, 40 of --quick's 2 ms). A short call is disturbed more
+	   same time whatever --min-time (40 of the default 2 ms, 8 of 10 ms). A short call is disturbed more
 	   often, and needs more of them to find two undisturbed ones: with 8, two quiet --quick runs left 111
 	   of 224 points noisy and their cache peaks 3-31 % apart; with 32, 44-53 noisy, 4.9 % apart at
-	   most in L1 and L2, in 39 s of the 60. The default run takes 257 s of its 300 with 8. A
-	   --time-budget longer than the one it replaces raises them in proportion: with 40, two --quick runs
-	   on the Zen 3 guest given 120 s took 45.8 and 46.2 s, 34 of their 168 points having stopped
-	   unconfirmed at --reps, so the time the user gave went unused. */
+	   most in L1 and L2, in 39 s of the 60. A --time-budget longer than the one it replaces raises them
+	   in proportion: with 40, two --quick runs on the Zen 3 guest given 120 s took 45.8 and 46.2 s, 34 of
+	   their 168 points having stopped unconfirmed at --reps, so the time the user gave went unused. */
 	if (rc->cfg.reps == 0)
 		rc->cfg.reps = (int)fmax(BUDGET_MIN_REPS,
 					 fmin(256,

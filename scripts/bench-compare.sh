@@ -3,9 +3,10 @@
 # Prints, per level and thread count, both bandwidths (GB/s, 10^9 B/s, instruction-level bytes as
 # likwid counts them: no write-allocate) and the ratio pmucheck / likwid. pmucheck's figure is the point's
 # own, min(2R call) - min(R call) over its repetitions or min(R call) where shorter, or a noisy point's bound,
-# as its analysis and summary take it. Each side is measured ROUNDS times (default 3), interleaved, and its
-# best round kept: DRAM bandwidth in a VM wanders by several percent from one second to the next, and the best
-# of a few rounds is what each tool can achieve. The last two columns give each side's slowest and best round:
+# as its analysis and summary take it, with the repetitions and calls a run has by default (it had 5 of 10
+# ms until the default run's calls became 2 ms long, README). Each side is measured ROUNDS times (default
+# 3), interleaved, and its best round kept: DRAM bandwidth in a VM wanders by several percent from one
+# second to the next, and the best of a few rounds is what each tool can achieve. The last two columns give each side's slowest and best round:
 # where they overlap, a ratio below 1.00 is within what the machine moved between rounds (on the 2-vCPU
 # development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six rounds).
 # Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
@@ -49,7 +50,7 @@ for pair in $pairs; do
 				l=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
 					awk '/^MByte\/s:/ {printf "%.2f\n", $2 / 1000}')
 				"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
-					--reps 5 --reported-levels --out "$tmp/r" --no-progress >/dev/null 2>&1 ||
+					--reported-levels --out "$tmp/r" --no-progress >/dev/null 2>&1 ||
 					{ echo "pmucheck run failed" >&2; exit 1; }
 				p=$(python3 - "$tmp/r/raw.csv" <<'PY'
 import csv, sys

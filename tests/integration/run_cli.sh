@@ -75,8 +75,8 @@ check "pmucheck --dry-run (all) exits 0 after its plan, analyzing nothing (exit 
 # value where it is given twice (README: an option of one value given twice takes the last).
 most_reps() { "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels "$@" 2>&1 |
 	sed -n 's/.*, at most \([0-9]*\) repetitions each$/\1/p'; }
-for c in "40 --quick" "80 --quick --time-budget 120" "40 --quick --time-budget 10" "8" "24 --time-budget 900" \
-	"4 --min-time 20" "256 --quick --time-budget 3600" "5 --quick --time-budget 120 --reps 5" \
+for c in "40 --quick" "80 --quick --time-budget 120" "40 --quick --time-budget 10" "40" "120 --time-budget 900" \
+	"8 --min-time 10" "4 --min-time 20" "256 --quick --time-budget 3600" "5 --quick --time-budget 120 --reps 5" \
 	"7 --reps 5 --reps 7" "5 --reps 7 --reps 5"; do
 	set -- $c
 	want=$1
