@@ -90,7 +90,14 @@ enum budget_next {
    it undercounted the points that run on every CPU, which come last: under load 5 (a parallel build on
    the 2-vCPU guest) a one-thread floor of --quick took 0.040 s (median of 128) and a two-thread one
    0.126 s (of 96); the one-thread points spent the slack, the two-thread ones got one repetition each,
-   and `run --quick` took 62.75 s of its 60. */
+   and `run --quick` took 62.75 s of its 60.
+
+   Most points are confirmed well within their part and leave the rest to later points, so a run mostly
+   ends early (default run: 208-214 s of 300). Stretching each part by what the points so far left unused
+   (their parts over what they spent, at most 4x) was tried and not kept: in three interleaved pairs of
+   --quick runs on the Emerald Rapids guest it left 118-125 points unconfirmed within their share against
+   85-96 without (143-182 noisy in all against 117-165, in 56.5-57.7 s against 54.0-55.6 s), the first
+   points taking what the later ones then lacked, as above. */
 #define BUDGET_RECENT 16
 double budget_share(double budget_s, double elapsed_s, double weight_left, double weight,
 		    double floors_after_s, double floor_s);
