@@ -6,9 +6,10 @@
 # as its analysis and summary take it, with the repetitions and calls a run has by default (it had 5 of 10
 # ms until the default run's calls became 2 ms long, README). Each side is measured ROUNDS times (default
 # 3), interleaved, and its best round kept: DRAM bandwidth in a VM wanders by several percent from one
-# second to the next, and the best of a few rounds is what each tool can achieve. The last two columns give each side's slowest and best round:
-# where they overlap, a ratio below 1.00 is within what the machine moved between rounds (on the 2-vCPU
-# development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six rounds).
+# second to the next, and the best of a few rounds is what each tool can achieve. The last two columns give
+# each side's slowest and best round: where they overlap, a ratio below 1.00 is within what the machine
+# moved between rounds (on the 2-vCPU development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six
+# rounds).
 # Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
 # level below)
 set -u
