@@ -410,10 +410,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	if (rc->cfg.time_budget == 0)
 		rc->cfg.time_budget = promised;
 	/* The most repetitions: as many as REPS_SECONDS of shortest calls, so that a point may take about the
-	   same time whatever --min-time (40 of the default 2 ms, 8 of 10 ms). A short call is disturbed more
-	   often, and needs more of them to find two undisturbed ones: with 8, two quiet --quick runs left 111
-	   of 224 points noisy and their cache peaks 3-31 % apart; with 32, 44-53 noisy, 4.9 % apart at
-	   most in L1 and L2, in 39 s of the 60. A --time-budget longer than the one it replaces raises them
+	   same time whatever --min-time (40 of the default 2 ms, 8 of 10 ms). Two undisturbed short calls take
+	   more repetitions to find than 8: with 8, two quiet --quick runs left 111 of 224 points noisy and
+	   their cache peaks 3-31 % apart; with 32, 44-53 noisy, 4.9 % apart at most in L1 and L2, in 39 s of
+	   the 60. A --time-budget longer than the one it replaces raises them
 	   in proportion: with 40, two --quick runs on the Zen 3 guest given 120 s took 45.8 and 46.2 s, 34 of
 	   their 168 points having stopped unconfirmed at --reps, so the time the user gave went unused. */
 	if (rc->cfg.reps == 0)
