@@ -129,6 +129,13 @@ double stats_mean_positive(const double *v, int n)
 	return k ? sum / k : 0;
 }
 
+/* Keeps v as *first where it is the smallest positive value so far (0 = none). */
+static void keep_smallest(double v, double *first)
+{
+	if (v > 0 && (*first <= 0 || v < *first))
+		*first = v;
+}
+
 /* Keeps v among the two smallest positive values (*first <= *second; 0 = none). */
 static void keep_two_smallest(double v, double *first, double *second)
 {
@@ -150,10 +157,8 @@ void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi)
 
 void stats_mindiff_add_own(struct stats_mindiff *m, double lo, double hi)
 {
-	if (lo > 0 && (m->own_lo <= 0 || lo < m->own_lo))
-		m->own_lo = lo;
-	if (hi > 0 && (m->own_hi <= 0 || hi < m->own_hi))
-		m->own_hi = hi;
+	keep_smallest(lo, &m->own_lo);
+	keep_smallest(hi, &m->own_hi);
 }
 
 double stats_mindiff(const struct stats_mindiff *m)
