@@ -155,9 +155,10 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 #pragma omp barrier
 #pragma omp master
 		{
-			uint64_t shorter = record_longest(sh->lo, pt->threads);
-			if (!fresh && record_longest(sh->hi, pt->threads) < shorter)
-				shorter = record_longest(sh->hi, pt->threads);
+			uint64_t shorter = record_longest(sh->lo, pt->threads),
+				 hi = record_longest(sh->hi, pt->threads);
+			if (!fresh && hi < shorter)
+				shorter = hi;
 			int brief = !fresh && shorter < s->cfg->min_seconds * s->tsc_hz;
 			int warm = !(pt->fam->flags & KF_RESUMABLE) || covered >= pt->bytes;
 			covered += 2 * sh->span * sh->reps;
