@@ -196,26 +196,39 @@ static uint64_t share(const struct topo *t, int level, int threads, int use_meas
 	return size / k;
 }
 
-/* Levels 1..level of t as common/level_capacity.h takes them, with the sizes topo_cache_share takes. */
-static void capacity_levels(const struct topo *t, int level, struct level_cache *c)
+/* Levels 1..level of t as common/level_capacity.h takes them, with the sizes topo_cache_share takes, or
+   with the reported ones alone (use_measured 0). */
+static void capacity_levels(const struct topo *t, int level, int use_measured, struct level_cache *c)
 {
-	for (int l = 0; l < level; l++)
+	for (int l = 0; l < level; l++) {
+		int measured = use_measured && t->caches[l].measured;
 		c[l] = (struct level_cache){
-			.size = (double)(t->caches[l].measured ? t->caches[l].measured : t->caches[l].size),
-			.measured = t->caches[l].measured != 0,
+			.size = (double)(measured ? t->caches[l].measured : t->caches[l].size),
+			.measured = measured,
 			.sharers = (int)sharers(t, &t->caches[l]),
 			.inclusion = t->caches[l].inclusion,
 		};
+	}
 }
 
-uint64_t topo_cache_capacity(const struct topo *t, int level, int threads)
+static uint64_t capacity(const struct topo *t, int level, int threads, int use_measured)
 {
 	struct level_cache c[TOPO_MAX_LEVELS];
 
 	if (level < 1 || level > t->ncaches)
 		return 0;
-	capacity_levels(t, level, c);
+	capacity_levels(t, level, use_measured, c);
 	return (uint64_t)level_capacity(c, (enum level)(level - 1), threads);
+}
+
+uint64_t topo_cache_capacity(const struct topo *t, int level, int threads)
+{
+	return capacity(t, level, threads, 1);
+}
+
+uint64_t topo_reported_capacity(const struct topo *t, int level, int threads)
+{
+	return capacity(t, level, threads, 0);
 }
 
 uint64_t topo_cache_alone(const struct topo *t, int level, uint64_t per_thread, int threads)
@@ -224,7 +237,7 @@ uint64_t topo_cache_alone(const struct topo *t, int level, uint64_t per_thread, 
 
 	if (level < 1 || level > t->ncaches)
 		return per_thread;
-	capacity_levels(t, level, c);
+	capacity_levels(t, level, 1, c);
 	return (uint64_t)level_capacity_alone(c, (enum level)(level - 1), (double)per_thread, threads);
 }
 

@@ -58,6 +58,8 @@ uint64_t topo_cache_share(const struct topo *t, int level, int threads);
    from the sizes topo_cache_share takes: its share, or for an L3 that is not inclusive the L2's with its
    part of the L3. The plan sizes and labels its points with it. */
 uint64_t topo_cache_capacity(const struct topo *t, int level, int threads);
+/* The same from hwloc's reported sizes alone, whatever the probe found. */
+uint64_t topo_reported_capacity(const struct topo *t, int level, int threads);
 /* The working set one thread alone fills the level-`level` cache with as `threads` threads of `per_thread`
    bytes each fill one instance of it (common/level_capacity.h level_capacity_alone). */
 uint64_t topo_cache_alone(const struct topo *t, int level, uint64_t per_thread, int threads);

@@ -294,6 +294,52 @@ static void test_a_level_of_twice_the_one_below_gets_a_point(void **state)
 	plan_free(&p);
 }
 
+/* A level below found smaller than reported (an L2 of 2 MiB taken at 1 MiB from the level history): its own
+   points keep inside the smaller size, and the next level's points clear twice the reported one, where
+   no neighbour shortening the level leaves them in it (plan.c clear_of): the Emerald Rapids guest's default
+   plan had L3 points from 2 MiB, which read at nearly twice the L3's bandwidth. */
+static void test_the_next_level_clears_a_level_found_short(void **state)
+{
+	struct plan_opts o = {0};
+	struct plan p;
+	struct topo_cache c2 = topo.caches[1], c3 = topo.caches[2];
+	int in_l2 = 0, in_l3 = 0, rc;
+
+	(void)state;
+	if (topo.ncaches != 3)
+		skip();
+	o.kernels = "load.gpr";
+	o.threads[o.nthreads++] = 1;
+	topo.caches[1] = (struct topo_cache){.level = 2,
+					     .size = 2u << 20,
+					     .measured = 1u << 20,
+					     .line = 64,
+					     .npus = 1,
+					     .ncores = 1,
+					     .inclusion = LEVEL_INCLUSION_UNKNOWN};
+	topo.caches[2].size = 300u << 20;
+	topo.caches[2].measured = 16u << 20;
+	topo.caches[2].inclusion = LEVEL_INCLUSIVE;
+	rc = check(&o, &p);
+	topo.caches[1] = c2;
+	topo.caches[2] = c3;
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < p.npoints; i++) {
+		uint64_t ws = p.points[i].bytes * p.points[i].fam->arrays;
+		if (p.points[i].level == LEVEL_L2) {
+			in_l2++;
+			assert_true(ws <= (1u << 20) * 3 / 4);
+		}
+		if (p.points[i].level == LEVEL_L3) {
+			in_l3++;
+			assert_true(ws >= 4u << 20);
+		}
+	}
+	assert_true(in_l2 >= 1);
+	assert_true(in_l3 >= 1);
+	plan_free(&p);
+}
+
 /* Sizes are rounded down to whole unrolled blocks of the kernel and each array of triad gets a third. */
 static void test_user_sizes_round_to_granule_per_array(void **state)
 {
@@ -637,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_covers_every_level_and_dram_is_4x_llc),
 		cmocka_unit_test(test_a_narrow_level_still_gets_a_point),
 		cmocka_unit_test(test_a_level_of_twice_the_one_below_gets_a_point),
+		cmocka_unit_test(test_the_next_level_clears_a_level_found_short),
 		cmocka_unit_test(test_dram_points_pass_the_levels_below_the_llc),
 		cmocka_unit_test(test_dram_points_reckon_with_the_reported_llc),
 		cmocka_unit_test(test_an_nt_points_read_arrays_alone_pass_the_llc),
