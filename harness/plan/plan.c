@@ -168,9 +168,9 @@ static int dram_mults(const struct plan_opts *o, const double **dm)
    inside it, but points of the next level from twice that size still ran partly from it whenever the
    neighbour did not: on the Emerald Rapids guest (2 MiB L2) a default run took L2 at 1 MiB from its
    history, and its one-thread L3 points began at 2 MiB, where load.avx512 read 44.6 GB/s against 22.8-24.1
-   from 3 to 6 MiB, and its L3 read peak was 56.9 GB/s against the next run's 29.4. A level reported larger
-   than the machine has only matters as the last level (a guest told of its host's L3), which has no cache
-   level above it; DRAM is sized apart (sweep_sizes). */
+   from 3 to 6 MiB, and its L3 read peak was 56.9 GB/s against the next run's 29.4. A size reported larger
+   than a guest can use has been seen only of the last level (a guest told of its host's 300 MiB L3), which
+   has no cache level above it; DRAM is sized apart (sweep_sizes). */
 static uint64_t clear_of(const struct topo *t, int below, int threads)
 {
 	uint64_t measured = topo_cache_capacity(t, below, threads);
