@@ -37,18 +37,19 @@ static int check(struct plan_opts *o, struct plan *p)
 	return rc ? rc : plan_build(o, &topo, p, &e);
 }
 
-/* check() on this machine with its L2 and L3 replaced: an L2 of l2 bytes a core, an L3 of l3 bytes for two
-   CPUs (inclusive: its share alone, whatever this machine's is) that the level probe ended at l3_measured
-   (0: where reported). The machine's own caches are back before it returns, before any assert: the other
-   tests share the topology. */
-static int check_on(struct plan_opts *o, struct plan *p, uint64_t l2, uint64_t l3, uint64_t l3_measured)
+/* check() on this machine with its L2 and L3 replaced: an L2 of l2 bytes a core that the level probe (or
+   its history) ended at l2_measured, an L3 of l3 bytes for two CPUs (inclusive: its share alone, whatever
+   this machine's is) that it ended at l3_measured (0: where reported). The machine's own caches are back
+   before it returns, before any assert: the other tests share the topology. */
+static int check_on(struct plan_opts *o, struct plan *p, uint64_t l2, uint64_t l2_measured, uint64_t l3,
+		    uint64_t l3_measured)
 {
 	struct topo_cache c2 = topo.caches[1], c3 = topo.caches[2];
 	int rc;
 
 	topo.caches[1].size = l2;
 	topo.caches[1].npus = 1;
-	topo.caches[1].measured = 0;
+	topo.caches[1].measured = l2_measured;
 	topo.caches[2].size = l3;
 	topo.caches[2].npus = 2;
 	topo.caches[2].measured = l3_measured;
@@ -123,7 +124,7 @@ static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 		skip();
 	o.kernels = "load.gpr";
 	o.threads[o.nthreads++] = 1;
-	assert_int_equal(check_on(&o, &p, 256u << 20, 512u << 20, 40u << 20), 0);
+	assert_int_equal(check_on(&o, &p, 256u << 20, 0, 512u << 20, 40u << 20), 0);
 	for (int i = 0; i < p.npoints; i++)
 		if (p.points[i].level == LEVEL_DRAM) {
 			small += p.points[i].bytes < 4 * (256ull << 20);
@@ -147,7 +148,7 @@ static uint64_t dram_point(const char *variant, uint64_t reported, uint64_t meas
 
 	o.kernels = variant;
 	o.threads[o.nthreads++] = threads;
-	if (check_on(&o, &p, 1u << 20, reported, measured))
+	if (check_on(&o, &p, 1u << 20, 0, reported, measured))
 		return 0;
 	for (int i = 0; i < p.npoints; i++)
 		if (p.points[i].level == LEVEL_DRAM && (!smallest || p.points[i].bytes < smallest))
@@ -236,7 +237,7 @@ static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **sta
 		o.kernels = cases[c].kernel;
 		o.threads[o.nthreads++] = 1;
 		o.sizes[o.nsizes++] = cases[c].size;
-		assert_int_equal(check_on(&o, &p, 1u << 20, 300u << 20, 8u << 20), 0);
+		assert_int_equal(check_on(&o, &p, 1u << 20, 0, 300u << 20, 8u << 20), 0);
 		assert_true(p.npoints >= 1); /* one a prefetcher state */
 		for (int i = 0; i < p.npoints; i++)
 			assert_int_equal(p.points[i].dram_from, cases[c].from);
@@ -285,7 +286,7 @@ static void test_a_level_of_twice_the_one_below_gets_a_point(void **state)
 	o.quick = 1;
 	o.kernels = "load.gpr,copy.sse,triad.sse,chase.plain";
 	o.threads[o.nthreads++] = 1;
-	assert_int_equal(check_on(&o, &p, 2u << 20, 300u << 20, 4u << 20), 0);
+	assert_int_equal(check_on(&o, &p, 2u << 20, 0, 300u << 20, 4u << 20), 0);
 	for (int i = 0; i < p.npoints; i++) {
 		assert_false(p.points[i].boundary);
 		in_l3 += p.points[i].level == LEVEL_L3;
@@ -302,28 +303,14 @@ static void test_the_next_level_clears_a_level_found_short(void **state)
 {
 	struct plan_opts o = {0};
 	struct plan p;
-	struct topo_cache c2 = topo.caches[1], c3 = topo.caches[2];
-	int in_l2 = 0, in_l3 = 0, rc;
+	int in_l2 = 0, in_l3 = 0;
 
 	(void)state;
 	if (topo.ncaches != 3)
 		skip();
 	o.kernels = "load.gpr";
 	o.threads[o.nthreads++] = 1;
-	topo.caches[1] = (struct topo_cache){.level = 2,
-					     .size = 2u << 20,
-					     .measured = 1u << 20,
-					     .line = 64,
-					     .npus = 1,
-					     .ncores = 1,
-					     .inclusion = LEVEL_INCLUSION_UNKNOWN};
-	topo.caches[2].size = 300u << 20;
-	topo.caches[2].measured = 16u << 20;
-	topo.caches[2].inclusion = LEVEL_INCLUSIVE;
-	rc = check(&o, &p);
-	topo.caches[1] = c2;
-	topo.caches[2] = c3;
-	assert_int_equal(rc, 0);
+	assert_int_equal(check_on(&o, &p, 2u << 20, 1u << 20, 300u << 20, 16u << 20), 0);
 	for (int i = 0; i < p.npoints; i++) {
 		uint64_t ws = p.points[i].bytes * p.points[i].fam->arrays;
 		if (p.points[i].level == LEVEL_L2) {
