@@ -127,9 +127,9 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		return err_set(e, E_RUNTIME, "out of memory");
 	json_array_foreach(curve, i, pt)
 	{
-		double b, ns;
-		if (latency_curve_point(pt, &b, &ns))
-			m->latency[m->nlatency++] = (struct machine_latency){b, ns};
+		struct machine_latency l;
+		if (latency_curve_point(pt, &l.bytes, &l.t))
+			m->latency[m->nlatency++] = l;
 	}
 	return 0;
 }

@@ -36,7 +36,8 @@ struct machine_hypo {
 
 /* One point of the level probe's latency sweep (levels.latency_curve). */
 struct machine_latency {
-	double bytes, ns;
+	double bytes;
+	struct level_probe_time t;
 };
 
 /* One cache of topology.caches. */

@@ -166,7 +166,7 @@ static int level_probe(const struct out_rdata *d, struct out_figures *f)
 	out_fig_mark_levels(d, pl);
 	out_fig_clock_axis(d, pl, OUT_FIG_CYCLES);
 	for (unsigned i = 0; i < d->a.m.nlatency; i++)
-		if (out_fig_add(pl, "latency per access", d->a.m.latency[i].bytes, d->a.m.latency[i].ns, 0,
+		if (out_fig_add(pl, "latency per access", d->a.m.latency[i].bytes, d->a.m.latency[i].t.ns, 0,
 				0))
 			return -1;
 	out_fig_keep(f, 0);

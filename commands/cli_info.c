@@ -91,9 +91,13 @@ static void config_print(const struct sysinfo *sys, FILE *f)
    sizes a run would take from it (t after levels_apply). */
 static void levels_print(const struct levels_probe *p, const struct topo *t, int cpu)
 {
-	printf("\nlevel probe (pointer chase on CPU %d, ns per access):\n", cpu);
+	printf("\nlevel probe (pointer chase on CPU %d, per access):\n", cpu);
 	for (int i = 0; i < p->npoints; i++)
-		printf("  %10.1f KiB  %7.2f ns\n", p->size[i] / 1024.0, p->ns[i]);
+		if (p->cycles[i] > 0)
+			printf("  %10.1f KiB  %7.2f ns  %7.2f cycles\n", p->size[i] / 1024.0, p->ns[i],
+			       p->cycles[i]);
+		else
+			printf("  %10.1f KiB  %7.2f ns\n", p->size[i] / 1024.0, p->ns[i]);
 	for (int i = 0; i < p->nplateaus; i++)
 		printf("plateau %d       %.1f-%.1f KiB, %.2f ns\n", i + 1, p->plateau[i].first / 1024.0,
 		       p->plateau[i].last / 1024.0, p->plateau[i].ns);
@@ -178,7 +182,7 @@ static int cmd_info(int argc, char **argv)
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	aperf = clock_aperf_find(clock_aperf_pmus(), &ap, aperf_why, sizeof aperf_why) == 0 &&
 		clock_aperf_try(&ap, aperf_why, sizeof aperf_why) == 0;
-	if (levels && (r = levels_measure(&probe, &t, t.cpus[0], tsc_hz, quick, &e))) {
+	if (levels && (r = levels_measure(&probe, &t, t.cpus[0], tsc_hz, &bounds, quick, &e))) {
 		topo_free(&t);
 		return cli_fail("info", r, &e);
 	}

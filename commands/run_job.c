@@ -118,7 +118,7 @@ static int probe_levels(struct run_cli *rc, struct topo *t, struct run_job *j, d
 
 	fprintf(stderr, "pmucheck run: measuring where each cache level ends (pointer chase on CPU %d)\n",
 		rc->cfg.plan.cpus[0]);
-	r = levels_measure(&j->probe, t, rc->cfg.plan.cpus[0], tsc_hz, rc->cfg.plan.quick, e);
+	r = levels_measure(&j->probe, t, rc->cfg.plan.cpus[0], tsc_hz, &j->clock, rc->cfg.plan.quick, e);
 	if (r)
 		return r;
 	j->probed = 1;
@@ -467,6 +467,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		run_pf_use(&j->pf, &j->xs[i].opts);
 	run_job_say_skipped(j, t);
 	run_job_say_unlike_cores(rc, j, t);
+	/* the level probe samples the core clock too (its cycles) */
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, &j->clock);
 	r = levels_probed(rc) ? probe_levels(rc, t, j, tsc_hz, e) : 0;
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)
@@ -491,7 +493,6 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (r)
 		return r;
 	j->mf.tsc_hz = tsc_hz;
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, &j->clock);
 	j->mf.clock = &j->clock;
 	if (clock_core_ghz(tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
 		j->mf.core_clock_note = j->clock_err.msg;
@@ -658,7 +659,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 			j->mf.probe = json_incref(rc->resumed->levels);
 			/* its probe's times stand for its latency points in the summary as in the analysis */
 			j->probe.npoints = levels_curve_read(rc->resumed->levels, j->probe.size, j->probe.ns,
-							     LEVELS_MAX_POINTS);
+							     j->probe.cycles, LEVELS_MAX_POINTS);
 		}
 		/* Marked partial, with the arguments --resume needs, before anything is measured. A resumed run
 		   has both already, and rewrites machine.json once its plan is checked against the one it

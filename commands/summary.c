@@ -37,29 +37,30 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's fastest time per access at the point's size or larger (level_probe_fold), 0 where
+/* The level probe's fastest time per access at the point's size or larger (level_probe_fold), ns 0 where
    it has none or cannot stand for the point (level_probe_stands_for). */
-static double probe_ns(const struct summary_probe *sp, const struct plan_point *pt,
-		       const struct run_point_result *res)
+static struct level_probe_time probe_time(const struct summary_probe *sp, const struct plan_point *pt,
+					  const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
-	double ns = 0;
+	struct level_probe_time t = {0, 0};
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
 				    !strcmp(o->pf_states[pt->pf], "on") ||
 					    !strcmp(o->pf_states[pt->pf], "uncontrolled"),
 				    res->thp_share))
-		return 0;
+		return t;
 	for (int i = 0; i < sp->probe->npoints; i++)
-		ns = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i], sp->probe->ns[i], ns);
-	return ns;
+		t = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i],
+				     (struct level_probe_time){sp->probe->ns[i], sp->probe->cycles[i]}, t);
+	return t;
 }
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
-   and the level probe's at its size (counted in *probed), the probe's in cycles at the higher of the run's
-   clock and the point's (common/level.h: level_probe_figure says why); cycles over the points with a clock
+   and the level probe's at its size (counted in *probed), the probe's in its own cycles
+   (common/level.h: level_probe_figure says why); cycles over the points with a clock
    (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
    counted in *dram_like: they measured DRAM, not the level. A point on a level boundary (plan_on_boundary)
    is in no level. */
@@ -79,7 +80,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 				continue;
 			int by_probe;
 			double cycles,
-				fig = level_probe_figure(res[i].ns, probe_ns(sp, pt, &res[i]),
+				fig = level_probe_figure(res[i].ns, probe_time(sp, pt, &res[i]),
 							 res[i].core_ghz, sp ? sp->ghz : 0, &cycles,
 							 &by_probe);
 			if (level_latency_dram_like((enum level)level, fig)) {
@@ -321,7 +322,9 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	if (probe_marked)
 		fprintf(f,
 			"^ latency: the level probe's fastest chase at a point's size or larger, faster than "
-			"the point's, in cycles at the higher of the run's clock and the point's\n");
+			"the point's, in the probe's cycles at the clock it ran at (where it kept none: at "
+			"the "
+			"higher of the run's clock and the point's)\n");
 	if (dram_marked)
 		fprintf(f,
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "

@@ -12,10 +12,11 @@
 
 /* The level probe the latency row may take a size's fastest time from (common/level.h:
    level_probe_figure says why and when): its curve, the options its points were planned with (their
-   placement and prefetch state), and the run's clock, measured just after it (the probe's cycles take the
-   higher of it and a point's); probe NULL where the run has no curve (it did not probe, nor did the
-   run it resumes). done_before: the plan's first points, measured before the interruption a resumed run
-   continues (--resume): they have no result here, and their cells say "earlier run", never "-". */
+   placement and prefetch state), and the run's clock, measured just after it (a curve without cycles,
+   resumed from a run before they were kept, takes the higher of it and a point's); probe NULL where the
+   run has no curve (it did not probe, nor did the run it resumes). done_before: the plan's first points,
+   measured before the interruption a resumed run continues (--resume): they have no result here, and their
+   cells say "earlier run", never "-". */
 struct summary_probe {
 	const struct levels_probe *probe;
 	const struct plan_opts *opts;

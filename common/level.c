@@ -39,16 +39,20 @@ int level_probe_bounds(double point_bytes, double probe_bytes)
 	return probe_bytes >= point_bytes;
 }
 
-double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns, double best)
+struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
+					 struct level_probe_time probe, struct level_probe_time best)
 {
-	return level_probe_bounds(point_bytes, probe_bytes) && (best == 0 || probe_ns < best) ? probe_ns
-											      : best;
+	return level_probe_bounds(point_bytes, probe_bytes) && (best.ns == 0 || probe.ns < best.ns) ? probe
+												    : best;
 }
 
-double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
-			  int *probed)
+double level_probe_figure(double own_ns, struct level_probe_time probe, double point_ghz, double run_ghz,
+			  double *cyc, int *probed)
 {
-	*probed = probe_ns > 0 && probe_ns < own_ns;
-	*cyc = *probed ? probe_ns * fmax(run_ghz, point_ghz) : own_ns * (point_ghz > 0 ? point_ghz : run_ghz);
-	return *probed ? probe_ns : own_ns;
+	*probed = probe.ns > 0 && probe.ns < own_ns;
+	if (*probed)
+		*cyc = probe.cycles > 0 ? probe.cycles : probe.ns * fmax(run_ghz, point_ghz);
+	else
+		*cyc = own_ns * (point_ghz > 0 ? point_ghz : run_ghz);
+	return *probed ? probe.ns : own_ns;
 }

@@ -63,12 +63,23 @@ int level_probe_stands_for(int local, int pf_on, double thp_share);
    1.12-1.14 ns at the six L1 sizes below). The run's summary and the peaks both choose with it. */
 int level_probe_bounds(double point_bytes, double probe_bytes);
 
-/* One step over the probe's curve, for a point of point_bytes: its time at probe_bytes (probe_ns) where
-   level_probe_bounds allows it and it is faster than best (0: none yet), else best. Both readers of the
-   curve (the summary, the peaks) fold it over their own layout of it with this. */
-double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns, double best);
+/* The level probe's time at one size (machine.json levels.latency_curve): its fastest time per access, ns,
+   and its cycles per access, the fewest two of its sweeps reach at the clock their calls ran at (harness
+   levels.h: levels_cycles), 0 where it has none (a probe before it kept them; fewer than two sweeps timed
+   a call at a steady clock there). */
+struct level_probe_time {
+	double ns, cycles;
+};
 
-/* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe_ns,
+/* One step over the probe's curve, for a point of point_bytes: its time at probe_bytes (probe) where
+   level_probe_bounds allows it and its ns is faster than best's (best.ns 0: none yet), else best. The
+   cycles go with the ns of their size: the fewest cycles at any size above could be another level's,
+   where the point's own sizes have none. Both readers of the curve (the summary, the peaks) fold it over
+   their own layout of it with this. */
+struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
+					 struct level_probe_time probe, struct level_probe_time best);
+
+/* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe.ns,
    the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no)
    where that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three
    sweeps and more until it has lasted 6 s (12 s in the default run; at most twelve), each size keeping its
@@ -78,11 +89,14 @@ double level_probe_fold(double point_bytes, double probe_bytes, double probe_ns,
    --quick run's 256 KiB chase point was confirmed, clean, at 5.99 ns, where its probe read 3.71 ns there
    (12.0 cycles, Zen 3's documented L2 latency) and the next run's point 3.90. *cyc: the figure in cycles, the
    point's own at its clock (point_ghz, the highest of its repetitions'; where it has none, the run's, as the
-   analysis takes it: analysis/agg.c settle_time), the probe's at the higher of that and the run's clock
-   (run_ghz, measured just after the probe): the probe's own clock is unknown, and a clock read low would
-   understate its cycles; 0 where neither clock is known. */
-double level_probe_figure(double own_ns, double probe_ns, double point_ghz, double run_ghz, double *cyc,
-			  int *probed);
+   analysis takes it: analysis/agg.c settle_time), the probe's its own (probe.cycles): a host moves the clock
+   within milliseconds, so the probe's time at a clock read after it is not its cycles (a --quick run on an
+   Emerald Rapids guest put its L1 chase, 5 cycles, at 4.91: the probe's 1.79 ns at the 2.74 GHz read after
+   it, both the run's and the point's). Where the probe has none at that size (a run before it kept them),
+   the higher of point_ghz and the run's clock (run_ghz, measured just after the probe); 0 where no clock is
+   known. */
+double level_probe_figure(double own_ns, struct level_probe_time probe, double point_ghz, double run_ghz,
+			  double *cyc, int *probed);
 
 /* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache's
    share is assigned to neither level (caches start missing before they are full, and adaptive replacement

@@ -127,6 +127,14 @@ uint64_t clock_chain_iters(double tsc_hz, double seconds)
 	return iters;
 }
 
+double clock_chain_ghz(double tsc_hz, uint64_t iters, const struct clock_bounds *b)
+{
+	double ghz = (double)kern_clock_chain_adds(iters) / ((double)chain_ticks(iters) / tsc_hz) * 1e-9;
+	struct err e;
+
+	return clock_bounds_check(ghz, b, &e) ? 0 : ghz;
+}
+
 int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz, struct err *e)
 {
 	struct clock_runs r = {.iters = iters, .tries = CLOCK_TRIES};

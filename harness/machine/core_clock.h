@@ -63,6 +63,12 @@ int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock
 /* The chain length N whose run takes about `seconds`. */
 uint64_t clock_chain_iters(double tsc_hz, double seconds);
 
+/* The clock over one run of an N-iteration chain, for a caller that brackets a timed call with two and keeps
+   it only where they agree (harness levels.c): no difference of two lengths cancels its call overhead (tens
+   of cycles, under 0.3 % of a 10 us chain, reading it that much low), and preemption reads it lower; 0
+   outside the bounds. */
+double clock_chain_ghz(double tsc_hz, uint64_t iters, const struct clock_bounds *b);
+
 /* Times one sample with chains of N = iters and estimates it (clock_estimate). */
 int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz, struct err *e);
 

@@ -6,7 +6,7 @@
 #include "levels_from.h"
 #include "machine_json.h"
 
-int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
+int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, double *cycles, int max)
 {
 	const json_t *curve = json_object_get(levels, "latency_curve"), *pt;
 	size_t i;
@@ -14,10 +14,12 @@ int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max)
 
 	json_array_foreach(curve, i, pt)
 	{
-		double b, t;
+		struct level_probe_time t;
+		double b;
 		if (n < max && latency_curve_point(pt, &b, &t)) {
 			size[n] = (uint64_t)b;
-			ns[n++] = t;
+			cycles[n] = t.cycles;
+			ns[n++] = t.ns;
 		}
 	}
 	return n;

@@ -10,11 +10,11 @@
 #include "err.h"
 #include "topo.h"
 
-/* machine.json's levels.latency_curve, [[bytes, ns], ...] as levels_json writes it: at most max points
-   into size and ns, those latency_curve_point takes (as the analysis does, analysis machine_read.c);
-   their number. A resumed run's summary takes its latency points' probe times from it,
-   as its analysis does. */
-int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, int max);
+/* machine.json's levels.latency_curve, [[bytes, ns, cycles], ...] as levels_json writes it: at most max
+   points into size, ns and cycles (0 where a point has none), those latency_curve_point takes (as the
+   analysis does, analysis machine_read.c); their number. A resumed run's summary takes its latency points'
+   probe times from it, as its analysis does. */
+int levels_curve_read(const json_t *levels, uint64_t *size, double *ns, double *cycles, int max);
 
 /* Reads DIR/machine.json's measured levels into out, after checking that the run there saw the caches
    this machine reports (levels.reported, one thread's share of each): another machine's sizes would

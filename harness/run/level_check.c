@@ -75,7 +75,8 @@ double level_check_chase(struct level_check *c, uint64_t bytes)
 		return -1;
 	/* no first touch: the chain prepared for each chase writes every line it chases */
 	if ((!c->b.base && buf_alloc(&c->b, c->cap, &local, c->t, c->cpu, 1, &e)) ||
-	    levels_latency_ns(c->f, c->v, c->b.base, bytes, c->tsc_hz, LEVEL_CHECK_SECONDS, &ns, &e)) {
+	    levels_latency_ns(c->f, c->v, c->b.base, bytes, c->tsc_hz, LEVEL_CHECK_SECONDS, NULL, &ns, NULL,
+			      &e)) {
 		c->failed = 1;
 		return -1;
 	}

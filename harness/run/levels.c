@@ -54,17 +54,27 @@ int levels_past_dram(const struct levels_probe *p)
 	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
 }
 
+/* How far the clock read just before and just after a timed call may differ for the call to have run at
+   their mean. The Emerald Rapids guest's clock moves between states about 100 MHz apart (2.675 and 2.775 GHz
+   in 20000 back-to-back 10 us chains, each state read within 0.3 %), 3.7 % of its clock, every 2.8 ms on
+   average (the longest stay 12.8 ms): a clock sampled around a size's calls (3 ms or more) missed such moves,
+   and put the probe's 22 KiB chase at 4.93 cycles, below its L1's 5. */
+#define CLOCK_STEADY 0.01
+
 /* Latency per access at one size: R passes calibrated so that a call lasts min_s, then the fastest
    call of four (R, 2R, R, 2R) per access. Every call is an upper bound of the true latency (its fixed
    cost, under a microsecond against min_s >= 0.5 ms, and any interference only add time), so the
    fastest is the best bound and no disturbance can make it look faster; a difference of two calls
-   could (a preempted R call shrinks 2R - R). */
+   could (a preempted R call shrinks 2R - R). With a clock, each call is bracketed by a short add chain
+   before and after it (clock_chain_ghz), and a call whose brackets agree within CLOCK_STEADY ran at their
+   mean: the fewest cycles per access of those calls. */
 int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
-		      double tsc_hz, double min_s, double *ns, struct err *e)
+		      double tsc_hz, double min_s, const struct levels_clock *clock, double *ns,
+		      double *cycles, struct err *e)
 {
 	struct kern_params p = {bytes, 1, 0};
 	uint64_t reps = 1, lines = bytes / KERN_LINE;
-	double best = INFINITY;
+	double best = INFINITY, fewest = INFINITY;
 
 	if (!lines)
 		return err_set(e, E_RUNTIME, "level probe: %llu bytes is less than a line",
@@ -78,19 +88,58 @@ int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v,
 		reps *= 2;
 	for (int i = 0; i < tries; i++) {
 		uint64_t r = tries == 2 ? 1 : (i % 2 ? 2 : 1) * reps;
+		double before = clock ? clock_chain_ghz(tsc_hz, clock->iters, clock->bounds) : 0;
 		double per = (double)timed_call(v, buf, bytes, r, 0, NULL, NULL) / (double)(r * lines);
+		double after = before > 0 ? clock_chain_ghz(tsc_hz, clock->iters, clock->bounds) : 0;
 		if (per < best)
 			best = per;
+		if (after > 0 && fabs(after - before) <= CLOCK_STEADY * fmax(before, after))
+			fewest = fmin(fewest, per / tsc_hz * (before + after) / 2 * 1e9);
 	}
 	*ns = best / tsc_hz * 1e9;
+	if (cycles)
+		*cycles = isinf(fewest) ? 0 : fewest;
 	return 0;
 }
 
-int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
-		   struct err *e)
+void levels_cycles(struct levels_probe *p)
 {
+	for (int k = 0; k < p->npoints; k++) {
+		double c[LEVELS_SWEEPS_MAX];
+		size_t n = 0;
+		for (int s = 0; s < LEVELS_SWEEPS_MAX; s++)
+			if (p->sweep_ns[s][k] > 0 && p->sweep_cycles[s][k] > 0)
+				c[n++] = p->sweep_cycles[s][k];
+		stats_sort(c, n);
+		p->cycles[k] = n >= 2 ? c[1] : 0;
+	}
+}
+
+/* What timing one size takes: the chain and its buffer, the shortest timed call, and the clock brackets. */
+struct size_timing {
 	const struct kern_family *f;
-	const struct kern_variant *v = kern_variant_for_plot(KP_LEVEL_PROBE, &f);
+	const struct kern_variant *v;
+	void *base;
+	double tsc_hz, min_s;
+	const struct levels_clock *clock; /* NULL: no cycles */
+};
+
+/* A bracket's chain lasts this share of the shortest timed call: two of them cost a tenth of the size's
+   time, and the call overhead they keep reads them under 0.3 % low. */
+#define CLOCK_SHARE (1.0 / 20)
+
+/* The latency at one size in one sweep (levels_latency_ns), in ns and in cycles. */
+static int time_size(struct levels_probe *p, int sweep, int k, const struct size_timing *tm, struct err *e)
+{
+	return levels_latency_ns(tm->f, tm->v, tm->base, p->size[k], tm->tsc_hz, tm->min_s, tm->clock,
+				 &p->sweep_ns[sweep][k], &p->sweep_cycles[sweep][k], e);
+}
+
+int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
+		   const struct clock_bounds *clock, int quick, struct err *e)
+{
+	struct size_timing tm = {.tsc_hz = tsc_hz, .min_s = quick ? 0.0005 : 0.001};
+	struct levels_clock brackets = {.bounds = clock};
 	uint64_t llc = t->ncaches ? t->caches[t->ncaches - 1].size : (32u << 20);
 	uint64_t top = (quick ? 2 : 4) * llc;
 	struct buf_place local = {BUF_LOCAL, -1};
@@ -102,7 +151,8 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	uint64_t start;
 
 	memset(p, 0, sizeof *p);
-	if (!v || !f->prepare)
+	tm.v = kern_variant_for_plot(KP_LEVEL_PROBE, &tm.f);
+	if (!tm.v || !tm.f->prepare)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
 	sampled = disturb_read(DISTURB_PROC, &p->before, NULL) == 0;
 	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
@@ -113,13 +163,18 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		rc = buf_alloc(&b, top, &local, t, cpu, 1, e);
 	if (rc)
 		goto out;
+	tm.base = b.base;
+	if (clock) {
+		brackets.iters = clock_chain_iters(tsc_hz, tm.min_s * CLOCK_SHARE);
+		tm.clock = &brackets;
+	}
 	/* no first touch of the whole buffer (twice the reported LLC, 1 GiB on a guest that reports a
 	   socket's L3): the chain built for each size writes every line it will time, and the sweep
 	   mostly stops long before the end (levels_past_dram) */
 	start = tsc_begin();
 	for (int i = 0; p->npoints < LEVELS_MAX_POINTS; i++) {
 		uint64_t size = (uint64_t)(4096.0 * pow(2.0, (double)i / steps));
-		size -= size % f->granule;
+		size -= size % tm.f->granule;
 		if (size > top)
 			break;
 		if (p->npoints && size == p->size[p->npoints - 1])
@@ -129,11 +184,9 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 			break;
 		}
 		p->size[p->npoints] = size;
-		rc = levels_latency_ns(f, v, b.base, size, tsc_hz, quick ? 0.0005 : 0.001, &p->ns[p->npoints],
-				       e);
-		if (rc)
+		if ((rc = time_size(p, 0, p->npoints, &tm, e)))
 			break;
-		p->sweep_ns[0][p->npoints] = p->ns[p->npoints];
+		p->ns[p->npoints] = p->sweep_ns[0][p->npoints];
 		p->npoints++;
 		if (levels_past_dram(p))
 			break;
@@ -147,13 +200,11 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	     sweep++) {
 		int k;
 		for (k = 0; k < p->npoints; k++) {
-			double *ns = &p->sweep_ns[sweep][k];
 			if ((double)(tsc_end() - start) > limit_s * tsc_hz)
 				break;
-			if ((rc = levels_latency_ns(f, v, b.base, p->size[k], tsc_hz, quick ? 0.0005 : 0.001,
-						    ns, e)))
+			if ((rc = time_size(p, sweep, k, &tm, e)))
 				break;
-			p->ns[k] = fmin(p->ns[k], *ns);
+			p->ns[k] = fmin(p->ns[k], p->sweep_ns[sweep][k]);
 		}
 		p->nsweeps += k == p->npoints;
 	}
@@ -161,6 +212,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	/* only a probe that got this far has an after; one that failed before leaves sampled 0 */
 	p->sampled = sampled && disturb_read(DISTURB_PROC, &p->after, NULL) == 0;
 	if (rc == 0) {
+		levels_cycles(p);
 		levels_classify(p, t);
 		levels_sweeps(p, t);
 	}
@@ -526,7 +578,9 @@ json_t *levels_json(const struct levels_probe *p)
 	json_t *curve = json_array(), *plateaus = json_array(), *dis = json_array(), *ends = json_array();
 
 	for (int i = 0; i < p->npoints; i++)
-		json_array_append_new(curve, json_pack("[I, f]", (json_int_t)p->size[i], p->ns[i]));
+		json_array_append_new(curve,
+				      json_pack("[I, f, o]", (json_int_t)p->size[i], p->ns[i],
+						p->cycles[i] > 0 ? json_real(p->cycles[i]) : json_null()));
 	for (int i = 0; i < p->nplateaus; i++)
 		json_array_append_new(plateaus,
 				      json_pack("{s:I, s:I, s:f}", "first", (json_int_t)p->plateau[i].first,

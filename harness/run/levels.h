@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "core_clock.h"
 #include "disturb.h"
 #include "err.h"
 #include "kern.h"
@@ -37,9 +38,12 @@ struct levels_probe {
 	double env[LEVELS_MAX_POINTS]; /* ns with disturbed points replaced (levels.c says how): what the
 					  plateaus are found on (levels.c says why) */
 	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
-	double sweep_ns[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS]; /* each sweep's own latencies; ns keeps
+	double sweep_ns[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS];     /* each sweep's own latencies; ns keeps
 								  their fastest */
-	int nsweeps;                                           /* the sweeps that measured every size */
+	double sweep_cycles[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS]; /* each sweep's cycles per access
+								      (levels_latency_ns); 0: none */
+	double cycles[LEVELS_MAX_POINTS];      /* latency per access in cycles (levels_cycles); 0: no clock */
+	int nsweeps;                           /* the sweeps that measured every size */
 	uint64_t sweep_end[LEVELS_SWEEPS_MAX]; /* where each sweep alone ends the last cache level
 						  (levels_sweeps); 0: it found no end */
 	uint64_t llc_median; /* where the last level is measured short: the median of the sweeps' ends, which
@@ -62,13 +66,32 @@ struct levels_probe {
 	int sampled;
 };
 
-/* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid. */
-int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz, int quick,
-		   struct err *e);
+/* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid.
+   clock: the bounds of the core clock samples it takes (core_clock.h) at each size of each sweep. */
+int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
+		   const struct clock_bounds *clock, int quick, struct err *e);
+/* The add chains that bracket each timed call (levels_latency_ns): their bounds and length. */
+struct levels_clock {
+	const struct clock_bounds *bounds;
+	uint64_t iters;
+};
+/* Each size's latency in cycles (cycles): the second fewest of its sweeps' (sweep_cycles, those that have
+   any), the fewest that two sweeps reach; 0 where fewer than two have any. Not the fastest time in ns at a
+   clock read apart from it: a host moves the clock within milliseconds, which the time in ns follows and
+   the cycles of a core-clocked cache do not. Nor the fewest alone: a clock may move and come back within a
+   call whose brackets agree, and one sweep in some tens read a 5-cycle L1 chase at 4.64 cycles. Nor the
+   median: as the ns are each size's fastest, the cycles must come from the same undisturbed sweeps, and
+   near a level's end the sweeps split between it and the next (a --quick probe's 45 KiB, of a 48 KiB L1,
+   read 5.00 cycles in two of six sweeps, 7.55 in one and 13.8-14.0 in three, its fastest 1.79 ns, L1's).
+   Separate from levels_measure so it can be tested on constructed sweeps. */
+void levels_cycles(struct levels_probe *p);
 /* Latency per access at `bytes` of the chain kernel f/v over buf (at least that large), in ns: the fastest
-   of its timed calls, each at least min_s long (levels.c says why the fastest). */
+   of its timed calls, each at least min_s long (levels.c says why the fastest); and with a clock (NULL:
+   none), in *cycles, the fewest of the calls whose brackets agree (levels.c says how), 0 where none did
+   (cycles NULL: not wanted). */
 int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v, void *buf, uint64_t bytes,
-		      double tsc_hz, double min_s, double *ns, struct err *e);
+		      double tsc_hz, double min_s, const struct levels_clock *clock, double *ns,
+		      double *cycles, struct err *e);
 /* Whether the last points of the sweep span two octaves all as slow as DRAM (levels.c: DRAM_NS), where
    the sweep stops: beyond that it could only measure more DRAM. */
 int levels_past_dram(const struct levels_probe *p);

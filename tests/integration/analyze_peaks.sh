@@ -453,6 +453,14 @@ check "... the R call counted only where the point's own time is the figure: $q"
 	test "$q" = "ok; 4 of 8 at the level probe's time; 4 of 8 at their R call"
 check "L3: the probe's 15 ns is slower than the points' 12 ns, which stay: $(peak "$P" L3 latency latency_ns)" \
 	test "$(peak "$P" L3 latency latency_ns)" = 12 -a "$(peak "$P" L3 latency quality)" = ok
+# A probe that kept its cycles ([bytes, ns, cycles], each size timed at the clock it ran at): the points at
+# its time take its 10 cycles, not its 3 ns at the run's 5 GHz (15); the four off keep their own 12.
+C=$TMP/probe_cycles
+mkdir -p "$C" && cp "$P/raw.csv" "$C/raw.csv" &&
+	probe_curve "$C" "$(python3 -c 'print([[b, 3.0, 10.0] for b in (45056, 102400, 188416, 352256, 659456)])')"
+expect_status "analyze with a probe's curve with cycles succeeds" 0 "$PMUCHECK" analyze -q "$C"
+check "L2 in cycles: the probe's own 10 and the points' own 12, median 11: $(peak "$C" L2 latency latency_cycles)" \
+	test "$(peak "$C" L2 latency latency_cycles)" = 11 -a "$(peak "$C" L2 latency latency_ns)" = 3.5
 # The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its
 # size or larger (common/level.h level_probe_bounds), never a smaller size's. Here the probe read 5 ns at the
 # L2 points' own sizes (slowed there), 3 ns at 700000 bytes, above them all but under L3's points, and 1 ns

@@ -53,45 +53,68 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 	assert_false(level_probe_stands_for(1, 1, 0.5)); /* 4 KiB pages for half the buffer */
 }
 
+#define T(ns, cycles) ((struct level_probe_time){ns, cycles})
+
 /* A --quick plan's L1 point on a 48 KiB L1 is 24 KiB, between the probe's 22528 and 32768. */
 static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
 {
 	const double size[] = {16384, 22528, 32768, 46080, 65536}, ns[] = {1.0, 1.1, 1.2, 1.15, 3.8};
-	double best = 0;
+	const double cycles[] = {4.9, 5.1, 5.2, 5.02, 16.0};
+	struct level_probe_time best = {0, 0};
 
 	(void)state;
 	assert_true(level_probe_bounds(24576, 24576));
 	assert_true(level_probe_bounds(24576, 32768));
 	assert_true(level_probe_bounds(24576, 1 << 30)); /* loose, never too fast */
 	assert_false(level_probe_bounds(24576, 22528));  /* a smaller chase may miss less */
-	/* folded over a --quick curve around it: the fastest at or above, never the faster smaller size */
+	/* folded over a --quick curve around it: the fastest at or above, never the faster smaller size, and
+	   the cycles of the size whose time it takes */
 	for (unsigned i = 0; i < 5; i++)
-		best = level_probe_fold(24576, size[i], ns[i], best);
-	assert_float_equal(best, 1.15, 0);
-	assert_float_equal(level_probe_fold(24576, 16384, 1.0, 0), 0, 0);
+		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
+	assert_float_equal(best.ns, 1.15, 0);
+	assert_float_equal(best.cycles, 5.02, 0);
+	assert_float_equal(level_probe_fold(24576, 16384, T(1.0, 5.0), T(0, 0)).ns, 0, 0);
 }
 
-static void test_a_point_takes_the_faster_and_cycles_at_the_higher_clock(void **state)
+static void test_a_point_takes_the_faster_at_the_probes_own_cycles(void **state)
 {
 	double cyc;
 	int probed;
 
 	(void)state;
-	/* the Zen 3 guest's L2 point, confirmed at 5.99 ns, where the probe read 3.71 */
-	assert_float_equal(level_probe_figure(5.99, 3.71, 3.24, 3.211, &cyc, &probed), 3.71, 1e-12);
+	/* the Emerald Rapids guest's L1 point: its probe read 1.79 ns, 5.00 cycles at its own clock; the run's
+	   clock, read after the probe, was 2.74 GHz and the point's lower */
+	assert_float_equal(level_probe_figure(1.86, T(1.79, 5.0), 2.69, 2.74, &cyc, &probed), 1.79, 1e-12);
+	assert_true(probed);
+	assert_float_equal(cyc, 5.0, 1e-12); /* not 1.79 x 2.74 = 4.90, below the L1's 5 */
+	/* a point faster than the probe keeps its own, at its own clock */
+	assert_float_equal(level_probe_figure(1.75, T(1.79, 5.0), 2.8, 2.74, &cyc, &probed), 1.75, 1e-12);
+	assert_false(probed);
+	assert_float_equal(cyc, 1.75 * 2.8, 1e-9);
+}
+
+static void test_a_curve_without_cycles_takes_the_higher_clock(void **state)
+{
+	double cyc;
+	int probed;
+
+	(void)state;
+	/* the Zen 3 guest's L2 point, confirmed at 5.99 ns, where the probe read 3.71 (a run before the probe
+	   kept its cycles) */
+	assert_float_equal(level_probe_figure(5.99, T(3.71, 0), 3.24, 3.211, &cyc, &probed), 3.71, 1e-12);
 	assert_true(probed);
 	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the point's clock, above the run's */
-	level_probe_figure(5.99, 3.71, 3.0, 3.24, &cyc, &probed);
+	level_probe_figure(5.99, T(3.71, 0), 3.0, 3.24, &cyc, &probed);
 	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the run's clock, above the point's */
 	/* a point faster than the probe keeps its own, at its own clock */
-	assert_float_equal(level_probe_figure(3.5, 3.71, 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
+	assert_float_equal(level_probe_figure(3.5, T(3.71, 0), 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 3.5 * 3.24, 1e-9);
 	/* no probe at its size: its own; no clock of its own: the run's; no clock at all: no cycles */
-	assert_float_equal(level_probe_figure(5.99, 0, 0, 3.24, &cyc, &probed), 5.99, 1e-12);
+	assert_float_equal(level_probe_figure(5.99, T(0, 0), 0, 3.24, &cyc, &probed), 5.99, 1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 5.99 * 3.24, 1e-9);
-	level_probe_figure(5.99, 0, 0, 0, &cyc, &probed);
+	level_probe_figure(5.99, T(0, 0), 0, 0, &cyc, &probed);
 	assert_float_equal(cyc, 0, 0);
 }
 
@@ -103,7 +126,8 @@ int main(void)
 		cmocka_unit_test(test_a_boundary_lies_within_its_margins),
 		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
 		cmocka_unit_test(test_the_probe_bounds_a_point_from_its_size_up),
-		cmocka_unit_test(test_a_point_takes_the_faster_and_cycles_at_the_higher_clock),
+		cmocka_unit_test(test_a_point_takes_the_faster_at_the_probes_own_cycles),
+		cmocka_unit_test(test_a_curve_without_cycles_takes_the_higher_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

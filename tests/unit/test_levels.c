@@ -656,6 +656,40 @@ static void test_the_probe_disturbance_is_null_or_its_shares(void **state)
 	json_decref(o);
 }
 
+/* Six sweeps' cycles at a 45 KiB chase in a 48 KiB L1 of 5 cycles (a --quick probe's): three in the next
+   level, one between, two in L1, and one read low (a clock that moved and came back within a call). Each
+   size's cycles are the fewest two sweeps reach, neither the one low read nor the median; one sweep alone
+   (no call's brackets agreed in the others) gives none, nor do none. */
+static void test_the_cycles_are_the_fewest_two_sweeps_reach(void **state)
+{
+	static const double cyc[6] = {13.87, 13.84, 14.0, 7.55, 5.005, 4.999};
+	struct levels_probe p = {0};
+	json_t *o, *curve;
+
+	(void)state;
+	p.npoints = 4;
+	for (int s = 0; s < 6; s++)
+		for (int k = 0; k < 4; k++) {
+			p.size[k] = (uint64_t)(45 + k) << 10;
+			p.sweep_ns[s][k] = 1.79 * cyc[s] / 5;
+			p.sweep_cycles[s][k] = k == 3 || (k == 2 && s < 5) ? 0 : cyc[s];
+		}
+	p.sweep_cycles[2][1] = 4.64;
+	levels_cycles(&p);
+	assert_float_equal(p.cycles[0], 5.005, 1e-12);
+	assert_float_equal(p.cycles[1], 4.999, 1e-12); /* not 4.64 */
+	assert_float_equal(p.cycles[2], 0, 0);
+	assert_float_equal(p.cycles[3], 0, 0);
+	/* machine.json: [bytes, ns, cycles], the cycles null where there are none */
+	p.ns[0] = 1.79;
+	o = levels_json(&p);
+	curve = json_object_get(o, "latency_curve");
+	assert_int_equal(json_array_size(json_array_get(curve, 0)), 3);
+	assert_float_equal(json_real_value(json_array_get(json_array_get(curve, 0), 2)), 5.005, 1e-12);
+	assert_true(json_is_null(json_array_get(json_array_get(curve, 2), 2)));
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_too_few_ends_keep_the_fastest_of_each_size),
 		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
 		cmocka_unit_test(test_the_probe_disturbance_is_null_or_its_shares),
+		cmocka_unit_test(test_the_cycles_are_the_fewest_two_sweeps_reach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
