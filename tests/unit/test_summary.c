@@ -292,9 +292,9 @@ static void own_figures(struct plan_point *pts, struct run_point_result *res, co
 
 /* A slowdown that lasted a whole chase point is confirmed with it (the Zen 3 guest: 256 KiB confirmed at
    5.99 ns, its probe 3.71 ns there): the cell takes the probe's fastest time at the point's size or larger, in
-   cycles at the higher of the run's clock and the point's, marked "^" and said; never where the probe is
-   slower, where it has no such size, or for a point in a state it did not run in (remote memory,
-   prefetchers off, 4 KiB pages). */
+   the probe's own cycles or, where it kept none, at the higher of the run's clock and the point's, marked
+   "^" and said; never where the probe is slower, where it has no such size, or for a point in a state it
+   did not run in (remote memory, prefetchers off, 4 KiB pages). */
 static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **state)
 {
 	struct levels_probe probe = {
@@ -326,6 +326,17 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 		strstr(out, "^ latency: the level probe's fastest chase at a point's size or larger"));
 	assert_null(strstr(out, "marked ^ too")); /* no noisy cell: no "*" said */
 	free(out);
+	/* a probe that kept its cycles (each size timed at the clock it ran at): a point at its time takes
+	   those of the size whose time it takes, not its ns at a clock read apart from it; where that size has
+	   none, the higher clock, not the 2 MiB size's */
+	probe.cycles[0] = 5.0;
+	probe.cycles[2] = 50.0;
+	out = print_probe(pts, res, 4, &sp);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "1.23 ns 5.0 cyc^"));  /* L1: not 1.23 x 3.24 */
+	assert_non_null(strstr(b, "3.71 ns 12.0 cyc^")); /* L2: none at 256 KiB */
+	free(out);
+	probe.cycles[0] = probe.cycles[2] = 0;
 	/* a run clock read below the point's: the probe's cycles at the point's 3 GHz, never fewer */
 	sp.ghz = 2.0;
 	out = print_probe(pts, res, 4, &sp);
@@ -382,37 +393,6 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	res[0].thp_share = res[1].thp_share = 1;
 	sp.probe = NULL;
 	own_figures(pts, res, &sp);
-}
-
-/* A probe that kept its cycles (each size timed at the clock it ran at): a point at the probe's time takes
-   those of the size whose time it takes, not the probe's ns at a clock read apart from it (here the run's
-   3.24 GHz and the point's 3 GHz); where that size has none, the higher of those clocks. */
-static void test_latency_takes_the_level_probes_own_cycles(void **state)
-{
-	struct levels_probe probe = {.npoints = 4,
-				     .size = {16384, 32768, 262144, 2097152},
-				     .ns = {1.23, 1.25, 3.71, 15.0},
-				     .cycles = {5.0, 4.9, 0, 50.0}};
-	struct plan_opts o = {.nplaces = 1, .places = {{BUF_LOCAL, -1}}, .npf = 1, .pf_states = {"on"}};
-	struct summary_probe sp = {&probe, &o, 3.24, 0, 0};
-	struct plan_point pts[3] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
-				    point("chase.plain", LEVEL_L3)};
-	struct run_point_result res[3] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
-					  {.ns = 5.99, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
-					  {.ns = 16.0, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1}};
-	char *out, b[256];
-
-	(void)state;
-	pts[0].bytes = 12288;
-	pts[1].bytes = 262144;
-	pts[2].bytes = 2097152;
-	out = print_probe(pts, res, 3, &sp);
-	row(b, sizeof b, out, "latency");
-	assert_non_null(strstr(b, "1.23 ns 5.0 cyc^")); /* L1: 16 KiB's, not 32 KiB's fewer */
-	assert_non_null(
-		strstr(b, "3.71 ns 12.0 cyc^")); /* L2: none at 256 KiB: 3.71 x 3.24, not 2 MiB's 50 */
-	assert_non_null(strstr(b, "15.00 ns 50.0 cyc^")); /* L3 */
-	free(out);
 }
 
 /* Over an even count of points the latency is the mean of the middle two, as peaks.md takes it
@@ -559,7 +539,6 @@ int main(void)
 		cmocka_unit_test(test_dram_like_cache_latency_is_not_that_levels),
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 		cmocka_unit_test(test_latency_takes_the_level_probes_faster_time_at_its_size),
-		cmocka_unit_test(test_latency_takes_the_level_probes_own_cycles),
 		cmocka_unit_test(test_point_on_a_level_boundary_is_in_no_cell),
 		cmocka_unit_test(test_points_of_the_interrupted_run_are_not_called_unmeasured),
 		cmocka_unit_test(test_the_all_threads_figure_is_the_most_threads),
