@@ -59,9 +59,8 @@ static struct level_probe_time probe_time(const struct summary_probe *sp, const 
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
-   and the level probe's at its size (counted in *probed), the probe's in its own cycles
-   (common/level.h: level_probe_figure says why); cycles over the points with a clock
-   (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
+   and the level probe's at its size (counted in *probed), the probe's in its own cycles (common/level.h:
+   level_probe_figure says why); cycles over the points with a clock (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
    counted in *dram_like: they measured DRAM, not the level. A point on a level boundary (plan_on_boundary)
    is in no level. */
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,

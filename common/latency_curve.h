@@ -1,8 +1,8 @@
 /* latency_curve.h — one point of the level probe's latency curve as machine.json holds it
- * (levels.latency_curve, [[bytes, ns, cycles], ...], written by harness levels.c; cycles null where the probe
- * had no clock there, absent in files before it kept them): the one reading of it for the
- * run that resumes (harness levels_from.c) and for the analysis (analysis machine_read.c), so that a resumed
- * run's summary and its analysis take the same points. */
+ * (levels.latency_curve, [[bytes, ns, cycles], ...], written by harness levels.c; cycles null where the
+ * probe has none there, absent in files before it kept them): the one reading of it for the run that
+ * resumes (harness levels_from.c) and for the analysis (analysis machine_read.c), so that a resumed run's
+ * summary and its analysis take the same points. */
 #ifndef PMUCHECK_LATENCY_CURVE_H
 #define PMUCHECK_LATENCY_CURVE_H
 

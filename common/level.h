@@ -91,8 +91,8 @@ struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
    point's own at its clock (point_ghz, the highest of its repetitions'; where it has none, the run's, as the
    analysis takes it: analysis/agg.c settle_time), the probe's its own (probe.cycles): a host moves the clock
    within milliseconds, so the probe's time at a clock read after it is not its cycles (a --quick run on an
-   Emerald Rapids guest put its L1 chase, 5 cycles, at 4.91: the probe's 1.79 ns at the 2.74 GHz read after
-   it, both the run's and the point's). Where the probe has none at that size (a run before it kept them),
+   Emerald Rapids guest put its L1 chase, 5 cycles, at 4.91: the probe's 1.79 ns at 2.74 GHz, the higher of
+   its point's clock and the run's, 2.67, both read after the probe). Where the probe has none at that size (a run before it kept them),
    the higher of point_ghz and the run's clock (run_ghz, measured just after the probe); 0 where no clock is
    known. */
 double level_probe_figure(double own_ns, struct level_probe_time probe, double point_ghz, double run_ghz,

@@ -38,11 +38,11 @@ struct levels_probe {
 	double env[LEVELS_MAX_POINTS]; /* ns with disturbed points replaced (levels.c says how): what the
 					  plateaus are found on (levels.c says why) */
 	uint64_t stopped_at;           /* the first size not measured because the time limit ran out; 0 */
-	double sweep_ns[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS];     /* each sweep's own latencies; ns keeps
-								  their fastest */
-	double sweep_cycles[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS]; /* each sweep's cycles per access
-								      (levels_latency_ns); 0: none */
-	double cycles[LEVELS_MAX_POINTS];      /* latency per access in cycles (levels_cycles); 0: no clock */
+	/* each sweep's own latencies (ns keeps their fastest) and cycles per access (levels_latency_ns; 0:
+	   none) */
+	double sweep_ns[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS];
+	double sweep_cycles[LEVELS_SWEEPS_MAX][LEVELS_MAX_POINTS];
+	double cycles[LEVELS_MAX_POINTS];      /* latency per access in cycles (levels_cycles); 0: none */
 	int nsweeps;                           /* the sweeps that measured every size */
 	uint64_t sweep_end[LEVELS_SWEEPS_MAX]; /* where each sweep alone ends the last cache level
 						  (levels_sweeps); 0: it found no end */
@@ -67,7 +67,8 @@ struct levels_probe {
 };
 
 /* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid.
-   clock: the bounds of the core clock samples it takes (core_clock.h) at each size of each sweep. */
+   clock: the bounds of the add chains that bracket each timed call (levels_latency_ns), for the cycles;
+   NULL: none. */
 int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
 		   const struct clock_bounds *clock, int quick, struct err *e);
 /* The add chains that bracket each timed call (levels_latency_ns): their bounds and length. */
