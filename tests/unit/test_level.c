@@ -82,8 +82,8 @@ static void test_a_point_takes_the_faster_at_the_probes_own_cycles(void **state)
 	int probed;
 
 	(void)state;
-	/* the Emerald Rapids guest's L1 point: its probe read 1.79 ns, 5.00 cycles at its own clock; the run's
-	   clock, read after the probe, was 2.74 GHz and the point's lower */
+	/* as the Emerald Rapids guest's L1 point: its probe read 1.79 ns, 5.00 cycles at its own clock, where
+	   the clocks read after the probe (here the point's 2.69 GHz and the run's 2.74) give fewer */
 	assert_float_equal(level_probe_figure(1.86, T(1.79, 5.0), 2.69, 2.74, &cyc, &probed), 1.79, 1e-12);
 	assert_true(probed);
 	assert_float_equal(cyc, 5.0, 1e-12); /* not 1.79 x 2.74 = 4.90, below the L1's 5 */
