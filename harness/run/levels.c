@@ -108,7 +108,7 @@ void levels_cycles(struct levels_probe *p)
 		double c[LEVELS_SWEEPS_MAX];
 		size_t n = 0;
 		for (int s = 0; s < LEVELS_SWEEPS_MAX; s++)
-			if (p->sweep_ns[s][k] > 0 && p->sweep_cycles[s][k] > 0)
+			if (p->sweep_cycles[s][k] > 0)
 				c[n++] = p->sweep_cycles[s][k];
 		stats_sort(c, n);
 		p->cycles[k] = n >= 2 ? c[1] : 0;
