@@ -216,12 +216,11 @@ static double chase_ns(const struct agg_point *p)
 	return p->seconds * 1e9 / p->v[RQ_chase_accesses];
 }
 
-/* The level probe's fastest time per access at the point's size or larger (machine.json
-   levels.latency_curve; level_probe_fold), ns 0 where it has none or cannot stand for the point
-   (level_probe_stands_for). */
-static struct level_probe_time probe_time(const struct agg *a, const struct agg_point *p)
+/* The level probe's bounds of the point, at its size or larger (machine.json levels.latency_curve;
+   level_probe_fold), ns 0 where it has none or cannot stand for the point (level_probe_stands_for). */
+static struct level_probe_bound probe_time(const struct agg *a, const struct agg_point *p)
 {
-	struct level_probe_time t = {0, 0};
+	struct level_probe_bound t = {0, 0, 0};
 
 	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))

@@ -37,13 +37,13 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's fastest time per access at the point's size or larger (level_probe_fold), ns 0 where
-   it has none or cannot stand for the point (level_probe_stands_for). */
-static struct level_probe_time probe_time(const struct summary_probe *sp, const struct plan_point *pt,
-					  const struct run_point_result *res)
+/* The level probe's bounds of the point, at its size or larger (level_probe_fold), ns 0 where it has none
+   or cannot stand for the point (level_probe_stands_for). */
+static struct level_probe_bound probe_time(const struct summary_probe *sp, const struct plan_point *pt,
+					   const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
-	struct level_probe_time t = {0, 0};
+	struct level_probe_bound t = {0, 0, 0};
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
@@ -60,9 +60,9 @@ static struct level_probe_time probe_time(const struct summary_probe *sp, const 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
    and the level probe's at its size (counted in *probed), the probe's in its own cycles (common/level.h:
-   level_probe_figure says why); cycles over the points with a clock (*cyc = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and
-   counted in *dram_like: they measured DRAM, not the level. A point on a level boundary (plan_on_boundary)
-   is in no level. */
+   level_probe_figure says why); cycles over the points with a clock (*cyc = 0 when none). A cache level's
+   DRAM-like points (level_latency_dram_like) are left out and counted in *dram_like: they measured DRAM, not
+   the level. A point on a level boundary (plan_on_boundary) is in no level. */
 static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
 		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
 {

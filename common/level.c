@@ -39,19 +39,28 @@ int level_probe_bounds(double point_bytes, double probe_bytes)
 	return probe_bytes >= point_bytes;
 }
 
-struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
-					 struct level_probe_time probe, struct level_probe_time best)
+struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes,
+					  struct level_probe_time probe, struct level_probe_bound best)
 {
-	return level_probe_bounds(point_bytes, probe_bytes) && (best.ns == 0 || probe.ns < best.ns) ? probe
-												    : best;
+	if (!level_probe_bounds(point_bytes, probe_bytes))
+		return best;
+	if (probe.ns > 0 && (best.ns == 0 || probe.ns < best.ns))
+		best.ns = probe.ns;
+	if (probe.cycles > 0 && (best.cycles == 0 || probe.cycles < best.cycles)) {
+		best.cycles = probe.cycles;
+		best.cycles_ns = probe.ns;
+	}
+	return best;
 }
 
-double level_probe_figure(double own_ns, struct level_probe_time probe, double point_ghz, double run_ghz,
+double level_probe_figure(double own_ns, struct level_probe_bound probe, double point_ghz, double run_ghz,
 			  double *cyc, int *probed)
 {
 	*probed = probe.ns > 0 && probe.ns < own_ns;
 	if (*probed)
-		*cyc = probe.cycles > 0 ? probe.cycles : probe.ns * fmax(run_ghz, point_ghz);
+		*cyc = probe.cycles > 0 && probe.cycles_ns <= probe.ns * LEVEL_PLATEAU_RISE
+			? probe.cycles
+			: probe.ns * fmax(run_ghz, point_ghz);
 	else
 		*cyc = own_ns * (point_ghz > 0 ? point_ghz : run_ghz);
 	return *probed ? probe.ns : own_ns;

@@ -71,13 +71,28 @@ struct level_probe_time {
 	double ns, cycles;
 };
 
-/* One step over the probe's curve, for a point of point_bytes: its time at probe_bytes (probe) where
-   level_probe_bounds allows it and its ns is faster than best's (best.ns 0: none yet), else best. The
-   cycles go with the ns of their size: the fewest cycles at any size above could be another level's,
-   where the point's own sizes have none. Both readers of the curve (the summary, the peaks) fold it over
-   their own layout of it with this. */
-struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
-					 struct level_probe_time probe, struct level_probe_time best);
+/* What the level probe's curve bounds a latency point by, folded over its sizes at or above the point's
+   (level_probe_fold): the fastest time per access there (ns), and the fewest cycles per access there
+   (cycles) with the time of the size they are at (cycles_ns); 0 where none. Each is the tightest of its
+   own bounds: the ns of one size and the cycles of another, since a size at a level's end can read its
+   fastest call in the level and its cycles, the fewest two sweeps reach, in the next (an Emerald Rapids
+   guest's --quick probe at 45 KiB, of a 48 KiB L1, read one L1 sweep and L2 cycles in the rest), and the
+   sizes of one level all but tie in ns: pairing a size's cycles with its ns made the L1 latency 2.9 times
+   the next run's, each at the same ns (the 2026-11-30 repeatability runs). */
+struct level_probe_bound {
+	double ns, cycles, cycles_ns;
+};
+
+/* One step over the probe's curve, for a point of point_bytes: best with the time at probe_bytes (probe)
+   taken in where level_probe_bounds allows it (best = {0}: none yet). Both readers of the curve (the
+   summary, the peaks) fold it over their own layout of it with this. */
+struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes,
+					  struct level_probe_time probe, struct level_probe_bound best);
+
+/* A size's cycles are the same level's as the fastest time where its own time is within one step of the
+   curve of it: a point joins a plateau while its latency rises by less than this over the point before it
+   (latency creeps inside a level and jumps between levels; harness levels.c finds the plateaus with it). */
+#define LEVEL_PLATEAU_RISE 1.30
 
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe.ns,
    the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no)
@@ -92,10 +107,11 @@ struct level_probe_time level_probe_fold(double point_bytes, double probe_bytes,
    analysis takes it: analysis/agg.c settle_time), the probe's its own (probe.cycles): a host moves the clock
    within milliseconds, so the probe's time at a clock read after it is not its cycles (a --quick run on an
    Emerald Rapids guest put its L1 chase, 5 cycles, at 4.91: the probe's 1.79 ns at 2.74 GHz, the higher of
-   its point's clock and the run's, 2.67, both read after the probe). Where the probe has none at that size (a run before it kept them),
-   the higher of point_ghz and the run's clock (run_ghz, measured just after the probe); 0 where no clock is
-   known. */
-double level_probe_figure(double own_ns, struct level_probe_time probe, double point_ghz, double run_ghz,
+   its point's clock and the run's, 2.67, both read after the probe). Where the probe has none at the
+   point's level (none at any size it bounds the point by, or only at a size whose time is more than
+   LEVEL_PLATEAU_RISE above the fastest, another level's; a run before it kept none), the higher of
+   point_ghz and the run's clock (run_ghz, measured just after the probe); 0 where no clock is known. */
+double level_probe_figure(double own_ns, struct level_probe_bound probe, double point_ghz, double run_ghz,
 			  double *cyc, int *probed);
 
 /* Level boundaries: a point whose per-thread footprint lies within 25 % below or 50 % above a cache's

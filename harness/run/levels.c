@@ -13,12 +13,10 @@
 #include "stats.h"
 #include "timed_call.h"
 
-/* A point joins the current plateau while its latency rises by less than PLATEAU_RISE over the point
-   before it (latency creeps inside a level, and jumps between levels) and by less than
-   PLATEAU_TOTAL_RISE over the plateau's first point (a gradual transition, seen here from L2 to L3 in
-   steps of 20 %, must not chain two levels into one). A plateau needs this many points and this span
-   of sizes, else it is a transition. */
-#define PLATEAU_RISE 1.30
+/* A point joins the current plateau while its latency rises by less than LEVEL_PLATEAU_RISE over the
+   point before it (level.h) and by less than PLATEAU_TOTAL_RISE over the plateau's first point (a gradual
+   transition, seen here from L2 to L3 in steps of 20 %, must not chain two levels into one). A plateau
+   needs this many points and this span of sizes, else it is a transition. */
 #define PLATEAU_TOTAL_RISE 1.60
 #define PLATEAU_MIN_POINTS 2
 #define PLATEAU_MIN_SPAN 2.0
@@ -253,15 +251,15 @@ void levels_disagree(struct levels_probe *p, const char *fmt, ...)
 
 /* Latency cannot fall as the working set grows (a larger set only adds misses), and interference only
    adds time; so the lowest latency measured at any larger size bounds the true latency at this size from
-   above. A point more than PLATEAU_RISE slower than that bound was disturbed (preempted, or a neighbour's
-   burst), and takes the bound instead; smaller wiggles stay as measured, so the plateaus do not depend
-   on a few percent of noise at a level's edge. */
+   above. A point more than LEVEL_PLATEAU_RISE slower than that bound was disturbed (preempted, or a
+   neighbour's burst), and takes the bound instead; smaller wiggles stay as measured, so the plateaus do not
+   depend on a few percent of noise at a level's edge. */
 static void envelope(struct levels_probe *p)
 {
 	double below = INFINITY; /* the lowest latency at the larger sizes */
 
 	for (int i = p->npoints - 1; i >= 0; i--) {
-		p->env[i] = p->ns[i] > PLATEAU_RISE * below ? below : p->ns[i];
+		p->env[i] = p->ns[i] > LEVEL_PLATEAU_RISE * below ? below : p->ns[i];
 		if (p->ns[i] < below)
 			below = p->ns[i];
 	}
@@ -269,11 +267,11 @@ static void envelope(struct levels_probe *p)
 
 /* Where each plateau's level ends: at the last point whose latency is below the geometric mean of its
    plateau's and the next plateau's, the middle of the step on a log scale. The plateaus themselves end
-   where the curve first rises (PLATEAU_RISE), early in a gradual transition where the curve is flat and a
-   few percent of noise move that point by a size step or two; the middle of the step is where the curve
-   is steepest, so the same noise moves it least. Four --quick probes on the development VM (Zen 5 guest,
-   L3 shared with other tenants, two of them beside a parallel build) ended L3's plateau at 8192, 5792,
-   5792 and 5792 KiB, and the middle of the step at 11585, 8192, 8192 and 8192 KiB. */
+   where the curve first rises (LEVEL_PLATEAU_RISE), early in a gradual transition where the curve is flat
+   and a few percent of noise move that point by a size step or two; the middle of the step is where the
+   curve is steepest, so the same noise moves it least. Four --quick probes on the development VM (Zen 5
+   guest, L3 shared with other tenants, two of them beside a parallel build) ended L3's plateau at 8192,
+   5792, 5792 and 5792 KiB, and the middle of the step at 11585, 8192, 8192 and 8192 KiB. */
 static void level_ends(struct levels_probe *p)
 {
 	for (int l = 0; l + 1 < p->nplateaus; l++) {
@@ -394,7 +392,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 				"busy machine)",
 				(unsigned long long)(p->stopped_at >> 10));
 	for (int i = 1; i <= p->npoints; i++) {
-		if (i < p->npoints && p->env[i] <= PLATEAU_RISE * p->env[i - 1] &&
+		if (i < p->npoints && p->env[i] <= LEVEL_PLATEAU_RISE * p->env[i - 1] &&
 		    p->env[i] <= PLATEAU_TOTAL_RISE * p->env[first])
 			continue;
 		add_plateau(p, first, i - 1);

@@ -54,26 +54,57 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 }
 
 #define T(ns, cycles) ((struct level_probe_time){ns, cycles})
+#define B(ns, cycles, cycles_ns) ((struct level_probe_bound){ns, cycles, cycles_ns})
 
 /* A --quick plan's L1 point on a 48 KiB L1 is 24 KiB, between the probe's 22528 and 32768. */
 static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
 {
 	const double size[] = {16384, 22528, 32768, 46080, 65536}, ns[] = {1.0, 1.1, 1.2, 1.15, 3.8};
 	const double cycles[] = {4.9, 5.1, 5.2, 5.02, 16.0};
-	struct level_probe_time best = {0, 0};
+	struct level_probe_bound best = {0, 0, 0};
 
 	(void)state;
 	assert_true(level_probe_bounds(24576, 24576));
 	assert_true(level_probe_bounds(24576, 32768));
 	assert_true(level_probe_bounds(24576, 1 << 30)); /* loose, never too fast */
 	assert_false(level_probe_bounds(24576, 22528));  /* a smaller chase may miss less */
-	/* folded over a --quick curve around it: the fastest at or above, never the faster smaller size, and
-	   the cycles of the size whose time it takes */
+	/* folded over a --quick curve around it: the fastest at or above and the fewest cycles there, never
+	   the smaller size's */
 	for (unsigned i = 0; i < 5; i++)
 		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
 	assert_float_equal(best.ns, 1.15, 0);
 	assert_float_equal(best.cycles, 5.02, 0);
-	assert_float_equal(level_probe_fold(24576, 16384, T(1.0, 5.0), T(0, 0)).ns, 0, 0);
+	assert_float_equal(best.cycles_ns, 1.15, 0);
+	best = level_probe_fold(24576, 16384, T(1.0, 5.0), B(0, 0, 0));
+	assert_float_equal(best.ns, 0, 0);
+	assert_float_equal(best.cycles, 0, 0);
+}
+
+/* The 2026-11-30 repeatability runs on the Emerald Rapids guest: the sizes of the L1 all but tie in ns, and
+   the one at its end (45 KiB of 48) read its fastest call in L1 in one sweep and L2 cycles in the others.
+   The fold takes the fastest ns there and the fewest cycles at the next size, not the 45 KiB size's 14.6
+   cycles, which paired with its ns made the L1 latency 2.9 times the next run's at the same ns. */
+static void test_the_cycles_are_the_fewest_not_those_of_the_fastest_size(void **state)
+{
+	const double size[] = {22528, 32768, 46080, 65536}, ns[] = {1.681, 1.680, 1.676, 5.30};
+	const double cycles[] = {5.04, 5.03, 14.6, 15.97};
+	struct level_probe_bound best = {0, 0, 0};
+	double cyc;
+	int probed;
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++)
+		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
+	assert_float_equal(best.ns, 1.676, 0);
+	assert_float_equal(best.cycles, 5.03, 0);
+	assert_float_equal(best.cycles_ns, 1.680, 0);
+	assert_float_equal(level_probe_figure(1.72, best, 2.98, 2.94, &cyc, &probed), 1.676, 0);
+	assert_true(probed);
+	assert_float_equal(cyc, 5.03, 0);
+	/* a size with a time but no cycles still bounds the time; one without a time bounds nothing */
+	best = level_probe_fold(24576, 32768, T(1.6, 0), best);
+	assert_float_equal(best.ns, 1.6, 0);
+	assert_float_equal(best.cycles, 5.03, 0);
 }
 
 static void test_a_point_takes_the_faster_at_the_probes_own_cycles(void **state)
@@ -84,13 +115,37 @@ static void test_a_point_takes_the_faster_at_the_probes_own_cycles(void **state)
 	(void)state;
 	/* as the Emerald Rapids guest's L1 point: its probe read 1.79 ns, 5.00 cycles at its own clock, where
 	   the clocks read after the probe (here the point's 2.69 GHz and the run's 2.74) give fewer */
-	assert_float_equal(level_probe_figure(1.86, T(1.79, 5.0), 2.69, 2.74, &cyc, &probed), 1.79, 1e-12);
+	assert_float_equal(level_probe_figure(1.86, B(1.79, 5.0, 1.79), 2.69, 2.74, &cyc, &probed), 1.79,
+			   1e-12);
 	assert_true(probed);
 	assert_float_equal(cyc, 5.0, 1e-12); /* not 1.79 x 2.74 = 4.90, below the L1's 5 */
 	/* a point faster than the probe keeps its own, at its own clock */
-	assert_float_equal(level_probe_figure(1.75, T(1.79, 5.0), 2.8, 2.74, &cyc, &probed), 1.75, 1e-12);
+	assert_float_equal(level_probe_figure(1.75, B(1.79, 5.0, 1.79), 2.8, 2.74, &cyc, &probed), 1.75,
+			   1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 1.75 * 2.8, 1e-9);
+}
+
+/* The fewest cycles at the sizes the probe bounds a point by are another level's where their size's time
+   is more than a plateau's step (LEVEL_PLATEAU_RISE) above the fastest: the point's own sizes had none.
+   Those cycles are a bound too, but of another level; the figure takes the fastest time at the higher
+   clock instead. */
+static void test_cycles_of_another_level_are_not_the_points(void **state)
+{
+	double cyc;
+	int probed;
+
+	(void)state;
+	/* the Zen 3 guest's L2 point at 3.71 ns in the probe, whose only cycles above it are an L3 size's */
+	level_probe_figure(5.99, B(3.71, 50.0, 15.0), 3.24, 3.211, &cyc, &probed);
+	assert_true(probed);
+	assert_float_equal(cyc, 3.71 * 3.24, 1e-9);
+	/* within a step of the fastest: the same level's */
+	level_probe_figure(5.99, B(3.71, 12.0, 3.71 * LEVEL_PLATEAU_RISE), 3.24, 3.211, &cyc, &probed);
+	assert_float_equal(cyc, 12.0, 0);
+	level_probe_figure(5.99, B(3.71, 12.0, 3.71 * LEVEL_PLATEAU_RISE * 1.001), 3.24, 3.211, &cyc,
+			   &probed);
+	assert_float_equal(cyc, 3.71 * 3.24, 1e-9);
 }
 
 static void test_a_curve_without_cycles_takes_the_higher_clock(void **state)
@@ -101,20 +156,20 @@ static void test_a_curve_without_cycles_takes_the_higher_clock(void **state)
 	(void)state;
 	/* the Zen 3 guest's L2 point, confirmed at 5.99 ns, where the probe read 3.71 (a run before the probe
 	   kept its cycles) */
-	assert_float_equal(level_probe_figure(5.99, T(3.71, 0), 3.24, 3.211, &cyc, &probed), 3.71, 1e-12);
+	assert_float_equal(level_probe_figure(5.99, B(3.71, 0, 0), 3.24, 3.211, &cyc, &probed), 3.71, 1e-12);
 	assert_true(probed);
 	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the point's clock, above the run's */
-	level_probe_figure(5.99, T(3.71, 0), 3.0, 3.24, &cyc, &probed);
+	level_probe_figure(5.99, B(3.71, 0, 0), 3.0, 3.24, &cyc, &probed);
 	assert_float_equal(cyc, 3.71 * 3.24, 1e-9); /* the run's clock, above the point's */
 	/* a point faster than the probe keeps its own, at its own clock */
-	assert_float_equal(level_probe_figure(3.5, T(3.71, 0), 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
+	assert_float_equal(level_probe_figure(3.5, B(3.71, 0, 0), 3.24, 5.0, &cyc, &probed), 3.5, 1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 3.5 * 3.24, 1e-9);
 	/* no probe at its size: its own; no clock of its own: the run's; no clock at all: no cycles */
-	assert_float_equal(level_probe_figure(5.99, T(0, 0), 0, 3.24, &cyc, &probed), 5.99, 1e-12);
+	assert_float_equal(level_probe_figure(5.99, B(0, 0, 0), 0, 3.24, &cyc, &probed), 5.99, 1e-12);
 	assert_false(probed);
 	assert_float_equal(cyc, 5.99 * 3.24, 1e-9);
-	level_probe_figure(5.99, T(0, 0), 0, 0, &cyc, &probed);
+	level_probe_figure(5.99, B(0, 0, 0), 0, 0, &cyc, &probed);
 	assert_float_equal(cyc, 0, 0);
 }
 
@@ -126,7 +181,9 @@ int main(void)
 		cmocka_unit_test(test_a_boundary_lies_within_its_margins),
 		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
 		cmocka_unit_test(test_the_probe_bounds_a_point_from_its_size_up),
+		cmocka_unit_test(test_the_cycles_are_the_fewest_not_those_of_the_fastest_size),
 		cmocka_unit_test(test_a_point_takes_the_faster_at_the_probes_own_cycles),
+		cmocka_unit_test(test_cycles_of_another_level_are_not_the_points),
 		cmocka_unit_test(test_a_curve_without_cycles_takes_the_higher_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
