@@ -218,23 +218,23 @@ static double chase_ns(const struct agg_point *p)
 
 /* The level probe's bounds of the point, at its size or larger (machine.json levels.latency_curve;
    level_probe_fold), ns 0 where it has none or cannot stand for the point (level_probe_stands_for). */
-static struct level_probe_bound probe_time(const struct agg *a, const struct agg_point *p)
+static struct level_probe_bound probe_bound(const struct agg *a, const struct agg_point *p)
 {
-	struct level_probe_bound t = {0, 0, 0};
+	struct level_probe_bound b = {0, 0, 0};
 
 	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
-		return t;
+		return b;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
-		t = level_probe_fold((double)p->bytes, a->m.latency[i].bytes, a->m.latency[i].t, t);
-	return t;
+		b = level_probe_fold((double)p->bytes, a->m.latency[i].bytes, a->m.latency[i].t, b);
+	return b;
 }
 
 /* A latency point's figure and its cycles (*cyc, 0 where it has no clock): the faster of its own time and
    the level probe's at its size (level_probe_figure says why; *probed set where the probe's). */
 static double latency_figure(const struct agg *a, const struct agg_point *p, double *cyc, int *probed)
 {
-	return level_probe_figure(chase_ns(p), probe_time(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
+	return level_probe_figure(chase_ns(p), probe_bound(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
 }
 
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over

@@ -39,22 +39,22 @@ static int is_bandwidth(enum kern_access a)
 
 /* The level probe's bounds of the point, at its size or larger (level_probe_fold), ns 0 where it has none
    or cannot stand for the point (level_probe_stands_for). */
-static struct level_probe_bound probe_time(const struct summary_probe *sp, const struct plan_point *pt,
-					   const struct run_point_result *res)
+static struct level_probe_bound probe_bound(const struct summary_probe *sp, const struct plan_point *pt,
+					    const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
-	struct level_probe_bound t = {0, 0, 0};
+	struct level_probe_bound b = {0, 0, 0};
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
 				    !strcmp(o->pf_states[pt->pf], "on") ||
 					    !strcmp(o->pf_states[pt->pf], "uncontrolled"),
 				    res->thp_share))
-		return t;
+		return b;
 	for (int i = 0; i < sp->probe->npoints; i++)
-		t = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i],
-				     (struct level_probe_time){sp->probe->ns[i], sp->probe->cycles[i]}, t);
-	return t;
+		b = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i],
+				     (struct level_probe_time){sp->probe->ns[i], sp->probe->cycles[i]}, b);
+	return b;
 }
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
@@ -79,7 +79,7 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 				continue;
 			int by_probe;
 			double cycles,
-				fig = level_probe_figure(res[i].ns, probe_time(sp, pt, &res[i]),
+				fig = level_probe_figure(res[i].ns, probe_bound(sp, pt, &res[i]),
 							 res[i].core_ghz, sp ? sp->ghz : 0, &cycles,
 							 &by_probe);
 			if (level_latency_dram_like((enum level)level, fig)) {
