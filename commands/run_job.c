@@ -299,9 +299,10 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	if (st.results && keep_point_gbps(j, *base, st.results, x->plan.npoints) && !r)
 		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
-		/* each point judged against the probe's best so far, the first ones against few samples: again
-		   against every sample and this machine's recent runs (speed_history.h), as the analysis judges
-		   them (machine.json speed_probe.point_gbps, judged_against_gbps) */
+		/* each point judged before it against the probe's best so far and this machine's, the first ones
+		   against few samples of the run's own: again against every sample and this machine's recent runs
+		   (speed_history.h), as the analysis judges them (machine.json speed_probe.point_gbps,
+		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		if (x->name[0])
 			printf("\n%s\n", x->name);
@@ -531,6 +532,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	speed_history_read(&j->speed_history, CLOCK_SYSFS_ROOT, t, rc->cfg.plan.cpus[0],
 			   j->speed.v ? j->speed.v->name : NULL, SPEED_PROBE_BYTES,
 			   fmax(j->clock.max_ghz, j->mf.core_ghz), (int64_t)time(NULL));
+	j->speed.prior_best = j->speed_history.machine_best;
 	llc_cap = llc_check_cap(j, t);
 	if (llc_cap &&
 	    level_check_init(&j->llc, t, j->probed ? &j->probe : NULL, llc_cap, rc->cfg.plan.cpus[0], tsc_hz,

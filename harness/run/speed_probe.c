@@ -162,12 +162,12 @@ void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe 
 
 int speed_probe_slow(const struct speed_probe *sp)
 {
-	double best = 0;
+	double best = sp->prior_best;
 
 	for (int i = 0; i + 1 < sp->n; i++)
 		if (sp->gbps[i] > best)
 			best = sp->gbps[i];
-	return sp->n > 1 && sp->gbps[sp->n - 1] < SPEED_PROBE_SLOW * best;
+	return sp->n > 0 && sp->gbps[sp->n - 1] < SPEED_PROBE_SLOW * best;
 }
 
 void speed_probe_drop_last(struct speed_probe *sp)

@@ -67,6 +67,9 @@ struct speed_probe {
 	   read at speed again, and the seconds it waited; watched: the run waits on this probe */
 	int watched, waited, recovered;
 	double waited_s;
+	/* GB/s this machine's recent runs reached (speed_history.h: machine_best), which the run's wait judges
+	   against as well as its own samples; 0: none */
+	double prior_best;
 };
 
 /* Threads that read their L1 slices together at less than this part of `threads` times one thread's
@@ -105,12 +108,19 @@ void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe 
    agree and it is confirmed at the slower figure: on the Zen 3 guest (2 vCPUs, other tenants on the
    host's cores) a --quick run's two-thread load.avx in L1 was confirmed at 185.7 GB/s and the next run's at
    322.5, and the one-thread probe read 66-69 % of its best at the median point of those runs. So before a
-   point the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far, or the
-   threads share a core, re-probing after each step (budget.h: budget_wait says how long). The best so far
-   only grows, so early points are judged against less: they wait less, never more. On the quiet
-   development VM nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
+   point the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far or of this
+   machine's over its recent runs (prior_best), whichever is higher, or the threads share a core,
+   re-probing after each step (budget.h: budget_wait says how long). Its best so far alone left the first
+   point of every run unjudged, and with it every run of one point (scripts/bench-compare.sh's): on the
+   Emerald Rapids guest (2026-11-30) three such runs of an L1 triad.avx512 point with a loop of the same
+   triad on the other vCPU read a probe of 49.9 GB/s against the machine's 70.4 and measured at once, and
+   the points' own speed swings with such a neighbour (2 ms calls of the triad, run alone: 285-305 GB/s
+   where the probe read 40, 405-441 where it read 66). A point judged against the machine's best once the
+   run ended (run_judge_slow) is judged against it before it too. On the quiet development VM nine probes
+   in ten read above 90 % of the best, so a quiet machine rarely waits. */
 #define SPEED_PROBE_SLOW NOISY_SLOW_SHARE
-/* Whether the last sample read below SPEED_PROBE_SLOW of the best before it; 0 with under two samples. */
+/* Whether the last sample read below SPEED_PROBE_SLOW of the best before it or prior_best, whichever is
+   higher; 0 without a sample or with neither. */
 int speed_probe_slow(const struct speed_probe *sp);
 /* Takes back the last sample (a wait's re-probe replaces it: one sample per point). */
 void speed_probe_drop_last(struct speed_probe *sp);

@@ -245,7 +245,7 @@ check "a run that never waited for the machine says nothing of waiting" \
 rewritten "$M" "$TMP/waited" "$quiet
 dist['speed_probe'].update(points_waited=3, points_recovered=2, waited_seconds=0.12, slow_below=0.8)"
 check "report.md states the points before which the run waited for a slow machine" grep -qF \
-	"Before 3 points, where it read below 80 % of its best so far or their threads shared a core, the run waited for the machine (0.1 s in all" \
+	"Before 3 points, where it read below 80 % of its best so far or this machine's, or their threads shared a core, the run waited for the machine (0.1 s in all" \
 	"$TMP/waited/report.md"
 check "... and after how many it read at speed again" grep -qF "after 2 of them it read at speed again" \
 	"$TMP/waited/report.md"
@@ -253,7 +253,7 @@ rewritten "$M" "$TMP/waited1" "$quiet
 dist['speed_probe'].update(points_waited=1, points_recovered=1, waited_seconds=0.05, slow_below=0.8)
 m['cpu'].pop('microcode', None)"
 check "... one point: 'Before 1 point,' with its threads, and after it" grep -qF \
-	"Before 1 point, where it read below 80 % of its best so far or its threads shared a core, the run waited for the machine (0.1 s, capped by the time budget); after it, it read at speed again." \
+	"Before 1 point, where it read below 80 % of its best so far or this machine's, or its threads shared a core, the run waited for the machine (0.1 s, capped by the time budget); after it, it read at speed again." \
 	"$TMP/waited1/report.md"
 check "report.md: a machine.json without microcode says it is unknown" grep -qF "microcode unknown." \
 	"$TMP/waited1/report.md"

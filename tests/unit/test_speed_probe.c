@@ -163,8 +163,9 @@ static void test_threads_that_shared_a_core(void **state)
 }
 
 /* The run waits before a point while the speed probe's last sample reads below SPEED_PROBE_SLOW of the best
-   before it: the first sample has nothing to be judged against, a later one only against the samples
-   before it. A re-probe replaces the sample it follows; machine.json counts the waits of a watched probe. */
+   before it: without a machine's best the first sample has nothing to be judged against, a later one only
+   the samples before it. A re-probe replaces the sample it follows; machine.json counts the waits of a
+   watched probe. */
 static void test_slow_machine_is_waited_for(void **state)
 {
 	double g[4] = {100, 70, 85, 79};
@@ -199,6 +200,30 @@ static void test_slow_machine_is_waited_for(void **state)
 	json_decref(j);
 }
 
+/* With this machine's best over its recent runs (speed_history.h), the first sample is judged against it,
+   and a later one against the higher of it and the samples before it: the Emerald Rapids guest's probe at
+   49.9 GB/s beside a neighbour, against the machine's 70.4, is a slow machine from the run's first point. */
+static void test_the_machines_best_judges_from_the_first_point(void **state)
+{
+	double g[3] = {49.9, 58.0, 90.0};
+	struct speed_probe sp = {.bytes = SPEED_PROBE_BYTES, .gbps = g, .n = 1, .cap = 3, .prior_best = 70.4};
+
+	(void)state;
+	assert_true(speed_probe_slow(&sp)); /* 49.9 < 0.8 x 70.4 */
+	g[0] = 57.0;
+	assert_false(speed_probe_slow(&sp)); /* 57.0 >= 56.3 */
+	sp.n = 2;
+	assert_false(speed_probe_slow(&sp)); /* 58.0 against 70.4, the higher of it and 57.0 */
+	sp.n = 3;
+	g[2] = 56.0;
+	assert_true(speed_probe_slow(&sp)); /* 56.0 < 0.8 x 70.4, though the run's own best is 58.0 */
+	g[1] = 90.0;
+	g[2] = 70.0;
+	assert_true(speed_probe_slow(&sp)); /* 70.0 < 0.8 x 90: the run's own best above the machine's */
+	sp.n = 0;
+	assert_false(speed_probe_slow(&sp)); /* no sample: nothing to judge */
+}
+
 /* The judgement the wait asks for, the one that flags the point: the last samples against the threshold. */
 static void test_shared_is_judged_at_the_threshold(void **state)
 {
@@ -224,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_threads_read_their_slices_together),
 		cmocka_unit_test(test_threads_that_shared_a_core),
 		cmocka_unit_test(test_slow_machine_is_waited_for),
+		cmocka_unit_test(test_the_machines_best_judges_from_the_first_point),
 		cmocka_unit_test(test_shared_is_judged_at_the_threshold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
