@@ -230,17 +230,16 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		if (m->speed.points_waited == 1)
 			fprintf(f,
 				". Before 1 point, where it read below %.0f %% of its best so far or this "
-				"machine's, or its "
-				"threads shared a core, the run waited for the machine (%.1f s, capped by "
-				"the time budget); after it, it %s",
+				"machine's, or its threads shared a core, the run waited for the machine "
+				"(%.1f s, capped by the time budget); after it, it %s",
 				100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered > 0 ? "read at speed again" : "still read slow");
 		else if (m->speed.points_waited > 1)
 			fprintf(f,
 				". Before %d points, where it read below %.0f %% of its best so far or this "
-				"machine's, or their "
-				"threads shared a core, the run waited for the machine (%.1f s in all, "
-				"capped by the time budget); after %d of them it read at speed again",
+				"machine's, or their threads shared a core, the run waited for the machine "
+				"(%.1f s in all, capped by the time budget); after %d of them it read at "
+				"speed again",
 				m->speed.points_waited, 100 * m->speed.slow_below, m->speed.waited_seconds,
 				m->speed.points_recovered);
 		fprintf(f, ".\n");

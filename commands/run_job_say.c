@@ -315,15 +315,14 @@ void run_job_say_speed(const struct run_job *j)
 		/* as report.md words it (out_report_md.c): one point, its threads, after it */
 		if (j->speed.waited == 1)
 			printf("; before 1 point, where it read below %.0f %% of its best so far or this "
-			       "machine's, or its "
-			       "threads shared a core, the run waited for it (%.1f s) and after it, it %s",
+			       "machine's, or its threads shared a core, the run waited for it (%.1f s) and "
+			       "after it, it %s",
 			       100 * SPEED_PROBE_SLOW, j->speed.waited_s,
 			       j->speed.recovered ? "read at speed again" : "still read slow");
 		else if (j->speed.waited)
 			printf("; before %d points, where it read below %.0f %% of its best so far or this "
-			       "machine's, or their "
-			       "threads shared a core, the run waited for it (%.1f s in all) and after %d of "
-			       "them it read at speed again",
+			       "machine's, or their threads shared a core, the run waited for it (%.1f s in "
+			       "all) and after %d of them it read at speed again",
 			       j->speed.waited, 100 * SPEED_PROBE_SLOW, j->speed.waited_s,
 			       j->speed.recovered);
 		printf("\n");

@@ -89,9 +89,10 @@ struct level_probe_bound {
 struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes,
 					  struct level_probe_time probe, struct level_probe_bound best);
 
-/* A size's cycles are the same level's as the fastest time where its own time is within one step of the
-   curve of it: a point joins a plateau while its latency rises by less than this over the point before it
-   (latency creeps inside a level and jumps between levels; harness levels.c finds the plateaus with it). */
+/* A size's cycles are the same level's as the fastest time where that size's own time is at most this much
+   above the fastest: a point joins a plateau while its latency rises by less than this over the point
+   before it (latency creeps inside a level and jumps between levels; harness levels.c finds the plateaus
+   with it). */
 #define LEVEL_PLATEAU_RISE 1.30
 
 /* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe.ns,

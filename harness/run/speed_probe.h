@@ -111,13 +111,13 @@ void speed_probe_count_shared(struct speed_probe *all, const struct speed_probe 
    point the run waits, briefly, while the probe reads below SPEED_PROBE_SLOW of its best so far or of this
    machine's over its recent runs (prior_best), whichever is higher, or the threads share a core,
    re-probing after each step (budget.h: budget_wait says how long). Its best so far alone left the first
-   point of every run unjudged, and with it every run of one point (scripts/bench-compare.sh's): on the
-   Emerald Rapids guest (2026-11-30) three such runs of an L1 triad.avx512 point with a loop of the same
-   triad on the other vCPU read a probe of 49.9 GB/s against the machine's 70.4 and measured at once, and
-   the points' own speed swings with such a neighbour (2 ms calls of the triad, run alone: 285-305 GB/s
-   where the probe read 40, 405-441 where it read 66). A point judged against the machine's best once the
-   run ended (run_judge_slow) is judged against it before it too. On the quiet development VM nine probes
-   in ten read above 90 % of the best, so a quiet machine rarely waits. */
+   point of every run unjudged, and with it every run of one point (scripts/bench-compare.sh's), though
+   once the run ended each point is judged against the machine's best too (run_judge_slow): on the Emerald
+   Rapids guest (2026-11-30) a run of one L1 triad.avx512 point beside a loop of the same triad on the other
+   vCPU read its probe at 49.9 GB/s against the machine's 70.4, measured without a wait and was marked slow
+   afterwards; a point's own speed swings with such a neighbour (2 ms calls of the triad in a loop outside
+   pmucheck: 285-305 GB/s where the probe read 40, 405-441 where it read 66). On the quiet development VM
+   nine probes in ten read above 90 % of the best, so a quiet machine rarely waits. */
 #define SPEED_PROBE_SLOW NOISY_SLOW_SHARE
 /* Whether the last sample read below SPEED_PROBE_SLOW of the best before it or prior_best, whichever is
    higher; 0 without a sample or with neither. */
