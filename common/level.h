@@ -76,9 +76,10 @@ struct level_probe_time {
    (cycles) with the time of the size they are at (cycles_ns); 0 where none. Each is the tightest of its
    own bounds: the ns of one size and the cycles of another, since a size at a level's end can read its
    fastest call in the level and its cycles, the fewest two sweeps reach, in the next (an Emerald Rapids
-   guest's --quick probe at 45 KiB, of a 48 KiB L1, read one L1 sweep and L2 cycles in the rest), and the
-   sizes of one level all but tie in ns: pairing a size's cycles with its ns made the L1 latency 2.9 times
-   the next run's, each at the same ns (the 2026-11-30 repeatability runs). */
+   guest's --quick probe read its 45 KiB, of a 48 KiB L1, at 5.00 cycles in two sweeps, 7.55 in one and
+   13.8-14.0 in three), and the sizes of one level all but tie in ns: pairing a size's cycles with its ns
+   made one run's L1 latency 2.9 times the next run's, each at the same ns (2026-11-30; their curves were not
+   kept). */
 struct level_probe_bound {
 	double ns, cycles, cycles_ns;
 };

@@ -80,10 +80,10 @@ static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
 	assert_float_equal(best.cycles, 0, 0);
 }
 
-/* The 2026-11-30 repeatability runs on the Emerald Rapids guest: the sizes of the L1 all but tie in ns, and
-   the one at its end (45 KiB of 48) read its fastest call in L1 in one sweep and L2 cycles in the others.
-   The fold takes the fastest ns there and the fewest cycles at the next size, not the 45 KiB size's 14.6
-   cycles, which paired with its ns made the L1 latency 2.9 times the next run's at the same ns. */
+/* A curve shaped as the 2026-11-30 repeatability runs on the Emerald Rapids guest imply (one run's L1
+   latency 2.9 times the next run's at the same ns; their curves were not kept): the sizes of the L1 all but
+   tie in ns, and the one at its end (45 KiB of 48) has its fastest call in L1 and L2 cycles. The fold takes
+   the fastest ns there and the fewest cycles at the next size, not the 45 KiB size's 14.6 cycles. */
 static void test_the_cycles_are_the_fewest_not_those_of_the_fastest_size(void **state)
 {
 	const double size[] = {22528, 32768, 46080, 65536}, ns[] = {1.681, 1.680, 1.676, 5.30};
