@@ -216,22 +216,27 @@ static double chase_ns(const struct agg_point *p)
 	return p->seconds * 1e9 / p->v[RQ_chase_accesses];
 }
 
-/* The level probe's bounds of the point, at its size or larger (machine.json levels.latency_curve;
-   level_probe_fold), ns 0 where it has none or cannot stand for the point (level_probe_stands_for). */
+/* The level probe's times that stand for the point, at the sizes level_probe_from allows (machine.json
+   levels.latency_curve; level_probe_fold), ns 0 where it has none or cannot stand for the point
+   (level_probe_stands_for). */
 static struct level_probe_bound probe_bound(const struct agg *a, const struct agg_point *p)
 {
 	struct level_probe_bound b = {0, 0, 0};
+	enum level l = point_level_common(p->level);
+	double from = level_probe_from(
+		l, (double)p->bytes,
+		l == LEVEL_L2 || l == LEVEL_L3 ? point_level_clear_of(&a->m, (enum level)(l - 1)) : 0);
 
 	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
 		return b;
 	for (unsigned i = 0; i < a->m.nlatency; i++)
-		b = level_probe_fold((double)p->bytes, a->m.latency[i].bytes, a->m.latency[i].t, b);
+		b = level_probe_fold(from, a->m.latency[i].bytes, a->m.latency[i].t, b);
 	return b;
 }
 
 /* A latency point's figure and its cycles (*cyc, 0 where it has no clock): the faster of its own time and
-   the level probe's at its size (level_probe_figure says why; *probed set where the probe's). */
+   the level probe's (probe_bound; level_probe_figure says why; *probed set where the probe's). */
 static double latency_figure(const struct agg *a, const struct agg_point *p, double *cyc, int *probed)
 {
 	return level_probe_figure(chase_ns(p), probe_bound(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
@@ -240,7 +245,7 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
    its noisy ones (at their bound, where they have one) when it has no clean one: a median of clean and
    bounded times would lean to the bounds; in cycles over the points that have a clock. Each point's figure
-   is the faster of its own and the level probe's at its size (latency_figure). A point of a cache level
+   is the faster of its own and the level probe's (latency_figure). A point of a cache level
    that took DRAM-like time (level_latency_dram_like) is left out and counted: the row never gives a DRAM
    latency as a cache level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])

@@ -5,6 +5,7 @@
  * Where machine.json does not say how many cores share a cache, a point of several threads takes the
  * `level` its run recorded (the run knew the topology). */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "level_capacity.h"
@@ -46,6 +47,17 @@ static double share(const struct machine *m, int level, int64_t threads)
 	for (int l = 0; l <= level; l++)
 		c[l] = (struct level_cache){m->limit[l], m->measured[l] > 0, m->sharers[l], m->inclusion[l]};
 	return level_capacity(c, (enum level)level, threads > INT_MAX ? INT_MAX : (int)threads);
+}
+
+double point_level_clear_of(const struct machine *m, enum level below)
+{
+	struct level_cache c[MACHINE_NCACHE];
+
+	if (below < LEVEL_L1 || below >= MACHINE_NCACHE)
+		return 0;
+	for (int l = 0; l <= below; l++)
+		c[l] = (struct level_cache){m->reported[l], 0, m->sharers[l], m->inclusion[l]};
+	return fmax(share(m, below, 1), level_capacity(c, below, 1));
 }
 
 enum point_level point_level_assign(const struct machine *m, const struct raw_row *row)

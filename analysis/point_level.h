@@ -30,6 +30,10 @@ extern const char *const pf_names[PF_COUNT];
 /* The level of a row's point: per-thread footprint (bytes x arrays) against the machine's limits,
    with the margins of thresholds.h. */
 enum point_level point_level_assign(const struct machine *m, const struct raw_row *row);
+/* What the level above `below` keeps its latency clear of (common/level.h level_probe_from): one thread's
+   capacity of level `below`, the larger of the probe's and the reported one, as the run's plan took it
+   (harness plan_clear_of); 0 for no such level. */
+double point_level_clear_of(const struct machine *m, enum level below);
 enum pf_state point_level_prefetch(const char *prefetch);
 
 #endif

@@ -307,11 +307,14 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
-		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL, &cfg.plan, j->mf.core_ghz,
+		struct summary_probe sp = {j->probe.npoints ? &j->probe : NULL,
+					   &cfg.plan,
+					   j->mf.core_ghz,
 					   before < 0                         ? 0
 						   : before > x->plan.npoints ? x->plan.npoints
 									      : before,
-					   t->sockets > 0 ? t->cores / t->sockets : 0};
+					   t->sockets > 0 ? t->cores / t->sockets : 0,
+					   t};
 		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}

@@ -37,13 +37,18 @@ static int is_bandwidth(enum kern_access a)
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT;
 }
 
-/* The level probe's bounds of the point, at its size or larger (level_probe_fold), ns 0 where it has none
-   or cannot stand for the point (level_probe_stands_for). */
+/* The level probe's times that stand for the point, at the sizes level_probe_from allows (level_probe_fold),
+   ns 0 where it has none or cannot stand for the point (level_probe_stands_for). plan_clear_of numbers the
+   caches from 1, so the level below pt->level is its enum value. */
 static struct level_probe_bound probe_bound(const struct summary_probe *sp, const struct plan_point *pt,
 					    const struct run_point_result *res)
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
 	struct level_probe_bound b = {0, 0, 0};
+	double below = sp && sp->topo && pt->level > LEVEL_L1 && pt->level < LEVEL_DRAM
+		? (double)plan_clear_of(sp->topo, (int)pt->level, 1)
+		: 0,
+	       from = level_probe_from(pt->level, (double)pt->bytes, below);
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
@@ -52,14 +57,14 @@ static struct level_probe_bound probe_bound(const struct summary_probe *sp, cons
 				    res->thp_share))
 		return b;
 	for (int i = 0; i < sp->probe->npoints; i++)
-		b = level_probe_fold((double)pt->bytes, (double)sp->probe->size[i],
+		b = level_probe_fold(from, (double)sp->probe->size[i],
 				     (struct level_probe_time){sp->probe->ns[i], sp->probe->cycles[i]}, b);
 	return b;
 }
 
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
-   and the level probe's at its size (counted in *probed), the probe's in its own cycles (common/level.h:
+   and the level probe's (probe_bound; counted in *probed), the probe's in its own cycles (common/level.h:
    level_probe_figure says why); cycles over the points with a clock (*cyc = 0 when none). A cache level's
    DRAM-like points (level_latency_dram_like) are left out and counted in *dram_like: they measured DRAM, not
    the level. A point on a level boundary (plan_on_boundary) is in no level. */
@@ -320,8 +325,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		fprintf(f, "(N): the cell's second figure is of N threads, the most it was measured with\n");
 	if (probe_marked)
 		fprintf(f,
-			"^ latency: the level probe's fastest chase at a point's size or larger, faster than "
-			"the point's, in the probe's fewest cycles there, at the clock its calls ran at "
+			"^ latency: the level probe's fastest chase at a point's size or larger (in L1 at "
+			"any "
+			"size, in L2 and L3 from twice the level below), faster than the point's, in the "
+			"probe's fewest cycles there, at the clock its calls ran at "
 			"(where it kept none of the point's level: at the higher of the run's clock and "
 			"the point's)\n");
 	if (dram_marked)

@@ -25,6 +25,10 @@ struct summary_probe {
 	/* the cores of one socket (topo cores / sockets), 0 where not known: a cell's "all threads" figure is
 	   its most threads up to these, as the peaks' all-cores figure is (analysis/peak.c) */
 	int socket_cores;
+	/* the run's topology, the level sizes it planned with: a cache level's latency may take the probe's
+	   time from twice the level below up (common/level.h level_probe_from, plan_clear_of); NULL: from
+	   each point's own size up */
+	const struct topo *topo;
 };
 
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,

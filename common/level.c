@@ -34,15 +34,19 @@ int level_probe_stands_for(int local, int pf_on, double thp_share)
 	return local && pf_on && thp_share >= LEVEL_PROBE_THP_SHARE;
 }
 
-int level_probe_bounds(double point_bytes, double probe_bytes)
+double level_probe_from(enum level l, double point_bytes, double below_bytes)
 {
-	return probe_bytes >= point_bytes;
+	if (l == LEVEL_L1)
+		return 0;
+	if ((l != LEVEL_L2 && l != LEVEL_L3) || below_bytes <= 0)
+		return point_bytes;
+	return fmin(point_bytes, LEVEL_CLEAR_BELOW * below_bytes);
 }
 
-struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes,
+struct level_probe_bound level_probe_fold(double from_bytes, double probe_bytes,
 					  struct level_probe_time probe, struct level_probe_bound best)
 {
-	if (!level_probe_bounds(point_bytes, probe_bytes))
+	if (probe_bytes < from_bytes)
 		return best;
 	if (probe.ns > 0 && (best.ns == 0 || probe.ns < best.ns))
 		best.ns = probe.ns;

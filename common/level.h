@@ -52,16 +52,28 @@ int level_latency_dram_like(enum level l, double ns);
    ask it. */
 int level_probe_stands_for(int local, int pf_on, double thp_share);
 
-/* Whether the level probe's time at `probe_bytes` bounds a latency point's of `point_bytes` from above: at
-   its size or larger. A chase over more memory of the same hierarchy misses no less often (more lines share
-   each cache and TLB), so every probe time at a size at or above the point's, itself an upper bound of that
-   size's, bounds the point's too, and the fastest of them is the tightest; a smaller size's bounds nothing
-   (an L2-sized chase hits L1 the more often, the smaller it is). The probe's sizes step by 2^(1/4) from 4 KiB
-   (2^(1/2) with --quick; harness levels.c) and a point's size is a fraction of its level's share (harness
-   plan.c), so it is rarely one of them (7 of a default run's 25 chase points on the development VM were), and
-   one size's fastest call may itself have been slowed (a --quick probe there read 1.215 ns at 32 KiB and
-   1.12-1.14 ns at the six L1 sizes below). The run's summary and the peaks both choose with it. */
-int level_probe_bounds(double point_bytes, double probe_bytes);
+/* The smallest of the level probe's sizes whose time may stand for a latency point of level l and
+   point_bytes. A chase over more memory of the same hierarchy misses no less often (more lines share each
+   cache and TLB), so every probe time at the point's size or larger, itself an upper bound of that size's,
+   bounds the point's too; a smaller size's bounds nothing (an L2-sized chase hits L1 the more often, the
+   smaller it is). But a level's latency is that of its hits, and a cyclic chase over LEVEL_CLEAR_BELOW times
+   the level below or more leaves that level no hit to keep, so in a cache level the probe's sizes from there
+   up stand for every point at least as large: past them, what a chase meets besides the level only slows it.
+   On the Emerald Rapids guest (48 KiB L1, 2 MiB L2; 2026-11-30) five probes read the L2 at 16.0-16.2 cycles
+   from 128 to 362 KiB, then 18.0 at 512 KiB, 19.4 at 724 and 20.4 at 1 MiB, the --quick plan's L2 point, in
+   all five: not the L2's time but what a chase meets beside it (a first-level TLB that reaches 384 KiB, a
+   host's 4 KiB pages under the guest's huge ones, at about 7 cycles a miss fits all three, by my reading).
+   So: for L1 0, every size (no level below it to hit in); for L2 and L3 the smaller of the point's size and
+   LEVEL_CLEAR_BELOW x below_bytes (the level below's capacity per thread, the larger of measured and
+   reported, as the plan keeps its points clear of it: harness plan_clear_of), the point's size where
+   below_bytes is 0 (not known); for DRAM its own size, since the probe's sizes past the measured end of a
+   shared L3 may still hit in the part of it the probe did not find (a guest told of a 300 MiB L3 found 11.6
+   MiB). The probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c) and one size's
+   fastest call may itself have been slowed (a --quick probe read 1.215 ns at 32 KiB and 1.12-1.14 ns at the
+   six L1 sizes below): the fastest of them is the tightest. The run's summary and the peaks both choose with
+   it. */
+#define LEVEL_CLEAR_BELOW 2.0
+double level_probe_from(enum level l, double point_bytes, double below_bytes);
 
 /* The level probe's time at one size (machine.json levels.latency_curve): its fastest time per access, ns,
    and its cycles per access, the fewest two of its sweeps reach at the clock their calls ran at (harness
@@ -71,7 +83,7 @@ struct level_probe_time {
 	double ns, cycles;
 };
 
-/* What the level probe's curve bounds a latency point by, folded over its sizes at or above the point's
+/* What the level probe's curve gives a latency point, folded over its sizes from level_probe_from's up
    (level_probe_fold): the fastest time per access there (ns), and the fewest cycles per access there
    (cycles) with the time of the size they are at (cycles_ns); 0 where none. Each is the tightest of its
    own bounds: the ns of one size and the cycles of another, since a size at a level's end can read its
@@ -84,10 +96,11 @@ struct level_probe_bound {
 	double ns, cycles, cycles_ns;
 };
 
-/* One step over the probe's curve, for a point of point_bytes: best with the time at probe_bytes (probe)
-   taken in where level_probe_bounds allows it (best = {0}: none yet). Both readers of the curve (the
-   summary, the peaks) fold it over their own layout of it with this. */
-struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes,
+/* One step over the probe's curve, for a point whose figure the probe's sizes from from_bytes up may stand
+   for (level_probe_from): best with the time at probe_bytes (probe) taken in where probe_bytes is at least
+   from_bytes (best = {0}: none yet). Both readers of the curve (the summary, the peaks) fold it over their
+   own layout of it with this. */
+struct level_probe_bound level_probe_fold(double from_bytes, double probe_bytes,
 					  struct level_probe_time probe, struct level_probe_bound best);
 
 /* A size's cycles are the same level's as the fastest time where that size's own time is at most this much
@@ -96,8 +109,8 @@ struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes
    with it). */
 #define LEVEL_PLATEAU_RISE 1.30
 
-/* A latency point's figure, ns: its own time per access (own_ns), or the level probe's at its size (probe.ns,
-   the fastest of those level_probe_bounds allows; 0 where it has none or level_probe_stands_for says no)
+/* A latency point's figure, ns: its own time per access (own_ns), or the level probe's (probe.ns, the fastest
+   at the sizes level_probe_from allows; 0 where it has none or level_probe_stands_for says no)
    where that is faster, *probed set. The probe chases the same chain over a grid of sizes, at least three
    sweeps and more until it has lasted 6 s (12 s in the default run; at most twelve), each size keeping its
    fastest call (harness levels.h): every call bounds the time per access from above, and the fastest of so
@@ -110,7 +123,7 @@ struct level_probe_bound level_probe_fold(double point_bytes, double probe_bytes
    within milliseconds, so the probe's time at a clock read after it is not its cycles (a --quick run on an
    Emerald Rapids guest put its L1 chase, 5 cycles, at 4.91: the probe's 1.79 ns at 2.74 GHz, the higher of
    its point's clock and the run's, 2.67, both read after the probe). Where the probe has none at the
-   point's level (none at any size it bounds the point by, or only at a size whose time is more than
+   point's level (none at the sizes level_probe_from allows, or only at a size whose time is more than
    LEVEL_PLATEAU_RISE above the fastest, another level's; a run before it kept none), the higher of
    point_ghz and the run's clock (run_ghz, measured just after the probe); 0 where no clock is known. */
 double level_probe_figure(double own_ns, struct level_probe_bound probe, double point_ghz, double run_ghz,

@@ -15,8 +15,8 @@
 #include "plan.h"
 #include "sysinfo.h"
 
-/* Points per level as fractions of the level's share; the lower bound keeps 2x away from the level
-   below, the upper bound 25 % below the level's own size. */
+/* Points per level as fractions of the level's share; the lower bound keeps LEVEL_CLEAR_BELOW (2x) away
+   from the level below, the upper bound 25 % below the level's own size. */
 static const double level_fracs_full[] = {0.125, 0.25, 0.375, 0.5, 0.75};
 /* A narrow level's point: at least LEVEL_EDGE_LO x the level below, at most LEVEL_EDGE_HI x its own. */
 #define LEVEL_EDGE_LO (1 + LEVEL_BOUNDARY_ABOVE)
@@ -162,16 +162,7 @@ static int dram_mults(const struct plan_opts *o, const double **dm)
 	return o->quick ? 1 : 2;
 }
 
-/* What a sweep's points of the level above level `below` keep clear of (twice it): the level's capacity at
-   `threads`, as reported where the level probe or its history found it smaller. The level history takes a
-   size a neighbour sometimes shortens a level to (levels_history.h), which keeps the level's own points
-   inside it, but points of the next level from twice that size still ran partly from it whenever the
-   neighbour did not: on the Emerald Rapids guest (2 MiB L2) a default run took L2 at 1 MiB from its
-   history, and its one-thread L3 points began at 2 MiB, where load.avx512 read 44.6 GB/s against 22.8-24.1
-   from 3 to 6 MiB, and its L3 read peak was 56.9 GB/s against the next run's 29.4. A size reported larger
-   than a guest can use has been seen only of the last level (a guest told of its host's 300 MiB L3), which
-   has no cache level above it; DRAM is sized apart (sweep_sizes). */
-static uint64_t clear_of(const struct topo *t, int below, int threads)
+uint64_t plan_clear_of(const struct topo *t, int below, int threads)
 {
 	uint64_t measured = topo_cache_capacity(t, below, threads);
 	uint64_t reported = topo_reported_capacity(t, below, threads);
@@ -200,13 +191,13 @@ static int sweep_sizes(const struct plan_opts *o, const struct topo *t, int thre
 	}
 	for (int l = 1; l <= t->ncaches; l++) {
 		uint64_t share = topo_cache_capacity(t, l, threads);
-		uint64_t below = l > 1 ? clear_of(t, l - 1, threads) : 0;
+		uint64_t below = l > 1 ? plan_clear_of(t, l - 1, threads) : 0;
 		int first = n;
 		if (share > largest)
 			largest = share;
 		for (int i = 0; i < nfr; i++) {
 			uint64_t s = (uint64_t)(share * fr[i]);
-			if (s >= 2 * below && s > 0)
+			if (s >= LEVEL_CLEAR_BELOW * below && s > 0)
 				out[n++] = s;
 		}
 		/* A level less than 2.67x the one below (a guest's measured L3 of 2.4 MiB over a 1 MiB L2)
@@ -486,11 +477,11 @@ static int sweeps_levels(const struct gen *g, int threads)
 }
 
 /* Cache levels the sweep has no point in at a thread count, for the user: where a shared level's capacity per
-   thread (topo_cache_capacity) is not clear of the private level below it (clear_of), no size is in it, and
-   the run would otherwise measure that level with one thread only without saying so. So with all 28 cores of
-   a Skylake-SP whose L3 is taken as inclusive (1.375 MiB each over a 1 MiB L2: hwloc said nothing of it) and
-   with all 56 of a Sapphire Rapids even though its L3 is not (1.875 MiB each beside a 2 MiB L2: 3.875 MiB,
-   whose 3/4 is short of 1.5x the L2). */
+   thread (topo_cache_capacity) is not clear of the private level below it (plan_clear_of), no size is in
+   it, and the run would otherwise measure that level with one thread only without saying so. So with all 28
+   cores of a Skylake-SP whose L3 is taken as inclusive (1.375 MiB each over a 1 MiB L2: hwloc said nothing
+   of it) and with all 56 of a Sapphire Rapids even though its L3 is not (1.875 MiB each beside a 2 MiB L2:
+   3.875 MiB, whose 3/4 is short of 1.5x the L2). */
 static void note_levels_without_point(const struct gen *g)
 {
 	for (int ti = 0; ti < g->o->nthreads && !g->o->nsizes; ti++) {
@@ -520,7 +511,7 @@ static void note_levels_without_point(const struct gen *g)
 				 "is not clear of the %s's %llu KiB below)",
 				 len ? "; " : "", level_name((enum level)l), threads, threads == 1 ? "" : "s",
 				 (unsigned long long)(part >> 10), with, below,
-				 (unsigned long long)(clear_of(g->t, l, threads) >> 10));
+				 (unsigned long long)(plan_clear_of(g->t, l, threads) >> 10));
 		}
 	}
 }

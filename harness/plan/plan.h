@@ -92,6 +92,18 @@ enum level plan_level(const struct topo *t, uint64_t working_set, int threads);
    such a point to no level, nor does the run's summary. Only a user's --sizes place one there. */
 int plan_on_boundary(const struct topo *t, uint64_t working_set, int threads);
 
+/* What a sweep's points of the level above level `below` keep clear of (LEVEL_CLEAR_BELOW times it), and the
+   sizes from which the level probe's time stands for that level's latency (common/level.h level_probe_from):
+   the level's capacity at `threads`, as reported where the level probe or its history found it smaller. The
+   level history takes a size a neighbour sometimes shortens a level to (levels_history.h), which keeps the
+   level's own points inside it, but points of the next level from twice that size still ran partly from it
+   whenever the neighbour did not: on the Emerald Rapids guest (2 MiB L2) a default run took L2 at 1 MiB from
+   its history, and its one-thread L3 points began at 2 MiB, where load.avx512 read 44.6 GB/s against
+   22.8-24.1 from 3 to 6 MiB, and its L3 read peak was 56.9 GB/s against the next run's 29.4. A size reported
+   larger than a guest can use has been seen only of the last level (a guest told of its host's 300 MiB L3),
+   which has no cache level above it; DRAM is sized apart (sweep_sizes). */
+uint64_t plan_clear_of(const struct topo *t, int below, int threads);
+
 /* The most buffer memory the plan's run holds at once: at each thread count, every thread's buffer for the
    largest working set of its points, and a fresh-memory point's two buffers beside it (harness/run/run.c
    measure_group, alloc_fresh); *threads: the thread count of that most (0 for an empty plan). */

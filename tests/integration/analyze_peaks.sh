@@ -462,9 +462,10 @@ expect_status "analyze with a probe's curve with cycles succeeds" 0 "$PMUCHECK" 
 check "L2 in cycles: the probe's own 10 and the points' own 12, median 11: $(peak "$C" L2 latency latency_cycles)" \
 	test "$(peak "$C" L2 latency latency_cycles)" = 11 -a "$(peak "$C" L2 latency latency_ns)" = 3.5
 # The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its
-# size or larger (common/level.h level_probe_bounds), never a smaller size's. Here the probe read 5 ns at the
-# L2 points' own sizes (slowed there), 3 ns at 700000 bytes, above them all but under L3's points, and 1 ns
-# at 50000, below them all: the four prefetch-on L2 points take 3 ns (median 3.5 with the four off at 4).
+# size or larger, in L2 and L3 from twice the level below (common/level.h level_probe_from), never a size's
+# under that. Here the probe read 5 ns at the L2 points' own sizes (slowed there), 3 ns at 700000 bytes,
+# above them all but under L3's points, and 1 ns at 50000, under twice rawgen's 48 KiB L1: the four
+# prefetch-on L2 points take 3 ns (median 3.5 with the four off at 4).
 G=$TMP/probe_grid
 mkdir -p "$G" && cp "$P/raw.csv" "$G/raw.csv" &&
 	probe_curve "$G" '[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]'
@@ -473,6 +474,17 @@ check "L2 takes the fastest at or above each point's size, 3 ns (median 3.5): $(
 	test "$(peak "$G" L2 latency latency_ns)" = 3.5
 check "L3 has no probe size as large: its own 12 ns, $(peak "$G" L3 latency latency_ns)" \
 	test "$(peak "$G" L3 latency latency_ns)" = 12 -a "$(peak "$G" L3 latency quality)" = ok
+# Twice the L1 is 98304 bytes, under all four L2 points: its 2 ns stands for them (a chase that large leaves
+# the L1 no hit to keep, and what a larger one meets besides the L2 only slows it), 90000's 1.5 ns does not.
+# L3, over rawgen's 1 MiB L2, takes none of them.
+W=$TMP/probe_clear
+mkdir -p "$W" && cp "$P/raw.csv" "$W/raw.csv" &&
+	probe_curve "$W" '[[90000, 1.5], [98304, 2.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0]]'
+expect_status "analyze with a probe's curve under the L2 points succeeds" 0 "$PMUCHECK" analyze -q "$W"
+check "L2 takes the fastest from twice the L1 up, 2 ns (median 3 with the four off at 4): $(peak "$W" L2 latency latency_ns)" \
+	test "$(peak "$W" L2 latency latency_ns)" = 3
+check "L3 takes none of the L2 sizes: its own 12 ns, $(peak "$W" L3 latency latency_ns)" \
+	test "$(peak "$W" L3 latency latency_ns)" = 12
 for other in 'r["placement"] = "remote"' 'r["thp_share"] = "0.5000"'; do
 	R=$TMP/probe_other
 	rm -rf "$R" && mkdir -p "$R" && probe_curve "$R" &&

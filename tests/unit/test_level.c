@@ -1,6 +1,6 @@
 /* test_level.c — the one level name table (common/level.c): raw.csv's, the configs' and peaks.csv's
- * spelling, and nothing else parses as a level; and the one rule for when the level probe's time stands
- * for a latency point, which the run's summary and the peaks both take. */
+ * spelling, and nothing else parses as a level; and the one rule for when and from which size the level
+ * probe's time stands for a latency point, which the run's summary and the peaks both take. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,20 +56,16 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 #define T(ns, cycles) ((struct level_probe_time){ns, cycles})
 #define B(ns, cycles, cycles_ns) ((struct level_probe_bound){ns, cycles, cycles_ns})
 
-/* A --quick plan's L1 point on a 48 KiB L1 is 24 KiB, between the probe's 22528 and 32768. */
-static void test_the_probe_bounds_a_point_from_its_size_up(void **state)
+/* The fold takes the sizes from its first up: here 24 KiB, between the probe's 22528 and 32768 (a --quick
+   plan's L1 point on a 48 KiB L1, were it folded from its own size). */
+static void test_the_fold_takes_the_sizes_from_its_first_up(void **state)
 {
 	const double size[] = {16384, 22528, 32768, 46080, 65536}, ns[] = {1.0, 1.1, 1.2, 1.15, 3.8};
 	const double cycles[] = {4.9, 5.1, 5.2, 5.02, 16.0};
 	struct level_probe_bound best = {0, 0, 0};
 
 	(void)state;
-	assert_true(level_probe_bounds(24576, 24576));
-	assert_true(level_probe_bounds(24576, 32768));
-	assert_true(level_probe_bounds(24576, 1 << 30)); /* loose, never too fast */
-	assert_false(level_probe_bounds(24576, 22528));  /* a smaller chase may miss less */
-	/* folded over a --quick curve around it: the fastest at or above and the fewest cycles there, never
-	   the smaller size's */
+	/* the fastest at or above and the fewest cycles there, never the smaller sizes' */
 	for (unsigned i = 0; i < 5; i++)
 		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
 	assert_float_equal(best.ns, 1.15, 0);
@@ -105,6 +101,43 @@ static void test_the_cycles_are_the_fewest_not_those_of_the_fastest_size(void **
 	best = level_probe_fold(24576, 32768, T(1.6, 0), best);
 	assert_float_equal(best.ns, 1.6, 0);
 	assert_float_equal(best.cycles, 5.03, 0);
+}
+
+/* Where the probe's time may stand for a point: L1 at every size, L2 and L3 from twice the level below (or
+   the point's own size where it is closer to it), DRAM and a level whose level below is unknown from the
+   point's own size. */
+static void test_a_cache_level_takes_the_probe_from_twice_the_level_below(void **state)
+{
+	(void)state;
+	assert_float_equal(level_probe_from(LEVEL_L1, 24576, 0), 0, 0);
+	assert_float_equal(level_probe_from(LEVEL_L2, 1048576, 49152), 2 * 49152, 0);
+	assert_float_equal(level_probe_from(LEVEL_L2, 65536, 49152), 65536, 0); /* 1.33x the L1 */
+	assert_float_equal(level_probe_from(LEVEL_L3, 5931008, 2097152), 4194304, 0);
+	assert_float_equal(level_probe_from(LEVEL_L2, 1048576, 0), 1048576, 0);
+	/* the LLC the probe found may be a part of what the chase can still hit in */
+	assert_float_equal(level_probe_from(LEVEL_DRAM, 134217728, 11863040), 134217728, 0);
+}
+
+/* The L2 part of one of five probes on the Emerald Rapids guest (48 KiB L1, 2 MiB L2; 2026-11-30), all
+   alike: 16.0 cycles from 64 to 362 KiB, then 17.9, 19.4 and 20.4 at the --quick plan's 1 MiB L2 point.
+   Folded from twice the L1 up, the point takes the L2's 16.0 cycles, not the 20.4 its own size reads, nor
+   the 90 KiB size's 5.705 ns and 15.96 cycles, under twice the L1. */
+static void test_an_l2_point_takes_the_l2s_time_not_its_sizes(void **state)
+{
+	const double size[] = {65536,  92160,  131072, 185344,  262144,
+			       370688, 524288, 741376, 1048576, 1482752};
+	const double ns[] = {5.725, 5.705, 5.77, 5.728, 5.731, 5.73, 6.422, 6.941, 7.377, 9.759};
+	const double cycles[] = {15.98, 15.96, 16.05, 15.98, 15.99, 15.99, 17.87, 19.37, 20.36, 27.24};
+	struct level_probe_bound best = {0, 0, 0};
+	double from = level_probe_from(LEVEL_L2, 1048576, 49152), cyc;
+	int probed;
+
+	(void)state;
+	for (unsigned i = 0; i < 10; i++)
+		best = level_probe_fold(from, size[i], T(ns[i], cycles[i]), best);
+	assert_float_equal(level_probe_figure(7.40, best, 2.76, 2.74, &cyc, &probed), 5.728, 0);
+	assert_true(probed);
+	assert_float_equal(cyc, 15.98, 0);
 }
 
 static void test_a_point_takes_the_faster_at_the_probes_own_cycles(void **state)
@@ -180,7 +213,9 @@ int main(void)
 		cmocka_unit_test(test_other_names_are_no_level),
 		cmocka_unit_test(test_a_boundary_lies_within_its_margins),
 		cmocka_unit_test(test_the_probe_stands_only_in_its_own_state),
-		cmocka_unit_test(test_the_probe_bounds_a_point_from_its_size_up),
+		cmocka_unit_test(test_the_fold_takes_the_sizes_from_its_first_up),
+		cmocka_unit_test(test_a_cache_level_takes_the_probe_from_twice_the_level_below),
+		cmocka_unit_test(test_an_l2_point_takes_the_l2s_time_not_its_sizes),
 		cmocka_unit_test(test_the_cycles_are_the_fewest_not_those_of_the_fastest_size),
 		cmocka_unit_test(test_a_point_takes_the_faster_at_the_probes_own_cycles),
 		cmocka_unit_test(test_cycles_of_another_level_are_not_the_points),

@@ -262,7 +262,7 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
-	struct summary_probe run_clock = {NULL, NULL, 2.5, 0, 0};
+	struct summary_probe run_clock = {NULL, NULL, 2.5, 0, 0, NULL};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
@@ -303,7 +303,7 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 			      .places = {{BUF_LOCAL, -1}, {BUF_REMOTE, -1}},
 			      .npf = 2,
 			      .pf_states = {"on", "off"}};
-	struct summary_probe sp = {&probe, &o, 3.24, 0, 0};
+	struct summary_probe sp = {&probe, &o, 3.24, 0, 0, NULL};
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM)};
 	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
@@ -393,6 +393,39 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 	res[0].thp_share = res[1].thp_share = 1;
 	sp.probe = NULL;
 	own_figures(pts, res, &sp);
+}
+
+/* With the run's topology (a 48 KiB L1, a 2 MiB L2) the L2 cell takes the probe's fastest from twice the L1
+   up: one of five probes on the Emerald Rapids guest (2026-11-30), all alike, read the L2 at 16.0 cycles
+   from 128 to 362 KiB and 20.4 at the --quick plan's 1 MiB point, whose own time was 7.40 ns. Without the
+   topology (the level below not known) it takes the fastest from its own size up. */
+static void test_a_cache_levels_latency_takes_the_probe_from_twice_the_level_below(void **state)
+{
+	struct levels_probe probe = {.npoints = 6,
+				     .size = {46080, 92160, 185344, 370688, 1048576, 2097152},
+				     .ns = {1.80, 5.705, 5.728, 5.73, 7.377, 22.3},
+				     .cycles = {5.0, 15.96, 15.98, 15.99, 20.36, 61.4}};
+	struct plan_opts o = {.nplaces = 1, .places = {{BUF_LOCAL, -1}}, .npf = 1, .pf_states = {"on"}};
+	struct topo t = {.ncaches = 2, .smt = 1};
+	struct summary_probe sp = {&probe, &o, 2.74, 0, 0, &t};
+	struct plan_point pts[1] = {point("chase.plain", LEVEL_L2)};
+	struct run_point_result res[1] = {{.ns = 7.40, .core_ghz = 2.76, .cv = 0.001, .thp_share = 1}};
+	char *out, b[256];
+
+	(void)state;
+	t.caches[0] = (struct topo_cache){.level = 1, .size = 49152, .line = 64, .npus = 1, .ncores = 1};
+	t.caches[1] = (struct topo_cache){.level = 2, .size = 2097152, .line = 64, .npus = 1, .ncores = 1};
+	pts[0].bytes = 1048576;
+	out = print_probe(pts, res, 1, &sp);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "5.73 ns 16.0 cyc^")); /* 181 KiB's, not 90 KiB's, under twice the L1 */
+	assert_non_null(strstr(out, "in L2 and L3 from twice the level below"));
+	free(out);
+	sp.topo = NULL;
+	out = print_probe(pts, res, 1, &sp);
+	row(b, sizeof b, out, "latency");
+	assert_non_null(strstr(b, "7.38 ns 20.4 cyc^"));
+	free(out);
 }
 
 /* Over an even count of points the latency is the mean of the middle two, as peaks.md takes it
@@ -539,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_dram_like_cache_latency_is_not_that_levels),
 		cmocka_unit_test(test_latency_over_even_points_is_mean_of_middle_two),
 		cmocka_unit_test(test_latency_takes_the_level_probes_faster_time_at_its_size),
+		cmocka_unit_test(test_a_cache_levels_latency_takes_the_probe_from_twice_the_level_below),
 		cmocka_unit_test(test_point_on_a_level_boundary_is_in_no_cell),
 		cmocka_unit_test(test_points_of_the_interrupted_run_are_not_called_unmeasured),
 		cmocka_unit_test(test_the_all_threads_figure_is_the_most_threads),
