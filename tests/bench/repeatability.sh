@@ -7,8 +7,9 @@
 #
 # The runs are a user's: the level probe included (its answer can differ between them, and then so do the
 # points), all kernels, 1 and all threads. A third run right after them takes the second's level sizes
-# (--levels-from), so that the two compare point by point: what is left between them is the measurement's
-# own spread and the machine's, not the probe's.
+# (--levels-from), so that the two compare point by point (the second's latency rows without its probe's
+# curve, as the third has none): what is left between them is the measurement's own spread and the
+# machine's, not the probe's.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3; do
@@ -117,4 +118,19 @@ judge() {
 	cat "$TMP/cmp"
 }
 judge r1 r2 "two --quick runs' peak tables agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
-judge r2 r3 "two --quick runs with the same level sizes (the second --levels-from the first) agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
+# The third run has no level probe, so its latency rows are its points' own, where the second's take the
+# probe's fastest from twice the level below up (common/level.h level_probe_from): at --quick's 1 MiB L2
+# point the Emerald Rapids guest read 20.4 cycles, its probe 16.0 from 128 to 362 KiB. The second run,
+# analysed again without its probe's curve, compares with it point by point.
+cp -r "$TMP/r2" "$TMP/r2p"
+python3 - "$TMP/r2p/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["levels"].pop("latency_curve", None)
+json.dump(m, open(sys.argv[1], "w"))
+PY
+if ! "$PMUCHECK" analyze -q "$TMP/r2p" >"$TMP/out2p" 2>&1; then
+	notok "analyze the second run again without its probe's curve" "$(tail -3 "$TMP/out2p")"
+	exit 0
+fi
+judge r2p r3 "two --quick runs with the same level sizes (the second --levels-from the first; its points' own latency) agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
