@@ -104,9 +104,9 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"the "
 		"clock sampled around each repetition (the figure that does not move with turbo); latency is "
 		"the single-thread pointer chase, median over the level's sizes, each at the faster of its "
-		"own time and the level probe's fastest at that size or larger (in L1 at any size, in L2 "
-		"and L3 from twice the level below) where the point ran as the probe did (local memory, "
-		"prefetchers on or not controlled, huge pages).\n\n",
+		"own time and the level probe's fastest at that size or larger (in L1 at any size; in L2 "
+		"and L3 from twice the level below where the point is larger) where the point ran as the "
+		"probe did (local memory, prefetchers on or not controlled, huge pages).\n\n",
 		*a->m.host ? a->m.host : "?", *a->m.cpu ? a->m.cpu : "unknown CPU", a->m.sockets, a->m.cores,
 		*num(ghz, sizeof ghz, "%.3g GHz", a->m.core_ghz) ? ghz : "unknown (no clock sample held up)");
 	char all[32];

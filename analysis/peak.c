@@ -223,13 +223,14 @@ static struct level_probe_bound probe_bound(const struct agg *a, const struct ag
 {
 	struct level_probe_bound b = {0, 0, 0};
 	enum level l = point_level_common(p->level);
-	double from = level_probe_from(
-		l, (double)p->bytes,
-		l == LEVEL_L2 || l == LEVEL_L3 ? point_level_clear_of(&a->m, (enum level)(l - 1)) : 0);
+	double below = 0, from;
 
 	if (!level_probe_stands_for(!strcmp(p->placement, "local"),
 				    p->pf == PF_ON || p->pf == PF_UNCONTROLLED, p->thp_share))
 		return b;
+	if (l == LEVEL_L2 || l == LEVEL_L3)
+		below = point_level_clear_of(&a->m, (enum level)(l - 1));
+	from = level_probe_from(l, (double)p->bytes, below);
 	for (unsigned i = 0; i < a->m.nlatency; i++)
 		b = level_probe_fold(from, a->m.latency[i].bytes, a->m.latency[i].t, b);
 	return b;
@@ -245,9 +246,9 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
    its noisy ones (at their bound, where they have one) when it has no clean one: a median of clean and
    bounded times would lean to the bounds; in cycles over the points that have a clock. Each point's figure
-   is the faster of its own and the level probe's (latency_figure). A point of a cache level
-   that took DRAM-like time (level_latency_dram_like) is left out and counted: the row never gives a DRAM
-   latency as a cache level's. */
+   is the faster of its own and the level probe's (latency_figure). A point of a cache level that took
+   DRAM-like time (level_latency_dram_like) is left out and counted: the row never gives a DRAM latency as
+   a cache level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	struct figure {

@@ -45,10 +45,7 @@ static struct level_probe_bound probe_bound(const struct summary_probe *sp, cons
 {
 	const struct plan_opts *o = sp ? sp->opts : NULL;
 	struct level_probe_bound b = {0, 0, 0};
-	double below = sp && sp->topo && pt->level > LEVEL_L1 && pt->level < LEVEL_DRAM
-		? (double)plan_clear_of(sp->topo, (int)pt->level, 1)
-		: 0,
-	       from = level_probe_from(pt->level, (double)pt->bytes, below);
+	double below = 0, from;
 
 	if (!o || !sp->probe ||
 	    !level_probe_stands_for(o->places[pt->place].kind == BUF_LOCAL,
@@ -56,6 +53,9 @@ static struct level_probe_bound probe_bound(const struct summary_probe *sp, cons
 					    !strcmp(o->pf_states[pt->pf], "uncontrolled"),
 				    res->thp_share))
 		return b;
+	if (sp->topo && pt->level > LEVEL_L1 && pt->level < LEVEL_DRAM)
+		below = (double)plan_clear_of(sp->topo, (int)pt->level, 1);
+	from = level_probe_from(pt->level, (double)pt->bytes, below);
 	for (int i = 0; i < sp->probe->npoints; i++)
 		b = level_probe_fold(from, (double)sp->probe->size[i],
 				     (struct level_probe_time){sp->probe->ns[i], sp->probe->cycles[i]}, b);
@@ -327,8 +327,8 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		fprintf(f,
 			"^ latency: the level probe's fastest chase at a point's size or larger (in L1 at "
 			"any "
-			"size, in L2 and L3 from twice the level below), faster than the point's, in the "
-			"probe's fewest cycles there, at the clock its calls ran at "
+			"size; in L2 and L3 from twice the level below where the point is larger), faster "
+			"than the point's, in the probe's fewest cycles there, at the clock its calls ran at "
 			"(where it kept none of the point's level: at the higher of the run's clock and "
 			"the point's)\n");
 	if (dram_marked)

@@ -67,8 +67,8 @@ int level_probe_stands_for(int local, int pf_on, double thp_share);
    LEVEL_CLEAR_BELOW x below_bytes (the level below's capacity per thread, the larger of measured and
    reported, as the plan keeps its points clear of it: harness plan_clear_of), the point's size where
    below_bytes is 0 (not known); for DRAM its own size, since the probe's sizes past the measured end of a
-   shared L3 may still hit in the part of it the probe did not find (a guest told of a 300 MiB L3 found 11.6
-   MiB). The probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c) and one size's
+   shared L3 may still hit in the part of it the probe did not find (11.6 MiB found of a guest's reported
+   300). The probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c) and one size's
    fastest call may itself have been slowed (a --quick probe read 1.215 ns at 32 KiB and 1.12-1.14 ns at the
    six L1 sizes below): the fastest of them is the tightest. The run's summary and the peaks both choose with
    it. */

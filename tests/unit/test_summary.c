@@ -419,7 +419,7 @@ static void test_a_cache_levels_latency_takes_the_probe_from_twice_the_level_bel
 	out = print_probe(pts, res, 1, &sp);
 	row(b, sizeof b, out, "latency");
 	assert_non_null(strstr(b, "5.73 ns 16.0 cyc^")); /* 181 KiB's, not 90 KiB's, under twice the L1 */
-	assert_non_null(strstr(out, "in L2 and L3 from twice the level below"));
+	assert_non_null(strstr(out, "in L2 and L3 from twice the level below where the point is larger"));
 	free(out);
 	sp.topo = NULL;
 	out = print_probe(pts, res, 1, &sp);
