@@ -435,6 +435,11 @@ PY
 }
 P=$TMP/probe
 mkdir -p "$P" && probe_curve "$P" && edit "$D/raw.csv" "$P/raw.csv" 'r["thp_share"] = "1.0000"'
+# probe_case DIR CURVE WHAT: $P's points with the probe's curve CURVE instead, analysed.
+probe_case() {
+	mkdir -p "$1" && cp "$P/raw.csv" "$1/raw.csv" && probe_curve "$1" "$2"
+	expect_status "analyze with a probe's curve $3 succeeds" 0 "$PMUCHECK" analyze -q "$1"
+}
 
 expect_status "analyze with the level probe's curve succeeds" 0 "$PMUCHECK" analyze -q "$P"
 q=$(peak "$P" L2 latency quality)
@@ -456,9 +461,8 @@ check "L3: the probe's 15 ns is slower than the points' 12 ns, which stay: $(pea
 # A probe that kept its cycles ([bytes, ns, cycles], each size timed at the clock it ran at): the points at
 # its time take its 10 cycles, not its 3 ns at the run's 5 GHz (15); the four off keep their own 12.
 C=$TMP/probe_cycles
-mkdir -p "$C" && cp "$P/raw.csv" "$C/raw.csv" &&
-	probe_curve "$C" "$(python3 -c 'print([[b, 3.0, 10.0] for b in (45056, 102400, 188416, 352256, 659456)])')"
-expect_status "analyze with a probe's curve with cycles succeeds" 0 "$PMUCHECK" analyze -q "$C"
+probe_case "$C" "$(python3 -c 'print([[b, 3.0, 10.0] for b in (45056, 102400, 188416, 352256, 659456)])')" \
+	"with cycles"
 check "L2 in cycles: the probe's own 10 and the points' own 12, median 11: $(peak "$C" L2 latency latency_cycles)" \
 	test "$(peak "$C" L2 latency latency_cycles)" = 11 -a "$(peak "$C" L2 latency latency_ns)" = 3.5
 # The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its
@@ -467,9 +471,8 @@ check "L2 in cycles: the probe's own 10 and the points' own 12, median 11: $(pea
 # above them all but under L3's points, and 1 ns at 50000, under twice rawgen's 48 KiB L1: the four
 # prefetch-on L2 points take 3 ns (median 3.5 with the four off at 4).
 G=$TMP/probe_grid
-mkdir -p "$G" && cp "$P/raw.csv" "$G/raw.csv" &&
-	probe_curve "$G" '[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]'
-expect_status "analyze with a probe's curve off the points' sizes succeeds" 0 "$PMUCHECK" analyze -q "$G"
+probe_case "$G" '[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]' \
+	"off the points' sizes"
 check "L2 takes the fastest at or above each point's size, 3 ns (median 3.5): $(peak "$G" L2 latency latency_ns)" \
 	test "$(peak "$G" L2 latency latency_ns)" = 3.5
 check "L3 has no probe size as large: its own 12 ns, $(peak "$G" L3 latency latency_ns)" \
@@ -478,9 +481,8 @@ check "L3 has no probe size as large: its own 12 ns, $(peak "$G" L3 latency late
 # the L1 no hit to keep, and what a larger one meets besides the L2 only slows it), 90000's 1.5 ns does not.
 # L3, over rawgen's 1 MiB L2, takes none of them.
 W=$TMP/probe_clear
-mkdir -p "$W" && cp "$P/raw.csv" "$W/raw.csv" &&
-	probe_curve "$W" '[[90000, 1.5], [98304, 2.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0]]'
-expect_status "analyze with a probe's curve under the L2 points succeeds" 0 "$PMUCHECK" analyze -q "$W"
+probe_case "$W" '[[90000, 1.5], [98304, 2.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0]]' \
+	"under the L2 points"
 check "L2 takes the fastest from twice the L1 up, 2 ns (median 3 with the four off at 4): $(peak "$W" L2 latency latency_ns)" \
 	test "$(peak "$W" L2 latency latency_ns)" = 3
 check "L3 takes none of the L2 sizes: its own 12 ns, $(peak "$W" L3 latency latency_ns)" \
