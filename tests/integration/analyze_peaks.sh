@@ -467,26 +467,22 @@ check "L2 in cycles: the probe's own 10 and the points' own 12, median 11: $(pea
 	test "$(peak "$C" L2 latency latency_cycles)" = 11 -a "$(peak "$C" L2 latency latency_ns)" = 3.5
 # The probe's sizes are a grid, the plan's fractions of a level: a point takes the probe's fastest time at its
 # size or larger, in L2 and L3 from twice the level below (common/level.h level_probe_from), never a size's
-# under that. Here the probe read 5 ns at the L2 points' own sizes (slowed there), 3 ns at 700000 bytes,
-# above them all but under L3's points, and 1 ns at 50000, under twice rawgen's 48 KiB L1: the four
-# prefetch-on L2 points take 3 ns (median 3.5 with the four off at 4).
-G=$TMP/probe_grid
-probe_case "$G" '[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]' \
-	"off the points' sizes"
-check "L2 takes the fastest at or above each point's size, 3 ns (median 3.5): $(peak "$G" L2 latency latency_ns)" \
-	test "$(peak "$G" L2 latency latency_ns)" = 3.5
-check "L3 has no probe size as large: its own 12 ns, $(peak "$G" L3 latency latency_ns)" \
-	test "$(peak "$G" L3 latency latency_ns)" = 12 -a "$(peak "$G" L3 latency quality)" = ok
-# Twice the L1 is 98304 bytes, under all four L2 points: its 2 ns stands for them (a chase that large leaves
-# the L1 no hit to keep, and what a larger one meets besides the L2 only slows it), 90000's 1.5 ns does not.
-# L3, over rawgen's 1 MiB L2, takes none of them.
-W=$TMP/probe_clear
-probe_case "$W" '[[90000, 1.5], [98304, 2.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0]]' \
-	"under the L2 points"
-check "L2 takes the fastest from twice the L1 up, 2 ns (median 3 with the four off at 4): $(peak "$W" L2 latency latency_ns)" \
-	test "$(peak "$W" L2 latency latency_ns)" = 3
-check "L3 takes none of the L2 sizes: its own 12 ns, $(peak "$W" L3 latency latency_ns)" \
-	test "$(peak "$W" L3 latency latency_ns)" = 12
+# under that; L3, over rawgen's 1 MiB L2, takes none of these sizes and keeps its own 12 ns. probe_grid: the
+# probe read 5 ns at the L2 points' own sizes (slowed there), 3 ns at 700000 bytes, above them all but under
+# L3's points, and 1 ns at 50000, under twice rawgen's 48 KiB L1: the four prefetch-on L2 points take 3 ns
+# (median 3.5 with the four off at 4). probe_clear: twice the L1 is 98304 bytes, under all four L2 points,
+# and its 2 ns stands for them (a chase that large leaves the L1 no hit to keep, and what a larger one meets
+# besides the L2 only slows it), 90000's 1.5 ns does not: median 3.
+while IFS='|' read -r sub curve about l2; do
+	probe_case "$TMP/$sub" "$curve" "$about"
+	check "$sub: L2 takes the fastest the rule allows, median $l2 ns: $(peak "$TMP/$sub" L2 latency latency_ns)" \
+		test "$(peak "$TMP/$sub" L2 latency latency_ns)" = "$l2"
+	check "$sub: L3 takes none of the sizes, its own 12 ns: $(peak "$TMP/$sub" L3 latency latency_ns)" \
+		test "$(peak "$TMP/$sub" L3 latency latency_ns)" = 12 -a "$(peak "$TMP/$sub" L3 latency quality)" = ok
+done <<'CASES'
+probe_grid|[[50000, 1.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0], [700000, 3.0]]|off the points' sizes|3.5
+probe_clear|[[90000, 1.5], [98304, 2.0], [102400, 5.0], [188416, 5.0], [352256, 5.0], [659456, 5.0]]|under the L2 points|3
+CASES
 for other in 'r["placement"] = "remote"' 'r["thp_share"] = "0.5000"'; do
 	R=$TMP/probe_other
 	rm -rf "$R" && mkdir -p "$R" && probe_curve "$R" &&
