@@ -60,18 +60,18 @@ int level_probe_stands_for(int local, int pf_on, double thp_share);
    the level below or more leaves that level no hit to keep, so in a cache level the probe's sizes from there
    up stand for every point at least as large: past them, what a chase meets besides the level only slows it.
    On the Emerald Rapids guest (48 KiB L1, 2 MiB L2; 2026-11-30) five probes read the L2 at 16.0-16.2 cycles
-   from 128 to 362 KiB, then 18.0 at 512 KiB, 19.4 at 724 and 20.4 at 1 MiB, the --quick plan's L2 point, in
-   all five: not the L2's time but what a chase meets beside it (a first-level TLB that reaches 384 KiB, a
-   host's 4 KiB pages under the guest's huge ones, at about 7 cycles a miss fits all three, by my reading).
-   So: for L1 0, every size (no level below it to hit in); for L2 and L3 the smaller of the point's size and
-   LEVEL_CLEAR_BELOW x below_bytes (the level below's capacity per thread, the larger of measured and
-   reported, as the plan keeps its points clear of it: harness plan_clear_of), the point's size where
-   below_bytes is 0 (not known); for DRAM its own size, since the probe's sizes past the measured end of a
-   shared L3 may still hit in the part of it the probe did not find (11.6 MiB found of a guest's reported
-   300). The probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2) with --quick; harness levels.c) and one size's
-   fastest call may itself have been slowed (a --quick probe read 1.215 ns at 32 KiB and 1.12-1.14 ns at the
-   six L1 sizes below): the fastest of them is the tightest. The run's summary and the peaks both choose with
-   it. */
+   at 128 and 181 KiB (three of them up to 362 KiB), then 17.9-19.7 at 512 KiB, 19.4-20.5 at 724 and 20.4-21.3
+   at 1 MiB, the --quick plan's L2 point: not the L2's time but what a chase meets beside it (a first-level
+   TLB that reaches 384 KiB, a host's 4 KiB pages under the guest's huge ones, at 7 cycles a miss fits a finer
+   probe's curve within 0.25 cycles from 430 KiB to 1 MiB, by my reading). So: for L1 0, every size (no level
+   below it to hit in); for L2 and L3 the smaller of the point's size and LEVEL_CLEAR_BELOW x below_bytes (the
+   level below's capacity per thread, the larger of measured and reported, as the plan keeps its points clear
+   of it: harness plan_clear_of), the point's size where below_bytes is 0 (not known); for DRAM its own size,
+   since the probe's sizes past the measured end of a shared L3 may still hit in the part of it the probe did
+   not find (11.6 MiB found of a guest's reported 300). The probe's sizes step by 2^(1/4) from 4 KiB (2^(1/2)
+   with --quick; harness levels.c) and one size's fastest call may itself have been slowed (a --quick probe
+   read 1.215 ns at 32 KiB and 1.12-1.14 ns at the six L1 sizes below): the fastest of them is the tightest.
+   The run's summary and the peaks both choose with it. */
 #define LEVEL_CLEAR_BELOW 2.0
 double level_probe_from(enum level l, double point_bytes, double below_bytes);
 

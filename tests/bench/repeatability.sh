@@ -120,7 +120,7 @@ judge() {
 judge r1 r2 "two --quick runs' peak tables agree (L1-L3 3 %, DRAM 5 %, latency 3 %)"
 # The third run has no level probe, so its latency rows are its points' own, where the second's take the
 # probe's fastest from twice the level below up (common/level.h level_probe_from): at --quick's 1 MiB L2
-# point the Emerald Rapids guest read 20.4 cycles, its probe 16.0 from 128 to 362 KiB. The second run,
+# point the Emerald Rapids guest read 20.4 cycles, its probe 16.0-16.2 at 128 and 181 KiB. The second run,
 # analysed again without its probe's curve, compares with it point by point.
 cp -r "$TMP/r2" "$TMP/r2p"
 python3 - "$TMP/r2p/machine.json" <<'PY'

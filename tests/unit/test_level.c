@@ -118,8 +118,9 @@ static void test_a_cache_level_takes_the_probe_from_twice_the_level_below(void *
 	assert_float_equal(level_probe_from(LEVEL_DRAM, 134217728, 11863040), 134217728, 0);
 }
 
-/* The L2 part of one of five probes on the Emerald Rapids guest (48 KiB L1, 2 MiB L2; 2026-11-30), all
-   alike: 16.0 cycles from 64 to 362 KiB, then 17.9, 19.4 and 20.4 at the --quick plan's 1 MiB L2 point.
+/* The L2 part of one of five probes on the Emerald Rapids guest (48 KiB L1, 2 MiB L2; 2026-11-30): 16.0
+   cycles from 64 to 362 KiB (the other four 16.0-16.2 at 128 and 181 KiB), then 17.9, 19.4 and 20.4 at the
+   --quick plan's 1 MiB L2 point (the other four 20.4-21.3), here a point of 7.40 ns.
    Folded from twice the L1 up, the point takes the L2's 16.0 cycles, not the 20.4 its own size reads, nor
    the 90 KiB size's 5.705 ns and 15.96 cycles, under twice the L1. */
 static void test_an_l2_point_takes_the_l2s_time_not_its_sizes(void **state)

@@ -396,9 +396,10 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 }
 
 /* With the run's topology (a 48 KiB L1, a 2 MiB L2) the L2 cell takes the probe's fastest from twice the L1
-   up: one of five probes on the Emerald Rapids guest (2026-11-30), all alike, read the L2 at 16.0 cycles
-   from 128 to 362 KiB and 20.4 at the --quick plan's 1 MiB point, whose own time was 7.40 ns. Without the
-   topology (the level below not known) it takes the fastest from its own size up. */
+   up: one of five probes on the Emerald Rapids guest (2026-11-30) read the L2 at 16.0 cycles from 128 to
+   362 KiB (the other four 16.0-16.2 at 128 and 181 KiB) and 20.4 at the --quick plan's 1 MiB point, here a
+   point of 7.40 ns. Without the topology (the level below not known) it takes the fastest from its own
+   size up. */
 static void test_a_cache_levels_latency_takes_the_probe_from_twice_the_level_below(void **state)
 {
 	struct levels_probe probe = {.npoints = 6,
