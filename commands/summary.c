@@ -326,11 +326,10 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	if (probe_marked)
 		fprintf(f,
 			"^ latency: the level probe's fastest chase at a point's size or larger (in L1 at "
-			"any "
-			"size; in L2 and L3 from twice the level below where the point is larger), faster "
-			"than the point's, in the probe's fewest cycles there, at the clock its calls ran at "
-			"(where it kept none of the point's level: at the higher of the run's clock and "
-			"the point's)\n");
+			"any size; in L2 and L3 from twice the level below where the point is larger), "
+			"faster than the point's, in the probe's fewest cycles there, at the clock its calls "
+			"ran at (where it kept none of the point's level: at the higher of the run's clock "
+			"and the point's)\n");
 	if (dram_marked)
 		fprintf(f,
 			"a cache level's chase at %.0f ns or more measured DRAM, not that level (another "
