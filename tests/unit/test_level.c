@@ -56,18 +56,28 @@ static void test_the_probe_stands_only_in_its_own_state(void **state)
 #define T(ns, cycles) ((struct level_probe_time){ns, cycles})
 #define B(ns, cycles, cycles_ns) ((struct level_probe_bound){ns, cycles, cycles_ns})
 
+/* A probe's curve of n sizes folded for a point the sizes from `from` up stand for, as the summary and the
+   peaks fold theirs. */
+static struct level_probe_bound fold_curve(double from, const double *size, const double *ns,
+					   const double *cycles, unsigned n)
+{
+	struct level_probe_bound best = {0, 0, 0};
+
+	for (unsigned i = 0; i < n; i++)
+		best = level_probe_fold(from, size[i], T(ns[i], cycles[i]), best);
+	return best;
+}
+
 /* The fold takes the sizes from its first up: here 24 KiB, between the probe's 22528 and 32768 (a --quick
    plan's L1 point on a 48 KiB L1, were it folded from its own size). */
 static void test_the_fold_takes_the_sizes_from_its_first_up(void **state)
 {
 	const double size[] = {16384, 22528, 32768, 46080, 65536}, ns[] = {1.0, 1.1, 1.2, 1.15, 3.8};
 	const double cycles[] = {4.9, 5.1, 5.2, 5.02, 16.0};
-	struct level_probe_bound best = {0, 0, 0};
+	/* the fastest at or above and the fewest cycles there, never the smaller sizes' */
+	struct level_probe_bound best = fold_curve(24576, size, ns, cycles, 5);
 
 	(void)state;
-	/* the fastest at or above and the fewest cycles there, never the smaller sizes' */
-	for (unsigned i = 0; i < 5; i++)
-		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
 	assert_float_equal(best.ns, 1.15, 0);
 	assert_float_equal(best.cycles, 5.02, 0);
 	assert_float_equal(best.cycles_ns, 1.15, 0);
@@ -84,13 +94,11 @@ static void test_the_cycles_are_the_fewest_not_those_of_the_fastest_size(void **
 {
 	const double size[] = {22528, 32768, 46080, 65536}, ns[] = {1.681, 1.680, 1.676, 5.30};
 	const double cycles[] = {5.04, 5.03, 14.6, 15.97};
-	struct level_probe_bound best = {0, 0, 0};
+	struct level_probe_bound best = fold_curve(24576, size, ns, cycles, 4);
 	double cyc;
 	int probed;
 
 	(void)state;
-	for (unsigned i = 0; i < 4; i++)
-		best = level_probe_fold(24576, size[i], T(ns[i], cycles[i]), best);
 	assert_float_equal(best.ns, 1.676, 0);
 	assert_float_equal(best.cycles, 5.03, 0);
 	assert_float_equal(best.cycles_ns, 1.680, 0);
@@ -129,13 +137,12 @@ static void test_an_l2_point_takes_the_l2s_time_not_its_sizes(void **state)
 			       370688, 524288, 741376, 1048576, 1482752};
 	const double ns[] = {5.725, 5.705, 5.77, 5.728, 5.731, 5.73, 6.422, 6.941, 7.377, 9.759};
 	const double cycles[] = {15.98, 15.96, 16.05, 15.98, 15.99, 15.99, 17.87, 19.37, 20.36, 27.24};
-	struct level_probe_bound best = {0, 0, 0};
-	double from = level_probe_from(LEVEL_L2, 1048576, 49152), cyc;
+	struct level_probe_bound best = fold_curve(level_probe_from(LEVEL_L2, 1048576, 49152), size, ns,
+						   cycles, 10);
+	double cyc;
 	int probed;
 
 	(void)state;
-	for (unsigned i = 0; i < 10; i++)
-		best = level_probe_fold(from, size[i], T(ns[i], cycles[i]), best);
 	assert_float_equal(level_probe_figure(7.40, best, 2.76, 2.74, &cyc, &probed), 5.728, 0);
 	assert_true(probed);
 	assert_float_equal(cyc, 15.98, 0);
