@@ -364,7 +364,7 @@ static void record_disturbance(struct run_job *j)
 	       *llc = level_check_json(&j->llc);
 
 	json_decref(j->mf.disturbance);
-	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(DISTURB_PROC, &after, NULL)
+	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(disturb_proc_dir(), &after, NULL)
 		? json_object()
 		: disturb_json(&j->before, &after);
 	if (j->limit.version) {
@@ -519,7 +519,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
 	run_job_say_cpu_limit(j, 0, most);
-	if (disturb_read(DISTURB_PROC, &j->before, NULL))
+	if (disturb_read(disturb_proc_dir(), &j->before, NULL))
 		j->before.procs_running = -1;
 	if (j->limit.version)
 		j->throttle_read[0] = cpu_limit_sample(&j->limit, &j->throttle[0], NULL) == 0;

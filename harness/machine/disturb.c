@@ -4,6 +4,7 @@
  * /proc/pressure/cpu (Documentation/accounting/psi.rst): "some avg10=.. avg60=.. avg300=.. total=US",
  * the time in which at least one runnable task waited for a CPU, cumulative since boot. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,6 +26,13 @@ static long long pressure_us(const char *proc)
 		us = -1;
 	fclose(f);
 	return us;
+}
+
+const char *disturb_proc_dir(void)
+{
+	const char *dir = getenv("PMUCHECK_PROC_DIR");
+
+	return dir && *dir ? dir : DISTURB_PROC;
 }
 
 int disturb_read(const char *proc, struct disturb_sample *s, struct err *e)

@@ -22,7 +22,12 @@ struct disturb_sample {
 	double at_s;              /* CLOCK_MONOTONIC when read */
 };
 
-/* Reads one sample from proc's stat and pressure/cpu (proc: DISTURB_PROC; tests pass a fake tree).
+/* Where a run and the level probe read their samples: $PMUCHECK_PROC_DIR where set (tests: a fake tree, so
+   that what a busy or a quiet machine makes of a probe does not depend on how busy the test's machine is),
+   else DISTURB_PROC. */
+const char *disturb_proc_dir(void);
+
+/* Reads one sample from proc's stat and pressure/cpu (proc: disturb_proc_dir; tests pass a fake tree).
    E_RUNTIME when stat cannot be read or lacks the aggregate "cpu" line; pressure/cpu is optional. */
 int disturb_read(const char *proc, struct disturb_sample *s, struct err *e);
 
