@@ -87,6 +87,23 @@ static void config_print(const struct sysinfo *sys, FILE *f)
 	cfg_free(&c);
 }
 
+/* The core clock's bounds (clock_bounds_read), with the highest stock clock that the architecture config
+   `run` would use here gives, where it gives one. */
+static void bounds_read(const struct sysinfo *sys, struct clock_bounds *b)
+{
+	char path[4096];
+	struct cfg c;
+	struct err e;
+	int found;
+
+	if (experiment_load_config(NULL, &sys->cpu, &c, &found, path, sizeof path, &e) || !found) {
+		clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, 0, "", b);
+		return;
+	}
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, c.arch.max_ghz, path, b);
+	cfg_free(&c);
+}
+
 /* The probe's curve in one line per point, the plateaus it found, what disagrees with hwloc, and the
    sizes a run would take from it (t after levels_apply). */
 static void levels_print(const struct levels_probe *p, const struct topo *t, int cpu)
@@ -178,7 +195,7 @@ static int cmd_info(int argc, char **argv)
 	sysinfo_read(&sys);
 	limited = cpu_limit_find(CPU_LIMIT_ROOT, &limit, &le) == 0;
 	tsc_hz = tsc_calibrate_hz(50);
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, &bounds);
+	bounds_read(&sys, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	aperf = clock_aperf_find(clock_aperf_pmus(), &ap, aperf_why, sizeof aperf_why) == 0 &&
 		clock_aperf_try(&ap, aperf_why, sizeof aperf_why) == 0;

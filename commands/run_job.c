@@ -472,7 +472,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	run_job_say_skipped(j, t);
 	run_job_say_unlike_cores(rc, j, t);
 	/* the level probe samples the core clock too (its cycles) */
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, &j->clock);
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, j->arch.has_arch ? j->arch.arch.max_ghz : 0,
+			  j->config_path, &j->clock);
 	r = levels_probed(rc) ? probe_levels(rc, t, j, tsc_hz, e) : 0;
 	/* Again: the prefetch states this machine allows and the measured levels change the points. */
 	if (!r)

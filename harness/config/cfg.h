@@ -81,6 +81,8 @@ struct cfg_arch {
 	char *pmu_uncore; /* libpfm4 uncore PMUs of this architecture, "skx_unc_imc*,skx_unc_pcu": a
 	                     trailing '*' is a kind of numbered boxes (NULL: none) */
 	char *prefetch;   /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
+	double max_ghz;   /* the highest stock clock of the CPUs it matches, the core clock's bound where
+			     neither cpufreq nor CPUID gives this CPU's own (core_clock.h); 0: not given */
 	char *note;
 	struct cfg_match match[CFG_MATCH_MAX];
 	unsigned nmatch;

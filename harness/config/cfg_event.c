@@ -89,6 +89,18 @@ static int arch_prefetch(struct cfg_ctx *x, const char *v)
 	return cfg_fail(x, "prefetch: '%s' is not one of %snone, listed", v, names);
 }
 
+/* A clock in GHz that some CPU could run at: above 0 and below the 10 GHz no CPU has come near. */
+static int arch_max_ghz(struct cfg_ctx *x, const char *v)
+{
+	char *end;
+	double ghz = strtod(v, &end);
+
+	if (end == v || *end || !(ghz > 0 && ghz < 10))
+		return cfg_fail(x, "max_ghz: '%s' is not a clock in GHz (above 0, below 10)", v);
+	ARCH(x)->max_ghz = ghz;
+	return 0;
+}
+
 static int parse_byte(const char *s, unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -146,7 +158,7 @@ static int arch_match(struct cfg_ctx *x, const char *v)
 static const struct cfg_key arch_keys[] = {
 	{"name", 1, arch_name},         {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
 	{"match", 1, arch_match},       {"pmu", 0, arch_pmu},     {"pmu_uncore", 0, arch_pmu_uncore},
-	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},
+	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},   {"max_ghz", 0, arch_max_ghz},
 };
 
 const struct cfg_kind cfg_kind_arch = {"arch",    0,    arch_keys, sizeof arch_keys / sizeof arch_keys[0],

@@ -54,7 +54,8 @@ static double sysfs_max_khz(const char *sys_root)
 	return best;
 }
 
-void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, struct clock_bounds *b)
+void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, double arch_max_ghz,
+		       const char *arch_source, struct clock_bounds *b)
 {
 	double khz = sysfs_max_khz(sys_root);
 
@@ -65,6 +66,11 @@ void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, struct
 	} else if (id->max_mhz > 0) {
 		b->max_ghz = id->max_mhz * 1e-3;
 		snprintf(b->source, sizeof b->source, "CPUID leaf 0x16 (maximum frequency)");
+	} else if (arch_max_ghz > 0) {
+		const char *file = strrchr(arch_source, '/');
+		b->max_ghz = arch_max_ghz;
+		snprintf(b->source, sizeof b->source, "%s max_ghz (the highest stock clock of its CPUs)",
+			 file ? file + 1 : arch_source);
 	} else {
 		b->max_ghz = CLOCK_PHYSICAL_MAX_GHZ;
 		snprintf(b->source, sizeof b->source,

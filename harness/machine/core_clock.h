@@ -48,8 +48,12 @@ struct clock_runs {
 };
 
 /* The bounds for this machine: the largest cpuinfo_max_freq under sys_root/devices/system/cpu, else
-   CPUID leaf 0x16 of an Intel CPU (id), else a physical bound. Never fails: some bound always holds. */
-void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, struct clock_bounds *b);
+   CPUID leaf 0x16 of an Intel CPU (id), else arch_max_ghz, the highest stock clock of its architecture
+   that its config gives (0: none; arch_source, the config's path, names it), else a physical bound.
+   Never fails: some bound always holds. A KVM guest has neither cpufreq nor, on AMD, leaf 0x16: the
+   Zen 3 guest of issue 14 was bounded at 7 GHz, where no Zen 3 runs above 5. */
+void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, double arch_max_ghz,
+		       const char *arch_source, struct clock_bounds *b);
 
 /* Whether a clock estimate lies within the bounds (above max_ghz by up to CLOCK_AGREE is within): 0, or
    E_RUNTIME saying which bound it broke. */

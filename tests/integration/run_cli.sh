@@ -106,6 +106,23 @@ same = ("core_clock_method", "repetition_clock_method", "aperf_mperf", "bounds")
 assert set(i) - {"core_clock_note"} == set(m) - {"core_clock_note"}, (sorted(i), sorted(m))
 assert all(i.get(k) == m.get(k) for k in same), [(k, i.get(k), m.get(k)) for k in same if i.get(k) != m.get(k)]
 PY2
+# Where neither cpufreq nor CPUID leaf 0x16 gives this CPU's maximum (a KVM guest), its architecture
+# config's max_ghz bounds the clock, named with its file; with none of the three, 7 GHz.
+check "machine.json's clock bound is cpufreq's, CPUID's, else its config's max_ghz, else 7 GHz" \
+	python3 - "$TMP/small/machine.json" <<'PY3'
+import json, os, re, sys
+m = json.load(open(sys.argv[1]))
+b, path = m["clock"]["bounds"], m["config"]["path"]
+text = open(path).read() if os.path.isfile(path) else ""
+given = re.search(r"^max_ghz = ([0-9.]+)$", text, re.M)
+print("# %s" % b)
+if not b["max_source"].startswith(("cpuinfo_max_freq", "CPUID leaf 0x16")):
+    if given:
+        assert b["max_ghz"] == float(given.group(1)), (b, path)
+        assert b["max_source"].startswith(os.path.basename(path) + " max_ghz"), (b, path)
+    else:
+        assert b["max_ghz"] == 7.0, (b, path)
+PY3
 # 2 kernels x 2 sizes x 3 repetitions x 1 event: 12 rows plus the header.
 check "raw.csv has one row per kernel x size x repetition x event" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
 check "raw.csv rows have as many fields as the header" python3 - "$TMP/small" <<'PY'

@@ -203,6 +203,9 @@ static const struct bad {
 	{ARCH "pmu_uncore = skx_unc_*_x\n", 7, "'skx_unc_*_x' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = *\n", 7, "'' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = ,\n", 7, "pmu_uncore: empty list"},
+	{ARCH "max_ghz = 4.9GHz\n", 7, "max_ghz: '4.9GHz' is not a clock in GHz (above 0, below 10)"},
+	{ARCH "max_ghz = 0\n", 7, "max_ghz: '0' is not a clock in GHz"},
+	{ARCH "max_ghz = 17.4\n", 7, "max_ghz: '17.4' is not a clock in GHz"},
 	{ARCH "[export]\ncore 0x29 = a b\n", 8, "expected core EVENT/UMASK"},
 	{ARCH "[export]\ncore 0x29/0x100 = a b\n", 8, "umask and cmask up to 0xff"},
 	{ARCH "[export]\ncore 0x29/0x01/4/0x1/5 = a b\n", 8, "expected core EVENT/UMASK"},
@@ -386,6 +389,7 @@ static void test_real_haswell_config(void **state)
 	if (cfg_load(path, &c, &e))
 		fail_msg("%s", e.msg);
 	assert_string_equal(c.arch.pmu, "hsw_ep");
+	assert_true(c.arch.max_ghz > 3 && c.arch.max_ghz < 5); /* the fastest Haswell-EP's turbo */
 	/* the uncore PMUs of the architecture, as a comma list with the box kinds' '*' kept */
 	assert_non_null(strstr(c.arch.pmu_uncore, "hswep_unc_cbo*,hswep_unc_ha*,hswep_unc_imc*,"));
 	assert_null(strchr(c.arch.pmu_uncore, ' '));

@@ -185,7 +185,7 @@ static void test_bound_is_the_largest_cpuinfo_max_freq(void **state)
 	fake_cpufreq(root, 0, "3700000", "amd-pstate-epp");
 	fake_cpufreq(root, 1, "4150000", "amd-pstate-epp");
 	fake_cpufreq(root, 2, "garbage", "amd-pstate-epp");
-	clock_bounds_read(root, &amd, &b);
+	clock_bounds_read(root, &amd, 0, "", &b);
 	assert_true(b.max_ghz > 4.149 && b.max_ghz < 4.151);
 	assert_non_null(strstr(b.source, "cpuinfo_max_freq"));
 	assert_true(b.min_ghz > 0 && b.min_ghz < 1);
@@ -201,10 +201,10 @@ static void test_acpi_cpufreq_maximum_is_no_bound(void **state)
 
 	(void)state;
 	fake_cpufreq(root, 0, "3350000", "acpi-cpufreq");
-	clock_bounds_read(root, &intel, &b);
+	clock_bounds_read(root, &intel, 0, "", &b);
 	assert_true(b.max_ghz == 4.0);
 	assert_non_null(strstr(b.source, "0x16"));
-	clock_bounds_read(root, &amd, &b);
+	clock_bounds_read(root, &amd, 0, "", &b);
 	assert_true(b.max_ghz == 7.0);
 	remove_tree(root);
 }
@@ -217,8 +217,31 @@ static void test_without_cpufreq_the_physical_bound_holds(void **state)
 	struct clock_bounds b;
 
 	(void)state;
-	clock_bounds_read(root, &amd, &b);
+	clock_bounds_read(root, &amd, 0, "", &b);
 	assert_true(b.max_ghz >= 6.2 && b.max_ghz < 17.4 / (1 + CLOCK_AGREE));
+	remove_tree(root);
+}
+
+/* Where neither cpufreq nor CPUID leaf 0x16 gives a maximum (an AMD KVM guest), the config's highest stock
+   clock of the architecture does, named by its file; cpufreq and leaf 0x16 still come first. */
+static void test_config_maximum_bounds_a_guest_without_cpufreq(void **state)
+{
+	char *root = fake_root();
+	struct cpuid_info intel = {.vendor = "GenuineIntel", .family = 6, .model = 0x55, .max_mhz = 4000};
+	struct clock_bounds b;
+	struct err e;
+
+	(void)state;
+	clock_bounds_read(root, &amd, 5.0, "/opt/pmucheck/configs/zen3.ini", &b);
+	assert_true(b.max_ghz == 5.0);
+	assert_string_equal(b.source, "zen3.ini max_ghz (the highest stock clock of its CPUs)");
+	assert_int_equal(clock_bounds_check(5.0 * (1 + CLOCK_AGREE / 2), &b, &e), 0);
+	assert_int_not_equal(clock_bounds_check(6.0, &b, &e), 0); /* within the 7 GHz physical bound */
+	clock_bounds_read(root, &intel, 5.0, "skx.ini", &b);
+	assert_true(b.max_ghz == 4.0);
+	fake_cpufreq(root, 0, "4150000", "amd-pstate-epp");
+	clock_bounds_read(root, &amd, 5.0, "zen3.ini", &b);
+	assert_true(b.max_ghz > 4.149 && b.max_ghz < 4.151);
 	remove_tree(root);
 }
 
@@ -230,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_sample_whose_n_runs_were_all_preempted_is_rejected_not_17_ghz),
 		cmocka_unit_test(test_sample_whose_2n_runs_were_all_preempted_is_rejected),
 		cmocka_unit_test(test_consistent_sample_above_the_cpu_maximum_is_rejected),
+		cmocka_unit_test(test_config_maximum_bounds_a_guest_without_cpufreq),
 		cmocka_unit_test(test_consistent_sample_below_the_floor_is_rejected),
 		cmocka_unit_test(test_2n_chain_no_longer_than_n_is_rejected),
 		cmocka_unit_test(test_bound_is_the_largest_cpuinfo_max_freq),
