@@ -8,8 +8,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 # The probes read steal time and CPU pressure from a quiet fake /proc (PMUCHECK_PROC_DIR): a probe of a busy
-# machine is not added to the history (unit/test_levels_history), and make test's parallel suites often made
-# these busy, which left the checks of the history below to chance (skipped on two guests in a row).
+# machine is not added to the history (unit/test_levels_history), and make test's parallel suites often make
+# these busy: the checks of the history below would then have no history to check.
 mkdir -p "$TMP/proc/pressure"
 printf 'cpu  1000 0 1000 100000 0 0 0 0 0 0\nprocs_running 1\n' >"$TMP/proc/stat"
 printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' >"$TMP/proc/pressure/cpu"
