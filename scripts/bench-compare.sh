@@ -9,9 +9,12 @@
 # second to the next, and the best of a few rounds is what each tool can achieve. The last two columns give
 # each side's slowest and best round: where they overlap, a ratio below 1.00 is within what the machine
 # moved between rounds (on the 2-vCPU development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six
-# rounds).
-# Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default: every pair and
-# level below)
+# rounds). Cells of several threads get ROUNDS_ALL rounds (default twice ROUNDS): on a guest two threads run
+# in one of two modes by where the host puts the vCPUs (the non-temporal triads in L3 with 2 threads on a
+# Zen 3 guest: 58.8-65.6 or up to 111 GB/s), and three rounds a side often meet only the slow one on one
+# side (0.64-0.86 with 3 rounds, 1.13-1.19 with 8; README). Both sides get the same rounds.
+# Usage: [ROUNDS=N] [ROUNDS_ALL=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default:
+# every pair and level below)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PMUCHECK=${PMUCHECK:-$TOP/pmucheck}
@@ -30,6 +33,7 @@ want=${1:-}
 levels=${LEVELS:-"L1:32000 L2:512000 L3:4000000 DRAM:256000000"}
 threads="1 $(nproc)"
 rounds=${ROUNDS:-3}
+rounds_all=${ROUNDS_ALL:-$((2 * rounds))}
 
 printf '%-16s %-18s %-5s %3s %10s %10s %7s %15s %15s\n' pmucheck likwid level thr pmucheck likwid ratio \
 	"pmucheck-rounds" "likwid-rounds"
@@ -47,7 +51,9 @@ for pair in $pairs; do
 		level=${lv%%:*} size=${lv##*:}
 		for t in $threads; do
 			lk=0 pm=0 lk_lo= pm_lo=
-			for _ in $(seq "$rounds"); do
+			n=$rounds
+			[ "$t" -gt 1 ] && n=$rounds_all
+			for _ in $(seq "$n"); do
 				l=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
 					awk '/^MByte\/s:/ {printf "%.2f\n", $2 / 1000}')
 				"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
