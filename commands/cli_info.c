@@ -61,47 +61,55 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	fprintf(f, "\n                accessible ('pmucheck prefetch status' shows their state)\n");
 }
 
-/* The architecture config `run` would use here. */
-static void config_print(const struct sysinfo *sys, FILE *f)
-{
-	char path[4096], warning[512];
+/* The architecture config `run` would use here, read once for config_print and bounds_read. */
+struct info_config {
+	int broken, found;
 	struct cfg c;
+	char path[4096];
 	struct err e;
-	json_t *pmu;
-	int found;
+};
 
-	if (experiment_load_config(NULL, &sys->cpu, &c, &found, path, sizeof path, &e)) {
-		fprintf(f, "config          broken: %s\n", e.msg);
+static void config_load(const struct sysinfo *sys, struct info_config *ic)
+{
+	ic->broken = experiment_load_config(NULL, &sys->cpu, &ic->c, &ic->found, ic->path, sizeof ic->path,
+					    &ic->e) != 0;
+}
+
+static void config_free(struct info_config *ic)
+{
+	if (!ic->broken && ic->found)
+		cfg_free(&ic->c);
+}
+
+static void config_print(const struct info_config *ic, FILE *f)
+{
+	char warning[512];
+	json_t *pmu;
+
+	if (ic->broken) {
+		fprintf(f, "config          broken: %s\n", ic->e.msg);
 		return;
 	}
-	if (!found) {
-		fprintf(f, "config          %s\n", path);
+	if (!ic->found) {
+		fprintf(f, "config          %s\n", ic->path);
 		return;
 	}
 	fprintf(f, "config          %s: %s, %u candidate events ('pmucheck run --config FILE' overrides)\n",
-		path, c.arch.title ? c.arch.title : c.arch.name, c.nevents);
-	pmu = experiment_pmu_json(&c, warning, sizeof warning);
+		ic->path, ic->c.arch.title ? ic->c.arch.title : ic->c.arch.name, ic->c.nevents);
+	pmu = experiment_pmu_json(&ic->c, warning, sizeof warning);
 	fprintf(f, "libpfm4 PMU     %s%s\n", *warning ? "warning: " : "",
 		json_string_value(json_object_get(pmu, "note")));
 	json_decref(pmu);
-	cfg_free(&c);
 }
 
 /* The core clock's bounds (clock_bounds_read), with the highest stock clock that the architecture config
    `run` would use here gives, where it gives one. */
-static void bounds_read(const struct sysinfo *sys, struct clock_bounds *b)
+static void bounds_read(const struct sysinfo *sys, const struct info_config *ic, struct clock_bounds *b)
 {
-	char path[4096];
-	struct cfg c;
-	struct err e;
-	int found;
-
-	if (experiment_load_config(NULL, &sys->cpu, &c, &found, path, sizeof path, &e) || !found) {
+	if (ic->broken || !ic->found)
 		clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, 0, "", b);
-		return;
-	}
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, c.arch.max_ghz, path, b);
-	cfg_free(&c);
+	else
+		clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, ic->c.arch.max_ghz, ic->path, b);
 }
 
 /* The probe's curve in one line per point, the plateaus it found, what disagrees with hwloc, and the
@@ -167,6 +175,7 @@ static int cmd_info(int argc, char **argv)
 	int aperf, limited;
 	struct cpu_limit limit;
 	struct err le;
+	struct info_config ic;
 
 	optind = 1;
 	opterr = 0;
@@ -195,11 +204,13 @@ static int cmd_info(int argc, char **argv)
 	sysinfo_read(&sys);
 	limited = cpu_limit_find(CPU_LIMIT_ROOT, &limit, &le) == 0;
 	tsc_hz = tsc_calibrate_hz(50);
-	bounds_read(&sys, &bounds);
+	config_load(&sys, &ic);
+	bounds_read(&sys, &ic, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	aperf = clock_aperf_find(clock_aperf_pmus(), &ap, aperf_why, sizeof aperf_why) == 0 &&
 		clock_aperf_try(&ap, aperf_why, sizeof aperf_why) == 0;
 	if (levels && (r = levels_measure(&probe, &t, t.cpus[0], tsc_hz, &bounds, quick, &e))) {
+		config_free(&ic);
 		topo_free(&t);
 		return cli_fail("info", r, &e);
 	}
@@ -244,12 +255,13 @@ static int cmd_info(int argc, char **argv)
 			printf("                a run's repetitions: add chains (APERF/MPERF not used: %s)\n",
 			       aperf_why);
 		prefetch_print(&sys, stdout);
-		config_print(&sys, stdout);
+		config_print(&ic, stdout);
 		printf("\n");
 		ctr_availability_print(stdout);
 		if (levels)
 			levels_print(&probe, &t, t.cpus[0]);
 	}
+	config_free(&ic);
 	topo_free(&t);
 	return 0;
 }
