@@ -6,14 +6,16 @@
 # as its analysis and summary take it, with the repetitions and calls a run has by default (it had 5 of 10
 # ms until the default run's calls became 2 ms long, README). Each side is measured ROUNDS times (default
 # 3), interleaved, and its best round kept: DRAM bandwidth in a VM wanders by several percent from one
-# second to the next, and the best of a few rounds is what each tool can achieve. The last two columns give
-# each side's slowest and best round: where they overlap, a ratio below 1.00 is within what the machine
-# moved between rounds (on the 2-vCPU development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six
-# rounds). Cells of several threads get ROUNDS_ALL rounds (default twice ROUNDS): on a guest two threads run
-# in one of two modes by where the host puts the vCPUs (the non-temporal triads in L3 with 2 threads on a
-# Zen 3 guest: 58.8-65.6 or up to 111 GB/s), and three rounds a side often meet only the slow one on one
-# side (0.64-0.86 with 3 rounds, 1.13-1.19 with 8; README). Both sides get the same rounds.
-# Usage: [ROUNDS=N] [ROUNDS_ALL=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default:
+# second to the next, and the best of a few rounds is what each tool can achieve. A round gives both sides
+# the same measuring time: one likwid-bench run (its Time line, about 1-2 s), then pmucheck runs until
+# their timed calls add up to as much, the best of them kept. A pmucheck point measures tens to hundreds of
+# milliseconds, and a guest's two threads run in one of two modes for seconds at a time, by where the host
+# puts the vCPUs (the non-temporal triads with 2 threads on a Zen 3 guest: about 60 or 80-120 GB/s): one
+# run a round met the slow mode through all rounds where likwid-bench's longer run met part of the fast
+# one (0.747-0.975 in four such cells with 6 rounds a side; README). The last two columns give each side's
+# slowest and best round: where they overlap, a ratio below 1.00 is within what the machine moved between
+# rounds (on the 2-vCPU development VM one tool's DRAM triad read 23.8 to 35.6 GB/s over six rounds).
+# Usage: [ROUNDS=N] [LEVELS="L3:4000000 ..."] scripts/bench-compare.sh [KERNELS]   (default:
 # every pair and level below)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +35,34 @@ want=${1:-}
 levels=${LEVELS:-"L1:32000 L2:512000 L3:4000000 DRAM:256000000"}
 threads="1 $(nproc)"
 rounds=${ROUNDS:-3}
-rounds_all=${ROUNDS_ALL:-$((2 * rounds))}
+
+# One pmucheck run of kernel $1 at $2 bytes a thread with $3 threads; prints its point's GB/s and the
+# seconds of its timed calls.
+pm_once() {
+	local rc
+	"$PMUCHECK" run --kernels "$1" --sizes "$2" --threads "$3" --cpus "0-$(($3 - 1))" --reported-levels \
+		--out "$tmp/r" --no-progress >/dev/null 2>&1 || { echo "pmucheck run failed" >&2; return 1; }
+	python3 - "$tmp/r/raw.csv" <<'PY'
+import csv, sys
+# the point's own figure, as pmucheck's analysis takes it (analysis/agg.c settle_time, common/stats.h): min(2R
+# call) - min(R call), or min(R call) where shorter; a point the run flagged noisy takes the bound of its
+# shortest call, min(min(R call), min(2R call) / 2), which no disturbance shortens. The difference alone,
+# where an R call was stretched and a 2R call was not, read 3738.8 GB/s for load.avx in L1 with 2 threads on
+# the Zen 3 guest (at most 2 x 64 B per cycle at 3.24 GHz: 415 GB/s); the run flags such a point (too-fast).
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["group"] == "0"]
+sec_per_tick = next(float(r["seconds"]) / int(r["tsc"]) for r in rows if int(r["tsc"]) != 0)
+lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows)
+t = min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo) if rows[0]["diff"] == "reps" else hi - lo
+t *= sec_per_tick
+r = rows[0]
+calls = {r["rep"]: int(r["tsc_lo"]) + int(r["tsc_hi"]) for r in rows}
+print("%.2f %.6f" % ((int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / t / 1e9 if t > 0 else 0,
+                     sum(calls.values()) * sec_per_tick))
+PY
+	rc=$?
+	rm -rf "$tmp/r"
+	return $rc
+}
 
 printf '%-16s %-18s %-5s %3s %10s %10s %7s %15s %15s\n' pmucheck likwid level thr pmucheck likwid ratio \
 	"pmucheck-rounds" "likwid-rounds"
@@ -50,32 +79,19 @@ for pair in $pairs; do
 	for lv in $levels; do
 		level=${lv%%:*} size=${lv##*:}
 		for t in $threads; do
-			lk=0 pm=0 lk_lo= pm_lo=
-			n=$rounds
-			[ "$t" -gt 1 ] && n=$rounds_all
-			for _ in $(seq "$n"); do
-				l=$(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
-					awk '/^MByte\/s:/ {printf "%.2f\n", $2 / 1000}')
-				"$PMUCHECK" run --kernels "$ours" --sizes "$size" --threads "$t" --cpus "0-$((t - 1))" \
-					--reported-levels --out "$tmp/r" --no-progress >/dev/null 2>&1 ||
-					{ echo "pmucheck run failed" >&2; exit 1; }
-				p=$(python3 - "$tmp/r/raw.csv" <<'PY'
-import csv, sys
-# the point's own figure, as pmucheck's analysis takes it (analysis/agg.c settle_time, common/stats.h): min(2R
-# call) - min(R call), or min(R call) where shorter; a point the run flagged noisy takes the bound of its
-# shortest call, min(min(R call), min(2R call) / 2), which no disturbance shortens. The difference alone,
-# where an R call was stretched and a 2R call was not, read 3738.8 GB/s for load.avx in L1 with 2 threads on
-# the Zen 3 guest (at most 2 x 64 B per cycle at 3.24 GHz: 415 GB/s); the run flags such a point (too-fast).
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["group"] == "0"]
-sec_per_tick = next(float(r["seconds"]) / int(r["tsc"]) for r in rows if int(r["tsc"]) != 0)
-lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows)
-t = min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo) if rows[0]["diff"] == "reps" else hi - lo
-t *= sec_per_tick
-r = rows[0]
-print("%.2f" % ((int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / t / 1e9 if t > 0 else 0))
-PY
-)
-				rm -rf "$tmp/r"
+			lk=0 pm=0 lk_lo='' pm_lo=''
+			for _ in $(seq "$rounds"); do
+				# the same measuring time a side: pmucheck runs until its timed calls took as long as
+				# likwid-bench's measurement (its Time line), its best run kept
+				read -r l lt < <(likwid-bench -t "$theirs" -w "S0:$((size * t / 1000))kB:$t" 2>/dev/null |
+					awk '/^MByte\/s:/ {b = $2 / 1000} /^Time:/ {s = $2 + 0} END {printf "%.2f %f\n", b, s}')
+				p=0 spent=0
+				while :; do
+					q=$(pm_once "$ours" "$size" "$t") || exit 1
+					p=$(awk -v a="$p" -v b="${q% *}" 'BEGIN { print (b > a) ? b : a }')
+					spent=$(awk -v a="$spent" -v b="${q#* }" 'BEGIN { print a + b }')
+					awk -v a="$spent" -v b="$lt" 'BEGIN { exit !(a >= b) }' && break
+				done
 				lk=$(awk -v a="$lk" -v b="${l:-0}" 'BEGIN { print (b > a) ? b : a }')
 				pm=$(awk -v a="$pm" -v b="$p" 'BEGIN { print (b > a) ? b : a }')
 				lk_lo=$(awk -v a="${lk_lo:-${l:-0}}" -v b="${l:-0}" 'BEGIN { print (b < a) ? b : a }')
