@@ -55,7 +55,7 @@ lo, hi = min(int(r["tsc_lo"]) for r in rows), min(int(r["tsc_hi"]) for r in rows
 t = min(lo, hi / 2) if rows[0]["flag"] else min(hi - lo, lo) if rows[0]["diff"] == "reps" else hi - lo
 t *= sec_per_tick
 r = rows[0]
-calls = {r["rep"]: int(r["tsc_lo"]) + int(r["tsc_hi"]) for r in rows}
+calls = {x["rep"]: int(x["tsc_lo"]) + int(x["tsc_hi"]) for x in rows}
 print("%.2f %.6f" % ((int(r["v_bytes_loaded"]) + int(r["v_bytes_stored"])) / t / 1e9 if t > 0 else 0,
                      sum(calls.values()) * sec_per_tick))
 PY
