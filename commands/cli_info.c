@@ -61,7 +61,8 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	fprintf(f, "\n                accessible ('pmucheck prefetch status' shows their state)\n");
 }
 
-/* The architecture config `run` would use here, read once for config_print and bounds_read. */
+/* The architecture config `run` would use here, read once for config_print and the clock's bounds. found is
+   set only where it loaded (experiment_load_config): a broken one is not found either. */
 struct info_config {
 	int broken, found;
 	struct cfg c;
@@ -77,7 +78,7 @@ static void config_load(const struct sysinfo *sys, struct info_config *ic)
 
 static void config_free(struct info_config *ic)
 {
-	if (!ic->broken && ic->found)
+	if (ic->found)
 		cfg_free(&ic->c);
 }
 
@@ -100,16 +101,6 @@ static void config_print(const struct info_config *ic, FILE *f)
 	fprintf(f, "libpfm4 PMU     %s%s\n", *warning ? "warning: " : "",
 		json_string_value(json_object_get(pmu, "note")));
 	json_decref(pmu);
-}
-
-/* The core clock's bounds (clock_bounds_read), with the highest stock clock that the architecture config
-   `run` would use here gives, where it gives one. */
-static void bounds_read(const struct sysinfo *sys, const struct info_config *ic, struct clock_bounds *b)
-{
-	if (ic->broken || !ic->found)
-		clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, 0, "", b);
-	else
-		clock_bounds_read(CLOCK_SYSFS_ROOT, &sys->cpu, ic->c.arch.max_ghz, ic->path, b);
 }
 
 /* The probe's curve in one line per point, the plateaus it found, what disagrees with hwloc, and the
@@ -205,7 +196,8 @@ static int cmd_info(int argc, char **argv)
 	limited = cpu_limit_find(CPU_LIMIT_ROOT, &limit, &le) == 0;
 	tsc_hz = tsc_calibrate_hz(50);
 	config_load(&sys, &ic);
-	bounds_read(&sys, &ic, &bounds);
+	/* with the highest stock clock that config gives, where it gives one, as a run's (run_job.c) */
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, ic.found ? ic.c.arch.max_ghz : 0, ic.path, &bounds);
 	no_clock = clock_core_ghz(tsc_hz, 20, &bounds, &ghz, &ce);
 	aperf = clock_aperf_find(clock_aperf_pmus(), &ap, aperf_why, sizeof aperf_why) == 0 &&
 		clock_aperf_try(&ap, aperf_why, sizeof aperf_why) == 0;
