@@ -1,10 +1,11 @@
-/* store_desc.c — descriptor of the store family (store.S): write bandwidth at 8/16/32/64 bytes per
- * store, with write-allocate (normal stores) and without (non-temporal stores, KV_NT). */
+/* store_desc.c — descriptor of the store family (store.S): write bandwidth at 8 (GPR, xmm)/16/32/64 bytes
+ * per store, with write-allocate (normal stores) and without (non-temporal stores, KV_NT). */
 #include "kern.h"
 
 #define STORE_BLOCK 512u /* bytes per unrolled block, the family's granule */
 
 uint64_t kern_store_gpr(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
+uint64_t kern_store_sd(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_store_sse(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_store_avx(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_store_avx512(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
@@ -15,6 +16,7 @@ uint64_t kern_store_avx512_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t
 
 static const struct kern_variant store_variants[] = {
 	{"store.gpr", 8, KISA_BASE, 0, kern_store_gpr, KA_WRITE, NULL},
+	{"store.sd", 8, KISA_SSE2, 0, kern_store_sd, KA_WRITE, NULL},
 	{"store.sse", 16, KISA_SSE2, 0, kern_store_sse, KA_WRITE, NULL},
 	{"store.avx", 32, KISA_AVX, 0, kern_store_avx, KA_WRITE, NULL},
 	{"store.avx512", 64, KISA_AVX512F, 0, kern_store_avx512, KA_WRITE, NULL},
@@ -47,7 +49,8 @@ static void store_volumes(const struct kern_variant *v, const struct kern_params
 
 static const struct kern_family store_family = {
 	.name = "store",
-	.summary = "sequential aligned stores of 8/16/32/64 bytes, normal or non-temporal (write bandwidth)",
+	.summary = "sequential aligned stores of 8 (GPR, xmm)/16/32/64 bytes, normal or non-temporal (write "
+		   "bandwidth)",
 	.variants = store_variants,
 	.nvariants = sizeof(store_variants) / sizeof(store_variants[0]),
 	.granule = STORE_BLOCK,
