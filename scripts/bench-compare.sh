@@ -24,9 +24,11 @@ command -v likwid-bench >/dev/null || { echo "likwid-bench is missing: apt-get i
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # pmucheck variant : likwid-bench kernel (stream = a = b + s*c, the same 3-stream triad). likwid's `load`
-# reads 8 bytes into xmm registers (movsd), as load.sd does; load.gpr (8 bytes into GPRs) is shown beside it.
+# reads 8 bytes into xmm registers (movsd), as load.sd does, and its `store` writes them from xmm registers
+# (movsd), as store.sd does; load.gpr and store.gpr (8 bytes to or from GPRs) are shown beside them (on Zen 3
+# store.gpr writes L1 twice as fast: two stores a cycle from GPRs, one from xmm; store.S).
 pairs="load.sd:load load.gpr:load load.sse:load_sse load.avx:load_avx load.avx512:load_avx512
-store.gpr:store store.sse:store_sse store.avx:store_avx store.avx512:store_avx512
+store.sd:store store.gpr:store store.sse:store_sse store.avx:store_avx store.avx512:store_avx512
 store.sse.nt:store_mem_sse store.avx.nt:store_mem_avx store.avx512.nt:store_mem_avx512
 triad.sse:stream_sse triad.avx:stream_avx triad.avx512:stream_avx512
 triad.sse.nt:stream_mem_sse triad.avx.nt:stream_mem_avx triad.avx512.nt:stream_mem_avx512"
