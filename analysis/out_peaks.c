@@ -79,6 +79,18 @@ static void boundary_note(FILE *f, const struct agg *a)
 			n == 1 ? "s" : "");
 }
 
+/* A cache level the plan had no point in at a thread count (machine.json levels.without_point; a level probe
+   that ended a shared level short of the one below, on a busy machine too): said, so that its missing rows are
+   not read as a level dropped. */
+static void no_point_note(FILE *f, const struct agg *a)
+{
+	for (unsigned i = 0; i < a->m.nwithout_point; i++)
+		fprintf(f,
+			"\nNo point in a cache level, so no figure of it: %s (machine.json "
+			"levels.without_point).\n",
+			a->m.without_point[i]);
+}
+
 /* "64", or "64 / 16" where the all-cores figure came from a variant of another width (L1: load.avx512
    on one core, load.sse on all). */
 static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t len)
@@ -166,6 +178,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"where the figure has no clean one); a latency is the median of the clean points, of the "
 		"noisy ones where there are none. A row whose figure is a noisy point's says so.\n");
 	boundary_note(f, a);
+	no_point_note(f, a);
 	out_thresholds_md(f);
 }
 

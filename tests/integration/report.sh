@@ -437,8 +437,8 @@ fi
 # A second report replaces the first, figures an earlier report drew included.
 touch "$D/plots/ev_gone.png"
 # A level the plan had no point in at some thread count (56 threads of a Sapphire Rapids: harness plan.c): the
-# run's machine.json lists it, and report.md says so where the peaks lack that figure. This machine's run has
-# none, and says none.
+# run's machine.json lists it, and report.md and peaks.md say so where the peaks lack that figure. This machine's
+# run has none, and says none.
 check "machine.json of a run with a point in every level has no levels.without_point" \
 	python3 -c 'import json, sys; assert "without_point" not in json.load(open(sys.argv[1]))["levels"]' \
 	"$D/machine.json"
@@ -450,9 +450,13 @@ m["levels"]["without_point"] = ["L3 with 56 threads (each thread's part of it, 3
                                 "does not include, is not clear of the L2's 2048 KiB below)"]
 json.dump(m, open(sys.argv[1], "w"))
 PY
+"$PMUCHECK" analyze --quiet "$TMP/nopoint" >/dev/null 2>&1
 "$PMUCHECK" report --quiet "$TMP/nopoint" >/dev/null 2>&1
 check "report.md names a level the plan had no point in" grep -qF -- \
 	"- **No point in a cache level**: L3 with 56 threads (each thread's part of it, 3968 KiB" "$TMP/nopoint/report.md"
+check "... and so does peaks.md, below its table" grep -qF -- \
+	"No point in a cache level, so no figure of it: L3 with 56 threads (each thread's part of it" "$TMP/nopoint/peaks.md"
+check "... which a run with a point in every level does not say" sh -c "! grep -q 'No point in a cache level' '$D/peaks.md'"
 expect_status "report runs again over its own output" 0 "$PMUCHECK" report --quiet "$D"
 check "... and removes figures the data no longer supports" test ! -e "$D/plots/ev_gone.png"
 
