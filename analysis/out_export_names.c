@@ -223,6 +223,14 @@ const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, con
 		       "native event)";
 		return NULL;
 	}
+	if (!strcmp(m->scope, "socket")) {
+		/* PAPI's papi_preset.c (check_native_events, PAPI 7) takes a user event's native events from
+		   component 0 alone, perf_event; an uncore PMU's are perf_event_uncore's, and PAPI drops the
+		   event without a word */
+		*why = "an uncore event: PAPI's user events take only its first component's (perf_event's) "
+		       "native events, and uncore events are perf_event_uncore's";
+		return NULL;
+	}
 	if (!strcmp(m->backend, "papi")) {
 		/* a preset is exported as the native event it stands for, when the run recorded it */
 		const char *native = strstr(m->encoding, "native=");
