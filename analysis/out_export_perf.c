@@ -40,6 +40,20 @@ static void perf_escape(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* perf's name of the event with the modifier of the privilege level it was validated in, where that was
+   one alone (out_metric_domain): cpu/.../u, or l1d.replacement:u. Without it perf counts user and kernel
+   wherever it may, and the validated scale need not hold. */
+static void perf_event_in_domain(const struct out_metric *x, char *ev, size_t len)
+{
+	const char *why, *domain = out_metric_domain(x);
+	size_t l;
+
+	out_perf_event(x, ev, len, &why);
+	l = strlen(ev);
+	if (domain)
+		snprintf(ev + l, len - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":", domain[0]);
+}
+
 static json_t *metric(const struct out_metric *x, const char *name, const char *expr, const char *group,
 		      const char *unit, const char *brief)
 {
@@ -76,8 +90,7 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
 		char plain[512], ev[1024], expr[1200], brief[1400], unit[48], name[160];
-		const char *why;
-		out_perf_event(x, plain, sizeof plain, &why);
+		perf_event_in_domain(x, plain, sizeof plain);
 		perf_escape(plain, ev, sizeof ev);
 		formula(x, ev, expr, sizeof expr);
 		strncat(expr, " / duration_time", sizeof expr - strlen(expr) - 1);
@@ -113,13 +126,9 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
 		char ev[512], expr[1024], count[64] = "count";
-		const char *why, *scaled = strstr(x->encoding, ",scale="), *domain = out_metric_domain(x);
+		const char *scaled = strstr(x->encoding, ",scale=");
 		double s = scaled ? strtod(scaled + 7, NULL) : 1;
-		out_perf_event(x, ev, sizeof ev, &why);
-		if (domain) { /* its modifier: cpu/.../u, or l1d.replacement:u */
-			size_t l = strlen(ev);
-			snprintf(ev + l, sizeof ev - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":", domain[0]);
-		}
+		perf_event_in_domain(x, ev, sizeof ev);
 		/* perf stat prints a sysfs alias's count times its .scale (in its .unit); the event was
 		   validated, and its formula is, on the count itself (harness/counters/ctr_spec.c) */
 		if (s > 0 && s != 1)

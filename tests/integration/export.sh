@@ -133,6 +133,8 @@ for fmt in perf likwid; do
 	check "... its description says so" grep -rq "counted in user mode only" "$U/$fmt"
 done
 check "... perf stat counts it with :u" grep -qx "perf stat -e 'l1d.replacement:u' -- ./app" "$U/perf/perf-stat.txt"
+check "... and so does metrics.json's expression, which parses" sh -c \
+	"grep -q '\"MetricExpr\": \"l1d.replacement:u / ' '$U/perf/metrics.json' && $CHECK perf '$U/perf/metrics.json'"
 
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
