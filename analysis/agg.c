@@ -403,8 +403,10 @@ static int add_row(const struct raw_row *row, void *ctx, struct err *e)
 	status = row->status;
 	reason = row->reason;
 	/* Never multiplex (README, "Events"): a reading that ran for only part of its time is not used, even
-	   when the writer failed to mark it. */
-	if (status == RS_OK && row->time_enabled > 0 && row->time_running != row->time_enabled) {
+	   when the writer failed to mark it. Times of 0 and 0 are none given; a running time under an enabled
+	   time of 0 is no whole reading either. */
+	if (status == RS_OK && (row->time_enabled > 0 || row->time_running > 0) &&
+	    row->time_running != row->time_enabled) {
 		status = RS_MULTIPLEXED;
 		reason = "time_running != time_enabled in a row marked ok";
 	}

@@ -266,7 +266,8 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		long long t = (long long)(p->seconds * 2e9) + 1000;
 		/* "unmarked" is a multiplexed reading the writer failed to mark: status ok, but
 		   time_running < time_enabled */
-		int unmarked = !strcmp(status, "unmarked"), ok = !strcmp(status, "ok") || unmarked;
+		int unmarked = !strcmp(status, "unmarked"), enabled0 = !strcmp(status, "enabled0"),
+		    ok = !strcmp(status, "ok") || unmarked || enabled0;
 		/* A multiplexed reading carries a (wrong) count here on purpose: the analysis must
 		   drop the row by its status, not by a missing count. */
 		const struct gen_encoding *enc = gen_encoding_of(sw, ev[e].name);
@@ -274,7 +275,8 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		fprintf(f, "%s,%s,perf,%s%s%s,%s,", prefix, ev[e].name, q, enc->encoding, q, enc->scope);
 		if (ok || !strcmp(status, "multiplexed"))
 			fprintf(f, "%.0f", c);
-		fprintf(f, ",%lld,%lld,%s,%s\n", t, ok && !unmarked ? t : t / 2, ok ? "ok" : status, reason);
+		fprintf(f, ",%lld,%lld,%s,%s\n", enabled0 ? 0 : t, ok && !unmarked ? t : t / 2,
+			ok ? "ok" : status, reason);
 	}
 }
 

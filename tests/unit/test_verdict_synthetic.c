@@ -117,6 +117,16 @@ static void test_partial_running_time_counts_as_multiplexed(void **state)
 	assert_true(v.error < 1e-9);
 }
 
+static void test_running_time_without_enabled_time_counts_as_multiplexed(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "ENABLED0_MUX");
+
+	assert_true(f->a.events[v.event].rows[RS_MULTIPLEXED] > 0);
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_true(v.error < 1e-9);
+}
+
 static void test_unmeasured_hardware_event_gets_no_class(void **state)
 {
 	struct verdict v = judge(state, "HW:NO_PMU");
@@ -423,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_five_percent_noise_is_approximate),
 		cmocka_unit_test(test_multiplexed_readings_are_not_used),
 		cmocka_unit_test(test_partial_running_time_counts_as_multiplexed),
+		cmocka_unit_test(test_running_time_without_enabled_time_counts_as_multiplexed),
 		cmocka_unit_test(test_unmeasured_hardware_event_gets_no_class),
 		cmocka_unit_test(test_page_faults_count_one_per_page),
 		cmocka_unit_test(test_thirty_percent_off_is_over_or_under),
