@@ -112,15 +112,25 @@ void out_plot_free(struct out_plot *p)
 /* A gnuplot string in single quotes, a quote doubled: text as it is. In double quotes gnuplot runs
    `...` as a shell command and puts its output in the string (an event name EV`touch x`, read from a
    raw.csv, ran touch when the report drew its figure) and reads backslash escapes. */
+/* s in a gnuplot script, each control character a space: a line break would end the command (or the
+   comment) and make the rest of a name from a results file a command of its own, `!...` a shell one.
+   quoted: inside single quotes, each ' doubled. */
+static void gp_text(FILE *f, const char *s, int quoted)
+{
+	if (quoted)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (quoted && *s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+	}
+	if (quoted)
+		fputc('\'', f);
+}
+
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
+	gp_text(f, s, 1);
 }
 
 static void sort_series(struct out_series *s)
@@ -339,7 +349,9 @@ static void write_script(FILE *f, struct out_plot *p)
 	double zero = zero_at(p);
 	struct drawn d;
 
-	fprintf(f, "# pmucheck figure: %s\n# redraw: gnuplot %s.gp (in this directory)\n", p->title, p->name);
+	fputs("# pmucheck figure: ", f);
+	gp_text(f, p->title, 0);
+	fprintf(f, "\n# redraw: gnuplot %s.gp (in this directory)\n", p->name);
 	write_data(f, p, zero);
 	extent(p, zero, &d);
 	fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 960,680 "

@@ -279,6 +279,15 @@ static int split(struct reader *r, struct err *e)
 	}
 }
 
+/* The first control character of s (a line break, a tab, an escape, DEL), or NULL. */
+static const char *control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
 /* The columns that files from before the kernels' access types were recorded lack. */
 static int kernel_names(enum col_type t)
 {
@@ -483,9 +492,17 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 		case C_GHZ: /* empty when no clock sample of the repetition held up; older files wrote 0 */
 			bad = *s && parse_real(s, (double *)(base + columns[c].off));
 			break;
-		case C_TEXT:
+		case C_TEXT: {
+			const char *ctl = control_char(s);
+			/* names go into every table, export and the figures' gnuplot scripts, where a line
+			   break would end a command and begin another; only the free texts may hold one */
+			if (ctl && columns[c].off != offsetof(struct raw_row, reason) &&
+			    columns[c].off != offsetof(struct raw_row, clock_note))
+				return fail(r, e, "column '%s': a control character (0x%02x) in a name",
+					    columns[c].name, (unsigned char)*ctl);
 			*(const char **)(base + columns[c].off) = s;
 			break;
+		}
 		case C_VOLUME: {
 			int64_t v = 0;
 			bad = parse_int(s, &v) || v < 0;

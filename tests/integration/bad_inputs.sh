@@ -21,7 +21,7 @@ results() { # results NAME: a copy of the good directory to break
 	cp "$good/machine.json" "$W/$1/machine.json"
 }
 for d in good no-column bad-count bad-status unclosed stray-quote no-threads short-row truncated \
-	empty-raw no-raw bad-json format-2 no-levels no-machine stopped-bad-json bad-candidates; do
+	empty-raw no-raw bad-json format-2 no-levels no-machine stopped-bad-json bad-candidates name-break; do
 	results "$d"
 done
 sed -i '1s/,count,/,kount,/' "$W/no-column/raw.csv"
@@ -29,6 +29,8 @@ sed -i '3s/,thread,0,/,thread,x,/' "$W/bad-count/raw.csv"
 sed -i '4s/,ok,,$/,bogus,,/' "$W/bad-status/raw.csv"
 sed -i '2s/,load,load.gpr,/,"load,load.gpr,/' "$W/unclosed/raw.csv"
 sed -i '2s/,load.gpr,/,lo"ad"gpr,/' "$W/stray-quote/raw.csv"
+# a line break in a quoted name: the figures' gnuplot scripts would have run the line after it as a command
+sed -i '2s/,load\.gpr,/,"load.gpr\n!touch pwned\n#",/' "$W/name-break/raw.csv"
 sed -i '3s/,reps,1,0,local,/,reps,0,0,local,/' "$W/no-threads/raw.csv"
 sed -i '4s/,[^,]*,$/,/' "$W/short-row/raw.csv"
 head -c -1 "$good/run.csv" >"$W/truncated/raw.csv"
@@ -351,6 +353,7 @@ row "no-column/raw.csv:1: header lacks the column 'count'" analyze no-column
 row "bad-count/raw.csv:3: column 'count': bad value 'x'" analyze bad-count
 row "bad-status/raw.csv:4: column 'status': bad value 'bogus'" analyze bad-status
 row "unclosed/raw.csv:2: " analyze unclosed
+row "name-break/raw.csv:2: column 'variant': a control character (0x0a) in a name" analyze name-break
 row "stray-quote/raw.csv:2: stray quote in an unquoted field" analyze stray-quote
 row "no-threads/raw.csv:3: point, reps or threads out of range" analyze no-threads
 row "short-row/raw.csv:4: " analyze short-row
