@@ -22,41 +22,74 @@ static void pf_lock_path(char *buf, size_t len)
 	snprintf(buf, len, "%s/prefetch.lock", state_dir());
 }
 
+/* Whether the line ends at n (its line break aside): a value with anything after it (0x8garbage) is no
+   value pmucheck wrote. */
+static int ends_at(const char *line, int n)
+{
+	return line[n] == '\0' || (line[n] == '\n' && line[n + 1] == '\0');
+}
+
+/* A hex value as pmucheck writes it (0x..., or bare digits), the whole rest of the line: sscanf alone
+   reads -1 as all ones and 0xzz as 0, which a restore would write to the prefetcher bits. */
+static int hex_value(const char *text, unsigned long long *v)
+{
+	int n = -1;
+
+	if (!((text[0] >= '0' && text[0] <= '9') || (text[0] >= 'a' && text[0] <= 'f') ||
+	      (text[0] >= 'A' && text[0] <= 'F')))
+		return -1;
+	return sscanf(text, "%llx%n", v, &n) == 1 && n > 0 && ends_at(text, n) ? 0 : -1;
+}
+
+/* A decimal value >= 0, the whole rest of the line but for what follows at *end (NULL: nothing). */
+static int dec_value(const char *text, int *v, const char **end)
+{
+	int n = -1;
+
+	if (!(text[0] >= '0' && text[0] <= '9') || sscanf(text, "%d%n", v, &n) != 1 || n <= 0)
+		return -1;
+	if (end) {
+		*end = text + n;
+		return 0;
+	}
+	return ends_at(text, n) ? 0 : -1;
+}
+
 static int parse_line(const char *line, struct pf_saved *s)
 {
-	char word[16];
+	char word[32];
 	unsigned long long v;
-	int cpu, pid;
+	const char *rest;
+	int cpu, pid, n = -1;
 
 	if (line[0] == '#' || line[0] == '\n')
 		return 0;
-	if (sscanf(line, "kind %15s", word) == 1) {
+	if (sscanf(line, "kind %15s%n", word, &n) == 1 && ends_at(line, n)) {
 		if (strcmp(word, "session") && strcmp(word, "held"))
 			return -1;
 		s->kind = strcmp(word, "session") ? PF_HELD : PF_SESSION;
 		return 0;
 	}
-	if (sscanf(line, "pid %d", &pid) == 1) {
-		s->pid = pid;
-		return 0;
-	}
-	/* before "msr %llx", which would read msrdir's 'd' as a hex digit; the rest of the line, as a path
-	   may hold spaces */
+	if (!strncmp(line, "pid ", 4))
+		return dec_value(line + 4, &pid, NULL) ? -1 : (s->pid = pid, 0);
+	/* before "msr ", which would read msrdir's 'd' as a hex digit; the rest of the line, as a path may
+	   hold spaces */
 	if (!strncmp(line, "msrdir ", 7)) {
 		snprintf(s->msrdir, sizeof s->msrdir, "%.*s", (int)strcspn(line + 7, "\n"), line + 7);
 		return 0;
 	}
-	if (sscanf(line, "msr %llx", &v) == 1 && v <= UINT32_MAX) {
+	if (!strncmp(line, "msr ", 4)) {
+		if (hex_value(line + 4, &v) || v > UINT32_MAX)
+			return -1;
 		s->msr = (uint32_t)v;
 		return 0;
 	}
-	if (sscanf(line, "mask %llx", &v) == 1) {
-		s->mask = v;
+	if (!strncmp(line, "mask ", 5))
+		return hex_value(line + 5, &v) ? -1 : (s->mask = v, 0);
+	if (sscanf(line, "layout %31s%n", s->layout, &n) == 1 && ends_at(line, n))
 		return 0;
-	}
-	if (sscanf(line, "layout %31s", s->layout) == 1)
-		return 0;
-	if (sscanf(line, "cpu %d %llx", &cpu, &v) == 2 && cpu >= 0 && s->n < PF_MAX_CPUS) {
+	if (!strncmp(line, "cpu ", 4) && !dec_value(line + 4, &cpu, &rest) && rest[0] == ' ' &&
+	    !hex_value(rest + 1, &v) && s->n < PF_MAX_CPUS) {
 		s->cpu[s->n] = cpu;
 		s->val[s->n++] = v;
 		return 0;
