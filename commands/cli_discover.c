@@ -8,6 +8,7 @@
  * Here: the options and their checks; the job itself is discover_job.c. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,8 +223,17 @@ static int check_paths(const struct disc_cli *d, struct err *e)
 		return err_set(e, E_USAGE, "--sysfs %s: not a directory", d->sysfs);
 	if (!d->write)
 		return 0;
-	if (!access(d->write, F_OK))
+	if (!*d->write)
+		return err_set(e, E_USAGE, "--write: an empty file name");
+	/* lstat: a link, dangling or not, is there too, and creating the file would follow it */
+	if (!lstat(d->write, &st))
 		return err_set(e, E_USAGE, "--write %s: the file exists", d->write);
+	slash = strrchr(d->write, '/');
+	if (!(slash ? slash[1] : 1))
+		return err_set(e, E_USAGE, "--write %s: names a directory, not a file", d->write);
+	if (strlen(d->write) >= sizeof parent || strlen(slash ? slash + 1 : d->write) > NAME_MAX)
+		return err_set(e, E_USAGE, "--write %.64s...: cannot create it: %s", d->write,
+			       strerror(ENAMETOOLONG));
 	snprintf(parent, sizeof parent, "%s", d->write);
 	slash = strrchr(parent, '/');
 	if (!slash)

@@ -315,6 +315,16 @@ row "--write /nonexistent/x.ini: cannot create it: No such file or directory" di
 	--no-sysfs --add-events page-faults --write /nonexistent/x.ini
 row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --dry-run --no-libpfm \
 	--no-sysfs --add-events page-faults --write good/raw.csv/x.ini
+# an empty name, a dangling link (creating would follow it), a directory's name, a name over NAME_MAX: all
+# passed the check once, measured, and failed only when the config was copied at the end
+ln -sfn "$W/nowhere/x.ini" "$W/dangling.ini"
+row "--write: an empty file name" discover --dry-run --no-libpfm --no-sysfs --add-events page-faults --write ''
+row "--write dangling.ini: the file exists" discover --dry-run --no-libpfm --no-sysfs --add-events page-faults \
+	--write dangling.ini
+row "--write newdir/: names a directory, not a file" discover --dry-run --no-libpfm --no-sysfs \
+	--add-events page-faults --write newdir/
+row "cannot create it: File name too long" discover --dry-run --no-libpfm --no-sysfs --add-events page-faults \
+	--write "$(printf 'x%.0s' {1..300}).ini"
 
 # --- config files (--config) ---
 row "--config: nowhere.ini: No such file or directory" "${RUN[@]}" --config nowhere.ini
