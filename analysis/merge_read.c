@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "json_file.h"
+#include "kern.h"
 #include "merge_int.h"
 #include "machine_read.h"
 #include "out_report_csv.h"
 #include "partial.h"
+#include "point_level.h"
 
 const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
 						"cache sizes", "pmucheck version"};
@@ -146,6 +148,32 @@ static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
 		if (out_csv_col(t, fig_cols[c].col) < 0)
 			return err_set(e, E_USAGE, "%s/peaks.csv: no column %s: written by another version",
 				       dir, fig_cols[c].col);
+	int lc = out_csv_col(t, "level"), ac = out_csv_col(t, "access");
+
+	/* as analyze refuses a malformed raw.csv: a row cut short read its quality as clean, one with a
+	   quote never closed vanished */
+	if (t->bad_line)
+		return err_set(e, E_USAGE, "%s/peaks.csv line %u: %s", dir, t->bad_line, t->bad_why);
+	for (unsigned r = 0; r < t->nrows; r++) {
+		int level = 0, access = 0;
+		if (t->nfields[r] != t->ncols)
+			return err_set(e, E_USAGE, "%s/peaks.csv line %u: %s%u fields, the header has %u",
+				       dir, t->line[r], t->nfields[r] > t->ncols ? "more than " : "",
+				       t->nfields[r] > t->ncols ? t->ncols : t->nfields[r], t->ncols);
+		for (int l = 0; l < LV_COUNT; l++)
+			level |= !strcmp(t->rows[r][lc], point_level_name((enum point_level)l));
+		for (int a = 1; a < KA_COUNT; a++)
+			access |= !strcmp(t->rows[r][ac], kern_access_names[a]);
+		if (!level || !access)
+			return err_set(e, E_USAGE, "%s/peaks.csv line %u: no %s '%s'", dir, t->line[r],
+				       level ? "access" : "level", level ? t->rows[r][ac] : t->rows[r][lc]);
+		for (unsigned q = 0; q < r; q++)
+			if (!strcmp(t->rows[q][lc], t->rows[r][lc]) &&
+			    !strcmp(t->rows[q][ac], t->rows[r][ac]))
+				return err_set(e, E_USAGE,
+					       "%s/peaks.csv line %u: the %s %s row again (line %u)", dir,
+					       t->line[r], t->rows[r][lc], t->rows[r][ac], t->line[q]);
+	}
 	/* the row named by its level and access: the reader skips '#' lines, so its index is no line */
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < NFIG_COLS; c++) {

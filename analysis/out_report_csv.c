@@ -6,11 +6,14 @@
 
 #include "out_report_csv.h"
 
-/* Splits one CSV record in place (RFC 4180 quotes, no line ends inside fields). */
-static unsigned split(char *line, char **out, unsigned max)
+/* Splits one CSV record in place (RFC 4180 quotes, no line ends inside fields); *open is set when a
+   quoted field does not close. Returns the fields, max + 1 when there were more. */
+static unsigned split(char *line, char **out, unsigned max, int *open)
 {
 	unsigned n = 0;
 	char *w = line, *r = line;
+
+	*open = 0;
 
 	line[strcspn(line, "\r\n")] = '\0';
 	while (n < max) {
@@ -29,13 +32,14 @@ static unsigned split(char *line, char **out, unsigned max)
 			*w++ = *r++;
 		}
 		if (!*r) {
+			*open = quoted;
 			*w = '\0';
-			break;
+			return n;
 		}
 		*w++ = '\0';
 		r++;
 	}
-	return n;
+	return n + 1;
 }
 
 void out_csv_free(struct out_csv *t)
@@ -45,6 +49,8 @@ void out_csv_free(struct out_csv *t)
 		free(t->rows[i]);
 	}
 	free(t->rows);
+	free(t->line);
+	free(t->nfields);
 	free(t->cols[0]);
 	free(t->comments);
 	memset(t, 0, sizeof *t);
@@ -55,11 +61,20 @@ int out_csv_read(const char *path, struct out_csv *t)
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0, clen = 0;
+	ssize_t len;
+	unsigned lineno = 0;
+	int open;
 
 	memset(t, 0, sizeof *t);
 	if (!f)
 		return -1;
-	while (getline(&line, &cap, f) > 0) {
+	while ((len = getline(&line, &cap, f)) > 0) {
+		const char *why = strlen(line) < (size_t)len ? "a NUL byte in the line"
+			: line[len - 1] != '\n'              ? "no line end (the file was cut)"
+							     : NULL;
+		lineno++;
+		if (why && !t->bad_line)
+			t->bad_line = lineno, t->bad_why = why;
 		if (line[0] == '#') {
 			size_t l = strlen(line);
 			char *c = realloc(t->comments, clen + l + 1);
@@ -70,19 +85,31 @@ int out_csv_read(const char *path, struct out_csv *t)
 			clen += strlen(c + clen);
 		} else if (!t->ncols) {
 			char *dup = strdup(line);
-			if (dup)
-				t->ncols = split(dup, t->cols, OUT_CSV_COLS);
+			if (dup && (t->ncols = split(dup, t->cols, OUT_CSV_COLS, &open)) > OUT_CSV_COLS)
+				t->ncols = OUT_CSV_COLS;
+			if (open && !t->bad_line)
+				t->bad_line = lineno, t->bad_why = "a quoted field never closed";
 		} else {
 			char **row = calloc(OUT_CSV_COLS, sizeof *row), ***rows;
 			char *dup = strdup(line);
-			if (!row || !dup || !(rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows))) {
+			unsigned *ln = realloc(t->line, (t->nrows + 1) * sizeof *ln), *nf;
+			if (ln)
+				t->line = ln;
+			nf = ln ? realloc(t->nfields, (t->nrows + 1) * sizeof *nf) : NULL;
+			if (nf)
+				t->nfields = nf;
+			if (!row || !dup || !nf ||
+			    !(rows = realloc(t->rows, (t->nrows + 1) * sizeof *rows))) {
 				free(row);
 				free(dup);
 				break;
 			}
-			split(dup, row, t->ncols);
+			t->nfields[t->nrows] = split(dup, row, t->ncols, &open);
+			if (open && !t->bad_line)
+				t->bad_line = lineno, t->bad_why = "a quoted field never closed";
 			for (unsigned c = 0; c < t->ncols; c++)
 				row[c] = row[c] ? row[c] : "";
+			t->line[t->nrows] = lineno;
 			t->rows = rows;
 			t->rows[t->nrows++] = row;
 		}

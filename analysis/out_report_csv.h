@@ -10,7 +10,13 @@ struct out_csv {
 	unsigned ncols;
 	char ***rows; /* rows[i][c], "" where a row is short */
 	unsigned nrows;
-	char *comments; /* the '#' lines without their '#', joined */
+	unsigned *line;    /* rows[i]'s line in the file */
+	unsigned *nfields; /* the fields rows[i] had (more than ncols: ncols + 1) */
+	char *comments;    /* the '#' lines without their '#', joined */
+	/* the first line that is no whole record (a quote never closed, a NUL byte, no line end at the end of
+	   the file) and why; 0 and NULL when there is none. Such a line is read as far as it goes. */
+	unsigned bad_line;
+	const char *bad_why;
 };
 
 /* Reads path: '#' lines are comments, the first other line the header. Returns 0, or -1 when the

@@ -46,13 +46,21 @@ for f in inf:1e400 hex:0x10; do
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR > 1 && $c["latency_ns"] != "" && !done { $c["latency_ns"] = v; done = 1 } 1' \
 		"$R/peaks.csv" >"$TMP/bad/${f%%:*}peaks/peaks.csv"
 done
+# rows no analysis writes, each refused by its line: a row cut short (its quality was read as clean), a quote
+# never closed (the row vanished), a file cut within its last line, a NUL byte, no such level, a row twice
+cp -r "$R" "$TMP/bad/cutpeaks" && sed -i '2s/^\(\([^,]*,\)\{4\}\).*/\1/' "$TMP/bad/cutpeaks/peaks.csv"
+cp -r "$R" "$TMP/bad/quotepeaks" && sed -i '3s/^/"/' "$TMP/bad/quotepeaks/peaks.csv"
+cp -r "$R" "$TMP/bad/eolpeaks" && head -c -1 "$R/peaks.csv" >"$TMP/bad/eolpeaks/peaks.csv"
+cp -r "$R" "$TMP/bad/nulpeaks" && sed -i '2s/^\([^,]*\),/\1\x00,/' "$TMP/bad/nulpeaks/peaks.csv"
+cp -r "$R" "$TMP/bad/levelpeaks" && sed -i '2s/^[^,]*,/L7,/' "$TMP/bad/levelpeaks/peaks.csv"
+cp -r "$R" "$TMP/bad/twicepeaks" && sed -n 2p "$R/peaks.csv" >>"$TMP/bad/twicepeaks/peaks.csv"
 # a plain file, read after unanalysed/ (whose refusal left errno ENOENT): not a directory, not a missing one
 : >"$TMP/bad/zfile"
 
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (16 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (22 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" \
 	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
 	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
@@ -62,7 +70,12 @@ for b in foreign:"no \"format\"" empty:"no machine.json" \
 	noevents:"events.json: malformed: no \"events\" list" nohost:"machine.json: no pmucheck, host or cpu" \
 	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header" \
 	infpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '1e400' is no figure" \
-	hexpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '0x10' is no figure"; do
+	hexpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '0x10' is no figure" \
+	cutpeaks:"peaks.csv line 2: 5 fields, the header has [0-9]+" \
+	quotepeaks:"peaks.csv line 3: a quoted field never closed" \
+	eolpeaks:"peaks.csv line [0-9]+: no line end \(the file was cut\)" \
+	nulpeaks:"peaks.csv line 2: a NUL byte in the line" levelpeaks:"peaks.csv line 2: no level 'L7'" \
+	twicepeaks:"peaks.csv line [0-9]+: the [^ ]+ [^ ]+ row again \(line 2\)"; do
 	d=${b%%:*} why=${b#*:}
 	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
 	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"
