@@ -67,9 +67,13 @@ int levels_from_run(const char *dir, const struct topo *t, uint64_t out[TOPO_MAX
 	json_t *m, *levels;
 	int ok, rc;
 
+	if (strlen(dir) + sizeof "/machine.json" > sizeof path)
+		return err_set(e, E_USAGE, "--levels-from %.64s...: the path is too long", dir);
 	snprintf(path, sizeof path, "%s/machine.json", dir);
-	if ((rc = machine_json_load(path, &m, e)))
-		return err_wrap(e, rc, "--levels-from");
+	/* a file the option names that cannot be read (not there, not a directory above it, no permission)
+	   is the option's fault, as --resume and --config say */
+	if (machine_json_load(path, &m, e))
+		return err_wrap(e, E_USAGE, "--levels-from");
 	levels = json_object_get(m, "levels");
 	if ((rc = machine_json_levels_measured(path, levels, out, TOPO_MAX_LEVELS, e))) {
 		json_decref(m);

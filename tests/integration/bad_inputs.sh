@@ -237,6 +237,9 @@ row "--resume: helps/machine.json: its arguments hold --help" run --resume helps
 LF=(run --quick --kernels touch --threads 1 --levels-from)
 row "--levels-from: bad-json/machine.json:167:10: duplicate object key" "${LF[@]}" bad-json
 row "--levels-from: nowhere/machine.json: No such file or directory" "${LF[@]}" nowhere
+# not a directory, or a path too long to hold: exit 1 once, and the long one's message lost its reason
+row "--levels-from: good/raw.csv/machine.json: Not a directory" "${LF[@]}" good/raw.csv
+row "...: the path is too long" "${LF[@]}" "$(printf 'd%.0s' {1..5000})"
 row "--levels-from: dir-json/machine.json is a directory, not a file" "${LF[@]}" dir-json
 row "--levels-from: empty-json/machine.json: empty file" "${LF[@]}" empty-json
 row "--levels-from: format-2/machine.json: format 2, this pmucheck reads format 1" "${LF[@]}" format-2
