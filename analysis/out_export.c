@@ -145,12 +145,13 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	       struct out_export_summary *s, struct err *e)
 {
 	char def[PATH_MAX], path[PATH_MAX];
+	struct stat st;
 	struct out_metric *m = NULL;
 	struct machine mach = {0};
 	struct export_names names = {0};
 	unsigned n, nuse = 0, *use = NULL;
 	json_t *events;
-	int rc;
+	int rc, made;
 
 	memset(s, 0, sizeof *s);
 	if ((rc = out_events_load(dir, &events, e)))
@@ -180,8 +181,15 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 		snprintf(def, sizeof def, "%s/metrics", dir);
 		outdir = def;
 	}
-	if (mkdir(outdir, 0777) && errno != EEXIST) {
-		rc = err_set(e, E_RUNTIME, "%s: %s", outdir, strerror(errno));
+	/* a directory the user named that cannot be made, or a file of that name, is the option's fault */
+	made = mkdir(outdir, 0777) == 0 || errno == EEXIST;
+	if (made && stat(outdir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		made = 0;
+		errno = ENOTDIR;
+	}
+	if (!made) {
+		rc = outdir == def ? err_set(e, E_RUNTIME, "%s: %s", outdir, strerror(errno))
+				   : err_set(e, E_USAGE, "--out %s: %s", outdir, strerror(errno));
 		goto out;
 	}
 	rc = write_files(fmt, &mach, outdir, m, use, nuse, s, e);

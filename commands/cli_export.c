@@ -86,6 +86,10 @@ static int cmd(int argc, char **argv)
 					: "expected one results directory");
 		return cli_fail("export", E_USAGE, &e);
 	}
+	if (out && !*out) {
+		err_set(&e, E_USAGE, "--out: an empty directory name");
+		return cli_fail("export", E_USAGE, &e);
+	}
 	dir = argv[optind];
 	rc = out_export(dir, out, fmt, cfg_export_names, &s, &e);
 	if (rc)

@@ -23,6 +23,17 @@ expect_status "an unknown --format is a usage error" 2 "$PMUCHECK" export "$F" -
 cp "$TMP/check.out" "$TMP/format.out"
 check "... naming the format and the choices" grep -q "unknown format 'csv' (perf, likwid or papi)" "$TMP/format.out"
 check "bad input wrote nothing" test ! -e "$F/metrics" -a ! -e "$TMP/raw-only/metrics"
+# --out that cannot be a directory is the option's fault: exit 2 naming it (exit 1 once, a temporary file's name)
+expect_status "an empty --out is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out ''
+cp "$TMP/check.out" "$TMP/out1.out"
+check "... naming the option" grep -q "^pmucheck export: --out: an empty directory name" "$TMP/out1.out"
+expect_status "an --out under no directory is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out "$TMP/none/x"
+cp "$TMP/check.out" "$TMP/out2.out"
+check "... naming the option and why" grep -qF -- "--out $TMP/none/x: No such file or directory" "$TMP/out2.out"
+expect_status "an --out that is a file is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out "$F/events.json"
+cp "$TMP/check.out" "$TMP/out3.out"
+check "... naming the option and why" grep -qF -- "--out $F/events.json: Not a directory" "$TMP/out3.out"
+check "... and wrote nothing" test ! -e "$F/metrics" -a "$(ls "$F" | tr '\n' ' ')" = "events.json machine.json "
 # The names come from the config directory's skx.ini ([export]); a malformed line there is bad input too.
 mkdir -p "$TMP/badcfg" && cp "$TOP"/configs/*.ini "$TMP/badcfg/"
 printf 'core 0xd0 = x y\n' >>"$TMP/badcfg/skx.ini"
