@@ -71,7 +71,10 @@ static int add(char **v, unsigned *n, const char *s, struct err *e)
 static int find_script(struct fleet *f, struct err *e)
 {
 	char dir[PATH_MAX];
+	struct stat sb;
 
+	if (f->script && (stat(f->script, &sb) || !S_ISREG(sb.st_mode)))
+		return err_set(e, E_USAGE, "--script %s: not a file", f->script);
 	if (f->script)
 		return access(f->script, R_OK) ? err_set(e, E_USAGE, "--script %s: not readable", f->script)
 					       : 0;
@@ -161,7 +164,10 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 		case 's':
 			f->shared = optarg;
 			break;
-		case 'N':
+		case 'N': /* a list given twice is refused, as run refuses its lists (README) */
+			if (f->nodes)
+				return err_set(e, E_USAGE, "--nodes given twice: give one list (%s,%s)",
+					       f->nodes, optarg);
 			f->nodes = optarg;
 			break;
 		case 'P':
@@ -174,6 +180,8 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 			f->quiet = 1;
 			break;
 		case O_SBATCH:
+			if (!*optarg)
+				return err_set(e, E_USAGE, "--sbatch: an empty option");
 			rc = add(f->sbatch, &f->nsbatch, optarg, e);
 			break;
 		case O_SCRIPT:

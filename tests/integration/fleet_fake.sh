@@ -89,6 +89,17 @@ done
 expect_status "fleet -P '': refused" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" -P ''
 cp "$TMP/check.out" "$TMP/empty.out"
 check "... naming --partition" grep -q "^pmucheck fleet: --partition: the partition name is empty" "$TMP/empty.out"
+# A node list given twice is refused as run refuses its lists (README); a --script that is a directory and an
+# empty --sbatch went to sbatch as given.
+rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
+for b in "--nodes given twice: give one list (n1,n2)|-N n1 -N n2" "--script $SH: not a file|-N n1 --script $SH" \
+	"--sbatch: an empty option|-N n1 --sbatch="; do
+	# shellcheck disable=SC2086 # the options split at their spaces
+	expect_status "fleet ${b#*|}: refused" 2 fleet_with FAKE_NODES=n1 -- -s "$SH" ${b#*|}
+	cp "$TMP/check.out" "$TMP/twice.out"
+	check "... saying '${b%%|*}'" grep -qF -- "pmucheck fleet: ${b%%|*}" "$TMP/twice.out"
+done
+check "... each before Slurm is asked" test ! -e "$TMP/scontrol.calls" -a ! -e "$TMP/sbatch.outputs"
 
 # sbatch refusing a node's job (a node name Slurm does not know): fleet stops, exit 1, naming the node and
 # what sbatch said; the job submitted before it is still named with its id, the nodes after it as not
