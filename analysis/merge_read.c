@@ -15,6 +15,7 @@
 #include "merge_int.h"
 #include "machine_read.h"
 #include "out_report_csv.h"
+#include "out_report_data.h"
 #include "partial.h"
 #include "point_level.h"
 
@@ -91,40 +92,18 @@ static void type_key(const struct machine *mj, char *key, size_t klen, char *lab
 		 mj->pus, mj->numa_nodes, mem);
 }
 
-/* dir/name, of pmucheck's format. Any fault of the file refuses the directory, never ends the merge. */
-static int load_json(const char *dir, const char *name, json_t **j, struct err *e)
+/* dir/events.json, of pmucheck's format, with a known class for every event (out_events_check). Any fault
+   of the file refuses the directory, never ends the merge. */
+static int load_events(const char *dir, json_t **j, struct err *e)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(path, sizeof path, "%s/events.json", dir);
 	if (json_file_load(path, JSON_FILE_OPTIONAL | JSON_FILE_FORMAT | JSON_FILE_RESULTS, j, e))
 		return E_USAGE;
 	if (!*j)
-		return err_set(e, E_USAGE, "%s: no %s: not a pmucheck results directory", dir, name);
-	return 0;
-}
-
-/* Checks events.json: a list of objects with "event" and a known "class". */
-static int check_events(json_t *ej, const char *dir, struct err *e)
-{
-	json_t *evs = json_object_get(ej, "events"), *ev;
-	size_t i;
-
-	if (!json_is_array(evs))
-		return err_set(e, E_USAGE, "%s/events.json: malformed: no \"events\" list", dir);
-	json_array_foreach(evs, i, ev)
-	{
-		const char *cls = str(ev, "class");
-		int k = 0;
-		while (cls && k < VC_COUNT && strcmp(cls, verdict_class_names[k]))
-			k++;
-		if (!str(ev, "event") || !cls || k == VC_COUNT)
-			return err_set(e, E_USAGE,
-				       "%s/events.json: malformed: event %zu has no event name or "
-				       "no known class",
-				       dir, i + 1);
-	}
-	return 0;
+		return err_set(e, E_USAGE, "%s: no events.json: not a pmucheck results directory", dir);
+	return out_events_check(*j, path, e) ? E_USAGE : 0;
 }
 
 /* A figure cell as the analysis writes it: empty (no figure), or a finite decimal number, *v its value;
@@ -419,8 +398,7 @@ int merge_read_dir(struct merge *m, const char *dir, struct err *e)
 			     dir);
 	else if (out_csv_read(path, &pk))
 		rc = err_set(e, E_USAGE, "%s: malformed: no header", path);
-	else if (!(rc = check_peaks(&pk, dir, e)) && !(rc = load_json(dir, "events.json", &ej, e)) &&
-		 !(rc = check_events(ej, dir, e)))
+	else if (!(rc = check_peaks(&pk, dir, e)) && !(rc = load_events(dir, &ej, e)))
 		rc = commit(m, dir, &mj, ej, &pk, e);
 out:
 	out_csv_free(&pk);

@@ -9,14 +9,12 @@
 
 #include "json_file.h"
 #include "out_report_data.h"
+#include "verdict.h"
 
 int out_events_load(const char *dir, json_t **events, struct err *e)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	json_t *arr;
-	size_t i;
-	json_t *ev;
 
 	*events = NULL;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
@@ -27,16 +25,34 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 		return E_USAGE;
 	if (!*events)
 		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
-	arr = json_object_get(*events, "events");
-	if (!json_is_array(arr))
-		goto bad;
-	json_array_foreach(arr, i, ev) if (!json_is_string(json_object_get(ev, "event")) ||
-					   !json_is_string(json_object_get(ev, "class"))) goto bad;
+	if (out_events_check(*events, path, e)) {
+		json_decref(*events);
+		*events = NULL;
+		return E_USAGE;
+	}
 	return 0;
-bad:
-	json_decref(*events);
-	*events = NULL;
-	return err_set(e, E_USAGE, "%s: no \"events\" array of objects with \"event\" and \"class\"", path);
+}
+
+int out_events_check(const json_t *root, const char *path, struct err *e)
+{
+	const json_t *arr = json_object_get(root, "events"), *ev;
+	size_t i;
+
+	if (!json_is_array(arr))
+		return err_set(e, E_USAGE, "%s: malformed: no \"events\" list", path);
+	json_array_foreach(arr, i, ev)
+	{
+		const json_t *cls = json_object_get(ev, "class");
+		int k = 0;
+		while (json_is_string(cls) && k < VC_COUNT &&
+		       strcmp(json_string_value(cls), verdict_class_names[k]))
+			k++;
+		if (!json_is_string(json_object_get(ev, "event")) || !json_is_string(cls) || k == VC_COUNT)
+			return err_set(e, E_USAGE,
+				       "%s: malformed: event %zu has no event name or no known class", path,
+				       i + 1);
+	}
+	return 0;
 }
 
 int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e)

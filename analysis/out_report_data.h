@@ -18,6 +18,10 @@ struct out_rdata {
    user to run 'pmucheck analyze DIR' first. */
 int out_events_load(const char *dir, json_t **events, struct err *e);
 
+/* Whether root (events.json at path) has an "events" list whose every entry has an event name and a class
+   this pmucheck knows: another version's verdict is not this one's to report, export or merge. */
+int out_events_check(const json_t *root, const char *path, struct err *e);
+
 /* raw.csv, machine.json and events.json of DIR. */
 int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e);
 void out_rdata_free(struct out_rdata *d);

@@ -23,6 +23,20 @@ expect_status "an unknown --format is a usage error" 2 "$PMUCHECK" export "$F" -
 cp "$TMP/check.out" "$TMP/format.out"
 check "... naming the format and the choices" grep -q "unknown format 'csv' (perf, likwid or papi)" "$TMP/format.out"
 check "bad input wrote nothing" test ! -e "$F/metrics" -a ! -e "$TMP/raw-only/metrics"
+# A verdict class this pmucheck does not know (another version's): refused as merge refuses it, by export and
+# report alike (export read it as nothing validated, exit 1; report drew it, exit 0)
+K=$TMP/newclass
+mkdir -p "$K" && cp "$F/machine.json" "$K/" && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1])); d["events"][0]["class"] = "exact since 9"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$F/events.json" "$K/events.json"
+for cmd in "export --format perf" report; do
+	# shellcheck disable=SC2086 # the command and its options
+	expect_status "$cmd of an unknown verdict class is refused" 2 "$PMUCHECK" $cmd "$K"
+	cp "$TMP/check.out" "$TMP/newclass.out"
+	check "... naming the file and the event" grep -q "events.json: malformed: event 1 has no event name or no known class" \
+		"$TMP/newclass.out"
+done
+check "... and wrote nothing" test "$(ls "$K" | tr '\n' ' ')" = "events.json machine.json "
 # --out that cannot be a directory is the option's fault: exit 2 naming it (exit 1 once, a temporary file's name)
 expect_status "an empty --out is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out ''
 cp "$TMP/check.out" "$TMP/out1.out"
