@@ -43,12 +43,13 @@ static int usable(enum out_export_format fmt, const struct out_metric *m, const 
 {
 	char buf[512];
 	const char *cls;
+	unsigned units;
 
 	switch (fmt) {
 	case OX_PERF:
 		return out_perf_event(m, buf, sizeof buf, why) != NULL;
 	case OX_LIKWID:
-		return out_likwid_name(m, buf, sizeof buf, &cls, why) != NULL;
+		return out_likwid_name(m, buf, sizeof buf, &cls, &units, why) != NULL;
 	default:
 		if (!out_papi_name(m, buf, sizeof buf, why))
 			return 0;

@@ -54,8 +54,10 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
    encoding domain=), NULL where it counted user and kernel alike or everything (a socket's): the scale
    holds in that level only, so the exports say so and perf's command line keeps it. */
 const char *out_metric_domain(const struct out_metric *m);
+/* LIKWID: *units, the boxes of an uncore class LIKWID defines on the architecture where the config gives
+   them (0: not given). */
 const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
-			    const char **why);
+			    unsigned *units, const char **why);
 const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, const char **why);
 
 /* PAPI's postfix for counts / s ("N0|8|/|", "" for 1), or NULL when s is no integer ratio: PAPI's

@@ -18,12 +18,17 @@ static unsigned boxes_summed(const struct out_metric *m)
 
 /* The counters: the first of its class (core PMC0, data fabric DFC0, AMD L3 CPMC0), or for an Intel
    uncore box class (MBOX, CBOX) counter 0 of every box the run summed, as LIKWID's own MEM groups
-   list MBOX0C0..MBOX7C0. Writes the EVENTSET lines and the sum for the formulas; returns the counters. */
-static unsigned counters(FILE *f, const struct out_metric *m, const char *cls, const char *ev, char *sum,
-			 size_t len)
+   list MBOX0C0..MBOX7C0; of no more boxes than LIKWID defines (units, where the config gives them: Linux
+   numbers 12 memory-controller boxes on an Ice Lake server, LIKWID 8, and names no MBOX8C0), which
+   cover the same channels. Writes the EVENTSET lines and the sum for the formulas; returns the counters. */
+static unsigned counters(FILE *f, const struct out_metric *m, const char *cls, unsigned units, const char *ev,
+			 char *sum, size_t len)
 {
 	size_t n = strlen(cls), off = 0;
 	unsigned boxes = n >= 3 && !strcmp(cls + n - 3, "BOX") ? boxes_summed(m) : 0;
+
+	if (units && boxes > units)
+		boxes = units;
 
 	if (!boxes) {
 		snprintf(sum, len, "%s0", cls);
@@ -44,9 +49,9 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 {
 	char ev[256], scale[32], formula[256], ctr[1024];
 	const char *why, *cls = "PMC";
-	unsigned boxes;
+	unsigned boxes, units;
 
-	if (!out_likwid_name(m, ev, sizeof ev, &cls, &why))
+	if (!out_likwid_name(m, ev, sizeof ev, &cls, &units, &why))
 		return -1;
 	out_decimal(scale, sizeof scale, m->scale);
 	if (m->bytes > 0)
@@ -55,7 +60,7 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 	else
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
 	fprintf(f, "SHORT %s (validated by pmucheck)\n\nEVENTSET\n", m->what);
-	boxes = counters(f, m, cls, ev, ctr, sizeof ctr);
+	boxes = counters(f, m, cls, units, ev, ctr, sizeof ctr);
 	fputc('\n', f);
 	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  %s*%s\n", m->name, m->unit, ctr, formula);
 	if (m->peak_rate > 0)
@@ -67,5 +72,10 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 			m->name, boxes > 1 ? "SUM(" : "", ev, boxes > 1 ? ")" : "", m->peak_rate,
 			m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
+	if (boxes > 1 && boxes_summed(m) > boxes)
+		fprintf(f,
+			"pmucheck summed Linux's %u %s boxes; LIKWID defines %u on this architecture, which "
+			"this group sums.\n",
+			boxes_summed(m), cls, boxes);
 	return ferror(f) ? -1 : 0;
 }

@@ -176,7 +176,7 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 }
 
 const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,
-			    const char **why)
+			    unsigned *units, const char **why)
 {
 	const struct export_core_name *n;
 	const struct export_uncore_name *u;
@@ -184,6 +184,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	unsigned event, umask;
 	struct export_hw hw;
 
+	*units = 0;
 	if (!m->names || !m->names->likwid_dir) {
 		*why = "no LIKWID names for this architecture: its config (configs/<arch>.ini) has no "
 		       "[export] likwid_groups";
@@ -203,6 +204,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	    (u = export_uncore_lookup(m->names, pmu, event, umask))) {
 		snprintf(buf, len, "%s", u->likwid);
 		*cls = u->lclass;
+		*units = u->lunits;
 		return buf;
 	}
 	if (strstr(m->event, "::") && strncmp(m->event, "perf::", 6) != 0)

@@ -17,6 +17,7 @@ struct export_uncore_name {
 	char *pmu; /* perf's PMU name without the box number: "amd_df" */
 	unsigned event, umask;
 	char *likwid, *lclass; /* LIKWID's name and counter class ("DFC", "CPMC", "MBOX") */
+	unsigned lunits;       /* the boxes of that class LIKWID defines on the architecture; 0: not given */
 };
 
 struct export_names {

@@ -94,6 +94,28 @@ static int export_core(struct cfg_ctx *x, const char *key, const char *enc, cons
 	return two_names(x, key, v, &c->perf, &c->likwid);
 }
 
+/* "LIKWID-NAME CLASS [UNITS]": two_names, then the boxes of the class LIKWID defines, a decimal 1-64. */
+static int uncore_names(struct cfg_ctx *x, const char *key, const char *v, struct export_uncore_name *u)
+{
+	char names[256];
+	const char *units = NULL;
+	int used = 0, words = 0;
+
+	/* the third word, where there is one: two_names reads the first two */
+	for (const char *c = v; *c; c++)
+		if (*c != ' ' && (c == v || c[-1] == ' ') && ++words == 3)
+			units = c;
+	snprintf(names, sizeof names, "%.*s", units ? (int)(units - v) : (int)strlen(v), v);
+	if (two_names(x, key, names, &u->likwid, &u->lclass))
+		return x->status;
+	if (units &&
+	    (sscanf(units, "%2u%n", &u->lunits, &used) != 1 || units[used] ||
+	     !(*units >= '1' && *units <= '9') || u->lunits > 64))
+		return cfg_fail(x, "[export] %s: '%s' is no count of LIKWID's %s boxes (1-64)", key, units,
+				u->lclass ? u->lclass : "?");
+	return 0;
+}
+
 static int export_uncore(struct cfg_ctx *x, const char *key, const char *rest, const char *v)
 {
 	static const unsigned long long lim[] = {0xfff, 0xff};
@@ -116,7 +138,7 @@ static int export_uncore(struct cfg_ctx *x, const char *key, const char *rest, c
 		return x->status;
 	u = &nm->uncore[i];
 	u->event = (unsigned)n[0], u->umask = (unsigned)n[1];
-	if (cfg_strdup(x, &u->pmu, pmu) || two_names(x, key, v, &u->likwid, &u->lclass))
+	if (cfg_strdup(x, &u->pmu, pmu) || uncore_names(x, key, v, u))
 		return x->status;
 	if (!u->likwid || !u->lclass)
 		return cfg_fail(x, "[export] %s: give LIKWID's name and its counter class (DFC, CPMC, MBOX)",

@@ -57,6 +57,15 @@ PMUCHECK_CONFIG_DIR=$TMP/badcfg expect_status "a malformed [export] line in the 
 cp "$TMP/check.out" "$TMP/badcfg.out"
 check "... naming the file and line, and nothing written" \
 	sh -c "grep -q 'skx.ini:$line: \[export\] .core 0xd0.: expected core EVENT/UMASK' '$TMP/badcfg.out' && test ! -e '$F/metrics'"
+# ... so is a count of LIKWID's boxes that is none (0, a word, more than one)
+for units in 0 eight '8 9' 65; do
+	cp "$TOP/configs/skx.ini" "$TMP/badcfg/skx.ini"
+	printf 'uncore uncore_imc 0x04/0x03 = CAS_COUNT_RD MBOX %s\n' "$units" >>"$TMP/badcfg/skx.ini"
+	PMUCHECK_CONFIG_DIR=$TMP/badcfg expect_status "LIKWID's box count '$units' is a usage error" 2 \
+		"$PMUCHECK" export "$F" --format perf
+	cp "$TMP/check.out" "$TMP/badcfg.out"
+	check "... naming the line" grep -q "skx.ini:[0-9]*: \[export\] uncore uncore_imc 0x04/0x03: '.*' is no count of LIKWID's MBOX boxes (1-64)" "$TMP/badcfg.out"
+done
 
 # A hand-made events.json with one event of every verdict class.
 bad='BAD_PREFETCH_BLIND|BAD_OVERCOUNTS|BAD_UNDERCOUNTS|bad-unrelated|BAD_NOT_MEASURED'

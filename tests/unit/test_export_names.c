@@ -34,6 +34,7 @@ static const char *likwid(const char *arch, const char *backend, const char *eve
 {
 	static char buf[256];
 	static struct out_metric m;
+	unsigned units;
 
 	memset(&m, 0, sizeof m);
 	snprintf(m.arch, sizeof m.arch, "%s", arch);
@@ -43,7 +44,7 @@ static const char *likwid(const char *arch, const char *backend, const char *eve
 	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
 	*cls = "";
 	*why = NULL;
-	return out_likwid_name(&m, buf, sizeof buf, cls, why);
+	return out_likwid_name(&m, buf, sizeof buf, cls, &units, why);
 }
 
 static void test_core_events_by_code_and_umask(void **state)
@@ -184,6 +185,22 @@ static void test_box_wildcard_lists_every_box(void **state)
 	free(text);
 }
 
+/* Linux numbers 12 memory-controller boxes on an Ice Lake server, LIKWID defines MBOX0-MBOX7 there
+   (icx.ini's count): the group sums LIKWID's 8, which cover the same channels, and says so; MBOX8C0 would
+   be refused as undefined ("Counter MBOX8C0 not defined for current architecture"). */
+static void test_box_sum_stays_within_likwids_boxes(void **state)
+{
+	char *text = group_of("dram_read_bw", "GB/s", "icx", "uncore_imc_*/event=0x04,umask=0x0f/",
+			      "sum of 12 boxes,domain=all", 64, 1e9);
+
+	(void)state;
+	assert_non_null(strstr(text, "MBOX7C0  CAS_COUNT_RD\n\n"));
+	assert_null(strstr(text, "MBOX8C0"));
+	assert_non_null(strstr(text, "(MBOX0C0+MBOX1C0+MBOX2C0+MBOX3C0+MBOX4C0+MBOX5C0+MBOX6C0+MBOX7C0)*"));
+	assert_non_null(strstr(text, "pmucheck summed Linux's 12 MBOX boxes; LIKWID defines 8"));
+	free(text);
+}
+
 static void test_group_counter_is_the_first_of_its_class(void **state)
 {
 	char *text = group_of("l3_miss_rate", "Mevents/s", "zen4", "amd_l3/event=0x04,umask=0x01/", "", 0,
@@ -265,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_no_name_without_that_umask),
 		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
 		cmocka_unit_test(test_box_wildcard_lists_every_box),
+		cmocka_unit_test(test_box_sum_stays_within_likwids_boxes),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
 		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
