@@ -138,9 +138,21 @@ static void split_text(const struct eval *ev, char *buf, size_t len)
 					      ev->split_off[b], ev->split_of[b]);
 }
 
+/* "L3/on, DRAM/on": the groups of mask. */
+static void groups_text(unsigned long mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < NBUCKET && n < len; b++)
+		if (mask & (1ul << b))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s/%s", n ? ", " : "",
+					      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)]);
+}
+
 static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 {
-	unsigned long mask = ev->held ? ev->held : ev->consistent;
+	unsigned long mask = ev->judged;
 
 	v->cls = classify(ev, hyp, &v->scale);
 	v->measured = ev->measured;
@@ -163,6 +175,8 @@ static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 			v->prefetch |= 1u << bucket_pf(b);
 		}
 	split_text(ev, v->split, sizeof v->split);
+	groups_text(v->cls == VC_OVERCOUNTS || v->cls == VC_UNDERCOUNTS ? ev->opposite : 0, v->opposite,
+		    sizeof v->opposite);
 }
 
 /* An unrelated event tracks no quantity: no field of one stays behind. */
@@ -178,6 +192,7 @@ static void clear_quantity(struct verdict *v)
 	v->outliers = 0;
 	v->decomposition[0] = '\0';
 	v->split[0] = '\0';
+	v->opposite[0] = '\0';
 }
 
 /* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
@@ -460,6 +475,10 @@ static void add_notes(const struct agg_event *ev, struct verdict *v)
 			"%ssplit groups (over %.0f %% of their points off the median, judged whole, "
 			"so not exact there): %s",
 			len ? "; " : "", THR_OUTLIER_SHARE * 100, v->split);
+	if (v->opposite[0] && len < sizeof v->note)
+		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
+					"%s%s instead in %s (left out of its levels)", len ? "; " : "",
+					v->cls == VC_OVERCOUNTS ? "undercounts" : "overcounts", v->opposite);
 	if (v->outliers && len < sizeof v->note)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%u outlying points left out (a minority of their groups)",

@@ -53,7 +53,9 @@ struct verdict {
 	char decomposition[200]; /* NNLS terms, e.g. "lines_read@L2 + lines_read@DRAM" */
 	double decomp_error, decomp_r2;
 	char split[160]; /* the split groups of the quantity: "DRAM/on 13 of 42" (verdict_eval.c) */
-	char note[400];  /* why not measured, or what else the reader should know */
+	/* an over- or undercount's consistent groups that count the other way: "L3/on, DRAM/on" */
+	char opposite[160];
+	char note[400]; /* why not measured, or what else the reader should know */
 };
 
 /* The bit of one group (enum point_level, enum pf_state) in verdict.groups and hypo_seen.groups. */

@@ -44,6 +44,9 @@ struct eval {
 	double bg_share;    /* the largest share of a held point's count the background explains */
 	unsigned long held; /* bucket masks */
 	unsigned long consistent;
+	/* the buckets judged (held ones, else the consistent ones on the side of the scale most points lie
+	   on) and the consistent ones on the other side, which count the other way */
+	unsigned long judged, opposite;
 	size_t held_samples, consistent_samples;
 	double median[NBUCKET];
 	int evaluated[NBUCKET];
