@@ -49,7 +49,8 @@ static void scale_text(const struct verdict *v, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Noisy points the verdict left out: none where it rests on noisy points alone (noisy_only). */
+/* Noisy points the verdict left out: none where it used them, fewer than THR_MIN_POINTS being clean
+   (noisy_only). */
 static unsigned noisy_excluded(const struct verdict *v)
 {
 	return v->noisy_only ? 0 : v->noisy_points;
@@ -61,7 +62,8 @@ static void excluded_text(const struct verdict *v, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (v->noisy_only)
-		n += (size_t)snprintf(buf, len, "only noisy points; ");
+		n += (size_t)snprintf(buf, len, "noisy points used, fewer than %d being clean; ",
+				      THR_MIN_POINTS);
 	else if (v->noisy_points)
 		n += (size_t)snprintf(buf, len, "%u noisy points excluded; ", v->noisy_points);
 	if (v->boundary_points && n < len)
