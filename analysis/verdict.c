@@ -365,8 +365,10 @@ static size_t single_quantity(const struct agg *a, const struct agg_event *aev, 
 			if (!isnan(ev[q].global_r2) &&
 			    (isnan(ev[best_q].global_r2) || ev[q].global_r2 > ev[best_q].global_r2))
 				best_q = q;
-		snprintf(v->note, sizeof v->note, "best linear fit: %s, R^2 %.3f", raw_quantity_names[best_q],
-			 ev[best_q].global_r2);
+		snprintf(v->note, sizeof v->note,
+			 "best linear fit: %s, R^2 %.3f over the %u of %u points where it is not 0",
+			 raw_quantity_names[best_q], ev[best_q].global_r2, ev[best_q].global_n,
+			 count_points(S));
 		v->r2 = ev[best_q].global_r2;
 		v->points = count_points(S);
 		clear_quantity(v);

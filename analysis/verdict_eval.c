@@ -131,10 +131,10 @@ static double choose_scale(const struct eval *ev, const double *bs, const size_t
 	return best;
 }
 
-/* Least squares over the points of the buckets in mask that lie inside their bucket's band (every
-   point when bd is NULL). */
-static void fit_buckets(const struct samples *S, unsigned long mask, const struct band *bd, double bg,
-			double *a, double *b, double *r2)
+/* Least squares over the points of the buckets in mask where the predictor gives something that lie
+   inside their bucket's band (every such point when bd is NULL); returns how many. */
+static unsigned fit_buckets(const struct samples *S, unsigned long mask, const struct band *bd, double bg,
+			    double *a, double *b, double *r2)
 {
 	struct fit_line f = {0};
 
@@ -149,6 +149,7 @@ static void fit_buckets(const struct samples *S, unsigned long mask, const struc
 					fit_line_add(&f, S->pred[i], y);
 			}
 	fit_line_solve(&f, a, b, r2);
+	return (unsigned)f.n;
 }
 
 /* A level where prefetch off holds and prefetch on counts less: the event misses prefetched lines. */
@@ -220,7 +221,7 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 		if (fabs(bd[b].median / bs[b] - 1) > THR_APPROX_ERROR)
 			bs[b] = 0;
 	}
-	fit_buckets(S, ~0ul, NULL, bg, &ev->slope, &ev->intercept, &ev->global_r2);
+	ev->global_n = fit_buckets(S, ~0ul, NULL, bg, &ev->slope, &ev->intercept, &ev->global_r2);
 	ev->s = choose_scale(ev, bs, bn);
 	for (int b = 0; b < NBUCKET; b++) {
 		if (!ev->evaluated[b] || bs[b] != ev->s || ev->s <= 0)

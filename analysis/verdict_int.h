@@ -54,7 +54,8 @@ struct eval {
 	   many points lie off, of how many; split_off 0 when the bucket is not split */
 	unsigned split_off[NBUCKET], split_of[NBUCKET];
 	double error, spread, r2, slope, intercept, measured;
-	double global_r2;
+	double global_r2;  /* over every point where the predictor is not 0 ... */
+	unsigned global_n; /* ... of which there are this many */
 	unsigned outliers; /* points of the judged buckets left out as a minority off the median */
 	int prefetch_blind;
 	unsigned points;

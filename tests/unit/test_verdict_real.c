@@ -385,9 +385,11 @@ static void test_unrelated_rows_carry_no_quantity_fields(void **state)
 	/* time: judged against time, which is no volume */
 	assert_no_quantity(&cycles);
 	assert_non_null(strstr(cycles.note, "counts time"));
-	/* nothing: the best linear fit is named in the note only */
+	/* nothing: the best linear fit is named in the note only, with the points its R^2 is over (those
+	   where its quantity is not 0: multiplies' R^2 1.000 on one point in seven once read as all) */
 	assert_no_quantity(&clears);
 	assert_non_null(strstr(clears.note, "best linear fit"));
+	assert_non_null(strstr(clears.note, " points where it is not 0"));
 }
 
 /* The share of dragged points among the judged DRAM points with prefetchers on. */
