@@ -471,6 +471,13 @@ static void add_notes(const struct agg_event *ev, struct verdict *v)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%lu impossible readings rejected (first, line %lu: %s)",
 					len ? "; " : "", ev->rejected, ev->reject_line, ev->reject_reason);
+	/* readings of other statuses enter no verdict: a verdict from 6 points of 1428 readings says why */
+	for (int st = RS_MULTIPLEXED; ev->rows[RS_OK] && st < RS_COUNT && len < sizeof v->note; st++)
+		if (ev->rows[st])
+			len += (size_t)snprintf(
+				v->note + len, sizeof v->note - len, "%s%lu readings %s, not used (%s)",
+				len ? "; " : "", ev->rows[st], raw_status_names[st],
+				ev->reason[st] && *ev->reason[st] ? ev->reason[st] : "no reason given");
 	if (v->split[0] && len < sizeof v->note)
 		len += (size_t)snprintf(
 			v->note + len, sizeof v->note - len,
@@ -519,6 +526,15 @@ int verdict_event(const struct agg *a, uint32_t event, struct verdict *v, struct
 	}
 	if (!ev->rows[RS_OK]) {
 		not_measured(ev, v);
+		goto out;
+	}
+	/* a counter whose readings are mostly impossible is not read right: the few left (the points where
+	   a negated count is 0) would judge it as never counting */
+	if (ev->rejected > ev->rows[RS_OK]) {
+		v->cls = VC_NOT_MEASURED;
+		snprintf(v->note, sizeof v->note,
+			 "most of its readings with status ok were impossible: the counter was not read "
+			 "right");
 		goto out;
 	}
 	if (collect(a, ev, 0, &S, v))

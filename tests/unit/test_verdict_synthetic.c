@@ -368,11 +368,35 @@ static double ev_two_ways(const struct gen_point *p, unsigned rep, uint64_t *rng
 	return round(lines(p) * (p->level >= 2 ? 0.75 : 1.3));
 }
 
-static const struct gen_event two_ways[] = {{"TWO_WAYS", ev_two_ways}};
+/* A counter read negated: impossible wherever there are lines, 0 where there are none (non-temporal
+   stores). Judged on what is left it "never counts"; most of its readings being impossible, it was not
+   read right, and is not measured. */
+static double ev_negated(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			 const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return -lines(p);
+}
+
+/* Exact lines where it was read, failed at every other point: the verdict says how many readings it
+   could not use and why. */
+static double ev_failed_most(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			     const char **why)
+{
+	(void)rep, (void)rng;
+	if (p->id % 3) {
+		*st = "failed";
+		*why = "counter busy";
+	}
+	return lines(p);
+}
+
+static const struct gen_event two_ways[] = {
+	{"TWO_WAYS", ev_two_ways}, {"NEGATED", ev_negated}, {"FAILED_MOST", ev_failed_most}};
 
 static int setup_two_ways(void **state)
 {
-	return fixture_open(state, two_ways, 1);
+	return fixture_open(state, two_ways, 3);
 }
 
 static void test_an_overcount_lists_only_the_levels_it_overcounts_at(void **state)
@@ -385,6 +409,27 @@ static void test_an_overcount_lists_only_the_levels_it_overcounts_at(void **stat
 	assert_true(fabs(v.measured - 1.3) < 0.01);
 	assert_non_null(strstr(v.note, "undercounts instead in L3/"));
 	assert_non_null(strstr(v.note, "DRAM/"));
+}
+
+static void test_mostly_impossible_readings_are_not_measured(void **state)
+{
+	struct verdict v = judge(state, "NEGATED");
+
+	assert_int_equal(v.cls, VC_NOT_MEASURED);
+	assert_non_null(strstr(v.note, "most of its readings with status ok were impossible"));
+	assert_non_null(strstr(v.note, "negative count"));
+}
+
+static void test_readings_not_used_are_counted_in_the_note(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "FAILED_MOST");
+	char want[64];
+
+	assert_int_equal(v.cls, VC_EXACT);
+	snprintf(want, sizeof want, "%lu readings failed, not used (counter busy)",
+		 f->a.events[v.event].rows[RS_FAILED]);
+	assert_non_null(strstr(v.note, want));
 }
 
 /* Demand-load lines: told from lines_read by the points with stores (triad reads 2 lines of its 3,
@@ -482,9 +527,11 @@ int main(void)
 						setup_before_demand, fixture_close),
 	};
 	const struct CMUnitTest mixed[] = {
-		cmocka_unit_test_setup_teardown(test_an_overcount_lists_only_the_levels_it_overcounts_at,
-						setup_two_ways, fixture_close),
+		cmocka_unit_test(test_an_overcount_lists_only_the_levels_it_overcounts_at),
+		cmocka_unit_test(test_mostly_impossible_readings_are_not_measured),
+		cmocka_unit_test(test_readings_not_used_are_counted_in_the_note),
 	};
 	return cmocka_run_group_tests(tests, setup, fixture_close) ||
-		cmocka_run_group_tests(demand, NULL, NULL) || cmocka_run_group_tests(mixed, NULL, NULL);
+		cmocka_run_group_tests(demand, NULL, NULL) ||
+		cmocka_run_group_tests(mixed, setup_two_ways, fixture_close);
 }
