@@ -262,6 +262,9 @@ int pf_parse_names_in(const struct pf_table *t, const char *list, uint64_t *bits
 				       list);
 		if (i == t->nbits)
 			return unknown_name(t, p, len, e);
+		if (*bits & (1ull << t->bits[i].bit)) /* as run refuses an item listed twice */
+			return err_set(e, E_USAGE, "prefetcher '%s' is listed twice ('%s')", t->bits[i].name,
+				       list);
 		*bits |= 1ull << t->bits[i].bit;
 		p += len + (p[len] == ',');
 		/* a list that ends in its separator names an empty prefetcher, as one that begins with it does

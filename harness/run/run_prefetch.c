@@ -4,6 +4,10 @@
 #include "pf.h"
 #include "run_prefetch.h"
 
+/* The longest list of prefetcher names a state may give (far more than any table's names together): a
+   longer one was cut, and refused by a name the user never wrote. */
+#define PF_NAMES_MAX 256
+
 /* The pf_set argument of a state: "" for on, "all" for off, "a,b" for off:a+b. */
 static void names_off(const char *state, char *out, size_t len)
 {
@@ -25,6 +29,9 @@ static int state_syntax(void *ctx, const char *option, const char *state, struct
 	(void)ctx;
 	if (!strcmp(state, "on") || !strcmp(state, "off"))
 		return 0;
+	if (!strncmp(state, "off:", 4) && strlen(state + 4) >= PF_NAMES_MAX)
+		return err_set(e, E_USAGE, "%s: '%.40s...' names more than %d characters of prefetchers",
+			       option, state, PF_NAMES_MAX - 1);
 	if (strncmp(state, "off:", 4) != 0 || !state[4])
 		return err_set(e, E_USAGE, "%s: '%s' is not a prefetcher state (on, off, off:NAME+NAME)",
 			       option, state);
@@ -51,7 +58,7 @@ int run_pf_states_syntax(const char *list, struct err *e)
 static int check_state(const char *state, char *name, size_t len, struct err *e)
 {
 	const struct pf_table *t;
-	char names[256];
+	char names[PF_NAMES_MAX];
 	uint64_t bits;
 	size_t n;
 

@@ -41,6 +41,16 @@ expect_status "a trailing comma in the names exits 2" 2 "$PMUCHECK" prefetch off
 says "... naming the empty name" "unknown prefetcher '' for Intel Core/Xeon"
 expect_status "'all' inside a list exits 2" 2 "$PMUCHECK" prefetch off all,l1-ip
 says "... saying it stands alone" "prefetcher 'all' stands alone, not in a list ('all,l1-ip')"
+# A name listed twice is refused as run refuses its list items twice (prefetch off wrote the MSR); so is
+# run's off:NAME+NAME, and one longer than any list of names, which was cut and refused by a fragment.
+expect_status "a prefetcher listed twice exits 2" 2 "$PMUCHECK" prefetch off l2-stream,l1-ip,l2-stream
+says "... naming it" "prefetcher 'l2-stream' is listed twice ('l2-stream,l1-ip,l2-stream')"
+expect_status "run --prefetch off:NAME+NAME with a name twice exits 2" 2 "$PMUCHECK" run --dry-run --quick \
+	--kernels touch --prefetch off:l1-ip+l1-ip
+says "... naming it" "--prefetch: prefetcher 'l1-ip' is listed twice"
+expect_status "run --prefetch with names past any length exits 2" 2 "$PMUCHECK" run --dry-run --quick \
+	--kernels touch --prefetch "off:$(printf 'l1-ip+%.0s' {1..50})l1-ip"
+says "... saying so" "names more than 255 characters of prefetchers"
 expect_status "a word after the names exits 2" 2 "$PMUCHECK" prefetch off l2-stream extra
 says "... naming that word" "unexpected 'extra'"
 expect_status "--cpus given twice exits 2" 2 "$PMUCHECK" prefetch --cpus 0 --cpus 1 status
