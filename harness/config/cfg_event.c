@@ -92,11 +92,11 @@ static int arch_prefetch(struct cfg_ctx *x, const char *v)
 /* A clock in GHz that some CPU could run at: above 0 and below the 10 GHz no CPU has come near. */
 static int arch_max_ghz(struct cfg_ctx *x, const char *v)
 {
-	char *end;
-	double ghz = strtod(v, &end);
+	double ghz;
 
-	if (end == v || *end || !(ghz > 0 && ghz < 10))
-		return cfg_fail(x, "max_ghz: '%s' is not a clock in GHz (above 0, below 10)", v);
+	if (cfg_decimal(v, &ghz) || !(ghz > 0 && ghz < 10))
+		return cfg_fail(x, "max_ghz: '%s' is not a clock in GHz (a decimal number above 0, below 10)",
+				v);
 	ARCH(x)->max_ghz = ghz;
 	return 0;
 }

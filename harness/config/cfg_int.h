@@ -47,6 +47,10 @@ int cfg_strdup(struct cfg_ctx *x, char **dst, const char *value);
 /* Grows *arr (of n elements of size sz) by one zeroed element; returns its index via *idx. */
 int cfg_grow(struct cfg_ctx *x, void **arr, unsigned *n, size_t sz, unsigned *idx);
 
+/* A decimal number as configs/README.md allows one (digits, or digits.digits) into *out; -1 for
+   anything else. */
+int cfg_decimal(const char *s, double *out);
+
 /* Value parsers (cfg_parse.c); each names the key in its message. */
 struct cfg_word {
 	const char *word;

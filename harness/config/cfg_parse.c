@@ -80,11 +80,27 @@ int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value, const
 					 w == table ? "" : ", ", w->word);
 			return cfg_fail(x, "%s: '%.*s' is not one of %s", key, (int)n, p, list);
 		}
+		/* as a list item given twice is refused elsewhere (README): "L1 L1", "on both" */
+		if ((*bits & w->bits) == w->bits)
+			return cfg_fail(x, "%s: '%.*s' repeats what the list already names", key, (int)n, p);
 		*bits |= w->bits;
 		p += n;
 	}
 	if (!*bits)
 		return cfg_fail(x, "%s: empty list", key);
+	return 0;
+}
+
+int cfg_decimal(const char *s, double *out)
+{
+	size_t digits = strspn(s, "0123456789"), frac = 0;
+
+	if (s[digits] == '.')
+		frac = strspn(s + digits + 1, "0123456789");
+	/* digits, or digits '.' digits: no sign, exponent, hex, inf or nan, which strtod takes too */
+	if (!digits || (s[digits] == '.' && !frac) || s[digits + (s[digits] == '.') + frac])
+		return -1;
+	*out = strtod(s, NULL);
 	return 0;
 }
 
@@ -200,7 +216,6 @@ int cfg_parse_expect(struct cfg_ctx *x, const char *value, enum cfg_quantity *q,
 {
 	size_t n = strcspn(value, " \t*");
 	const char *p = value + n;
-	char *end;
 
 	for (*q = 0; *q < CFG_Q_COUNT; (*q)++)
 		if (strlen(quantity_names[*q]) == n && !strncmp(quantity_names[*q], value, n))
@@ -222,9 +237,7 @@ int cfg_parse_expect(struct cfg_ctx *x, const char *value, enum cfg_quantity *q,
 		*scale = 0;
 		return 0;
 	}
-	errno = 0;
-	*scale = strtod(p, &end);
-	if (end == p || *end || errno || !isfinite(*scale) || *scale <= 0)
-		return cfg_fail(x, "expect: scale '%s' is not a positive number or '?'", p);
+	if (cfg_decimal(p, scale) || !(*scale > 0))
+		return cfg_fail(x, "expect: scale '%s' is not a positive decimal number or '?'", p);
 	return 0;
 }

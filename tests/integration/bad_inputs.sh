@@ -339,7 +339,7 @@ row "scope.ini:11: scope: 'galaxy' is not core or socket" "${RUN[@]}" --config s
 row "key.ini:11: [event A]: unknown key 'nokey'" "${RUN[@]}" --config key.ini
 row "twice.ini:11: [event A]: key 'expect' given twice" "${RUN[@]}" --config twice.ini
 row "quantity.ini:13: expect: 'furlongs' is not a quantity" "${RUN[@]}" --config quantity.ini
-row "scale.ini:13: expect: scale '-1' is not a positive number" "${RUN[@]}" --config scale.ini
+row "scale.ini:13: expect: scale '-1' is not a positive decimal number" "${RUN[@]}" --config scale.ini
 row "section.ini:11: unknown section [bogus]" "${RUN[@]}" --config section.ini
 row "empty-section.ini:11: section has no keys" "${RUN[@]}" --config empty-section.ini
 row "run-name.ini:11: run name 'r' is not PRESET.STEP" "${RUN[@]}" --config run-name.ini
