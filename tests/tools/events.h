@@ -84,30 +84,33 @@ static double ev_mux(const struct gen_point *p, unsigned rep, uint64_t *rng, con
 	return lines(p);
 }
 
-/* exact lines, but every fourth point's last repetition ran only half its time although the row
-   says ok (with a count 10x off): the analysis must treat it as multiplexed */
-static double ev_unmarked(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
-			  const char **why)
+/* exact lines, but every fourth point's last repetition is a reading of the given status (rawgen's times
+   for it) with a count 10x off, although its row says ok: the analysis must treat it as multiplexed */
+static double lines_but_every_fourth(const struct gen_point *p, unsigned rep, const char **st,
+				     const char *status)
 {
-	(void)rng, (void)why;
 	if (rep == 2 && p->id % 4 == 0) {
-		*st = "unmarked";
+		*st = status;
 		return 10 * lines(p);
 	}
 	return lines(p);
 }
 
-/* the same with a time_enabled of 0 under a time_running that is not: no counter reads so, and the
-   analysis must not take the row as a whole reading because an enabled time of 0 looks like none given */
+/* ... that ran only half its time */
+static double ev_unmarked(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			  const char **why)
+{
+	(void)rng, (void)why;
+	return lines_but_every_fourth(p, rep, st, "unmarked");
+}
+
+/* ... with a time_enabled of 0 under a time_running that is not: no counter reads so, and an enabled time
+   of 0 must not pass for none given */
 static double ev_enabled0(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			  const char **why)
 {
 	(void)rng, (void)why;
-	if (rep == 2 && p->id % 4 == 0) {
-		*st = "enabled0";
-		return 10 * lines(p);
-	}
-	return lines(p);
+	return lines_but_every_fourth(p, rep, st, "enabled0");
 }
 
 /* a hardware event on a machine without a PMU: not measured, with the reason */
