@@ -96,8 +96,8 @@ static void evaluate_best(struct samples *S, double hyp, int time, struct eval *
 
 /* The class from the evaluation of the chosen quantity (thresholds.h), and the scale the direction
    of an over/undercount is judged against: the config's expected scale for its quantity, else the
-   nearest simple value of the measured ratio. The direction is the measured ratio against it, never a
-   fitted slope. */
+   nearest simple value of the median ratio of its consistent groups (verdict_eval.c, direction_scale).
+   The direction is the measured ratio against it, never a fitted slope. */
 static enum verdict_class classify(const struct eval *ev, double hyp, double *scale)
 {
 	double r2 = ev->r2;
@@ -111,7 +111,7 @@ static enum verdict_class classify(const struct eval *ev, double hyp, double *sc
 		if (!(r2 < THR_APPROX_R2))
 			return VC_APPROXIMATE;
 	} else {
-		*scale = hyp > 0 ? hyp : fit_nearest_simple(ev->measured);
+		*scale = ev->direction_scale;
 	}
 	/* without a hypothesis, a ratio beyond the simple values by more than twice is no miscount of
 	   the quantity but another thing (600 cycles per page) */

@@ -238,19 +238,23 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 		return;
 	if (!ev->held) {
 		/* A direction per group (docs/verdicts.md): where consistent groups lie on both sides of the
-		   scale, as classify reckons it, the side of the median of all their points is judged, and the
-		   others are named, not listed as counting that way (1.3 per line at L1 and L2 is no overcount
-		   at L3 and DRAM, where it counts 0.75). */
-		double scale;
+		   scale (the config's, else the simple value nearest the median of all their points), the side
+		   of that median is judged against that same scale (direction_scale: the kept side's median
+		   alone could be nearest another value and turn the direction), and the others are named, not
+		   listed as counting that way (1.3 per line at L1 and L2 is no overcount at L3 and DRAM, where
+		   it counts 0.75). */
 		summarise(S, mask, bd, bg, ev);
-		scale = hyp > 0 ? hyp : fit_nearest_simple(ev->measured);
+		ev->direction_scale = hyp > 0 ? hyp : fit_nearest_simple(ev->measured);
 		for (int b = 0; b < NBUCKET; b++)
-			if ((mask & (1ul << b)) && (ev->median[b] > scale) != (ev->measured > scale))
+			if ((mask & (1ul << b)) &&
+			    (ev->median[b] > ev->direction_scale) != (ev->measured > ev->direction_scale))
 				ev->opposite |= 1ul << b;
 		if (ev->opposite == mask)
 			ev->opposite = 0;
 		mask &= ~ev->opposite;
-		ev->outliers = ev->points = 0; /* summarised again below, over the judged side */
+		/* summarised again below, over the judged side */
+		ev->outliers = ev->points = 0;
+		ev->bg_share = 0;
 		for (int b = 0; b < NBUCKET; b++)
 			if (mask & (1ul << b))
 				ev->spread = fmax(ev->spread, bd[b].spread);

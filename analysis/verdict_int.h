@@ -47,6 +47,7 @@ struct eval {
 	/* the buckets judged (held ones, else the consistent ones on the side of the scale most points lie
 	   on) and the consistent ones on the other side, which count the other way */
 	unsigned long judged, opposite;
+	double direction_scale; /* where none holds: the scale its direction is judged against (0: none) */
 	size_t held_samples, consistent_samples;
 	double median[NBUCKET];
 	int evaluated[NBUCKET];

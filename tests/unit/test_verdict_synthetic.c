@@ -391,12 +391,24 @@ static double ev_failed_most(const struct gen_point *p, unsigned rep, uint64_t *
 	return lines(p);
 }
 
-static const struct gen_event two_ways[] = {
-	{"TWO_WAYS", ev_two_ways}, {"NEGATED", ev_negated}, {"FAILED_MOST", ev_failed_most}};
+/* 1.5 per line in L1, 1.25 in L2, 0.7 in L3 and DRAM: the median of all (1.25) is nearest 1, which L1 and
+   L2 lie above; their own median (1.375) is nearest 2, against which they would read as undercounting,
+   and L3 and DRAM were named as overcounting "instead" at 0.7. One scale judges both sides. */
+static double ev_three_ways(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			    const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(lines(p) * (p->level >= 2 ? 0.7 : p->level == 1 ? 1.25 : 1.5));
+}
+
+static const struct gen_event two_ways[] = {{"THREE_WAYS", ev_three_ways},
+					    {"TWO_WAYS", ev_two_ways},
+					    {"NEGATED", ev_negated},
+					    {"FAILED_MOST", ev_failed_most}};
 
 static int setup_two_ways(void **state)
 {
-	return fixture_open(state, two_ways, 3);
+	return fixture_open(state, two_ways, 4);
 }
 
 static void test_an_overcount_lists_only_the_levels_it_overcounts_at(void **state)
@@ -409,6 +421,16 @@ static void test_an_overcount_lists_only_the_levels_it_overcounts_at(void **stat
 	assert_true(fabs(v.measured - 1.3) < 0.01);
 	assert_non_null(strstr(v.note, "undercounts instead in L3/"));
 	assert_non_null(strstr(v.note, "DRAM/"));
+}
+
+static void test_both_sides_are_judged_against_one_scale(void **state)
+{
+	struct verdict v = judge(state, "THREE_WAYS");
+
+	assert_int_equal(v.cls, VC_OVERCOUNTS);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_L1 | 1u << LV_L2);
+	assert_non_null(strstr(v.note, "undercounts instead in L3/"));
 }
 
 static void test_mostly_impossible_readings_are_not_measured(void **state)
@@ -528,6 +550,7 @@ int main(void)
 	};
 	const struct CMUnitTest mixed[] = {
 		cmocka_unit_test(test_an_overcount_lists_only_the_levels_it_overcounts_at),
+		cmocka_unit_test(test_both_sides_are_judged_against_one_scale),
 		cmocka_unit_test(test_mostly_impossible_readings_are_not_measured),
 		cmocka_unit_test(test_readings_not_used_are_counted_in_the_note),
 	};
