@@ -29,30 +29,34 @@ static int ends_at(const char *line, int n)
 	return line[n] == '\0' || (line[n] == '\n' && line[n + 1] == '\0');
 }
 
-/* A hex value as pmucheck writes it (0x..., or bare digits), the whole rest of the line: sscanf alone
-   reads -1 as all ones and 0xzz as 0, which a restore would write to the prefetcher bits. */
+/* A hex value as pmucheck writes it (0x and up to 16 digits, or bare digits), the whole rest of the line:
+   sscanf alone reads -1 and 0x10000000000000000 as all ones and 0xzz as 0, which a restore would write to
+   the prefetcher bits. */
 static int hex_value(const char *text, unsigned long long *v)
 {
-	int n = -1;
+	const char *d = text + (text[0] == '0' && text[1] == 'x' ? 2 : 0);
+	size_t n = strspn(d, "0123456789abcdefABCDEF");
 
-	if (!((text[0] >= '0' && text[0] <= '9') || (text[0] >= 'a' && text[0] <= 'f') ||
-	      (text[0] >= 'A' && text[0] <= 'F')))
+	if (!n || n > 16 || !ends_at(d, (int)n))
 		return -1;
-	return sscanf(text, "%llx%n", v, &n) == 1 && n > 0 && ends_at(text, n) ? 0 : -1;
+	*v = strtoull(d, NULL, 16);
+	return 0;
 }
 
-/* A decimal value >= 0, the whole rest of the line but for what follows at *end (NULL: nothing). */
+/* A decimal value from 0 to 999999999 (a CPU number, a pid: all fit, and %d cannot wrap), the whole rest
+   of the line but for what follows at *end (NULL: nothing). */
 static int dec_value(const char *text, int *v, const char **end)
 {
-	int n = -1;
+	size_t n = strspn(text, "0123456789");
 
-	if (!(text[0] >= '0' && text[0] <= '9') || sscanf(text, "%d%n", v, &n) != 1 || n <= 0)
+	if (!n || n > 9)
 		return -1;
+	*v = (int)strtol(text, NULL, 10);
 	if (end) {
 		*end = text + n;
 		return 0;
 	}
-	return ends_at(text, n) ? 0 : -1;
+	return ends_at(text, (int)n) ? 0 : -1;
 }
 
 static int parse_line(const char *line, struct pf_saved *s)

@@ -76,10 +76,11 @@ printf 'kind held\npid 1\nmsr 0x1a4\nmask 0xf\nlayout intel-1a4\ncpu 0 0x0\n' >"
 expect_status "a file's layout does not override a known model's table: restore refused" 1 "$PMUCHECK" prefetch restore
 says "... naming the file and the table" "prefetch.held: MSR 0x1a4 bits 0xf are not the Knights Landing prefetcher bits"
 at_original && ok "... and nothing written" || notok "... and nothing written" "$(msr_values | tr '\n' ' ')"
-# A value line is read whole, as pmucheck writes it: sscanf alone read -1 as all ones (restore then turned
-# every Zen 3 prefetcher off), 0xzz as 0 and 0x8garbage as 8.
+# A value line is read whole, as pmucheck writes it: sscanf alone read -1 and a 17-digit hex as all ones
+# (restore then turned every Zen 3 prefetcher off), 0xzz as 0, 0x8garbage as 8, and CPU 4294967295 as -1.
 make_fake "$TMP/zen3" AuthenticAMD:0x19:0x1 0xc0000108 2
-for bad in 'cpu 0 -1' 'cpu 1 0xzz' 'cpu 0 0x8garbage' 'pid -5x' 'mask 0x2f junk' 'kind held now'; do
+for bad in 'cpu 0 -1' 'cpu 1 0xzz' 'cpu 0 0x8garbage' 'pid -5x' 'mask 0x2f junk' 'kind held now' \
+	'cpu 1 0x10000000000000000' 'cpu 4294967295 0x0' 'pid 99999999999' 'cpu 0 0x'; do
 	printf 'kind held\npid 1\nmsr 0xc0000108\nmask 0x2f\ncpu 0 0x0\n%s\n' "$bad" >"$PMUCHECK_MSR_DIR/prefetch.held"
 	expect_status "a state file's line '$bad' is refused" 1 "$PMUCHECK" prefetch restore
 	says "... naming its line" "prefetch.held line 6: cannot parse '$bad'"
