@@ -184,7 +184,9 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	}
 	/* a directory the user named that cannot be made, or a file of that name, is the option's fault */
 	made = mkdir(outdir, 0777) == 0 || errno == EEXIST;
-	if (made && stat(outdir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+	if (made && stat(outdir, &st)) /* a dangling link exists to mkdir, and is nothing to write into */
+		made = 0;
+	else if (made && !S_ISDIR(st.st_mode)) {
 		made = 0;
 		errno = ENOTDIR;
 	}

@@ -63,7 +63,7 @@ int out_csv_read(const char *path, struct out_csv *t)
 	size_t cap = 0, clen = 0;
 	ssize_t len;
 	unsigned lineno = 0;
-	int open;
+	int open = 0; /* split sets it; not where the line could not be copied */
 
 	memset(t, 0, sizeof *t);
 	if (!f)

@@ -7,6 +7,7 @@
  *   core 0x2a/0x01/0/0x94002380 = ocr.hwpf_l3.l3_miss -     (an offcore response)
  *   uncore amd_df 0x07/0x38 = DRAM_CHANNEL_0 DFC    LIKWID's name and counter class
  * configs/README.md documents it. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,9 +102,10 @@ static int uncore_names(struct cfg_ctx *x, const char *key, const char *v, struc
 	const char *units = NULL;
 	int used = 0, words = 0;
 
-	/* the third word, where there is one: two_names reads the first two */
+	/* the third word, where there is one: two_names reads the first two (words end at any blank, as
+	   sscanf's do) */
 	for (const char *c = v; *c; c++)
-		if (*c != ' ' && (c == v || c[-1] == ' ') && ++words == 3)
+		if (!isspace((unsigned char)*c) && (c == v || isspace((unsigned char)c[-1])) && ++words == 3)
 			units = c;
 	snprintf(names, sizeof names, "%.*s", units ? (int)(units - v) : (int)strlen(v), v);
 	if (two_names(x, key, names, &u->likwid, &u->lclass))

@@ -80,8 +80,8 @@ int cfg_parse_words(struct cfg_ctx *x, const char *key, const char *value, const
 					 w == table ? "" : ", ", w->word);
 			return cfg_fail(x, "%s: '%.*s' is not one of %s", key, (int)n, p, list);
 		}
-		/* as a list item given twice is refused elsewhere (README): "L1 L1", "on both" */
-		if ((*bits & w->bits) == w->bits)
+		/* as a list item given twice is refused elsewhere (README): "L1 L1", "on both", "all L1" */
+		if (*bits & w->bits)
 			return cfg_fail(x, "%s: '%.*s' repeats what the list already names", key, (int)n, p);
 		*bits |= w->bits;
 		p += n;

@@ -47,6 +47,10 @@ check "... naming the option and why" grep -qF -- "--out $TMP/none/x: No such fi
 expect_status "an --out that is a file is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out "$F/events.json"
 cp "$TMP/check.out" "$TMP/out3.out"
 check "... naming the option and why" grep -qF -- "--out $F/events.json: Not a directory" "$TMP/out3.out"
+ln -sfn "$TMP/nowhere/out" "$TMP/dangling-out"
+expect_status "an --out that is a dangling link is a usage error" 2 "$PMUCHECK" export "$F" --format perf --out "$TMP/dangling-out"
+cp "$TMP/check.out" "$TMP/out4.out"
+check "... naming the option and why" grep -qF -- "--out $TMP/dangling-out: No such file or directory" "$TMP/out4.out"
 check "... and wrote nothing" test ! -e "$F/metrics" -a "$(ls "$F" | tr '\n' ' ')" = "events.json machine.json "
 # The names come from the config directory's skx.ini ([export]); a malformed line there is bad input too.
 mkdir -p "$TMP/badcfg" && cp "$TOP"/configs/*.ini "$TMP/badcfg/"

@@ -157,6 +157,10 @@ static const struct bad {
 	 "levels: 'L1' repeats what the list already names"},
 	{ARCH "[event A]\nspec = X\nexpect = loads\nprefetch = both on\n", 10,
 	 "prefetch: 'on' repeats what the list already names"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\nprefetch = on both\n", 10,
+	 "prefetch: 'both' repeats what the list already names"},
+	{ARCH "[event A]\nspec = X\nexpect = loads\nlevels = L1 all\n", 10,
+	 "levels: 'all' repeats what the list already names"},
 	{ARCH "[event A]\nspec = X\nexpect = loads * ??\n", 9, "not a positive decimal number or '?'"},
 	{ARCH "[event A]\nexpect = loads\n[event B]\nspec = X\nexpect = loads\n", 7,
 	 "missing required key 'spec'"},
@@ -268,7 +272,8 @@ static void test_export_names_are_read_by_encoding(void **state)
 		"core 0xd0/0x81 = mem_inst_retired.all_loads MEM_INST_RETIRED_ALL_LOADS\n"
 		"core 0xa3/0x0c/12 = cycle_activity.stalls_l1d_miss -\n"
 		"core 0x1b7/0x01/0/0x94002380 = - OFFCORE_X\n"
-		"uncore amd_df 0x07/0x38 = DRAM_CHANNEL_0 DFC\n";
+		"uncore amd_df 0x07/0x38 = DRAM_CHANNEL_0 DFC\n"
+		"uncore uncore_imc 0x04/0x0f = CAS_COUNT_RD\tMBOX\t8\n"; /* LIKWID's box count, tab-separated */
 	const struct export_core_name *n;
 	const struct export_uncore_name *u;
 	struct cfg c;
@@ -289,6 +294,11 @@ static void test_export_names_are_read_by_encoding(void **state)
 	assert_null(export_core_lookup(&c.exports, 0x1b7, 0x01, 0, 0x94002381));
 	assert_non_null(u = export_uncore_lookup(&c.exports, "amd_df", 0x07, 0x38));
 	assert_string_equal(u->likwid, "DRAM_CHANNEL_0");
+	assert_int_equal(u->lunits, 0);
+	assert_non_null(u = export_uncore_lookup(&c.exports, "uncore_imc", 0x04, 0x0f));
+	assert_string_equal(u->lclass, "MBOX");
+	assert_int_equal(u->lunits, 8);
+	assert_non_null(u = export_uncore_lookup(&c.exports, "amd_df", 0x07, 0x38));
 	assert_string_equal(u->lclass, "DFC");
 	assert_null(export_uncore_lookup(&c.exports, "amd_l3", 0x07, 0x38));
 	cfg_free(&c);
