@@ -1,7 +1,5 @@
 /* cfg_parse.c — value syntax of the config files: word lists, number lists with ranges, expectations. */
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
