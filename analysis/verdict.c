@@ -124,30 +124,34 @@ static enum verdict_class classify(const struct eval *ev, double hyp, double *sc
 	return ev->measured > *scale ? VC_OVERCOUNTS : VC_UNDERCOUNTS;
 }
 
+/* "L3/on, DRAM/on": the groups of mask; with counts, each followed by how many of its points lie off of
+   how many ("DRAM/on 13 of 42"). */
+static void groups_text(unsigned long mask, const struct eval *counts, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < NBUCKET && n < len; b++) {
+		if (!(mask & (1ul << b)))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s/%s", n ? ", " : "",
+				      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)]);
+		if (counts && n < len)
+			n += (size_t)snprintf(buf + n, len - n, " %u of %u", counts->split_off[b],
+					      counts->split_of[b]);
+	}
+}
+
 /* "DRAM/on 13 of 42, L3/off 5 of 16": the groups of ev split into two populations whose majority
    (the median) holds the scale held elsewhere; a group of noise around nothing is no split. */
 static void split_text(const struct eval *ev, char *buf, size_t len)
 {
-	size_t n = 0;
+	unsigned long mask = 0;
 
-	buf[0] = '\0';
-	for (int b = 0; b < NBUCKET && n < len; b++)
+	for (int b = 0; b < NBUCKET; b++)
 		if (ev->split_off[b] && ev->s > 0 && fabs(ev->median[b] / ev->s - 1) <= THR_APPROX_ERROR)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s/%s %u of %u", n ? ", " : "",
-					      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)],
-					      ev->split_off[b], ev->split_of[b]);
-}
-
-/* "L3/on, DRAM/on": the groups of mask. */
-static void groups_text(unsigned long mask, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int b = 0; b < NBUCKET && n < len; b++)
-		if (mask & (1ul << b))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s/%s", n ? ", " : "",
-					      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)]);
+			mask |= 1ul << b;
+	groups_text(mask, ev, buf, len);
 }
 
 static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
@@ -175,7 +179,7 @@ static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 			v->prefetch |= 1u << bucket_pf(b);
 		}
 	split_text(ev, v->split, sizeof v->split);
-	groups_text(v->cls == VC_OVERCOUNTS || v->cls == VC_UNDERCOUNTS ? ev->opposite : 0, v->opposite,
+	groups_text(v->cls == VC_OVERCOUNTS || v->cls == VC_UNDERCOUNTS ? ev->opposite : 0, NULL, v->opposite,
 		    sizeof v->opposite);
 }
 
