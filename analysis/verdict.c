@@ -244,20 +244,12 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 	return 0;
 }
 
+/* No reading with status ok: add_notes gives the statuses the readings had and their reasons. */
 static void not_measured(const struct agg_event *ev, struct verdict *v)
 {
-	size_t len = 0;
-
 	v->cls = VC_NOT_MEASURED;
-	len = (size_t)snprintf(v->note, sizeof v->note, "no reading with status ok");
-	if (ev->rejected)
-		len += (size_t)snprintf(v->note + len, sizeof v->note - len, " that was possible");
-	for (int s = RS_MULTIPLEXED; s < RS_COUNT && len < sizeof v->note; s++)
-		if (ev->rows[s])
-			len += (size_t)snprintf(v->note + len, sizeof v->note - len, "; %lu %s: %s",
-						ev->rows[s], raw_status_names[s],
-						ev->reason[s] && *ev->reason[s] ? ev->reason[s]
-										: "no reason given");
+	snprintf(v->note, sizeof v->note, "no reading with status ok%s",
+		 ev->rejected ? " that was possible" : "");
 }
 
 static unsigned count_points(const struct samples *S)
@@ -475,8 +467,9 @@ static void add_notes(const struct agg_event *ev, struct verdict *v)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%lu impossible readings rejected (first, line %lu: %s)",
 					len ? "; " : "", ev->rejected, ev->reject_line, ev->reject_reason);
-	/* readings of other statuses enter no verdict: a verdict from 6 points of 1428 readings says why */
-	for (int st = RS_MULTIPLEXED; ev->rows[RS_OK] && st < RS_COUNT && len < sizeof v->note; st++)
+	/* readings of other statuses enter no verdict: a verdict from 6 points of 1428 readings says why, as
+	   an event not measured at all does */
+	for (int st = RS_MULTIPLEXED; st < RS_COUNT && len < sizeof v->note; st++)
 		if (ev->rows[st])
 			len += (size_t)snprintf(
 				v->note + len, sizeof v->note - len, "%s%lu readings %s, not used (%s)",
