@@ -1,4 +1,5 @@
 /* out_plot.c — gnuplot scripts with their data inline, and running gnuplot on them. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -109,9 +110,6 @@ void out_plot_free(struct out_plot *p)
 	p->ns = 0;
 }
 
-/* A gnuplot string in single quotes, a quote doubled: text as it is. In double quotes gnuplot runs
-   `...` as a shell command and puts its output in the string (an event name EV`touch x`, read from a
-   raw.csv, ran touch when the report drew its figure) and reads backslash escapes. */
 /* s in a gnuplot script, each control character a space: a line break would end the command (or the
    comment) and make the rest of a name from a results file a command of its own, `!...` a shell one.
    quoted: inside single quotes, each ' doubled. */
@@ -122,12 +120,15 @@ static void gp_text(FILE *f, const char *s, int quoted)
 	for (; *s; s++) {
 		if (quoted && *s == '\'')
 			fputc('\'', f);
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+		fputc(iscntrl((unsigned char)*s) ? ' ' : *s, f);
 	}
 	if (quoted)
 		fputc('\'', f);
 }
 
+/* A gnuplot string in single quotes, a quote doubled: text as it is. In double quotes gnuplot runs
+   `...` as a shell command and puts its output in the string (an event name EV`touch x`, read from a
+   raw.csv, ran touch when the report drew its figure) and reads backslash escapes. */
 static void gp_string(FILE *f, const char *s)
 {
 	gp_text(f, s, 1);

@@ -283,7 +283,7 @@ static int split(struct reader *r, struct err *e)
 static const char *control_char(const char *s)
 {
 	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+		if (iscntrl((unsigned char)*s))
 			return s;
 	return NULL;
 }
