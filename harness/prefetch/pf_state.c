@@ -61,7 +61,7 @@ static int dec_value(const char *text, int *v, const char **end)
 
 static int parse_line(const char *line, struct pf_saved *s)
 {
-	char word[32];
+	char word[16];
 	unsigned long long v;
 	const char *rest;
 	int cpu, pid, n = -1;
