@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cfg_int.h"
+#include "num.h"
 
 #define NAMES(x) (&(x)->cfg->exports)
 
@@ -100,7 +101,9 @@ static int uncore_names(struct cfg_ctx *x, const char *key, const char *v, struc
 {
 	char names[256];
 	const char *units = NULL;
-	int used = 0, words = 0;
+	int words = 0;
+	uint64_t n;
+	struct err ignored;
 
 	/* the third word, where there is one: two_names reads the first two (words end at any blank, as
 	   sscanf's do) */
@@ -110,11 +113,12 @@ static int uncore_names(struct cfg_ctx *x, const char *key, const char *v, struc
 	snprintf(names, sizeof names, "%.*s", units ? (int)(units - v) : (int)strlen(v), v);
 	if (two_names(x, key, names, &u->likwid, &u->lclass))
 		return x->status;
-	if (units &&
-	    (sscanf(units, "%2u%n", &u->lunits, &used) != 1 || units[used] ||
-	     !(*units >= '1' && *units <= '9') || u->lunits > 64))
+	if (!units)
+		return 0;
+	if (num_parse_u64(key, units, &n, &ignored) || n < 1 || n > 64)
 		return cfg_fail(x, "[export] %s: '%s' is no count of LIKWID's %s boxes (1-64)", key, units,
 				u->lclass ? u->lclass : "?");
+	u->lunits = (unsigned)n;
 	return 0;
 }
 
