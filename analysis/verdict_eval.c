@@ -172,6 +172,8 @@ static void summarise(const struct samples *S, unsigned long mask, const struct 
 	size_t k = 0;
 	uint32_t last = UINT32_MAX;
 
+	ev->outliers = ev->points = 0; /* of mask alone: a call replaces what an earlier one found */
+	ev->bg_share = 0;
 	for (int b = 0; b < NBUCKET; b++) {
 		if (!(mask & (1ul << b)))
 			continue;
@@ -251,10 +253,7 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 				ev->opposite |= 1ul << b;
 		if (ev->opposite == mask)
 			ev->opposite = 0;
-		mask &= ~ev->opposite;
-		/* summarised again below, over the judged side */
-		ev->outliers = ev->points = 0;
-		ev->bg_share = 0;
+		mask &= ~ev->opposite; /* summarised again below, over the judged side */
 		for (int b = 0; b < NBUCKET; b++)
 			if (mask & (1ul << b))
 				ev->spread = fmax(ev->spread, bd[b].spread);
