@@ -7,7 +7,9 @@
  *
  * A point is measured in one stretch. A second round over the plan (each point again at its R, the
  * shortest calls of both rounds kept) was built and dropped: in the same time budget two runs agreed no
- * better, since what slows a point on a shared host outlasts a round (README, "Noise and the time budget"). */
+ * better, since what slows a point on a shared host outlasts a round (README, "Noise and the time budget").
+ * What more time buys is `--revisits`: the rows' best points measured again, rounds seconds apart, each
+ * visit a point of its own (revisit.h). */
 #ifndef PMUCHECK_RUN_H
 #define PMUCHECK_RUN_H
 
@@ -33,6 +35,7 @@ struct run_config {
 	uint64_t seed;      /* chase permutations */
 	int thp;            /* advise huge pages for the buffers */
 	double time_budget; /* seconds the run may take (--time-budget); repetitions adapt to it (budget.h) */
+	int revisits;       /* --revisits: rounds of the rows' best points after the plan (revisit.h) */
 };
 
 /* The outcome of one point, for the summary the run prints. */
@@ -48,6 +51,7 @@ struct run_point_result {
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */
 	double bound_gbps, bound_ns; /* gbps and ns at the bound of its shortest call, as a noisy point's are:
 					what it reads if it is found slow once the run ended (noisy_why_slow) */
+	double seconds; /* how long it took, from after the speed probes' wait to its last repetition's end */
 };
 
 /* Flags noisy (NW_SLOW) each of the n points whose speed probe read slow against `best`, the probe's best

@@ -1,0 +1,161 @@
+/* revisit.c — which points a run measures again, and what the summary keeps of them (revisit.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "budget.h"
+#include "progress.h"
+#include "revisit.h"
+
+int revisit_eligible(const struct plan_point *p)
+{
+	enum kern_access a = p->var->access;
+
+	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT && !(p->fam->flags & KF_FRESH_BUFFER) &&
+		!p->boundary && p->level >= LEVEL_L1 && p->level <= LEVEL_DRAM;
+}
+
+static int same_row(const struct plan_point *a, const struct plan_point *b)
+{
+	return a->level == b->level && a->var->access == b->var->access && a->threads == b->threads &&
+		a->pf == b->pf && a->place == b->place;
+}
+
+int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->npoints; i++) {
+		const struct plan_point *pt = &p->points[i];
+		int k = 0;
+		if (!revisit_eligible(pt) || !(res[i].gbps > 0))
+			continue;
+		while (k < n && !same_row(&p->points[pick[k]], pt))
+			k++;
+		if (k == n)
+			pick[n++] = i;
+		else if (res[i].gbps > res[pick[k]].gbps)
+			pick[k] = i;
+	}
+	/* plan order, so that a round's points of one thread count, placement and prefetch state run together
+	   as the plan's do (run.c same_group) */
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && pick[b - 1] > pick[b]; b--) {
+			int t = pick[b];
+			pick[b] = pick[b - 1];
+			pick[b - 1] = t;
+		}
+	return n;
+}
+
+int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out)
+{
+	memset(out, 0, sizeof *out);
+	out->points = calloc((size_t)n + 1, sizeof *out->points);
+	if (!out->points)
+		return -1;
+	for (int k = 0; k < n; k++)
+		out->points[k] = p->points[pick[k]];
+	out->npoints = n;
+	return 0;
+}
+
+void revisit_fold(struct run_point_result *res, const struct run_point_result *rev, const int *origin, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (rev[k].gbps > res[origin[k]].gbps)
+			res[origin[k]] = rev[k];
+}
+
+/* Appends a round's outcomes to d. -1 when out of memory. */
+static int keep(struct revisit_done *d, const struct run_point_result *res, const int *pick, int n)
+{
+	struct run_point_result *r = realloc(d->res, sizeof *r * (size_t)(d->n + n));
+	int *o;
+
+	if (!r)
+		return -1;
+	d->res = r;
+	o = realloc(d->origin, sizeof *o * (size_t)(d->n + n));
+	if (!o)
+		return -1;
+	d->origin = o;
+	memcpy(d->res + d->n, res, sizeof *res * (size_t)n);
+	memcpy(d->origin + d->n, pick, sizeof *pick * (size_t)n);
+	d->n += n;
+	return 0;
+}
+
+int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e)
+{
+	const struct run_config *c = main->cfg;
+	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost = 0, begun = 0;
+	int *pick = calloc((size_t)main->plan->npoints + 1, sizeof *pick), n, rc = 0;
+
+	memset(d, 0, sizeof *d);
+	d->asked = rounds;
+	if (!pick)
+		return err_set(e, E_RUNTIME, "out of memory");
+	n = revisit_choose(main->plan, main->results, pick);
+	for (int k = 0; k < n; k++)
+		cost += main->results[pick[k]].seconds;
+	if (!n)
+		snprintf(d->why, sizeof d->why, "no bandwidth point was measured");
+	for (int r = 0; r < rounds && n && !rc; r++) {
+		struct run_config rcfg = *c;
+		struct run_state st = *main;
+		struct plan round;
+		double now = progress_now(), wait = begun > 0 ? begun + REVISIT_APART_S - now : 0;
+
+		if (wait < 0)
+			wait = 0;
+		if (now + wait + cost > end) {
+			snprintf(d->why, sizeof d->why,
+				 "the time budget had no room for round %d (%.1f s of %.0f left; it needed "
+				 "%.1f s, the round reckoned at %.1f s after %.1f s to begin 4 s after the "
+				 "last)",
+				 r + 1, end - now > 0 ? end - now : 0, c->time_budget, wait + cost, cost,
+				 wait);
+			break;
+		}
+		if (wait > 0) {
+			struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+			nanosleep(&ts, NULL);
+			now = progress_now();
+		}
+		if (revisit_round(main->plan, pick, n, &round))
+			return free(pick), err_set(e, E_RUNTIME, "out of memory");
+		/* the round's share of what is left, so that the rounds after it have theirs */
+		rcfg.time_budget = fmax(cost, (end - now) / (rounds - r)) / (1 - BUDGET_RESERVE);
+		if (rcfg.min_seconds > REVISIT_MIN_SECONDS)
+			rcfg.min_seconds = REVISIT_MIN_SECONDS;
+		st.cfg = &rcfg;
+		st.plan = &round;
+		st.events = NULL;
+		st.point_base = main->point_base + main->plan->npoints + d->n;
+		st.resume_after = -1;
+		st.budget_start = now;
+		st.threads_after = 0;
+		st.results = calloc((size_t)n, sizeof *st.results);
+		begun = now;
+		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
+		if (st.results && keep(d, st.results, pick, n) && !rc)
+			rc = err_set(e, E_RUNTIME, "out of memory");
+		free(st.results);
+		plan_free(&round);
+		cost = progress_now() - now;
+		d->seconds += cost;
+		d->rounds += !rc;
+	}
+	free(pick);
+	return rc;
+}
+
+void revisit_done_free(struct revisit_done *d)
+{
+	free(d->res);
+	free(d->origin);
+	memset(d, 0, sizeof *d);
+}

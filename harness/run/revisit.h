@@ -1,0 +1,74 @@
+/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point measured again,
+ * N rounds, seconds apart, within what is left of --time-budget.
+ *
+ * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30:
+ * a 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in
+ * runs of a median 0.78 ms, with stretches of up to 3.7 s without one fast call), so a point measured in one
+ * stretch reads whichever phase it fell in, and a row's figure with it. Longer stretches do not help: two
+ * `--quick` runs given `--time-budget 150` (more repetitions per point) agreed no better than two of 60 s
+ * (27 and 28-41 of 56 one-core figures over 3 %). Samples far apart in time do: the best of three whole
+ * `--quick` runs against the best of the next three, 12 and 17 of 56 (2026-12-01). So the time a user adds
+ * buys most as later, separate visits of the points the figures come from, and each visit's calls short
+ * (REVISIT_MIN_SECONDS), since a fast stretch is shorter than the default 2 ms call: replaying the 0.11 ms
+ * calls of a 120 s trace (load.avx, 16 KiB), eight visits of 25 ms five seconds apart, two runs' best
+ * agreed within 3 % in 75 % of the draws with 2 ms R calls and 93 % with 0.5 ms ones.
+ *
+ * A revisit is an ordinary point of raw.csv, numbered after the plan's, with the parameters of the point it
+ * measures again and no events (it is there for its time); the analysis takes it as one more point of its
+ * row, whose figure is the best of all its points. Latency rows are not revisited (their figure is a median
+ * of the level's points, which more points at one size would lean to). */
+#ifndef PMUCHECK_REVISIT_H
+#define PMUCHECK_REVISIT_H
+
+#include "plan.h"
+#include "run.h"
+
+#define REVISIT_MAX 16
+/* The rounds of a run that sweeps the levels (no --sizes, no --preset), whose product is the peak table:
+   on the Zen 3 guest (2026-12-01) three interleaved pairs of `--quick` runs with the same level sizes had
+   37, 27 and 37 of 56 one-core figures over issue 14's limits without revisits and 15, 16 and 31 with 4
+   rounds (2-4 fitting in the 60 s; 13.5-20 s of revisits), and two default runs 22 without and 7 with
+   (23 s more, 160 s in all). A run of chosen sizes measures those points; it revisits only when asked. */
+#define REVISIT_DEFAULT 4
+/* A round begins no sooner than this after the one before began: further apart than the longest slow
+   stretch measured (3.7 s), so that the visits of a point are not all in one. */
+#define REVISIT_APART_S 4.0
+/* The R call of a revisit lasts at least this long (or the run's --min-time where shorter). */
+#define REVISIT_MIN_SECONDS 0.0005
+
+/* Whether plan point i is one a revisit may measure again: a bandwidth point (its access is a peak row's, not
+   latency nor fresh memory) in a level. */
+int revisit_eligible(const struct plan_point *p);
+
+/* Into pick (room for p->npoints), in plan order, per row (level, access, threads, prefetch state and
+   placement) the eligible point of the highest res[].gbps, where some point of the row has one above 0.
+   Returns how many. */
+int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick);
+
+/* A round's plan: a copy of plan points pick[0 .. n-1], in that order. 0, or -1 when out of memory. */
+int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out);
+
+/* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
+   last) and the plan point each measured again. */
+struct revisit_done {
+	struct run_point_result *res;
+	int *origin;
+	int n;
+	int asked, rounds;
+	double seconds;
+	char why[160]; /* why fewer rounds than asked; "" when all ran */
+};
+
+/* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results),
+   each REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget
+   holds it (the first round reckoned at its points' first visits, each later one at the round before).
+   Their points have no events and R calls of REVISIT_MIN_SECONDS. 0 or a negative error (d holds what
+   was measured before it). */
+int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
+void revisit_done_free(struct revisit_done *d);
+
+/* Keeps in res[origin[k]] revisit k's outcome rev[k] where its bandwidth is higher, for the summary: each
+   point at its best visit, as the row's figure is the best of its points. */
+void revisit_fold(struct run_point_result *res, const struct run_point_result *rev, const int *origin, int n);
+
+#endif

@@ -1,0 +1,109 @@
+/* test_revisit.c — which points `run --revisits` measures again (harness/run/revisit.c): per row (level,
+ * access, threads, prefetch state, placement) the bandwidth point of the best outcome, in plan order; never a
+ * latency, fresh-memory, boundary or unmeasured point; and the summary keeps each point's better visit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "revisit.h"
+
+static struct plan_point at(const char *variant, enum level level, int threads, int pf)
+{
+	struct plan_point p = {0};
+
+	p.var = kern_variant_find(variant, &p.fam);
+	assert_non_null(p.var);
+	p.bytes = 16384;
+	p.threads = threads;
+	p.pf = pf;
+	p.level = level;
+	return p;
+}
+
+/* L1 read by three variants (the best the middle one), L1 write once, L2 read once, a latency chase, a
+   fresh-memory touch, a boundary point and the L1 read again with 2 threads and with the prefetchers off
+   (rows of their own): one pick per bandwidth row, the best of each, in plan order. */
+static void test_one_pick_per_row_at_its_best(void **state)
+{
+	struct plan_point pts[] = {
+		at("load.gpr", LEVEL_L1, 1, 0),    at("load.sse", LEVEL_L1, 1, 0),
+		at("store.gpr", LEVEL_L1, 1, 0),   at("load.avx", LEVEL_L1, 1, 0),
+		at("load.gpr", LEVEL_L2, 1, 0),    at("chase.plain", LEVEL_L1, 1, 0),
+		at("touch.gpr", LEVEL_DRAM, 1, 0), at("load.gpr", LEVEL_L3, 1, 0),
+		at("load.gpr", LEVEL_L1, 2, 0),    at("load.gpr", LEVEL_L1, 1, 1),
+	};
+	struct run_point_result res[10] = {{0}};
+	struct plan p = {pts, 10, "", ""};
+	int pick[10];
+	double gbps[10] = {60, 120, 40, 90, 30, 0, 5, 20, 110, 55};
+
+	(void)state;
+	pts[7].boundary = 1;
+	for (int i = 0; i < 10; i++)
+		res[i].gbps = gbps[i];
+	res[5].ns = 1.2;
+	assert_false(revisit_eligible(&pts[5]));
+	assert_false(revisit_eligible(&pts[6]));
+	assert_false(revisit_eligible(&pts[7]));
+	assert_int_equal(revisit_choose(&p, res, pick), 5);
+	assert_int_equal(pick[0], 1); /* L1 read, 1 thread: load.sse's 120 over 60 and 90 */
+	assert_int_equal(pick[1], 2); /* L1 write */
+	assert_int_equal(pick[2], 4); /* L2 read */
+	assert_int_equal(pick[3], 8); /* L1 read, 2 threads */
+	assert_int_equal(pick[4], 9); /* L1 read, prefetchers off */
+}
+
+/* A row whose best comes after another row began is still picked in plan order (a round's points of one
+   group run together); a point with no outcome (not measured, or a failed run's) is never picked. */
+static void test_picks_stay_in_plan_order_and_need_an_outcome(void **state)
+{
+	struct plan_point pts[] = {at("load.gpr", LEVEL_L1, 1, 0), at("store.gpr", LEVEL_L1, 1, 0),
+				   at("load.avx", LEVEL_L1, 1, 0), at("store.avx", LEVEL_L2, 1, 0)};
+	struct run_point_result res[4] = {{0}};
+	struct plan p = {pts, 4, "", ""};
+	int pick[4];
+
+	(void)state;
+	res[0].gbps = 50;
+	res[1].gbps = 40;
+	res[2].gbps = 100;
+	assert_int_equal(revisit_choose(&p, res, pick), 2);
+	assert_int_equal(pick[0], 1);
+	assert_int_equal(pick[1], 2);
+	memset(res, 0, sizeof res);
+	assert_int_equal(revisit_choose(&p, res, pick), 0);
+}
+
+/* A round is a copy of the picked points; the fold keeps the faster visit of each. */
+static void test_round_copies_and_fold_keeps_the_better_visit(void **state)
+{
+	struct plan_point pts[] = {at("load.gpr", LEVEL_L1, 1, 0), at("store.gpr", LEVEL_L1, 1, 0)};
+	struct plan p = {pts, 2, "", ""}, round;
+	struct run_point_result res[2] = {{.gbps = 50, .reps = 40}, {.gbps = 40, .reps = 40}};
+	struct run_point_result rev[3] = {{.gbps = 60, .reps = 7}, {.gbps = 30, .reps = 9}, {.gbps = 55}};
+	int pick[2] = {1, 0}, origin[3] = {0, 1, 0};
+
+	(void)state;
+	assert_int_equal(revisit_round(&p, pick, 2, &round), 0);
+	assert_int_equal(round.npoints, 2);
+	assert_ptr_equal(round.points[0].var, pts[1].var);
+	assert_ptr_equal(round.points[1].var, pts[0].var);
+	plan_free(&round);
+	revisit_fold(res, rev, origin, 3);
+	assert_true(res[0].gbps == 60 && res[0].reps == 7); /* the revisit's 60 over 50, then 55 is slower */
+	assert_true(res[1].gbps == 40 && res[1].reps == 40);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_pick_per_row_at_its_best),
+		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
+		cmocka_unit_test(test_round_copies_and_fold_keeps_the_better_visit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
