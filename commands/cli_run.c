@@ -11,6 +11,7 @@
 #include "list_each.h"
 #include "num.h"
 #include "resume.h"
+#include "revisit.h"
 
 static void usage(FILE *f)
 {
@@ -68,6 +69,11 @@ static void usage(FILE *f)
 		"                          the time left beyond every point's first) is spent, or another\n"
 		"                          repetition would end well past it, even after one, and is then\n"
 		"                          flagged 'noisy'; every point is measured\n"
+		"      --revisits N        after the plan, measure each bandwidth row's best point again, N\n"
+		"                          rounds at least 4 s apart within --time-budget (default 4 where\n"
+		"                          the sizes come from the caches, else 0; at most 16): a shared\n"
+		"                          host's slow phases last seconds, and a row's figure is the best\n"
+		"                          of its points (README: Noise and the time budget)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each "
 		"level ends\n"
@@ -101,6 +107,7 @@ enum {
 	OPT_REPORTED_LEVELS,
 	OPT_LEVELS_FROM,
 	OPT_TIME_BUDGET,
+	OPT_REVISITS,
 	OPT_CONFIG,
 	OPT_PRESET,
 	OPT_RESUME,
@@ -131,6 +138,7 @@ static const struct option options[] = {{"quick", no_argument, NULL, 'q'},
 					{"reported-levels", no_argument, NULL, OPT_REPORTED_LEVELS},
 					{"levels-from", required_argument, NULL, OPT_LEVELS_FROM},
 					{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
+					{"revisits", required_argument, NULL, OPT_REVISITS},
 					{"events", required_argument, NULL, 'e'},
 					{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 					{"help", no_argument, NULL, 'h'},
@@ -258,6 +266,7 @@ static void defaults(struct run_cli *rc)
 	rc->cfg.thp = 1;
 	rc->progress = -1;
 	rc->results_root = "results";
+	rc->cfg.revisits = -1; /* not given: REVISIT_DEFAULT or 0, by the plan's sizes */
 }
 
 int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *rc, struct err *e)
@@ -321,6 +330,13 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 				r = err_set(e, E_USAGE, "--time-budget: %s s is out of range (1..604800)",
 					    optarg);
 			rc->cfg.time_budget = (double)v;
+			break;
+		case OPT_REVISITS:
+			r = num_parse_u64("--revisits", optarg, &v, e);
+			if (!r && v > REVISIT_MAX)
+				r = err_set(e, E_USAGE, "--revisits: %s is out of range (0..%d)", optarg,
+					    REVISIT_MAX);
+			rc->cfg.revisits = (int)v;
 			break;
 		case OPT_NO_THP:
 			rc->cfg.thp = 0;
@@ -396,6 +412,11 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return err_set(e, E_USAGE,
 			       "--preset sets the kernels, sizes, threads, arguments, placements, "
 			       "prefetch states and events itself; drop those options");
+	if (rc->preset && rc->cfg.revisits > 0)
+		return err_set(
+			e, E_USAGE,
+			"--revisits: not with --preset (its steps are compared with the paper's tables "
+			"point by point)");
 	/* 2 ms calls in every run, as --quick always had: a host's time slices and interrupts stretch the calls
 	   they fall into, a shorter call is hit by fewer of them, and five times as many repetitions fit the
 	   same time. The default run had 10 ms calls until measured on the Emerald Rapids guest (four default
@@ -406,6 +427,8 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	   by more than that. */
 	if (rc->cfg.min_seconds == 0)
 		rc->cfg.min_seconds = 0.002;
+	if (rc->cfg.revisits < 0)
+		rc->cfg.revisits = o->nsizes || rc->preset ? 0 : REVISIT_DEFAULT;
 	promised = o->quick ? 60 : 300; /* the time --quick and the default run promise */
 	if (rc->cfg.time_budget == 0)
 		rc->cfg.time_budget = promised;

@@ -254,6 +254,21 @@ static int keep_point_gbps(struct run_job *j, int base, const struct run_point_r
 	return 0;
 }
 
+/* Whether the run measures its rows' best points again (--revisits, revisit.h): a plain run's (a preset
+   is refused with it), not a resumed one, whose first points' outcomes are not in memory to choose from. */
+static int revisits_apply(const struct run_cli *rc, const struct run_job *j)
+{
+	if (!rc->cfg.revisits || j->nxs != 1)
+		return 0;
+	if (rc->resumed) {
+		fprintf(stderr,
+			"pmucheck run: a resumed run does not revisit (--revisits): the outcomes of "
+			"the points measured before it stopped are not known to it\n");
+		return 0;
+	}
+	return 1;
+}
+
 static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job *j, struct experiment *x,
 			      int *base, double tsc_hz, struct err *e)
 {
@@ -298,12 +313,19 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	/* the points measured before a failure too: machine.json is written all the same */
 	if (st.results && keep_point_gbps(j, *base, st.results, x->plan.npoints) && !r)
 		r = err_set(e, E_RUNTIME, "out of memory");
+	if (!r && revisits_apply(rc, j))
+		r = revisit_run(&st, cfg.revisits, &j->revisits, e);
+	if (j->revisits.n && keep_point_gbps(j, *base + x->plan.npoints, j->revisits.res, j->revisits.n) &&
+	    !r)
+		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
 		/* each point judged before it against the probe's best so far and this machine's, the first ones
 		   against few samples of the run's own: again against every sample and this machine's recent runs
 		   (speed_history.h), as the analysis judges them (machine.json speed_probe.point_gbps,
 		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
+		run_judge_slow(j->revisits.res, j->revisits.n, judged_against(j));
+		revisit_fold(st.results, j->revisits.res, j->revisits.origin, j->revisits.n);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -318,7 +340,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}
-	*base += x->plan.npoints;
+	*base += x->plan.npoints + j->revisits.n;
 	free(st.results);
 	return r;
 }
@@ -394,6 +416,11 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
+	if (j->revisits.asked)
+		json_object_set_new(j->mf.disturbance, "revisits",
+				    json_pack("{s:i, s:i, s:i, s:f, s:s}", "asked", j->revisits.asked,
+					      "rounds", j->revisits.rounds, "points", j->revisits.n,
+					      "seconds", j->revisits.seconds, "why_fewer", j->revisits.why));
 }
 
 /* The largest working set a check of the last cache level chases (level_check_point) over the plans. */
@@ -547,6 +574,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	speed_history_add(&j->speed_history, speed_probe_figures(&j->speed).best, (int64_t)time(NULL));
 	record_disturbance(j);
 	run_job_say_speed(j);
+	run_job_say_revisits(j);
 	run_job_say_cpu_limit(j, 1, most);
 	r = end_prefetch(j, r, e);
 	if (!r)
@@ -582,6 +610,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
 	free(j->point_gbps);
+	revisit_done_free(&j->revisits);
 	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);
 	speed_probe_free(&j->memory_all);
@@ -637,9 +666,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
 			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
 		if (!r && rc->json)
-			run_job_say_plan_json(j, t, levels_probed(rc));
+			run_job_say_plan_json(j, t, levels_probed(rc), rc->cfg.revisits);
 		else if (!r)
-			run_job_say_plan(j);
+			run_job_say_plan(j, rc->cfg.revisits);
 		goto out;
 	}
 	if (!r && !rc->resumed)

@@ -19,6 +19,7 @@
 #include "machine.h"
 #include "progress_line.h"
 #include "raw.h"
+#include "revisit.h"
 #include "run_prefetch.h"
 #include "speed_history.h"
 #include "speed_probe.h"
@@ -55,7 +56,8 @@ struct run_job {
 	struct speed_probe memory;          /* the memory's, before each DRAM point */
 	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
-	double *point_gbps;     /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
+	struct revisit_done revisits; /* --revisits: what its rounds measured (revisit.h) */
+	double *point_gbps; /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
 	int npoint_gbps;
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
@@ -66,17 +68,19 @@ struct run_job {
 int run_job_most_threads(const struct run_job *j, int dram);
 
 /* run_job_say.c: on stdout the plan and the figures below the summaries, on stderr the warnings. */
-void run_job_say_plan(const struct run_job *j);
+/* revisits: --revisits N, said after the plan (its rounds' points depend on the measured outcomes) */
+void run_job_say_plan(const struct run_job *j, int revisits);
 /* level_probe: the run would measure where each level ends first and plan again (no --reported-levels or
    --levels-from), which the plan's JSON says (level_probe; level_history: the sizes of t taken from j's
    history, levels_history_preview) and run_job_say_probe_ahead tells on stderr. */
-void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe);
+void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe, int revisits);
 void run_job_say_probe_ahead(const struct run_job *j, const struct topo *t);
 void run_job_say_skipped(const struct run_job *j, const struct topo *t);
 json_t *run_job_say_levels_without_point(const struct run_job *j);
 void run_job_say_short_of_dram(const struct run_job *j);
 void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t);
 void run_job_say_speed(const struct run_job *j);
+void run_job_say_revisits(const struct run_job *j);
 void run_job_say_cpu_limit(const struct run_job *j, int after, int threads);
 
 #endif

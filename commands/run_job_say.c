@@ -19,7 +19,7 @@ static const char *place_name(const struct experiment *x, const struct plan_poin
 }
 
 /* --dry-run: the points, one line each, per experiment. */
-void run_job_say_plan(const struct run_job *j)
+void run_job_say_plan(const struct run_job *j, int revisits)
 {
 	int total = 0;
 
@@ -44,6 +44,10 @@ void run_job_say_plan(const struct run_job *j)
 	}
 	if (j->nxs > 1)
 		printf("%d points in all\n", total);
+	if (revisits)
+		printf("then up to %d rounds of each bandwidth row's best point again, as the time budget "
+		       "allows (--revisits)\n",
+		       revisits);
 }
 
 static json_t *str_or_null(const char *s)
@@ -94,7 +98,7 @@ static json_t *history_json(const struct run_job *j, const struct topo *t, int l
 }
 
 /* --dry-run --json: the facts run_job_say_plan and run_job_say_skipped give, as one object (docs/results-format.md). */
-void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe)
+void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int level_probe, int revisits)
 {
 	json_t *xs = json_array(), *o;
 	int total = 0;
@@ -103,11 +107,11 @@ void run_job_say_plan_json(const struct run_job *j, const struct topo *t, int le
 		json_array_append_new(xs, experiment_plan_json(&j->xs[i], total));
 		total += j->xs[i].plan.npoints;
 	}
-	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:b, s:o, s:o, s:i}", "format", 1, "prefetch", "control",
+	o = json_pack("{s:i, s:{s:b, s:o, s:o}, s:b, s:o, s:o, s:i, s:i}", "format", 1, "prefetch", "control",
 		      j->pf.ctl || j->pf.predicted, "skipped", str_or_null(j->pf.skipped), "reason",
 		      j->pf.ctl || j->pf.predicted ? json_null() : json_string(j->pf.reason), "level_probe",
 		      level_probe, "level_history", history_json(j, t, level_probe), "experiments", xs,
-		      "points_total", total);
+		      "points_total", total, "revisits", revisits);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(o);
@@ -397,4 +401,19 @@ void run_job_say_cpu_limit(const struct run_job *j, int after, int threads)
 		       "such a stop are slower or noisy\n",
 		       j->limit.cgroup, cpus, worth, b->throttled - a->throttled, b->periods - a->periods,
 		       (double)(b->throttled_ns - a->throttled_ns) * 1e-9);
+}
+
+/* What --revisits measured, and why fewer rounds than asked where so. */
+void run_job_say_revisits(const struct run_job *j)
+{
+	const struct revisit_done *d = &j->revisits;
+
+	if (!d->asked)
+		return;
+	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point measured again "
+	       "(raw.csv points past the plan's; a row's figure is the best of its points)",
+	       d->rounds, d->asked, d->n, d->seconds);
+	if (d->why[0])
+		printf("; %s", d->why);
+	printf("\n");
 }

@@ -1,0 +1,97 @@
+#!/bin/bash
+# run_revisits.sh — `run --revisits N` (harness/run/revisit.h): after the plan, each bandwidth row's best
+# point measured again, N rounds, as points of raw.csv past the plan's with the parameters of the point each
+# measures again and no events; machine.json and the run's output say how many; the analysis takes them as
+# points of their rows. No round where the budget has no room for it, none in a resumed run, and bad values
+# refused.
+. "$(dirname "$0")/../lib.sh"
+
+ARGS=(--kernels "load.gpr,store.gpr,chase.plain" --sizes "8k,16k" --threads 1 --cpus "$FIRST_CPU" --reps 3
+	--reported-levels --no-progress)
+# Per raw.csv point: variant, bytes, threads, event names and the rows' R, as "point variant bytes threads
+# events reps" lines.
+points() { python3 -c '
+import csv, sys
+seen = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    p = seen.setdefault(int(r["point"]), [r["variant"], r["bytes"], r["threads"], set(), r["reps"]])
+    p[3].add(r["event"])
+for k in sorted(seen):
+    v = seen[k]
+    print(k, v[0], v[1], v[2], ";".join(sorted(v[3])) or "-", v[4])' "$1/raw.csv"; }
+
+# run NAME OPTION...: a run into $TMP/NAME, its output in $TMP/NAME.out and .err
+run() { local d=$1; shift; "$PMUCHECK" run "$@" --out "$TMP/$d" >"$TMP/$d.out" 2>"$TMP/$d.err"; }
+
+start=$(date +%s%N)
+expect_status "a run with --revisits 2 succeeds" 0 run rv "${ARGS[@]}" --revisits 2 --events task-clock
+took_ms=$((($(date +%s%N) - start) / 1000000))
+points "$TMP/rv" >"$TMP/rv.points"
+# the plan: load.gpr, store.gpr, chase.plain at 8 and 16 KiB (points 0-5); two bandwidth rows (L1 read,
+# L1 write), the chase a latency row: two rounds of two points, 6-9
+check "the plan's points come first, then two rounds of one point per bandwidth row" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+assert [int(r[0]) for r in rows] == list(range(10)), rows
+plan, rev = rows[:6], rows[6:]
+assert [r[1] for r in rev] == ["load.gpr", "store.gpr"] * 2, rev
+for r in rev:
+    # the parameters of a plan point of its variant, no events
+    assert any(p[1:4] == r[1:4] for p in plan), r
+    assert r[4] == "-", r
+assert all(r[4] == "task-clock" for r in plan), plan' "$TMP/rv.points"
+check "machine.json counts the rounds and points" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
+assert (r["asked"], r["rounds"], r["points"], r["why_fewer"]) == (2, 2, 4, ""), r
+assert r["seconds"] > 0, r' "$TMP/rv/machine.json"
+check "the run says so" grep -q "^revisits: 2 of 2 rounds, 4 points in" "$TMP/rv.out"
+check "the second round began 4 s or more after the first (a slow phase of the host lasts seconds)" \
+	test "$took_ms" -ge 4000
+expect_status "analyze takes the revisits as points of their rows" 0 "$PMUCHECK" analyze -q "$TMP/rv"
+check "peaks.csv's L1 read rests on the plan's two points and the two revisits" python3 -c '
+import csv, sys
+row = [r for r in csv.DictReader(open(sys.argv[1])) if (r["level"], r["access"]) == ("L1", "read")][0]
+assert row["points"] == "4", row' "$TMP/rv/peaks.csv"
+expect_status "report succeeds" 0 "$PMUCHECK" report "$TMP/rv"
+check "its Run quality says what the revisits measured" grep -q \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 4 points in [0-9.]* s: each bandwidth row's best point" \
+	"$TMP/rv/report.md"
+
+expect_status "a run whose budget has no room for every round succeeds" 0 run tight "${ARGS[@]}" \
+	--revisits 3 --time-budget 1
+check "it measures fewer rounds, of two points each, and says why in machine.json" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
+assert r["asked"] == 3 and r["rounds"] < 3 and r["points"] == 2 * r["rounds"], r
+assert r["why_fewer"].startswith("the time budget had no room for round %d (" % (r["rounds"] + 1)), r
+n = max(int(l.split()[0]) for l in open(sys.argv[2]))
+assert n == 5 + r["points"], n' "$TMP/tight/machine.json" <(points "$TMP/tight")
+check "and in its output" grep -q "^revisits: [0-2] of 3 rounds, .*; the time budget had no room for round" \
+	"$TMP/tight.out"
+
+# a run cut after its first point, resumed: the points measured before it stopped are not known to the
+# resumed run, so it revisits none
+python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+open(sys.argv[1], "w").write("".join(l for l in lines if l.split(",")[0] in ("point", "0")))
+m = json.load(open(sys.argv[2]))
+m["finished_utc"] = None
+json.dump(m, open(sys.argv[2], "w"))' "$TMP/tight/raw.csv" "$TMP/tight/machine.json"
+: >"$TMP/tight/PARTIAL"
+expect_status "the cut run resumes" 0 "$PMUCHECK" run --resume "$TMP/tight"
+cp "$TMP/check.out" "$TMP/resume.log" # check writes its own there
+check "the resumed run revisits no point, and says why" grep -q "a resumed run does not revisit" \
+	"$TMP/resume.log"
+check "its raw.csv holds the plan's points only" python3 -c '
+import sys
+assert [int(l.split()[0]) for l in open(sys.argv[1])] == list(range(6))' <(points "$TMP/tight")
+
+expect_status "--revisits 17 is refused" 2 "$PMUCHECK" run "${ARGS[@]}" --revisits 17 --dry-run
+cp "$TMP/check.out" "$TMP/range.log"
+check "naming the option and the range" grep -q "revisits: 17 is out of range (0..16)" "$TMP/range.log"
+expect_status "--revisits with --preset is refused" 2 "$PMUCHECK" run --preset molka2017 --revisits 1 \
+	--dry-run
+cp "$TMP/check.out" "$TMP/preset.log"
+check "saying why" grep -q "revisits: not with --preset" "$TMP/preset.log"
