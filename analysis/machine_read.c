@@ -303,6 +303,16 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 	c->worst_bytes = count_ll(o, "worst_bytes", 0, 0);
 }
 
+/* The revisits' figures (harness run_job.c record_disturbance); asked 0 when absent. */
+static void read_revisits(json_t *o, struct machine_revisits *r)
+{
+	r->asked = count(o, "asked", 0, 0);
+	r->rounds = count(o, "rounds", 0, 0);
+	r->points = count(o, "points", 0, 0);
+	r->seconds = number(o, "seconds", 0);
+	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
+}
+
 /* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
 static void read_cpu_limit(json_t *o, struct machine_cpu_limit *c)
 {
@@ -398,6 +408,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_probe(at(root, "disturbance.speed_probe_threads"), &m->speed_all);
 	read_speed_history(at(root, "disturbance.speed_history"), &m->speed_history);
 	read_level_check(at(root, "disturbance.level_check"), &m->llc);
+	read_revisits(at(root, "disturbance.revisits"), &m->revisits);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

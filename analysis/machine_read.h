@@ -89,6 +89,13 @@ struct machine_level_check {
 	long long worst_bytes;
 };
 
+/* What `run --revisits` measured (harness revisit.h, disturbance.revisits); asked 0 when absent. */
+struct machine_revisits {
+	int asked, rounds, points;
+	double seconds;
+	char why_fewer[160];
+};
+
 /* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */
 struct machine_cpu_limit {
 	char cgroup[256]; /* "" when the run did not record it */
@@ -139,6 +146,7 @@ struct machine {
 	struct machine_probe speed, speed_all, memory, memory_all;
 	struct machine_speed_history speed_history;
 	struct machine_level_check llc; /* disturbance.level_check */
+	struct machine_revisits revisits;
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

@@ -184,6 +184,21 @@ static void speed_over_runs(FILE *f, const struct machine *m)
 	fprintf(f, ".\n");
 }
 
+/* What `run --revisits` measured (machine.json disturbance.revisits), as the run says it (run_job_say.c). */
+static void revisited(FILE *f, const struct machine_revisits *r)
+{
+	if (!r->asked)
+		return;
+	fprintf(f,
+		"- **Revisits**: %d of %d rounds (`--revisits`), %d points in %.1f s: each bandwidth row's "
+		"best point measured again, rounds at least 4 s apart, so a row's figure is the best of "
+		"visits seconds apart, as a shared host's slow phases are long",
+		r->rounds, r->asked, r->points, r->seconds);
+	if (r->why_fewer[0])
+		fprintf(f, "; %s", r->why_fewer);
+	fprintf(f, ".\n");
+}
+
 /* How disturbed the machine was (machine.json's disturbance, the points' noise flags), and what that
    means: interference only ever makes a figure slower or noisier; verdicts leave noisy points out. */
 static void run_quality(FILE *f, const struct out_rdata *d)
@@ -301,6 +316,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	}
 	if (m->llc.points > 0)
 		level_held(f, &m->llc);
+	revisited(f, &m->revisits);
 	clock_spread(f, &d->a);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy%s%s%s; the peaks take them at the bound of "
