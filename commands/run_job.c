@@ -254,11 +254,12 @@ static int keep_point_gbps(struct run_job *j, int base, const struct run_point_r
 	return 0;
 }
 
-/* Whether the run measures its rows' best points again (--revisits, revisit.h): a plain run's (a preset
-   is refused with it), not a resumed one, whose first points' outcomes are not in memory to choose from. */
-static int revisits_apply(const struct run_cli *rc, const struct run_job *j)
+/* Whether the run measures its rows' best points again (--revisits, revisit.h; never with a preset): not
+   a resumed one, whose first points' outcomes are not in memory to choose from (the revisits of the run it
+   resumes, where it stopped in them, stay in raw.csv as its other points do). */
+static int revisits_apply(const struct run_cli *rc)
 {
-	if (!rc->cfg.revisits || j->nxs != 1)
+	if (!rc->cfg.revisits)
 		return 0;
 	if (rc->resumed) {
 		fprintf(stderr,
@@ -313,7 +314,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	/* the points measured before a failure too: machine.json is written all the same */
 	if (st.results && keep_point_gbps(j, *base, st.results, x->plan.npoints) && !r)
 		r = err_set(e, E_RUNTIME, "out of memory");
-	if (!r && revisits_apply(rc, j))
+	if (!r && revisits_apply(rc))
 		r = revisit_run(&st, cfg.revisits, &j->revisits, e);
 	if (j->revisits.n && keep_point_gbps(j, *base + x->plan.npoints, j->revisits.res, j->revisits.n) &&
 	    !r)
@@ -325,7 +326,6 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		run_judge_slow(j->revisits.res, j->revisits.n, judged_against(j));
-		revisit_fold(st.results, j->revisits.res, j->revisits.origin, j->revisits.n);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -337,7 +337,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 									      : before,
 					   t->sockets > 0 ? t->cores / t->sockets : 0,
 					   t};
-		summary_print(stdout, &x->plan, st.results, &sp, rc->dir, rc->reported_levels,
+		struct summary_revisits rv = {j->revisits.res, j->revisits.origin, j->revisits.n};
+		summary_print(stdout, &x->plan, st.results, &sp, &rv, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}
 	*base += x->plan.npoints + j->revisits.n;
@@ -416,11 +417,17 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
-	if (j->revisits.asked)
+	if (j->revisits.asked) {
+		json_t *began = json_array();
+		for (int i = 0; i < j->revisits.rounds; i++)
+			json_array_append_new(began, json_real(j->revisits.began[i]));
 		json_object_set_new(j->mf.disturbance, "revisits",
-				    json_pack("{s:i, s:i, s:i, s:f, s:s}", "asked", j->revisits.asked,
-					      "rounds", j->revisits.rounds, "points", j->revisits.n,
-					      "seconds", j->revisits.seconds, "why_fewer", j->revisits.why));
+				    json_pack("{s:i, s:i, s:i, s:f, s:f, s:o, s:s}", "asked",
+					      j->revisits.asked, "rounds", j->revisits.rounds, "points",
+					      j->revisits.n, "seconds", j->revisits.seconds, "apart_s",
+					      REVISIT_APART_S, "rounds_began_s", began, "why_fewer",
+					      j->revisits.why));
+	}
 }
 
 /* The largest working set a check of the last cache level chases (level_check_point) over the plans. */

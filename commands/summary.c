@@ -201,8 +201,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
-		   const struct summary_probe *sp, const char *dir, int reported_levels,
-		   const char *levels_from)
+		   const struct summary_probe *sp, const struct summary_revisits *rv, const char *dir,
+		   int reported_levels, const char *levels_from)
 {
 	double best[KA_COUNT][LEVEL_COUNT][2][2] = {{{{0}}}}; /* [access][level][threads > 1][noisy] */
 	int widest[KA_COUNT][LEVEL_COUNT] = {{0}};            /* a cell's most threads above 1 */
@@ -244,6 +244,14 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		double *b = &best[a][l][wide][res[i].noisy_why != 0];
 		if (res[i].gbps > *b)
 			*b = res[i].gbps;
+	}
+	/* a revisit is of its plan point's cell, which the loop above has found a cell of the table */
+	for (int k = 0; rv && k < rv->n; k++) {
+		const struct plan_point *pt = &p->points[rv->origin[k]];
+		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
+		double *b = &best[a][l][wide][rv->res[k].noisy_why != 0];
+		if (in_cells(sp, pt) && (!wide || pt->threads == widest[a][l]) && rv->res[k].gbps > *b)
+			*b = rv->res[k].gbps;
 	}
 	/* With one thread only (one CPU, --threads 1) there is no second figure to show. */
 	if (maxthreads > 1)

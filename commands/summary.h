@@ -31,8 +31,18 @@ struct summary_probe {
 	const struct topo *topo;
 };
 
+/* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome and its plan point. */
+struct summary_revisits {
+	const struct run_point_result *res;
+	const int *origin;
+	int n;
+};
+
+/* rv: the revisits, whose outcomes count in the bandwidth cells as their plan points' own (a row's figure
+   is the best of its points, the revisits included, as in the analysis); the counts below the table are
+   the plan's points'. NULL: none. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
-		   const struct summary_probe *sp, const char *dir, int reported_levels,
-		   const char *levels_from);
+		   const struct summary_probe *sp, const struct summary_revisits *rv, const char *dir,
+		   int reported_levels, const char *levels_from);
 
 #endif

@@ -62,13 +62,6 @@ int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out
 	return 0;
 }
 
-void revisit_fold(struct run_point_result *res, const struct run_point_result *rev, const int *origin, int n)
-{
-	for (int k = 0; k < n; k++)
-		if (rev[k].gbps > res[origin[k]].gbps)
-			res[origin[k]] = rev[k];
-}
-
 /* Appends a round's outcomes to d. -1 when out of memory. */
 static int keep(struct revisit_done *d, const struct run_point_result *res, const int *pick, int n)
 {
@@ -129,8 +122,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 			return free(pick), err_set(e, E_RUNTIME, "out of memory");
 		/* the round's share of what is left, so that the rounds after it have theirs */
 		rcfg.time_budget = fmax(cost, (end - now) / (rounds - r)) / (1 - BUDGET_RESERVE);
-		if (rcfg.min_seconds > REVISIT_MIN_SECONDS)
-			rcfg.min_seconds = REVISIT_MIN_SECONDS;
+		rcfg.min_seconds = REVISIT_MIN_SECONDS;
 		st.cfg = &rcfg;
 		st.plan = &round;
 		st.events = NULL;
@@ -140,6 +132,8 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		st.threads_after = 0;
 		st.results = calloc((size_t)n, sizeof *st.results);
 		begun = now;
+		if (d->rounds < REVISIT_MAX)
+			d->began[d->rounds] = now - main->budget_start;
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 		if (st.results && keep(d, st.results, pick, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");

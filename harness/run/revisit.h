@@ -33,7 +33,7 @@
 /* A round begins no sooner than this after the one before began: further apart than the longest slow
    stretch measured (3.7 s), so that the visits of a point are not all in one. */
 #define REVISIT_APART_S 4.0
-/* The R call of a revisit lasts at least this long (or the run's --min-time where shorter). */
+/* The R call of a revisit lasts at least this long, whatever the run's --min-time. */
 #define REVISIT_MIN_SECONDS 0.0005
 
 /* Whether plan point i is one a revisit may measure again: a bandwidth point (its access is a peak row's, not
@@ -56,7 +56,8 @@ struct revisit_done {
 	int n;
 	int asked, rounds;
 	double seconds;
-	char why[160]; /* why fewer rounds than asked; "" when all ran */
+	double began[REVISIT_MAX]; /* when each round began, seconds from the run's start */
+	char why[160];             /* why fewer rounds than asked; "" when all ran */
 };
 
 /* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results),
@@ -66,9 +67,5 @@ struct revisit_done {
    was measured before it). */
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
 void revisit_done_free(struct revisit_done *d);
-
-/* Keeps in res[origin[k]] revisit k's outcome rev[k] where its bandwidth is higher, for the summary: each
-   point at its best visit, as the row's figure is the best of its points. */
-void revisit_fold(struct run_point_result *res, const struct run_point_result *rev, const int *origin, int n);
 
 #endif
