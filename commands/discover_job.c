@@ -199,6 +199,9 @@ int discover_job_run_args(const struct disc_cli *d, const char *events, char **a
 	av[n++] = (char *)"--time-budget";
 	av[n++] = (char *)d->budget;
 	av[n++] = (char *)"--keep-going";
+	/* the candidates' counts are what discover is for: a revisit counts none (revisit.h) */
+	av[n++] = (char *)"--revisits";
+	av[n++] = (char *)"0";
 	av[n++] = (char *)"--events";
 	av[n++] = (char *)events;
 	for (int i = 0; i < d->run_argc && n < max - 1; i++)
