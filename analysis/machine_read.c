@@ -310,6 +310,7 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
 	r->rounds = count(o, "rounds", 0, 0);
 	r->points = count(o, "points", 0, 0);
 	r->seconds = number(o, "seconds", 0);
+	r->apart_s = number(o, "apart_s", 0);
 	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
 }
 

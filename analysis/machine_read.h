@@ -92,7 +92,7 @@ struct machine_level_check {
 /* What `run --revisits` measured (harness revisit.h, disturbance.revisits); asked 0 when absent. */
 struct machine_revisits {
 	int asked, rounds, points;
-	double seconds;
+	double seconds, apart_s; /* apart_s: the least time between two rounds' starts */
 	char why_fewer[160];
 };
 

@@ -191,9 +191,9 @@ static void revisited(FILE *f, const struct machine_revisits *r)
 		return;
 	fprintf(f,
 		"- **Revisits**: %d of %d rounds (`--revisits`), %d points in %.1f s: each bandwidth row's "
-		"best point measured again, rounds at least 4 s apart, so a row's figure is the best of "
-		"visits seconds apart, as a shared host's slow phases are long",
-		r->rounds, r->asked, r->points, r->seconds);
+		"best point measured again, rounds begun at least %.0f s apart, so a row's figure is the "
+		"best of visits seconds apart, as a shared host's slow phases are long",
+		r->rounds, r->asked, r->points, r->seconds, r->apart_s);
 	if (r->why_fewer[0])
 		fprintf(f, "; %s", r->why_fewer);
 	fprintf(f, ".\n");

@@ -70,10 +70,11 @@ static void usage(FILE *f)
 		"                          repetition would end well past it, even after one, and is then\n"
 		"                          flagged 'noisy'; every point is measured\n"
 		"      --revisits N        after the plan, measure each bandwidth row's best point again, N\n"
-		"                          rounds at least 4 s apart within --time-budget (default 4 where\n"
-		"                          the sizes come from the caches, else 0; at most 16): a shared\n"
-		"                          host's slow phases last seconds, and a row's figure is the best\n"
-		"                          of its points (README: Noise and the time budget)\n"
+		"                          rounds begun at least %.0f s apart within --time-budget (default\n"
+		"                          %d where the sizes come from the caches, else 0; at most %d): a\n"
+		"                          shared host's slow phases last seconds, and a row's figure is "
+		"the\n"
+		"                          best of its points (README: Noise and the time budget)\n"
 		"      --min-time MS       shortest timed call in milliseconds (default 2)\n"
 		"      --reported-levels   trust the reported cache sizes: no latency probe of where each "
 		"level ends\n"
@@ -92,7 +93,8 @@ static void usage(FILE *f)
 		"      --results ROOT      where new results directories go (default: results)\n"
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
 		"A LIST option is given once, its items comma-separated, none empty or listed twice.\n"
-		"  -h, --help\n");
+		"  -h, --help\n",
+		REVISIT_APART_S, REVISIT_DEFAULT, REVISIT_MAX);
 }
 
 enum {
