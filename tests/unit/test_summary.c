@@ -41,9 +41,10 @@ static char *print_levels(struct plan_point *pts, struct run_point_result *res, 
 	return buf;
 }
 
-/* The table of a run whose level probe lends its curve (sp). */
-static char *print_probe(struct plan_point *pts, struct run_point_result *res, int n,
-			 const struct summary_probe *sp)
+/* The table of a run whose level probe lends its curve (sp; NULL: none) and that revisited (rv; NULL:
+   none). */
+static char *print_revisited(struct plan_point *pts, struct run_point_result *res, int n,
+			     const struct summary_probe *sp, const struct summary_revisits *rv)
 {
 	struct plan p = {.points = pts, .npoints = n};
 	char *buf = NULL;
@@ -51,9 +52,15 @@ static char *print_probe(struct plan_point *pts, struct run_point_result *res, i
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	summary_print(f, &p, res, sp, NULL, "/results/x", 0, NULL);
+	summary_print(f, &p, res, sp, rv, "/results/x", 0, NULL);
 	fclose(f);
 	return buf;
+}
+
+static char *print_probe(struct plan_point *pts, struct run_point_result *res, int n,
+			 const struct summary_probe *sp)
+{
+	return print_revisited(pts, res, n, sp, NULL);
 }
 
 /* The table of a run whose levels the probe measured. */
@@ -574,29 +581,20 @@ static void test_revisits_count_in_their_points_cells(void **state)
 					  {.gbps = 70, .noisy_why = 1u << NW_AT_REPS, .reps = 40}};
 	int origin[3] = {0, 1, 0};
 	struct summary_revisits rv = {rev, origin, 2};
-	struct plan p = {.points = pts, .npoints = 2};
-	char *buf = NULL, b[256];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *out = print_revisited(pts, res, 2, NULL, &rv), b[256];
 
 	(void)state;
-	assert_non_null(f);
-	summary_print(f, &p, res, NULL, &rv, "/results/x", 0, NULL);
-	fclose(f);
-	assert_non_null(strstr(row(b, sizeof b, buf, "read"), "60.0"));
+	assert_non_null(strstr(row(b, sizeof b, out, "read"), "60.0"));
 	assert_null(strchr(b, '*'));
-	assert_non_null(strstr(row(b, sizeof b, buf, "write"), "40.0"));
-	assert_null(strstr(buf, "stayed noisy"));
-	assert_non_null(strstr(buf, "repetitions per point: median 3"));
-	free(buf);
+	assert_non_null(strstr(row(b, sizeof b, out, "write"), "40.0"));
+	assert_null(strstr(out, "stayed noisy"));
+	assert_non_null(strstr(out, "repetitions per point: median 3"));
+	free(out);
 	rv.n = 3;
-	buf = NULL;
-	assert_non_null(f = open_memstream(&buf, &len));
-	summary_print(f, &p, res, NULL, &rv, "/results/x", 0, NULL);
-	fclose(f);
-	assert_non_null(strstr(row(b, sizeof b, buf, "read"), "70.0*"));
-	assert_null(strstr(buf, "stayed noisy"));
-	free(buf);
+	out = print_revisited(pts, res, 2, NULL, &rv);
+	assert_non_null(strstr(row(b, sizeof b, out, "read"), "70.0*"));
+	assert_null(strstr(out, "stayed noisy"));
+	free(out);
 }
 
 int main(void)
