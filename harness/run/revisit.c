@@ -129,6 +129,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		st.point_base = main->point_base + main->plan->npoints + d->n;
 		st.resume_after = -1;
 		st.budget_start = now;
+		st.run_end = main->budget_start + c->time_budget;
 		st.threads_after = 0;
 		st.results = calloc((size_t)n, sizeof *st.results);
 		begun = now;

@@ -551,7 +551,8 @@ int run_measure(struct run_state *s, struct err *e)
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
 	g->s = s;
-	g->prog = progress_new(s->plan->npoints - done_before(s), s->budget_start + s->cfg->time_budget,
+	g->prog = progress_new(s->plan->npoints - done_before(s),
+			       s->run_end > 0 ? s->run_end : s->budget_start + s->cfg->time_budget,
 			       s->show_progress, s->progress_ctx);
 	for (int first = 0; first < s->plan->npoints && !rc;) {
 		int last = first + 1;

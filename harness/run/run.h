@@ -87,6 +87,8 @@ struct run_state {
 	int resume_after;                /* points numbered up to this are done already (-1: none) */
 	const char *experiment;          /* raw.csv experiment column: the preset step, or "" */
 	double budget_start;             /* progress_now() when the time budget began (the run's start) */
+	double run_end; /* when the run's budget ends, for the progress line; 0: at budget_start + the budget
+			   (a revisit round's budget is its part of the run's, revisit.c) */
 	int threads_after; /* the threads of the points of the experiments after this one, summed: the budget
 			      weighs points by their threads (budget.h) */
 	/* Puts prefetch state `state` (index into cfg->plan.pf_states) in force and writes the MSR values
