@@ -105,12 +105,13 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		if (wait < 0)
 			wait = 0;
 		if (now + wait + cost > end) {
-			snprintf(d->why, sizeof d->why,
-				 "the time budget had no room for round %d (%.1f s of %.0f left; it needed "
-				 "%.1f s, the round reckoned at %.1f s after %.1f s to begin 4 s after the "
-				 "last)",
-				 r + 1, end - now > 0 ? end - now : 0, c->time_budget, wait + cost, cost,
-				 wait);
+			snprintf(
+				d->why, sizeof d->why,
+				"the time budget had no room for round %d (%.1f s of %.0f left; it needed "
+				"%.1f s, the round reckoned at %.1f s after %.1f s to begin %.0f s after the "
+				"last)",
+				r + 1, end - now > 0 ? end - now : 0, c->time_budget, wait + cost, cost, wait,
+				REVISIT_APART_S);
 			break;
 		}
 		if (wait > 0) {
@@ -118,8 +119,10 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 			nanosleep(&ts, NULL);
 			now = progress_now();
 		}
-		if (revisit_round(main->plan, pick, n, &round))
-			return free(pick), err_set(e, E_RUNTIME, "out of memory");
+		if (revisit_round(main->plan, pick, n, &round)) {
+			rc = err_set(e, E_RUNTIME, "out of memory");
+			break;
+		}
 		/* the round's share of what is left, so that the rounds after it have theirs */
 		rcfg.time_budget = fmax(cost, (end - now) / (rounds - r)) / (1 - BUDGET_RESERVE);
 		rcfg.min_seconds = REVISIT_MIN_SECONDS;

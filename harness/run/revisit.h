@@ -6,7 +6,7 @@
  * runs of a median 0.78 ms, with stretches of up to 3.7 s without one fast call), so a point measured in one
  * stretch reads whichever phase it fell in, and a row's figure with it. Longer stretches do not help: two
  * `--quick` runs given `--time-budget 150` (more repetitions per point) agreed no better than two of 60 s
- * (27 and 28-41 of 56 one-core figures over 3 %). Samples far apart in time do: the best of three whole
+ * (27 of 56 one-core figures over 3 %, against 27-41 in six pairs of 60 s). Samples far apart in time do: the best of three whole
  * `--quick` runs against the best of the next three, 12 and 17 of 56 (2026-12-01). So the time a user adds
  * buys most as later, separate visits of the points the figures come from, and each visit's calls short
  * (REVISIT_MIN_SECONDS), since a fast stretch is shorter than the default 2 ms call: replaying the 0.11 ms
