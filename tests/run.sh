@@ -108,11 +108,11 @@ if [ -n "${SAN_BUILD:-}" ]; then
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
 		launch "san/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP bash "$TOP/tests/san.sh" "$t"
 	done
-	# the longest first (their seconds in a CI run on 2 CPUs: 48, 30, 29, 20, 16, 16, 12, 9, 9, 4, 2), so
+	# the longest first (their seconds in a CI run on 2 CPUs: 48, 30, 29, 20, 16, 16, 12, 8, 9, 9, 4, 2), so
 	# that the last to start are short and no CPU waits at the end for one long suite (bad_inputs, last
 	# but two, kept one CPU alone for some 20 s)
 	for s in bad_inputs prefetch_cli prefetch_signals run_cli prefetch_killpoints unprivileged cpu_limit \
-		counters analyze prefetch_errors configs; do
+		run_revisits counters analyze prefetch_errors configs; do
 		t=$TOP/tests/integration/$s.sh
 		[ -f "$t" ] || continue
 		case "$t" in *"$filter"*) ;; *) continue ;; esac
