@@ -27,8 +27,9 @@
 /* The rounds of a run that sweeps the levels (no --sizes, no --preset), whose product is the peak table:
    on the Zen 3 guest (2026-12-01) three interleaved pairs of `--quick` runs with the same level sizes had
    37, 27 and 37 of 56 one-core figures over issue 14's limits without revisits and 15, 16 and 31 with 4
-   rounds (2-4 fitting in the 60 s; 13.5-20 s of revisits), and two default runs 22 without and 7 with
-   (23 s more, 160 s in all). A run of chosen sizes measures those points; it revisits only when asked. */
+   rounds (2-4 fitting in the 60 s; 13.5-20 s of revisits), and a pair of default runs 22 without, two
+   pairs 7 and 21 with (23-44 s more, 160-189 s in all). A run of chosen sizes measures those points; it
+   revisits only when asked. */
 #define REVISIT_DEFAULT 4
 /* A round begins no sooner than this after the one before began: further apart than the longest slow
    stretch measured (3.7 s), so that the visits of a point are not all in one. */
