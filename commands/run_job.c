@@ -337,7 +337,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 									      : before,
 					   t->sockets > 0 ? t->cores / t->sockets : 0,
 					   t};
-		struct summary_revisits rv = {j->revisits.res, j->revisits.origin, j->revisits.n};
+		struct summary_revisits rv = {j->revisits.res, j->revisits.n, j->revisits.pick,
+					      j->revisits.npick};
 		summary_print(stdout, &x->plan, st.results, &sp, &rv, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}

@@ -198,6 +198,24 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	free(cv);
 }
 
+/* Whether a bandwidth point's outcome is one of the table's: of its level's cells, and with one thread or
+   the cell's most (widest: [access][level], summary_print). */
+static int in_table(const struct summary_probe *sp, const struct plan_point *pt,
+		    const int widest[KA_COUNT][LEVEL_COUNT])
+{
+	return in_cells(sp, pt) && (pt->threads == 1 || pt->threads == widest[pt->var->access][pt->level]);
+}
+
+/* A bandwidth outcome into its cell's best, clean or noisy ([access][level][threads > 1][noisy]). */
+static void into_cell(double best[KA_COUNT][LEVEL_COUNT][2][2], const struct plan_point *pt,
+		      const struct run_point_result *r)
+{
+	double *b = &best[pt->var->access][pt->level][pt->threads > 1][r->noisy_why != 0];
+
+	if (r->gbps > *b)
+		*b = r->gbps;
+}
+
 /* One row per access type the plan measured as a bandwidth (kern.h, as the peaks), one column per
    level; then the latency row. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
@@ -228,30 +246,26 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
-		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
+		int a = pt->var->access, l = pt->level;
 		/* A point on a level boundary is in no level's cell, bandwidth or latency, as in the
 		   analysis (analysis/point_level.c): its figure is the two levels' mix. */
 		boundary += pt->boundary && (is_bandwidth(a) || (a == KA_LATENCY && pt->threads == 1));
 		if (!is_bandwidth(a))
 			continue;
 		measured[a] = 1;
-		if (!in_cells(sp, pt) || (wide && pt->threads != widest[a][l]))
+		if (!in_table(sp, pt, widest))
 			continue;
 		if (earlier(sp, i)) {
 			only_before[a][l] = 1;
 			continue;
 		}
-		double *b = &best[a][l][wide][res[i].noisy_why != 0];
-		if (res[i].gbps > *b)
-			*b = res[i].gbps;
+		into_cell(best, pt, &res[i]);
 	}
 	/* a revisit is of its plan point's cell, which the loop above has found a cell of the table */
 	for (int k = 0; rv && k < rv->n; k++) {
-		const struct plan_point *pt = &p->points[rv->origin[k]];
-		int a = pt->var->access, l = pt->level, wide = pt->threads > 1;
-		double *b = &best[a][l][wide][rv->res[k].noisy_why != 0];
-		if (in_cells(sp, pt) && (!wide || pt->threads == widest[a][l]) && rv->res[k].gbps > *b)
-			*b = rv->res[k].gbps;
+		const struct plan_point *pt = &p->points[rv->pick[k % rv->npick]];
+		if (in_table(sp, pt, widest))
+			into_cell(best, pt, &rv->res[k]);
 	}
 	/* With one thread only (one CPU, --threads 1) there is no second figure to show. */
 	if (maxthreads > 1)

@@ -31,11 +31,13 @@ struct summary_probe {
 	const struct topo *topo;
 };
 
-/* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome and its plan point. */
+/* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome, in rounds of the plan
+   points pick[0 .. npick-1] (revisit k is of pick[k % npick]). */
 struct summary_revisits {
 	const struct run_point_result *res;
-	const int *origin;
 	int n;
+	const int *pick;
+	int npick;
 };
 
 /* rv: the revisits, whose outcomes count in the bandwidth cells as their plan points' own (a row's figure

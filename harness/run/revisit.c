@@ -1,4 +1,4 @@
-/* revisit.c — which points a run measures again, and what the summary keeps of them (revisit.h). */
+/* revisit.c — which points a run measures again, and the rounds that measure them (revisit.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ int revisit_eligible(const struct plan_point *p)
 	enum kern_access a = p->var->access;
 
 	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT && !(p->fam->flags & KF_FRESH_BUFFER) &&
-		!p->boundary && p->level >= LEVEL_L1 && p->level <= LEVEL_DRAM;
+		!p->boundary;
 }
 
 static int same_row(const struct plan_point *a, const struct plan_point *b)
@@ -63,20 +63,14 @@ int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out
 }
 
 /* Appends a round's outcomes to d. -1 when out of memory. */
-static int keep(struct revisit_done *d, const struct run_point_result *res, const int *pick, int n)
+static int keep(struct revisit_done *d, const struct run_point_result *res, int n)
 {
 	struct run_point_result *r = realloc(d->res, sizeof *r * (size_t)(d->n + n));
-	int *o;
 
 	if (!r)
 		return -1;
 	d->res = r;
-	o = realloc(d->origin, sizeof *o * (size_t)(d->n + n));
-	if (!o)
-		return -1;
-	d->origin = o;
 	memcpy(d->res + d->n, res, sizeof *res * (size_t)n);
-	memcpy(d->origin + d->n, pick, sizeof *pick * (size_t)n);
 	d->n += n;
 	return 0;
 }
@@ -89,9 +83,10 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 
 	memset(d, 0, sizeof *d);
 	d->asked = rounds;
+	d->pick = pick;
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
-	n = revisit_choose(main->plan, main->results, pick);
+	n = d->npick = revisit_choose(main->plan, main->results, pick);
 	for (int k = 0; k < n; k++)
 		cost += main->results[pick[k]].seconds;
 	if (!n)
@@ -139,7 +134,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		if (d->rounds < REVISIT_MAX)
 			d->began[d->rounds] = now - main->budget_start;
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
-		if (st.results && keep(d, st.results, pick, n) && !rc)
+		if (st.results && keep(d, st.results, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");
 		free(st.results);
 		plan_free(&round);
@@ -147,13 +142,12 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		d->seconds += cost;
 		d->rounds += !rc;
 	}
-	free(pick);
 	return rc;
 }
 
 void revisit_done_free(struct revisit_done *d)
 {
 	free(d->res);
-	free(d->origin);
+	free(d->pick);
 	memset(d, 0, sizeof *d);
 }

@@ -50,11 +50,11 @@ int revisit_choose(const struct plan *p, const struct run_point_result *res, int
 int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out);
 
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
-   last) and the plan point each measured again. */
+   last), and the plan points every round measures again, in its order: revisit k is of pick[k % npick]. */
 struct revisit_done {
 	struct run_point_result *res;
-	int *origin;
 	int n;
+	int *pick, npick;
 	int asked, rounds;
 	double seconds;
 	double began[REVISIT_MAX]; /* when each round began, seconds from the run's start */

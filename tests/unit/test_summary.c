@@ -579,8 +579,8 @@ static void test_revisits_count_in_their_points_cells(void **state)
 	struct run_point_result rev[3] = {{.gbps = 60, .reps = 3},
 					  {.gbps = 30, .reps = 3},
 					  {.gbps = 70, .noisy_why = 1u << NW_AT_REPS, .reps = 40}};
-	int origin[3] = {0, 1, 0};
-	struct summary_revisits rv = {rev, origin, 2};
+	int pick[2] = {0, 1}; /* rounds of L1 read then L1 write: the third revisit is L1 read's */
+	struct summary_revisits rv = {rev, 2, pick, 2};
 	char *out = print_revisited(pts, res, 2, NULL, &rv), b[256];
 
 	(void)state;
