@@ -261,6 +261,19 @@ static const struct cli_list lists[] = {
 #define SHORTOPTS ":qk:s:c:t:p:a:r:o:e:nh"
 #define REPS_SECONDS 0.080 /* the default --reps, in seconds of shortest calls (run_cli_parse says why) */
 
+/* The option's value, a whole number from lo to hi; outside that, E_USAGE naming the option, the value with
+   its unit (" ms", " s" or "") and the range. */
+static int parse_in_range(const char *option, const char *text, uint64_t lo, uint64_t hi, const char *unit,
+			  uint64_t *v, struct err *e)
+{
+	int r = num_parse_u64(option, text, v, e);
+
+	if (!r && (*v < lo || *v > hi))
+		r = err_set(e, E_USAGE, "%s: %s%s is out of range (%llu..%llu)", option, text, unit,
+			    (unsigned long long)lo, (unsigned long long)hi);
+	return r;
+}
+
 static void defaults(struct run_cli *rc)
 {
 	memset(rc, 0, sizeof *rc);
@@ -314,30 +327,19 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			r = list_each("--args", optarg, add_arg, o, e);
 			break;
 		case 'r':
-			r = num_parse_u64("--reps", optarg, &v, e);
-			if (!r && (v < 1 || v > 256))
-				r = err_set(e, E_USAGE, "--reps: %s is out of range (1..256)", optarg);
+			r = parse_in_range("--reps", optarg, 1, 256, "", &v, e);
 			rc->cfg.reps = (int)v;
 			break;
 		case OPT_MIN_TIME:
-			r = num_parse_u64("--min-time", optarg, &v, e);
-			if (!r && (v < 1 || v > 10000))
-				r = err_set(e, E_USAGE, "--min-time: %s ms is out of range (1..10000)",
-					    optarg);
+			r = parse_in_range("--min-time", optarg, 1, 10000, " ms", &v, e);
 			rc->cfg.min_seconds = (double)v * 1e-3;
 			break;
 		case OPT_TIME_BUDGET:
-			r = num_parse_u64("--time-budget", optarg, &v, e);
-			if (!r && (v < 1 || v > 604800))
-				r = err_set(e, E_USAGE, "--time-budget: %s s is out of range (1..604800)",
-					    optarg);
+			r = parse_in_range("--time-budget", optarg, 1, 604800, " s", &v, e);
 			rc->cfg.time_budget = (double)v;
 			break;
 		case OPT_REVISITS:
-			r = num_parse_u64("--revisits", optarg, &v, e);
-			if (!r && v > REVISIT_MAX)
-				r = err_set(e, E_USAGE, "--revisits: %s is out of range (0..%d)", optarg,
-					    REVISIT_MAX);
+			r = parse_in_range("--revisits", optarg, 0, REVISIT_MAX, "", &v, e);
 			rc->cfg.revisits = (int)v;
 			break;
 		case OPT_NO_THP:
