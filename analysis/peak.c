@@ -243,15 +243,28 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
 	return level_probe_figure(chase_ns(p), probe_bound(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
 }
 
+/* Whether two points are visits of one (`run --revisits` measures a plan point again with its parameters:
+   harness/run/revisit.h). The texts are interned (agg.h), so equal texts are one pointer. */
+static int same_point(const struct agg_point *a, const struct agg_point *b)
+{
+	return a->variant == b->variant && a->placement == b->placement && a->pf == b->pf &&
+		a->bytes == b->bytes && a->arg == b->arg && a->width == b->width &&
+		a->threads == b->threads && a->level == b->level;
+}
+
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
    its noisy ones (at their bound, where they have one) when it has no clean one: a median of clean and
    bounded times would lean to the bounds; in cycles over the points that have a clock. Each point's figure
-   is the faster of its own and the level probe's (latency_figure). A point of a cache level that took
-   DRAM-like time (level_latency_dram_like) is left out and counted: the row never gives a DRAM latency as
-   a cache level's. */
+   is the faster of its own and the level probe's (latency_figure), and of a point visited more than once
+   (run --revisits) the fastest visit's: each visit's time is one interference can only stretch (a noisy
+   one's the bound of its shortest call), and the point is noisy only where every visit was. So a size
+   counts once in the median, however often it was measured. A point of a cache level that took DRAM-like
+   time (level_latency_dram_like) is left out and counted: the row never gives a DRAM latency as a cache
+   level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	struct figure {
+		const struct agg_point *p;
 		double ns, cyc;
 		int noisy, probed, r_call;
 	} *f = malloc((a->npoints + 1) * sizeof *f);
@@ -266,21 +279,36 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
+			struct figure v = {p, 0, 0, p->noisy, 0, 0};
+			size_t k = 0;
 			if (!latency_point(p, l))
 				continue;
 			pk->present = 1;
-			f[m].ns = latency_figure(a, p, &f[m].cyc, &f[m].probed);
-			if (level_latency_dram_like(point_level_common(l), f[m].ns)) {
-				pk->dram_like++;
-				pk->dram_like_ns = fmax(pk->dram_like_ns, f[m].ns);
-				continue;
+			v.ns = latency_figure(a, p, &v.cyc, &v.probed);
+			v.r_call = p->r_call && !v.probed;
+			while (k < m && !same_point(f[k].p, p))
+				k++;
+			if (k == m)
+				f[m++] = v;
+			else {
+				v.noisy &= f[k].noisy;
+				if (v.ns < f[k].ns)
+					f[k] = v;
+				else
+					f[k].noisy = v.noisy;
 			}
-			f[m].noisy = p->noisy;
-			f[m].r_call = p->r_call && !f[m].probed;
-			clean |= !p->noisy;
-			m++;
 		}
 		for (size_t k = 0; k < m; k++) {
+			if (level_latency_dram_like(point_level_common(l), f[k].ns)) {
+				pk->dram_like++;
+				pk->dram_like_ns = fmax(pk->dram_like_ns, f[k].ns);
+				f[k].ns = 0;
+			} else
+				clean |= !f[k].noisy;
+		}
+		for (size_t k = 0; k < m; k++) {
+			if (!(f[k].ns > 0))
+				continue;
 			if (f[k].noisy && clean) {
 				pk->left_out++;
 				continue;

@@ -34,7 +34,8 @@ struct peak {
 /* A bandwidth is the best of the row's points, a noisy point's at its bound (agg.h `bounded`), which no
    disturbance makes faster: one disturbed point no longer hands the row to another kernel, so two runs
    give the same row from the same point. A latency is the median of the clean points, each at the faster
-   of its own time and the level probe's (common/level.h: level_probe_from, level_probe_figure), and a noisy
+   of its own time and the level probe's (common/level.h: level_probe_from, level_probe_figure) and, where
+   it was measured again (run --revisits), at its fastest visit, noisy only where every visit was; a noisy
    point without a bound (files before tsc_lo and tsc_hi) counts only where a figure has no clean one.
    Either way a level never vanishes from the peaks, and the row says when a figure is a noisy point's. */
 #define PEAK_QUALITY_MAX 256

@@ -62,14 +62,38 @@ static struct level_probe_bound probe_bound(const struct summary_probe *sp, cons
 	return b;
 }
 
+/* A latency point as all its visits measured it (the plan's, res[i], and the revisits of it, rv): the
+   fastest, each a time interference can only stretch (a noisy one's the bound of its shortest call), and
+   noisy only where every visit was; as the analysis takes them (analysis/peak.c latency). */
+static struct run_point_result visits(const struct run_point_result *res, const struct summary_revisits *rv,
+				      int i)
+{
+	struct run_point_result b = res[i];
+	int clean = b.ns > 0 && !b.noisy_why;
+
+	for (int k = 0; rv && k < rv->n; k++) {
+		const struct run_point_result *r = &rv->res[k];
+		if (rv->pick[k % rv->npick] != i || !(r->ns > 0))
+			continue;
+		clean |= !r->noisy_why;
+		if (!(b.ns > 0) || r->ns < b.ns)
+			b = *r;
+	}
+	if (clean)
+		b.noisy_why = 0;
+	return b;
+}
+
 /* Median of the pointer-chase latencies (access type latency) measured in a level, one thread, over its
    clean points or, when it has none, its noisy ones (*noisy = 1); each point at the faster of its own time
    and the level probe's (probe_bound; counted in *probed), the probe's in its own cycles (common/level.h:
-   level_probe_figure says why); cycles over the points with a clock (*cyc = 0 when none). A cache level's
-   DRAM-like points (level_latency_dram_like) are left out and counted in *dram_like: they measured DRAM, not
-   the level. A point on a level boundary (plan_on_boundary) is in no level. */
-static int latency(const struct plan *p, const struct run_point_result *res, const struct summary_probe *sp,
-		   int level, double *ns, double *cyc, int *noisy, int *dram_like, int *probed)
+   level_probe_figure says why), and at its fastest visit (visits); cycles over the points with a clock (*cyc
+   = 0 when none). A cache level's DRAM-like points (level_latency_dram_like) are left out and counted in
+   *dram_like: they measured DRAM, not the level. A point on a level boundary (plan_on_boundary) is in no
+   level. */
+static int latency(const struct plan *p, const struct run_point_result *res,
+		   const struct summary_revisits *rv, const struct summary_probe *sp, int level, double *ns,
+		   double *cyc, int *noisy, int *dram_like, int *probed)
 {
 	double *v = calloc((size_t)p->npoints + 1, sizeof *v), *c = calloc((size_t)p->npoints + 1, sizeof *c);
 	int n = 0, nc = 0, found;
@@ -79,14 +103,15 @@ static int latency(const struct plan *p, const struct run_point_result *res, con
 		*noisy = pass;
 		for (int i = 0; i < p->npoints; i++) {
 			const struct plan_point *pt = &p->points[i];
-			if (!level_latency_point(sp, pt, level) || earlier(sp, i) || res[i].ns <= 0 ||
-			    (res[i].noisy_why != 0) != pass)
+			if (!level_latency_point(sp, pt, level) || earlier(sp, i))
+				continue;
+			struct run_point_result r = visits(res, rv, i);
+			if (r.ns <= 0 || (r.noisy_why != 0) != pass)
 				continue;
 			int by_probe;
 			double cycles,
-				fig = level_probe_figure(res[i].ns, probe_bound(sp, pt, &res[i]),
-							 res[i].core_ghz, sp ? sp->ghz : 0, &cycles,
-							 &by_probe);
+				fig = level_probe_figure(r.ns, probe_bound(sp, pt, &r), r.core_ghz,
+							 sp ? sp->ghz : 0, &cycles, &by_probe);
 			if (level_latency_dram_like((enum level)level, fig)) {
 				++*dram_like;
 				continue;
@@ -138,13 +163,13 @@ static int earlier_latency(const struct plan *p, const struct summary_probe *sp,
    (*probe_marked set) where some point's figure is the level probe's; "DRAM-like" (*dram_marked set)
    when its only points took DRAM-like time. */
 static void latency_cell(char *buf, size_t len, const struct plan *p, const struct run_point_result *res,
-			 const struct summary_probe *sp, int level, int *marked, int *dram_marked,
-			 int *probe_marked)
+			 const struct summary_revisits *rv, const struct summary_probe *sp, int level,
+			 int *marked, int *dram_marked, int *probe_marked)
 {
 	double ns, cyc;
 	int noisy, dram_like, probed;
 
-	if (!latency(p, res, sp, level, &ns, &cyc, &noisy, &dram_like, &probed))
+	if (!latency(p, res, rv, sp, level, &ns, &cyc, &noisy, &dram_like, &probed))
 		snprintf(buf, len,
 			 dram_like                               ? "DRAM-like"
 				 : earlier_latency(p, sp, level) ? "earlier run"
@@ -306,7 +331,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	}
 	fprintf(f, "%-9s", kern_access_names[KA_LATENCY]);
 	for (int l = 0; l < LEVEL_COUNT; l++) {
-		latency_cell(cell, sizeof cell, p, res, sp, l, &marked, &dram_marked, &probe_marked);
+		latency_cell(cell, sizeof cell, p, res, rv, sp, l, &marked, &dram_marked, &probe_marked);
 		fprintf(f, " %*s", CELL, cell);
 	}
 	fprintf(f, "\n");

@@ -41,8 +41,9 @@ struct summary_revisits {
 };
 
 /* rv: the revisits, whose outcomes count in the bandwidth cells as their plan points' own (a row's figure
-   is the best of its points, the revisits included, as in the analysis); the counts below the table are
-   the plan's points'. NULL: none. */
+   is the best of its points, the revisits included, as in the analysis), and in the latency row as visits
+   of their points (each size once in the median, at its fastest visit); the counts below the table are the
+   plan's points'. NULL: none. */
 void summary_print(FILE *f, const struct plan *p, const struct run_point_result *res,
 		   const struct summary_probe *sp, const struct summary_revisits *rv, const char *dir,
 		   int reported_levels, const char *levels_from);

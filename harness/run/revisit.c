@@ -13,14 +13,19 @@ int revisit_eligible(const struct plan_point *p)
 {
 	enum kern_access a = p->var->access;
 
-	return a != KA_NONE && a != KA_LATENCY && a != KA_FAULT && !(p->fam->flags & KF_FRESH_BUFFER) &&
-		!p->boundary;
+	if (a == KA_NONE || a == KA_FAULT || (p->fam->flags & KF_FRESH_BUFFER) || p->boundary)
+		return 0;
+	/* a latency row is of one-thread chases (analysis/peak.c) */
+	return a != KA_LATENCY || p->threads == 1;
 }
 
+/* A latency row's figure is the median of its sizes' figures (analysis/peak.c), so each size is a row of
+   its own here: a revisit of the best one alone would not move the median. */
 static int same_row(const struct plan_point *a, const struct plan_point *b)
 {
 	return a->level == b->level && a->var->access == b->var->access && a->threads == b->threads &&
-		a->pf == b->pf && a->place == b->place;
+		a->pf == b->pf && a->place == b->place &&
+		(a->var->access != KA_LATENCY || a->bytes == b->bytes);
 }
 
 int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick)

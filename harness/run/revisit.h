@@ -1,5 +1,5 @@
-/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point measured again,
- * N rounds, seconds apart, within what is left of --time-budget.
+/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point and every
+ * one-thread latency point measured again, N rounds, seconds apart, within what is left of --time-budget.
  *
  * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30:
  * a 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in
@@ -15,8 +15,9 @@
  *
  * A revisit is an ordinary point of raw.csv, numbered after the plan's, with the parameters of the point it
  * measures again and no events (it is there for its time); the analysis takes it as one more point of its
- * row, whose figure is the best of all its points. Latency rows are not revisited (their figure is a median
- * of the level's points, which more points at one size would lean to). */
+ * row, whose figure is the best of all its points. A latency row's figure is a median of the level's sizes,
+ * which the best size alone would not move, so every size is revisited, and each counts once in the median,
+ * at its fastest visit (analysis/peak.c latency). */
 #ifndef PMUCHECK_REVISIT_H
 #define PMUCHECK_REVISIT_H
 
@@ -37,13 +38,13 @@
 /* The R call of a revisit lasts at least this long, whatever the run's --min-time. */
 #define REVISIT_MIN_SECONDS 0.0005
 
-/* Whether plan point i is one a revisit may measure again: a bandwidth point (its access is a peak row's, not
-   latency nor fresh memory) in a level. */
+/* Whether plan point i is one a revisit may measure again: a point of a peak row in a level, not on fresh
+   memory: a bandwidth point, or a one-thread latency chase. */
 int revisit_eligible(const struct plan_point *p);
 
 /* Into pick (room for p->npoints), in plan order, per row (level, access, threads, prefetch state and
-   placement) the eligible point of the highest res[].gbps, where some point of the row has one above 0.
-   Returns how many. */
+   placement; for latency, and size) the eligible point of the highest res[].gbps, where some point of the
+   row has one above 0. Returns how many. */
 int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick);
 
 /* A round's plan: a copy of plan points pick[0 .. n-1], in that order. 0, or -1 when out of memory. */

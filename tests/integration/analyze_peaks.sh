@@ -344,6 +344,44 @@ q=$(peak "$TMP/dramlike_half" L3 latency quality)
 check "half DRAM-like: the others give the L3 latency ($q)" test "$(peak "$TMP/dramlike_half" L3 latency latency_ns)" = 12 -a \
 	"$q" = "ok; 4 DRAM-like points left out"
 
+# Revisits (run --revisits: a plan point measured again, as a point of its own numbered after the plan's,
+# harness/run/revisit.h): a latency row's median counts each size once, at its fastest visit, and a size is
+# noisy only where every visit was. Rawgen's L2 chase points (prefetchers on and off; eight in the L2 row,
+# its 44 KiB ones within 75 % of the 48 KiB L1 in no level) take 4 ns; each is revisited twice at 8 ns (a
+# median over visits: 8), those with the prefetchers on once more at 3 ns (their figure: median 3.5), and
+# the 100 KiB one with them on, flagged noisy, has clean visits (not left out).
+V=$TMP/revisited
+mkdir -p "$V" && cp "$D/machine.json" "$V/"
+python3 - "$D/raw.csv" "$V/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+cols = list(rows[0].keys())
+chase = [r for r in rows if r["variant"] == "chase.plain" and r["level"] == "L2"]
+first = min(int(r["point"]) for r in chase if r["bytes"] == "102400" and r["prefetch"] == "on")
+nxt = max(int(r["point"]) for r in rows) + 1
+for r in chase:
+    if int(r["point"]) == first:
+        r["flag"] = "noisy"
+for visit in (8, 8, 3):
+    for pt in sorted({int(r["point"]) for r in chase}):
+        of = [r for r in chase if int(r["point"]) == pt]
+        if visit == 3 and of[0]["prefetch"] != "on":
+            continue
+        for r in of:
+            v = dict(r, point=str(nxt), flag="")
+            v["seconds"] = "%.9g" % (float(r["seconds"]) * visit / 4)
+            rows.append(v)
+        nxt += 1
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), cols, lineterminator="\n")
+w.writeheader()
+w.writerows(rows)
+PY
+expect_status "analyze with revisited L2 chase points succeeds" 0 "$PMUCHECK" analyze -q "$V"
+check "the L2 latency is the median of its sizes' fastest visits, 3.5 ns: $(peak "$V" L2 latency latency_ns)" \
+	test "$(peak "$V" L2 latency latency_ns)" = 3.5
+check "over its eight points, not their 28 visits, none left out: $(peak "$V" L2 latency points), $(peak "$V" L2 latency quality)" \
+	test "$(peak "$V" L2 latency points)" = 8 -a "$(peak "$V" L2 latency quality)" = ok
+
 # DRAM on another node is DRAM too: the DRAM chase points placed remote, and on node 1, give their 90 ns as
 # the remote and other DRAM latency (both rows were once thrown away as a cache level's DRAM-like time).
 for place in remote node:1; do

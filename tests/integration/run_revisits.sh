@@ -1,6 +1,6 @@
 #!/bin/bash
 # run_revisits.sh — `run --revisits N` (harness/run/revisit.h): after the plan, each bandwidth row's best
-# point measured again, N rounds, as points of raw.csv past the plan's with the parameters of the point each
+# point and every one-thread latency point measured again, N rounds, as points of raw.csv past the plan's with the parameters of the point each
 # measures again and no events; machine.json and the run's output say how many; the analysis takes them as
 # points of their rows. No round where the budget has no room for it, none in a resumed run, bad values
 # refused, and 4 rounds by default only where the sizes come from the caches.
@@ -26,13 +26,14 @@ run() { local d=$1; shift; "$PMUCHECK" run "$@" --out "$TMP/$d" >"$TMP/$d.out" 2
 expect_status "a run with --revisits 2 succeeds" 0 run rv "${ARGS[@]}" --revisits 2 --events task-clock
 points "$TMP/rv" >"$TMP/rv.points"
 # the plan: load.gpr, store.gpr, chase.plain at 8 and 16 KiB (points 0-5); two bandwidth rows (L1 read,
-# L1 write), the chase a latency row: two rounds of two points, 6-9
-check "the plan's points come first, then two rounds of one point per bandwidth row" python3 -c '
+# L1 write) and the latency row, whose median is of its sizes: two rounds of four points, 6-13
+check "the plan's points come first, then two rounds of one point per bandwidth row and each chase size" python3 -c '
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
-assert [int(r[0]) for r in rows] == list(range(10)), rows
+assert [int(r[0]) for r in rows] == list(range(14)), rows
 plan, rev = rows[:6], rows[6:]
-assert [r[1] for r in rev] == ["load.gpr", "store.gpr"] * 2, rev
+assert [r[1] for r in rev] == ["load.gpr", "store.gpr", "chase.plain", "chase.plain"] * 2, rev
+assert [r[2] for r in rev if r[1] == "chase.plain"] == ["8192", "16384"] * 2, rev
 for r in rev:
     # the parameters of a plan point of its variant, no events
     assert any(p[1:4] == r[1:4] for p in plan), r
@@ -41,30 +42,31 @@ assert all(r[4] == "task-clock" for r in plan), plan' "$TMP/rv.points"
 check "machine.json counts the rounds and points" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
-assert (r["asked"], r["rounds"], r["points"], r["why_fewer"]) == (2, 2, 4, ""), r
+assert (r["asked"], r["rounds"], r["points"], r["why_fewer"]) == (2, 2, 8, ""), r
 assert r["seconds"] > 0 and len(r["rounds_began_s"]) == 2, r' "$TMP/rv/machine.json"
-check "the run says so" grep -q "^revisits: 2 of 2 rounds, 4 points in" "$TMP/rv.out"
+check "the run says so" grep -q "^revisits: 2 of 2 rounds, 8 points in" "$TMP/rv.out"
 check "the second round began 4 s or more after the first (a slow phase of the host lasts seconds)" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
 a, b = r["rounds_began_s"]
 assert r["apart_s"] == 4 and 0 < a and b - a >= 4, r' "$TMP/rv/machine.json"
 expect_status "analyze takes the revisits as points of their rows" 0 "$PMUCHECK" analyze -q "$TMP/rv"
-check "peaks.csv's L1 read rests on the plan's two points and the two revisits" python3 -c '
+check "peaks.csv's L1 read rests on the plan's two points and the two revisits, its latency on two sizes" python3 -c '
 import csv, sys
-row = [r for r in csv.DictReader(open(sys.argv[1])) if (r["level"], r["access"]) == ("L1", "read")][0]
-assert row["points"] == "4", row' "$TMP/rv/peaks.csv"
+rows = {(r["level"], r["access"]): r for r in csv.DictReader(open(sys.argv[1]))}
+assert rows[("L1", "read")]["points"] == "4", rows[("L1", "read")]
+assert rows[("L1", "latency")]["points"] == "2", rows[("L1", "latency")]' "$TMP/rv/peaks.csv"
 expect_status "report succeeds" 0 "$PMUCHECK" report "$TMP/rv"
 check "its Run quality says what the revisits measured" grep -q \
-	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 4 points in [0-9.]* s: each bandwidth row's best point" \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each latency point" \
 	"$TMP/rv/report.md"
 
 expect_status "a run whose budget has no room for every round succeeds" 0 run tight "${ARGS[@]}" \
 	--revisits 3 --time-budget 1
-check "it measures fewer rounds, of two points each, and says why in machine.json" python3 -c '
+check "it measures fewer rounds, of four points each, and says why in machine.json" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
-assert r["asked"] == 3 and r["rounds"] < 3 and r["points"] == 2 * r["rounds"], r
+assert r["asked"] == 3 and r["rounds"] < 3 and r["points"] == 4 * r["rounds"], r
 assert r["why_fewer"].startswith("the time budget had no room for round %d (" % (r["rounds"] + 1)), r
 n = max(int(l.split()[0]) for l in open(sys.argv[2]))
 assert n == 5 + r["points"], n' "$TMP/tight/machine.json" <(points "$TMP/tight")

@@ -1,6 +1,7 @@
 /* test_revisit.c — which points `run --revisits` measures again (harness/run/revisit.c): per row (level,
- * access, threads, prefetch state, placement) the bandwidth point of the best outcome, in plan order; never a
- * latency, fresh-memory, boundary or unmeasured point; and a round is a copy of the picked points. */
+ * access, threads, prefetch state, placement) the bandwidth point of the best outcome, and every size of a
+ * one-thread latency chase, in plan order; never a fresh-memory, boundary or unmeasured point nor a chase of
+ * more threads; and a round is a copy of the picked points. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ static struct plan_point at(const char *variant, enum level level, int threads, 
 
 /* L1 read by three variants (the best the middle one), L1 write once, L2 read once, a latency chase, a
    fresh-memory touch, a boundary point and the L1 read again with 2 threads and with the prefetchers off
-   (rows of their own): one pick per bandwidth row, the best of each, in plan order. */
+   (rows of their own): one pick per bandwidth row, the best of each, and the chase, in plan order. */
 static void test_one_pick_per_row_at_its_best(void **state)
 {
 	struct plan_point pts[] = {
@@ -39,22 +40,45 @@ static void test_one_pick_per_row_at_its_best(void **state)
 	struct run_point_result res[10] = {{0}};
 	struct plan p = {pts, 10, "", ""};
 	int pick[10];
-	double gbps[10] = {60, 120, 40, 90, 30, 0, 5, 20, 110, 55};
+	double gbps[10] = {60, 120, 40, 90, 30, 12, 5, 20, 110, 55};
 
 	(void)state;
 	pts[7].boundary = 1;
 	for (int i = 0; i < 10; i++)
 		res[i].gbps = gbps[i];
 	res[5].ns = 1.2;
-	assert_false(revisit_eligible(&pts[5]));
+	assert_true(revisit_eligible(&pts[5]));
 	assert_false(revisit_eligible(&pts[6]));
 	assert_false(revisit_eligible(&pts[7]));
-	assert_int_equal(revisit_choose(&p, res, pick), 5);
+	assert_int_equal(revisit_choose(&p, res, pick), 6);
 	assert_int_equal(pick[0], 1); /* L1 read, 1 thread: load.sse's 120 over 60 and 90 */
 	assert_int_equal(pick[1], 2); /* L1 write */
 	assert_int_equal(pick[2], 4); /* L2 read */
-	assert_int_equal(pick[3], 8); /* L1 read, 2 threads */
-	assert_int_equal(pick[4], 9); /* L1 read, prefetchers off */
+	assert_int_equal(pick[3], 5); /* L1 latency */
+	assert_int_equal(pick[4], 8); /* L1 read, 2 threads */
+	assert_int_equal(pick[5], 9); /* L1 read, prefetchers off */
+}
+
+/* A latency row's figure is the median of its sizes' (analysis/peak.c), so every size of a one-thread chase
+   is picked, the faster one not standing for the slower; a chase of two threads is in no latency row. */
+static void test_every_size_of_a_latency_row(void **state)
+{
+	struct plan_point pts[] = {at("chase.plain", LEVEL_L2, 1, 0), at("chase.plain", LEVEL_L2, 1, 0),
+				   at("chase.plain", LEVEL_L2, 2, 0), at("chase.plain", LEVEL_L2, 1, 0)};
+	struct run_point_result res[4] = {{0}};
+	struct plan p = {pts, 4, "", ""};
+	int pick[4];
+
+	(void)state;
+	pts[1].bytes = 2 * pts[0].bytes;
+	pts[2].bytes = pts[0].bytes;
+	for (int i = 0; i < 4; i++)
+		res[i].gbps = 20.0 - i;
+	assert_false(revisit_eligible(&pts[2]));
+	/* points 0 and 3 are one size (one row): the better, 0, stands for it */
+	assert_int_equal(revisit_choose(&p, res, pick), 2);
+	assert_int_equal(pick[0], 0);
+	assert_int_equal(pick[1], 1);
 }
 
 /* A row whose best comes after another row began is still picked in plan order (a round's points of one
@@ -97,6 +121,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_pick_per_row_at_its_best),
+		cmocka_unit_test(test_every_size_of_a_latency_row),
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_round_copies_the_picks),
 	};
