@@ -191,6 +191,7 @@ static int goes_on(struct group_ctx *g, int done)
 		int threads = s->plan->points[g->ipt].threads;
 		double unit[LEVEL_COUNT], floors_after;
 
+		s->results[g->ipt].first_seconds = spent;
 		g->floors.s[g->floors.n] = spent / threads;
 		g->floors.level[g->floors.n++] = s->plan->points[g->ipt].level;
 		for (int l = 0; l < LEVEL_COUNT; l++)
