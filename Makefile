@@ -77,10 +77,22 @@ deps:
 deps-test:
 	@scripts/deps.sh test
 
-# The default validation of this machine: run + analyze + report, then say where the report is.
+# The default validation of this machine: run + analyze + report, then say where the report is. Its 5
+# minutes (issue 14) count from the build on, the build included (the packages come before it: a download
+# takes the network's time): the run gets what the build left of them, less RUN_AFTER_S for the analysis
+# and report after it (3 s for a default run on the Zen 3 guest). A run given all 300 s after a 40 s build
+# made `make run` 5.5 minutes on a slow day there (2026-12-01: the plan took 215 s, the revisits 58 s).
+RUN_PROMISE_S = 300
+RUN_AFTER_S = 10
+# The clock is kept in a file, not the shell, so that the build stays a line of its own (make -n runs a
+# line that holds $(MAKE), and would run the validation with it).
 run: deps
+	@mkdir -p $(BUILD) && date +%s >$(BUILD)/run-began
 	$(MAKE) pmucheck
-	$(BUILD)/pmucheck
+	@left=$$(($(RUN_PROMISE_S) - $(RUN_AFTER_S) - ($$(date +%s) - $$(cat $(BUILD)/run-began)))); \
+	[ "$$left" -ge 60 ] || left=60; \
+	echo "$(BUILD)/pmucheck --time-budget $$left"; \
+	$(BUILD)/pmucheck --time-budget "$$left"
 
 test: deps-test
 	$(MAKE) -j$(NPROC) pmucheck unit-tests
