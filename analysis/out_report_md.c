@@ -191,8 +191,9 @@ static void revisited(FILE *f, const struct machine_revisits *r)
 		return;
 	fprintf(f,
 		"- **Revisits**: %d of %d rounds (`--revisits`), %d points in %.1f s: each bandwidth row's "
-		"best point and each latency point measured again, rounds begun at least %.0f s apart, so a "
-		"row's figure rests on visits seconds apart, as a shared host's slow phases are long",
+		"best point and each one-thread latency point measured again, rounds begun at least %.0f s "
+		"apart, so a row's figure rests on visits seconds apart, as a shared host's slow phases are "
+		"long",
 		r->rounds, r->asked, r->points, r->seconds, r->apart_s);
 	if (r->why_fewer[0])
 		fprintf(f, "; %s", r->why_fewer);

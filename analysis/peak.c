@@ -25,16 +25,38 @@ static int usable(const struct agg_point *p)
 	return placed(p) && isfinite(p->seconds);
 }
 
+/* Whether two points are visits of one (`run --revisits` measures a plan point again with its parameters:
+   harness/run/revisit.h). The texts are interned (agg.h), so equal texts are one pointer; the prefetch
+   state's text, as pf is one value for every partial state (off:NAME). */
+static int same_point(const struct agg_point *a, const struct agg_point *b)
+{
+	return a->variant == b->variant && a->placement == b->placement && a->prefetch == b->prefetch &&
+		a->bytes == b->bytes && a->arg == b->arg && a->width == b->width &&
+		a->threads == b->threads && a->level == b->level;
+}
+
+/* Whether a latency point without a time is counted apart from the rest of its visits: not where another
+   visit of it has a time or an earlier one was counted (a latency row counts sizes: latency below). */
+static int another_visit_counts(const struct agg *a, uint32_t i)
+{
+	for (uint32_t j = 0; j < a->npoints; j++)
+		if (j != i && (j < i || isfinite(a->points[j].seconds)) &&
+		    same_point(&a->points[j], &a->points[i]))
+			return 1;
+	return 0;
+}
+
 /* The points of the rows that have no time (agg.h: seconds INFINITY; a latency row's points are its
-   one-thread chases): they give no figure, but the row stays and counts them, so that a level whose
-   points were all disturbed that badly is not dropped from the table. A noisy one (faster than any core,
-   without calls to bound it) is one of the noisy points left out. */
+   one-thread chases, each size once however often visited): they give no figure, but the row stays and
+   counts them, so that a level whose points were all disturbed that badly is not dropped from the table. A
+   noisy one (faster than any core, without calls to bound it) is one of the noisy points left out. */
 static void untimed(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
-		if (!placed(p) || isfinite(p->seconds) || (peak_access(p) == KA_LATENCY && p->threads != 1))
+		if (!placed(p) || isfinite(p->seconds) ||
+		    (peak_access(p) == KA_LATENCY && (p->threads != 1 || another_visit_counts(a, i))))
 			continue;
 		pk = &table[p->level][peak_access(p)];
 		pk->present = 1;
@@ -243,22 +265,14 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
 	return level_probe_figure(chase_ns(p), probe_bound(a, p), p->core_ghz, a->m.core_ghz, cyc, probed);
 }
 
-/* Whether two points are visits of one (`run --revisits` measures a plan point again with its parameters:
-   harness/run/revisit.h). The texts are interned (agg.h), so equal texts are one pointer. */
-static int same_point(const struct agg_point *a, const struct agg_point *b)
-{
-	return a->variant == b->variant && a->placement == b->placement && a->pf == b->pf &&
-		a->bytes == b->bytes && a->arg == b->arg && a->width == b->width &&
-		a->threads == b->threads && a->level == b->level;
-}
-
 /* Latency per access of the single-thread plain chase: median over the level's clean points, or over
    its noisy ones (at their bound, where they have one) when it has no clean one: a median of clean and
    bounded times would lean to the bounds; in cycles over the points that have a clock. Each point's figure
    is the faster of its own and the level probe's (latency_figure), and of a point visited more than once
    (run --revisits) the fastest visit's: each visit's time is one interference can only stretch (a noisy
-   one's the bound of its shortest call), and the point is noisy only where every visit was. So a size
-   counts once in the median, however often it was measured. A point of a cache level that took DRAM-like
+   one's the bound of its shortest call; one without that bound, of an older file, wins only where every
+   visit is one), and the point is noisy only where every visit was. So a size counts once in the median,
+   however often it was measured. A point of a cache level that took DRAM-like
    time (level_latency_dram_like) is left out and counted: the row never gives a DRAM latency as a cache
    level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
@@ -266,7 +280,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 	struct figure {
 		const struct agg_point *p;
 		double ns, cyc;
-		int noisy, probed, r_call;
+		int noisy, unbounded, probed, r_call;
 	} *f = malloc((a->npoints + 1) * sizeof *f);
 	double *ns = malloc((a->npoints + 1) * sizeof *ns), *cyc = malloc((a->npoints + 1) * sizeof *cyc);
 	int rc = -1;
@@ -279,7 +293,7 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
-			struct figure v = {p, 0, 0, p->noisy, 0, 0};
+			struct figure v = {p, 0, 0, p->noisy, p->noisy && !p->bounded, 0, 0};
 			size_t k = 0;
 			if (!latency_point(p, l))
 				continue;
@@ -291,8 +305,9 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 			if (k == m)
 				f[m++] = v;
 			else {
+				int faster = v.unbounded != f[k].unbounded ? !v.unbounded : v.ns < f[k].ns;
 				v.noisy &= f[k].noisy;
-				if (v.ns < f[k].ns)
+				if (faster)
 					f[k] = v;
 				else
 					f[k].noisy = v.noisy;

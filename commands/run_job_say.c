@@ -45,9 +45,8 @@ void run_job_say_plan(const struct run_job *j, int revisits)
 	if (j->nxs > 1)
 		printf("%d points in all\n", total);
 	if (revisits)
-		printf("then up to %d rounds of each bandwidth row's best point and each latency point "
-		       "again, "
-		       "as the time budget allows (--revisits)\n",
+		printf("then up to %d rounds of each bandwidth row's best point and each one-thread latency "
+		       "point again, as the time budget allows (--revisits)\n",
 		       revisits);
 }
 
@@ -411,8 +410,9 @@ void run_job_say_revisits(const struct run_job *j)
 
 	if (!d->asked)
 		return;
-	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point and each latency "
-	       "point measured again (raw.csv points past the plan's; a bandwidth is the best of its row's "
+	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point and each one-thread "
+	       "latency point measured again (raw.csv points past the plan's; a bandwidth is the best of its "
+	       "row's "
 	       "points, a latency the median of its sizes, each at its fastest visit)",
 	       d->rounds, d->asked, d->n, d->seconds);
 	if (d->why[0])

@@ -286,10 +286,11 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 		}
 		into_cell(best, pt, &res[i]);
 	}
-	/* a revisit is of its plan point's cell, which the loop above has found a cell of the table */
+	/* a revisit is of its plan point's cell, which the loop above has found a cell of the table (a
+	   latency point's revisits count in the latency row: visits) */
 	for (int k = 0; rv && k < rv->n; k++) {
 		const struct plan_point *pt = &p->points[rv->pick[k % rv->npick]];
-		if (in_table(sp, pt, widest))
+		if (is_bandwidth(pt->var->access) && in_table(sp, pt, widest))
 			into_cell(best, pt, &rv->res[k]);
 	}
 	/* With one thread only (one CPU, --threads 1) there is no second figure to show. */

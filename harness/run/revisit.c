@@ -92,11 +92,11 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
 	n = d->npick = revisit_choose(main->plan, main->results, pick);
-	/* a round's points cost at least their first repetitions (revisit.h) */
+	/* a round reckoned at its points' first repetitions in the plan (revisit.h) */
 	for (int k = 0; k < n; k++)
 		cost += main->results[pick[k]].first_seconds;
 	if (!n)
-		snprintf(d->why, sizeof d->why, "no bandwidth point was measured");
+		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
 	for (int r = 0; r < rounds && n && !rc; r++) {
 		struct run_config rcfg = *c;
 		struct run_state st = *main;

@@ -65,7 +65,8 @@ struct revisit_done {
 /* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results),
    each REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget
    holds it (the first round reckoned at its points' first repetitions in the plan, each later one at the
-   round before: a round's share of the budget is at least that, and its points repeat within it; the plan's
+   round before: a round's share of the budget is at least that, and its points repeat within it; a revisit's
+   first repetition, without events and with shorter calls, is shorter than the plan's; the plan's
    whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took, 11.8 s for
    6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
    Their points have no events and R calls of REVISIT_MIN_SECONDS. 0 or a negative error (d holds what

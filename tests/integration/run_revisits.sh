@@ -51,14 +51,16 @@ r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
 a, b = r["rounds_began_s"]
 assert r["apart_s"] == 4 and 0 < a and b - a >= 4, r' "$TMP/rv/machine.json"
 expect_status "analyze takes the revisits as points of their rows" 0 "$PMUCHECK" analyze -q "$TMP/rv"
-check "peaks.csv's L1 read rests on the plan's two points and the two revisits, its latency on two sizes" python3 -c '
+# (a latency size whose every visit stayed noisy, likely at --reps 3, is left out beside a clean one: one
+# size or two, never the six visits)
+check "peaks.csv's L1 read rests on the plan's two points and the two revisits, its latency on its sizes" python3 -c '
 import csv, sys
 rows = {(r["level"], r["access"]): r for r in csv.DictReader(open(sys.argv[1]))}
 assert rows[("L1", "read")]["points"] == "4", rows[("L1", "read")]
-assert rows[("L1", "latency")]["points"] == "2", rows[("L1", "latency")]' "$TMP/rv/peaks.csv"
+assert rows[("L1", "latency")]["points"] in ("1", "2"), rows[("L1", "latency")]' "$TMP/rv/peaks.csv"
 expect_status "report succeeds" 0 "$PMUCHECK" report "$TMP/rv"
 check "its Run quality says what the revisits measured" grep -q \
-	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each latency point" \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each one-thread latency point" \
 	"$TMP/rv/report.md"
 
 expect_status "a run whose budget has no room for every round succeeds" 0 run tight "${ARGS[@]}" \
