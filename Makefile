@@ -81,8 +81,9 @@ deps-test:
 # minutes (issue 14) count from the build on, the build included (the packages come before it: a download
 # takes the network's time): the run gets what the build left of them, less RUN_AFTER_S for the analysis
 # and report after it (3 s for a default run on the Zen 3 guest), and never under 60 s, --quick's budget
-# (a build past 3 min 50 s, as on no machine measured, then goes past the 5 minutes). A run given all 300 s after a 40 s build
-# made `make run` 5.5 minutes on a slow day there (2026-12-01: the plan took 215 s, the revisits 58 s).
+# (a build past 3 min 50 s, as on no machine measured, then goes past the 5 minutes). A run given all
+# 300 s after a 30-40 s build made `make run` about 5.5 minutes on a slow day there (2026-12-01: the plan
+# took 215 s, the revisits 58 s).
 RUN_PROMISE_S = 300
 RUN_AFTER_S = 10
 # The clock is kept in a file, not the shell, so that the build stays a line of its own (make -n runs a

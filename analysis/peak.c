@@ -272,8 +272,8 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
    (run --revisits) the fastest visit's: each visit's time is one interference can only stretch (a noisy
    one's the bound of its shortest call; one without that bound, of an older file, wins only where every
    visit is one), and the point is noisy only where every visit was. So a size counts once in the median,
-   however often it was measured. A point of a cache level that took DRAM-like
-   time (level_latency_dram_like) is left out and counted: the row never gives a DRAM latency as a cache
+   however often it was measured. A point of a cache level that took DRAM-like time, at its fastest visit
+   (level_latency_dram_like), is left out and counted: the row never gives a DRAM latency as a cache
    level's. */
 static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 {

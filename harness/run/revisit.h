@@ -1,17 +1,17 @@
 /* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point and every
  * one-thread latency point measured again, N rounds, seconds apart, within what is left of --time-budget.
  *
- * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30:
- * a 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in
- * runs of a median 0.78 ms, with stretches of up to 3.7 s without one fast call), so a point measured in one
+ * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30: a
+ * 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in runs
+ * of a median 0.78 ms, with stretches of up to 3.7 s without one fast call), so a point measured in one
  * stretch reads whichever phase it fell in, and a row's figure with it. Longer stretches do not help: two
- * `--quick` runs given `--time-budget 150` (more repetitions per point) agreed no better than two of 60 s
- * (27 of 56 one-core figures over 3 %, against 27-41 in six pairs of 60 s). Samples far apart in time do: the best of three whole
- * `--quick` runs against the best of the next three, 12 and 17 of 56 (2026-12-01). So the time a user adds
- * buys most as later, separate visits of the points the figures come from, and each visit's calls short
- * (REVISIT_MIN_SECONDS), since a fast stretch is shorter than the default 2 ms call: replaying the 0.11 ms
- * calls of a 120 s trace (load.avx, 16 KiB), eight visits of 25 ms five seconds apart, two runs' best
- * agreed within 3 % in 75 % of the draws with 2 ms R calls and 93 % with 0.5 ms ones.
+ * `--quick` runs given `--time-budget 150` (more repetitions per point) agreed no better than two of 60 s (27
+ * of 56 one-core figures over 3 %, against 27-41 in six pairs of 60 s). Samples far apart in time do: the
+ * best of three whole `--quick` runs against the best of the next three, 12 and 17 of 56 (2026-12-01). So the
+ * time a user adds buys most as later, separate visits of the points the figures come from, and each visit's
+ * calls short (REVISIT_MIN_SECONDS), since a fast stretch is shorter than the default 2 ms call: replaying
+ * the 0.11 ms calls of a 120 s trace (load.avx, 16 KiB), eight visits of 25 ms five seconds apart, two runs'
+ * best agreed within 3 % in 75 % of the draws with 2 ms R calls and 93 % with 0.5 ms ones.
  *
  * A revisit is an ordinary point of raw.csv, numbered after the plan's, with the parameters of the point it
  * measures again and no events (it is there for its time); the analysis takes it as one more point of its
@@ -66,9 +66,9 @@ struct revisit_done {
    each REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget
    holds it (the first round reckoned at its points' first repetitions in the plan, each later one at the
    round before: a round's share of the budget is at least that, and its points repeat within it; a revisit's
-   first repetition, without events and with shorter calls, is shorter than the plan's; the plan's
-   whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took, 11.8 s for
-   6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
+   first repetition, without events and with shorter calls, is shorter than the plan's; the plan's whole
+   visits, with their events and more repetitions, reckoned it at 1.7 times what it took, 11.8 s for 6.7, on
+   the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
    Their points have no events and R calls of REVISIT_MIN_SECONDS. 0 or a negative error (d holds what
    was measured before it). */
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
