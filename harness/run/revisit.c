@@ -67,6 +67,15 @@ int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out
 	return 0;
 }
 
+double revisit_first_cost(const struct run_point_result *res, const int *pick, int n)
+{
+	double cost = 0;
+
+	for (int k = 0; k < n; k++)
+		cost += res[pick[k]].first_seconds;
+	return cost;
+}
+
 /* Appends a round's outcomes to d. -1 when out of memory. */
 static int keep(struct revisit_done *d, const struct run_point_result *res, int n)
 {
@@ -92,9 +101,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
 	n = d->npick = revisit_choose(main->plan, main->results, pick);
-	/* a round reckoned at its points' first repetitions in the plan (revisit.h) */
-	for (int k = 0; k < n; k++)
-		cost += main->results[pick[k]].first_seconds;
+	cost = revisit_first_cost(main->results, pick, n);
 	if (!n)
 		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
 	for (int r = 0; r < rounds && n && !rc; r++) {

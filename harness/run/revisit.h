@@ -50,6 +50,10 @@ int revisit_choose(const struct plan *p, const struct run_point_result *res, int
 /* A round's plan: a copy of plan points pick[0 .. n-1], in that order. 0, or -1 when out of memory. */
 int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out);
 
+/* What the first round of picks pick[0 .. n-1] is reckoned at: the sum of their first repetitions in the
+   plan (res[].first_seconds; revisit_run says why not their whole visits). */
+double revisit_first_cost(const struct run_point_result *res, const int *pick, int n);
+
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
    last), and the plan points every round measures again, in its order: revisit k is of pick[k % npick]. */
 struct revisit_done {

@@ -1,7 +1,9 @@
 /* test_revisit.c — which points `run --revisits` measures again (harness/run/revisit.c): per row (level,
  * access, threads, prefetch state, placement) the bandwidth point of the best outcome, and every size of a
  * one-thread latency chase, in plan order; never a fresh-memory, boundary or unmeasured point nor a chase of
- * more threads; and a round is a copy of the picked points. */
+ * more threads; the first round is reckoned at the picks' first repetitions; and a round is a copy of the
+ * picked points. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +104,20 @@ static void test_picks_stay_in_plan_order_and_need_an_outcome(void **state)
 	assert_int_equal(revisit_choose(&p, res, pick), 0);
 }
 
+/* The first round is reckoned at its picks' first repetitions in the plan, not their whole visits (which,
+   with the plan's events and repetitions, came to 1.7 times what a round took). */
+static void test_first_round_is_reckoned_at_first_repetitions(void **state)
+{
+	struct run_point_result res[3] = {{.seconds = 2.0, .first_seconds = 0.5},
+					  {.seconds = 9.0, .first_seconds = 4.0},
+					  {.seconds = 1.0, .first_seconds = 0.25}};
+	int pick[2] = {2, 0};
+
+	(void)state;
+	assert_true(fabs(revisit_first_cost(res, pick, 2) - 0.75) < 1e-12);
+	assert_true(revisit_first_cost(res, pick, 0) == 0);
+}
+
 /* A round is a copy of the picked points, in the order given. */
 static void test_round_copies_the_picks(void **state)
 {
@@ -123,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_one_pick_per_row_at_its_best),
 		cmocka_unit_test(test_every_size_of_a_latency_row),
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
+		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
 		cmocka_unit_test(test_round_copies_the_picks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
