@@ -412,8 +412,7 @@ void run_job_say_revisits(const struct run_job *j)
 		return;
 	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point and each one-thread "
 	       "latency point measured again (raw.csv points past the plan's; a bandwidth is the best of its "
-	       "row's "
-	       "points, a latency the median of its sizes, each at its fastest visit)",
+	       "row's points, a latency the median of its sizes, each at its fastest visit)",
 	       d->rounds, d->asked, d->n, d->seconds);
 	if (d->why[0])
 		printf("; %s", d->why);

@@ -92,7 +92,7 @@ static int keep(struct revisit_done *d, const struct run_point_result *res, int 
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e)
 {
 	const struct run_config *c = main->cfg;
-	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost = 0, begun = 0;
+	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost, begun = 0;
 	int *pick = calloc((size_t)main->plan->npoints + 1, sizeof *pick), n, rc = 0;
 
 	memset(d, 0, sizeof *d);

@@ -427,7 +427,6 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);
 			s->results[ipt].reps = g->rec.nreps;
-			s->results[ipt].seconds = progress_now() - g->point_start;
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}

@@ -51,9 +51,9 @@ struct run_point_result {
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */
 	double bound_gbps, bound_ns; /* gbps and ns at the bound of its shortest call, as a noisy point's are:
 					what it reads if it is found slow once the run ended (noisy_why_slow) */
-	double seconds; /* how long it took, from after the speed probes' wait to its last repetition's end */
-	double first_seconds; /* the same to its first repetition's end: what a revisit of it is reckoned at
-				 (revisit.h), with the plan's events and calls above what one costs */
+	double first_seconds; /* from after the speed probes' wait to its first repetition's end: what a revisit
+				 of it is reckoned at (revisit.h), with the plan's events and calls above what
+				 one costs */
 };
 
 /* Flags noisy (NW_SLOW) each of the n points whose speed probe read slow against `best`, the probe's best
