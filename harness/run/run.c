@@ -360,7 +360,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		/* a clock sample (CLOCK_TRIES runs of N and of 2N adds) costs about 12/80 of the shortest
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
-		g->labels.thp_share = fresh ? 0 : buf_thp_share(&g->bufs[0]);
+		g->labels.thp_share = fresh ? 0 : g->thp_share;
 		g->stops = quota_stops(s);
 		g->ipt = ipt;
 		g->check_ns = -1;
@@ -503,6 +503,15 @@ static int measure_group(struct group_ctx *g, struct err *e)
 				buf_first_touch(&g->bufs[tid]);
 		}
 		run_clock_aperf_open(g, tid);
+#pragma omp barrier
+		/* Once for the group's points, which share the buffer: buf_thp_share reads /proc/self/smaps,
+		   whose every read walks the page tables of all the run's memory, 8.2 ms a point on the Zen 3
+		   guest (2.9 s of a 55 s `--quick` run, 2026-12-01). The pages are huge from their first touch
+		   where the kernel has them; khugepaged may merge more later, which the share then understates,
+		   and an understated share only keeps the level probe from standing for a point
+		   (level_probe_stands_for). */
+#pragma omp master
+		g->thp_share = need ? buf_thp_share(&g->bufs[0]) : 0;
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
 			if (s->point_base + i > s->resume_after)

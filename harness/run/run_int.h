@@ -62,6 +62,7 @@ struct group_ctx {
 	char cpus[TOPO_LIST_CHARS], mem_nodes[TOPO_LIST_CHARS], placement[32], msr[512],
 		uncore_label[TOPO_SOCKETS_CHARS];
 	struct record_labels labels;
+	double thp_share; /* the share of its buffer on huge pages, read once it is touched (measure_group) */
 	struct point_record rec;
 	double point_start, share;   /* when the point began (progress_now), its share of the budget */
 	double rep_start;            /* when its repetition now measured began */
