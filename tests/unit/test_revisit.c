@@ -117,6 +117,23 @@ static void test_first_round_is_reckoned_at_first_repetitions(void **state)
 	assert_true(revisit_first_cost(res, pick, 0) == 0);
 }
 
+/* A round's share is an equal part of what is left for each round that fits, not each round asked: rounds of
+   3.9 s with 12 s left and 4 asked fit three times, 4 s apart, and each has 4 s (an equal part of the four asked,
+   3 s, was less than a round's cost, and the rest idled); never less than its cost; where every round asked
+   fits, the left is split among them; a round costlier than REVISIT_APART_S spaces the rounds by its cost. */
+static void test_round_share_is_of_the_rounds_that_fit(void **state)
+{
+	(void)state;
+	assert_true(fabs(revisit_share(12, 3.9, 4) - 4) < 1e-12);
+	assert_true(fabs(revisit_share(10, 3.9, 4) - 5) < 1e-12);
+	assert_true(fabs(revisit_share(3, 3.9, 4) - 3.9) < 1e-12);
+	assert_true(fabs(revisit_share(100, 10, 4) - 25) < 1e-12);
+	assert_true(fabs(revisit_share(100, 10, 1) - 100) < 1e-12);
+	/* 6 s apart, three fit in 20 s (4 s apart, four would, at 5 s each: less than their cost) */
+	assert_true(fabs(revisit_share(20, 6, 4) - 20.0 / 3) < 1e-12);
+	assert_true(fabs(revisit_share(17, 6, 4) - 8.5) < 1e-12);
+}
+
 /* A round is a copy of the picked points, in the order given. */
 static void test_round_copies_the_picks(void **state)
 {
@@ -139,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_every_size_of_a_latency_row),
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
+		cmocka_unit_test(test_round_share_is_of_the_rounds_that_fit),
 		cmocka_unit_test(test_round_copies_the_picks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
