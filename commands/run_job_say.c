@@ -351,14 +351,14 @@ void run_job_say_speed(const struct run_job *j)
 		printf("\n");
 	}
 	if (m.n) {
-		printf("memory speed: a %llu MiB %s read before each DRAM point ",
+		printf("memory speed: a %llu MiB %s read before each DRAM point of the plan ",
 		       (unsigned long long)(j->memory.bytes >> 20), j->memory.v->name);
 		say_figures(&m, "them");
 		printf(": the memory, shared with the host's other tenants, was that much slower at times\n");
 	}
 	if (a.n) {
 		printf("memory speed, %d threads: the same read split over them before each %d-thread DRAM "
-		       "point ",
+		       "point of the plan ",
 		       j->memory_all.threads, j->memory_all.threads);
 		say_figures(&a, "them");
 		printf("\n");

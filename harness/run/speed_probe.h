@@ -9,15 +9,16 @@
  * 20-30 % apart. machine.json's disturbance.speed_probe keeps it; the report's Run quality and the run's
  * output say it.
  *
- * The memory probe is the same read of MEMORY_PROBE_BYTES, timed before each DRAM point: memory bandwidth is
- * shared with every tenant of the host's sockets, so it moves on its own while the cores' speed holds. On
- * the development VM two consecutive --quick runs read the memory probe's slow tenth 20 % and 28 % below
- * its best, where their speed probes' were 8-10 % below theirs, and their DRAM figures differed by up to
- * 27 % with one thread: the memory probe says how much of that the memory itself did. One thread misses a
- * limit only several threads reach: four consecutive --quick runs there read the same probe median
- * (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM sizes read 64-67 GB/s in the first two
- * and 121-143 in the last two; the one-thread ones read 37-69 throughout. So the same read, split over the
- * threads, is also timed before each DRAM point of the most threads (speed_probe_sample_threads).
+ * The memory probe is the same read of MEMORY_PROBE_BYTES, timed before each DRAM point of the plan (not
+ * before a revisit, revisit.c): memory bandwidth is shared with every tenant of the host's sockets, so it
+ * moves on its own while the cores' speed holds. On the development VM two consecutive --quick runs read the
+ * memory probe's slow tenth 20 % and 28 % below its best, where their speed probes' were 8-10 % below
+ * theirs, and their DRAM figures differed by up to 27 % with one thread: the memory probe says how much of
+ * that the memory itself did. One thread misses a limit only several threads reach: four consecutive --quick
+ * runs there read the same probe median (27.5-28.5 GB/s) while their two-thread non-temporal triads at DRAM
+ * sizes read 64-67 GB/s in the first two and 121-143 in the last two; the one-thread ones read 37-69
+ * throughout. So the same read, split over the threads, is also timed before each DRAM point of the most
+ * threads (speed_probe_sample_threads).
  *
  * A host may also run a guest's vCPUs on one core of its own (SMT siblings, or one hardware thread in
  * turns), and the guest cannot tell: steal time stayed 0.0 %. In one of twelve --quick runs on the

@@ -3,7 +3,7 @@
 # point and every one-thread latency point measured again, N rounds, as points of raw.csv past the plan's with the parameters of the point each
 # measures again and no events; machine.json and the run's output say how many; the analysis takes them as
 # points of their rows. No round where the budget has no room for it, none in a resumed run, bad values
-# refused, and 4 rounds by default only where the sizes come from the caches.
+# refused, and 4 rounds by default only where the sizes come from the caches; no memory probe before a revisit.
 . "$(dirname "$0")/../lib.sh"
 
 ARGS=(--kernels "load.gpr,store.gpr,chase.plain" --sizes "8k,16k" --threads 1 --cpus "$FIRST_CPU" --reps 3
@@ -62,6 +62,21 @@ expect_status "report succeeds" 0 "$PMUCHECK" report "$TMP/rv"
 check "its Run quality says what the revisits measured" grep -q \
 	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each one-thread latency point" \
 	"$TMP/rv/report.md"
+
+# A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
+# counts the plan's DRAM point alone. Past every cache hwloc reports, all of them together, and 200 MB at
+# least, as report.sh sizes its DRAM point.
+big=$("$PMUCHECK" info --json 2>/dev/null | python3 -c 'import json, sys
+caches = json.load(sys.stdin)["topology"]["caches"]
+print("%dM" % max(200, 1.25 * sum(c["size"] for c in caches) / 1e6 + 1))')
+expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr --sizes "$big" \
+	--threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress --revisits 1
+check "its memory probe read before the plan's DRAM point, not before its revisit" python3 -c '
+import csv, json, sys
+levels = {r["point"]: r["level"] for r in csv.DictReader(open(sys.argv[2]))}
+assert sorted(levels.items()) == [("0", "DRAM"), ("1", "DRAM")], levels
+assert json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]["points"] == 1' "$TMP/dram/machine.json" \
+	"$TMP/dram/raw.csv"
 
 expect_status "a run whose budget has no room for every round succeeds" 0 run tight "${ARGS[@]}" \
 	--revisits 3 --time-budget 1
