@@ -76,6 +76,13 @@ double revisit_first_cost(const struct run_point_result *res, const int *pick, i
 	return cost;
 }
 
+double revisit_round_floor(double took, const struct run_point_result *res, int n)
+{
+	for (int k = 0; k < n; k++)
+		took -= res[k].seconds - res[k].first_seconds;
+	return took;
+}
+
 /* How many of `rounds` rounds, each reckoned at `cost`, can begin and end in `left` (revisit_share); 1 at
    least. */
 static int rounds_fitting(double left, double cost, int rounds)
@@ -169,10 +176,14 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 		if (st.results && keep(d, st.results, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");
+		d->seconds += progress_now() - now;
+		/* the next round is reckoned at this one less the repetitions its share let its points add:
+		   reckoned at its whole time, a round that filled its share (revisit_share) left the next
+		   fewer rounds that fit than there were */
+		if (st.results)
+			cost = revisit_round_floor(progress_now() - now, st.results, n);
 		free(st.results);
 		plan_free(&round);
-		cost = progress_now() - now;
-		d->seconds += cost;
 		d->rounds += !rc;
 	}
 	return rc;

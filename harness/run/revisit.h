@@ -54,12 +54,18 @@ int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out
    plan (res[].first_seconds; revisit_run says why not their whole visits). */
 double revisit_first_cost(const struct run_point_result *res, const int *pick, int n);
 
+/* What the round after one that took `took` seconds is reckoned at: `took` less what its points'
+   repetitions after their first took (res[0 .. n-1], their outcomes: seconds - first_seconds), since a
+   round's points repeat within its share, which may be more than it needs. */
+double revisit_round_floor(double took, const struct run_point_result *res, int n);
+
 /* The seconds of `left` a round begun now may take, of `rounds` still asked: an equal part for each round that
    can begin and end in `left` (the first now, each later one REVISIT_APART_S or `cost` after the one before,
-   whichever is longer), never less than its `cost`. Not a part for each round asked: where fewer fit, a
-   round's points repeated within a part that was no more than its cost and the rest of the budget idled before
-   the next round or the run's end (on the Zen 3 guest, 2026-12-01, rounds of 3.9 s in parts of 3 s, 4 s apart:
-   each bandwidth revisit got one repetition). */
+   whichever is longer), never less than its `cost`. Not a part for each round asked: where fewer fit, that
+   part was less than a round took, its points repeated little past their first repetition, and the rest of
+   the budget idled before the next round or the run's end (on the Zen 3 guest, 2026-12-01, all 112 bandwidth
+   revisits of a `--quick` run of 2 rounds had one repetition, 30-156 of 168 in runs of 3; with this part,
+   17-30 of 112-224, and 1.3-11 times as many repetitions in runs of as many rounds). */
 double revisit_share(double left, double cost, int rounds);
 
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
@@ -74,15 +80,15 @@ struct revisit_done {
 	char why[160];             /* why fewer rounds than asked; "" when all ran */
 };
 
-/* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results),
-   each REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget
-   holds it (the first round reckoned at its points' first repetitions in the plan, each later one at the
-   round before: a round's share of the budget, revisit_share, is at least that, and its points repeat within
-   it; a revisit's first repetition, without events and with shorter calls, is shorter than the plan's; the
-   plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took, 11.8 s
-   for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
-   Their points have no events, R calls of REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or
-   a negative error (d holds what was measured before it). */
+/* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results), each
+   REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget holds it
+   (the first round reckoned at its points' first repetitions in the plan, each later one at the round before,
+   revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points repeat
+   within it; a revisit's first repetition, without events and with shorter calls, is shorter than the plan's;
+   the plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took,
+   11.8 s for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
+   Their points have no events, R calls of REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or a
+   negative error (d holds what was measured before it). */
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
 void revisit_done_free(struct revisit_done *d);
 

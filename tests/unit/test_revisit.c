@@ -1,8 +1,9 @@
 /* test_revisit.c — which points `run --revisits` measures again (harness/run/revisit.c): per row (level,
  * access, threads, prefetch state, placement) the bandwidth point of the best outcome, and every size of a
  * one-thread latency chase, in plan order; never a fresh-memory, boundary or unmeasured point nor a chase of
- * more threads; the first round is reckoned at the picks' first repetitions; and a round is a copy of the
- * picked points. */
+ * more threads; the first round is reckoned at the picks' first repetitions, each later one at the round
+ * before less its points' repetitions past their first; a round's share is a part of what is left for each
+ * round that fits; and a round is a copy of the picked points. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,6 +135,32 @@ static void test_round_share_is_of_the_rounds_that_fit(void **state)
 	assert_true(fabs(revisit_share(17, 6, 4) - 8.5) < 1e-12);
 }
 
+/* A later round is reckoned at the one before less what its points' repetitions past their first took: a
+   round fills its share, so reckoned at its whole time it would leave fewer rounds that fit than there were.
+   Rounds that fill their shares, 4 s apart, run as many as fitted when the first began: 11.95 s left, rounds of
+   3.9 s with one repetition per point, 4 asked, three. */
+static void test_later_rounds_are_reckoned_at_their_floor(void **state)
+{
+	struct run_point_result res[2] = {{.first_seconds = 0.5, .seconds = 1.25},
+					  {.first_seconds = 0.25, .seconds = 0.25}};
+	double left = 11.95, cost = 3.9, floor_s = 3.9, now = 0;
+	int rounds = 0;
+
+	(void)state;
+	assert_true(fabs(revisit_round_floor(5, res, 2) - 4.25) < 1e-12);
+	assert_true(fabs(revisit_round_floor(5, res, 0) - 5) < 1e-12);
+	while (rounds < 4 && now + cost <= left) {
+		double share = revisit_share(left - now, cost, 4 - rounds);
+		/* its points' first repetitions and the set-up take floor_s, further repetitions the rest */
+		struct run_point_result r = {.first_seconds = 1, .seconds = 1 + share - floor_s};
+
+		rounds++;
+		cost = revisit_round_floor(share, &r, 1);
+		now += share > REVISIT_APART_S ? share : REVISIT_APART_S;
+	}
+	assert_int_equal(rounds, 3);
+}
+
 /* A round is a copy of the picked points, in the order given. */
 static void test_round_copies_the_picks(void **state)
 {
@@ -157,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
 		cmocka_unit_test(test_round_share_is_of_the_rounds_that_fit),
+		cmocka_unit_test(test_later_rounds_are_reckoned_at_their_floor),
 		cmocka_unit_test(test_round_copies_the_picks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
