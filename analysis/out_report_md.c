@@ -293,7 +293,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f, ".\n");
 	}
 	if (m->memory.points > 0) {
-		fprintf(f, "- **Memory speed**: a %lld MiB %s read timed before each of %d DRAM points ",
+		fprintf(f,
+			"- **Memory speed**: a %lld MiB %s read timed before each of the plan's %d DRAM "
+			"points ",
 			m->memory.bytes >> 20, m->memory.kernel, m->memory.points);
 		probe_figures(f, &m->memory);
 		fprintf(f,
@@ -308,7 +310,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	if (m->memory_all.points > 0) {
 		fprintf(f,
 			"- **Memory speed, %d threads**: the same %lld MiB read split over %d threads, timed "
-			"before each of %d DRAM points of as many threads, ",
+			"before each of the plan's %d DRAM points of as many threads, ",
 			m->memory_all.threads, m->memory_all.bytes >> 20, m->memory_all.threads,
 			m->memory_all.points);
 		probe_figures(f, &m->memory_all);

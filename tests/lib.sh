@@ -33,6 +33,14 @@ export PMUCHECK_HISTORY_DIR=$TMP/state
 # has no CPU 0, and a run pinned outside that binding is refused.
 FIRST_CPU=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))' 2>/dev/null || echo 0)
 
+# A size every machine's plan calls DRAM: past all the caches hwloc reports, together, and 200 MB at least (a
+# CI run on the Zen 3 VM, whose hwloc reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3).
+dram_size() {
+	"$PMUCHECK" info --json 2>/dev/null | python3 -c 'import json, sys
+caches = json.load(sys.stdin)["topology"]["caches"]
+print("%dM" % max(200, 1.25 * sum(c["size"] for c in caches) / 1e6 + 1))'
+}
+
 ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1${2:+: $2}"; }
 skip() { echo "ok - $1 # SKIP $2"; }

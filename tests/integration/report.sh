@@ -81,15 +81,12 @@ check "report.md states the machine's speed under 'Run quality'" grep -qF "**Mac
 # The memory probes: one sample before each DRAM point, and the same read split over the threads before
 # each DRAM point of the most threads, when that is more than one; none without DRAM points (the run above
 # has none: its levels are hwloc's). A run whose large points are past every cache has them, with 2 threads
-# where there are 2 CPUs: past the caches hwloc reports, all of them together, so that whatever the level
-# probe finds (where its time runs out a run keeps the reported sizes; a CI run on this VM, whose hwloc
-# reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3), and at least 200 MB.
+# where there are 2 CPUs: past the caches hwloc reports (dram_size), so that whatever the level probe finds
+# (where its time runs out a run keeps the reported sizes).
 M=$TMP/mem
 mthreads=1
 [ "$(nproc)" -ge 2 ] && mthreads=1,2
-big=$("$PMUCHECK" info --json 2>/dev/null | python3 -c 'import json, sys
-caches = json.load(sys.stdin)["topology"]["caches"]
-print("%dM" % max(200, 1.25 * sum(c["size"] for c in caches) / 1e6 + 1))')
+big=$(dram_size)
 "$PMUCHECK" run --kernels load.gpr --sizes "16k,$big" --threads "$mthreads" --reps 3 --min-time 2 --no-progress \
 	--out "$M" >"$TMP/mem.out" 2>&1 && "$PMUCHECK" analyze -q "$M" >/dev/null 2>&1 &&
 	"$PMUCHECK" report "$M" >/dev/null 2>&1
@@ -153,12 +150,12 @@ if said:
 PY
 check "report.md states no memory speed without DRAM points" bash -c '! grep -q "Memory speed" "$1"' _ "$D/report.md"
 if grep -q '"memory_probe"' "$M/machine.json"; then
-	mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]; print("a 128 MiB %s read timed before each of %d DRAM points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$M/machine.json")
+	mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe"]; print("a 128 MiB %s read timed before each of the plan\x27s %d DRAM points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$M/machine.json")
 	check "report.md states the memory's speed under 'Run quality'" grep -qF "**Memory speed**: $mem" "$M/report.md"
 	if [ "$mthreads" = 1 ]; then
 		skip "the 2-thread memory probe in report.md" "one CPU"
 	else
-		mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe_threads"]; print("**Memory speed, 2 threads**: the same 128 MiB read split over 2 threads, timed before each of %d DRAM points of as many threads, ran at %.1f GB/s" % (s["points"], s["gbps_best"]))' "$M/machine.json")
+		mem=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["memory_probe_threads"]; print("**Memory speed, 2 threads**: the same 128 MiB read split over 2 threads, timed before each of the plan\x27s %d DRAM points of as many threads, ran at %.1f GB/s" % (s["points"], s["gbps_best"]))' "$M/machine.json")
 		check "report.md states the 2-thread memory speed under 'Run quality'" grep -qF "$mem" "$M/report.md"
 	fi
 else

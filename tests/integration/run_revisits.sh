@@ -64,12 +64,8 @@ check "its Run quality says what the revisits measured" grep -q \
 	"$TMP/rv/report.md"
 
 # A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
-# counts the plan's DRAM point alone. Past every cache hwloc reports, all of them together, and 200 MB at
-# least, as report.sh sizes its DRAM point.
-big=$("$PMUCHECK" info --json 2>/dev/null | python3 -c 'import json, sys
-caches = json.load(sys.stdin)["topology"]["caches"]
-print("%dM" % max(200, 1.25 * sum(c["size"] for c in caches) / 1e6 + 1))')
-expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr --sizes "$big" \
+# counts the plan's DRAM point alone.
+expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr --sizes "$(dram_size)" \
 	--threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress --revisits 1
 check "its memory probe read before the plan's DRAM point, not before its revisit" python3 -c '
 import csv, json, sys
