@@ -79,7 +79,7 @@ double revisit_first_cost(const struct run_point_result *res, const int *pick, i
 double revisit_round_floor(double took, const struct run_point_result *res, int n)
 {
 	for (int k = 0; k < n; k++)
-		took -= res[k].seconds - res[k].first_seconds;
+		took -= res[k].visit_seconds - res[k].first_seconds;
 	return took;
 }
 
@@ -132,7 +132,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		struct run_config rcfg = *c;
 		struct run_state st = *main;
 		struct plan round;
-		double now = progress_now(), wait = begun > 0 ? begun + REVISIT_APART_S - now : 0;
+		double now = progress_now(), wait = begun > 0 ? begun + REVISIT_APART_S - now : 0, took;
 
 		if (wait < 0)
 			wait = 0;
@@ -176,12 +176,13 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 		if (st.results && keep(d, st.results, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");
-		d->seconds += progress_now() - now;
+		took = progress_now() - now;
+		d->seconds += took;
 		/* the next round is reckoned at this one less the repetitions its share let its points add:
 		   reckoned at its whole time, a round that filled its share (revisit_share) left the next
 		   fewer rounds that fit than there were */
 		if (st.results)
-			cost = revisit_round_floor(progress_now() - now, st.results, n);
+			cost = revisit_round_floor(took, st.results, n);
 		free(st.results);
 		plan_free(&round);
 		d->rounds += !rc;

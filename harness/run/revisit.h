@@ -51,11 +51,12 @@ int revisit_choose(const struct plan *p, const struct run_point_result *res, int
 int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out);
 
 /* What the first round of picks pick[0 .. n-1] is reckoned at: the sum of their first repetitions in the
-   plan (res[].first_seconds; revisit_run says why not their whole visits). */
+   plan (res[].first_seconds; revisit_run says why not their whole visits). A DRAM point's includes the memory
+   probe before it, ~50 ms, which a revisit has not (revisit.c): its revisit is reckoned high by that. */
 double revisit_first_cost(const struct run_point_result *res, const int *pick, int n);
 
 /* What the round after one that took `took` seconds is reckoned at: `took` less what its points'
-   repetitions after their first took (res[0 .. n-1], their outcomes: seconds - first_seconds), since a
+   repetitions after their first took (res[0 .. n-1], their outcomes: visit_seconds - first_seconds), since a
    round's points repeat within its share, which may be more than it needs. */
 double revisit_round_floor(double took, const struct run_point_result *res, int n);
 

@@ -187,7 +187,7 @@ static int goes_on(struct group_ctx *g, int done)
 		.over_s = s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
 
 	budget_calls(&b, &calls);
-	s->results[g->ipt].seconds = spent;
+	s->results[g->ipt].visit_seconds = spent;
 	if (done == 1) {
 		int threads = s->plan->points[g->ipt].threads;
 		double unit[LEVEL_COUNT], floors_after;

@@ -54,8 +54,8 @@ struct run_point_result {
 	double first_seconds; /* from after the speed probes' wait to its first repetition's end: what a revisit
 				 of it is reckoned at (revisit.h), with the plan's events and calls above what
 				 one costs */
-	double seconds; /* the same to its last repetition's end: what its repetitions after the first took
-				 is seconds - first_seconds (revisit_round_floor) */
+	double visit_seconds; /* the same to its last repetition's end: what its repetitions after the first
+				 took is visit_seconds - first_seconds (revisit_round_floor) */
 };
 
 /* Flags noisy (NW_SLOW) each of the n points whose speed probe read slow against `best`, the probe's best

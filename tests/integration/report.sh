@@ -81,8 +81,8 @@ check "report.md states the machine's speed under 'Run quality'" grep -qF "**Mac
 # The memory probes: one sample before each DRAM point, and the same read split over the threads before
 # each DRAM point of the most threads, when that is more than one; none without DRAM points (the run above
 # has none: its levels are hwloc's). A run whose large points are past every cache has them, with 2 threads
-# where there are 2 CPUs: past the caches hwloc reports (dram_size), so that whatever the level probe finds
-# (where its time runs out a run keeps the reported sizes).
+# where there are 2 CPUs: past the caches hwloc reports (dram_size), so that the plan calls them DRAM whatever
+# the level probe finds (where its time runs out a run keeps the reported sizes).
 M=$TMP/mem
 mthreads=1
 [ "$(nproc)" -ge 2 ] && mthreads=1,2

@@ -141,8 +141,8 @@ static void test_round_share_is_of_the_rounds_that_fit(void **state)
    3.9 s with one repetition per point, 4 asked, three. */
 static void test_later_rounds_are_reckoned_at_their_floor(void **state)
 {
-	struct run_point_result res[2] = {{.first_seconds = 0.5, .seconds = 1.25},
-					  {.first_seconds = 0.25, .seconds = 0.25}};
+	struct run_point_result res[2] = {{.first_seconds = 0.5, .visit_seconds = 1.25},
+					  {.first_seconds = 0.25, .visit_seconds = 0.25}};
 	double left = 11.95, cost = 3.9, floor_s = 3.9, now = 0;
 	int rounds = 0;
 
@@ -152,7 +152,7 @@ static void test_later_rounds_are_reckoned_at_their_floor(void **state)
 	while (rounds < 4 && now + cost <= left) {
 		double share = revisit_share(left - now, cost, 4 - rounds);
 		/* its points' first repetitions and the set-up take floor_s, further repetitions the rest */
-		struct run_point_result r = {.first_seconds = 1, .seconds = 1 + share - floor_s};
+		struct run_point_result r = {.first_seconds = 1, .visit_seconds = 1 + share - floor_s};
 
 		rounds++;
 		cost = revisit_round_floor(share, &r, 1);
