@@ -65,8 +65,8 @@ check "its Run quality says what the revisits measured" grep -q \
 
 # A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
 # counts the plan's DRAM point alone.
-expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr --sizes "$(dram_size)" \
-	--threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress --revisits 1
+expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr \
+	--sizes "$(dram_size)" --threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress --revisits 1
 check "its memory probe read before the plan's DRAM point, not before its revisit" python3 -c '
 import csv, json, sys
 levels = {r["point"]: r["level"] for r in csv.DictReader(open(sys.argv[2]))}

@@ -120,8 +120,9 @@ static void test_first_round_is_reckoned_at_first_repetitions(void **state)
 
 /* A round's share is an equal part of what is left for each round that fits, not each round asked: rounds of
    3.9 s with 12 s left and 4 asked fit three times, 4 s apart, and each has 4 s (an equal part of the four asked,
-   3 s, was less than a round's cost, and the rest idled); never less than its cost; where every round asked
-   fits, the left is split among them; a round costlier than REVISIT_APART_S spaces the rounds by its cost. */
+   3 s, is less than a round's cost: a round got its cost alone, its points little past their first repetitions,
+   and the rest idled); never less than its cost; where every round asked fits, the left is split among them; a
+   round costlier than REVISIT_APART_S spaces the rounds by its cost. */
 static void test_round_share_is_of_the_rounds_that_fit(void **state)
 {
 	(void)state;
