@@ -1,9 +1,10 @@
 #!/bin/bash
 # run_revisits.sh — `run --revisits N` (harness/run/revisit.h): after the plan, each bandwidth row's best
-# point and every one-thread latency point measured again, N rounds, as points of raw.csv past the plan's with the parameters of the point each
-# measures again and no events; machine.json and the run's output say how many; the analysis takes them as
-# points of their rows. No round where the budget has no room for it, none in a resumed run, bad values
-# refused, and 4 rounds by default only where the sizes come from the caches; no memory probe before a revisit.
+# point and every one-thread latency point measured again, N rounds, as points of raw.csv past the plan's with
+# the parameters of the point each measures again and no events; machine.json and the run's output say how
+# many; the analysis takes them as points of their rows. No round where the budget has no room for it, none
+# in a resumed run, bad values refused, and 4 rounds by default only where the sizes come from the caches; no
+# memory probe before a revisit.
 . "$(dirname "$0")/../lib.sh"
 
 ARGS=(--kernels "load.gpr,store.gpr,chase.plain" --sizes "8k,16k" --threads 1 --cpus "$FIRST_CPU" --reps 3
