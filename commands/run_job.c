@@ -88,15 +88,17 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 }
 
 /* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
-int run_job_most_threads(const struct run_job *j, int dram)
+int run_job_most_threads(const struct run_job *j, enum most_of of)
 {
 	int most = 0;
 
 	for (int i = 0; i < j->nxs; i++)
-		for (int k = 0; k < j->xs[i].plan.npoints; k++)
-			if ((!dram || j->xs[i].plan.points[k].level == LEVEL_DRAM) &&
-			    j->xs[i].plan.points[k].threads > most)
-				most = j->xs[i].plan.points[k].threads;
+		for (int k = 0; k < j->xs[i].plan.npoints; k++) {
+			const struct plan_point *pt = &j->xs[i].plan.points[k];
+			if ((of != MOST_OF_DRAM || pt->level == LEVEL_DRAM) &&
+			    (of != MOST_OF_PATH || path_probe_point(pt)) && pt->threads > most)
+				most = pt->threads;
+		}
 	return most;
 }
 
@@ -307,6 +309,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.own_cores = topo_distinct_cores(t, cfg.plan.cpus, cfg.plan.ncpus);
 	st.memory = j->memory.v ? &j->memory : NULL;
 	st.memory_all = j->memory_all.v ? &j->memory_all : NULL;
+	st.path = j->path.all.v ? &j->path : NULL;
 	st.llc = j->llc.v ? &j->llc : NULL;
 	st.limit = cpu_limit_cpus(&j->limit) > 0 ? &j->limit : NULL;
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
@@ -385,7 +388,7 @@ static void record_disturbance(struct run_job *j)
 	struct disturb_sample after;
 	json_t *speed = speed_probe_json(&j->speed), *speed_all = speed_probe_json(&j->speed_all),
 	       *memory = speed_probe_json(&j->memory), *memory_all = speed_probe_json(&j->memory_all),
-	       *llc = level_check_json(&j->llc);
+	       *path = path_probe_json(&j->path), *llc = level_check_json(&j->llc);
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(disturb_proc_dir(), &after, NULL)
@@ -416,6 +419,8 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
 	if (memory_all)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
+	if (path)
+		json_object_set_new(j->mf.disturbance, "path_probe", path);
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
 	if (j->revisits.asked) {
@@ -453,14 +458,16 @@ static int levels_probed(const struct run_cli *rc)
 }
 
 /* What measure() holds beside the points' buffers until the run ends: the speed probes (one thread's, and one
-   per thread of the most), the memory probes (one thread's, and one split over the DRAM threads) and the
-   last-level check's chase. The level probe's buffer is freed before the points begin. */
+   per thread of the most), the memory probes (one thread's, and one split over the DRAM threads), the path
+   probe (one thread's, and one per thread of the most that reach memory) and the last-level check's chase.
+   The level probe's buffer is freed before the points begin. */
 static uint64_t probe_bytes(const struct run_job *j, const struct topo *t)
 {
-	int most = run_job_most_threads(j, 0);
+	int most = run_job_most_threads(j, MOST_OF_ALL), path = run_job_most_threads(j, MOST_OF_PATH);
 
 	return SPEED_PROBE_BYTES * (1 + (uint64_t)(most > 1 ? most : 0)) +
-		MEMORY_PROBE_BYTES * (1 + (run_job_most_threads(j, 1) > 1)) + llc_check_cap(j, t);
+		MEMORY_PROBE_BYTES * (1 + (run_job_most_threads(j, MOST_OF_DRAM) > 1)) +
+		(path > 1 ? PATH_PROBE_BYTES * (1 + (uint64_t)path) : 0) + llc_check_cap(j, t);
 }
 
 /* A resumed run gets the part of --time-budget that its points left had in the interrupted run: the
@@ -497,7 +504,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	json_t *config = NULL, *preset = NULL, *counters = NULL;
 	struct err speed_err;
-	int r, base = 0, npoints = 0, most, dram_most;
+	int r, base = 0, npoints = 0, most, dram_most, path_most;
 	uint64_t llc_cap;
 
 	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
@@ -550,8 +557,9 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		fprintf(stderr, "pmucheck run: %d points into %s\n", npoints, rc->dir);
 	if (!r && rc->resumed)
 		resume_budget(rc, j); /* of the points as the prefetch states allowed just now */
-	most = run_job_most_threads(j, 0);
-	dram_most = run_job_most_threads(j, 1);
+	most = run_job_most_threads(j, MOST_OF_ALL);
+	dram_most = run_job_most_threads(j, MOST_OF_DRAM);
+	path_most = run_job_most_threads(j, MOST_OF_PATH);
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
 	run_job_say_cpu_limit(j, 0, most);
@@ -559,14 +567,17 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		j->before.procs_running = -1;
 	if (j->limit.version)
 		j->throttle_read[0] = cpu_limit_sample(&j->limit, &j->throttle[0], NULL) == 0;
-	if (speed_probe_init(&j->speed, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
+	if (speed_probe_init(&j->speed, KP_SPEED_PROBE, SPEED_PROBE_BYTES, tsc_hz, &speed_err) ||
 	    (most > 1 &&
-	     speed_probe_init_threads(&j->speed_all, SPEED_PROBE_BYTES * (uint64_t)most, tsc_hz, most,
-				      &speed_err)) ||
-	    speed_probe_init(&j->memory, MEMORY_PROBE_BYTES, tsc_hz, &speed_err) ||
+	     speed_probe_init_threads(&j->speed_all, KP_SPEED_PROBE, SPEED_PROBE_BYTES * (uint64_t)most,
+				      tsc_hz, most, &speed_err)) ||
+	    speed_probe_init(&j->memory, KP_SPEED_PROBE, MEMORY_PROBE_BYTES, tsc_hz, &speed_err) ||
 	    (dram_most > 1 &&
-	     speed_probe_init_threads(&j->memory_all, MEMORY_PROBE_BYTES, tsc_hz, dram_most, &speed_err)))
+	     speed_probe_init_threads(&j->memory_all, KP_SPEED_PROBE, MEMORY_PROBE_BYTES, tsc_hz, dram_most,
+				      &speed_err)))
 		fprintf(stderr, "pmucheck run: %s: no speed probe\n", speed_err.msg);
+	if (path_most > 1 && path_probe_init(&j->path, path_most, tsc_hz, &speed_err))
+		fprintf(stderr, "pmucheck run: %s: no path probe\n", speed_err.msg);
 	j->speed.watched = 1; /* the run waits on it (run.c: probe_machine) */
 	speed_history_read(&j->speed_history, CLOCK_SYSFS_ROOT, t, rc->cfg.plan.cpus[0],
 			   j->speed.v ? j->speed.v->name : NULL, SPEED_PROBE_BYTES,
@@ -622,6 +633,7 @@ static void job_free(struct run_job *j)
 	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);
 	speed_probe_free(&j->memory_all);
+	path_probe_free(&j->path);
 	level_check_free(&j->llc);
 	free(j);
 }
@@ -672,7 +684,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if (!r)
 			run_job_say_short_of_dram(j);
 		if (!r && !cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, NULL))
-			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, 0));
+			run_job_say_cpu_limit(j, 0, run_job_most_threads(j, MOST_OF_ALL));
 		if (!r && rc->json)
 			run_job_say_plan_json(j, t, levels_probed(rc), rc->cfg.revisits);
 		else if (!r)

@@ -16,6 +16,7 @@
 #include "level_check.h"
 #include "levels.h"
 #include "levels_history.h"
+#include "path_probe.h"
 #include "machine.h"
 #include "progress_line.h"
 #include "raw.h"
@@ -55,6 +56,8 @@ struct run_job {
 	struct speed_probe speed_all;       /* the same by the most threads any point has, before those */
 	struct speed_probe memory;          /* the memory's, before each DRAM point */
 	struct speed_probe memory_all; /* the same by the most threads any DRAM point has, before those */
+	struct path_probe path;        /* whether the most threads of the points that reach memory had paths
+					  of their own, before those (path_probe.h) */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	struct revisit_done revisits; /* --revisits: what its rounds measured (revisit.h) */
 	double *point_gbps; /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
@@ -64,8 +67,14 @@ struct run_job {
 	struct progress_line progress;
 };
 
-/* run_job.c: the most threads any point has (of the DRAM points only: dram). */
-int run_job_most_threads(const struct run_job *j, int dram);
+/* Which points run_job_most_threads looks at */
+enum most_of {
+	MOST_OF_ALL,
+	MOST_OF_DRAM,
+	MOST_OF_PATH, /* those that reach memory (path_probe_point) */
+};
+/* run_job.c: the most threads any point of `of` has. */
+int run_job_most_threads(const struct run_job *j, enum most_of of);
 
 /* run_job_say.c: on stdout the plan and the figures below the summaries, on stderr the warnings. */
 /* revisits: --revisits N, said after the plan (its rounds' points depend on the measured outcomes) */

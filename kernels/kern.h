@@ -92,7 +92,8 @@ enum kern_plot {
 	                             multiply flags) */
 	KP_LEVEL_PROBE = 1u << 5, /* the chain the run's level probe sweeps to find where levels end */
 	KP_SPEED_PROBE = 1u << 6, /* the L1 read the run times before each point: the machine's own speed */
-	KP_COUNT = 7              /* number of kinds */
+	KP_PATH_PROBE = 1u << 7,  /* the non-temporal store the run times before points that reach memory */
+	KP_COUNT = 8              /* number of kinds */
 };
 
 /* Which working-set sizes a variant is measured at when the user names none (harness/plan/). */

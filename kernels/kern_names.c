@@ -10,7 +10,8 @@ const char *const kern_access_names[KA_COUNT] = {
 };
 
 const char *const kern_plot_names[KP_COUNT] = {
-	"bw-size", "ev-size", "bw-delay", "time-offset", "latency", "level-probe", "speed-probe",
+	"bw-size", "ev-size",     "bw-delay",    "time-offset",
+	"latency", "level-probe", "speed-probe", "path-probe",
 };
 
 const char *const kern_flag_names[KV_COUNT] = {"nt", "mul-indep", "mul-dep"};

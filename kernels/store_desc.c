@@ -14,6 +14,11 @@ uint64_t kern_store_sse_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t ar
 uint64_t kern_store_avx_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_store_avx512_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 
+/* The run's path probe (harness/run/path_probe.h) is the non-temporal store every x86-64 CPU has (SSE2): its
+   stores leave the core for memory whatever the buffer's size. */
+static const struct kern_policy store_path_policy = {.sweep = KS_EVERY_LEVEL,
+						     .plots = KP_BW_SIZE | KP_EV_SIZE | KP_PATH_PROBE};
+
 static const struct kern_variant store_variants[] = {
 	{"store.gpr", 8, KISA_BASE, 0, kern_store_gpr, KA_WRITE, NULL},
 	{"store.sd", 8, KISA_SSE2, 0, kern_store_sd, KA_WRITE, NULL},
@@ -21,7 +26,7 @@ static const struct kern_variant store_variants[] = {
 	{"store.avx", 32, KISA_AVX, 0, kern_store_avx, KA_WRITE, NULL},
 	{"store.avx512", 64, KISA_AVX512F, 0, kern_store_avx512, KA_WRITE, NULL},
 	{"store.gpr.nt", 8, KISA_SSE2, KV_NT, kern_store_gpr_nt, KA_NT_WRITE, NULL},
-	{"store.sse.nt", 16, KISA_SSE2, KV_NT, kern_store_sse_nt, KA_NT_WRITE, NULL},
+	{"store.sse.nt", 16, KISA_SSE2, KV_NT, kern_store_sse_nt, KA_NT_WRITE, &store_path_policy},
 	{"store.avx.nt", 32, KISA_AVX, KV_NT, kern_store_avx_nt, KA_NT_WRITE, NULL},
 	{"store.avx512.nt", 64, KISA_AVX512F, KV_NT, kern_store_avx512_nt, KA_NT_WRITE, NULL},
 };

@@ -382,6 +382,8 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	}
 	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
 		speed_probe_sample_threads(s->memory_all, tid);
+	if (s->path && pt->threads == s->path->all.threads && path_probe_point(pt))
+		path_probe_sample(s->path, tid);
 	calibrate(g, pt, tid);
 #pragma omp master
 	{

@@ -20,6 +20,7 @@
 #include "err.h"
 #include "plan.h"
 #include "level_check.h"
+#include "path_probe.h"
 #include "speed_probe.h"
 #include "progress.h"
 #include "raw.h"
@@ -82,6 +83,8 @@ struct run_state {
 	struct speed_probe *memory;       /* sampled before each DRAM point; NULL: not sampled */
 	struct speed_probe *memory_all; /* read by all its threads before each DRAM point of as many threads;
 					     NULL: not sampled */
+	struct path_probe *path;        /* timed before each point of path->all.threads threads that reaches
+					   memory (path_probe.h); NULL: not sampled */
 	struct level_check *llc;        /* chased before each point of the last cache level (level_check.h): a
 					    point it did not hold is flagged noisy; NULL: not checked */
 	const struct cpu_limit *limit;  /* the cgroup's CPU quota, its throttling read around each point: a

@@ -7,12 +7,13 @@
 #include "stats.h"
 #include "timed_call.h"
 
-int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, struct err *e)
+int speed_probe_init(struct speed_probe *sp, unsigned plot, uint64_t bytes, double tsc_hz, struct err *e)
 {
 	memset(sp, 0, sizeof *sp);
-	sp->v = kern_variant_for_plot(KP_SPEED_PROBE, &sp->f);
+	sp->v = kern_variant_for_plot(plot, &sp->f);
 	if (!sp->v)
-		return err_set(e, E_RUNTIME, "no kernel is registered as the run's speed probe");
+		return err_set(e, E_RUNTIME, "no kernel is registered as the run's %s",
+			       plot == KP_PATH_PROBE ? "path probe" : "speed probe");
 	sp->bytes = bytes - bytes % sp->f->granule;
 	sp->tsc_hz = tsc_hz;
 	return 0;
@@ -79,10 +80,10 @@ void speed_probe_sample(struct speed_probe *sp)
 	keep(sp, a, b);
 }
 
-int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_hz, int threads,
-			     struct err *e)
+int speed_probe_init_threads(struct speed_probe *sp, unsigned plot, uint64_t bytes, double tsc_hz,
+			     int threads, struct err *e)
 {
-	int rc = speed_probe_init(sp, bytes, tsc_hz, e);
+	int rc = speed_probe_init(sp, plot, bytes, tsc_hz, e);
 
 	if (rc)
 		return rc;

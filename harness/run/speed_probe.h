@@ -77,9 +77,10 @@ struct speed_probe {
    speed shared a core: halfway between the two cases above (1x and threads x). */
 #define SPEED_PROBE_SHARED 0.75
 
-/* The registered kernel, reading `bytes` per pass (SPEED_PROBE_BYTES or MEMORY_PROBE_BYTES). E_RUNTIME when
-   no kernel is registered. */
-int speed_probe_init(struct speed_probe *sp, uint64_t bytes, double tsc_hz, struct err *e);
+/* The kernel registered with `plot` (KP_SPEED_PROBE; KP_PATH_PROBE for path_probe.h), `bytes` per pass
+   (SPEED_PROBE_BYTES or MEMORY_PROBE_BYTES for the speed and memory probes). E_RUNTIME when no kernel is
+   registered. */
+int speed_probe_init(struct speed_probe *sp, unsigned plot, uint64_t bytes, double tsc_hz, struct err *e);
 
 /* Times the probe on the calling thread's CPU, the shorter of two calls, and keeps its GB/s; the first
    sample gets its buffer first. Nothing when out of memory (a run does not fail for its probe). */
@@ -89,8 +90,8 @@ void speed_probe_sample(struct speed_probe *sp);
    MEMORY_PROBE_BYTES, the memory bandwidth several threads get, which a limit on the host's shared path can
    cut while one thread's holds; of threads x SPEED_PROBE_BYTES, whether the threads have cores of their own
    (above). E_RUNTIME when no kernel is registered, out of memory. */
-int speed_probe_init_threads(struct speed_probe *sp, uint64_t bytes, double tsc_hz, int threads,
-			     struct err *e);
+int speed_probe_init_threads(struct speed_probe *sp, unsigned plot, uint64_t bytes, double tsc_hz,
+			     int threads, struct err *e);
 
 /* Called by every thread (tid 0 .. threads - 1) of an OpenMP parallel region of exactly sp->threads
    threads, each pinned where it measures: they read their slices together, the shorter of two calls'

@@ -56,7 +56,8 @@ static void test_real_sample_is_a_positive_bandwidth(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(speed_probe_init(&sp, SPEED_PROBE_BYTES, tsc_calibrate_hz(20), &e), 0);
+	assert_int_equal(speed_probe_init(&sp, KP_SPEED_PROBE, SPEED_PROBE_BYTES, tsc_calibrate_hz(20), &e),
+			 0);
 	assert_null(sp.buf); /* the buffer comes with the first sample */
 	speed_probe_sample(&sp);
 	speed_probe_sample(&sp);
@@ -76,7 +77,8 @@ static void test_memory_probe_reads_its_size(void **state)
 	json_t *j;
 
 	(void)state;
-	assert_int_equal(speed_probe_init(&sp, MEMORY_PROBE_BYTES, tsc_calibrate_hz(20), &e), 0);
+	assert_int_equal(speed_probe_init(&sp, KP_SPEED_PROBE, MEMORY_PROBE_BYTES, tsc_calibrate_hz(20), &e),
+			 0);
 	assert_true(sp.bytes == MEMORY_PROBE_BYTES);
 	speed_probe_sample(&sp);
 	assert_int_equal(sp.n, 1);
@@ -99,7 +101,9 @@ static void test_threads_read_their_slices_together(void **state)
 	json_t *j;
 
 	(void)state;
-	assert_int_equal(speed_probe_init_threads(&sp, MEMORY_PROBE_BYTES, tsc_calibrate_hz(20), 2, &e), 0);
+	assert_int_equal(speed_probe_init_threads(&sp, KP_SPEED_PROBE, MEMORY_PROBE_BYTES,
+						  tsc_calibrate_hz(20), 2, &e),
+			 0);
 	assert_true(sp.bytes == MEMORY_PROBE_BYTES);
 	omp_set_dynamic(0);
 	for (int k = 0; k < 2; k++) {
