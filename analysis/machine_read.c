@@ -303,6 +303,25 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 	c->worst_bytes = count_ll(o, "worst_bytes", 0, 0);
 }
 
+static void read_path_probe(json_t *o, struct machine_path_probe *p)
+{
+	text(o, "kernel", p->kernel, sizeof p->kernel);
+	p->bytes = count_ll(o, "bytes", 0, 0);
+	p->threads = count(o, "threads", 0, 0);
+	p->points = count(o, "points", 0, 0);
+	p->points_shared = count(o, "points_shared", 0, 0);
+	p->shared_below = number(o, "shared_below", 0);
+	p->ratio_best = number(o, "ratio_best", 0);
+	p->ratio_median = number(o, "ratio_median", 0);
+	p->ratio_p10 = number(o, "ratio_p10", 0);
+	p->gbps_one_best = number(o, "gbps_one_best", 0);
+	p->gbps_best = number(o, "gbps_best", 0);
+	if (!(p->ratio_best > 0) || p->threads < 2)
+		p->points = 0;
+	if (p->points_shared > p->points)
+		p->points_shared = p->points;
+}
+
 /* The revisits' figures (harness run_job.c record_disturbance); asked 0 when absent. */
 static void read_revisits(json_t *o, struct machine_revisits *r)
 {
@@ -410,6 +429,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_speed_history(at(root, "disturbance.speed_history"), &m->speed_history);
 	read_level_check(at(root, "disturbance.level_check"), &m->llc);
 	read_revisits(at(root, "disturbance.revisits"), &m->revisits);
+	read_path_probe(at(root, "disturbance.path_probe"), &m->path);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);

@@ -89,6 +89,19 @@ struct machine_level_check {
 	long long worst_bytes;
 };
 
+/* The run's path probe (harness path_probe.h, disturbance.path_probe): its threads' non-temporal stores
+   together over one thread's, before each point of as many threads that reaches memory; points 0 when
+   absent. */
+struct machine_path_probe {
+	char kernel[64];
+	long long bytes; /* per thread */
+	int threads, points;
+	int points_shared; /* below shared_below x threads: the threads shared paths to memory */
+	double shared_below;
+	double ratio_best, ratio_median, ratio_p10;
+	double gbps_one_best, gbps_best; /* one thread's, all the threads' */
+};
+
 /* What `run --revisits` measured (harness revisit.h, disturbance.revisits); asked 0 when absent. */
 struct machine_revisits {
 	int asked, rounds, points;
@@ -144,6 +157,7 @@ struct machine {
 	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness
 	   speed_probe.h): points 0 when the run did not record it */
 	struct machine_probe speed, speed_all, memory, memory_all;
+	struct machine_path_probe path;
 	struct machine_speed_history speed_history;
 	struct machine_level_check llc; /* disturbance.level_check */
 	struct machine_revisits revisits;

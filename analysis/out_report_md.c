@@ -94,6 +94,37 @@ static void probe_figures(FILE *f, const struct machine_probe *p)
 	fprintf(f, "(%.0f %% below the best)", 100 * (1 - p->p10 / p->best));
 }
 
+/* Whether the threads had paths to memory of their own (harness path_probe.h): what their all-thread DRAM and
+   non-temporal figures are. Nothing without the probe. */
+static void paths_to_memory(FILE *f, const struct machine_path_probe *p)
+{
+	if (p->points <= 0)
+		return;
+	fprintf(f,
+		"- **Paths to memory, %d threads**: %d threads' non-temporal stores (%s, %lld MiB each), "
+		"timed together before each of %d points of as many threads that reach memory (DRAM, or "
+		"non-temporal stores at any size), read %.2fx one thread's at best, %.2fx median and "
+		"%.2fx or less before a tenth of them (one thread %.1f GB/s at best, %d threads %.1f). ",
+		p->threads, p->threads, p->kernel, p->bytes >> 20, p->points, p->ratio_best, p->ratio_median,
+		p->ratio_p10, p->gbps_one_best, p->threads, p->gbps_best);
+	if (p->points_shared == p->points)
+		fprintf(f, "Before every one of them, below %.0f %% of %dx, ", 100 * p->shared_below,
+			p->threads);
+	else if (p->points_shared > 0)
+		fprintf(f, "Before %d of them, below %.0f %% of %dx, ", p->points_shared,
+			100 * p->shared_below, p->threads);
+	if (p->points_shared > 0)
+		fprintf(f,
+			"their stores shared paths out of the cores (on AMD likely a CCD's link to the I/O "
+			"die): the %d-thread DRAM and non-temporal figures there are what shared paths give. "
+			"On a bare machine that is the hardware's; on a VM it is where the host put the "
+			"vCPUs, which the guest cannot choose, and two runs' such figures may differ as "
+			"their ratios do.\n",
+			p->threads);
+	else
+		fprintf(f, "Their stores had paths of their own.\n");
+}
+
 /* Whether the last cache level held its points' working sets (harness level_check.h): a chase before each
    point, and after it where that one read past the level. */
 static void level_held(FILE *f, const struct machine_level_check *c)
@@ -317,6 +348,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		fprintf(f, ": the %d-thread DRAM and non-temporal figures move with it.\n",
 			m->memory_all.threads);
 	}
+	paths_to_memory(f, &m->path);
 	if (m->llc.points > 0)
 		level_held(f, &m->llc);
 	revisited(f, &m->revisits);

@@ -310,6 +310,7 @@ void run_job_say_speed(const struct run_job *j)
 	struct speed_probe_figures f = speed_probe_figures(&j->speed), s = speed_probe_figures(&j->speed_all),
 				   m = speed_probe_figures(&j->memory),
 				   a = speed_probe_figures(&j->memory_all);
+	struct path_probe_figures p = path_probe_figures(&j->path);
 
 	if (f.n) {
 		printf("machine speed: a %llu-byte %s read before each point ",
@@ -361,6 +362,24 @@ void run_job_say_speed(const struct run_job *j)
 		       "point of the plan ",
 		       j->memory_all.threads, j->memory_all.threads);
 		say_figures(&a, "them");
+		printf("\n");
+	}
+	if (p.n) {
+		printf("paths to memory, %d threads: %s stores of %llu MiB by each of them at once before "
+		       "each "
+		       "%d-thread point that reaches memory read %.2fx one thread's at best, %.2fx median, "
+		       "%.2fx "
+		       "or less before a tenth of them",
+		       j->path.all.threads, j->path.one.v->name,
+		       (unsigned long long)(j->path.one.bytes >> 20), j->path.all.threads, p.best, p.median,
+		       p.p10);
+		if (p.shared)
+			printf("; before %d of %d (below %.0f %% of %dx) their stores shared paths out of "
+			       "the cores, "
+			       "and the %d-thread DRAM and non-temporal figures there are what shared paths "
+			       "give",
+			       p.shared, p.n, 100 * PATH_PROBE_SHARED, j->path.all.threads,
+			       j->path.all.threads);
 		printf("\n");
 	}
 	if (j->llc.n) {
