@@ -3,7 +3,9 @@
 # (issue 14's check)? Per level x access x {1 thread, all threads}: bytes per cycle and GB/s within 3 % for
 # L1, L2 and L3 and 5 % for DRAM; the latency per level within 3 %. A benchmark (make bench, make
 # repeatability), not a test: another tenant on the cores moves the figures without a bug. It prints every
-# row's differences, the worst per level and figure, and how disturbed each run was.
+# row's differences, the worst per level and figure, how disturbed each run was, and whether its threads had
+# paths to memory of their own (the path probe: where two runs' differ, so do their all-thread DRAM and
+# non-temporal figures).
 #
 # The runs are a user's: the level probe included (its answer can differ between them, and then so do the
 # points), all kernels, 1 and all threads. A third run right after them takes the second's level sizes
@@ -41,16 +43,27 @@ def quality(d):
     probes = ", ".join("%s best %.1f median %.1f slow tenth %.1f GB/s" % (
         name, p.get("gbps_best", 0), p.get("gbps_median", 0), p.get("gbps_p10", 0))
         for key, name in PROBES for p in [dist.get(key)] if p)
-    return "core clock %.2f GHz, steal %s %%, runnable %s/%s, %s, levels measured %s" % (
+    return "core clock %.2f GHz, steal %s %%, runnable %s/%s, %s, %s, levels measured %s" % (
         clock(d), dist.get("steal_percent"), dist.get("runnable_before"), dist.get("runnable_after"),
-        probes, {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
+        probes, paths(d), {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
+def paths(d):
+    """the path probe (harness/run/path_probe.h): whether the threads' stores had paths to memory of their own"""
+    p = (json.load(open(d + "/machine.json")).get("disturbance") or {}).get("path_probe")
+    return "path probe %d threads %.2fx one thread's median, shared at %d of %d points" % (
+        p["threads"], p["ratio_median"], p["points_shared"], p["points"]) if p else "no path probe"
+def path_moved(d1, d2):
+    """whether the runs' threads had paths to memory alike: the path probe's medians apart by more than a
+    quarter say the host placed the vCPUs differently, which moves every all-thread figure that reaches memory"""
+    a, b = ((json.load(open(d + "/machine.json")).get("disturbance") or {}).get("path_probe") for d in (d1, d2))
+    return bool(a and b and abs(b["ratio_median"] / a["ratio_median"] - 1) > 0.25)
 def probes_moved(d1, d2):
     """how far the machine itself moved between the runs: each probe's median, run 2 against run 1"""
     a, b = ((json.load(open(d + "/machine.json")).get("disturbance") or {}) for d in (d1, d2))
     return ", ".join("%s %+.1f%%" % (name, 100 * (b[key]["gbps_median"] / a[key]["gbps_median"] - 1))
                      for key, name in PROBES if a.get(key) and b.get(key) and a[key].get("gbps_median"))
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
-worst, bad, rows, own = {}, 0, 0, 0
+worst, bad, rows, own, by_path = {}, 0, 0, 0, 0
+moved = path_moved(sys.argv[1], sys.argv[2])
 # Figures, and those over their limit, of rows both runs call ok against rows either run marks: the marks
 # are worth what they predict, so a marked row should disagree more often than an ok one.
 by_mark = {True: [0, 0], False: [0, 0]}
@@ -82,6 +95,8 @@ for key in sorted(set(a) | set(b)):
         over = d > limit
         bad += over
         rows += 1
+        if over and moved and "_all" in f and (level == "DRAM" or access.startswith("nt-")):
+            by_path += 1
         both_ok = a[key]["quality"].startswith("ok") and b[key]["quality"].startswith("ok")
         by_mark[both_ok][0] += 1
         by_mark[both_ok][1] += over
@@ -102,6 +117,9 @@ print("# run 1: %s\n# run 2: %s" % (quality(sys.argv[1]), quality(sys.argv[2])))
 print("# the probes' medians, run 2 against run 1: %s" % probes_moved(sys.argv[1], sys.argv[2]))
 print("# of rows both runs call ok, %d of %d figures over their limit; of rows either run marks, %d of %d"
       % (by_mark[True][1], by_mark[True][0], by_mark[False][1], by_mark[False][0]))
+if moved:
+    print("# the path probe's medians differ by more than a quarter: the host placed the vCPUs differently; %d of "
+          "the figures over are all-thread DRAM or non-temporal ones, which follow it" % by_path)
 print("# %d of %d figures over their limit" % (bad, rows))
 sys.exit(0 if bad == 0 else 3)
 PY
