@@ -1,4 +1,6 @@
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -211,4 +213,35 @@ double stats_mindiff_bound(const struct stats_mindiff *m)
 double stats_decile(const double *sorted, size_t n, int k)
 {
 	return sorted[(n - 1) * (size_t)k / 10];
+}
+
+struct stats_spread stats_spread(const double *v, size_t n)
+{
+	struct stats_spread s = {0};
+	double *c;
+
+	if (!n || !(c = malloc(n * sizeof *c)))
+		return s;
+	memcpy(c, v, n * sizeof *c);
+	stats_sort(c, n);
+	s.n = n;
+	s.best = c[n - 1];
+	s.p10 = stats_decile(c, n, 1);
+	s.median = stats_median(c, n);
+	free(c);
+	return s;
+}
+
+int stats_push(double **v, int *n, int *cap, double x)
+{
+	if (*n == *cap) {
+		int room = *cap ? 2 * *cap : 64;
+		double *g = realloc(*v, (size_t)room * sizeof *g);
+		if (!g)
+			return -1;
+		*v = g;
+		*cap = room;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
 }

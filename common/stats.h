@@ -25,6 +25,19 @@ void stats_sort(double *v, size_t n);
    (the speed probes' slowest tenth, the report's clock range). */
 double stats_decile(const double *sorted, size_t n, int k);
 
+/* The largest value, the median (as stats_median) and the low tenth (stats_decile 1) of v[0..n), from a
+   sorted copy: the speed probes' and the path probe's figures. n 0 (all 0) when v has none or out of
+   memory. */
+struct stats_spread {
+	size_t n;
+	double best, median, p10;
+};
+struct stats_spread stats_spread(const double *v, size_t n);
+
+/* Appends x to *v, which holds *n values in room for *cap, doubling the room when full (64 at first): the
+   probes' samples, one per point. -1 out of memory, nothing appended. */
+int stats_push(double **v, int *n, int *cap, double x);
+
 /* The median (as stats_median) of the positive values of v[0..n), which it moves to the front of v in
    sorted order; 0 when there are none. A differenced time <= 0 (noise on a tiny point) or a clock of 0 (no
    accepted sample) is no value at all, not a small one. */

@@ -9,11 +9,13 @@
 
 int speed_probe_init(struct speed_probe *sp, unsigned plot, uint64_t bytes, double tsc_hz, struct err *e)
 {
+	char name[32];
+
 	memset(sp, 0, sizeof *sp);
 	sp->v = kern_variant_for_plot(plot, &sp->f);
+	kern_bits_format(name, sizeof name, plot, kern_plot_names, KP_COUNT);
 	if (!sp->v)
-		return err_set(e, E_RUNTIME, "no kernel is registered as the run's %s",
-			       plot == KP_PATH_PROBE ? "path probe" : "speed probe");
+		return err_set(e, E_RUNTIME, "no kernel is registered as the run's %s", name);
 	sp->bytes = bytes - bytes % sp->f->granule;
 	sp->tsc_hz = tsc_hz;
 	return 0;
@@ -54,16 +56,8 @@ static int more_passes(struct speed_probe *sp, uint64_t ticks)
 /* Keeps a sample: every call is an upper bound of its work (speed_probe.h), so the shorter of two. */
 static void keep(struct speed_probe *sp, uint64_t a, uint64_t b)
 {
-	if (sp->n == sp->cap) {
-		int cap = sp->cap ? 2 * sp->cap : 256;
-		double *g = realloc(sp->gbps, (size_t)cap * sizeof *g);
-		if (!g)
-			return;
-		sp->gbps = g;
-		sp->cap = cap;
-	}
-	sp->gbps[sp->n++] = (double)sp->bytes * (double)sp->reps / ((double)(a < b ? a : b) / sp->tsc_hz) *
-		1e-9;
+	stats_push(&sp->gbps, &sp->n, &sp->cap,
+		   (double)sp->bytes * (double)sp->reps / ((double)(a < b ? a : b) / sp->tsc_hz) * 1e-9);
 }
 
 void speed_probe_sample(struct speed_probe *sp)
@@ -186,19 +180,9 @@ void speed_probe_waited(struct speed_probe *sp, double seconds, int recovered)
 
 struct speed_probe_figures speed_probe_figures(const struct speed_probe *sp)
 {
-	struct speed_probe_figures f = {0};
-	double *v;
+	struct stats_spread s = stats_spread(sp->gbps, (size_t)sp->n);
 
-	if (!sp->n || !(v = malloc((size_t)sp->n * sizeof *v)))
-		return f;
-	memcpy(v, sp->gbps, (size_t)sp->n * sizeof *v);
-	stats_sort(v, (size_t)sp->n);
-	f.n = sp->n;
-	f.best = v[sp->n - 1];
-	f.p10 = stats_decile(v, (size_t)sp->n, 1);
-	f.median = stats_median(v, (size_t)sp->n);
-	free(v);
-	return f;
+	return (struct speed_probe_figures){(int)s.n, s.best, s.median, s.p10};
 }
 
 json_t *speed_probe_json(const struct speed_probe *sp)

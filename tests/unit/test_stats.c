@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -272,6 +273,28 @@ static void test_decile_is_a_value_of_the_sorted_samples(void **state)
 	assert_true(stats_decile(&one, 1, 1) == 7 && stats_decile(&one, 1, 9) == 7);
 }
 
+/* The spread of samples in run order, which it leaves as they were: the largest, the median, the low tenth;
+   none of no samples. A push grows the samples' room as it fills, keeping every value. */
+static void test_spread_and_push_of_samples(void **state)
+{
+	double *v = NULL;
+	int n = 0, cap = 0;
+	struct stats_spread s;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(stats_push(&v, &n, &cap, (double)((i * 37) % 100 + 1)), 0);
+	assert_int_equal(n, 100);
+	assert_true(cap >= 100);
+	assert_true(v[0] == 1 && v[1] == 38 && v[99] == 64); /* run order, every value kept */
+	s = stats_spread(v, (size_t)n);
+	assert_true(s.n == 100 && s.best == 100 && s.median == 50.5 && s.p10 == 10);
+	assert_true(v[1] == 38);
+	s = stats_spread(v, 0);
+	assert_true(s.n == 0 && s.best == 0 && s.median == 0 && s.p10 == 0);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_mindiff_of_touch_and_of_spans),
 		cmocka_unit_test(test_mindiff_mismatch_says_every_r_call_was_stretched),
 		cmocka_unit_test(test_decile_is_a_value_of_the_sorted_samples),
+		cmocka_unit_test(test_spread_and_push_of_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
