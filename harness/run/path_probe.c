@@ -24,28 +24,29 @@ int path_probe_init(struct path_probe *pp, int threads, double tsc_hz, struct er
 
 void path_probe_keep(struct path_probe *pp, double one_gbps, double all_gbps)
 {
-	if (pp->n == pp->cap) {
-		int cap = pp->cap ? 2 * pp->cap : 64;
-		double *r = realloc(pp->ratio, (size_t)cap * sizeof *r);
-		if (!r)
-			return;
-		pp->ratio = r;
-		pp->cap = cap;
-	}
-	pp->ratio[pp->n++] = all_gbps / one_gbps;
+	stats_push(&pp->ratio, &pp->n, &pp->cap, all_gbps / one_gbps);
 }
 
 void path_probe_sample(struct path_probe *pp, int tid)
 {
 	int one = 0, all = 0; /* the master's */
 
+	/* The first time, the threads first-touch their slices and calibrate the passes in a sample of their
+	   own, taken back: so no thread faults its pages in while the master times one thread's stores. The
+	   master writes reps only between the barriers of a sample, so every thread reads the same here. */
+	if (!pp->all.reps) {
+		speed_probe_sample_threads(&pp->all, tid);
+#pragma omp master
+		speed_probe_drop_last(&pp->all);
+#pragma omp barrier
+	}
 #pragma omp master
 	{
 		one = pp->one.n;
 		all = pp->all.n;
 		speed_probe_sample(&pp->one);
 	}
-	/* speed_probe_sample_threads begins with a barrier, behind which the master's sample ends */
+	/* speed_probe_sample_threads has a barrier before its calls, behind which the master's sample ends */
 	speed_probe_sample_threads(&pp->all, tid);
 #pragma omp master
 	if (pp->one.n > one && pp->all.n > all)
@@ -55,20 +56,11 @@ void path_probe_sample(struct path_probe *pp, int tid)
 
 struct path_probe_figures path_probe_figures(const struct path_probe *pp)
 {
-	struct path_probe_figures f = {0};
-	double *v;
+	struct stats_spread s = stats_spread(pp->ratio, (size_t)pp->n);
+	struct path_probe_figures f = {(int)s.n, 0, s.best, s.median, s.p10};
 
-	if (!pp->n || !(v = malloc((size_t)pp->n * sizeof *v)))
-		return f;
-	for (int i = 0; i < pp->n; i++)
+	for (int i = 0; i < f.n; i++)
 		f.shared += pp->ratio[i] < PATH_PROBE_SHARED * pp->all.threads;
-	memcpy(v, pp->ratio, (size_t)pp->n * sizeof *v);
-	stats_sort(v, (size_t)pp->n);
-	f.n = pp->n;
-	f.best = v[pp->n - 1];
-	f.p10 = stats_decile(v, (size_t)pp->n, 1);
-	f.median = stats_median(v, (size_t)pp->n);
-	free(v);
 	return f;
 }
 

@@ -28,8 +28,9 @@
 #include "plan.h"
 #include "speed_probe.h"
 
-/* Per thread: larger than any L2, so that a call of the probe is mostly stores on their way out; at 22 GB/s
-   a pass takes 0.1 ms and a call (speed_probe.h: SPEED_PROBE_SECONDS) two passes */
+/* Per thread. Non-temporal stores bypass the caches, so the size only makes a pass long enough to time: at
+   22 GB/s 0.1 ms, and a call (speed_probe.h: SPEED_PROBE_SECONDS) 2-4 passes. As the memory probe's, the
+   buffers lie where the first such point's threads first touched them. */
 #define PATH_PROBE_BYTES (2u << 20)
 
 /* Threads whose stores read below this part of `threads` times one thread's shared paths to memory (the
