@@ -87,7 +87,7 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 	return 0;
 }
 
-/* The most threads any point has (of the DRAM points only: dram): the threaded probes read with as many. */
+/* The most threads any point of `of` has: the threaded probes read with as many. */
 int run_job_most_threads(const struct run_job *j, enum most_of of)
 {
 	int most = 0;

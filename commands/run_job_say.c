@@ -246,8 +246,9 @@ void run_job_say_short_of_dram(const struct run_job *j)
    N, so with --threads or a preset's steps below the list's length the rest are never used. */
 void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t)
 {
-	int used = run_job_most_threads(j, 0) < rc->cfg.plan.ncpus ? run_job_most_threads(j, 0)
-								   : rc->cfg.plan.ncpus;
+	int used = run_job_most_threads(j, MOST_OF_ALL) < rc->cfg.plan.ncpus
+		? run_job_most_threads(j, MOST_OF_ALL)
+		: rc->cfg.plan.ncpus;
 	char list[256];
 	int n = topo_unlike_first(t, rc->cfg.plan.cpus, used, list, sizeof list);
 
@@ -365,19 +366,16 @@ void run_job_say_speed(const struct run_job *j)
 		printf("\n");
 	}
 	if (p.n) {
-		printf("paths to memory, %d threads: %s stores of %llu MiB by each of them at once before "
-		       "each "
-		       "%d-thread point that reaches memory read %.2fx one thread's at best, %.2fx median, "
-		       "%.2fx "
-		       "or less before a tenth of them",
+		printf("paths to memory, %d threads: %s stores of %llu MiB by each of them at once ",
 		       j->path.all.threads, j->path.one.v->name,
-		       (unsigned long long)(j->path.one.bytes >> 20), j->path.all.threads, p.best, p.median,
-		       p.p10);
+		       (unsigned long long)(j->path.one.bytes >> 20));
+		printf("before each %d-thread point that reaches memory read %.2fx one thread's at best, ",
+		       j->path.all.threads, p.best);
+		printf("%.2fx median, %.2fx or less before a tenth of them", p.median, p.p10);
 		if (p.shared)
 			printf("; before %d of %d (below %.0f %% of %dx) their stores shared paths out of "
-			       "the cores, "
-			       "and the %d-thread DRAM and non-temporal figures there are what shared paths "
-			       "give",
+			       "the cores, and the %d-thread DRAM and non-temporal figures there are what "
+			       "shared paths give",
 			       p.shared, p.n, 100 * PATH_PROBE_SHARED, j->path.all.threads,
 			       j->path.all.threads);
 		printf("\n");

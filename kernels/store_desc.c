@@ -3,6 +3,7 @@
 #include "kern.h"
 
 #define STORE_BLOCK 512u /* bytes per unrolled block, the family's granule */
+#define STORE_PLOTS (KP_BW_SIZE | KP_EV_SIZE)
 
 uint64_t kern_store_gpr(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
 uint64_t kern_store_sd(void *buf, uint64_t bytes, uint64_t reps, uint64_t arg);
@@ -17,7 +18,7 @@ uint64_t kern_store_avx512_nt(void *buf, uint64_t bytes, uint64_t reps, uint64_t
 /* The run's path probe (harness/run/path_probe.h) is the non-temporal store every x86-64 CPU has (SSE2): its
    stores leave the core for memory whatever the buffer's size. */
 static const struct kern_policy store_path_policy = {.sweep = KS_EVERY_LEVEL,
-						     .plots = KP_BW_SIZE | KP_EV_SIZE | KP_PATH_PROBE};
+						     .plots = STORE_PLOTS | KP_PATH_PROBE};
 
 static const struct kern_variant store_variants[] = {
 	{"store.gpr", 8, KISA_BASE, 0, kern_store_gpr, KA_WRITE, NULL},
@@ -60,7 +61,7 @@ static const struct kern_family store_family = {
 	.nvariants = sizeof(store_variants) / sizeof(store_variants[0]),
 	.granule = STORE_BLOCK,
 	.arrays = 1,
-	.policy = {.sweep = KS_EVERY_LEVEL, .plots = KP_BW_SIZE | KP_EV_SIZE},
+	.policy = {.sweep = KS_EVERY_LEVEL, .plots = STORE_PLOTS},
 	.volumes = store_volumes,
 };
 KERN_REGISTER(store_family);

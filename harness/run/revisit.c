@@ -164,6 +164,8 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		   plan's DRAM points, and its three passes over 128 MiB before each DRAM revisit took 0.7 s of a
 		   round's 3.9 s on the Zen 3 guest (2026-12-01), time the revisits are for. */
 		st.memory = st.memory_all = NULL;
+		/* The path probe stays: its ~2 ms says, for the all-thread DRAM and non-temporal points revisited,
+		   whether the threads had paths of their own at that moment (path_probe.h). */
 		st.point_base = main->point_base + main->plan->npoints + d->n;
 		st.resume_after = -1;
 		st.budget_start = now;

@@ -51,7 +51,7 @@
 struct speed_probe {
 	const struct kern_variant *v;
 	const struct kern_family *f;
-	uint64_t bytes; /* read per pass */
+	uint64_t bytes; /* read per pass (written, by the path probe's stores: path_probe.h) */
 	void *buf;      /* allocated, touched and prepared at the first sample */
 	uint64_t reps;  /* passes per call; 0 until the first sample calibrates them */
 	double tsc_hz;
@@ -86,7 +86,8 @@ int speed_probe_init(struct speed_probe *sp, unsigned plot, uint64_t bytes, doub
    sample gets its buffer first. Nothing when out of memory (a run does not fail for its probe). */
 void speed_probe_sample(struct speed_probe *sp);
 
-/* The same read by `threads` threads at once (threads > 1), each over its slice of `bytes`: of
+/* The same by `threads` threads at once (threads > 1), each over its slice of `bytes` (the path probe:
+   threads x PATH_PROBE_BYTES of stores, path_probe.h): of
    MEMORY_PROBE_BYTES, the memory bandwidth several threads get, which a limit on the host's shared path can
    cut while one thread's holds; of threads x SPEED_PROBE_BYTES, whether the threads have cores of their own
    (above). E_RUNTIME when no kernel is registered, out of memory. */
