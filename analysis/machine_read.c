@@ -303,6 +303,8 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 	c->worst_bytes = count_ll(o, "worst_bytes", 0, 0);
 }
 
+/* The path probe's figures (harness path_probe_json); points 0 when absent, with fewer than two threads or
+   without a positive ratio; an edited points_shared above the points counts as every point. */
 static void read_path_probe(json_t *o, struct machine_path_probe *p)
 {
 	text(o, "kernel", p->kernel, sizeof p->kernel);

@@ -102,27 +102,35 @@ static void paths_to_memory(FILE *f, const struct machine_path_probe *p)
 		return;
 	fprintf(f,
 		"- **Paths to memory, %d threads**: %d threads' non-temporal stores (%s, %lld MiB each), "
-		"timed together before each of %d points of as many threads that reach memory (DRAM, or "
-		"non-temporal stores at any size), read %.2fx one thread's at best, %.2fx median and "
-		"%.2fx or less before a tenth of them (one thread %.1f GB/s at best, %d threads %.1f). ",
-		p->threads, p->threads, p->kernel, p->bytes >> 20, p->points, p->ratio_best, p->ratio_median,
-		p->ratio_p10, p->gbps_one_best, p->threads, p->gbps_best);
+		"timed together before each of %d point%s of as many threads that reach memory (DRAM, or "
+		"non-temporal stores at any size; revisits included), read %.2fx one thread's at best, "
+		"%.2fx median and %.2fx or less before a tenth of them (one thread %.1f GB/s at best, %d "
+		"threads %.1f). ",
+		p->threads, p->threads, p->kernel, p->bytes >> 20, p->points, p->points == 1 ? "" : "s",
+		p->ratio_best, p->ratio_median, p->ratio_p10, p->gbps_one_best, p->threads, p->gbps_best);
+	if (!p->points_shared) {
+		fprintf(f, "Their stores had paths of their own.\n");
+		return;
+	}
 	if (p->points_shared == p->points)
 		fprintf(f, "Before every one of them, below %.0f %% of %dx, ", 100 * p->shared_below,
 			p->threads);
-	else if (p->points_shared > 0)
+	else
 		fprintf(f, "Before %d of them, below %.0f %% of %dx, ", p->points_shared,
 			100 * p->shared_below, p->threads);
-	if (p->points_shared > 0)
+	fprintf(f,
+		"their stores shared paths out of the cores (on AMD likely a CCD's link to the I/O die): the "
+		"%d-thread DRAM and non-temporal figures there are what shared paths give. On a bare machine "
+		"that is the hardware's; on a VM it is where the host put the vCPUs, which the guest cannot "
+		"choose, and two runs' such figures move with their ratios.",
+		p->threads);
+	if (p->points_shared < p->points)
 		fprintf(f,
-			"their stores shared paths out of the cores (on AMD likely a CCD's link to the I/O "
-			"die): the %d-thread DRAM and non-temporal figures there are what shared paths give. "
-			"On a bare machine that is the hardware's; on a VM it is where the host put the "
-			"vCPUs, which the guest cannot choose, and two runs' such figures may differ as "
-			"their ratios do.\n",
-			p->threads);
-	else
-		fprintf(f, "Their stores had paths of their own.\n");
+			" Before the other %d they had paths of their own: the host moved the vCPUs while "
+			"the run measured, or the run's CPUs differ in their paths, so those figures were "
+			"measured under different paths, and the peaks take the fastest.",
+			p->points - p->points_shared);
+	fprintf(f, "\n");
 }
 
 /* Whether the last cache level held its points' working sets (harness level_check.h): a chase before each
@@ -336,7 +344,10 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"differ by as much. It reads with one thread, so a limit on the host's shared path "
 			"that "
 			"only several threads reach does not show in it%s.\n",
-			m->memory_all.points > 0 ? "; the same read by several threads, next, does" : "");
+			m->memory_all.points > 0
+				? "; the same read by several threads, next, shows such a limit "
+				  "for reads, the path probe for stores"
+				: "");
 	}
 	if (m->memory_all.points > 0) {
 		fprintf(f,

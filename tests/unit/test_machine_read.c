@@ -1,4 +1,5 @@
-/* test_machine_read.c — machine_read (analysis/machine_read.h) on counts a run never writes. */
+/* test_machine_read.c — machine_read (analysis/machine_read.h) on counts a run never writes, and the path
+ * probe's figures (disturbance.path_probe) as written, edited or absent. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -39,10 +40,59 @@ static void test_counts_out_of_their_range_read_as_absent(void **state)
 	unlink(path);
 }
 
+/* disturbance.path_probe as written, or `json` in its place: m's path probe. */
+static struct machine_path_probe path_probe_of(const char *json)
+{
+	char path[] = "/tmp/pmucheck-machine.XXXXXX";
+	struct machine m = {0};
+	struct machine_path_probe p;
+	struct err e;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f,
+		"{\"format\": 1, \"levels\": {\"reported\": {\"L1\": 49152}}, \"disturbance\": "
+		"{\"path_probe\": %s}}\n",
+		json);
+	fclose(f);
+	assert_int_equal(machine_read(path, &m, &e), 0);
+	p = m.path;
+	machine_free(&m);
+	unlink(path);
+	return p;
+}
+
+/* The path probe's figures as the run wrote them; none with fewer than two threads or without a positive
+   ratio (nothing to state); an edited points_shared above the points counts as every point. */
+static void test_path_probe_as_written_or_none(void **state)
+{
+	struct machine_path_probe p;
+
+	(void)state;
+	p = path_probe_of(
+		"{\"kernel\": \"store.sse.nt\", \"bytes\": 2097152, \"threads\": 2, \"points\": 4, "
+		"\"ratio_best\": 1.9, \"ratio_median\": 1.02, \"ratio_p10\": 0.98, \"points_shared\": 3, "
+		"\"shared_below\": 0.75, \"gbps_one_best\": 23.1, \"gbps_best\": 43.9}");
+	assert_string_equal(p.kernel, "store.sse.nt");
+	assert_true(p.bytes == 2097152 && p.threads == 2 && p.points == 4 && p.points_shared == 3);
+	assert_true(p.ratio_best == 1.9 && p.ratio_median == 1.02 && p.ratio_p10 == 0.98);
+	assert_true(p.shared_below == 0.75 && p.gbps_one_best == 23.1 && p.gbps_best == 43.9);
+	assert_int_equal(path_probe_of("{\"threads\": 1, \"points\": 4, \"ratio_best\": 1.0}").points, 0);
+	assert_int_equal(path_probe_of("{\"threads\": 2, \"points\": 4, \"ratio_best\": 0}").points, 0);
+	assert_int_equal(path_probe_of("{\"threads\": 2, \"points\": 4}").points, 0);
+	p = path_probe_of("{\"threads\": 2, \"points\": 4, \"ratio_best\": 1.0, \"points_shared\": 9}");
+	assert_true(p.points == 4 && p.points_shared == 4);
+	assert_int_equal(path_probe_of("null").points, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_out_of_their_range_read_as_absent),
+		cmocka_unit_test(test_path_probe_as_written_or_none),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
