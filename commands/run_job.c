@@ -238,21 +238,27 @@ static double judged_against(const struct run_job *j)
 	return speed_history_against(&j->speed_history, speed_probe_figures(&j->speed).best);
 }
 
-/* Keeps each measured point's speed probe reading at its raw.csv point number (base + its index), for
-   machine.json: a point this run did not measure (one of the run a --resume continues) has none, 0.
-   -1 when out of memory. */
-static int keep_point_gbps(struct run_job *j, int base, const struct run_point_result *res, int n)
+/* Keeps each measured point's speed probe reading and path probe ratio at its raw.csv point number (base +
+   its index), for machine.json: a point this run did not measure (one of the run a --resume continues) has
+   none, 0. -1 when out of memory. */
+static int keep_point_probes(struct run_job *j, int base, const struct run_point_result *res, int n)
 {
 	if (base + n > j->npoint_gbps) {
 		double *grown = realloc(j->point_gbps, sizeof *grown * (size_t)(base + n));
-		if (!grown)
+		double *ratio = grown ? realloc(j->point_ratio, sizeof *ratio * (size_t)(base + n)) : NULL;
+		if (grown)
+			j->point_gbps = grown;
+		if (!ratio)
 			return -1;
+		j->point_ratio = ratio;
 		memset(grown + j->npoint_gbps, 0, sizeof *grown * (size_t)(base + n - j->npoint_gbps));
-		j->point_gbps = grown;
+		memset(ratio + j->npoint_gbps, 0, sizeof *ratio * (size_t)(base + n - j->npoint_gbps));
 		j->npoint_gbps = base + n;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		j->point_gbps[base + i] = res[i].speed_gbps;
+		j->point_ratio[base + i] = res[i].path_ratio;
+	}
 	return 0;
 }
 
@@ -315,11 +321,11 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.results = calloc((size_t)x->plan.npoints, sizeof *st.results);
 	r = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 	/* the points measured before a failure too: machine.json is written all the same */
-	if (st.results && keep_point_gbps(j, *base, st.results, x->plan.npoints) && !r)
+	if (st.results && keep_point_probes(j, *base, st.results, x->plan.npoints) && !r)
 		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r && revisits_apply(rc))
 		r = revisit_run(&st, cfg.revisits, &j->revisits, e);
-	if (j->revisits.n && keep_point_gbps(j, *base + x->plan.npoints, j->revisits.res, j->revisits.n) &&
+	if (j->revisits.n && keep_point_probes(j, *base + x->plan.npoints, j->revisits.res, j->revisits.n) &&
 	    !r)
 		r = err_set(e, E_RUNTIME, "out of memory");
 	if (!r) {
@@ -419,8 +425,14 @@ static void record_disturbance(struct run_job *j)
 		json_object_set_new(j->mf.disturbance, "memory_probe", memory);
 	if (memory_all)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
-	if (path)
+	if (path) {
+		json_t *per = json_array();
+		for (int i = 0; i < j->npoint_gbps; i++)
+			json_array_append_new(
+				per, j->point_ratio[i] > 0 ? json_real(j->point_ratio[i]) : json_null());
+		json_object_set_new(path, "point_ratio", per);
 		json_object_set_new(j->mf.disturbance, "path_probe", path);
+	}
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
 	if (j->revisits.asked) {
@@ -629,6 +641,7 @@ static void job_free(struct run_job *j)
 	json_decref(j->mf.disturbance);
 	speed_probe_free(&j->speed);
 	free(j->point_gbps);
+	free(j->point_ratio);
 	revisit_done_free(&j->revisits);
 	speed_probe_free(&j->speed_all);
 	speed_probe_free(&j->memory);

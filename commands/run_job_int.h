@@ -60,8 +60,9 @@ struct run_job {
 					  of their own, before those (path_probe.h) */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	struct revisit_done revisits; /* --revisits: what its rounds measured (revisit.h) */
-	double *point_gbps; /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
-	int npoint_gbps;
+	double *point_gbps;  /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
+	double *point_ratio; /* the same of the path probe's ratio taken before it (path_probe.h); 0: none */
+	int npoint_gbps;     /* of both */
 	char started[32], finished[32], command[2048];
 	double budget_start; /* progress_now() as the run began: --time-budget counts from here */
 	struct progress_line progress;

@@ -382,8 +382,14 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	}
 	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
 		speed_probe_sample_threads(s->memory_all, tid);
-	if (s->path && pt->threads == s->path->all.threads && path_probe_point(pt))
+#pragma omp master
+	g->path_ratio = 0;
+	if (s->path && pt->threads == s->path->all.threads && path_probe_point(pt)) {
+		int had = s->path->n; /* the master's: path_probe_sample ends with a barrier */
 		path_probe_sample(s->path, tid);
+#pragma omp master
+		g->path_ratio = s->path->n > had ? s->path->ratio[s->path->n - 1] : 0;
+	}
 	calibrate(g, pt, tid);
 #pragma omp master
 	{
@@ -426,6 +432,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].speed_gbps = !fresh && s->speed && s->speed->n
 				? s->speed->gbps[s->speed->n - 1]
 				: 0;
+			s->results[ipt].path_ratio = g->path_ratio;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);

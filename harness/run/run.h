@@ -50,6 +50,7 @@ struct run_point_result {
 	int r_call; /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */
+	double path_ratio;           /* the path probe's ratio taken before it (path_probe.h); 0: none */
 	double bound_gbps, bound_ns; /* gbps and ns at the bound of its shortest call, as a noisy point's are:
 					what it reads if it is found slow once the run ended (noisy_why_slow) */
 	double first_seconds; /* from after the speed probes' wait to its first repetition's end: what a revisit
