@@ -507,6 +507,8 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 	a->path = NULL;
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		judge_slow(&a->points[i], &a->m.speed);
+		if (a->points[i].id >= 0 && (uint64_t)a->points[i].id < a->m.path.npoint_ratio)
+			a->points[i].path_ratio = a->m.path.point_ratio[a->points[i].id];
 		settle_time(&a->points[i], a->m.core_ghz);
 	}
 	if (!rc && settle_cells(a))

@@ -234,18 +234,19 @@ static int read_hypotheses(const char *path, json_t *experiments, struct machine
 	return 0;
 }
 
-/* The speed probe's reading before each point (point_gbps: a number, or null where it has none); one that
-   is no positive finite number reads as none. Nothing kept when out of memory: no point is judged then. */
-static void read_point_gbps(json_t *arr, struct machine_probe *p)
+/* A probe's reading before each point, by raw.csv point (the speed probe's point_gbps, the path probe's
+   point_ratio: a number, or null where it has none); one that is no positive finite number reads as none.
+   Nothing kept when out of memory: no point is judged then. */
+static void read_per_point(json_t *arr, double **v, unsigned *nv)
 {
 	size_t n = json_array_size(arr);
 
-	if (!n || !(p->point_gbps = calloc(n, sizeof *p->point_gbps)))
+	if (!n || !(*v = calloc(n, sizeof **v)))
 		return;
-	p->npoint_gbps = (unsigned)n;
+	*nv = (unsigned)n;
 	for (size_t i = 0; i < n; i++) {
-		double v = json_number_value(json_array_get(arr, i));
-		p->point_gbps[i] = isfinite(v) && v > 0 ? v : 0;
+		double x = json_number_value(json_array_get(arr, i));
+		(*v)[i] = isfinite(x) && x > 0 ? x : 0;
 	}
 }
 
@@ -269,7 +270,7 @@ static void read_probe(json_t *o, struct machine_probe *p)
 	p->slow_below = number(o, "slow_below", 0);
 	if (!(p->best > 0))
 		p->points = 0;
-	read_point_gbps(at(o, "point_gbps"), p);
+	read_per_point(at(o, "point_gbps"), &p->point_gbps, &p->npoint_gbps);
 	/* never below the best: an edited file makes no point less noisy than its own run judged it */
 	p->judged_against = number(o, "judged_against_gbps", 0);
 	if (!(p->judged_against > p->best) || !isfinite(p->judged_against))
@@ -304,7 +305,8 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 }
 
 /* The path probe's figures (harness path_probe_json); points 0 when absent, with fewer than two threads or
-   without a positive ratio; an edited points_shared above the points counts as every point. */
+   without a positive ratio (and then no ratio per point either); an edited points_shared above the points
+   counts as every point. */
 static void read_path_probe(json_t *o, struct machine_path_probe *p)
 {
 	text(o, "kernel", p->kernel, sizeof p->kernel);
@@ -322,6 +324,8 @@ static void read_path_probe(json_t *o, struct machine_path_probe *p)
 		p->points = 0;
 	if (p->points_shared > p->points)
 		p->points_shared = p->points;
+	if (p->points)
+		read_per_point(at(o, "point_ratio"), &p->point_ratio, &p->npoint_ratio);
 }
 
 /* The revisits' figures (harness run_job.c record_disturbance); asked 0 when absent. */
@@ -469,6 +473,9 @@ void machine_free(struct machine *m)
 		probes[i]->point_gbps = NULL;
 		probes[i]->npoint_gbps = 0;
 	}
+	free(m->path.point_ratio);
+	m->path.point_ratio = NULL;
+	m->path.npoint_ratio = 0;
 	free(m->latency);
 	free(m->hypo);
 	m->latency = NULL;

@@ -100,6 +100,10 @@ struct machine_path_probe {
 	double shared_below;
 	double ratio_best, ratio_median, ratio_p10;
 	double gbps_one_best, gbps_best; /* one thread's, all the threads' */
+	/* its ratio before each raw.csv point, by point number, 0 where it has none (point_ratio; NULL in files
+	   from before it); machine_free frees it */
+	double *point_ratio;
+	unsigned npoint_ratio;
 };
 
 /* What `run --revisits` measured (harness revisit.h, disturbance.revisits); asked 0 when absent. */

@@ -181,6 +181,7 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	}
 	if (fig == 1 && gbps > pk->gbps_all) {
 		pk->from_all = p->noisy;
+		pk->paths_all = p->path_ratio;
 		pk->gbps_all = gbps;
 		pk->bpc_all = p->core_ghz > 0 ? gbps / p->core_ghz / (double)p->threads : 0;
 		pk->transfers_all = gbps * 1e9 / bpt;
@@ -224,6 +225,10 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 		else
 			add_bandwidth(pk, p, fig);
 	}
+	for (int l = 0; l < LV_COUNT; l++)
+		for (int ac = 0; ac < KA_COUNT; ac++)
+			table[l][ac].paths_shared = table[l][ac].paths_all > 0 &&
+				table[l][ac].paths_all < a->m.path.shared_below * table[l][ac].threads_all;
 }
 
 static int latency_point(const struct agg_point *p, int level)
@@ -383,7 +388,12 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, "; %u of %u at the level probe's time", pk->probed,
 			      pk->points);
 	if (pk->r_call && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "; %u of %u at their R call", pk->r_call, pk->points);
+		n += snprintf(buf + n, len - (size_t)n, "; %u of %u at their R call", pk->r_call, pk->points);
+	if (pk->paths_all > 0 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %d threads' stores %s (%.2fx one thread's)",
+			 pk->threads_all,
+			 pk->paths_shared ? "shared paths to memory" : "had paths of their own",
+			 pk->paths_all);
 }
 
 int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])

@@ -29,6 +29,10 @@ struct peak {
 	unsigned r_call;  /* of the points, those whose own time is their R call (agg.h r_call) */
 	unsigned untimed; /* clean points of the row without a time (agg.h: seconds INFINITY): in no figure;
 			     noisy ones count in left_out */
+	/* the path probe's ratio before the point of the all-thread figure (agg.h path_ratio; 0: none), and
+	   whether its threads' stores shared paths to memory then (below shared_below x its threads) */
+	double paths_all;
+	int paths_shared;
 };
 
 /* A bandwidth is the best of the row's points, a noisy point's at its bound (agg.h `bounded`), which no
@@ -45,7 +49,10 @@ struct peak {
    DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
    out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
    level probe's time at their size ("; k of m at the level probe's time"), and points whose time is their
-   R call ("; k of m at their R call": every 2R call stretched; common/stats.h). A row whose points have
+   R call ("; k of m at their R call": every 2R call stretched; common/stats.h), and where the path probe
+   was timed before the all-thread figure's point, whether its threads' stores shared paths to memory
+   ("; 2 threads' stores shared paths to memory (1.00x one thread's)", or "had paths of their own":
+   harness path_probe.h). A row whose points have
    no time (none positive, or faster than any core) has no figure and says so: "no time (n of n points:
    ...)"; beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);

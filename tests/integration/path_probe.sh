@@ -33,6 +33,47 @@ assert p["shared_below"] == 0.75, p
 assert p["points_shared"] == (2 if p["ratio_best"] < 1.5 else 0 if p["ratio_p10"] >= 1.5 else 1), p
 assert 0 < p["gbps_one_best"] and 0 < p["gbps_best"], p
 PY
+check "machine.json's ratio per raw.csv point: at the two points probed, none elsewhere" python3 - "$N/machine.json" "$N/raw.csv" <<'PY'
+import csv, json, sys
+p = json.load(open(sys.argv[1]))["disturbance"]["path_probe"]
+pts = {int(r["point"]): r for r in csv.DictReader(open(sys.argv[2]))}
+assert len(p["point_ratio"]) == len(pts), p
+for i, r in pts.items():
+    probed = r["threads"] == "2" and "nt" in r["traits"].split(";")
+    assert (p["point_ratio"][i] is not None) == probed and (not probed or p["point_ratio"][i] > 0), (i, p)
+PY
+# peaks.csv: the all-thread figure's point's ratio, and whether its threads shared paths, in its row's
+# quality; none in a row no probe was timed before; an edited file whose points read 1.9x had paths of
+# their own.
+quality_paths() { # DIR
+	python3 - "$1/machine.json" "$1/raw.csv" "$1/peaks.csv" <<'PY'
+import csv, json, sys
+ratio = json.load(open(sys.argv[1]))["disturbance"]["path_probe"]["point_ratio"]
+rows = {(r["level"], r["access"]): r for r in csv.DictReader(open(sys.argv[3]))}
+nt, rd = rows[("L1", "nt-write")]["quality"], rows[("L1", "read")]["quality"]
+probed = sorted("%.2f" % x for x in ratio if x)
+said = nt.rsplit("; ", 1)[-1]
+x = said[said.index("(") + 1:said.index("x one")]
+assert x in probed, (nt, probed)
+assert said == "2 threads' stores %s (%sx one thread's)" % (
+    "shared paths to memory" if float(x) < 1.5 else "had paths of their own", x), nt
+assert "stores" not in rd, rd
+print("# L1 nt-write: %s" % nt)
+PY
+}
+check "peaks.csv says the all-thread figure's paths in its row's quality, none in a row without the probe" quality_paths "$N"
+P=$TMP/own
+cp -r "$N" "$P" && python3 - "$P/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["disturbance"]["path_probe"]["point_ratio"] = [1.9 if x else None for x in m["disturbance"]["path_probe"]["point_ratio"]]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+"$PMUCHECK" analyze -q "$P" >/dev/null 2>&1
+own_paths() { # PEAKS: the L1 nt-write row's quality (a CSV field, quoted where it has a comma) ends so
+	grep "^L1,nt-write," "$1" | grep -q "; 2 threads' stores had paths of their own (1.90x one thread's)\"\?$"
+}
+check "... and in an edited file whose points read 1.9x, that they had paths of their own" own_paths "$P/peaks.csv"
 check "the run says the paths' ratio" grep -q "^paths to memory, 2 threads: store.sse.nt stores of 2 MiB" "$N.out"
 check "report.md states the paths to memory under 'Run quality'" \
 	grep -q "^- \*\*Paths to memory, 2 threads\*\*: 2 threads' non-temporal stores (store.sse.nt, 2 MiB each), timed together before each of 2 points of as many threads that reach memory" "$N/report.md"
