@@ -305,8 +305,8 @@ static void read_level_check(json_t *o, struct machine_level_check *c)
 }
 
 /* The path probe's figures (harness path_probe_json); points 0 when absent, with fewer than two threads or
-   without a positive ratio (and then no ratio per point either); an edited points_shared above the points
-   counts as every point. */
+   without a positive ratio (and then no ratio per point either, nor without shared_below, which judges
+   them); an edited points_shared above the points counts as every point. */
 static void read_path_probe(json_t *o, struct machine_path_probe *p)
 {
 	text(o, "kernel", p->kernel, sizeof p->kernel);
@@ -324,7 +324,7 @@ static void read_path_probe(json_t *o, struct machine_path_probe *p)
 		p->points = 0;
 	if (p->points_shared > p->points)
 		p->points_shared = p->points;
-	if (p->points)
+	if (p->points && p->shared_below > 0)
 		read_per_point(at(o, "point_ratio"), &p->point_ratio, &p->npoint_ratio);
 }
 

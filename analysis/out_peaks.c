@@ -91,6 +91,21 @@ static void no_point_note(FILE *f, const struct agg *a)
 			a->m.without_point[i]);
 }
 
+/* What a row's words on paths to memory mean, where the run timed the path probe (harness path_probe.h). */
+static void path_note(FILE *f, const struct agg *a)
+{
+	if (a->m.path.npoint_ratio)
+		fprintf(f,
+			"\nPaths to memory: before each %d-thread point that reaches memory (DRAM, "
+			"non-temporal stores) the run timed %d threads' non-temporal stores against one "
+			"thread's; a row's quality gives that ratio for the point of its all-thread figure: "
+			"below %.0f %% of %d, their stores shared paths out of the cores (on a VM, where the "
+			"host put the vCPUs), and the figure is what shared paths give (report.md, Run "
+			"quality).\n",
+			a->m.path.threads, a->m.path.threads, 100 * a->m.path.shared_below,
+			a->m.path.threads);
+}
+
 /* "64", or "64 / 16" where the all-cores figure came from a variant of another width (L1: load.avx512
    on one core, load.sse on all). */
 static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t len)
@@ -179,6 +194,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"noisy ones where there are none. A row whose figure is a noisy point's says so.\n");
 	boundary_note(f, a);
 	no_point_note(f, a);
+	path_note(f, a);
 	out_thresholds_md(f);
 }
 

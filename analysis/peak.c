@@ -228,7 +228,7 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 	for (int l = 0; l < LV_COUNT; l++)
 		for (int ac = 0; ac < KA_COUNT; ac++)
 			table[l][ac].paths_shared = table[l][ac].paths_all > 0 &&
-				table[l][ac].paths_all < a->m.path.shared_below * table[l][ac].threads_all;
+				table[l][ac].paths_all < a->m.path.shared_below * a->m.path.threads;
 }
 
 static int latency_point(const struct agg_point *p, int level)

@@ -387,6 +387,13 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 	return r;
 }
 
+/* A probe's reading before one point, as machine.json keeps it: null where it has none (0), or where it is no
+   finite number (json_real would give NULL, the array would lose the entry and every later point shift). */
+static json_t *per_point(double x)
+{
+	return isfinite(x) && x > 0 ? json_real(x) : json_null();
+}
+
 /* How disturbed the machine was while it measured: /proc/stat's samples (none when it could not be read)
    and the speed probe's figures. */
 static void record_disturbance(struct run_job *j)
@@ -409,8 +416,7 @@ static void record_disturbance(struct run_job *j)
 	if (speed && j->npoint_gbps) {
 		json_t *per = json_array();
 		for (int i = 0; i < j->npoint_gbps; i++)
-			json_array_append_new(
-				per, j->point_gbps[i] > 0 ? json_real(j->point_gbps[i]) : json_null());
+			json_array_append_new(per, per_point(j->point_gbps[i]));
 		json_object_set_new(speed, "point_gbps", per);
 	}
 	if (speed) {
@@ -428,8 +434,7 @@ static void record_disturbance(struct run_job *j)
 	if (path) {
 		json_t *per = json_array();
 		for (int i = 0; i < j->npoint_gbps; i++)
-			json_array_append_new(
-				per, j->point_ratio[i] > 0 ? json_real(j->point_ratio[i]) : json_null());
+			json_array_append_new(per, per_point(j->point_ratio[i]));
 		json_object_set_new(path, "point_ratio", per);
 		json_object_set_new(j->mf.disturbance, "path_probe", path);
 	}

@@ -94,8 +94,8 @@ for key in sorted(set(a) | set(b)):
         bad += over
         rows += 1
         # where the host placed the vCPUs differently (harness/run/path_probe.h)
-        if over and "_all" in f and path_of(a[key]["quality"]) and \
-                path_of(a[key]["quality"]) != path_of(b[key]["quality"]):
+        pa, pb = path_of(a[key]["quality"]), path_of(b[key]["quality"])
+        if over and "_all" in f and pa and pb and pa != pb:
             by_path += 1
         both_ok = a[key]["quality"].startswith("ok") and b[key]["quality"].startswith("ok")
         by_mark[both_ok][0] += 1

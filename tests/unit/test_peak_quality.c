@@ -1,0 +1,45 @@
+/* test_peak_quality.c — a peaks.csv row's quality (analysis/peak.h peak_quality): the words on the paths to
+ * memory of the all-thread figure's point (harness path_probe.h) come last, after the other marks, and
+ * only where the path probe was timed before that point. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "peak.h"
+
+static void test_paths_of_the_all_thread_figure(void **state)
+{
+	char q[PEAK_QUALITY_MAX];
+	struct peak pk = {.present = 1, .points = 4, .threads_all = 2};
+
+	(void)state;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q, "ok"); /* no probe before its point: no words */
+	pk.paths_all = 0.98;
+	pk.paths_shared = 1;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q, "ok; 2 threads' stores shared paths to memory (0.98x one thread's)");
+	pk.paths_all = 1.93;
+	pk.paths_shared = 0;
+	pk.r_call = 2;
+	pk.noisy = 1;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q,
+			    "ok (1 of 4 points disturbed, slower than the figure); 2 of 4 at their R call; 2 "
+			    "threads' stores had paths of their own (1.93x one thread's)");
+	/* a buffer too short for the words keeps what fits, ended */
+	peak_quality(&pk, q, 60);
+	assert_int_equal(strlen(q), 59);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paths_of_the_all_thread_figure),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
