@@ -6,10 +6,11 @@
  * the two threads' L1 reads stayed at about twice one thread's: they had cores of their own. That points at
  * the host placing the two vCPUs where their writes share one path out of the core complex (on Zen 3 likely
  * one CCD's link to the I/O die: 32 bytes a fabric clock for reads, 16 for writes in Zen 2, Naffziger et
- * al., ISSCC 2020). The mode moves every all-thread figure whose traffic goes to memory, reads too: in four
- * consecutive --quick runs that day two threads read DRAM at 33-35 GB/s in the three at 1.0x and 42.7 in the
- * one at 1.9x, their non-temporal stores at L1 sizes 22.9 against 44.1, while the one-thread figures held
- * (DRAM read 20.8-22.0). Neither the speed probe (L1) nor the memory probe (a read; two threads' 128 MiB read
+ * al., ISSCC 2020). The mode moves the all-thread figures whose traffic goes to memory: in four consecutive
+ * --quick runs that day two threads' non-temporal stores at L1 sizes read 22.9 GB/s in the three at 1.0x
+ * and 44.1 in the one at 1.9x, and their DRAM read 33-35 against 42.7, while the one-thread figures held
+ * (DRAM read 20.8-22.0); reads move with the memory's other tenants too (in four later runs 34.4-41.1 at
+ * 1.0x, 38.7 at 2.0x). Neither the speed probe (L1) nor the memory probe (a read; two threads' 128 MiB read
  * 24-26 GB/s in all four runs) sees it.
  *
  * So before each point of the most threads whose traffic reaches memory (a DRAM point, or non-temporal
