@@ -387,11 +387,16 @@ static int end_prefetch(struct run_job *j, int r, struct err *e)
 	return r;
 }
 
-/* A probe's reading before one point, as machine.json keeps it: null where it has none (0), or where it is no
-   finite number (json_real would give NULL, the array would lose the entry and every later point shift). */
-static json_t *per_point(double x)
+/* A probe's readings before the run's points, by raw.csv point, as machine.json keeps them: null where a
+   point has none (0), or where it is no finite number (json_real would give NULL, the array would lose the
+   entry and every later point shift). */
+static json_t *per_point(const double *v, int n)
 {
-	return isfinite(x) && x > 0 ? json_real(x) : json_null();
+	json_t *per = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(per, isfinite(v[i]) && v[i] > 0 ? json_real(v[i]) : json_null());
+	return per;
 }
 
 /* How disturbed the machine was while it measured: /proc/stat's samples (none when it could not be read)
@@ -413,12 +418,8 @@ static void record_disturbance(struct run_job *j)
 				    cpu_limit_json(&j->limit, j->throttle_read[0] ? &j->throttle[0] : NULL,
 						   j->throttle_read[1] ? &j->throttle[1] : NULL));
 	}
-	if (speed && j->npoint_gbps) {
-		json_t *per = json_array();
-		for (int i = 0; i < j->npoint_gbps; i++)
-			json_array_append_new(per, per_point(j->point_gbps[i]));
-		json_object_set_new(speed, "point_gbps", per);
-	}
+	if (speed && j->npoint_gbps)
+		json_object_set_new(speed, "point_gbps", per_point(j->point_gbps, j->npoint_gbps));
 	if (speed) {
 		json_object_set_new(speed, "judged_against_gbps", json_real(judged_against(j)));
 		json_object_set_new(j->mf.disturbance, "speed_probe", speed);
@@ -432,10 +433,7 @@ static void record_disturbance(struct run_job *j)
 	if (memory_all)
 		json_object_set_new(j->mf.disturbance, "memory_probe_threads", memory_all);
 	if (path) {
-		json_t *per = json_array();
-		for (int i = 0; i < j->npoint_gbps; i++)
-			json_array_append_new(per, per_point(j->point_ratio[i]));
-		json_object_set_new(path, "point_ratio", per);
+		json_object_set_new(path, "point_ratio", per_point(j->point_ratio, j->npoint_gbps));
 		json_object_set_new(j->mf.disturbance, "path_probe", path);
 	}
 	if (llc)

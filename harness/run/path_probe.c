@@ -22,14 +22,17 @@ int path_probe_init(struct path_probe *pp, int threads, double tsc_hz, struct er
 	return 0;
 }
 
-void path_probe_keep(struct path_probe *pp, double one_gbps, double all_gbps)
+double path_probe_keep(struct path_probe *pp, double one_gbps, double all_gbps)
 {
-	stats_push(&pp->ratio, &pp->n, &pp->cap, all_gbps / one_gbps);
+	double ratio = all_gbps / one_gbps;
+
+	return stats_push(&pp->ratio, &pp->n, &pp->cap, ratio) ? 0 : ratio;
 }
 
-void path_probe_sample(struct path_probe *pp, int tid)
+double path_probe_sample(struct path_probe *pp, int tid)
 {
 	int one = 0, all = 0; /* the master's */
+	double kept = 0;
 
 	/* The first time, the threads first-touch their slices and calibrate the passes in a sample of their
 	   own, taken back: so no thread faults its pages in while the master times one thread's stores. The
@@ -50,8 +53,9 @@ void path_probe_sample(struct path_probe *pp, int tid)
 	speed_probe_sample_threads(&pp->all, tid);
 #pragma omp master
 	if (pp->one.n > one && pp->all.n > all)
-		path_probe_keep(pp, pp->one.gbps[pp->one.n - 1], pp->all.gbps[pp->all.n - 1]);
+		kept = path_probe_keep(pp, pp->one.gbps[pp->one.n - 1], pp->all.gbps[pp->all.n - 1]);
 #pragma omp barrier
+	return kept;
 }
 
 struct path_probe_figures path_probe_figures(const struct path_probe *pp)

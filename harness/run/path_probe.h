@@ -52,11 +52,13 @@ int path_probe_init(struct path_probe *pp, int threads, double tsc_hz, struct er
 
 /* Called by every thread (tid 0 .. threads - 1) of an OpenMP parallel region of pp->all.threads threads,
    each pinned where it measures: the master times one thread's stores, then all time theirs together.
-   No sample where either could not be taken (out of memory). */
-void path_probe_sample(struct path_probe *pp, int tid);
+   No sample where either could not be taken (out of memory). Returns the ratio kept on the master; 0 on
+   the other threads, or where none was kept. */
+double path_probe_sample(struct path_probe *pp, int tid);
 
-/* Keeps a sample's ratio of `all_gbps` over `one_gbps`; path_probe_sample's, and tests' own. */
-void path_probe_keep(struct path_probe *pp, double one_gbps, double all_gbps);
+/* Keeps a sample's ratio of `all_gbps` over `one_gbps`; path_probe_sample's, and tests' own. Returns it; 0
+   out of memory (not kept). */
+double path_probe_keep(struct path_probe *pp, double one_gbps, double all_gbps);
 
 struct path_probe_figures {
 	int n, shared;            /* samples; those below PATH_PROBE_SHARED x threads */

@@ -382,13 +382,10 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	}
 	if (s->memory_all && pt->level == LEVEL_DRAM && pt->threads == s->memory_all->threads)
 		speed_probe_sample_threads(s->memory_all, tid);
-#pragma omp master
-	g->path_ratio = 0;
 	if (s->path && pt->threads == s->path->all.threads && path_probe_point(pt)) {
-		int had = s->path->n; /* the master's: path_probe_sample ends with a barrier */
-		path_probe_sample(s->path, tid);
+		double ratio = path_probe_sample(s->path, tid);
 #pragma omp master
-		g->path_ratio = s->path->n > had ? s->path->ratio[s->path->n - 1] : 0;
+		s->results[ipt].path_ratio = ratio; /* the results are zeroed: 0 where none was taken */
 	}
 	calibrate(g, pt, tid);
 #pragma omp master
@@ -432,7 +429,6 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].speed_gbps = !fresh && s->speed && s->speed->n
 				? s->speed->gbps[s->speed->n - 1]
 				: 0;
-			s->results[ipt].path_ratio = g->path_ratio;
 			s->results[ipt].core_ghz = record_ghz(&g->rec);
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);

@@ -75,7 +75,6 @@ struct group_ctx {
 	int behind;                  /* the machine was behind (probe_machine) */
 	int waits;                   /* and the run waits another step for it */
 	int slow;                    /* the speed probe read slow as it began, after any wait */
-	double path_ratio;           /* the path probe's ratio taken before it; 0: none */
 	double wait_start;           /* when its wait began (progress_now); 0: it did not wait */
 	double check_ns;             /* the last-level chase before it (run_state.llc), -1: none */
 	unsigned long long stops;    /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */

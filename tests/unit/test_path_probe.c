@@ -93,11 +93,13 @@ static void test_figures_of_ratios(void **state)
 }
 
 /* Two threads time their stores together after one thread's, twice: a ratio per sample, positive, each of
-   the latest samples' ratio; the first threaded sample, which first touched the slices, taken back. */
+   the latest samples' ratio and returned to the master; the first threaded sample, which first touched the
+   slices, taken back. */
 static void test_real_samples_by_two_threads(void **state)
 {
 	struct path_probe pp;
 	struct err e;
+	double got[2][2]; /* per sample, per thread: what path_probe_sample returned */
 
 	(void)state;
 	assert_int_equal(path_probe_init(&pp, 2, tsc_calibrate_hz(20), &e), 0);
@@ -105,13 +107,16 @@ static void test_real_samples_by_two_threads(void **state)
 	omp_set_dynamic(0);
 	for (int k = 0; k < 2; k++) {
 #pragma omp parallel num_threads(2)
-		path_probe_sample(&pp, omp_get_thread_num());
+		got[k][omp_get_thread_num()] = path_probe_sample(&pp, omp_get_thread_num());
 	}
 	assert_int_equal(pp.n, 2);
 	assert_int_equal(pp.one.n, 2);
 	assert_int_equal(pp.all.n, 2);
 	assert_true(pp.ratio[0] > 0 && pp.ratio[1] > 0);
 	assert_true(pp.ratio[1] == pp.all.gbps[1] / pp.one.gbps[1]);
+	/* the master (thread 0) gets the ratio it kept, the other thread 0 */
+	assert_true(got[0][0] == pp.ratio[0] && got[1][0] == pp.ratio[1]);
+	assert_true(got[0][1] == 0 && got[1][1] == 0);
 	assert_non_null(pp.all.slice[0]);
 	assert_non_null(pp.all.slice[1]);
 	assert_non_null(pp.one.buf);
