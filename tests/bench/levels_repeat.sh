@@ -1,14 +1,15 @@
 #!/bin/bash
-# levels_repeat.sh — the level probe gives the same answer five runs out of five: the level sizes a run
-# takes from it (`info --levels`'s levels.measured, else hwloc's) are the same levels, each within one step of
-# --quick's size grid (2^(1/2)) in every pair of runs. How many plateaus each run's curve showed is printed
-# beside them: a gradual step (L2 to L3 here) split into two plateaus in one run of five while every run took
-# the same sizes, and the probe says so in a disagreement. A benchmark (make bench): a neighbour that holds
-# the core for the whole of several consecutive sizes, or another tenant taking a share of L3, can still
-# move a limit, which is no bug of the code. The five share one history, fresh (lib.sh's
-# PMUCHECK_HISTORY_DIR), as consecutive runs on one machine do (harness/run/levels_history.h): each
-# takes the smallest size of each level its probe and those before it found (one in eight passed over, none
-# of five); each probe's own answer is printed beside it, not judged.
+# levels_repeat.sh — the level probe gives the same answer five runs out of five: the level sizes a run takes
+# from it (`info --levels`'s levels.measured, else hwloc's) are the same levels, each within one step of
+# --quick's size grid (2^(1/2)) in every pair of runs; and, issue 14's words, the very same sizes in all five,
+# a second verdict: a shared L3 whose share moves by a step between two probes fails that one alone. How many
+# plateaus each run's curve showed is printed beside them: a gradual step (L2 to L3 here) split into two
+# plateaus in one run of five while every run took the same sizes, and the probe says so in a disagreement. A
+# benchmark (make bench): a neighbour that holds the core for the whole of several consecutive sizes, or
+# another tenant taking a share of L3, can still move a limit, which is no bug of the code. The five share one
+# history, fresh (lib.sh's PMUCHECK_HISTORY_DIR), as consecutive runs on one machine do
+# (harness/run/levels_history.h): each takes the smallest size of each level its probe and those before it
+# found (one in eight passed over, none of five); each probe's own answer is printed beside it, not judged.
 . "$(dirname "$0")/../lib.sh"
 
 for i in 1 2 3 4 5; do
@@ -43,4 +44,11 @@ for i in range(len(runs)):
                                                                      a[level] // 1024))
                 ok = False
 sys.exit(0 if ok else 1)
+PY
+check "five level probes take the very same level sizes" python3 - "$TMP"/l[1-5].json <<'PY'
+import collections, json, sys
+taken = collections.Counter(json.dumps(json.load(open(p))["levels"]["measured"], sort_keys=True) for p in sys.argv[1:])
+print("# the five took %d answer%s: %s" % (len(taken), "s" if len(taken) > 1 else "",
+                                         "; ".join("%s in %d" % (k, n) for k, n in taken.most_common())))
+sys.exit(0 if len(taken) == 1 else 1)
 PY
