@@ -8,8 +8,8 @@
  * loads (x86-64's baseline, so it runs anywhere; on the Zen 3 guest it reads 128 MiB about 7 % slower than
  * the same loop with 32-byte loads, and moves as that does: what counts here is how its figure moves, not the
  * figure), and keeps the fastest pass of each window. A stretch's figure is its best window: the most a
- * best-of estimator over that stretch could read. How far the stretches' figures lie apart is about as far
- * as two runs of that length can lie apart here, whatever they estimate with.
+ * best-of estimator over that stretch could read. As far as the stretches' figures lie apart, two runs of
+ * that length can too, whatever they estimate with.
  *
  * usage: mem_drift BYTES STRETCHES STRETCH_SECONDS WINDOW_SECONDS CPU
  * prints per stretch: "stretch I best B median M p10 P windows W passes N" (GB/s, 10^9 B/s, of its windows'
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 
 	if (argc != 6 || !arg(argv[1], HUGE_PAGE, &bytes) || !arg(argv[2], 1, &stretches) ||
 	    !arg(argv[3], 0.01, &stretch_s) || !arg(argv[4], 0.001, &window_s) || !arg(argv[5], 0, &cpu) ||
-	    stretch_s / window_s > MAX_WINDOWS) {
+	    cpu >= CPU_SETSIZE || cpu != (int)cpu || stretch_s / window_s > MAX_WINDOWS) {
 		fprintf(stderr, "usage: mem_drift BYTES STRETCHES STRETCH_SECONDS WINDOW_SECONDS CPU\n");
 		return 2;
 	}
