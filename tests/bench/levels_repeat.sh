@@ -2,7 +2,7 @@
 # levels_repeat.sh — the level probe gives the same answer five runs out of five: the level sizes a run takes
 # from it (`info --levels`'s levels.measured, else hwloc's) are the same levels, each within one step of
 # --quick's size grid (2^(1/2)) in every pair of runs; and, issue 14's words, the very same sizes in all five,
-# a second verdict: a shared L3 whose share moves by a step between two probes fails that one alone. How many
+# a second verdict, which alone fails where a shared L3's share moves by one step between two probes. How many
 # plateaus each run's curve showed is printed beside them: a gradual step (L2 to L3 here) split into two
 # plateaus in one run of five while every run took the same sizes, and the probe says so in a disagreement. A
 # benchmark (make bench): a neighbour that holds the core for the whole of several consecutive sizes, or
@@ -47,7 +47,11 @@ sys.exit(0 if ok else 1)
 PY
 check "five level probes take the very same level sizes" python3 - "$TMP"/l[1-5].json <<'PY'
 import collections, json, sys
-taken = collections.Counter(json.dumps(json.load(open(p))["levels"]["measured"], sort_keys=True) for p in sys.argv[1:])
+def answer(p):
+    """the sizes a run took, in KiB, as the first verdict prints them"""
+    m = json.load(open(p))["levels"]["measured"]
+    return ", ".join("%s %d KiB" % (k, v // 1024) for k, v in sorted(m.items())) if m else "the reported sizes"
+taken = collections.Counter(answer(p) for p in sys.argv[1:])
 print("# the five took %d answer%s: %s" % (len(taken), "s" if len(taken) > 1 else "",
                                          "; ".join("%s in %d" % (k, n) for k, n in taken.most_common())))
 sys.exit(0 if len(taken) == 1 else 1)
