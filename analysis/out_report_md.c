@@ -230,7 +230,8 @@ static void revisited(FILE *f, const struct machine_revisits *r)
 		return;
 	fprintf(f,
 		"- **Revisits**: %d of %d rounds (`--revisits`), %d points in %.1f s: each bandwidth row's "
-		"best point and each one-thread latency point measured again, rounds begun at least %.0f s "
+		"best point (in the first round also each variant's best within a quarter of it) and each "
+		"one-thread latency point measured again, rounds begun at least %.0f s "
 		"apart, so a row's figure rests on visits seconds apart, as a shared host's slow phases are "
 		"long",
 		r->rounds, r->asked, r->points, r->seconds, r->apart_s);

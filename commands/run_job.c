@@ -346,8 +346,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 									      : before,
 					   t->sockets > 0 ? t->cores / t->sockets : 0,
 					   t};
-		struct summary_revisits rv = {j->revisits.res, j->revisits.n, j->revisits.pick,
-					      j->revisits.npick};
+		struct summary_revisits rv = {j->revisits.res, j->revisits.n, j->revisits.of};
 		summary_print(stdout, &x->plan, st.results, &sp, &rv, rc->dir, rc->reported_levels,
 			      rc->levels_from);
 	}

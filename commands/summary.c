@@ -73,7 +73,7 @@ static struct run_point_result visits(const struct run_point_result *res, const 
 
 	for (int k = 0; rv && k < rv->n; k++) {
 		const struct run_point_result *r = &rv->res[k];
-		if (rv->pick[k % rv->npick] != i || !(r->ns > 0))
+		if (rv->of[k] != i || !(r->ns > 0))
 			continue;
 		clean |= !r->noisy_why;
 		if (!(b.ns > 0) || r->ns < b.ns)
@@ -289,7 +289,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 	/* a revisit is of its plan point's cell, which the loop above has found a cell of the table (a
 	   latency point's revisits count in the latency row: visits) */
 	for (int k = 0; rv && k < rv->n; k++) {
-		const struct plan_point *pt = &p->points[rv->pick[k % rv->npick]];
+		const struct plan_point *pt = &p->points[rv->of[k]];
 		if (is_bandwidth(pt->var->access) && in_table(sp, pt, widest))
 			into_cell(best, pt, &rv->res[k]);
 	}

@@ -31,13 +31,12 @@ struct summary_probe {
 	const struct topo *topo;
 };
 
-/* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome, in rounds of the plan
-   points pick[0 .. npick-1] (revisit k is of pick[k % npick]). */
+/* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome, revisit k of plan point
+   of[k]. */
 struct summary_revisits {
 	const struct run_point_result *res;
 	int n;
-	const int *pick;
-	int npick;
+	const int *of;
 };
 
 /* rv: the revisits, whose outcomes count in the bandwidth cells as their plan points' own (a row's figure

@@ -28,22 +28,44 @@ static int same_row(const struct plan_point *a, const struct plan_point *b)
 		(a->var->access != KA_LATENCY || a->bytes == b->bytes);
 }
 
-int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick)
+/* What a revisit stands for: a row's variant (a bandwidth row's figure is the best of all its variants'
+   points, and each variant's visit may have met a slow stretch of its own), a latency row as a whole. */
+static int same_pick(const struct plan_point *a, const struct plan_point *b)
 {
-	int n = 0;
+	return same_row(a, b) && (a->var->access == KA_LATENCY || a->var == b->var);
+}
+
+/* The highest plan outcome of pt's row. */
+static double row_best(const struct plan *p, const struct run_point_result *res, const struct plan_point *pt)
+{
+	double best = 0;
+
+	for (int i = 0; i < p->npoints; i++)
+		if (revisit_eligible(&p->points[i]) && same_row(&p->points[i], pt) && res[i].gbps > best)
+			best = res[i].gbps;
+	return best;
+}
+
+int revisit_choose(const struct plan *p, const struct run_point_result *res, double rival, int *pick)
+{
+	int n = 0, kept = 0;
 
 	for (int i = 0; i < p->npoints; i++) {
 		const struct plan_point *pt = &p->points[i];
 		int k = 0;
 		if (!revisit_eligible(pt) || !(res[i].gbps > 0))
 			continue;
-		while (k < n && !same_row(&p->points[pick[k]], pt))
+		while (k < n && !same_pick(&p->points[pick[k]], pt))
 			k++;
 		if (k == n)
 			pick[n++] = i;
 		else if (res[i].gbps > res[pick[k]].gbps)
 			pick[k] = i;
 	}
+	for (int k = 0; k < n; k++)
+		if (res[pick[k]].gbps >= (1 - rival) * row_best(p, res, &p->points[pick[k]]))
+			pick[kept++] = pick[k];
+	n = kept;
 	/* plan order, so that a round's points of one thread count, placement and prefetch state run together
 	   as the plan's do (run.c same_group) */
 	for (int a = 1; a < n; a++)
@@ -53,6 +75,23 @@ int revisit_choose(const struct plan *p, const struct run_point_result *res, int
 			pick[b - 1] = t;
 		}
 	return n;
+}
+
+int revisit_repick(const struct plan *p, const struct run_point_result *res, const int *pick, int n,
+		   const struct run_point_result *round, int *out)
+{
+	struct run_point_result *seen = malloc(sizeof *seen * (size_t)(p->npoints + 1));
+	int m;
+
+	if (!seen)
+		return -1;
+	memcpy(seen, res, sizeof *seen * (size_t)p->npoints);
+	for (int k = 0; k < n; k++)
+		if (round[k].gbps > seen[pick[k]].gbps)
+			seen[pick[k]].gbps = round[k].gbps;
+	m = revisit_choose(p, seen, 0, out);
+	free(seen);
+	return m;
 }
 
 int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out)
@@ -100,17 +139,48 @@ double revisit_share(double left, double cost, int rounds)
 	return fmax(cost, left / rounds_fitting(left, cost, rounds));
 }
 
-/* Appends a round's outcomes to d. -1 when out of memory. */
-static int keep(struct revisit_done *d, const struct run_point_result *res, int n)
+/* Appends a round's outcomes, of plan points pick[0 .. n-1], to d. -1 when out of memory. */
+static int keep(struct revisit_done *d, const struct run_point_result *res, const int *pick, int n)
 {
 	struct run_point_result *r = realloc(d->res, sizeof *r * (size_t)(d->n + n));
+	int *of = realloc(d->of, sizeof *of * (size_t)(d->n + n));
 
-	if (!r)
+	if (r)
+		d->res = r;
+	if (of)
+		d->of = of;
+	if (!r || !of)
 		return -1;
-	d->res = r;
 	memcpy(d->res + d->n, res, sizeof *res * (size_t)n);
+	memcpy(d->of + d->n, pick, sizeof *pick * (size_t)n);
 	d->n += n;
 	return 0;
+}
+
+/* The first round's picks pick[0 .. n-1] narrowed to the later rounds' (revisit_repick, into pick; how many,
+   or -1), and *cost, the first round's floor, to their share of its points' first repetitions. */
+static int narrow(const struct plan *p, const struct run_point_result *res, int *pick, int n,
+		  const struct run_point_result *round, double *cost)
+{
+	int *next = malloc(sizeof *next * (size_t)(p->npoints + 1)), m;
+	double all = 0, kept = 0;
+
+	if (!next)
+		return -1;
+	m = revisit_repick(p, res, pick, n, round, next);
+	for (int k = 0, j = 0; k < n && m > 0; k++) {
+		all += round[k].first_seconds;
+		if (j < m && next[j] == pick[k]) {
+			kept += round[k].first_seconds;
+			j++;
+		}
+	}
+	if (m > 0 && all > 0)
+		*cost *= kept / all;
+	if (m >= 0)
+		memcpy(pick, next, sizeof *next * (size_t)m);
+	free(next);
+	return m;
 }
 
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e)
@@ -121,10 +191,9 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 
 	memset(d, 0, sizeof *d);
 	d->asked = rounds;
-	d->pick = pick;
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
-	n = d->npick = revisit_choose(main->plan, main->results, pick);
+	n = revisit_choose(main->plan, main->results, REVISIT_RIVAL, pick);
 	cost = revisit_first_cost(main->results, pick, n);
 	if (!n)
 		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
@@ -176,7 +245,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		if (d->rounds < REVISIT_MAX)
 			d->began[d->rounds] = now - main->budget_start;
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
-		if (st.results && keep(d, st.results, n) && !rc)
+		if (st.results && keep(d, st.results, pick, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");
 		took = progress_now() - now;
 		d->seconds += took;
@@ -185,16 +254,21 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		   fewer rounds that fit than there were */
 		if (st.results)
 			cost = revisit_round_floor(took, st.results, n);
+		/* the rivals had their second chance; later rounds revisit each row's best after it */
+		if (r == 0 && st.results && !rc &&
+		    (n = narrow(main->plan, main->results, pick, n, st.results, &cost)) < 0)
+			rc = err_set(e, E_RUNTIME, "out of memory");
 		free(st.results);
 		plan_free(&round);
 		d->rounds += !rc;
 	}
+	free(pick);
 	return rc;
 }
 
 void revisit_done_free(struct revisit_done *d)
 {
 	free(d->res);
-	free(d->pick);
+	free(d->of);
 	memset(d, 0, sizeof *d);
 }

@@ -1,5 +1,6 @@
-/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point and every
- * one-thread latency point measured again, N rounds, seconds apart, within what is left of --time-budget.
+/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point (and its rivals':
+ * REVISIT_RIVAL) and every one-thread latency point measured again, N rounds, seconds apart, within what is
+ * left of --time-budget.
  *
  * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30: a
  * 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in runs
@@ -42,10 +43,28 @@
    memory: a bandwidth point, or a one-thread latency chase. */
 int revisit_eligible(const struct plan_point *p);
 
+/* A variant of a bandwidth row whose best plan point read within this part of the row's best is revisited
+   too, in the first round (later rounds revisit each row's best after it): a variant's plan points run back
+   to back, so one slow stretch can hold all of them, clean and slow,
+   which the L1 speed probe need not see, and the row's figure then came from a slower variant on every
+   visit. On the Zen 3 guest (2026-12-01) a default run's four load.avx L3 points read 55.5-56.5 GB/s in the
+   plan, none flagged, and its L3 read peak was load.sse's 69.1 GB/s, the best of that point's 13 visits; in
+   the next run load.avx read 76.8-78.4 in the plan, and the peak was its 80.0 (+15.7 %). Variants further
+   below (load.gpr in L1, which moves a quarter of load.avx's bytes a load) cannot win on another visit. */
+#define REVISIT_RIVAL 0.25
+
 /* Into pick (room for p->npoints), in plan order, per row (level, access, threads, prefetch state and
    placement; for latency, and size) the eligible point of the highest res[].gbps, where some point of the
-   row has one above 0. Returns how many. */
-int revisit_choose(const struct plan *p, const struct run_point_result *res, int *pick);
+   row has one above 0; and per bandwidth row, each other variant's eligible point of its highest res[].gbps
+   where that is within `rival` (a part, REVISIT_RIVAL or 0) of the row's best. Returns how many. */
+int revisit_choose(const struct plan *p, const struct run_point_result *res, double rival, int *pick);
+
+/* The picks of the rounds after the first: revisit_choose without rivals over the plan's outcomes (res),
+   each picked point's raised to its first round's (round[k] of pick[k], k < n) where that was faster, so
+   that a rival which overtook its row stands for it. Into out (room for p->npoints); how many, or -1 when
+   out of memory. */
+int revisit_repick(const struct plan *p, const struct run_point_result *res, const int *pick, int n,
+		   const struct run_point_result *round, int *out);
 
 /* A round's plan: a copy of plan points pick[0 .. n-1], in that order. 0, or -1 when out of memory. */
 int revisit_round(const struct plan *p, const int *pick, int n, struct plan *out);
@@ -70,11 +89,11 @@ double revisit_round_floor(double took, const struct run_point_result *res, int 
 double revisit_share(double left, double cost, int rounds);
 
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
-   last), and the plan points every round measures again, in its order: revisit k is of pick[k % npick]. */
+   last), and of[k], the plan point revisit k measured again. */
 struct revisit_done {
 	struct run_point_result *res;
 	int n;
-	int *pick, npick;
+	int *of;
 	int asked, rounds;
 	double seconds;
 	double began[REVISIT_MAX]; /* when each round began, seconds from the run's start */

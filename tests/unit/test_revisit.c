@@ -1,9 +1,10 @@
 /* test_revisit.c — which points `run --revisits` measures again (harness/run/revisit.c): per row (level,
- * access, threads, prefetch state, placement) the bandwidth point of the best outcome, and every size of a
- * one-thread latency chase, in plan order; never a fresh-memory, boundary or unmeasured point nor a chase of
- * more threads; the first round is reckoned at the picks' first repetitions, each later one at the round
- * before less its points' repetitions past their first; a round's share is a part of what is left for each
- * round that fits; and a round is a copy of the picked points. */
+ * access, threads, prefetch state, placement) the bandwidth point of the best outcome and its rival
+ * variants' best points within a quarter of it, and every size of a one-thread latency chase, in plan order;
+ * never a fresh-memory, boundary or unmeasured point nor a chase of more threads; the first round is
+ * reckoned at the picks' first repetitions, each later one at the round before less its points' repetitions
+ * past their first; a round's share is a part of what is left for each round that fits; and a round is a
+ * copy of the picked points. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,7 +44,7 @@ static void test_one_pick_per_row_at_its_best(void **state)
 	struct run_point_result res[10] = {{0}};
 	struct plan p = {pts, 10, "", ""};
 	int pick[10];
-	double gbps[10] = {60, 120, 40, 90, 30, 12, 5, 20, 110, 55};
+	double gbps[10] = {60, 120, 40, 80, 30, 12, 5, 20, 110, 55};
 
 	(void)state;
 	pts[7].boundary = 1;
@@ -53,13 +54,71 @@ static void test_one_pick_per_row_at_its_best(void **state)
 	assert_true(revisit_eligible(&pts[5]));
 	assert_false(revisit_eligible(&pts[6]));
 	assert_false(revisit_eligible(&pts[7]));
-	assert_int_equal(revisit_choose(&p, res, pick), 6);
-	assert_int_equal(pick[0], 1); /* L1 read, 1 thread: load.sse's 120 over 60 and 90 */
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 6);
+	assert_int_equal(pick[0], 1); /* L1 read, 1 thread: load.sse's 120 over 60 and 80 (no rivals) */
 	assert_int_equal(pick[1], 2); /* L1 write */
 	assert_int_equal(pick[2], 4); /* L2 read */
 	assert_int_equal(pick[3], 5); /* L1 latency */
 	assert_int_equal(pick[4], 8); /* L1 read, 2 threads */
 	assert_int_equal(pick[5], 9); /* L1 read, prefetchers off */
+}
+
+/* Each variant of a row whose best plan point read within REVISIT_RIVAL of the row's best is picked too, at
+   that point: its plan points may all have met one slow stretch (revisit.h). L3 read: load.sse's 72 is the
+   row's best, load.avx's best of three sizes 56.5 a rival, load.sd's 54 one at the margin (0.75 x 72),
+   load.gpr's 50 none; a rival of another row (2 threads, 100 against their 130) is judged against its own. */
+static void test_rivals_within_a_quarter_of_their_row(void **state)
+{
+	struct plan_point pts[] = {
+		at("load.gpr", LEVEL_L3, 1, 0), at("load.sd", LEVEL_L3, 1, 0),
+		at("load.sse", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
+		at("load.avx", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
+		at("load.sse", LEVEL_L3, 2, 0), at("load.avx", LEVEL_L3, 2, 0),
+	};
+	struct run_point_result res[8] = {{0}};
+	struct plan p = {pts, 8, "", ""};
+	double gbps[8] = {50, 54, 72, 55.5, 56.5, 55.7, 130, 100};
+	int pick[8];
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		res[i].gbps = gbps[i];
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 5);
+	assert_int_equal(pick[0], 1); /* load.sd at the margin */
+	assert_int_equal(pick[1], 2); /* load.sse, the row's best */
+	assert_int_equal(pick[2], 4); /* load.avx at its best size */
+	assert_int_equal(pick[3], 6);
+	assert_int_equal(pick[4], 7); /* 100 of 130: within its own row's quarter */
+	res[1].gbps = 53.9;           /* just past the margin */
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 4);
+	assert_int_equal(pick[0], 2);
+}
+
+/* After the first round the rivals are dropped: each row is revisited at its best point over the plan and
+   that round, a rival that overtook its row standing for it (L3 read: load.avx's 80 in the round over
+   load.sse's 72 in the plan) and the plan's best where the rival did not (2 threads: 110 against 130); a
+   latency size is kept as it was. */
+static void test_later_rounds_revisit_each_row_at_its_best_so_far(void **state)
+{
+	struct plan_point pts[] = {
+		at("load.sse", LEVEL_L3, 1, 0),    at("load.avx", LEVEL_L3, 1, 0),
+		at("load.sse", LEVEL_L3, 2, 0),    at("load.avx", LEVEL_L3, 2, 0),
+		at("chase.plain", LEVEL_L3, 1, 0),
+	};
+	struct run_point_result res[5] = {
+		{.gbps = 72}, {.gbps = 56.5}, {.gbps = 130}, {.gbps = 100}, {.gbps = 0.5}};
+	struct run_point_result round[5] = {
+		{.gbps = 70}, {.gbps = 80}, {.gbps = 125}, {.gbps = 110}, {.gbps = 0.6}};
+	struct plan p = {pts, 5, "", ""};
+	int pick[5], next[5];
+
+	(void)state;
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 5);
+	assert_int_equal(revisit_repick(&p, res, pick, 5, round, next), 3);
+	assert_int_equal(next[0], 1); /* load.avx overtook load.sse */
+	assert_int_equal(next[1], 2);
+	assert_int_equal(next[2], 4);
+	assert_true(res[1].gbps == 56.5); /* the plan's outcomes are left as they were */
 }
 
 /* A latency row's figure is the median of its sizes' (analysis/peak.c), so every size of a one-thread chase
@@ -79,7 +138,7 @@ static void test_every_size_of_a_latency_row(void **state)
 		res[i].gbps = 20.0 - i;
 	assert_false(revisit_eligible(&pts[2]));
 	/* points 0 and 3 are one size (one row): the better, 0, stands for it */
-	assert_int_equal(revisit_choose(&p, res, pick), 2);
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 2);
 	assert_int_equal(pick[0], 0);
 	assert_int_equal(pick[1], 1);
 }
@@ -98,11 +157,11 @@ static void test_picks_stay_in_plan_order_and_need_an_outcome(void **state)
 	res[0].gbps = 50;
 	res[1].gbps = 40;
 	res[2].gbps = 100;
-	assert_int_equal(revisit_choose(&p, res, pick), 2);
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 2);
 	assert_int_equal(pick[0], 1);
 	assert_int_equal(pick[1], 2);
 	memset(res, 0, sizeof res);
-	assert_int_equal(revisit_choose(&p, res, pick), 0);
+	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 0);
 }
 
 /* The first round is reckoned at its picks' first repetitions in the plan, not their whole visits (which,
@@ -181,6 +240,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_pick_per_row_at_its_best),
+		cmocka_unit_test(test_rivals_within_a_quarter_of_their_row),
+		cmocka_unit_test(test_later_rounds_revisit_each_row_at_its_best_so_far),
 		cmocka_unit_test(test_every_size_of_a_latency_row),
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),

@@ -579,8 +579,8 @@ static void test_revisits_count_in_their_points_cells(void **state)
 	struct run_point_result rev[3] = {{.gbps = 60, .reps = 3},
 					  {.gbps = 30, .reps = 3},
 					  {.gbps = 70, .noisy_why = 1u << NW_AT_REPS, .reps = 40}};
-	int pick[2] = {0, 1}; /* rounds of L1 read then L1 write: the third revisit is L1 read's */
-	struct summary_revisits rv = {rev, 2, pick, 2};
+	int of[3] = {0, 1, 0}; /* rounds of L1 read then L1 write: the third revisit is L1 read's */
+	struct summary_revisits rv = {rev, 2, of};
 	char *out = print_revisited(pts, res, 2, NULL, &rv), b[256];
 
 	(void)state;
@@ -611,8 +611,8 @@ static void test_revisits_of_a_latency_point_count_once_at_the_fastest(void **st
 					  {.ns = 7, .core_ghz = 2, .cv = 0.001}};
 	struct run_point_result rev[3] = {
 		{.ns = 4, .core_ghz = 2}, {.ns = 4.6, .core_ghz = 2}, {.ns = 8, .core_ghz = 2}};
-	int pick[3] = {0, 1, 2};
-	struct summary_revisits rv = {rev, 3, pick, 3};
+	int of[3] = {0, 1, 2};
+	struct summary_revisits rv = {rev, 3, of};
 	char *out, b[256];
 
 	(void)state;
