@@ -110,6 +110,7 @@ struct machine_path_probe {
 struct machine_revisits {
 	int asked, rounds, points;
 	double seconds, apart_s; /* apart_s: the least time between two rounds' starts */
+	double rival;            /* the first round's rivals: within this part of their row's best; 0 none */
 	char why_fewer[160];
 };
 

@@ -46,10 +46,8 @@ void run_job_say_plan(const struct run_job *j, int revisits)
 		printf("%d points in all\n", total);
 	if (revisits)
 		printf("then up to %d rounds of each bandwidth row's best point (in the first round also "
-		       "each "
-		       "variant's best within a quarter of it) and each one-thread latency point again, as "
-		       "the "
-		       "time budget allows (--revisits)\n",
+		       "each variant's best within a quarter of it) and each one-thread latency point "
+		       "again, as the time budget allows (--revisits)\n",
 		       revisits);
 }
 
@@ -431,11 +429,9 @@ void run_job_say_revisits(const struct run_job *j)
 	if (!d->asked)
 		return;
 	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point (in the first round "
-	       "also "
-	       "each variant's best within a quarter of it) and each one-thread latency point measured again "
-	       "(raw.csv points "
-	       "past the plan's; a bandwidth is the best of its "
-	       "row's points, a latency the median of its sizes, each at its fastest visit)",
+	       "also each variant's best within a quarter of it) and each one-thread latency point "
+	       "measured again (raw.csv points past the plan's; a bandwidth is the best of its row's "
+	       "points, a latency the median of its sizes, each at its fastest visit)",
 	       d->rounds, d->asked, d->n, d->seconds);
 	if (d->why[0])
 		printf("; %s", d->why);

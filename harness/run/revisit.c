@@ -62,9 +62,14 @@ int revisit_choose(const struct plan *p, const struct run_point_result *res, dou
 		else if (res[i].gbps > res[pick[k]].gbps)
 			pick[k] = i;
 	}
-	for (int k = 0; k < n; k++)
-		if (res[pick[k]].gbps >= (1 - rival) * row_best(p, res, &p->points[pick[k]]))
+	for (int k = 0; k < n; k++) {
+		const struct plan_point *pt = &p->points[pick[k]];
+		int row_had = 0; /* without rivals, one pick a row: the first of variants that tie */
+		for (int j = 0; j < kept && !rival; j++)
+			row_had |= same_row(&p->points[pick[j]], pt);
+		if (!row_had && res[pick[k]].gbps >= (1 - rival) * row_best(p, res, pt))
 			pick[kept++] = pick[k];
+	}
 	n = kept;
 	/* plan order, so that a round's points of one thread count, placement and prefetch state run together
 	   as the plan's do (run.c same_group) */
@@ -122,21 +127,23 @@ double revisit_round_floor(double took, const struct run_point_result *res, int 
 	return took;
 }
 
-/* How many of `rounds` rounds, each reckoned at `cost`, can begin and end in `left` (revisit_share); 1 at
-   least. */
-static int rounds_fitting(double left, double cost, int rounds)
+/* How many of `rounds` rounds, the first reckoned at `cost` and each later one at `later`, can begin and end
+   in `left` (revisit_share); 1 at least. */
+static int rounds_fitting(double left, double cost, double later, int rounds)
 {
-	double apart = fmax(REVISIT_APART_S, cost);
+	double start = fmax(REVISIT_APART_S, cost); /* when the second may begin */
 	int fit = 1;
 
-	while (fit < rounds && fit * apart + cost <= left)
+	while (fit < rounds && start + later <= left) {
 		fit++;
+		start += fmax(REVISIT_APART_S, later);
+	}
 	return fit;
 }
 
-double revisit_share(double left, double cost, int rounds)
+double revisit_share(double left, double cost, double later, int rounds)
 {
-	return fmax(cost, left / rounds_fitting(left, cost, rounds));
+	return fmax(cost, left / rounds_fitting(left, cost, later, rounds));
 }
 
 /* Appends a round's outcomes, of plan points pick[0 .. n-1], to d. -1 when out of memory. */
@@ -157,36 +164,60 @@ static int keep(struct revisit_done *d, const struct run_point_result *res, cons
 	return 0;
 }
 
+double revisit_narrowed_cost(double floor, const int *pick, const struct run_point_result *round, int n,
+			     const int *later, int m)
+{
+	double all = 0, kept = 0;
+
+	if (n <= 0)
+		return floor;
+	for (int k = 0; k < n; k++) {
+		all += round[k].first_seconds;
+		for (int j = 0; j < m; j++)
+			if (later[j] == pick[k]) {
+				kept += round[k].first_seconds;
+				break;
+			}
+	}
+	return kept + fmax(floor - all, 0) * m / n;
+}
+
 /* The first round's picks pick[0 .. n-1] narrowed to the later rounds' (revisit_repick, into pick; how many,
-   or -1), and *cost, the first round's floor, to their share of its points' first repetitions. */
+   or -1 when out of memory), and *cost, the first round's floor, to theirs (revisit_narrowed_cost). */
 static int narrow(const struct plan *p, const struct run_point_result *res, int *pick, int n,
 		  const struct run_point_result *round, double *cost)
 {
 	int *next = malloc(sizeof *next * (size_t)(p->npoints + 1)), m;
-	double all = 0, kept = 0;
 
 	if (!next)
 		return -1;
 	m = revisit_repick(p, res, pick, n, round, next);
-	for (int k = 0, j = 0; k < n && m > 0; k++) {
-		all += round[k].first_seconds;
-		if (j < m && next[j] == pick[k]) {
-			kept += round[k].first_seconds;
-			j++;
-		}
-	}
-	if (m > 0 && all > 0)
-		*cost *= kept / all;
-	if (m >= 0)
+	if (m >= 0) {
+		*cost = revisit_narrowed_cost(*cost, pick, round, n, next, m);
 		memcpy(pick, next, sizeof *next * (size_t)m);
+	}
 	free(next);
 	return m;
+}
+
+/* What a round after the first is reckoned at before any was measured: the plan's outcomes' picks without
+   rivals, at their first repetitions (the first round's part of the budget then counts as many later rounds
+   as fit, not as many as fit at its own cost); `cost` where that cannot be had. */
+static double later_cost(const struct plan *p, const struct run_point_result *res, double cost)
+{
+	int *pick = malloc(sizeof *pick * (size_t)(p->npoints + 1)), n;
+	double later = cost;
+
+	if (pick && (n = revisit_choose(p, res, 0, pick)) > 0)
+		later = revisit_first_cost(res, pick, n);
+	free(pick);
+	return later;
 }
 
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e)
 {
 	const struct run_config *c = main->cfg;
-	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost, begun = 0;
+	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost, later, begun = 0;
 	int *pick = calloc((size_t)main->plan->npoints + 1, sizeof *pick), n, rc = 0;
 
 	memset(d, 0, sizeof *d);
@@ -195,6 +226,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		return err_set(e, E_RUNTIME, "out of memory");
 	n = revisit_choose(main->plan, main->results, REVISIT_RIVAL, pick);
 	cost = revisit_first_cost(main->results, pick, n);
+	later = later_cost(main->plan, main->results, cost);
 	if (!n)
 		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
 	for (int r = 0; r < rounds && n && !rc; r++) {
@@ -224,7 +256,8 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 			rc = err_set(e, E_RUNTIME, "out of memory");
 			break;
 		}
-		rcfg.time_budget = revisit_share(end - now, cost, rounds - r) / (1 - BUDGET_RESERVE);
+		rcfg.time_budget = revisit_share(end - now, cost, r ? cost : later, rounds - r) /
+			(1 - BUDGET_RESERVE);
 		rcfg.min_seconds = REVISIT_MIN_SECONDS;
 		st.cfg = &rcfg;
 		st.plan = &round;
@@ -247,6 +280,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		rc = st.results ? run_measure(&st, e) : err_set(e, E_RUNTIME, "out of memory");
 		if (st.results && keep(d, st.results, pick, n) && !rc)
 			rc = err_set(e, E_RUNTIME, "out of memory");
+		d->rounds += !rc;
 		took = progress_now() - now;
 		d->seconds += took;
 		/* the next round is reckoned at this one less the repetitions its share let its points add:
@@ -260,7 +294,6 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 			rc = err_set(e, E_RUNTIME, "out of memory");
 		free(st.results);
 		plan_free(&round);
-		d->rounds += !rc;
 	}
 	free(pick);
 	return rc;

@@ -1,6 +1,6 @@
-/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point (and its rivals':
- * REVISIT_RIVAL) and every one-thread latency point measured again, N rounds, seconds apart, within what is
- * left of --time-budget.
+/* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point (in the first
+ * round its rivals' too: REVISIT_RIVAL) and every one-thread latency point measured again, N rounds, seconds
+ * apart, within what is left of --time-budget.
  *
  * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30: a
  * 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in runs
@@ -79,14 +79,22 @@ double revisit_first_cost(const struct run_point_result *res, const int *pick, i
    round's points repeat within its share, which may be more than it needs. */
 double revisit_round_floor(double took, const struct run_point_result *res, int n);
 
-/* The seconds of `left` a round begun now may take, of `rounds` still asked: an equal part for each round that
-   can begin and end in `left` (the first now, each later one REVISIT_APART_S or `cost` after the one before,
-   whichever is longer), never less than its `cost`. Not a part for each round asked: where fewer fit, that
+/* The seconds of `left` a round begun now, reckoned at `cost`, may take, of `rounds` still asked, each later
+   one reckoned at `later` (less than `cost` where this round has rivals, revisit_run): an equal part for each
+   round that can begin and end in `left` (this one now, each later one REVISIT_APART_S or the one before's
+   reckoning after it began, whichever is longer), never less than its `cost`. Not a part for each round asked: where fewer fit, that
    part was less than a round took, its points repeated little past their first repetition, and the rest of
    the budget idled before the next round or the run's end (on the Zen 3 guest, 2026-12-01, all 112 bandwidth
    revisits of a `--quick` run of 2 rounds had one repetition, 30-156 of 168 in runs of 3; with this part,
    17-30 of 112-224, and 1.3-11 times as many repetitions in runs of as many rounds). */
-double revisit_share(double left, double cost, int rounds);
+double revisit_share(double left, double cost, double later, int rounds);
+
+/* What the rounds after the first are reckoned at: the first's floor (revisit_round_floor; its points pick[0
+   .. n-1], outcomes round[]) less its points' first repetitions, plus those of the points the later rounds
+   keep (later[0 .. m-1], revisit_repick), and the rest of the floor (what each point costs besides: the
+   probes before it, the waits) in proportion to how many they keep. */
+double revisit_narrowed_cost(double floor, const int *pick, const struct run_point_result *round, int n,
+			     const int *later, int m);
 
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
    last), and of[k], the plan point revisit k measured again. */
@@ -102,8 +110,8 @@ struct revisit_done {
 
 /* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results), each
    REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget holds it
-   (the first round reckoned at its points' first repetitions in the plan, each later one at the round before,
-   revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points repeat
+   (the first round reckoned at its points' first repetitions in the plan, the second at the first's floor
+   narrowed to its points, revisit_narrowed_cost, each later one at the round before, revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points repeat
    within it; a revisit's first repetition, without events and with shorter calls, is shorter than the plan's;
    the plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took,
    11.8 s for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).

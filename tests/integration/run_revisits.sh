@@ -61,8 +61,19 @@ assert rows[("L1", "read")]["points"] == "4", rows[("L1", "read")]
 assert rows[("L1", "latency")]["points"] in ("1", "2"), rows[("L1", "latency")]' "$TMP/rv/peaks.csv"
 expect_status "report succeeds" 0 "$PMUCHECK" report "$TMP/rv"
 check "its Run quality says what the revisits measured" grep -q \
-	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point (in the first round also each variant's best within a quarter of it) and each one-thread latency point" \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point (in the first round also each variant's best within 25 % of it) and each one-thread latency point" \
 	"$TMP/rv/report.md"
+# a run before the first round had rivals wrote no "rival": its report does not say it had them
+cp -r "$TMP/rv" "$TMP/rv_old"
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+del m["disturbance"]["revisits"]["rival"]
+json.dump(m, open(sys.argv[1], "w"))' "$TMP/rv_old/machine.json"
+expect_status "report of a run that wrote no rival succeeds" 0 "$PMUCHECK" report "$TMP/rv_old"
+check "its Run quality says the rows' best points alone were revisited" grep -q \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each one-thread latency point" \
+	"$TMP/rv_old/report.md"
 
 # A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
 # counts the plan's DRAM point alone.

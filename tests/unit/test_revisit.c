@@ -119,6 +119,10 @@ static void test_later_rounds_revisit_each_row_at_its_best_so_far(void **state)
 	assert_int_equal(next[1], 2);
 	assert_int_equal(next[2], 4);
 	assert_true(res[1].gbps == 56.5); /* the plan's outcomes are left as they were */
+	/* without rivals, variants that tie stand for their row once, the first in plan order */
+	res[1].gbps = 72;
+	assert_int_equal(revisit_choose(&p, res, 0, next), 3);
+	assert_int_equal(next[0], 0);
 }
 
 /* A latency row's figure is the median of its sizes' (analysis/peak.c), so every size of a one-thread chase
@@ -185,14 +189,34 @@ static void test_first_round_is_reckoned_at_first_repetitions(void **state)
 static void test_round_share_is_of_the_rounds_that_fit(void **state)
 {
 	(void)state;
-	assert_true(fabs(revisit_share(12, 3.9, 4) - 4) < 1e-12);
-	assert_true(fabs(revisit_share(10, 3.9, 4) - 5) < 1e-12);
-	assert_true(fabs(revisit_share(3, 3.9, 4) - 3.9) < 1e-12);
-	assert_true(fabs(revisit_share(100, 10, 4) - 25) < 1e-12);
-	assert_true(fabs(revisit_share(100, 10, 1) - 100) < 1e-12);
+	assert_true(fabs(revisit_share(12, 3.9, 3.9, 4) - 4) < 1e-12);
+	assert_true(fabs(revisit_share(10, 3.9, 3.9, 4) - 5) < 1e-12);
+	assert_true(fabs(revisit_share(3, 3.9, 3.9, 4) - 3.9) < 1e-12);
+	assert_true(fabs(revisit_share(100, 10, 10, 4) - 25) < 1e-12);
+	assert_true(fabs(revisit_share(100, 10, 10, 1) - 100) < 1e-12);
 	/* 6 s apart, three fit in 20 s (4 s apart, four would, at 5 s each: less than their cost) */
-	assert_true(fabs(revisit_share(20, 6, 4) - 20.0 / 3) < 1e-12);
-	assert_true(fabs(revisit_share(17, 6, 4) - 8.5) < 1e-12);
+	assert_true(fabs(revisit_share(20, 6, 6, 4) - 20.0 / 3) < 1e-12);
+	assert_true(fabs(revisit_share(17, 6, 6, 4) - 8.5) < 1e-12);
+	/* a first round of 6 s (its rivals) before rounds of 3: four fit in 20 s (three at 6 s each), so it
+	   gets its cost; in 30 s an equal part, 7.5 */
+	assert_true(fabs(revisit_share(20, 6, 3, 4) - 6) < 1e-12);
+	assert_true(fabs(revisit_share(30, 6, 3, 4) - 7.5) < 1e-12);
+}
+
+/* The rounds after the first are reckoned at its floor less its points' first repetitions, plus the kept
+   points' (2 and 7 of 1, 2, 5, 7: 0.2 + 0.4), and the rest of the floor (1 s) for two points of four. */
+static void test_narrowed_rounds_are_reckoned_at_their_points(void **state)
+{
+	int pick[4] = {1, 2, 5, 7}, later[2] = {2, 7};
+	struct run_point_result round[4] = {{.first_seconds = 0.1},
+					    {.first_seconds = 0.2},
+					    {.first_seconds = 0.3},
+					    {.first_seconds = 0.4}};
+
+	(void)state;
+	assert_true(fabs(revisit_narrowed_cost(2.0, pick, round, 4, later, 2) - 1.1) < 1e-12);
+	assert_true(fabs(revisit_narrowed_cost(2.0, pick, round, 4, pick, 4) - 2.0) < 1e-12);
+	assert_true(fabs(revisit_narrowed_cost(2.0, pick, round, 0, later, 0) - 2.0) < 1e-12);
 }
 
 /* A later round is reckoned at the one before less what its points' repetitions past their first took: a
@@ -210,7 +234,7 @@ static void test_later_rounds_are_reckoned_at_their_floor(void **state)
 	assert_true(fabs(revisit_round_floor(5, res, 2) - 4.25) < 1e-12);
 	assert_true(fabs(revisit_round_floor(5, res, 0) - 5) < 1e-12);
 	while (rounds < 4 && now + cost <= left) {
-		double share = revisit_share(left - now, cost, 4 - rounds);
+		double share = revisit_share(left - now, cost, cost, 4 - rounds);
 		/* its points' first repetitions and the set-up take floor_s, further repetitions the rest */
 		struct run_point_result r = {.first_seconds = 1, .visit_seconds = 1 + share - floor_s};
 
@@ -246,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
 		cmocka_unit_test(test_round_share_is_of_the_rounds_that_fit),
+		cmocka_unit_test(test_narrowed_rounds_are_reckoned_at_their_points),
 		cmocka_unit_test(test_later_rounds_are_reckoned_at_their_floor),
 		cmocka_unit_test(test_round_copies_the_picks),
 	};
