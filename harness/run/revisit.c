@@ -164,13 +164,13 @@ static int keep(struct revisit_done *d, const struct run_point_result *res, cons
 	return 0;
 }
 
-double revisit_narrowed_cost(double floor, const int *pick, const struct run_point_result *round, int n,
+double revisit_narrowed_cost(double floor_s, const int *pick, const struct run_point_result *round, int n,
 			     const int *later, int m)
 {
 	double all = 0, kept = 0;
 
 	if (n <= 0)
-		return floor;
+		return floor_s;
 	for (int k = 0; k < n; k++) {
 		all += round[k].first_seconds;
 		for (int j = 0; j < m; j++)
@@ -179,7 +179,7 @@ double revisit_narrowed_cost(double floor, const int *pick, const struct run_poi
 				break;
 			}
 	}
-	return kept + fmax(floor - all, 0) * m / n;
+	return kept + fmax(floor_s - all, 0) * m / n;
 }
 
 /* The first round's picks pick[0 .. n-1] narrowed to the later rounds' (revisit_repick, into pick; how many,

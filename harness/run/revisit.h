@@ -89,11 +89,11 @@ double revisit_round_floor(double took, const struct run_point_result *res, int 
    17-30 of 112-224, and 1.3-11 times as many repetitions in runs of as many rounds). */
 double revisit_share(double left, double cost, double later, int rounds);
 
-/* What the rounds after the first are reckoned at: the first's floor (revisit_round_floor; its points pick[0
+/* What the rounds after the first are reckoned at: the first's floor_s (revisit_round_floor; its points pick[0
    .. n-1], outcomes round[]) less its points' first repetitions, plus those of the points the later rounds
    keep (later[0 .. m-1], revisit_repick), and the rest of the floor (what each point costs besides: the
    probes before it, the waits) in proportion to how many they keep. */
-double revisit_narrowed_cost(double floor, const int *pick, const struct run_point_result *round, int n,
+double revisit_narrowed_cost(double floor_s, const int *pick, const struct run_point_result *round, int n,
 			     const int *later, int m);
 
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
