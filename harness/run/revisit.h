@@ -82,17 +82,18 @@ double revisit_round_floor(double took, const struct run_point_result *res, int 
 /* The seconds of `left` a round begun now, reckoned at `cost`, may take, of `rounds` still asked, each later
    one reckoned at `later` (less than `cost` where this round has rivals, revisit_run): an equal part for each
    round that can begin and end in `left` (this one now, each later one REVISIT_APART_S or the one before's
-   reckoning after it began, whichever is longer), never less than its `cost`. Not a part for each round asked: where fewer fit, that
-   part was less than a round took, its points repeated little past their first repetition, and the rest of
-   the budget idled before the next round or the run's end (on the Zen 3 guest, 2026-12-01, all 112 bandwidth
-   revisits of a `--quick` run of 2 rounds had one repetition, 30-156 of 168 in runs of 3; with this part,
-   17-30 of 112-224, and 1.3-11 times as many repetitions in runs of as many rounds). */
+   reckoning after it began, whichever is longer), never less than its `cost`. Not a part for each round
+   asked: where fewer fit, that part was less than a round took, its points repeated little past their first
+   repetition, and the rest of the budget idled before the next round or the run's end (on the Zen 3 guest,
+   2026-12-01, all 112 bandwidth revisits of a `--quick` run of 2 rounds had one repetition, 30-156 of 168 in
+   runs of 3; with this part, 17-30 of 112-224, and 1.3-11 times as many repetitions in runs of as many
+   rounds). */
 double revisit_share(double left, double cost, double later, int rounds);
 
-/* What the rounds after the first are reckoned at: the first's floor_s (revisit_round_floor; its points pick[0
-   .. n-1], outcomes round[]) less its points' first repetitions, plus those of the points the later rounds
-   keep (later[0 .. m-1], revisit_repick), and the rest of the floor (what each point costs besides: the
-   probes before it, the waits) in proportion to how many they keep. */
+/* What the rounds after the first are reckoned at: the first's floor_s (revisit_round_floor; its points
+   pick[0 .. n-1], outcomes round[]) less its points' first repetitions, plus those of the points the later
+   rounds keep (later[0 .. m-1], revisit_repick), and the rest of the floor (what each point costs besides:
+   the probes before it, the waits) in proportion to how many they keep. */
 double revisit_narrowed_cost(double floor_s, const int *pick, const struct run_point_result *round, int n,
 			     const int *later, int m);
 
@@ -108,15 +109,16 @@ struct revisit_done {
 	char why[160];             /* why fewer rounds than asked; "" when all ran */
 };
 
-/* Measures up to `rounds` rounds of the rows' best points of the plan `main` measured (main->results), each
-   REVISIT_APART_S or more after the one before began, none begun unless what is left of the budget holds it
-   (the first round reckoned at its points' first repetitions in the plan, the second at the first's floor
-   narrowed to its points, revisit_narrowed_cost, each later one at the round before, revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points repeat
-   within it; a revisit's first repetition, without events and with shorter calls, is shorter than the plan's;
-   the plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it took,
-   11.8 s for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted).
-   Their points have no events, R calls of REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or a
-   negative error (d holds what was measured before it). */
+/* Measures up to `rounds` rounds of the rows' best points (in the first, their rivals' too) of the plan
+   `main` measured (main->results), each REVISIT_APART_S or more after the one before began, none begun unless
+   what is left of the budget holds it (the first round reckoned at its points' first repetitions in the plan,
+   the second at the first's floor narrowed to its points, revisit_narrowed_cost, each later one at the round
+   before, revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points
+   repeat within it; a revisit's first repetition, without events and with shorter calls, is shorter than the
+   plan's; the plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it
+   took, 11.8 s for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted). Their points
+   have no events, R calls of REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or a negative
+   error (d holds what was measured before it). */
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
 void revisit_done_free(struct revisit_done *d);
 

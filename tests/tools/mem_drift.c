@@ -5,13 +5,13 @@
  * calls, which interference can only slow: they agree only if the memory was, at its fastest moments in each
  * run, equally fast. Whether it was is a property of the machine, not of any estimator, so this loop shares
  * no code with pmucheck: one thread, pinned, reads one buffer past every cache again and again with 16-byte
- * SSE2 loads (on any x86-64; on the Zen 3 guest, 2026-12-01, it read 128 MiB at 19.1 and 19.5 GB/s at best
- * in two 5 s stretches, where a scratch copy of it with 32-byte AVX2 loads, not kept, read 21.2 at best in the
- * 6 s just after: what counts here is how the figure moves, not the figure). A stretch's figure is its
- * fastest pass, one read of the whole buffer (about 11 ms for 200 MiB at 18 GB/s): the most a best-of
- * estimator with calls that long could read in it. Shorter calls can meet shorter fast moments, so a run's
- * best can lie above it; as far as the stretches' figures lie apart, two runs of that length can too. Each
- * window's fastest pass, kept as well, gives the stretch's median and slow tenth.
+ * SSE2 loads (on any x86-64; on the Zen 3 guest, 2026-12-01, it read 128 MiB at 19.1 and 19.5 GB/s at best in
+ * two 5 s stretches, where a scratch copy of it with 32-byte AVX2 loads, not kept, read 21.2 at best in the 6
+ * s just after: what counts here is how the figure moves, not the figure). A stretch's figure is its fastest
+ * pass, one read of the whole buffer (about 11 ms for 200 MiB at 18 GB/s): the most a best-of estimator with
+ * calls that long could read in it. Shorter calls can meet shorter fast moments, so a run's best can lie
+ * above it; as far as the stretches' figures lie apart, two runs of that length can too. Each window's
+ * fastest pass, kept as well, gives the stretch's median and slow tenth.
  *
  * usage: mem_drift BYTES STRETCHES STRETCH_SECONDS WINDOW_SECONDS CPU
  * prints per stretch: "stretch I best B median M p10 P windows W passes N mib S huge_mib H" (GB/s, 10^9 B/s;
