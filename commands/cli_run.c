@@ -70,7 +70,7 @@ static void usage(FILE *f)
 		"                          repetition would end well past it, even after one, and is then\n"
 		"                          flagged 'noisy'; every point is measured\n"
 		"      --revisits N        after the plan, measure each bandwidth row's best point (in the\n"
-		"                          first round also each variant's best within a quarter of it)\n"
+		"                          first round also each variant's best within %.0f %% of it)\n"
 		"                          and each one-thread latency point again, N rounds begun at\n"
 		"                          least %.0f s apart within --time-budget (default %d where the\n"
 		"                          sizes come from the caches, else 0; at most %d): a shared\n"
@@ -96,7 +96,7 @@ static void usage(FILE *f)
 		"      --progress, --no-progress  progress line on stderr (default: when it is a terminal)\n"
 		"A LIST option is given once, its items comma-separated, none empty or listed twice.\n"
 		"  -h, --help\n",
-		REVISIT_APART_S, REVISIT_DEFAULT, REVISIT_MAX);
+		100 * REVISIT_RIVAL, REVISIT_APART_S, REVISIT_DEFAULT, REVISIT_MAX);
 }
 
 enum {

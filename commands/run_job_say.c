@@ -46,9 +46,9 @@ void run_job_say_plan(const struct run_job *j, int revisits)
 		printf("%d points in all\n", total);
 	if (revisits)
 		printf("then up to %d rounds of each bandwidth row's best point (in the first round also "
-		       "each variant's best within a quarter of it) and each one-thread latency point "
+		       "each variant's best within %.0f %% of it) and each one-thread latency point "
 		       "again, as the time budget allows (--revisits)\n",
-		       revisits);
+		       revisits, 100 * REVISIT_RIVAL);
 }
 
 static json_t *str_or_null(const char *s)
@@ -247,9 +247,8 @@ void run_job_say_short_of_dram(const struct run_job *j)
    N, so with --threads or a preset's steps below the list's length the rest are never used. */
 void run_job_say_unlike_cores(const struct run_cli *rc, const struct run_job *j, const struct topo *t)
 {
-	int used = run_job_most_threads(j, MOST_OF_ALL) < rc->cfg.plan.ncpus
-		? run_job_most_threads(j, MOST_OF_ALL)
-		: rc->cfg.plan.ncpus;
+	int most = run_job_most_threads(j, MOST_OF_ALL),
+	    used = most < rc->cfg.plan.ncpus ? most : rc->cfg.plan.ncpus;
 	char list[256];
 	int n = topo_unlike_first(t, rc->cfg.plan.cpus, used, list, sizeof list);
 
@@ -429,10 +428,10 @@ void run_job_say_revisits(const struct run_job *j)
 	if (!d->asked)
 		return;
 	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point (in the first round "
-	       "also each variant's best within a quarter of it) and each one-thread latency point "
+	       "also each variant's best within %.0f %% of it) and each one-thread latency point "
 	       "measured again (raw.csv points past the plan's; a bandwidth is the best of its row's "
 	       "points, a latency the median of its sizes, each at its fastest visit)",
-	       d->rounds, d->asked, d->n, d->seconds);
+	       d->rounds, d->asked, d->n, d->seconds, 100 * REVISIT_RIVAL);
 	if (d->why[0])
 		printf("; %s", d->why);
 	printf("\n");
