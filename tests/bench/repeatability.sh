@@ -3,9 +3,9 @@
 # (issue 14's check)? Per level x access x {1 thread, all threads}: bytes per cycle and GB/s within 3 % for
 # L1, L2 and L3 and 5 % for DRAM; the latency per level within 3 %. A benchmark (make bench, make
 # repeatability), not a test: another tenant on the cores moves the figures without a bug. It prints every
-# row's differences, the worst per level and figure, how disturbed each run was, and whether its threads had
-# paths to memory of their own (the path probe: where two runs' differ, so do their all-thread DRAM and
-# non-temporal figures).
+# row's differences, the worst per level and figure, how many are over by kind (one thread's, all threads',
+# latency) and level, how disturbed each run was, and whether its threads had paths to memory of their own
+# (the path probe: where two runs' differ, so do their all-thread DRAM and non-temporal figures).
 #
 # The runs are a user's: the level probe included (its answer can differ between them, and then so do the
 # points), all kernels, 1 and all threads. A third run right after them takes the second's level sizes
@@ -62,6 +62,10 @@ def probes_moved(d1, d2):
                      for key, name in PROBES if a.get(key) and b.get(key) and a[key].get("gbps_median"))
 a, b = peaks(sys.argv[1]), peaks(sys.argv[2])
 worst, bad, rows, own, by_path = {}, 0, 0, 0, 0
+# Figures, and those over, by kind: one thread's, all threads', latency, per level. What moves them differs
+# (the core's own speed; the host's placement of the vCPUs; the memory's other tenants), so the kinds say
+# where a pair's disagreements come from.
+by_kind = {}
 # Figures, and those over their limit, of rows both runs call ok against rows either run marks: the marks
 # are worth what they predict, so a marked row should disagree more often than an ok one.
 by_mark = {True: [0, 0], False: [0, 0]}
@@ -100,6 +104,10 @@ for key in sorted(set(a) | set(b)):
         both_ok = a[key]["quality"].startswith("ok") and b[key]["quality"].startswith("ok")
         by_mark[both_ok][0] += 1
         by_mark[both_ok][1] += over
+        kind = by_kind.setdefault(("latency" if access == "latency" else "all threads" if "_all" in f
+                                   else "one thread", level), [0, 0])
+        kind[0] += 1
+        kind[1] += over
         if level in ("L1", "L2") and not access.startswith("nt-") and f.startswith("bytes_per_cycle"):
             own = max(own, d)
         cells.append("%s %+.1f%%%s" % (f, 100 * (float(y) - float(x)) / float(x), " (over)" if over else ""))
@@ -117,6 +125,10 @@ print("# run 1: %s\n# run 2: %s" % (quality(sys.argv[1]), quality(sys.argv[2])))
 print("# the probes' medians, run 2 against run 1: %s" % probes_moved(sys.argv[1], sys.argv[2]))
 print("# of rows both runs call ok, %d of %d figures over their limit; of rows either run marks, %d of %d"
       % (by_mark[True][1], by_mark[True][0], by_mark[False][1], by_mark[False][0]))
+print("# over by kind, of the figures: %s" % "; ".join(
+    "%s %s" % (k, ", ".join("%s %d/%d" % (lv, by_kind[(k, lv)][1], by_kind[(k, lv)][0])
+                           for lv in LIMIT if (k, lv) in by_kind))
+    for k in ("one thread", "all threads", "latency") if any((k, lv) in by_kind for lv in LIMIT)))
 if by_path:
     print("# %d of the figures over are all-thread ones whose point's threads had paths to memory of their own in "
           "one run and shared them in the other (peaks.csv quality): where the host placed the vCPUs" % by_path)
