@@ -377,11 +377,15 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		noisy, d->a.npoints, noisy ? " (raw.csv's noisy_why; a point may have several reasons: " : "",
 		whys, noisy ? ")" : "");
 	fprintf(f,
-		"- **What it means**: interference only makes a figure slower or noisier, never faster; "
-		"%s.\n\n",
+		"- **What it means**: interference makes a figure slower or noisier; faster only where it "
+		"stretched every R call of a confirmed point alike and no 2R call, and then by no more "
+		"than its confirmation lets pass (README, `pmucheck run`: with one thread half of 3 times "
+		"its tolerance); %s.\n\n",
 		busy ? "on a machine this disturbed, take bandwidths as lower bounds and latencies as upper "
 		       "bounds, and repeat the run on a quiet machine before comparing them with other tools"
-		     : "this run was quiet enough for its figures to be compared");
+		     : "the machine was not judged disturbed, yet compare these figures with another run's "
+		       "only as far as the two runs' speed and memory probes agree (their medians move with "
+		       "the host between runs)");
 }
 
 /* Events with rows of one status, grouped by their first reason. Returns how many. */

@@ -236,7 +236,7 @@ for slow in 1.0 0.5; do
 dist['memory_probe'] = {'kernel': 'load.gpr', 'bytes': 128 << 20, 'points': 1, 'gbps_best': 30.0,
                         'gbps_median': 30.0 * $slow, 'gbps_p10': 30.0 * $slow}"
 done
-check "a steady memory leaves a quiet run quiet" grep -q "quiet enough for its figures to be compared" "$TMP/quality1.0/report.md"
+check "a steady memory leaves a quiet run quiet" grep -q "the machine was not judged disturbed" "$TMP/quality1.0/report.md"
 check "a run that never waited for the machine says nothing of waiting" \
 	bash -c '! grep -q "waited for the machine" "$1"' _ "$TMP/quality1.0/report.md"
 rewritten "$M" "$TMP/waited" "$quiet
@@ -303,7 +303,7 @@ dist['cpu_limit'] = {'cgroup': '/job', 'version': 2, 'cpus': 1.5, 'period_us': 1
 		"$TMP/limit$stopped/report.md"
 done
 check "a CPU quota that never stopped the run leaves it quiet" \
-	grep -q "quiet enough for its figures to be compared" "$TMP/limit0/report.md"
+	grep -q "the machine was not judged disturbed" "$TMP/limit0/report.md"
 check "a CPU quota that stopped the run makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/limit3/report.md"
 check "... and report.md says before how many" \
