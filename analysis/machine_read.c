@@ -340,6 +340,18 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
 	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
 }
 
+/* The points' and repetitions' counts (harness run_job.c record_disturbance); measured 0 when absent, or
+   where a part exceeds its whole, which no run writes. */
+static void read_points(json_t *o, struct machine_points *p)
+{
+	p->measured = count_ll(o, "measured", 0, 0);
+	p->noisy = count_ll(o, "noisy", 0, 0);
+	p->reps = count_ll(o, "repetitions", 0, 0);
+	p->reps_disturbed = count_ll(o, "repetitions_disturbed", 0, 0);
+	if (p->noisy > p->measured || p->reps_disturbed > p->reps || p->reps < p->measured)
+		*p = (struct machine_points){0};
+}
+
 /* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
 static void read_cpu_limit(json_t *o, struct machine_cpu_limit *c)
 {
@@ -436,6 +448,7 @@ static void read_run(json_t *root, struct machine *m)
 	read_speed_history(at(root, "disturbance.speed_history"), &m->speed_history);
 	read_level_check(at(root, "disturbance.level_check"), &m->llc);
 	read_revisits(at(root, "disturbance.revisits"), &m->revisits);
+	read_points(at(root, "disturbance.points"), &m->points);
 	read_path_probe(at(root, "disturbance.path_probe"), &m->path);
 	m->prefetch_control = json_is_true(json_object_get(pf, "control"));
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);

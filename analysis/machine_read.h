@@ -114,6 +114,12 @@ struct machine_revisits {
 	char why_fewer[160];
 };
 
+/* The points the run measured and their repetitions, with those disturbed (harness run_job.c
+   tally_points, disturbance.points); measured 0 when absent (runs before it). */
+struct machine_points {
+	long long measured, noisy, reps, reps_disturbed;
+};
+
 /* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */
 struct machine_cpu_limit {
 	char cgroup[256]; /* "" when the run did not record it */
@@ -166,6 +172,7 @@ struct machine {
 	struct machine_speed_history speed_history;
 	struct machine_level_check llc; /* disturbance.level_check */
 	struct machine_revisits revisits;
+	struct machine_points points;
 	int hardware; /* counters.availability.hardware: 1, 0, or -1 when machine.json does not say */
 	char counters_reason[512];
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */

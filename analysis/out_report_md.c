@@ -370,6 +370,18 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		level_held(f, &m->llc);
 	revisited(f, &m->revisits);
 	clock_spread(f, &d->a);
+	if (m->points.measured > 0)
+		fprintf(f,
+			"- **Disturbed repetitions**: %lld of %lld (%.1f %%) of the %lld points the run "
+			"measured, revisits included, took a call more than 3 times their point's tolerance "
+			"(the part of its time within which two calls confirm each other) past the shortest "
+			"of its length, more than the timer tick does: interference met them. A figure rests "
+			"on its point's shortest calls, "
+			"so they cost the run time, not the figure its truth, while two undisturbed calls "
+			"of each length remain.\n",
+			m->points.reps_disturbed, m->points.reps,
+			100.0 * (double)m->points.reps_disturbed / (double)m->points.reps,
+			m->points.measured);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy%s%s%s; the peaks take them at the bound of "
 		"their shortest call, never faster than the hardware, and mark a figure that is one's; the "

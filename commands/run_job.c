@@ -278,6 +278,18 @@ static int revisits_apply(const struct run_cli *rc)
 	return 1;
 }
 
+/* Adds n points' results to t, those this process measured (a resumed run's earlier points have none). */
+static void tally_points(struct run_tally *t, const struct run_point_result *res, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (res[i].reps > 0) {
+			t->points++;
+			t->noisy += res[i].noisy_why != 0;
+			t->reps += res[i].reps;
+			t->reps_disturbed += res[i].reps_disturbed;
+		}
+}
+
 static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job *j, struct experiment *x,
 			      int *base, double tsc_hz, struct err *e)
 {
@@ -335,6 +347,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		run_judge_slow(j->revisits.res, j->revisits.n, judged_against(j));
+		tally_points(&j->tally, st.results, x->plan.npoints);
+		tally_points(&j->tally, j->revisits.res, j->revisits.n);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -437,6 +451,12 @@ static void record_disturbance(struct run_job *j)
 	}
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
+	if (j->tally.points)
+		json_object_set_new(j->mf.disturbance, "points",
+				    json_pack("{s:I, s:I, s:I, s:I}", "measured", (json_int_t)j->tally.points,
+					      "noisy", (json_int_t)j->tally.noisy, "repetitions",
+					      (json_int_t)j->tally.reps, "repetitions_disturbed",
+					      (json_int_t)j->tally.reps_disturbed));
 	if (j->revisits.asked) {
 		json_t *began = json_array();
 		for (int i = 0; i < j->revisits.rounds; i++)

@@ -27,6 +27,12 @@
 #include "sysinfo.h"
 #include "topo.h"
 
+/* The points this process measured (a resumed run's after it resumed), revisits included, those left
+   noisy, their repetitions and those disturbed (record_disturbed): machine.json disturbance.points. */
+struct run_tally {
+	long points, noisy, reps, reps_disturbed;
+};
+
 /* Everything a run holds between the checks and the end. */
 struct run_job {
 	int dir_lock; /* results_lock_dir's, -1: none */
@@ -60,6 +66,7 @@ struct run_job {
 					  of their own, before those (path_probe.h) */
 	struct level_check llc; /* whether the last cache level held each of its points (level_check.h) */
 	struct revisit_done revisits; /* --revisits: what its rounds measured (revisit.h) */
+	struct run_tally tally;       /* how disturbed its points and their repetitions were (tally_points) */
 	double *point_gbps;  /* by raw.csv point: the speed probe's reading that stood for it; 0: none */
 	double *point_ratio; /* the same of the path probe's ratio taken before it (path_probe.h); 0: none */
 	int npoint_gbps;     /* of both */

@@ -183,27 +183,33 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
 	*probe_marked |= probed > 0;
 }
 
-/* How disturbed the points were: the repetitions they took (budget.h) and the spread of their differenced
-   times, median over the points measured now (a resumed run's earlier points have no result). A point
-   whose differenced times averaged 0 or less (a disturbed R call longer than its 2R call, record_cv) has
-   no spread to take a median of: such points are counted instead. So are the clean points whose time is
-   their R call (stats_mindiff_r_call), which a reader comparing with 2R - R differences needs to know. */
+/* How disturbed the points were: the repetitions they took (budget.h), how many were disturbed
+   (record_disturbed), and the spread of their differenced times, median over the points measured now (a
+   resumed run's earlier points have no result). A point whose differenced times averaged 0 or less (a
+   disturbed R call longer than its 2R call, record_cv) has no spread to take a median of: such points are
+   counted instead. So are the clean points whose time is their R call (stats_mindiff_r_call), which a reader
+   comparing with 2R - R differences needs to know. */
 static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
 {
 	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
 	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
 	size_t n = 0, ncv = 0, r_call = 0;
+	long all = 0, disturbed = 0;
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
 			reps[n++] = res[i].reps;
+			all += res[i].reps;
+			disturbed += res[i].reps_disturbed;
 			r_call += res[i].r_call != 0;
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
 	if (n) {
 		fprintf(f,
-			"repetitions per point: median %g; spread of their times: ", stats_median(reps, n));
+			"repetitions per point: median %g, %ld of %ld disturbed (a call past the shortest of "
+			"its length by more than 3 times the point's tolerance); spread of their times: ",
+			stats_median(reps, n), disturbed, all);
 		if (!ncv)
 			fprintf(f, "none (their differenced times averaged 0 or less)\n");
 		else if (ncv < n)

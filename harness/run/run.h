@@ -45,8 +45,9 @@ struct run_point_result {
 	double ns;   /* per chase access of one thread (latency kernels) */
 	double core_ghz;
 	double thp_share;
-	double cv;  /* spread of the repetitions' differenced times */
-	int reps;   /* repetitions measured */
+	double cv;          /* spread of the repetitions' differenced times */
+	int reps;           /* repetitions measured */
+	int reps_disturbed; /* of them, those a call of which met interference (record_disturbed) */
 	int r_call; /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */

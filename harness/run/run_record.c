@@ -149,6 +149,19 @@ struct stats_mindiff record_calls(const struct point_record *r)
 	return m;
 }
 
+int record_disturbed(const struct point_record *r, double part)
+{
+	struct stats_mindiff m = record_calls(r);
+	double past = part * stats_mindiff(&m);
+	int n = 0;
+
+	for (int i = 0; i < r->nreps; i++) {
+		const struct rec_pass *p = &r->pass[i * r->npass];
+		n += (double)p->lo - m.lo > past || (double)p->hi - m.hi > past;
+	}
+	return n;
+}
+
 double record_seconds(const struct point_record *r, double tsc_hz, int disturbed)
 {
 	struct stats_mindiff m = record_calls(r);

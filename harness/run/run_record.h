@@ -82,6 +82,13 @@ void record_begin(struct point_record *r, const struct plan_point *pt, uint64_t 
 /* Coefficient of variation of the repetitions' differenced times (group 0): how disturbed they were. */
 double record_cv(const struct point_record *r);
 
+/* How many of the repetitions (group 0) were disturbed: took a call more than `part` of the point's time
+   (stats_mindiff) past the shortest call of its length. The run gives 3 times its tolerance (budget.h
+   BUDGET_MISMATCH_CONFIRMED: 4.5 % in the caches, 7.5 % in DRAM), past what the timer tick alone does
+   (9-20 us a tick in calls of a few ms); interference only lengthens a call, so a call that far past the
+   shortest met some. machine.json's disturbance.points sums them over the run. */
+int record_disturbed(const struct point_record *r, double part);
+
 /* The point's core clock: the highest of its repetitions' (group 0), 0 when none was measured. A clock
    sample is a chain of dependent adds, which interference only slows, so a sample can read too low but
    not too high (clock_bounds rejects what no core of this CPU reaches); and the point's shortest call,

@@ -239,6 +239,32 @@ done
 check "a steady memory leaves a quiet run quiet" grep -q "the machine was not judged disturbed" "$TMP/quality1.0/report.md"
 check "a run that never waited for the machine says nothing of waiting" \
 	bash -c '! grep -q "waited for the machine" "$1"' _ "$TMP/quality1.0/report.md"
+# disturbance.points (run_job.c tally_points): the run counts its points and their repetitions, revisits
+# included, and the disturbed ones (record_disturbed); the report states their share, and none from an
+# edited file whose part exceeds its whole or from a run before it recorded them.
+check "machine.json counts the run's points and repetitions as raw.csv holds them" \
+	python3 - "$M/machine.json" "$M/raw.csv" <<'PY'
+import csv, json, sys
+p = json.load(open(sys.argv[1]))["disturbance"]["points"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert p["measured"] == len({r["point"] for r in rows}), p
+assert p["repetitions"] == len({(r["point"], r["rep"]) for r in rows}), p
+assert 0 <= p["repetitions_disturbed"] <= p["repetitions"] and 0 <= p["noisy"] <= p["measured"], p
+PY
+check "report.md states the run's disturbed repetitions" \
+	grep -qE "^- \*\*Disturbed repetitions\*\*: [0-9]+ of [0-9]+ \([0-9.]+ %\) of the [0-9]+ points" "$M/report.md"
+rewritten "$M" "$TMP/reps" "$quiet
+dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 6}"
+check "report.md states the share of disturbed repetitions machine.json gives" grep -qF \
+	"**Disturbed repetitions**: 6 of 40 (15.0 %) of the 10 points the run measured" "$TMP/reps/report.md"
+rewritten "$M" "$TMP/reps_over" "$quiet
+dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 41}"
+check "... none where they exceed the repetitions (an edited file)" \
+	bash -c '! grep -q "Disturbed repetitions" "$1"' _ "$TMP/reps_over/report.md"
+rewritten "$M" "$TMP/reps_old" "$quiet
+dist.pop('points', None)"
+check "... nor for a run before they were recorded" \
+	bash -c '! grep -q "Disturbed repetitions" "$1"' _ "$TMP/reps_old/report.md"
 rewritten "$M" "$TMP/waited" "$quiet
 dist['speed_probe'].update(points_waited=3, points_recovered=2, waited_seconds=0.12, slow_below=0.8)"
 check "report.md states the points before which the run waited for a slow machine" grep -qF \

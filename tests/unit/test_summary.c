@@ -103,12 +103,13 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 		SHARED = 1u << NW_SHARED_CORE,
 		LEVEL = 1u << NW_LEVEL
 	};
-	struct run_point_result res[6] = {{.gbps = 50, .cv = 0.1, .noisy_why = REPS, .reps = 8},
-					  {.gbps = 60, .cv = 0.1, .noisy_why = BUDGET | LEVEL, .reps = 2},
-					  {.gbps = 40, .cv = 0.001, .reps = 3},
-					  {.gbps = 30, .cv = 0.3, .noisy_why = SHARED, .reps = 1},
-					  {.gbps = 70, .cv = 0.001, .reps = 3},
-					  {.gbps = 80, .cv = 0.3, .noisy_why = BUDGET, .reps = 1}};
+	struct run_point_result res[6] = {
+		{.gbps = 50, .cv = 0.1, .noisy_why = REPS, .reps = 8, .reps_disturbed = 6},
+		{.gbps = 60, .cv = 0.1, .noisy_why = BUDGET | LEVEL, .reps = 2, .reps_disturbed = 1},
+		{.gbps = 40, .cv = 0.001, .reps = 3},
+		{.gbps = 30, .cv = 0.3, .noisy_why = SHARED, .reps = 1},
+		{.gbps = 70, .cv = 0.001, .reps = 3},
+		{.gbps = 80, .cv = 0.3, .noisy_why = BUDGET, .reps = 1}};
 	char *out = print(pts, res, 6), b[256];
 
 	(void)state;
@@ -127,9 +128,12 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 		       "reasons): 1 not confirmed within --reps repetitions, 2 not confirmed within "
 		       "their share of the time budget, 1 whose threads shared a core, 1 that the last "
 		       "cache level did not hold\n"));
-	/* how disturbed: repetitions 1 1 2 3 3 8 and spreads 0.1 % 0.1 % 10 % 10 % 30 % 30 %, medians */
-	assert_non_null(
-		strstr(out, "repetitions per point: median 2.5; spread of their times: median 10.0 %\n"));
+	/* how disturbed: repetitions 1 1 2 3 3 8 (18, 7 of them disturbed) and spreads 0.1 % 0.1 % 10 % 10 %
+	   30 % 30 %, medians */
+	assert_non_null(strstr(out,
+			       "repetitions per point: median 2.5, 7 of 18 disturbed (a call past the "
+			       "shortest of its length by more than 3 times the point's tolerance); "
+			       "spread of their times: median 10.0 %\n"));
 	assert_null(strstr(out, "R call")); /* no point took its R call's time */
 	free(out);
 	res[2].r_call = res[4].r_call = 1; /* two clean points whose time is their R call (run.c) */
