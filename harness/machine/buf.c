@@ -131,7 +131,7 @@ void buf_first_touch(struct buf *b)
 		p[off] = 0;
 }
 
-double buf_thp_share(const struct buf *b)
+double buf_thp_share(const struct buf *b, size_t len)
 {
 	uintptr_t lo = (uintptr_t)b->base, hi = lo + b->len;
 	unsigned long long huge_kb = 0;
@@ -150,7 +150,7 @@ double buf_thp_share(const struct buf *b)
 			huge_kb += kb;
 	}
 	fclose(f);
-	double share = (double)huge_kb * 1024.0 / (double)b->len;
+	double share = len ? (double)huge_kb * 1024.0 / (double)len : 0;
 	return share > 1 ? 1 : share;
 }
 

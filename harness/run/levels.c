@@ -206,6 +206,11 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		}
 		p->nsweeps += k == p->npoints;
 	}
+	/* The chain is meant to run on huge pages, so that a TLB's reach does not show as a level: buf_alloc
+	   advises them, but THP "never", a prctl(PR_SET_THP_DISABLE) or fragmented memory leaves small ones.
+	   The chain writes every line of each size it times, from the buffer's start, so the largest size
+	   is what it touched. */
+	p->thp_share = p->npoints ? buf_thp_share(&b, p->size[p->npoints - 1]) : -1;
 	buf_free(&b);
 	/* only a probe that got this far has an after; one that failed before leaves sampled 0 */
 	p->sampled = sampled && disturb_read(disturb_proc_dir(), &p->after, NULL) == 0;
@@ -213,6 +218,13 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 		levels_cycles(p);
 		levels_classify(p, t);
 		levels_sweeps(p, t);
+		if (p->thp_share >= 0 && p->thp_share < LEVEL_PROBE_THP_SHARE)
+			levels_disagree(
+				p,
+				"only %.0f %% of the chain's %llu KiB was on huge pages (transparent huge "
+				"pages off, or memory too fragmented for them): a TLB's reach may show "
+				"as a level, and the probe's plateaus may be one",
+				100 * p->thp_share, (unsigned long long)(p->size[p->npoints - 1] >> 10));
 	}
 out:
 	if (sched_setaffinity(0, sizeof old, &old) && rc == 0)
@@ -589,7 +601,8 @@ json_t *levels_json(const struct levels_probe *p)
 	for (int s = 0; s < p->nsweeps; s++)
 		json_array_append_new(
 			ends, p->sweep_end[s] ? json_integer((json_int_t)p->sweep_end[s]) : json_null());
-	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus,
-			 "sweep_ends", ends, "disagreements", dis, "disturbance",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "latency_curve", curve, "plateaus", plateaus,
+			 "sweep_ends", ends, "disagreements", dis, "thp_share",
+			 p->thp_share >= 0 ? json_real(p->thp_share) : json_null(), "disturbance",
 			 p->sampled ? disturb_json(&p->before, &p->after) : json_null());
 }

@@ -50,7 +50,9 @@ struct levels_probe {
 				the run takes for it (levels_sweeps says why); 0: the fastest of each size's end */
 	uint64_t dram_from, llc_limit; /* when the plateaus match no level one to one but the last is
 					  DRAM-like: where it starts, and the last level's limit; else 0 */
-	double step_ns; /* the middle of the step from the last cache level's plateau to DRAM's, where that
+	double thp_share; /* the share of the largest size the chain had on huge pages as its sweeps ended
+			     (buf_thp_share); -1: no size was measured */
+	double step_ns;   /* the middle of the step from the last cache level's plateau to DRAM's, where that
 			   level ends (levels.c: level_ends); 0 when the plateaus show no such step */
 	int nplateaus;
 	struct {

@@ -524,7 +524,7 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		   and an understated share only keeps the level probe from standing for a point
 		   (level_probe_stands_for). */
 #pragma omp master
-		g->thp_share = need && !g->sh.failed ? buf_thp_share(&g->bufs[0]) : 0;
+		g->thp_share = need && !g->sh.failed ? buf_thp_share(&g->bufs[0], g->bufs[0].len) : 0;
 #pragma omp barrier
 		for (int i = g->first; i < g->last && !g->sh.failed; i++)
 			if (s->point_base + i > s->resume_after)

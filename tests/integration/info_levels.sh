@@ -149,3 +149,36 @@ assert len(p) == 3 and all(x["time"] > p[-1]["time"] - 86400 for x in p), p
 ' "$hist" "$TMP/h.json"
 	fi
 fi
+
+# The chain is meant to be on huge pages, so that a TLB's reach does not show as a level (levels.c): the
+# probe says what share of its largest size was, a disagreement says so where that is below 0.9, and a
+# prctl(PR_SET_THP_DISABLE), which the command it execs inherits, takes them from it (its history apart,
+# so the probes above keep theirs).
+if [ -s "$TMP/l.json" ]; then
+	check "the probe gives its chain's share on huge pages, and a disagreement exactly where it is below 0.9" \
+		python3 -c '
+import json, sys
+lv = json.load(open(sys.argv[1]))["levels"]
+s, said = lv["thp_share"], [d for d in lv["disagreements"] if "on huge pages" in d]
+assert 0 <= s <= 1 and len(said) == (s < 0.9), (s, said)
+' "$TMP/l.json"
+fi
+PMUCHECK_HISTORY_DIR=$TMP/nothp python3 - "$PMUCHECK" "$TMP/nothp.json" 2>"$TMP/nothp.err" <<'PY'
+import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(41, 1, 0, 0, 0):  # PR_SET_THP_DISABLE, linux/prctl.h
+    sys.exit(77)
+os.dup2(os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+os.execv(sys.argv[1], [sys.argv[1], "info", "--levels", "--quick", "--json"])
+PY
+case $? in
+77) skip "a probe without huge pages says so" "prctl(PR_SET_THP_DISABLE) refused" ;;
+0)
+	check "a probe without huge pages says so: a TLB's reach may show as a level" python3 -c '
+import json, sys
+lv = json.load(open(sys.argv[1]))["levels"]
+said = [d for d in lv["disagreements"] if "on huge pages" in d and "a TLB" in d]
+assert lv["thp_share"] < 0.9 and len(said) == 1, (lv["thp_share"], lv["disagreements"])
+' "$TMP/nothp.json"
+	;;
+*) notok "info --levels --quick --json without huge pages" "$(tail -3 "$TMP/nothp.err")" ;;
+esac
