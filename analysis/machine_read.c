@@ -434,6 +434,9 @@ static void read_run(json_t *root, struct machine *m)
 	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
 	   figure and the too-fast judgement: none */
 	m->core_ghz = number(root, "clock.core_ghz", 0);
+	/* runs before the per-repetition clock say nothing of it */
+	m->aperf_known = json_is_string(at(root, "clock.repetition_clock_method"));
+	text(root, "clock.aperf_mperf", m->aperf_not_used, sizeof m->aperf_not_used);
 	if (!(m->core_ghz >= THR_MIN_GHZ && m->core_ghz <= THR_MAX_GHZ))
 		m->core_ghz = 0;
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);

@@ -160,6 +160,10 @@ struct machine {
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
 	unsigned nlatency;
 	double core_ghz; /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	/* clock.aperf_mperf: why a run's repetitions were clocked by add chains rather than APERF/MPERF ("not
+	   used: ..."); "" where they were APERF/MPERF's, or the file does not say (aperf_known 0) */
+	char aperf_not_used[256];
+	int aperf_known;
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
 	long long runnable_before, runnable_after;

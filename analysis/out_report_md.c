@@ -49,8 +49,20 @@ static void clock_spread(FILE *f, const struct agg *a)
 			"- **Core clock**: the points' repetitions ran at %.2f GHz (median of %zu points), "
 			"%.2f-%.2f GHz from their tenth to their ninetieth percentile (%.1f %% apart). A "
 			"bandwidth in GB/s carries the clock it was measured at; compare bytes per cycle "
-			"between runs, or with another machine of the same CPU.\n",
+			"between runs, or with another machine of the same CPU",
 			med, n, lo, hi, 100 * (hi / lo - 1));
+		if (a->m.aperf_known && a->m.aperf_not_used[0])
+			fprintf(f,
+				". Each repetition's clock comes from chains of N and 2N dependent adds "
+				"timed "
+				"with the TSC (APERF/MPERF %s)",
+				a->m.aperf_not_used);
+		else if (a->m.aperf_known)
+			fprintf(f,
+				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
+				"around "
+				"its calls");
+		fprintf(f, ".\n");
 	}
 	free(v);
 }

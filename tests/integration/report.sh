@@ -383,6 +383,22 @@ read -r median p10 p90 npoints < <(python3 "$TOP/tests/tools/points_clock.py" "$
 clock="ran at $median GHz (median of $npoints points), $p10-$p90 GHz"
 check "report.md states how far the core clock moved over the points, as raw.csv has it" \
 	grep -qF "**Core clock**: the points' repetitions $clock" "$D/report.md"
+# How each repetition's clock was taken (machine.json clock): APERF/MPERF where the perf msr PMU counts them,
+# else add chains with the reason; nothing from a run before the per-repetition clock said.
+check "report.md says how the run clocked each repetition, as machine.json does" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["clock"]
+r = open(sys.argv[2]).read()
+said = ("comes from chains of N and 2N dependent adds timed with the TSC (APERF/MPERF %s)" % c["aperf_mperf"]
+        if "aperf_mperf" in c else "clock is APERF/MPERF\x27s, counted by the perf msr PMU")
+assert said in r, said
+' "$D/machine.json" "$D/report.md"
+rewritten "$D" "$TMP/aperf" "m['clock'].pop('aperf_mperf', None)"
+check "... APERF/MPERF's where the run used them" \
+	grep -qF "Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU" "$TMP/aperf/report.md"
+rewritten "$D" "$TMP/oldclock" "m['clock'].pop('repetition_clock_method', None)"
+check "... and nothing where the run did not say" \
+	bash -c '! grep -q "Each repetition.s clock" "$1"' _ "$TMP/oldclock/report.md"
 # Points whose every clock sample was rejected (core_ghz empty: a busy machine) take the run's clock,
 # machine.json clock.core_ghz: a copy with half the points' clocks blanked and the run's set to 0.50 GHz,
 # below any clock a point reads. (Once in CI, with the test files side by side, one of this run's 8 points
