@@ -114,10 +114,12 @@ struct machine_revisits {
 	char why_fewer[160];
 };
 
-/* The points the run measured and their repetitions, with those disturbed (harness run_job.c
-   tally_points, disturbance.points); measured 0 when absent (runs before it). */
+/* The points the run measured and their repetitions, with those disturbed: a call more than `past` of
+   the shortest of its length past it (harness run_job.c tally_points, disturbance.points); measured 0
+   when absent (runs before it). */
 struct machine_points {
-	long long measured, noisy, reps, reps_disturbed;
+	long long measured, reps, reps_disturbed;
+	double past;
 };
 
 /* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */

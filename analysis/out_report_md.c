@@ -384,16 +384,20 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	clock_spread(f, &d->a);
 	if (m->points.measured > 0)
 		fprintf(f,
-			"- **Disturbed repetitions**: %lld of %lld (%.1f %%) of the %lld points the run "
-			"measured, revisits included, took a call more than 3 times their point's tolerance "
-			"(the part of its time within which two calls confirm each other) past the shortest "
-			"of its length, more than the timer tick does: interference met them. A figure rests "
-			"on its point's shortest calls, "
-			"so they cost the run time, not the figure its truth, while two undisturbed calls "
-			"of each length remain.\n",
+			"- **Disturbed repetitions**: %lld of %lld (%.1f %%), of the %lld points the run "
+			"measured "
+			"(revisits included, fresh-memory points' not judged; a resumed run's since it "
+			"resumed), "
+			"took a call more than %.0f %% longer than the shortest of its length (of several "
+			"threads, their longest thread's own), past a timer tick's or a quiet DRAM point's "
+			"spread: interference met at least those, as a stretch through every call of a point "
+			"leaves none past the shortest. A figure rests on its point's shortest calls, so "
+			"they "
+			"cost the run time, not the figure its truth, while two undisturbed calls of each "
+			"length remain.\n",
 			m->points.reps_disturbed, m->points.reps,
-			100.0 * (double)m->points.reps_disturbed / (double)m->points.reps,
-			m->points.measured);
+			100.0 * (double)m->points.reps_disturbed / (double)m->points.reps, m->points.measured,
+			100 * m->points.past);
 	fprintf(f,
 		"- **Disturbed points**: %u of %u stayed noisy%s%s%s; the peaks take them at the bound of "
 		"their shortest call, never faster than the hardware, and mark a figure that is one's; the "
@@ -404,7 +408,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		"- **What it means**: interference makes a figure slower or noisier; faster only where it "
 		"stretched every R call of a confirmed point alike and no 2R call, and then by no more "
 		"than its confirmation lets pass (README, `pmucheck run`: with one thread half of 3 times "
-		"its tolerance); %s.\n\n",
+		"its tolerance, somewhat more with several); %s.\n\n",
 		busy ? "on a machine this disturbed, take bandwidths as lower bounds and latencies as upper "
 		       "bounds, and repeat the run on a quiet machine before comparing them with other tools"
 		     : "the machine was not judged disturbed, yet compare these figures with another run's "

@@ -25,6 +25,7 @@
 #include "progress_line.h"
 #include "results.h"
 #include "run_prefetch.h"
+#include "run_record.h"
 #include "summary.h"
 #include "sysinfo.h"
 #include "tsc.h"
@@ -278,13 +279,18 @@ static int revisits_apply(const struct run_cli *rc)
 	return 1;
 }
 
-/* Adds n points' results to t, those this process measured (a resumed run's earlier points have none). */
-static void tally_points(struct run_tally *t, const struct run_point_result *res, int n)
+/* Adds n points' results to t, those this process measured (a resumed run's earlier points have none):
+   the plan's (of NULL) or its revisits' (of[k]: the plan point revisit k measured again). Fresh-memory
+   points' repetitions are not judged (record_disturbed) and not counted. */
+static void tally_points(struct run_tally *t, const struct plan *p, const struct run_point_result *res,
+			 const int *of, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (res[i].reps > 0) {
 			t->points++;
 			t->noisy += res[i].noisy_why != 0;
+			if (p->points[of ? of[i] : i].fam->flags & KF_FRESH_BUFFER)
+				continue;
 			t->reps += res[i].reps;
 			t->reps_disturbed += res[i].reps_disturbed;
 		}
@@ -347,8 +353,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		run_judge_slow(j->revisits.res, j->revisits.n, judged_against(j));
-		tally_points(&j->tally, st.results, x->plan.npoints);
-		tally_points(&j->tally, j->revisits.res, j->revisits.n);
+		tally_points(&j->tally, &x->plan, st.results, NULL, x->plan.npoints);
+		tally_points(&j->tally, &x->plan, j->revisits.res, j->revisits.of, j->revisits.n);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;
@@ -452,11 +458,12 @@ static void record_disturbance(struct run_job *j)
 	if (llc)
 		json_object_set_new(j->mf.disturbance, "level_check", llc);
 	if (j->tally.points)
-		json_object_set_new(j->mf.disturbance, "points",
-				    json_pack("{s:I, s:I, s:I, s:I}", "measured", (json_int_t)j->tally.points,
-					      "noisy", (json_int_t)j->tally.noisy, "repetitions",
-					      (json_int_t)j->tally.reps, "repetitions_disturbed",
-					      (json_int_t)j->tally.reps_disturbed));
+		json_object_set_new(
+			j->mf.disturbance, "points",
+			json_pack("{s:I, s:I, s:I, s:I, s:f}", "measured", (json_int_t)j->tally.points,
+				  "noisy", (json_int_t)j->tally.noisy, "repetitions",
+				  (json_int_t)j->tally.reps, "repetitions_disturbed",
+				  (json_int_t)j->tally.reps_disturbed, "disturbed_past", RECORD_DISTURBED));
 	if (j->revisits.asked) {
 		json_t *began = json_array();
 		for (int i = 0; i < j->revisits.rounds; i++)

@@ -28,7 +28,8 @@
 #include "topo.h"
 
 /* The points this process measured (a resumed run's after it resumed), revisits included, those left
-   noisy, their repetitions and those disturbed (record_disturbed): machine.json disturbance.points. */
+   noisy, and their repetitions (fresh-memory points' left out) and those disturbed (record_disturbed):
+   machine.json disturbance.points. */
 struct run_tally {
 	long points, noisy, reps, reps_disturbed;
 };

@@ -4,6 +4,7 @@
 
 #include "noisy_why.h"
 #include "run.h"
+#include "run_record.h"
 #include "stats.h"
 #include "summary.h"
 
@@ -199,17 +200,22 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
 			reps[n++] = res[i].reps;
-			all += res[i].reps;
-			disturbed += res[i].reps_disturbed;
+			if (!(p->points[i].fam->flags &
+			      KF_FRESH_BUFFER)) { /* not judged (record_disturbed) */
+				all += res[i].reps;
+				disturbed += res[i].reps_disturbed;
+			}
 			r_call += res[i].r_call != 0;
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
 	if (n) {
 		fprintf(f,
-			"repetitions per point: median %g, %ld of %ld disturbed (a call past the shortest of "
-			"its length by more than 3 times the point's tolerance); spread of their times: ",
-			stats_median(reps, n), disturbed, all);
+			"repetitions per point: median %g, %ld of %ld disturbed (a call more than %.0f %% "
+			"past "
+			"the shortest of its length; fresh-memory points' not judged); spread of their "
+			"times: ",
+			stats_median(reps, n), disturbed, all, 100 * RECORD_DISTURBED);
 		if (!ncv)
 			fprintf(f, "none (their differenced times averaged 0 or less)\n");
 		else if (ncv < n)

@@ -40,9 +40,10 @@ enum level level_parse(const char *s);
    or slower. Such a figure is never reported as that level's latency. */
 int level_latency_dram_like(enum level l, double ns);
 
-/* The level probe chases on transparent huge pages (harness levels.c); a latency point whose buffer had a
-   smaller share of them (raw.csv thp_share; --no-thp gives 0) met TLB misses the probe did not, so the
-   probe's time cannot stand for it (level_probe_stands_for). */
+/* The level probe chases on transparent huge pages (harness levels.c; below this share of its chain, a
+   disagreement says a TLB's reach may show as a level); a latency point whose buffer had a smaller share of
+   them (raw.csv thp_share; --no-thp gives 0) met TLB misses the probe did not, so the probe's time cannot
+   stand for it (level_probe_stands_for). */
 #define LEVEL_PROBE_THP_SHARE 0.9
 
 /* Whether the level probe's time per access at a latency point's size can stand for the point's: only

@@ -50,7 +50,8 @@ int buf_alloc(struct buf *b, size_t len, const struct buf_place *p, const struct
 /* Writes every page of b once, from the calling thread. */
 void buf_first_touch(struct buf *b);
 /* Fraction of b's first len bytes (b->len: all of it) that transparent huge pages back (from
-   /proc/self/smaps): its mapping's huge pages over len, at most 1, as pages past len are meant untouched. */
+   /proc/self/smaps): its mapping's huge pages over len, at most 1, as pages past len are meant untouched
+   (a huge page that len ends inside counts whole: at most 2 MiB too many). */
 double buf_thp_share(const struct buf *b, size_t len);
 void buf_free(struct buf *b);
 

@@ -170,12 +170,6 @@ static void calibrate(struct group_ctx *g, const struct plan_point *pt, int tid)
 	} while (sh->again && !sh->failed);
 }
 
-/* The part of a point's time within which its two shortest calls confirm each other (budget.h). */
-static double confirmed_part(const struct plan_point *pt)
-{
-	return pt->level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM : BUDGET_CONFIRMED_CACHE;
-}
-
 /* After a repetition (master): whether the point repeats, by budget.h's rule; why it stops is kept. */
 static int goes_on(struct group_ctx *g, int done)
 {
@@ -183,13 +177,14 @@ static int goes_on(struct group_ctx *g, int done)
 	struct stats_mindiff calls = record_calls(&g->rec);
 	double now = progress_now(), spent = now - g->point_start;
 	int fresh = s->plan->points[g->ipt].fam->flags & KF_FRESH_BUFFER;
-	struct budget_point b = {.reps_done = done,
-				 .reps_max = fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS
-										     : g->rec.cap,
-				 .confirmed = confirmed_part(&s->plan->points[g->ipt]),
-				 .spent_s = spent,
-				 .rep_s = now - g->rep_start,
-				 .over_s = s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
+	struct budget_point b = {
+		.reps_done = done,
+		.reps_max = fresh && g->rec.cap > BUDGET_FRESH_REPS ? BUDGET_FRESH_REPS : g->rec.cap,
+		.confirmed = s->plan->points[g->ipt].level == LEVEL_DRAM ? BUDGET_CONFIRMED_DRAM
+									 : BUDGET_CONFIRMED_CACHE,
+		.spent_s = spent,
+		.rep_s = now - g->rep_start,
+		.over_s = s->cfg->time_budget * BUDGET_RESERVE * BUDGET_OVER};
 
 	budget_calls(&b, &calls);
 	s->results[g->ipt].visit_seconds = spent;
@@ -438,8 +433,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);
 			s->results[ipt].reps = g->rec.nreps;
-			s->results[ipt].reps_disturbed = record_disturbed(
-				&g->rec, BUDGET_MISMATCH_CONFIRMED * confirmed_part(pt));
+			s->results[ipt].reps_disturbed = record_disturbed(&g->rec);
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}

@@ -149,15 +149,31 @@ struct stats_mindiff record_calls(const struct point_record *r)
 	return m;
 }
 
-int record_disturbed(const struct point_record *r, double part)
+/* A repetition's R call (hi 0) or 2R call (hi 1) as record_disturbed judges it: for several threads their
+   longest thread's own, without the start skew. */
+static uint64_t own_call(const struct point_record *r, const struct rec_pass *p, int hi)
 {
-	struct stats_mindiff m = record_calls(r);
-	double past = part * stats_mindiff(&m);
+	if (r->spans)
+		return hi ? p->hi_own : p->lo_own;
+	return hi ? p->hi : p->lo;
+}
+
+int record_disturbed(const struct point_record *r)
+{
+	uint64_t lo = UINT64_MAX, hi = UINT64_MAX;
 	int n = 0;
 
+	if (r->by_size)
+		return 0;
 	for (int i = 0; i < r->nreps; i++) {
 		const struct rec_pass *p = &r->pass[i * r->npass];
-		n += (double)p->lo - m.lo > past || (double)p->hi - m.hi > past;
+		lo = own_call(r, p, 0) < lo ? own_call(r, p, 0) : lo;
+		hi = own_call(r, p, 1) < hi ? own_call(r, p, 1) : hi;
+	}
+	for (int i = 0; i < r->nreps; i++) {
+		const struct rec_pass *p = &r->pass[i * r->npass];
+		n += (double)own_call(r, p, 0) > (1 + RECORD_DISTURBED) * (double)lo ||
+			(double)own_call(r, p, 1) > (1 + RECORD_DISTURBED) * (double)hi;
 	}
 	return n;
 }

@@ -82,12 +82,22 @@ void record_begin(struct point_record *r, const struct plan_point *pt, uint64_t 
 /* Coefficient of variation of the repetitions' differenced times (group 0): how disturbed they were. */
 double record_cv(const struct point_record *r);
 
-/* How many of the repetitions (group 0) were disturbed: took a call more than `part` of the point's time
-   (stats_mindiff) past the shortest call of its length. The run gives 3 times its tolerance (budget.h
-   BUDGET_MISMATCH_CONFIRMED: 4.5 % in the caches, 7.5 % in DRAM), past what the timer tick alone does
-   (9-20 us a tick in calls of a few ms); interference only lengthens a call, so a call that far past the
-   shortest met some. machine.json's disturbance.points sums them over the run. */
-int record_disturbed(const struct point_record *r, double part);
+/* How far past the shortest call of its length a call must be for its repetition to count as disturbed: a
+   part of that shortest call. Interference only lengthens a call, and a call further past the shortest
+   than an undisturbed one's spread met some: a call holds one timer tick more or less than another
+   (9-20 us: up to 1 % of a 2 ms call, 4 % of a revisit's R call of 0.5 ms), and a quiet --quick run's
+   DRAM points' two shortest differenced times lie a median 3.5-5 % apart (budget.h); so 10 %, past
+   both. */
+#define RECORD_DISTURBED 0.10
+
+/* How many of the repetitions (group 0) were disturbed: a call of which took more than RECORD_DISTURBED
+   longer than the shortest call of its length (R or 2R), for several threads their longest thread's own
+   calls, which hold no start skew (a span's skew moves from call to call without interference: up to
+   11.8 % of the R call, README). A lower bound of the repetitions interference met: a stretch through
+   every call of a point, or of its one repetition, leaves none past the shortest. 0 for fresh-memory points
+   (by_size), whose calls' page-fault times spread by tens of percent without any interference.
+   machine.json's disturbance.points sums them over the run. */
+int record_disturbed(const struct point_record *r);
 
 /* The point's core clock: the highest of its repetitions' (group 0), 0 when none was measured. A clock
    sample is a chain of dependent adds, which interference only slows, so a sample can read too low but

@@ -85,11 +85,15 @@ for key in sorted(set(a) | set(b)):
             continue
         # A figure one run gives and the other leaves out (its points DRAM-like in a cache level, its
         # quality says why) is a disagreement, as a row only one run has is.
+        kind = by_kind.setdefault(("latency" if access == "latency" else "all threads" if "_all" in f
+                                   else "one thread", level), [0, 0])
+        kind[0] += 1
         if not x or not y:
             cells.append("%s only in run %d (run %d: %s)" % (f, 1 if x else 2, 2 if x else 1,
                                                              (b if x else a)[key]["quality"]))
             bad += 1
             rows += 1
+            kind[1] += 1
             continue
         d = abs(float(y) - float(x)) / float(x)
         worst[(level, f)] = max(worst.get((level, f), 0), d)
@@ -104,9 +108,6 @@ for key in sorted(set(a) | set(b)):
         both_ok = a[key]["quality"].startswith("ok") and b[key]["quality"].startswith("ok")
         by_mark[both_ok][0] += 1
         by_mark[both_ok][1] += over
-        kind = by_kind.setdefault(("latency" if access == "latency" else "all threads" if "_all" in f
-                                   else "one thread", level), [0, 0])
-        kind[0] += 1
         kind[1] += over
         if level in ("L1", "L2") and not access.startswith("nt-") and f.startswith("bytes_per_cycle"):
             own = max(own, d)

@@ -250,15 +250,18 @@ rows = list(csv.DictReader(open(sys.argv[2])))
 assert p["measured"] == len({r["point"] for r in rows}), p
 assert p["repetitions"] == len({(r["point"], r["rep"]) for r in rows}), p
 assert 0 <= p["repetitions_disturbed"] <= p["repetitions"] and 0 <= p["noisy"] <= p["measured"], p
+assert p["disturbed_past"] == 0.1, p  # harness/run/run_record.h RECORD_DISTURBED
 PY
 check "report.md states the run's disturbed repetitions" \
-	grep -qE "^- \*\*Disturbed repetitions\*\*: [0-9]+ of [0-9]+ \([0-9.]+ %\) of the [0-9]+ points" "$M/report.md"
+	grep -qE "^- \*\*Disturbed repetitions\*\*: [0-9]+ of [0-9]+ \([0-9.]+ %\), of the [0-9]+ points" "$M/report.md"
 rewritten "$M" "$TMP/reps" "$quiet
-dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 6}"
+dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 6, 'disturbed_past': 0.2}"
 check "report.md states the share of disturbed repetitions machine.json gives" grep -qF \
-	"**Disturbed repetitions**: 6 of 40 (15.0 %) of the 10 points the run measured" "$TMP/reps/report.md"
+	"**Disturbed repetitions**: 6 of 40 (15.0 %), of the 10 points the run measured" "$TMP/reps/report.md"
+check "... and how far past the shortest call a disturbed one was" \
+	grep -qF "took a call more than 20 % longer than the shortest of its length" "$TMP/reps/report.md"
 rewritten "$M" "$TMP/reps_over" "$quiet
-dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 41}"
+dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 41, 'disturbed_past': 0.1}"
 check "... none where they exceed the repetitions (an edited file)" \
 	bash -c '! grep -q "Disturbed repetitions" "$1"' _ "$TMP/reps_over/report.md"
 rewritten "$M" "$TMP/reps_old" "$quiet

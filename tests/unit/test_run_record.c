@@ -71,25 +71,31 @@ static void test_cv_of_repetition_times(void **state)
 	record_free(&r);
 }
 
-/* A repetition is disturbed where a call of it is more than the tolerance's part of the point's time past
-   the shortest call of its length: R calls of 1000 ticks and 2R calls of 1995 give a time of 995, so 1.5 %
-   lets a call pass up to 14.9 ticks past the shortest; one R call 20 past and one 2R call 17 past are
-   disturbed, one R call 14 past is not, and with 2.5 % (DRAM's, 24.9) none is. */
-static void test_disturbed_repetitions_are_past_the_tolerance(void **state)
+/* A repetition is disturbed where a call of it took more than RECORD_DISTURBED (10 %) longer than the
+   shortest of its length: of R calls of 1000 ticks one at 1099 is not, one at 1101 is; of 2R calls of 1995
+   one at 2190 is not, one at 2200 is. Of several threads their longest thread's own calls count, not the
+   spans with their start skew; fresh-memory points (by_size) are not judged. */
+static void test_disturbed_repetitions_are_past_their_length_s_shortest(void **state)
 {
 	struct point_record r;
-	const uint64_t lo[5] = {1000, 1014, 1020, 1000, 1000}, hi[5] = {1995, 1995, 1995, 2012, 1995};
+	const uint64_t lo[5] = {1000, 1099, 1101, 1000, 1000}, hi[5] = {1995, 1995, 1995, 2190, 2200};
 
 	(void)state;
+	assert_true(fabs(RECORD_DISTURBED - 0.10) < 1e-12); /* the calls below are for 10 % */
 	assert_int_equal(record_init(&r, 5, 1), 0);
 	for (int i = 0; i < 5; i++) {
-		record_pass(&r, i, 0)->lo = lo[i];
-		record_pass(&r, i, 0)->hi = hi[i];
+		record_pass(&r, i, 0)->lo = record_pass(&r, i, 0)->lo_own = lo[i];
+		record_pass(&r, i, 0)->hi = record_pass(&r, i, 0)->hi_own = hi[i];
 	}
-	assert_int_equal(record_disturbed(&r, 0.015), 2);
-	assert_int_equal(record_disturbed(&r, 0.025), 0);
-	record_pass(&r, 4, 0)->hi = 2200; /* one more, far past */
-	assert_int_equal(record_disturbed(&r, 0.025), 1);
+	assert_int_equal(record_disturbed(&r), 2);
+	r.spans = 1; /* the spans' skew moves; the own calls hold none */
+	for (int i = 0; i < 5; i++)
+		record_pass(&r, i, 0)->lo += 300 * (uint64_t)i;
+	assert_int_equal(record_disturbed(&r), 2);
+	r.spans = 0;
+	assert_int_equal(record_disturbed(&r), 4); /* judged on those spans, the skew would count */
+	r.by_size = 1;
+	assert_int_equal(record_disturbed(&r), 0);
 	record_free(&r);
 }
 
@@ -298,7 +304,7 @@ int main(void)
 		cmocka_unit_test(test_point_clock_is_the_highest_group_0_sample),
 		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
 		cmocka_unit_test(test_cv_of_repetition_times),
-		cmocka_unit_test(test_disturbed_repetitions_are_past_the_tolerance),
+		cmocka_unit_test(test_disturbed_repetitions_are_past_their_length_s_shortest),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
