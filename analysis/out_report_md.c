@@ -53,15 +53,13 @@ static void clock_spread(FILE *f, const struct agg *a)
 			med, n, lo, hi, 100 * (hi / lo - 1));
 		if (a->m.aperf_known && a->m.aperf_not_used[0])
 			fprintf(f,
-				". Each repetition's clock comes from chains of N and 2N dependent adds "
-				"timed "
-				"with the TSC (APERF/MPERF %s)",
+				". Each repetition's clock comes from chains of N and 2N dependent adds, "
+				"timed with the TSC (APERF/MPERF %s)",
 				a->m.aperf_not_used);
 		else if (a->m.aperf_known)
 			fprintf(f,
 				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
-				"around "
-				"its calls");
+				"around its calls");
 		fprintf(f, ".\n");
 	}
 	free(v);
@@ -385,16 +383,13 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	if (m->points.measured > 0)
 		fprintf(f,
 			"- **Disturbed repetitions**: %lld of %lld (%.1f %%), of the %lld points the run "
-			"measured "
-			"(revisits included, fresh-memory points' not judged; a resumed run's since it "
-			"resumed), "
-			"took a call more than %.0f %% longer than the shortest of its length (of several "
-			"threads, their longest thread's own), past a timer tick's or a quiet DRAM point's "
-			"spread: interference met at least those, as a stretch through every call of a point "
-			"leaves none past the shortest. A figure rests on its point's shortest calls, so "
-			"they "
-			"cost the run time, not the figure its truth, while two undisturbed calls of each "
-			"length remain.\n",
+			"measured (revisits included, fresh-memory points' not judged; a resumed run's since "
+			"it resumed), took a call more than %.0f %% longer than the shortest of its length "
+			"(of several threads, their longest thread's own), past a timer tick's or a quiet "
+			"DRAM point's spread: interference met at least those, as a stretch through every "
+			"call of a point leaves none past the shortest. A figure rests on its point's "
+			"shortest calls, so they cost the run time, not the figure its truth, while two "
+			"undisturbed calls of each length remain.\n",
 			m->points.reps_disturbed, m->points.reps,
 			100.0 * (double)m->points.reps_disturbed / (double)m->points.reps, m->points.measured,
 			100 * m->points.past);

@@ -200,8 +200,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
 			reps[n++] = res[i].reps;
-			if (!(p->points[i].fam->flags &
-			      KF_FRESH_BUFFER)) { /* not judged (record_disturbed) */
+			/* fresh-memory points' repetitions are not judged (record_disturbed) */
+			if (!(p->points[i].fam->flags & KF_FRESH_BUFFER)) {
 				all += res[i].reps;
 				disturbed += res[i].reps_disturbed;
 			}
@@ -212,9 +212,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	if (n) {
 		fprintf(f,
 			"repetitions per point: median %g, %ld of %ld disturbed (a call more than %.0f %% "
-			"past "
-			"the shortest of its length; fresh-memory points' not judged); spread of their "
-			"times: ",
+			"past the shortest of its length; fresh-memory points' not judged); spread of "
+			"their times: ",
 			stats_median(reps, n), disturbed, all, 100 * RECORD_DISTURBED);
 		if (!ncv)
 			fprintf(f, "none (their differenced times averaged 0 or less)\n");

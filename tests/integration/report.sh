@@ -392,7 +392,7 @@ check "report.md says how the run clocked each repetition, as machine.json does"
 import json, sys
 c = json.load(open(sys.argv[1]))["clock"]
 r = open(sys.argv[2]).read()
-said = ("comes from chains of N and 2N dependent adds timed with the TSC (APERF/MPERF %s)" % c["aperf_mperf"]
+said = ("comes from chains of N and 2N dependent adds, timed with the TSC (APERF/MPERF %s)" % c["aperf_mperf"]
         if "aperf_mperf" in c else "clock is APERF/MPERF\x27s, counted by the perf msr PMU")
 assert said in r, said
 ' "$D/machine.json" "$D/report.md"

@@ -75,7 +75,7 @@ static void test_cv_of_repetition_times(void **state)
    shortest of its length: of R calls of 1000 ticks one at 1099 is not, one at 1101 is; of 2R calls of 1995
    one at 2190 is not, one at 2200 is. Of several threads their longest thread's own calls count, not the
    spans with their start skew; fresh-memory points (by_size) are not judged. */
-static void test_disturbed_repetitions_are_past_their_length_s_shortest(void **state)
+static void test_disturbed_repetitions_have_a_call_far_past_the_shortest(void **state)
 {
 	struct point_record r;
 	const uint64_t lo[5] = {1000, 1099, 1101, 1000, 1000}, hi[5] = {1995, 1995, 1995, 2190, 2200};
@@ -304,7 +304,7 @@ int main(void)
 		cmocka_unit_test(test_point_clock_is_the_highest_group_0_sample),
 		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
 		cmocka_unit_test(test_cv_of_repetition_times),
-		cmocka_unit_test(test_disturbed_repetitions_are_past_their_length_s_shortest),
+		cmocka_unit_test(test_disturbed_repetitions_have_a_call_far_past_the_shortest),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
 		cmocka_unit_test(test_disturbed_point_time_is_the_bound),
