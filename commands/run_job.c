@@ -279,19 +279,15 @@ static int revisits_apply(const struct run_cli *rc)
 	return 1;
 }
 
-/* Adds n points' results to t, those this process measured (a resumed run's earlier points have none):
-   the plan's (of NULL) or its revisits' (of[k]: the plan point revisit k measured again). Fresh-memory
-   points' repetitions are not judged (record_disturbed) and not counted. */
-static void tally_points(struct run_tally *t, const struct plan *p, const struct run_point_result *res,
-			 const int *of, int n)
+/* Adds n points' results to t, those this process measured (a resumed run's earlier points have none).
+   Only the repetitions record_disturbed judges are counted (record_judged). */
+static void tally_points(struct run_tally *t, const struct run_point_result *res, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (res[i].reps > 0) {
 			t->points++;
 			t->noisy += res[i].noisy_why != 0;
-			if (p->points[of ? of[i] : i].fam->flags & KF_FRESH_BUFFER)
-				continue;
-			t->reps += res[i].reps;
+			t->reps += res[i].reps_judged;
 			t->reps_disturbed += res[i].reps_disturbed;
 		}
 }
@@ -353,8 +349,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 		   judged_against_gbps) */
 		run_judge_slow(st.results, x->plan.npoints, judged_against(j));
 		run_judge_slow(j->revisits.res, j->revisits.n, judged_against(j));
-		tally_points(&j->tally, &x->plan, st.results, NULL, x->plan.npoints);
-		tally_points(&j->tally, &x->plan, j->revisits.res, j->revisits.of, j->revisits.n);
+		tally_points(&j->tally, st.results, x->plan.npoints);
+		tally_points(&j->tally, j->revisits.res, j->revisits.n);
 		if (x->name[0])
 			printf("\n%s\n", x->name);
 		int before = st.resume_after - *base + 1;

@@ -28,7 +28,7 @@
 #include "topo.h"
 
 /* The points this process measured (a resumed run's after it resumed), revisits included, those left
-   noisy, and their repetitions (fresh-memory points' left out) and those disturbed (record_disturbed):
+   noisy, and their repetitions record_disturbed judges (record_judged) and those it found disturbed:
    machine.json disturbance.points. */
 struct run_tally {
 	long points, noisy, reps, reps_disturbed;

@@ -200,11 +200,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
 			reps[n++] = res[i].reps;
-			/* fresh-memory points' repetitions are not judged (record_disturbed) */
-			if (!(p->points[i].fam->flags & KF_FRESH_BUFFER)) {
-				all += res[i].reps;
-				disturbed += res[i].reps_disturbed;
-			}
+			all += res[i].reps_judged;
+			disturbed += res[i].reps_disturbed;
 			r_call += res[i].r_call != 0;
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;

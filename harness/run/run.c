@@ -433,6 +433,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].thp_share = g->labels.thp_share;
 			s->results[ipt].cv = record_cv(&g->rec);
 			s->results[ipt].reps = g->rec.nreps;
+			s->results[ipt].reps_judged = record_judged(&g->rec);
 			s->results[ipt].reps_disturbed = record_disturbed(&g->rec);
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;

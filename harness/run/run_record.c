@@ -178,6 +178,11 @@ int record_disturbed(const struct point_record *r)
 	return n;
 }
 
+int record_judged(const struct point_record *r)
+{
+	return r->by_size ? 0 : r->nreps;
+}
+
 double record_seconds(const struct point_record *r, double tsc_hz, int disturbed)
 {
 	struct stats_mindiff m = record_calls(r);

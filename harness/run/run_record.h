@@ -98,6 +98,9 @@ double record_cv(const struct point_record *r);
    (by_size), whose calls' page-fault times spread by tens of percent without any interference.
    machine.json's disturbance.points sums them over the run. */
 int record_disturbed(const struct point_record *r);
+/* The repetitions record_disturbed judges, the whole of which it counts a part: all of them but for
+   fresh-memory points, none of whose are. */
+int record_judged(const struct point_record *r);
 
 /* The point's core clock: the highest of its repetitions' (group 0), 0 when none was measured. A clock
    sample is a chain of dependent adds, which interference only slows, so a sample can read too low but

@@ -252,6 +252,16 @@ assert p["repetitions"] == len({(r["point"], r["rep"]) for r in rows}), p
 assert 0 <= p["repetitions_disturbed"] <= p["repetitions"] and 0 <= p["noisy"] <= p["measured"], p
 assert p["disturbed_past"] == 0.1, p  # harness/run/run_record.h RECORD_DISTURBED
 PY
+check "... the repetitions judged, which a run with fresh memory's points (touch) has fewer of than raw.csv" \
+	python3 - "$D/machine.json" "$D/raw.csv" <<'PY'
+import csv, json, sys
+p = json.load(open(sys.argv[1]))["disturbance"]["points"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+touch = {(r["point"], r["rep"]) for r in rows if r["kernel"] == "touch"}
+assert touch, "the run has no touch points"
+assert p["measured"] == len({r["point"] for r in rows}), p
+assert p["repetitions"] == len({(r["point"], r["rep"]) for r in rows} - touch), (p, len(touch))
+PY
 check "report.md states the run's disturbed repetitions" \
 	grep -qE "^- \*\*Disturbed repetitions\*\*: [0-9]+ of [0-9]+ \([0-9.]+ %\), of the [0-9]+ points" "$M/report.md"
 rewritten "$M" "$TMP/reps" "$quiet

@@ -74,7 +74,8 @@ static void test_cv_of_repetition_times(void **state)
 /* A repetition is disturbed where a call of it took more than RECORD_DISTURBED (10 %) longer than the
    shortest of its length: of R calls of 1000 ticks one at 1099 is not, one at 1101 is; of 2R calls of 1995
    one at 2190 is not, one at 2200 is. Of several threads their longest thread's own calls count, not the
-   spans with their start skew; fresh-memory points (by_size) are not judged. */
+   spans with their start skew; fresh-memory points (by_size) are not judged, and so not counted in the
+   repetitions judged (record_judged), the whole of which the disturbed ones are a part. */
 static void test_disturbed_repetitions_have_a_call_far_past_the_shortest(void **state)
 {
 	struct point_record r;
@@ -88,6 +89,7 @@ static void test_disturbed_repetitions_have_a_call_far_past_the_shortest(void **
 		record_pass(&r, i, 0)->hi = record_pass(&r, i, 0)->hi_own = hi[i];
 	}
 	assert_int_equal(record_disturbed(&r), 2);
+	assert_int_equal(record_judged(&r), 5);
 	r.spans = 1; /* the spans' skew moves; the own calls hold none */
 	for (int i = 0; i < 5; i++)
 		record_pass(&r, i, 0)->lo += 300 * (uint64_t)i;
@@ -96,6 +98,7 @@ static void test_disturbed_repetitions_have_a_call_far_past_the_shortest(void **
 	assert_int_equal(record_disturbed(&r), 4); /* judged on those spans, the skew would count */
 	r.by_size = 1;
 	assert_int_equal(record_disturbed(&r), 0);
+	assert_int_equal(record_judged(&r), 0);
 	record_free(&r);
 }
 

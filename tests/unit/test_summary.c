@@ -104,12 +104,17 @@ static void test_level_whose_points_are_all_noisy_is_shown_and_marked(void **sta
 		LEVEL = 1u << NW_LEVEL
 	};
 	struct run_point_result res[6] = {
-		{.gbps = 50, .cv = 0.1, .noisy_why = REPS, .reps = 8, .reps_disturbed = 6},
-		{.gbps = 60, .cv = 0.1, .noisy_why = BUDGET | LEVEL, .reps = 2, .reps_disturbed = 1},
-		{.gbps = 40, .cv = 0.001, .reps = 3},
-		{.gbps = 30, .cv = 0.3, .noisy_why = SHARED, .reps = 1},
-		{.gbps = 70, .cv = 0.001, .reps = 3},
-		{.gbps = 80, .cv = 0.3, .noisy_why = BUDGET, .reps = 1}};
+		{.gbps = 50, .cv = 0.1, .noisy_why = REPS, .reps = 8, .reps_judged = 8, .reps_disturbed = 6},
+		{.gbps = 60,
+		 .cv = 0.1,
+		 .noisy_why = BUDGET | LEVEL,
+		 .reps = 2,
+		 .reps_judged = 2,
+		 .reps_disturbed = 1},
+		{.gbps = 40, .cv = 0.001, .reps = 3, .reps_judged = 3},
+		{.gbps = 30, .cv = 0.3, .noisy_why = SHARED, .reps = 1, .reps_judged = 1},
+		{.gbps = 70, .cv = 0.001, .reps = 3, .reps_judged = 3},
+		{.gbps = 80, .cv = 0.3, .noisy_why = BUDGET, .reps = 1, .reps_judged = 1}};
 	char *out = print(pts, res, 6), b[256];
 
 	(void)state;
@@ -571,13 +576,15 @@ static void test_points_of_the_interrupted_run_are_not_called_unmeasured(void **
 	free(out);
 }
 
-/* Fresh-memory points' repetitions are not judged disturbed (record_disturbed: their page faults spread
-   without interference), so the count leaves them out: 1 of a read's 4, not of 12. */
-static void test_disturbed_repetitions_leave_fresh_memory_out(void **state)
+/* The disturbed repetitions are counted of those judged (record_judged), not of all: a fresh-memory
+   point's 8 are not judged (their page faults spread without interference), so 1 of a read's 4, not of 12;
+   the repetitions per point are all of them. */
+static void test_disturbed_repetitions_count_of_those_judged(void **state)
 {
 	struct plan_point pts[2] = {point("load.gpr", LEVEL_L1), point("touch.gpr", LEVEL_DRAM)};
-	struct run_point_result res[2] = {{.gbps = 50, .cv = 0.01, .reps = 4, .reps_disturbed = 1},
-					  {.gbps = 5, .cv = 0.3, .reps = 8}};
+	struct run_point_result res[2] = {
+		{.gbps = 50, .cv = 0.01, .reps = 4, .reps_judged = 4, .reps_disturbed = 1},
+		{.gbps = 5, .cv = 0.3, .reps = 8}};
 	char *out = print(pts, res, 2);
 
 	(void)state;
@@ -663,7 +670,7 @@ int main(void)
 		cmocka_unit_test(test_points_of_the_interrupted_run_are_not_called_unmeasured),
 		cmocka_unit_test(test_the_all_threads_figure_is_the_most_threads),
 		cmocka_unit_test(test_dram_cells_are_local_memorys),
-		cmocka_unit_test(test_disturbed_repetitions_leave_fresh_memory_out),
+		cmocka_unit_test(test_disturbed_repetitions_count_of_those_judged),
 		cmocka_unit_test(test_revisits_count_in_their_points_cells),
 		cmocka_unit_test(test_revisits_of_a_latency_point_count_once_at_the_fastest),
 	};
