@@ -6,45 +6,73 @@
 #include "history_file.h"
 #include "levels_history.h"
 
-/* One probe of the file: {"machine": string, "time": seconds, "sizes": [bytes per level]}. Returns its
-   sizes' count, or -1 with why set; a probe of this machine must have a size for each of t's levels, none
-   above the reported one (levels_apply only ever measures a level shorter). */
-static int read_probe(const json_t *o, const struct levels_history *h, const struct topo *t, int64_t *time,
-		      uint64_t sizes[TOPO_MAX_LEVELS], char *why, size_t len)
+/* A probe's list of sizes, "sizes" or "taken" (name; each an item, so named in why): 1 to TOPO_MAX_LEVELS
+   positive numbers of bytes. Returns their count, or -1 with why set. */
+static int read_sizes(const json_t *a, const char *name, const char *item, uint64_t sizes[TOPO_MAX_LEVELS],
+		      char *why, size_t len)
 {
-	const json_t *m = json_object_get(o, "machine"), *tm = json_object_get(o, "time"),
-		     *sz = json_object_get(o, "sizes"), *v;
+	const json_t *v;
 	size_t i;
 
-	if (!json_is_string(m) || !json_is_integer(tm) || !json_is_array(sz) || !json_array_size(sz) ||
-	    json_array_size(sz) > TOPO_MAX_LEVELS) {
+	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > TOPO_MAX_LEVELS) {
+		snprintf(why, len, "\"%s\" is not a list of 1 to %d sizes", name, TOPO_MAX_LEVELS);
+		return -1;
+	}
+	json_array_foreach(a, i, v)
+	{
+		json_int_t b = json_integer_value(v);
+		if (!json_is_integer(v) || b <= 0) {
+			snprintf(why, len, "%s %zu is not a positive number of bytes", item, i + 1);
+			return -1;
+		}
+		sizes[i] = (uint64_t)b;
+	}
+	return (int)json_array_size(a);
+}
+
+/* Whether this machine's sizes fit t: one for each level, none above the reported one (levels_apply only ever
+   measures a level shorter). Returns 0, or -1 with why set. */
+static int fits(const uint64_t sizes[TOPO_MAX_LEVELS], int n, const char *name, const struct topo *t,
+		char *why, size_t len)
+{
+	if (n != t->ncaches) {
+		snprintf(why, len, "%d %s for this machine's %d levels", n, name, t->ncaches);
+		return -1;
+	}
+	for (int l = 0; l < t->ncaches; l++)
+		if (sizes[l] > t->caches[l].size) {
+			snprintf(why, len, "%s: L%d %llu bytes, more than the %llu reported", name, l + 1,
+				 (unsigned long long)sizes[l], (unsigned long long)t->caches[l].size);
+			return -1;
+		}
+	return 0;
+}
+
+/* One probe of the file: {"machine": string, "time": seconds, "sizes": [bytes per level], "taken": [bytes
+   per level]}, "taken" (the sizes its run took) absent from probes written before 2026-12-01 and from those
+   of no run (taken all 0 then). Returns 0, or -1 with why set; a probe of this machine must fit it (fits). */
+static int read_probe(const json_t *o, const struct levels_history *h, const struct topo *t, int64_t *time,
+		      uint64_t sizes[TOPO_MAX_LEVELS], uint64_t taken[TOPO_MAX_LEVELS], char *why, size_t len)
+{
+	const json_t *m = json_object_get(o, "machine"), *tm = json_object_get(o, "time"),
+		     *tk = json_object_get(o, "taken");
+	int n, ntaken = 0;
+
+	if (!json_is_string(m) || !json_is_integer(tm)) {
 		snprintf(why, len, "not {\"machine\": text, \"time\": seconds, \"sizes\": [1 to %d sizes]}",
 			 TOPO_MAX_LEVELS);
 		return -1;
 	}
 	*time = json_integer_value(tm);
-	json_array_foreach(sz, i, v)
-	{
-		json_int_t b = json_integer_value(v);
-		if (!json_is_integer(v) || b <= 0) {
-			snprintf(why, len, "size %zu is not a positive number of bytes", i + 1);
-			return -1;
-		}
-		sizes[i] = (uint64_t)b;
-	}
-	if (strcmp(json_string_value(m), h->machine))
-		return (int)json_array_size(sz);
-	if ((int)json_array_size(sz) != t->ncaches) {
-		snprintf(why, len, "%zu sizes for this machine's %d levels", json_array_size(sz), t->ncaches);
+	memset(taken, 0, sizeof(uint64_t) * TOPO_MAX_LEVELS);
+	n = read_sizes(json_object_get(o, "sizes"), "sizes", "size", sizes, why, len);
+	if (n < 0 || (tk && (ntaken = read_sizes(tk, "taken", "taken size", taken, why, len)) < 0))
 		return -1;
-	}
-	for (int l = 0; l < t->ncaches; l++)
-		if (sizes[l] > t->caches[l].size) {
-			snprintf(why, len, "L%d %llu bytes, more than the %llu reported", l + 1,
-				 (unsigned long long)sizes[l], (unsigned long long)t->caches[l].size);
-			return -1;
-		}
-	return t->ncaches;
+	if (strcmp(json_string_value(m), h->machine))
+		return 0;
+	if (fits(sizes, n, "sizes", t, why, len) || (tk && fits(taken, ntaken, "taken", t, why, len)))
+		return -1;
+	return 0;
 }
 
 /* Reads the file into `keep` (other machines' probes in the window, as they were) and h->seen (this machine's
@@ -66,10 +94,10 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 	}
 	json_array_foreach(probes, i, o)
 	{
-		uint64_t sizes[TOPO_MAX_LEVELS];
+		uint64_t sizes[TOPO_MAX_LEVELS], taken[TOPO_MAX_LEVELS];
 		int64_t time;
 		char why[160];
-		if (read_probe(o, h, t, &time, sizes, why, sizeof why) < 0) {
+		if (read_probe(o, h, t, &time, sizes, taken, why, sizeof why) < 0) {
 			snprintf(h->why, sizeof h->why, "%s: probe %zu: %s", h->path, i + 1, why);
 			json_decref(root);
 			return -1;
@@ -83,10 +111,35 @@ static int load(struct levels_history *h, const struct topo *t, int64_t now, jso
 		}
 		h->seen[h->n].time = time;
 		memcpy(h->seen[h->n].size, sizes, sizeof sizes);
+		memcpy(h->seen[h->n].taken, taken, sizeof taken);
 		h->n++;
 	}
+	/* the newest of them is the last run's that added its probe */
+	if (h->n)
+		memcpy(h->last, h->seen[h->n - 1].taken, sizeof h->last);
 	json_decref(root);
 	return 0;
+}
+
+/* A list of one size per level. */
+static json_t *sizes_json(const struct levels_history *h, const uint64_t size[TOPO_MAX_LEVELS])
+{
+	json_t *a = json_array();
+
+	for (int l = 0; l < h->nlevels; l++)
+		json_array_append_new(a, json_integer((json_int_t)size[l]));
+	return a;
+}
+
+/* Probe k of this machine: {"time", "sizes", "taken"}, "taken" where its run recorded it. */
+static json_t *probe_json(const struct levels_history *h, int k)
+{
+	json_t *o = json_pack("{s:I, s:o}", "time", (json_int_t)h->seen[k].time, "sizes",
+			      sizes_json(h, h->seen[k].size));
+
+	if (h->seen[k].taken[0])
+		json_object_set_new(o, "taken", sizes_json(h, h->seen[k].taken));
+	return o;
 }
 
 /* Writes the kept probes and this machine's back (history_write). */
@@ -96,12 +149,9 @@ static int save(struct levels_history *h, json_t *keep)
 	int r;
 
 	for (int k = 0; k < h->n; k++) {
-		json_t *sizes = json_array();
-		for (int l = 0; l < h->nlevels; l++)
-			json_array_append_new(sizes, json_integer((json_int_t)h->seen[k].size[l]));
-		json_array_append_new(probes,
-				      json_pack("{s:s, s:I, s:o}", "machine", h->machine, "time",
-						(json_int_t)h->seen[k].time, "sizes", sizes));
+		json_t *o = probe_json(h, k);
+		json_object_set_new(o, "machine", json_string(h->machine));
+		json_array_append_new(probes, o);
 	}
 	root = json_pack("{s:o}", "probes", probes);
 	r = history_write(h->path, root, h->unsaved, sizeof h->unsaved);
@@ -150,12 +200,19 @@ static void start(struct levels_history *h, const struct topo *t, int cpu)
 	h->nlevels = t->ncaches;
 }
 
-/* Each level's size at its rank over h's probes (levels_history.h), in h->taken. */
+/* Level l's size over h's probes (levels_history.h), in h->taken: the size at its rank, or, where larger, the
+   one the last run took while it stays (h->held); h->ranked the size at the rank, size[] the probes'. */
 static void take(struct levels_history *h, int l, uint64_t size[LEVELS_HISTORY_KEEP])
 {
-	for (int k = 0; k < h->n; k++)
+	int shorter = 0;
+
+	for (int k = 0; k < h->n; k++) {
 		size[k] = h->seen[k].size[l];
-	h->taken[l] = levels_kth_smallest(size, h->n, 1 + h->n / LEVELS_HISTORY_PASSED_OVER);
+		shorter += size[k] < h->last[l];
+	}
+	h->ranked[l] = levels_kth_smallest(size, h->n, 1 + h->n / LEVELS_HISTORY_PASSED_OVER);
+	h->held[l] = h->last[l] > h->ranked[l] && shorter <= h->n / LEVELS_HISTORY_HELD_WHILE;
+	h->taken[l] = h->held[l] ? h->last[l] : h->ranked[l];
 }
 
 void levels_history_apply(struct levels_history *h, struct levels_probe *p, struct topo *t, int cpu,
@@ -176,9 +233,14 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	/* two runs that read the file before either wrote it back would keep one of their probes */
 	lock = history_lock(h->why, sizeof h->why);
 	if (!h->why[0] && load(h, t, now, keep) == 0) {
+		uint64_t size[LEVELS_HISTORY_KEEP];
 		h->seen[h->n].time = now;
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
 		h->n++;
+		for (int l = 0; l < t->ncaches; l++)
+			take(h, l, size);
+		/* what this run takes, for the next to hold */
+		memcpy(h->seen[h->n - 1].taken, h->taken, sizeof h->taken);
 		/* a history this user may read but not write (root's, in /var/lib/pmucheck) still counts */
 		if (busy(p, h->unsaved, sizeof h->unsaved) || save(h, keep))
 			levels_disagree(p, "this level probe is not added to the history (%s)", h->unsaved);
@@ -198,7 +260,8 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 		char list[LEVELS_HISTORY_KEEP * 24], takes[224];
 		int shorter = 0;
 		size_t len;
-		take(h, l, size);
+		for (int k = 0; k < h->n; k++)
+			size[k] = h->seen[k].size[l];
 		/* a probe that kept the reported size found no end: listed as "none", as a sweep is */
 		for (int k = 0; k < h->n; k++)
 			each[k] = size[k] == t->caches[l].size ? 0 : size[k];
@@ -215,6 +278,13 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 				       (unsigned long long)(h->taken[l] >> 10));
 		if (!shorter)
 			snprintf(takes + len, sizeof takes - len, ", which each of them kept");
+		else if (h->held[l])
+			snprintf(takes + len, sizeof takes - len,
+				 ", the last run's, which all but %d of them kept: it stays while no more "
+				 "than "
+				 "one probe in %d ended the level shorter (one in %d passed over: %llu KiB)",
+				 shorter, LEVELS_HISTORY_HELD_WHILE, LEVELS_HISTORY_PASSED_OVER,
+				 (unsigned long long)(h->ranked[l] >> 10));
 		else
 			snprintf(takes + len, sizeof takes - len,
 				 ", which all but %d of them kept: one probe in %d is passed over as one a "
@@ -251,13 +321,8 @@ json_t *levels_history_json(const struct levels_history *h)
 	if (h->why[0])
 		return json_pack("{s:s, s:s}", "file", h->path, "not_kept", h->why);
 	probes = json_array();
-	for (int k = 0; k < h->n; k++) {
-		json_t *sizes = json_array();
-		for (int l = 0; l < h->nlevels; l++)
-			json_array_append_new(sizes, json_integer((json_int_t)h->seen[k].size[l]));
-		json_array_append_new(
-			probes, json_pack("{s:I, s:o}", "time", (json_int_t)h->seen[k].time, "sizes", sizes));
-	}
+	for (int k = 0; k < h->n; k++)
+		json_array_append_new(probes, probe_json(h, k));
 	o = json_pack("{s:s, s:s, s:o}", "file", h->path, "machine", h->machine, "probes", probes);
 	if (h->unsaved[0])
 		json_object_set_new(o, "not_added", json_string(h->unsaved));

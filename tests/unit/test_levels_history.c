@@ -103,6 +103,17 @@ static char *read_file(void)
 	return read_at(path);
 }
 
+/* The L3 size the run of the file's probe k took, 0 where it has none. */
+static uint64_t file_taken(int k)
+{
+	json_t *root = json_load_file(path, 0, NULL),
+	       *o = json_array_get(json_object_get(root, "probes"), (size_t)k);
+	uint64_t l3 = (uint64_t)json_integer_value(json_array_get(json_object_get(o, "taken"), 2));
+
+	json_decref(root);
+	return l3;
+}
+
 /* The file's probes: how many, and probe k's L3 size and time. */
 static int file_probes(int k, uint64_t *l3, int64_t *time)
 {
@@ -226,10 +237,13 @@ static void test_a_run_takes_the_smallest_of_the_probes_and_says_so(void **state
 	assert_int_equal(apply(&h, &p, 0, NOW - 100), KiB(5792));
 	assert_non_null(strstr(p.disagreements[0], "ended L3 at none (1), 5792 KiB (1) and 11585 KiB (1); "));
 	assert_non_null(strstr(p.disagreements[0], "(this probe alone: no end; history "));
-	/* a smaller one is its own answer and says nothing */
+	/* a smaller one, of four, leaves the last run's size where it was (one probe in four ended it
+	   shorter); of five, the second smaller one is its own answer and says nothing */
+	assert_int_equal(apply(&h, &p, 4096, NOW - 50), KiB(5792));
+	assert_int_equal(h.n, 4);
 	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(4096));
 	assert_int_equal(p.ndisagreements, 0);
-	assert_int_equal(h.n, 4);
+	assert_int_equal(h.n, 5);
 }
 
 /* Writes a history of n earlier probes of this machine, a minute apart before NOW, the first of which ended
@@ -327,6 +341,87 @@ static void test_the_reported_size_taken_is_no_level_measured_short(void **state
 		       "ended L3 at none (8) and 512 KiB (1); the run takes no end, the reported 32768 KiB, "
 		       "which all but 1 of them kept"));
 	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 512 KiB; history "));
+}
+
+/* The last run's size stays while no more than one probe in four ended the level shorter: the Zen 3 guest's
+   consecutive probes of 2026-12-01 after eight that ended L3 at 4096 KiB. The first at 3444 leaves the
+   second smallest at 4096; with the second at 3444 that rank moves to 3444, but two of ten is no more than
+   one in four, so 4096 stays, and says so; a third smaller one (2896) is more, and the run takes the size
+   at the rank, 3444, which its probe keeps as taken. */
+static void test_the_last_runs_size_stays_while_one_probe_in_four_ended_it_shorter(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	json_t *o;
+
+	(void)state;
+	for (int k = 0; k < 8; k++)
+		assert_int_equal(apply(&h, &p, 4096, NOW - 600 + k), KiB(4096));
+	assert_int_equal(apply(&h, &p, 3444, NOW - 300), KiB(4096));
+	assert_false(h.held[2]); /* the size at the rank */
+	assert_int_equal(apply(&h, &p, 3444, NOW - 200), KiB(4096));
+	assert_true(h.held[2]);
+	assert_int_equal(h.ranked[2], KiB(3444));
+	assert_int_equal(p.ndisagreements, 1);
+	assert_non_null(
+		strstr(p.disagreements[0],
+		       "ended L3 at 3444 KiB (2) and 4096 KiB (8); the run takes 4096 KiB, the last "
+		       "run's, which all but 2 of them kept: it stays while no more than one probe in 4 "
+		       "ended the level shorter (one in 8 passed over: 3444 KiB) (this probe alone: "
+		       "3444 KiB; history "));
+	assert_int_equal(apply(&h, &p, 2896, NOW - 100), KiB(3444));
+	assert_false(h.held[2]);
+	assert_non_null(strstr(p.disagreements[0],
+			       "the run takes 3444 KiB, which all but 1 of them kept: one "
+			       "probe in 8 is passed over"));
+	/* what each run took is kept beside its probe: this one's for the next run */
+	assert_int_equal(file_taken(10), KiB(3444));
+	assert_int_equal(file_taken(9), KiB(4096));
+	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(3444));
+	o = levels_history_json(&h);
+	assert_int_equal(
+		json_integer_value(json_array_get(
+			json_object_get(json_array_get(json_object_get(o, "probes"), 10), "taken"), 2)),
+		KiB(3444));
+	json_decref(o);
+}
+
+/* A last run's size smaller than the one at the rank is not held: one short probe would rule again. Nor is
+   one of a probe that recorded none (written before 2026-12-01). A dry run's preview holds as a run does. */
+static void test_only_a_larger_last_size_is_held(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+	struct topo t;
+	char text[16384], one[512];
+	size_t len = (size_t)snprintf(text, sizeof text, "{\"probes\": [");
+
+	(void)state;
+	/* seven at 8192 KiB, the newest of whose runs took 1448 */
+	for (int k = 0; k < 7; k++) {
+		probe_json(one, sizeof one, NOW - 100 + k, 8192);
+		if (k == 6)
+			snprintf(strrchr(one, '}'), 64, ", \"taken\": [49152, 1048576, %llu]}",
+				 (unsigned long long)KiB(1448));
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", k ? ", " : "", one);
+	}
+	snprintf(text + len, sizeof text - len, "]}");
+	write_file(text);
+	assert_int_equal(apply(&h, &p, 8192, NOW), KiB(8192));
+	assert_false(h.held[2]);
+	/* six at 8192 and two at 5792 (a quarter), none with a size taken: the size at the rank */
+	history_of(6, 8192, 8192);
+	assert_int_equal(apply(&h, &p, 5792, NOW - 10), KiB(5792));
+	assert_int_equal(apply(&h, &p, 5792, NOW), KiB(5792));
+	/* the preview: the last run's 5792 stays against the rank's 4096 (one of nine shorter) */
+	history_of(8, 4096, 8192);
+	assert_int_equal(apply(&h, &p, 8192, NOW - 10), KiB(8192));
+	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(8192));
+	assert_true(h.held[2]);
+	machine(&t, 0);
+	levels_history_preview(&h, &t, 0, NOW);
+	assert_int_equal(t.caches[2].measured, KiB(8192));
+	assert_true(h.held[2]);
 }
 
 /* One probe that measured L3 at l3 KiB at NOW over 10 s in which the guest lost `steal` percent of its CPU
@@ -510,7 +605,23 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	snprintf(text, sizeof text,
 		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576, 67108864]}]}",
 		 k, NOW);
-	unreadable(text, ": probe 1: L3 67108864 bytes, more than the 33554432 reported");
+	unreadable(text, ": probe 1: sizes: L3 67108864 bytes, more than the 33554432 reported");
+	/* what its run took, as its sizes */
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576, 4194304], "
+		 "\"taken\": [49152, 1048576, 0]}]}",
+		 k, NOW);
+	unreadable(text, ": probe 1: taken size 3 is not a positive number of bytes");
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576, 4194304], "
+		 "\"taken\": [49152, 1048576, 67108864]}]}",
+		 k, NOW);
+	unreadable(text, ": probe 1: taken: L3 67108864 bytes, more than the 33554432 reported");
+	snprintf(text, sizeof text,
+		 "{\"probes\": [{\"machine\": \"%s\", \"time\": %d, \"sizes\": [49152, 1048576, 4194304], "
+		 "\"taken\": 4194304}]}",
+		 k, NOW);
+	unreadable(text, ": probe 1: \"taken\" is not a list of 1 to ");
 }
 
 /* One this user may read but not write (root's, to another user): it counts all the same, is left as it was,
@@ -754,6 +865,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_probe_in_eight_is_passed_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_preview_takes_the_same_rank_and_writes_nothing, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_the_last_runs_size_stays_while_one_probe_in_four_ended_it_shorter, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_only_a_larger_last_size_is_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_of_a_busy_machine_is_not_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_without_samples_is_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
