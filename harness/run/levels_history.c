@@ -280,9 +280,8 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 			snprintf(takes + len, sizeof takes - len, ", which each of them kept");
 		else if (h->held[l])
 			snprintf(takes + len, sizeof takes - len,
-				 ", the last run's, which all but %d of them kept: it stays while no more "
-				 "than "
-				 "one probe in %d ended the level shorter (one in %d passed over: %llu KiB)",
+				 ", the last run's, which all but %d kept: it stays while no more than "
+				 "one in %d is shorter (at the rank, one in %d passed over: %llu KiB)",
 				 shorter, LEVELS_HISTORY_HELD_WHILE, LEVELS_HISTORY_PASSED_OVER,
 				 (unsigned long long)(h->ranked[l] >> 10));
 		else

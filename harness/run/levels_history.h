@@ -10,35 +10,35 @@
  * met a large share, they run partly from DRAM once the share shrinks (level_check.h).
  *
  * So every probe's sizes are kept in the state directory (history_file.h, levels.json; or in
- * $PMUCHECK_HISTORY_DIR, as each test file keeps its own), and a run takes for each level, of the
- * probes of this machine in the last LEVELS_HISTORY_SECONDS (its newest LEVELS_HISTORY_KEEP), the smallest
- * size once one probe in LEVELS_HISTORY_PASSED_OVER is passed over: the (1 + n/8)-th smallest of n, the
- * smallest itself while fewer than eight are kept. A size the guest kept nearly each time it was looked
- * at, which the level's points fit whenever the share is no smaller than it has mostly been. The smallest
- * alone (until 2026-11-29) let one probe rule for a day: on the development VM one of 16, taken while
- * other work kept both vCPUs busy, ended L2 at 512 KiB where the other 15 found its reported 1 MiB, and one
- * ended L3 at 1448 KiB where the others found 4096 to 11585, so every run of that day placed its "L3"
- * points partly in L2. The answer changes only when a probe moves the size at that rank, or one ages out.
- * On a machine whose levels do not move (real hardware, a guest with a cache of its own) every probe finds
- * the same sizes and the history changes nothing.
+ * $PMUCHECK_HISTORY_DIR, as each test file keeps its own), and a run takes for each level, of the probes of
+ * this machine in the last LEVELS_HISTORY_SECONDS (its newest LEVELS_HISTORY_KEEP), the smallest size once
+ * one probe in LEVELS_HISTORY_PASSED_OVER is passed over: the (1 + n/8)-th smallest of n, the smallest itself
+ * while fewer than eight are kept (or the last run's, below). A size the guest kept nearly each time it was
+ * looked at, which the level's points fit whenever the share is no smaller than it has mostly been. The
+ * smallest alone (until 2026-11-29) let one probe rule for a day: on the development VM one of 16, taken
+ * while other work kept both vCPUs busy, ended L2 at 512 KiB where the other 15 found its reported 1 MiB, and
+ * one ended L3 at 1448 KiB where the others found 4096 to 11585, so every run of that day placed its "L3"
+ * points partly in L2. The answer changes only when a probe moves the size at that rank, or one ages out. On
+ * a machine whose levels do not move (real hardware, a guest with a cache of its own) every probe finds the
+ * same sizes and the history changes nothing.
  *
- * A size at that rank still moves by one step of the probe's grid whenever a probe below it comes or goes:
- * of five consecutive `info --levels` on the Zen 3 guest (2026-12-01), whose probes alone ended L3 at 3444,
+ * A size at that rank still moves by one step of the probe's grid whenever a probe below it comes or goes: of
+ * five consecutive `info --levels` on the Zen 3 guest (2026-12-01), whose probes alone ended L3 at 3444,
  * 3444, 2896, 3444 and 4096 KiB, the runs took 4096, 4096, 3444, 3444 and 3444 KiB. So the size the last run
- * took (each probe keeps its run's, "taken") stays where it is larger than the size at the rank while no
- * more than one probe in LEVELS_HISTORY_HELD_WHILE ended the level shorter: a level is held between the
- * sizes with one probe in eight and one in four passed over, and a run's points move only once more than a
- * quarter of the probes found the level shorter. With those five that is 4096 KiB each time; over 20000
- * probes drawn from this boot's 20, the runs' size changed from one run to the next 3.0 % of the time
- * rather than 8.5 %, and five consecutive runs took the same in 88 % of the draws rather than 72 %. A size
- * smaller than the one at the rank is not held: it would let one short probe rule again.
+ * took (each probe added keeps its run's, "taken": a busy probe's run, not added, sets none) stays where it
+ * is larger than the size at the rank while no more than one probe in LEVELS_HISTORY_HELD_WHILE ended the
+ * level shorter: a level is held between the sizes with one probe in eight and one in four passed over, and a
+ * run's points move only once more than a quarter of the probes found the level shorter. With those five that
+ * is 4096 KiB each time (in their window of 16); over 20000 probes drawn from this boot's 20, the runs' size
+ * changed from one run to the next 3.0 % of the time rather than 8.5 %, and five consecutive runs took the
+ * same in 88 % of the draws rather than 72 %. A size smaller than the one at the rank is not held: it would
+ * let one short probe rule again.
  *
- * A probe taken while the machine was busy
- * (busy.h: other work then held a share of the caches) counts for its own run but is not added, so that it
- * rules no later one. Its own run does meet the smaller share: with a shell's busy loop time-sharing the probed
- * CPU of the Zen 3 guest (2026-11-30), probes ended L3 at 724-2048 KiB where quiet ones found 2435-4870, and
- * the run's own chase over 1448 KiB then read 141 ns an access at best (quiet: 18 ns); a busy loop on the
- * other vCPU changed nothing (3444 KiB).
+ * A probe taken while the machine was busy (busy.h: other work then held a share of the caches) counts for
+ * its own run but is not added, so that it rules no later one. Its own run does meet the smaller share: with
+ * a shell's busy loop time-sharing the probed CPU of the Zen 3 guest (2026-11-30), probes ended L3 at
+ * 724-2048 KiB where quiet ones found 2435-4870, and the run's own chase over 1448 KiB then read 141 ns an
+ * access at best (quiet: 18 ns); a busy loop on the other vCPU changed nothing (3444 KiB).
  *
  * "This machine" is this boot (a guest booted again may run on another host), the CPU probed and the
  * cache sizes hwloc reports for it. Each probe's own answer stays in machine.json (levels.latency_curve,

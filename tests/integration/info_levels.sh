@@ -25,7 +25,7 @@ def expected(disagreements):
             re.search(r"so L(\d+) is taken to end at (\d+) KiB", d) or \
             re.search(r"ended L(\d+) at .*; the run takes (?:their median|the median of the \d+ that found "
                   r"one|the smallest), (\d+) KiB", d) or \
-            re.search(r"ended L(\d+) at .*; the run takes (\d+) KiB, which all but", d)
+            re.search(r"ended L(\d+) at .*; the run takes (\d+) KiB, (?:the last run\x27s, )?which all but", d)
         if m:
             out[int(m.group(1))] = int(m.group(2)) * 1024
     return out

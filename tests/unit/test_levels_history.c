@@ -1,5 +1,6 @@
 /* test_levels_history.c — the level probe's history: a run takes each level's smallest size over this
- * machine's probes in the window, one in eight passed over, keeps the newest LEVELS_HISTORY_KEEP, leaves
+ * machine's probes in the window, one in eight passed over, or the last run's size where larger while no
+ * more than one in four is shorter, keeps the newest LEVELS_HISTORY_KEEP, leaves
  * other machines' probes alone, says where it took another size than its own probe found, does not add a
  * probe of a busy machine, leaves a history it cannot read as it was, and counts one it can read but not
  * write. */
@@ -343,11 +344,11 @@ static void test_the_reported_size_taken_is_no_level_measured_short(void **state
 	assert_non_null(strstr(p.disagreements[0], "(this probe alone: 512 KiB; history "));
 }
 
-/* The last run's size stays while no more than one probe in four ended the level shorter: the Zen 3 guest's
-   consecutive probes of 2026-12-01 after eight that ended L3 at 4096 KiB. The first at 3444 leaves the
-   second smallest at 4096; with the second at 3444 that rank moves to 3444, but two of ten is no more than
-   one in four, so 4096 stays, and says so; a third smaller one (2896) is more, and the run takes the size
-   at the rank, 3444, which its probe keeps as taken. */
+/* The last run's size stays while no more than one probe in four ended the level shorter. After eight
+   probes that ended L3 at 4096 KiB, a first at 3444 leaves the second smallest at 4096; with a second at 3444
+   that rank moves to 3444, but two of ten is no more than one in four, so 4096 stays, and says so; a third
+   smaller one (2896) is more, and the run takes the size at the rank, 3444, which the file keeps as its
+   probe's taken, for the next run to hold. */
 static void test_the_last_runs_size_stays_while_one_probe_in_four_ended_it_shorter(void **state)
 {
 	struct levels_history h;
@@ -366,9 +367,8 @@ static void test_the_last_runs_size_stays_while_one_probe_in_four_ended_it_short
 	assert_non_null(
 		strstr(p.disagreements[0],
 		       "ended L3 at 3444 KiB (2) and 4096 KiB (8); the run takes 4096 KiB, the last "
-		       "run's, which all but 2 of them kept: it stays while no more than one probe in 4 "
-		       "ended the level shorter (one in 8 passed over: 3444 KiB) (this probe alone: "
-		       "3444 KiB; history "));
+		       "run's, which all but 2 kept: it stays while no more than one in 4 is shorter (at "
+		       "the rank, one in 8 passed over: 3444 KiB) (this probe alone: 3444 KiB; history "));
 	assert_int_equal(apply(&h, &p, 2896, NOW - 100), KiB(3444));
 	assert_false(h.held[2]);
 	assert_non_null(strstr(p.disagreements[0],
@@ -413,7 +413,8 @@ static void test_only_a_larger_last_size_is_held(void **state)
 	history_of(6, 8192, 8192);
 	assert_int_equal(apply(&h, &p, 5792, NOW - 10), KiB(5792));
 	assert_int_equal(apply(&h, &p, 5792, NOW), KiB(5792));
-	/* the preview: the last run's 5792 stays against the rank's 4096 (one of nine shorter) */
+	/* eight, the first at 4096: the runs take 8192 (one shorter of nine), and hold it against the rank's 4096
+	   (two of ten) in a run and in a preview */
 	history_of(8, 4096, 8192);
 	assert_int_equal(apply(&h, &p, 8192, NOW - 10), KiB(8192));
 	assert_int_equal(apply(&h, &p, 4096, NOW), KiB(8192));
