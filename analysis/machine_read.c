@@ -340,15 +340,16 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
 	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
 }
 
-/* The points' and repetitions' counts (harness run_job.c record_disturbance); measured 0 when absent, or
-   where a part exceeds its whole or a count or the part past is missing, which no run writes. */
+/* The points' and repetitions' counts (harness run_job.c tally_points); measured 0 when absent, or where a
+   part exceeds its whole or a count or the part past is missing, which no run writes. Repetitions 0 are a
+   run of fresh-memory points alone, none of which are judged (record_judged). */
 static void read_points(json_t *o, struct machine_points *p)
 {
 	p->measured = count_ll(o, "measured", 0, 0);
 	p->reps = count_ll(o, "repetitions", -1, 0);
 	p->reps_disturbed = count_ll(o, "repetitions_disturbed", -1, 0);
 	p->past = number(o, "disturbed_past", 0);
-	if (p->reps < 1 || p->reps_disturbed < 0 || p->reps_disturbed > p->reps ||
+	if (p->reps < 0 || p->reps_disturbed < 0 || p->reps_disturbed > p->reps ||
 	    !(p->past > 0 && p->past < 1))
 		*p = (struct machine_points){0};
 }

@@ -380,7 +380,12 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		level_held(f, &m->llc);
 	revisited(f, &m->revisits);
 	clock_spread(f, &d->a);
-	if (m->points.measured > 0)
+	if (m->points.measured > 0 && !m->points.reps)
+		fprintf(f,
+			"- **Disturbed repetitions**: none judged: the %lld points the run measured were "
+			"fresh memory's, whose page faults spread their calls without any interference.\n",
+			m->points.measured);
+	else if (m->points.measured > 0)
 		fprintf(f,
 			"- **Disturbed repetitions**: %lld of %lld (%.1f %%), of the %lld points the run "
 			"measured (revisits included, fresh-memory points' not judged; a resumed run's since "

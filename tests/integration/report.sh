@@ -277,6 +277,11 @@ check "report.md states the share of disturbed repetitions machine.json gives" g
 	"**Disturbed repetitions**: 6 of 40 (15.0 %), of the 10 points the run measured" "$TMP/reps/report.md"
 check "... and how far past the shortest call a disturbed one was" \
 	grep -qF "took a call more than 20 % longer than the shortest of its length" "$TMP/reps/report.md"
+rewritten "$M" "$TMP/reps_fresh" "$quiet
+dist['points'] = {'measured': 3, 'noisy': 0, 'repetitions': 0, 'repetitions_disturbed': 0, 'disturbed_past': 0.1}"
+check "... and none judged where every point was fresh memory's (touch)" grep -qF \
+	"**Disturbed repetitions**: none judged: the 3 points the run measured were fresh memory's" \
+	"$TMP/reps_fresh/report.md"
 rewritten "$M" "$TMP/reps_over" "$quiet
 dist['points'] = {'measured': 10, 'noisy': 1, 'repetitions': 40, 'repetitions_disturbed': 41, 'disturbed_past': 0.1}"
 check "... none where they exceed the repetitions (an edited file)" \

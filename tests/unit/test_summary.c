@@ -590,6 +590,12 @@ static void test_disturbed_repetitions_count_of_those_judged(void **state)
 	(void)state;
 	assert_non_null(strstr(out, "repetitions per point: median 6, 1 of 4 disturbed"));
 	free(out);
+	/* fresh memory alone: none judged, said so, not "0 of 0" */
+	out = print(&pts[1], &res[1], 1);
+	assert_non_null(strstr(out,
+			       "repetitions per point: median 8, none judged for interference (fresh-memory "
+			       "points only); spread of their times: median 30.0 %\n"));
+	free(out);
 }
 
 /* The revisits of `run --revisits` count in their plan points' cells: L1 read's clean 50 is bettered by its
