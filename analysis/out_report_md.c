@@ -383,7 +383,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	if (m->points.measured > 0 && !m->points.reps)
 		fprintf(f,
 			"- **Disturbed repetitions**: none judged: the %lld points the run measured were "
-			"fresh memory's, whose page faults spread their calls without any interference.\n",
+			"fresh memory's, whose page faults spread their calls even without interference.\n",
 			m->points.measured);
 	else if (m->points.measured > 0)
 		fprintf(f,
