@@ -149,8 +149,10 @@ static int save(struct levels_history *h, json_t *keep)
 	int r;
 
 	for (int k = 0; k < h->n; k++) {
-		json_t *o = probe_json(h, k);
-		json_object_set_new(o, "machine", json_string(h->machine));
+		/* the machine first, as the file has always listed it */
+		json_t *o = json_pack("{s:s}", "machine", h->machine), *one = probe_json(h, k);
+		json_object_update(o, one);
+		json_decref(one);
 		json_array_append_new(probes, o);
 	}
 	root = json_pack("{s:o}", "probes", probes);
