@@ -625,6 +625,26 @@ static void test_a_damaged_history_is_left_as_it_was(void **state)
 	unreadable(text, ": probe 1: \"taken\" is not a list of 1 to ");
 }
 
+/* A busy probe's run takes its size but records none (its probe is not added): the next run holds the size
+   of the last run whose probe was. Eight probes at 4096 KiB and two at 3444 hold 4096; a busy one at 2896 is
+   a third shorter, so its run takes the rank's 3444; the next, at 4096, holds 4096 again, as the file's
+   newest probe took, not 3444. */
+static void test_a_busy_probes_run_sets_no_size_to_hold(void **state)
+{
+	struct levels_history h;
+	struct levels_probe p;
+
+	(void)state;
+	for (int k = 0; k < 8; k++)
+		apply(&h, &p, 4096, NOW - 600 + k);
+	apply(&h, &p, 3444, NOW - 300);
+	assert_int_equal(apply(&h, &p, 3444, NOW - 200), KiB(4096));
+	assert_int_equal(apply_disturbed(&h, &p, 2896, 20, 0), KiB(3444));
+	assert_non_null(strstr(p.disagreements[0], "this level probe is not added to the history"));
+	assert_int_equal(apply(&h, &p, 4096, NOW + 10), KiB(4096));
+	assert_true(h.held[2]);
+}
+
 /* One this user may read but not write (root's, to another user): it counts all the same, is left as it was,
    and the run says this probe is not in it. */
 static void test_a_history_that_cannot_be_written_still_counts(void **state)
@@ -872,6 +892,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_only_a_larger_last_size_is_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_of_a_busy_machine_is_not_added, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_probe_without_samples_is_added, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_busy_probes_run_sets_no_size_to_hold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_reported_size_taken_is_no_level_measured_short,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
