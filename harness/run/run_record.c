@@ -160,20 +160,17 @@ static uint64_t own_call(const struct point_record *r, const struct rec_pass *p,
 
 int record_disturbed(const struct point_record *r)
 {
-	uint64_t lo = UINT64_MAX, hi = UINT64_MAX;
+	/* the shortest call of each length, of several threads their longest thread's own */
+	struct stats_mindiff m = record_calls(r);
+	double lo = r->spans ? m.own_lo : m.lo, hi = r->spans ? m.own_hi : m.hi;
 	int n = 0;
 
 	if (r->by_size)
 		return 0;
 	for (int i = 0; i < r->nreps; i++) {
 		const struct rec_pass *p = &r->pass[i * r->npass];
-		lo = own_call(r, p, 0) < lo ? own_call(r, p, 0) : lo;
-		hi = own_call(r, p, 1) < hi ? own_call(r, p, 1) : hi;
-	}
-	for (int i = 0; i < r->nreps; i++) {
-		const struct rec_pass *p = &r->pass[i * r->npass];
-		n += (double)own_call(r, p, 0) > (1 + RECORD_DISTURBED) * (double)lo ||
-			(double)own_call(r, p, 1) > (1 + RECORD_DISTURBED) * (double)hi;
+		n += (double)own_call(r, p, 0) > (1 + RECORD_DISTURBED) * lo ||
+			(double)own_call(r, p, 1) > (1 + RECORD_DISTURBED) * hi;
 	}
 	return n;
 }
