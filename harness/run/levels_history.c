@@ -203,9 +203,10 @@ static void start(struct levels_history *h, const struct topo *t, int cpu)
 }
 
 /* Level l's size over h's probes (levels_history.h), in h->taken: the size at its rank, or, where larger, the
-   one the last run took while it stays (h->held); h->ranked the size at the rank, size[] the probes'. */
-static void take(struct levels_history *h, int l, uint64_t size[LEVELS_HISTORY_KEEP])
+   one the last run took while it stays (h->held); h->ranked the size at the rank. */
+static void take(struct levels_history *h, int l)
 {
+	uint64_t size[LEVELS_HISTORY_KEEP];
 	int shorter = 0;
 
 	for (int k = 0; k < h->n; k++) {
@@ -235,12 +236,11 @@ void levels_history_apply(struct levels_history *h, struct levels_probe *p, stru
 	/* two runs that read the file before either wrote it back would keep one of their probes */
 	lock = history_lock(h->why, sizeof h->why);
 	if (!h->why[0] && load(h, t, now, keep) == 0) {
-		uint64_t size[LEVELS_HISTORY_KEEP];
 		h->seen[h->n].time = now;
 		memcpy(h->seen[h->n].size, h->own, sizeof h->own);
 		h->n++;
 		for (int l = 0; l < t->ncaches; l++)
-			take(h, l, size);
+			take(h, l);
 		/* what this run takes, for the next to hold */
 		memcpy(h->seen[h->n - 1].taken, h->taken, sizeof h->taken);
 		/* a history this user may read but not write (root's, in /var/lib/pmucheck) still counts */
@@ -306,8 +306,7 @@ void levels_history_preview(struct levels_history *h, struct topo *t, int cpu, i
 	start(h, t, cpu);
 	if (t->ncaches && load(h, t, now, keep) == 0)
 		for (int l = 0; l < t->ncaches && h->n; l++) {
-			uint64_t size[LEVELS_HISTORY_KEEP];
-			take(h, l, size);
+			take(h, l);
 			t->caches[l].measured = h->taken[l] < t->caches[l].size ? h->taken[l] : 0;
 		}
 	else
