@@ -206,18 +206,18 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
-	if (n && !all)
-		fprintf(f,
-			"repetitions per point: median %g, none judged for interference (fresh-memory "
-			"points only); spread of their times: ",
-			stats_median(reps, n));
-	else if (n)
-		fprintf(f,
-			"repetitions per point: median %g, %ld of %ld disturbed (a call more than %.0f %% "
-			"past the shortest of its length; fresh-memory points' not judged); spread of "
-			"their times: ",
-			stats_median(reps, n), disturbed, all, 100 * RECORD_DISTURBED);
 	if (n) {
+		if (!all)
+			fprintf(f,
+				"repetitions per point: median %g, none judged for interference "
+				"(fresh-memory points only); spread of their times: ",
+				stats_median(reps, n));
+		else
+			fprintf(f,
+				"repetitions per point: median %g, %ld of %ld disturbed (a call more than "
+				"%.0f %% past the shortest of its length; fresh-memory points' not judged); "
+				"spread of their times: ",
+				stats_median(reps, n), disturbed, all, 100 * RECORD_DISTURBED);
 		if (!ncv)
 			fprintf(f, "none (their differenced times averaged 0 or less)\n");
 		else if (ncv < n)
