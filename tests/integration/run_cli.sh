@@ -4,14 +4,15 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TMP" || exit 1
 
-# name | expected message fragment | arguments
+# name | expected message fragment | arguments. The absurd size and thread count are past any machine's (4 TiB
+# per thread; --threads' own limit, 1024): 64G and 64 were accepted where a socket has that many cores.
 bad_cases() {
 	cat <<'CASES'
 unknown kernel|unknown kernel 'nosuch'|--kernels nosuch
 unknown variant|unknown kernel 'load.avx1024'|--kernels load.avx1024
 width the CPU lacks|lacks the instructions of 'load.avx512'|--kernels load.avx512 ISA=avx512f
 size zero|a size of 0 bytes|--sizes 0
-absurd size|exceeds half of this machine|--sizes 64G
+absurd size|exceeds half of this machine|--sizes 4096G
 size with bad unit|unknown unit|--sizes 12parsecs
 size in megabits|--sizes: '1Mb' has an unknown unit (k, M, G or KiB, MiB, GiB: binary; kB, MB, GB: decimal)|--sizes 1Mb
 size below one block|smaller than one block|--kernels load.avx --sizes 64
@@ -21,7 +22,7 @@ malformed CPU list|is not a CPU list|--cpus 0..1
 NUMA node that does not exist|NUMA node '77' does not exist|--placement node:77
 NUMA node past an int|NUMA node '4294967296' does not exist|--placement node:4294967296
 unknown placement|is not a placement|--placement far
-more threads than CPUs|threads asked for|--threads 64
+more threads than CPUs|threads asked for|--threads 1024
 zero repetitions|out of range|--reps 0
 argument out of range|out of range for nopread|--kernels nopread --args 99999999
 unknown option|unknown option '--frobnicate'|--frobnicate
