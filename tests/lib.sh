@@ -33,6 +33,12 @@ export PMUCHECK_HISTORY_DIR=$TMP/state
 # has no CPU 0, and a run pinned outside that binding is refused.
 FIRST_CPU=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))' 2>/dev/null || echo 0)
 
+# "1,2" where a run may have two threads here, else "1": a run takes one CPU per core, so a VM of one core's
+# two hyperthreads has two CPUs (nproc) but refuses --threads 2; pmucheck's own plan says which.
+two_threads() {
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1,2 >/dev/null 2>&1 && echo 1,2 || echo 1
+}
+
 # A size every machine's plan calls DRAM: past all the caches hwloc reports, together, and 200 MB at least (a
 # CI run on the Zen 3 VM, whose hwloc reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3).
 dram_size() {

@@ -5,8 +5,7 @@
 # so every repetition's clock must be the TSC's rate, from the counters and not from add chains.
 . "$(dirname "$0")/../lib.sh"
 MSR=/sys/bus/event_source/devices/msr
-THREADS=1
-[ "$(nproc)" -ge 2 ] && THREADS=1,2 # nproc: the CPUs this shell may use, as a run may
+THREADS=$(two_threads)
 ARGS=(run --quick --kernels load --sizes 16384 --threads "$THREADS" --reported-levels --no-progress)
 
 if [ ! -r "$MSR/type" ] || ! command -v python3 >/dev/null; then

@@ -5,8 +5,8 @@
 # shared paths (edited copies: all, some, none).
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(nproc)" -lt 2 ]; then
-	skip "the path probe" "one CPU: no point of two threads"
+if [ "$(two_threads)" = 1 ]; then
+	skip "the path probe" "one CPU a run may use (one per core): no point of two threads"
 	exit 0
 fi
 

@@ -88,14 +88,13 @@ assert (s["points_waited"] == 0) == (s["waited_seconds"] == 0), s
 PY
 speed=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["disturbance"]["speed_probe"]; print("a %s read of L1 timed before each of %d points ran at %.1f GB/s" % (s["kernel"], s["points"], s["gbps_best"]))' "$D/machine.json")
 check "report.md states the machine's speed under 'Run quality'" grep -qF "**Machine speed**: $speed" "$D/report.md"
-# The memory probes: one sample before each DRAM point, and the same read split over the threads before
-# each DRAM point of the most threads, when that is more than one; none without DRAM points (the run above
-# has none: its levels are hwloc's). A run whose large points are past every cache has them, with 2 threads
-# where there are 2 CPUs: past the caches hwloc reports (dram_size), so that the plan calls them DRAM whatever
-# the level probe finds (where its time runs out a run keeps the reported sizes).
+# The memory probes: one sample before each DRAM point, and the same read split over the threads before each
+# DRAM point of the most threads, when that is more than one; none without DRAM points (the run above has
+# none: its levels are hwloc's). A run whose large points are past every cache has them, with 2 threads where
+# a run may have 2 (two_threads): past the caches hwloc reports (dram_size), so that the plan calls them DRAM
+# whatever the level probe finds (where its time runs out a run keeps the reported sizes).
 M=$TMP/mem
-mthreads=1
-[ "$(nproc)" -ge 2 ] && mthreads=1,2
+mthreads=$(two_threads)
 big=$(dram_size)
 "$PMUCHECK" run --kernels load.gpr --sizes "16k,$big" --threads "$mthreads" --reps 3 --min-time 2 --no-progress \
 	--out "$M" >"$TMP/mem.out" 2>&1 && "$PMUCHECK" analyze -q "$M" >/dev/null 2>&1 &&

@@ -174,15 +174,17 @@ else
 fi
 
 # --levels-from: the level sizes another run of this machine had (here the small run's, given the L3 end a
-# probe could have measured: 8 x the reported L2), so two runs plan the same points; refused, with nothing
+# probe could have measured: 8, 4 or 2 x the reported L2), so two runs plan the same points; refused, with nothing
 # written, for a directory that holds no run, another machine's run, a level longer than reported (no probe
 # measures one), or beside --reported-levels.
 cp -r "$TMP/small" "$TMP/first"
 l3=$(python3 - "$TMP/first/machine.json" "$TMP/other.json" "$TMP/longer.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-l3 = 8 * m["levels"]["reported"]["L2"]
-assert l3 < m["levels"]["reported"]["L3"], "this test wants an L3 over 8x the L2"
+# 8x the L2 where the L3 is larger (Zen 3: 4 MiB of 32), else 4x or 2x (Alder Lake-N: L2 2 MiB, L3 6 MiB)
+rep = m["levels"]["reported"]
+l3 = next((k * rep["L2"] for k in (8, 4, 2) if k * rep["L2"] < rep.get("L3", 0)), None)
+assert l3, "this test wants an L3 over 2x the L2: %s" % rep
 m["levels"]["measured"] = {"L3": l3}
 json.dump(m, open(sys.argv[1], "w"))
 m["levels"]["reported"]["L1"] += 1024
