@@ -30,6 +30,15 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The threads a run takes by default: one CPU a core (topo_default_cpus), so a VM of one core's two
+   hyperthreads has two CPUs but one thread. */
+static int default_threads(void)
+{
+	int cpus[TOPO_MAX_CPUS];
+
+	return topo_default_cpus(&topo, cpus, TOPO_MAX_CPUS);
+}
+
 static int check(struct plan_opts *o, struct plan *p)
 {
 	struct err e;
@@ -169,7 +178,7 @@ static void test_dram_points_reckon_with_the_reported_llc(void **state)
 	if (topo.ncaches != 3)
 		skip();
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 1), 512ull << 20);
-	if (topo.ncpus >= 2) /* two threads need two CPUs in use (a 1-vCPU machine, taskset -c 1) */
+	if (default_threads() >= 2) /* two threads need two cores in use (a 1-vCPU machine, taskset -c 1) */
 		assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 2), 256ull << 20);
 	assert_int_equal(dram_point("load.gpr", 2048ull << 20, 8u << 20, 1), 512ull << 20);
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 0, 1), 1200ull << 20);
@@ -627,7 +636,7 @@ static void check_policy(const struct kern_family *f, const struct kern_variant 
 	}
 	if (pol->single_thread)
 		assert_false(s.multithreaded);
-	else if (topo.ncpus > 1)
+	else if (default_threads() > 1)
 		assert_true(s.multithreaded);
 	assert_false(s.outside);
 	switch (pol->sweep) {
