@@ -15,8 +15,8 @@ size zero|a size of 0 bytes|--sizes 0
 absurd size|exceeds half of this machine|--sizes 4096G
 size with bad unit|unknown unit|--sizes 12parsecs
 size in megabits|--sizes: '1Mb' has an unknown unit (k, M, G or KiB, MiB, GiB: binary; kB, MB, GB: decimal)|--sizes 1Mb
-size below one block|smaller than one block|--kernels load.avx --sizes 64
-sizes of one working set|--sizes: two of them give load.avx the same working set, 16384 bytes per array|--kernels load.avx --sizes 16k,16400
+size below one block|smaller than one block|--kernels load.sse --sizes 64
+sizes of one working set|--sizes: two of them give load.sse the same working set, 16384 bytes per array|--kernels load.sse --sizes 16k,16400
 CPU not in the machine|CPU 4095 is not in this machine|--cpus 4095
 malformed CPU list|is not a CPU list|--cpus 0..1
 NUMA node that does not exist|NUMA node '77' does not exist|--placement node:77
