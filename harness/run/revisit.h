@@ -26,13 +26,16 @@
 #include "run.h"
 
 #define REVISIT_MAX 16
-/* The rounds of a run that sweeps the levels (no --sizes, no --preset), whose product is the peak table:
-   on the Zen 3 guest (2026-12-01) three interleaved pairs of `--quick` runs with the same level sizes had
-   37, 27 and 37 of 56 one-core figures over issue 14's limits without revisits and 15, 16 and 31 with 4
-   rounds (2-4 fitting in the 60 s; 13.5-20 s of revisits), and a pair of default runs 22 without, two
-   pairs 7 and 21 with (23-44 s more, 160-189 s in all). A run of chosen sizes measures those points; it
-   revisits only when asked. */
-#define REVISIT_DEFAULT 4
+/* The rounds of a run that sweeps the levels (no --sizes, no --preset), whose product is the peak table: as
+   many as its --time-budget holds (a round begins only where what is left holds it), since more rounds made
+   two runs agree better, if not with every round. On the Zen 3 guest (2026-12-01) three pairs of default runs
+   given 16 (the second of each --levels-from the first; 15-16 rounds fitted, 78-126 s of them, 276-288 s a
+   run), each cut after r rounds and analysed again, had of their 120 figures 64, 72 and 74 over issue 14's
+   limits with none, 48, 68 and 65 with 4, 42, 54 and 68 with 8, and 34, 53 and 47 with all (one-core figures
+   30, 25, 20; 13, 18, 20; 9, 17, 12). Earlier, with `--quick` (2-4 rounds fitting in its 60 s), three
+   interleaved pairs had 37, 27 and 37 of 56 one-core figures over without revisits and 15, 16 and 31 with. A
+   run of chosen sizes measures those points; it revisits only when asked. */
+#define REVISIT_DEFAULT REVISIT_MAX
 /* A round begins no sooner than this after the one before began: further apart than the longest slow
    stretch measured (3.7 s), so that the visits of a point are not all in one. */
 #define REVISIT_APART_S 4.0

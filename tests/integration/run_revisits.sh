@@ -3,7 +3,7 @@
 # point and every one-thread latency point measured again, N rounds, as points of raw.csv past the plan's with
 # the parameters of the point each measures again and no events; machine.json and the run's output say how
 # many; the analysis takes them as points of their rows. No round where the budget has no room for it, none
-# in a resumed run, bad values refused, and 4 rounds by default only where the sizes come from the caches; no
+# in a resumed run, bad values refused, and 16 rounds by default only where the sizes come from the caches; no
 # memory probe before a revisit.
 . "$(dirname "$0")/../lib.sh"
 
@@ -126,10 +126,10 @@ expect_status "--revisits with --preset is refused" 2 "$PMUCHECK" run --preset m
 cp "$TMP/check.out" "$TMP/preset.log"
 check "saying why" grep -q "revisits: not with --preset" "$TMP/preset.log"
 
-# the default: 4 rounds where the sizes come from the caches, none with --sizes or --preset
+# the default: 16 rounds (as many as fit) where the sizes come from the caches, none with --sizes or --preset
 defaults() { "$PMUCHECK" run --dry-run --json "$@" 2>/dev/null |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["revisits"])'; }
-check "a sweep of the levels revisits 4 rounds by default" test "$(defaults --quick --reported-levels)" = 4
+check "a sweep of the levels revisits 16 rounds by default" test "$(defaults --quick --reported-levels)" = 16
 check "a run of chosen sizes revisits none by default" test "$(defaults --quick --kernels load.gpr --sizes 16k --reported-levels)" = 0
 check "a preset revisits none" test "$(defaults --preset molka2017 --reported-levels)" = 0
 check "--revisits sets the rounds" test "$(defaults --quick --kernels load.gpr --sizes 16k --reported-levels --revisits 3)" = 3
