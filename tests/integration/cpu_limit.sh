@@ -56,7 +56,7 @@ quota 5000
 # a margin): its warm-up and two repetitions take well over 5 ms, so a stop by the quota falls within the
 # point. Two repetitions cannot confirm it (budget.h's BUDGET_MIN_REPS is 3), so it is flagged noisy, and
 # raw.csv names the quota beside that reason.
-in_cg "$PMUCHECK" run --kernels load.avx --sizes 1048576 --threads 1 --reps 2 --min-time 10 \
+in_cg "$PMUCHECK" run --kernels load.sse --sizes 1048576 --threads 1 --reps 2 --min-time 10 \
 	--reported-levels --no-progress --out "$TMP/r" >"$TMP/out" 2>"$TMP/err" || notok "the run under a quota" "$(cat "$TMP/err")"
 says "a run under a CPU quota: warns before measuring" "$TMP/err" \
 	"the cgroup $name may use 0.05 CPUs' worth of time \((cpu.cfs_quota_us|cpu.max)\), less than the 1 CPU its 1-thread points keep busy"
@@ -86,7 +86,7 @@ says "a run under a CPU quota: the report says it" "$TMP/r/report.md" \
 
 # The same cgroup without its quota: nothing said of a limit that is not there.
 quota max
-in_cg "$PMUCHECK" run --dry-run --kernels load.avx --sizes 1048576 --threads 1 >"$TMP/dry" 2>&1
+in_cg "$PMUCHECK" run --dry-run --kernels load.sse --sizes 1048576 --threads 1 >"$TMP/dry" 2>&1
 in_cg "$PMUCHECK" info --json >"$TMP/info.json" 2>&1
 if grep -q "may use" "$TMP/dry"; then
 	notok "a run under a CPU quota: no quota, no warning" "$(grep "may use" "$TMP/dry")"

@@ -17,18 +17,18 @@ sock() { HWLOC_SYNTHETIC="$two_sockets" "$PMUCHECK" "$@"; }
 sock info >"$TMP/info" 2>&1
 check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 	grep -q "2 socket(s), 8 core(s), 16 PU(s), 2 NUMA node(s)" "$TMP/info"
-sock run --dry-run --kernels load.avx --sizes 16k --prefetch on >"$TMP/plan" 2>&1
+sock run --dry-run --kernels load.sse --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
-	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan"
+	grep -Eq "^ +1 +load.sse .* 4 thr " "$TMP/plan"
 # A Zen 3 socket of eight CCXs (eight cores each sharing a 32 MiB L3): its 64 threads keep 4 MiB of L3 each
 # (with the L2, inclusion unknown here: 4 MiB), so its DRAM points need at least 16 MiB each; one L3 four times
 # over split among all 64 gave 2 MiB, which ran from L3 and left the plan with no DRAM point at 64 threads.
 HWLOC_SYNTHETIC="pack:1 numa:1 l3:8(size=32MiB) l2:8(size=512KiB) l1d:1(size=32KiB) core:1 pu:1" \
-	"$PMUCHECK" run --dry-run --kernels load.avx --prefetch on --threads 64 >"$TMP/zen3x8" 2>&1
+	"$PMUCHECK" run --dry-run --kernels load.sse --prefetch on --threads 64 >"$TMP/zen3x8" 2>&1
 check "Zen 3 socket of eight L3s: its 64 threads have DRAM points, each past 4x their part of the L3" \
 	python3 - "$TMP/zen3x8" <<'PY'
 import re, sys
-rows = [l.split() for l in open(sys.argv[1]) if re.match(r" +\d+ +load.avx ", l)]
+rows = [l.split() for l in open(sys.argv[1]) if re.match(r" +\d+ +load.sse ", l)]
 dram = [int(r[5]) for r in rows if r[7] == "DRAM"]
 assert len(dram) == 2 and min(dram) >= 16 << 20, dram
 PY
@@ -55,7 +55,7 @@ fi
 # (a synthetic topology): 28 threads' parts of the L3 (1.375 MiB) are not clear of the L2, so the sweep has no
 # L3 point with them, and the plan says so rather than leaving it out.
 HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
-	"$PMUCHECK" run --dry-run --kernels load.avx --prefetch on >"$TMP/skx28" 2>&1
+	"$PMUCHECK" run --dry-run --kernels load.sse --prefetch on >"$TMP/skx28" 2>&1
 check "Skylake-SP socket: the plan says it has no L3 point with 28 threads, and why" grep -q \
 	"no point in L3 with 28 threads (each thread's part of it, 1408 KiB, is not clear of the L2's 1024 KiB" \
 	"$TMP/skx28"
@@ -66,7 +66,7 @@ HWLOC_SYNTHETIC="pack:1 numa:1 l3:1(size=1536KiB) l2:1(size=1MiB) l1d:1(size=32K
 check "an L3 of 1.5x the L2 has no point with 1 thread, and says so in the singular" \
 	grep -q "no point in L3 with 1 thread (each thread's part of it, 1536 KiB" "$TMP/l3one"
 HWLOC_SYNTHETIC="pack:2 numa:1 l3:1(size=39424KiB) l2:28(size=1MiB) l1d:1(size=32KiB) core:1 pu:2" \
-	"$PMUCHECK" run --dry-run --json --kernels load.avx --prefetch on >"$TMP/skx28.json" 2>/dev/null
+	"$PMUCHECK" run --dry-run --json --kernels load.sse --prefetch on >"$TMP/skx28.json" 2>/dev/null
 check "Skylake-SP socket: --dry-run --json names it too (experiments[].levels_without_point)" \
 	python3 -c 'import json, sys; x = json.load(open(sys.argv[1]))["experiments"]
 assert [e["levels_without_point"][:19] for e in x] == ["L3 with 28 threads "], x' "$TMP/skx28.json"
@@ -90,11 +90,11 @@ assert len(c) == 3 and not any("inclusive" in x for x in c), c' "$TMP/skxs.json"
 	# each of 28 threads keeps its L2 and its part of an L3 not inclusive together (common/level_capacity.h):
 	# the plan has an L3 point with all of them and names no level without a point; an inclusive L3 of that
 	# shape has none, and the plan still says so
-	HWLOC_XMLFILE="$TMP/skx-victim.xml" "$PMUCHECK" run --dry-run --kernels load.avx --prefetch on \
+	HWLOC_XMLFILE="$TMP/skx-victim.xml" "$PMUCHECK" run --dry-run --kernels load.sse --prefetch on \
 		>"$TMP/skxv28" 2>&1
 	check "Skylake-SP socket, L3 not inclusive: the plan has an L3 point with 28 threads, and no note" \
 		bash -c 'grep -Eq " 28 thr .* L3 " "$1" && ! grep -q "no point in" "$1"' _ "$TMP/skxv28"
-	HWLOC_XMLFILE="$TMP/skx-inclusive.xml" "$PMUCHECK" run --dry-run --kernels load.avx --prefetch on \
+	HWLOC_XMLFILE="$TMP/skx-inclusive.xml" "$PMUCHECK" run --dry-run --kernels load.sse --prefetch on \
 		>"$TMP/skxi28" 2>&1
 	check "Skylake-SP socket, L3 inclusive: no L3 point with 28 threads, and the plan says so" \
 		bash -c '! grep -Eq " 28 thr .* L3 " "$1" && grep -q "no point in L3 with 28 threads" "$1"' _ \
@@ -131,18 +131,18 @@ else
 	notok "hybrid CPU: tests/tools/hybrid_xml writes its topology" "see above"
 fi
 # a synthetic machine is not this one: the CPU affinity of this process does not narrow its CPUs
-HWLOC_SYNTHETIC="$two_sockets" taskset -c 0 "$PMUCHECK" run --dry-run --kernels load.avx --sizes 16k \
+HWLOC_SYNTHETIC="$two_sockets" taskset -c 0 "$PMUCHECK" run --dry-run --kernels load.sse --sizes 16k \
 	--prefetch on >"$TMP/plan0" 2>&1
 check "2 sockets, started on CPU 0 alone: still the 4 cores of socket 0 (the affinity is this machine's)" \
-	grep -Eq "^ +1 +load.avx .* 4 thr " "$TMP/plan0"
-sock run --dry-run --kernels load.avx --sizes 16k --threads 1 --placement remote --prefetch on \
+	grep -Eq "^ +1 +load.sse .* 4 thr " "$TMP/plan0"
+sock run --dry-run --kernels load.sse --sizes 16k --threads 1 --placement remote --prefetch on \
 	>"$TMP/remote" 2>&1
 check "2 sockets: remote placement is planned (memory on the other socket's node)" \
-	grep -Eq "^ +0 +load.avx .* remote$" "$TMP/remote"
-sock run --dry-run --kernels load.avx --sizes 16k --cpus 0,8 --prefetch on >"$TMP/span" 2>&1
+	grep -Eq "^ +0 +load.sse .* remote$" "$TMP/remote"
+sock run --dry-run --kernels load.sse --sizes 16k --cpus 0,8 --prefetch on >"$TMP/span" 2>&1
 check "2 sockets: --cpus spanning both sockets gives 2 threads" grep -Eq " 2 thr " "$TMP/span"
 expect_status "2 sockets: a CPU past the 16 PUs is refused (exit 2)" 2 \
-	sock run --dry-run --kernels load.avx --cpus 16 --prefetch on
+	sock run --dry-run --kernels load.sse --cpus 16 --prefetch on
 
 # model -> the config and prefetcher table it must get (configs/*.ini cpus=, harness/prefetch/pf_table.c)
 while read -r cpuid cfg pf; do
@@ -160,56 +160,71 @@ AuthenticAMD:0x19:0x11 zen4 Zen.4
 AuthenticAMD:0x1a:0x02 zen5 Zen.5
 EOF
 
-PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --quick --kernels load,store,triad >"$TMP/noavx" \
-	2>"$TMP/noavx.err"
-check "no AVX-512: the quick plan has no avx512 variant" bash -c "! grep -q avx512 '$TMP/noavx'"
-check "no AVX-512: --dry-run says which variants it skips and why" \
-	grep -q "skipping load.avx512.*lacks their instructions" "$TMP/noavx.err"
-check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
-expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
-	env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
-# `list kernels` is where a user looks for what to pass to --kernels: it names the variants this CPU cannot
-# run (a Zen 2 or Zen 3 has no AVX-512), text and JSON alike, where it listed them as any other.
-PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list kernels >"$TMP/noavx.list" 2>&1
-check "no AVX-512: list kernels says which variants this CPU lacks the instructions of" grep -qx \
-	"not on this CPU (it lacks their instructions): copy.avx512 copy.avx512.nt load.avx512 store.avx512 store.avx512.nt triad.avx512 triad.avx512.nt" \
-	"$TMP/noavx.list"
-PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list --json kernels >"$TMP/noavx.json" 2>/dev/null
-check "no AVX-512: list --json kernels has them as unavailable, the others not" python3 -c '
+# The no-AVX-512 checks pretend AVX-512 alone away (PMUCHECK_ISA_DISABLE): they need a CPU with AVX and
+# AVX2, whose variants they expect to stay. One without them (an Atom-class Pentium or Celeron) misses more.
+has_avx2() {
+	"$PMUCHECK" list --json kernels 2>/dev/null | python3 -c 'import json, sys
+k = {f["family"]: f for f in json.load(sys.stdin)["kernels"]}
+sys.exit(any(v != "load.avx512" for v in k["load"]["unavailable"]))'
+}
+if has_avx2; then
+	PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --quick --kernels load,store,triad >"$TMP/noavx" \
+		2>"$TMP/noavx.err"
+	check "no AVX-512: the quick plan has no avx512 variant" bash -c "! grep -q avx512 '$TMP/noavx'"
+	check "no AVX-512: --dry-run says which variants it skips and why" \
+		grep -q "skipping load.avx512.*lacks their instructions" "$TMP/noavx.err"
+	check "no AVX-512: the quick plan still has the avx variants" grep -q "load.avx " "$TMP/noavx"
+	expect_status "no AVX-512: naming load.avx512 is refused (exit 2)" 2 \
+		env PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --kernels load.avx512
+	# `list kernels` is where a user looks for what to pass to --kernels: it names the variants this CPU cannot
+	# run (a Zen 2 or Zen 3 has no AVX-512), text and JSON alike, where it listed them as any other.
+	PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list kernels >"$TMP/noavx.list" 2>&1
+	check "no AVX-512: list kernels says which variants this CPU lacks the instructions of" grep -qx \
+		"not on this CPU (it lacks their instructions): copy.avx512 copy.avx512.nt load.avx512 store.avx512 store.avx512.nt triad.avx512 triad.avx512.nt" \
+		"$TMP/noavx.list"
+	PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" list --json kernels >"$TMP/noavx.json" 2>/dev/null
+	check "no AVX-512: list --json kernels has them as unavailable, the others not" python3 -c '
 import json, sys
 k = {f["family"]: f for f in json.load(open(sys.argv[1]))["kernels"]}
 assert k["load"]["unavailable"] == ["load.avx512"] and k["chase"]["unavailable"] == [], k' "$TMP/noavx.json"
-# A preset step that names an AVX-512 variant (a copy of the shipped presets, its molka2017.core step
-# naming load.avx512 and load.avx) is not the user's --kernels: the step runs load.avx and skips
-# load.avx512 with the reason, as it skips a family's widths (experiment.c), not the whole preset refused.
-cp -r "$TOP/configs" "$TMP/cfgdir"
-sed -i '/^\[run molka2017.core\]/,/^kernels/ s/^kernels = .*/kernels = load.avx512 load.avx/' "$TMP/cfgdir/presets.ini"
-PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
-	>"$TMP/prenoavx" 2>"$TMP/prenoavx.err"
-echo "exit $?" >>"$TMP/prenoavx.err"
-check "no AVX-512: a preset step naming load.avx512 still plans (exit 0)" grep -qx "exit 0" "$TMP/prenoavx.err"
-check "no AVX-512: that step measures load.avx and not load.avx512" \
-	bash -c "grep -q ' load.avx ' '$TMP/prenoavx' && ! grep -q avx512 '$TMP/prenoavx'"
-check "no AVX-512: the run says it skips load.avx512 and why" \
-	grep -q "skipping load.avx512: this CPU lacks their instructions" "$TMP/prenoavx.err"
-PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 >/dev/null 2>"$TMP/preonce.err"
-check "no AVX-512: the variants molka2017's steps skip are named once, though each step skips them" \
-	test "$(grep -c 'skipping load.avx512, .*: this CPU lacks' "$TMP/preonce.err")" = 1
+	# A preset step that names an AVX-512 variant (a copy of the shipped presets, its molka2017.core step
+	# naming load.avx512 and load.avx) is not the user's --kernels: the step runs load.avx and skips
+	# load.avx512 with the reason, as it skips a family's widths (experiment.c), not the whole preset refused.
+	cp -r "$TOP/configs" "$TMP/cfgdir"
+	sed -i '/^\[run molka2017.core\]/,/^kernels/ s/^kernels = .*/kernels = load.avx512 load.avx/' "$TMP/cfgdir/presets.ini"
+	PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
+		>"$TMP/prenoavx" 2>"$TMP/prenoavx.err"
+	echo "exit $?" >>"$TMP/prenoavx.err"
+	check "no AVX-512: a preset step naming load.avx512 still plans (exit 0)" grep -qx "exit 0" "$TMP/prenoavx.err"
+	check "no AVX-512: that step measures load.avx and not load.avx512" \
+		bash -c "grep -q ' load.avx ' '$TMP/prenoavx' && ! grep -q avx512 '$TMP/prenoavx'"
+	check "no AVX-512: the run says it skips load.avx512 and why" \
+		grep -q "skipping load.avx512: this CPU lacks their instructions" "$TMP/prenoavx.err"
+	PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 >/dev/null 2>"$TMP/preonce.err"
+	check "no AVX-512: the variants molka2017's steps skip are named once, though each step skips them" \
+		test "$(grep -c 'skipping load.avx512, .*: this CPU lacks' "$TMP/preonce.err")" = 1
+else
+	skip "no AVX-512: plans, lists and presets without the avx512 variants" "this CPU lacks AVX or AVX2 too"
+fi
 # A step that runs in part says what it leaves out, as one skipped whole does.
 "$PMUCHECK" run --dry-run --preset helm2020 --cpus "$FIRST_CPU" >/dev/null 2>"$TMP/prepart.err"
 check "a preset step that runs in part says what it leaves out" grep -q \
 	"skipping part of helm2020.delay here: 2, 4, 8, 16 threads (more than the CPUs in use)" "$TMP/prepart.err"
-# A step whose every kernel needs AVX-512 is skipped whole, with the reason, and the preset's other steps run.
-sed -i 's/^kernels = load.avx512 load.avx$/kernels = load.avx512/' "$TMP/cfgdir/presets.ini"
-PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
-	>"$TMP/preonly" 2>"$TMP/preonly.err"
-echo "exit $?" >>"$TMP/preonly.err"
-check "no AVX-512: a preset step of load.avx512 alone leaves the preset planned (exit 0)" \
-	grep -qx "exit 0" "$TMP/preonly.err"
-check "no AVX-512: the run says it skips that step and why" \
-	grep -q "skipping molka2017.core here: load.avx512 (this CPU lacks their instructions)" "$TMP/preonly.err"
-check "no AVX-512: the other steps are planned, that one not" \
-	bash -c "grep -q '^molka2017.socket:' '$TMP/preonly' && ! grep -q '^molka2017.core:' '$TMP/preonly'"
+if has_avx2; then
+	# A step whose every kernel needs AVX-512 is skipped whole, with the reason, and the preset's other steps run.
+	sed -i 's/^kernels = load.avx512 load.avx$/kernels = load.avx512/' "$TMP/cfgdir/presets.ini"
+	PMUCHECK_CONFIG_DIR=$TMP/cfgdir PMUCHECK_ISA_DISABLE=avx512f "$PMUCHECK" run --dry-run --preset molka2017 \
+		>"$TMP/preonly" 2>"$TMP/preonly.err"
+	echo "exit $?" >>"$TMP/preonly.err"
+	check "no AVX-512: a preset step of load.avx512 alone leaves the preset planned (exit 0)" \
+		grep -qx "exit 0" "$TMP/preonly.err"
+	check "no AVX-512: the run says it skips that step and why" \
+		grep -q "skipping molka2017.core here: load.avx512 (this CPU lacks their instructions)" "$TMP/preonly.err"
+	check "no AVX-512: the other steps are planned, that one not" \
+		bash -c "grep -q '^molka2017.socket:' '$TMP/preonly' && ! grep -q '^molka2017.core:' '$TMP/preonly'"
+else
+	skip "no AVX-512: a preset step of load.avx512 alone is skipped whole" "this CPU lacks AVX or AVX2 too"
+fi
 
 # --dry-run predicts the prefetch states the run measures: without MSR access the off points are skipped
 # (and said so, with the reason); with (fake) MSR files for a model with a table they are planned.

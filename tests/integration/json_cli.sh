@@ -145,7 +145,7 @@ assert sorted(p["prefetch"] for x in d["experiments"] for p in x["points"]) == [
 
 # Two sockets (hwloc's synthetic topology): remote placement, and a preset's steps as experiments.
 HWLOC_SYNTHETIC="package:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2" "$PMUCHECK" run --dry-run --json \
-	--kernels load.avx --sizes 16k --threads 1 --placement remote,local --prefetch on >"$TMP/sock.json" 2>/dev/null
+	--kernels load.sse --sizes 16k --threads 1 --placement remote,local --prefetch on >"$TMP/sock.json" 2>/dev/null
 check "run --dry-run --json, 2 sockets: a remote and a local point" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
