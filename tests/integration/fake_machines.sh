@@ -17,6 +17,8 @@ sock() { HWLOC_SYNTHETIC="$two_sockets" "$PMUCHECK" "$@"; }
 sock info >"$TMP/info" 2>&1
 check "2 sockets: info reports 2 sockets, 8 cores, 16 PUs, 2 NUMA nodes" \
 	grep -q "2 socket(s), 8 core(s), 16 PU(s), 2 NUMA node(s)" "$TMP/info"
+# The plans of these fake machines are of load.sse: every x86-64 runs it, where a CPU without AVX refuses
+# load.avx before it plans anything.
 sock run --dry-run --kernels load.sse --sizes 16k --prefetch on >"$TMP/plan" 2>&1
 check "2 sockets: all threads are the 4 cores of socket 0 (one PU per core)" \
 	grep -Eq "^ +1 +load.sse .* 4 thr " "$TMP/plan"
