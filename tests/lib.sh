@@ -39,6 +39,21 @@ two_threads() {
 	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1,2 >/dev/null 2>&1 && echo 1,2 || echo 1
 }
 
+# True where perf counts instructions here, a core PMU; these guests have none ("<not supported>").
+counts_instructions() { ! perf stat -e instructions true 2>&1 | grep -q "not supported"; }
+
+# "STATUS REASON" of EVENT's first row in a raw.csv (empty where it has none): not_measured with its reason
+# where this machine cannot count it, ok where it can.
+raw_status() {
+	python3 -c 'import csv, sys
+r = next((r for r in csv.DictReader(open(sys.argv[1])) if r["event"] == sys.argv[2]), {})
+print(r.get("status", ""), r.get("reason", ""))' "$1" "$2"
+}
+
+# One prefetcher state for runs whose points a test counts: as root where the MSRs can be written the default
+# is on and off, which doubles them; elsewhere 'on' is measured as uncontrolled, as the default is.
+ONE_STATE=(--prefetch on)
+
 # A size every machine's plan calls DRAM: past all the caches hwloc reports, together, and 200 MB at least (a
 # CI run on the Zen 3 VM, whose hwloc reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3).
 dram_size() {

@@ -10,11 +10,9 @@ if [ "$(two_threads)" = 1 ]; then
 	exit 0
 fi
 
-# --prefetch on: one prefetcher state wherever these run (as root where the MSRs can be written, the default is
-# on and off, which doubles the points counted here; elsewhere 'on' is measured as uncontrolled).
 run() { # DIR KERNELS THREADS [RUN OPTIONS]
 	"$PMUCHECK" run --kernels "$2" --sizes 16k --threads "$3" --reps 3 --min-time 2 --reported-levels \
-		--no-progress --prefetch on "${@:4}" --out "$1" >"$1.out" 2>&1 && "$PMUCHECK" analyze -q "$1" >/dev/null 2>&1 &&
+		--no-progress "${ONE_STATE[@]}" "${@:4}" --out "$1" >"$1.out" 2>&1 && "$PMUCHECK" analyze -q "$1" >/dev/null 2>&1 &&
 		"$PMUCHECK" report "$1" >/dev/null 2>&1
 }
 

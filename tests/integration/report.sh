@@ -51,9 +51,7 @@ fi
 
 # The report names what was not measured, with the reason raw.csv gives for it: 'cycles' where there is no
 # core PMU (these guests); where there is one, it is counted and the report does not call it unmeasured.
-cyc=$(python3 -c 'import csv, sys
-r = next((r for r in csv.DictReader(open(sys.argv[1])) if r["event"] == "cycles"), {})
-print(r.get("status", ""), r.get("reason", ""))' "$D/raw.csv")
+cyc=$(raw_status "$D/raw.csv" cycles)
 reason=${cyc#* }
 if [ "${cyc%% *}" = not_measured ] && [ -n "$reason" ]; then
 	check "report.md lists 'cycles' as not measured" grep -q '^- \*\*Not measured\*\*: `cycles`' "$D/report.md"

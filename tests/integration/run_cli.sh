@@ -86,11 +86,9 @@ for c in "40 --quick" "80 --quick --time-budget 120" "40 --quick --time-budget 1
 done
 expect_status "unknown command exits 2" 2 "$PMUCHECK" frobnicate
 
-# A small real run: two kernels, two sizes, one thread, one prefetcher state (as root where the MSRs can be
-# written the default is on and off, which doubles the rows counted below; elsewhere 'on' is measured as
-# uncontrolled).
+# A small real run: two kernels, two sizes, one thread, one prefetcher state (ONE_STATE).
 if "$PMUCHECK" run --kernels load.gpr,chase.plain --sizes 16k,64k --threads 1 --reps 3 --min-time 1 \
-	--events page-faults --reported-levels --prefetch on --out "$TMP/small" >"$TMP/out" 2>&1; then
+	--events page-faults --reported-levels "${ONE_STATE[@]}" --out "$TMP/small" >"$TMP/out" 2>&1; then
 	ok "small run succeeds"
 else
 	notok "small run succeeds" "$(tail -3 "$TMP/out")"

@@ -5,10 +5,8 @@
 . "$(dirname "$0")/../lib.sh"
 set -m # background jobs in their own process group, so SIGINT is not ignored in them
 
-# --prefetch on: one prefetcher state wherever these run (as root where the MSRs can be written, the default is
-# on and off, which doubles the points counted here; elsewhere 'on' is measured as uncontrolled).
 ARGS=(--kernels load.gpr,store.gpr,chase.plain --sizes 16k,64k,256k,1M --threads 1 --reps 2 --min-time 1
-	--reported-levels --no-progress --prefetch on)
+	--reported-levels --no-progress "${ONE_STATE[@]}")
 # The set of (point, variant, size, argument, event) a run measured. Repetitions are left out: --reps is a
 # maximum, and a point stops early once its time is stable, so two runs may repeat a point differently.
 points() { python3 -c '

@@ -7,10 +7,8 @@
 # memory probe before a revisit.
 . "$(dirname "$0")/../lib.sh"
 
-# --prefetch on: one prefetcher state wherever these run (as root where the MSRs can be written, the default is
-# on and off, which doubles the points counted here; elsewhere 'on' is measured as uncontrolled).
 ARGS=(--kernels "load.gpr,store.gpr,chase.plain" --sizes "8k,16k" --threads 1 --cpus "$FIRST_CPU" --reps 3
-	--reported-levels --no-progress --prefetch on)
+	--reported-levels --no-progress "${ONE_STATE[@]}")
 # Per raw.csv point: variant, bytes, threads, event names and the rows' R, as "point variant bytes threads
 # events reps" lines.
 points() { python3 -c '
@@ -80,7 +78,7 @@ check "its Run quality says the rows' best points alone were revisited" grep -q 
 # A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
 # counts the plan's DRAM point alone.
 expect_status "a run with a DRAM point and --revisits 1 succeeds" 0 run dram --kernels load.gpr \
-	--sizes "$(dram_size)" --threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress --prefetch on --revisits 1
+	--sizes "$(dram_size)" --threads 1 --cpus "$FIRST_CPU" --reps 3 --reported-levels --no-progress "${ONE_STATE[@]}" --revisits 1
 check "its memory probe read before the plan's DRAM point, not before its revisit" python3 -c '
 import csv, json, sys
 levels = {r["point"]: r["level"] for r in csv.DictReader(open(sys.argv[2]))}
