@@ -32,8 +32,13 @@ const char *reading_impossible(const struct machine *m, const struct raw_row *ro
 {
 	double c = row->count, t = reading_seconds(row);
 
-	if (c < 0)
-		return "negative count";
+	/* The count is the 2R call's less the R call's (harness run_counters.c): an idle event's two calls
+	   count a few interrupts each, so its difference is as often a little below 0 as above, and
+	   rejecting those left such an event's readings mostly "impossible", not measured instead of never
+	   counting, and raised the median of a point whose repetitions straddle 0. A difference further
+	   below 0 than the noise floor (thresholds.h) is no idle event's. */
+	if (c < -THR_NOISE_COUNTS)
+		return "negative count (below the noise floor)";
 	if (c == TWO48 - 1 || c >= TWO64 - 4096)
 		return "counter stuck at all ones";
 	if (t > 0 && c > THR_MAX_EVENTS_PER_CYCLE * THR_MAX_GHZ * 1e9 * units(m, row) * t)

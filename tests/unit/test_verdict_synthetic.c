@@ -378,6 +378,16 @@ static double ev_negated(const struct gen_point *p, unsigned rep, uint64_t *rng,
 	return -lines(p);
 }
 
+/* An idle event: its differenced counts (2R call less R call) are a few interrupts either side of 0, more
+   often below: it never counts, and its readings below 0 are no impossible ones (once, rejected, they
+   were most of its readings, and it read "not measured"). */
+static double ev_idle(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+		      const char **why)
+{
+	(void)rng, (void)st, (void)why;
+	return (double)((p->id + rep) % 5) - 3;
+}
+
 /* Exact lines where it was read, failed at every other point: the verdict says how many readings it
    could not use and why. */
 static double ev_failed_most(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
@@ -404,11 +414,12 @@ static double ev_three_ways(const struct gen_point *p, unsigned rep, uint64_t *r
 static const struct gen_event two_ways[] = {{"THREE_WAYS", ev_three_ways},
 					    {"TWO_WAYS", ev_two_ways},
 					    {"NEGATED", ev_negated},
-					    {"FAILED_MOST", ev_failed_most}};
+					    {"FAILED_MOST", ev_failed_most},
+					    {"IDLE", ev_idle}};
 
 static int setup_two_ways(void **state)
 {
-	return fixture_open(state, two_ways, 4);
+	return fixture_open(state, two_ways, 5);
 }
 
 static void test_an_overcount_lists_only_the_levels_it_overcounts_at(void **state)
@@ -440,6 +451,16 @@ static void test_mostly_impossible_readings_are_not_measured(void **state)
 	assert_int_equal(v.cls, VC_NOT_MEASURED);
 	assert_non_null(strstr(v.note, "most of its readings with status ok were impossible"));
 	assert_non_null(strstr(v.note, "negative count"));
+}
+
+static void test_an_idle_event_counting_either_side_of_zero_never_counts(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict v = judge(state, "IDLE");
+
+	assert_int_equal(v.cls, VC_UNRELATED);
+	assert_non_null(strstr(v.note, "never counts"));
+	assert_int_equal(f->a.events[v.event].rejected, 0);
 }
 
 static void test_readings_not_used_are_counted_in_the_note(void **state)
@@ -553,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_both_sides_are_judged_against_one_scale),
 		cmocka_unit_test(test_mostly_impossible_readings_are_not_measured),
 		cmocka_unit_test(test_readings_not_used_are_counted_in_the_note),
+		cmocka_unit_test(test_an_idle_event_counting_either_side_of_zero_never_counts),
 	};
 	return cmocka_run_group_tests(tests, setup, fixture_close) ||
 		cmocka_run_group_tests(demand, NULL, NULL) ||
