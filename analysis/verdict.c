@@ -104,6 +104,10 @@ static enum verdict_class classify(const struct eval *ev, double hyp, double *sc
 
 	if (ev->held) {
 		*scale = ev->s;
+		/* counting, where the quantity is 0 throughout a group, what it does not explain, the event
+		   counts more than the quantity, however well it holds where the quantity is not 0 */
+		if (ev->unexplained)
+			return VC_OVERCOUNTS;
 		if (ev->prefetch_blind && !(r2 < THR_APPROX_R2))
 			return VC_PREFETCH_BLIND;
 		if (ev->error <= THR_EXACT_ERROR && ev->spread <= THR_EXACT_ERROR && !(r2 < THR_EXACT_R2))
@@ -154,6 +158,20 @@ static void split_text(const struct eval *ev, char *buf, size_t len)
 	groups_text(mask, ev, buf, len);
 }
 
+/* "L1/on 6 of 6, DRAM/off 4 of 5": the groups where the quantity is 0 throughout and the event counts what
+   it does not explain, each with how many of its points do (verdict_eval.c zero_groups). */
+static void zero_text(const struct eval *ev, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < NBUCKET && n < len; b++)
+		if (ev->unexplained & (1ul << b))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s/%s %u of %u", n ? ", " : "",
+					      point_level_name(bucket_level(b)), pf_names[bucket_pf(b)],
+					      ev->zero_off[b], ev->zero_of[b]);
+}
+
 static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 {
 	unsigned long mask = ev->judged;
@@ -179,6 +197,7 @@ static void fill_from_eval(const struct eval *ev, double hyp, struct verdict *v)
 			v->prefetch |= 1u << bucket_pf(b);
 		}
 	split_text(ev, v->split, sizeof v->split);
+	zero_text(ev, v->unexplained, sizeof v->unexplained);
 	groups_text(v->cls == VC_OVERCOUNTS || v->cls == VC_UNDERCOUNTS ? ev->opposite : 0, NULL, v->opposite,
 		    sizeof v->opposite);
 }
@@ -197,6 +216,7 @@ static void clear_quantity(struct verdict *v)
 	v->decomposition[0] = '\0';
 	v->split[0] = '\0';
 	v->opposite[0] = '\0';
+	v->unexplained[0] = '\0';
 }
 
 /* The usable points of one event, ordered by group (a counting sort: pass 0 counts, pass 1 places),
@@ -207,6 +227,7 @@ static int collect(const struct agg *a, const struct agg_event *ev, int use_nois
 	size_t count[NBUCKET] = {0}, pos[NBUCKET];
 
 	S->n = 0;
+	S->socket = ev->scope[0] == 's';
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			S->start[0] = 0;
@@ -481,6 +502,10 @@ static void add_notes(const struct agg_event *ev, struct verdict *v)
 			"%ssplit groups (over %.0f %% of their points off the median, judged whole, "
 			"so not exact there): %s",
 			len ? "; " : "", THR_OUTLIER_SHARE * 100, v->split);
+	if (v->unexplained[0] && len < sizeof v->note)
+		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
+					"%scounts where %s is 0 in whole groups, unexplained: %s",
+					len ? "; " : "", v->quantity_text, v->unexplained);
 	if (v->opposite[0] && len < sizeof v->note)
 		len += (size_t)snprintf(v->note + len, sizeof v->note - len,
 					"%s%s instead in %s (left out of its levels)", len ? "; " : "",

@@ -55,6 +55,9 @@ struct verdict {
 	char split[160]; /* the split groups of the quantity: "DRAM/on 13 of 42" (verdict_eval.c) */
 	/* an over- or undercount's consistent groups that count the other way: "L3/on, DRAM/on" */
 	char opposite[160];
+	/* the groups where the quantity is 0 at every point and the event counts what it does not explain:
+	   "L1/on 6 of 6" (verdict_eval.c zero_groups) */
+	char unexplained[160];
 	char note[400]; /* why not measured, or what else the reader should know */
 };
 

@@ -45,6 +45,45 @@ static size_t bucket_ratios(const struct samples *S, int b, double bg, double *t
 	return k;
 }
 
+/* The buckets where the predictor is 0 at every point have no ratio, and bucket_ratios judges none of their
+   points, so an event could hold where the predictor gives something and count at will elsewhere: pages
+   held on the touch points (level "any") whatever an event counted at every load point, whose pages are 0.
+   Their points are judged as bucket_ratios judges such points, against the median rate of every point
+   where the predictor gives something (they have none of their own), beyond the judged groups' fitted
+   constant a point (ev->intercept, Larysch's offset of a reading): a bucket where more than
+   THR_OUTLIER_SHARE of them count what it does not explain is marked (ev->unexplained), with how many.
+   A thread's counter alone: a socket's sees the node's other traffic besides the kernels' (the OS zeroing a
+   touched page) and may read an offset a reading (Larysch's IMC offset, the fit's intercept), which at the
+   points of no volume is all it counts. */
+static void zero_groups(const struct samples *S, double bg, struct eval *ev)
+{
+	size_t nr = 0;
+	double floor;
+
+	if (S->socket)
+		return;
+	for (size_t i = 0; i < S->n; i++)
+		if (S->pred[i] > 0 && S->s[i].t > 0)
+			S->tmp2[nr++] = corrected(S, i, bg) / S->s[i].t;
+	if (!nr)
+		return;
+	floor = THR_UNEXPLAINED_RATE * stats_median_select(S->tmp2, nr);
+	for (int b = 0; b < NBUCKET; b++) {
+		size_t n = S->start[b + 1] - S->start[b], off = 0;
+		if (!n || ev->evaluated[b])
+			continue;
+		for (size_t i = S->start[b]; i < S->start[b + 1]; i++) {
+			double y = corrected(S, i, bg) - fmax(ev->intercept, 0);
+			off += y > THR_NOISE_COUNTS && S->s[i].t > 0 && y / S->s[i].t > floor;
+		}
+		if ((double)off > THR_OUTLIER_SHARE * (double)n) {
+			ev->unexplained |= 1ul << b;
+			ev->zero_off[b] = (unsigned)off;
+			ev->zero_of[b] = (unsigned)n;
+		}
+	}
+}
+
 /* A bucket's ratios around their median: the band beyond which a point is an outlier (further than
    THR_OUTLIER_SIGMAS robust standard deviations, 1.4826 x the median absolute deviation, and than
    THR_OUTLIER_MIN of the median), and median and spread of the points inside it. Only a minority
@@ -263,5 +302,6 @@ void verdict_evaluate(const struct samples *S, double forced, double hyp, double
 	if (!ev->held)
 		ev->error = NAN;
 	fit_buckets(S, mask, bd, bg, &ev->slope, &ev->intercept, &ev->r2);
+	zero_groups(S, bg, ev);
 	ev->prefetch_blind = ev->held && prefetch_blind(ev);
 }

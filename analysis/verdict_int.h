@@ -33,6 +33,7 @@ struct samples {
 	size_t start[NBUCKET + 1];
 	double *pred; /* the predictor under test, one per sample */
 	double *tmp, *tmp2;
+	int socket; /* the event's scope is a socket (an uncore counter), not a thread */
 };
 
 /* How well count - background * t = scale * pred holds, per bucket and overall. A bucket is
@@ -54,6 +55,10 @@ struct eval {
 	/* split buckets (more than THR_OUTLIER_SHARE of their points off the median, judged whole): how
 	   many points lie off, of how many; split_off 0 when the bucket is not split */
 	unsigned split_off[NBUCKET], split_of[NBUCKET];
+	/* groups where the predictor is 0 at every point, so that no ratio judges them, and the event counts
+	   there what it does not explain (verdict_eval.c zero_groups): how many such points, of how many */
+	unsigned long unexplained;
+	unsigned zero_off[NBUCKET], zero_of[NBUCKET];
 	double error, spread, r2, slope, intercept, measured;
 	double global_r2;  /* over every point where the predictor is not 0 ... */
 	unsigned global_n; /* ... of which there are this many */
