@@ -64,6 +64,10 @@ static int add_item(const struct topo *t, const char *option, const char *item, 
 	}
 	if (!digits || digits > 9 || upper > 9 || *rest)
 		return err_set(e, E_USAGE, "%s: '%s' is not a CPU list (e.g. 0-3,8)", option, item);
+	/* hwloc reads its numbers with strtoul base 0, so "010" would be CPU 8 (and "08" a range that runs
+	   backwards): a prefetcher change on the wrong CPU. A CPU number has no leading zero. */
+	if ((digits > 1 && item[0] == '0') || (upper > 1 && rest[-(long)upper] == '0'))
+		return err_set(e, E_USAGE, "%s: '%s': a CPU number has no leading zero", option, item);
 	set = hwloc_bitmap_alloc();
 	if (!set || hwloc_bitmap_list_sscanf(set, item) < 0) {
 		hwloc_bitmap_free(set);

@@ -302,6 +302,9 @@ row "--cpus: CPU 0 is listed twice" prefetch status --cpus 0,0
 row "--cpus: '0-1x' is not a CPU list" "${RUN[@]}" --cpus 0-1x
 row "--cpus: '99999999999' is not a CPU list" "${RUN[@]}" --cpus 99999999999
 row "--cpus: 'x' is not a CPU list" prefetch status --cpus x
+# hwloc would read 010 as octal, CPU 8
+row "--cpus: '010': a CPU number has no leading zero" prefetch off --cpus 010
+row "--cpus: '0-01': a CPU number has no leading zero" "${RUN[@]}" --cpus 0-01
 row "prefetch off: NAMES is empty" prefetch off ''
 row "prefetch on: NAMES is empty" prefetch on ''
 row "unknown option '--bogus'" prefetch --bogus

@@ -135,6 +135,10 @@ static void test_cpu_lists_keep_order_and_take_open_ranges(void **state)
 			 E_USAGE);
 	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0,,0", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
 	assert_non_null(strstr(e.msg, "not a CPU list"));
+	/* and what hwloc reads as octal: 00 is CPU 0, 010 CPU 8 */
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "00", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "'00': a CPU number has no leading zero"));
+	assert_int_equal(topo_parse_cpulist(&t, "--cpus", "0-00", cpus, TOPO_MAX_CPUS, &n, &e), E_USAGE);
 	topo_free(&t);
 }
 
