@@ -24,7 +24,8 @@ static void usage(FILE *f)
 		"  on [NAMES]     enable the named prefetchers (default all); stays after exit\n"
 		"  restore        put back the values from before 'off'/'on', and those of a run\n"
 		"                 that was killed\n"
-		"  -c, --cpus LIST  only these CPUs, e.g. 0-3,8 (default: all)\n\n"
+		"  -c, --cpus LIST  only these CPUs, e.g. 0-3,8 (default: all); restore puts back\n"
+		"                 the other threads of their cores too, which share their MSR\n\n"
 		"NAMES is a comma-separated list such as l2-stream,l1-ip; 'status' shows this CPU's.\n");
 }
 
@@ -41,6 +42,23 @@ static int parse_cpus(const char *text, int *cpus, int max, int *n, struct err *
 	rc = topo_parse_cpulist(&t, "--cpus", text, cpus, max, n, e);
 	topo_free(&t);
 	return rc;
+}
+
+/* Restoring some CPUs restores every thread of their cores: the threads of a core share its prefetcher
+   MSR (harness/prefetch/pf_saved.c), so a thread saved after a sibling changed the core saved the changed
+   value, and only the sibling's older entry, put back after it, leaves the core as it was. Restored alone,
+   the listed thread's entry went and the sibling's changed one stayed for a later restore to write ('off
+   --cpus 0', 'off', 'restore --cpus 0', 'restore' left the core's prefetchers off). */
+static int widen_to_cores(int *cpus, int max, int *n, struct err *e)
+{
+	struct topo t;
+	int rc = topo_load_machine(&t, e);
+
+	if (rc)
+		return rc;
+	*n = topo_add_core_siblings(&t, cpus, *n, max);
+	topo_free(&t);
+	return 0;
 }
 
 /* Reads every CPU's value before printing anything, so a failure prints only the reason. */
@@ -173,9 +191,11 @@ static int cmd_prefetch(int argc, char **argv)
 		rc = print_status(sel, n, &e);
 	else if (!strcmp(action, "off") || !strcmp(action, "on"))
 		rc = change(action, optind < argc ? argv[optind] : NULL, sel, n, &e);
-	else if (!strcmp(action, "restore"))
-		rc = restore(sel, n, &e);
-	else
+	else if (!strcmp(action, "restore")) {
+		rc = sel ? widen_to_cores(cpus, PF_MAX_CPUS, &n, &e) : 0;
+		if (!rc)
+			rc = restore(sel, n, &e);
+	} else
 		rc = err_set(&e, E_USAGE, "unknown action '%s' (status, off, on, restore)", action);
 	return rc ? cli_fail("prefetch", rc, &e) : 0;
 }

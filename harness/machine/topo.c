@@ -373,6 +373,28 @@ int topo_distinct_cores(const struct topo *t, const int *cpus, int n)
 	return 1;
 }
 
+int topo_add_core_siblings(const struct topo *t, int *cpus, int n, int max)
+{
+	for (int i = 0, given = n; i < given; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
+		hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu) : NULL;
+		unsigned id;
+
+		if (!core)
+			continue;
+		hwloc_bitmap_foreach_begin(id, core->cpuset)
+		{
+			int listed = 0;
+			for (int k = 0; k < n; k++)
+				listed |= cpus[k] == (int)id;
+			if (!listed && n < max)
+				cpus[n++] = (int)id;
+		}
+		hwloc_bitmap_foreach_end();
+	}
+	return n;
+}
+
 int topo_cpu_node(const struct topo *t, int cpu)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);

@@ -77,6 +77,9 @@ int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, 
 /* Whether PUs cpus[0..n) are each on a core of its own, as hwloc reports the cores (a PU hwloc does not
    know counts as its own core). */
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n);
+/* Appends to cpus[0..n) the other PUs of each one's core, as hwloc reports the cores, up to max in all;
+   returns how many there are then. */
+int topo_add_core_siblings(const struct topo *t, int *cpus, int n, int max);
 /* NUMA node (OS index) that holds PU `cpu`'s local memory, or -1. */
 int topo_cpu_node(const struct topo *t, int cpu);
 /* A socket whose uncore a run's traffic passes: the CPU to count it from, and why it is counted. */

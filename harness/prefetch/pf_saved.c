@@ -40,9 +40,11 @@ static int in_list(int cpu, const int *list, int n)
    file then holds what is left, or goes. Every CPU is tried even after a failure, as pf_restore does:
    one offline CPU must not leave the others changed. The ones that fail stay saved, and the first
    failure is returned. Newest first: the two hardware threads of a core share its prefetcher MSR (Intel's
-   disclosure of MSR 0x1A4: "If hyper-threading is enabled, both the threads share the same MSR"; AMD's
-   PPRs list MSR C000_0108 once per core), so a thread saved after its sibling changed the core saved the
-   changed value, and only the older entry, written last, leaves the core as it was before either. */
+   disclosure of MSR 0x1A4: "If hyper-threading is enabled, both the threads share the same MSR"; the SDM's
+   MSR tables give its prefetcher bits the scope "Core"), so a thread saved after its sibling changed the core
+   saved the changed value, and only the older entry, written last, leaves the core as it was before either.
+   Where the MSR is a thread's own (the scope of AMD's C000_0108 is not settled here: LIKWID switches it per
+   hardware thread), each entry puts back its own thread, and the order does not matter. */
 static int restore_file(const char *path, struct pf_saved *s, const int *cpus, int ncpus, char *report,
 			size_t len, struct err *e)
 {

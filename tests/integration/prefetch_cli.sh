@@ -104,6 +104,27 @@ for seq in "off --cpus 0;off" "off --cpus 0;on --cpus 1" "off l1-ip --cpus 1;off
 		"$(msr_values | tr '\n' ' '; cat "$TMP/smt.out")"; fi
 done
 
+# Restoring some CPUs puts back the other threads of their cores too (cli_prefetch.c widen_to_cores): CPUs 0
+# and 1 one core's two threads (a synthetic topology) sharing its MSR, a restore of CPU 0 alone would drop
+# its entry and leave CPU 1's, saved after CPU 0 had changed the core, for a later restore to write.
+n=0
+for seq in "off --cpus 0;off;restore --cpus 0;restore" "off --cpus 1;on --cpus 0;restore --cpus 0"; do
+	make_fake "$TMP/core$((++n))" GenuineIntel:6:0x55 0x1a4 2 0000000000000000
+	ln -sf "$TMP/core$n/0/msr" "$TMP/core$n/1/msr"
+	msr_values >"$TMP/core.orig"
+	: >"$TMP/core.out"
+	IFS=';' read -ra steps <<<"$seq"
+	failed=""
+	for step in "${steps[@]}"; do
+		# shellcheck disable=SC2086
+		HWLOC_SYNTHETIC="pack:1 core:1 pu:2" "$PMUCHECK" prefetch $step >>"$TMP/core.out" 2>&1 || failed=$step
+	done
+	label="one core's threads sharing an MSR: prefetch ${seq//;/, then }: as before"
+	if [ -z "$failed" ] && msr_values | cmp -s - "$TMP/core.orig" && [ ! -e "$TMP/core$n/prefetch.held" ]; then
+		ok "$label"
+	else notok "$label" "${failed:+'$failed' failed; }$(msr_values | tr '\n' ' '; cat "$TMP/core.out")"; fi
+done
+
 make_fake "$TMP/restore-none" AuthenticAMD:0x1a:0x02 0xc0000108 2
 "$PMUCHECK" prefetch restore >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q 'nothing to restore' "$TMP/out" && at_original; then
