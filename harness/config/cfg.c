@@ -67,6 +67,35 @@ static void ends_section(struct cfg_ctx *x)
 	}
 }
 
+/* Whether s[0..n) is UTF-8 (RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF). The text of
+   a config reaches machine.json, whose writer (jansson) refuses any other: the run's config and an event's
+   hypothesis were left out of it without a word. */
+static int utf8_ok(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i],
+			 len = c < 0x80      ? 1
+			: (c & 0xe0) == 0xc0 ? 2
+			: (c & 0xf0) == 0xe0 ? 3
+			: (c & 0xf8) == 0xf0 ? 4
+					     : 0;
+		unsigned long cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+
+		if (!len || i + len > n)
+			return 0;
+		for (unsigned k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
@@ -82,6 +111,10 @@ static char *read_line(char *str, int num, void *stream)
 	/* inih reads with fgets(num): a line and its newline must fit in num - 1 bytes. */
 	if (n >= num || memchr(r->buf, '\0', (size_t)n)) {
 		cfg_fail(r->x, "line longer than %d characters, or not text", num - 2);
+		return NULL;
+	}
+	if (!utf8_ok((const unsigned char *)r->buf, (size_t)n)) {
+		cfg_fail(r->x, "not UTF-8 text");
 		return NULL;
 	}
 	memcpy(str, r->buf, (size_t)n + 1);

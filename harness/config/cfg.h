@@ -114,10 +114,11 @@ struct cfg_list {
 	unsigned long long *v;
 	unsigned n;
 };
-/* The most sizes and arguments a [run] step may list: a run's (plan.h PLAN_MAX_SIZES, PLAN_MAX_ARGS;
-   experiment.c asserts they agree), each value once. */
+/* The most sizes, arguments and thread counts a [run] step may list: a run's (plan.h PLAN_MAX_SIZES,
+   PLAN_MAX_ARGS, PLAN_MAX_THREADS; experiment.c asserts they agree), each value once. */
 #define CFG_RUN_MAX_SIZES 64
 #define CFG_RUN_MAX_ARGS 128
+#define CFG_RUN_MAX_THREADS 16
 
 struct cfg_preset {
 	char *name;

@@ -3,6 +3,7 @@
  * arguments, with the events to count and the paper's figures to show beside the results). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cfg_int.h"
@@ -81,6 +82,16 @@ static int run_kernels(struct cfg_ctx *x, const char *v)
 
 		if (!cfg_name_ok(tok))
 			return cfg_fail(x, "kernels: '%s' is not family or family.variant", tok);
+		/* as --kernels refuses it: the plan would measure the variant's points twice */
+		for (unsigned i = 0; i < r->nkernels; i++) {
+			const char *k = r->kernels[i], *fam = strlen(k) < strlen(tok) ? k : tok;
+			size_t n = strlen(fam);
+			if (!strcmp(k, tok))
+				return cfg_fail(x, "kernels: '%s' is listed twice", tok);
+			if (!strncmp(k, tok, n) && (k[n] == '.' || tok[n] == '.') && !strchr(fam, '.'))
+				return cfg_fail(x, "kernels: '%s' and '%s': a family and a variant of it", k,
+						tok);
+		}
 		if (cfg_grow(x, (void **)&r->kernels, &r->nkernels, sizeof *r->kernels, &idx) ||
 		    cfg_strdup(x, &r->kernels[idx], tok))
 			return x->status;
@@ -125,7 +136,8 @@ static int run_threads(struct cfg_ctx *x, const char *v)
 {
 	struct cfg_list *l = &RUN(x)->threads;
 
-	if (cfg_parse_list(x, "threads", v, 0, 1, "socket", CFG_THREADS_SOCKET, l))
+	if (cfg_parse_list(x, "threads", v, 0, 1, "socket", CFG_THREADS_SOCKET, l) ||
+	    once_each(x, "threads", l, CFG_RUN_MAX_THREADS))
 		return x->status;
 	for (unsigned i = 0; i < l->n; i++)
 		if (l->v[i] > 4096)
@@ -196,12 +208,17 @@ static int run_reference(struct cfg_ctx *x, const char *v)
 	const char *slash = strrchr(x->file, '/');
 	int dirlen = slash ? (int)(slash - x->file) : 1;
 	char path[4096];
+	struct stat st;
 
 	if (v[0] == '/' || strstr(v, ".."))
 		return cfg_fail(x, "reference: '%s' must be a path inside the config directory", v);
 	snprintf(path, sizeof path, "%.*s/%s", dirlen, slash ? x->file : ".", v);
 	if (access(path, R_OK))
 		return cfg_fail(x, "reference: cannot read %s", path);
+	/* a directory passes access(): the run would have made its results directory, and probed the levels,
+	   before the copy failed */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return cfg_fail(x, "reference: %s is not a file", path);
 	return cfg_strdup(x, &RUN(x)->reference, path);
 }
 

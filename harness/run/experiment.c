@@ -234,7 +234,8 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 		note(x, "%s (this CPU lacks their instructions)", kernels);
 	x->opts.kernels = kernels;
 	x->opts.explicit_kernels = 0; /* widths this CPU lacks are skipped, not refused */
-	_Static_assert(CFG_RUN_MAX_SIZES == PLAN_MAX_SIZES && CFG_RUN_MAX_ARGS == PLAN_MAX_ARGS,
+	_Static_assert(CFG_RUN_MAX_SIZES == PLAN_MAX_SIZES && CFG_RUN_MAX_ARGS == PLAN_MAX_ARGS &&
+			       CFG_RUN_MAX_THREADS == PLAN_MAX_THREADS,
 		       "a step's lists are a run's (cfg.h)");
 	x->opts.nsizes = 0;
 	for (unsigned i = 0; i < r->sizes.n; i++)

@@ -200,6 +200,18 @@ static const struct bad {
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nsizes = 16k 16k\n", 5,
 	 "sizes: 16384 is listed twice"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = nopread\nargs = 1 2 1\n", 5, "args: 1 is listed twice"},
+	/* as a run's lists: a step was cut at 16 thread counts without a word, measured load twice */
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nthreads = 1 2 1\n", 5,
+	 "threads: 1 is listed twice"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nthreads = 1..17\n", 5,
+	 "threads: 17 values, more than the 16 a step takes"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load, copy load\n", 4,
+	 "kernels: 'load' is listed twice"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load.gpr load\n", 4,
+	 "kernels: 'load.gpr' and 'load': a family and a variant of it"},
+	/* machine.json's writer refuses other text: the config and the event's hypothesis went missing */
+	{"[preset p]\ntitle = Caf\xe9\n[run p.a]\nkernels = load\n", 2, "not UTF-8 text"},
+	{"[preset p]\ntitle = \xed\xa0\x80\n[run p.a]\nkernels = load\n", 2, "not UTF-8 text"},
 	{ARCH "[event e1\nspec = X\n", 7, "section header without its closing ']'"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nrepeat = -1\n", 5, "not a non-negative number"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nrepeat = 99999999999999999999999\n", 5,
@@ -210,6 +222,8 @@ static const struct bad {
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nlevels = L1\nsizes = 64\n", 3,
 	 "levels or sizes, not both"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nreference = no/such.csv\n", 5, "cannot read"},
+	/* a directory reads: the run copied it at the end, and failed after it had measured */
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nreference = .\n", 5, "is not a file"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nevents = lines_read bogus\n", 5,
 	 "'bogus' is not all, none or a quantity"},
 	{"[arch]\nname = t\nthis line has no equals sign\n", 3, "expected [section], key = value"},
