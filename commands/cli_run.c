@@ -458,11 +458,16 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 {
 	struct resume_info ri;
+	struct sysinfo sys;
 	struct run_cli rc;
 	int r = resume_load(dir, &ri, e);
 
 	if (r)
 		return r;
+	sysinfo_read(&sys);
+	r = resume_same_machine(dir, &ri, &sys, e);
+	if (r)
+		goto out;
 	r = run_cli_parse(ri.argc, ri.argv, t, &rc, e);
 	if (r) {
 		err_wrap(e, E_USAGE, "--resume: the arguments in %s/machine.json", dir);

@@ -34,6 +34,49 @@ static int check_stopped(const char *dir, const char *path, const json_t *finish
 	return 0;
 }
 
+/* "AuthenticAMD family 0x19 model 0x1 (AMD EPYC)": what tells one CPU model from another, as machine.json's
+   "cpu" records it (sysinfo_cpu_json). */
+static void cpu_text(const char *vendor, long long family, long long model, const char *name, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s family 0x%llx model 0x%llx (%s)", vendor, family, model, name);
+}
+
+static void machine_of(const json_t *m, struct resume_info *ri)
+{
+	const json_t *host = json_object_get(m, "host"), *cpu = json_object_get(m, "cpu");
+	const char *vendor = json_string_value(json_object_get(cpu, "vendor"));
+	const char *name = json_string_value(json_object_get(cpu, "model_name"));
+	const json_t *family = json_object_get(cpu, "family"), *model = json_object_get(cpu, "model");
+
+	snprintf(ri->host, sizeof ri->host, "%s", json_is_string(host) ? json_string_value(host) : "");
+	ri->cpu[0] = '\0';
+	if (vendor && name && json_is_integer(family) && json_is_integer(model))
+		cpu_text(vendor, json_integer_value(family), json_integer_value(model), name, ri->cpu,
+			 sizeof ri->cpu);
+}
+
+int resume_same_machine(const char *dir, const struct resume_info *ri, const struct sysinfo *sys,
+			struct err *e)
+{
+	char here[sizeof ri->cpu];
+
+	cpu_text(sys->cpu.vendor, sys->cpu.family, sys->cpu.model, sys->model_name, here, sizeof here);
+	if (ri->host[0] && strcmp(ri->host, sys->host))
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s was measured on host '%s', this is '%s': a results directory holds "
+			"one machine's points; measure again into a directory of this machine's",
+			dir, ri->host, sys->host);
+	if (ri->cpu[0] && strcmp(ri->cpu, here))
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s was measured on a %s, this CPU is a %s: a results directory holds one "
+			"machine's points; measure again into a directory of this machine's",
+			dir, ri->cpu, here);
+	return 0;
+}
+
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096];
@@ -69,6 +112,7 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	started = json_object_get(m, "started_utc");
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");
+	machine_of(m, ri);
 	ri->levels = json_incref(json_object_get(m, "levels"));
 	rc = machine_json_levels_measured(path, ri->levels, ri->measured, TOPO_MAX_LEVELS, e);
 	json_decref(m);

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "sysinfo.h"
 #include "topo.h"
 
 #define RESUME_MAX_ARGS 128
@@ -28,6 +29,8 @@ struct resume_info {
 	int torn;                           /* the file did not end with a whole row */
 	uint64_t measured[TOPO_MAX_LEVELS]; /* levels.measured of machine.json, 0 = not measured */
 	json_t *levels; /* machine.json's "levels" (the probe), kept for the rewritten one */
+	char host[64];  /* machine.json's "host" and "cpu" (resume_cpu_text); "" where it has none */
+	char cpu[192];
 };
 
 /* Reads DIR/machine.json and scans DIR/raw.csv. E_USAGE when DIR is not an unfinished pmucheck run. */
@@ -37,6 +40,11 @@ int resume_load(const char *dir, struct resume_info *ri, struct err *e);
    tells a whole last point from one whose write was cut at a row's end. Afterwards last_point is the
    last point kept. */
 int resume_trim(const char *dir, struct resume_info *ri, struct err *e);
+/* E_USAGE where the interrupted run was measured on another host or CPU than sys describes: its points and
+   this machine's would share one machine.json, which describes one machine (and a requeued job on another
+   node of the same model is another machine: its own results directory says so). */
+int resume_same_machine(const char *dir, const struct resume_info *ri, const struct sysinfo *sys,
+			struct err *e);
 void resume_free(struct resume_info *ri);
 
 #endif

@@ -156,6 +156,25 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 	ok "... naming both numbers, raw.csv and machine.json untouched" ||
 	notok "... naming both numbers, raw.csv and machine.json untouched" "$(cat "$TMP/check.out")"
 
+# A run is resumed on the machine it was measured on: elsewhere (another node that the job was requeued on,
+# a directory copied), its points and that machine's would share one machine.json, which describes one. Here
+# the recorded host edited, then the CPU; nothing is measured or cut.
+for what in "host|m['host'] = 'another-node'|measured on host 'another-node', this is '$(hostname)'" \
+	"CPU|m['cpu']['model'] += 1|this CPU is a"; do
+	IFS='|' read -r label edit phrase <<<"$what"
+	unfinished "$TMP/moved-$label"
+	python3 -c "
+import json, sys
+p = sys.argv[1] + '/machine.json'
+m = json.load(open(p))
+$edit
+json.dump(m, open(p, 'w'))" "$TMP/moved-$label"
+	cp "$TMP/moved-$label/raw.csv" "$TMP/moved.raw"
+	expect_status "resume of a run measured on another $label is refused" 2 "$PMUCHECK" run --resume "$TMP/moved-$label"
+	grep -qF "$phrase" "$TMP/check.out" && cmp -s "$TMP/moved-$label/raw.csv" "$TMP/moved.raw" &&
+		ok "... naming both, raw.csv untouched" || notok "... naming both, raw.csv untouched" "$(cat "$TMP/check.out")"
+done
+
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
