@@ -148,6 +148,24 @@ static double ev_clears(const struct gen_point *p, unsigned rep, uint64_t *rng, 
 	return floor(gen_uniform(rng) * 1e4);
 }
 
+/* A thread's counter of lines that also counts 2e8 a second (cycles, interrupts): no other core's traffic
+   reaches a thread's counter, so that part is no background to subtract, and the event is no exact count
+   of lines (with it subtracted, it read exact). */
+static double ev_lines_and_time(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+				const char **why)
+{
+	(void)rep, (void)rng, (void)st, (void)why;
+	return round(p->v[RQ_lines_read] + 2e8 * p->seconds * p->threads);
+}
+
+/* An uncore clock (UNC_M_CLOCKTICKS): 1.2e9 a second, socket-wide, whatever the kernels move. */
+static double ev_uncore_clock(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
+			      const char **why)
+{
+	(void)rep, (void)st, (void)why;
+	return round(1.2e9 * p->seconds * (1 + 0.001 * gen_normal(rng)));
+}
+
 static const struct gen_event real_events[] = {
 	{"UNC_M_CAS_COUNT.RD", ev_cas},
 	{"OFFCORE_DRAM", ev_offcore},
@@ -159,6 +177,8 @@ static const struct gen_event real_events[] = {
 	{"UNC_M_RD_WITH_OFFSET", ev_imc_offset},
 	{"CPU_CLK_UNHALTED.THREAD", ev_cycles},
 	{"MACHINE_CLEARS.MEMORY_ORDERING", ev_clears},
+	{"LINES_AND_TIME", ev_lines_and_time},
+	{"UNC_M_CLOCKTICKS", ev_uncore_clock},
 };
 
 /* Larysch Section 3.3's sequential read (preset larysch2016.seqread): splitread at offset 0, one 8-byte
@@ -266,6 +286,15 @@ static double ev_cas_wr(const struct gen_point *p, unsigned rep, uint64_t *rng, 
 	return round((c + 1e6 * p->seconds) * (1 + 0.003 * gen_normal(rng)));
 }
 
+/* The uncore events count socket-wide, as the run records them (scope "socket"): only there is a part that
+   grows with time a background (verdict_background.c). */
+static const struct gen_encoding uncore[] = {
+	{"UNC_M_CAS_COUNT.RD", "type=4", "socket"},   {"UPI_FLITS", "type=4", "socket"},
+	{"CAS_DRAGGED_20", "type=4", "socket"},       {"CAS_DRAGGED_30", "type=4", "socket"},
+	{"UNC_M_RD_WITH_OFFSET", "type=4", "socket"}, {"UNC_M_CAS_COUNT.WR", "type=4", "socket"},
+	{"UNC_M_CLOCKTICKS", "type=4", "socket"},
+};
+
 static const struct gen_event zero_events[] = {
 	{"ONE_THREAD_LINES", ev_one_thread},
 	{"UNC_M_CAS_COUNT.WR", ev_cas_wr},
@@ -273,7 +302,10 @@ static const struct gen_event zero_events[] = {
 
 static int setup_zero(void **state)
 {
-	return fixture_open(state, zero_events, 2);
+	static const struct gen_sweep sw = {.encodings = uncore,
+					    .nencodings = sizeof uncore / sizeof *uncore};
+
+	return fixture_open_sweep(state, zero_events, 2, &sw);
 }
 
 static int setup_unmeasured(void **state)
@@ -283,7 +315,10 @@ static int setup_unmeasured(void **state)
 
 static int setup(void **state)
 {
-	return fixture_open(state, real_events, sizeof real_events / sizeof *real_events);
+	static const struct gen_sweep sw = {.encodings = uncore,
+					    .nencodings = sizeof uncore / sizeof *uncore};
+
+	return fixture_open_sweep(state, real_events, sizeof real_events / sizeof *real_events, &sw);
 }
 
 static struct verdict judge(void **state, const char *name, uint32_t *index)
@@ -450,6 +485,25 @@ static void test_a_third_of_a_group_off_splits_it(void **state)
 	assert_non_null(strstr(v.note, "DRAM/on"));
 }
 
+static void test_a_threads_counter_has_no_background(void **state)
+{
+	struct verdict v = judge(state, "LINES_AND_TIME", NULL);
+
+	assert_int_not_equal(v.cls, VC_EXACT);
+	assert_int_not_equal(v.cls, VC_APPROXIMATE);
+	assert_true(v.background == 0);
+}
+
+/* A socket's clock counts time at every point, where a volume holds too (the DRAM points of one bandwidth):
+   no background of a counter of that volume. */
+static void test_an_uncore_clock_counts_time(void **state)
+{
+	struct verdict v = judge(state, "UNC_M_CLOCKTICKS", NULL);
+
+	assert_int_equal(v.cls, VC_UNRELATED);
+	assert_non_null(strstr(v.note, "counts time, not a volume"));
+}
+
 /* The intercept column is the fitted constant: the offset Larysch expects between IMC and PMU. */
 static void test_a_constant_offset_per_point_is_the_intercept(void **state)
 {
@@ -595,6 +649,8 @@ int main(void)
 		cmocka_unit_test(test_a_fifth_of_a_group_off_is_left_out),
 		cmocka_unit_test(test_a_third_of_a_group_off_splits_it),
 		cmocka_unit_test(test_a_constant_offset_per_point_is_the_intercept),
+		cmocka_unit_test(test_a_threads_counter_has_no_background),
+		cmocka_unit_test(test_an_uncore_clock_counts_time),
 		cmocka_unit_test(test_level_uses_the_per_thread_share_of_a_shared_cache),
 		cmocka_unit_test_setup_teardown(test_a_tie_goes_to_the_configs_hypothesis, setup_seqread,
 						fixture_close),
