@@ -464,10 +464,6 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 
 	if (r)
 		return r;
-	sysinfo_read(&sys);
-	r = resume_same_machine(dir, &ri, &sys, e);
-	if (r)
-		goto out;
 	r = run_cli_parse(ri.argc, ri.argv, t, &rc, e);
 	if (r) {
 		err_wrap(e, E_USAGE, "--resume: the arguments in %s/machine.json", dir);
@@ -484,6 +480,10 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 					      : "--dry-run");
 		goto out;
 	}
+	sysinfo_read(&sys);
+	r = resume_same_machine(dir, &ri, &sys, e);
+	if (r)
+		goto out;
 	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or
 	   those it took itself (--levels-from), or the reported ones. */
 	if (ri.header_end) {
