@@ -10,6 +10,7 @@
 #include "partial.h"
 #include "reading.h"
 #include "stats.h"
+#include "thresholds.h"
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 {
@@ -329,10 +330,12 @@ static double positive_median(const float *v, unsigned n)
 }
 
 /* Whether the point's time moved more bytes per core cycle at its clock than any core can. */
+/* Without any clock (none in the point's repetitions nor the run's), at the fastest any core runs
+   (THR_MAX_GHZ): a time no core could reach at any clock stood as a figure where the clock was missing. */
 static int too_fast(const struct agg_point *p)
 {
-	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds, p->core_ghz,
-				    (double)p->threads);
+	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds,
+				    p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ, (double)p->threads);
 }
 
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls, or min(R) where shorter

@@ -451,6 +451,20 @@ for r in csv.DictReader(open(sys.argv[1])):
         assert not r[c] or float(r[c]) <= 256, (r["level"], r["access"], c, r[c])
 PY
 
+# The same without any clock (machine.json's null, every repetition's empty): faster than any core at the
+# fastest clock any runs (thresholds.h THR_MAX_GHZ), the L1 store points are still no time.
+JZ=$TMP/impossible_noclock
+mkdir -p "$JZ" && sed 's/"core_ghz": [0-9.]*/"core_ghz": null/' "$D/machine.json" >"$JZ/machine.json"
+edit "$D/raw.csv" "$JZ/raw.csv" '
+r["core_ghz"] = ""
+if r["kernel"] == "store" and r["level"] == "L1": r["seconds"] = "%.9g" % (float(r["seconds"]) / 100)'
+expect_status "analyze with every L1 store point impossible and no clock succeeds" 0 "$PMUCHECK" analyze -q "$JZ"
+q=$(peak "$JZ" L1 write quality)
+case "$q" in
+"no time ("*" points: no positive differenced time, or faster than any core)") ok "without a clock too, the L1 write row has no figure: $q" ;;
+*) notok "without a clock too, the L1 write row has no figure" "quality '$q'; $(peak "$JZ" L1 write gbps_1_core) GB/s" ;;
+esac
+
 # A clock read low in every repetition (a chain of adds slowed through each sample: core_clock.h) makes a
 # point faster than any core at its clock, but its bound, each call an upper bound of its work, is its true
 # time or longer: the clock is what is wrong. Every L1 load point at 0.3 GHz (100 GB/s: 333 bytes per cycle)
