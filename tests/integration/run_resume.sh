@@ -115,19 +115,22 @@ m["finished_utc"] = None
 json.dump(m, open(p, "w"))
 ' "$1"
 }
+# The same, its machine.json edited by the Python statements $2 (on m).
+unfinished_edited() {
+	unfinished "$1" && python3 -c "
+import json, sys
+p = sys.argv[1] + '/machine.json'
+m = json.load(open(p))
+$2
+json.dump(m, open(p, 'w'))" "$1"
+}
 
 # Recorded arguments no run records, or that this machine cannot take, are the file's: refused naming it.
 # A dry run would print a plan, resume nothing and leave the run interrupted. (expect_status sets $name.)
 for edit in "dry-run|m['argv'].append('--dry-run')|its arguments hold --dry-run, which no run records" \
 	"kernel this CPU lacks|m['argv'][m['argv'].index('--kernels') + 1] = 'load.avx'|the arguments in $TMP/recorded-kernel this CPU lacks/machine.json: --kernels: this CPU lacks"; do
 	IFS='|' read -r what change msg <<<"$edit"
-	unfinished "$TMP/recorded-$what"
-	python3 -c "
-import json, sys
-p = sys.argv[1] + '/machine.json'
-m = json.load(open(p))
-$change
-json.dump(m, open(p, 'w'))" "$TMP/recorded-$what"
+	unfinished_edited "$TMP/recorded-$what" "$change"
 	expect_status "resume of a run whose recorded arguments hold a $what is refused" 2 \
 		env PMUCHECK_ISA_DISABLE=avx "$PMUCHECK" run --resume "$TMP/recorded-$what"
 	grep -qF -- "$msg" "$TMP/check.out" && [ -e "$TMP/recorded-$what/PARTIAL" ] &&
@@ -138,14 +141,8 @@ done
 # A resumed run goes on by point number, so it must plan the points it was interrupted in: where the same
 # arguments plan another number here (fewer CPUs to use, no MSR access, a width this CPU lacks; here the
 # recorded number edited), it is refused, naming both numbers, and nothing is measured or cut.
-unfinished "$TMP/replanned"
-python3 -c '
-import json, sys
-p = sys.argv[1] + "/machine.json"
-m = json.load(open(p))
-assert isinstance(m.get("points"), int), "machine.json records no points"
-m["points"] += 8
-json.dump(m, open(p, "w"))' "$TMP/replanned" || notok "machine.json records the points planned"
+unfinished_edited "$TMP/replanned" 'assert isinstance(m.get("points"), int), "machine.json records no points"
+m["points"] += 8' || notok "machine.json records the points planned"
 cp "$TMP/replanned/raw.csv" "$TMP/replanned.raw"
 cp "$TMP/replanned/machine.json" "$TMP/replanned.json"
 expect_status "resume where the arguments plan another number of points is refused" 2 \
@@ -162,13 +159,7 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 for what in "host|m['host'] = 'another-node'|measured on host 'another-node', this is '$(hostname)'" \
 	"CPU|m['cpu']['model'] += 1|this CPU is a"; do
 	IFS='|' read -r label edit phrase <<<"$what"
-	unfinished "$TMP/moved-$label"
-	python3 -c "
-import json, sys
-p = sys.argv[1] + '/machine.json'
-m = json.load(open(p))
-$edit
-json.dump(m, open(p, 'w'))" "$TMP/moved-$label"
+	unfinished_edited "$TMP/moved-$label" "$edit"
 	cp "$TMP/moved-$label/raw.csv" "$TMP/moved.raw"
 	expect_status "resume of a run measured on another $label is refused" 2 "$PMUCHECK" run --resume "$TMP/moved-$label"
 	grep -qF "$phrase" "$TMP/check.out" && cmp -s "$TMP/moved-$label/raw.csv" "$TMP/moved.raw" &&
