@@ -501,7 +501,16 @@ static int measure_group(struct group_ctx *g, struct err *e)
 		int tid = omp_get_thread_num();
 		struct err te;
 
-		if (topo_pin_self(s->cfg->plan.cpus[tid], &te))
+		/* A team smaller than asked (OMP_THREAD_LIMIT) left the missing threads' readings zeroed, which
+		   is status ok and a count of 0: the point's events undercounted without a word. */
+		if (omp_get_num_threads() != nt) {
+			err_set(&te, E_RUNTIME,
+				"OpenMP ran %d threads of the %d asked (OMP_THREAD_LIMIT limits them): a "
+				"point "
+				"of %d threads cannot be measured",
+				omp_get_num_threads(), nt, nt);
+			fail_shared(&g->sh, &te);
+		} else if (topo_pin_self(s->cfg->plan.cpus[tid], &te))
 			fail_shared(&g->sh, &te);
 		else if (need) {
 			if (buf_alloc(&g->bufs[tid], need, place, s->topo, s->cfg->plan.cpus[tid],

@@ -397,3 +397,13 @@ expect_status "pmucheck all --resume: refused" 2 "$PMUCHECK" all --resume "$A"
 cp "$TMP/check.out" "$TMP/all-resume.out"
 check "... pointing to run --resume" grep -q "use 'pmucheck run --resume DIR'" "$TMP/all-resume.out"
 expect_status "pmucheck all --help exits 0" 0 "$PMUCHECK" all --help
+
+# A team smaller than asked (OMP_THREAD_LIMIT) is no run of its threads: the run fails saying so, where the
+# missing thread's readings were zeroed, status ok and a count of 0.
+if [ "$(two_threads)" = 1,2 ]; then
+	expect_status "a two-thread point under OMP_THREAD_LIMIT=1 fails" 1 env OMP_THREAD_LIMIT=1 "$PMUCHECK" run \
+		--kernels load.sse --sizes 16k --threads 2 --reported-levels --no-progress "${ONE_STATE[@]}" --out "$TMP/omp1"
+	check "... saying OpenMP ran fewer threads" grep -q "OpenMP ran 1 threads of the 2 asked" "$TMP/check.out"
+else
+	skip "a two-thread point under OMP_THREAD_LIMIT=1 fails" "this machine plans one thread"
+fi
