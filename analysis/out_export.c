@@ -170,10 +170,12 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	}
 	for (unsigned i = 0; i < n; i++) {
 		const char *why = "";
-		if (usable(fmt, &m[i], &why))
-			use[nuse++] = i;
-		else
+		if (!usable(fmt, &m[i], &why))
 			note_skip(s, &m[i], why);
+		else if (fmt == OX_PAPI && nuse == OUT_PAPI_MAX_EVENTS)
+			note_skip(s, &m[i], "past the 50 user events PAPI keeps (PAPI_MAX_USER_EVENTS)");
+		else
+			use[nuse++] = i;
 	}
 	s->metrics = nuse;
 	if (!nuse)

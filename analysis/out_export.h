@@ -68,6 +68,9 @@ void out_decimal(char *buf, size_t len, double x);
 
 /* The PAPI export's file name: a user-events file, not PAPI's own papi_events.csv. */
 #define OUT_PAPI_FILE "papi_user_events.csv"
+/* The most user events PAPI keeps (papi.h PAPI_MAX_USER_EVENTS, 50 in PAPI 6 and 7): it refuses a file's
+   later ones ("No room left"), so the export leaves them out and says so. */
+#define OUT_PAPI_MAX_EVENTS 50
 
 /* Writers: the metrics in usable[] (n of them; the rest were skipped). */
 int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);

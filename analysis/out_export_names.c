@@ -236,10 +236,20 @@ const char *out_papi_name(const struct out_metric *m, char *buf, size_t len, con
 	if (!strcmp(m->backend, "papi")) {
 		/* a preset is exported as the native event it stands for, when the run recorded it */
 		const char *native = strstr(m->encoding, "native=");
-		if (native)
+		if (native) {
 			snprintf(buf, len, "%.*s", (int)strcspn(native + 7, ","), native + 7);
-		else
-			snprintf(buf, len, "%s", m->event);
+			return buf;
+		}
+		/* A preset the run recorded no native event for is a sum or difference of several
+		   (harness ctr_papi.c hw_encoding): named in a user event, PAPI 7's papi_preset.c takes its
+		   native events without its formula, and the event reads the first of them alone. */
+		if (!strncmp(m->event, "PAPI_", 5)) {
+			*why = "a PAPI preset derived from several native events: a user event naming it "
+			       "would "
+			       "count the first of them alone";
+			return NULL;
+		}
+		snprintf(buf, len, "%s", m->event);
 		return buf;
 	}
 	if (strstr(m->event, "::")) {

@@ -225,6 +225,27 @@ check "PAPI leaves the uncore event out, saying why" sh -c "! grep -q '^PRESET.*
 check "... the box sum left out of perf, and of PAPI, saying why" \
 	sh -c "grep -q 'sum has no one encoding' '$TMP/pfm-perf.out' && grep -q 'PAPI has no one name for it' '$TMP/pfm-papi.out' && ! grep -q '^PRESET.*skx_unc_imc' '$Z/papi/papi_user_events.csv'"
 
+# What PAPI cannot count as exported is left out, saying why: a preset derived from several native events
+# (PAPI_LST_INS, loads + stores: PAPI takes its natives without its formula, and a user event naming it
+# counts the first alone), and past the 50 user events PAPI keeps (papi.h PAPI_MAX_USER_EVENTS), which it
+# refuses from a file ("No room left").
+P=$TMP/papi-limits
+mkdir -p "$P" && cp "$TOP/tests/tools/export_skx/machine.json" "$P/"
+python3 - "$TOP/tests/tools/export_skx" "$P" <<'PY'
+import json, sys
+src, dst = sys.argv[1], sys.argv[2]
+d = json.load(open(src + "/events.json"))
+base = d["events"][0]
+d["events"] = [dict(base, event="PAPI_LST_INS", encoding="papi=0x8000003c,component=perf_event")] + \
+    [dict(base, event="soft-%02d" % i, backend="perf", encoding="type=1,config=%d" % i) for i in range(60)]
+json.dump(d, open(dst + "/events.json", "w"))
+PY
+expect_status "papi export of a derived preset and 60 events succeeds" 0 "$PMUCHECK" export "$P" --format papi --out "$P/papi"
+check "... the derived preset left out, saying why" \
+	sh -c "grep -q '^#   PAPI_LST_INS: a PAPI preset derived from several native events' '$P/papi/papi_user_events.csv' && ! grep -q '^PRESET.*PAPI_LST_INS' '$P/papi/papi_user_events.csv'"
+check "... 50 user events written, the other 10 left out, saying why" \
+	sh -c "test \$(grep -c '^PRESET,' '$P/papi/papi_user_events.csv') -eq 50 && test \$(grep -c 'past the 50 user events PAPI keeps' '$P/papi/papi_user_events.csv') -eq 10"
+
 # A results directory with nothing validated: exit 1, a clear message, no empty files.
 N=$TMP/none-valid
 mkdir -p "$N"
