@@ -35,6 +35,55 @@ static void text(json_t *o, const char *path, char *dst, size_t len)
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
+/* "0=0x0;1=0xf;2=0x0" -> "0x0 on 2 CPUs, 0xf on 1 CPU": the distinct values in ascending order (as text,
+   which the run writes without leading zeros), each with its count, so that two nodes compare equal
+   exactly where their CPUs had the same values as often, however many CPUs; past PREFETCH_VALUES distinct
+   values, how many more. */
+#define PREFETCH_VALUES 16
+static void prefetch_values(const char *before, char *dst, size_t len)
+{
+	char val[PREFETCH_VALUES][24];
+	unsigned count[PREFETCH_VALUES], nv = 0, more = 0;
+	size_t n = 0;
+
+	dst[0] = '\0';
+	for (const char *p = before; p && *p;) {
+		const char *eq = strchr(p, '='), *end = strchr(p, ';');
+		size_t vl;
+		unsigned k = 0;
+
+		if (!end)
+			end = p + strlen(p);
+		if (!eq || eq > end)
+			break;
+		vl = (size_t)(end - eq - 1);
+		while (k < nv && (strlen(val[k]) != vl || strncmp(val[k], eq + 1, vl)))
+			k++;
+		if (k == nv && nv < PREFETCH_VALUES && vl < sizeof val[0]) {
+			snprintf(val[nv], sizeof val[nv], "%.*s", (int)vl, eq + 1);
+			count[nv++] = 0;
+		}
+		if (k < nv)
+			count[k]++;
+		else
+			more++;
+		p = *end ? end + 1 : end;
+	}
+	for (unsigned i = 1; i < nv; i++) /* insertion sort: at most PREFETCH_VALUES */
+		for (unsigned j = i; j > 0 && strcmp(val[j - 1], val[j]) > 0; j--) {
+			char t[sizeof val[0]];
+			unsigned c = count[j];
+			memcpy(t, val[j], sizeof t), memcpy(val[j], val[j - 1], sizeof t),
+				memcpy(val[j - 1], t, sizeof t);
+			count[j] = count[j - 1], count[j - 1] = c;
+		}
+	for (unsigned i = 0; i < nv && n < len; i++)
+		n += (size_t)snprintf(dst + n, len - n, "%s%s on %u CPU%s", i ? ", " : "", val[i], count[i],
+				      count[i] == 1 ? "" : "s");
+	if (more && n < len)
+		snprintf(dst + n, len - n, ", %u CPUs with other values", more);
+}
+
 static double number(json_t *o, const char *path, double absent)
 {
 	json_t *v = at(o, path);
@@ -459,7 +508,8 @@ static void read_run(json_t *root, struct machine *m)
 	text(pf, "reason", m->prefetch_reason, sizeof m->prefetch_reason);
 	text(pf, "skipped", m->prefetch_skipped, sizeof m->prefetch_skipped);
 	text(pf, "left_running", m->prefetch_left_running, sizeof m->prefetch_left_running);
-	text(pf, "before", m->prefetch_before, sizeof m->prefetch_before);
+	prefetch_values(json_string_value(json_object_get(pf, "before")), m->prefetch_before,
+			sizeof m->prefetch_before);
 	text(root, "preset.name", m->preset, sizeof m->preset);
 	m->nreferences = texts(at(root, "preset.reference"), m->references[0], sizeof m->references[0],
 			       MACHINE_NTEXT);

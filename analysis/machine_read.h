@@ -184,7 +184,11 @@ struct machine {
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */
 	unsigned npapi_pmus;
 	int prefetch_control;
-	char prefetch_reason[256], prefetch_skipped[128], prefetch_left_running[256], prefetch_before[256];
+	char prefetch_reason[256], prefetch_skipped[128], prefetch_left_running[256];
+	/* prefetch.before ("0=0x0;1=0xf;..."), each value with how many CPUs had it: "0x0 on 126 CPUs, 0xf on 2
+	   CPUs" (machine_read.c prefetch_values): a node's 128 CPUs' values did not fit, and a node whose
+	   CPUs past the first 30 or so were off compared equal */
+	char prefetch_before[256];
 	char preset[64]; /* "" without --preset */
 	char references[MACHINE_NTEXT][256];
 	unsigned nreferences;

@@ -163,3 +163,24 @@ check "... merge.json: no most common microcode" python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["types"][0]
 sys.exit(0 if t["facts"]["microcode"] is None else 1)' "$TMP/split/merge.json"
+
+# Prefetcher MSRs compared over every CPU: three nodes of 128 CPUs whose prefetch.before lists all of them
+# (a run with MSR access), one with CPU 100's prefetchers off. machine.json keeps them as 1.3 KiB of text,
+# which was cut at 256 bytes, about CPU 30: the odd node compared equal.
+for n in p1 p2 p3; do
+	node $n
+	python3 - "$TMP/$n/machine.json" "$n" <<'PY'
+import json, sys
+p, name = sys.argv[1:3]
+m = json.load(open(p))
+vals = ["0x0"] * 128
+if name == "p3":
+    vals[100] = "0xf"
+m["prefetch"] = {"control": True, "before": ";".join("%d=%s" % (c, v) for c, v in enumerate(vals))}
+json.dump(m, open(p, "w"))
+PY
+done
+expect_status "three nodes with prefetcher MSRs on 128 CPUs merge" 0 "$PMUCHECK" merge --quiet -o "$TMP/pf" "$TMP"/p[123]
+check "... the node with CPU 100's prefetchers off is an outlier by them" \
+	grep -q '^1,p3,.*prefetcher MSRs 0x0 on 127 CPUs, 0xf on 1 CPU' "$TMP/pf/outliers.csv"
+check "... and no other node" test -z "$(grep -E '^1,p[12],' "$TMP/pf/outliers.csv")"
