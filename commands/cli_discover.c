@@ -6,6 +6,7 @@
  * machine can count; its results directory gets candidates.json, the analysis writes discovered.ini and
  * discovered.md, and the config is loaded back to prove it loads. docs/discover.md explains it all.
  * Here: the options and their checks; the job itself is discover_job.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -203,6 +204,8 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	}
 	if (optind < argc)
 		return err_set(e, E_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (d->no_sysfs && d->sysfs)
+		return err_set(e, E_USAGE, "--sysfs and --no-sysfs: give one of them");
 	if (d->no_sysfs && d->no_libpfm && !d->nvendor && !d->add_events)
 		return err_set(
 			e, E_USAGE,
@@ -211,8 +214,27 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	return 0;
 }
 
+/* Whether dir holds a PMU: a directory with a type file. */
+static int has_pmu(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		char path[4096];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s/type", dir, de->d_name);
+		found = !access(path, R_OK);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* What the whole run would otherwise find out only at its end (--write) or take for a machine without
-   PMUs (a --sysfs that is no directory). */
+   PMUs (a --sysfs that is no directory, or holds no PMU). */
 static int check_paths(const struct disc_cli *d, struct err *e)
 {
 	char parent[4096], *slash;
@@ -221,6 +243,13 @@ static int check_paths(const struct disc_cli *d, struct err *e)
 
 	if (d->sysfs && (stat(d->sysfs, &st) || !S_ISDIR(st.st_mode)))
 		return err_set(e, E_USAGE, "--sysfs %s: not a directory", d->sysfs);
+	/* a PMU is a directory with a type file (/sys/bus/event_source/devices/cpu/type): one level too high
+	   or too low, the tree gave no candidate, and the run went on with none from sysfs */
+	if (d->sysfs && !has_pmu(d->sysfs))
+		return err_set(e, E_USAGE,
+			       "--sysfs %s: no PMU in it (a directory with a 'type' file, as in "
+			       "/sys/bus/event_source/devices)",
+			       d->sysfs);
 	if (!d->write)
 		return 0;
 	if (!*d->write)

@@ -310,6 +310,10 @@ row "prefetch on: NAMES is empty" prefetch on ''
 row "unknown option '--bogus'" prefetch --bogus
 row "option '--cpus' needs a value" prefetch status --cpus
 row "--sysfs nowhere: not a directory" discover --dry-run --no-libpfm --sysfs nowhere
+# a tree one level too high (/sys/bus/event_source: devices/cpu/type) gave no candidate, and the run went on
+mkdir -p "$TMP/event_source/devices/cpu" && echo 4 >"$TMP/event_source/devices/cpu/type"
+row "--sysfs $TMP/event_source: no PMU in it" discover --dry-run --no-libpfm --sysfs "$TMP/event_source"
+row "--sysfs and --no-sysfs: give one of them" discover --dry-run --no-sysfs --sysfs "$TMP/event_source/devices"
 # discover's lists given twice, as run's
 DISC=(discover --dry-run --no-libpfm --no-sysfs --add-events page-faults)
 row "--pmu: given twice (one comma-separated list holds them all)" "${DISC[@]}" --pmu a --pmu b
