@@ -65,13 +65,17 @@ static void ini_name(const char *in, char *out, size_t len)
 	out[i] = '\0';
 }
 
-/* A value on one INI line: no line breaks, no " ;" (an inline comment to libinih), at most `len`. */
+/* A value on one INI line: no line breaks, no " ;" (an inline comment to libinih), at most `len`, ASCII
+   (a byte past it '?': cut at `len` a UTF-8 character could lose its end, and the loader refuses text
+   that is not UTF-8). */
 static void ini_value(const char *in, char *out, size_t len)
 {
 	size_t i;
 
 	for (i = 0; in && in[i] && i + 1 < len; i++)
-		out[i] = in[i] == '\n' || in[i] == '\r' || in[i] == ';' ? ',' : in[i];
+		out[i] = in[i] == '\n' || in[i] == '\r' || in[i] == ';' ? ','
+			: (unsigned char)in[i] >= 0x80                  ? '?'
+									: in[i];
 	out[i] = '\0';
 }
 
@@ -160,15 +164,24 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 static void ini_header(FILE *f, const struct machine *m, const char *dir)
 {
 	int x86 = !strcmp(m->vendor, "GenuineIntel") || !strcmp(m->vendor, "AuthenticAMD");
-	char title[INI_LINE_MAX - 16];
+	char title[INI_LINE_MAX - 16], from[INI_LINE_MAX - 8];
+	size_t dl = strlen(dir);
 
 	ini_value(*m->cpu ? m->cpu : "this CPU", title, sizeof title);
+	/* on a line of its own, its end where it is longer than a line holds: beside the sentence, a results
+	   path of 115 characters made a line the loader refuses, and the config did not load */
+	if (dl + 1 < sizeof from) {
+		ini_value(dir, from, sizeof from);
+	} else {
+		memcpy(from, "...", 3);
+		ini_value(dir + dl - (sizeof from - 4), from + 3, sizeof from - 3);
+	}
 	fprintf(f,
-		"; Discovered by pmucheck discover from %s: every [event] held the hypothesis it states\n"
-		"; there; events that did not are comments at the end, with the reason. Format:\n"
-		"; configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
+		"; Discovered by pmucheck discover from\n;   %s\n; Every [event] held the hypothesis it "
+		"states there; events that did not are comments at\n; the end, with the reason. Format: "
+		"configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
 		"[arch]\nname = discovered\ntitle = %s (discovered)\nvendor = %s\n",
-		dir, title, x86 ? m->vendor : "any");
+		from, title, x86 ? m->vendor : "any");
 	if (x86 && m->family >= 0)
 		fprintf(f, "match = 0x%x:0x%x\n", (unsigned)m->family, (unsigned)m->model);
 	else

@@ -246,3 +246,13 @@ for sec in re.findall(r"^\[event [^\]]+\]\n(?:.+\n?)*", ini, re.M):
     pf = ev[spec]["prefetch"]
     assert (line.group(1) if line else "both") == ("both" if pf in ("both", "uncontrolled") else pf), (spec, pf, sec)
 PY
+# discovered.ini loads back from a results directory of any path: its header names the directory on a line
+# of its own, its end where it is longer than the loader's 198 characters (a path of 115 made the first
+# line longer, and the config did not load), and in ASCII.
+L=$TMP/$(printf 'a-long-results-directory-name-%.0s' 1 2 3 4 5 6 7)
+cp -r "$C" "$L" && "$PMUCHECK" analyze "$L" >/dev/null 2>&1
+check "discovered.ini from a directory of $(echo -n "$L" | wc -c) characters: every line within 198 and ASCII" \
+	python3 -c 'import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+assert all(len(l) <= 198 and l.isascii() for l in lines), max(lines, key=len)
+assert b";   ..." in lines[1], lines[1]' "$L/discovered.ini"
