@@ -60,8 +60,13 @@ int disc_add(struct disc_list *l, const struct disc_cand *c, struct err *e)
 		return E_RUNTIME;
 	mask = l->index_size - 1;
 	for (h = hash(c->spec) & mask; l->index[h]; h = (h + 1) & mask)
-		if (!strcmp(l->c[l->index[h] - 1].spec, c->spec))
+		if (!strcmp(l->c[l->index[h] - 1].spec, c->spec)) {
+			/* given with --add-events as well as found: it stays, whatever the filters, as given
+			   ones do (the sources are read first, and the given one was dropped as a repeat) */
+			if (c->origin == DISC_GIVEN)
+				l->c[l->index[h] - 1].origin = DISC_GIVEN;
 			return 0;
+		}
 	if (l->n == l->cap && grow(l, e))
 		return E_RUNTIME;
 	l->c[l->n] = *c;

@@ -338,6 +338,12 @@ assert cpu[4] == "0xe124" and cpu[3] == "sysfs" and cpu[9] == f"sysfs {fs}/cpu/e
 assert imc[4] == "0x304" and imc[7] == "6.10352e-05" and imc[8] == "MiB", imc
 assert "1 uncore" in out
 PY
+# An alias given with --add-events too stays, whatever --only says, as given events do: the sources are
+# read first, and the given one was dropped as a repeat of the sysfs one, which --only then removed.
+"$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --list --only 'NO_SUCH*' \
+	--add-events cpu/l2_rqsts.all_demand_data_rd/ >"$TMP/given.out" 2>&1
+check "an alias also given with --add-events is kept past --only, as given" \
+	grep -qP '^l2_rqsts.all_demand_data_rd\tcpu/l2_rqsts.all_demand_data_rd/\tcpu\tgiven\t' "$TMP/given.out"
 
 # Its plan counts the prefetcher states the run will measure: on and off where the MSRs can be switched
 # (fake ones here), twice the points of a machine where they cannot; a bad --prefetch is refused first.
