@@ -329,9 +329,9 @@ static double positive_median(const float *v, unsigned n)
 	return stats_median_positive(t, n);
 }
 
-/* Whether the point's time moved more bytes per core cycle at its clock than any core can. */
-/* Without any clock (none in the point's repetitions nor the run's), at the fastest any core runs
-   (THR_MAX_GHZ): a time no core could reach at any clock stood as a figure where the clock was missing. */
+/* Whether the point's time moved more bytes per core cycle at its clock than any core can; without any clock
+   (none in the point's repetitions nor the run's), at the fastest any core runs (THR_MAX_GHZ): not judged,
+   a time no core reaches at any clock stood as a figure. */
 static int too_fast(const struct agg_point *p)
 {
 	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds,

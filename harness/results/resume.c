@@ -69,11 +69,11 @@ int resume_same_machine(const char *dir, const struct resume_info *ri, const str
 			"one machine's points; measure again into a directory of this machine's",
 			dir, ri->host, sys->host);
 	if (ri->cpu[0] && strcmp(ri->cpu, here))
-		return err_set(
-			e, E_USAGE,
-			"--resume: %s was measured on a %s, this CPU is a %s: a results directory holds one "
-			"machine's points; measure again into a directory of this machine's",
-			dir, ri->cpu, here);
+		return err_set(e, E_USAGE,
+			       "--resume: %s was measured on CPU '%s', this one is '%s': a results directory "
+			       "holds one "
+			       "machine's points; measure again into a directory of this machine's",
+			       dir, ri->cpu, here);
 	return 0;
 }
 

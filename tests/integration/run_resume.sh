@@ -157,7 +157,7 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 # a directory copied), its points and that machine's would share one machine.json, which describes one. Here
 # the recorded host edited, then the CPU; nothing is measured or cut.
 for what in "host|m['host'] = 'another-node'|measured on host 'another-node', this is '$(hostname)'" \
-	"CPU|m['cpu']['model'] += 1|this CPU is a"; do
+	"CPU|m['cpu']['model'] += 1|was measured on CPU '"; do
 	IFS='|' read -r label edit phrase <<<"$what"
 	unfinished_edited "$TMP/moved-$label" "$edit"
 	cp "$TMP/moved-$label/raw.csv" "$TMP/moved.raw"
