@@ -61,10 +61,12 @@ int run_events_setup_specs(struct run_events *re, const char *const *specs, cons
 	return rc;
 }
 
-int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e)
+int run_events_setup_in(struct run_events *re, const char *list, enum run_events_mode mode, const char *pmus,
+			struct err *e)
 {
-	char **specs = NULL;
-	unsigned n = 0;
+	char **specs = NULL, (*boxes)[CTR_SPEC_MAX] = NULL;
+	const char **all = NULL, **sums = NULL;
+	unsigned n = 0, nall = 0;
 	int rc;
 
 	memset(re, 0, sizeof *re);
@@ -73,9 +75,37 @@ int run_events_setup(struct run_events *re, const char *list, enum run_events_mo
 	rc = ctr_split_list(list, &specs, &n, e);
 	if (rc)
 		return err_wrap(e, rc, "--events");
-	rc = run_events_setup_specs(re, (const char *const *)specs, NULL, NULL, n, mode, e);
+	/* A box wildcard (a '*' for the box number: uncore_imc_* with cas_count_read) is every box this
+	   machine has, summed, as in a config (experiment.c): discover gives its candidates here, and an
+	   uncore one, which only a wildcard names, was refused as a malformed PMU name wherever the boxes
+	   exist. */
+	all = calloc(n * BOXES_MAX + 1, sizeof *all);
+	sums = calloc(n * BOXES_MAX + 1, sizeof *sums);
+	boxes = calloc(n * BOXES_MAX + 1, sizeof *boxes);
+	if (!all || !sums || !boxes)
+		rc = err_set(e, E_RUNTIME, "out of memory");
+	for (unsigned i = 0; !rc && i < n; i++) {
+		unsigned nb = boxes_wildcard(specs[i]) ? boxes_expand(specs[i], pmus, &boxes[nall], BOXES_MAX)
+						       : 0;
+		for (unsigned b = 0; b < nb; b++, nall++) {
+			all[nall] = boxes[nall];
+			sums[nall] = specs[i];
+		}
+		if (nb == 0)
+			all[nall++] = specs[i];
+	}
+	if (!rc)
+		rc = run_events_setup_specs(re, all, NULL, sums, nall, mode, e);
+	free(all);
+	free(sums);
+	free(boxes);
 	free(specs);
 	return rc;
+}
+
+int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e)
+{
+	return run_events_setup_in(re, list, mode, CTR_SYSFS_PMUS, e);
 }
 
 void run_events_free(struct run_events *re)

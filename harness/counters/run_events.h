@@ -24,8 +24,11 @@ enum run_events_mode {
 	RUN_EVENTS_LENIENT,    /* a config's candidates: whatever cannot be used here is not measured */
 };
 
-/* Resolves a comma-separated event list (perf or PAPI syntax). */
+/* Resolves a comma-separated event list (perf or PAPI syntax); a box wildcard is every box of the sysfs
+   PMU tree `pmus` (CTR_SYSFS_PMUS for run_events_setup; tests pass a fake one), summed (boxes.h). */
 int run_events_setup(struct run_events *re, const char *list, enum run_events_mode mode, struct err *e);
+int run_events_setup_in(struct run_events *re, const char *list, enum run_events_mode mode, const char *pmus,
+			struct err *e);
 /* The same from specs (from a config), with optional conflict tags and box wildcards each spec is one box
    of (NULL, or one per spec, NULL = none). */
 int run_events_setup_specs(struct run_events *re, const char *const *specs, const char *const *conflicts,

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "boxes.h"
+#include "run_events.h"
 
 static char root[] = "/tmp/pmucheck-boxes.XXXXXX";
 
@@ -143,10 +144,37 @@ static void test_box_kind_of_a_numbered_pmu(void **state)
 	}
 }
 
+/* An event list (--events, and discover's candidates) takes a box wildcard as a config does: one event per
+   box of the tree, each summed into the wildcard; without boxes it stays as written. */
+static void test_an_event_list_expands_box_wildcards(void **state)
+{
+	struct run_events re;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(run_events_setup_in(&re, "uncore_imc_*/event=0x04,umask=0x0f/,page-faults",
+					     RUN_EVENTS_KEEP_GOING, root, &e),
+			 0);
+	assert_int_equal(re.nev, 4);
+	assert_string_equal(re.evs[0].spec, "uncore_imc_0/event=0x04,umask=0x0f/");
+	assert_string_equal(re.evs[2].spec, "uncore_imc_10/event=0x04,umask=0x0f/");
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(re.evs[i].sum_of, "uncore_imc_*/event=0x04,umask=0x0f/");
+	assert_string_equal(re.evs[3].spec, "page-faults");
+	assert_string_equal(re.evs[3].sum_of, "");
+	run_events_free(&re);
+	assert_int_equal(
+		run_events_setup_in(&re, "uncore_cha_*/event=0x04/", RUN_EVENTS_KEEP_GOING, root, &e), 0);
+	assert_int_equal(re.nev, 1);
+	assert_string_equal(re.evs[0].spec, "uncore_cha_*/event=0x04/");
+	run_events_free(&re);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
+		cmocka_unit_test(test_an_event_list_expands_box_wildcards),
 		cmocka_unit_test(test_perf_wildcard_takes_a_unit_of_one_box),
 		cmocka_unit_test(test_perf_wildcard_takes_no_other_pmu),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
