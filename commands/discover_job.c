@@ -369,6 +369,12 @@ int discover_job_measure(const struct disc_cli *d, struct topo *t, struct disc_j
 	free(j->events);
 	if (!(j->events = event_list(&j->l, j->planned)))
 		return err_set(e, E_RUNTIME, "out of memory");
+	/* every candidate left out by the budget (fit_budget): the run stopped at "an empty name" */
+	if (!*j->events)
+		return err_set(e, E_USAGE,
+			       "--time-budget %.0f s: not one group of candidates fits in it (the time each "
+			       "takes is above); give it more",
+			       j->rc.cfg.time_budget);
 	ac = discover_job_run_args(d, j->events, j->av, 64);
 	if ((rc = run_cli_parse(ac, j->av, t, &j->rc, e)) ||
 	    (rc = run_cli_execute(&j->rc, t, ac, j->av, e)) || (rc = write_candidates(j, e)) ||
