@@ -102,3 +102,12 @@ unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_M
 		return 0;
 	return strstr(spec, "::") ? papi_boxes(spec, out, max) : perf_boxes(spec, pmus, out, max);
 }
+
+void boxes_sum_encoding(const struct ctr_event *box, unsigned boxes, char *out, size_t len)
+{
+	int n = snprintf(out, len, "sum of %u boxes,domain=all", boxes);
+
+	if (box->scale != 1.0 && box->scale > 0 && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, ",scale=%.17g%s%s", box->scale, *box->unit ? ",unit=" : "",
+			 box->unit);
+}

@@ -28,4 +28,9 @@ int boxes_wildcard(const char *spec);
    cpumask; num_wild_unnumbered). */
 unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max);
 
+/* The encoding of the row summed over `boxes` boxes, box one of them: "sum of 4 boxes,domain=all", and a
+   sysfs alias's scale and unit as each box has them (perf stat prints the sum in that unit, which the
+   perf export's formula divides out: ctr_spec.c; left out, the formula read 16384x too low). */
+void boxes_sum_encoding(const struct ctr_event *box, unsigned boxes, char *out, size_t len);
+
 #endif

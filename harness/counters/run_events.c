@@ -129,7 +129,7 @@ static void box_sums_json(const struct run_events *re, json_t *evs)
 	for (unsigned i = 0; i < re->nev; i++) {
 		const struct ctr_event *ev = &re->evs[i];
 		unsigned boxes = 0, seen = 0;
-		char enc[64];
+		char enc[128];
 		json_t *o;
 
 		for (unsigned j = 0; *ev->sum_of && j < re->nev; j++) {
@@ -138,7 +138,7 @@ static void box_sums_json(const struct run_events *re, json_t *evs)
 		}
 		if (!*ev->sum_of || seen)
 			continue;
-		snprintf(enc, sizeof enc, "sum of %u boxes,domain=all", boxes);
+		boxes_sum_encoding(ev, boxes, enc, sizeof enc);
 		o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "spec", ev->sum_of, "backend",
 			      ctr_backend_name(ev->backend), "scope", ctr_scope_name(ev->scope), "encoding",
 			      enc, "boxes", (json_int_t)boxes);

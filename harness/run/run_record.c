@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxes.h"
 #include "run_events.h"
 #include "run_record.h"
 #include "stats.h"
@@ -360,7 +361,7 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct box_sum *b = &sums[i];
-		snprintf(enc, sizeof enc, "sum of %u boxes,domain=all", b->boxes);
+		boxes_sum_encoding(b->first, b->boxes, enc, sizeof enc);
 		row->event = b->first->sum_of;
 		row->backend = ctr_backend_name(b->first->backend);
 		row->encoding = enc;

@@ -154,6 +154,12 @@ fixture_with "$S" 'd["events"] = [dict(l1d, event="uncore_imc_0/cas_count_read/"
 expect_status "perf export of a scaled sysfs alias succeeds" 0 "$PMUCHECK" export "$S" --format perf --out "$S/perf"
 check "... perf-stat.txt's formula divides perf's scale out of the count it prints" grep -qF \
 	"# read_bw_DRAM [GB/s] = (count / 6.103515625e-05) / 1 * 64 / 1000000000 / seconds" "$S/perf/perf-stat.txt"
+# ... and summed over its boxes, with the scale the run records on the summed row (boxes_sum_encoding)
+fixture_with "$S-sum" 'd["events"] = [dict(l1d, event="uncore_imc_*/cas_count_read/", backend="perf", scope="socket",
+                    levels=["DRAM"], encoding="sum of 4 boxes,domain=all,scale=6.103515625e-05,unit=MiB")]'
+expect_status "perf export of a scaled alias summed over its boxes succeeds" 0 "$PMUCHECK" export "$S-sum" --format perf --out "$S-sum/perf"
+check "... its formula divides the scale out too" grep -qF \
+	"# read_bw_DRAM [GB/s] = (count / 6.103515625e-05) / 1 * 64 / 1000000000 / seconds" "$S-sum/perf/perf-stat.txt"
 
 # An event validated in user mode alone: its scale holds there, so perf's command line keeps the modifier and
 # every description says so (the modifier was dropped: perf then counted the kernel's lines too).

@@ -170,11 +170,27 @@ static void test_an_event_list_expands_box_wildcards(void **state)
 	run_events_free(&re);
 }
 
+/* The summed row carries a sysfs alias's scale and unit as its boxes do: perf stat prints the sum in that
+   unit, which the perf export divides out. */
+static void test_a_sum_carries_its_boxes_scale(void **state)
+{
+	struct ctr_event box = {.scale = 6.103515625e-05, .unit = "MiB"};
+	char enc[128];
+
+	(void)state;
+	boxes_sum_encoding(&box, 4, enc, sizeof enc);
+	assert_string_equal(enc, "sum of 4 boxes,domain=all,scale=6.103515625e-05,unit=MiB");
+	box.scale = 1;
+	boxes_sum_encoding(&box, 4, enc, sizeof enc);
+	assert_string_equal(enc, "sum of 4 boxes,domain=all");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_wildcard_expands_to_numbered_boxes_only),
 		cmocka_unit_test(test_an_event_list_expands_box_wildcards),
+		cmocka_unit_test(test_a_sum_carries_its_boxes_scale),
 		cmocka_unit_test(test_perf_wildcard_takes_a_unit_of_one_box),
 		cmocka_unit_test(test_perf_wildcard_takes_no_other_pmu),
 		cmocka_unit_test(test_only_a_star_in_the_pmu_name_is_a_wildcard),
