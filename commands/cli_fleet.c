@@ -341,14 +341,26 @@ static void not_submitted(char **save, struct err *e)
 {
 	char rest[ERR_MSG_MAX / 2] = "", old[ERR_MSG_MAX];
 	size_t k = 0;
+	unsigned named = 0, more = 0;
 
-	for (char *node = strtok_r(NULL, " \n", save); node && k < sizeof rest;
-	     node = strtok_r(NULL, " \n", save))
-		k += (size_t)snprintf(rest + k, sizeof rest - k, "%s%s", k ? " " : "", node);
-	if (!k)
+	/* every node counted, as many named as the message holds: the list was cut at about 50 names
+	   without a word of the others */
+	for (char *node = strtok_r(NULL, " \n", save); node; node = strtok_r(NULL, " \n", save)) {
+		size_t need = strlen(node) + (k ? 1 : 0);
+		if (!more && k + need < sizeof rest - 32) {
+			k += (size_t)snprintf(rest + k, sizeof rest - k, "%s%s", k ? " " : "", node);
+			named++;
+		} else {
+			more++;
+		}
+	}
+	if (!named)
 		return;
+	if (more)
+		snprintf(rest + k, sizeof rest - k, " and %u more", more);
 	memcpy(old, e->msg, sizeof old);
-	err_set(e, E_RUNTIME, "%s; not submitted after it: %s", old, rest);
+	err_set(e, E_RUNTIME, "%s; not submitted after it (%u node%s): %s", old, named + more,
+		named + more == 1 ? "" : "s", rest);
 }
 
 static int fleet(struct fleet *f, struct err *e)

@@ -111,7 +111,15 @@ check "... naming the node and sbatch's message" \
 	grep -q "^pmucheck fleet: node n2: sbatch failed (exit 1): sbatch: error: Invalid node name specified" \
 	"$TMP/reject.out"
 check "... and the node submitted before it" grep -Eq "^n1: job [0-9]+" "$TMP/reject.out"
-check "... and the node after it, not submitted" grep -q "; not submitted after it: n3$" "$TMP/reject.out"
+check "... and the node after it, not submitted" grep -q "; not submitted after it (1 node): n3$" "$TMP/reject.out"
+# of many nodes after it, as many named as the message holds, and how many more (it was cut at about 50
+# names without a word of the others)
+rm -rf "$SH"/* "$TMP/scontrol.calls"
+expect_status "a job sbatch refuses among 200 nodes fails fleet" 1 \
+	fleet_with FAKE_NODES="$(seq -f 'n%g' 1 200 | tr '\n' ' ')" FAKE_REJECT=n2 -- -s "$SH" -N list
+cp "$TMP/check.out" "$TMP/reject200.out"
+check "... counting the 198 not submitted, naming the first, saying how many more" \
+	grep -Eq "; not submitted after it \(198 nodes\): n3 n4 .* and [0-9]+ more$" "$TMP/reject200.out"
 
 # fleet's own required options: each refused, exit 2, naming the option, before Slurm is asked
 rm -f "$TMP/scontrol.calls" "$TMP/sbatch.outputs"
