@@ -66,7 +66,7 @@ int run_events_setup_in(struct run_events *re, const char *list, enum run_events
 {
 	char **specs = NULL, (*boxes)[CTR_SPEC_MAX] = NULL;
 	const char **all = NULL, **sums = NULL;
-	unsigned n = 0, nall = 0;
+	unsigned n = 0, nall = 0, nbox = 0, wild = 0;
 	int rc;
 
 	memset(re, 0, sizeof *re);
@@ -79,18 +79,21 @@ int run_events_setup_in(struct run_events *re, const char *list, enum run_events
 	   machine has, summed, as in a config (experiment.c): discover gives its candidates here, and an
 	   uncore one, which only a wildcard names, was refused as a malformed PMU name wherever the boxes
 	   exist. */
-	all = calloc(n * BOXES_MAX + 1, sizeof *all);
-	sums = calloc(n * BOXES_MAX + 1, sizeof *sums);
-	boxes = calloc(n * BOXES_MAX + 1, sizeof *boxes);
+	for (unsigned i = 0; i < n; i++)
+		wild += boxes_wildcard(specs[i]) != 0;
+	all = calloc(n + wild * BOXES_MAX + 1, sizeof *all);
+	sums = calloc(n + wild * BOXES_MAX + 1, sizeof *sums);
+	boxes = calloc(wild * BOXES_MAX + 1, sizeof *boxes);
 	if (!all || !sums || !boxes)
 		rc = err_set(e, E_RUNTIME, "out of memory");
 	for (unsigned i = 0; !rc && i < n; i++) {
-		unsigned nb = boxes_wildcard(specs[i]) ? boxes_expand(specs[i], pmus, &boxes[nall], BOXES_MAX)
+		unsigned nb = boxes_wildcard(specs[i]) ? boxes_expand(specs[i], pmus, &boxes[nbox], BOXES_MAX)
 						       : 0;
 		for (unsigned b = 0; b < nb; b++, nall++) {
-			all[nall] = boxes[nall];
+			all[nall] = boxes[nbox + b];
 			sums[nall] = specs[i];
 		}
+		nbox += nb;
 		if (nb == 0)
 			all[nall++] = specs[i];
 	}
