@@ -40,10 +40,20 @@ static void text(json_t *o, const char *path, char *dst, size_t len)
    exactly where their CPUs had the same values as often, however many CPUs; past PREFETCH_VALUES distinct
    values, how many more. */
 #define PREFETCH_VALUES 16
+struct prefetch_value {
+	char v[24];
+	unsigned cpus;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	return strcmp(((const struct prefetch_value *)a)->v, ((const struct prefetch_value *)b)->v);
+}
+
 static void prefetch_values(const char *before, char *dst, size_t len)
 {
-	char val[PREFETCH_VALUES][24];
-	unsigned count[PREFETCH_VALUES], nv = 0, more = 0;
+	struct prefetch_value val[PREFETCH_VALUES];
+	unsigned nv = 0, more = 0;
 	size_t n = 0;
 
 	dst[0] = '\0';
@@ -57,29 +67,22 @@ static void prefetch_values(const char *before, char *dst, size_t len)
 		if (!eq || eq > end)
 			break;
 		vl = (size_t)(end - eq - 1);
-		while (k < nv && (strlen(val[k]) != vl || strncmp(val[k], eq + 1, vl)))
+		while (k < nv && (strlen(val[k].v) != vl || strncmp(val[k].v, eq + 1, vl)))
 			k++;
-		if (k == nv && nv < PREFETCH_VALUES && vl < sizeof val[0]) {
-			snprintf(val[nv], sizeof val[nv], "%.*s", (int)vl, eq + 1);
-			count[nv++] = 0;
+		if (k == nv && nv < PREFETCH_VALUES && vl < sizeof val[0].v) {
+			snprintf(val[nv].v, sizeof val[nv].v, "%.*s", (int)vl, eq + 1);
+			val[nv++].cpus = 0;
 		}
 		if (k < nv)
-			count[k]++;
+			val[k].cpus++;
 		else
 			more++;
 		p = *end ? end + 1 : end;
 	}
-	for (unsigned i = 1; i < nv; i++) /* insertion sort: at most PREFETCH_VALUES */
-		for (unsigned j = i; j > 0 && strcmp(val[j - 1], val[j]) > 0; j--) {
-			char t[sizeof val[0]];
-			unsigned c = count[j];
-			memcpy(t, val[j], sizeof t), memcpy(val[j], val[j - 1], sizeof t),
-				memcpy(val[j - 1], t, sizeof t);
-			count[j] = count[j - 1], count[j - 1] = c;
-		}
+	qsort(val, nv, sizeof *val, by_value);
 	for (unsigned i = 0; i < nv && n < len; i++)
-		n += (size_t)snprintf(dst + n, len - n, "%s%s on %u CPU%s", i ? ", " : "", val[i], count[i],
-				      count[i] == 1 ? "" : "s");
+		n += (size_t)snprintf(dst + n, len - n, "%s%s on %u CPU%s", i ? ", " : "", val[i].v,
+				      val[i].cpus, val[i].cpus == 1 ? "" : "s");
 	if (more && n < len)
 		snprintf(dst + n, len - n, ", %u CPUs with other values", more);
 }
