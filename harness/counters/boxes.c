@@ -103,6 +103,27 @@ unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_M
 	return strstr(spec, "::") ? papi_boxes(spec, out, max) : perf_boxes(spec, pmus, out, max);
 }
 
+unsigned boxes_room(const char *spec)
+{
+	return boxes_wildcard(spec) ? BOXES_MAX : 1;
+}
+
+unsigned boxes_append(const char *spec, const char *pmus, char (*boxes)[CTR_SPEC_MAX], const char **specs,
+		      const char **sums, unsigned n)
+{
+	unsigned nb = boxes_expand(spec, pmus, &boxes[n], BOXES_MAX);
+
+	for (unsigned b = 0; b < nb; b++, n++) {
+		specs[n] = boxes[n];
+		sums[n] = spec;
+	}
+	if (nb == 0) {
+		specs[n] = spec;
+		sums[n++] = NULL;
+	}
+	return n;
+}
+
 void boxes_sum_encoding(const struct ctr_event *box, unsigned boxes, char *out, size_t len)
 {
 	int n = snprintf(out, len, "sum of %u boxes,domain=all", boxes);

@@ -28,6 +28,15 @@ int boxes_wildcard(const char *spec);
    cpumask; num_wild_unnumbered). */
 unsigned boxes_expand(const char *spec, const char *pmus, char (*out)[CTR_SPEC_MAX], unsigned max);
 
+/* The room an event list's entry takes in boxes_append's arrays: BOXES_MAX for a box wildcard, else 1. */
+unsigned boxes_room(const char *spec);
+/* Appends an event list's entry at specs[n]: the boxes it expands to here (boxes_expand; their text in
+   boxes[n..], aligned with specs, and sums[] naming spec, whose sum each is), or spec itself, sums[] NULL,
+   where it names no box here. Returns the new n. A config's events (experiment.c) and an --events list
+   (run_events.c) both go through it. */
+unsigned boxes_append(const char *spec, const char *pmus, char (*boxes)[CTR_SPEC_MAX], const char **specs,
+		      const char **sums, unsigned n);
+
 /* The encoding of the row summed over `boxes` boxes, box one of them: "sum of 4 boxes,domain=all", and a
    sysfs alias's scale and unit as each box has them (perf stat prints the sum in that unit, which the
    perf export's formula divides out: ctr_spec.c; left out, the formula read 16384x too low). */

@@ -66,7 +66,7 @@ int run_events_setup_in(struct run_events *re, const char *list, enum run_events
 {
 	char **specs = NULL, (*boxes)[CTR_SPEC_MAX] = NULL;
 	const char **all = NULL, **sums = NULL;
-	unsigned n = 0, nall = 0, nbox = 0, wild = 0;
+	unsigned n = 0, nall = 0, cap = 1;
 	int rc;
 
 	memset(re, 0, sizeof *re);
@@ -80,23 +80,14 @@ int run_events_setup_in(struct run_events *re, const char *list, enum run_events
 	   uncore one, which only a wildcard names, was refused as a malformed PMU name wherever the boxes
 	   exist. */
 	for (unsigned i = 0; i < n; i++)
-		wild += boxes_wildcard(specs[i]) != 0;
-	all = calloc(n + wild * BOXES_MAX + 1, sizeof *all);
-	sums = calloc(n + wild * BOXES_MAX + 1, sizeof *sums);
-	boxes = calloc(wild * BOXES_MAX + 1, sizeof *boxes);
+		cap += boxes_room(specs[i]);
+	all = calloc(cap, sizeof *all);
+	sums = calloc(cap, sizeof *sums);
+	boxes = calloc(cap, sizeof *boxes);
 	if (!all || !sums || !boxes)
 		rc = err_set(e, E_RUNTIME, "out of memory");
-	for (unsigned i = 0; !rc && i < n; i++) {
-		unsigned nb = boxes_wildcard(specs[i]) ? boxes_expand(specs[i], pmus, &boxes[nbox], BOXES_MAX)
-						       : 0;
-		for (unsigned b = 0; b < nb; b++, nall++) {
-			all[nall] = boxes[nbox + b];
-			sums[nall] = specs[i];
-		}
-		nbox += nb;
-		if (nb == 0)
-			all[nall++] = specs[i];
-	}
+	for (unsigned i = 0; !rc && i < n; i++)
+		nall = boxes_append(specs[i], pmus, boxes, all, sums, nall);
 	if (!rc)
 		rc = run_events_setup_specs(re, all, NULL, sums, nall, mode, e);
 	free(all);

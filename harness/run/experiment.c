@@ -94,7 +94,7 @@ static int config_events(struct experiment *x, const struct cfg *arch, const str
 	int rc;
 
 	for (unsigned i = 0; arch && i < arch->nevents; i++)
-		cap += boxes_wildcard(arch->events[i].spec) ? BOXES_MAX : 1;
+		cap += boxes_room(arch->events[i].spec);
 	specs = calloc(cap, sizeof *specs);
 	conflicts = calloc(cap, sizeof *conflicts);
 	sums = calloc(cap, sizeof *sums);
@@ -109,23 +109,16 @@ static int config_events(struct experiment *x, const struct cfg *arch, const str
 			specs[n++] = software_events[i];
 	for (unsigned i = 0; arch && i < arch->nevents; i++) {
 		const struct cfg_event *ce = &arch->events[i];
-		unsigned nb;
+		unsigned from = n;
 
 		if (want && !cfg_run_wants(want, ce->quantity))
 			continue;
 		/* the first of two events with one spec is the hypothesis its rows are judged against */
 		if (!json_object_get(x->hypotheses, ce->spec))
 			json_object_set_new(x->hypotheses, ce->spec, cfg_event_hypothesis_json(ce));
-		nb = boxes_expand(ce->spec, CTR_SYSFS_PMUS, &boxes[n], BOXES_MAX);
-		for (unsigned b = 0; b < nb; b++) {
-			specs[n] = boxes[n];
-			sums[n] = ce->spec;
-			conflicts[n++] = ce->conflict;
-		}
-		if (nb == 0) {
-			specs[n] = ce->spec;
-			conflicts[n++] = ce->conflict;
-		}
+		n = boxes_append(ce->spec, CTR_SYSFS_PMUS, boxes, specs, sums, n);
+		while (from < n)
+			conflicts[from++] = ce->conflict;
 	}
 	rc = run_events_setup_specs(&x->ev, specs, conflicts, sums, n, RUN_EVENTS_LENIENT, e);
 out:
