@@ -220,10 +220,11 @@ static int check_kernel(void *ctx, const char *option, const char *item, struct 
 
 	for (const char *p = ctx;; p++) {
 		size_t n = strcspn(p, ",");
+		enum kern_overlap o = kern_names_overlap(item, len, p, n);
 
-		if (n == len && !strncmp(p, item, len))
+		if (o == KERN_SAME)
 			same++;
-		else if (n > len && p[len] == '.' && !strncmp(p, item, len) && !strchr(item, '.'))
+		else if (o == KERN_FAMILY_OF && n > len)
 			return err_set(e, E_USAGE, "%s: '%.*s' is listed twice (family '%s' has it)", option,
 				       (int)n, p, item);
 		p += n;

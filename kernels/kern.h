@@ -239,4 +239,10 @@ int kern_bits_parse(const char *s, const char *const *names, unsigned n, unsigne
 /* The index of s in names, or -1. */
 int kern_name_index(const char *s, const char *const *names, unsigned n);
 
+/* How kernel names a[0..alen) and b[0..blen) (items of a list, not NUL-terminated there) overlap: not at
+   all, the same name, or the shorter is the family the other is a variant of ("load", "load.gpr"). A list
+   naming both of such a pair measures the variant's points twice (--kernels, a preset's [run] kernels). */
+enum kern_overlap { KERN_DISTINCT, KERN_SAME, KERN_FAMILY_OF };
+enum kern_overlap kern_names_overlap(const char *a, size_t alen, const char *b, size_t blen);
+
 #endif

@@ -54,3 +54,14 @@ int kern_bits_parse(const char *s, const char *const *names, unsigned n, unsigne
 	}
 	return 0;
 }
+
+enum kern_overlap kern_names_overlap(const char *a, size_t alen, const char *b, size_t blen)
+{
+	const char *fam = alen < blen ? a : b, *var = alen < blen ? b : a;
+	size_t n = alen < blen ? alen : blen;
+
+	if (alen == blen)
+		return strncmp(a, b, alen) ? KERN_DISTINCT : KERN_SAME;
+	return var[n] == '.' && !strncmp(fam, var, n) && !memchr(fam, '.', n) ? KERN_FAMILY_OF
+									      : KERN_DISTINCT;
+}

@@ -84,11 +84,11 @@ static int run_kernels(struct cfg_ctx *x, const char *v)
 			return cfg_fail(x, "kernels: '%s' is not family or family.variant", tok);
 		/* as --kernels refuses it: the plan would measure the variant's points twice */
 		for (unsigned i = 0; i < r->nkernels; i++) {
-			const char *k = r->kernels[i], *fam = strlen(k) < strlen(tok) ? k : tok;
-			size_t n = strlen(fam);
-			if (!strcmp(k, tok))
+			const char *k = r->kernels[i];
+			enum kern_overlap o = kern_names_overlap(k, strlen(k), tok, strlen(tok));
+			if (o == KERN_SAME)
 				return cfg_fail(x, "kernels: '%s' is listed twice", tok);
-			if (!strncmp(k, tok, n) && (k[n] == '.' || tok[n] == '.') && !strchr(fam, '.'))
+			if (o == KERN_FAMILY_OF)
 				return cfg_fail(x, "kernels: '%s' and '%s': a family and a variant of it", k,
 						tok);
 		}
