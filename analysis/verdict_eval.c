@@ -15,6 +15,13 @@ static double corrected(const struct samples *S, size_t i, double bg)
 	return S->s[i].y - bg * S->s[i].t;
 }
 
+/* Whether a count y over t seconds, at a point the predictor gives nothing, is one it does not explain:
+   above the noise floor and at `floor` events per second or more (THR_UNEXPLAINED_RATE of a median rate). */
+static int unexplained_count(double y, double t, double floor)
+{
+	return y > THR_NOISE_COUNTS && t > 0 && y / t > floor;
+}
+
 /* Ratios of bucket b into tmp, sorted; returns how many. A point the predictor gives nothing (pred 0)
    has no ratio and is left out of every fit, but where the event counts there, above the noise floor and
    at THR_UNEXPLAINED_RATE of the rate of the bucket's other points or more, the predictor does not explain
@@ -38,8 +45,7 @@ static size_t bucket_ratios(const struct samples *S, int b, double bg, double *t
 	floor = nr ? THR_UNEXPLAINED_RATE * stats_median_select(rates, nr) : INFINITY;
 	for (size_t i = S->start[b]; k && i < S->start[b + 1]; i++) {
 		double y = corrected(S, i, bg);
-		*unexplained += !(S->pred[i] > 0) && y > THR_NOISE_COUNTS && S->s[i].t > 0 &&
-			y / S->s[i].t > floor;
+		*unexplained += !(S->pred[i] > 0) && unexplained_count(y, S->s[i].t, floor);
 	}
 	stats_sort(tmp, k);
 	return k;
@@ -73,8 +79,8 @@ static void zero_groups(const struct samples *S, double bg, struct eval *ev)
 		if (!n || ev->evaluated[b])
 			continue;
 		for (size_t i = S->start[b]; i < S->start[b + 1]; i++) {
-			double y = corrected(S, i, bg) - fmax(ev->intercept, 0);
-			off += y > THR_NOISE_COUNTS && S->s[i].t > 0 && y / S->s[i].t > floor;
+			off += unexplained_count(corrected(S, i, bg) - fmax(ev->intercept, 0), S->s[i].t,
+						 floor);
 		}
 		if ((double)off > THR_OUTLIER_SHARE * (double)n) {
 			ev->unexplained |= 1ul << b;
