@@ -359,13 +359,20 @@ int topo_unlike_first(const struct topo *t, const int *cpus, int n, char *list, 
 	return unlike > 0 ? unlike : 0;
 }
 
+/* The core PU `cpu` is on, as hwloc reports the cores; NULL for a PU hwloc does not know or puts in no core. */
+static hwloc_obj_t core_of(const struct topo *t, int cpu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);
+
+	return pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu) : NULL;
+}
+
 int topo_distinct_cores(const struct topo *t, const int *cpus, int n)
 {
 	hwloc_obj_t core[TOPO_MAX_CPUS];
 
 	for (int i = 0; i < n && i < TOPO_MAX_CPUS; i++) {
-		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
-		core[i] = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu) : NULL;
+		core[i] = core_of(t, cpus[i]);
 		for (int k = 0; core[i] && k < i; k++)
 			if (core[k] == core[i])
 				return 0;
@@ -376,8 +383,7 @@ int topo_distinct_cores(const struct topo *t, const int *cpus, int n)
 int topo_add_core_siblings(const struct topo *t, int *cpus, int n, int max)
 {
 	for (int i = 0, given = n; i < given; i++) {
-		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpus[i]);
-		hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu) : NULL;
+		hwloc_obj_t core = core_of(t, cpus[i]);
 		unsigned id;
 
 		if (!core)
