@@ -1,6 +1,7 @@
 # fuzz.mk — libFuzzer targets (clang -fsanitize=fuzzer,address,undefined), each with a seed corpus and
 # a dictionary in tests/fuzz/:
-#   cfg    the config loader (cfg_load_stream; with the prefetcher layouts it names, pf_table.c)
+#   cfg    the config loader (cfg_load_stream; with the prefetcher layouts it names, pf_table.c, and the
+#          kernel names' rules, kernels/kern_names.c)
 #                                                     seeds: configs/, tests/fuzz/seeds/
 #   spec   the event-spec parser (ctr_perf_parse against a fake sysfs tree, ctr_resolve)
 #                                                     seeds: the specs of configs/*.ini, tests/fuzz/seeds-spec/
@@ -25,7 +26,7 @@ FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitiz
 
 FUZZ_CFG     := $(FUZZ_DIR)/fuzz_cfg
 FUZZ_CFG_SRC := tests/fuzz/fuzz_cfg.c $(wildcard harness/config/*.c) harness/counters/ctr_syntax.c \
-	harness/prefetch/pf_table.c harness/machine/cpu_id.c $(wildcard common/*.c)
+	harness/prefetch/pf_table.c harness/machine/cpu_id.c kernels/kern_names.c $(wildcard common/*.c)
 FUZZ_SPEC     := $(FUZZ_DIR)/fuzz_spec
 FUZZ_SPEC_SRC := tests/fuzz/fuzz_spec.c $(wildcard harness/counters/ctr*.c) harness/counters/boxes.c \
 	$(wildcard common/*.c)
