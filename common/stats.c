@@ -157,10 +157,20 @@ void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi)
 	keep_two_smallest(hi, &m->hi, &m->hi2);
 }
 
-void stats_mindiff_add_own(struct stats_mindiff *m, double lo, double hi)
+/* Keeps the skew of a span that is the shortest of its length so far (*shortest before it is added). */
+static void keep_skew(double span, double own, double shortest, double *skew)
 {
-	keep_smallest(lo, &m->own_lo);
-	keep_smallest(hi, &m->own_hi);
+	if (span > 0 && (shortest <= 0 || span < shortest))
+		*skew = own > 0 ? span - own : 0;
+}
+
+void stats_mindiff_add_spans(struct stats_mindiff *m, double lo, double hi, double own_lo, double own_hi)
+{
+	keep_skew(lo, own_lo, m->lo, &m->lo_skew);
+	keep_skew(hi, own_hi, m->hi, &m->hi_skew);
+	stats_mindiff_add(m, lo, hi);
+	keep_smallest(own_lo, &m->own_lo);
+	keep_smallest(own_hi, &m->own_hi);
 }
 
 double stats_mindiff(const struct stats_mindiff *m)
@@ -198,10 +208,13 @@ double stats_mindiff_mismatch(const struct stats_mindiff *m)
 		return INFINITY;
 	if (m->by_size)
 		return 0;
-	if (m->spans) /* the skew is in both spans; their longest thread's own calls have none */
-		return fmax(fmax(m->hi - 2 * m->lo, 0),
-			    m->own_lo > 0 && m->own_hi > 0 ? 2 * m->own_lo - m->own_hi : 0) /
-			d;
+	if (m->spans) { /* the skew is in both spans; their longest thread's own calls have none */
+		double own = m->own_lo > 0 && m->own_hi > 0 ? 2 * m->own_lo - m->own_hi : 0;
+		double spans = stats_mindiff_r_call(m)
+			? m->hi - 2 * m->lo              /* past the R span standing in */
+			: 2 * (m->lo_skew - m->hi_skew); /* short by the skew */
+		return fmax(fmax(spans, 0), own) / d;
+	}
 	return (2 * m->lo - m->hi) / d;
 }
 

@@ -96,7 +96,7 @@ double stats_thread_share(double all_median, int threads, double one_median);
    there too (review R20: with a steady 10 % skew, holding the spans to it made an undisturbed point repeat
    and end noisy while one whose 2R calls were stretched by about the skew was confirmed at that). So spans
    are held to it through their longest thread's own calls, each from its own start to its own end, which
-   hold no skew (the caller gives their shortest: stats_mindiff_add_own). They are a little faster than
+   hold no skew (the caller gives their shortest: stats_mindiff_add_spans). They are a little faster than
    the threads together (likely as one runs alone while the other starts): over 102 two-thread points in
    each of two --quick runs on the Emerald Rapids guest their 2 min(R) - min(2R) read a median -0.4 % of
    the estimate, the 10th percentile -7.1 % and -5.2 % (one thread: -2.1 %), so R calls stretched alike
@@ -117,14 +117,17 @@ struct stats_mindiff {
 	int by_size;     /* set by the caller: the calls differ in their memory, 2N and N bytes (touch) */
 	int spans;       /* set by the caller: the calls are spans of several threads (record_span) */
 	double own_lo, own_hi; /* spans: the shortest of the longest thread's own R and 2R calls; 0 = none */
+	double lo_skew,
+		hi_skew; /* spans: the shortest R and 2R span's start skew, the span less its own call */
 };
 
 /* Adds one repetition's two calls. */
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
 
-/* Spans: adds one repetition's longest thread's own R and 2R calls, each from its own start to its own end
-   (no start skew; the longest of each, which may be two threads'). */
-void stats_mindiff_add_own(struct stats_mindiff *m, double lo, double hi);
+/* Spans: adds one repetition's two spans (stats_mindiff_add) and its longest thread's own R and 2R calls,
+   each from its own start to its own end (no start skew; the longest of each, which may be two threads'),
+   and where a span is the shortest of its length so far, its skew: the span less that own call. */
+void stats_mindiff_add_spans(struct stats_mindiff *m, double lo, double hi, double own_lo, double own_hi);
 
 /* min(min(hi) - min(lo), min(lo)), by_size the difference alone; 0 when a length has no call, or when the
    difference is not positive (every R call stretched past every 2R call: no time at all, not a tiny one). */
@@ -149,7 +152,10 @@ double stats_mindiff_spread(const struct stats_mindiff *m);
    18.32-18.54 M, so it was confirmed at 50.6 GB/s where the other runs read 25-27 (1.69 here). Of 854
    clean one-thread points of such runs 3.4 % were past 4.5 %. Spans: how far the shortest 2R call is past
    twice the shortest R call, where the R call stands in (0 otherwise: above), or where given their longest
-   thread's own calls the same as one thread's of those, whichever is further. 0 by_size (its lengths differ
+   thread's own calls the same as one thread's of those, or where the shortest R span began with more start
+   skew than the shortest 2R span twice that difference (their difference is short by all of it: a
+   multi-thread point confirmed so is at most 1.5x the tolerance too fast as one thread's is; the spans'
+   own calls said nothing of it), whichever is furthest. 0 by_size (its lengths differ
    by more than passes); INFINITY without an estimate. Held to 3x the tolerance (budget.h,
    BUDGET_MISMATCH_CONFIRMED): a one-thread difference confirmed so is at most 1.5x the tolerance too fast. */
 double stats_mindiff_mismatch(const struct stats_mindiff *m);

@@ -143,9 +143,11 @@ struct stats_mindiff record_calls(const struct point_record *r)
 
 	for (int i = 0; i < r->nreps; i++) {
 		const struct rec_pass *p = &r->pass[i * r->npass];
-		stats_mindiff_add(&m, (double)p->lo, (double)p->hi);
 		if (r->spans)
-			stats_mindiff_add_own(&m, (double)p->lo_own, (double)p->hi_own);
+			stats_mindiff_add_spans(&m, (double)p->lo, (double)p->hi, (double)p->lo_own,
+						(double)p->hi_own);
+		else
+			stats_mindiff_add(&m, (double)p->lo, (double)p->hi);
 	}
 	return m;
 }

@@ -68,7 +68,7 @@ uint64_t record_longest(const uint64_t *ticks, int n);
 
 /* A repetition's two calls into p, from each of n threads' start and ticks of its R call (start_lo, lo)
    and 2R call (start_hi, hi): their spans (record_span) and difference, their longest thread's own calls
-   (which hold no start skew: stats_mindiff_add_own), and whether the threads ran apart. */
+   (which hold no start skew: stats_mindiff_add_spans), and whether the threads ran apart. */
 void record_pass_calls(struct rec_pass *p, const uint64_t *start_lo, const uint64_t *lo,
 		       const uint64_t *start_hi, const uint64_t *hi, int n);
 
@@ -118,7 +118,7 @@ int record_impossibly_fast(const struct point_record *r, double bytes, double se
 
 /* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest, with
    the record's by_size and spans (stats_mindiff: touch keeps the difference; spans hold their R call to
-   the 2R calls), and for spans the shortest of their longest thread's own calls (stats_mindiff_add_own). */
+   the 2R calls), and for spans the shortest of their longest thread's own calls (stats_mindiff_add_spans). */
 struct stats_mindiff record_calls(const struct point_record *r);
 
 /* The point's time in seconds: min(2R call) - min(R call) over the repetitions, or min(R call) where that is

@@ -189,7 +189,9 @@ static void test_calls_set_the_estimate_spread_and_mismatch(void **state)
 	m.spans = 1; /* the same spans of two threads: the skew could be all of it */
 	budget_calls(&p, &m);
 	assert_int_equal(budget_next(&p), BUDGET_STABLE_STOP);
-	stats_mindiff_add_own(&m, 13.30e6, 18.30e6); /* their longest thread's own calls, alike stretched */
+	stats_mindiff_add_spans(&m, lo[1], hi[1], 13.30e6,
+				18.30e6); /* their longest thread's own calls, alike
+									stretched */
 	budget_calls(&p, &m);
 	assert_int_equal(budget_next(&p), BUDGET_GO);
 	m.own_lo = 9.20e6; /* its own R call about half its 2R call: 4.2 M of the spans' R call is skew */

@@ -219,17 +219,44 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	/* The longest thread's own calls hold no skew: undisturbed, 101 and 201 (a fixed cost of 1), no
 	   mismatch; every R call stretched alike by 30 (own 131, spans 140 and 210), the difference 70 is 30
 	   short, and the own calls say so (61 of 70), where the spans alone said nothing. */
-	m.spans = 1;
-	stats_mindiff_add_own(&m, 101, 201);
-	stats_mindiff_add_own(&m, 102, 0); /* a call of 0 ticks is none */
-	stats_mindiff_add_own(&m, 0, 202);
+	m = (struct stats_mindiff){.spans = 1};
+	stats_mindiff_add_spans(&m, 110, 210, 101, 201);
+	stats_mindiff_add_spans(&m, 111, 211, 102, 0); /* a call of 0 ticks is none */
+	stats_mindiff_add_spans(&m, 112, 212, 0, 202);
 	assert_true(m.own_lo == 101 && m.own_hi == 201);
+	assert_true(m.lo_skew == 9 && m.hi_skew == 9);
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 1.0 / 100) < 1e-12);
 	m = (struct stats_mindiff){.spans = 1};
-	stats_mindiff_add(&m, 140, 210);
+	stats_mindiff_add_spans(&m, 140, 210, 0, 0);
 	assert_true(stats_mindiff_mismatch(&m) == 0);
-	stats_mindiff_add_own(&m, 131, 201);
+	stats_mindiff_add_spans(&m, 141, 211, 131, 201);
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 61.0 / 70) < 1e-12);
+}
+
+/* The shortest R span and the shortest 2R span came from repetitions whose threads started apart by
+   different amounts: R calls of 100 ticks of work began 10 apart, the 2R calls of 200 together, so their
+   difference (90) is 10 short of the work, and the threads' own calls (100, 200) say nothing: the skew
+   does, twice its difference (20 of 90, past what confirms a cache point). A 2R span that began with
+   more skew only makes the difference longer (no mismatch), and so does a skew alike in both. */
+static void test_mindiff_mismatch_says_the_r_span_began_more_apart(void **state)
+{
+	struct stats_mindiff m = {.spans = 1};
+
+	(void)state;
+	stats_mindiff_add_spans(&m, 110, 200, 100, 200);
+	assert_true(stats_mindiff(&m) == 90);
+	assert_true(m.lo_skew == 10 && m.hi_skew == 0);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 20.0 / 90) < 1e-12);
+	stats_mindiff_add_spans(&m, 104, 201, 100, 200); /* a shorter R span, its skew 4 */
+	assert_true(m.lo_skew == 4 && m.hi_skew == 0);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 8.0 / 96) < 1e-12);
+	m = (struct stats_mindiff){.spans = 1};
+	stats_mindiff_add_spans(&m, 110, 215, 100, 200); /* skews 10 and 15 */
+	assert_true(stats_mindiff(&m) == 105 && !stats_mindiff_r_call(&m));
+	assert_true(stats_mindiff_mismatch(&m) == 0);
+	m = (struct stats_mindiff){.spans = 1};
+	stats_mindiff_add_spans(&m, 110, 210, 100, 200);
+	assert_true(stats_mindiff_mismatch(&m) == 0);
 }
 
 /* Every R call stretched alike and no 2R call: the shortest R call past half the shortest 2R call by 1.69
@@ -312,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_mindiff_takes_the_r_call_where_every_2r_call_was_stretched),
 		cmocka_unit_test(test_mindiff_of_touch_and_of_spans),
 		cmocka_unit_test(test_mindiff_mismatch_says_every_r_call_was_stretched),
+		cmocka_unit_test(test_mindiff_mismatch_says_the_r_span_began_more_apart),
 		cmocka_unit_test(test_decile_is_a_value_of_the_sorted_samples),
 		cmocka_unit_test(test_spread_and_push_of_samples),
 	};
