@@ -90,12 +90,35 @@ static void config_arch(const struct machine *mach, char *arch, size_t len)
 	snprintf(arch, len, "%.*s", (int)strcspn(base, "."), base);
 }
 
+/* A quantity as a name the tools take (letters, digits, '_'): a sum's terms and weights kept apart and
+   readable, "loads + stores" -> loads_plus_stores, "1/2 lines_written@DRAM" ->
+   1_over_2_lines_written_at_DRAM (dropping the signs, as before, read 12lines_writtenDRAM), "1.5 loads" ->
+   1p5_loads. */
+static void quantity_name(const char *q, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *c = q; *c && n + 8 < len; c++) {
+		const char *word = *c == '+' ? "plus" : *c == '@' ? "at" : *c == '/' ? "over" : NULL;
+		if (isalnum((unsigned char)*c))
+			out[n++] = *c;
+		else if (*c == '.')
+			out[n++] = 'p'; /* within a number */
+		else if (n && out[n - 1] != '_')
+			out[n++] = '_';
+		if (word)
+			n += (size_t)snprintf(out + n, len - n, "%s_", word);
+	}
+	while (n && out[n - 1] == '_')
+		n--;
+	out[n] = '\0';
+}
+
 static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
 {
 	const char *q = jstr(ev, "quantity");
 	char suffix[96], levels[160], stem[96], qname[96];
 	unsigned k;
-	size_t n = 0;
 
 	memset(m, 0, sizeof *m);
 	m->measured = json_number_value(json_object_get(ev, "scale_measured"));
@@ -110,13 +133,7 @@ static int metric_from(struct out_metric *m, json_t *ev, const char *dir)
 	level_suffix(json_object_get(ev, "levels"), suffix, sizeof suffix, levels, sizeof levels);
 	snprintf(m->quantity, sizeof m->quantity, "%s", q);
 	snprintf(m->levels, sizeof m->levels, "%s", levels);
-	/* "loads + stores" -> loads_plus_stores */
-	for (const char *c = q; *c && n + 7 < sizeof qname; c++)
-		if (isalnum((unsigned char)*c) || *c == '_')
-			qname[n++] = *c;
-		else if (*c == '+')
-			n += (size_t)snprintf(qname + n, sizeof qname - n, "_plus_");
-	qname[n] = '\0';
+	quantity_name(q, qname, sizeof qname);
 	snprintf(m->count_name, sizeof m->count_name, "%s%s", qname, suffix);
 	for (k = 0; k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].quantity, q); k++)
 		;

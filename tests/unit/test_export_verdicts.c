@@ -139,6 +139,35 @@ static void test_only_validated_events_become_metrics(void **state)
 	json_decref(ev);
 }
 
+/* A sum with weights and level splits (verdict_sum's "1/2 lines_written@DRAM + 1.5 loads") names its metric
+   with its signs spelled, not dropped: dropped, it read "12lines_writtenDRAM15loads". */
+static void test_a_weighted_sums_metric_name_keeps_its_terms_apart(void **state)
+{
+	struct out_metric *m;
+	struct machine mach;
+	unsigned n, validated;
+	json_t *ev;
+	char path[PATH_MAX + 16];
+	struct err e;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/events.json", dir);
+	ev = json_load_file(path, 0, NULL);
+	assert_non_null(ev);
+	json_object_set_new(json_array_get(json_object_get(ev, "events"), 3), "quantity",
+			    json_string("1/2 lines_written@DRAM + 1.5 loads"));
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	assert_int_equal(machine_read(path, &mach, &e), 0);
+	assert_int_equal(out_metrics_build(ev, dir, &mach, &m, &n, &validated, &e), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(m[3].count_name, "1_over_2_lines_written_at_DRAM_plus_1p5_loads");
+	assert_string_equal(m[3].name, "1_over_2_lines_written_at_DRAM_plus_1p5_loads_rate");
+	assert_string_equal(m[3].quantity, "1/2 lines_written@DRAM + 1.5 loads");
+	free(m);
+	machine_free(&mach);
+	json_decref(ev);
+}
+
 static void test_perf_expressions_use_one_scale_and_perf_names(void **state)
 {
 	struct out_export_summary s;
@@ -247,6 +276,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_only_validated_events_become_metrics),
+		cmocka_unit_test(test_a_weighted_sums_metric_name_keeps_its_terms_apart),
 		cmocka_unit_test(test_perf_expressions_use_one_scale_and_perf_names),
 		cmocka_unit_test(test_likwid_groups_only_for_events_in_likwids_list),
 		cmocka_unit_test(test_papi_presets_use_integer_postfix),
