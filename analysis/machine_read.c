@@ -494,6 +494,7 @@ static void read_run(json_t *root, struct machine *m)
 	if (!(m->core_ghz >= THR_MIN_GHZ && m->core_ghz <= THR_MAX_GHZ))
 		m->core_ghz = 0;
 	m->steal_percent = number(root, "disturbance.steal_percent", -1);
+	m->steal_cpus = count_ll(root, "disturbance.steal_cpus", 0, 0);
 	m->runnable_before = count_ll(root, "disturbance.runnable_before", -1, -1);
 	m->runnable_after = count_ll(root, "disturbance.runnable_after", -1, -1);
 	m->cpu_pressure_percent = number(root, "disturbance.cpu_pressure_percent", -1);

@@ -168,6 +168,7 @@ struct machine {
 	int aperf_known;
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
+	long long steal_cpus; /* of the CPUs it was measured on; 0: all CPUs (runs before steal_cpus) */
 	long long runnable_before, runnable_after;
 	double cpu_pressure_percent; /* disturbance.cpu_pressure_percent; < 0 when not recorded */
 	struct machine_cpu_limit cpu_limit;

@@ -276,16 +276,23 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		m->speed_all.points_shared > 0 || threads_slowed(m) || m->llc.past > 0 ||
 		m->cpu_pressure_percent >= BUSY_PERCENT || m->cpu_limit.throttled > 0;
 	fprintf(f, "## Run quality\n\n");
-	if (m->steal_percent >= 0)
+	if (m->steal_percent >= 0) {
+		char cpus[64] = "all CPUs";
+		if (m->steal_cpus == 1)
+			snprintf(cpus, sizeof cpus, "the CPU it measured on");
+		else if (m->steal_cpus > 1)
+			snprintf(cpus, sizeof cpus, "the %lld CPUs it measured on", m->steal_cpus);
 		fprintf(f,
-			"- **Steal time**: %.1f %% of the CPU time went to other guests of the hypervisor "
-			"while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
-			"sampling thread included).\n",
-			m->steal_percent, m->runnable_before, m->runnable_after);
-	else
+			"- **Steal time**: %.1f %% of the time of %s went to other guests of the hypervisor "
+			"while "
+			"the run measured; runnable tasks %lld before and %lld after (pmucheck's sampling "
+			"thread included, and after, any of its threads still spinning).\n",
+			m->steal_percent, cpus, m->runnable_before, m->runnable_after);
+	} else {
 		fprintf(f,
-			"- **Steal time**: not recorded (no /proc/stat, or a run from before pmucheck "
-			"recorded it).\n");
+			"- **Steal time**: not recorded (no /proc/stat, a kernel without its steal field, or "
+			"a run from before pmucheck recorded it).\n");
+	}
 	cpu_time(f, m);
 	if (m->speed.points > 0) {
 		fprintf(f, "- **Machine speed**: a %s read of L1 timed before each of %d points ",

@@ -414,9 +414,9 @@ static json_t *per_point(const double *v, int n)
 	return per;
 }
 
-/* How disturbed the machine was while it measured: /proc/stat's samples (none when it could not be read)
-   and the speed probe's figures. */
-static void record_disturbance(struct run_job *j)
+/* How disturbed the machine was while it measured: /proc/stat's samples of the plan's CPUs (none when it
+   could not be read) and the speed probe's figures. */
+static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 {
 	struct disturb_sample after;
 	json_t *speed = speed_probe_json(&j->speed), *speed_all = speed_probe_json(&j->speed_all),
@@ -424,7 +424,8 @@ static void record_disturbance(struct run_job *j)
 	       *path = path_probe_json(&j->path), *llc = level_check_json(&j->llc);
 
 	json_decref(j->mf.disturbance);
-	j->mf.disturbance = j->before.procs_running < 0 || disturb_read(disturb_proc_dir(), &after, NULL)
+	j->mf.disturbance = j->before.procs_running < 0 ||
+			disturb_read(disturb_proc_dir(), plan->cpus, plan->ncpus, &after, NULL)
 		? json_object()
 		: disturb_json(&j->before, &after);
 	if (j->limit.version) {
@@ -600,7 +601,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
 	run_job_say_cpu_limit(j, 0, most);
-	if (disturb_read(disturb_proc_dir(), &j->before, NULL))
+	if (disturb_read(disturb_proc_dir(), rc->cfg.plan.cpus, rc->cfg.plan.ncpus, &j->before, NULL))
 		j->before.procs_running = -1;
 	if (j->limit.version)
 		j->throttle_read[0] = cpu_limit_sample(&j->limit, &j->throttle[0], NULL) == 0;
@@ -628,7 +629,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	for (int i = 0; i < j->nxs && !r; i++)
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	speed_history_add(&j->speed_history, speed_probe_figures(&j->speed).best, (int64_t)time(NULL));
-	record_disturbance(j);
+	record_disturbance(j, &rc->cfg.plan);
 	run_job_say_speed(j);
 	run_job_say_revisits(j);
 	run_job_say_cpu_limit(j, 1, most);

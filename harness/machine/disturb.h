@@ -14,8 +14,10 @@
 #define DISTURB_PROC "/proc"
 
 struct disturb_sample {
-	unsigned long long steal; /* jiffies, all CPUs */
-	unsigned long long total; /* jiffies of every state, all CPUs */
+	unsigned long long steal; /* jiffies, of the CPUs read */
+	unsigned long long total; /* jiffies of every state, of the CPUs read */
+	int ncpus;                /* the CPUs whose cpuN lines were read; 0: the aggregate line (all CPUs) */
+	int has_steal;            /* every line read had the steal field (kernels before 2.6.11 have none) */
 	int procs_running;        /* runnable tasks at the moment, the sampling one included */
 	long long pressure_us;    /* pressure/cpu "some" total: time some runnable task waited, us; -1
 				     without it (a kernel without PSI, or booted with psi=0) */
@@ -27,12 +29,16 @@ struct disturb_sample {
    else DISTURB_PROC. */
 const char *disturb_proc_dir(void);
 
-/* Reads one sample from proc's stat and pressure/cpu (proc: disturb_proc_dir; tests pass a fake tree).
-   E_RUNTIME when stat cannot be read or lacks the aggregate "cpu" line; pressure/cpu is optional. */
-int disturb_read(const char *proc, struct disturb_sample *s, struct err *e);
+/* Reads one sample from proc's stat and pressure/cpu (proc: disturb_proc_dir; tests pass a fake tree), the
+   steal and time of the n CPUs in cpus (their cpuN lines), or where n is 0 of all (the aggregate line).
+   Only the CPUs measured on: an idle CPU gathers idle time and no steal, so a one-thread run on a 128-CPU
+   guest with a fifth of its time stolen read 0.16 % over all CPUs. E_RUNTIME when stat cannot be read or
+   lacks a line asked for (every one of the CPUs' is missing: offline); pressure/cpu is optional. */
+int disturb_read(const char *proc, const int *cpus, int n, struct disturb_sample *s, struct err *e);
 
-/* The steal share between two samples, in percent of all CPU time; -1 when no time passed or the counters
-   are inconsistent (steal went back, or grew more than all fields together). */
+/* The steal share between two samples of the same CPUs, in percent of their time; -1 when no time passed,
+   the kernel has no steal field, or the counters are inconsistent (steal went back, or grew more than all
+   fields together). */
 double disturb_steal_percent(const struct disturb_sample *before, const struct disturb_sample *after);
 
 /* The share of the time between two samples in which some runnable task waited for a CPU, percent;

@@ -152,7 +152,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	tm.v = kern_variant_for_plot(KP_LEVEL_PROBE, &tm.f);
 	if (!tm.v || !tm.f->prepare)
 		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
-	sampled = disturb_read(disturb_proc_dir(), &p->before, NULL) == 0;
+	sampled = disturb_read(disturb_proc_dir(), &cpu, 1, &p->before, NULL) == 0;
 	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
 	if (sched_getaffinity(0, sizeof old, &old))
 		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
@@ -213,7 +213,7 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	p->thp_share = p->npoints ? buf_thp_share(&b, p->size[p->npoints - 1]) : -1;
 	buf_free(&b);
 	/* only a probe that got this far has an after; one that failed before leaves sampled 0 */
-	p->sampled = sampled && disturb_read(disturb_proc_dir(), &p->after, NULL) == 0;
+	p->sampled = sampled && disturb_read(disturb_proc_dir(), &cpu, 1, &p->after, NULL) == 0;
 	if (rc == 0) {
 		levels_cycles(p);
 		levels_classify(p, t);

@@ -11,7 +11,11 @@
 # machine is not added to the history (unit/test_levels_history), and make test's parallel suites often make
 # these busy: the checks of the history below would then have no history to check.
 mkdir -p "$TMP/proc/pressure"
-printf 'cpu  1000 0 1000 100000 0 0 0 0 0 0\nprocs_running 1\n' >"$TMP/proc/stat"
+{
+	printf 'cpu  1000 0 1000 100000 0 0 0 0 0 0\n'
+	for c in $(seq 0 255); do printf 'cpu%d 10 0 10 1000 0 0 0 0 0 0\n' "$c"; done # the probe's CPU's line
+	printf 'procs_running 1\n'
+} >"$TMP/proc/stat"
 printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' >"$TMP/proc/pressure/cpu"
 export PMUCHECK_PROC_DIR=$TMP/proc
 

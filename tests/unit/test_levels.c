@@ -646,8 +646,10 @@ static void test_the_probe_disturbance_is_null_or_its_shares(void **state)
 	assert_true(json_is_null(json_object_get(o, "disturbance")));
 	json_decref(o);
 	p.sampled = 1;
-	p.before = (struct disturb_sample){.total = 1000, .steal = 10, .pressure_us = 0, .at_s = 1};
-	p.after = (struct disturb_sample){.total = 2000, .steal = 60, .pressure_us = 500000, .at_s = 11};
+	p.before = (struct disturb_sample){
+		.total = 1000, .steal = 10, .has_steal = 1, .pressure_us = 0, .at_s = 1};
+	p.after = (struct disturb_sample){
+		.total = 2000, .steal = 60, .has_steal = 1, .pressure_us = 500000, .at_s = 11};
 	o = levels_json(&p);
 	d = json_object_get(o, "disturbance");
 	assert_true(json_is_object(d));

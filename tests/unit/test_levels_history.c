@@ -436,7 +436,7 @@ static uint64_t apply_disturbed(struct levels_history *h, struct levels_probe *p
 	memset(p, 0, sizeof *p);
 	p->sampled = 1;
 	p->before = (struct disturb_sample){
-		.total = 100000, .steal = 500, .pressure_us = 7000000, .at_s = 50};
+		.total = 100000, .steal = 500, .has_steal = 1, .pressure_us = 7000000, .at_s = 50};
 	p->after = p->before;
 	p->after.total += 2000;
 	p->after.steal += (unsigned long long)(20 * steal);
