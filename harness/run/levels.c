@@ -308,18 +308,50 @@ static int first_dram_like(const struct levels_probe *p)
 	return 0;
 }
 
-/* k: the first plateau slow enough for no cache (first_dram_like), 0 for none; then the last one is taken
-   if it reaches past the reported LLC and jumps. A last plateau that ends inside the LLC is no DRAM
-   however it jumps: where the sweeps' share of L3 moved, their fastest of each size climbed to DRAM in a
-   ramp with no plateau of its own, and L3's own (15.6 ns, 4.2x L2's) was the last (Zen 3 guest,
-   2026-11-28: "L3 is taken to end at 512 KiB"). */
+/* The most one thread's chase can keep in the caches: every reported level's size together (an L3 that is
+   not inclusive keeps the L2's lines beside its own; level_capacity.h). */
+static uint64_t caches_hold(const struct topo *t)
+{
+	uint64_t sum = 0;
+
+	for (int l = 0; l < t->ncaches; l++)
+		sum += t->caches[l].size;
+	return sum;
+}
+
+/* Whether plateau i (after the first) is DRAM's by its jump alone, faster than LEVEL_DRAM_NS: at least
+   DRAM_JUMP times the plateau before it and reaching past what the caches hold together. L3 is 3-4x L2 on
+   Zen and Intel, so the jump alone could be L3's, and the whole L3 reaches the reported size: on bare-metal
+   Zen 3 (L3 10.5 ns, 3.9x L2's; a non-inclusive L3 still holds its 32 MiB) --quick's sweep ends at twice
+   the L3, too short past it for a plateau of DRAM's, and a rule that took a last plateau reaching the
+   reported L3 for DRAM ended L3 at 512 KiB. Where the sweeps' share of L3 moved (Zen 3 guest, 2026-11-28),
+   their fastest of each size climbed to DRAM in a ramp with no plateau of its own, and L3's (15.6 ns,
+   4.2x L2's) ended well inside the reported L3. */
+static int dram_by_jump(const struct levels_probe *p, const struct topo *t, int i)
+{
+	return i > 0 && p->plateau[i].last > caches_hold(t) &&
+		p->plateau[i].ns >= DRAM_JUMP * p->plateau[i - 1].ns;
+}
+
+/* Whether the plateaus match the levels one to one: one for each and DRAM's, which is DRAM-like (the first
+   slow enough for no cache, or DRAM's by its jump) where no cache's is. Else a gradual step within a level
+   that made a plateau of its own, in a sweep that stopped before DRAM, gave L2's plateau to L3 and L3's
+   (12 ns) to DRAM: "L3: ... L3-like only up to 1024 KiB and DRAM-like from ...". */
+static int plateaus_match(const struct levels_probe *p, const struct topo *t)
+{
+	int k = first_dram_like(p);
+
+	return p->nplateaus == t->ncaches + 1 && (k == t->ncaches || (!k && dram_by_jump(p, t, t->ncaches)));
+}
+
+/* k: the first plateau slow enough for no cache (first_dram_like), 0 for none; then the last one where its
+   jump says it is DRAM's (dram_by_jump). */
 static int dram_bound(struct levels_probe *p, const struct topo *t, int k)
 {
 	const struct topo_cache *llc = &t->caches[t->ncaches - 1];
 	int n = p->nplateaus;
 
-	if (!k && n >= 2 && p->plateau[n - 1].last >= llc->size &&
-	    p->plateau[n - 1].ns >= DRAM_JUMP * p->plateau[n - 2].ns)
+	if (!k && n >= 2 && dram_by_jump(p, t, n - 1))
 		k = n - 1;
 	if (!k || (double)p->plateau[k].first >= LEVEL_SHORT * (double)llc->size)
 		return 0;
@@ -378,15 +410,14 @@ static uint64_t last_level_end(const struct levels_probe *p, const struct topo *
 {
 	if (p->llc_limit)
 		return p->llc_limit;
-	return t->ncaches && p->nplateaus == t->ncaches + 1 ? p->plateau[t->ncaches - 1].last : 0;
+	return t->ncaches && plateaus_match(p, t) ? p->plateau[t->ncaches - 1].last : 0;
 }
 
 /* Whether the plateaus, matched to the levels one to one, end level l (0-based) before LEVEL_SHORT of its
    reported size: then the measured size replaces the reported one. */
 static int level_short(const struct levels_probe *p, const struct topo *t, int l)
 {
-	return p->nplateaus == t->ncaches + 1 &&
-		(double)p->plateau[l].next < LEVEL_SHORT * (double)t->caches[l].size;
+	return plateaus_match(p, t) && (double)p->plateau[l].next < LEVEL_SHORT * (double)t->caches[l].size;
 }
 
 void levels_classify(struct levels_probe *p, const struct topo *t)
@@ -421,8 +452,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 			p->nplateaus);
 		return;
 	}
-	/* as many plateaus as levels and DRAM, but one of the caches' as slow as DRAM: not a match */
-	if (p->nplateaus != t->ncaches + 1 || (k && k < t->ncaches)) {
+	if (!plateaus_match(p, t)) {
 		if (!dram_bound(p, t, k) && !tail_bound(p, t))
 			levels_disagree(
 				p,

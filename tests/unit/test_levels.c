@@ -335,6 +335,83 @@ static void test_a_ramp_to_dram_leaves_l3_a_cache(void **state)
 	assert_int_equal(p.dram_from, 16777216);
 }
 
+/* A whole L3 on bare metal (Zen 3: L1 32 KiB, L2 512 KiB, L3 32 MiB, latencies 0.9, 2.7 and 10.5 ns) seen
+   by --quick's sweep, which ends at twice the reported L3: its two sizes past it (45 and 64 MiB) span too
+   little for a plateau of DRAM's, so the last plateau is L3's, 3.9x L2's and reaching the reported 32 MiB
+   (a grid size). That is no DRAM: the probe said "from 724 KiB on it is DRAM-like (10.5 ns ...), so L3 is
+   taken to end at 512 KiB", and a run planned no L3 point. A last plateau is DRAM only where it reaches
+   past what the caches hold together (a non-inclusive L3 holds the L2s' lines too). */
+static void test_a_whole_l3_seen_by_a_quick_sweep_stays_l3(void **state)
+{
+	const uint64_t size[] = {4096,     5792,     8192,     11585,    16384,   23170,   32768,   46340,
+				 65536,    92681,    131072,   185363,   262144,  370727,  524288,  741455,
+				 1048576,  1482910,  2097152,  2965820,  4194304, 5931641, 8388608, 11863283,
+				 16777216, 23726566, 33554432, 47453132, 67108864};
+	const double ns[] = {0.9,  0.9,  0.9,  0.9,  0.9,  0.9,  0.9,  2.7,  2.7,  2.7,
+			     2.7,  2.7,  2.7,  2.7,  2.9,  10.5, 10.5, 10.5, 10.5, 10.5,
+			     10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 10.6, 38.0, 80.0};
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	reported(&t);
+	t.caches[0].size = 32 << 10;
+	t.caches[1].size = 512 << 10;
+	measured(&p, size, ns, (int)(sizeof size / sizeof *size));
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 3);
+	for (int i = 0; i < p.ndisagreements; i++)
+		assert_null(strstr(p.disagreements[i], "(10.5 ns"));
+	levels_apply(&p, &t);
+	assert_true(t.caches[2].measured == 0 || t.caches[2].measured >= 24u << 20);
+	/* the same L3 in a sweep that goes on: DRAM's plateau from 45 MiB bounds it, at its end */
+	{
+		const uint64_t more[] = {94906265, 134217728};
+		uint64_t s2[32];
+		double n2[32];
+		int n = (int)(sizeof size / sizeof *size);
+		memcpy(s2, size, sizeof size);
+		memcpy(n2, ns, sizeof ns);
+		n2[n - 1] = 85.0;
+		s2[n] = more[0], n2[n] = 88.0;
+		s2[n + 1] = more[1], n2[n + 1] = 90.0;
+		reported(&t);
+		t.caches[0].size = 32 << 10;
+		t.caches[1].size = 512 << 10;
+		measured(&p, s2, n2, n + 2);
+		levels_classify(&p, &t);
+		levels_apply(&p, &t);
+		assert_true(t.caches[2].measured == 0 || t.caches[2].measured >= 24u << 20);
+	}
+}
+
+/* As many plateaus as levels and DRAM, but one is a gradual step from L1 to L2 (2 ns from 64 to 128 KiB)
+   and the sweep stopped inside L3 (its time limit): matched one to one, L2's plateau was L3's and L3's
+   (12 ns) DRAM's, "L3: ... L3-like only up to 1024 KiB and DRAM-like from ...". A DRAM plateau no slower
+   than a cache and not past what the caches hold is no match: the reported sizes stay. */
+static void test_a_cache_plateau_is_not_drams_by_count(void **state)
+{
+	struct topo t;
+	struct levels_probe p;
+
+	(void)state;
+	reported(&t);
+	curve(&p, 48 << 10, 1 << 20, 32 << 20);
+	for (int i = 0; i < p.npoints; i++)
+		if (p.size[i] > (48 << 10) && p.size[i] <= (128 << 10))
+			p.ns[i] = 2.0;
+	while (p.size[p.npoints - 1] > (24u << 20))
+		p.npoints--;
+	levels_classify(&p, &t);
+	assert_int_equal(p.nplateaus, 4);
+	assert_int_equal(p.dram_from, 0);
+	for (int i = 0; i < p.ndisagreements; i++)
+		assert_null(strstr(p.disagreements[i], "DRAM-like"));
+	levels_apply(&p, &t);
+	for (int l = 0; l < 3; l++)
+		assert_int_equal(t.caches[l].measured, 0);
+}
+
 /* A curve whose last plateau is not much slower than the one before (no clear DRAM) keeps the reported
    sizes: ambiguity is said, not resolved by guessing. */
 static void test_ambiguous_curve_without_clear_dram_keeps_sizes(void **state)
@@ -704,6 +781,8 @@ int main(void)
 		cmocka_unit_test(test_disturbed_points_do_not_move_the_levels),
 		cmocka_unit_test(test_absurd_reported_l3_is_measured),
 		cmocka_unit_test(test_ambiguous_curve_still_bounds_dram),
+		cmocka_unit_test(test_a_whole_l3_seen_by_a_quick_sweep_stays_l3),
+		cmocka_unit_test(test_a_cache_plateau_is_not_drams_by_count),
 		cmocka_unit_test(test_ambiguous_curve_without_clear_dram_keeps_sizes),
 		cmocka_unit_test(test_a_ramp_to_dram_leaves_l3_a_cache),
 		cmocka_unit_test(test_loaded_guest_curve_never_calls_dram_l3),
