@@ -167,8 +167,11 @@ static int read_levels(const char *path, json_t *levels, struct machine *m, stru
 		m->measured[l] = (double)measured[l];
 		m->limit[l] = measured[l] ? m->measured[l] : m->reported[l];
 	}
-	if (m->limit[0] <= 0)
-		return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
+	/* no level at all: hwloc reported no data cache (a VM hiding CPUID's cache leaves), the run planned
+	   every point as DRAM and said so, and they are read so; an L1 missing beside others is damage */
+	for (int l = 1; l < MACHINE_NCACHE && m->limit[0] <= 0; l++)
+		if (m->limit[l] > 0)
+			return err_set(e, E_USAGE, "%s: 'levels.reported.L1' is missing", path);
 	read_sharers(levels, m);
 	m->ndisagreements = texts(json_object_get(levels, "disagreements"), m->disagreements[0],
 				  sizeof m->disagreements[0], MACHINE_NDISAGREEMENTS);

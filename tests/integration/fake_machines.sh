@@ -110,6 +110,14 @@ HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --dry-run --kernels load.gp
 check "no cache reported: the run says so, and plans both sizes as DRAM" \
 	sh -c "grep -q 'warning: hwloc reports no data cache for CPU 0' '$TMP/nocache' &&
 		[ \$(grep -Ec ' load.gpr .* DRAM ' '$TMP/nocache') -eq 4 ]"
+# ... and a run there is analysed so: machine.json's levels.reported is {}, and its points are DRAM's
+HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$PMUCHECK" run --kernels load.gpr --sizes 16k --threads 1 --reps 3 \
+	--min-time 1 "${ONE_STATE[@]}" --reported-levels --no-progress --out "$TMP/nocache-run" >"$TMP/nocache-run.out" 2>&1
+check "no cache reported: machine.json's levels.reported is empty" python3 -c '
+import json, sys; assert json.load(open(sys.argv[1]))["levels"]["reported"] == {}' "$TMP/nocache-run/machine.json"
+check "no cache reported: analyze reads the run, its 16 KiB point DRAM's" sh -c "
+	'$PMUCHECK' analyze -q '$TMP/nocache-run' && grep -q '^DRAM,read,' '$TMP/nocache-run/peaks.csv' &&
+		! grep -q '^L1,' '$TMP/nocache-run/peaks.csv'"
 # A hybrid CPU (tests/tools/hybrid_xml.c: P-cores 0-3, E-cores 4,6,8,10 with other L2s, two CPU kinds): the
 # default CPUs are the P-cores', and --cpus that adds E-cores is warned about, naming them.
 if "$TOP/${BUILD:-build}/tests/tools/hybrid_xml" "$TMP/hybrid.xml"; then
