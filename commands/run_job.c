@@ -537,6 +537,23 @@ static void resume_budget(struct run_cli *rc, const struct run_job *j)
 	rc->cfg.time_budget *= left / all;
 }
 
+/* The run's core clock and whether APERF/MPERF clocks each repetition, on the CPU the points start on
+   (topo_on_cpu): machine.json's clock.core_ghz stands for every point whose own clock samples were all
+   rejected. A clock that cannot be measured is a note, not an error. */
+static int machine_clock(void *arg, struct err *e)
+{
+	struct run_job *j = arg;
+
+	(void)e;
+	if (clock_core_ghz(j->mf.tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
+		j->mf.core_clock_note = j->clock_err.msg;
+	j->use_aperf = clock_aperf_find(clock_aperf_pmus(), &j->aperf, j->aperf_why, sizeof j->aperf_why) ==
+			0 &&
+		clock_aperf_try(&j->aperf, j->aperf_why, sizeof j->aperf_why) == 0;
+	j->mf.aperf_note = j->use_aperf ? NULL : j->aperf_why;
+	return 0;
+}
+
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -579,12 +596,9 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		return r;
 	j->mf.tsc_hz = tsc_hz;
 	j->mf.clock = &j->clock;
-	if (clock_core_ghz(tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
-		j->mf.core_clock_note = j->clock_err.msg;
-	j->use_aperf = clock_aperf_find(clock_aperf_pmus(), &j->aperf, j->aperf_why, sizeof j->aperf_why) ==
-			0 &&
-		clock_aperf_try(&j->aperf, j->aperf_why, sizeof j->aperf_why) == 0;
-	j->mf.aperf_note = j->use_aperf ? NULL : j->aperf_why;
+	r = topo_on_cpu(rc->cfg.plan.cpus[0], machine_clock, j, e);
+	if (r)
+		return r;
 	j->mf.counters = counters;
 	j->mf.config = config;
 	j->mf.preset = preset;

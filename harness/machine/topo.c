@@ -519,6 +519,23 @@ int topo_pin_self(int cpu, struct err *e)
 	return 0;
 }
 
+int topo_on_cpu(int cpu, int (*fn)(void *arg, struct err *e), void *arg, struct err *e)
+{
+	cpu_set_t old;
+	int rc;
+
+	if (sched_getaffinity(0, sizeof old, &old))
+		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
+	if ((rc = topo_pin_self(cpu, e)))
+		return rc;
+	rc = fn(arg, e);
+	if (sched_setaffinity(0, sizeof old, &old) && rc == 0)
+		rc = err_set(e, E_RUNTIME,
+			     "cannot restore the thread's CPU mask after pinning it to CPU %d: %s", cpu,
+			     strerror(errno));
+	return rc;
+}
+
 json_t *topo_measured_json(const struct topo *t)
 {
 	json_t *measured = json_object();

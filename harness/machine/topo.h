@@ -116,6 +116,11 @@ int topo_node_exists(const struct topo *t, int node);
    e.g. a CPU outside the process's cgroup cpuset or offline since the topology was read: a measurement
    on an unpinned thread would be recorded under a CPU it never ran on. */
 int topo_pin_self(int cpu, struct err *e);
+/* Runs fn(arg, e) on the calling thread pinned to PU `cpu` (topo_pin_self), then puts the thread's CPU
+   mask back; fn's result, or the pinning's or restoring's error. For what is measured once on the main
+   thread (the machine's clock): unpinned, it runs where the scheduler puts it, on a hybrid CPU perhaps an
+   E-core while the points run on a P-core. */
+int topo_on_cpu(int cpu, int (*fn)(void *arg, struct err *e), void *arg, struct err *e);
 
 /* Parses "0-3,8,10-11" (and hwloc's open "4-": the usable CPUs from 4 on) into PU OS indexes with hwloc's
    list parser, items in the order given, checking each exists and is allowed. option names the option or

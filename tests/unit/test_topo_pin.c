@@ -49,6 +49,44 @@ static void cpu_the_kernel_refuses_fails_with_cpu_and_errno(void **state)
 	assert_true(CPU_ISSET(before, &now));
 }
 
+static int where_it_ran(void *arg, struct err *e)
+{
+	cpu_set_t now;
+
+	(void)e;
+	assert_int_equal(sched_getaffinity(0, sizeof now, &now), 0);
+	((int *)arg)[0] = sched_getcpu();
+	((int *)arg)[1] = CPU_COUNT(&now);
+	return ((int *)arg)[2];
+}
+
+/* topo_on_cpu runs the function on that CPU alone and puts the mask back after, whatever the function
+   returned; a CPU it cannot pin to runs nothing. */
+static void on_cpu_runs_there_and_puts_the_mask_back(void **state)
+{
+	cpu_set_t before, after;
+	int last = -1, ran[3] = {-1, 0, 0};
+	struct err e;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &before))
+			last = c;
+	assert_int_equal(topo_on_cpu(last, where_it_ran, ran, &e), 0);
+	assert_int_equal(ran[0], last);
+	assert_int_equal(ran[1], 1);
+	assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+	assert_true(CPU_EQUAL(&before, &after));
+	ran[2] = E_USAGE; /* the function's own failure is returned, the mask still put back */
+	assert_int_equal(topo_on_cpu(last, where_it_ran, ran, &e), E_USAGE);
+	assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+	assert_true(CPU_EQUAL(&before, &after));
+	ran[0] = -1;
+	assert_int_equal(topo_on_cpu(-1, where_it_ran, ran, &e), E_RUNTIME);
+	assert_int_equal(ran[0], -1);
+}
+
 static void negative_cpu_fails_without_a_syscall(void **state)
 {
 	struct err e;
@@ -63,6 +101,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pinned_thread_runs_on_that_cpu_alone),
 		cmocka_unit_test(cpu_the_kernel_refuses_fails_with_cpu_and_errno),
+		cmocka_unit_test(on_cpu_runs_there_and_puts_the_mask_back),
 		cmocka_unit_test(negative_cpu_fails_without_a_syscall),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
