@@ -65,8 +65,11 @@ words() {
 		grep -x '[a-z][a-z-]*' | sort -u | tr '\n' ' '
 }
 
-# Families and family.variant names, as `run --kernels` takes them.
-kernels() { "$bin" list kernels | awk '{ print ($0 ~ /^ / ? $0 : $1) }' | tr -s ' \n' '  '; }
+# Families and family.variant names, as `run --kernels` takes them: every variant, those this build host's
+# CPU lacks too (the indented lines list them all; its "not on this CPU ..." line is no family).
+kernels() {
+	"$bin" list kernels | awk '/^not on this CPU/ { next } { print ($0 ~ /^ / ? $0 : $1) }' | tr -s ' \n' '  '
+}
 
 # roff: a backslash is \e, a leading . or ' would be a request, - is a hyphen unless written \-, and
 # input is ASCII, so any other character (the help texts' dashes) becomes a \[uXXXX] escape.

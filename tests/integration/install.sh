@@ -101,6 +101,8 @@ check "completion: pmucheck run --config= -> files and directories" completes "a
 check "completion: pmucheck export DIR --format= -> perf likwid papi" completes "perf likwid papi" export DIR --format =
 check "completion: pmucheck run --kernels=copy.avx5 -> copy.avx512 copy.avx512.nt" \
 	test "$(complete_words pmucheck run --kernels = copy.avx5)" = "copy.avx512 copy.avx512.nt"
+check "completion: pmucheck run --kernels=n -> nopread nopread.gpr (no word of list kernels' notes)" \
+	test "$(complete_words pmucheck run --kernels = n)" = "nopread nopread.gpr"
 
 # Every command's options as its parser takes them (the getopt_long tables of commands/cli_<command>.c;
 # cli.c's for the commands that read one results directory, run's too for `all`) against what the
