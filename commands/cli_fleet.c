@@ -67,9 +67,11 @@ static int add(char **v, unsigned *n, const char *s, struct err *e)
 	return 0;
 }
 
-/* The job script next to this binary: the source tree's scripts/, or an installed share/pmucheck/. */
+/* The job script next to this binary: the source tree's scripts/ (beside ./pmucheck, or above build/pmucheck,
+   the path `make run` prints), or an installed share/pmucheck/. */
 static int find_script(struct fleet *f, struct err *e)
 {
+	static const char *const near[] = {"scripts", "../scripts", "../share/pmucheck"};
 	char dir[PATH_MAX];
 	struct stat sb;
 
@@ -79,15 +81,18 @@ static int find_script(struct fleet *f, struct err *e)
 		return access(f->script, R_OK) ? err_set(e, E_USAGE, "--script %s: not readable", f->script)
 					       : 0;
 	snprintf(dir, sizeof dir, "%s", f->self);
-	snprintf(f->script_buf, sizeof f->script_buf, "%s/scripts/pmucheck-fleet.sbatch", dirname(dir));
-	if (access(f->script_buf, R_OK))
-		snprintf(f->script_buf, sizeof f->script_buf, "%s/../share/pmucheck/pmucheck-fleet.sbatch",
-			 dir);
-	if (access(f->script_buf, R_OK))
-		return err_set(e, E_USAGE, "pmucheck-fleet.sbatch not found next to %s: give --script FILE",
-			       f->self);
-	f->script = f->script_buf;
-	return 0;
+	dirname(dir);
+	for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+		snprintf(f->script_buf, sizeof f->script_buf, "%s/%s/pmucheck-fleet.sbatch", dir, near[i]);
+		if (!access(f->script_buf, R_OK)) {
+			f->script = f->script_buf;
+			return 0;
+		}
+	}
+	return err_set(e, E_USAGE,
+		       "pmucheck-fleet.sbatch not found next to %s (in scripts/, ../scripts/ or "
+		       "../share/pmucheck/): give --script FILE",
+		       f->self);
 }
 
 /* Whether the presets config (the one each node reads: PMUCHECK_CONFIG_DIR's or the installed one) has

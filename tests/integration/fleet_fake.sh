@@ -22,6 +22,7 @@ cat >"$BIN/sbatch" <<'SH'
 for a; do case $a in --nodelist=*) node=${a#--nodelist=} ;; --output=*) echo "${a#--output=}" >>"$FAKE_DIR/sbatch.outputs" ;; esac; done
 case " $FAKE_REJECT " in *" $node "*) echo "sbatch: error: Invalid node name specified" >&2; exit 1 ;; esac
 shared=$(for a; do case $a in -*) ;; *) echo "$a" ;; esac; done | sed -n 2p)
+for a; do case $a in -*) ;; *) echo "$a" >>"$FAKE_DIR/sbatch.scripts"; break ;; esac; done
 case " $FAKE_FAIL " in *" $node "*) ;; *)
 	d=$shared/$node-$(date -u +%Y%m%dT%H%M%SZ) # one reading: two could fall in two seconds
 	mkdir -p "$d" && echo '{}' >"$d/events.json" ;;
@@ -45,6 +46,12 @@ expect_status "a node whose job left no results fails --wait" 1 fleet FAKE_NODES
 cp "$TMP/check.out" "$TMP/prefix.out"
 check "... naming that node" grep -q "^n1: no results" "$TMP/prefix.out"
 check "... and crediting n1-b with its own directory" grep -q "^n1-b: $SH/n1-b-2" "$TMP/prefix.out"
+
+# Without --script, the job script of the source tree is found from the binary in build/ as from ./pmucheck
+rm -rf "$SH"/* "$TMP/sbatch.scripts"
+check "build/pmucheck fleet finds the source tree's scripts/pmucheck-fleet.sbatch" env PATH="$BIN:$PATH" \
+	FAKE_DIR="$TMP" FAKE_NODES=n1 "$TOP/${BUILD:-build}/pmucheck" fleet -s "$SH" -N n1
+check "... and submits it" grep -q "/${BUILD:-build}/../scripts/pmucheck-fleet.sbatch$" "$TMP/sbatch.scripts"
 
 # Slurm answers the node list once, then no more (slurmctld restarting while the jobs ran): the nodes
 # submitted are still each named, and the one without results still fails --wait.
