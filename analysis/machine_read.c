@@ -404,6 +404,7 @@ static void read_points(json_t *o, struct machine_points *p)
 	p->reps = count_ll(o, "repetitions", -1, 0);
 	p->reps_disturbed = count_ll(o, "repetitions_disturbed", -1, 0);
 	p->past = number(o, "disturbed_past", 0);
+	p->reps_by_chains = count_ll(o, "repetitions_by_chains", 0, 0);
 	if (p->reps < 0 || p->reps_disturbed < 0 || p->reps_disturbed > p->reps ||
 	    !(p->past > 0 && p->past < 1))
 		*p = (struct machine_points){0};

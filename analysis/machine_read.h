@@ -120,6 +120,9 @@ struct machine_revisits {
 struct machine_points {
 	long long measured, reps, reps_disturbed;
 	double past;
+	/* repetitions some thread of which was clocked by add chains where APERF/MPERF was to clock them
+	   (harness record_by_chains); 0 when absent */
+	long long reps_by_chains;
 };
 
 /* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */

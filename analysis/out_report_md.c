@@ -56,6 +56,13 @@ static void clock_spread(FILE *f, const struct agg *a)
 				". Each repetition's clock comes from chains of N and 2N dependent adds, "
 				"timed with the TSC (APERF/MPERF %s)",
 				a->m.aperf_not_used);
+		else if (a->m.aperf_known && a->m.points.reps_by_chains > 0)
+			fprintf(f,
+				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
+				"around its calls, but for %lld repetitions some thread's came from add "
+				"chains "
+				"(its APERF/MPERF group did not start; raw.csv's clock_note says which)",
+				a->m.points.reps_by_chains);
 		else if (a->m.aperf_known)
 			fprintf(f,
 				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "

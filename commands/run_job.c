@@ -289,6 +289,7 @@ static void tally_points(struct run_tally *t, const struct run_point_result *res
 			t->noisy += res[i].noisy_why != 0;
 			t->reps += res[i].reps_judged;
 			t->reps_disturbed += res[i].reps_disturbed;
+			t->reps_by_chains += res[i].reps_by_chains;
 		}
 }
 
@@ -457,10 +458,11 @@ static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 	if (j->tally.points)
 		json_object_set_new(
 			j->mf.disturbance, "points",
-			json_pack("{s:I, s:I, s:I, s:I, s:f}", "measured", (json_int_t)j->tally.points,
+			json_pack("{s:I, s:I, s:I, s:I, s:f, s:I}", "measured", (json_int_t)j->tally.points,
 				  "noisy", (json_int_t)j->tally.noisy, "repetitions",
 				  (json_int_t)j->tally.reps, "repetitions_disturbed",
-				  (json_int_t)j->tally.reps_disturbed, "disturbed_past", RECORD_DISTURBED));
+				  (json_int_t)j->tally.reps_disturbed, "disturbed_past", RECORD_DISTURBED,
+				  "repetitions_by_chains", (json_int_t)j->tally.reps_by_chains));
 	if (j->revisits.asked) {
 		json_t *began = json_array();
 		for (int i = 0; i < j->revisits.rounds; i++)

@@ -31,7 +31,7 @@
    noisy, and their repetitions record_disturbed judges (record_judged) and those it found disturbed:
    machine.json disturbance.points. */
 struct run_tally {
-	long points, noisy, reps, reps_disturbed;
+	long points, noisy, reps, reps_disturbed, reps_by_chains;
 };
 
 /* Everything a run holds between the checks and the end. */

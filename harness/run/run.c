@@ -232,12 +232,16 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			if (grp)
 				run_counters_open(g, grp, tid);
 #pragma omp master
-			sh->clock_rejected = sh->clock_samples = 0;
+			sh->clock_rejected = sh->clock_samples = sh->clock_chains = 0;
 #pragma omp barrier
 			if (sh->failed)
 				goto next;
 			/* APERF/MPERF where this thread has them (a group that cannot start: add chains) */
 			by_aperf = g->aperf[tid] && ctr_start(g->aperf[tid], &ce) == 0;
+			if (!by_aperf && g->s->aperf) {
+#pragma omp atomic
+				sh->clock_chains++;
+			}
 			if (!by_aperf)
 				clock[0] = run_clock_of(g);
 			pass(g, pt, grp, tid, 0);
@@ -256,6 +260,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;
 				p->clock_rejected = sh->clock_rejected;
+				p->clock_chains = sh->clock_chains;
 				snprintf(p->clock_why, sizeof p->clock_why, "%s",
 					 sh->clock_rejected ? sh->clock_why : "");
 				for (unsigned k = 0; grp && k < grp->n; k++)
@@ -435,6 +440,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].reps = g->rec.nreps;
 			s->results[ipt].reps_judged = record_judged(&g->rec);
 			s->results[ipt].reps_disturbed = record_disturbed(&g->rec);
+			s->results[ipt].reps_by_chains = record_by_chains(&g->rec);
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}

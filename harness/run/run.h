@@ -49,6 +49,7 @@ struct run_point_result {
 	int reps;           /* repetitions measured */
 	int reps_judged;    /* of them, those judged for interference (record_judged) */
 	int reps_disturbed; /* of those, the ones a call of which met interference (record_disturbed) */
+	int reps_by_chains; /* repetitions clocked by add chains on some thread though APERF/MPERF was to */
 	int r_call; /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */

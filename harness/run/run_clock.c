@@ -50,7 +50,8 @@ double run_clock_aperf_of(struct group_ctx *g, int tid)
 }
 
 /* This thread's APERF/MPERF group, when the run counts the clock with them: one that cannot be opened
-   leaves the thread on add-chain samples, whose rows then say how they were taken (clock_note). */
+   leaves the thread on add-chain samples, whose rows then say how they were taken (record_clock_note),
+   as machine.json's disturbance.points.repetitions_by_chains counts them. */
 void run_clock_aperf_open(struct group_ctx *g, int tid)
 {
 	struct err e;

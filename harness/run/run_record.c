@@ -178,6 +178,15 @@ int record_disturbed(const struct point_record *r)
 	return n;
 }
 
+int record_by_chains(const struct point_record *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nreps; i++)
+		n += r->pass[i * r->npass].clock_chains > 0;
+	return n;
+}
+
 int record_judged(const struct point_record *r)
 {
 	return r->by_size ? 0 : r->nreps;
@@ -255,14 +264,18 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 	row->reason = "";
 }
 
-/* Says why a repetition's clock is missing, or that some of its samples were left out. */
-static void clock_note(const struct rec_pass *p, char *buf, size_t len)
+void record_clock_note(const struct rec_pass *p, char *buf, size_t len)
 {
-	if (!p->clock_rejected)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%d of %d clock samples rejected: %s", p->clock_rejected, p->clock_samples,
-			 p->clock_why);
+	int n = 0;
+
+	buf[0] = '\0';
+	if (p->clock_chains)
+		n = snprintf(buf, len,
+			     "%d threads clocked by add chains (their APERF/MPERF group did not start)",
+			     p->clock_chains);
+	if (p->clock_rejected && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s%d of %d clock samples rejected: %s", n ? "; " : "",
+			 p->clock_rejected, p->clock_samples, p->clock_why);
 }
 
 /* The time part of a row: group gi's pass p (its differenced and raw TSC ticks, clock and clock note). */
@@ -275,7 +288,7 @@ static void pass_timing(struct raw_out_row *row, int gi, const struct rec_pass *
 	row->tsc_hi = p->hi;
 	row->seconds = (double)p->ticks / l->tsc_hz;
 	row->core_ghz = p->ghz;
-	clock_note(p, note, len);
+	record_clock_note(p, note, len);
 	row->clock_note = note;
 }
 

@@ -24,7 +24,8 @@ struct rec_pass {
 	int apart;                         /* a call's threads did not run together (record_apart) */
 	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
-	char clock_why[160];               /* the first rejection's reason */
+	int clock_chains; /* threads clocked by add chains where APERF/MPERF was to (their group did not start) */
+	char clock_why[160]; /* the first rejection's reason */
 	struct rec_event ev[CTR_GROUP_MAX];
 };
 
@@ -101,6 +102,14 @@ int record_disturbed(const struct point_record *r);
 /* The repetitions record_disturbed judges, the whole of which it counts a part: all of them but for
    fresh-memory points, none of whose are. */
 int record_judged(const struct point_record *r);
+
+/* The repetitions (group 0) some thread of which was clocked by add chains where APERF/MPERF was to clock
+   them: its group did not open or start. machine.json's clock.repetitions_by_chains sums them over the
+   run, so that "each repetition's clock is APERF/MPERF's" is not said of them. */
+int record_by_chains(const struct point_record *r);
+/* raw.csv's clock_note of a repetition's pass: why its clock is missing, or that some of its samples were
+   left out, and how many threads took add chains where APERF/MPERF was to clock them. */
+void record_clock_note(const struct rec_pass *p, char *buf, size_t len);
 
 /* The point's core clock: the highest of its repetitions' (group 0), 0 when none was measured. A clock
    sample is a chain of dependent adds, which interference only slows, so a sample can read too low but

@@ -428,6 +428,15 @@ assert said in r, said
 rewritten "$D" "$TMP/aperf" "m['clock'].pop('aperf_mperf', None)"
 check "... APERF/MPERF's where the run used them" \
 	grep -qF "Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU" "$TMP/aperf/report.md"
+check "... and not that APERF/MPERF clocked every repetition where none took add chains" \
+	bash -c '! grep -q "came from add chains" "$1"' _ "$TMP/aperf/report.md"
+rewritten "$D" "$TMP/aperf-chains" "m['clock'].pop('aperf_mperf', None)
+m['disturbance']['points']['repetitions_by_chains'] = 7"
+check "... but for the repetitions some thread of which took add chains (its group did not start)" grep -qF \
+	"but for 7 repetitions some thread's came from add chains" "$TMP/aperf-chains/report.md"
+check "machine.json counts repetitions clocked by add chains where APERF/MPERF was to: none here" python3 -c '
+import json, sys; assert json.load(open(sys.argv[1]))["disturbance"]["points"]["repetitions_by_chains"] == 0
+' "$D/machine.json"
 rewritten "$D" "$TMP/oldclock" "m['clock'].pop('repetition_clock_method', None)"
 check "... and nothing where the run did not say" \
 	bash -c '! grep -q "Each repetition.s clock" "$1"' _ "$TMP/oldclock/report.md"

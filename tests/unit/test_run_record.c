@@ -301,12 +301,42 @@ static void test_record_begins_with_what_its_calls_are(void **state)
 	record_free(&r);
 }
 
+/* Where APERF/MPERF clocks the repetitions, one whose threads took add chains (their group did not start)
+   says so in its clock note and is counted (record_by_chains): the report says "each repetition's clock is
+   APERF/MPERF's" only of the others. */
+static void test_repetitions_clocked_by_chains_are_said_and_counted(void **state)
+{
+	struct point_record r;
+	char note[512];
+
+	(void)state;
+	assert_int_equal(record_init(&r, 3, 2), 0);
+	r.nreps = 3;
+	record_pass(&r, 1, 0)->clock_chains = 2;
+	record_pass(&r, 2, 1)->clock_chains = 1; /* group 1 is not counted: group 0 stands for the point */
+	assert_int_equal(record_by_chains(&r), 1);
+	record_clock_note(record_pass(&r, 0, 0), note, sizeof note);
+	assert_string_equal(note, "");
+	record_clock_note(record_pass(&r, 1, 0), note, sizeof note);
+	assert_string_equal(note, "2 threads clocked by add chains (their APERF/MPERF group did not start)");
+	*record_pass(&r, 1, 0) = (struct rec_pass){.clock_chains = 1,
+						   .clock_samples = 4,
+						   .clock_rejected = 1,
+						   .clock_why = "outside the bounds"};
+	record_clock_note(record_pass(&r, 1, 0), note, sizeof note);
+	assert_string_equal(note,
+			    "1 threads clocked by add chains (their APERF/MPERF group did not start); 1 of 4 "
+			    "clock samples rejected: outside the bounds");
+	record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_clock_is_the_highest_group_0_sample),
 		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
 		cmocka_unit_test(test_cv_of_repetition_times),
+		cmocka_unit_test(test_repetitions_clocked_by_chains_are_said_and_counted),
 		cmocka_unit_test(test_disturbed_repetitions_have_a_call_far_past_the_shortest),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
