@@ -492,6 +492,8 @@ static void read_run(json_t *root, struct machine *m)
 	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
 	   figure and the too-fast judgement: none */
 	m->core_ghz = number(root, "clock.core_ghz", 0);
+	m->tsc_hz = number(root, "clock.tsc_hz", 0);
+	m->tsc_hz_end = number(root, "clock.tsc_hz_end", 0);
 	/* runs before the per-repetition clock say nothing of it */
 	m->aperf_known = json_is_string(at(root, "clock.repetition_clock_method"));
 	text(root, "clock.aperf_mperf", m->aperf_not_used, sizeof m->aperf_not_used);

@@ -164,7 +164,8 @@ struct machine {
 	unsigned ndisagreements;
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
 	unsigned nlatency;
-	double core_ghz; /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	double core_ghz;           /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	double tsc_hz, tsc_hz_end; /* clock.tsc_hz and clock.tsc_hz_end (0 when absent: runs before it) */
 	/* clock.aperf_mperf: why a run's repetitions were clocked by add chains rather than APERF/MPERF ("not
 	   used: ..."); "" where they were APERF/MPERF's, or the file does not say (aperf_known 0) */
 	char aperf_not_used[256];

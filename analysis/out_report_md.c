@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "busy.h"
+#include "tsc_drift.h"
 #include "noisy_why.h"
 #include "num.h"
 #include "out_report_hypo.h"
@@ -291,9 +292,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			snprintf(cpus, sizeof cpus, "the %lld CPUs it measured on", m->steal_cpus);
 		fprintf(f,
 			"- **Steal time**: %.1f %% of the time of %s went to other guests of the hypervisor "
-			"while "
-			"the run measured; runnable tasks %lld before and %lld after (pmucheck's sampling "
-			"thread included, and after, any of its threads still spinning).\n",
+			"while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
+			"sampling thread included, and after, any of its threads still spinning).\n",
 			m->steal_percent, cpus, m->runnable_before, m->runnable_after);
 	} else {
 		fprintf(f,
@@ -301,6 +301,15 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			"a run from before pmucheck recorded it).\n");
 	}
 	cpu_time(f, m);
+	if (tsc_drifted(m->tsc_hz, m->tsc_hz_end))
+		fprintf(f,
+			"- **TSC**: it ran at %.4f GHz as the measurements began and %.4f GHz as they ended "
+			"(%+.2f %%): every time was converted at the first rate, so the figures in seconds, "
+			"GB/s "
+			"and ns of the points after the change are off by as much (a guest moved to a host "
+			"of "
+			"another TSC rate, without invariant-TSC scaling).\n",
+			m->tsc_hz * 1e-9, m->tsc_hz_end * 1e-9, 100 * (m->tsc_hz_end / m->tsc_hz - 1));
 	if (m->speed.points > 0) {
 		fprintf(f, "- **Machine speed**: a %s read of L1 timed before each of %d points ",
 			m->speed.kernel, m->speed.points);

@@ -29,6 +29,7 @@
 #include "summary.h"
 #include "sysinfo.h"
 #include "tsc.h"
+#include "tsc_drift.h"
 
 static void command_line(int argc, char **argv, char *out, size_t len)
 {
@@ -646,6 +647,14 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = measure_experiment(rc, t, j, &j->xs[i], &base, tsc_hz, e);
 	speed_history_add(&j->speed_history, speed_probe_figures(&j->speed).best, (int64_t)time(NULL));
 	record_disturbance(j, &rc->cfg.plan);
+	j->mf.tsc_hz_end = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	if (tsc_drifted(tsc_hz, j->mf.tsc_hz_end))
+		fprintf(stderr,
+			"pmucheck run: warning: the TSC ran at %.4f GHz as the measurements ended and %.4f "
+			"GHz as "
+			"they began: every time was converted at the first (a guest moved to another "
+			"host?)\n",
+			j->mf.tsc_hz_end * 1e-9, tsc_hz * 1e-9);
 	run_job_say_speed(j);
 	run_job_say_revisits(j);
 	run_job_say_cpu_limit(j, 1, most);

@@ -87,6 +87,8 @@ json_t *machine_clock_json(const struct machine_facts *m)
 				"repetition's two calls: TSC GHz x dAPERF / dMPERF; rejected outside the "
 				"bounds");
 
+	if (m->tsc_hz_end > 0)
+		json_object_set_new(c, "tsc_hz_end", json_real(m->tsc_hz_end));
 	if (m->aperf_note)
 		json_object_set_new(c, "aperf_mperf", json_sprintf("not used: %s", m->aperf_note));
 	if (m->core_clock_note)

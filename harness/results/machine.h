@@ -14,6 +14,7 @@ struct machine_facts {
 	const char *command;            /* the command line */
 	const char *started, *finished; /* UTC; finished NULL while running */
 	double tsc_hz, core_ghz;        /* core_ghz 0: every sample was rejected, core_clock_note says why */
+	double tsc_hz_end; /* the TSC's rate calibrated again as the measurements ended; 0: not */
 	const char *core_clock_note;
 	const struct clock_bounds *clock; /* borrowed: the bounds the samples were held to */
 	const char *aperf_note; /* NULL: the repetitions' clock is APERF/MPERF; else why it is not */

@@ -437,6 +437,16 @@ check "... but for the repetitions some thread of which took add chains (its gro
 check "machine.json counts repetitions clocked by add chains where APERF/MPERF was to: none here" python3 -c '
 import json, sys; assert json.load(open(sys.argv[1]))["disturbance"]["points"]["repetitions_by_chains"] == 0
 ' "$D/machine.json"
+# The TSC calibrated again as the measurements ended (a guest moved to a host of another TSC rate): said
+# past 0.5 % from the first rate, and not otherwise.
+check "machine.json records the TSC's rate as the measurements ended" python3 -c '
+import json, sys; assert json.load(open(sys.argv[1]))["clock"]["tsc_hz_end"] > 0' "$D/machine.json"
+rewritten "$D" "$TMP/tsc-moved" "m['clock']['tsc_hz_end'] = m['clock']['tsc_hz'] * 1.02"
+check "report.md says the TSC's rate changed by 2 % during the run" grep -qF "(+2.00 %): every time was converted" \
+	"$TMP/tsc-moved/report.md"
+rewritten "$D" "$TMP/tsc-steady" "m['clock']['tsc_hz_end'] = m['clock']['tsc_hz'] * 1.004"
+check "... and nothing of 0.4 %, within a calibration's spread" bash -c '! grep -q "TSC\*\*" "$1"' _ \
+	"$TMP/tsc-steady/report.md"
 rewritten "$D" "$TMP/oldclock" "m['clock'].pop('repetition_clock_method', None)"
 check "... and nothing where the run did not say" \
 	bash -c '! grep -q "Each repetition.s clock" "$1"' _ "$TMP/oldclock/report.md"
