@@ -712,6 +712,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		return err_set(e, E_RUNTIME, "out of memory");
 	j->dir_lock = -1;
 	j->budget_start = progress_now();
+	topo_caches_of(t, rc->cfg.plan.cpus[0]);
 	progress_line_init(&j->progress, rc->progress);
 	/* Every check first: bad input is refused before anything is written. */
 	sysinfo_read(&j->sys);

@@ -21,11 +21,12 @@ static enum level_inclusion cache_inclusion(hwloc_obj_t o)
 	return v && !strcmp(v, "0") ? LEVEL_NOT_INCLUSIVE : LEVEL_INCLUSION_UNKNOWN;
 }
 
-static void load_caches(struct topo *t)
+static void load_caches(struct topo *t, int cpu)
 {
-	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)t->cpus[0]);
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);
 
 	t->ncaches = 0;
+	memset(t->caches, 0, sizeof t->caches);
 	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
 		struct topo_cache *c;
 
@@ -148,7 +149,7 @@ static int load(struct topo *t, int narrow, struct err *e)
 		topo_free(t);
 		return err_set(e, E_RUNTIME, "hwloc reports no usable CPU");
 	}
-	load_caches(t);
+	load_caches(t, t->cpus[0]);
 	return 0;
 }
 
@@ -504,6 +505,12 @@ void topo_format_sockets(const struct topo_socket_use *u, int n, char *buf, size
 int topo_node_exists(const struct topo *t, int node)
 {
 	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;
+}
+
+void topo_caches_of(struct topo *t, int cpu)
+{
+	if (hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu))
+		load_caches(t, cpu);
 }
 
 int topo_pin_self(int cpu, struct err *e)

@@ -116,6 +116,11 @@ int topo_node_exists(const struct topo *t, int node);
    e.g. a CPU outside the process's cgroup cpuset or offline since the topology was read: a measurement
    on an unpinned thread would be recorded under a CPU it never ran on. */
 int topo_pin_self(int cpu, struct err *e);
+/* The data caches as seen from PU cpu (a PU hwloc does not know leaves them as they are): a run's first
+   CPU, from whose caches every point is sized (plan.h) and whose the level probe measures. hwloc's first
+   usable PU, which topo_load reads them from, may be on a core of another kind: a hybrid CPU's P-core
+   (L2 1.25 MiB) where --cpus names E-cores (L2 2 MiB), whose points were then labelled by the P-core's. */
+void topo_caches_of(struct topo *t, int cpu);
 /* Runs fn(arg, e) on the calling thread pinned to PU `cpu` (topo_pin_self), then puts the thread's CPU
    mask back; fn's result, or the pinning's or restoring's error. For what is measured once on the main
    thread (the machine's clock): unpinned, it runs where the scheduler puts it, on a hybrid CPU perhaps an

@@ -137,6 +137,13 @@ if "$TOP/${BUILD:-build}/tests/tools/hybrid_xml" "$TMP/hybrid.xml"; then
 		"warning: --cpus: CPU 4 is on a core of another kind than CPU 0 " "$TMP/hyb3"
 	hyb --cpus 4,6,8 >"$TMP/hybe" 2>&1
 	check "hybrid CPU: --cpus of E-cores alone is not warned about" bash -c '! grep -q "warning: --cpus" "$1"' _ "$TMP/hybe"
+	# ... and their points are sized from the E-cores' caches (L2 2 MiB), not hwloc's first PU's (1.25 MiB)
+	hyb2() { HWLOC_XMLFILE="$TMP/hybrid.xml" "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 1536k --threads 1 --prefetch on "$@"; }
+	hyb2 --cpus 4,6,8 >"$TMP/hybe2" 2>&1
+	hyb2 >"$TMP/hybp2" 2>&1
+	check "hybrid CPU: 1536 KiB on an E-core is in its L2, on a P-core past its L2" bash -c \
+		'grep -Eq " 1 thr +1572864 B/array +L2 " "$1" && grep -Eq " 1 thr +1572864 B/array +L3 " "$2"' _ \
+		"$TMP/hybe2" "$TMP/hybp2"
 else
 	notok "hybrid CPU: tests/tools/hybrid_xml writes its topology" "see above"
 fi
