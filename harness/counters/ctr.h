@@ -186,7 +186,8 @@ json_t *ctr_list_events_json(void);
 void ctr_list_events_print(const json_t *list, FILE *f);
 
 /* Counter availability, in words, with what to do about each problem (pmucheck info, machine.json).
-   ctr_hardware_available returns 1 when hardware events can be counted, else 0 and the reason. */
+   ctr_hardware_available returns 1 when hardware events can be counted, else 0 and the reason (len 0:
+   none). */
 int ctr_hardware_available(char *reason, size_t len);
 /* libpfm4's core PMU here (its first present one: "skx", or the one LIBPFM_FORCE_PMU names), the PMU
    a PAPI name without "pmu::" belongs to; 1 with its name, 0 when libpfm4 detects none (a VM without

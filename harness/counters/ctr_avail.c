@@ -157,7 +157,7 @@ static void probe_hardware(void)
 int ctr_hardware_available(char *reason, size_t len)
 {
 	pthread_once(&hw_once, probe_hardware);
-	if (!hw_ok)
+	if (!hw_ok && len)
 		snprintf(reason, len, "%s", hw_reason);
 	return hw_ok;
 }

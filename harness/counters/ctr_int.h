@@ -80,7 +80,10 @@ struct ctr_papi_facts {
 	const char *comp_reason;   /* PAPI's disabled_reason */
 	int name_rc;               /* PAPI_event_name_to_code: PAPI_OK when PAPI knows the name */
 	bool preset_unavailable;   /* a preset PAPI_query_event refuses */
-	bool kernel_hw;            /* ctr_hardware_available(), for the perf_event* components */
+	bool software;             /* libpfm4 encodes it as a kernel software event (perf::PAGE-FAULTS,
+	                              perf::TASK-CLOCK: PERF_TYPE_SOFTWARE), which needs no PMU */
+	bool kernel_hw;            /* ctr_hardware_available(), for the perf_event* components' hardware
+	                              events */
 	const char *kernel_reason; /* why not, when !kernel_hw */
 	int probe_rc;              /* PAPI_add_event in a scratch set: PAPI_OK when it opened */
 };

@@ -88,7 +88,9 @@ static bool sde_registered(const char *name)
 	return false;
 }
 
-/* PAPI components whose events the kernel counts in hardware (core or uncore PMUs). */
+/* PAPI components whose events the kernel counts in hardware (core or uncore PMUs); all but the kernel's
+   software events, which libpfm4's "perf" PMU lists beside its generic hardware ones (perf::PAGE-FAULTS
+   beside perf::CYCLES) and PAPI's perf_event component counts without any PMU. */
 static bool hardware_component(const char *name)
 {
 	return !strncmp(name, "perf_event", 10);
@@ -105,7 +107,7 @@ int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_
 	}
 	/* libpfm4 knowing the CPU makes PAPI's perf_event component report itself enabled, also on a
 	   VM whose kernel counts nothing: what the kernel opens decides, never the library's report. */
-	if (hardware_component(f->component) && !f->kernel_hw) {
+	if (hardware_component(f->component) && !f->software && !f->kernel_hw) {
 		ev->status = CTR_NOT_MEASURED;
 		snprintf(ev->reason, sizeof ev->reason,
 			 "the kernel counts no hardware event here (%s); "
@@ -177,31 +179,42 @@ void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
 		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
 }
 
+/* The one native event behind a PAPI code: the native itself, a preset's only native, or NULL for a
+   preset that sums or subtracts natives (no one encoding). */
+static const char *single_native(int code, const PAPI_event_info_t *info)
+{
+	if (!IS_PRESET(code))
+		return info->symbol;
+	return info->count == 1 && !strcmp(info->derived, "NOT_DERIVED") ? info->name[0] : NULL;
+}
+
+/* The perf_event attr libpfm4 gives PAPI's perf_event component for a native event: PAPI opens the
+   event with it (pfm_get_os_event_encoding in its perf_event component). false: libpfm4 encodes none. */
+static bool pfm_attr(const char *native, struct perf_event_attr *attr)
+{
+	pfm_perf_encode_arg_t arg;
+
+	memset(attr, 0, sizeof *attr);
+	memset(&arg, 0, sizeof arg);
+	arg.attr = attr;
+	arg.size = sizeof arg;
+	return pfm_get_os_event_encoding(native, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg) == PFM_SUCCESS;
+}
+
 /* Appends the hardware encoding libpfm4 gives PAPI's perf_event component for this event (a preset:
    for its one native event), so that exports can name the event as perf and LIKWID do, by event
-   code and umask. PAPI does it the same way (pfm_get_os_event_encoding in its perf_event component). */
+   code and umask. */
 static void hw_encoding(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
-	const char *native = info->symbol;
+	const char *native = single_native(ev->papi_code, info);
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
 	size_t n = strlen(ev->encoding);
 
-	if (strcmp(ev->pool, "perf_event"))
+	if (strcmp(ev->pool, "perf_event") || !native)
 		return;
-	if (IS_PRESET(ev->papi_code)) {
-		if (info->count != 1 || strcmp(info->derived, "NOT_DERIVED"))
-			return; /* a sum or difference of natives has no one encoding */
-		native = info->name[0];
+	if (IS_PRESET(ev->papi_code))
 		n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",native=%s", native);
-	}
-	memset(&attr, 0, sizeof attr);
-	memset(&arg, 0, sizeof arg);
-	arg.attr = &attr;
-	arg.size = sizeof arg;
-	if (n >= sizeof ev->encoding ||
-	    pfm_get_os_event_encoding(native, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS ||
-	    attr.type != PERF_TYPE_RAW)
+	if (n >= sizeof ev->encoding || !pfm_attr(native, &attr) || attr.type != PERF_TYPE_RAW)
 		return;
 	n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config=0x%" PRIx64,
 			      (uint64_t)attr.config);
@@ -224,6 +237,8 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 	const PAPI_component_info_t *c;
 	char name[CTR_SPEC_MAX], kernel_reason[CTR_REASON_MAX] = "";
 	PAPI_event_info_t info;
+	struct perf_event_attr attr;
+	const char *native;
 	int cidx, rc;
 
 	ev->backend = CTR_PAPI;
@@ -247,6 +262,8 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 				       papi_msg(rc));
 		traits(ev, &info);
 		cidx = info.component_index;
+		native = single_native(ev->papi_code, &info);
+		f.software = native && pfm_attr(native, &attr) && attr.type == PERF_TYPE_SOFTWARE;
 	} else {
 		cidx = owner_component(spec);
 	}
@@ -254,7 +271,7 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 	f.component = c ? c->name : "perf_event";
 	f.comp_disabled = c && c->disabled;
 	f.comp_reason = c ? c->disabled_reason : "";
-	if (hardware_component(f.component) && !f.comp_disabled) {
+	if (hardware_component(f.component) && !f.software && !f.comp_disabled) {
 		f.kernel_hw = ctr_hardware_available(kernel_reason, sizeof kernel_reason);
 		f.kernel_reason = kernel_reason;
 	}

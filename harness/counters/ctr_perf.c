@@ -57,10 +57,13 @@ const char *ctr_domain_name(const struct ctr_event *ev)
 	   kernel's part of the task's time. */
 	if (ctr_perf_sw_clock(ev))
 		return "user+kernel";
-	if (ev->backend == CTR_PAPI) /* only PAPI's perf_event component filters privilege levels */
-		return strcmp(ev->pool, "perf_event") ? "all"
-			: ctr_may_count_kernel()      ? "user+kernel"
-						      : "user";
+	/* Only PAPI's perf_event component filters privilege levels. It sets a domain only after opening
+	   a hardware instructions event with it (check_permissions in PAPI's perf_event.c), so where the
+	   kernel has no core PMU its software events (perf::PAGE-FAULTS) keep its default, user. */
+	if (ev->backend == CTR_PAPI)
+		return strcmp(ev->pool, "perf_event")                               ? "all"
+			: ctr_may_count_kernel() && ctr_hardware_available(NULL, 0) ? "user+kernel"
+										    : "user";
 	return ev->perf.exclude_user ? "kernel" : ev->perf.exclude_kernel ? "user" : "user+kernel";
 }
 

@@ -66,3 +66,15 @@ elif [ "$(grep -c ' not_measured ' "$TMP/hw")" -eq 2 ] && ! grep -q ' ok ' "$TMP
 else
 	notok "hardware events not measured without a PMU" "$(cat "$TMP/hw")"
 fi
+
+# libpfm4's perf:: PMU holds the kernel's software events too, in PAPI's perf_event component: PAPI counts
+# perf::PAGE-FAULTS with or without a core PMU (it was not measured "because the kernel counts no hardware
+# event here" on a VM without one). Only a disabled component stops it, with PAPI's reason.
+"$PMUCHECK" list events perf::PAGE-FAULTS perf::TASK-CLOCK >"$TMP/papi_sw" 2>&1
+if grep -q 'PAPI component perf_event is disabled' "$TMP/papi_sw"; then
+	skip "PAPI's software perf:: events counted" "PAPI's perf_event component is disabled here"
+elif [ "$(grep -cE '^perf::(PAGE-FAULTS|TASK-CLOCK) +papi .* ok ' "$TMP/papi_sw")" -eq 2 ]; then
+	ok "PAPI's software perf:: events counted"
+else
+	notok "PAPI's software perf:: events counted" "$(cat "$TMP/papi_sw")"
+fi

@@ -146,6 +146,26 @@ static void test_software_component_ignores_the_kernel_pmu(void **state)
 	assert_int_equal(ev.status, CTR_OK);
 }
 
+/* libpfm4's perf:: PMU lists the kernel's software events beside its generic hardware ones, all in PAPI's
+   perf_event component: perf::PAGE-FAULTS counts on the Zen 3 VM, where it was not measured because "the
+   kernel counts no hardware event here". Its own probe decides, as for any event with a PMU. */
+static void test_software_event_of_the_perf_event_component_ignores_the_kernel_pmu(void **state)
+{
+	struct ctr_papi_facts f = enabled_without_kernel_pmu();
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	f.software = true;
+	assert_int_equal(judge("perf::PAGE-FAULTS", &f, &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_OK);
+	f.probe_rc = PAPI_EPERM;
+	assert_int_equal(judge("perf::PAGE-FAULTS", &f, &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_NOT_MEASURED);
+	assert_non_null(strstr(ev.reason, "PAPI_add_event"));
+	assert_null(strstr(ev.reason, "hardware"));
+}
+
 /* PAPI's uncore component counts the sum of its PMUs' counters: each box is its own pool with one box's
    counters, so two boxes share a group only as perf would allow (never), and four events of one box fit. */
 static void test_uncore_events_are_pooled_per_box(void **state)
@@ -180,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_with_kernel_pmu_an_unknown_name_is_a_usage_error_naming_it),
 		cmocka_unit_test(test_with_kernel_pmu_a_name_the_kernel_refuses_is_not_measured),
 		cmocka_unit_test(test_software_component_ignores_the_kernel_pmu),
+		cmocka_unit_test(test_software_event_of_the_perf_event_component_ignores_the_kernel_pmu),
 		cmocka_unit_test(test_uncore_events_are_pooled_per_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
