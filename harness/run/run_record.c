@@ -292,6 +292,9 @@ static void pass_timing(struct raw_out_row *row, int gi, const struct rec_pass *
 	row->clock_note = note;
 }
 
+/* The event's columns, its reading cleared: the row is reused for every event of the pass, and an event
+   that has no reading must not keep the one written before it (raw.csv gave a not measured
+   cpu/event=0x3c/ the page-faults row's time_enabled and time_running). */
 static void event_fields(struct raw_out_row *row, const struct ctr_event *ev, const struct record_labels *l)
 {
 	row->uncore = ev->scope == CTR_SCOPE_SOCKET && l->uncore ? l->uncore : "";
@@ -299,6 +302,9 @@ static void event_fields(struct raw_out_row *row, const struct ctr_event *ev, co
 	row->backend = ctr_backend_name(ev->backend);
 	row->encoding = ev->encoding;
 	row->scope = ctr_scope_name(ev->scope);
+	row->has_count = 0;
+	row->count = 0;
+	row->time_enabled = row->time_running = 0;
 }
 
 #define BOX_SUMS_MAX 32
@@ -426,7 +432,6 @@ void record_write(struct run_state *s, int ipt, const struct point_record *r, co
 				if (re->evs[i].status == CTR_OK)
 					continue;
 				event_fields(&row, &re->evs[i], l);
-				row.has_count = 0;
 				row.status = ctr_status_name(re->evs[i].status);
 				row.reason = re->evs[i].reason;
 				raw_write(s->raw, &row);
