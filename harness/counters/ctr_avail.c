@@ -88,26 +88,26 @@ static const char *paranoid_meaning(int p)
 	return "restricted (Debian's 3 and above: no perf_event_open for non-root)";
 }
 
-static json_t *sysfs_pmus(void)
+json_t *ctr_sysfs_pmus_json(const char *pmus)
 {
-	char names[1024], *save, *t, path[512], type[32], mask[64];
+	char *names = ctr_dir_names(pmus), *save, *t, path[512], type[32];
 	json_t *a = json_array();
 
-	ctr_dir_names(CTR_SYSFS_PMUS, names, sizeof names);
-	for (t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+	for (t = names ? strtok_r(names, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save)) {
 		FILE *f;
-		snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/type", t);
-		type[0] = mask[0] = '\0';
+		snprintf(path, sizeof path, "%s/%s/type", pmus, t);
+		type[0] = '\0';
 		if ((f = fopen(path, "r"))) {
 			if (!fgets(type, sizeof type, f))
 				type[0] = '\0';
 			fclose(f);
 		}
-		snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/cpumask", t);
+		snprintf(path, sizeof path, "%s/%s/cpumask", pmus, t);
 		json_array_append_new(a,
 				      json_pack("{s:s, s:i, s:s}", "name", t, "type", atoi(type), "scope",
 						access(path, R_OK) ? "thread" : "socket"));
 	}
+	free(names);
 	return a;
 }
 
@@ -131,8 +131,9 @@ static json_t *perf_json(json_t *problems)
 			    "counter fewer meanwhile");
 	ctr_cpu_counters(&general, &fixed);
 	return json_pack("{s:i, s:s, s:o, s:i, s:i, s:s, s:{s:i, s:i}}", "paranoid", paranoid,
-			 "paranoid_meaning", paranoid_meaning(paranoid), "pmus", sysfs_pmus(), "nmi_watchdog",
-			 nmi, "rdpmc", rdpmc, "rdpmc_meaning",
+			 "paranoid_meaning", paranoid_meaning(paranoid), "pmus",
+			 ctr_sysfs_pmus_json(CTR_SYSFS_PMUS), "nmi_watchdog", nmi, "rdpmc", rdpmc,
+			 "rdpmc_meaning",
 			 rdpmc < 0            ? "no core PMU, no rdpmc"
 				 : rdpmc == 0 ? "disabled"
 				 : rdpmc == 1 ? "for tasks with an mmapped event"

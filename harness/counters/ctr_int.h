@@ -35,8 +35,15 @@ int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, str
    PFM_OS_PERF_EVENT_EXT: the one PAPI would open); its type is matched with <pmus>/<pmu>/type, and the
    encoding says so (",via=libpfm4:<libpfm4 PMU>"). false: not such an event (PAPI resolves it). */
 bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev);
-/* Space-separated entries of a directory (PMUs, format terms), for messages. */
-void ctr_dir_names(const char *dir, char *buf, size_t len);
+/* Space-separated entries of a directory (PMUs, format terms), all of them however many (a two-socket
+   Sapphire Rapids has over 100 PMUs): "" where it cannot be read, NULL out of memory. free() it. */
+char *ctr_dir_names(const char *dir);
+
+/* ctr_avail.c: the PMUs of the sysfs tree pmus (CTR_SYSFS_PMUS; tests pass a fake tree), each with its
+   type and scope, as machine.json's counters.availability.perf_event.pmus gives them. */
+json_t *ctr_sysfs_pmus_json(const char *pmus);
+/* ctr_list.c: the PMUs of pmus with their aliases, as `pmucheck list events --json` gives them. */
+json_t *ctr_list_pmus_json(const char *pmus);
 
 /* ctr_cpumask.c: the CPU to open socket-scope PMU `pmu` on for a run on run_cpu (-1: a probe, any CPU the mask takes), from
    <pmus>/<pmu>/cpumask and <cpus>/cpuN/topology/physical_package_id (CTR_SYSFS_PMUS and

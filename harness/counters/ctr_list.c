@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <papi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctr_int.h"
@@ -28,14 +29,14 @@ static json_t *named_json(void)
 	return arr;
 }
 
-static json_t *aliases_json(const char *pmu)
+static json_t *aliases_json(const char *pmus, const char *pmu)
 {
 	json_t *arr = json_array();
 	char path[512];
 	struct dirent *de;
 	DIR *d;
 
-	snprintf(path, sizeof path, CTR_SYSFS_PMUS "/%s/events", pmu);
+	snprintf(path, sizeof path, "%s/%s/events", pmus, pmu);
 	d = opendir(path);
 	if (!d)
 		return arr;
@@ -47,14 +48,15 @@ static json_t *aliases_json(const char *pmu)
 	return arr;
 }
 
-static json_t *pmus_json(void)
+json_t *ctr_list_pmus_json(const char *pmus)
 {
-	char names[1024], *save, *t;
+	char *names = ctr_dir_names(pmus), *save, *t;
 	json_t *arr = json_array();
 
-	ctr_dir_names(CTR_SYSFS_PMUS, names, sizeof names);
-	for (t = strtok_r(names, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		json_array_append_new(arr, json_pack("{s:s, s:o}", "name", t, "aliases", aliases_json(t)));
+	for (t = names ? strtok_r(names, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:o}", "name", t, "aliases", aliases_json(pmus, t)));
+	free(names);
 	return arr;
 }
 
@@ -94,8 +96,8 @@ static json_t *papi_json(void)
 
 json_t *ctr_list_events_json(void)
 {
-	return json_pack("{s:{s:o, s:o}, s:o}", "perf", "named", named_json(), "pmus", pmus_json(), "papi",
-			 papi_json());
+	return json_pack("{s:{s:o, s:o}, s:o}", "perf", "named", named_json(), "pmus",
+			 ctr_list_pmus_json(CTR_SYSFS_PMUS), "papi", papi_json());
 }
 
 static void print_named(FILE *f, const json_t *named)

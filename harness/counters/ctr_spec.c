@@ -75,21 +75,24 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-void ctr_dir_names(const char *dir, char *buf, size_t len)
+char *ctr_dir_names(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t used = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	buf[0] = '\0';
-	if (!d)
-		return;
-	while ((de = readdir(d)) && used < len) {
-		if (de->d_name[0] == '.')
-			continue;
-		used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", de->d_name);
+	while (f && d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			fprintf(f, "%s%s", ftell(f) ? " " : "", de->d_name);
+	if (d)
+		closedir(d);
+	if (f && fclose(f)) {
+		free(buf);
+		return NULL;
 	}
-	closedir(d);
+	return buf;
 }
 
 static int parse_value(const char *spec, const char *term, const char *text, uint64_t *v, struct err *e)
@@ -191,7 +194,7 @@ static int apply_alias(const char *pmus, const char *pmu, const char *spec, cons
 static int apply_term(const char *pmus, const char *pmu, const char *spec, char *term, bool in_alias,
 		      struct ctr_event *ev, struct err *e)
 {
-	char *eq = strchr(term, '='), path[512], format[128], names[512];
+	char *eq = strchr(term, '='), path[512], format[128], *names;
 	uint64_t v = 1, *raw;
 	int rc;
 
@@ -212,9 +215,11 @@ static int apply_term(const char *pmus, const char *pmu, const char *spec, char 
 	if (!eq && !in_alias && is_alias(pmus, pmu, term))
 		return apply_alias(pmus, pmu, spec, term, ev, e);
 	snprintf(path, sizeof path, "%s/%s/format", pmus, pmu);
-	ctr_dir_names(path, names, sizeof names);
-	return err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec, pmu,
-		       term, *names ? names : "none");
+	names = ctr_dir_names(path);
+	rc = err_set(e, E_USAGE, "event '%s': PMU '%s' has no term or event '%s' (terms: %s)", spec, pmu,
+		     term, names && *names ? names : "none");
+	free(names);
+	return rc;
 }
 
 static int apply_terms(const char *pmus, const char *pmu, const char *spec, const char *terms, bool in_alias,
@@ -237,13 +242,17 @@ static int apply_terms(const char *pmus, const char *pmu, const char *spec, cons
 static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const char *terms,
 		      struct ctr_event *ev, struct err *e)
 {
-	char buf[CTR_SPEC_MAX], names[512], *rest = buf, *t;
+	char buf[CTR_SPEC_MAX], *names, *rest = buf, *t;
 	bool core = !strncmp(pmu, "cpu", 3);
+	int rc;
 
-	ctr_dir_names(pmus, names, sizeof names);
-	if (!known_pmu(pmu))
-		return err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec, pmu,
-			       names);
+	if (!known_pmu(pmu)) {
+		names = ctr_dir_names(pmus);
+		rc = err_set(e, E_USAGE, "event '%s': unknown PMU '%s' (this machine has: %s)", spec, pmu,
+			     names ? names : "");
+		free(names);
+		return rc;
+	}
 	/* ctr_syntax_parse has checked every term's form and number; without sysfs a bare word may be an
 	   alias of that PMU, so only valued terms of a core PMU can be checked by name. */
 	snprintf(buf, sizeof buf, "%s", terms);
@@ -255,11 +264,13 @@ static int absent_pmu(const char *pmus, const char *pmu, const char *spec, const
 		if (core && !in_list(t, core_terms, ARRAY_LEN(core_terms)))
 			return err_set(e, E_USAGE, "event '%s': unknown term '%s' for a core PMU", spec, t);
 	}
+	names = ctr_dir_names(pmus);
 	ev->status = CTR_NOT_MEASURED;
 	snprintf(ev->reason, sizeof ev->reason,
 		 "no PMU '%s' in %s (this machine exposes: %s); a VM without a virtual PMU, or a "
 		 "different CPU",
-		 pmu, pmus, names);
+		 pmu, pmus, names ? names : "");
+	free(names);
 	return 0;
 }
 

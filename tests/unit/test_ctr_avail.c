@@ -1,4 +1,5 @@
-/* test_ctr_avail.c — the counter availability report says what the machine really has. */
+/* test_ctr_avail.c — the counter availability report says what the machine really has, and its PMU list
+ * (and `list events`') holds every PMU of a fake sysfs tree of a big machine's size. */
 #include <dirent.h>
 #include <papi.h>
 #include <setjmp.h>
@@ -10,7 +11,12 @@
 
 #include <cmocka.h>
 
-#include "ctr.h"
+#include "ctr_int.h"
+#include "fake_file.h"
+
+#define FAKE_PMUS 150 /* a two-socket Sapphire Rapids has over 100 */
+
+static char fake[] = "/tmp/pmucheck-avail.XXXXXX";
 
 static json_t *find_by_name(const json_t *array, const char *name)
 {
@@ -104,6 +110,89 @@ static void test_no_hardware_is_explained_with_what_to_do(void **state)
 	json_decref(o);
 }
 
+/* FAKE_PMUS uncore_cha_<i> boxes, type 100 + i, a cpumask on the even ones and a clockticks alias each:
+   over 2 KiB of names, where the lists held 1 KiB (77 of 88 PMUs, the last cut short). */
+static int make_tree(void **state)
+{
+	char rel[128], text[32];
+
+	(void)state;
+	if (!mkdtemp(fake))
+		return -1;
+	for (int i = 0; i < FAKE_PMUS; i++) {
+		snprintf(rel, sizeof rel, "uncore_cha_%d/type", i);
+		snprintf(text, sizeof text, "%d\n", 100 + i);
+		if (fake_put_at(fake, rel, text))
+			return -1;
+		snprintf(rel, sizeof rel, "uncore_cha_%d/events/clockticks", i);
+		if (fake_put_at(fake, rel, "event=0x0\n"))
+			return -1;
+		snprintf(rel, sizeof rel, "uncore_cha_%d/cpumask", i);
+		if (i % 2 == 0 && fake_put_at(fake, rel, "0\n"))
+			return -1;
+	}
+	return 0;
+}
+
+static int remove_tree(void **state)
+{
+	char cmd[320];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake);
+	return system(cmd) ? -1 : 0;
+}
+
+/* The box of an entry of either list, -1 when it names none; each seen once. */
+static int box_of(const json_t *pmu, bool seen[FAKE_PMUS])
+{
+	int i, n = -1;
+
+	if (sscanf(json_string_value(json_object_get(pmu, "name")), "uncore_cha_%d%n", &i, &n) != 1 ||
+	    n != (int)strlen(json_string_value(json_object_get(pmu, "name"))) || i < 0 || i >= FAKE_PMUS ||
+	    seen[i])
+		return -1;
+	seen[i] = true;
+	return i;
+}
+
+static void test_every_pmu_of_a_big_machine_is_listed_with_its_type_and_scope(void **state)
+{
+	json_t *pmus = ctr_sysfs_pmus_json(fake), *p;
+	bool seen[FAKE_PMUS] = {false};
+	size_t k;
+
+	(void)state;
+	assert_int_equal(json_array_size(pmus), FAKE_PMUS);
+	json_array_foreach(pmus, k, p)
+	{
+		int i = box_of(p, seen);
+		assert_true(i >= 0);
+		assert_int_equal(json_integer_value(json_object_get(p, "type")), 100 + i);
+		assert_string_equal(json_string_value(json_object_get(p, "scope")),
+				    i % 2 ? "thread" : "socket");
+	}
+	json_decref(pmus);
+}
+
+static void test_list_events_gives_every_pmu_of_a_big_machine_with_its_aliases(void **state)
+{
+	json_t *pmus = ctr_list_pmus_json(fake), *p;
+	bool seen[FAKE_PMUS] = {false};
+	size_t k;
+
+	(void)state;
+	assert_int_equal(json_array_size(pmus), FAKE_PMUS);
+	json_array_foreach(pmus, k, p)
+	{
+		json_t *aliases = json_object_get(p, "aliases");
+		assert_true(box_of(p, seen) >= 0);
+		assert_int_equal(json_array_size(aliases), 1);
+		assert_string_equal(json_string_value(json_array_get(aliases, 0)), "clockticks");
+	}
+	json_decref(pmus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +200,8 @@ int main(void)
 		cmocka_unit_test(test_json_paranoid_matches_procfs),
 		cmocka_unit_test(test_json_gives_papi_disabled_reasons_verbatim),
 		cmocka_unit_test(test_no_hardware_is_explained_with_what_to_do),
+		cmocka_unit_test(test_every_pmu_of_a_big_machine_is_listed_with_its_type_and_scope),
+		cmocka_unit_test(test_list_events_gives_every_pmu_of_a_big_machine_with_its_aliases),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, make_tree, remove_tree);
 }
