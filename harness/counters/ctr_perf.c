@@ -92,9 +92,29 @@ static int open_one(const struct ctr_event *ev, bool leader, int pid, int cpu, i
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* What an errno from perf_event_open means for the user, with what to do. */
-static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
+/* The PMU the kernel counts ev on, into name, when the sysfs tree pmus exposes it (its type file): the
+   core PMU for the generic hardware and cache events ("cpu", or a hybrid's "cpu_core" or "cpu_atom"),
+   "software" for the software events, else the sysfs PMU the event was resolved on (its pool). */
+static bool pmu_exposed(const char *pmus, const struct ctr_event *ev, char *name, size_t len)
 {
+	static const char *const core[] = {"cpu", "cpu_core", "cpu_atom"};
+	bool generic = ev->perf.type == PERF_TYPE_HARDWARE || ev->perf.type == PERF_TYPE_HW_CACHE;
+	const char *own = ev->perf.type == PERF_TYPE_SOFTWARE ? "software" : ev->pool;
+	char path[512];
+
+	for (size_t i = 0; i < (generic ? sizeof core / sizeof *core : 1); i++) {
+		snprintf(name, len, "%s", generic ? core[i] : own);
+		snprintf(path, sizeof path, "%s/%s/type", pmus, name);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, char *buf, size_t len)
+{
+	char pmu[CTR_NAME_MAX];
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
@@ -106,10 +126,22 @@ static void explain(int err, const struct ctr_event *ev, char *buf, size_t len)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		snprintf(buf, len,
-			 "perf_event_open: %s: the kernel cannot count this event here (no "
-			 "hardware PMU exposed, e.g. a VM without a virtual PMU)",
-			 strerror(err));
+		if (!pmu_exposed(pmus, ev, pmu, sizeof pmu))
+			snprintf(buf, len,
+				 "perf_event_open: %s: the kernel cannot count this event here (no "
+				 "hardware PMU exposed, e.g. a VM without a virtual PMU)",
+				 strerror(err));
+		/* The x86 PMU answers a generic hardware or cache event its table maps to no event code
+		   with ENOENT (Linux arch/x86/events/core.c, x86_setup_perfctr and set_ext_hw_attr):
+		   AMD's has no ref-cycles. */
+		else if (err == ENOENT)
+			snprintf(buf, len,
+				 "perf_event_open: %s: the kernel maps no such event on PMU '%s' (the PMU is "
+				 "here, but has no event code for this one, e.g. ref-cycles on AMD)",
+				 strerror(err), pmu);
+		else
+			snprintf(buf, len, "perf_event_open: %s: PMU '%s' cannot count this event as asked",
+				 strerror(err), pmu);
 		break;
 	case EINVAL:
 		snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)", ev->encoding);
@@ -148,7 +180,7 @@ static void explain_no_exclude(struct ctr_event *ev)
 
 void ctr_perf_probe(struct ctr_event *ev)
 {
-	int fd;
+	int fd, err;
 
 	if (ev->status != CTR_OK)
 		return;
@@ -179,9 +211,10 @@ void ctr_perf_probe(struct ctr_event *ev)
 		close(fd);
 		return;
 	}
+	err = errno; /* the explanation reads sysfs */
 	ev->status = CTR_NOT_MEASURED;
-	explain(errno, ev, ev->reason, sizeof ev->reason);
-	if (errno == EINVAL && (ev->perf.exclude_kernel || ev->perf.exclude_user))
+	ctr_perf_explain(CTR_SYSFS_PMUS, err, ev, ev->reason, sizeof ev->reason);
+	if (err == EINVAL && (ev->perf.exclude_kernel || ev->perf.exclude_user))
 		explain_no_exclude(ev);
 }
 
@@ -196,7 +229,7 @@ int ctr_perf_open(struct ctr_set *s, struct err *e)
 		s->fd[i] = open_one(s->g.ev[i], i == 0, pid, cpu, i ? s->fd[0] : -1);
 		if (s->fd[i] < 0) {
 			char why[CTR_REASON_MAX];
-			explain(errno, s->g.ev[i], why, sizeof why);
+			ctr_perf_explain(CTR_SYSFS_PMUS, errno, s->g.ev[i], why, sizeof why);
 			return err_set(e, E_RUNTIME, "event '%s': %s", s->g.ev[i]->spec, why);
 		}
 	}

@@ -1,4 +1,5 @@
 /* test_ctr_spec.c — perf event specs against a fake sysfs PMU tree, and event names on this machine. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,6 +255,38 @@ static void test_hybrid_tree_has_two_core_pmus_and_no_cpu(void **state)
 	snprintf(root, sizeof root, "%s", saved);
 }
 
+/* ENOENT is the kernel's answer both where no PMU takes the event's type (a VM without a virtual PMU)
+   and where the core PMU maps a generic event to no event code (ref-cycles on bare-metal AMD, whose
+   reason blamed a missing PMU): sysfs tells which. */
+static void test_enoent_blames_a_missing_pmu_only_where_none_is_exposed(void **state)
+{
+	char why[CTR_REASON_MAX], none[160], hybrid[160];
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	snprintf(none, sizeof none, "%s/no-pmu", root);
+	assert_int_equal(mkdir(none, 0755), 0);
+	snprintf(hybrid, sizeof hybrid, "%s/hybrid-only", root);
+	assert_int_equal(fake_put_at(hybrid, "cpu_core/type", "4\n"), 0);
+	assert_int_equal(parse("ref-cycles", &ev, &e), 0);
+	ctr_perf_explain(root, ENOENT, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "maps no such event on PMU 'cpu'"));
+	assert_null(strstr(why, "no hardware PMU"));
+	ctr_perf_explain(hybrid, ENOENT, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "maps no such event on PMU 'cpu_core'"));
+	ctr_perf_explain(none, ENOENT, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "no hardware PMU exposed"));
+	ctr_perf_explain(root, EOPNOTSUPP, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "PMU 'cpu' cannot count this event as asked"));
+	/* a sysfs PMU's own event: that PMU, not the core one */
+	assert_int_equal(parse("uncore_imc_0/cas_count_read/", &ev, &e), 0);
+	ctr_perf_explain(hybrid, ENOENT, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "no hardware PMU exposed"));
+	ctr_perf_explain(root, ENOENT, &ev, why, sizeof why);
+	assert_non_null(strstr(why, "maps no such event on PMU 'uncore_imc_0'"));
+}
+
 /* One grammar for configs and --events (ctr_syntax.h): u and k as perf's :u and :k, the rest refused by
    name; a box wildcard only where the caller allows it (configs). */
 static void test_modifiers_u_and_k_exclude_the_other_side(void **state)
@@ -462,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_specs_name_the_event_and_the_fault),
 		cmocka_unit_test(test_known_pmu_absent_here_is_not_measured),
 		cmocka_unit_test(test_hybrid_tree_has_two_core_pmus_and_no_cpu),
+		cmocka_unit_test(test_enoent_blames_a_missing_pmu_only_where_none_is_exposed),
 		cmocka_unit_test(test_modifiers_u_and_k_exclude_the_other_side),
 		cmocka_unit_test(test_software_event_uses_no_counter),
 		cmocka_unit_test(test_software_clock_in_raw_syntax_gets_a_group_of_its_own),
