@@ -58,8 +58,9 @@ void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev);
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */
 /* What an errno from perf_event_open means for the user, with what to do, into buf; pmus is the sysfs
    tree that tells a PMU that is absent (CTR_SYSFS_PMUS; tests pass a fake tree) from one that is here
-   but has no such event. */
-void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, char *buf, size_t len);
+   but has no such event. sibling: ev's place in the group being opened (0: its leader, or alone). */
+void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, unsigned sibling, char *buf,
+		      size_t len);
 int ctr_perf_open(struct ctr_set *s, struct err *e);
 int ctr_perf_start(struct ctr_set *s, struct err *e);
 int ctr_perf_stop(struct ctr_set *s, struct err *e);

@@ -111,7 +111,8 @@ static bool pmu_exposed(const char *pmus, const struct ctr_event *ev, char *name
 	return false;
 }
 
-void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, char *buf, size_t len)
+void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, unsigned sibling, char *buf,
+		      size_t len)
 {
 	char pmu[CTR_NAME_MAX];
 
@@ -144,7 +145,20 @@ void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, cha
 				 strerror(err), pmu);
 		break;
 	case EINVAL:
-		snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)", ev->encoding);
+		/* An event is grouped only after it opened alone (ctr_perf_probe), so EINVAL for a sibling
+		   is the group's: the kernel refuses a group its PMU cannot schedule at once (Linux
+		   arch/x86/events/core.c validate_group; intel/uncore.c uncore_validate_group, where
+		   uncore_collect_events refuses more events than the box has counters). UNCORE_COUNTERS
+		   assumes 4 counters per uncore box; some have 2 (SKX IRP, client uncore_cbox). */
+		if (sibling)
+			snprintf(buf, len,
+				 "perf_event_open: the kernel refuses it as event %u of a group on PMU '%s' "
+				 "(EINVAL), though it opens alone: the group does not fit the PMU's "
+				 "counters (planned for %u; some uncore PMUs have fewer)",
+				 sibling + 1, ev->pool, ev->counters);
+		else
+			snprintf(buf, len, "perf_event_open: the kernel rejects encoding %s (EINVAL)",
+				 ev->encoding);
 		break;
 	default:
 		snprintf(buf, len, "perf_event_open: %s", strerror(err));
@@ -213,7 +227,7 @@ void ctr_perf_probe(struct ctr_event *ev)
 	}
 	err = errno; /* the explanation reads sysfs */
 	ev->status = CTR_NOT_MEASURED;
-	ctr_perf_explain(CTR_SYSFS_PMUS, err, ev, ev->reason, sizeof ev->reason);
+	ctr_perf_explain(CTR_SYSFS_PMUS, err, ev, 0, ev->reason, sizeof ev->reason);
 	if (err == EINVAL && (ev->perf.exclude_kernel || ev->perf.exclude_user))
 		explain_no_exclude(ev);
 }
@@ -229,7 +243,7 @@ int ctr_perf_open(struct ctr_set *s, struct err *e)
 		s->fd[i] = open_one(s->g.ev[i], i == 0, pid, cpu, i ? s->fd[0] : -1);
 		if (s->fd[i] < 0) {
 			char why[CTR_REASON_MAX];
-			ctr_perf_explain(CTR_SYSFS_PMUS, errno, s->g.ev[i], why, sizeof why);
+			ctr_perf_explain(CTR_SYSFS_PMUS, errno, s->g.ev[i], i, why, sizeof why);
 			return err_set(e, E_RUNTIME, "event '%s': %s", s->g.ev[i]->spec, why);
 		}
 	}

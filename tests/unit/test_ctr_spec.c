@@ -270,21 +270,40 @@ static void test_enoent_blames_a_missing_pmu_only_where_none_is_exposed(void **s
 	snprintf(hybrid, sizeof hybrid, "%s/hybrid-only", root);
 	assert_int_equal(fake_put_at(hybrid, "cpu_core/type", "4\n"), 0);
 	assert_int_equal(parse("ref-cycles", &ev, &e), 0);
-	ctr_perf_explain(root, ENOENT, &ev, why, sizeof why);
+	ctr_perf_explain(root, ENOENT, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "maps no such event on PMU 'cpu'"));
 	assert_null(strstr(why, "no hardware PMU"));
-	ctr_perf_explain(hybrid, ENOENT, &ev, why, sizeof why);
+	ctr_perf_explain(hybrid, ENOENT, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "maps no such event on PMU 'cpu_core'"));
-	ctr_perf_explain(none, ENOENT, &ev, why, sizeof why);
+	ctr_perf_explain(none, ENOENT, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "no hardware PMU exposed"));
-	ctr_perf_explain(root, EOPNOTSUPP, &ev, why, sizeof why);
+	ctr_perf_explain(root, EOPNOTSUPP, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "PMU 'cpu' cannot count this event as asked"));
 	/* a sysfs PMU's own event: that PMU, not the core one */
 	assert_int_equal(parse("uncore_imc_0/cas_count_read/", &ev, &e), 0);
-	ctr_perf_explain(hybrid, ENOENT, &ev, why, sizeof why);
+	ctr_perf_explain(hybrid, ENOENT, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "no hardware PMU exposed"));
-	ctr_perf_explain(root, ENOENT, &ev, why, sizeof why);
+	ctr_perf_explain(root, ENOENT, &ev, 0, why, sizeof why);
 	assert_non_null(strstr(why, "maps no such event on PMU 'uncore_imc_0'"));
+}
+
+/* Every event of a group opened alone when it was resolved, so EINVAL for a sibling is the group's: three
+   events of a 2-counter uncore box (SKX IRP, client uncore_cbox) planned for 4 failed with a reason that
+   blamed the third one's encoding. The leader's, or an event's alone, is still its encoding's. */
+static void test_einval_for_a_sibling_says_the_group_does_not_fit(void **state)
+{
+	char why[CTR_REASON_MAX];
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(parse("uncore_imc_0/cas_count_read/", &ev, &e), 0);
+	ctr_perf_explain(root, EINVAL, &ev, 2, why, sizeof why);
+	assert_non_null(strstr(why, "event 3 of a group on PMU 'uncore_imc_0'"));
+	assert_non_null(strstr(why, "does not fit the PMU's counters (planned for 4"));
+	assert_null(strstr(why, "encoding"));
+	ctr_perf_explain(root, EINVAL, &ev, 0, why, sizeof why);
+	assert_non_null(strstr(why, "rejects encoding pmu=uncore_imc_0,"));
 }
 
 /* One grammar for configs and --events (ctr_syntax.h): u and k as perf's :u and :k, the rest refused by
@@ -496,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_known_pmu_absent_here_is_not_measured),
 		cmocka_unit_test(test_hybrid_tree_has_two_core_pmus_and_no_cpu),
 		cmocka_unit_test(test_enoent_blames_a_missing_pmu_only_where_none_is_exposed),
+		cmocka_unit_test(test_einval_for_a_sibling_says_the_group_does_not_fit),
 		cmocka_unit_test(test_modifiers_u_and_k_exclude_the_other_side),
 		cmocka_unit_test(test_software_event_uses_no_counter),
 		cmocka_unit_test(test_software_clock_in_raw_syntax_gets_a_group_of_its_own),
