@@ -39,8 +39,15 @@ two_threads() {
 	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1,2 >/dev/null 2>&1 && echo 1,2 || echo 1
 }
 
-# True where perf counts instructions here, a core PMU; these guests have none ("<not supported>").
-counts_instructions() { ! perf stat -e instructions true 2>&1 | grep -q "not supported"; }
+# True where pmucheck counts 'instructions' here, a core PMU; these guests have none. pmucheck's own word (the
+# probe behind machine.json's counters.availability.hardware), not perf's: with perf not installed, or refused,
+# `perf stat` printed no "not supported", and a machine without a PMU was taken for one with (counters.sh and
+# discover.sh skipped their no-PMU checks "because this machine counts instructions"). Where pmucheck gives no
+# answer this is false, so the no-PMU checks run and fail rather than being skipped.
+counts_instructions() {
+	"$PMUCHECK" list events --json instructions 2>/dev/null | python3 -c 'import json, sys
+sys.exit(json.load(sys.stdin)["events"][0]["status"] != "ok")' 2>/dev/null
+}
 
 # "STATUS REASON" of EVENT's first row in a raw.csv (empty where it has none): not_measured with its reason
 # where this machine cannot count it, ok where it can.
