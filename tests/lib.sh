@@ -57,9 +57,15 @@ r = next((r for r in csv.DictReader(open(sys.argv[1])) if r["event"] == sys.argv
 print(r.get("status", ""), r.get("reason", ""))' "$1" "$2"
 }
 
-# One prefetcher state for runs whose points a test counts: as root where the MSRs can be written the default
-# is on and off, which doubles them; elsewhere 'on' is measured as uncontrolled, as the default is.
+# One prefetcher state, for every real run of a test that is not about prefetchers: as root where the MSRs can
+# be written the default is on and off, which switches the machine's prefetchers off (restored at the end) and
+# doubles the points; elsewhere 'on' is measured as uncontrolled, as the default is.
 ONE_STATE=(--prefetch on)
+# For a run that cannot take --prefetch (a preset sets its own states), or one that must be uncontrolled on
+# every machine: a fake MSR directory with no MSR files, so the real ones are never opened (json_cli.sh's
+# no-msr). Its prefetchers are uncontrolled, each state but 'on' skipped, with the reason.
+NO_MSR=(env PMUCHECK_MSR_DIR="$TMP/no-msr-files")
+mkdir -p "$TMP/no-msr-files"
 
 # A size every machine's plan calls DRAM: past all the caches hwloc reports, together, and 200 MB at least (a
 # CI run on the Zen 3 VM, whose hwloc reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3).

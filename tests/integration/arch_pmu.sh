@@ -6,7 +6,8 @@
 . "$(dirname "$0")/../lib.sh"
 mkdir -p "$TMP/no-msr"
 as() { PMUCHECK_MSR_DIR="$TMP/no-msr" PMUCHECK_FAKE_CPUID=GenuineIntel:6:0x55 LIBPFM_FORCE_PMU=$1 "${@:2}"; }
-RUN=(run --kernels touch --sizes 32k --threads 1 --reported-levels --min-time 1 --reps 3 --events page-faults)
+RUN=(run --kernels touch --sizes 32k --threads 1 --reported-levels --min-time 1 --reps 3 --events page-faults
+	"${ONE_STATE[@]}")
 
 as hsw_ep "$PMUCHECK" info >"$TMP/info" 2>&1
 check "info: skx.ini is chosen" grep -Eq "^config +.*/skx\.ini:" "$TMP/info"

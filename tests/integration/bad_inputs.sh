@@ -71,7 +71,7 @@ for s in format-2:'m["format"] = 2' measured-text:'m["levels"]["measured"] = {"L
 done
 # a stopped short run whose raw.csv ends in a line that is no row: read as point 0 once, its points measured
 # again after it (a real run's raw.csv, this pmucheck's columns)
-"$PMUCHECK" run "${SHORT[@]}" --no-progress --out "$TMP/short" >/dev/null 2>&1
+"$PMUCHECK" run "${SHORT[@]}" "${ONE_STATE[@]}" --no-progress --out "$TMP/short" >/dev/null 2>&1
 stopped stopped-garbage "${SHORT[@]}" && cp "$TMP/short/raw.csv" "$W/stopped-garbage/raw.csv" &&
 	echo garbage >>"$W/stopped-garbage/raw.csv"
 garbage_line=$(wc -l <"$W/stopped-garbage/raw.csv")
@@ -176,7 +176,7 @@ RUN_K=(run --quick --threads 1 --reported-levels)
 
 # The table's inputs must be bad for the stated reason only: the good forms succeed.
 expect_status "control: the run line with the valid config measures" 0 \
-	"$PMUCHECK" "${RUN[@]}" --config "$W/good.ini" --out "$TMP/control"
+	"$PMUCHECK" "${RUN[@]}" "${ONE_STATE[@]}" --config "$W/good.ini" --out "$TMP/control"
 check "control: analyze accepts the good results directory" "$PMUCHECK" analyze -q "$W/good"
 rm -f "$W"/good/events.* "$W"/good/peaks.* "$W"/good/stalls.md
 

@@ -6,7 +6,8 @@
 . "$(dirname "$0")/../lib.sh"
 MSR=/sys/bus/event_source/devices/msr
 THREADS=$(two_threads)
-ARGS=(run --quick --kernels load --sizes 16384 --threads "$THREADS" --reported-levels --no-progress)
+ARGS=(run --quick --kernels load --sizes 16384 --threads "$THREADS" --reported-levels --no-progress
+	"${ONE_STATE[@]}")
 
 if [ ! -r "$MSR/type" ] || ! command -v python3 >/dev/null; then
 	skip "the core clock from APERF/MPERF" "no msr PMU in $MSR, or no python3"

@@ -57,7 +57,7 @@ quota 5000
 # point. Two repetitions cannot confirm it (budget.h's BUDGET_MIN_REPS is 3), so it is flagged noisy, and
 # raw.csv names the quota beside that reason.
 in_cg "$PMUCHECK" run --kernels load.sse --sizes 1048576 --threads 1 --reps 2 --min-time 10 \
-	--reported-levels --no-progress --out "$TMP/r" >"$TMP/out" 2>"$TMP/err" || notok "the run under a quota" "$(cat "$TMP/err")"
+	--reported-levels --no-progress "${ONE_STATE[@]}" --out "$TMP/r" >"$TMP/out" 2>"$TMP/err" || notok "the run under a quota" "$(cat "$TMP/err")"
 says "a run under a CPU quota: warns before measuring" "$TMP/err" \
 	"the cgroup $name may use 0.05 CPUs' worth of time \((cpu.cfs_quota_us|cpu.max)\), less than the 1 CPU its 1-thread points keep busy"
 says "a run under a CPU quota: says how often it was stopped" "$TMP/out" \

@@ -271,7 +271,7 @@ check "... and writes no file" test ! -e "$N/metrics"
 D=$TMP/run
 check "a run counting page-faults and cycles succeeds" "$PMUCHECK" run --kernels touch --sizes 64k,256k,1M \
 	--threads 1 --reps 3 --min-time 5 --reported-levels --events page-faults,cycles --keep-going --no-progress \
-	--out "$D"
+	"${ONE_STATE[@]}" --out "$D"
 check "... and is analysed" "$PMUCHECK" analyze "$D"
 check "... page-faults exact" python3 -c 'import json, sys
 ev = {e["event"]: e for e in json.load(open(sys.argv[1]))["events"]}

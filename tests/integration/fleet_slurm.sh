@@ -40,7 +40,7 @@ mkdir -p "$SH"
 expect_status "fleet without --shared is a usage error" 2 "$PMUCHECK" fleet -N n1
 expect_status "fleet with an unknown node fails before submitting" 1 "$PMUCHECK" fleet -s "$SH" -N nosuch
 "$PMUCHECK" fleet -s "$SH" -N "n[1-3]" --wait --quick -k load.sse,chase.plain --time-budget 5 \
-	-- --sizes 16k,256k --threads 1 --reported-levels >"$TMP/fleet.out" 2>&1
+	-- --sizes 16k,256k --threads 1 --reported-levels "${ONE_STATE[@]}" >"$TMP/fleet.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then ok "fleet --wait: every node left an analysed results directory"; else
 	notok "fleet --wait: every node left an analysed results directory" "exit $rc: $(tail -3 "$TMP/fleet.out" | tr '\n' ' ')"

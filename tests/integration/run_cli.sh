@@ -155,7 +155,7 @@ check "run prints a summary with a latency" grep -q "latency" "$TMP/out"
 # covers a part of the buffer, whole granules, going on where the last stopped, and its volumes are the
 # part's; the analysis reads it.
 if "$PMUCHECK" run --kernels chase.plain --sizes 64M --threads 1 --reps 3 --min-time 1 --reported-levels \
-	--no-progress --out "$TMP/part" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze -q "$TMP/part" >>"$TMP/out" 2>&1; then
+	--no-progress "${ONE_STATE[@]}" --out "$TMP/part" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze -q "$TMP/part" >>"$TMP/out" 2>&1; then
 	check "a chase whose pass outlasts --min-time calls over a part of its buffer, with that part's volumes" \
 		python3 - "$TMP/part/raw.csv" <<'PY'
 import csv, sys
@@ -221,7 +221,7 @@ check "run --sizes: a stream's DRAM point below the sweep's smallest is said, it
 	2>"$TMP/long.err"
 check "run --sizes 1G: nothing said" bash -c "! grep -q 'calls DRAM' '$TMP/long.err'"
 if "$PMUCHECK" run --levels-from "$TMP/first" --kernels load.gpr --sizes 16k --threads 1 --reps 3 --no-progress \
-	--out "$TMP/second" >"$TMP/out" 2>&1; then
+	"${ONE_STATE[@]}" --out "$TMP/second" >"$TMP/out" 2>&1; then
 	check "a run --levels-from records those sizes and whose they were, and says so" python3 - "$TMP" "$l3" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1] + "/second/machine.json"))["levels"]
@@ -236,7 +236,7 @@ fi
 # A budget too small for the plan: every planned point is still written, each with at least one repetition
 # and its mark ('' settled, 'noisy' stopped by its share); the run is never cut short.
 if "$PMUCHECK" run --kernels load.sse --sizes 16k,4M --reported-levels --time-budget 1 --no-progress \
-	--out "$TMP/tiny" >"$TMP/out" 2>&1; then
+	"${ONE_STATE[@]}" --out "$TMP/tiny" >"$TMP/out" 2>&1; then
 	check "a run over its time budget writes every planned point, each with a repetition and a mark" \
 		python3 - "$TMP/tiny/raw.csv" <<'PY'
 import csv, sys, collections
@@ -263,7 +263,7 @@ fi
 # the speed probe read below 0.8 of what the run judged against once it ended (machine.json speed_probe:
 # point_gbps, judged_against_gbps), as the analysis judges it.
 if "$PMUCHECK" run --kernels load.sse --sizes 16k --threads 1 --reported-levels --no-progress \
-	--out "$TMP/est" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze --quiet "$TMP/est" >>"$TMP/out" 2>&1; then
+	"${ONE_STATE[@]}" --out "$TMP/est" >"$TMP/out" 2>&1 && "$PMUCHECK" analyze --quiet "$TMP/est" >>"$TMP/out" 2>&1; then
 	check "peaks.csv L1 read (1 core) is min(2R) - min(R), or min(R), of raw.csv's calls, a noisy point's bound" \
 		python3 - "$TMP/est/raw.csv" "$TMP/est/peaks.csv" "$TMP/est/machine.json" <<'PY'
 import csv, json, sys, collections
@@ -297,7 +297,7 @@ fi
 # memory can take more than twice the page faults' time, which is no stretched call, so the N call does not
 # stand in. The page-fault rate the analysis gives is the median count over min(2N) - min(N).
 if "$PMUCHECK" run --kernels touch --sizes 1m,2m,4m --threads 1 --reported-levels --reps 3 --events page-faults \
-	--no-progress --out "$TMP/touch" >"$TMP/out" 2>&1 &&
+	--no-progress "${ONE_STATE[@]}" --out "$TMP/touch" >"$TMP/out" 2>&1 &&
 	"$PMUCHECK" analyze --quiet "$TMP/touch" >>"$TMP/out" 2>&1; then
 	check "events.csv's page-fault rate of touch is over min(2N call) - min(N call) of raw.csv" \
 		python3 - "$TMP/touch/raw.csv" "$TMP/touch/events.csv" <<'PY'
@@ -328,7 +328,7 @@ elif ! taskset -c "$last" true 2>/dev/null; then
 	skip "a run stays within the CPU affinity it was started with" "CPU $last is not ours to pin to (taskset failed)"
 else
 	if taskset -c "$last" "$PMUCHECK" run --kernels load.gpr --sizes 16k --reps 3 --reported-levels \
-		--no-progress --out "$TMP/bound" >"$TMP/out" 2>&1; then
+		--no-progress "${ONE_STATE[@]}" --out "$TMP/bound" >"$TMP/out" 2>&1; then
 		check "started on CPU $last alone, every row ran on it and machine.json says the affinity left the others out" \
 			python3 -c '
 import csv, json, sys
@@ -381,8 +381,8 @@ fi
 # pmucheck without a command (all): run, analyze and report the new directory, and a summary whose figures
 # are those of the files it wrote.
 A=$TMP/all
-if "$PMUCHECK" --quick --kernels touch --threads 1 --sizes 64k --reported-levels --time-budget 2 --no-progress -o "$A" \
-	>"$TMP/all.out" 2>&1; then
+if "$PMUCHECK" --quick --kernels touch --threads 1 --sizes 64k --reported-levels --time-budget 2 --no-progress \
+	"${ONE_STATE[@]}" -o "$A" >"$TMP/all.out" 2>&1; then
 	ok "pmucheck without a command runs, analyzes and reports"
 	for f in raw.csv machine.json events.md peaks.md report.html report.md; do
 		check "... writing $f" test -s "$A/$f"

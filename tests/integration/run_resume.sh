@@ -171,7 +171,7 @@ done
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
 # killed once the resume has been refused.
 "$PMUCHECK" run --kernels load.gpr --sizes 16k,32k,64k,128k --threads 1 --min-time 1000 \
-	--reported-levels --no-progress --out "$TMP/live" >"$TMP/live.out" 2>&1 &
+	--reported-levels --no-progress "${ONE_STATE[@]}" --out "$TMP/live" >"$TMP/live.out" 2>&1 &
 live=$!
 for _ in $(seq 3000); do [ -s "$TMP/live/raw.csv" ] && break; sleep 0.01; done
 expect_status "resume of a run still running is refused" 2 "$PMUCHECK" run --resume "$TMP/live"

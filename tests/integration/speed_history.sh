@@ -8,7 +8,7 @@
 H=$PMUCHECK_HISTORY_DIR/speed.json
 small() {
 	"$PMUCHECK" run --quick --reported-levels --kernels load.gpr,chase.plain --sizes 16k --threads 1 \
-		--cpus "$FIRST_CPU" --out "$1" >"$1.out" 2>"$1.err"
+		--cpus "$FIRST_CPU" "${ONE_STATE[@]}" --out "$1" >"$1.out" 2>"$1.err"
 }
 expect_status "a first run succeeds" 0 small "$TMP/first"
 check "its history holds no earlier run, and it is judged against its own best" python3 -c '

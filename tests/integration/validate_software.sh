@@ -14,10 +14,10 @@ d="$TMP/sw"
 # smallest size: where that lies on the L1 boundary only its page faults count, which need no level.
 if ! "$PMUCHECK" run --kernels touch --sizes 32k,256k,4M --threads 1 --reps 5 --min-time 5 \
 	--reported-levels --events page-faults,minor-faults,task-clock,cycles,perf::PAGE-FAULTS --keep-going \
-	--no-progress --out "$d" >"$TMP/run.out" 2>&1 ||
+	--no-progress "${ONE_STATE[@]}" --out "$d" >"$TMP/run.out" 2>&1 ||
 	! "$PMUCHECK" run --kernels load.gpr,store.gpr --sizes 16k,128k,4M --threads 1 --reps 5 --min-time 5 \
 		--reported-levels --events page-faults,minor-faults,task-clock,cycles --keep-going --no-progress \
-		--out "$d-bw" >>"$TMP/run.out" 2>&1; then
+		"${ONE_STATE[@]}" --out "$d-bw" >>"$TMP/run.out" 2>&1; then
 	notok "run with software events" "$(tail -3 "$TMP/run.out")"
 	exit 0
 fi
