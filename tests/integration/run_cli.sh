@@ -175,26 +175,32 @@ else
 	notok "a chase over 64 MiB runs and is analysed" "$(tail -3 "$TMP/out")"
 fi
 
-# --levels-from: the level sizes another run of this machine had (here the small run's, given the L3 end a
-# probe could have measured: 8, 4 or 2 x the reported L2), so two runs plan the same points; refused, with nothing
-# written, for a directory that holds no run, another machine's run, a level longer than reported (no probe
-# measures one), or beside --reported-levels.
+# --levels-from: the level sizes another run of this machine had (here the small run's, given the end of its
+# last level a probe could have measured: 8, 4 or 2 x the reported size of the level below), so two runs plan
+# the same points; refused, with nothing written, for a directory that holds no run, another machine's run, a
+# level longer than reported (no probe measures one), or beside --reported-levels. The reported sizes are
+# hwloc's of this machine (a run from another is refused), so the level is the last one over twice the one
+# below (Zen 3: the L3, 4 MiB of 32; Alder Lake-N: L2 2 MiB, L3 6 MiB; a machine without an L3: the L2).
 cp -r "$TMP/small" "$TMP/first"
-l3=$(python3 - "$TMP/first/machine.json" "$TMP/other.json" "$TMP/longer.json" <<'PY'
+read -r lvl lsize < <(python3 - "$TMP/first/machine.json" "$TMP/other.json" "$TMP/longer.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-# 8x the L2 where the L3 is larger (Zen 3: 4 MiB of 32), else 4x or 2x (Alder Lake-N: L2 2 MiB, L3 6 MiB)
 rep = m["levels"]["reported"]
-l3 = next((k * rep["L2"] for k in (8, 4, 2) if k * rep["L2"] < rep.get("L3", 0)), None)
-assert l3, "this test wants an L3 over 2x the L2: %s" % rep
-m["levels"]["measured"] = {"L3": l3}
-json.dump(m, open(sys.argv[1], "w"))
+pick = None
+for n in range(len(rep), 1, -1):
+    below, here = rep.get("L%d" % (n - 1), 0), rep.get("L%d" % n, 0)
+    pick = next(("L%d %d" % (n, k * below) for k in (8, 4, 2) if 0 < k * below < here), None)
+    if pick:
+        break
 m["levels"]["reported"]["L1"] += 1024
 json.dump(m, open(sys.argv[2], "w"))
 m["levels"]["reported"]["L1"] -= 1024
 m["levels"]["measured"] = {"L2": 2 * m["levels"]["reported"]["L2"]}
 json.dump(m, open(sys.argv[3], "w"))
-print(l3)
+if pick:
+    m["levels"]["measured"] = {pick.split()[0]: int(pick.split()[1])}
+    json.dump(m, open(sys.argv[1], "w"))
+print(pick or "- reported levels with none over twice the one below: %s" % json.dumps(rep))
 PY
 )
 mkdir "$TMP/other" "$TMP/longer" && cp "$TMP/other.json" "$TMP/other/machine.json" &&
@@ -208,8 +214,12 @@ rejects "run --levels-from refuses a level measured longer than reported" "more 
 rejects "run --levels-from refuses it beside --reported-levels" "both set the level sizes" "" \
 	--kernels load.gpr --levels-from "$TMP/first" --reported-levels
 "$PMUCHECK" run --quick --dry-run --kernels load.gpr --threads 1 --levels-from "$TMP/first" >"$TMP/plan" 2>&1
-check "--levels-from plans the L3 point inside the L3 that run had (--quick: at half of it)" \
-	grep -q " $((l3 / 2)) B/array  L3 " "$TMP/plan"
+if [ "$lvl" = - ]; then
+	skip "--levels-from plans a level's point inside the size that run had" "$lsize"
+else
+	check "--levels-from plans the $lvl point inside the $lvl that run had (--quick: at half of it)" \
+		grep -q " $((lsize / 2)) B/array  $lvl " "$TMP/plan"
+fi
 # A stream of --sizes that the plan calls DRAM below the sweep's smallest DRAM point (4x an LLC of 32 MiB
 # at least, and of the reported one up to 128 MiB: 128 MiB or more) is said, with one of them; above it, or
 # a chase, whose DRAM the level probe found with its own loads, is not.
@@ -220,12 +230,15 @@ check "run --sizes: a stream's DRAM point below the sweep's smallest is said, it
 "$PMUCHECK" run --dry-run --kernels load.gpr --threads 1 --sizes 1G --levels-from "$TMP/first" >/dev/null \
 	2>"$TMP/long.err"
 check "run --sizes 1G: nothing said" bash -c "! grep -q 'calls DRAM' '$TMP/long.err'"
-if "$PMUCHECK" run --levels-from "$TMP/first" --kernels load.gpr --sizes 16k --threads 1 --reps 3 --no-progress \
+if [ "$lvl" = - ]; then
+	skip "a run --levels-from records those sizes and whose they were, and says so" "$lsize"
+elif "$PMUCHECK" run --levels-from "$TMP/first" --kernels load.gpr --sizes 16k --threads 1 --reps 3 --no-progress \
 	"${ONE_STATE[@]}" --out "$TMP/second" >"$TMP/out" 2>&1; then
-	check "a run --levels-from records those sizes and whose they were, and says so" python3 - "$TMP" "$l3" <<'PY'
+	check "a run --levels-from records those sizes and whose they were, and says so" python3 - "$TMP" "$lvl" \
+		"$lsize" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1] + "/second/machine.json"))["levels"]
-assert m["measured"] == {"L3": int(sys.argv[2])}, m["measured"]
+assert m["measured"] == {sys.argv[2]: int(sys.argv[3])}, m["measured"]
 assert m["from"] == sys.argv[1] + "/first", m.get("from")
 assert "levels as the run in %s/first had them" % sys.argv[1] in open(sys.argv[1] + "/out").read()
 PY
