@@ -114,18 +114,33 @@ expect_status "merge into a directory that cannot be made is a usage error" 2 \
 cp "$TMP/check.out" "$TMP/nowhere.out"
 check "... naming -o" grep -qF -- "-o $TMP/nowhere/out: cannot create it: No such file or directory" \
 	"$TMP/nowhere.out"
-# Without -o: merge-<UTC time>, or -2, -3, ... when a merge of the same second made it; every second the
-# merge may start in is taken beforehand, so the merge must find a free name and leave the others empty.
+# Without -o: merge-<UTC time>, or -2, -3, ... when a merge of the same second made it. The seconds the merge
+# is likely to start in are taken beforehand, so it must find a free name and leave the others empty; which
+# name is decided by its own second, not by when it was expected to start: -2 where merge-<its second> was
+# taken, merge-<its second> where it started past them (one that started 6 s late on a loaded machine finds
+# its own second free, and a check that wanted -2 failed it).
 mkdir "$TMP/cwd"
 # One reading of the clock: a date call per second could step over a second between two of them and leave
 # it free.
 now=$(date +%s)
 for s in 0 1 2 3 4 5; do mkdir -p "$TMP/cwd/merge-$(date -u -d "@$((now + s))" +%Y%m%dT%H%M%SZ)"; done
+taken=$(ls "$TMP/cwd")
 expect_status "merge without -o when merge-<UTC time> exists succeeds" 0 \
 	bash -c 'cd "$1" && "$2" merge --quiet "${@:3}"' _ "$TMP/cwd" "$PMUCHECK" "$TMP"/[bcd]
-check "... into merge-<UTC time>-2" test -s "$(ls -d "$TMP"/cwd/merge-*-2 | head -1)/merge.json"
-# (the pattern from $TMP/cwd on: mktemp's name of $TMP may itself end in Z)
-check "... leaving the existing ones empty" test -z "$(find "$TMP"/cwd -mindepth 2 -path "$TMP/cwd/merge-*Z/*")"
+check "... into a new directory: merge-<UTC time>-2 where merge-<UTC time> was taken, else merge-<UTC time>" \
+	python3 - "$TMP/cwd" $taken <<'PY'
+import os, re, sys
+cwd, taken = sys.argv[1], set(sys.argv[2:])
+new = sorted(set(os.listdir(cwd)) - taken)
+assert len(new) == 1, "new directories: %s" % new
+m = re.fullmatch(r"(merge-\d{8}T\d{6}Z)(-2)?", new[0])
+assert m, "not merge-<UTC time> or merge-<UTC time>-2: %s" % new[0]
+assert (m.group(1) in taken) == bool(m.group(2)), "%s, with %s taken" % (new[0], sorted(taken))
+assert os.path.getsize(os.path.join(cwd, new[0], "merge.json")) > 0, new[0]
+print("# into %s" % new[0])
+PY
+check "... leaving the existing ones empty" bash -c 'cd "$1" && shift && test -z "$(find "$@" -mindepth 1)"' _ \
+	"$TMP/cwd" $taken
 # The default name is claimed by making it: four merges started together each get one of their own (checked
 # first and made at the end, one of two failed with "-o merge-...: File exists"); one with nothing to merge
 # leaves none behind.
