@@ -12,6 +12,7 @@
 
 #include "ctr.h"
 #include "ctr_fixture.h"
+#include "skip_why.h"
 
 struct clock_sample {
 	uint64_t count;    /* the clock event, ns */
@@ -98,9 +99,8 @@ static inline void clock_cpu_sleep(struct ctr_fixture *f, unsigned sleep_us, str
 	assert_int_equal(ctr_plan_groups(&ev, 1, NULL, 0, &f->plan, &e), 0);
 	f->plan.groups[0].scope = CTR_SCOPE_SOCKET;
 	if (ctr_open(&f->plan.groups[0], 0, &f->set[0], &e)) {
-		print_message("# skip: system-wide counting not allowed here: %s\n", e.msg);
 		*out = (struct clock_sample){0};
-		skip(); /* leaves the test by longjmp */
+		skip_why("system-wide counting not allowed here: %s", e.msg); /* leaves the test by longjmp */
 	}
 	s = f->set[0];
 	w0 = clock_ns(CLOCK_MONOTONIC_RAW);

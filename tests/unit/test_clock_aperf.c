@@ -15,6 +15,7 @@
 
 #include "clock_aperf.h"
 #include "fake_file.h"
+#include "skip_why.h"
 #include "tsc.h"
 
 static char root[] = "/tmp/pmucheck-aperf.XXXXXX";
@@ -134,11 +135,10 @@ static void test_counted_on_this_machine(void **state)
 
 	(void)state;
 	if (msr_type < 0)
-		skip(); /* this machine has no msr PMU */
+		skip_why("this machine has no msr PMU (no /sys/bus/event_source/devices/msr/type)");
 	assert_int_equal(clock_aperf_find(tsc_as_aperf, &c, why, sizeof why), 0);
 	if (clock_aperf_try(&c, why, sizeof why)) {
-		print_message("# the msr PMU's tsc cannot be counted here: %s\n", why);
-		skip();
+		skip_why("the msr PMU's tsc cannot be counted here: %s", why);
 	}
 	assert_int_equal(ctr_open(&c.group, -1, &set, &e), 0);
 	assert_int_equal(ctr_start(set, &e), 0);

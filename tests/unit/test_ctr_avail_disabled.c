@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ctr.h"
+#include "skip_why.h"
 
 #define NOBODY 65534
 
@@ -31,8 +32,7 @@ static void test_disabled_component_lists_no_pmu_names(void **state)
 	o = ctr_availability_json();
 	if (cidx < 0 || !PAPI_get_component_info(cidx)->disabled) {
 		json_decref(o);
-		print_message("# skip: perf_event_uncore stayed enabled here (perf_event_paranoid <= 0?)\n");
-		skip();
+		skip_why("perf_event_uncore stayed enabled here (perf_event_paranoid <= 0?)");
 	}
 	comps = json_object_get(json_object_get(o, "papi"), "components");
 	assert_true(json_array_size(comps) > 0);

@@ -22,6 +22,7 @@
 
 #include "ctr_int.h"
 #include "fake_file.h"
+#include "skip_why.h"
 
 static char fake[] = "/tmp/pmucheck-pfm-uncore.XXXXXX";
 static char skip_reason[300];
@@ -80,7 +81,7 @@ static void test_a_papi_uncore_name_is_counted_by_perf_on_its_sysfs_pmu(void **s
 
 	(void)state;
 	if (*skip_reason)
-		skip();
+		skip_why("%s", skip_reason);
 	memset(&ev, 0, sizeof ev);
 	assert_true(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx_unc_imc1::UNC_M_CAS_COUNT:RD", &ev));
 	assert_int_equal(ev.backend, CTR_PERF);
@@ -101,7 +102,7 @@ static void test_resolve_prefers_perf_and_keeps_the_papi_name(void **state)
 
 	(void)state;
 	if (*skip_reason)
-		skip();
+		skip_why("%s", skip_reason);
 	assert_int_equal(ctr_resolve("skx_unc_imc0::UNC_M_CAS_COUNT:WR", &ev, &e), 0);
 	assert_int_equal(ev.backend, CTR_PERF);
 	assert_string_equal(ev.spec, "skx_unc_imc0::UNC_M_CAS_COUNT:WR");
@@ -116,7 +117,7 @@ static void test_core_events_and_absent_boxes_stay_with_papi(void **state)
 
 	(void)state;
 	if (*skip_reason)
-		skip();
+		skip_why("%s", skip_reason);
 	memset(&ev, 0, sizeof ev);
 	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx::L1D:REPLACEMENT", &ev));
 	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx_unc_imc5::UNC_M_CAS_COUNT:RD", &ev));
@@ -146,7 +147,5 @@ int main(void)
 		snprintf(skip_reason, sizeof skip_reason, "cannot write the fake tree in /tmp");
 	else
 		enter_fake_sysfs();
-	if (*skip_reason)
-		printf("# skipping: %s\n", skip_reason);
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

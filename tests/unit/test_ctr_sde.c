@@ -17,6 +17,7 @@
 #include "ctr.h"
 #include "ctr_fixture.h"
 #include "sde/sdetest.h"
+#include "skip_why.h"
 
 #define SDE(name) "sde:::" SDETEST_LIB "::" name
 
@@ -173,9 +174,8 @@ static void test_unknown_papi_name_is_a_usage_error(void **state)
 
 	(void)state;
 	if (cidx < 0 || PAPI_get_component_info(cidx)->disabled || !ctr_hardware_available(why, sizeof why)) {
-		print_message("# skip: PAPI's perf_event component is disabled or the kernel counts no "
-			      "hardware event here; such names are not_measured, see test_ctr_papi_judge\n");
-		skip();
+		skip_why("PAPI's perf_event component is disabled or the kernel counts no hardware event "
+			 "here; such names are not_measured, see test_ctr_papi_judge");
 	}
 	rc = ctr_resolve("NOSUCH_EVENT:NOSUCH_UMASK", &ev, &e);
 	assert_int_equal(rc, E_USAGE);

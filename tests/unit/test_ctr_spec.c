@@ -13,6 +13,7 @@
 
 #include "ctr_int.h"
 #include "fake_file.h"
+#include "skip_why.h"
 
 static char root[128];
 
@@ -450,8 +451,7 @@ static void test_hardware_events_here_are_not_measured_with_a_reason(void **stat
 
 	(void)state;
 	if (ctr_hardware_available(why, sizeof why)) {
-		print_message("# skip: this machine has a PMU, the events are countable\n");
-		skip();
+		skip_why("this machine has a PMU, the events are countable");
 	}
 	assert_non_null(strstr(why, "instructions"));
 	for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {

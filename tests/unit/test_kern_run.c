@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "kern.h"
+#include "skip_why.h"
 
 #define SLACK KERN_PAGE /* what the harness allocates after the last array */
 #define MAX_TESTS 160
@@ -46,8 +47,7 @@ static void skip_unless_supported(const struct kern_variant *v)
 	const char *missing = isa_missing(v->isa);
 
 	if (missing) {
-		print_message("# %s skipped: this CPU lacks %s\n", v->name, missing);
-		skip();
+		skip_why("%s: this CPU lacks %s", v->name, missing);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include "cpu_id.h"
 #include "fake_file.h"
 #include "plan.h"
+#include "skip_why.h"
 #include "sysinfo.h"
 
 static struct topo topo;
@@ -130,7 +131,7 @@ static void test_dram_points_pass_the_levels_below_the_llc(void **state)
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	o.kernels = "load.gpr";
 	o.threads[o.nthreads++] = 1;
 	assert_int_equal(check_on(&o, &p, 256u << 20, 0, 512u << 20, 40u << 20), 0);
@@ -176,7 +177,7 @@ static void test_dram_points_reckon_with_the_reported_llc(void **state)
 {
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 1), 512ull << 20);
 	if (default_threads() >= 2) /* two threads need two cores in use (a 1-vCPU machine, taskset -c 1) */
 		assert_int_equal(dram_point("load.gpr", 300ull << 20, 8u << 20, 2), 256ull << 20);
@@ -203,7 +204,7 @@ static void test_an_nt_points_read_arrays_alone_pass_the_llc(void **state)
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	copy = dram_point("copy.sse", llc, 0, 1);
 	copy_nt = dram_point("copy.sse.nt", llc, 0, 1);
 	triad = dram_point("triad.sse", llc, 0, 1);
@@ -239,7 +240,7 @@ static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **sta
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		struct plan_opts o = {0};
 		struct plan p;
@@ -265,7 +266,7 @@ static void test_a_narrow_level_still_gets_a_point(void **state)
 
 	(void)state;
 	if (topo.ncaches < 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3 at least", topo.ncaches);
 	topo.caches[2].measured = l2 * 12 / 5 * (topo.caches[2].npus ? topo.caches[2].npus : 1);
 	l3 = topo_cache_share(&topo, 3, 1);
 	o.kernels = "load.gpr";
@@ -291,7 +292,7 @@ static void test_a_level_of_twice_the_one_below_gets_a_point(void **state)
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	o.quick = 1;
 	o.kernels = "load.gpr,copy.sse,triad.sse,chase.plain";
 	o.threads[o.nthreads++] = 1;
@@ -316,7 +317,7 @@ static void test_the_next_level_clears_a_level_found_short(void **state)
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	o.kernels = "load.gpr";
 	o.threads[o.nthreads++] = 1;
 	assert_int_equal(check_on(&o, &p, 2u << 20, 1u << 20, 300u << 20, 16u << 20), 0);
@@ -388,7 +389,7 @@ static void test_a_fourth_level_has_no_boundary(void **state)
 
 	(void)state;
 	if (n != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", n);
 	topo.caches[3] = topo.caches[2];
 	topo.caches[3].level = 4;
 	topo.caches[3].size = topo.caches[2].size * 8;
@@ -415,7 +416,7 @@ static void test_a_set_inside_a_level_is_on_no_later_boundary(void **state)
 
 	(void)state;
 	if (topo.ncaches != 3)
-		skip();
+		skip_why("hwloc reports %d cache levels here, the test wants 3", topo.ncaches);
 	l2 = topo_cache_share(&topo, 2, 1);
 	topo.caches[2].npus = 1;
 	topo.caches[2].measured = 0;
@@ -471,7 +472,7 @@ static void test_size_limit_counts_the_threads_not_the_cpus(void **state)
 
 	(void)state;
 	if (topo.ncpus < 2)
-		skip();
+		skip_why("%d usable CPU here, the test wants 2", topo.ncpus);
 	memset(&o, 0, sizeof o);
 	o.kernels = "load.gpr";
 	o.cpus[0] = topo.cpus[0], o.cpus[1] = topo.cpus[1], o.ncpus = 2;
@@ -493,7 +494,7 @@ static void test_memory_is_the_largest_buffers_of_a_thread_count(void **state)
 
 	(void)state;
 	if (topo.ncpus < 2)
-		skip();
+		skip_why("%d usable CPU here, the test wants 2", topo.ncpus);
 	o.kernels = "load.gpr,touch";
 	o.explicit_kernels = 1; /* touch, single-threaded by its policy, then runs with 2 threads too */
 	o.cpus[0] = topo.cpus[0], o.cpus[1] = topo.cpus[1], o.ncpus = 2;

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "skip_why.h"
 #include "topo.h"
 
 static void pinned_thread_runs_on_that_cpu_alone(void **state)
@@ -40,7 +41,8 @@ static void cpu_the_kernel_refuses_fails_with_cpu_and_errno(void **state)
 
 	(void)state;
 	if (conf <= 0 || conf >= CPU_SETSIZE)
-		skip();
+		skip_why("%ld configured CPUs: no CPU number past them fits a cpu_set_t (%d)", conf,
+			 CPU_SETSIZE);
 	assert_int_equal(topo_pin_self(before, &e), 0);
 	assert_int_equal(topo_pin_self(cpu, &e), E_RUNTIME);
 	snprintf(want, sizeof want, "CPU %d: %s", cpu, strerror(EINVAL));
