@@ -66,7 +66,8 @@ struct ctr_event {
 	   the PAPI component ("perf_event", "sde"). */
 	char pool[CTR_NAME_MAX];
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
-	bool uses_counter;           /* takes one of `counters` (false: software events, fixed counters) */
+	unsigned uses_counter;       /* how many of `counters` it takes: 1; 0 for software events and fixed
+	                                counters; a PAPI preset that sums or subtracts n natives, n */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
 	uint32_t counter_mask;       /* general counters it may use (bit i: counter i), as the vendor's
 	                                "Counter" field says ("0,1,2,3"); 0: any. Callers set it */

@@ -2,6 +2,7 @@
  * does not know the newest CPUs). Intel: leaf 0xA (architectural perfmon). AMD: leaf 0x80000022
  * (PerfMonV2) when present, else 6 with PerfCtrExtCore (0x80000001 ECX bit 23), else the legacy 4. */
 #include <cpuid.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,28 @@ void ctr_cpu_counters(unsigned *general, unsigned *fixed)
 		intel_counters(general, fixed);
 	else if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
 		amd_counters(general);
+}
+
+bool ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config)
+{
+	/* by fixed counter: the generic event, and the raw event select and umask */
+	static const uint64_t generic[] = {PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+					   PERF_COUNT_HW_REF_CPU_CYCLES};
+	static const uint64_t raw[] = {0x00c0, 0x003c, 0x0300};
+
+	for (unsigned i = 0; i < fixed && i < 3; i++)
+		if ((type == PERF_TYPE_HARDWARE && config == generic[i]) ||
+		    (type == PERF_TYPE_RAW && config == raw[i]))
+			return true;
+	return false;
+}
+
+bool ctr_on_fixed_counter(uint32_t type, uint64_t config)
+{
+	unsigned general, fixed;
+
+	ctr_cpu_counters(&general, &fixed);
+	return ctr_fixed_holds(fixed, type, config);
 }
 
 int ctr_nmi_watchdog(void)

@@ -70,9 +70,10 @@ static bool assignable(const struct ctr_group *g, const struct ctr_event *ev, un
 	int owner[32];
 
 	for (unsigned i = 0; i < g->n; i++)
-		if (g->ev[i]->uses_counter)
+		for (unsigned k = 0; k < g->ev[i]->uses_counter && n + 1 < sizeof mask / sizeof mask[0]; k++)
 			mask[n++] = g->ev[i]->counter_mask ? g->ev[i]->counter_mask & all : all;
-	mask[n++] = ev->counter_mask ? ev->counter_mask & all : all;
+	for (unsigned k = 0; k < ev->uses_counter && n + 1 < sizeof mask / sizeof mask[0]; k++)
+		mask[n++] = ev->counter_mask ? ev->counter_mask & all : all;
 	for (unsigned i = 0; i < reserved && n < sizeof mask / sizeof mask[0]; i++)
 		mask[n++] = all;
 	for (unsigned c = 0; c < 32; c++)
@@ -100,7 +101,7 @@ static bool fits(const struct ctr_group *g, const struct ctr_event *ev, unsigned
 	}
 	if (!ev->uses_counter || !ev->counters)
 		return true;
-	return used + counters < ev->counters && (!masked || assignable(g, ev, counters));
+	return used + counters + ev->uses_counter <= ev->counters && (!masked || assignable(g, ev, counters));
 }
 
 static void add_fixed(struct ctr_group *g, const struct ctr_event *fixed, unsigned nfixed)
@@ -129,12 +130,13 @@ int ctr_plan_groups(const struct ctr_event *evs, unsigned n, const struct ctr_ev
 		if (ev->status != CTR_OK)
 			continue;
 		reserve(ev, fixed, nfixed, &slots, &counters);
-		if (ev->uses_counter && ev->counters && counters >= ev->counters) {
+		if (ev->uses_counter && ev->counters && counters + ev->uses_counter > ev->counters) {
 			ctr_plan_free(plan);
-			return err_set(e, E_RUNTIME,
-				       "event '%s': the fixed events take all %u counters of "
-				       "pool '%s'",
-				       ev->spec, ev->counters, ev->pool);
+			return err_set(
+				e, E_RUNTIME,
+				"event '%s': the fixed events take %u of the %u counters of pool '%s', "
+				"and it needs %u",
+				ev->spec, counters, ev->counters, ev->pool, ev->uses_counter);
 		}
 		if (ev->uses_counter && ev->counters && ev->counter_mask &&
 		    !assignable(&(struct ctr_group){0}, ev, counters)) {

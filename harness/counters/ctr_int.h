@@ -113,6 +113,13 @@ void ctr_papi_close(struct ctr_set *s);
 void ctr_cpu_counters(unsigned *general, unsigned *fixed);
 /* General-purpose counters left for us: CPUID's, minus the one the NMI watchdog holds when it runs. */
 unsigned ctr_core_counters_free(void);
+/* Whether the kernel counts an event of perf type `type` and config `config` on one of `fixed` fixed
+   counters rather than a general one: Intel's fixed counter 0 holds instructions retired (generic
+   instructions, raw event 0xc0 umask 0), 1 unhalted core cycles (cycles, raw 0x3c umask 0), 2 reference
+   cycles (ref-cycles, the kernel's pseudo-encoding 0x0300) (Linux arch/x86/events/intel/core.c
+   FIXED_EVENT_CONSTRAINT; AMD has none). ctr_on_fixed_counter asks it of this CPU's fixed counters. */
+bool ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config);
+bool ctr_on_fixed_counter(uint32_t type, uint64_t config);
 int ctr_nmi_watchdog(void); /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unreadable */
 
 #endif

@@ -223,11 +223,32 @@ static void hw_encoding(struct ctr_event *ev, const PAPI_event_info_t *info)
 			 (uint64_t)attr.config1);
 }
 
+/* The core counters a perf_event component's event takes, as the perf backend reckons them (ctr_spec.c):
+   PAPI's num_cntrs is libpfm4's general and fixed counters together (7 on a Skylake with SMT: 4 + 3) with
+   the NMI watchdog's not taken off, so a group planned to it did not fit: the kernel refuses a pinned
+   leader it cannot schedule, and every event of the group failed. A native the kernel puts on a fixed
+   counter or counts in software takes none; a preset derived from n natives takes n. */
+static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info)
+{
+	const char *native = single_native(ev->papi_code, info);
+	struct perf_event_attr attr;
+
+	if (strcmp(ev->pool, "perf_event"))
+		return;
+	ev->counters = ctr_core_counters_free();
+	if (native && pfm_attr(native, &attr))
+		ev->uses_counter = attr.type != PERF_TYPE_SOFTWARE &&
+			!ctr_on_fixed_counter(attr.type, attr.config);
+	else
+		ev->uses_counter = IS_PRESET(ev->papi_code) && info->count > 1 ? (unsigned)info->count : 1;
+}
+
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
 	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
 
 	ctr_papi_place(c ? c->name : "?", c ? c->num_cntrs : 0, ev);
+	core_counters(ev, info);
 	hw_encoding(ev, info);
 }
 

@@ -458,8 +458,6 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 
 static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 {
-	unsigned general, fixed;
-
 	ev->perf.type = n->type;
 	ev->perf.config = n->config;
 	choose_domain(n->name, false, false, ev, NULL); /* thread scope: it cannot fail */
@@ -471,11 +469,7 @@ static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 	}
 	snprintf(ev->pool, sizeof ev->pool, "cpu");
 	ev->counters = ctr_core_counters_free();
-	/* Intel's fixed counters: 0 instructions, 1 cycles, 2 reference cycles. */
-	ctr_cpu_counters(&general, &fixed);
-	ev->uses_counter = !((n->config == PERF_COUNT_HW_INSTRUCTIONS && fixed >= 1) ||
-			     (n->config == PERF_COUNT_HW_CPU_CYCLES && fixed >= 2) ||
-			     (n->config == PERF_COUNT_HW_REF_CPU_CYCLES && fixed >= 3));
+	ev->uses_counter = !ctr_on_fixed_counter(n->type, n->config);
 }
 
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)

@@ -212,6 +212,46 @@ static void test_fixed_events_taking_every_counter_is_an_error(void **state)
 	assert_non_null(strstr(e.msg, "cpu-0"));
 }
 
+/* A PAPI preset derived from two natives (PAPI_TLB_IM: two counters) takes two: on 5 free counters with
+   cycles and instructions on general ones (AMD, NMI watchdog on), the derived one leaves room for one plain
+   event beside the fixed two (three would have taken 6 of 5), and the next group holds three. */
+static void test_a_derived_event_takes_a_counter_per_native(void **state)
+{
+	struct ctr_event evs[5], fixed[2];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	fill(evs, 5, "perf_event", 5);
+	evs[0].uses_counter = 2;
+	fixed[0] = make("PAPI_TOT_CYC", CTR_PERF, "perf_event", 5);
+	fixed[1] = make("PAPI_TOT_INS", CTR_PERF, "perf_event", 5);
+	fixed[0].fixed = fixed[1].fixed = true;
+	assert_int_equal(ctr_plan_groups(evs, 5, fixed, 2, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 2);
+	assert_int_equal(plan->groups[0].n, 2 + 2);
+	assert_ptr_equal(plan->groups[0].ev[1], &evs[1]);
+	assert_int_equal(plan->groups[1].n, 3 + 2);
+	assert_ptr_equal(plan->groups[1].ev[0], &evs[2]);
+}
+
+/* A derived event whose natives and the fixed events' need more than the pool has is refused, naming both. */
+static void test_a_derived_event_past_the_counters_is_an_error(void **state)
+{
+	struct ctr_event evs[1], fixed[2];
+	struct ctr_plan plan;
+	struct err e = {""};
+
+	(void)state;
+	fill(evs, 1, "perf_event", 3);
+	evs[0].uses_counter = 2;
+	fixed[0] = make("PAPI_TOT_CYC", CTR_PERF, "perf_event", 3);
+	fixed[1] = make("PAPI_TOT_INS", CTR_PERF, "perf_event", 3);
+	assert_int_equal(ctr_plan_groups(evs, 1, fixed, 2, &plan, &e), E_RUNTIME);
+	assert_non_null(strstr(
+		e.msg, "the fixed events take 2 of the 3 counters of pool 'perf_event', and it needs 2"));
+}
+
 /* The fourth event fails after three groups were made: the caller gets an empty plan and nothing to
    free (the sanitizer pass reports the groups as a leak otherwise). The plan stays out of the fixture,
    whose teardown would free it. */
@@ -284,6 +324,8 @@ int main(void)
 		CTR_FIXTURE_TEST(test_software_events_are_limited_only_by_group_size),
 		CTR_FIXTURE_TEST(test_events_not_countable_here_are_left_out),
 		CTR_FIXTURE_TEST(test_counter_masks_are_honoured_by_a_matching),
+		CTR_FIXTURE_TEST(test_a_derived_event_takes_a_counter_per_native),
+		cmocka_unit_test(test_a_derived_event_past_the_counters_is_an_error),
 		cmocka_unit_test(test_a_mask_outside_the_counters_is_an_error),
 		cmocka_unit_test(test_fixed_events_taking_every_counter_is_an_error),
 		cmocka_unit_test(test_a_failure_midway_frees_the_groups_made_so_far),

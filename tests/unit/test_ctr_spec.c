@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/perf_event.h>
 
 #include "ctr_int.h"
 #include "fake_file.h"
@@ -461,6 +462,27 @@ static void test_hardware_events_here_are_not_measured_with_a_reason(void **stat
 	}
 }
 
+/* Intel's fixed counters hold instructions, cycles and reference cycles, by perf's generic names and by the
+   raw encodings libpfm4 gives PAPI (INST_RETIRED:ANY_P 0xc0, UNHALTED_CORE_CYCLES 0x3c,
+   UNHALTED_REFERENCE_CYCLES 0x300, as LIBPFM_FORCE_PMU=skl encodes them); with fewer fixed counters only
+   the first ones, and AMD's none. A umask or another event is a general counter's. */
+static void test_fixed_counters_hold_instructions_cycles_and_ref_cycles(void **state)
+{
+	(void)state;
+	assert_true(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
+	assert_true(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES));
+	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0xc0));
+	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x3c));
+	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x300));
+	assert_false(ctr_fixed_holds(2, PERF_TYPE_RAW, 0x300));
+	assert_true(ctr_fixed_holds(2, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
+	assert_false(ctr_fixed_holds(1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
+	assert_false(ctr_fixed_holds(0, PERF_TYPE_RAW, 0xc0)); /* AMD: retired instructions, a general one */
+	assert_false(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x1c0));
+	assert_false(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x2e));
+	assert_false(ctr_fixed_holds(3, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS));
+}
+
 static void test_resolve_list_names_every_bad_event(void **state)
 {
 	const char *specs[] = {"page-faults", "cpu/event=zz/", "task-clock", "nosuchpmu/event=1/",
@@ -524,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_context_software_events_excluding_the_kernel_are_not_measured),
 		cmocka_unit_test(test_a_snapshot_alias_is_not_measured),
 		cmocka_unit_test(test_hardware_events_here_are_not_measured_with_a_reason),
+		cmocka_unit_test(test_fixed_counters_hold_instructions_cycles_and_ref_cycles),
 		cmocka_unit_test(test_resolve_list_names_every_bad_event),
 		cmocka_unit_test(test_split_list_keeps_perf_terms_together),
 	};
