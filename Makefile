@@ -57,17 +57,17 @@ $(BUILD)/pmucheck: $(OBJ)
 
 $(BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_$(firstword $(subst /, ,$<))) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INC_$(firstword $(subst /, ,$<))) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ASFLAGS) -MMD -MP -c -o $@ $<
 
 # cmocka programs, one source file each: the unit tests, and the C benchmarks of tests/bench/ (mk/bench.mk),
 # which share the unit tests' helper headers and those of tests/tools/; each has its .d as the objects do.
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -MMD -MP -MF $@.d -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INC_ALL) -Itests $(LDFLAGS) -MMD -MP -MF $@.d -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
 unit-tests: $(UNIT_BIN)
 

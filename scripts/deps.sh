@@ -8,7 +8,8 @@ build="gcc make libc6-dev libpapi-dev papi-tools libpfm4-dev libnuma-dev libhwlo
 run="gnuplot-nox"
 # clang-format and groff-base: the format check (tests/integration/format.sh) and the man page's (install.sh)
 # skip without them, which a fresh machine's minimal image would not say until the suite ran
-test="python3 libcmocka-dev valgrind binutils clang clang-format libclang-rt-14-dev groff-base linux-perf likwid munge slurmctld slurmd slurm-client"
+# iproute2: fleet_slurm.sh's `ip` (a minimal image lacks it too)
+test="python3 libcmocka-dev valgrind binutils clang clang-format libclang-rt-14-dev groff-base linux-perf likwid munge slurmctld slurmd slurm-client iproute2"
 
 case "${1:-build}" in
 build) want="$build" ;;
@@ -35,6 +36,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# apt-get update only warns (exit 0) where no mirror answers; the install then fails "Unable to locate
+# package", which does not say why
 apt-get update -qq >&2
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >&2
+if ! apt-get install -y -qq --no-install-recommends $missing >&2; then
+	echo "scripts/deps.sh: apt-get could not install:$missing (is a Debian mirror reachable? apt-get update's" \
+		"warnings above say)" >&2
+	exit 1
+fi

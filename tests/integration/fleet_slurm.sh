@@ -12,7 +12,7 @@ if [ -z "${FLEET_IN_NS:-}" ]; then
 	why=""
 	[ "$(id -u)" -eq 0 ] || why="not root: slurmd, munged and network namespaces need root"
 	for c in munged slurmctld slurmd sbatch squeue sinfo scontrol unshare ip; do
-		[ -n "$why" ] || command -v $c >/dev/null || why="$c not installed (scripts/deps.sh test installs munge, slurmctld, slurmd, slurm-client)"
+		[ -n "$why" ] || command -v $c >/dev/null || why="$c not installed (scripts/deps.sh test installs munge, slurmctld, slurmd, slurm-client, iproute2; unshare is util-linux's)"
 	done
 	if [ -z "$why" ] && ! unshare --net --uts true 2>"$TMP/unshare.err"; then
 		why="unshare --net --uts failed: $(head -1 "$TMP/unshare.err")"
