@@ -729,8 +729,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	for (int i = 0; i < j->nxs && !r; i++)
 		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
-	if (!r && rc->dry_run)
-		r = results_out_free(rc->out, e);
+	if (!r && !rc->resumed) /* the same words for a dry run and the run */
+		r = results_out_free(rc->out, rc->results_root, e);
 	if (!r && rc->dry_run) {
 		/* The states the real run would measure: without MSR access the off states are skipped. */
 		run_pf_predict(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,

@@ -44,9 +44,46 @@ static int out_refused(const char *out, int errnum, struct err *e)
 	return err_set(e, E_USAGE, "--out: cannot create results directory %s: %s", out, strerror(errnum));
 }
 
-int results_out_free(const char *out, struct err *e)
+/* Whether a directory could be made at path: errno's reason in *why where its parent is no directory this
+   process may write in. */
+static int creatable(const char *path, int *why)
 {
-	return out && access(out, F_OK) == 0 ? out_refused(out, EEXIST, e) : 0;
+	char parent[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(parent, sizeof parent, ".");
+	else
+		snprintf(parent, sizeof parent, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	*why = stat(parent, &st)              ? errno
+		: !S_ISDIR(st.st_mode)        ? ENOTDIR
+		: access(parent, W_OK | X_OK) ? errno
+					      : 0;
+	return *why == 0;
+}
+
+int results_out_free(const char *out, const char *root, struct err *e)
+{
+	struct stat st;
+	int why;
+
+	if (out && !*out)
+		return err_set(e, E_USAGE, "--out: an empty path");
+	if (out && access(out, F_OK) == 0)
+		return out_refused(out, EEXIST, e);
+	if (out)
+		return creatable(out, &why) ? 0 : out_refused(out, why, e);
+	if (stat(root, &st) == 0)
+		why = !S_ISDIR(st.st_mode) ? ENOTDIR : access(root, W_OK | X_OK) ? errno : 0;
+	else if (errno == ENOENT)
+		creatable(root, &why);
+	else
+		why = errno;
+	if (why)
+		return err_set(e, E_USAGE, "--results: cannot create results directory '%s': %s", root,
+			       strerror(why));
+	return 0;
 }
 
 int results_create_dir(const char *out, const char *root, const char *host, char *dir, size_t len,

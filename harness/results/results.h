@@ -12,9 +12,11 @@
    the filesystem has no such lock, none: 0. */
 int results_lock_dir(const char *dir, int *fd, struct err *e);
 
-/* What results_create_dir would say of `out` (NULL: none given) without creating it: E_USAGE where it
-   exists already, for a dry run to refuse what the run would. */
-int results_out_free(const char *out, struct err *e);
+/* What results_create_dir would say of `out` (NULL: none given) or else of `root` without creating either,
+   for a dry run to refuse what the run would: E_USAGE where out is empty or exists already, or where the
+   directory it or root would be made in (or root itself, where it exists) is no directory this process
+   may write in. */
+int results_out_free(const char *out, const char *root, struct err *e);
 
 /* Creates a new directory: `out` when given (it must not exist), else <root>/<host>-<UTC time>, with a
    -2, -3, ... suffix rather than reuse an existing one. Writes its path to dir. A directory that cannot

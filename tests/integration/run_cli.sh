@@ -29,7 +29,7 @@ unknown option|unknown option '--frobnicate'|--frobnicate
 option without value|needs a value|--sizes
 stray argument|unexpected argument 'extra'|extra
 unwritable results directory|cannot create results directory|--out /proc/pmucheck-cannot-be-here
-results root a file|--results: cannot create results directory /proc/version/|--results /proc/version
+results root a file|--results: cannot create results directory '/proc/version': Not a directory|--results /proc/version
 CASES
 }
 
@@ -66,6 +66,19 @@ expect_status "run --dry-run --out an existing directory exits 2, as the run doe
 cp "$TMP/check.out" "$TMP/exists.out"
 check "... with the run's message" grep -q -- "--out: cannot create results directory $TMP/exists: File exists" \
 	"$TMP/exists.out"
+# ... and an --out or --results the run could not create: empty, in a directory that does not exist, or a
+# --results that is a file
+for bad in "--out|--out: an empty path" "--out $TMP/none/x|--out: cannot create results directory $TMP/none/x: No such file or directory" \
+	"--results $TMP/none/x|--results: cannot create results directory '$TMP/none/x': No such file or directory" \
+	"--results $TMP/dec|--results: cannot create results directory '$TMP/dec': Not a directory"; do
+	IFS='|' read -r opt want <<<"$bad"
+	# shellcheck disable=SC2086
+	if [ "$opt" = --out ]; then set -- --out ""; else set -- $opt; fi
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch on "$@" >"$TMP/dry-bad" 2>&1
+	rc=$?
+	check "run --dry-run $opt exits 2 with the run's message (exit $rc)" \
+		bash -c '[ "$1" -eq 2 ] && grep -qF -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "$want" "$TMP/dry-bad" "$TMP/none"
+done
 # A dry run of plain `pmucheck` (the `all` command) plans and stops: there is nothing to analyze.
 "$PMUCHECK" --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels >"$TMP/all_dry" 2>&1
 rc=$?
