@@ -25,7 +25,7 @@ static int cmp_order(const void *x, const void *y)
 }
 
 static int write_all(const char *dir, const json_t *cands, const struct agg *a, const struct verdict *v,
-		     const uint32_t *order, struct peak peaks[LV_COUNT][KA_COUNT], const struct stall_row *st,
+		     const uint32_t *order, const struct peak_table *peaks, const struct stall_row *st,
 		     unsigned nst, unsigned *nbox, struct err *e)
 {
 	static const char *const optional[] = {"stalls.md", "boxes.csv", "boxes.md"};
@@ -54,7 +54,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	struct agg a = {0};
 	struct verdict *v = NULL;
 	uint32_t *order = NULL;
-	struct peak peaks[LV_COUNT][KA_COUNT];
+	struct peak_table peaks = {0};
 	struct stall_row *st = NULL;
 	json_t *cands = NULL;
 	unsigned nst = 0, nbox = 0;
@@ -90,11 +90,11 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	sort_base = v;
 	sort_agg = &a;
 	qsort(order, a.nevents, sizeof *order, cmp_order);
-	if (peak_compute(&a, v, peaks) || stall_compute(&a, &st, &nst)) {
+	if (peak_compute(&a, v, &peaks) || stall_compute(&a, &st, &nst)) {
 		rc = err_set(e, E_RUNTIME, "out of memory");
 		goto out;
 	}
-	if ((rc = write_all(dir, cands, &a, v, order, peaks, st, nst, &nbox, e)))
+	if ((rc = write_all(dir, cands, &a, v, order, &peaks, st, nst, &nbox, e)))
 		goto out;
 	if (sum) {
 		memset(sum, 0, sizeof *sum);
@@ -109,6 +109,7 @@ int analyze_dir(const char *dir, struct analyze_summary *sum, struct err *e)
 	}
 out:
 	json_decref(cands);
+	peak_table_free(&peaks);
 	free(st);
 	free(order);
 	free(v);

@@ -17,7 +17,7 @@
 #include "out_report_csv.h"
 #include "out_report_data.h"
 #include "partial.h"
-#include "point_level.h"
+#include "peak.h"
 
 const char *const merge_fact_names[MF_COUNT] = {"microcode",   "prefetcher MSRs", "THP", "governor", "SMT",
 						"cache sizes", "pmucheck version"};
@@ -134,13 +134,12 @@ static int check_peaks(const struct out_csv *t, const char *dir, struct err *e)
 	if (t->bad_line)
 		return err_set(e, E_USAGE, "%s/peaks.csv line %u: %s", dir, t->bad_line, t->bad_why);
 	for (unsigned r = 0; r < t->nrows; r++) {
-		int level = 0, access = kern_name_index(t->rows[r][ac], kern_access_names, KA_COUNT) > 0;
+		int level = peak_level_known(t->rows[r][lc]),
+		    access = kern_name_index(t->rows[r][ac], kern_access_names, KA_COUNT) > 0;
 		if (t->nfields[r] != t->ncols)
 			return err_set(e, E_USAGE, "%s/peaks.csv line %u: %s%u fields, the header has %u",
 				       dir, t->line[r], t->nfields[r] > t->ncols ? "more than " : "",
 				       t->nfields[r] > t->ncols ? t->ncols : t->nfields[r], t->ncols);
-		for (int l = 0; l < LV_COUNT; l++)
-			level |= !strcmp(t->rows[r][lc], point_level_name((enum point_level)l));
 		if (!level || !access)
 			return err_set(e, E_USAGE, "%s/peaks.csv line %u: no %s '%s'", dir, t->line[r],
 				       level ? "access" : "level", level ? t->rows[r][ac] : t->rows[r][lc]);

@@ -22,8 +22,8 @@ const char *out_md_text(const char *s, char *buf, size_t len);
 /* Verdicts are indexed by event; order lists event indices in table order. */
 int out_events(struct fileset *o, const struct agg *a, const struct verdict *v, const uint32_t *order,
 	       struct err *e);
-int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
-	      struct peak table[LV_COUNT][KA_COUNT], struct err *e);
+int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v, const struct peak_table *t,
+	      struct err *e);
 /* boxes.csv and boxes.md when raw.csv holds a box wildcard's sum with its boxes (*written: their rows). */
 int out_boxes(struct fileset *o, const struct agg *a, unsigned *written, struct err *e);
 int out_stalls(struct fileset *o, const struct agg *a, const struct stall_row *rows, unsigned n,

@@ -15,20 +15,20 @@ static const char *num(char *buf, size_t len, const char *fmt, double x)
 	return buf;
 }
 
-static int max_threads(struct peak table[LV_COUNT][KA_COUNT])
+static int max_threads(const struct peak_table *t)
 {
-	int t = 0;
+	int n = 0;
 
-	for (int l = 0; l < LV_COUNT; l++)
+	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++)
-			if (table[l][ac].threads_all > t)
-				t = table[l][ac].threads_all;
-	return t;
+			if (t->g[g].row[ac].threads_all > n)
+				n = t->g[g].row[ac].threads_all;
+	return n;
 }
 
-static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
+static void write_csv(FILE *f, const struct agg *a, const struct peak_table *t)
 {
-	char b[13][48], q[PEAK_QUALITY_MAX];
+	char b[13][48], q[PEAK_QUALITY_MAX], level[PEAK_NAME_MAX];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,bytes_per_transfer_all_"
@@ -37,12 +37,12 @@ static void write_csv(FILE *f, const struct agg *a, struct peak table[LV_COUNT][
 	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,"
 	      "quality\n",
 	      f);
-	for (int l = 0; l < LV_COUNT; l++)
+	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
-			const struct peak *p = &table[l][ac];
+			const struct peak *p = &t->g[g].row[ac];
 			if (!p->present)
 				continue;
-			out_csv_field(f, point_level_name(l), 0);
+			out_csv_field(f, peak_group_name(&t->g[g], level, sizeof level), 0);
 			out_csv_field(f, kern_access_names[ac], 0);
 			out_csv_field(f, num(b[0], 48, "%.4g", p->gbps_one), 0);
 			out_csv_field(f, num(b[1], 48, "%.4g", p->gbps_all), 0);
@@ -117,11 +117,10 @@ static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t le
 	return buf;
 }
 
-static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
-		     struct peak table[LV_COUNT][KA_COUNT])
+static void write_md(FILE *f, const struct agg *a, const struct verdict *v, const struct peak_table *t)
 {
-	int nt = max_threads(table);
-	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48];
+	int nt = max_threads(t);
+	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48], level[PEAK_NAME_MAX];
 
 	fprintf(f,
 		"# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
@@ -146,16 +145,17 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"Latency cycles | Quality |\n",
 		all, all);
 	fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
-	for (int l = 0; l < LV_COUNT; l++)
+	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
-			const struct peak *p = &table[l][ac];
+			const struct peak *p = &t->g[g].row[ac];
 			if (!p->present)
 				continue;
 			peak_quality(p, q, sizeof q);
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", point_level_name(l),
-				kern_access_names[ac], num(b[0], 48, "%.1f", p->gbps_one),
-				num(b[1], 48, "%.1f", p->gbps_all), num(b[8], 48, "%.1f", p->bpc_one),
-				num(b[9], 48, "%.1f", p->bpc_all), num(b[2], 48, "%.1f", p->latency_ns),
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				peak_group_name(&t->g[g], level, sizeof level), kern_access_names[ac],
+				num(b[0], 48, "%.1f", p->gbps_one), num(b[1], 48, "%.1f", p->gbps_all),
+				num(b[8], 48, "%.1f", p->bpc_one), num(b[9], 48, "%.1f", p->bpc_all),
+				num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles), q);
 		}
 	fprintf(f, "\nTransfers and the indicator event of the same rows:\n\n");
@@ -164,14 +164,15 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 		"Max Mevents/s |\n",
 		all);
 	fprintf(f, "|---|---|---|---|---|---|---|\n");
-	for (int l = 0; l < LV_COUNT; l++)
+	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
 			char name[512];
-			const struct peak *p = &table[l][ac];
+			const struct peak *p = &t->g[g].row[ac];
 			if (!p->present)
 				continue;
-			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s |\n", point_level_name(l),
-				kern_access_names[ac], num(b[4], 48, "%.0f", p->transfers_one / 1e6),
+			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s |\n",
+				peak_group_name(&t->g[g], level, sizeof level), kern_access_names[ac],
+				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
 				bytes_per_transfer(p, b[6], 48),
 				p->indicator >= 0
@@ -198,15 +199,15 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v,
 	out_thresholds_md(f);
 }
 
-int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v,
-	      struct peak table[LV_COUNT][KA_COUNT], struct err *e)
+int out_peaks(struct fileset *o, const struct agg *a, const struct verdict *v, const struct peak_table *t,
+	      struct err *e)
 {
 	FILE *csv, *md;
 	int rc;
 
 	if ((rc = fileset_open(o, "peaks.csv", &csv, e)) || (rc = fileset_open(o, "peaks.md", &md, e)))
 		return rc;
-	write_csv(csv, a, table);
-	write_md(md, a, v, table);
+	write_csv(csv, a, t);
+	write_md(md, a, v, t);
 	return 0;
 }

@@ -25,6 +25,48 @@ static int usable(const struct agg_point *p)
 	return placed(p) && isfinite(p->seconds);
 }
 
+/* The group of a placed point (peak.h peak_table): its level's, or its placement's for other DRAM; -1 for
+   none. */
+static int group_of(const struct peak_table *t, const struct agg_point *p)
+{
+	if (!placed(p))
+		return -1;
+	if (p->level != LV_DRAM_OTHER)
+		return (int)p->level;
+	for (unsigned g = LV_DRAM_OTHER; g < t->n; g++)
+		if (t->g[g].placement == p->placement)
+			return (int)g;
+	return -1;
+}
+
+/* The point's row of the table; NULL for a point of none. */
+static struct peak *row_of(struct peak_table *t, const struct agg_point *p)
+{
+	int g = group_of(t, p), ac = peak_access(p);
+
+	return g >= 0 && ac >= 0 ? &t->g[g].row[ac] : NULL;
+}
+
+const char *peak_group_name(const struct peak_group *g, char *buf, size_t len)
+{
+	if (g->level != LV_DRAM_OTHER)
+		snprintf(buf, len, "%s", point_level_name(g->level));
+	else
+		snprintf(buf, len, "DRAM %s", g->placement);
+	return buf;
+}
+
+int peak_level_known(const char *name)
+{
+	for (int l = 0; l < LV_DRAM_OTHER; l++)
+		if (!strcmp(name, point_level_name((enum point_level)l)))
+			return 1;
+	/* the placements of raw.csv's `placement` other than local and remote */
+	if (!strncmp(name, "DRAM node:", 10))
+		return name[10] && strspn(name + 10, "0123456789") == strlen(name + 10);
+	return !strcmp(name, "DRAM interleave");
+}
+
 /* Whether two points are visits of one (`run --revisits` measures a plan point again with its parameters:
    harness/run/revisit.h). The texts are interned (agg.h), so equal texts are one pointer; the prefetch
    state's text, as pf is one value for every partial state (off:NAME). */
@@ -50,7 +92,7 @@ static int another_visit_counts(const struct agg *a, uint32_t i)
    one-thread chases, each size once however often visited): they give no figure, but the row stays and
    counts them, so that a level whose points were all disturbed that badly is not dropped from the table. A
    noisy one (faster than any core, without calls to bound it) is one of the noisy points left out. */
-static void untimed(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
+static void untimed(const struct agg *a, struct peak_table *t)
 {
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
@@ -58,7 +100,7 @@ static void untimed(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 		if (!placed(p) || isfinite(p->seconds) ||
 		    (peak_access(p) == KA_LATENCY && (p->threads != 1 || another_visit_counts(a, i))))
 			continue;
-		pk = &table[p->level][peak_access(p)];
+		pk = row_of(t, p);
 		pk->present = 1;
 		if (p->noisy)
 			pk->left_out++;
@@ -103,7 +145,8 @@ static int64_t socket_cores(const struct agg *a)
    (level x prefetch state) where its verdict v holds. Any other point let the rate read faster than the
    row's own bandwidth (twice it, with such a noisy point's time halved; 1.5x with DRAM counted half again
    with the prefetchers on, which the verdict had left out). */
-static double row_rate(const struct agg *a, const struct verdict *v, uint32_t ev, int level, int access)
+static double row_rate(const struct agg *a, const struct peak_table *t, const struct verdict *v, uint32_t ev,
+		       int group, int access)
 {
 	const struct agg_event *e = &a->events[ev];
 	int64_t per_socket = socket_cores(a);
@@ -112,7 +155,7 @@ static double row_rate(const struct agg *a, const struct verdict *v, uint32_t ev
 	for (uint32_t k = 0; k < e->ncells; k++) {
 		const struct agg_cell *c = &a->cells[e->cells[k]];
 		const struct agg_point *p = &a->points[c->point];
-		if (usable(p) && (int)p->level == level && peak_access(p) == access &&
+		if (usable(p) && group_of(t, p) == group && peak_access(p) == access &&
 		    p->threads <= per_socket && (access != KA_LATENCY || p->threads == 1) &&
 		    !(p->noisy && !p->bounded) && (v->groups & VERDICT_GROUP(p->level, p->pf)))
 			best = fmax(best, c->rate);
@@ -122,10 +165,10 @@ static double row_rate(const struct agg *a, const struct verdict *v, uint32_t ev
 
 /* Exact beats approximate; then the event that holds at fewer levels (it singles this level out,
    as Molka's indicators do); then the higher rate. */
-static void choose_indicator(const struct agg *a, const struct verdict *v, int level, int access,
-			     struct peak *pk)
+static void choose_indicator(const struct agg *a, const struct peak_table *t, const struct verdict *v,
+			     int group, int access, struct peak *pk)
 {
-	int best_levels = 0;
+	int best_levels = 0, level = t->g[group].level;
 
 	pk->indicator = -1;
 	for (uint32_t i = 0; i < a->nevents; i++) {
@@ -134,7 +177,7 @@ static void choose_indicator(const struct agg *a, const struct verdict *v, int l
 		if ((v[i].cls != VC_EXACT && v[i].cls != VC_APPROXIMATE) || v[i].quantity < 0 ||
 		    !(v[i].levels & (1u << level)) || !(relevant(level, access) & (1u << v[i].quantity)))
 			continue;
-		rate = row_rate(a, &v[i], i, level, access);
+		rate = row_rate(a, t, &v[i], i, group, access);
 		if (rate <= 0)
 			continue;
 		nlev = __builtin_popcount(v[i].levels);
@@ -189,27 +232,28 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	}
 }
 
-static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
+static int bandwidth(const struct agg *a, struct peak_table *t)
 {
 	/* "all cores" means all cores of one socket; runs across sockets are left out */
 	int64_t per_socket = socket_cores(a);
-	unsigned clean[LV_COUNT][KA_COUNT][2] = {{{0}}};
+	unsigned(*clean)[KA_COUNT][2] = calloc(t->n, sizeof *clean);
 
+	if (!clean)
+		return -1;
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		struct peak *pk;
 		if (!bandwidth_point(p))
 			continue;
-		pk = &table[p->level][peak_access(p)];
+		pk = row_of(t, p);
 		if (p->threads > 1 && p->threads <= per_socket && p->threads > pk->threads_all)
 			pk->threads_all = (int)p->threads;
 	}
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
 		int fig;
-		if (bandwidth_point(p) && !p->noisy &&
-		    (fig = figure_of(&table[p->level][peak_access(p)], p)) >= 0)
-			clean[p->level][peak_access(p)][fig]++;
+		if (bandwidth_point(p) && !p->noisy && (fig = figure_of(row_of(t, p), p)) >= 0)
+			clean[group_of(t, p)][peak_access(p)][fig]++;
 	}
 	for (uint32_t i = 0; i < a->npoints; i++) {
 		const struct agg_point *p = &a->points[i];
@@ -217,23 +261,27 @@ static void bandwidth(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT]
 		int fig;
 		if (!bandwidth_point(p))
 			continue;
-		pk = &table[p->level][peak_access(p)];
+		pk = row_of(t, p);
 		if ((fig = figure_of(pk, p)) < 0)
 			continue;
-		if (p->noisy && !p->bounded && clean[p->level][peak_access(p)][fig])
+		if (p->noisy && !p->bounded && clean[group_of(t, p)][peak_access(p)][fig])
 			pk->left_out++;
 		else
 			add_bandwidth(pk, p, fig);
 	}
-	for (int l = 0; l < LV_COUNT; l++)
-		for (int ac = 0; ac < KA_COUNT; ac++)
-			table[l][ac].paths_shared = table[l][ac].paths_all > 0 &&
-				table[l][ac].paths_all < a->m.path.shared_below * a->m.path.threads;
+	for (unsigned g = 0; g < t->n; g++)
+		for (int ac = 0; ac < KA_COUNT; ac++) {
+			struct peak *pk = &t->g[g].row[ac];
+			pk->paths_shared = pk->paths_all > 0 &&
+				pk->paths_all < a->m.path.shared_below * a->m.path.threads;
+		}
+	free(clean);
+	return 0;
 }
 
-static int latency_point(const struct agg_point *p, int level)
+static int latency_point(const struct peak_table *t, const struct agg_point *p, int group)
 {
-	return usable(p) && peak_access(p) == KA_LATENCY && (int)p->level == level && p->threads == 1 &&
+	return usable(p) && peak_access(p) == KA_LATENCY && group_of(t, p) == group && p->threads == 1 &&
 		p->v[RQ_chase_accesses] > 0;
 }
 
@@ -280,7 +328,7 @@ static double latency_figure(const struct agg *a, const struct agg_point *p, dou
    however often it was measured. A point of a cache level that took DRAM-like time, at its fastest visit
    (level_latency_dram_like), is left out and counted: the row never gives a DRAM latency as a cache
    level's. */
-static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
+static int latency(const struct agg *a, struct peak_table *t)
 {
 	struct figure {
 		const struct agg_point *p;
@@ -292,15 +340,16 @@ static int latency(const struct agg *a, struct peak table[LV_COUNT][KA_COUNT])
 
 	if (!f || !ns || !cyc)
 		goto out;
-	for (int l = 0; l < LV_COUNT; l++) {
-		struct peak *pk = &table[l][KA_LATENCY];
+	for (unsigned g = 0; g < t->n; g++) {
+		enum point_level l = t->g[g].level;
+		struct peak *pk = &t->g[g].row[KA_LATENCY];
 		size_t m = 0, n = 0, nc = 0;
 		int clean = 0;
 		for (uint32_t i = 0; i < a->npoints; i++) {
 			const struct agg_point *p = &a->points[i];
 			struct figure v = {p, 0, 0, p->noisy, p->noisy && !p->bounded, 0, 0};
 			size_t k = 0;
-			if (!latency_point(p, l))
+			if (!latency_point(t, p, (int)g))
 				continue;
 			pk->present = 1;
 			v.ns = latency_figure(a, p, &v.cyc, &v.probed);
@@ -396,18 +445,51 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 			 pk->paths_all);
 }
 
-int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT])
+void peak_table_free(struct peak_table *t)
 {
-	memset(table, 0, sizeof(struct peak) * LV_COUNT * KA_COUNT);
-	untimed(a, table);
-	bandwidth(a, table);
-	if (latency(a, table))
+	free(t->g);
+	t->g = NULL;
+	t->n = 0;
+}
+
+/* The groups of the table: every level up to remote DRAM, then each other DRAM placement a placed point
+   has. */
+static int groups(const struct agg *a, struct peak_table *t)
+{
+	t->n = LV_DRAM_OTHER;
+	if (!(t->g = calloc(t->n, sizeof *t->g)))
 		return -1;
-	for (int l = 0; l < LV_COUNT; l++)
+	for (unsigned g = 0; g < t->n; g++)
+		t->g[g].level = (enum point_level)g;
+	for (uint32_t i = 0; i < a->npoints; i++) {
+		const struct agg_point *p = &a->points[i];
+		struct peak_group *more;
+		if (!placed(p) || group_of(t, p) >= 0)
+			continue;
+		if (!(more = realloc(t->g, (t->n + 1) * sizeof *t->g))) {
+			peak_table_free(t);
+			return -1;
+		}
+		t->g = more;
+		t->g[t->n++] = (struct peak_group){.level = LV_DRAM_OTHER, .placement = p->placement};
+	}
+	return 0;
+}
+
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak_table *t)
+{
+	if (groups(a, t))
+		return -1;
+	untimed(a, t);
+	if (bandwidth(a, t) || latency(a, t)) {
+		peak_table_free(t);
+		return -1;
+	}
+	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++)
-			if (table[l][ac].present)
-				choose_indicator(a, verdicts, l, ac, &table[l][ac]);
+			if (t->g[g].row[ac].present)
+				choose_indicator(a, t, verdicts, (int)g, ac, &t->g[g].row[ac]);
 			else
-				table[l][ac].indicator = -1;
+				t->g[g].row[ac].indicator = -1;
 	return 0;
 }

@@ -57,10 +57,35 @@ struct peak {
    ...)"; beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 
-/* Peaks for every level x access type; table[l][a]. The access types are the kernels' (kern.h, by
-   raw.csv's `access`), by which the run's summary groups too; a row no point measured stays absent.
-   verdicts are indexed by event. Returns 0, or -1 when out of memory. */
-int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak table[LV_COUNT][KA_COUNT]);
+/* The rows of one level, per access type. DRAM of a placement neither local nor remote (node:N,
+   interleave: point_level.h LV_DRAM_OTHER) has a group per placement: node:0 and node:1 on two sockets are
+   local and remote memory, and one median over their chases (90 and 144 ns) gave a latency neither
+   measured. */
+struct peak_group {
+	enum point_level level;
+	const char *placement; /* LV_DRAM_OTHER's placement (interned: agg.h), NULL for any other level */
+	struct peak row[KA_COUNT];
+};
+
+/* The levels L1 to remote DRAM (group l is level l), then one group per other DRAM placement, in the
+   order raw.csv first has them. */
+struct peak_table {
+	unsigned n;
+	struct peak_group *g;
+};
+
+/* A group's name in peaks.csv's `level`: point_level_name's, "DRAM node:1" or "DRAM interleave" for
+   another placement's DRAM. */
+const char *peak_group_name(const struct peak_group *g, char *buf, size_t len);
+/* Whether a peaks.csv `level` is one peak_group_name gives. */
+int peak_level_known(const char *name);
+#define PEAK_NAME_MAX 96
+
+/* Peaks for every group x access type. The access types are the kernels' (kern.h, by raw.csv's
+   `access`), by which the run's summary groups too; a row no point measured stays absent. verdicts are
+   indexed by event. Returns 0, or -1 when out of memory (t then holds nothing to free). */
+int peak_compute(const struct agg *a, const struct verdict *verdicts, struct peak_table *t);
+void peak_table_free(struct peak_table *t);
 
 /* The access type a point measures (raw.csv `access`), or -1 for none (nopread, splitread, chase with
    multiplies). */

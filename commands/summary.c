@@ -17,7 +17,7 @@ static int earlier(const struct summary_probe *sp, int i)
 }
 
 /* Whether a point is of its level's cells: not on a level boundary, and at DRAM only with local memory,
-   as the peaks' DRAM row is (analysis/point_level.c gives remote and other placements rows of their own):
+   as the peaks' DRAM row is (analysis/peak.c gives remote DRAM, and each other placement, rows of their own):
    a remote chase's 141 ns made a local DRAM latency of 91 ns read 116. */
 static int in_cells(const struct summary_probe *sp, const struct plan_point *pt)
 {

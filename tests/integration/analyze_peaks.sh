@@ -402,18 +402,42 @@ check "L1 takes the timed revisits over the unbounded noisy visits: 1.3 ns, $(pe
 	test "$(peak "$V" L1 latency latency_ns)" = 1.3 -a "$(peak "$V" L1 latency quality)" = ok
 
 # DRAM on another node is DRAM too: the DRAM chase points placed remote, and on node 1, give their 90 ns as
-# the remote and other DRAM latency (both rows were once thrown away as a cache level's DRAM-like time).
+# the remote and node 1's DRAM latency (both rows were once thrown away as a cache level's DRAM-like time).
 for place in remote node:1; do
 	M=$TMP/dram_$place
 	mkdir -p "$M" && cp "$D/machine.json" "$M/"
 	edit "$D/raw.csv" "$M/raw.csv" "if r['level'] == 'DRAM': r['placement'] = '$place'"
 	expect_status "analyze with DRAM points placed $place succeeds" 0 "$PMUCHECK" analyze -q "$M"
 done
-for row in "dram_remote/remote DRAM" "dram_node:1/other DRAM"; do
+for row in "dram_remote/remote DRAM" "dram_node:1/DRAM node:1"; do
 	check "the ${row#*/} latency is the chase's 90 ns: $(peak "$TMP/${row%%/*}" "${row#*/}" latency latency_ns)" \
 		test "$(peak "$TMP/${row%%/*}" "${row#*/}" latency latency_ns)" = 90 -a \
 		"$(peak "$TMP/${row%%/*}" "${row#*/}" latency quality)" = ok
 done
+
+# `--placement node:0,node:1` on two sockets: node 0 is the threads' own memory, node 1 the other socket's.
+# Half the DRAM points on each, node 1's 1.6x slower (90 and 144 ns chases): each placement has rows of its
+# own, where one "other DRAM" row took the median of both, 117 ns, which no placement measured, and the
+# bandwidth of node 0 under a name that holds node 1 too.
+M=$TMP/dram_nodes
+mkdir -p "$M" && cp "$D/machine.json" "$M/"
+edit "$D/raw.csv" "$M/raw.csv" '
+if r["level"] == "DRAM":
+    r["placement"] = "node:%d" % (int(r["point"]) % 4 >= 2)
+    if r["placement"] == "node:1": r["seconds"] = "%.9g" % (float(r["seconds"]) * 1.6)'
+expect_status "analyze with DRAM points on node 0 and node 1 succeeds" 0 "$PMUCHECK" analyze -q "$M"
+check "node 0's DRAM latency is its chases' 90 ns: $(peak "$M" "DRAM node:0" latency latency_ns)" \
+	test "$(peak "$M" "DRAM node:0" latency latency_ns)" = 90
+check "node 1's is its own 144 ns: $(peak "$M" "DRAM node:1" latency latency_ns)" \
+	test "$(peak "$M" "DRAM node:1" latency latency_ns)" = 144
+check "node 1's read bandwidth is its own, 1.6x slower than node 0's" python3 - "$M/peaks.csv" <<'PY'
+import csv, sys
+row = {(r["level"], r["access"]): r for r in csv.DictReader(open(sys.argv[1]))}
+one = lambda lv: float(row[(lv, "read")]["gbps_1_core"])
+assert abs(one("DRAM node:0") / one("DRAM node:1") - 1.6) < 0.01, (one("DRAM node:0"), one("DRAM node:1"))
+assert not any(lv in ("other DRAM", "DRAM") for lv, _ in row), sorted(row)
+PY
+check "peaks.md names both placements' rows" grep -q '^| DRAM node:1 | latency |' "$M/peaks.md"
 
 # Faster than any core: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the 256 of
 # KERN_MAX_BYTES_PER_CYCLE) count as disturbed and are left out; the L1 read peak stays the clean 100 GB/s.

@@ -199,3 +199,12 @@ expect_status "three nodes with prefetcher MSRs on 128 CPUs merge" 0 "$PMUCHECK"
 check "... the node with CPU 100's prefetchers off is an outlier by them" \
 	grep -q '^1,p3,.*prefetcher MSRs 0x0 on 127 CPUs, 0xf on 1 CPU' "$TMP/pf/outliers.csv"
 check "... and no other node" test -z "$(grep -E '^1,p[12],' "$TMP/pf/outliers.csv")"
+
+# DRAM of a placement neither local nor remote has rows of its own, "DRAM node:1" (analysis/peak.h
+# peak_group_name): merged as any level's, where "no such level" refused the node.
+for n in q1 q2; do
+	node $n
+	sed -n 2p "$R/peaks.csv" | sed 's/^[^,]*,/DRAM node:1,/' >>"$TMP/$n/peaks.csv"
+done
+expect_status "two nodes with a DRAM node:1 row merge" 0 "$PMUCHECK" merge --quiet -o "$TMP/nodes" "$TMP"/q[12]
+check "... its figures named by the placement" grep -q ',DRAM node:1 ' "$TMP/nodes/nodes.csv"

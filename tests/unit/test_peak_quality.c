@@ -1,6 +1,6 @@
 /* test_peak_quality.c — a peaks.csv row's quality (analysis/peak.h peak_quality): the words on the paths to
  * memory of the all-thread figure's point (harness path_probe.h) come last, after the other marks, and
- * only where the path probe was timed before that point. */
+ * only where the path probe was timed before that point; the names of its levels. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,10 +36,29 @@ static void test_paths_of_the_all_thread_figure(void **state)
 	assert_int_equal(strlen(q), 59);
 }
 
+/* peaks.csv's levels: DRAM of a placement neither local nor remote is named by it (peak_group_name), and
+   merge takes those names, no other. */
+static void test_dram_rows_named_by_placement(void **state)
+{
+	char buf[PEAK_NAME_MAX];
+	struct peak_group node = {.level = LV_DRAM_OTHER, .placement = "node:1"},
+			  remote = {.level = LV_DRAM_REMOTE};
+
+	(void)state;
+	assert_string_equal(peak_group_name(&node, buf, sizeof buf), "DRAM node:1");
+	assert_string_equal(peak_group_name(&remote, buf, sizeof buf), "remote DRAM");
+	assert_true(peak_level_known("DRAM node:1") && peak_level_known("DRAM interleave"));
+	assert_true(peak_level_known("L1") && peak_level_known("DRAM") && peak_level_known("remote DRAM"));
+	assert_false(peak_level_known("other DRAM") || peak_level_known("any") ||
+		     peak_level_known("DRAM node:"));
+	assert_false(peak_level_known("DRAM node:1x") || peak_level_known("DRAM local"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths_of_the_all_thread_figure),
+		cmocka_unit_test(test_dram_rows_named_by_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
