@@ -200,21 +200,23 @@ static void unique_name(struct out_metric *m, unsigned n)
 }
 
 /* The 100 % reference of Molka et al.'s Tables 2 and 3: the highest rate the event reached in a
-   level and access where peaks.csv names it the indicator. */
+   level and access where peaks.csv names it the indicator, of one core or of all. */
 static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 {
 	char path[PATH_MAX];
 	struct out_csv t;
-	int lc, ac, ic, rc;
+	int lc, ac, ic, rc[2];
 
 	snprintf(path, sizeof path, "%s/peaks.csv", dir);
 	if (out_csv_read(path, &t))
 		return;
 	lc = out_csv_col(&t, "level"), ac = out_csv_col(&t, "access");
-	ic = out_csv_col(&t, "indicator"), rc = out_csv_col(&t, "indicator_max_events_per_s");
-	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc >= 0 && r < t.nrows; r++)
+	ic = out_csv_col(&t, "indicator");
+	rc[0] = out_csv_col(&t, "indicator_max_events_per_s_1_core");
+	rc[1] = out_csv_col(&t, "indicator_max_events_per_s_all_cores");
+	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc[0] >= 0 && rc[1] >= 0 && r < t.nrows; r++)
 		for (unsigned i = 0; i < n; i++) {
-			double rate = atof(t.rows[r][rc]);
+			double rate = fmax(atof(t.rows[r][rc[0]]), atof(t.rows[r][rc[1]]));
 			/* an edited 1e400 was printed as "/ inf" in the formula */
 			if (strcmp(t.rows[r][ic], m[i].event) || !isfinite(rate) || !(rate > m[i].peak_rate))
 				continue;

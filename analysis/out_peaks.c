@@ -28,13 +28,14 @@ static int max_threads(const struct peak_table *t)
 
 static void write_csv(FILE *f, const struct agg *a, const struct peak_table *t)
 {
-	char b[13][48], q[PEAK_QUALITY_MAX], level[PEAK_NAME_MAX];
+	char b[14][48], q[PEAK_QUALITY_MAX], level[PEAK_NAME_MAX];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,bytes_per_transfer_all_"
 	      "cores,"
 	      "indicator,"
-	      "indicator_max_events_per_s,points,bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,"
+	      "indicator_max_events_per_s_1_core,indicator_max_events_per_s_all_cores,points,bytes_per_cycle_"
+	      "1_core,bytes_per_cycle_per_core_all,"
 	      "quality\n",
 	      f);
 	for (unsigned g = 0; g < t->n; g++)
@@ -54,7 +55,8 @@ static void write_csv(FILE *f, const struct agg *a, const struct peak_table *t)
 			out_csv_field(f, num(b[7], 48, "%.0f", p->bpt_one), 0);
 			out_csv_field(f, num(b[12], 48, "%.0f", p->bpt_all), 0);
 			out_csv_field(f, p->indicator >= 0 ? a->events[p->indicator].name : "", 0);
-			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_rate : 0), 0);
+			out_csv_field(f, num(b[8], 48, "%.6g", p->indicator >= 0 ? p->indicator_one : 0), 0);
+			out_csv_field(f, num(b[13], 48, "%.6g", p->indicator >= 0 ? p->indicator_all : 0), 0);
 			out_csv_field(f, num(b[9], 48, "%.0f", p->points), 0);
 			out_csv_field(f, num(b[10], 48, "%.4g", p->bpc_one), 0);
 			out_csv_field(f, num(b[11], 48, "%.4g", p->bpc_all), 0);
@@ -120,7 +122,7 @@ static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t le
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v, const struct peak_table *t)
 {
 	int nt = max_threads(t);
-	char b[10][48], q[PEAK_QUALITY_MAX], ghz[48], level[PEAK_NAME_MAX];
+	char b[11][48], q[PEAK_QUALITY_MAX], ghz[48], level[PEAK_NAME_MAX];
 
 	fprintf(f,
 		"# Peak rates\n\nHost %s, %s; %d socket(s), %d cores, core clock %s. Bandwidth is "
@@ -161,16 +163,16 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 	fprintf(f, "\nTransfers and the indicator event of the same rows:\n\n");
 	fprintf(f,
 		"| Level | Access | Mtransfers/s 1 core | Mtransfers/s %s | Bytes/transfer | Indicator | "
-		"Max Mevents/s |\n",
-		all);
-	fprintf(f, "|---|---|---|---|---|---|---|\n");
+		"Max Mevents/s 1 core | Max Mevents/s %s |\n",
+		all, all);
+	fprintf(f, "|---|---|---|---|---|---|---|---|\n");
 	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
 			char name[512];
 			const struct peak *p = &t->g[g].row[ac];
 			if (!p->present)
 				continue;
-			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s |\n",
+			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
 				peak_group_name(&t->g[g], level, sizeof level), kern_access_names[ac],
 				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
 				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
@@ -180,7 +182,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 					: "n/a",
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls]
 						  : "none validated",
-				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_rate / 1e6 : 0));
+				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_one / 1e6 : 0),
+				num(b[10], 48, "%.0f", p->indicator >= 0 ? p->indicator_all / 1e6 : 0));
 		}
 	fprintf(f,
 		"\nAccess types (raw.csv's `access`, from the kernels' descriptors): read = loads only, "
@@ -188,7 +191,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 		"with non-temporal stores, latency = pointer chase (one access per transfer). Transfers are "
 		"access-width instructions in L1 and 64-byte lines beyond. The "
 		"indicator is a validated event that holds at this level for the access type (exact before "
-		"approximate, then the one specific to fewer levels, then the higher rate). Quality: a "
+		"approximate, then the one specific to fewer levels, then the higher rate), its highest rate "
+		"on the points of each figure apart. Quality: a "
 		"bandwidth is the best of every point of the row, a noisy one at the bound of its shortest "
 		"call (never faster than the hardware; a noisy one without calls, from an older file, only "
 		"where the figure has no clean one); a latency is the median of the clean points, of the "

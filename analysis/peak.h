@@ -18,7 +18,8 @@ struct peak {
 	double latency_ns, latency_cycles;   /* latency rows: median over the level's points */
 	double transfers_one, transfers_all; /* per second */
 	int indicator;                       /* verdict index, -1 when none */
-	double indicator_rate;               /* its highest events/s on this row's points */
+	double indicator_one, indicator_all; /* its highest events/s on the points of each figure: 1 thread's,
+						threads_all's (0: none) */
 	unsigned points;                     /* the points the figures rest on */
 	unsigned noisy;                      /* of those, flagged noisy */
 	int from_one, from_all;              /* that figure is a noisy point's (its bound, or no clean one) */

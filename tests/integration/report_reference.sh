@@ -50,3 +50,8 @@ want_l3=$(awk -F, '$1 == "L3" && $2 == "read" { print $4 }' "$D/peaks.csv")
 check "the per-socket table names the threads of the measured figures (peaks.csv: 2)" \
 	grep -q '^| Level | Access | GB/s paper | GB/s here (2 threads) |' "$D/report.md"
 check "... beside the paper's L3 read ($want_l3 GB/s here)" grep -q "^| L3 | read | 342 | $want_l3 | 5343 | " "$D/report.md"
+# The per-core table's rate is one core's, as its GB/s: L2 read's 781 M lines/s beside the paper's 1546, where
+# the 2-thread point's 1562 stood; the per-socket table's is the 2 threads' (peaks.csv).
+want_r1=$(python3 -c 'import csv, sys; print("%.4g" % (float(next(r for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "L2" and r["access"] == "read")["indicator_max_events_per_s_1_core"]) / 1e6))' "$D/peaks.csv")
+check "the per-core table's L2 read rate is one core's ($want_r1 M/s)" \
+	grep -Eq "^\| L2 \| read \| 75.0 \| .*\| 1546 \| $want_r1 \|$" "$D/report.md"
