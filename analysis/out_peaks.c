@@ -2,6 +2,7 @@
  * indicator event per level and access type (Molka et al., Tables 2 and 3). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "out.h"
 #include "thresholds.h"
@@ -119,9 +120,24 @@ static const char *bytes_per_transfer(const struct peak *p, char *buf, size_t le
 	return buf;
 }
 
+/* An all-cores figure of row p under a header of nt cores: "12.3 (2)" where the row's own figures are of
+   fewer threads (*fewer set), as the run's summary marks them; the header said 4 cores over an L1 read of
+   2 threads. */
+static const char *all_cell(char *buf, size_t len, const char *fmt, double x, const struct peak *p, int nt,
+			    int *fewer)
+{
+	size_t n = strlen(num(buf, len, fmt, x));
+
+	if (n && p->threads_all != nt) {
+		snprintf(buf + n, len - n, " (%d)", p->threads_all);
+		*fewer = 1;
+	}
+	return buf;
+}
+
 static void write_md(FILE *f, const struct agg *a, const struct verdict *v, const struct peak_table *t)
 {
-	int nt = max_threads(t);
+	int nt = max_threads(t), fewer = 0;
 	char b[11][48], q[PEAK_QUALITY_MAX], ghz[48], level[PEAK_NAME_MAX];
 
 	fprintf(f,
@@ -155,8 +171,10 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 			peak_quality(p, q, sizeof q);
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				peak_group_name(&t->g[g], level, sizeof level), kern_access_names[ac],
-				num(b[0], 48, "%.1f", p->gbps_one), num(b[1], 48, "%.1f", p->gbps_all),
-				num(b[8], 48, "%.1f", p->bpc_one), num(b[9], 48, "%.1f", p->bpc_all),
+				num(b[0], 48, "%.1f", p->gbps_one),
+				all_cell(b[1], 48, "%.1f", p->gbps_all, p, nt, &fewer),
+				num(b[8], 48, "%.1f", p->bpc_one),
+				all_cell(b[9], 48, "%.1f", p->bpc_all, p, nt, &fewer),
 				num(b[2], 48, "%.1f", p->latency_ns),
 				num(b[3], 48, "%.0f", p->latency_cycles), q);
 		}
@@ -175,7 +193,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 			fprintf(f, "| %s | %s | %s | %s | %s | %s (%s) | %s | %s |\n",
 				peak_group_name(&t->g[g], level, sizeof level), kern_access_names[ac],
 				num(b[4], 48, "%.0f", p->transfers_one / 1e6),
-				num(b[5], 48, "%.0f", p->transfers_all / 1e6),
+				all_cell(b[5], 48, "%.0f", p->transfers_all / 1e6, p, nt, &fewer),
 				bytes_per_transfer(p, b[6], 48),
 				p->indicator >= 0
 					? out_md_text(a->events[p->indicator].name, name, sizeof name)
@@ -183,7 +201,8 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 				p->indicator >= 0 ? verdict_class_names[v[p->indicator].cls]
 						  : "none validated",
 				num(b[7], 48, "%.0f", p->indicator >= 0 ? p->indicator_one / 1e6 : 0),
-				num(b[10], 48, "%.0f", p->indicator >= 0 ? p->indicator_all / 1e6 : 0));
+				all_cell(b[10], 48, "%.0f", p->indicator >= 0 ? p->indicator_all / 1e6 : 0, p,
+					 nt, &fewer));
 		}
 	fprintf(f,
 		"\nAccess types (raw.csv's `access`, from the kernels' descriptors): read = loads only, "
@@ -197,6 +216,11 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 		"call (never faster than the hardware; a noisy one without calls, from an older file, only "
 		"where the figure has no clean one); a latency is the median of the clean points, of the "
 		"noisy ones where there are none. A row whose figure is a noisy point's says so.\n");
+	if (fewer)
+		fprintf(f,
+			"\n(N) beside a %d-core figure: the row's figures of more than one thread are of N "
+			"threads, the most it was measured with within a socket.\n",
+			nt);
 	boundary_note(f, a);
 	no_point_note(f, a);
 	path_note(f, a);

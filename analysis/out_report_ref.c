@@ -35,26 +35,27 @@ static const char **peak_row(const struct out_csv *p, const char *level, const c
 	return NULL;
 }
 
-static void cell(FILE *f, const char **row, int c, double div)
+/* A cell of row's column c (div > 0: a figure shown divided by it), mark after a figure. */
+static void cell(FILE *f, const char **row, int c, double div, const char *mark)
 {
 	const char *s = row && c >= 0 ? row[c] : "";
 
 	if (div > 0 && *s)
-		fprintf(f, " %.4g |", atof(s) / div);
+		fprintf(f, " %.4g%s |", atof(s) / div, mark);
 	else
-		fprintf(f, " %s |", *s ? s : "–");
+		fprintf(f, " %s%s |", *s ? s : "–", *s ? mark : "");
 }
 
-/* How many threads the measured figures of the paper's per-socket table (all its cores) come from:
-   peaks.csv's all-cores figures are the run's widest points on one socket, which may be fewer threads than
-   the socket has cores, or none. */
-static void here_threads(const struct out_csv *peaks, int per_socket, char *buf, size_t len)
+/* How many threads the measured figures of the paper's per-socket table (all its cores) come from, the
+   most of any row: peaks.csv's all-cores figures are the run's widest points on one socket, which may be
+   fewer threads than the socket has cores, or none. Returns that most. */
+static int here_threads(const struct out_csv *peaks, int per_socket, char *buf, size_t len)
 {
 	int tc = out_csv_col(peaks, "threads_all_cores"), most = 0;
 
 	buf[0] = '\0';
 	if (!per_socket)
-		return;
+		return 0;
 	for (unsigned i = 0; tc >= 0 && i < peaks->nrows; i++)
 		if (atoi(peaks->rows[i][tc]) > most)
 			most = atoi(peaks->rows[i][tc]);
@@ -62,6 +63,7 @@ static void here_threads(const struct out_csv *peaks, int per_socket, char *buf,
 		snprintf(buf, len, " (%d threads)", most);
 	else
 		snprintf(buf, len, " (only 1 thread was run)");
+	return most;
 }
 
 /* Molka's Table 2 (per core) or Table 3 (per socket) beside peaks.csv. */
@@ -73,12 +75,13 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 	int mx = out_csv_col(t, "max_million_events_per_s");
 	const char *suffix = per_socket ? "all_cores" : "1_core";
 	char mg[32], mt[48], mr[64], here[48];
+	int most, fewer = 0;
 
 	snprintf(mg, sizeof mg, "gbps_%s", suffix);
 	snprintf(mt, sizeof mt, "transfers_per_s_%s", suffix);
 	/* the rate on the same points as the figures beside it: one core's in the per-core table */
 	snprintf(mr, sizeof mr, "indicator_max_events_per_s_%s", suffix);
-	here_threads(peaks, per_socket, here, sizeof here);
+	most = here_threads(peaks, per_socket, here, sizeof here);
 	fprintf(f,
 		"| Level | Access | GB/s paper | GB/s here%s | Mtransfers/s paper | Mtransfers/s here | "
 		"Indicator paper | Indicator here | Max Mevents/s paper | Max Mevents/s here |\n"
@@ -87,17 +90,26 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 	for (unsigned i = 0; i < t->nrows; i++) {
 		const char **r = (const char **)t->rows[i];
 		const char **m = peak_row(peaks, our_level(r[lc]), r[ac]);
+		int tc = out_csv_col(peaks, "threads_all_cores"), n = m && tc >= 0 ? atoi(m[tc]) : 0;
+		char mark[24] = "";
+		/* a row of fewer threads than the header's (an L1 of 2 under 4 threads): said, as peaks.md does */
+		if (per_socket && n > 0 && n != most) {
+			snprintf(mark, sizeof mark, " (%d)", n);
+			fewer = 1;
+		}
 		fprintf(f, "| %s | %s |", r[lc], r[ac]);
-		cell(f, r, gb, 0);
-		cell(f, m, out_csv_col(peaks, mg), 0);
-		cell(f, r, tr, 0);
-		cell(f, m, out_csv_col(peaks, mt), 1e6);
-		cell(f, r, ind, 0);
-		cell(f, m, out_csv_col(peaks, "indicator"), 0);
-		cell(f, r, mx, 0);
-		cell(f, m, out_csv_col(peaks, mr), 1e6);
+		cell(f, r, gb, 0, "");
+		cell(f, m, out_csv_col(peaks, mg), 0, mark);
+		cell(f, r, tr, 0, "");
+		cell(f, m, out_csv_col(peaks, mt), 1e6, mark);
+		cell(f, r, ind, 0, "");
+		cell(f, m, out_csv_col(peaks, "indicator"), 0, "");
+		cell(f, r, mx, 0, "");
+		cell(f, m, out_csv_col(peaks, mr), 1e6, mark);
 		fputc('\n', f);
 	}
+	if (fewer)
+		fprintf(f, "\n(N): a measured figure of N threads, the most its row was measured with.\n");
 }
 
 static void as_published(FILE *f, const struct out_csv *t)

@@ -448,6 +448,26 @@ assert not any(lv in ("other DRAM", "DRAM") for lv, _ in row), sorted(row)
 PY
 check "peaks.md names both placements' rows" grep -q '^| DRAM node:1 | latency |' "$M/peaks.md"
 
+# A row's all-cores figures of fewer threads than peaks.md's header (DRAM read measured with 4 threads, L1
+# with 2): marked "(2)", where "GB/s 4 cores" stood over L1 read's 2-thread figure unmarked.
+T4=$TMP/four
+mkdir -p "$T4"
+python3 - "$D/machine.json" "$T4/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["topology"]["cores"] = m["topology"]["pus"] = 4
+json.dump(m, open(sys.argv[2], "w"))
+PY
+edit "$D/raw.csv" "$T4/raw.csv" 'if r["level"] == "DRAM" and r["kernel"] == "load" and r["threads"] == "2": r["threads"] = "4"'
+expect_status "analyze with DRAM read on 4 threads, the rest on 2, succeeds" 0 "$PMUCHECK" analyze -q "$T4"
+check "peaks.csv: DRAM read of 4 threads, L1 read of 2" \
+	test "$(peak "$T4" DRAM read threads_all_cores)/$(peak "$T4" L1 read threads_all_cores)" = 4/2
+check "peaks.md marks L1 read's 2-thread figures under GB/s 4 cores" \
+	grep -Eq '^\| L1 \| read \| 100\.0 \| 200\.0 \(2\) \| [0-9.]+ \| [0-9.]+ \(2\) \|' "$T4/peaks.md"
+check "... and its transfers" grep -Eq '^\| L1 \| read \| 6250 \| 12500 \(2\) \|' "$T4/peaks.md"
+check "... not DRAM read's own 4" grep -Eq '^\| DRAM \| read \| [0-9.]+ \| [0-9.]+ \| ' "$T4/peaks.md"
+check "... and says what (N) is" grep -q '^(N) beside a 4-core figure' "$T4/peaks.md"
+
 # Faster than any core: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the 256 of
 # KERN_MAX_BYTES_PER_CYCLE) count as disturbed and are left out; the L1 read peak stays the clean 100 GB/s.
 I=$TMP/impossible

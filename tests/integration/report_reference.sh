@@ -55,3 +55,29 @@ check "... beside the paper's L3 read ($want_l3 GB/s here)" grep -q "^| L3 | rea
 want_r1=$(python3 -c 'import csv, sys; print("%.4g" % (float(next(r for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "L2" and r["access"] == "read")["indicator_max_events_per_s_1_core"]) / 1e6))' "$D/peaks.csv")
 check "the per-core table's L2 read rate is one core's ($want_r1 M/s)" \
 	grep -Eq "^\| L2 \| read \| 75.0 \| .*\| 1546 \| $want_r1 \|$" "$D/report.md"
+# A per-socket table whose rows were measured with different threads: DRAM read with 4, L3 read with 2. The
+# header says 4 and the L3 row its own 2, where its figures stood under "(4 threads)" unmarked.
+F=$TMP/four
+mkdir -p "$F"
+python3 - "$D" "$F" <<'PY'
+import csv, json, sys
+src, dst = sys.argv[1:3]
+m = json.load(open(src + "/machine.json"))
+m["topology"]["cores"] = m["topology"]["pus"] = 4
+json.dump(m, open(dst + "/machine.json", "w"))
+with open(src + "/raw.csv", newline="") as f, open(dst + "/raw.csv", "w", newline="") as g:
+    rd = csv.DictReader(f)
+    w = csv.DictWriter(g, rd.fieldnames, lineterminator="\n")
+    w.writeheader()
+    for r in rd:
+        if r["level"] == "DRAM" and r["kernel"] == "load" and r["threads"] == "2":
+            r["threads"] = "4"
+        w.writerow(r)
+PY
+"$PMUCHECK" analyze "$F" >/dev/null 2>&1
+expect_status "report of a preset run with rows of 2 and 4 threads" 0 "$PMUCHECK" report --quiet "$F"
+check "the per-socket table's header says 4 threads" \
+	grep -q '^| Level | Access | GB/s paper | GB/s here (4 threads) |' "$F/report.md"
+check "... and its L3 read row its own 2 ($want_l3 GB/s)" \
+	grep -q "^| L3 | read | 342 | $want_l3 (2) | 5343 | [0-9.]* (2) | " "$F/report.md"
+check "... and says what (N) is" grep -q '^(N): a measured figure of N threads' "$F/report.md"
