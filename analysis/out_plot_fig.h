@@ -19,7 +19,8 @@ enum out_fig_clock { OUT_FIG_CYCLES, OUT_FIG_BYTES_PER_CYCLE };
 void out_fig_clock_axis(const struct out_rdata *d, struct out_plot *p, enum out_fig_clock kind);
 void out_fig_not_drawn(struct out_figures *f, const char *what);
 
-/* Series titles: "what, N threads, prefetch S[, placement]"; "L2, 512 KiB, ..."; "dep K=24, ...". */
+/* Series titles: "what, N threads, prefetch S[, placement]"; "L2, 512 KiB, ..."; "dep K=24, ..." (the
+   chase's kind and multiplies, then the same). */
 void out_fig_series_name(char *buf, size_t len, const struct agg_point *p, const char *what);
 void out_fig_level_series(char *buf, size_t len, const struct agg_point *p);
 void out_fig_chase_series(char *buf, size_t len, const struct agg_point *p, const char *what);

@@ -48,3 +48,35 @@ pts=$(sed -n '/^\$d0 << EOD$/,/^EOD$/p' "$G" | grep -v EOD | awk '{ printf "%.4g
 check "each point sits at its bandwidth (GB/s) and latency per line (ns)" test "$pts" = "4:90 10:100 20:150 "
 check "it is not listed as 'not drawn'" sh -c "! grep -q 'Figure not drawn\*\*: Latency vs bandwidth' '$D/report.md'"
 check "the figures are valid" python3 "$TOP/tests/tools/check_report.py" "$D"
+
+# The chase figures' series by placement and threads: the plain chase's DRAM points once more on node 1,
+# 1.6x slower, and once more with 2 threads. Each is a line of its own, where local and node 1 drew one
+# line zig-zagging between 90 and 144 ns, and the events' figure (which takes every thread count) joined one
+# thread's points with two threads'.
+C=$TMP/placed
+mkdir -p "$C" && "$RAWGEN" "$C" 4 3 1 >/dev/null
+python3 - "$C/raw.csv" <<'PY'
+import csv, sys
+path = sys.argv[1]
+rows = list(csv.DictReader(open(path)))
+point = max(int(r["point"]) for r in rows) + 1
+base = [r for r in rows if r["variant"] == "chase.plain" and r["level"] == "DRAM" and r["prefetch"] == "on"]
+out = csv.DictWriter(open(path, "a", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+for change in ({"placement": "node:1", "slower": 1.6}, {"threads": "2", "slower": 1}):
+    ids = {}
+    for r in base:
+        r = dict(r, **{k: v for k, v in change.items() if k != "slower"})
+        r["seconds"] = "%.9g" % (float(r["seconds"]) * change["slower"])
+        r["point"] = ids.setdefault(r["point"], point + len(ids))
+        out.writerow(r)
+    point += len(ids)
+PY
+"$PMUCHECK" analyze "$C" >/dev/null 2>&1
+expect_status "report of chases on local memory, node 1 and 2 threads" 0 "$PMUCHECK" report --quiet "$C"
+titles() { grep -o "title '[^']*'" "$1" | sort | tr '\n' ';'; }
+check "the latency figure has local and node 1's plain chase apart: $(titles "$C/plots/chase_latency.gp")" \
+	sh -c "grep -q \"title 'plain, 1 thread, prefetch on'\" '$C/plots/chase_latency.gp' &&
+		grep -q \"title 'plain, 1 thread, prefetch on, node:1'\" '$C/plots/chase_latency.gp'"
+E=$(ls "$C"/plots/chase_ev_*.gp | head -1)
+check "the events' chase figure has 1 and 2 threads apart: $(titles "$E")" \
+	sh -c "grep -q \"title 'plain, 1 thread, prefetch on'\" '$E' && grep -q \"title 'plain, 2 threads, prefetch on'\" '$E'"
