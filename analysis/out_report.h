@@ -9,7 +9,7 @@
 
 struct out_report_summary {
 	unsigned plots;        /* figures drawn (each as PNG and SVG) */
-	unsigned not_measured; /* events the report lists as not measured or failed (no reading ok) */
+	unsigned not_measured; /* events the report lists as not measured or failed (a reading of either) */
 	int gnuplot_missing;   /* no gnuplot: report without figures, says so */
 };
 
