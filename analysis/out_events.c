@@ -304,7 +304,7 @@ static void write_evidence_md(FILE *f, const struct agg *a, const struct verdict
 		md_cell(f, hyp);
 		md_cell(f, check);
 		md_cell(f, nm ? "" : num(b[0], 64, "%.2f %%", v->spread * 100));
-		md_cell(f, num(b[1], 64, "%.4g", v->max_rate > 0 ? v->max_rate / 1e6 : NAN));
+		md_cell(f, nm ? "" : num(b[1], 64, "%.4g", v->max_rate > 0 ? v->max_rate / 1e6 : NAN));
 		md_cell(f, nm ? "" : num(b[2], 64, "%.0f", v->points));
 		md_cell(f, note[0] == ';' ? note + 2 : note);
 		fputs("|\n", f);

@@ -183,6 +183,25 @@ check "without the column, lines_read events keep their verdict" \
 check "without the column, no verdict names lines_demand_read" \
 	test -z "$(grep lines_demand_read "$O/events.csv")"
 
+# An event counted at two points only is not measured (too few points), yet has readings: events.md shows no
+# Max Mevents/s for it, as events.csv and events.json have none, where it showed the two points' rate.
+F=$TMP/few
+mkdir -p "$F" && cp "$D/machine.json" "$F/" &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$c["event"] != "LINES_EXACT" || $c["point"] < 2' "$D/raw.csv" >"$F/raw.csv"
+"$PMUCHECK" analyze -q "$F" >/dev/null 2>&1
+check "an event of two points is not measured, without a rate in events.csv" \
+	test "$(awk -F, -v f=max_events_per_s 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "LINES_EXACT" { print $c["class"] "/" $c[f] }' "$F/events.csv")" = "not measured/"
+check "... nor in events.md" python3 - "$F/events.md" <<'PY'
+import sys
+text = open(sys.argv[1]).read().split("The configuration's hypothesis")[1]
+head = next(l for l in text.splitlines() if l.startswith("| Event |"))
+row = next(l for l in text.splitlines() if l.startswith("| LINES_EXACT |"))
+cells = dict(zip([c.strip() for c in head.split("|")], [c.strip() for c in row.split("|")]))
+assert cells["Max Mevents/s"] == "" and cells["Points"] == "", cells
+PY
+
 # A machine without hardware counters: the tables say why, hardware events stay "not measured".
 H=$TMP/nohw
 mkdir -p "$H" && cp "$D/raw.csv" "$H/" &&
