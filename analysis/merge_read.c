@@ -225,15 +225,28 @@ static int set_val(struct merge_node *nd, unsigned i, double v, int noisy)
 	return 0;
 }
 
+/* Whether a row of quality q has figure fig_cols[c] from a disturbed point: "noisy (W; n of m points
+   disturbed)" says which (peak_noisy_which: the 1-core figures, bandwidth and latency, or the all-cores
+   one, or both); files from before it said which ("noisy (n of m ...)"): every figure of the row; files
+   without the column: none. */
+static int noisy_figure(const char *q, size_t c)
+{
+	if (strncmp(q, "noisy", 5))
+		return 0;
+	for (int w = PEAK_NOISY_ONE; w <= PEAK_NOISY_ALL; w++)
+		if (!strncmp(q, "noisy (", 7) &&
+		    !strncmp(q + 7, peak_noisy_which[w], strlen(peak_noisy_which[w])))
+			return (fig_cols[c].threads_col != NULL) == (w == PEAK_NOISY_ALL);
+	return 1;
+}
+
 static int add_figures(struct merge_type *t, struct merge_node *nd, const struct out_csv *pk)
 {
 	int lc = out_csv_col(pk, "level"), ac = out_csv_col(pk, "access"), qc = out_csv_col(pk, "quality");
 
 	for (unsigned r = 0; r < pk->nrows; r++)
 		for (size_t c = 0; c < NFIG_COLS; c++) {
-			/* "noisy (n of m points disturbed)": a figure of the row is a disturbed point's (the
-			   row does not say which); older files without the column count as clean */
-			int noisy = qc >= 0 && !strncmp(pk->rows[r][qc], "noisy", 5);
+			int noisy = qc >= 0 && noisy_figure(pk->rows[r][qc], c);
 			const char *cell = pk->rows[r][out_csv_col(pk, fig_cols[c].col)];
 			char name[96];
 			double v;

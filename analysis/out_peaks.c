@@ -215,7 +215,9 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 		"bandwidth is the best of every point of the row, a noisy one at the bound of its shortest "
 		"call (never faster than the hardware; a noisy one without calls, from an older file, only "
 		"where the figure has no clean one); a latency is the median of the clean points, of the "
-		"noisy ones where there are none. A row whose figure is a noisy point's says so.\n");
+		"noisy ones where there are none. A row whose figure is a noisy point's says which: the "
+		"1-core "
+		"figure, the all-cores figure or both.\n");
 	if (fewer)
 		fprintf(f,
 			"\n(N) beside a %d-core figure: the row's figures of more than one thread are of N "

@@ -410,6 +410,10 @@ out:
 	return rc;
 }
 
+const char *const peak_noisy_which[PEAK_NOISY_COUNT] = {"1-core figure", "all-cores figure", "both figures"};
+
+/* A noisy row says which figure is a noisy point's: one "noisy" for both left a reader (and merge) taking
+   a clean one-core figure for a disturbed one where the all-cores point was. */
 void peak_quality(const struct peak *pk, char *buf, size_t len)
 {
 	int n = 0;
@@ -423,7 +427,11 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 			"no time (%u of %u points: no positive differenced time, or faster than any core)",
 			pk->untimed + pk->left_out, pk->untimed + pk->left_out);
 	else if (pk->from_one || pk->from_all)
-		n = snprintf(buf, len, "noisy (%u of %u points disturbed)", pk->noisy, pk->points);
+		n = snprintf(buf, len, "noisy (%s; %u of %u points disturbed)",
+			     peak_noisy_which[pk->from_one && pk->from_all ? PEAK_NOISY_BOTH
+						      : pk->from_one       ? PEAK_NOISY_ONE
+									   : PEAK_NOISY_ALL],
+			     pk->noisy, pk->points);
 	else if (pk->noisy)
 		n = snprintf(buf, len, "ok (%u of %u points disturbed, slower than the figure)", pk->noisy,
 			     pk->points);

@@ -26,13 +26,26 @@ check "... nor moves the type's median (that of a, b, c)" \
 	grep -q '^1,a,.*,L2 read GB/s 1 core,50,50,0,0.0000,ok$' "$O/nodes.csv"
 check "nodes.csv says the figure is noisy" grep -q '^1,d,.*,L2 read GB/s 1 core,2.5,50,0,-0.9500,noisy$' "$O/nodes.csv"
 check "merge.md marks it" grep -q '| d |.* 2.5 (noisy) |' "$O/merge.md"
-# the row does not say which of its figures is the disturbed point's: both bandwidths are noisy
+# a row from before the quality said which of its figures is the disturbed point's: both bandwidths are noisy
 check "merge.json lists the row's figures as noisy" python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["types"][0]
 d = [n for n in t["nodes"] if n["node"] == "d"][0]
 assert d["noisy"] == ["L2 read GB/s 1 core", "L2 read GB/s 2 cores"], d["noisy"]
 assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"] == [3]' "$O/merge.json"
+
+# A row that says which figure is the disturbed point's: only that one is noisy. d's L2 read row says its
+# all-cores figure, so its one-core figure counts in the type as a clean one.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$1 == "L2" && $2 == "read" { $c["quality"] = "noisy (all-cores figure; 1 of 4 points disturbed)" } 1' \
+	"$R/peaks.csv" >"$TMP/d/peaks.csv"
+expect_status "merge of four nodes, one with a noisy all-cores figure" 0 "$PMUCHECK" merge -o "$TMP/which" "$TMP"/[abcd]
+check "merge.json lists only the all-cores figure as noisy" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["types"][0]
+d = [n for n in t["nodes"] if n["node"] == "d"][0]
+assert d["noisy"] == ["L2 read GB/s 2 cores"], d["noisy"]
+assert [f["nodes"] for f in t["figures"] if f["figure"] == "L2 read GB/s 1 core"] == [4]' "$TMP/which/merge.json"
 
 # page-faults: exact on a and b, not measured on c and d. No verdict holds on most nodes; the event must
 # not read as exact.

@@ -36,6 +36,23 @@ static void test_paths_of_the_all_thread_figure(void **state)
 	assert_int_equal(strlen(q), 59);
 }
 
+/* A noisy row says which of its figures is a noisy point's. */
+static void test_noisy_says_which_figure(void **state)
+{
+	char q[PEAK_QUALITY_MAX];
+	struct peak pk = {.present = 1, .points = 4, .noisy = 1, .threads_all = 2, .from_all = 1};
+
+	(void)state;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q, "noisy (all-cores figure; 1 of 4 points disturbed)");
+	pk.from_one = 1;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q, "noisy (both figures; 1 of 4 points disturbed)");
+	pk.from_all = 0;
+	peak_quality(&pk, q, sizeof q);
+	assert_string_equal(q, "noisy (1-core figure; 1 of 4 points disturbed)");
+}
+
 /* peaks.csv's levels: DRAM of a placement neither local nor remote is named by it (peak_group_name), and
    merge takes those names, no other. */
 static void test_dram_rows_named_by_placement(void **state)
@@ -59,6 +76,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths_of_the_all_thread_figure),
 		cmocka_unit_test(test_dram_rows_named_by_placement),
+		cmocka_unit_test(test_noisy_says_which_figure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
