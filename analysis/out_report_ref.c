@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out.h"
 #include "out_report_csv.h"
 #include "out_report_ref.h"
 
@@ -35,15 +36,18 @@ static const char **peak_row(const struct out_csv *p, const char *level, const c
 	return NULL;
 }
 
-/* A cell of row's column c (div > 0: a figure shown divided by it), mark after a figure. */
+/* A cell of row's column c (div > 0: a figure shown divided by it), mark after a figure. Text as a
+   Markdown cell holds it (out_md_text): an event named with a '|' (any name is valid to a PMU's alias)
+   split the row. */
 static void cell(FILE *f, const char **row, int c, double div, const char *mark)
 {
 	const char *s = row && c >= 0 ? row[c] : "";
+	char text[1024];
 
 	if (div > 0 && *s)
 		fprintf(f, " %.4g%s |", atof(s) / div, mark);
 	else
-		fprintf(f, " %s%s |", *s ? s : "–", *s ? mark : "");
+		fprintf(f, " %s%s |", *s ? out_md_text(s, text, sizeof text) : "–", *s ? mark : "");
 }
 
 /* How many threads the measured figures of the paper's per-socket table (all its cores) come from, the
@@ -97,7 +101,9 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 			snprintf(mark, sizeof mark, " (%d)", n);
 			fewer = 1;
 		}
-		fprintf(f, "| %s | %s |", r[lc], r[ac]);
+		fputc('|', f);
+		cell(f, r, lc, 0, "");
+		cell(f, r, ac, 0, "");
 		cell(f, r, gb, 0, "");
 		cell(f, m, out_csv_col(peaks, mg), 0, mark);
 		cell(f, r, tr, 0, "");
