@@ -50,7 +50,8 @@ static void usage(FILE *f)
 		"multiplex\n"
 		"      --keep-going        record events that are malformed or cannot be counted here as "
 		"failed /\n"
-		"                          not measured and go on (default: stop before measuring, exit 2)\n"
+		"                          not measured and go on (default: stop before measuring, exit 2;\n"
+		"                          only with --events)\n"
 		"      --config FILE       candidate events of this architecture (default: chosen by CPUID "
 		"from\n"
 		"                          configs/; 'pmucheck info' says which)\n"
@@ -421,6 +422,10 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 		return err_set(e, E_USAGE,
 			       "--preset sets the kernels, sizes, threads, arguments, placements, "
 			       "prefetch states and events itself; drop those options");
+	if (rc->keep_going && !rc->events)
+		return err_set(e, E_USAGE,
+			       "--keep-going: only with --events (the config's and a preset's events that "
+			       "cannot be counted here are recorded as not measured without it)");
 	if (rc->preset && rc->cfg.revisits > 0)
 		return err_set(
 			e, E_USAGE,

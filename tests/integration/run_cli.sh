@@ -30,6 +30,7 @@ option without value|needs a value|--sizes
 stray argument|unexpected argument 'extra'|extra
 unwritable results directory|cannot create results directory|--out /proc/pmucheck-cannot-be-here
 results root a file|--results: cannot create results directory '/proc/version': Not a directory|--results /proc/version
+--keep-going without --events|--keep-going: only with --events|--keep-going
 CASES
 }
 
