@@ -42,7 +42,9 @@ static int out_is_new(const char *out, struct err *e)
 {
 	struct stat st;
 
-	return lstat(out, &st) ? 0 : err_set(e, E_USAGE, "-o %s: exists (merge writes a new directory)", out);
+	return lstat(out, &st)
+		? 0
+		: err_set(e, E_USAGE, "-o/--out %s: exists (merge writes a new directory)", out);
 }
 
 /* merge-<UTC time>, or the first of merge-<UTC time>-2, -3, ... that is free (two merges in one second),
@@ -56,8 +58,9 @@ static int default_out(char *out, size_t len, struct err *e)
 	results_utc_now(stamp, sizeof stamp, 1);
 	snprintf(out, len, "merge-%s", stamp);
 	for (int i = 2; mkdir(out, 0777); i++) {
+		/* not the user's input: the working directory's (no write permission, a full disk) */
 		if (errno != EEXIST || i == 1000)
-			return err_set(e, E_USAGE, "cannot create %s: %s", out, strerror(errno));
+			return err_set(e, E_RUNTIME, "cannot create %s: %s", out, strerror(errno));
 		snprintf(out, len, "merge-%s-%d", stamp, i);
 	}
 	return 0;

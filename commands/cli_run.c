@@ -19,7 +19,7 @@ static void usage(FILE *f)
 		"usage: pmucheck run [OPTIONS]\n\n"
 		"Measures the kernels over a size sweep of every cache level and DRAM and writes\n"
 		"results/<host>-<UTC time>/{machine.json,raw.csv} (format: docs/results-format.md).\n\n"
-		"  -q, --quick             a short run (under a minute): one size per level, fewer "
+		"  -q, --quick             a short run (a 60 s budget): one size per level, fewer "
 		"arguments\n"
 		"  -k, --kernels LIST      families or family.variant, e.g. load,store.avx.nt (default: "
 		"all;\n"
@@ -379,6 +379,9 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 			rc->reported_levels = 1;
 			break;
 		case OPT_LEVELS_FROM:
+			if (!*optarg)
+				return err_set(e, E_USAGE,
+					       "--levels-from: an empty path (give a results directory)");
 			rc->levels_from = optarg;
 			break;
 		case OPT_CONFIG:

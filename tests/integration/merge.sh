@@ -107,7 +107,7 @@ expect_status "merge without directories is a usage error" 2 "$PMUCHECK" merge -
 cp "$TMP/a/events.csv" "$TMP/a-events.csv"
 expect_status "merge into an existing directory is refused" 2 "$PMUCHECK" merge -o "$TMP/a" "$TMP"/[bcd]
 cp "$TMP/check.out" "$TMP/exists.out"
-check "... naming -o" grep -qF -- "-o $TMP/a: exists" "$TMP/exists.out"
+check "... naming -o/--out" grep -qF -- "-o/--out $TMP/a: exists" "$TMP/exists.out"
 check "... and leaves that directory's events.csv alone" cmp -s "$TMP/a/events.csv" "$TMP/a-events.csv"
 expect_status "merge into a directory that cannot be made is a usage error" 2 \
 	"$PMUCHECK" merge -o "$TMP/nowhere/out" "$TMP"/[bcd]

@@ -31,6 +31,7 @@ stray argument|unexpected argument 'extra'|extra
 unwritable results directory|cannot create results directory|--out /proc/pmucheck-cannot-be-here
 results root a file|--results: cannot create results directory '/proc/version': Not a directory|--results /proc/version
 --keep-going without --events|--keep-going: only with --events|--keep-going
+empty --levels-from|--levels-from: an empty path|--levels-from=
 CASES
 }
 
