@@ -109,6 +109,10 @@ int ctr_papi_stop(struct ctr_set *s, struct err *e);
 int ctr_papi_read(struct ctr_set *s, struct ctr_reading *r, struct err *e);
 void ctr_papi_close(struct ctr_set *s);
 
+/* The pool prefix of a software clock PAPI's perf_event component counts (perf::TASK-CLOCK): alone, as a
+   clock read in a group of other events comes back stale (ctr_spec.c software_pool). */
+#define CTR_PAPI_CLOCK_POOL "perf_event-clock:"
+
 /* ctr_cpuid.c: core counters per logical CPU from CPUID (what the PMU has, before anyone uses them). */
 void ctr_cpu_counters(unsigned *general, unsigned *fixed);
 /* General-purpose counters left for us: CPUID's, minus the one the NMI watchdog holds when it runs. */

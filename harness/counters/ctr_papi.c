@@ -157,6 +157,13 @@ static int papi_probe(const struct ctr_event *ev)
 	return rc;
 }
 
+/* The encoding a PAPI event's rows carry: its code, component and the domain it counts in. */
+static void papi_encoding(struct ctr_event *ev, const char *component)
+{
+	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s,domain=%s",
+		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
+}
+
 void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
 {
 	const char *colons = strstr(ev->spec, "::");
@@ -175,8 +182,7 @@ void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
 			ev->counters = UNCORE_COUNTERS;
 		}
 	}
-	snprintf(ev->encoding, sizeof ev->encoding, "papi=0x%x,component=%s,domain=%s",
-		 (unsigned)ev->papi_code, component, ctr_domain_name(ev));
+	papi_encoding(ev, component);
 }
 
 /* The one native event behind a PAPI code: the native itself, a preset's only native, or NULL for a
@@ -236,11 +242,18 @@ static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info)
 	if (strcmp(ev->pool, "perf_event"))
 		return;
 	ev->counters = ctr_core_counters_free();
-	if (native && pfm_attr(native, &attr))
-		ev->uses_counter = attr.type != PERF_TYPE_SOFTWARE &&
-			!ctr_on_fixed_counter(attr.type, attr.config);
-	else
+	if (!native || !pfm_attr(native, &attr)) {
 		ev->uses_counter = IS_PRESET(ev->papi_code) && info->count > 1 ? (unsigned)info->count : 1;
+		return;
+	}
+	ev->uses_counter = attr.type != PERF_TYPE_SOFTWARE && !ctr_on_fixed_counter(attr.type, attr.config);
+	/* a software clock read in a group of other events comes back stale, as the perf backend found
+	   (ctr_spec.c software_pool): alone, in a pool of its own */
+	if (attr.type == PERF_TYPE_SOFTWARE &&
+	    (attr.config == PERF_COUNT_SW_TASK_CLOCK || attr.config == PERF_COUNT_SW_CPU_CLOCK)) {
+		snprintf(ev->pool, sizeof ev->pool, "%s%s", CTR_PAPI_CLOCK_POOL, ev->spec);
+		papi_encoding(ev, "perf_event");
+	}
 }
 
 static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
@@ -335,7 +348,8 @@ static int set_domain(struct ctr_set *s, struct err *e)
 	PAPI_option_t opt;
 	int rc;
 
-	if (strcmp(ctr_domain_name(s->g.ev[0]), "user+kernel"))
+	/* a software clock's pool needs none: the clock ignores the exclude bits */
+	if (strcmp(s->g.pool, "perf_event") || strcmp(ctr_domain_name(s->g.ev[0]), "user+kernel"))
 		return 0;
 	rc = PAPI_assign_eventset_component(s->papi_set, PAPI_get_event_component(s->g.ev[0]->papi_code));
 	if (rc != PAPI_OK)

@@ -55,7 +55,7 @@ const char *ctr_domain_name(const struct ctr_event *ev)
 	/* The clocks add up time on the CPU and never look at the exclude bits (kernel/events/core.c,
 	   task_clock_event_update): an unprivileged open needs exclude_kernel, and still counts the
 	   kernel's part of the task's time. */
-	if (ctr_perf_sw_clock(ev))
+	if (ctr_perf_sw_clock(ev) || !strncmp(ev->pool, CTR_PAPI_CLOCK_POOL, strlen(CTR_PAPI_CLOCK_POOL)))
 		return "user+kernel";
 	/* Only PAPI's perf_event component filters privilege levels. It sets a domain only after opening
 	   a hardware instructions event with it (check_permissions in PAPI's perf_event.c), so where the

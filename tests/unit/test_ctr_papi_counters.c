@@ -49,11 +49,28 @@ static void test_a_hardware_event_takes_a_free_general_counter(void **state)
 			 !ctr_on_fixed_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
 }
 
+/* A software clock goes alone (a clock read in a group of other events comes back stale, as the perf
+   backend found), and counts every privilege level whatever PAPI's domain. */
+static void test_a_software_clock_has_a_pool_of_its_own(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(ctr_resolve("perf::TASK-CLOCK", &ev, &e), 0);
+	if (ev.backend != CTR_PAPI || strncmp(ev.pool, "perf_event", 10))
+		skip_why("PAPI resolves perf::TASK-CLOCK in component '%s' (%s)", ev.pool, ev.reason);
+	assert_string_equal(ev.pool, "perf_event-clock:perf::TASK-CLOCK");
+	assert_int_equal(ev.uses_counter, 0);
+	assert_non_null(strstr(ev.encoding, "component=perf_event,domain=user+kernel"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_software_event_takes_no_counter),
 		cmocka_unit_test(test_a_hardware_event_takes_a_free_general_counter),
+		cmocka_unit_test(test_a_software_clock_has_a_pool_of_its_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
