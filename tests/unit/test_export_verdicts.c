@@ -170,6 +170,34 @@ static void test_a_weighted_sums_metric_name_keeps_its_terms_apart(void **state)
 	json_decref(ev);
 }
 
+/* A peaks.csv from before the one-core and all-core rates were split had one rate, the higher already: the
+   export takes it as it took the higher of the two. */
+static void test_a_peaks_csv_of_one_rate_still_gives_the_peak(void **state)
+{
+	struct out_export_summary s;
+	char path[PATH_MAX + 16], *t;
+	char *was;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/peaks.csv", dir);
+	assert_non_null(was = slurp(path));
+	assert_non_null(f = fopen(path, "w"));
+	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
+	      "L2,read,50,L1D:REPLACEMENT,1500000000\n"
+	      "L3,read,25,L1D:REPLACEMENT,900000000\n",
+	      f);
+	fclose(f);
+	t = export(OX_PERF, "metrics.json", &s);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
+	free(t);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(was, f);
+	fclose(f);
+	free(was);
+}
+
 static void test_perf_expressions_use_one_scale_and_perf_names(void **state)
 {
 	struct out_export_summary s;
@@ -280,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_only_validated_events_become_metrics),
 		cmocka_unit_test(test_a_weighted_sums_metric_name_keeps_its_terms_apart),
 		cmocka_unit_test(test_perf_expressions_use_one_scale_and_perf_names),
+		cmocka_unit_test(test_a_peaks_csv_of_one_rate_still_gives_the_peak),
 		cmocka_unit_test(test_likwid_groups_only_for_events_in_likwids_list),
 		cmocka_unit_test(test_papi_presets_use_integer_postfix),
 		cmocka_unit_test(test_papi_postfix_needs_an_integer_ratio),
