@@ -499,6 +499,36 @@ static void list_levels(FILE *f, const struct machine *m)
 			"(`--reported-levels`); levels follow the reported cache sizes.\n");
 }
 
+/* Events whose every reading was taken, but which the analysis judged not measured (too few points, most
+   readings impossible, the counter not read right): the verdict table says so, and so does this list,
+   which a reader looks in first. Returns how many. */
+static unsigned judged_not_measured(FILE *f, const struct out_rdata *d)
+{
+	json_t *ev;
+	size_t i;
+	unsigned n = 0;
+
+	json_array_foreach(json_object_get(d->events, "events"), i, ev)
+	{
+		const char *name = json_string_value(json_object_get(ev, "event")),
+			   *cls = json_string_value(json_object_get(ev, "class")),
+			   *note = json_string_value(json_object_get(ev, "note"));
+		int listed = 0;
+		if (!name || !cls || strcmp(cls, "not measured"))
+			continue;
+		for (uint32_t k = 0; k < d->a.nevents; k++)
+			if (!strcmp(d->a.events[k].name, name))
+				listed = d->a.events[k].rows[RS_NOT_MEASURED] ||
+					d->a.events[k].rows[RS_FAILED];
+		if (listed)
+			continue;
+		fprintf(f, "- **Not measured, as the analysis judged its readings**: `%s`. Reason: %s.\n",
+			name, note && *note ? note : "none recorded");
+		n++;
+	}
+	return n;
+}
+
 static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct out_figures *figs,
 			     const char *why_no_plots)
 {
@@ -517,6 +547,7 @@ static unsigned not_measured(FILE *f, const struct out_rdata *d, const struct ou
 	n = 0;
 	for (uint32_t i = 0; i < d->a.nevents; i++)
 		n += d->a.events[i].rows[RS_NOT_MEASURED] || d->a.events[i].rows[RS_FAILED];
+	n += judged_not_measured(f, d);
 	list_status(f, &d->a, RS_MULTIPLEXED, "Multiplexed readings (never used)");
 	list_prefetch(f, &d->a.m);
 	list_levels(f, &d->a.m);

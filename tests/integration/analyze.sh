@@ -201,6 +201,10 @@ row = next(l for l in text.splitlines() if l.startswith("| LINES_EXACT |"))
 cells = dict(zip([c.strip() for c in head.split("|")], [c.strip() for c in row.split("|")]))
 assert cells["Max Mevents/s"] == "" and cells["Points"] == "", cells
 PY
+"$PMUCHECK" report "$F" >"$TMP/few-report.out" 2>&1
+check "... and report.md lists it under what was not measured, with the analysis' reason, and counts it" \
+	bash -c 'grep -q "^- \*\*Not measured, as the analysis judged its readings\*\*: \`LINES_EXACT\`. Reason: ." "$1" &&
+		grep -q "([1-9][0-9]* events\? not measured or failed" "$2"' _ "$F/report.md" "$TMP/few-report.out"
 
 # A machine without hardware counters: the tables say why, hardware events stay "not measured".
 H=$TMP/nohw
