@@ -56,19 +56,26 @@ static const struct pf_table intel_phi = {"Intel Xeon Phi",
 					  "intel-knl",
 					  "GenuineIntel"};
 
-static const struct pf_table amd_zen = {"AMD Zen 3/4/5",
-					0xc0000108,
-					5,
-					{
-						{"l1-stream", 0, "L1 stream prefetcher"},
-						{"l1-stride", 1, "L1 stride prefetcher"},
-						{"l1-region", 2, "L1 region prefetcher"},
-						{"l2-stream", 3, "L2 stream prefetcher"},
-						{"l2-updown", 5, "L2 up/down prefetcher"},
-					},
-					"",
-					"amd-c0000108",
-					"AuthenticAMD"};
+/* The L2 prefetch events of Zen 3 to 5 count five L2 prefetchers (libpfm4 amd64_fam19h_zen4
+   L2_PREFETCH_MISS_L3 umasks L2_STREAM 0x01, L2_NEXT_LINE 0x02, L2_UP_DOWN 0x04, L2_BURST 0x08, L2_STRIDE
+   0x10; zen3's L2_HW_PREFETCHER is the same 0x1f; the kernel's amdzen5 l2-cache.json l2_pf_miss_l2_l3
+   l2_hwpf 0x1f), and PrefetchControl has bits for two of them: the other three stay as they ran, and the
+   run says so (machine.json prefetch.left_running). */
+static const struct pf_table amd_zen = {
+	"AMD Zen 3/4/5",
+	0xc0000108,
+	5,
+	{
+		{"l1-stream", 0, "L1 stream prefetcher"},
+		{"l1-stride", 1, "L1 stride prefetcher"},
+		{"l1-region", 2, "L1 region prefetcher"},
+		{"l2-stream", 3, "L2 stream prefetcher"},
+		{"l2-updown", 5, "L2 up/down prefetcher"},
+	},
+	"the L2 next-line, burst and stride prefetchers (the L2 prefetch events count "
+	"them; MSR C000_0108 has no bit for them: left as they ran)",
+	"amd-c0000108",
+	"AuthenticAMD"};
 
 /* Intel family 6 models, by the names of the kernel's intel-family.h. */
 static const struct {

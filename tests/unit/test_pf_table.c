@@ -254,6 +254,16 @@ static void test_recent_xeons_say_what_off_leaves_running(void **state)
 	assert_int_equal(cpuid_read(&id), 0);
 	assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
 	assert_string_equal(t->left_running, "");
+	/* Zen 3 to 5: five L2 prefetchers by their events, two by PrefetchControl's bits */
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const zen[] = {"AuthenticAMD:0x19:0x21", "AuthenticAMD:0x19:0x61",
+						  "AuthenticAMD:0x1a:0x44"};
+		setenv("PMUCHECK_FAKE_CPUID", zen[i], 1);
+		assert_int_equal(cpuid_read(&id), 0);
+		assert_int_equal(pf_table_for(&id, &t, &model, &e), 0);
+		assert_int_equal(t->msr, 0xc0000108);
+		assert_non_null(strstr(t->left_running, "L2 next-line, burst and stride prefetchers"));
+	}
 	unsetenv("PMUCHECK_FAKE_CPUID");
 }
 
