@@ -1,5 +1,5 @@
-/* topo.c — hwloc topology. Only what pmucheck needs: counts, the data-cache hierarchy seen from the
- * first allowed PU, CPU lists, and pinning a thread to one of them. Parsing and formatting a CPU list:
+/* topo.c — hwloc topology. Only what pmucheck needs: counts, the data-cache hierarchy seen from one PU
+ * (the first allowed one, or a run's first CPU: topo_caches_of), CPU lists, and pinning a thread to one of them. Parsing and formatting a CPU list:
  * topo_cpulist.c; the topology as `info` and machine.json show it: topo_print.c. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,9 +24,15 @@ static enum level_inclusion cache_inclusion(hwloc_obj_t o)
 static void load_caches(struct topo *t, int cpu)
 {
 	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);
+	uint64_t measured[TOPO_MAX_LEVELS];
 
+	/* the ends a resumed run measured (topo_take_measured, before the run reads its CPU's caches) stay */
+	for (int l = 0; l < TOPO_MAX_LEVELS; l++)
+		measured[l] = t->caches[l].measured;
 	t->ncaches = 0;
 	memset(t->caches, 0, sizeof t->caches);
+	for (int l = 0; l < TOPO_MAX_LEVELS; l++)
+		t->caches[l].measured = measured[l];
 	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
 		struct topo_cache *c;
 

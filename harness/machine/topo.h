@@ -26,7 +26,7 @@ struct topo_cache {
 	unsigned line;     /* line size in bytes */
 	unsigned npus;     /* PUs sharing one instance */
 	unsigned ncores;   /* cores sharing it (hwloc's cores under it; 0: not known, npus / smt stands in) */
-	char cpus[128];    /* PUs sharing the instance that holds PU cpus[0], as a list "0-1" */
+	char cpus[128];    /* PUs sharing the instance the caches were read from (topo_caches_of), "0-1" */
 	enum level_inclusion inclusion; /* hwloc's info "Inclusive" of the cache (common/level.h) */
 };
 

@@ -166,6 +166,17 @@ for what in "host|m['host'] = 'another-node'|measured on host 'another-node', th
 		ok "... naming both, raw.csv untouched" || notok "... naming both, raw.csv untouched" "$(cat "$TMP/check.out")"
 done
 
+# A run whose level probe measured where L3 ends (a guest's share of it) resumes on those sizes, and its
+# machine.json keeps them: the run read its first CPU's caches afresh after resume had taken them, and they
+# were lost ("levels.measured": {}), the points left planned on the reported L3.
+unfinished_edited "$TMP/measured" 'm["argv"].remove("--reported-levels")
+m["levels"]["measured"] = {"L3": 8388608}'
+"$PMUCHECK" run --resume "$TMP/measured" >"$TMP/measured.out" 2>&1
+check "resume of a run with a measured L3 keeps it in machine.json" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1] + "/machine.json"))
+assert m["finished_utc"] and m["levels"]["measured"] == {"L3": 8388608}, m["levels"].get("measured")' "$TMP/measured"
+
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
