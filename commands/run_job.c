@@ -416,8 +416,17 @@ static json_t *per_point(const double *v, int n)
 	return per;
 }
 
-/* How disturbed the machine was while it measured: /proc/stat's samples of the plan's CPUs (none when it
-   could not be read) and the speed probe's figures. */
+/* The CPUs the points run on: a point of N threads takes the plan's first N, so the first of the most
+   threads any point has (a one-thread run on a 128-CPU guest uses one); /proc/stat's steal is theirs. */
+static int cpus_used(const struct run_job *j, const struct plan_opts *plan)
+{
+	int most = run_job_most_threads(j, MOST_OF_ALL);
+
+	return most < plan->ncpus ? most : plan->ncpus;
+}
+
+/* How disturbed the machine was while it measured: /proc/stat's samples of the CPUs the points ran on
+   (none when it could not be read) and the speed probe's figures. */
 static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 {
 	struct disturb_sample after;
@@ -427,7 +436,7 @@ static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 
 	json_decref(j->mf.disturbance);
 	j->mf.disturbance = j->before.procs_running < 0 ||
-			disturb_read(disturb_proc_dir(), plan->cpus, plan->ncpus, &after, NULL)
+			disturb_read(disturb_proc_dir(), plan->cpus, cpus_used(j, plan), &after, NULL)
 		? json_object()
 		: disturb_json(&j->before, &after);
 	if (j->limit.version) {
@@ -618,7 +627,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	if (cpu_limit_find(CPU_LIMIT_ROOT, &j->limit, &speed_err))
 		fprintf(stderr, "pmucheck run: %s: the CPU quota is not recorded\n", speed_err.msg);
 	run_job_say_cpu_limit(j, 0, most);
-	if (disturb_read(disturb_proc_dir(), rc->cfg.plan.cpus, rc->cfg.plan.ncpus, &j->before, NULL))
+	if (disturb_read(disturb_proc_dir(), rc->cfg.plan.cpus, cpus_used(j, &rc->cfg.plan), &j->before,
+			 NULL))
 		j->before.procs_running = -1;
 	if (j->limit.version)
 		j->throttle_read[0] = cpu_limit_sample(&j->limit, &j->throttle[0], NULL) == 0;

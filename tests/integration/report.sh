@@ -70,6 +70,8 @@ check "report.md's 'What was not measured' comes before the figures" \
 steal=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["disturbance"]["steal_percent"])' "$D/machine.json")
 check "machine.json records the steal share of the run (/proc/stat)" test -n "$steal"
 check "report.md states it under 'Run quality'" grep -qF "**Steal time**: $steal %" "$D/report.md"
+check "... of the one CPU a one-thread run measured on, not of every CPU it could use" python3 -c '
+import json, sys; assert json.load(open(sys.argv[1]))["disturbance"]["steal_cpus"] == 1' "$D/machine.json"
 check "machine.json records the speed probe: one sample per point, its slow tenth <= median <= best" \
 	python3 - "$D/machine.json" "$D/raw.csv" <<'PY'
 import csv, json, sys
