@@ -208,3 +208,12 @@ for n in q1 q2; do
 done
 expect_status "two nodes with a DRAM node:1 row merge" 0 "$PMUCHECK" merge --quiet -o "$TMP/nodes" "$TMP"/q[12]
 check "... its figures named by the placement" grep -q ',DRAM node:1 ' "$TMP/nodes/nodes.csv"
+
+# A peaks.csv from before each placement's DRAM had rows of its own holds an "other DRAM" row: still merged.
+for n in old1 old2; do
+	cp -r "$R" "$TMP/$n" && sed -n '2s/^[^,]*,/other DRAM,/p' "$R/peaks.csv" >>"$TMP/$n/peaks.csv"
+done
+expect_status "merge of results with an older peaks.csv's 'other DRAM' row succeeds" 0 "$PMUCHECK" merge \
+	-o "$TMP/oldout" "$TMP/old1" "$TMP/old2"
+cp "$TMP/check.out" "$TMP/old.out"
+check "... merging both" grep -q "merged 2 nodes" "$TMP/old.out"
