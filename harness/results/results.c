@@ -48,10 +48,17 @@ static int out_refused(const char *out, int errnum, struct err *e)
    process may write in. */
 static int creatable(const char *path, int *why)
 {
-	char parent[4096];
-	const char *slash = strrchr(path, '/');
+	char parent[4096], own[4096];
+	const char *slash;
 	struct stat st;
+	size_t n = strlen(path);
 
+	/* "newdir/" is made as "newdir" is: its parent is what lies before the last slash of the name */
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(own, sizeof own, "%.*s", (int)n, path);
+	path = own;
+	slash = strrchr(path, '/');
 	if (!slash)
 		snprintf(parent, sizeof parent, ".");
 	else

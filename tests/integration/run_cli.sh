@@ -81,6 +81,11 @@ for bad in "--out|--out: an empty path" "--out $TMP/none/x|--out: cannot create 
 	check "run --dry-run $opt exits 2 with the run's message (exit $rc)" \
 		bash -c '[ "$1" -eq 2 ] && grep -qF -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "$want" "$TMP/dry-bad" "$TMP/none"
 done
+# ... but a path ending in '/' is made as without it (its parent is what lies before that)
+expect_status "run --dry-run --out NEW/ and --results NEW/ pass, as mkdir takes them" 0 bash -c '
+	"$1" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch on --out "$2/new-out/" &&
+		"$1" run --dry-run --kernels load.gpr --sizes 16k --threads 1 --prefetch on --results "$2/new-res/"' \
+	_ "$PMUCHECK" "$TMP"
 # A dry run of plain `pmucheck` (the `all` command) plans and stops: there is nothing to analyze.
 "$PMUCHECK" --dry-run --kernels load.gpr --sizes 16k --threads 1 --reported-levels >"$TMP/all_dry" 2>&1
 rc=$?
