@@ -9,7 +9,8 @@
 
 struct out_report_summary {
 	unsigned plots;        /* figures drawn (each as PNG and SVG) */
-	unsigned not_measured; /* events the report lists as not measured or failed (a reading of either) */
+	unsigned not_measured; /* events the report lists as not measured or failed: a reading of either, or
+				  judged not measured by the analysis (events.json) */
 	int gnuplot_missing;   /* no gnuplot: report without figures, says so */
 };
 

@@ -182,8 +182,12 @@ int record_by_chains(const struct point_record *r)
 {
 	int n = 0;
 
-	for (int i = 0; i < r->nreps; i++)
-		n += r->pass[i * r->npass].clock_chains > 0;
+	for (int i = 0; i < r->nreps; i++) {
+		int chains = 0;
+		for (int g = 0; g < r->npass; g++)
+			chains |= r->pass[i * r->npass + g].clock_chains > 0;
+		n += chains;
+	}
 	return n;
 }
 

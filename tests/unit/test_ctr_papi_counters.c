@@ -49,6 +49,21 @@ static void test_a_hardware_event_takes_a_free_general_counter(void **state)
 			 !ctr_on_fixed_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
 }
 
+/* A preset PAPI derives from two natives (PAPI_TLB_IM adds two ITLB events on AMD) takes two counters. */
+static void test_a_derived_preset_takes_a_counter_per_native(void **state)
+{
+	struct ctr_event ev;
+	struct err e;
+
+	(void)state;
+	if (ctr_resolve("PAPI_TLB_IM", &ev, &e) || strcmp(ev.pool, "perf_event"))
+		skip_why("PAPI resolves no PAPI_TLB_IM in its perf_event component here (%s)", ev.reason);
+	if (!strstr(ev.encoding, "native=")) /* a preset of one native here (Intel's ITLB_MISSES...) */
+		assert_int_equal(ev.uses_counter, 2);
+	else
+		assert_true(ev.uses_counter <= 1);
+}
+
 /* A software clock goes alone (a clock read in a group of other events comes back stale, as the perf
    backend found), and counts every privilege level whatever PAPI's domain. */
 static void test_a_software_clock_has_a_pool_of_its_own(void **state)
@@ -71,6 +86,7 @@ int main(void)
 		cmocka_unit_test(test_a_software_event_takes_no_counter),
 		cmocka_unit_test(test_a_hardware_event_takes_a_free_general_counter),
 		cmocka_unit_test(test_a_software_clock_has_a_pool_of_its_own),
+		cmocka_unit_test(test_a_derived_preset_takes_a_counter_per_native),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -364,7 +364,7 @@ static void test_a_whole_l3_seen_by_a_quick_sweep_stays_l3(void **state)
 		assert_null(strstr(p.disagreements[i], "(10.5 ns"));
 	levels_apply(&p, &t);
 	assert_true(t.caches[2].measured == 0 || t.caches[2].measured >= 24u << 20);
-	/* the same L3 in a sweep that goes on: DRAM's plateau from 45 MiB bounds it, at its end */
+	/* the same L3 in a sweep that goes on: DRAM's plateau from 64 MiB matches the levels, L3 kept whole */
 	{
 		const uint64_t more[] = {94906265, 134217728};
 		uint64_t s2[32];
@@ -380,8 +380,10 @@ static void test_a_whole_l3_seen_by_a_quick_sweep_stays_l3(void **state)
 		t.caches[1].size = 512 << 10;
 		measured(&p, s2, n2, n + 2);
 		levels_classify(&p, &t);
+		assert_int_equal(p.nplateaus, 4); /* DRAM's from 64 MiB matches the fourth: no disagreement */
+		assert_int_equal(p.ndisagreements, 0);
 		levels_apply(&p, &t);
-		assert_true(t.caches[2].measured == 0 || t.caches[2].measured >= 24u << 20);
+		assert_int_equal(t.caches[2].measured, 0);
 	}
 }
 

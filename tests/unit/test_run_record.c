@@ -313,8 +313,10 @@ static void test_repetitions_clocked_by_chains_are_said_and_counted(void **state
 	assert_int_equal(record_init(&r, 3, 2), 0);
 	r.nreps = 3;
 	record_pass(&r, 1, 0)->clock_chains = 2;
-	record_pass(&r, 2, 1)->clock_chains = 1; /* group 1 is not counted: group 0 stands for the point */
-	assert_int_equal(record_by_chains(&r), 1);
+	record_pass(&r, 2, 1)->clock_chains = 1; /* another event group's pass of another repetition */
+	assert_int_equal(record_by_chains(&r), 2);
+	record_pass(&r, 1, 1)->clock_chains = 1; /* a repetition counts once however many passes */
+	assert_int_equal(record_by_chains(&r), 2);
 	record_clock_note(record_pass(&r, 0, 0), note, sizeof note);
 	assert_string_equal(note, "");
 	record_clock_note(record_pass(&r, 1, 0), note, sizeof note);
