@@ -600,6 +600,20 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 			"--resume: %s planned %d points, and its arguments plan %d here (other CPUs to "
 			"use, prefetcher access or instructions): resume it where and as it ran",
 			rc->dir, rc->resumed->points, npoints);
+	/* one prefetcher state planned either way has the same points: `off` resumed without MSR access would
+	   go on measuring `uncontrolled` (the prefetchers as they run) under the rows of `off` */
+	if (rc->resumed && rc->resumed->prefetch_control == 1 && !j->pf.ctl)
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s switched the prefetchers as it measured, and here they cannot be (%s): "
+			"resume it where and as it ran",
+			rc->dir, j->pf.reason);
+	if (rc->resumed && rc->resumed->prefetch_control == 0 && j->pf.ctl)
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s measured the prefetchers as they ran (no control), and here they would "
+			"be switched: resume it as it ran (without the access it lacked)",
+			rc->dir);
 	j->mf.points = npoints;
 	j->mf.without_point = run_job_say_levels_without_point(j);
 	run_job_say_short_of_dram(j);

@@ -106,6 +106,9 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	}
 	json_array_foreach(argv, i, v)
 		ri->argv[ri->argc++] = strdup(json_is_string(v) ? json_string_value(v) : "");
+	ri->prefetch_control = json_is_boolean(json_object_get(json_object_get(m, "prefetch"), "control"))
+		? json_is_true(json_object_get(json_object_get(m, "prefetch"), "control"))
+		: -1;
 	ri->points = json_is_integer(json_object_get(m, "points"))
 		? (int)json_integer_value(json_object_get(m, "points"))
 		: -1;

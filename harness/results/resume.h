@@ -21,9 +21,10 @@ struct resume_info {
 	int argc;
 	char *argv[RESUME_MAX_ARGS]; /* the interrupted run's arguments, argv[0] = "run" */
 	char started[32];
-	int points;      /* machine.json "points": the points the run planned (-1: files from before it) */
-	int last_point;  /* last point raw.csv holds (-1: none) */
-	long header_end; /* offset after the header line (0: raw.csv missing) */
+	int points; /* machine.json "points": the points the run planned (-1: files from before it) */
+	int prefetch_control; /* machine.json prefetch.control: 1 switched, 0 uncontrolled, -1 not recorded */
+	int last_point;       /* last point raw.csv holds (-1: none) */
+	long header_end;      /* offset after the header line (0: raw.csv missing) */
 	long last_point_start;              /* offset of the first row of the last point */
 	long complete_end;                  /* offset after the last whole row */
 	int torn;                           /* the file did not end with a whole row */

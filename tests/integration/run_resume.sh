@@ -177,6 +177,18 @@ import json, sys
 m = json.load(open(sys.argv[1] + "/machine.json"))
 assert m["finished_utc"] and m["levels"]["measured"] == {"L3": 8388608}, m["levels"].get("measured")' "$TMP/measured"
 
+# A run that switched the prefetchers, resumed where they cannot be (no msr driver, not root): one state
+# planned either way has the same points, and the rest would be measured "uncontrolled" under its "off"
+# rows. Refused, raw.csv untouched. (The recorded run is edited to have had control; NO_MSR takes it away
+# here on any machine.)
+unfinished_edited "$TMP/pfgone" 'm["prefetch"] = {"control": True, "before": "0=0x0", "after": "0=0x0"}'
+cp "$TMP/pfgone/raw.csv" "$TMP/pfgone.raw"
+expect_status "resume of a run that switched the prefetchers, where they cannot be, is refused" 2 \
+	"${NO_MSR[@]}" "$PMUCHECK" run --resume "$TMP/pfgone"
+grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP/check.out" &&
+	cmp -s "$TMP/pfgone/raw.csv" "$TMP/pfgone.raw" && ok "... saying why, raw.csv untouched" ||
+	notok "... saying why, raw.csv untouched" "$(cat "$TMP/check.out")"
+
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
