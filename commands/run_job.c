@@ -3,6 +3,7 @@
  * raw.csv and the measurement of every experiment. `pmucheck run` and the default command call it. */
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -753,6 +754,14 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	for (int i = 0; i < j->nxs && !r; i++)
 		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
+	/* OMP_THREAD_LIMIT below the widest point's threads: the run found it at that point, half a --quick
+	   run in, and a --resume in the same environment could never finish */
+	if (!r && omp_get_thread_limit() < run_job_most_threads(j, MOST_OF_ALL))
+		r = err_set(e, E_USAGE,
+			    "OpenMP may run %d threads (OMP_THREAD_LIMIT), and the widest point has %d: "
+			    "raise the "
+			    "limit or give --threads",
+			    omp_get_thread_limit(), run_job_most_threads(j, MOST_OF_ALL));
 	if (!r && !rc->resumed) /* the same words for a dry run and the run */
 		r = results_out_free(rc->out, rc->results_root, e);
 	if (!r && rc->dry_run) {
