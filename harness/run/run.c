@@ -220,8 +220,13 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 	struct point_shared *sh = &g->sh;
 	int fresh = pt->fam->flags & KF_FRESH_BUFFER;
 
-	for (int rep = 0; !sh->failed; rep++) {
-		for (int gi = 0; gi < rec->npass && !sh->failed; gi++) {
+	/* sh->failed is read right after the barrier that follows the only calls that set it (a thread's
+	   fresh memory): read anywhere else, one thread could see a failure another set later and leave the
+	   loop while the other waited at a barrier the first never reached (a two-thread touch point whose
+	   mmap failed on one thread hung) */
+	for (int rep = 0;; rep++) {
+		int failed = 0;
+		for (int gi = 0; gi < rec->npass && !failed; gi++) {
 			const struct ctr_group *grp = cp ? &cp->groups[gi] : NULL;
 			double clock[2];
 			struct err ce;
@@ -234,7 +239,8 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 #pragma omp master
 			sh->clock_rejected = sh->clock_samples = sh->clock_chains = 0;
 #pragma omp barrier
-			if (sh->failed)
+			failed = sh->failed;
+			if (failed)
 				goto next;
 			/* APERF/MPERF where this thread has them (a group that cannot start: add chains) */
 			by_aperf = g->aperf[tid] && ctr_start(g->aperf[tid], &ce) == 0;
@@ -274,7 +280,7 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 #pragma omp barrier
 		}
 #pragma omp master
-		sh->again = !sh->failed && goes_on(g, rep + 1);
+		sh->again = !failed && goes_on(g, rep + 1);
 #pragma omp barrier
 		if (!sh->again)
 			break;
