@@ -107,22 +107,37 @@ static char *export(enum out_export_format fmt, const char *file, struct out_exp
 	return slurp(path);
 }
 
+/* The fixture's events.json, its quantity of event `which` replaced by `quantity` where not NULL, built into
+   metrics with its machine.json; *validated may be NULL. */
+static json_t *metrics_of(int which, const char *quantity, struct machine *mach, struct out_metric **m,
+			  unsigned *n, unsigned *validated)
+{
+	char path[PATH_MAX + 16];
+	unsigned v;
+	json_t *ev;
+	struct err e;
+
+	snprintf(path, sizeof path, "%s/events.json", dir);
+	ev = json_load_file(path, 0, NULL);
+	assert_non_null(ev);
+	if (quantity)
+		json_object_set_new(json_array_get(json_object_get(ev, "events"), which), "quantity",
+				    json_string(quantity));
+	snprintf(path, sizeof path, "%s/machine.json", dir);
+	assert_int_equal(machine_read(path, mach, &e), 0);
+	assert_int_equal(out_metrics_build(ev, dir, mach, m, n, validated ? validated : &v, &e), 0);
+	return ev;
+}
+
 static void test_only_validated_events_become_metrics(void **state)
 {
 	struct out_metric *m;
 	struct machine mach;
 	unsigned n, validated;
 	json_t *ev;
-	char path[PATH_MAX + 16];
-	struct err e;
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/events.json", dir);
-	ev = json_load_file(path, 0, NULL);
-	assert_non_null(ev);
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_int_equal(machine_read(path, &mach, &e), 0);
-	assert_int_equal(out_metrics_build(ev, dir, &mach, &m, &n, &validated, &e), 0);
+	ev = metrics_of(0, NULL, &mach, &m, &n, &validated);
 	assert_int_equal(validated, 5);
 	assert_int_equal(n, 5);
 	for (unsigned i = 0; i < n; i++)
@@ -147,20 +162,11 @@ static void test_a_weighted_sums_metric_name_keeps_its_terms_apart(void **state)
 {
 	struct out_metric *m;
 	struct machine mach;
-	unsigned n, validated;
+	unsigned n;
 	json_t *ev;
-	char path[PATH_MAX + 16];
-	struct err e;
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/events.json", dir);
-	ev = json_load_file(path, 0, NULL);
-	assert_non_null(ev);
-	json_object_set_new(json_array_get(json_object_get(ev, "events"), 3), "quantity",
-			    json_string("1/2 lines_written@DRAM + 1.5 loads"));
-	snprintf(path, sizeof path, "%s/machine.json", dir);
-	assert_int_equal(machine_read(path, &mach, &e), 0);
-	assert_int_equal(out_metrics_build(ev, dir, &mach, &m, &n, &validated, &e), 0);
+	ev = metrics_of(3, "1/2 lines_written@DRAM + 1.5 loads", &mach, &m, &n, NULL);
 	assert_int_equal(n, 5);
 	assert_string_equal(m[3].count_name, "1_over_2_lines_written_at_DRAM_plus_1p5_loads");
 	assert_string_equal(m[3].name, "1_over_2_lines_written_at_DRAM_plus_1p5_loads_rate");
