@@ -603,13 +603,15 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 			rc->dir, rc->resumed->points, npoints);
 	/* one prefetcher state planned either way has the same points: `off` resumed without MSR access would
 	   go on measuring `uncontrolled` (the prefetchers as they run) under the rows of `off` */
-	if (rc->resumed && rc->resumed->prefetch_control == 1 && !j->pf.ctl)
+	/* only where measure() wrote machine.json (its points): the first one, written before the prefetch
+	   session opened, says control false for a run killed in its level probe */
+	if (rc->resumed && rc->resumed->points >= 0 && rc->resumed->prefetch_control == 1 && !j->pf.ctl)
 		return err_set(
 			e, E_USAGE,
 			"--resume: %s switched the prefetchers as it measured, and here they cannot be (%s): "
 			"resume it where and as it ran",
 			rc->dir, j->pf.reason);
-	if (rc->resumed && rc->resumed->prefetch_control == 0 && j->pf.ctl)
+	if (rc->resumed && rc->resumed->points >= 0 && rc->resumed->prefetch_control == 0 && j->pf.ctl)
 		return err_set(
 			e, E_USAGE,
 			"--resume: %s measured the prefetchers as they ran (no control), and here they would "

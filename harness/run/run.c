@@ -60,8 +60,9 @@ static void fail_shared(struct point_shared *sh, const struct err *e)
 {
 #pragma omp critical
 	{
+		if (!sh->failed) /* the first failure says why; a later one follows from it */
+			sh->err = *e;
 		sh->failed = 1;
-		sh->err = *e;
 	}
 }
 
