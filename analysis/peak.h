@@ -45,17 +45,16 @@ struct peak {
    Either way a level never vanishes from the peaks, and the row says when a figure is a noisy point's. */
 #define PEAK_QUALITY_MAX 256
 
-/* "ok", "ok (k of m points disturbed, slower than the figure)", "ok (k noisy points left out)", "noisy (W;
-   n of m points disturbed)" when a figure is a noisy point's, W saying which (peak_noisy_which), or for a cache level's latency measured only at
-   DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's latency"; DRAM-like points left
-   out beside clean ones are appended ("; k DRAM-like points left out"), and latency points that took the
-   level probe's time at their size ("; k of m at the level probe's time"), and points whose time is their
-   R call ("; k of m at their R call": every 2R call stretched; common/stats.h), and where the path probe
-   was timed before the all-thread figure's point, whether its threads' stores shared paths to memory
-   ("; 2 threads' stores shared paths to memory (1.00x one thread's)", or "had paths of their own":
-   harness path_probe.h). A row whose points have
-   no time (none positive, or faster than any core) has no figure and says so: "no time (n of n points:
-   ...)"; beside figures, "; k without a time left out". */
+/* "ok", "ok (k of m points disturbed, slower than the figure)", "ok (k noisy points left out)", "noisy (W; n
+   of m points disturbed)" when a figure is a noisy point's, W saying which (peak_noisy_which), or for a cache
+   level's latency measured only at DRAM-like times "DRAM-like (n of n points, up to X ns): not this level's
+   latency"; DRAM-like points left out beside clean ones are appended ("; k DRAM-like points left out"), and
+   latency points that took the level probe's time at their size ("; k of m at the level probe's time"), and
+   points whose time is their R call ("; k of m at their R call": every 2R call stretched; common/stats.h),
+   and where the path probe was timed before the all-thread figure's point, whether its threads' stores shared
+   paths to memory ("; 2 threads' stores shared paths to memory (1.00x one thread's)", or "had paths of their
+   own": harness path_probe.h). A row whose points have no time (none positive, or faster than any core) has
+   no figure and says so: "no time (n of n points: ...)"; beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 /* Which figures of a noisy row are a noisy point's: the 1-core one (a latency row's figure is one thread's
    too), the all-cores one, both. */

@@ -1,5 +1,5 @@
-/* tsc_drift.h — whether the TSC's rate as a run's measurements ended lies too far from its rate as they began:
- * a guest without invariant-TSC scaling moved to a host of another TSC rate counts at the new rate, and
+/* tsc_drift.h — whether the TSC's rate as a run's measurements ended lies too far from its rate as they
+ * began: a guest without invariant-TSC scaling moved to a host of another TSC rate counts at the new rate, and
  * every time in raw.csv is converted at the first. The run warns (harness run_job.c) and the report says so
  * (analysis out_report_md.c), from machine.json's clock.tsc_hz and clock.tsc_hz_end. */
 #ifndef PMUCHECK_TSC_DRIFT_H

@@ -1,6 +1,7 @@
 /* topo.c — hwloc topology. Only what pmucheck needs: counts, the data-cache hierarchy seen from one PU
- * (the first allowed one, or a run's first CPU: topo_caches_of), CPU lists, and pinning a thread to one of them. Parsing and formatting a CPU list:
- * topo_cpulist.c; the topology as `info` and machine.json show it: topo_print.c. */
+ * (the first allowed one, or a run's first CPU: topo_caches_of), CPU lists, and pinning a thread to one of
+ * them. Parsing and formatting a CPU list: topo_cpulist.c; the topology as `info` and machine.json show it:
+ * topo_print.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <omp.h>

@@ -105,7 +105,8 @@ int record_judged(const struct point_record *r);
 
 /* The repetitions some thread of which (in any event group's pass) was clocked by add chains where
    APERF/MPERF was to clock them: its group did not open or start. machine.json's
-   disturbance.points.repetitions_by_chains sums them over the run, so that "each repetition's clock is APERF/MPERF's" is not said of them. */
+   disturbance.points.repetitions_by_chains sums them over the run, so that "each repetition's clock is
+   APERF/MPERF's" is not said of them. */
 int record_by_chains(const struct point_record *r);
 /* raw.csv's clock_note of a repetition's pass: why its clock is missing, or that some of its samples were
    left out, and how many threads took add chains where APERF/MPERF was to clock them. */
