@@ -76,6 +76,9 @@ bool ctr_may_count_kernel(void);
 /* Whether ev is perf's task-clock or cpu-clock: the task's (or CPU's) time, at every privilege level
    whatever its exclude bits say, and stale when read as a sibling of another software event. */
 bool ctr_perf_sw_clock(const struct ctr_event *ev);
+/* Whether perf type and config name one of the kernel's software clocks (task-clock, cpu-clock), as the perf
+   backend and PAPI's perf_event component (libpfm4's perf::TASK-CLOCK) both open them. */
+bool ctr_sw_clock(uint32_t type, uint64_t config);
 /* The privilege domain every backend counts a thread-scope event in (ctr.h): "user+kernel" where
    permitted, else "user"; a :u or :k modifier narrows it; software clocks count "user+kernel" and
    socket scope (uncore) "all" always. */

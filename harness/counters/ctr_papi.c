@@ -208,61 +208,64 @@ static bool pfm_attr(const char *native, struct perf_event_attr *attr)
 }
 
 /* Appends the hardware encoding libpfm4 gives PAPI's perf_event component for this event (a preset:
-   for its one native event), so that exports can name the event as perf and LIKWID do, by event
-   code and umask. */
-static void hw_encoding(struct ctr_event *ev, const PAPI_event_info_t *info)
+   for its one native event, whose attr is given; NULL where libpfm4 encodes none), so that exports can
+   name the event as perf and LIKWID do, by event code and umask. */
+static void hw_encoding(struct ctr_event *ev, const char *native, const struct perf_event_attr *attr)
 {
-	const char *native = single_native(ev->papi_code, info);
-	struct perf_event_attr attr;
 	size_t n = strlen(ev->encoding);
 
 	if (strcmp(ev->pool, "perf_event") || !native)
 		return;
 	if (IS_PRESET(ev->papi_code))
 		n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",native=%s", native);
-	if (n >= sizeof ev->encoding || !pfm_attr(native, &attr) || attr.type != PERF_TYPE_RAW)
+	if (n >= sizeof ev->encoding || !attr || attr->type != PERF_TYPE_RAW)
 		return;
 	n += (size_t)snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config=0x%" PRIx64,
-			      (uint64_t)attr.config);
-	if (attr.config1 && n < sizeof ev->encoding)
+			      (uint64_t)attr->config);
+	if (attr->config1 && n < sizeof ev->encoding)
 		snprintf(ev->encoding + n, sizeof ev->encoding - n, ",config1=0x%" PRIx64,
-			 (uint64_t)attr.config1);
+			 (uint64_t)attr->config1);
 }
 
 /* The core counters a perf_event component's event takes, as the perf backend reckons them (ctr_spec.c):
    PAPI's num_cntrs is libpfm4's general and fixed counters together (7 on a Skylake with SMT: 4 + 3) with
    the NMI watchdog's not taken off, so a group planned to it did not fit: the kernel refuses a pinned
    leader it cannot schedule, and every event of the group failed. A native the kernel puts on a fixed
-   counter or counts in software takes none; a preset derived from n natives takes n. */
-static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info)
+   counter or counts in software takes none; a preset derived from n natives takes n. attr: its one
+   native's, NULL where it has none libpfm4 encodes. */
+static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info,
+			  const struct perf_event_attr *attr)
 {
-	const char *native = single_native(ev->papi_code, info);
-	struct perf_event_attr attr;
-
 	if (strcmp(ev->pool, "perf_event"))
 		return;
 	ev->counters = ctr_core_counters_free();
-	if (!native || !pfm_attr(native, &attr)) {
+	if (!attr) {
 		ev->uses_counter = IS_PRESET(ev->papi_code) && info->count > 1 ? (unsigned)info->count : 1;
 		return;
 	}
-	ev->uses_counter = attr.type != PERF_TYPE_SOFTWARE && !ctr_on_fixed_counter(attr.type, attr.config);
+	ev->uses_counter = attr->type != PERF_TYPE_SOFTWARE &&
+		!ctr_on_fixed_counter(attr->type, attr->config);
 	/* a software clock read in a group of other events comes back stale, as the perf backend found
 	   (ctr_spec.c software_pool): alone, in a pool of its own */
-	if (attr.type == PERF_TYPE_SOFTWARE &&
-	    (attr.config == PERF_COUNT_SW_TASK_CLOCK || attr.config == PERF_COUNT_SW_CPU_CLOCK)) {
+	if (ctr_sw_clock(attr->type, attr->config)) {
 		snprintf(ev->pool, sizeof ev->pool, "%s%s", CTR_PAPI_CLOCK_POOL, ev->spec);
 		papi_encoding(ev, "perf_event");
 	}
 }
 
-static void traits(struct ctr_event *ev, const PAPI_event_info_t *info)
+/* The event's pool, counters and encoding, from its one native's perf attr, read once; returns whether the
+   kernel counts it in software (perf::PAGE-FAULTS: no PMU needed). */
+static bool traits(struct ctr_event *ev, const PAPI_event_info_t *info)
 {
 	const PAPI_component_info_t *c = PAPI_get_component_info(info->component_index);
+	const char *native = single_native(ev->papi_code, info);
+	struct perf_event_attr attr;
+	bool have = native && pfm_attr(native, &attr);
 
 	ctr_papi_place(c ? c->name : "?", c ? c->num_cntrs : 0, ev);
-	core_counters(ev, info);
-	hw_encoding(ev, info);
+	core_counters(ev, info, have ? &attr : NULL);
+	hw_encoding(ev, native, have ? &attr : NULL);
+	return have && attr.type == PERF_TYPE_SOFTWARE;
 }
 
 int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
@@ -271,8 +274,6 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 	const PAPI_component_info_t *c;
 	char name[CTR_SPEC_MAX], kernel_reason[CTR_REASON_MAX] = "";
 	PAPI_event_info_t info;
-	struct perf_event_attr attr;
-	const char *native;
 	int cidx, rc;
 
 	ev->backend = CTR_PAPI;
@@ -294,10 +295,8 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 		if (rc != PAPI_OK)
 			return err_set(e, E_RUNTIME, "event '%s': PAPI_get_event_info: %s", spec,
 				       papi_msg(rc));
-		traits(ev, &info);
+		f.software = traits(ev, &info);
 		cidx = info.component_index;
-		native = single_native(ev->papi_code, &info);
-		f.software = native && pfm_attr(native, &attr) && attr.type == PERF_TYPE_SOFTWARE;
 	} else {
 		cidx = owner_component(spec);
 	}

@@ -42,10 +42,15 @@ bool ctr_may_count_kernel(void)
 	return caps & (1ull << 38 | 1ull << 21); /* CAP_PERFMON, CAP_SYS_ADMIN (linux/capability.h) */
 }
 
+bool ctr_sw_clock(uint32_t type, uint64_t config)
+{
+	return type == PERF_TYPE_SOFTWARE &&
+		(config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 bool ctr_perf_sw_clock(const struct ctr_event *ev)
 {
-	return ev->backend == CTR_PERF && ev->perf.type == PERF_TYPE_SOFTWARE &&
-		(ev->perf.config == PERF_COUNT_SW_TASK_CLOCK || ev->perf.config == PERF_COUNT_SW_CPU_CLOCK);
+	return ev->backend == CTR_PERF && ctr_sw_clock(ev->perf.type, ev->perf.config);
 }
 
 const char *ctr_domain_name(const struct ctr_event *ev)
