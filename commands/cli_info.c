@@ -61,27 +61,6 @@ static void prefetch_print(const struct sysinfo *sys, FILE *f)
 	fprintf(f, "\n                accessible ('pmucheck prefetch status' shows their state)\n");
 }
 
-/* The core clock as a run would take it (run_job.c machine_clock), on the CPU a run's points start on. */
-struct info_clock {
-	double tsc_hz, ghz;
-	struct clock_bounds bounds;
-	int no_clock, aperf;
-	struct err why;
-	struct clock_aperf ap;
-	char aperf_why[CTR_REASON_MAX];
-};
-
-static int info_clock(void *arg, struct err *e)
-{
-	struct info_clock *k = arg;
-
-	(void)e;
-	k->no_clock = clock_core_ghz(k->tsc_hz, 20, &k->bounds, &k->ghz, &k->why);
-	k->aperf = clock_aperf_find(clock_aperf_pmus(), &k->ap, k->aperf_why, sizeof k->aperf_why) == 0 &&
-		clock_aperf_try(&k->ap, k->aperf_why, sizeof k->aperf_why) == 0;
-	return 0;
-}
-
 /* The architecture config `run` would use here, read once for config_print and the clock's bounds. found is
    set only where it loaded (experiment_load_config): a broken one is not found either. */
 struct info_config {
@@ -180,7 +159,8 @@ static int cmd_info(int argc, char **argv)
 	int c, json = 0, levels = 0, quick = 0, r;
 	struct levels_probe probe;
 	struct levels_history history;
-	struct info_clock k = {0};
+	struct clock_bounds bounds;
+	struct clock_machine k = {.bounds = &bounds}; /* as a run's, on the CPU a run's points start on */
 	int limited;
 	struct cpu_limit limit;
 	struct err le;
@@ -215,10 +195,10 @@ static int cmd_info(int argc, char **argv)
 	k.tsc_hz = tsc_calibrate_hz(50);
 	config_load(&sys, &ic);
 	/* with the highest stock clock that config gives, where it gives one, as a run's (run_job.c) */
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, ic.found ? ic.c.arch.max_ghz : 0, ic.path, &k.bounds);
-	r = topo_on_cpu(t.cpus[0], info_clock, &k, &e);
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &sys.cpu, ic.found ? ic.c.arch.max_ghz : 0, ic.path, &bounds);
+	r = topo_on_cpu(t.cpus[0], clock_machine_measure, &k, &e);
 	if (!r && levels)
-		r = levels_measure(&probe, &t, t.cpus[0], k.tsc_hz, &k.bounds, quick, &e);
+		r = levels_measure(&probe, &t, t.cpus[0], k.tsc_hz, &bounds, quick, &e);
 	if (r) {
 		config_free(&ic);
 		topo_free(&t);
@@ -232,8 +212,8 @@ static int cmd_info(int argc, char **argv)
 		struct machine_facts clock_facts = {.tsc_hz = k.tsc_hz,
 						    .core_ghz = k.no_clock ? 0 : k.ghz,
 						    .core_clock_note = k.no_clock ? k.why.msg : NULL,
-						    .clock = &k.bounds,
-						    .aperf_note = k.aperf ? NULL : k.aperf_why};
+						    .clock = &bounds,
+						    .aperf_note = k.use_aperf ? NULL : k.aperf_why};
 		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "host", sys.host, "cpu",
 				      sysinfo_cpu_json(&sys), "os", sysinfo_os_json(&sys), "topology",
 				      topo_json(&t), "clock", machine_clock_json(&clock_facts), "counters",
@@ -258,8 +238,8 @@ static int cmd_info(int argc, char **argv)
 			printf("unknown (every dependent-add chain sample rejected: %s)\n", k.why.msg);
 		else
 			printf("%.3f GHz (dependent-add chain; at most %.3g GHz: %s)\n", k.ghz,
-			       k.bounds.max_ghz, k.bounds.source);
-		if (k.aperf)
+			       bounds.max_ghz, bounds.source);
+		if (k.use_aperf)
 			printf("                a run's repetitions: APERF/MPERF (perf msr PMU)\n");
 		else
 			printf("                a run's repetitions: add chains (APERF/MPERF not used: %s)\n",

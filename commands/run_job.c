@@ -315,7 +315,7 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.tsc_hz = tsc_hz;
 	st.run_ghz = j->mf.core_ghz;
 	st.clock = j->clock;
-	st.aperf = j->use_aperf ? &j->aperf : NULL;
+	st.aperf = j->mclock.use_aperf ? &j->mclock.aperf : NULL;
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;
 	st.experiment = x->name;
@@ -550,23 +550,6 @@ static void resume_budget(struct run_cli *rc, const struct run_job *j)
 	rc->cfg.time_budget *= left / all;
 }
 
-/* The run's core clock and whether APERF/MPERF clocks each repetition, on the CPU the points start on
-   (topo_on_cpu): machine.json's clock.core_ghz stands for every point whose own clock samples were all
-   rejected. A clock that cannot be measured is a note, not an error. */
-static int machine_clock(void *arg, struct err *e)
-{
-	struct run_job *j = arg;
-
-	(void)e;
-	if (clock_core_ghz(j->mf.tsc_hz, 20, &j->clock, &j->mf.core_ghz, &j->clock_err))
-		j->mf.core_clock_note = j->clock_err.msg;
-	j->use_aperf = clock_aperf_find(clock_aperf_pmus(), &j->aperf, j->aperf_why, sizeof j->aperf_why) ==
-			0 &&
-		clock_aperf_try(&j->aperf, j->aperf_why, sizeof j->aperf_why) == 0;
-	j->mf.aperf_note = j->use_aperf ? NULL : j->aperf_why;
-	return 0;
-}
-
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -625,9 +608,15 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		return r;
 	j->mf.tsc_hz = tsc_hz;
 	j->mf.clock = &j->clock;
-	r = topo_on_cpu(rc->cfg.plan.cpus[0], machine_clock, j, e);
+	/* on the CPU the points start on: clock.core_ghz stands for every point whose own clock samples were
+	   all rejected */
+	j->mclock = (struct clock_machine){.tsc_hz = tsc_hz, .bounds = &j->clock};
+	r = topo_on_cpu(rc->cfg.plan.cpus[0], clock_machine_measure, &j->mclock, e);
 	if (r)
 		return r;
+	j->mf.core_ghz = j->mclock.no_clock ? 0 : j->mclock.ghz;
+	j->mf.core_clock_note = j->mclock.no_clock ? j->mclock.why.msg : NULL;
+	j->mf.aperf_note = j->mclock.use_aperf ? NULL : j->mclock.aperf_why;
 	j->mf.counters = counters;
 	j->mf.config = config;
 	j->mf.preset = preset;

@@ -50,12 +50,9 @@ struct run_job {
 	struct raw_writer raw;
 	struct machine_facts mf;
 	struct clock_bounds clock;
-	struct err clock_err;     /* why the run's core clock is missing */
-	struct clock_aperf aperf; /* the per-repetition clock from APERF/MPERF, where this thread counts it */
-	int use_aperf;
-	char aperf_why[CTR_REASON_MAX];  /* why it is not used */
-	struct disturb_sample before;    /* /proc/stat as the measurements start; procs_running -1: unread */
-	struct cpu_limit limit;          /* the cgroup's CPU quota; version 0: not known */
+	struct clock_machine mclock;  /* the run's clock, and APERF/MPERF for each repetition where counted */
+	struct disturb_sample before; /* /proc/stat as the measurements start; procs_running -1: unread */
+	struct cpu_limit limit;       /* the cgroup's CPU quota; version 0: not known */
 	struct cpu_throttle throttle[2]; /* its throttling as the measurements start and end */
 	int throttle_read[2];
 	struct speed_probe speed;           /* the machine's own speed before each point (speed_probe.h) */

@@ -79,3 +79,15 @@ int clock_aperf_reading(const struct ctr_reading rd[2], double tsc_hz, const str
 			return err_set(e, E_RUNTIME, "%s: %s", specs[i], rd[i].reason);
 	return clock_aperf_ghz(rd[0].count, rd[1].count, tsc_hz, b, ghz, e);
 }
+
+int clock_machine_measure(void *arg, struct err *e)
+{
+	struct clock_machine *m = arg;
+
+	(void)e;
+	m->no_clock = clock_core_ghz(m->tsc_hz, 20, m->bounds, &m->ghz, &m->why) != 0;
+	m->use_aperf = clock_aperf_find(clock_aperf_pmus(), &m->aperf, m->aperf_why, sizeof m->aperf_why) ==
+			0 &&
+		clock_aperf_try(&m->aperf, m->aperf_why, sizeof m->aperf_why) == 0;
+	return 0;
+}

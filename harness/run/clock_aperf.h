@@ -38,6 +38,23 @@ int clock_aperf_find(const char *pmus, struct clock_aperf *c, char *why, size_t 
    Returns 0, or -1 with the reason (perf_event_paranoid, a kernel that rejects them). */
 int clock_aperf_try(const struct clock_aperf *c, char *why, size_t len);
 
+/* The machine's clock as a run takes it and `info` shows it, measured on the calling thread's CPU (run it
+   through topo_on_cpu): the add-chain clock (clock_core_ghz) and whether APERF/MPERF can clock each
+   repetition. tsc_hz and bounds are the caller's. */
+struct clock_machine {
+	double tsc_hz;
+	const struct clock_bounds *bounds;
+	int no_clock; /* every chain sample rejected: why says why */
+	double ghz;
+	struct err why;
+	struct clock_aperf aperf;
+	int use_aperf;
+	char aperf_why[CTR_REASON_MAX]; /* why APERF/MPERF is not used */
+};
+
+/* Fills arg, a struct clock_machine; 0 always (a clock that cannot be measured is a note, not an error). */
+int clock_machine_measure(void *arg, struct err *e);
+
 /* The clock of one interval (pure): GHz from the two counts and the TSC rate, or E_RUNTIME with the
    reason the estimate was rejected (no MPERF count, outside the bounds) and *ghz = 0. */
 int clock_aperf_ghz(uint64_t aperf, uint64_t mperf, double tsc_hz, const struct clock_bounds *b, double *ghz,
