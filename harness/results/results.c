@@ -44,13 +44,20 @@ static int out_refused(const char *out, int errnum, struct err *e)
 	return err_set(e, E_USAGE, "--out: cannot create results directory %s: %s", out, strerror(errnum));
 }
 
+/* Why dir is no directory this process may make entries in (an errno), 0 where it is one. */
+static int not_writable_dir(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : access(dir, W_OK | X_OK) ? errno : 0;
+}
+
 /* Whether a directory could be made at path: errno's reason in *why where its parent is no directory this
    process may write in. */
 static int creatable(const char *path, int *why)
 {
 	char parent[4096], own[4096];
 	const char *slash;
-	struct stat st;
 	size_t n = strlen(path);
 
 	/* "newdir/" is made as "newdir" is: its parent is what lies before the last slash of the name */
@@ -63,16 +70,12 @@ static int creatable(const char *path, int *why)
 		snprintf(parent, sizeof parent, ".");
 	else
 		snprintf(parent, sizeof parent, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	*why = stat(parent, &st)              ? errno
-		: !S_ISDIR(st.st_mode)        ? ENOTDIR
-		: access(parent, W_OK | X_OK) ? errno
-					      : 0;
+	*why = not_writable_dir(parent);
 	return *why == 0;
 }
 
 int results_out_free(const char *out, const char *root, struct err *e)
 {
-	struct stat st;
 	int why;
 
 	if (out && !*out)
@@ -81,12 +84,9 @@ int results_out_free(const char *out, const char *root, struct err *e)
 		return out_refused(out, EEXIST, e);
 	if (out)
 		return creatable(out, &why) ? 0 : out_refused(out, why, e);
-	if (stat(root, &st) == 0)
-		why = !S_ISDIR(st.st_mode) ? ENOTDIR : access(root, W_OK | X_OK) ? errno : 0;
-	else if (errno == ENOENT)
+	why = not_writable_dir(root);
+	if (why == ENOENT)
 		creatable(root, &why);
-	else
-		why = errno;
 	if (why)
 		return err_set(e, E_USAGE, "--results: cannot create results directory '%s': %s", root,
 			       strerror(why));
