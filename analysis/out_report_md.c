@@ -61,8 +61,8 @@ static void clock_spread(FILE *f, const struct agg *a)
 			fprintf(f,
 				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
 				"around its calls, but for %lld repetitions some thread's came from add "
-				"chains "
-				"(its APERF/MPERF group did not start; raw.csv's clock_note says which)",
+				"chains (its APERF/MPERF group did not start; raw.csv's clock_note says "
+				"which)",
 				a->m.points.reps_by_chains);
 		else if (a->m.aperf_known)
 			fprintf(f,
@@ -304,11 +304,9 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	if (tsc_drifted(m->tsc_hz, m->tsc_hz_end))
 		fprintf(f,
 			"- **TSC**: it ran at %.4f GHz as the measurements began and %.4f GHz as they ended "
-			"(%+.2f %%): every time was converted at the first rate, so the figures in seconds, "
-			"GB/s "
-			"and ns of the points after the change are off by as much (a guest moved to a host "
-			"of "
-			"another TSC rate, without invariant-TSC scaling).\n",
+			"(%+.2f %%): every time was converted at the first rate, so the figures in "
+			"seconds, GB/s and ns of the points after the change are off by as much (a guest "
+			"moved to a host of another TSC rate, without invariant-TSC scaling).\n",
 			m->tsc_hz * 1e-9, m->tsc_hz_end * 1e-9, 100 * (m->tsc_hz_end / m->tsc_hz - 1));
 	if (m->speed.points > 0) {
 		fprintf(f, "- **Machine speed**: a %s read of L1 timed before each of %d points ",

@@ -584,22 +584,23 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 			"--resume: %s planned %d points, and its arguments plan %d here (other CPUs to "
 			"use, prefetcher access or instructions): resume it where and as it ran",
 			rc->dir, rc->resumed->points, npoints);
-	/* one prefetcher state planned either way has the same points: `off` resumed without MSR access would
-	   go on measuring `uncontrolled` (the prefetchers as they run) under the rows of `off` */
-	/* only where measure() wrote machine.json (its points): the first one, written before the prefetch
-	   session opened, says control false for a run killed in its level probe */
-	if (rc->resumed && rc->resumed->points >= 0 && rc->resumed->prefetch_control == 1 && !j->pf.ctl)
-		return err_set(
-			e, E_USAGE,
-			"--resume: %s switched the prefetchers as it measured, and here they cannot be (%s): "
-			"resume it where and as it ran",
-			rc->dir, j->pf.reason);
-	if (rc->resumed && rc->resumed->points >= 0 && rc->resumed->prefetch_control == 0 && j->pf.ctl)
-		return err_set(
-			e, E_USAGE,
-			"--resume: %s measured the prefetchers as they ran (no control), and here they would "
-			"be switched: resume it as it ran (without the access it lacked)",
-			rc->dir);
+	/* One prefetcher state planned either way has the same points: `off` resumed without MSR access would
+	   go on measuring `uncontrolled` (the prefetchers as they run) under the rows of `off`. Only where
+	   measure() wrote machine.json (its points): the first one, written before the prefetch session
+	   opened, says control false for a run killed in its level probe. */
+	if (rc->resumed && rc->resumed->points >= 0) {
+		if (rc->resumed->prefetch_control == 1 && !j->pf.ctl)
+			return err_set(e, E_USAGE,
+				       "--resume: %s switched the prefetchers as it measured, and here they "
+				       "cannot be (%s): resume it where and as it ran",
+				       rc->dir, j->pf.reason);
+		if (rc->resumed->prefetch_control == 0 && j->pf.ctl)
+			return err_set(
+				e, E_USAGE,
+				"--resume: %s measured the prefetchers as they ran (no control), and here "
+				"they would be switched: resume it as it ran (without the access it lacked)",
+				rc->dir);
+	}
 	j->mf.points = npoints;
 	j->mf.without_point = run_job_say_levels_without_point(j);
 	run_job_say_short_of_dram(j);
@@ -666,10 +667,9 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 	j->mf.tsc_hz_end = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
 	if (tsc_drifted(tsc_hz, j->mf.tsc_hz_end))
 		fprintf(stderr,
-			"pmucheck run: warning: the TSC ran at %.4f GHz as the measurements ended and %.4f "
-			"GHz as "
-			"they began: every time was converted at the first (a guest moved to another "
-			"host?)\n",
+			"pmucheck run: warning: the TSC ran at %.4f GHz as the measurements ended and "
+			"%.4f GHz as they began: every time was converted at the first (a guest moved to "
+			"another host?)\n",
 			j->mf.tsc_hz_end * 1e-9, tsc_hz * 1e-9);
 	run_job_say_speed(j);
 	run_job_say_revisits(j);
@@ -750,8 +750,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	if (!r && omp_get_thread_limit() < run_job_most_threads(j, MOST_OF_ALL))
 		r = err_set(e, E_USAGE,
 			    "OpenMP may run %d threads (OMP_THREAD_LIMIT), and the widest point has %d: "
-			    "raise the "
-			    "limit or give --threads",
+			    "raise the limit or give --threads",
 			    omp_get_thread_limit(), run_job_most_threads(j, MOST_OF_ALL));
 	if (!r && !rc->resumed) /* the same words for a dry run and the run */
 		r = results_out_free(rc->out, rc->results_root, e);
