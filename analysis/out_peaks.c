@@ -32,12 +32,10 @@ static void write_csv(FILE *f, const struct agg *a, const struct peak_table *t)
 	char b[14][48], q[PEAK_QUALITY_MAX], level[PEAK_NAME_MAX];
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
-	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,bytes_per_transfer_all_"
-	      "cores,"
-	      "indicator,"
-	      "indicator_max_events_per_s_1_core,indicator_max_events_per_s_all_cores,points,bytes_per_cycle_"
-	      "1_core,bytes_per_cycle_per_core_all,"
-	      "quality\n",
+	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,"
+	      "bytes_per_transfer_all_cores,indicator,indicator_max_events_per_s_1_core,indicator_max_events_"
+	      "per_s_all_cores,points,"
+	      "bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,quality\n",
 	      f);
 	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
@@ -216,8 +214,7 @@ static void write_md(FILE *f, const struct agg *a, const struct verdict *v, cons
 		"call (never faster than the hardware; a noisy one without calls, from an older file, only "
 		"where the figure has no clean one); a latency is the median of the clean points, of the "
 		"noisy ones where there are none. A row whose figure is a noisy point's says which: the "
-		"1-core "
-		"figure, the all-cores figure or both.\n");
+		"1-core figure, the all-cores figure or both.\n");
 	if (fewer)
 		fprintf(f,
 			"\n(N) beside a %d-core figure: the row's figures of more than one thread are of N "
