@@ -33,9 +33,9 @@ static void write_csv(FILE *f, const struct agg *a, const struct peak_table *t)
 
 	fputs("level,access,gbps_1_core,gbps_all_cores,threads_all_cores,latency_ns,latency_cycles,"
 	      "transfers_per_s_1_core,transfers_per_s_all_cores,bytes_per_transfer,"
-	      "bytes_per_transfer_all_cores,indicator,indicator_max_events_per_s_1_core,indicator_max_events_"
-	      "per_s_all_cores,points,"
-	      "bytes_per_cycle_1_core,bytes_per_cycle_per_core_all,quality\n",
+	      "bytes_per_transfer_all_cores,indicator,indicator_max_events_per_s_1_core,"
+	      "indicator_max_events_per_s_all_cores,points,bytes_per_cycle_1_core,"
+	      "bytes_per_cycle_per_core_all,quality\n",
 	      f);
 	for (unsigned g = 0; g < t->n; g++)
 		for (int ac = 0; ac < KA_COUNT; ac++) {
