@@ -39,7 +39,9 @@
 #define CTR_REASON_MAX 320
 #define CTR_GROUP_MAX 16 /* events in one group, fixed events included */
 #define CTR_FIXED_MAX 6
-#define UNCORE_COUNTERS 4 /* counters of one uncore box: Intel IMC/CHA and AMD DF/UMC boxes have at least 4 */
+/* counters of one uncore box where libpfm4 has no table of its PMU (ctr_box_counters.c): Intel's IMC and CHA
+   and AMD's DF and UMC boxes have at least 4 */
+#define UNCORE_COUNTERS 4
 
 enum ctr_backend {
 	CTR_PERF, /* perf_event_open: perf syntax, sysfs aliases, software events */

@@ -54,6 +54,13 @@ int ctr_cpumask_cpu(const char *pmus, const char *cpus, const char *pmu, int run
    from its component; ev->spec, backend and papi_code are set. */
 void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev);
 
+/* ctr_box_counters.c: the general counters of one uncore box, from libpfm4's table of its PMU, or
+   UNCORE_COUNTERS where libpfm4 has none. By libpfm4's name of the PMU ("skx_unc_ubo": 2, the part of a
+   PAPI name before "::"), or by the perf type of a PMU of this machine's sysfs (uncore_ubox's type: the
+   type libpfm4 encodes its events with, which it reads from CTR_SYSFS_PMUS). */
+unsigned ctr_box_counters(const char *pfm_pmu);
+unsigned ctr_box_counters_of_type(uint32_t type);
+
 /* ctr_perf.c */
 void ctr_perf_probe(struct ctr_event *ev); /* opens the event once; not countable -> CTR_NOT_MEASURED */
 /* What an errno from perf_event_open means for the user, with what to do, into buf; pmus is the sysfs

@@ -174,12 +174,13 @@ void ctr_papi_place(const char *component, int num_cntrs, struct ctr_event *ev)
 	if (strstr(component, "uncore")) {
 		ev->scope = CTR_SCOPE_SOCKET;
 		/* perf_event_uncore's num_cntrs is the sum over every uncore PMU it found, while each box
-		   (skx_unc_imc0, the part of the name before "::") has its own few counters: group per
-		   box, with one box's counters. */
+		   (skx_unc_imc0, the part of the name before "::", libpfm4's name of its PMU) has its own
+		   few counters: group per box, with one box's counters. */
 		if (colons) {
-			snprintf(ev->pool, sizeof ev->pool, "%s:%.*s", component, (int)(colons - ev->spec),
-				 ev->spec);
-			ev->counters = UNCORE_COUNTERS;
+			char box[CTR_NAME_MAX];
+			snprintf(box, sizeof box, "%.*s", (int)(colons - ev->spec), ev->spec);
+			snprintf(ev->pool, sizeof ev->pool, "%s:%s", component, box);
+			ev->counters = ctr_box_counters(box);
 		}
 	}
 	papi_encoding(ev, component);

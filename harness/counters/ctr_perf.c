@@ -153,8 +153,9 @@ void ctr_perf_explain(const char *pmus, int err, const struct ctr_event *ev, uns
 		/* An event is grouped only after it opened alone (ctr_perf_probe), so EINVAL for a sibling
 		   is the group's: the kernel refuses a group its PMU cannot schedule at once (Linux
 		   arch/x86/events/core.c validate_group; intel/uncore.c uncore_validate_group, where
-		   uncore_collect_events refuses more events than the box has counters). UNCORE_COUNTERS
-		   assumes 4 counters per uncore box; some have 2 (SKX IRP, client uncore_cbox). */
+		   uncore_collect_events refuses more events than the box has counters). A box is planned
+		   with libpfm4's count of its counters, which is 4 for some of 2 or 3 (Skylake-SP's IRP and
+		   M3UPI), or with UNCORE_COUNTERS where libpfm4 does not know it (ctr_box_counters.c). */
 		if (sibling)
 			snprintf(buf, len,
 				 "perf_event_open: the kernel refuses it as event %u of a group on PMU '%s' "

@@ -301,6 +301,10 @@ static void pmu_traits(const char *pmus, const char *pmu, const char *spec, stru
 		ev->counters = 0;
 	else if (ev->perf.type == PERF_TYPE_RAW || !strncmp(pmu, "cpu", 3))
 		ev->counters = ctr_core_counters_free();
+	/* libpfm4 reads the types of this machine's sysfs: those of another tree (a copy of another
+	   machine's) say nothing of libpfm4's tables */
+	else if (!strcmp(pmus, CTR_SYSFS_PMUS))
+		ev->counters = ctr_box_counters_of_type(ev->perf.type);
 	else
 		ev->counters = UNCORE_COUNTERS;
 	ev->uses_counter = ev->counters > 0;
@@ -449,6 +453,7 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	ev->perf.config1 = attr.config1;
 	ev->perf.config2 = attr.config2;
 	pmu_traits(pmus, pmu, spec, ev);
+	ev->counters = ctr_box_counters(pi.name); /* the box of libpfm4's PMU, not of every one of its type */
 	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
 	encode(ev, pmu);
 	n = strlen(ev->encoding);

@@ -188,6 +188,24 @@ static void test_uncore_events_are_pooled_per_box(void **state)
 	assert_int_equal(c.scope, CTR_SCOPE_THREAD);
 }
 
+/* A box has the counters of libpfm4's table of its PMU (pfm_get_pmu_info, whether or not the PMU is here):
+   Skylake-SP's UBOX 2, where its IMC has 4; a box libpfm4 has no table of gets UNCORE_COUNTERS. */
+static void test_an_uncore_box_has_the_counters_libpfm4_gives_its_pmu(void **state)
+{
+	struct ctr_event ubox = {.spec = "skx_unc_ubo::UNC_U_LOCK_CYCLES", .backend = CTR_PAPI};
+	struct ctr_event r3qpi = {.spec = "hswep_unc_r3qpi0::UNC_R3_CLOCKTICKS", .backend = CTR_PAPI};
+	struct ctr_event unknown = {.spec = "no_unc_box0::EVENT", .backend = CTR_PAPI};
+
+	(void)state;
+	ctr_papi_place("perf_event_uncore", 48, &ubox);
+	ctr_papi_place("perf_event_uncore", 48, &r3qpi);
+	ctr_papi_place("perf_event_uncore", 48, &unknown);
+	assert_string_equal(ubox.pool, "perf_event_uncore:skx_unc_ubo");
+	assert_int_equal(ubox.counters, 2);
+	assert_int_equal(r3qpi.counters, 3);
+	assert_int_equal(unknown.counters, UNCORE_COUNTERS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_software_component_ignores_the_kernel_pmu),
 		cmocka_unit_test(test_software_event_of_the_perf_event_component_ignores_the_kernel_pmu),
 		cmocka_unit_test(test_uncore_events_are_pooled_per_box),
+		cmocka_unit_test(test_an_uncore_box_has_the_counters_libpfm4_gives_its_pmu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

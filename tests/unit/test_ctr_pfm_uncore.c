@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "ctr_fixture.h"
 #include "ctr_int.h"
 #include "fake_file.h"
 #include "skip_why.h"
@@ -27,12 +28,16 @@
 static char fake[] = "/tmp/pmucheck-pfm-uncore.XXXXXX";
 static char skip_reason[300];
 
-/* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), cpu (4): a two-channel Skylake-SP's PMUs. */
+/* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), uncore_ubox (44), cpu (4): a two-channel
+   Skylake-SP's PMUs. */
 static int make_tree(void)
 {
 	static const struct {
 		const char *pmu, *type, *mask;
-	} pmus[] = {{"uncore_imc_0", "42\n", "0\n"}, {"uncore_imc_1", "43\n", "0\n"}, {"cpu", "4\n", NULL}};
+	} pmus[] = {{"uncore_imc_0", "42\n", "0\n"},
+		    {"uncore_imc_1", "43\n", "0\n"},
+		    {"uncore_ubox", "44\n", "0\n"},
+		    {"cpu", "4\n", NULL}};
 	char path[512];
 
 	if (!mkdtemp(fake))
@@ -124,6 +129,35 @@ static void test_core_events_and_absent_boxes_stay_with_papi(void **state)
 	assert_false(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "no_such::EVENT", &ev));
 }
 
+/* The UBOX has 2 general counters where the IMC has 4 (libpfm4's skx_unc_ubo and skx_unc_imc0; the kernel's
+   skx_uncore_ubox and skx_uncore_imc): its events are planned 2 to a group, by the libpfm4 PMU of a PAPI
+   name and by the sysfs PMU whose type libpfm4 encodes that PMU's events with alike. Planned with 4, the
+   kernel refused the group of 3 when it was opened. */
+static void test_a_box_of_two_counters_is_planned_two_events_to_a_group(void **state)
+{
+	struct ctr_fixture *f = *state;
+	struct ctr_event ev[3], imc;
+	struct err e;
+
+	if (*skip_reason)
+		skip_why("%s", skip_reason);
+	memset(ev, 0, sizeof ev);
+	assert_true(ctr_perf_from_pfm(CTR_SYSFS_PMUS, "skx_unc_ubo::UNC_U_LOCK_CYCLES", &ev[0]));
+	assert_string_equal(ev[0].pool, "uncore_ubox");
+	assert_int_equal(ev[0].counters, 2);
+	assert_int_equal(ctr_describe_sysfs(CTR_SYSFS_PMUS, "uncore_ubox/config=0x44/", &ev[1], &e), 0);
+	assert_int_equal(ctr_describe_sysfs(CTR_SYSFS_PMUS, "uncore_ubox/config=0x45/", &ev[2], &e), 0);
+	assert_int_equal(ev[1].counters, 2);
+	assert_int_equal(ctr_describe_sysfs(CTR_SYSFS_PMUS, "uncore_imc_0/config=0x304/", &imc, &e), 0);
+	assert_int_equal(imc.counters, 4);
+	for (unsigned i = 0; i < 3; i++)
+		ev[i].status = CTR_OK;
+	assert_int_equal(ctr_plan_groups(ev, 3, NULL, 0, &f->plan, &e), 0);
+	assert_int_equal(f->plan.ngroups, 2);
+	assert_int_equal(f->plan.groups[0].n, 2);
+	assert_int_equal(f->plan.groups[1].n, 1);
+}
+
 static int teardown(void **state)
 {
 	char cmd[320];
@@ -140,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_a_papi_uncore_name_is_counted_by_perf_on_its_sysfs_pmu),
 		cmocka_unit_test(test_resolve_prefers_perf_and_keeps_the_papi_name),
 		cmocka_unit_test(test_core_events_and_absent_boxes_stay_with_papi),
+		CTR_FIXTURE_TEST(test_a_box_of_two_counters_is_planned_two_events_to_a_group),
 	};
 
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
