@@ -368,17 +368,21 @@ static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
 	return 1;
 }
 
-/* The highest counter any core event may use: the core PMU's general counters, as far as the file
-   says. */
-static unsigned core_counters(const struct disc_list *l)
+/* The counters of c's PMU as far as the file says: the highest counter any of its events may use (core
+   events: every one of the file's; an uncore unit: its own, Skylake-SP's UBOX events "Counter": "0,1" where
+   its CHA's say "0,1,2,3"). Where no event of it says, x86's fewest general counters, or for an uncore
+   unit UNCORE_COUNTERS (AMD's files give no Counter). */
+static unsigned pmu_counters(const struct disc_list *l, const struct disc_cand *c)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < l->n; i++)
-		for (unsigned b = 0; !l->c[i].uncore && b < 32; b++)
-			if (l->c[i].counter_mask >> b & 1)
-				n = n > b + 1 ? n : b + 1;
-	return n ? n : CORE_COUNTERS_DEFAULT;
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct disc_cand *o = &l->c[i];
+		unsigned highest = o->counter_mask ? 32 - (unsigned)__builtin_clz(o->counter_mask) : 0;
+		if (o->uncore == c->uncore && (!c->uncore || !strcmp(o->pmu, c->pmu)) && highest > n)
+			n = highest;
+	}
+	return n ? n : c->uncore ? UNCORE_COUNTERS : CORE_COUNTERS_DEFAULT;
 }
 
 static int read_entries(struct vctx *x, json_t *events, struct disc_list *tmp, struct err *e)
@@ -409,7 +413,6 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 	struct vctx x = {.path = path, .format = "perf pmu-events JSON"};
 	struct disc_list tmp = {0};
 	json_t *root, *events;
-	unsigned ncore;
 	int rc;
 
 	if (json_file_load(path, 0, &root, e))
@@ -439,11 +442,10 @@ int disc_vendor(const char *path, struct disc_list *l, struct err *e)
 			     path, json_array_size(events));
 		goto out;
 	}
-	ncore = core_counters(&tmp);
-	for (unsigned i = 0; i < tmp.n && !rc; i++) {
-		tmp.c[i].counters = tmp.c[i].uncore ? UNCORE_COUNTERS : ncore;
+	for (unsigned i = 0; i < tmp.n; i++)
+		tmp.c[i].counters = pmu_counters(&tmp, &tmp.c[i]);
+	for (unsigned i = 0; i < tmp.n && !rc; i++)
 		rc = disc_add(l, &tmp.c[i], e);
-	}
 	l->skipped += tmp.skipped;
 out:
 	disc_free(&tmp);

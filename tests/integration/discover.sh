@@ -251,6 +251,27 @@ assert got == {
 }, got
 PY
 
+# An uncore unit has the counters its events say it has: Skylake-SP's UBOX 2 ("Counter": "0,1" in the kernel's
+# skylakex uncore-interconnect.json; the kernel's skx_uncore_ubox), its CHA 4. A UBOX event without a Counter
+# field (written for the test) then shares a group with one other, not with two: planned with 4 counters, the
+# box could not have held that group of 3.
+cat >"$TMP/ubox.json" <<'JSON'
+[{"EventName": "UNC_U_EVENT_MSG.DOORBELL_RCVD", "EventCode": "0x42", "UMask": "0x8", "Unit": "UBOX", "Counter": "0,1"},
+ {"EventName": "UNC_U_PHOLD_CYCLES.ASSERT_TO_ACK", "EventCode": "0x45", "UMask": "0x1", "Unit": "UBOX", "Counter": "0,1"},
+ {"EventName": "TEST_U_NO_COUNTER_FIELD", "EventCode": "0x44", "Unit": "UBOX"},
+ {"EventName": "UNC_CHA_CLOCKTICKS", "EventCode": "0x00", "Unit": "CHA", "Counter": "0,1,2,3"}]
+JSON
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/ubox.json" --all >"$TMP/ubox.out" 2>&1
+check "vendor uncore unit: the counters its events name (UBOX 2, CHA 4), its groups of at most 2" \
+	python3 - "$TMP/ubox.out" <<'PY'
+import sys
+out = open(sys.argv[1]).read()
+rows = {r[0]: r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+assert {n: r[6] for n, r in rows.items()} == {"UNC_U_EVENT_MSG.DOORBELL_RCVD": "2",
+    "UNC_U_PHOLD_CYCLES.ASSERT_TO_ACK": "2", "TEST_U_NO_COUNTER_FIELD": "2", "UNC_CHA_CLOCKTICKS": "4"}, rows
+assert "uncore_ubox_*: 3 events in 2 groups of at most 2" in out, out
+PY
+
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
 printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
