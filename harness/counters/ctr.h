@@ -70,6 +70,8 @@ struct ctr_event {
 	unsigned counters;           /* events of this pool a group can hold; 0: no limit (software) */
 	unsigned uses_counter;       /* how many of `counters` it takes: 1; 0 for software events and fixed
 	                                counters; a PAPI preset that sums or subtracts n natives, n */
+	unsigned fixed_counter;      /* 1 + the Intel fixed counter it is on (uses_counter 0), else 0: one
+	                                event of a group has it, another takes a general counter */
 	bool fixed;                  /* a reference event ctr_plan_groups adds to every group of its pool */
 	uint32_t counter_mask;       /* general counters it may use (bit i: counter i), as the vendor's
 	                                "Counter" field says ("0,1,2,3"); 0: any. Callers set it */

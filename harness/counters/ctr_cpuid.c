@@ -57,7 +57,7 @@ void ctr_cpu_counters(unsigned *general, unsigned *fixed)
 		amd_counters(general);
 }
 
-bool ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config)
+unsigned ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config)
 {
 	/* by fixed counter: the generic event, and the raw event select and umask */
 	static const uint64_t generic[] = {PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
@@ -67,11 +67,19 @@ bool ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config)
 	for (unsigned i = 0; i < fixed && i < 3; i++)
 		if ((type == PERF_TYPE_HARDWARE && config == generic[i]) ||
 		    (type == PERF_TYPE_RAW && config == raw[i]))
-			return true;
-	return false;
+			return i + 1;
+	return 0;
 }
 
-bool ctr_on_fixed_counter(uint32_t type, uint64_t config)
+bool ctr_fixed_only(unsigned fixed_counter)
+{
+	/* the kernel lets instructions and cycles onto any general counter when their fixed one is taken, but
+	   not the pseudo-encoding 0x0300 of reference cycles, which only fixed counter 2 counts (Linux
+	   arch/x86/events/intel/core.c, intel_pmu_check_event_constraints) */
+	return fixed_counter == 3;
+}
+
+unsigned ctr_on_fixed_counter(uint32_t type, uint64_t config)
 {
 	unsigned general, fixed;
 

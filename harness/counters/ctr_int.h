@@ -131,9 +131,12 @@ unsigned ctr_core_counters_free(void);
    counters rather than a general one: Intel's fixed counter 0 holds instructions retired (generic
    instructions, raw event 0xc0 umask 0), 1 unhalted core cycles (cycles, raw 0x3c umask 0), 2 reference
    cycles (ref-cycles, the kernel's pseudo-encoding 0x0300) (Linux arch/x86/events/intel/core.c
-   FIXED_EVENT_CONSTRAINT; AMD has none). ctr_on_fixed_counter asks it of this CPU's fixed counters. */
-bool ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config);
-bool ctr_on_fixed_counter(uint32_t type, uint64_t config);
+   FIXED_EVENT_CONSTRAINT; AMD has none). 1 + the fixed counter's number, 0 when none holds it (a struct
+   ctr_event's fixed_counter). ctr_on_fixed_counter asks it of this CPU's fixed counters. */
+unsigned ctr_fixed_holds(unsigned fixed, uint32_t type, uint64_t config);
+unsigned ctr_on_fixed_counter(uint32_t type, uint64_t config);
+/* Whether a second event for that fixed counter (1 + its number) has no general counter to go to. */
+bool ctr_fixed_only(unsigned fixed_counter);
 int ctr_nmi_watchdog(void); /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 when unreadable */
 
 #endif

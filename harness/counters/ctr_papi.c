@@ -232,7 +232,8 @@ static void hw_encoding(struct ctr_event *ev, const char *native, const struct p
    PAPI's num_cntrs is libpfm4's general and fixed counters together (7 on a Skylake with SMT: 4 + 3) with
    the NMI watchdog's not taken off, so a group planned to it did not fit: the kernel refuses a pinned
    leader it cannot schedule, and every event of the group failed. A native the kernel puts on a fixed
-   counter or counts in software takes none; a preset derived from n natives takes n. attr: its one
+   counter takes none (as the one event of its group there: fixed_counter, which ctr_plan_groups checks),
+   nor one it counts in software; a preset derived from n natives takes n. attr: its one
    native's, NULL where it has none libpfm4 encodes. */
 static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info,
 			  const struct perf_event_attr *attr)
@@ -244,8 +245,8 @@ static void core_counters(struct ctr_event *ev, const PAPI_event_info_t *info,
 		ev->uses_counter = IS_PRESET(ev->papi_code) && info->count > 1 ? (unsigned)info->count : 1;
 		return;
 	}
-	ev->uses_counter = attr->type != PERF_TYPE_SOFTWARE &&
-		!ctr_on_fixed_counter(attr->type, attr->config);
+	ev->fixed_counter = ctr_on_fixed_counter(attr->type, attr->config); /* 0 for a software one */
+	ev->uses_counter = attr->type != PERF_TYPE_SOFTWARE && !ev->fixed_counter;
 	/* a software clock read in a group of other events comes back stale, as the perf backend found
 	   (ctr_spec.c software_pool): alone, in a pool of its own */
 	if (ctr_sw_clock(attr->type, attr->config)) {

@@ -474,7 +474,8 @@ static void named(const struct ctr_named_event *n, struct ctr_event *ev)
 	}
 	snprintf(ev->pool, sizeof ev->pool, "cpu");
 	ev->counters = ctr_core_counters_free();
-	ev->uses_counter = !ctr_on_fixed_counter(n->type, n->config);
+	ev->fixed_counter = ctr_on_fixed_counter(n->type, n->config);
+	ev->uses_counter = !ev->fixed_counter;
 }
 
 int ctr_perf_parse(const char *pmus, const char *spec, struct ctr_event *ev, struct err *e)

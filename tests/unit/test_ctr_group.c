@@ -311,6 +311,102 @@ static void test_a_mask_outside_the_counters_is_an_error(void **state)
 	assert_non_null(strstr(e.msg, "mask 0x30"));
 }
 
+/* An event on an Intel fixed counter as ctr_resolve makes one (instructions: 1, cycles: 2, ref-cycles: 3). */
+static struct ctr_event on_fixed(const char *spec, const char *pool, unsigned counters,
+				 unsigned fixed_counter)
+{
+	struct ctr_event ev = make(spec, CTR_PAPI, pool, counters);
+
+	ev.fixed_counter = fixed_counter;
+	ev.uses_counter = 0;
+	return ev;
+}
+
+/* perf::INSTRUCTIONS listed beside the PAPI_TOT_INS every group gets: both are instructions retired, the
+   kernel gives fixed counter 0 to one and a general counter to the other, so on 4 general counters the alias
+   leaves room for 3 events, not 4 (a group of 4 + the alias would not have scheduled, and failed pinned). */
+static void test_two_events_for_one_fixed_counter_take_a_general_one(void **state)
+{
+	struct ctr_event evs[5], fixed[2];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	evs[0] = on_fixed("perf::INSTRUCTIONS", "perf_event", 4, 1);
+	fill(evs + 1, 4, "perf_event", 4);
+	for (unsigned i = 1; i < 5; i++)
+		evs[i].backend = CTR_PAPI;
+	fixed[0] = on_fixed("PAPI_TOT_INS", "perf_event", 4, 1);
+	fixed[1] = on_fixed("PAPI_TOT_CYC", "perf_event", 4, 2);
+	fixed[0].fixed = fixed[1].fixed = true;
+	assert_int_equal(ctr_plan_groups(evs, 5, fixed, 2, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 2);
+	assert_int_equal(plan->groups[0].n, 1 + 3 + 2);
+	assert_ptr_equal(plan->groups[0].ev[0], &evs[0]);
+	assert_int_equal(plan->groups[1].n, 1 + 2);
+	assert_ptr_equal(plan->groups[1].ev[0], &evs[4]);
+}
+
+/* Two aliases of core cycles among the user's events, no fixed events: the second takes the one general
+   counter, so a plain event no longer fits beside them. */
+static void test_a_second_alias_takes_the_counter_a_plain_event_would(void **state)
+{
+	struct ctr_event evs[4];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	evs[0] = on_fixed("perf::CYCLES", "perf_event", 1, 2);
+	evs[1] = on_fixed("perf::CPU-CYCLES", "perf_event", 1, 2);
+	fill(evs + 2, 2, "perf_event", 1);
+	evs[2].backend = evs[3].backend = CTR_PAPI;
+	assert_int_equal(ctr_plan_groups(evs, 4, NULL, 0, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 3);
+	assert_int_equal(plan->groups[0].n, 2); /* both aliases: fixed counter 1 and the general counter */
+	assert_int_equal(plan->groups[1].n, 1);
+	assert_int_equal(plan->groups[2].n, 1);
+}
+
+/* Reference cycles go on fixed counter 2 only (the kernel extends no pseudo-encoding to general counters):
+   two aliases never share a group, and a group holding one has it in place of the PAPI_REF_CYC it would
+   get (the two would not schedule together); instructions still join. */
+static void test_reference_cycles_twice_never_share_a_group(void **state)
+{
+	struct ctr_event evs[3], fixed[1];
+	struct ctr_fixture *f = *state;
+	struct ctr_plan *plan = &f->plan;
+	struct err e;
+
+	evs[0] = on_fixed("perf::REF-CYCLES", "perf_event", 4, 3);
+	evs[1] = on_fixed("perf::PERF_COUNT_HW_REF_CPU_CYCLES", "perf_event", 4, 3);
+	evs[2] = on_fixed("perf::INSTRUCTIONS", "perf_event", 4, 1);
+	fixed[0] = on_fixed("PAPI_REF_CYC", "perf_event", 4, 3);
+	fixed[0].fixed = true;
+	assert_int_equal(ctr_plan_groups(evs, 3, fixed, 1, plan, &e), 0);
+	assert_int_equal(plan->ngroups, 2);
+	assert_int_equal(plan->groups[0].n, 2); /* perf::REF-CYCLES, perf::INSTRUCTIONS */
+	assert_ptr_equal(plan->groups[0].ev[1], &evs[2]);
+	assert_int_equal(plan->groups[1].n, 1);
+	assert_ptr_equal(plan->groups[1].ev[0], &evs[1]);
+}
+
+/* The pre-check names an alias that needs the one general counter the fixed events left. */
+static void test_an_alias_past_the_counters_is_an_error(void **state)
+{
+	struct ctr_event evs[1], fixed[2];
+	struct ctr_plan plan;
+	struct err e = {""};
+
+	(void)state;
+	evs[0] = on_fixed("perf::INSTRUCTIONS", "perf_event", 1, 1);
+	fixed[0] = on_fixed("PAPI_TOT_INS", "perf_event", 1, 1);
+	fixed[1] = make("PAPI_L1_DCM", CTR_PAPI, "perf_event", 1); /* a fixed event on a general counter */
+	assert_int_equal(ctr_plan_groups(evs, 1, fixed, 2, &plan, &e), E_RUNTIME);
+	assert_non_null(strstr(e.msg,
+			       "the fixed events take 1 of the 1 counters of pool 'perf_event', and it "
+			       "needs 1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +425,10 @@ int main(void)
 		cmocka_unit_test(test_a_mask_outside_the_counters_is_an_error),
 		cmocka_unit_test(test_fixed_events_taking_every_counter_is_an_error),
 		cmocka_unit_test(test_a_failure_midway_frees_the_groups_made_so_far),
+		CTR_FIXTURE_TEST(test_two_events_for_one_fixed_counter_take_a_general_one),
+		CTR_FIXTURE_TEST(test_a_second_alias_takes_the_counter_a_plain_event_would),
+		CTR_FIXTURE_TEST(test_reference_cycles_twice_never_share_a_group),
+		cmocka_unit_test(test_an_alias_past_the_counters_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,8 +45,9 @@ static void test_a_hardware_event_takes_a_free_general_counter(void **state)
 	assert_int_equal(ev.uses_counter, 1);
 	resolve("perf::INSTRUCTIONS",
 		&ev); /* Intel's fixed counter 0 where it has one; AMD's a general one */
-	assert_int_equal(ev.uses_counter,
-			 !ctr_on_fixed_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
+	assert_int_equal(ev.fixed_counter,
+			 ctr_on_fixed_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
+	assert_int_equal(ev.uses_counter, !ev.fixed_counter);
 }
 
 /* A preset PAPI derives from two natives (PAPI_TLB_IM adds two ITLB events on AMD) takes two counters. */

@@ -464,23 +464,36 @@ static void test_hardware_events_here_are_not_measured_with_a_reason(void **stat
 
 /* Intel's fixed counters hold instructions, cycles and reference cycles, by perf's generic names and by the
    raw encodings libpfm4 gives PAPI (INST_RETIRED:ANY_P 0xc0, UNHALTED_CORE_CYCLES 0x3c,
-   UNHALTED_REFERENCE_CYCLES 0x300, as LIBPFM_FORCE_PMU=skl encodes them); with fewer fixed counters only
-   the first ones, and AMD's none. A umask or another event is a general counter's. */
+   UNHALTED_REFERENCE_CYCLES 0x300, as LIBPFM_FORCE_PMU=skl encodes them): 1 + the counter's number (0, 1,
+   2); with fewer fixed counters only the first ones, and AMD's none. A umask or another event is a general
+   counter's. Only reference cycles have no general counter to go to when their fixed one is taken. A
+   generic event gets its fixed counter, as ctr_plan_groups needs to tell two aliases of one apart. */
 static void test_fixed_counters_hold_instructions_cycles_and_ref_cycles(void **state)
 {
+	struct ctr_event ev;
+	struct err e;
+
 	(void)state;
-	assert_true(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
-	assert_true(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES));
-	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0xc0));
-	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x3c));
-	assert_true(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x300));
-	assert_false(ctr_fixed_holds(2, PERF_TYPE_RAW, 0x300));
-	assert_true(ctr_fixed_holds(2, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
-	assert_false(ctr_fixed_holds(1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES));
-	assert_false(ctr_fixed_holds(0, PERF_TYPE_RAW, 0xc0)); /* AMD: retired instructions, a general one */
-	assert_false(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x1c0));
-	assert_false(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x2e));
-	assert_false(ctr_fixed_holds(3, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS));
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), 1);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES), 3);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_RAW, 0xc0), 1);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x3c), 2);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x300), 3);
+	assert_int_equal(ctr_fixed_holds(2, PERF_TYPE_RAW, 0x300), 0);
+	assert_int_equal(ctr_fixed_holds(2, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 2);
+	assert_int_equal(ctr_fixed_holds(1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 0);
+	assert_int_equal(ctr_fixed_holds(0, PERF_TYPE_RAW, 0xc0),
+			 0); /* AMD: retired instructions, a general one */
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x1c0), 0);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_RAW, 0x2e), 0);
+	assert_int_equal(ctr_fixed_holds(3, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS), 0);
+	assert_false(ctr_fixed_only(1));
+	assert_false(ctr_fixed_only(2));
+	assert_true(ctr_fixed_only(3));
+	assert_int_equal(parse("instructions", &ev, &e), 0);
+	assert_int_equal(ev.fixed_counter,
+			 ctr_on_fixed_counter(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS));
+	assert_int_equal(ev.uses_counter, !ev.fixed_counter);
 }
 
 static void test_resolve_list_names_every_bad_event(void **state)
