@@ -107,7 +107,9 @@ struct ctr_papi_facts {
 	bool kernel_hw;            /* ctr_hardware_available(), for the perf_event* components' hardware
 	                              events */
 	const char *kernel_reason; /* why not, when !kernel_hw */
-	int probe_rc;              /* PAPI_add_event in a scratch set: PAPI_OK when it opened */
+	int probe_rc;              /* PAPI_add_event in a scratch set, in the run's domain: PAPI_OK when it
+	                              opened */
+	const char *probe_call;    /* the PAPI call that gave probe_rc; NULL: PAPI_add_event */
 };
 /* The status of a PAPI name from its facts: CTR_OK, CTR_NOT_MEASURED with the reason (component
    disabled, kernel without a PMU, preset unavailable, probe failed), or E_USAGE for a name PAPI does

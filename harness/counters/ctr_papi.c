@@ -132,26 +132,54 @@ int ctr_papi_judge(const char *spec, const struct ctr_papi_facts *f, struct ctr_
 	}
 	if (f->probe_rc != PAPI_OK) {
 		ev->status = CTR_NOT_MEASURED;
-		snprintf(ev->reason, sizeof ev->reason,
-			 "PAPI could not open it on this machine "
-			 "(PAPI_add_event: %s)",
-			 papi_msg(f->probe_rc));
+		snprintf(ev->reason, sizeof ev->reason, "PAPI could not open it on this machine (%s: %s)",
+			 f->probe_call ? f->probe_call : "PAPI_add_event", papi_msg(f->probe_rc));
 	}
 	return 0;
 }
 
-/* Opens the event once in a scratch event set, as a run would: PAPI's perf_event component calls
-   perf_event_open when an event is added. Socket-scope (uncore) sets need a CPU attached first, which
-   ctr_papi_open does; those are left to the run. */
-static int papi_probe(const struct ctr_event *ev)
+/* A thread-scope set of PAPI's perf_event component counts in the domain perf counts in too
+   (ctr_domain_name), where PAPI's own default is user only: set before any event is added, by the probe
+   as by ctr_papi_open, so that an event is judged in the domain it is counted in. PAPI_OK, or PAPI's error
+   with the call that gave it in *call. (A software clock's pool needs none: the clock ignores the
+   exclude bits.) */
+static int set_domain(int set, const struct ctr_event *ev, const char **call)
+{
+	PAPI_option_t opt;
+	int rc;
+
+	if (strcmp(ev->pool, "perf_event") || strcmp(ctr_domain_name(ev), "user+kernel"))
+		return PAPI_OK;
+	*call = "PAPI_assign_eventset_component";
+	rc = PAPI_assign_eventset_component(set, PAPI_get_event_component(ev->papi_code));
+	if (rc != PAPI_OK)
+		return rc;
+	memset(&opt, 0, sizeof opt);
+	opt.domain.eventset = set;
+	opt.domain.domain = PAPI_DOM_USER | PAPI_DOM_KERNEL;
+	*call = "PAPI_set_opt(PAPI_DOMAIN)";
+	return PAPI_set_opt(PAPI_DOMAIN, &opt);
+}
+
+/* Opens the event once in a scratch event set, as a run would, in the run's domain: PAPI's perf_event
+   component calls perf_event_open when an event is added. Socket-scope (uncore) sets need a CPU attached
+   first, which ctr_papi_open does; those are left to the run. *call: the call that gave the result. */
+static int papi_probe(const struct ctr_event *ev, const char **call)
 {
 	int set = PAPI_NULL, rc;
 
 	if (ev->scope == CTR_SCOPE_SOCKET)
 		return PAPI_OK;
-	if ((rc = PAPI_register_thread()) != PAPI_OK || (rc = PAPI_create_eventset(&set)) != PAPI_OK)
+	*call = "PAPI_register_thread";
+	if ((rc = PAPI_register_thread()) != PAPI_OK)
 		return rc;
-	rc = PAPI_add_event(set, ev->papi_code);
+	*call = "PAPI_create_eventset";
+	if ((rc = PAPI_create_eventset(&set)) != PAPI_OK)
+		return rc;
+	if ((rc = set_domain(set, ev, call)) == PAPI_OK) {
+		*call = "PAPI_add_event";
+		rc = PAPI_add_event(set, ev->papi_code);
+	}
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
 	return rc;
@@ -314,7 +342,7 @@ int ctr_papi_resolve(const char *spec, struct ctr_event *ev, struct err *e)
 		/* Presets always have a code; whether this machine can count one is a separate question. */
 		f.preset_unavailable = IS_PRESET(ev->papi_code) && PAPI_query_event(ev->papi_code) != PAPI_OK;
 		if (!f.preset_unavailable)
-			f.probe_rc = papi_probe(ev);
+			f.probe_rc = papi_probe(ev, &f.probe_call);
 	}
 	return ctr_papi_judge(spec, &f, ev, e);
 }
@@ -342,30 +370,10 @@ static int attach_cpu(struct ctr_set *s, struct err *e)
 	return 0;
 }
 
-/* Thread scope on PAPI's perf_event component: the domain perf counts in too (ctr_domain_name);
-   PAPI's own default is user only. */
-static int set_domain(struct ctr_set *s, struct err *e)
-{
-	PAPI_option_t opt;
-	int rc;
-
-	/* a software clock's pool needs none: the clock ignores the exclude bits */
-	if (strcmp(s->g.pool, "perf_event") || strcmp(ctr_domain_name(s->g.ev[0]), "user+kernel"))
-		return 0;
-	rc = PAPI_assign_eventset_component(s->papi_set, PAPI_get_event_component(s->g.ev[0]->papi_code));
-	if (rc != PAPI_OK)
-		return fail(e, "PAPI_assign_eventset_component for", s->g.ev[0]->spec, rc);
-	memset(&opt, 0, sizeof opt);
-	opt.domain.eventset = s->papi_set;
-	opt.domain.domain = PAPI_DOM_USER | PAPI_DOM_KERNEL;
-	rc = PAPI_set_opt(PAPI_DOMAIN, &opt);
-	if (rc != PAPI_OK)
-		return fail(e, "PAPI_set_opt(PAPI_DOMAIN) for", s->g.ev[0]->spec, rc);
-	return 0;
-}
-
 int ctr_papi_open(struct ctr_set *s, struct err *e)
 {
+	const char *call;
+	char what[64];
 	int rc;
 
 	s->papi_set = PAPI_NULL;
@@ -381,8 +389,10 @@ int ctr_papi_open(struct ctr_set *s, struct err *e)
 		return fail(e, "PAPI_create_eventset for", s->g.ev[0]->spec, rc);
 	if (s->g.scope == CTR_SCOPE_SOCKET && (rc = attach_cpu(s, e)))
 		return rc;
-	if (s->g.scope == CTR_SCOPE_THREAD && (rc = set_domain(s, e)))
-		return rc;
+	if (s->g.scope == CTR_SCOPE_THREAD && (rc = set_domain(s->papi_set, s->g.ev[0], &call)) != PAPI_OK) {
+		snprintf(what, sizeof what, "%s for", call);
+		return fail(e, what, s->g.ev[0]->spec, rc);
+	}
 	for (unsigned i = 0; i < s->g.n; i++) {
 		rc = PAPI_add_event(s->papi_set, s->g.ev[i]->papi_code);
 		if (rc != PAPI_OK)

@@ -164,6 +164,11 @@ static void test_software_event_of_the_perf_event_component_ignores_the_kernel_p
 	assert_int_equal(ev.status, CTR_NOT_MEASURED);
 	assert_non_null(strstr(ev.reason, "PAPI_add_event"));
 	assert_null(strstr(ev.reason, "hardware"));
+	/* the probe sets the run's domain first: where PAPI refuses it, the reason names that call */
+	f.probe_call = "PAPI_set_opt(PAPI_DOMAIN)";
+	assert_int_equal(judge("perf::PAGE-FAULTS", &f, &ev, &e), 0);
+	assert_int_equal(ev.status, CTR_NOT_MEASURED);
+	assert_non_null(strstr(ev.reason, "(PAPI_set_opt(PAPI_DOMAIN): "));
 }
 
 /* PAPI's uncore component counts the sum of its PMUs' counters: each box is its own pool with one box's
