@@ -493,6 +493,8 @@ static int run_cli_resume(const char *dir, struct topo *t, struct err *e)
 	}
 	sysinfo_read(&sys);
 	r = resume_same_machine(dir, &ri, &sys, e);
+	if (!r)
+		r = resume_same_cpus(dir, &ri, rc.cfg.plan.cpus, rc.cfg.plan.ncpus, e);
 	if (r)
 		goto out;
 	/* Once points are written, the sizes must be the interrupted run's, not a new probe's: its probe's, or

@@ -797,6 +797,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 					       .argv = rc->argv,
 					       .resumed = rc->resumed != NULL,
 					       .points = rc->resumed ? rc->resumed->points : -1,
+					       .plan_cpus = rc->cfg.plan.cpus,
+					       .nplan_cpus = rc->cfg.plan.ncpus,
 					       .levels_from = rc->resumed ? NULL : rc->levels_from};
 		if (rc->resumed) {
 			j->mf.probe = json_incref(rc->resumed->levels);

@@ -115,6 +115,12 @@ json_t *machine_json(const struct machine_facts *m)
 		json_object_set_new(root, "resumed", json_true());
 	if (m->points >= 0)
 		json_object_set_new(root, "points", json_integer(m->points));
+	if (m->nplan_cpus > 0) {
+		json_t *cpus = json_array();
+		for (int i = 0; i < m->nplan_cpus; i++)
+			json_array_append_new(cpus, json_integer(m->plan_cpus[i]));
+		json_object_set_new(root, "plan_cpus", cpus);
+	}
 	json_object_set_new(root, "started_utc", json_string(m->started));
 	json_object_set_new(root, "finished_utc", m->finished ? json_string(m->finished) : json_null());
 	json_object_set_new(root, "cpu", sysinfo_cpu_json(m->sys));

@@ -30,6 +30,9 @@ struct machine_facts {
 	char **argv;
 	int resumed;
 	int points; /* the plan's points, all experiments', for --resume to check; -1 before it is known */
+	/* the CPUs the plan's points run on, in order, for --resume to check (nplan_cpus 0: not recorded) */
+	const int *plan_cpus;
+	int nplan_cpus;
 	const char *levels_from; /* --levels-from DIR: whose measured level sizes the run took; else NULL */
 };
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,48 @@ int resume_same_machine(const char *dir, const struct resume_info *ri, const str
 	return 0;
 }
 
+int resume_same_cpus(const char *dir, const struct resume_info *ri, const int *cpus, int n, struct err *e)
+{
+	char then[TOPO_LIST_CHARS], here[TOPO_LIST_CHARS];
+
+	if (ri->ncpus < 0 || (ri->ncpus == n && !memcmp(ri->cpus, cpus, sizeof *cpus * (size_t)n)))
+		return 0;
+	topo_format_cpus(ri->cpus, ri->ncpus, ',', then, sizeof then);
+	topo_format_cpus(cpus, n, ',', here, sizeof here);
+	return err_set(e, E_USAGE,
+		       "--resume: %s measured its points on CPUs %s, and its arguments plan them on CPUs %s "
+		       "here (another CPU affinity: taskset, numactl or a batch system's binding): resume it "
+		       "on the CPUs it ran on",
+		       dir, then, here);
+}
+
+/* machine.json's "plan_cpus" into ri (none: ncpus -1). */
+static int plan_cpus_of(const char *path, const json_t *list, struct resume_info *ri, struct err *e)
+{
+	size_t i;
+	json_t *v;
+
+	ri->ncpus = -1;
+	if (!list)
+		return 0;
+	if (!json_is_array(list) || json_array_size(list) < 1 || json_array_size(list) > TOPO_MAX_CPUS)
+		return err_set(e, E_USAGE,
+			       "--resume: %s: 'plan_cpus' is no list of 1 to %d CPU numbers: not written by "
+			       "pmucheck run",
+			       path, TOPO_MAX_CPUS);
+	ri->ncpus = 0;
+	json_array_foreach(list, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= INT_MAX)
+			return err_set(e, E_USAGE,
+				       "--resume: %s: 'plan_cpus' item %zu is no CPU number: not written by "
+				       "pmucheck run",
+				       path, i);
+		ri->cpus[ri->ncpus++] = (int)json_integer_value(v);
+	}
+	return 0;
+}
+
 static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 {
 	char path[4096];
@@ -112,6 +155,10 @@ static int load_machine(const char *dir, struct resume_info *ri, struct err *e)
 	ri->points = json_is_integer(json_object_get(m, "points"))
 		? (int)json_integer_value(json_object_get(m, "points"))
 		: -1;
+	if ((rc = plan_cpus_of(path, json_object_get(m, "plan_cpus"), ri, e))) {
+		json_decref(m);
+		return rc;
+	}
 	started = json_object_get(m, "started_utc");
 	snprintf(ri->started, sizeof ri->started, "%s",
 		 json_is_string(started) ? json_string_value(started) : "");

@@ -23,8 +23,10 @@ struct resume_info {
 	char started[32];
 	int points; /* machine.json "points": the points the run planned (-1: files from before it) */
 	int prefetch_control; /* machine.json prefetch.control: 1 switched, 0 uncontrolled, -1 not recorded */
-	int last_point;       /* last point raw.csv holds (-1: none) */
-	long header_end;      /* offset after the header line (0: raw.csv missing) */
+	/* machine.json "plan_cpus": the CPUs its points ran on, in order (ncpus -1: files from before it) */
+	int cpus[TOPO_MAX_CPUS], ncpus;
+	int last_point;                     /* last point raw.csv holds (-1: none) */
+	long header_end;                    /* offset after the header line (0: raw.csv missing) */
 	long last_point_start;              /* offset of the first row of the last point */
 	long complete_end;                  /* offset after the last whole row */
 	int torn;                           /* the file did not end with a whole row */
@@ -46,6 +48,12 @@ int resume_trim(const char *dir, struct resume_info *ri, struct err *e);
    node of the same model is another machine: its own results directory says so). */
 int resume_same_machine(const char *dir, const struct resume_info *ri, const struct sysinfo *sys,
 			struct err *e);
+/* E_USAGE where the arguments plan the points on other CPUs here (cpus[0..n-1]) than the interrupted run
+   recorded: its plan's default CPUs come from the affinity it was started with (taskset, a batch system's
+   binding), and a point of N threads runs on the first N, so the points left would be measured on other
+   CPUs than the first ones while the point count still agrees. A run from before machine.json recorded
+   them (ncpus -1) passes, as a run without "points" passes that check. */
+int resume_same_cpus(const char *dir, const struct resume_info *ri, const int *cpus, int n, struct err *e);
 void resume_free(struct resume_info *ri);
 
 #endif

@@ -153,6 +153,43 @@ grep -q "planned $((n + 8)) points, and its arguments plan $n here" "$TMP/check.
 	ok "... naming both numbers, raw.csv and machine.json untouched" ||
 	notok "... naming both numbers, raw.csv and machine.json untouched" "$(cat "$TMP/check.out")"
 
+# A resumed run measures its points left on the CPUs its first ones ran on: machine.json records its plan's
+# CPUs (the ones raw.csv's rows name), and --resume refuses another list here. The default CPUs come from the
+# affinity the run was started with (taskset, a batch system's binding), and the point count (above) agreed
+# where --threads 1 left it alike or the other affinity had as many CPUs: the points left were measured on
+# other CPUs into one machine.json. Here resumed under taskset on a CPU that is not the run's first: the
+# reference run as it was, and edited to record one CPU (the count this resume plans); nothing measured or
+# cut. A machine.json from before the member resumes unchecked, as one without "points" does.
+check "machine.json records the CPUs its plan ran on, each row's the first of them" python3 -c '
+import csv, json, sys
+cpus = json.load(open(sys.argv[1] + "/machine.json"))["plan_cpus"]
+rows = list(csv.DictReader(open(sys.argv[1] + "/raw.csv")))
+bad = [r["cpus"] for r in rows if r["cpus"].split(";") != [str(c) for c in cpus[: int(r["threads"])]]]
+sys.exit("plan_cpus %s, rows on %s" % (cpus, sorted(set(bad))) if bad or not rows else 0)' "$TMP/full"
+first=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1] + "/raw.csv")))["cpus"].split(";")[0])' "$TMP/full")
+other=$(python3 -c 'import os, sys; print(min(os.sched_getaffinity(0) - {int(sys.argv[1])}, default=""))' "$first")
+if [ -n "$other" ]; then
+	recorded=$(python3 -c 'import json, sys; print(",".join(map(str, json.load(open(sys.argv[1] + "/machine.json")).get("plan_cpus", []))))' "$TMP/full")
+	for what in "own|its own CPUs|pass|$recorded" "one|one CPU|m['plan_cpus'] = [$first]|$first"; do
+		IFS='|' read -r key label edit was <<<"$what"
+		d=$TMP/cpus-$key
+		unfinished_edited "$d" "$edit"
+		cp "$d/raw.csv" "$TMP/cpus.raw"
+		cp "$d/machine.json" "$TMP/cpus.json"
+		expect_status "resume on CPU $other of a run that recorded $label ($was) is refused" 2 \
+			taskset -c "$other" "$PMUCHECK" run --resume "$d"
+		grep -qF -- "--resume: $d measured its points on CPUs $was, and its arguments plan them on CPUs $other here" "$TMP/check.out" &&
+			cmp -s "$d/raw.csv" "$TMP/cpus.raw" && cmp -s "$d/machine.json" "$TMP/cpus.json" &&
+			[ -e "$d/PARTIAL" ] && ok "... naming both CPU lists, raw.csv and machine.json untouched" ||
+			notok "... naming both CPU lists, raw.csv and machine.json untouched" "$(cat "$TMP/check.out")"
+	done
+	unfinished_edited "$TMP/cpus-unrecorded" 'del m["plan_cpus"]'
+	expect_status "resume on CPU $other of a run from before plan_cpus goes on unchecked" 0 \
+		taskset -c "$other" "$PMUCHECK" run --resume "$TMP/cpus-unrecorded"
+else
+	skip "resume under another CPU affinity is refused" "one usable CPU here: no other to resume on"
+fi
+
 # A run is resumed on the machine it was measured on: elsewhere (another node that the job was requeued on,
 # a directory copied), its points and that machine's would share one machine.json, which describes one. Here
 # the recorded host edited, then the CPU; nothing is measured or cut.

@@ -1,5 +1,6 @@
 /* test_resume.c — what `run --resume` reads of an interrupted run (harness resume.h): the last point raw.csv
-   holds, found as the analysis finds it (raw_scan.h), and the cut that leaves whole points only. */
+   holds, found as the analysis finds it (raw_scan.h), the cut that leaves whole points only, and the CPUs
+   its plan ran on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -144,12 +145,85 @@ static void test_another_header_is_refused_and_left_alone(void **state)
 	remove_run(dir);
 }
 
+/* machine.json with "plan_cpus" (members of JSON text), written over make_run's */
+static void make_run_cpus(char *dir, const char *plan_cpus)
+{
+	char text[512];
+
+	make_run(dir, "");
+	snprintf(text, sizeof text,
+		 "{\"format\": 1, \"argv\": [\"run\"], \"finished_utc\": null, \"levels\": {}, "
+		 "\"plan_cpus\": %s}\n",
+		 plan_cpus);
+	assert_int_equal(fake_put_at(dir, "machine.json", text), 0);
+}
+
+/* The CPUs a run's points ran on, in their order (a point of N threads takes the first N): the same list
+   resumes; another order, another CPU or another count is refused naming the directory and both lists. */
+static void test_other_plan_cpus_are_refused(void **state)
+{
+	const int same[] = {2, 3}, swapped[] = {3, 2}, fewer[] = {2};
+	char dir[64];
+	struct resume_info ri;
+	struct err e = {0};
+
+	(void)state;
+	make_run_cpus(dir, "[2, 3]");
+	assert_int_equal(resume_load(dir, &ri, &e), 0);
+	assert_int_equal(ri.ncpus, 2);
+	assert_int_equal(resume_same_cpus(dir, &ri, same, 2, &e), 0);
+	assert_int_equal(resume_same_cpus(dir, &ri, swapped, 2, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, dir));
+	assert_non_null(strstr(e.msg, "on CPUs 2,3, and its arguments plan them on CPUs 3,2 here"));
+	assert_int_equal(resume_same_cpus(dir, &ri, fewer, 1, &e), E_USAGE);
+	assert_non_null(strstr(e.msg, "on CPUs 2,3, and its arguments plan them on CPUs 2 here"));
+	resume_free(&ri);
+	remove_run(dir);
+}
+
+/* A machine.json from before "plan_cpus" gives no CPUs to hold the plan to: resumed as before. */
+static void test_a_run_without_plan_cpus_is_not_checked(void **state)
+{
+	const int cpus[] = {5};
+	char dir[64];
+	struct resume_info ri;
+	struct err e = {0};
+
+	(void)state;
+	make_run(dir, "");
+	assert_int_equal(resume_load(dir, &ri, &e), 0);
+	assert_int_equal(ri.ncpus, -1);
+	assert_int_equal(resume_same_cpus(dir, &ri, cpus, 1, &e), 0);
+	resume_free(&ri);
+	remove_run(dir);
+}
+
+/* "plan_cpus" that no run writes is refused by name, not read as "not recorded" (which skips the check). */
+static void test_malformed_plan_cpus_are_refused(void **state)
+{
+	const char *bad[] = {"\"0-1\"", "[]", "[0, \"1\"]", "[-1]"};
+	char dir[64];
+	struct resume_info ri;
+	struct err e = {0};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		make_run_cpus(dir, bad[i]);
+		assert_int_equal(resume_load(dir, &ri, &e), E_USAGE);
+		assert_non_null(strstr(e.msg, "machine.json: 'plan_cpus'"));
+		remove_run(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_quoted_line_break_is_no_row_of_its_own),
 		cmocka_unit_test(test_a_torn_last_point_is_cut_to_its_first_row),
 		cmocka_unit_test(test_another_header_is_refused_and_left_alone),
+		cmocka_unit_test(test_other_plan_cpus_are_refused),
+		cmocka_unit_test(test_a_run_without_plan_cpus_is_not_checked),
+		cmocka_unit_test(test_malformed_plan_cpus_are_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
