@@ -90,19 +90,26 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 	return 0;
 }
 
-/* The most threads any point of `of` has: the threaded probes read with as many. */
-int run_job_most_threads(const struct run_job *j, enum most_of of)
+/* The most threads any point of `of` from raw.csv point `from` on has (the experiments' points are numbered
+   one after the other, as measure_experiment numbers them). */
+static int most_threads_from(const struct run_job *j, enum most_of of, int from)
 {
 	int most = 0;
 
-	for (int i = 0; i < j->nxs; i++)
+	for (int i = 0, base = 0; i < j->nxs; base += j->xs[i].plan.npoints, i++)
 		for (int k = 0; k < j->xs[i].plan.npoints; k++) {
 			const struct plan_point *pt = &j->xs[i].plan.points[k];
-			if ((of != MOST_OF_DRAM || pt->level == LEVEL_DRAM) &&
+			if (base + k >= from && (of != MOST_OF_DRAM || pt->level == LEVEL_DRAM) &&
 			    (of != MOST_OF_PATH || path_probe_point(pt)) && pt->threads > most)
 				most = pt->threads;
 		}
 	return most;
+}
+
+/* The most threads any point of `of` has: the threaded probes read with as many. */
+int run_job_most_threads(const struct run_job *j, enum most_of of)
+{
+	return most_threads_from(j, of, 0);
 }
 
 /* --levels-from DIR: the sizes the run there measured become this machine's measured ones. */
@@ -722,7 +729,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 {
 	struct run_job *j = calloc(1, sizeof *j);
 	uint64_t probes;
-	int r;
+	int r, widest;
 
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
@@ -746,12 +753,17 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
 	/* OMP_THREAD_LIMIT below the widest point's threads: the run found it at that point, half a --quick
-	   run in, and a --resume in the same environment could never finish */
-	if (!r && omp_get_thread_limit() < run_job_most_threads(j, MOST_OF_ALL))
+	   run in, and a --resume in the same environment could never finish. Of a resumed run, the points
+	   it measures: from the last one raw.csv holds, which it cuts and measures again (resume_trim); those
+	   before it are done, the widest among them perhaps (a preset's step of every core before its
+	   one-thread steps). */
+	widest = most_threads_from(j, MOST_OF_ALL,
+				   rc->resumed && rc->resumed->last_point > 0 ? rc->resumed->last_point : 0);
+	if (!r && omp_get_thread_limit() < widest)
 		r = err_set(e, E_USAGE,
 			    "OpenMP may run %d threads (OMP_THREAD_LIMIT), and the widest point has %d: "
 			    "raise the limit or give --threads",
-			    omp_get_thread_limit(), run_job_most_threads(j, MOST_OF_ALL));
+			    omp_get_thread_limit(), widest);
 	if (!r && !rc->resumed) /* the same words for a dry run and the run */
 		r = results_out_free(rc->out, rc->results_root, e);
 	if (!r && rc->dry_run) {

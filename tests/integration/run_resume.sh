@@ -344,3 +344,61 @@ expect_status "resume of a run whose raw.csv has other columns is refused" 2 "$P
 cp "$TMP/check.out" "$TMP/older.out"
 check "... saying so, and its raw.csv is left as it was" sh -c \
 	"grep -q 'other columns than this pmucheck writes' '$TMP/older.out' && cmp -s '$TMP/older/raw.csv' '$TMP/older.raw'"
+
+# OMP_THREAD_LIMIT below the widest point's threads is refused before anything is written (run_cli.sh), but
+# of a resumed run only the points it measures count: from the last one raw.csv holds, which it measures
+# again. Here a preset (a config directory of its own) whose step of two threads comes before its step of
+# one: stopped in the second step it resumes under OMP_THREAD_LIMIT=1 and finishes; stopped in the first, it
+# is still refused.
+if [ "$(two_threads)" = 1,2 ]; then
+	mkdir -p "$TMP/omp-cfg" && cp -r "$TOP"/configs/* "$TMP/omp-cfg/" && cat >>"$TMP/omp-cfg/presets.ini" <<'INI'
+
+[preset widefirst]
+title = a step of two threads before a step of one
+
+[run widefirst.wide]
+kernels = load.gpr
+sizes = 16k
+threads = 2
+
+[run widefirst.narrow]
+kernels = load.gpr
+sizes = 16k 32k
+threads = 1
+INI
+	omp() { env PMUCHECK_CONFIG_DIR="$TMP/omp-cfg" "${NO_MSR[@]}" "$@"; }
+	if omp "$PMUCHECK" run --preset widefirst --reported-levels --reps 2 --min-time 1 --no-progress \
+		--out "$TMP/omp-full" >"$TMP/omp.out" 2>&1; then
+		# its points with their threads, "0:2 1:1 2:1"; DIR keeping the points up to $2 of the full run's
+		threads() { python3 -c 'import csv, sys
+print(" ".join(sorted({"%s:%s" % (r["point"], r["threads"]) for r in csv.DictReader(open(sys.argv[1] + "/raw.csv"))})))' "$1"; }
+		stopped_at() {
+			cp -r "$TMP/omp-full" "$1" && touch "$1/PARTIAL" && python3 - "$1" "$2" <<'PY'
+import json, sys
+d, last = sys.argv[1], int(sys.argv[2])
+m = json.load(open(d + "/machine.json"))
+m["finished_utc"] = None
+json.dump(m, open(d + "/machine.json", "w"))
+rows = open(d + "/raw.csv").read().splitlines(True)
+open(d + "/raw.csv", "w").writelines(r for r in rows[:1] + [r for r in rows[1:] if int(r.split(",")[0]) <= last])
+PY
+		}
+		stopped_at "$TMP/omp-narrow" 1
+		omp env OMP_THREAD_LIMIT=1 "$PMUCHECK" run --resume "$TMP/omp-narrow" >"$TMP/omp-narrow.out" 2>&1
+		rc=$?
+		[ "$rc" -eq 0 ] && [ ! -e "$TMP/omp-narrow/PARTIAL" ] && [ "$(threads "$TMP/omp-narrow")" = "$(threads "$TMP/omp-full")" ] &&
+			ok "resumed past its two-thread points, a run goes on under OMP_THREAD_LIMIT=1 ($(threads "$TMP/omp-full"))" ||
+			notok "resumed past its two-thread points, a run goes on under OMP_THREAD_LIMIT=1" "exit $rc: $(tail -3 "$TMP/omp-narrow.out")"
+		stopped_at "$TMP/omp-wide" 0
+		cp "$TMP/omp-wide/raw.csv" "$TMP/omp-wide.raw"
+		expect_status "resumed at its two-thread point, it is refused under OMP_THREAD_LIMIT=1" 2 \
+			omp env OMP_THREAD_LIMIT=1 "$PMUCHECK" run --resume "$TMP/omp-wide"
+		grep -q "OpenMP may run 1 threads (OMP_THREAD_LIMIT), and the widest point has 2" "$TMP/check.out" &&
+			cmp -s "$TMP/omp-wide/raw.csv" "$TMP/omp-wide.raw" && ok "... saying so, raw.csv untouched" ||
+			notok "... saying so, raw.csv untouched" "$(cat "$TMP/check.out")"
+	else
+		notok "a preset of a two-thread step before a one-thread step runs" "$(tail -3 "$TMP/omp.out")"
+	fi
+else
+	skip "a resume past its two-thread points under OMP_THREAD_LIMIT=1" "no two threads here (one core)"
+fi
