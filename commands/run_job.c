@@ -557,57 +557,95 @@ static void resume_budget(struct run_cli *rc, const struct run_job *j)
 	rc->cfg.time_budget *= left / all;
 }
 
-static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+/* The points of every experiment's plan: machine.json's "points". */
+static int points_planned(const struct run_job *j)
 {
-	double tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
-	json_t *config = NULL, *preset = NULL, *counters = NULL;
-	struct err speed_err;
-	int r, base = 0, npoints = 0, most, dram_most, path_most;
-	uint64_t llc_cap;
+	int n = 0;
 
-	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
-		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
 	for (int i = 0; i < j->nxs; i++)
-		run_pf_use(&j->pf, &j->xs[i].opts);
-	run_job_say_skipped(j, t);
-	run_job_say_unlike_cores(rc, j, t);
-	/* the level probe samples the core clock too (its cycles) */
-	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, j->arch.has_arch ? j->arch.arch.max_ghz : 0,
-			  j->config_path, &j->clock);
-	r = levels_probed(rc) ? probe_levels(rc, t, j, tsc_hz, e) : 0;
-	/* Again: the prefetch states this machine allows and the measured levels change the points. */
-	if (!r)
-		r = plan_all(t, j, e);
-	if (r)
-		return r;
-	for (int i = 0; i < j->nxs; i++)
-		npoints += j->xs[i].plan.npoints;
-	/* A resumed run goes on by point number, so its plan must be the one it was interrupted in: with fewer
-	   CPUs to use (taskset), without MSR access or on a CPU lacking a width, the same arguments plan other
-	   points, and the run would end "finished" with the others never measured. */
+		n += j->xs[i].plan.npoints;
+	return n;
+}
+
+/* A resumed run goes on by point number, so its plan must be the one it was interrupted in: with fewer CPUs
+   to use (taskset), without MSR access or on a CPU lacking a width, the same arguments plan other points,
+   and the run would end "finished" with the others never measured. */
+static int resume_same_points(const struct run_cli *rc, const struct run_job *j, struct err *e)
+{
+	int npoints = points_planned(j);
+
 	if (rc->resumed && rc->resumed->points >= 0 && npoints != rc->resumed->points)
 		return err_set(
 			e, E_USAGE,
 			"--resume: %s planned %d points, and its arguments plan %d here (other CPUs to "
 			"use, prefetcher access or instructions): resume it where and as it ran",
 			rc->dir, rc->resumed->points, npoints);
-	/* One prefetcher state planned either way has the same points: `off` resumed without MSR access would
-	   go on measuring `uncontrolled` (the prefetchers as they run) under the rows of `off`. Only where
-	   measure() wrote machine.json (its points): the first one, written before the prefetch session
-	   opened, says control false for a run killed in its level probe. */
-	if (rc->resumed && rc->resumed->points >= 0) {
-		if (rc->resumed->prefetch_control == 1 && !j->pf.ctl)
-			return err_set(e, E_USAGE,
-				       "--resume: %s switched the prefetchers as it measured, and here they "
-				       "cannot be (%s): resume it where and as it ran",
-				       rc->dir, j->pf.reason);
-		if (rc->resumed->prefetch_control == 0 && j->pf.ctl)
-			return err_set(
-				e, E_USAGE,
-				"--resume: %s measured the prefetchers as they ran (no control), and here "
-				"they would be switched: resume it as it ran (without the access it lacked)",
-				rc->dir);
+	return 0;
+}
+
+/* One prefetcher state planned either way has the same points: `off` resumed without MSR access would go on
+   measuring `uncontrolled` (the prefetchers as they run) under the rows of `off`. Only where measure() wrote
+   machine.json (its points): the first one, written before the prefetch session opened, says control false
+   for a run killed in its level probe. */
+static int resume_same_prefetch(const struct run_cli *rc, const struct run_job *j, struct err *e)
+{
+	if (!rc->resumed || rc->resumed->points < 0)
+		return 0;
+	if (rc->resumed->prefetch_control == 1 && !j->pf.ctl)
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s switched the prefetchers as it measured, and here they cannot be "
+			"(%s): resume it where and as it ran",
+			rc->dir, j->pf.reason);
+	if (rc->resumed->prefetch_control == 0 && j->pf.ctl)
+		return err_set(
+			e, E_USAGE,
+			"--resume: %s measured the prefetchers as they ran (no control), and here they "
+			"would be switched: resume it as it ran (without the access it lacked)",
+			rc->dir);
+	return 0;
+}
+
+static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
+{
+	double tsc_hz;
+	json_t *config = NULL, *preset = NULL, *counters = NULL;
+	struct err speed_err;
+	int r, base = 0, npoints, most, dram_most, path_most;
+	uint64_t llc_cap;
+
+	run_pf_open(&j->pf, rc->cfg.plan.cpus, rc->cfg.plan.ncpus,
+		    j->arch.has_arch ? j->arch.arch.prefetch : NULL);
+	for (int i = 0; i < j->nxs; i++)
+		run_pf_use(&j->pf, &j->xs[i].opts);
+	/* Again: the prefetch states this machine allows change the points, and the measured levels (below).
+	   A resumed run is refused before anything is measured (the TSC, the level probe's seconds): its
+	   prefetcher access is known now, and its points too where its levels are the interrupted run's. */
+	r = resume_same_prefetch(rc, j, e);
+	if (!r && !levels_probed(rc))
+		r = plan_all(t, j, e);
+	if (!r && !levels_probed(rc))
+		r = resume_same_points(rc, j, e);
+	if (r)
+		return r;
+	tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
+	run_job_say_skipped(j, t);
+	run_job_say_unlike_cores(rc, j, t);
+	/* the level probe samples the core clock too (its cycles) */
+	clock_bounds_read(CLOCK_SYSFS_ROOT, &j->sys.cpu, j->arch.has_arch ? j->arch.arch.max_ghz : 0,
+			  j->config_path, &j->clock);
+	/* A resumed run probes only where raw.csv has no point yet (run_cli_resume): its points depend on the
+	   levels measured now, so they are checked after the probe. */
+	if (levels_probed(rc)) {
+		r = probe_levels(rc, t, j, tsc_hz, e);
+		if (!r)
+			r = plan_all(t, j, e);
+		if (!r)
+			r = resume_same_points(rc, j, e);
+		if (r)
+			return r;
 	}
+	npoints = points_planned(j);
 	j->mf.points = npoints;
 	j->mf.without_point = run_job_say_levels_without_point(j);
 	run_job_say_short_of_dram(j);

@@ -231,6 +231,22 @@ grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP
 	cmp -s "$TMP/pfgone/raw.csv" "$TMP/pfgone.raw" && ok "... saying why, raw.csv untouched" ||
 	notok "... saying why, raw.csv untouched" "$(cat "$TMP/check.out")"
 
+# ... and refused before anything is measured: a run with no point in raw.csv yet probes its levels again
+# as it resumes (without --reported-levels), and was refused only after that probe (13 s on the Zen 3 guest,
+# its lines on stderr). Here the same run without its raw.csv and --reported-levels: refused without a word
+# of the probe, nothing written.
+unfinished_edited "$TMP/pfprobe" 'm["prefetch"] = {"control": True, "before": "0=0x0", "after": "0=0x0"}
+m["argv"].remove("--reported-levels")'
+rm "$TMP/pfprobe/raw.csv"
+start=$(date +%s%N)
+expect_status "resume of a run with no point yet that switched the prefetchers, where they cannot be, is refused" 2 \
+	"${NO_MSR[@]}" "$PMUCHECK" run --resume "$TMP/pfprobe"
+ms=$((($(date +%s%N) - start) / 1000000))
+grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP/check.out" &&
+	! grep -q "measuring where each cache level ends" "$TMP/check.out" && [ ! -e "$TMP/pfprobe/raw.csv" ] &&
+	ok "... before its level probe ($ms ms), nothing written" ||
+	notok "... before its level probe, nothing written" "$ms ms: $(cat "$TMP/check.out")"
+
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
