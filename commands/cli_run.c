@@ -521,14 +521,19 @@ static int cmd_run(int argc, char **argv)
 	struct run_cli rc;
 	struct topo t;
 	struct err e;
-	int r = topo_load(&t, &e);
+	int r;
 
+	/* --help before the topology: the options' syntax alone (no topology) reaches it, and a topology hwloc
+	   cannot load, or pmucheck refuses, must not keep the help from being read */
+	if (!run_cli_parse(argc, argv, NULL, &rc, &e) && rc.help) {
+		usage(stdout);
+		return 0;
+	}
+	r = topo_load(&t, &e);
 	if (r)
 		return cli_fail("run", r, &e);
 	r = run_cli_parse(argc, argv, &t, &rc, &e);
-	if (!r && rc.help)
-		usage(stdout);
-	else if (!r && rc.resume)
+	if (!r && rc.resume)
 		r = run_cli_resume(rc.resume, &t, &e);
 	else if (!r)
 		r = run_cli_execute(&rc, &t, argc, argv, &e);

@@ -58,6 +58,15 @@ done < <(bad_cases)
 
 expect_status "run --help exits 0" 0 "$PMUCHECK" run --help
 check "run --help says which size units are decimal" sh -c "'$PMUCHECK' run --help | grep -q 'kB, MB, GB decimal'"
+# --help reads no machine: a topology that cannot be loaded (here one of more sockets than pmucheck handles,
+# harness/machine/topo.h TOPO_MAX_SOCKETS, which stops a dry run) must not stop the help, which says what to
+# give instead.
+many_sockets="pack:33 core:1 pu:1"
+expect_status "a topology pmucheck refuses stops run --dry-run" 1 env HWLOC_SYNTHETIC="$many_sockets" \
+	"$PMUCHECK" run --dry-run --kernels load.gpr --sizes 16k
+expect_status "... and not run --help" 0 env HWLOC_SYNTHETIC="$many_sockets" "$PMUCHECK" run --help
+cp "$TMP/check.out" "$TMP/help.out"
+check "... which prints the help" grep -q "^usage: pmucheck run" "$TMP/help.out"
 # likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
