@@ -32,19 +32,21 @@ static int cmd_all(int argc, char **argv)
 	struct run_cli rc;
 	struct topo t;
 	struct err e;
-	int r = topo_load(&t, &e);
+	int r;
 
-	if (r)
-		return cli_fail("all", r, &e);
 	/* Called as plain `pmucheck [OPTIONS]`, argv[0] is the program: name the command instead, so the
 	   run's recorded command line reads "pmucheck all ...". */
 	argv[0] = (char *)"all";
-	r = run_cli_parse(argc, argv, &t, &rc, &e);
-	if (!r && rc.help) {
+	/* --help before the topology, as `run --help`: a topology hwloc cannot load, or pmucheck refuses,
+	   must not keep the help from being read */
+	if (!run_cli_parse(argc, argv, NULL, &rc, &e) && rc.help) {
 		usage(stdout);
-		topo_free(&t);
 		return 0;
 	}
+	r = topo_load(&t, &e);
+	if (r)
+		return cli_fail("all", r, &e);
+	r = run_cli_parse(argc, argv, &t, &rc, &e);
 	if (!r && rc.resume)
 		r = err_set(&e, E_USAGE,
 			    "--resume: use 'pmucheck run --resume DIR', then 'pmucheck analyze DIR'");

@@ -67,6 +67,9 @@ expect_status "a topology pmucheck refuses stops run --dry-run" 1 env HWLOC_SYNT
 expect_status "... and not run --help" 0 env HWLOC_SYNTHETIC="$many_sockets" "$PMUCHECK" run --help
 cp "$TMP/check.out" "$TMP/help.out"
 check "... which prints the help" grep -q "^usage: pmucheck run" "$TMP/help.out"
+expect_status "... nor all --help" 0 env HWLOC_SYNTHETIC="$many_sockets" "$PMUCHECK" all --help
+cp "$TMP/check.out" "$TMP/help.out"
+check "... which prints all's help" grep -q "^usage: pmucheck \[all\]" "$TMP/help.out"
 # likwid-bench's kB is 1000 bytes: 128kB plans 128000-byte points, 128KiB 131072-byte ones.
 "$PMUCHECK" run --dry-run --kernels load.gpr --sizes 128kB,128KiB --threads 1 --prefetch on >"$TMP/dec" 2>&1
 check "--sizes 128kB plans 128000 bytes, 128KiB 131072" sh -c "grep -q ' 128000 B/array' '$TMP/dec' && grep -q ' 131072 B/array' '$TMP/dec'"
