@@ -24,10 +24,18 @@ main_shell() {
 }
 trap 'main_shell && rm -rf "$TMP"' EXIT
 # The level and speed probes' histories (levels_history.h, speed_history.h) of this file's runs alone: no test's levels come from the
-# probes of the machine's own runs or of another test, and none is left in the machine's state directory.
-# That directory itself stays the machine's: its lock keeps a second session off the real MSRs, test files
-# run at once among them (run.sh: JOBS).
+# probes of the machine's own runs or of another test, and none is left in the machine's state directory. Its
+# own directory, since the state directory follows PMUCHECK_MSR_DIR (below), which the prefetcher tests move.
 export PMUCHECK_HISTORY_DIR=$TMP/state
+
+# No test reaches this machine's real MSRs unless it says so. As root where the msr driver is loaded, a run
+# opens /dev/cpu/N/msr for its prefetcher states and writes them: --prefetch on writes "all on" for the run
+# (restored at its end), the default on,off switches the prefetchers off; info and --dry-run open them too.
+# Every pmucheck a test starts looks for its MSR files here instead, a directory of this file's own that holds
+# none: its prefetchers are uncontrolled, every state but 'on' skipped with the reason, and its prefetcher lock
+# and state files (state_dir.h) stay in here. The prefetcher tests point it at their fake MSR files (pf_fake.sh).
+export PMUCHECK_MSR_DIR=$TMP/no-msr-files
+mkdir -p "$PMUCHECK_MSR_DIR"
 
 # The first CPU this shell may run on: a suite started under taskset, numactl or a batch system's binding
 # has no CPU 0, and a run pinned outside that binding is refused.
@@ -57,15 +65,10 @@ r = next((r for r in csv.DictReader(open(sys.argv[1])) if r["event"] == sys.argv
 print(r.get("status", ""), r.get("reason", ""))' "$1" "$2"
 }
 
-# One prefetcher state, for every real run of a test that is not about prefetchers: as root where the MSRs can
-# be written the default is on and off, which switches the machine's prefetchers off (restored at the end) and
-# doubles the points; elsewhere 'on' is measured as uncontrolled, as the default is.
+# One prefetcher state, for every real run of a test that is not about prefetchers: 'on', measured as
+# uncontrolled without MSR files (PMUCHECK_MSR_DIR above), and nothing reported skipped; with the fake MSR
+# files of a prefetcher test, one state and not the default two, which would double the points.
 ONE_STATE=(--prefetch on)
-# For a run that cannot take --prefetch (a preset sets its own states), or one that must be uncontrolled on
-# every machine: a fake MSR directory with no MSR files, so the real ones are never opened (json_cli.sh's
-# no-msr). Its prefetchers are uncontrolled, each state but 'on' skipped, with the reason.
-NO_MSR=(env PMUCHECK_MSR_DIR="$TMP/no-msr-files")
-mkdir -p "$TMP/no-msr-files"
 
 # A size every machine's plan calls DRAM: past all the caches hwloc reports, together, and 200 MB at least (a
 # CI run on the Zen 3 VM, whose hwloc reports 508 MiB of L3 per vCPU, once labelled its 200 MB points L3).

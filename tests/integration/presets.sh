@@ -7,8 +7,9 @@
 for preset in molka2017 helm2020 larysch2016; do
 	d="$TMP/$preset"
 	start=$(date +%s)
-	# a preset sets its own prefetcher states (on and off for some): no MSR file for it to switch (NO_MSR)
-	if ! "${NO_MSR[@]}" "$PMUCHECK" --preset "$preset" --quick --reps 2 --min-time 1 --no-progress \
+	# a preset sets its own prefetcher states (on and off for some): no MSR file for it to switch (lib.sh's
+	# PMUCHECK_MSR_DIR)
+	if ! "$PMUCHECK" --preset "$preset" --quick --reps 2 --min-time 1 --no-progress \
 		--out "$d" >"$TMP/$preset.out" 2>&1; then
 		notok "preset $preset runs, is analysed and reported" "$(tail -3 "$TMP/$preset.out")"
 		continue

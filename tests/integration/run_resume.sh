@@ -221,12 +221,12 @@ fi
 
 # A run that switched the prefetchers, resumed where they cannot be (no msr driver, not root): one state
 # planned either way has the same points, and the rest would be measured "uncontrolled" under its "off"
-# rows. Refused, raw.csv untouched. (The recorded run is edited to have had control; NO_MSR takes it away
-# here on any machine.)
+# rows. Refused, raw.csv untouched. (The recorded run is edited to have had control; lib.sh's MSR directory
+# without MSR files takes it away here on any machine.)
 unfinished_edited "$TMP/pfgone" 'm["prefetch"] = {"control": True, "before": "0=0x0", "after": "0=0x0"}'
 cp "$TMP/pfgone/raw.csv" "$TMP/pfgone.raw"
 expect_status "resume of a run that switched the prefetchers, where they cannot be, is refused" 2 \
-	"${NO_MSR[@]}" "$PMUCHECK" run --resume "$TMP/pfgone"
+	"$PMUCHECK" run --resume "$TMP/pfgone"
 grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP/check.out" &&
 	cmp -s "$TMP/pfgone/raw.csv" "$TMP/pfgone.raw" && ok "... saying why, raw.csv untouched" ||
 	notok "... saying why, raw.csv untouched" "$(cat "$TMP/check.out")"
