@@ -33,9 +33,14 @@ export PMUCHECK_HISTORY_DIR=$TMP/state
 # (restored at its end), the default on,off switches the prefetchers off; info and --dry-run open them too.
 # Every pmucheck a test starts looks for its MSR files here instead, a directory of this file's own that holds
 # none: its prefetchers are uncontrolled, every state but 'on' skipped with the reason, and its prefetcher lock
-# and state files (state_dir.h) stay in here. The prefetcher tests point it at their fake MSR files (pf_fake.sh).
+# and state files (state_dir.h) stay in here. The prefetcher tests point it at their fake MSR files (pf_fake.sh);
+# the few checks of the real MSRs run only where the caller asks for them (real_msr).
 export PMUCHECK_MSR_DIR=$TMP/no-msr-files
 mkdir -p "$PMUCHECK_MSR_DIR"
+
+# real_msr: true where the caller asked for the checks of this machine's real MSRs (PMUCHECK_TEST_REAL_MSR=1):
+# they read them as root (prefetch status), or try to write them as another user, who may not.
+real_msr() { [ "${PMUCHECK_TEST_REAL_MSR:-}" = 1 ]; }
 
 # The first CPU this shell may run on: a suite started under taskset, numactl or a batch system's binding
 # has no CPU 0, and a run pinned outside that binding is refused.

@@ -78,9 +78,9 @@ fi
 # A history with a probe of this machine that found L2 ending at L1's reported size (less than any probe
 # finds: L2's plateau starts past L1's), one of two days ago that found half that, and another machine's: the
 # run takes L1's size for L2, says so, keeps the other machine's probe and drops the old one.
-# The test's own history, while the prefetcher's lock and state files stay where every pmucheck of the node
-# looks for them: with a directory of its own for each test file, two files run at once could each switch the
-# real MSRs, and one of them restore the other's "off" as the prefetchers' own state.
+# The test's own history, but no state directory of lib.sh's: that follows PMUCHECK_MSR_DIR, and a test that
+# unsets it for the real MSRs (lib.sh: real_msr) meets the node's own again, whose lock keeps it off the MSRs
+# while another pmucheck has them switched.
 # (A caller's own PMUCHECK_STATE_DIR, which a user without root must set, is kept: lib.sh puts none in $TMP.)
 check "lib.sh moves the level probe's history, not the prefetcher's state directory" \
 	test "${PMUCHECK_HISTORY_DIR-}" = "$TMP/state" -a "${PMUCHECK_STATE_DIR#"$TMP"}" = "${PMUCHECK_STATE_DIR-}"

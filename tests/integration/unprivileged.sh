@@ -2,7 +2,8 @@
 # unprivileged.sh — what needs no privilege works without it, and what does says what it needs:
 #   as user nobody, a quick run measures and reports the prefetchers (and, without a PMU, the hardware
 #   counters) unavailable with the reason; 'prefetch off' fails naming root / the msr module, writing
-#   nothing;
+#   nothing; the MSR files nobody meets are root's, as /dev/cpu's are, in a stand-in for /dev/cpu (the
+#   real one only with PMUCHECK_TEST_REAL_MSR=1, lib.sh: real_msr);
 #   pmucheck writes no MSR but the prefetcher MSR, and only its table bits: in the source (one pwrite
 #   to an MSR file, msr_write only behind msr_update, msr_update only from pf code with table masks)
 #   and in fact (fake MSR files with other MSRs around the prefetcher's, every prefetcher command and a
@@ -21,8 +22,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 	"${as_user[@]}" true 2>/dev/null || as_user=(none)
 fi
-state_dir=/var/lib/pmucheck
-state_list() { ls -la --time-style=full-iso "$state_dir" 2>&1; }
+# its entries (not ..: the stand-in's parent is this file's scratch directory, which changes)
+state_list() { ls -lA --time-style=full-iso "$state_dir" 2>&1; }
 
 why=
 if [ "${as_user[*]}" = none ]; then
@@ -37,6 +38,20 @@ else
 	chmod 755 "$TMP"
 	U=$TMP/nobody
 	mkdir -m 1777 "$U"
+	# The MSR files: the stand-in's, one per CPU as the msr driver has, which only root opens (0600 as
+	# /dev/cpu/N/msr; 000 where the runner is no root and owns them), sparse up to the AMD prefetcher MSR.
+	# Its state directory is its own (state_dir.h), as the machine's is the real one's.
+	if real_msr; then
+		unset PMUCHECK_MSR_DIR
+		state_dir=/var/lib/pmucheck
+	else
+		export PMUCHECK_MSR_DIR=$TMP/dev-cpu
+		state_dir=$PMUCHECK_MSR_DIR
+		for ((c = 0; c < $(nproc --all); c++)); do
+			mkdir -p "$PMUCHECK_MSR_DIR/$c" && truncate -s $((0xc0000110)) "$PMUCHECK_MSR_DIR/$c/msr"
+		done
+		chmod "$([ "$(id -u)" -eq 0 ] && echo 600 || echo 000)" "$PMUCHECK_MSR_DIR"/*/msr
+	fi
 	state_list >"$TMP/state.before"
 	# A CPU without a verified prefetcher table (Zen 1/2, hybrid Intel, Hygon) is uncontrolled for
 	# that reason first, whoever runs: then the reasons below are the table's, and prefetch off exits 2.
@@ -83,7 +98,7 @@ assert a["hardware"] is False and len(a["reason"]) > 20, a' "$U/res/machine.json
 		skip "unprivileged msr/tsc/" "no msr PMU with a tsc event, or perf_event_paranoid < 2"
 	fi
 
-	# The real /dev/cpu: as root the values can be read before and after, where the driver is loaded.
+	# As root the values can be read before and after (on the real /dev/cpu where the driver is loaded).
 	"$PMUCHECK" prefetch status >"$TMP/msr.before" 2>&1
 	if [ -n "$notable" ]; then
 		expect_status "unprivileged prefetch off: exit 2 (no table for this CPU)" 2 \
