@@ -386,6 +386,10 @@ static void write_box_sums(struct run_state *s, const struct point_record *r, co
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct box_sum *b = &sums[i];
+		/* not measured, a sum has no reading, as no event not measured has one (event_fields): the
+		   times of the boxes that were counted are not its own */
+		if (b->status == CTR_NOT_MEASURED)
+			b->enabled = b->not_running = 0;
 		boxes_sum_encoding(b->first, b->boxes, enc, sizeof enc);
 		row->event = b->first->sum_of;
 		row->backend = ctr_backend_name(b->first->backend);
