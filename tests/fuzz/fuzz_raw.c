@@ -5,7 +5,8 @@
  *
  * Each must give 0, or E_USAGE with a message that starts with the file's path (raw_read adds
  * ":<line>:"); never a crash, leak, undefined behaviour or another status. raw_read's rows must be
- * well-formed: every text column set, counts only where the status is ok, the row count right.
+ * well-formed: every text column set, counts only where the status is ok, neither a count nor times
+ * where it is not_measured (a row without a reading), the row count right.
  * The readers get the input as a memfd opened by path; only the analysis writes files (its own).
  * Seeds: tests/fuzz/seeds-raw/ (a real raw.csv cut to a few rows, machine.json); tokens:
  * tests/fuzz/raw.dict. */
@@ -97,6 +98,8 @@ static int row_check(const struct raw_row *row, void *ctx, struct err *e)
 		if (!text[i])
 			abort();
 	if (row->has_count && (row->status != RS_OK || !*row->event))
+		abort();
+	if (row->status == RS_NOT_MEASURED && (row->time_enabled || row->time_running))
 		abort();
 	if ((unsigned)row->status >= RS_COUNT || row->threads < 1 || row->reps < 1 || row->point < 0)
 		abort();

@@ -275,8 +275,11 @@ static inline void gen_rows(FILE *f, const struct gen_point *p, unsigned rep, co
 		fprintf(f, "%s,%s,perf,%s%s%s,%s,", prefix, ev[e].name, q, enc->encoding, q, enc->scope);
 		if (ok || !strcmp(status, "multiplexed"))
 			fprintf(f, "%.0f", c);
-		fprintf(f, ",%lld,%lld,%s,%s\n", enabled0 ? 0 : t, ok && !unmarked ? t : t / 2,
-			ok ? "ok" : status, reason);
+		long long enabled = enabled0 ? 0 : t, running = ok && !unmarked ? t : t / 2;
+		/* a row not measured has no reading: its times are 0, as the writer's (run_record.c) */
+		if (!strcmp(status, "not_measured"))
+			enabled = running = 0;
+		fprintf(f, ",%lld,%lld,%s,%s\n", enabled, running, ok ? "ok" : status, reason);
 	}
 }
 

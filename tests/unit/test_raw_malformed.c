@@ -327,6 +327,56 @@ static void test_value_out_of_its_range_names_line_and_column(void **state)
 	free(raw);
 }
 
+/* raw with line 4 (an event's row, ok) made a row of status not_measured with that count and those times. */
+static char *not_measured_at_4(const char *raw, const char *count, const char *enabled, const char *running)
+{
+	char *a = with_field(raw, 4, "status", "not_measured"), *b = with_field(a, 4, "count", count),
+	     *c = with_field(b, 4, "time_enabled", enabled), *d = with_field(c, 4, "time_running", running);
+
+	free(a);
+	free(b);
+	free(c);
+	return d;
+}
+
+/* A run writes a row not measured without a reading, its count empty and its times 0 (run_record.c): one
+   with a count or times is an edited, foreign or older pmucheck's file (until 6001291 such a row had the
+   times of the row before it, 7336486 below), and which of its status and its numbers is wrong cannot be
+   told. Refused, naming the line, with nothing written; the row as a run writes it is analysed. */
+static void test_a_not_measured_row_with_a_reading_is_refused(void **state)
+{
+	static const struct {
+		const char *count, *enabled, *running;
+	} bad[] = {{"", "7336486", "7336486"},
+		   {"", "0", "5"},
+		   {"", "5", "0"},
+		   {"12", "0", "0"},
+		   {"0", "0", "0"}};
+	char *raw = good_raw(), *row, dir[64], path[256], *machine;
+	struct err e = {{0}};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		row = not_measured_at_4(raw, bad[i].count, bad[i].enabled, bad[i].running);
+		expect_failure(row, NULL, "raw.csv:4:", "status not_measured has no reading");
+		free(row);
+	}
+	row = not_measured_at_4(raw, "", "0", "0");
+	strcpy(dir, "/tmp/pmucheck-nm.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/machine.json", base);
+	machine = slurp(path);
+	spit(dir, "raw.csv", row);
+	spit(dir, "machine.json", machine);
+	if (analyze_dir(dir, NULL, &e))
+		fail_msg("a not measured row as a run writes it: %s", e.msg);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+	free(machine);
+	free(row);
+	free(raw);
+}
+
 static void test_empty_raw_csv_is_an_error(void **state)
 {
 	(void)state;
@@ -392,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_point_changing_parameters_is_rejected),
 		cmocka_unit_test(test_span_beyond_the_buffer_names_its_line),
 		cmocka_unit_test(test_value_out_of_its_range_names_line_and_column),
+		cmocka_unit_test(test_a_not_measured_row_with_a_reading_is_refused),
 		cmocka_unit_test(test_empty_raw_csv_is_an_error),
 		cmocka_unit_test(test_machine_json_syntax_error_names_its_line),
 		cmocka_unit_test(test_machine_json_without_levels_is_an_error),
