@@ -240,7 +240,7 @@ m["argv"].remove("--reported-levels")'
 rm "$TMP/pfprobe/raw.csv"
 start=$(date +%s%N)
 expect_status "resume of a run with no point yet that switched the prefetchers, where they cannot be, is refused" 2 \
-	"${NO_MSR[@]}" "$PMUCHECK" run --resume "$TMP/pfprobe"
+	"$PMUCHECK" run --resume "$TMP/pfprobe"
 ms=$((($(date +%s%N) - start) / 1000000))
 grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP/check.out" &&
 	! grep -q "measuring where each cache level ends" "$TMP/check.out" && [ ! -e "$TMP/pfprobe/raw.csv" ] &&
@@ -382,7 +382,7 @@ kernels = load.gpr
 sizes = 16k 32k
 threads = 1
 INI
-	omp() { env PMUCHECK_CONFIG_DIR="$TMP/omp-cfg" "${NO_MSR[@]}" "$@"; }
+	omp() { env PMUCHECK_CONFIG_DIR="$TMP/omp-cfg" "$@"; }
 	if omp "$PMUCHECK" run --preset widefirst --reported-levels --reps 2 --min-time 1 --no-progress \
 		--out "$TMP/omp-full" >"$TMP/omp.out" 2>&1; then
 		# its points with their threads, "0:2 1:1 2:1"; DIR keeping the points up to $2 of the full run's
