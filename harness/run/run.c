@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "core_clock.h"
 #include "cpu_limit.h"
+#include "fresh_fail.h"
 #include "noisy_why.h"
 #include "progress.h"
 #include "run.h"
@@ -111,7 +112,8 @@ static int alloc_fresh(struct group_ctx *g, const struct plan_point *pt, int tid
 	int cpu = g->s->cfg->plan.cpus[tid];
 	struct err e;
 
-	if (buf_alloc(&g->fresh[tid][0], pt->bytes, place, g->s->topo, cpu, 0, &e) ||
+	if (fresh_fail_check(tid, &e) ||
+	    buf_alloc(&g->fresh[tid][0], pt->bytes, place, g->s->topo, cpu, 0, &e) ||
 	    buf_alloc(&g->fresh[tid][1], 2 * pt->bytes, place, g->s->topo, cpu, 0, &e)) {
 		fail_shared(&g->sh, &e);
 		return -1;
@@ -590,6 +592,7 @@ int run_measure(struct run_state *s, struct err *e)
 		return err_set(e, E_RUNTIME, "out of memory");
 	}
 	g->s = s;
+	fresh_fail_init();
 	g->prog = progress_new(s->plan->npoints - done_before(s),
 			       s->run_end > 0 ? s->run_end : s->budget_start + s->cfg->time_budget,
 			       s->show_progress, s->progress_ctx);
