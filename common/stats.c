@@ -157,17 +157,24 @@ void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi)
 	keep_two_smallest(hi, &m->hi, &m->hi2);
 }
 
-/* Keeps the skew of a span that is the shortest of its length so far (*shortest before it is added). */
-static void keep_skew(double span, double own, double shortest, double *skew)
+/* Keeps the skew of a span that is the shortest of its length so far (*shortest before it is added): the
+   span less its own call, or `unknown` where the span has none (0). */
+static void keep_skew(double span, double own, double shortest, double unknown, double *skew)
 {
 	if (span > 0 && (shortest <= 0 || span < shortest))
-		*skew = own > 0 ? span - own : 0;
+		*skew = own > 0 ? span - own : unknown;
 }
 
+/* A span without its own call has a skew anywhere from none to all of it. stats_mindiff_mismatch counts
+   twice the R span's skew less the 2R span's: taken as none, an R span's would hide a difference short by
+   all of its skew, and a point could be confirmed too fast. So an unknown skew is the one that holds the estimate furthest from
+   confirmed: an R span's the whole span (the point repeats, and ends noisy at its bound unless a shorter
+   R span with its own call comes), a 2R span's none. A run never meets it (its every span has its
+   threads' own calls). */
 void stats_mindiff_add_spans(struct stats_mindiff *m, double lo, double hi, double own_lo, double own_hi)
 {
-	keep_skew(lo, own_lo, m->lo, &m->lo_skew);
-	keep_skew(hi, own_hi, m->hi, &m->hi_skew);
+	keep_skew(lo, own_lo, m->lo, lo, &m->lo_skew);
+	keep_skew(hi, own_hi, m->hi, 0, &m->hi_skew);
 	stats_mindiff_add(m, lo, hi);
 	keep_smallest(own_lo, &m->own_lo);
 	keep_smallest(own_hi, &m->own_hi);

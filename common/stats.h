@@ -121,12 +121,14 @@ struct stats_mindiff {
 		hi_skew; /* spans: the shortest R and 2R span's start skew, the span less its own call */
 };
 
-/* Adds one repetition's two calls. */
+/* Adds one repetition's two calls (spans: stats_mindiff_add_spans, which also keeps their skew). */
 void stats_mindiff_add(struct stats_mindiff *m, double lo, double hi);
 
 /* Spans: adds one repetition's two spans (stats_mindiff_add) and its longest thread's own R and 2R calls,
    each from its own start to its own end (no start skew; the longest of each, which may be two threads'),
-   and where a span is the shortest of its length so far, its skew: the span less that own call. */
+   and where a span is the shortest of its length so far, its skew: the span less that own call; without
+   one (0), the skew that holds the estimate furthest from confirmed, an R span's whole span and a 2R
+   span's none (stats.c says why). */
 void stats_mindiff_add_spans(struct stats_mindiff *m, double lo, double hi, double own_lo, double own_hi);
 
 /* min(min(hi) - min(lo), min(lo)), by_size the difference alone; 0 when a length has no call, or when the

@@ -227,10 +227,33 @@ static void test_mindiff_of_touch_and_of_spans(void **state)
 	assert_true(m.lo_skew == 9 && m.hi_skew == 9);
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 1.0 / 100) < 1e-12);
 	m = (struct stats_mindiff){.spans = 1};
-	stats_mindiff_add_spans(&m, 140, 210, 0, 0);
-	assert_true(stats_mindiff_mismatch(&m) == 0);
-	stats_mindiff_add_spans(&m, 141, 211, 131, 201);
+	stats_mindiff_add_spans(&m, 140, 210, 131, 201);
+	assert_true(m.lo_skew == 9 && m.hi_skew == 9); /* the spans alone: no mismatch */
 	assert_true(fabs(stats_mindiff_mismatch(&m) - 61.0 / 70) < 1e-12);
+}
+
+/* A shortest span without its own call (0: none) has a skew between none and all of it, and its skew is
+   the one that holds the point furthest from confirmed: an R span's all of it, a 2R span's none. The R
+   span of 110 whose threads' own R call was 100 began 10 apart (a difference 10 short, 20 of 90 is
+   the mismatch); without that own call, its skew taken as 0 hid it (mismatch 0: confirmed), where it now
+   reads 2 * 110 of 90. A shorter R span with its own call then gives the skew it measured; a 2R span
+   without one counts no skew, the most mismatch it can make. */
+static void test_mindiff_span_without_own_call_is_not_taken_for_no_skew(void **state)
+{
+	struct stats_mindiff m = {.spans = 1};
+
+	(void)state;
+	stats_mindiff_add_spans(&m, 110, 200, 0, 200);
+	assert_true(stats_mindiff(&m) == 90);
+	assert_true(m.lo_skew == 110 && m.hi_skew == 0);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 220.0 / 90) < 1e-12);
+	stats_mindiff_add_spans(&m, 104, 201, 100, 200); /* a shorter R span, its own skew 4 */
+	assert_true(m.lo_skew == 4 && m.hi_skew == 0);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 8.0 / 96) < 1e-12);
+	m = (struct stats_mindiff){.spans = 1};
+	stats_mindiff_add_spans(&m, 110, 215, 100, 0); /* the 2R span's skew unknown: none */
+	assert_true(m.lo_skew == 10 && m.hi_skew == 0);
+	assert_true(fabs(stats_mindiff_mismatch(&m) - 20.0 / 105) < 1e-12);
 }
 
 /* The shortest R span and the shortest 2R span came from repetitions whose threads started apart by
@@ -340,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_mindiff_of_touch_and_of_spans),
 		cmocka_unit_test(test_mindiff_mismatch_says_every_r_call_was_stretched),
 		cmocka_unit_test(test_mindiff_mismatch_says_the_r_span_began_more_apart),
+		cmocka_unit_test(test_mindiff_span_without_own_call_is_not_taken_for_no_skew),
 		cmocka_unit_test(test_decile_is_a_value_of_the_sorted_samples),
 		cmocka_unit_test(test_spread_and_push_of_samples),
 	};
