@@ -123,8 +123,8 @@ int topo_pin_self(int cpu, struct err *e);
 void topo_caches_of(struct topo *t, int cpu);
 /* Runs fn(arg, e) on the calling thread pinned to PU `cpu` (topo_pin_self), then puts the thread's CPU
    mask back; fn's result, or the pinning's or restoring's error. For what is measured once on the main
-   thread (the machine's clock): unpinned, it runs where the scheduler puts it, on a hybrid CPU perhaps an
-   E-core while the points run on a P-core. */
+   thread (the machine's clock, the level probe): unpinned, it runs where the scheduler puts it, on a
+   hybrid CPU perhaps an E-core while the points run on a P-core. */
 int topo_on_cpu(int cpu, int (*fn)(void *arg, struct err *e), void *arg, struct err *e);
 
 /* Parses "0-3,8,10-11" (and hwloc's open "4-": the usable CPUs from 4 on) into PU OS indexes with hwloc's

@@ -1,7 +1,4 @@
-#define _GNU_SOURCE
-#include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,56 +130,29 @@ static int time_size(struct levels_probe *p, int sweep, int k, const struct size
 				 &p->sweep_ns[sweep][k], &p->sweep_cycles[sweep][k], e);
 }
 
-int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
-		   const struct clock_bounds *clock, int quick, struct err *e)
+/* The sweeps of one probe: the first over sizes growing from 4 KiB by 2^(1/steps) up to top, until DRAM
+   shows (levels_past_dram) or the time limit; then the same sizes again. */
+static int sweep_sizes(struct levels_probe *p, const struct size_timing *tm, uint64_t top, int quick,
+		       struct err *e)
 {
-	struct size_timing tm = {.tsc_hz = tsc_hz, .min_s = quick ? 0.0005 : 0.001};
-	struct levels_clock brackets = {.bounds = clock};
-	uint64_t llc = t->ncaches ? t->caches[t->ncaches - 1].size : (32u << 20);
-	uint64_t top = (quick ? 2 : 4) * llc;
-	struct buf_place local = {BUF_LOCAL, -1};
-	struct buf b;
-	cpu_set_t old;
-	int steps = quick ? 2 : 4, rc, sampled;
+	int steps = quick ? 2 : 4, rc = 0;
 	double limit_s = quick ? PROBE_SECONDS_QUICK : PROBE_SECONDS_FULL;
 	double spread_s = quick ? SWEEP_SPREAD_QUICK : SWEEP_SPREAD_FULL;
-	uint64_t start;
+	uint64_t start = tsc_begin();
 
-	memset(p, 0, sizeof *p);
-	tm.v = kern_variant_for_plot(KP_LEVEL_PROBE, &tm.f);
-	if (!tm.v || !tm.f->prepare)
-		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
-	sampled = disturb_read(disturb_proc_dir(), &cpu, 1, &p->before, NULL) == 0;
-	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
-	if (sched_getaffinity(0, sizeof old, &old))
-		return err_set(e, E_RUNTIME, "cannot read the thread's CPU mask: %s", strerror(errno));
-	rc = topo_pin_self(cpu, e);
-	if (rc == 0)
-		rc = buf_alloc(&b, top, &local, t, cpu, 1, e);
-	if (rc)
-		goto out;
-	tm.base = b.base;
-	if (clock) {
-		brackets.iters = clock_chain_iters(tsc_hz, tm.min_s * CLOCK_SHARE);
-		tm.clock = &brackets;
-	}
-	/* no first touch of the whole buffer (twice the reported LLC, 1 GiB on a guest that reports a
-	   socket's L3): the chain built for each size writes every line it will time, and the sweep
-	   mostly stops long before the end (levels_past_dram) */
-	start = tsc_begin();
 	for (int i = 0; p->npoints < LEVELS_MAX_POINTS; i++) {
 		uint64_t size = (uint64_t)(4096.0 * pow(2.0, (double)i / steps));
-		size -= size % tm.f->granule;
+		size -= size % tm->f->granule;
 		if (size > top)
 			break;
 		if (p->npoints && size == p->size[p->npoints - 1])
 			continue;
-		if ((double)(tsc_end() - start) > limit_s * tsc_hz) {
+		if ((double)(tsc_end() - start) > limit_s * tm->tsc_hz) {
 			p->stopped_at = size;
 			break;
 		}
 		p->size[p->npoints] = size;
-		if ((rc = time_size(p, 0, p->npoints, &tm, e)))
+		if ((rc = time_size(p, 0, p->npoints, tm, e)))
 			break;
 		p->ns[p->npoints] = p->sweep_ns[0][p->npoints];
 		p->npoints++;
@@ -194,18 +164,53 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	   2-vCPU guest one sweep put L3's end at 0.36-4 MiB over five runs). */
 	p->nsweeps = rc == 0;
 	for (int sweep = 1; rc == 0 && !p->stopped_at && p->nsweeps == sweep && sweep < LEVELS_SWEEPS_MAX &&
-	     (sweep < LEVELS_SWEEPS_MIN || (double)(tsc_end() - start) < spread_s * tsc_hz);
+	     (sweep < LEVELS_SWEEPS_MIN || (double)(tsc_end() - start) < spread_s * tm->tsc_hz);
 	     sweep++) {
 		int k;
 		for (k = 0; k < p->npoints; k++) {
-			if ((double)(tsc_end() - start) > limit_s * tsc_hz)
+			if ((double)(tsc_end() - start) > limit_s * tm->tsc_hz)
 				break;
-			if ((rc = time_size(p, sweep, k, &tm, e)))
+			if ((rc = time_size(p, sweep, k, tm, e)))
 				break;
 			p->ns[k] = fmin(p->ns[k], p->sweep_ns[sweep][k]);
 		}
 		p->nsweeps += k == p->npoints;
 	}
+	return rc;
+}
+
+/* What the probe takes on its CPU (probe_pinned), from levels_measure. */
+struct probe_run {
+	struct levels_probe *p;
+	const struct topo *t;
+	int cpu, quick;
+	int sampled; /* /proc was read as the probe started (p->before) */
+	struct size_timing tm;
+	struct levels_clock brackets;
+};
+
+/* The probe on the CPU topo_on_cpu pinned the calling thread to: its buffer, sweeps and classification. */
+static int probe_pinned(void *arg, struct err *e)
+{
+	struct probe_run *r = arg;
+	struct levels_probe *p = r->p;
+	uint64_t llc = r->t->ncaches ? r->t->caches[r->t->ncaches - 1].size : (32u << 20);
+	uint64_t top = (r->quick ? 2 : 4) * llc;
+	struct buf_place local = {BUF_LOCAL, -1};
+	struct buf b;
+	int rc;
+
+	if ((rc = buf_alloc(&b, top, &local, r->t, r->cpu, 1, e)))
+		return rc;
+	r->tm.base = b.base;
+	if (r->brackets.bounds) {
+		r->brackets.iters = clock_chain_iters(r->tm.tsc_hz, r->tm.min_s * CLOCK_SHARE);
+		r->tm.clock = &r->brackets;
+	}
+	/* no first touch of the whole buffer (twice the reported LLC, 1 GiB on a guest that reports a
+	   socket's L3): the chain built for each size writes every line it will time, and the sweep
+	   mostly stops long before the end (levels_past_dram) */
+	rc = sweep_sizes(p, &r->tm, top, r->quick, e);
 	/* The chain is meant to run on huge pages, so that a TLB's reach does not show as a level: buf_alloc
 	   advises them, but THP "never", a prctl(PR_SET_THP_DISABLE) or fragmented memory leaves small ones.
 	   The chain writes every line of each size it times, from the buffer's start, so the largest size
@@ -213,11 +218,11 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 	p->thp_share = p->npoints ? buf_thp_share(&b, p->size[p->npoints - 1]) : -1;
 	buf_free(&b);
 	/* only a probe that got this far has an after; one that failed before leaves sampled 0 */
-	p->sampled = sampled && disturb_read(disturb_proc_dir(), &cpu, 1, &p->after, NULL) == 0;
+	p->sampled = r->sampled && disturb_read(disturb_proc_dir(), &r->cpu, 1, &p->after, NULL) == 0;
 	if (rc == 0) {
 		levels_cycles(p);
-		levels_classify(p, t);
-		levels_sweeps(p, t);
+		levels_classify(p, r->t);
+		levels_sweeps(p, r->t);
 		if (p->thp_share >= 0 && p->thp_share < LEVEL_PROBE_THP_SHARE)
 			levels_disagree(
 				p,
@@ -226,11 +231,26 @@ int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double
 				"as a level, and the probe's plateaus may be one",
 				100 * p->thp_share, (unsigned long long)(p->size[p->npoints - 1] >> 10));
 	}
-out:
-	if (sched_setaffinity(0, sizeof old, &old) && rc == 0)
-		rc = err_set(e, E_RUNTIME, "cannot restore the thread's CPU mask after the level probe: %s",
-			     strerror(errno));
 	return rc;
+}
+
+int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
+		   const struct clock_bounds *clock, int quick, struct err *e)
+{
+	struct probe_run r = {.p = p,
+			      .t = t,
+			      .cpu = cpu,
+			      .quick = quick,
+			      .tm = {.tsc_hz = tsc_hz, .min_s = quick ? 0.0005 : 0.001},
+			      .brackets = {.bounds = clock}};
+
+	memset(p, 0, sizeof *p);
+	r.tm.v = kern_variant_for_plot(KP_LEVEL_PROBE, &r.tm.f);
+	if (!r.tm.v || !r.tm.f->prepare)
+		return err_set(e, E_RUNTIME, "no kernel is registered as the level probe's chain");
+	r.sampled = disturb_read(disturb_proc_dir(), &cpu, 1, &p->before, NULL) == 0;
+	/* the probe pins the calling thread; its old mask is put back, so the run's own threads start free */
+	return topo_on_cpu(cpu, probe_pinned, &r, e);
 }
 
 static void add_plateau(struct levels_probe *p, int first, int last)

@@ -68,9 +68,9 @@ struct levels_probe {
 	int sampled;
 };
 
-/* Measures on `cpu` (the caller is pinned there for the duration) and classifies. quick: coarser grid.
-   clock: the bounds of the add chains that bracket each timed call (levels_latency_ns), for the cycles;
-   NULL: none. */
+/* Measures on `cpu` (the calling thread is pinned there for the duration, its mask put back after:
+   topo_on_cpu) and classifies. quick: coarser grid. clock: the bounds of the add chains that bracket each
+   timed call (levels_latency_ns), for the cycles; NULL: none. */
 int levels_measure(struct levels_probe *p, const struct topo *t, int cpu, double tsc_hz,
 		   const struct clock_bounds *clock, int quick, struct err *e);
 /* The add chains that bracket each timed call (levels_latency_ns): their bounds and length. */
