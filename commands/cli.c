@@ -52,6 +52,12 @@ int cli_fail(const char *cmd, int status, const struct err *e)
    value for one whose value is wrong (missing, or given to one that takes none), and to the letter for a
    short option. An unknown letter inside a cluster ("-Zq") leaves getopt on the cluster's word, so
    argv[optind - 1] is then the word before it ("run"): the letter is named instead. */
+void cli_getopt_start(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
 int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e)
 {
 	const char *word = argv[optind - 1];
@@ -97,8 +103,7 @@ int cli_dir_command(const char *cmd, int argc, char **argv, void (*usage)(FILE *
 	int c;
 
 	*quiet = 0;
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'q') {
 			*quiet = 1;

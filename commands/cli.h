@@ -34,6 +34,12 @@ int cli_fail(const char *cmd, int status, const struct err *e);
 
 struct option;
 
+/* Readies getopt_long (errors left to cli_option_error) for a parse of an argv from its start. glibc keeps
+   its place inside a group of short options across parses where optind is set to 1: a parse that stopped at
+   -X of "-Xn" left the next one to begin at n, the -X never reported (run and all parse their argv twice,
+   without the machine for --help and then with it). optind 0 starts glibc's getopt afresh. */
+void cli_getopt_start(void);
+
 /* The message for getopt_long's error c ('?' or ':', with opterr 0) over argv, shortopts and longopts: the
    option's own word and what is wrong with it. Returns E_USAGE. */
 int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e);

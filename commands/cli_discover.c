@@ -124,8 +124,7 @@ static int parse(int argc, char **argv, struct disc_cli *d, struct err *e)
 	memset(d, 0, sizeof *d);
 	d->budget = DEFAULT_BUDGET;
 	d->kernels = DEFAULT_KERNELS;
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, options, &idx)) != -1) {
 		if (cli_list_given_twice(c, lists, sizeof lists / sizeof *lists, &given, e))
 			return E_USAGE;

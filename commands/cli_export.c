@@ -59,8 +59,7 @@ static int cmd(int argc, char **argv)
 	const char *out = NULL, *dir;
 	int c, rc;
 
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':

@@ -162,8 +162,7 @@ static int parse(int argc, char **argv, struct fleet *f, struct err *e)
 	struct stat sb;
 	int c, rc = 0;
 
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while (!rc && (c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -166,8 +166,7 @@ static int cmd_info(int argc, char **argv)
 	struct err le;
 	struct info_config ic;
 
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);

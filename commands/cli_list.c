@@ -131,7 +131,7 @@ static int cmd(int argc, char **argv)
 	struct err e;
 	int c, json = 0;
 
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);

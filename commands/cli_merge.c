@@ -105,8 +105,7 @@ static int cmd(int argc, char **argv)
 	const char *out = NULL;
 	int c, quiet = 0, rc;
 
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'o') {
 			out = optarg;

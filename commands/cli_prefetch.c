@@ -165,8 +165,7 @@ static int cmd_prefetch(int argc, char **argv)
 	unsigned given = 0;
 	int c, n = 0, rc;
 
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while ((c = getopt_long(argc, argv, SHORTOPTS, opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);

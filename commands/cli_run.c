@@ -302,8 +302,7 @@ int run_cli_parse(int argc, char **argv, const struct topo *t, struct run_cli *r
 	defaults(rc);
 	rc->argc = argc;
 	rc->argv = argv;
-	optind = 1;
-	opterr = 0;
+	cli_getopt_start();
 	while (!r && (c = getopt_long(argc, argv, SHORTOPTS, options, NULL)) != -1) {
 		nopts++;
 		if ((r = cli_list_given_twice(c, lists, sizeof lists / sizeof *lists, &given, e)))

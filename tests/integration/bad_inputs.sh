@@ -274,6 +274,10 @@ row "--kernels: empty item at position 2 of 'touch,'" "${RUN_K[@]}" -k touch,
 row "unknown option '--bogus'" "${RUN[@]}" --bogus
 # the option at fault, not the word before it (an unknown letter inside a cluster), in one message style
 row "pmucheck run: unknown option '-Z'" "${RUN[@]}" -Zq
+# ... also as the first word: run and all parse twice (--help before the machine is read), and the second
+# parse began inside "-Zn" where the first stopped, at n, and made a dry run of it
+row "pmucheck run: unknown option '-Z'" run -Zn
+row "pmucheck all: unknown option '-Z'" all -Zn
 row "pmucheck run: option '--quick' takes no value" run --quick=1
 row "pmucheck analyze: unknown option '-Z'" analyze -Zq good
 row "pmucheck prefetch: unknown option '-Z'" prefetch status -Zh
