@@ -606,6 +606,30 @@ static int resume_same_prefetch(const struct run_cli *rc, const struct run_job *
 	return 0;
 }
 
+/* Whether rc resumes a run that measured points: raw.csv holds more than its point 0. */
+static bool resumed_points(const struct run_cli *rc)
+{
+	return rc->resumed && rc->resumed->last_point > 0;
+}
+
+/* OMP_THREAD_LIMIT below the widest point's threads: the run found it at that point, half a --quick run in,
+   and a --resume in the same environment could never finish. Of a resumed run, the points it measures: from
+   the last one raw.csv holds (from), which it cuts and measures again (resume_trim); those before it are
+   done, the widest among them perhaps (a preset's step of every core before its one-thread steps). raw.csv
+   numbers the points of the plan the prefetch states this machine allows left (run_pf_use): the check
+   counts in that plan. */
+static int omp_limit_check(const struct run_job *j, int from, struct err *e)
+{
+	int widest = most_threads_from(j, MOST_OF_ALL, from);
+
+	if (omp_get_thread_limit() < widest)
+		return err_set(e, E_USAGE,
+			       "OpenMP may run %d threads (OMP_THREAD_LIMIT), and the widest point has %d: "
+			       "raise the limit or give --threads",
+			       omp_get_thread_limit(), widest);
+	return 0;
+}
+
 static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct err *e)
 {
 	double tsc_hz;
@@ -626,6 +650,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (!r && !levels_probed(rc))
 		r = resume_same_points(rc, j, e);
+	if (!r && !levels_probed(rc) && resumed_points(rc))
+		r = omp_limit_check(j, rc->resumed->last_point, e);
 	if (r)
 		return r;
 	tsc_hz = tsc_calibrate_hz(rc->cfg.plan.quick ? 30 : 100);
@@ -642,6 +668,8 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 			r = plan_all(t, j, e);
 		if (!r)
 			r = resume_same_points(rc, j, e);
+		if (!r && resumed_points(rc))
+			r = omp_limit_check(j, rc->resumed->last_point, e);
 		if (r)
 			return r;
 	}
@@ -767,7 +795,7 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 {
 	struct run_job *j = calloc(1, sizeof *j);
 	uint64_t probes;
-	int r, widest;
+	int r;
 
 	if (!j)
 		return err_set(e, E_RUNTIME, "out of memory");
@@ -790,18 +818,9 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	for (int i = 0; i < j->nxs && !r; i++)
 		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
 			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
-	/* OMP_THREAD_LIMIT below the widest point's threads: the run found it at that point, half a --quick
-	   run in, and a --resume in the same environment could never finish. Of a resumed run, the points
-	   it measures: from the last one raw.csv holds, which it cuts and measures again (resume_trim); those
-	   before it are done, the widest among them perhaps (a preset's step of every core before its
-	   one-thread steps). */
-	widest = most_threads_from(j, MOST_OF_ALL,
-				   rc->resumed && rc->resumed->last_point > 0 ? rc->resumed->last_point : 0);
-	if (!r && omp_get_thread_limit() < widest)
-		r = err_set(e, E_USAGE,
-			    "OpenMP may run %d threads (OMP_THREAD_LIMIT), and the widest point has %d: "
-			    "raise the limit or give --threads",
-			    omp_get_thread_limit(), widest);
+	/* a resumed run that measured points is checked once its plan is the one raw.csv numbers (measure) */
+	if (!r && !resumed_points(rc))
+		r = omp_limit_check(j, 0, e);
 	if (!r && !rc->resumed) /* the same words for a dry run and the run */
 		r = results_out_free(rc->out, rc->results_root, e);
 	if (!r && rc->dry_run) {
