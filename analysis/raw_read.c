@@ -545,17 +545,20 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 				    count_text);
 		row->has_count = 1;
 	}
-	/* A run writes a row not measured without a reading: its count empty, its times 0 (run_record.c).
-	   Numbers there are an edited or foreign file's, or an older pmucheck's, which gave such a row the
-	   times of the row written before it (until 6001291) or, for a box wildcard's sum missing a box, those
-	   of its counted boxes: whether its status or its numbers are wrong cannot be told, so neither is
-	   taken. */
-	if (row->status == RS_NOT_MEASURED && (*count_text || row->time_enabled || row->time_running))
-		return fail(r, e,
-			    "a row with status not_measured has no reading, and this one has count "
-			    "'%.40s', time_enabled %lld, time_running %lld (a run writes an empty "
-			    "count and 0)",
-			    count_text, (long long)row->time_enabled, (long long)row->time_running);
+	/* A run writes a row not measured without a reading: its count empty (every version of pmucheck), its
+	   times 0 (run_record.c). A count there is an edited or foreign file's: whether its status or its
+	   number is wrong cannot be told, so neither is taken. Times there are an older pmucheck's: until
+	   6001291 such a row had the times of the row written before it, and until 351c038 a box wildcard's
+	   sum missing a box those of its counted boxes. They are not the row's, nothing reads them, and the
+	   results they come with are good (a resumed run may hold rows of both kinds): dropped. */
+	if (row->status == RS_NOT_MEASURED && *count_text)
+		return fail(
+			r, e,
+			"a row with status not_measured has no reading, and this one has count '%.40s' (a "
+			"run leaves it empty)",
+			count_text);
+	if (row->status == RS_NOT_MEASURED)
+		row->time_enabled = row->time_running = 0;
 	if (row->threads < 1 || row->reps < 1 || row->point < 0)
 		return fail(r, e, "point, reps or threads out of range");
 	return in_range(r, row, e);
