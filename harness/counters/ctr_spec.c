@@ -308,6 +308,15 @@ static void pmu_traits(const char *pmus, const char *pmu, const char *spec, stru
 	else
 		ev->counters = UNCORE_COUNTERS;
 	ev->uses_counter = ev->counters > 0;
+	/* The core PMU's own spelling of an event an Intel fixed counter holds (cpu/ref-cycles/ is
+	   event=0x00,umask=0x03, config 0x300, as the raw encoding libpfm4 gives): on that counter, as the
+	   generic event is (named), or a group holding it and the pool's ref-cycles is planned that the kernel
+	   cannot schedule (neither goes on a general counter). PERF_TYPE_RAW: a hybrid CPU's cpu_core has a
+	   type of its own, with the same encodings. */
+	if (programmed && ev->perf.type != PERF_TYPE_SOFTWARE && !strncmp(pmu, "cpu", 3)) {
+		ev->fixed_counter = ctr_on_fixed_counter(PERF_TYPE_RAW, ev->perf.config);
+		ev->uses_counter = ev->counters > 0 && !ev->fixed_counter;
+	}
 	/* Uncore PMUs list the one CPU per socket (or die) that counts for it. */
 	snprintf(path, sizeof path, "%s/%s/cpumask", pmus, pmu);
 	if (!read_text(path, mask, sizeof mask))
