@@ -462,7 +462,9 @@ bool ctr_perf_from_pfm(const char *pmus, const char *spec, struct ctr_event *ev)
 	ev->perf.config1 = attr.config1;
 	ev->perf.config2 = attr.config2;
 	pmu_traits(pmus, pmu, spec, ev);
-	ev->counters = ctr_box_counters(pi.name); /* the box of libpfm4's PMU, not of every one of its type */
+	if (ev->uses_counter) /* the box of libpfm4's PMU, not of every one of its type; none where it
+				 runs free (amd64_rapl: pmu_traits gave the power PMU 0) */
+		ev->counters = ctr_box_counters(pi.name);
 	choose_domain(spec, false, false, ev, NULL); /* no modifier: it cannot fail */
 	encode(ev, pmu);
 	n = strlen(ev->encoding);

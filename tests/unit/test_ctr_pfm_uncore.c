@@ -28,8 +28,8 @@
 static char fake[] = "/tmp/pmucheck-pfm-uncore.XXXXXX";
 static char skip_reason[300];
 
-/* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), uncore_ubox (44), cpu (4): a two-channel
-   Skylake-SP's PMUs. */
+/* uncore_imc_0 and _1 (types 42, 43; one CPU per socket), uncore_ubox (44), power (45, RAPL's free-running
+   counters), cpu (4): a two-channel Skylake-SP's PMUs. */
 static int make_tree(void)
 {
 	static const struct {
@@ -37,6 +37,7 @@ static int make_tree(void)
 	} pmus[] = {{"uncore_imc_0", "42\n", "0\n"},
 		    {"uncore_imc_1", "43\n", "0\n"},
 		    {"uncore_ubox", "44\n", "0\n"},
+		    {"power", "45\n", "0\n"},
 		    {"cpu", "4\n", NULL}};
 	char path[512];
 
@@ -168,10 +169,28 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/* RAPL's energy counters run free (the power PMU): a PAPI name of it counted through perf takes no counter,
+   where libpfm4's table of it (amd64_rapl, 0 general counters) once made it 4, UNCORE_COUNTERS. */
+static void test_a_free_running_pmu_takes_no_counter(void **state)
+{
+	struct ctr_event ev;
+
+	(void)state;
+	if (*skip_reason)
+		skip_why("%s", skip_reason);
+	memset(&ev, 0, sizeof ev);
+	if (!ctr_perf_from_pfm(CTR_SYSFS_PMUS, "amd64_rapl::RAPL_ENERGY_PKG", &ev))
+		skip_why("libpfm4 does not encode amd64_rapl::RAPL_ENERGY_PKG for the power PMU here");
+	assert_string_equal(ev.pool, "power");
+	assert_int_equal(ev.counters, 0);
+	assert_int_equal(ev.uses_counter, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_papi_uncore_name_is_counted_by_perf_on_its_sysfs_pmu),
+		cmocka_unit_test(test_a_free_running_pmu_takes_no_counter),
 		cmocka_unit_test(test_resolve_prefers_perf_and_keeps_the_papi_name),
 		cmocka_unit_test(test_core_events_and_absent_boxes_stay_with_papi),
 		CTR_FIXTURE_TEST(test_a_box_of_two_counters_is_planned_two_events_to_a_group),
