@@ -6,7 +6,7 @@
  * Neither can be seen on a machine without a PMU: PAPI's perf_event component refuses PAPI_set_opt
  * (PAPI_DOMAIN) outright there (it first opens a hardware instructions event in that domain,
  * check_permissions in PAPI's perf_event.c: PAPI_ENOEVNT on the Zen 3 guest without a virtual PMU), and
- * ctr_domain_name says "user" anyway. So the link wraps (-Wl,--wrap, mk/papi_wrap.mk) the calls that decide:
+ * ctr_domain_name says "user" anyway. So the link wraps (-Wl,--wrap, mk/unit_wrap.mk) the calls that decide:
  * ctr_hardware_available says what each test asks, PAPI_set_opt records the domain asked for an event set
  * and lets PAPI keep its default, and PAPI_add_event records the domain its set was given before the event
  * is added, then adds it for real. The event is perf::PAGE-FAULTS, which PAPI's perf_event component opens
