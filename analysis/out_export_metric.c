@@ -212,11 +212,8 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 		return;
 	lc = out_csv_col(&t, "level"), ac = out_csv_col(&t, "access");
 	ic = out_csv_col(&t, "indicator");
-	rc[0] = out_csv_col(&t, "indicator_max_events_per_s_1_core");
-	rc[1] = out_csv_col(&t, "indicator_max_events_per_s_all_cores");
-	/* a peaks.csv from before the split: its one rate was the higher of the two already */
-	if (rc[0] < 0 && rc[1] < 0)
-		rc[0] = rc[1] = out_csv_col(&t, "indicator_max_events_per_s");
+	rc[0] = out_csv_peak_rate_col(&t, "1_core");
+	rc[1] = out_csv_peak_rate_col(&t, "all_cores");
 	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc[0] >= 0 && rc[1] >= 0 && r < t.nrows; r++)
 		for (unsigned i = 0; i < n; i++) {
 			double rate = fmax(atof(t.rows[r][rc[0]]), atof(t.rows[r][rc[1]]));

@@ -126,3 +126,15 @@ int out_csv_col(const struct out_csv *t, const char *name)
 			return (int)c;
 	return -1;
 }
+
+int out_csv_peak_rate_col(const struct out_csv *t, const char *suffix)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "indicator_max_events_per_s_%s", suffix);
+	/* a peaks.csv from before the split: its one rate was the higher of the two already */
+	if (out_csv_col(t, "indicator_max_events_per_s_1_core") < 0 &&
+	    out_csv_col(t, "indicator_max_events_per_s_all_cores") < 0)
+		return out_csv_col(t, "indicator_max_events_per_s");
+	return out_csv_col(t, name);
+}

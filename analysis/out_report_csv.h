@@ -25,5 +25,8 @@ int out_csv_read(const char *path, struct out_csv *t);
 void out_csv_free(struct out_csv *t);
 /* Index of the column called name, or -1. */
 int out_csv_col(const struct out_csv *t, const char *name);
+/* Index of peaks.csv's indicator rate of suffix "1_core" or "all_cores", or -1. A peaks.csv written before
+   the two were split (e83ce2e) has one, indicator_max_events_per_s, which stands for both. */
+int out_csv_peak_rate_col(const struct out_csv *t, const char *suffix);
 
 #endif
