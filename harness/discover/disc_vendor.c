@@ -368,10 +368,11 @@ static int one(struct vctx *x, json_t *o, struct disc_cand *c, struct err *e)
 	return 1;
 }
 
-/* The counters of c's PMU as far as the file says: the highest counter any of its events may use (core
-   events: every one of the file's; an uncore unit: its own, Skylake-SP's UBOX events "Counter": "0,1" where
-   its CHA's say "0,1,2,3"). Where no event of it says, x86's fewest general counters, or for an uncore
-   unit UNCORE_COUNTERS (AMD's files give no Counter). */
+/* The counters of c's PMU as far as the file says: the highest counter any event of that PMU may use (an
+   uncore unit its own, Skylake-SP's UBOX events "Counter": "0,1" where its CHA's say "0,1,2,3"; a hybrid
+   CPU's core PMUs theirs too, Alder Lake's cpu_core events "0,1,2,3,4,5,6,7" where its cpu_atom's say
+   "0,1,2,3,4,5", the kernel's tools/perf/pmu-events/arch/x86/alderlake/ JSON). Where no event of it says,
+   x86's fewest general counters, or for an uncore unit UNCORE_COUNTERS (AMD's files give no Counter). */
 static unsigned pmu_counters(const struct disc_list *l, const struct disc_cand *c)
 {
 	unsigned n = 0;
@@ -379,7 +380,7 @@ static unsigned pmu_counters(const struct disc_list *l, const struct disc_cand *
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct disc_cand *o = &l->c[i];
 		unsigned highest = o->counter_mask ? 32 - (unsigned)__builtin_clz(o->counter_mask) : 0;
-		if (o->uncore == c->uncore && (!c->uncore || !strcmp(o->pmu, c->pmu)) && highest > n)
+		if (!strcmp(o->pmu, c->pmu) && highest > n)
 			n = highest;
 	}
 	return n ? n : c->uncore ? UNCORE_COUNTERS : CORE_COUNTERS_DEFAULT;

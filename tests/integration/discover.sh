@@ -272,6 +272,41 @@ assert {n: r[6] for n, r in rows.items()} == {"UNC_U_EVENT_MSG.DOORBELL_RCVD": "
 assert "uncore_ubox_*: 3 events in 2 groups of at most 2" in out, out
 PY
 
+# A hybrid CPU's core PMUs have the counters their own events say, as uncore units do: Alder Lake's cpu_core 8,
+# its cpu_atom 6 ("Counter" fields as in the kernel's tools/perf/pmu-events/arch/x86/alderlake/ JSON; the
+# encodings are its pipeline.json's, BR_INST_RETIRED.COND on both PMUs). An atom event without a Counter field
+# (written for the test) then joins a group of 6, not of 7: sharing the core's 8, the atom PMU was planned with
+# 8 counters, and a group of the six restricted to counters 0-5 and it could not have been scheduled.
+A='"Unit": "cpu_atom", "Counter": "0,1,2,3,4,5"'
+cat >"$TMP/adl.json" <<JSON
+[{"EventName": "BR_INST_RETIRED.COND", "EventCode": "0xc4", "UMask": "0x7e", $A},
+ {"EventName": "BR_INST_RETIRED.COND_TAKEN", "EventCode": "0xc4", "UMask": "0xfe", $A},
+ {"EventName": "BR_INST_RETIRED.FAR_BRANCH", "EventCode": "0xc4", "UMask": "0xbf", $A},
+ {"EventName": "BR_INST_RETIRED.INDIRECT", "EventCode": "0xc4", "UMask": "0xeb", $A},
+ {"EventName": "BR_INST_RETIRED.INDIRECT_CALL", "EventCode": "0xc4", "UMask": "0xfb", $A},
+ {"EventName": "BR_INST_RETIRED.NEAR_CALL", "EventCode": "0xc4", "UMask": "0xf9", $A},
+ {"EventName": "BR_INST_RETIRED.NEAR_RETURN", "EventCode": "0xc4", "UMask": "0xf7", $A},
+ {"EventName": "TEST_ATOM_NO_COUNTER_FIELD", "EventCode": "0xc4", "UMask": "0xbe", "Unit": "cpu_atom"},
+ {"EventName": "BR_INST_RETIRED.COND", "EventCode": "0xc4", "UMask": "0x11", "Unit": "cpu_core", "Counter": "0,1,2,3,4,5,6,7"}]
+JSON
+"$PMUCHECK" "${DRY[@]}" --no-libpfm --vendor "$TMP/adl.json" --all >"$TMP/adl.out" 2>&1
+check "vendor hybrid core PMUs: the counters their events name (cpu_core 8, cpu_atom 6), atom groups of at most 6" \
+	python3 - "$TMP/adl.out" <<'PY'
+import sys
+out = open(sys.argv[1]).read()
+rows = [r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")]
+got = {}
+for r in rows:
+    got.setdefault(r[2], set()).add(r[6])
+assert got == {"cpu_atom": {"6"}, "cpu_core": {"8"}}, got
+assert "cpu_atom: 8 events in 2 groups of at most 6" in out, out
+sizes = {}
+for r in rows:
+    if r[2] == "cpu_atom":
+        sizes[r[10]] = sizes.get(r[10], 0) + 1
+assert max(sizes.values()) <= 6, sizes
+PY
+
 # Bad vendor files: refused with the file (and entry) named, exit 2, nothing written.
 printf '[{"EventName": "X", "EventCode": "0x24",' >"$TMP/truncated.json"
 printf '[{"EventName": "X", "EventCode": 36, "UMask": "0x1"}]' >"$TMP/wrongtype.json"
