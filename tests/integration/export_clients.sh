@@ -5,7 +5,7 @@
 #           mount in a private mount namespace) lets it list and parse core events; every `perf stat -e`
 #           line of perf-stat.txt must parse (an unknown name is an "event syntax error").
 #   LIKWID  reads the CPU from /etc/likwid_topo.cfg when present (overlay on /etc in the namespace) and
-#           counters from /dev/cpu/N/msr (sparse files on a tmpfs there): every exported Zen 3 group runs
+#           counters from /dev/cpu/N/msr (sparse files on a tmpfs there, /dev overlaid): every exported Zen 3 group runs
 #           with -M 0 (direct access) without "not found". Skylake-SP groups are listed and printed only:
 #           LIKWID 5.2.2 opens the Skylake-SP uncore PCI devices before any group runs, and there are none.
 #   PAPI    loads the user-events file with PAPI_USER_EVENTS_FILE; here only software events can be
@@ -76,15 +76,18 @@ sys.exit(not m or any(x.get("PerPkg") != "1" or x.get("MetricConstraint") != "NO
 fi
 
 # --- LIKWID ---
+# /dev is overlaid too, its changes kept in $TMP: the host's /dev is a devtmpfs that a private mount
+# namespace shares, and a /dev/cpu made there for the tmpfs stayed on a host that had none.
 likwid_on() { # TOPO CMD...: CMD with LIKWID's topology file TOPO and fake MSR files
 	local up=$TMP/etc-up work=$TMP/etc-work
-	rm -rf "$up" "$work" && mkdir -p "$up" "$work"
+	rm -rf "$up" "$work" "$TMP/dev-up" "$TMP/dev-work" && mkdir -p "$up" "$work" "$TMP/dev-up" "$TMP/dev-work"
 	cp "$1" "$up/likwid_topo.cfg"
 	shift
-	unshare -m sh -c 'w=$1 && shift && mount -t overlay overlay -o "lowerdir=/etc,upperdir=$0,workdir=$w" /etc &&
+	unshare -m sh -c 'w=$1 d=$2 && shift 2 && mount -t overlay overlay -o "lowerdir=/etc,upperdir=$0,workdir=$w" /etc &&
+		mount -t overlay overlay -o "lowerdir=/dev,upperdir=$d-up,workdir=$d-work" /dev &&
 		mkdir -p /dev/cpu && mount -t tmpfs none /dev/cpu &&
 		for c in 0 1; do mkdir -p /dev/cpu/$c; truncate -s 1G /dev/cpu/$c/msr; done && exec "$@"' \
-		"$up" "$work" env HOME="$TMP/home" "$@"
+		"$up" "$work" "$TMP/dev" env HOME="$TMP/home" "$@"
 }
 
 if ! command -v likwid-perfctr >/dev/null || ! command -v likwid-genTopoCfg >/dev/null; then
@@ -98,6 +101,17 @@ else
 	sed -e 's/^cpuid_info family = .*/cpuid_info family = 6/' -e 's/^cpuid_info model = .*/cpuid_info model = 85/' \
 		-e 's/^cpuid_info isIntel = .*/cpuid_info isIntel = 1/' \
 		-e 's/^cpuid_info perf_num_ctr = .*/cpuid_info perf_num_ctr = 4/' "$TMP/topo.cfg" >"$TMP/skx.topo"
+	# A host without /dev/cpu, faked: /dev overlaid with its cpu whited out (a 0:0 device in the upper layer),
+	# where a change the fake MSR files made to the host's /dev would show in that upper layer
+	no_dev_cpu() {
+		local n=$TMP/no-dev-cpu
+		rm -rf "$n" && mkdir -p "$n/up" "$n/work" && mknod "$n/up/cpu" c 0 0 &&
+			unshare -m bash -c "$(declare -f likwid_on)"'
+				TMP=$1 && mount -t overlay overlay -o "lowerdir=/dev,upperdir=$2/up,workdir=$2/work" /dev &&
+				test ! -e /dev/cpu && likwid_on "$TMP/zen3.topo" test -f /dev/cpu/0/msr' bash "$TMP" "$n" &&
+			test -c "$n/up/cpu" -a "$(ls -A "$n/up")" = cpu
+	}
+	check "the fake MSR files leave no /dev/cpu behind on a host without one" no_dev_cpu
 	for fx in zen3:zen3 skx:skylakeX; do
 		fx_name=${fx%%:*} dir=${fx#*:}
 		[ -d "$TMP/$fx_name" ] || export_fixture "$fx_name"
