@@ -48,16 +48,16 @@ int cli_fail(const char *cmd, int status, const struct err *e)
 	return err_exit_status(status);
 }
 
-/* getopt_long sets optopt to 0 for a long option it does not know (or finds ambiguous), to the option's
-   value for one whose value is wrong (missing, or given to one that takes none), and to the letter for a
-   short option. An unknown letter inside a cluster ("-Zq") leaves getopt on the cluster's word, so
-   argv[optind - 1] is then the word before it ("run"): the letter is named instead. */
 void cli_getopt_start(void)
 {
 	optind = 0;
 	opterr = 0;
 }
 
+/* getopt_long sets optopt to 0 for a long option it does not know (or finds ambiguous), to the option's
+   value for one whose value is wrong (missing, or given to one that takes none), and to the letter for a
+   short option. An unknown letter inside a cluster ("-Zq") leaves getopt on the cluster's word, so
+   argv[optind - 1] is then the word before it ("run"): the letter is named instead. */
 int cli_option_error(int c, char **argv, const char *shortopts, const struct option *longopts, struct err *e)
 {
 	const char *word = argv[optind - 1];

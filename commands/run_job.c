@@ -650,7 +650,7 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 		r = plan_all(t, j, e);
 	if (!r && !levels_probed(rc))
 		r = resume_same_points(rc, j, e);
-	if (!r && !levels_probed(rc) && resumed_points(rc))
+	if (!r && resumed_points(rc)) /* its levels are the interrupted run's: not probed (run_cli_resume) */
 		r = omp_limit_check(j, rc->resumed->last_point, e);
 	if (r)
 		return r;
@@ -668,8 +668,6 @@ static int measure(struct run_cli *rc, struct topo *t, struct run_job *j, struct
 			r = plan_all(t, j, e);
 		if (!r)
 			r = resume_same_points(rc, j, e);
-		if (!r && resumed_points(rc))
-			r = omp_limit_check(j, rc->resumed->last_point, e);
 		if (r)
 			return r;
 	}
