@@ -446,6 +446,7 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 {
 	const char *count_text = NULL;
 	char *base = (char *)row;
+	int rc;
 
 	if (from) {
 		*row = r->prefix_row;
@@ -557,11 +558,12 @@ static int convert(struct reader *r, struct raw_row *row, unsigned from, struct 
 			"a row with status not_measured has no reading, and this one has count '%.40s' (a "
 			"run leaves it empty)",
 			count_text);
-	if (row->status == RS_NOT_MEASURED)
-		row->time_enabled = row->time_running = 0;
 	if (row->threads < 1 || row->reps < 1 || row->point < 0)
 		return fail(r, e, "point, reps or threads out of range");
-	return in_range(r, row, e);
+	rc = in_range(r, row, e); /* first: times below 0 are no pmucheck's, whatever the status */
+	if (!rc && row->status == RS_NOT_MEASURED)
+		row->time_enabled = row->time_running = 0;
+	return rc;
 }
 
 /* Whether the record (without quotes) starts with the prefix kept. */

@@ -340,11 +340,6 @@ static char *not_measured_at_4(const char *raw, const char *count, const char *e
 	return d;
 }
 
-/* A run writes a row not measured without a reading, its count empty and its times 0 (run_record.c). One
-   with a count is an edited or foreign file's, and which of its status and its number is wrong cannot be
-   told: refused, naming the line, with nothing written. One with times is an older pmucheck's (until
-   6001291 such a row had the times of the row before it, 7336486 below): its times are dropped and the run
-   is analysed, as is the row as a run writes it now. */
 /* The times the reader gives the rows not measured, summed. */
 static int not_measured_times(const struct raw_row *row, void *ctx, struct err *e)
 {
@@ -354,6 +349,11 @@ static int not_measured_times(const struct raw_row *row, void *ctx, struct err *
 	return 0;
 }
 
+/* A run writes a row not measured without a reading, its count empty and its times 0 (run_record.c). One
+   with a count is an edited or foreign file's, and which of its status and its number is wrong cannot be
+   told: refused, naming the line, with nothing written. One with times is an older pmucheck's (until
+   6001291 such a row had the times of the row before it, 7336486 below): its times are dropped and the run
+   is analysed, as is the row as a run writes it now. */
 static void test_a_not_measured_row_with_a_count_is_refused_and_its_times_dropped(void **state)
 {
 	static const char *const counts[] = {"12", "0"};
@@ -369,6 +369,10 @@ static void test_a_not_measured_row_with_a_count_is_refused_and_its_times_droppe
 		expect_failure(row, NULL, "raw.csv:4:", "status not_measured has no reading");
 		free(row);
 	}
+	/* a time below 0 is refused whatever the status, before the times of a row not measured are dropped */
+	row = not_measured_at_4(raw, "", "-5", "0");
+	expect_failure(row, NULL, "raw.csv:4:", "below 0");
+	free(row);
 	snprintf(path, sizeof path, "%s/machine.json", base);
 	machine = slurp(path);
 	for (unsigned i = 0; i < sizeof times / sizeof times[0]; i++) {
