@@ -80,6 +80,7 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 	const char *suffix = per_socket ? "all_cores" : "1_core";
 	/* the rate on the same points as the figures beside it: one core's in the per-core table */
 	int mr = out_csv_peak_rate_col(peaks, suffix);
+	int old_rate = mr >= 0 && !strcmp(peaks->cols[mr], "indicator_max_events_per_s");
 	char mg[32], mt[48], here[48];
 	int most, fewer = 0;
 
@@ -111,14 +112,15 @@ static void joined(FILE *f, const struct out_csv *t, const struct out_csv *peaks
 		cell(f, r, ind, 0, "");
 		cell(f, m, out_csv_col(peaks, "indicator"), 0, "");
 		cell(f, r, mx, 0, "");
-		cell(f, m, mr, 1e6, mark);
+		cell(f, m, mr, 1e6,
+		     old_rate ? "" : mark); /* the old rate is the higher of two: no one thread count */
 		fputc('\n', f);
 	}
 	if (fewer)
 		fprintf(f, "\n(N): a measured figure of N threads, the most its row was measured with.\n");
 	/* the old rate stands in both tables, as in the export, but is not one core's: said, so a per-core
 	   table of it is not read as the split's */
-	if (mr >= 0 && !strcmp(peaks->cols[mr], "indicator_max_events_per_s"))
+	if (old_rate)
 		fprintf(f,
 			"\nMax Mevents/s here: peaks.csv has one rate, written before the one-core and "
 			"all-core rates were split: the higher of the two.\n");
