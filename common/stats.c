@@ -167,10 +167,10 @@ static void keep_skew(double span, double own, double shortest, double unknown, 
 
 /* A span without its own call has a skew anywhere from none to all of it. stats_mindiff_mismatch counts
    twice the R span's skew less the 2R span's: taken as none, an R span's would hide a difference short by
-   all of its skew, and a point could be confirmed too fast. So an unknown skew is the one that holds the estimate furthest from
-   confirmed: an R span's the whole span (the point repeats, and ends noisy at its bound unless a shorter
-   R span with its own call comes), a 2R span's none. A run never meets it (its every span has its
-   threads' own calls). */
+   all of its skew, and a point could be confirmed too fast. So an unknown skew is the one that holds the
+   estimate furthest from confirmed: an R span's the whole span (the point repeats, and ends noisy at its
+   bound unless a shorter R span with its own call comes), a 2R span's none. A run never meets it (its
+   every span has its threads' own calls). */
 void stats_mindiff_add_spans(struct stats_mindiff *m, double lo, double hi, double own_lo, double own_hi)
 {
 	keep_skew(lo, own_lo, m->lo, lo, &m->lo_skew);

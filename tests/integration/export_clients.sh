@@ -76,8 +76,9 @@ sys.exit(not m or any(x.get("PerPkg") != "1" or x.get("MetricConstraint") != "NO
 fi
 
 # --- LIKWID ---
-# /dev is overlaid too, its changes kept in $TMP: the host's /dev is a devtmpfs that a private mount
-# namespace shares, and a /dev/cpu made there for the tmpfs stayed on a host that had none.
+# /dev is overlaid too, its changes kept in $TMP: a private mount namespace has the host's /dev (the same
+# filesystem, a devtmpfs or a container's tmpfs), and a /dev/cpu made there for the tmpfs stayed on a host
+# that had none.
 likwid_on() { # TOPO CMD...: CMD with LIKWID's topology file TOPO and fake MSR files
 	local up=$TMP/etc-up work=$TMP/etc-work
 	rm -rf "$up" "$work" "$TMP/dev-up" "$TMP/dev-work" && mkdir -p "$up" "$work" "$TMP/dev-up" "$TMP/dev-work"

@@ -1,6 +1,7 @@
 /* test_ctr_spec_intel.c — the core PMU's own spellings of the events Intel's fixed counters hold, as an
- * Intel CPU with three fixed counters plans them, on any CPU: ctr_on_fixed_counter is wrapped (mk/unit_wrap.mk)
- * to answer for such a CPU (ctr_fixed_holds with 3), and the specs are parsed against a fake sysfs tree. */
+ * Intel CPU with three fixed counters plans them, on any CPU: ctr_on_fixed_counter is wrapped
+ * (mk/unit_wrap.mk) to answer for such a CPU (ctr_fixed_holds with 3), and the specs are parsed against a
+ * fake sysfs tree. */
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -64,10 +65,10 @@ static void parse(const char *spec, struct ctr_event *ev)
 		fail_msg("%s: %s", spec, e.msg);
 }
 
-/* cpu/ref-cycles/ and its encoding by hand go on fixed counter 2 only, as the generic ref-cycles does: a group
-   holding one gets no second (ctr_plan_groups; the kernel extends no pseudo-encoding to a general counter,
-   and the two would not schedule together). Instructions by their event code go on fixed counter 0 or a
-   general one; a umask, a cmask or another code is a general counter's. */
+/* cpu/ref-cycles/ and its encoding by hand go on fixed counter 2 only, as the generic ref-cycles does: a
+   group holding one gets no second (ctr_plan_groups; the kernel extends no pseudo-encoding to a general
+   counter, and the two would not schedule together). Instructions by their event code go on fixed
+   counter 0 or a general one; a umask, a cmask or another code is a general counter's. */
 static void test_the_core_pmus_spellings_of_fixed_events_are_on_them(void **state)
 {
 	static const struct {

@@ -46,6 +46,11 @@ static void probe_runs_and_puts_the_mask_back(void **state)
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &before))
 			last = c;
+	/* on one CPU the pinning changes nothing, and a mask never put back would read as kept */
+	if (CPU_COUNT(&before) < 2) {
+		free(p);
+		skip_why("this process may run on %d CPU: the mask would not change", CPU_COUNT(&before));
+	}
 	probe_on(last, p, &rc, &e);
 	assert_int_equal(rc, 0);
 	assert_true(p->npoints > 0 && p->nsweeps > 0);
