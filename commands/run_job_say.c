@@ -395,12 +395,16 @@ void run_job_say_speed(const struct run_job *j)
 
 /* Where the run's cgroup has a CPU quota: below the threads of its points, a warning before they run
    (CFS bandwidth control stops every thread of the cgroup for the rest of a period once the quota is
-   spent), and after them how often it did. */
+   spent), and after them how often it did; where a looser parent, shared with other jobs, stopped the
+   run in more periods than the tightest quota, that parent too (cpu_limit_worst). */
 void run_job_say_cpu_limit(const struct run_job *j, int after, int threads)
 {
 	double cpus = cpu_limit_cpus(&j->limit);
 	const char *worth = cpus == 1 ? "CPU's" : "CPUs'";
 	const struct cpu_throttle *a = &j->throttle[0], *b = &j->throttle[1];
+	const struct cpu_stat *sa, *sb;
+	int t = j->limit.tight, w;
+	char cg[PATH_MAX];
 
 	if (!(cpus > 0))
 		return;
@@ -412,12 +416,24 @@ void run_job_say_cpu_limit(const struct run_job *j, int after, int threads)
 			"more of them noisy; machine.json records how often it did\n",
 			j->limit.cgroup, cpus, worth, j->limit.version == 1 ? "cpu.cfs_quota_us" : "cpu.max",
 			threads, threads > 1 ? "s" : "", threads, (double)j->limit.period_us / 1000);
-	if (after && j->throttle_read[0] && j->throttle_read[1])
-		printf("CPU limit: the cgroup %s may use %.2g %s worth of time; the kernel stopped the "
-		       "run's threads in %llu of %llu periods, %.1f s in all: the points measured across "
-		       "such a stop are slower or noisy\n",
-		       j->limit.cgroup, cpus, worth, b->throttled - a->throttled, b->periods - a->periods,
-		       (double)(b->throttled_ns - a->throttled_ns) * 1e-9);
+	if (!after || !j->throttle_read[0] || !j->throttle_read[1])
+		return;
+	printf("CPU limit: the cgroup %s may use %.2g %s worth of time; the kernel stopped the run's threads "
+	       "in %llu of %llu periods, %.1f s in all",
+	       j->limit.cgroup, cpus, worth, b->at[t].throttled - a->at[t].throttled,
+	       b->at[t].periods - a->at[t].periods,
+	       (double)(b->at[t].throttled_ns - a->at[t].throttled_ns) * 1e-9);
+	if ((w = cpu_limit_worst(&j->limit, a, b)) != t) {
+		sa = &a->at[w];
+		sb = &b->at[w];
+		printf("; the quota of %s (%.2g CPUs' worth, shared with whatever else runs under it) in "
+		       "%llu of %llu periods, %.1f s",
+		       cpu_limit_level_cgroup(&j->limit, w, cg),
+		       (double)j->limit.level[w].quota_us / (double)j->limit.level[w].period_us,
+		       sb->throttled - sa->throttled, sb->periods - sa->periods,
+		       (double)(sb->throttled_ns - sa->throttled_ns) * 1e-9);
+	}
+	printf(": the points measured across such a stop are slower or noisy\n");
 }
 
 /* What --revisits measured, and why fewer rounds than asked where so. */

@@ -8,7 +8,9 @@
  *   v1 cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us; v2 cpu.max "max|QUOTA PERIOD";
  *   cpu.stat nr_periods, nr_throttled, and throttled_time (v1, ns) or throttled_usec (v2).
  * A parent's quota throttles all its children together, so every cgroup from the run's up to the
- * mount's root is read and the tightest (fewest CPUs) taken. */
+ * mount's root is read and the tightest (fewest CPUs) taken; and the cpu.stat of each with a quota is
+ * sampled, since a looser parent shared with sibling jobs stops the run whenever they all used it up,
+ * while the tighter child's own cpu.stat shows no stop. */
 #include <stdio.h>
 #include <string.h>
 
@@ -139,25 +141,34 @@ static int read_quota(const char *dir, int version, long long *quota, long long 
 	return 1;
 }
 
-/* Reads the quotas from dir (the run's cgroup) up to base (the mount point), keeping the tightest. */
-static int tightest(struct cpu_limit *l, const char *base, const char *cgroup, struct err *e)
+/* Reads the quotas from the run's cgroup up to base (the mount point), keeping each in l->level and the
+   tightest in l's own fields. */
+static int tightest(struct cpu_limit *l, const char *base, struct err *e)
 {
 	char dir[PATH_MAX], cg[PATH_MAX];
 	size_t nbase = strlen(base);
 
-	snprintf(dir, sizeof dir, "%s", l->dir);
-	snprintf(cg, sizeof cg, "%s", cgroup);
+	snprintf(dir, sizeof dir, "%s", l->own_dir);
+	snprintf(cg, sizeof cg, "%s", l->own_cgroup);
 	for (;;) {
-		long long quota, period;
-		int r = read_quota(dir, l->version, &quota, &period, e);
+		struct cpu_limit_level *v = &l->level[l->nlevels];
+		int r = l->nlevels < CPU_LIMIT_MAX
+			? read_quota(dir, l->version, &v->quota_us, &v->period_us, e)
+			: 0;
 		char *slash;
 		if (r < 0)
 			return r;
-		if (r && (!l->quota_us || (double)quota / (double)period < cpu_limit_cpus(l))) {
-			l->quota_us = quota;
-			l->period_us = period;
-			snprintf(l->dir, sizeof l->dir, "%s", dir);
-			snprintf(l->cgroup, sizeof l->cgroup, "%s", *cg ? cg : "/");
+		if (r) {
+			v->dir_len = strlen(dir);
+			v->cgroup_len = strlen(cg);
+			if (!l->quota_us || (double)v->quota_us / (double)v->period_us < cpu_limit_cpus(l)) {
+				l->tight = l->nlevels;
+				l->quota_us = v->quota_us;
+				l->period_us = v->period_us;
+				snprintf(l->dir, sizeof l->dir, "%s", dir);
+				snprintf(l->cgroup, sizeof l->cgroup, "%s", *cg ? cg : "/");
+			}
+			l->nlevels++;
 		}
 		if (strlen(dir) <= nbase || !(slash = strrchr(dir + nbase, '/')))
 			return 0;
@@ -193,24 +204,26 @@ int cpu_limit_find(const char *root, struct cpu_limit *l, struct err *e)
 	n = strlen(mroot);
 	rel = !strcmp(mroot, "/") ? cg : !strncmp(cg, mroot, n) && (!cg[n] || cg[n] == '/') ? cg + n : "";
 	snprintf(base, sizeof base, "%s%s", root, strcmp(mpoint, "/") ? mpoint : "");
-	snprintf(l->dir, sizeof l->dir, "%s%s", base, strcmp(rel, "/") ? rel : "");
-	snprintf(l->cgroup, sizeof l->cgroup, "%s%s", strcmp(mroot, "/") ? mroot : "", rel);
+	snprintf(l->own_dir, sizeof l->own_dir, "%s%s", base, strcmp(rel, "/") ? rel : "");
+	snprintf(l->own_cgroup, sizeof l->own_cgroup, "%s%s", strcmp(mroot, "/") ? mroot : "", rel);
+	snprintf(l->dir, sizeof l->dir, "%s", l->own_dir);
+	snprintf(l->cgroup, sizeof l->cgroup, "%s", l->own_cgroup);
 	/* a quota that cannot be read is none found: with l->version left set, machine.json recorded a
 	   cgroup without a quota ("cpus": null) where the run said it was not recorded */
-	if ((r = tightest(l, base, l->cgroup, e)))
+	if ((r = tightest(l, base, e)))
 		memset(l, 0, sizeof *l);
 	return r;
 }
 
-int cpu_limit_sample(const struct cpu_limit *l, struct cpu_throttle *s, struct err *e)
+/* One cgroup's cpu.stat in dir. */
+static int read_stat(const char *dir, struct cpu_stat *s, struct err *e)
 {
 	char path[PATH_MAX + 16], line[256];
 	unsigned long long v;
 	int have = 0;
 	FILE *f;
 
-	memset(s, 0, sizeof *s);
-	snprintf(path, sizeof path, "%s/cpu.stat", l->dir);
+	snprintf(path, sizeof path, "%s/cpu.stat", dir);
 	if (!(f = fopen(path, "r")))
 		return err_set(e, E_RUNTIME, "%s: cannot read it", path);
 	while (fgets(line, sizeof line, f)) {
@@ -229,9 +242,83 @@ int cpu_limit_sample(const struct cpu_limit *l, struct cpu_throttle *s, struct e
 	return 0;
 }
 
+int cpu_limit_sample(const struct cpu_limit *l, struct cpu_throttle *s, struct err *e)
+{
+	char dir[PATH_MAX];
+	int r;
+
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < l->nlevels; i++) {
+		snprintf(dir, sizeof dir, "%.*s", (int)l->level[i].dir_len, l->own_dir);
+		if ((r = read_stat(dir, &s->at[i], e)))
+			return r;
+	}
+	s->n = l->nlevels;
+	return 0;
+}
+
+unsigned long long cpu_limit_stops(const struct cpu_throttle *s)
+{
+	unsigned long long n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		n += s->at[i].throttled;
+	return n;
+}
+
+/* Whether level i's counters moved forward between the samples (a cgroup removed and made again under
+   the same name starts them over). */
+static int counted(const struct cpu_throttle *a, const struct cpu_throttle *b, int i)
+{
+	return i < a->n && i < b->n && b->at[i].periods >= a->at[i].periods &&
+		b->at[i].throttled >= a->at[i].throttled && b->at[i].throttled_ns >= a->at[i].throttled_ns;
+}
+
+int cpu_limit_worst(const struct cpu_limit *l, const struct cpu_throttle *before,
+		    const struct cpu_throttle *after)
+{
+	int worst = l->tight;
+
+	for (int i = 0; i < l->nlevels; i++)
+		if (counted(before, after, i) &&
+		    (!counted(before, after, worst) ||
+		     after->at[i].throttled - before->at[i].throttled >
+			     after->at[worst].throttled - before->at[worst].throttled))
+			worst = i;
+	return worst;
+}
+
+const char *cpu_limit_level_cgroup(const struct cpu_limit *l, int i, char *buf)
+{
+	snprintf(buf, PATH_MAX, "%.*s", (int)l->level[i].cgroup_len, l->own_cgroup);
+	return *buf ? buf : "/";
+}
+
 double cpu_limit_cpus(const struct cpu_limit *l)
 {
 	return l->quota_us > 0 && l->period_us > 0 ? (double)l->quota_us / (double)l->period_us : 0;
+}
+
+/* The figures of one cgroup with a quota: its quota, and its throttling where both samples were read. */
+static json_t *level_json(const struct cpu_limit *l, int i, const struct cpu_throttle *a,
+			  const struct cpu_throttle *b)
+{
+	const struct cpu_limit_level *v = &l->level[i];
+	char cg[PATH_MAX];
+	json_t *o = json_pack("{s:s, s:f, s:I}", "cgroup", cpu_limit_level_cgroup(l, i, cg), "cpus",
+			      (double)v->quota_us / (double)v->period_us, "period_us",
+			      (json_int_t)v->period_us);
+
+	if (a && b && counted(a, b, i)) {
+		json_object_set_new(o, "periods",
+				    json_integer((json_int_t)(b->at[i].periods - a->at[i].periods)));
+		json_object_set_new(o, "throttled_periods",
+				    json_integer((json_int_t)(b->at[i].throttled - a->at[i].throttled)));
+		json_object_set_new(
+			o, "throttled_seconds",
+			json_real((double)(b->at[i].throttled_ns - a->at[i].throttled_ns) * 1e-9));
+	}
+	return o;
 }
 
 json_t *cpu_limit_json(const struct cpu_limit *l, const struct cpu_throttle *before,
@@ -243,21 +330,27 @@ json_t *cpu_limit_json(const struct cpu_limit *l, const struct cpu_throttle *bef
 		l->version == 1
 			? "cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us of the run's cgroup and its "
 			  "parents, the tightest; its cpu.stat nr_periods, nr_throttled and "
-			  "throttled_time between the start and the end of the measurements"
+			  "throttled_time between the start and the end of the measurements; limits: "
+			  "the same of every cgroup on the path with a quota, the run's first, each on "
+			  "its own, since a looser parent shared with other jobs stops the run too once "
+			  "they used it up, and the periods of one cgroup are not another's"
 			: "cgroup v2 cpu.max of the run's cgroup and its parents, the tightest; its "
 			  "cpu.stat nr_periods, nr_throttled and throttled_usec between the start and "
-			  "the end of the measurements");
+			  "the end of the measurements; limits: the same of every cgroup on the path "
+			  "with a quota, the run's first, each on its own, since a looser parent shared "
+			  "with other jobs stops the run too once they used it up, and the periods of "
+			  "one cgroup are not another's");
+	json_t *limits, *tight;
 
 	if (!l->quota_us)
 		return o;
 	json_object_set_new(o, "period_us", json_integer(l->period_us));
-	if (before && after && after->periods >= before->periods) {
-		json_object_set_new(o, "periods",
-				    json_integer((json_int_t)(after->periods - before->periods)));
-		json_object_set_new(o, "throttled_periods",
-				    json_integer((json_int_t)(after->throttled - before->throttled)));
-		json_object_set_new(o, "throttled_seconds",
-				    json_real((double)(after->throttled_ns - before->throttled_ns) * 1e-9));
-	}
+	limits = json_array();
+	for (int i = 0; i < l->nlevels; i++)
+		json_array_append_new(limits, level_json(l, i, before, after));
+	/* the top-level figures are the tightest's, as before limits existed */
+	tight = json_array_get(limits, (size_t)l->tight);
+	json_object_update_missing(o, tight);
+	json_object_set_new(o, "limits", limits);
 	return o;
 }

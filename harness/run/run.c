@@ -49,12 +49,13 @@ static uint64_t counted_call(const struct kern_variant *v, void *buf, uint64_t b
 	return t;
 }
 
-/* How often the cgroup's CPU quota has stopped the run so far (cpu.stat nr_throttled); 0 without one. */
+/* How often the CPU quotas of the run's cgroup and its parents have stopped the run so far (cpu.stat
+   nr_throttled, cpu_limit_stops); 0 without one. */
 static unsigned long long quota_stops(const struct run_state *s)
 {
 	struct cpu_throttle t;
 
-	return s->limit && !cpu_limit_sample(s->limit, &t, NULL) ? t.throttled : 0;
+	return s->limit && !cpu_limit_sample(s->limit, &t, NULL) ? cpu_limit_stops(&t) : 0;
 }
 
 static void fail_shared(struct point_shared *sh, const struct err *e)

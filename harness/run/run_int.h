@@ -79,8 +79,8 @@ struct group_ctx {
 	int slow;                    /* the speed probe read slow as it began, after any wait */
 	double wait_start;           /* when its wait began (progress_now); 0: it did not wait */
 	double check_ns;             /* the last-level chase before it (run_state.llc), -1: none */
-	unsigned long long stops;    /* the CPU quota's stops (nr_throttled) as it began (run_state.limit) */
-	uint64_t check_bytes;        /* the working set it chased */
+	unsigned long long stops; /* the CPU quotas' stops (cpu_limit_stops) as it began (run_state.limit) */
+	uint64_t check_bytes;     /* the working set it chased */
 	struct progress *prog;
 };
 

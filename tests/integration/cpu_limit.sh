@@ -30,23 +30,24 @@ fi
 if [ -n "$why" ]; then
 	for t in "warns before measuring" "says how often it was stopped" "machine.json records it" \
 		"raw.csv names it where a point it stopped stayed noisy" "info says it" "the report says it" \
-		"no quota, no warning"; do
+		"no quota, no warning" "a looser parent shared with a busy sibling is named where it stopped the run"; do
 		skip "a run under a CPU quota: $t" "$why"
 	done
 	exit 0
 fi
-trap 'main_shell && { rmdir "$G" 2>/dev/null; rm -rf "$TMP"; }' EXIT
+trap 'main_shell && { [ -n "$busy" ] && kill "$busy"; rmdir "$G/run" "$G/sib" "$G" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 
-# quota CPU_US|max: the cgroup's quota per 100 ms
+# quota CPU_US|max [DIR]: the quota per 100 ms of the cgroup DIR ($G)
 quota() {
+	local d=${2:-$G}
 	if [ "$ver" = 1 ]; then
-		echo 100000 >"$G/cpu.cfs_period_us" && echo "${1/max/-1}" >"$G/cpu.cfs_quota_us"
+		echo 100000 >"$d/cpu.cfs_period_us" && echo "${1/max/-1}" >"$d/cpu.cfs_quota_us"
 	else
-		echo "$1 100000" >"$G/cpu.max"
+		echo "$1 100000" >"$d/cpu.max"
 	fi
 }
-# in_cg CMD...: CMD in the cgroup
-in_cg() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$G" "$@"; }
+# in_cg CMD...: CMD in the cgroup ($CG, or $G)
+in_cg() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "${CG:-$G}" "$@"; }
 name="[^ ]*/pmucheck-test\.$$"
 
 quota 5000
@@ -98,3 +99,41 @@ assert c["cpus"] is None or not c["cgroup"].endswith("/pmucheck-test." + sys.arg
 		"$TMP/info.json" "$$" >"$TMP/py" 2>&1 && ok "a run under a CPU quota: no quota, no warning" ||
 		notok "a run under a CPU quota: no quota, no warning" "$(cat "$TMP/py")"
 fi
+
+# A looser parent shared with another job: $G at 0.1 CPU holds the run's cgroup at 0.09 and a sibling that
+# keeps a CPU busy, so the parent's quota is spent every period whoever spends it; the run is stopped there
+# whatever its own cgroup's cpu.stat says. machine.json's limits give the parent's stops, and the run names
+# it; the top-level figures stay the run's own (the tightest). Before limits, nothing said the parent
+# stopped the run. (v2 needs cpu enabled for $G's children too.)
+if [ "$ver" = 2 ] && ! echo +cpu >"$G/cgroup.subtree_control" 2>/dev/null; then
+	skip "a looser parent shared with a busy sibling is named where it stopped the run" \
+		"cannot enable the cpu controller for the children of $G"
+	exit 0
+fi
+mkdir "$G/run" "$G/sib"
+quota 10000
+quota 9000 "$G/run"
+# sh itself goes into the cgroup and becomes the loop, so $! is the loop's pid (a function run with & would
+# leave its child behind, holding our stdout open)
+sh -c 'echo $$ >"$0/cgroup.procs" && exec sh -c "while :; do :; done"' "$G/sib" >/dev/null 2>&1 &
+busy=$!
+CG=$G/run in_cg "$PMUCHECK" run --kernels load.sse --sizes 1048576 --threads 1 --reps 2 --min-time 10 \
+	--reported-levels --no-progress "${ONE_STATE[@]}" --out "$TMP/p" >"$TMP/pout" 2>"$TMP/perr" ||
+	notok "the run under a shared parent" "$(cat "$TMP/perr")"
+kill "$busy" && wait "$busy" 2>/dev/null
+busy=
+python3 - "$TMP/p/machine.json" "$$" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["disturbance"]["cpu_limit"]
+me = "/pmucheck-test." + sys.argv[2]
+assert c["cgroup"].endswith(me + "/run") and abs(c["cpus"] - 0.09) < 1e-9, c
+run, parent = c["limits"]
+assert {k: run[k] for k in run} == {k: c[k] for k in run}, c  # the top level is the tightest's
+assert parent["cgroup"].endswith(me) and abs(parent["cpus"] - 0.1) < 1e-9, c
+assert 0 < parent["throttled_periods"] <= parent["periods"] and parent["throttled_seconds"] > 0, c
+assert parent["throttled_periods"] > run["throttled_periods"], c
+PY
+[ $? = 0 ] && grep -qE "; the quota of $name \(0.1 CPUs' worth, shared with whatever else runs under it\) in [1-9][0-9]* of [1-9][0-9]* periods" "$TMP/pout" &&
+	ok "a looser parent shared with a busy sibling is named where it stopped the run" ||
+	notok "a looser parent shared with a busy sibling is named where it stopped the run" \
+		"$(cat "$TMP/py" "$TMP/pout" "$TMP/perr")"

@@ -113,13 +113,101 @@ static void test_v2_tightest_quota_on_the_path_counts(void **state)
 	put("sys/fs/cgroup/job/step/cpu.max", "max 100000\n");
 	expect_limit(&l, 2, "/job", 1.5);
 	assert_int_equal(cpu_limit_sample(&l, &a, &e), 0);
-	assert_int_equal(a.periods, 7);
-	assert_int_equal(a.throttled, 2);
-	assert_int_equal(a.throttled_ns, 1500000);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(a.at[l.tight].periods, 7);
+	assert_int_equal(a.at[l.tight].throttled, 2);
+	assert_int_equal(a.at[l.tight].throttled_ns, 1500000);
 	/* the step's own, tighter, quota wins over its job's */
 	put("sys/fs/cgroup/job/step/cpu.max", "25000 50000\n");
 	expect_limit(&l, 2, "/job/step", 0.5);
 	assert_int_equal(l.period_us, 50000);
+}
+
+/* A looser parent shared with other jobs (a Slurm user's cgroup, a systemd slice with CPUQuota) stops all
+   its children together once they used it up: the run's own, tighter, cgroup was then never throttled, and
+   its cpu.stat alone said the run was not stopped. Every cgroup with a quota on the path is sampled;
+   "limits" gives each one's throttling, run's first, while the top-level figures stay the tightest's. */
+static void parent_throttled_child_not(const char *proc_cgroup, const char *mountinfo, const char *parent,
+				       const char *child, const char *stat0, const char *stat1,
+				       const char *quiet, void (*quota)(const char *, const char *))
+{
+	char rel[256];
+	struct cpu_limit l;
+	struct cpu_throttle a, b;
+	struct err e;
+	json_t *j, *limits, *p;
+
+	put("proc/self/cgroup", proc_cgroup);
+	put("proc/self/mountinfo", mountinfo);
+	quota(parent, "200000");
+	quota(child, "100000");
+	snprintf(rel, sizeof rel, "%s/cpu.stat", child);
+	put(rel, quiet);
+	snprintf(rel, sizeof rel, "%s/cpu.stat", parent);
+	put(rel, stat0);
+	assert_int_equal(cpu_limit_find(root, &l, &e), 0);
+	assert_true(cpu_limit_cpus(&l) == 1);
+	assert_int_equal(cpu_limit_sample(&l, &a, &e), 0);
+	put(rel, stat1);
+	assert_int_equal(cpu_limit_sample(&l, &b, &e), 0);
+	j = cpu_limit_json(&l, &a, &b);
+	/* the tightest's figures keep their meaning: the child was never stopped */
+	assert_int_equal(json_integer_value(json_object_get(j, "throttled_periods")), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(j, "source")), "every cgroup"));
+	limits = json_object_get(j, "limits");
+	assert_int_equal(json_array_size(limits), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(limits, 0), "cgroup")),
+			    json_string_value(json_object_get(j, "cgroup")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(limits, 0), "throttled_periods")),
+			 0);
+	p = json_array_get(limits, 1);
+	assert_true(json_real_value(json_object_get(p, "cpus")) == 2);
+	assert_int_equal(json_integer_value(json_object_get(p, "periods")), 500);
+	assert_int_equal(json_integer_value(json_object_get(p, "throttled_periods")), 120);
+	assert_true(fabs(json_real_value(json_object_get(p, "throttled_seconds")) - 3.5) < 1e-9);
+	json_decref(j);
+}
+
+/* v1 quota files in dir holding quota (per 100 ms) */
+static void v1_quota_us(const char *dir, const char *quota)
+{
+	char text[32];
+
+	snprintf(text, sizeof text, "%s\n", quota);
+	v1_quota(dir, text);
+}
+
+/* v2 cpu.max in dir holding quota per 100 ms */
+static void v2_quota_us(const char *dir, const char *quota)
+{
+	char rel[256], text[64];
+
+	snprintf(rel, sizeof rel, "%s/cpu.max", dir);
+	snprintf(text, sizeof text, "%s 100000\n", quota);
+	put(rel, text);
+}
+
+static void test_v2_parent_throttled_is_reported_where_the_tight_child_was_not(void **state)
+{
+	(void)state;
+	parent_throttled_child_not(
+		"0::/user/job\n", "25 1 0:22 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate\n",
+		"sys/fs/cgroup/user", "sys/fs/cgroup/user/job",
+		"usage_usec 1\nnr_periods 100\nnr_throttled 30\nthrottled_usec 500000\n",
+		"usage_usec 9\nnr_periods 600\nnr_throttled 150\nthrottled_usec 4000000\n",
+		"usage_usec 9\nnr_periods 40\nnr_throttled 0\nthrottled_usec 0\n", v2_quota_us);
+}
+
+static void test_v1_parent_throttled_is_reported_where_the_tight_child_was_not(void **state)
+{
+	(void)state;
+	parent_throttled_child_not(
+		"1:cpu,cpuacct:/batch.slice/pmq.service\n0::/\n",
+		MOUNT_V2_UNIFIED "35 30 0:30 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n",
+		"sys/fs/cgroup/cpu/batch.slice", "sys/fs/cgroup/cpu/batch.slice/pmq.service",
+		"nr_periods 100\nnr_throttled 30\nthrottled_time 500000000\n",
+		"nr_periods 600\nnr_throttled 150\nthrottled_time 4000000000\n",
+		"nr_periods 40\nnr_throttled 0\nthrottled_time 0\n", v1_quota_us);
 }
 
 /* Inside a container the mount's root is the container's own cgroup (mountinfo's fourth field), and a
@@ -206,6 +294,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v1_quota_of_the_runs_cgroup_and_its_throttling, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_v2_tightest_quota_on_the_path_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_v2_parent_throttled_is_reported_where_the_tight_child_was_not, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_v1_parent_throttled_is_reported_where_the_tight_child_was_not, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_container_mount_root_and_escaped_mount_point, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_quota_is_no_limit_not_zero_cpus, setup, teardown),
