@@ -413,12 +413,29 @@ static void read_points(json_t *o, struct machine_points *p)
 /* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
 static void read_cpu_limit(json_t *o, struct machine_cpu_limit *c)
 {
+	json_t *l;
+	size_t i;
+
 	text(o, "cgroup", c->cgroup, sizeof c->cgroup);
 	c->cpus = number(o, "cpus", 0);
 	c->period_us = count_ll(o, "period_us", 0, 0);
 	c->periods = count_ll(o, "periods", -1, -1);
 	c->throttled = count_ll(o, "throttled_periods", -1, -1);
 	c->throttled_s = number(o, "throttled_seconds", 0);
+	json_array_foreach(json_object_get(o, "limits"), i, l)
+	{
+		long long stops = count_ll(l, "throttled_periods", -1, -1);
+		char cgroup[sizeof c->parent.cgroup];
+
+		text(l, "cgroup", cgroup, sizeof cgroup);
+		if (!strcmp(cgroup, c->cgroup) || stops <= 0 || stops <= c->parent.throttled)
+			continue;
+		snprintf(c->parent.cgroup, sizeof c->parent.cgroup, "%s", cgroup);
+		c->parent.cpus = number(l, "cpus", 0);
+		c->parent.periods = count_ll(l, "periods", -1, -1);
+		c->parent.throttled = stops;
+		c->parent.throttled_s = number(l, "throttled_seconds", 0);
+	}
 }
 
 static void read_caches(json_t *caches, struct machine *m)

@@ -132,6 +132,15 @@ struct machine_cpu_limit {
 	long long period_us;
 	long long periods, throttled; /* -1: not counted */
 	double throttled_s;
+	/* of the other cgroups with a quota on the path (limits[]), the one that stopped the run in the most
+	   periods: a looser parent shared with other jobs stops it while the tightest shows no stop. cgroup ""
+	   where none did */
+	struct {
+		char cgroup[256];
+		double cpus;
+		long long periods, throttled;
+		double throttled_s;
+	} parent;
 };
 
 struct machine {

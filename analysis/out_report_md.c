@@ -207,6 +207,12 @@ static void cpu_time(FILE *f, const struct machine *m)
 	if (c->throttled >= 0)
 		fprintf(f, "; the kernel stopped its threads in %lld of %lld periods, %.1f s in all",
 			c->throttled, c->periods, c->throttled_s);
+	if (*c->parent.cgroup)
+		fprintf(f,
+			"; the quota of %s above it (%.2g CPUs' worth, shared with whatever else runs under "
+			"it) stopped them in %lld of its %lld periods, %.1f s",
+			c->parent.cgroup, c->parent.cpus, c->parent.throttled, c->parent.periods,
+			c->parent.throttled_s);
 	fprintf(f,
 		". While stopped, every thread of the run stands still: a point measured across a stop "
 		"reads slower or stays noisy, and the points of more threads than the limit are stopped "
@@ -282,7 +288,8 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 		noisy_why_slow(m->speed.best, m->speed_history.machine_best);
 	busy = noisy * 10 > d->a.npoints || m->steal_percent >= BUSY_PERCENT || slow ||
 		m->speed_all.points_shared > 0 || threads_slowed(m) || m->llc.past > 0 ||
-		m->cpu_pressure_percent >= BUSY_PERCENT || m->cpu_limit.throttled > 0;
+		m->cpu_pressure_percent >= BUSY_PERCENT || m->cpu_limit.throttled > 0 ||
+		*m->cpu_limit.parent.cgroup;
 	fprintf(f, "## Run quality\n\n");
 	if (m->steal_percent >= 0) {
 		char cpus[64] = "all CPUs";

@@ -366,6 +366,20 @@ check "a CPU quota that never stopped the run leaves it quiet" \
 	grep -q "the machine was not judged disturbed" "$TMP/limit0/report.md"
 check "a CPU quota that stopped the run makes it disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/limit3/report.md"
+# A looser parent's quota shared with other jobs (limits[]) that stopped the run while the run's own, the
+# tightest, never did: said, with the parent's figures, and the run is disturbed.
+rewritten "$M" "$TMP/parentlimit" "$quiet
+dist['cpu_limit'] = {'cgroup': '/user/job', 'version': 2, 'cpus': 1.5, 'period_us': 100000, 'periods': 40,
+                     'throttled_periods': 0, 'throttled_seconds': 0.0, 'source': 'cpu.max',
+                     'limits': [{'cgroup': '/user/job', 'cpus': 1.5, 'period_us': 100000, 'periods': 40,
+                                 'throttled_periods': 0, 'throttled_seconds': 0.0},
+                                {'cgroup': '/user', 'cpus': 2.0, 'period_us': 100000, 'periods': 44,
+                                 'throttled_periods': 5, 'throttled_seconds': 0.4}]}"
+check "a looser parent's quota that stopped the run is stated with its figures" \
+	grep -q "^- \*\*CPU limit\*\*: the run's cgroup (/user/job) .* in 0 of 40 periods, 0.0 s in all; the quota of /user above it (2 CPUs' worth, shared with whatever else runs under it) stopped them in 5 of its 44 periods, 0.4 s" \
+	"$TMP/parentlimit/report.md"
+check "... and makes a quiet run disturbed" \
+	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/parentlimit/report.md"
 check "... and report.md says before how many" \
 	grep -qF "read 48.5 ns or slower (where the level probe ended L3) before and after 1 of 4: the share of L3" "$TMP/past/report.md"
 check "... and the slowest, and the points it did not flag" \
