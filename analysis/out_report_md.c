@@ -207,10 +207,12 @@ static void cpu_time(FILE *f, const struct machine *m)
 	if (c->throttled >= 0)
 		fprintf(f, "; the kernel stopped its threads in %lld of %lld periods, %.1f s in all",
 			c->throttled, c->periods, c->throttled_s);
+	/* whatever level it is (the run's own cgroup, looser than a parent's, or a parent shared with
+	   other jobs), its quota is spent by all that runs under it */
 	if (*c->parent.cgroup)
 		fprintf(f,
-			"; the quota of %s above it (%.2g CPUs' worth, shared with whatever else runs under "
-			"it) stopped them in %lld of its %lld periods, %.1f s",
+			"; the quota of %s (%.2g CPUs' worth, spent by whatever runs under it) stopped them "
+			"in %lld of its %lld periods, %.1f s",
 			c->parent.cgroup, c->parent.cpus, c->parent.throttled, c->parent.periods,
 			c->parent.throttled_s);
 	fprintf(f,

@@ -426,8 +426,10 @@ void run_job_say_cpu_limit(const struct run_job *j, int after, int threads)
 	if ((w = cpu_limit_worst(&j->limit, a, b)) != t) {
 		sa = &a->at[w];
 		sb = &b->at[w];
-		printf("; the quota of %s (%.2g CPUs' worth, shared with whatever else runs under it) in "
-		       "%llu of %llu periods, %.1f s",
+		/* the run's own cgroup (looser than a parent's: a systemd service's CPUQuota inside a
+		   tighter slice) or a parent shared with other jobs: its quota is spent by all under it */
+		printf("; the quota of %s (%.2g CPUs' worth, spent by whatever runs under it) in %llu of "
+		       "%llu periods, %.1f s",
 		       cpu_limit_level_cgroup(&j->limit, w, cg),
 		       (double)j->limit.level[w].quota_us / (double)j->limit.level[w].period_us,
 		       sb->throttled - sa->throttled, sb->periods - sa->periods,

@@ -377,7 +377,6 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 		   timed call */
 		sh->clock_iters = clock_chain_iters(s->tsc_hz, s->cfg->min_seconds / 80);
 		g->labels.thp_share = fresh ? 0 : g->thp_share;
-		g->stops = quota_stops(s);
 		g->ipt = ipt;
 		g->check_ns = -1;
 		g->weight_left = s->threads_after;
@@ -387,8 +386,10 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 	probe_machine(g, pt, tid);
 #pragma omp master
 	{
-		/* the point's time starts after any wait: budget_wait caps what the waits cost the run */
+		/* the point's time starts after any wait: budget_wait caps what the waits cost the run. So do
+		   its quota stops: while the run waits, a parent's quota goes on stopping a sibling job */
 		g->point_start = progress_now();
+		g->stops = quota_stops(s);
 		if (s->memory && pt->level == LEVEL_DRAM)
 			speed_probe_sample(s->memory);
 		g->check_bytes = s->llc ? level_check_point(s->topo, pt) : 0;

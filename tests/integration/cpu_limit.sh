@@ -35,7 +35,8 @@ if [ -n "$why" ]; then
 	done
 	exit 0
 fi
-trap 'main_shell && { [ -n "$busy" ] && kill "$busy"; rmdir "$G/run" "$G/sib" "$G" 2>/dev/null; rm -rf "$TMP"; }' EXIT
+# the loop waited for before the cgroups go: rmdir refuses a cgroup that still holds a process
+trap 'main_shell && { [ -n "$busy" ] && kill "$busy" && wait "$busy" 2>/dev/null; rmdir "$G/run" "$G/sib" "$G" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 
 # quota CPU_US|max [DIR]: the quota per 100 ms of the cgroup DIR ($G)
 quota() {
@@ -133,7 +134,7 @@ assert parent["cgroup"].endswith(me) and abs(parent["cpus"] - 0.1) < 1e-9, c
 assert 0 < parent["throttled_periods"] <= parent["periods"] and parent["throttled_seconds"] > 0, c
 assert parent["throttled_periods"] > run["throttled_periods"], c
 PY
-[ $? = 0 ] && grep -qE "; the quota of $name \(0.1 CPUs' worth, shared with whatever else runs under it\) in [1-9][0-9]* of [1-9][0-9]* periods" "$TMP/pout" &&
+[ $? = 0 ] && grep -qE "; the quota of $name \(0.1 CPUs' worth, spent by whatever runs under it\) in [1-9][0-9]* of [1-9][0-9]* periods" "$TMP/pout" &&
 	ok "a looser parent shared with a busy sibling is named where it stopped the run" ||
 	notok "a looser parent shared with a busy sibling is named where it stopped the run" \
 		"$(cat "$TMP/py" "$TMP/pout" "$TMP/perr")"

@@ -376,7 +376,7 @@ dist['cpu_limit'] = {'cgroup': '/user/job', 'version': 2, 'cpus': 1.5, 'period_u
                                 {'cgroup': '/user', 'cpus': 2.0, 'period_us': 100000, 'periods': 44,
                                  'throttled_periods': 5, 'throttled_seconds': 0.4}]}"
 check "a looser parent's quota that stopped the run is stated with its figures" \
-	grep -q "^- \*\*CPU limit\*\*: the run's cgroup (/user/job) .* in 0 of 40 periods, 0.0 s in all; the quota of /user above it (2 CPUs' worth, shared with whatever else runs under it) stopped them in 5 of its 44 periods, 0.4 s" \
+	grep -q "^- \*\*CPU limit\*\*: the run's cgroup (/user/job) .* in 0 of 40 periods, 0.0 s in all; the quota of /user (2 CPUs' worth, spent by whatever runs under it) stopped them in 5 of its 44 periods, 0.4 s" \
 	"$TMP/parentlimit/report.md"
 check "... and makes a quiet run disturbed" \
 	grep -q "on a machine this disturbed, take bandwidths as lower bounds" "$TMP/parentlimit/report.md"
