@@ -165,7 +165,6 @@ static int tightest(struct cpu_limit *l, const char *base, struct err *e)
 				l->tight = l->nlevels;
 				l->quota_us = v->quota_us;
 				l->period_us = v->period_us;
-				snprintf(l->dir, sizeof l->dir, "%s", dir);
 				snprintf(l->cgroup, sizeof l->cgroup, "%s", *cg ? cg : "/");
 			}
 			l->nlevels++;
@@ -206,7 +205,6 @@ int cpu_limit_find(const char *root, struct cpu_limit *l, struct err *e)
 	snprintf(base, sizeof base, "%s%s", root, strcmp(mpoint, "/") ? mpoint : "");
 	snprintf(l->own_dir, sizeof l->own_dir, "%s%s", base, strcmp(rel, "/") ? rel : "");
 	snprintf(l->own_cgroup, sizeof l->own_cgroup, "%s%s", strcmp(mroot, "/") ? mroot : "", rel);
-	snprintf(l->dir, sizeof l->dir, "%s", l->own_dir);
 	snprintf(l->cgroup, sizeof l->cgroup, "%s", l->own_cgroup);
 	/* a quota that cannot be read is none found: with l->version left set, machine.json recorded a
 	   cgroup without a quota ("cpus": null) where the run said it was not recorded */
@@ -321,6 +319,12 @@ static json_t *level_json(const struct cpu_limit *l, int i, const struct cpu_thr
 	return o;
 }
 
+/* what "limits" holds, alike for both hierarchies */
+#define LIMITS_SOURCE \
+	"; limits: the same of every cgroup on the path with a quota, the run's first, each on its own, " \
+	"since a looser parent shared with other jobs stops the run too once they used it up, and the " \
+	"periods of one cgroup are not another's"
+
 json_t *cpu_limit_json(const struct cpu_limit *l, const struct cpu_throttle *before,
 		       const struct cpu_throttle *after)
 {
@@ -328,18 +332,12 @@ json_t *cpu_limit_json(const struct cpu_limit *l, const struct cpu_throttle *bef
 		"{s:s, s:i, s:o, s:s}", "cgroup", l->cgroup, "version", l->version, "cpus",
 		l->quota_us ? json_real(cpu_limit_cpus(l)) : json_null(), "source",
 		l->version == 1
-			? "cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us of the run's cgroup and its "
-			  "parents, the tightest; its cpu.stat nr_periods, nr_throttled and "
-			  "throttled_time between the start and the end of the measurements; limits: "
-			  "the same of every cgroup on the path with a quota, the run's first, each on "
-			  "its own, since a looser parent shared with other jobs stops the run too once "
-			  "they used it up, and the periods of one cgroup are not another's"
+			? "cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us of the run's cgroup and "
+			  "its parents, the tightest; its cpu.stat nr_periods, nr_throttled and "
+			  "throttled_time between the start and the end of the measurements" LIMITS_SOURCE
 			: "cgroup v2 cpu.max of the run's cgroup and its parents, the tightest; its "
 			  "cpu.stat nr_periods, nr_throttled and throttled_usec between the start and "
-			  "the end of the measurements; limits: the same of every cgroup on the path "
-			  "with a quota, the run's first, each on its own, since a looser parent shared "
-			  "with other jobs stops the run too once they used it up, and the periods of "
-			  "one cgroup are not another's");
+			  "the end of the measurements" LIMITS_SOURCE);
 	json_t *limits, *tight;
 
 	if (!l->quota_us)

@@ -33,7 +33,6 @@ struct cpu_limit {
 	int version;           /* cgroup hierarchy the cpu controller is on: 1 or 2 */
 	char cgroup[PATH_MAX]; /* the cgroup whose limit is the tightest, as /proc/self/cgroup names it; the
 				  run's own when none of its cgroup and their parents has one */
-	char dir[PATH_MAX];    /* that cgroup's directory */
 	long long quota_us;    /* per period; 0 when no cgroup on the path limits the CPU time */
 	long long period_us;
 	char own_cgroup[PATH_MAX], own_dir[PATH_MAX]; /* the run's own cgroup */

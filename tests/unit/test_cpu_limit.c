@@ -223,7 +223,7 @@ static void test_container_mount_root_and_escaped_mount_point(void **state)
 	    "ro,cpu,cpuacct\n");
 	v1_quota("sys/fs/cgroup/cpu acct", "150000\n");
 	expect_limit(&l, 1, "/docker/abc", 1.5);
-	assert_non_null(strstr(l.dir, "/sys/fs/cgroup/cpu acct"));
+	assert_non_null(strstr(l.own_dir, "/sys/fs/cgroup/cpu acct"));
 }
 
 static void test_no_quota_is_no_limit_not_zero_cpus(void **state)
