@@ -520,6 +520,8 @@ static void read_run(json_t *root, struct machine *m)
 	m->steal_cpus = count_ll(root, "disturbance.steal_cpus", 0, 0);
 	m->runnable_before = count_ll(root, "disturbance.runnable_before", -1, -1);
 	m->runnable_after = count_ll(root, "disturbance.runnable_after", -1, -1);
+	m->others_runnable_before = count_ll(root, "disturbance.others_runnable_before", -1, 0);
+	m->others_runnable_after = count_ll(root, "disturbance.others_runnable_after", -1, 0);
 	m->cpu_pressure_percent = number(root, "disturbance.cpu_pressure_percent", -1);
 	read_cpu_limit(at(root, "disturbance.cpu_limit"), &m->cpu_limit);
 	read_probe(at(root, "disturbance.speed_probe"), &m->speed);

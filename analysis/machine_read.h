@@ -183,6 +183,8 @@ struct machine {
 	double steal_percent;
 	long long steal_cpus; /* of the CPUs it was measured on; 0: all CPUs (runs before steal_cpus) */
 	long long runnable_before, runnable_after;
+	/* the same less pmucheck's own threads; -1 where not recorded (runs before them, no /proc/self/task) */
+	long long others_runnable_before, others_runnable_after;
 	double cpu_pressure_percent; /* disturbance.cpu_pressure_percent; < 0 when not recorded */
 	struct machine_cpu_limit cpu_limit;
 	/* disturbance.speed_probe, .speed_probe_threads, .memory_probe and .memory_probe_threads (harness

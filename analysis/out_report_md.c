@@ -301,9 +301,17 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 			snprintf(cpus, sizeof cpus, "the %lld CPUs it measured on", m->steal_cpus);
 		fprintf(f,
 			"- **Steal time**: %.1f %% of the time of %s went to other guests of the hypervisor "
-			"while the run measured; runnable tasks %lld before and %lld after (pmucheck's "
-			"sampling thread included, and after, any of its threads still spinning).\n",
-			m->steal_percent, cpus, m->runnable_before, m->runnable_after);
+			"while the run measured; ",
+			m->steal_percent, cpus);
+		if (m->others_runnable_before >= 0 && m->others_runnable_after >= 0)
+			fprintf(f,
+				"runnable tasks other than pmucheck's threads %lld before and %lld after.\n",
+				m->others_runnable_before, m->others_runnable_after);
+		else
+			fprintf(f,
+				"runnable tasks %lld before and %lld after (pmucheck's sampling thread "
+				"included, and after, any of its threads still spinning).\n",
+				m->runnable_before, m->runnable_after);
 	} else {
 		fprintf(f,
 			"- **Steal time**: not recorded (no /proc/stat, a kernel without its steal field, or "

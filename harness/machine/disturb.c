@@ -2,7 +2,10 @@
  * "cpuN user nice system idle iowait irq softirq steal guest guest_nice" in jiffies, and
  * "procs_running N". guest and guest_nice are already inside user and nice, so they are not added.
  * /proc/pressure/cpu (Documentation/accounting/psi.rst): "some avg10=.. avg60=.. avg300=.. total=US",
- * the time in which at least one runnable task waited for a CPU, cumulative since boot. */
+ * the time in which at least one runnable task waited for a CPU, cumulative since boot.
+ * /proc/self/task/TID/stat: "TID (comm) S ...", a thread's state S after the last ')' (comm may hold
+ * either parenthesis), 'R' for running or runnable, as procs_running counts. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,46 @@ static long long pressure_us(const char *proc)
 		us = -1;
 	fclose(f);
 	return us;
+}
+
+/* This process's threads in state R: procs_running counts them with the others, and after the last point
+   libgomp's threads may still spin (GOMP_SPINCOUNT) for a while. -1 where the task directory cannot be
+   read (a fake tree without one). */
+static int own_running(const char *proc)
+{
+	char path[512], line[512];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof path, "%s/self/task", proc);
+	if (!(dir = opendir(path)))
+		return -1;
+	while ((d = readdir(dir))) {
+		char *paren;
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/self/task/%s/stat", proc, d->d_name);
+		/* a thread that ended since readdir is not running */
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(line, sizeof line, f) && (paren = strrchr(line, ')')) && paren[1] == ' ' &&
+		    paren[2] == 'R')
+			n++;
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+int disturb_others_running(const struct disturb_sample *s)
+{
+	/* the two are read a moment apart: a thread of ours that slept between them is not someone else's */
+	if (s->procs_running < 0 || s->own_running < 0)
+		return -1;
+	return s->procs_running > s->own_running ? s->procs_running - s->own_running : 0;
 }
 
 const char *disturb_proc_dir(void)
@@ -64,6 +107,7 @@ int disturb_read(const char *proc, const int *cpus, int n, struct disturb_sample
 
 	memset(s, 0, sizeof *s);
 	s->procs_running = -1;
+	s->own_running = -1;
 	s->has_steal = 1;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	s->at_s = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
@@ -89,6 +133,7 @@ int disturb_read(const char *proc, const int *cpus, int n, struct disturb_sample
 		}
 	}
 	fclose(f);
+	s->own_running = own_running(proc);
 	s->ncpus = n ? lines : 0;
 	if (!lines)
 		return err_set(e, E_RUNTIME,
@@ -117,11 +162,16 @@ double disturb_pressure_percent(const struct disturb_sample *before, const struc
 		(after->at_s - before->at_s);
 }
 
+static json_t *count_or_null(int n)
+{
+	return n >= 0 ? json_integer(n) : json_null();
+}
+
 json_t *disturb_json(const struct disturb_sample *before, const struct disturb_sample *after)
 {
 	double steal = disturb_steal_percent(before, after),
 	       pressure = disturb_pressure_percent(before, after);
-	char source[640], cpus[96];
+	char source[896], cpus[96];
 
 	if (after->ncpus == 1)
 		snprintf(cpus, sizeof cpus, "the CPU measured on (its cpuN line)");
@@ -131,15 +181,18 @@ json_t *disturb_json(const struct disturb_sample *before, const struct disturb_s
 		snprintf(cpus, sizeof cpus, "all CPUs (the aggregate cpu line)");
 	snprintf(source, sizeof source,
 		 "/proc/stat: steal jiffies over all jiffies of %s between the samples%s; procs_running at "
-		 "each sample, pmucheck's sampling thread included, and after the run any of its OpenMP "
-		 "threads still spinning at the end of the last point; /proc/pressure/cpu: the growth of its "
-		 "\"some\" total (time in which a runnable task waited for a CPU) over the time between the "
-		 "samples",
+		 "each sample, pmucheck's own threads included (its sampling thread, and after the run any "
+		 "OpenMP thread still spinning); others_runnable: procs_running less pmucheck's threads in "
+		 "state R (/proc/self/task/*/stat), read a moment later; /proc/pressure/cpu: the growth of "
+		 "its \"some\" total (time in which a runnable task waited for a CPU) over the time between "
+		 "the samples",
 		 cpus,
 		 before->has_steal && after->has_steal ? "" : " (this kernel's lines have no steal field)");
-	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:s}", "steal_percent",
+	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:o, s:s}", "steal_percent",
 			 steal >= 0 ? json_real(steal) : json_null(), "steal_cpus", after->ncpus,
 			 "runnable_before", before->procs_running, "runnable_after", after->procs_running,
+			 "others_runnable_before", count_or_null(disturb_others_running(before)),
+			 "others_runnable_after", count_or_null(disturb_others_running(after)),
 			 "cpu_pressure_percent", pressure >= 0 ? json_real(pressure) : json_null(), "source",
 			 source);
 }

@@ -19,6 +19,8 @@ struct disturb_sample {
 	int ncpus;                /* the CPUs whose cpuN lines were read; 0: the aggregate line (all CPUs) */
 	int has_steal;            /* every line read had the steal field (kernels before 2.6.11 have none) */
 	int procs_running;        /* runnable tasks at the moment, the sampling one included */
+	int own_running;          /* of them, this process's threads (its sampling thread, OpenMP threads
+				     still spinning): -1 where <proc>/self/task cannot be read */
 	long long pressure_us;    /* pressure/cpu "some" total: time some runnable task waited, us; -1
 				     without it (a kernel without PSI, or booted with psi=0) */
 	double at_s;              /* CLOCK_MONOTONIC when read */
@@ -45,8 +47,12 @@ double disturb_steal_percent(const struct disturb_sample *before, const struct d
    -1 when unknown (no PSI in either sample, or no time passed). */
 double disturb_pressure_percent(const struct disturb_sample *before, const struct disturb_sample *after);
 
-/* {"steal_percent", "runnable_before", "runnable_after", "cpu_pressure_percent", "source"}; a share is
-   null when unknown. */
+/* The tasks at a sample that are not pmucheck's own threads: procs_running less own_running, -1 where
+   either is unknown. */
+int disturb_others_running(const struct disturb_sample *s);
+
+/* {"steal_percent", "runnable_before", "runnable_after", "others_runnable_before", "others_runnable_after",
+   "cpu_pressure_percent", "source"}; a share or a count is null when unknown. */
 json_t *disturb_json(const struct disturb_sample *before, const struct disturb_sample *after);
 
 #endif

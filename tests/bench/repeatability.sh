@@ -43,8 +43,9 @@ def quality(d):
     probes = ", ".join("%s best %.1f median %.1f slow tenth %.1f GB/s" % (
         name, p.get("gbps_best", 0), p.get("gbps_median", 0), p.get("gbps_p10", 0))
         for key, name in PROBES for p in [dist.get(key)] if p)
-    return "core clock %.2f GHz, steal %s %%, runnable %s/%s, %s, %s, levels measured %s" % (
-        clock(d), dist.get("steal_percent"), dist.get("runnable_before"), dist.get("runnable_after"),
+    return "core clock %.2f GHz, steal %s %%, other tasks runnable %s/%s, %s, %s, levels measured %s" % (
+        clock(d), dist.get("steal_percent"), dist.get("others_runnable_before", dist.get("runnable_before")),
+        dist.get("others_runnable_after", dist.get("runnable_after")),
         probes, paths(d), {k: v >> 10 for k, v in (lv.get("measured") or {}).items()})
 def paths(d):
     """the path probe (harness/run/path_probe.h): whether the threads' stores had paths to memory of their own"""

@@ -72,6 +72,17 @@ check "machine.json records the steal share of the run (/proc/stat)" test -n "$s
 check "report.md states it under 'Run quality'" grep -qF "**Steal time**: $steal %" "$D/report.md"
 check "... of the one CPU a one-thread run measured on, not of every CPU it could use" python3 -c '
 import json, sys; assert json.load(open(sys.argv[1]))["disturbance"]["steal_cpus"] == 1' "$D/machine.json"
+# procs_running counts pmucheck's own threads (the sampling one, OpenMP threads still spinning after the last
+# point): the others are recorded apart, and the report states them where the run has them.
+others=$(python3 -c '
+import json, sys; d = json.load(open(sys.argv[1]))["disturbance"]
+for when in ("before", "after"):
+    assert 0 <= d["others_runnable_" + when] <= d["runnable_" + when], d
+print(d["others_runnable_before"], d["others_runnable_after"])' "$D/machine.json")
+check "machine.json records the runnable tasks other than pmucheck's threads, no more than procs_running" \
+	test -n "$others"
+check "report.md states those, not procs_running" grep -qF \
+	"runnable tasks other than pmucheck's threads ${others% *} before and ${others#* } after." "$D/report.md"
 check "machine.json records the speed probe: one sample per point, its slow tenth <= median <= best" \
 	python3 - "$D/machine.json" "$D/raw.csv" <<'PY'
 import csv, json, sys
@@ -466,6 +477,11 @@ check "... and nothing of 0.4 %, within a calibration's spread" bash -c '! grep 
 rewritten "$D" "$TMP/oldclock" "m['clock'].pop('repetition_clock_method', None)"
 check "... and nothing where the run did not say" \
 	bash -c '! grep -q "Each repetition.s clock" "$1"' _ "$TMP/oldclock/report.md"
+rewritten "$D" "$TMP/oldrunnable" "m['disturbance'].update(runnable_before=4, runnable_after=6)
+for k in ('others_runnable_before', 'others_runnable_after'): m['disturbance'].pop(k)"
+check "a run from before the others were recorded: report.md states procs_running, and says what it counts" \
+	grep -qF "runnable tasks 4 before and 6 after (pmucheck's sampling thread included" \
+	"$TMP/oldrunnable/report.md"
 # Points whose every clock sample was rejected (core_ghz empty: a busy machine) take the run's clock,
 # machine.json clock.core_ghz: a copy with half the points' clocks blanked and the run's set to 0.50 GHz,
 # below any clock a point reads. (Once in CI, with the test files side by side, one of this run's 8 points

@@ -1,6 +1,7 @@
 /* test_disturb.c — steal time, runnable tasks and CPU pressure from fake /proc trees, so that a noisy
  * cloud VM (steal), a busy one (pressure), an old kernel (no steal field, no PSI) and unreadable input are
  * met on any machine. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,6 +221,105 @@ static void test_this_machines_proc_stat_reads(void **state)
 	assert_true(a.at_s > 0);
 }
 
+/* A thread of this process's own, its stat line as the kernel writes it (comm in parentheses). */
+static void fake_task(const char *tid, const char *line)
+{
+	char file[128];
+	FILE *f;
+
+	snprintf(file, sizeof file, "%s/self", path);
+	mkdir(file, 0700);
+	snprintf(file, sizeof file, "%s/self/task", path);
+	mkdir(file, 0700);
+	snprintf(file, sizeof file, "%s/self/task/%s", path, tid);
+	mkdir(file, 0700);
+	snprintf(file, sizeof file, "%s/self/task/%s/stat", path, tid);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", line);
+	fclose(f);
+}
+
+static void remove_tasks(const char *const *tids, int n)
+{
+	char file[128];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof file, "%s/self/task/%s/stat", path, tids[i]);
+		unlink(file);
+		snprintf(file, sizeof file, "%s/self/task/%s", path, tids[i]);
+		rmdir(file);
+	}
+	snprintf(file, sizeof file, "%s/self/task", path);
+	rmdir(file);
+	snprintf(file, sizeof file, "%s/self", path);
+	rmdir(file);
+}
+
+/* procs_running counts pmucheck's own threads, and after the last point libgomp's may still spin: the others
+   are those less its threads in state R. A comm may hold ") S " itself: the state is after the last ')'. */
+static void test_others_runnable_leave_out_own_threads(void **state)
+{
+	static const char *const tids[] = {"100", "101", "102"};
+	struct disturb_sample a, b;
+	struct err e;
+	json_t *j;
+
+	(void)state;
+	fake_stat("cpu  1000 0 200 8000 0 0 0 0 0 0", 2);
+	assert_int_equal(disturb_read(path, NULL, 0, &a, &e), 0);
+	assert_int_equal(a.own_running, -1); /* no self/task in the tree: unknown, not 0 */
+	assert_int_equal(disturb_others_running(&a), -1);
+	fake_task("100", "100 (pmucheck) R 1 100 100 0 -1 4194560");
+	fake_task("101", "101 (x) S 1 (y) R) S 1 100 100 0 -1"); /* sleeping, whatever its name says */
+	fake_task("102", "102 (pmucheck) R 1 100 100 0 -1");
+	fake_stat("cpu  1000 0 200 8000 0 0 0 0 0 0", 5);
+	assert_int_equal(disturb_read(path, NULL, 0, &b, &e), 0);
+	assert_int_equal(b.own_running, 2);
+	assert_int_equal(disturb_others_running(&b), 3);
+	j = disturb_json(&a, &b);
+	assert_true(json_is_null(json_object_get(j, "others_runnable_before")));
+	assert_int_equal(json_integer_value(json_object_get(j, "others_runnable_after")), 3);
+	assert_int_equal(json_integer_value(json_object_get(j, "runnable_after")), 5);
+	json_decref(j);
+	/* read a moment apart: more of ours than procs_running counted is none of the others, never fewer */
+	fake_stat("cpu  1000 0 200 8000 0 0 0 0 0 0", 1);
+	assert_int_equal(disturb_read(path, NULL, 0, &b, &e), 0);
+	assert_int_equal(disturb_others_running(&b), 0);
+	remove_tasks(tids, 3);
+	remove_fake();
+}
+
+static volatile int spinning, stop_spinning;
+
+static void *spin(void *arg)
+{
+	(void)arg;
+	spinning = 1;
+	while (!stop_spinning)
+		;
+	return NULL;
+}
+
+/* The real /proc: a thread of this process that spins (as libgomp's do after a parallel region) is in state R
+   and one of this process's own, not another task. */
+static void test_a_spinning_thread_of_ours_is_not_another_task(void **state)
+{
+	struct disturb_sample a;
+	struct err e;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, spin, NULL), 0);
+	while (!spinning)
+		;
+	assert_int_equal(disturb_read(DISTURB_PROC, NULL, 0, &a, &e), 0);
+	stop_spinning = 1;
+	pthread_join(t, NULL);
+	assert_true(a.own_running >= 2); /* this thread and the spinning one */
+	assert_true(disturb_others_running(&a) >= 0);
+}
+
 static void test_pressure_share_of_the_time_between_samples(void **state)
 {
 	struct disturb_sample a, b;
@@ -275,6 +375,8 @@ int main(void)
 		cmocka_unit_test(test_no_steal_field_is_unknown_not_zero),
 		cmocka_unit_test(test_unreadable_or_foreign_file_is_an_error_naming_it),
 		cmocka_unit_test(test_this_machines_proc_stat_reads),
+		cmocka_unit_test(test_others_runnable_leave_out_own_threads),
+		cmocka_unit_test(test_a_spinning_thread_of_ours_is_not_another_task),
 		cmocka_unit_test(test_pressure_share_of_the_time_between_samples),
 		cmocka_unit_test(test_no_psi_is_unknown_pressure_not_zero),
 	};
