@@ -7,6 +7,7 @@
 JSON="$TOP/tests/discover/skylakex_sample.json"
 DRY=(discover --dry-run --reported-levels --no-sysfs --list)
 forced() { LIBPFM_FORCE_PMU=$1 LIBPFM_ENCODE_INACTIVE=1 "${@:2}"; }
+export PYTHONPATH=$TOP/tests/tools${PYTHONPATH:+:$PYTHONPATH} # discover_list.py
 
 # Per forced PMU: the candidates are that PMU's and, where its config's [arch] pmu_uncore names them,
 # its uncore PMUs' (libpfm4 forgets those when forced: read by forcing each in turn), every group fits its
@@ -24,8 +25,9 @@ for spec in 'hsw_ep:L2_RQSTS.ALL_DEMAND_DATA_RD:0xe124:hswep_unc_imc*:UNC_M_CAS_
 	check "$pmu: candidates, groups within the counters, $name = $config, ${uname:-no uncore}, a time estimate" \
 		python3 - "$TMP/$pmu.out" "$pmu" "$name" "$config" "$upmu" "$uname" "$uconfig" <<'PY'
 import math, re, sys
+from discover_list import candidates
 out, pmu, name, config, upmu, uname, uconfig = open(sys.argv[1]).read(), *sys.argv[2:]
-rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+rows = candidates(out)
 n = int(re.search(r"^candidates: (\d+) \(sysfs 0, libpfm4 (\d+)", out, re.M).group(1))
 assert n == len(rows) and n >= 50, (n, len(rows))
 core = [r for r in rows if r[2] == pmu]
@@ -75,8 +77,9 @@ done
 check "umask unions are ORs of single umasks, in the umask field only; Zen 3's fills from all sources" \
 	python3 - "$TMP/u-amd64_fam19h_zen3.out" "$TMP/u-skx.out" <<'PY'
 import sys
+from discover_list import candidates
 for path in sys.argv[1:]:
-    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    rows = candidates(open(path).read())
     enc = {r[1]: (int(r[4], 16), int(r[5], 16)) for r in rows}
     unions = [r for r in rows if "OR-ed" in r[9]]
     assert unions, path
@@ -92,7 +95,7 @@ for path in sys.argv[1:]:
         assert enc[r[1]] == (c, c1), (r[1], enc[r[1]], (c, c1))
         assert (c, c1) not in [enc[k] for k in enc if k.startswith(f"{pmu}::{event}") and k != r[1] and k.count(":") <= 3], r[1]
     print(f"# {path.split('u-')[-1][:-4]}: {len(unions)} umask unions")
-zen3 = {r[1]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10}
+zen3 = {r[1]: r for r in candidates(open(sys.argv[1]).read())}
 u = "amd64_fam19h_zen3::DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT"
 assert zen3[u][4] == "0x5f43", zen3.get(u)
 PY
@@ -103,8 +106,9 @@ PY
 forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$JSON" --all --pmu 'skx,cpu,uncore_imc_*' >"$TMP/vendor.out" 2>&1
 check "vendor JSON: candidates with libpfm4's encodings" python3 - "$TMP/vendor.out" "$JSON" <<'PY'
 import re, sys
+from discover_list import candidates
 out = open(sys.argv[1]).read()
-rows = [l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+rows = candidates(out)
 vendor = {r[0]: r for r in rows if r[3] == "vendor"}
 pfm = {r[0]: r for r in rows if r[3] == "libpfm4"}
 assert sorted(vendor) == sorted(["L1D.REPLACEMENT", "L1D_PEND_MISS.PENDING_CYCLES", "L2_RQSTS.ALL_DEMAND_DATA_RD",
@@ -130,8 +134,9 @@ sed 's/"Counter": "0"/"Counter": "0,1,2,3"/' "$C0" >"$TMP/c0-free.json"
 check "vendor Counter \"0\": three counter-0 events in three groups; unrestricted, two groups" \
 	python3 - "$TMP/c0.out" "$TMP/c0-free.out" <<'PY'
 import sys
+from discover_list import candidates
 def groups(path):
-    rows = [l.split("\t") for l in open(path).read().splitlines() if l.count("\t") >= 10 and not l.startswith("#")]
+    rows = candidates(open(path).read())
     return {r[0]: int(r[10]) for r in rows}
 g, free = groups(sys.argv[1]), groups(sys.argv[2])
 c0 = ["UNC_CHA_RxC_OCCUPANCY.IRQ", "TEST_CHA_OCCUPANCY.TWO", "TEST_CHA_OCCUPANCY.THREE"]
@@ -151,7 +156,8 @@ forced skx "$PMUCHECK" "${DRY[@]}" --vendor "$TMP/mods.json" --all --pmu skx,cpu
 check "vendor Invert, EdgeDetect and AnyThread: the encodings libpfm4 gives the same events" \
 	python3 - "$TMP/mods.out" <<'PY'
 import sys
-rows = [l.split("\t") for l in open(sys.argv[1]).read().splitlines() if l.count("\t") >= 9 and not l.startswith("#")]
+from discover_list import candidates
+rows = candidates(open(sys.argv[1]).read())
 vendor = {r[0]: r for r in rows if r[3] == "vendor"}
 pfm = {r[0]: r for r in rows if r[3] == "libpfm4"}
 assert sorted(vendor) == ["MACHINE_CLEARS.COUNT", "UOPS_ISSUED.CORE_STALL_CYCLES", "UOPS_ISSUED.STALL_CYCLES"], vendor
@@ -173,7 +179,8 @@ JSON
 check "vendor ldlat and frontend values in config1; two events of one such register never in one group" \
 	python3 - "$TMP/msr.out" <<'PY'
 import sys
-rows = {r[0]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+from discover_list import candidates
+rows = {r[0]: r for r in candidates(open(sys.argv[1]).read())}
 assert len(rows) == 4, rows
 want = {"FRONTEND_RETIRED.L1I_MISS": "0x12", "FRONTEND_RETIRED.L2_MISS": "0x13",
         "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4": "0x4", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8": "0x8"}
@@ -204,8 +211,9 @@ JSON
 check "vendor uncore: UMaskExt in the umask, perf Filter terms kept, filter registers skipped, PortMask/FCMask" \
 	python3 - "$TMP/unc.out" <<'PY'
 import sys
+from discover_list import candidates
 out = open(sys.argv[1]).read()
-rows = {r[0]: r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+rows = {r[0]: r for r in candidates(out)}
 got = {n: (r[1], r[4], r[5]) for n, r in rows.items()}
 assert got == {
     "UNC_CHA_TOR_INSERTS.IA_MISS": ("uncore_cha_*/event=0x35,umask=0xc001fe01/", "0xc001fe00000135", "0x0"),
@@ -240,7 +248,8 @@ JSON
 check "vendor AMD UMC rdwrmask and L3 slice/thread terms kept: three UMC candidates, not one" \
 	python3 - "$TMP/amd.out" <<'PY'
 import sys
-rows = {r[0]: r for r in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+from discover_list import candidates
+rows = {r[0]: r for r in candidates(open(sys.argv[1]).read())}
 got = {n: (r[1], r[4]) for n, r in rows.items()}
 assert got == {
     "umc_act_cmd.all": ("amd_umc_*/event=0x5/", "0x5"),
@@ -265,8 +274,9 @@ JSON
 check "vendor uncore unit: the counters its events name (UBOX 2, CHA 4), its groups of at most 2" \
 	python3 - "$TMP/ubox.out" <<'PY'
 import sys
+from discover_list import candidates
 out = open(sys.argv[1]).read()
-rows = {r[0]: r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")}
+rows = {r[0]: r for r in candidates(out)}
 assert {n: r[6] for n, r in rows.items()} == {"UNC_U_EVENT_MSG.DOORBELL_RCVD": "2",
     "UNC_U_PHOLD_CYCLES.ASSERT_TO_ACK": "2", "TEST_U_NO_COUNTER_FIELD": "2", "UNC_CHA_CLOCKTICKS": "4"}, rows
 assert "uncore_ubox_*: 3 events in 2 groups of at most 2" in out, out
@@ -293,8 +303,9 @@ JSON
 check "vendor hybrid core PMUs: the counters their events name (cpu_core 8, cpu_atom 6), atom groups of at most 6" \
 	python3 - "$TMP/adl.out" <<'PY'
 import sys
+from discover_list import candidates
 out = open(sys.argv[1]).read()
-rows = [r for r in (l.split("\t") for l in out.splitlines()) if len(r) > 10 and not r[0].startswith("#")]
+rows = candidates(out)
 got = {}
 for r in rows:
     got.setdefault(r[2], set()).add(r[6])
@@ -392,8 +403,9 @@ done
 "$PMUCHECK" discover --dry-run --reported-levels --no-libpfm --sysfs "$fs" --list >"$TMP/sysfs.out" 2>&1
 check "fake sysfs: aliases with their encodings, scale and unit; three boxes one wildcard candidate" python3 - "$TMP/sysfs.out" "$fs" <<'PY'
 import sys
+from discover_list import candidates
 out, fs = open(sys.argv[1]).read(), sys.argv[2]
-rows = {l.split("\t")[1]: l.split("\t") for l in out.splitlines() if l.count("\t") >= 9 and not l.startswith("#")}
+rows = {r[1]: r for r in candidates(out)}
 assert sorted(rows) == ["cpu/l2_rqsts.all_demand_data_rd/", "uncore_imc_*/cas_count_read/"], sorted(rows)
 cpu, imc = rows["cpu/l2_rqsts.all_demand_data_rd/"], rows["uncore_imc_*/cas_count_read/"]
 assert cpu[4] == "0xe124" and cpu[3] == "sysfs" and cpu[9] == f"sysfs {fs}/cpu/events/l2_rqsts.all_demand_data_rd", cpu
