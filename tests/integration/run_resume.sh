@@ -247,6 +247,24 @@ grep -q "switched the prefetchers as it measured, and here they cannot be" "$TMP
 	ok "... before its level probe ($ms ms), nothing written" ||
 	notok "... before its level probe, nothing written" "$ms ms: $(cat "$TMP/check.out")"
 
+# ... and the other way: a run measured with the prefetchers as they ran (no control: lib.sh's MSR directory
+# holds no MSR files), resumed where they would be switched (fake MSR files of a CPU the tables know): its
+# points left would be measured switched under rows measured unswitched. Refused, raw.csv untouched, no MSR
+# written. (The fake CPUID is not this machine's CPU, which the resume's CPU check would refuse: the
+# recorded CPU is removed, as in a machine.json from before it was recorded.)
+unfinished_edited "$TMP/pfnew" 'del m["cpu"]'
+cp "$TMP/pfnew/raw.csv" "$TMP/pfnew.raw"
+(
+	. "$TOP/tests/pf_fake.sh"
+	make_fake "$TMP/msr-now" AuthenticAMD:0x19:0x01 0xc0000108 "$FAKE_NCPU" 0000000000000000
+	expect_status "resume of a run measured without prefetcher control, where it would have it, is refused" 2 \
+		"$PMUCHECK" run --resume "$TMP/pfnew"
+	grep -q "measured the prefetchers as they ran (no control), and here they would be switched" \
+		"$TMP/check.out" && cmp -s "$TMP/pfnew/raw.csv" "$TMP/pfnew.raw" && at_original &&
+		ok "... saying why, raw.csv and the MSRs untouched" ||
+		notok "... saying why, raw.csv and the MSRs untouched" "$(cat "$TMP/check.out")"
+)
+
 # A run still running is not resumed: its raw.csv would be cut back and appended to by two processes at
 # once (points written twice, rows out of order). The run holds its directory; --resume is refused by name.
 # Calls of a second at least keep it running for many seconds, however fast its points confirm; it is
