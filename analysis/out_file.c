@@ -23,15 +23,16 @@ void out_thresholds_md(FILE *f)
 		"prefetchers off, counts less with them on. Points whose per-thread footprint (the cache's "
 		"share per thread at the point's thread count) is within %.0f %% below or %.0f %% above a "
 		"cache limit are excluded; an event needs %d points; counts below %.0f per measurement are "
-		"noise; readings above %.0f events per cycle and counting unit at %.0f GHz, negative or "
-		"stuck at all ones are rejected. Sums: NNLS terms kept when they remove %.0f %% of the "
+		"noise; readings above %.0f events per cycle and counting unit at %.0f GHz, below -%.0f (an "
+		"idle event's differenced counts straddle 0) or stuck at all ones are rejected. Sums: NNLS "
+		"terms kept when they remove %.0f %% of the "
 		"residual, at most %d terms, coefficients >= 1/%.0f.\n",
 		THR_OUTLIER_SHARE * 100, THR_OUTLIER_MIN_POINTS, THR_OUTLIER_SIGMAS, THR_OUTLIER_MIN * 100,
 		THR_UNEXPLAINED_RATE * 100, THR_BACKGROUND_MAX * 100, THR_EXACT_ERROR * 100,
 		THR_EXACT_ERROR * 100, THR_EXACT_R2, THR_APPROX_ERROR * 100, THR_APPROX_R2,
 		THR_APPROX_ERROR * 100, THR_RELATED_R2, THR_BOUNDARY_BELOW * 100, THR_BOUNDARY_ABOVE * 100,
-		THR_MIN_POINTS, THR_NOISE_COUNTS, THR_MAX_EVENTS_PER_CYCLE, THR_MAX_GHZ, THR_NNLS_GAIN * 100,
-		THR_NNLS_MAX_TERMS, 1 / THR_NNLS_MIN_COEF);
+		THR_MIN_POINTS, THR_NOISE_COUNTS, THR_MAX_EVENTS_PER_CYCLE, THR_MAX_GHZ, THR_NOISE_COUNTS,
+		THR_NNLS_GAIN * 100, THR_NNLS_MAX_TERMS, 1 / THR_NNLS_MIN_COEF);
 }
 
 const char *out_md_text(const char *s, char *buf, size_t len)

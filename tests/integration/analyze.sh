@@ -43,6 +43,13 @@ boundary_points_excluded decomposition_error decomposition_r2 background_per_s o
 assert all(r[k] == "" for k in figs), {k: r[k] for k in figs if r[k]}' "$D/events.csv"
 check "events.md prints the thresholds under the table" grep -q '^Thresholds (analysis/thresholds.h)' "$D/events.md"
 check "events.md says noisy points were excluded" grep -q 'noisy points excluded' "$D/events.md"
+# A count is the 2R call's less the R call's: reading.c rejects only one below -THR_NOISE_COUNTS, and the
+# thresholds printed under every table said every negative reading was rejected.
+check "the thresholds under the table reject negative readings only below the noise floor" python3 -c '
+import json, sys
+floor = json.load(open(sys.argv[1]))["thresholds"]["noise_counts"]
+text = open(sys.argv[2]).read().split("Thresholds (analysis/thresholds.h)")[1]
+assert "below -%.0f" % floor in text and "negative or stuck" not in text, text' "$D/events.json" "$D/events.md"
 
 if command -v python3 >/dev/null; then
 	check "events.json is JSON with one entry per event" python3 -c '
