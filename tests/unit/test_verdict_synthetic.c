@@ -65,6 +65,20 @@ static void test_missing_prefetched_lines_is_prefetch_blind(void **state)
 	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
 }
 
+/* The scale the prefetch-off groups hold is the event's where the on groups count less at the same level,
+   however many more points the on groups have: their 1/2 is the prefetcher's coverage of the stream. It was
+   called exact at 1/2, prefetch on (the scale of the most points), hiding that the off points count 1. */
+static void test_prefetch_blind_with_fewer_off_points(void **state)
+{
+	struct verdict v = judge(state, "DEMAND_FEW_OFF");
+
+	assert_int_equal(v.cls, VC_PREFETCH_BLIND);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_int_equal(v.levels, 1u << LV_DRAM);
+	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
+}
+
 static void test_sum_of_two_levels_is_named_by_nnls(void **state)
 {
 	struct verdict v = judge(state, "L2_PLUS_DRAM");
@@ -565,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_one_per_line_is_exact_at_every_level),
 		cmocka_unit_test(test_half_per_line_has_scale_one_half),
 		cmocka_unit_test(test_missing_prefetched_lines_is_prefetch_blind),
+		cmocka_unit_test(test_prefetch_blind_with_fewer_off_points),
 		cmocka_unit_test(test_sum_of_two_levels_is_named_by_nnls),
 		cmocka_unit_test(test_sum_of_two_quantities_replaces_a_single_one),
 		cmocka_unit_test(test_five_percent_noise_is_approximate),
