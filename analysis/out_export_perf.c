@@ -42,15 +42,18 @@ static void perf_escape(const char *s, char *buf, size_t len)
 
 /* perf's name of the event with the modifier of the privilege level it was validated in, where that was
    one alone (out_metric_domain): cpu/.../u, or l1d.replacement:u. Without it perf counts user and kernel
-   wherever it may, and the validated scale need not hold. */
+   wherever it may, and the validated scale need not hold. A PMU's term syntax kept as it was counted
+   (cpu_core/.../u: out_perf_event spells no name of its own for a PMU other than cpu) carries the modifier
+   that made the domain already, and perf rejects a second one (".../u:u" is an event syntax error). */
 static void perf_event_in_domain(const struct out_metric *x, char *ev, size_t len)
 {
-	const char *why, *domain = out_metric_domain(x);
+	const char *why, *domain = out_metric_domain(x), *slash;
 	size_t l;
 
 	out_perf_event(x, ev, len, &why);
 	l = strlen(ev);
-	if (domain)
+	slash = strrchr(ev, '/');
+	if (domain && !(slash && slash[1]))
 		snprintf(ev + l, len - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":", domain[0]);
 }
 

@@ -174,6 +174,16 @@ done
 check "... perf stat counts it with :u" grep -qx "perf stat -e 'l1d.replacement:u' -- ./app" "$U/perf/perf-stat.txt"
 check "... and so does metrics.json's expression, which parses" sh -c \
 	"grep -q '\"MetricExpr\": \"l1d.replacement:u / ' '$U/perf/metrics.json' && $CHECK perf '$U/perf/metrics.json'"
+# ... and one of a hybrid's core PMU, kept in the syntax it was counted in with its modifier: the modifier
+# is the domain already (perf stat read 'cpu_core/.../u:u', an event syntax error to perf).
+fixture_with "$U-hybrid" 'd["events"] = [dict(l1d, event="cpu_core/event=0x51,umask=0x1/u", backend="perf",
+                    encoding="pmu=cpu_core,type=4,config=0x151,domain=user")]'
+expect_status "perf export of a hybrid core PMU's event counted with :u succeeds" 0 \
+	"$PMUCHECK" export "$U-hybrid" --format perf --out "$U-hybrid/perf"
+check "... perf stat counts it with its one modifier" \
+	grep -qx "perf stat -e 'cpu_core/event=0x51,umask=0x1/u' -- ./app" "$U-hybrid/perf/perf-stat.txt"
+check "... and so does metrics.json's expression" \
+	grep -qF '"MetricExpr": "cpu_core@event\\=0x51\\,umask\\=0x1@u / ' "$U-hybrid/perf/metrics.json"
 
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,
