@@ -16,6 +16,16 @@ static unsigned boxes_summed(const struct out_metric *m)
 	return s && sscanf(s, "sum of %u boxes", &n) == 1 && n > 0 ? n : 1;
 }
 
+/* The option a core counter needs to count where the event was validated: LIKWID programs one for user
+   mode alone unless told KERNEL (LIKWID 5.2.2 on Zen 3, likwid-perfctr -V 3: PERF_CTL flags 0x10143, with
+   PMC0:KERNEL 0x30143, the OS bit 17 set too), and a core event holds in user and kernel mode unless
+   out_metric_domain names one level (kernel alone never comes here: out_likwid_name leaves it out).
+   Uncore counters see no privilege level. */
+static const char *counter_option(const struct out_metric *m, const char *cls)
+{
+	return !strcmp(cls, "PMC") && !out_metric_domain(m) ? ":KERNEL" : "";
+}
+
 /* The counters: the first of its class (core PMC0, data fabric DFC0, AMD L3 CPMC0), or for an Intel
    uncore box class (MBOX, CBOX) counter 0 of every box the run summed, as LIKWID's own MEM groups
    list MBOX0C0..MBOX7C0; of no more boxes than LIKWID defines (units, where the config gives them: Linux
@@ -32,7 +42,7 @@ static unsigned counters(FILE *f, const struct out_metric *m, const char *cls, u
 
 	if (!boxes) {
 		snprintf(sum, len, "%s0", cls);
-		fprintf(f, "%s  %s\n", sum, ev);
+		fprintf(f, "%s%s  %s\n", sum, counter_option(m, cls), ev);
 		return 1;
 	}
 	off += (size_t)snprintf(sum, len, boxes > 1 ? "(" : "");
@@ -72,6 +82,11 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 			m->name, boxes > 1 ? "SUM(" : "", ev, boxes > 1 ? ")" : "", m->peak_rate,
 			m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
+	if (*counter_option(m, cls))
+		fprintf(f,
+			"%s0%s: counted in user and kernel mode, as validated; LIKWID counts user mode alone "
+			"without KERNEL.\n",
+			cls, counter_option(m, cls));
 	if (boxes > 1 && boxes_summed(m) > boxes)
 		fprintf(f,
 			"pmucheck summed Linux's %u %s boxes; LIKWID defines %u on this architecture, which "

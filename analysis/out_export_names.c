@@ -180,6 +180,7 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 {
 	const struct export_core_name *n;
 	const struct export_uncore_name *u;
+	const char *domain;
 	char pmu[64];
 	unsigned event, umask;
 	struct export_hw hw;
@@ -193,6 +194,13 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	if (!hw_decode(m->encoding, &hw)) {
 		if (!(n = core_names(m, &hw)) || !n->likwid) {
 			*why = "LIKWID's event list for this architecture has no event with this encoding";
+			return NULL;
+		}
+		/* LIKWID counts user mode, with its KERNEL option user and kernel mode (out_export_likwid.c),
+		   never the kernel alone: the group would count another level than the one validated */
+		if ((domain = out_metric_domain(m)) && !strcmp(domain, "kernel")) {
+			*why = "validated counting kernel mode alone, which LIKWID cannot count (it counts "
+			       "user mode, with its KERNEL option user and kernel mode)";
 			return NULL;
 		}
 		snprintf(buf, len, "%s", n->likwid);

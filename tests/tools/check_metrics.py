@@ -4,8 +4,8 @@
   perf    metrics.json: a JSON array of objects with the pmu-events metric keys; every MetricExpr
           parses with perf's expression grammar (tools/perf/util/expr.l / expr.y): numbers, event
           names (letters, digits, _ . : @ ? and \\- \\, \\= escapes), + - * / and parentheses.
-  likwid  group files: SHORT line, EVENTSET of "COUNTER  EVENT", METRICS of "Name [unit]  formula"
-          over the EVENTSET's counters, time, inverseClock and numbers, LONG text.
+  likwid  group files: SHORT line, EVENTSET of "COUNTER[:OPTION...]  EVENT", METRICS of
+          "Name [unit]  formula" over the EVENTSET's counters, time, inverseClock and numbers, LONG text.
   papi    papi_events.csv: comments, CPU,<pmu> lines, then PRESET,NAME,TYPE[,postfix],EVENT...
           [,LDESC|SDESC|NOTE,text]; postfix is integer RPN over N<i> operands.
 Prints one line per problem and exits 1 if there was any; --names prints the event names used."""
@@ -149,14 +149,17 @@ def check_likwid(path, problems, names):
             problems.append(f"{path}: no {s} section")
     counters = set()
     for no, line in sections.get("EVENTSET", []):
-        m = re.fullmatch(r"(\S+)\s+([A-Z0-9_]+(?::[A-Z0-9_=x]+)*)", line)
+        # a counter may carry LIKWID's options (PMC0:KERNEL, PMC3:EDGEDETECT, CBOX0C0:STATE=0x1); formulas
+        # name the counter alone
+        m = re.fullmatch(r"([A-Z0-9]+)((?::[A-Z0-9_]+(?:=0x[0-9A-Fa-f]+|=\d+)?)*)\s+([A-Z0-9_]+(?::[A-Z0-9_=x]+)*)",
+                         line)
         if not m or not LIKWID_COUNTER.fullmatch(m.group(1)):
-            problems.append(f"{path}:{no}: EVENTSET line is not 'COUNTER  EVENT': {line}")
+            problems.append(f"{path}:{no}: EVENTSET line is not 'COUNTER[:OPTION]  EVENT': {line}")
             continue
         if m.group(1) in counters:
             problems.append(f"{path}:{no}: counter {m.group(1)} used twice")
         counters.add(m.group(1))
-        names.append(m.group(2))
+        names.append(m.group(3))
     for no, line in sections.get("METRICS", []):
         m = re.fullmatch(r"(.*\S)\s+(\S+)", line)
         if not m:

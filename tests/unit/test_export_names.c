@@ -211,6 +211,32 @@ static void test_group_counter_is_the_first_of_its_class(void **state)
 	free(text);
 }
 
+/* LIKWID programs a core counter for user mode alone unless told KERNEL: a core event validated counting
+   user and kernel mode gets PMC0:KERNEL (the formula still names PMC0), one validated in user mode alone the
+   plain counter, and one validated in kernel mode alone, which LIKWID cannot count, no group. Uncore counters
+   take no option. */
+static void test_core_counter_counts_the_validated_domain(void **state)
+{
+	const char *cls, *why;
+	char *text;
+
+	(void)state;
+	text = group_of("read_bw", "GB/s", "skx", "l1d.replacement",
+			"pmu=cpu,type=4,config=0x151,domain=user+kernel", 64, 1e9);
+	assert_non_null(strstr(text, "EVENTSET\nPMC0:KERNEL  L1D_REPLACEMENT\n"));
+	assert_non_null(strstr(text, "read_bw [GB/s]  PMC0*1.0E-09/1*64/time\n"));
+	free(text);
+	text = group_of("read_bw", "GB/s", "skx", "l1d.replacement",
+			"pmu=cpu,type=4,config=0x151,domain=user", 64, 1e9);
+	assert_non_null(strstr(text, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
+	free(text);
+	text = group_of("dram_read_bw", "GB/s", "zen3", "amd_df/event=0x07,umask=0x38/", "", 64, 1e9);
+	assert_non_null(strstr(text, "EVENTSET\nDFC0  DRAM_CHANNEL_0\n"));
+	free(text);
+	assert_null(likwid("skx", "perf", "x", "pmu=cpu,type=4,config=0x151,domain=kernel", &cls, &why));
+	assert_non_null(strstr(why, "kernel mode alone"));
+}
+
 /* perf's name for an event PAPI counted by libpfm4's perf:: name (its encoding, ctr_papi.c: no config for
    a software or generic event, which libpfm4 encodes as no raw one): perf's own spelling where it has one,
    else none, with why (never an uncore reason, never a name perf does not parse). */
@@ -283,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_group_counter_is_the_first_of_its_class),
 		cmocka_unit_test(test_box_wildcard_lists_every_box),
 		cmocka_unit_test(test_box_sum_stays_within_likwids_boxes),
+		cmocka_unit_test(test_core_counter_counts_the_validated_domain),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
 		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
