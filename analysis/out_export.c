@@ -1,12 +1,14 @@
 /* out_export.c — `pmucheck export`: which validated events a format can name, then its files,
  * written to temporary names and renamed together, so a failure leaves no partial export. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileset.h"
 #include "out_export.h"
@@ -78,6 +80,14 @@ static void papi_pmu(const struct machine *mach, char *pmu, size_t len, const ch
 	}
 }
 
+/* A metric's group file: its name in capitals, as LIKWID's groups are named. */
+static void group_file(const struct out_metric *m, char *name, size_t len)
+{
+	snprintf(name, len, "%s.txt", m->name);
+	for (char *c = name; *c && *c != '.'; c++)
+		*c = (char)toupper((unsigned char)*c);
+}
+
 /* LIKWID reads groups from ~/.likwid/groups/<its architecture>/, so the files go into such a folder
    (o->dir). */
 static int write_likwid(struct fileset *o, const struct out_metric *m, const unsigned *use, unsigned n,
@@ -88,13 +98,61 @@ static int write_likwid(struct fileset *o, const struct out_metric *m, const uns
 	int rc = 0;
 
 	for (unsigned i = 0; i < n && !rc; i++) {
-		snprintf(name, sizeof name, "%s.txt", m[use[i]].name);
-		for (char *c = name; *c && *c != '.'; c++)
-			*c = (char)toupper((unsigned char)*c);
+		group_file(&m[use[i]], name, sizeof name);
 		rc = open_one(o, name, &f, s, e);
 		if (!rc)
 			rc = close_one(o, f, out_export_likwid_group(f, &m[use[i]]), name, e);
 	}
+	return rc;
+}
+
+/* Whether path is a group an export wrote: a plain file (a FIFO would hold the export up) whose first line
+   is SHORT ... OUT_LIKWID_MARK. */
+static int exported_group(const char *path)
+{
+	char line[1024];
+	struct stat st;
+	FILE *f;
+	size_t l;
+	int ours;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return 0;
+	ours = fgets(line, sizeof line, f) && !strncmp(line, "SHORT ", 6) &&
+		(l = strcspn(line, "\n")) >= strlen(OUT_LIKWID_MARK) &&
+		!strncmp(line + l - strlen(OUT_LIKWID_MARK), OUT_LIKWID_MARK, strlen(OUT_LIKWID_MARK));
+	fclose(f);
+	return ours;
+}
+
+/* A group an earlier export wrote for an event this one no longer validates would outlive it in the folder
+   LIKWID reads, presented as validated (as analyze removes the tables that would now contradict the new
+   ones): each such group that is none of this export's is removed. Other files there are the user's. */
+static int remove_old_groups(const char *sub, const struct out_metric *m, const unsigned *use, unsigned n,
+			     struct err *e)
+{
+	char name[200], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(sub);
+	int rc = 0;
+
+	if (!d)
+		return err_set(e, E_RUNTIME, "%s: %s", sub, strerror(errno));
+	while (!rc && (de = readdir(d))) {
+		unsigned i = 0;
+		const char *dot = strrchr(de->d_name, '.');
+		if (de->d_name[0] == '.' || !dot || strcmp(dot, ".txt"))
+			continue;
+		for (; i < n; i++) {
+			group_file(&m[use[i]], name, sizeof name);
+			if (!strcmp(name, de->d_name))
+				break;
+		}
+		snprintf(path, sizeof path, "%s/%s", sub, de->d_name);
+		if (i == n && exported_group(path) && unlink(path) && errno != ENOENT)
+			rc = err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	}
+	closedir(d);
 	return rc;
 }
 
@@ -130,8 +188,9 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 	if (rc) {
 		fileset_abort(&o);
 		s->written[0] = 0;
+		return rc;
 	}
-	return rc;
+	return fmt == OX_LIKWID ? remove_old_groups(sub, m, use, n, e) : 0;
 }
 
 static void note_skip(struct out_export_summary *s, const struct out_metric *m, const char *why)

@@ -75,6 +75,9 @@ void out_decimal(char *buf, size_t len, double x);
 /* Writers: the metrics in usable[] (n of them; the rest were skipped). */
 int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);
 int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n);
+/* The end of the SHORT line of every group the LIKWID export writes, by which a later export knows its
+   own groups from the user's. */
+#define OUT_LIKWID_MARK "(validated by pmucheck)"
 /* LIKWID: one group file per metric (groups are counted together; one event each always fits). */
 int out_export_likwid_group(FILE *f, const struct out_metric *m);
 /* PAPI: pmu is the CPU line's PMU name, note why it was chosen, left_out the events PAPI cannot take

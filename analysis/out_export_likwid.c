@@ -69,7 +69,7 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 			 m->divisor == 1e9 ? "1.0E-09" : "1.0E-06", scale, m->bytes);
 	else
 		snprintf(formula, sizeof formula, "1.0E-06/%s/time", scale);
-	fprintf(f, "SHORT %s (validated by pmucheck)\n\nEVENTSET\n", m->what);
+	fprintf(f, "SHORT %s " OUT_LIKWID_MARK "\n\nEVENTSET\n", m->what);
 	boxes = counters(f, m, cls, units, ev, ctr, sizeof ctr);
 	fputc('\n', f);
 	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  %s*%s\n", m->name, m->unit, ctr, formula);

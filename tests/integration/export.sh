@@ -115,6 +115,19 @@ for c in scale:'l1d["scale"] = 1e-300' error:'l1d["error"] = "huge"' levels:'l1d
 		bash -c "grep -q \"(L1D:REPLACEMENT): member '${c%%:*}'\" '$TMP/bad.out' && [ ! -e '$TMP/bad-${c%%:*}/perf' ]"
 done
 
+# Exported again after the analysis no longer validates an event: its LIKWID group, one file per metric,
+# went on standing in the folder LIKWID reads as validated (perf's and PAPI's files are rewritten whole);
+# it goes, and a group of the user's in that folder stays.
+O=$TMP/stale
+fixture_with "$O" ''
+"$PMUCHECK" export "$O" --format likwid --out "$O/likwid" >/dev/null 2>&1
+printf 'SHORT my own group\n\nEVENTSET\nPMC0  L1D_REPLACEMENT\n' >"$O/likwid/skylakeX/MINE.txt"
+fixture_with "$O" 'l1d["class"] = "overcounts"'
+expect_status "LIKWID export after the analysis dropped an event succeeds" 0 \
+	"$PMUCHECK" export "$O" --format likwid --out "$O/likwid"
+check "... the dropped event's group is gone, the other export's and the user's stay" \
+	test "$(ls "$O/likwid/skylakeX" | tr '\n' ' ')" = "LOADS_PLUS_STORES_RATE.txt MINE.txt "
+
 # Three validated events for one quantity and the same levels whose names differ only where a metric name
 # cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
 D=$TMP/dup
