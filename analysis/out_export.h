@@ -14,28 +14,32 @@
 #include "machine_read.h"
 
 struct out_metric {
-	char name[128];       /* read_bw_L2_L3_DRAM */
-	char count_name[128]; /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
-	char group[32];       /* pmucheck_bandwidth, pmucheck_rate */
-	char unit[32];        /* GB/s, Mloads/s */
-	char quantity[96];    /* the known volume it was validated against: "lines_read" */
-	char levels[160];     /* where it held: "L2, L3, DRAM" or "any" */
-	char what[256];       /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
-	char evidence[768];   /* levels, prefetch state, error, R^2, points, results directory */
-	char event[256];      /* the event as counted (raw.csv spelling) */
-	char encoding[192];   /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
-	char arch[32];        /* the config it was measured with (machine.json config.path stem): "zen3" */
-	char backend[16];     /* papi, perf */
-	char scope[16];       /* thread, socket */
-	double scale;         /* events per quantity unit, as every export states it: the nearest simple
+	char name[128];        /* read_bw_L2_L3_DRAM */
+	char count_name[128];  /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
+	char group[32];        /* pmucheck_bandwidth, pmucheck_rate */
+	char unit[32];         /* GB/s, Mloads/s */
+	char quantity[96];     /* the known volume it was validated against: "lines_read" */
+	char levels[160];      /* where it held: "L2, L3, DRAM" or "any" */
+	char what[256];        /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
+	char evidence[768];    /* levels, prefetch state, error, R^2, points, results directory */
+	char event[256];       /* the event as counted (raw.csv spelling) */
+	char encoding[192];    /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
+	char arch[32];         /* the config it was measured with (machine.json config.path stem): "zen3" */
+	char backend[16];      /* papi, perf */
+	char scope[16];        /* thread, socket */
+	double scale;          /* events per quantity unit, as every export states it: the nearest simple
 				 value where analyze found one (PAPI's integer arithmetic needs it), else
 				 the measured ratio */
-	double measured;      /* the measured ratio */
-	double simple;        /* nearest simple scale, 0 when none */
-	double bytes;         /* bytes per quantity unit; 0 for a plain rate */
-	double divisor;       /* 1e9 (GB/s) or 1e6 (M.../s) */
-	double peak_rate;     /* highest events/s measured where it is peaks.csv's indicator; 0: none */
-	char peak_where[64];  /* that row: "L2 read" */
+	double measured;       /* the measured ratio */
+	double simple;         /* nearest simple scale, 0 when none */
+	double bytes;          /* bytes per quantity unit; 0 for a plain rate */
+	double divisor;        /* 1e9 (GB/s) or 1e6 (M.../s) */
+	double peak_rate;      /* highest events/s measured where it is peaks.csv's indicator, of one core or
+				 of all (a count summed over the threads, as perf stat sums it); 0: none */
+	char peak_where[64];   /* that row: "L2 read" */
+	double peak_rate_core; /* the same of one core alone: what one thread's counter reached, the 100 % of
+				  a metric evaluated per hardware thread (LIKWID's); 0: none */
+	char peak_where_core[64];
 	/* perf's and LIKWID's names on arch (out_export's names_fn: its config's [export]); NULL: none */
 	const struct export_names *names;
 };

@@ -60,6 +60,11 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 	char ev[256], scale[32], formula[256], ctr[1024];
 	const char *why, *cls = "PMC";
 	unsigned boxes, units;
+	/* LIKWID evaluates a metric per hardware thread: a core counter's 100 % is what one core reached, where
+	   the higher all-core rate (the threads' counts summed) put a core at its peak at 1/N of it; a socket's
+	   counter is read on one thread of the socket, its reference the highest rate measured */
+	int per_thread = !strcmp(m->scope, "thread") && m->peak_rate_core > 0;
+	double peak = per_thread ? m->peak_rate_core : m->peak_rate;
 
 	if (!out_likwid_name(m, ev, sizeof ev, &cls, &units, &why))
 		return -1;
@@ -73,14 +78,15 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 	boxes = counters(f, m, cls, units, ev, ctr, sizeof ctr);
 	fputc('\n', f);
 	fprintf(f, "METRICS\nRuntime (RDTSC) [s]  time\n%s [%s]  %s*%s\n", m->name, m->unit, ctr, formula);
-	if (m->peak_rate > 0)
-		fprintf(f, "%s of peak [%%]  100*%s/time/%.0f\n", m->name, ctr, m->peak_rate);
+	if (peak > 0)
+		fprintf(f, "%s of peak [%%]  100*%s/time/%.0f\n", m->name, ctr, peak);
 	fprintf(f, "\nLONG\nFormulas:\n%s [%s] = %s%s%s*%s\n", m->name, m->unit, boxes > 1 ? "SUM(" : "", ev,
 		boxes > 1 ? ")" : "", formula);
-	if (m->peak_rate > 0)
-		fprintf(f, "%s of peak [%%] = 100*%s%s%s/time/%.0f (the highest rate measured, %s)\n",
-			m->name, boxes > 1 ? "SUM(" : "", ev, boxes > 1 ? ")" : "", m->peak_rate,
-			m->peak_where);
+	if (peak > 0)
+		fprintf(f, "%s of peak [%%] = 100*%s%s%s/time/%.0f (the highest rate %s, %s)\n", m->name,
+			boxes > 1 ? "SUM(" : "", ev, boxes > 1 ? ")" : "", peak,
+			per_thread ? "one core reached: LIKWID evaluates it per hardware thread" : "measured",
+			per_thread ? m->peak_where_core : m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
 	if (*counter_option(m, cls))
 		fprintf(f,

@@ -199,8 +199,19 @@ static void unique_name(struct out_metric *m, unsigned n)
 	}
 }
 
+/* Into *rate, and its level and access into where (len bytes), a rate of row r of t where it is higher. */
+static void higher(double *rate, char *where, size_t len, double r_rate, const struct out_csv *t, unsigned r,
+		   int lc, int ac)
+{
+	/* an edited 1e400 was printed as "/ inf" in the formula */
+	if (!isfinite(r_rate) || !(r_rate > *rate))
+		return;
+	*rate = r_rate;
+	snprintf(where, len, "%s %s", t->rows[r][lc], t->rows[r][ac]);
+}
+
 /* The 100 % reference of Molka et al.'s Tables 2 and 3: the highest rate the event reached in a
-   level and access where peaks.csv names it the indicator, of one core or of all. */
+   level and access where peaks.csv names it the indicator, of one core or of all, and of one core alone. */
 static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 {
 	char path[PATH_MAX];
@@ -216,13 +227,13 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 	rc[1] = out_csv_peak_rate_col(&t, "all_cores");
 	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc[0] >= 0 && rc[1] >= 0 && r < t.nrows; r++)
 		for (unsigned i = 0; i < n; i++) {
-			double rate = fmax(atof(t.rows[r][rc[0]]), atof(t.rows[r][rc[1]]));
-			/* an edited 1e400 was printed as "/ inf" in the formula */
-			if (strcmp(t.rows[r][ic], m[i].event) || !isfinite(rate) || !(rate > m[i].peak_rate))
+			double core = atof(t.rows[r][rc[0]]);
+			if (strcmp(t.rows[r][ic], m[i].event))
 				continue;
-			m[i].peak_rate = rate;
-			snprintf(m[i].peak_where, sizeof m[i].peak_where, "%s %s", t.rows[r][lc],
-				 t.rows[r][ac]);
+			higher(&m[i].peak_rate, m[i].peak_where, sizeof m[i].peak_where,
+			       fmax(core, atof(t.rows[r][rc[1]])), &t, r, lc, ac);
+			higher(&m[i].peak_rate_core, m[i].peak_where_core, sizeof m[i].peak_where_core, core,
+			       &t, r, lc, ac);
 		}
 	out_csv_free(&t);
 }
