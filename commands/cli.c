@@ -54,7 +54,24 @@ void cli_getopt_start(void)
 	opterr = 0;
 }
 
-/* getopt_long sets optopt to 0 for a long option it does not know (or finds ambiguous), to the option's
+/* An abbreviation getopt_long refused although options begin with it: it begins two that differ (glibc takes
+   the first of those that differ in nothing), so it is ambiguous, not unknown ("--pre": --prefetch and
+   --preset); their names into e. 0 where no option begins with it. */
+static int ambiguous(const char *word, size_t len, const struct option *longopts, struct err *e)
+{
+	char names[ERR_MSG_MAX / 2] = "";
+	size_t k = 0;
+	int n = 0;
+
+	for (const struct option *o = longopts; o->name && len > 2 && !strncmp(word, "--", 2); o++)
+		if (!strncmp(o->name, word + 2, len - 2) && k < sizeof names) {
+			k += (size_t)snprintf(names + k, sizeof names - k, "%s--%s", n ? ", " : "", o->name);
+			n++;
+		}
+	return n > 1 ? err_set(e, E_USAGE, "option '%.*s' is ambiguous: %s", (int)len, word, names) : 0;
+}
+
+/* getopt_long sets optopt to 0 for a long option it does not know or finds ambiguous, to the option's
    value for one whose value is wrong (missing, or given to one that takes none), and to the letter for a
    short option. An unknown letter inside a cluster ("-Zq") leaves getopt on the cluster's word, so
    argv[optind - 1] is then the word before it ("run"): the letter is named instead. */
@@ -68,6 +85,8 @@ int cli_option_error(int c, char **argv, const char *shortopts, const struct opt
 		known = optopt && o->val == optopt && !strncmp(o->name, word + 2, len - 2);
 	if (!known && optopt)
 		return err_set(e, E_USAGE, "unknown option '-%c'", optopt);
+	if (!known && ambiguous(word, len, longopts, e))
+		return E_USAGE;
 	if (!known)
 		return err_set(e, E_USAGE, "unknown option '%s'", word);
 	if (c == '?' && word[len])

@@ -279,6 +279,9 @@ row "pmucheck run: unknown option '-Z'" "${RUN[@]}" -Zq
 row "pmucheck run: unknown option '-Z'" run -Zn
 row "pmucheck all: unknown option '-Z'" all -Zn
 row "pmucheck run: option '--quick' takes no value" run --quick=1
+# an abbreviation two options begin with is ambiguous, not unknown: it was said to be unknown
+row "pmucheck run: option '--pre' is ambiguous: --prefetch, --preset" "${RUN[@]}" --pre on
+row "pmucheck discover: option '--no' is ambiguous: --no-libpfm, --no-sysfs, --no-progress" discover -n --no
 row "pmucheck analyze: unknown option '-Z'" analyze -Zq good
 row "pmucheck prefetch: unknown option '-Z'" prefetch status -Zh
 row "pmucheck discover: unknown option '-Z'" discover -Zn
