@@ -76,16 +76,22 @@ static int creatable(const char *path, int *why)
 
 int results_out_free(const char *out, const char *root, struct err *e)
 {
+	struct stat st;
 	int why;
 
 	if (out && !*out)
 		return err_set(e, E_USAGE, "--out: an empty path");
-	if (out && access(out, F_OK) == 0)
+	/* lstat: mkdir finds a link to nothing there too (EEXIST), where access follows it and finds none */
+	if (out && lstat(out, &st) == 0)
 		return out_refused(out, EEXIST, e);
 	if (out)
 		return creatable(out, &why) ? 0 : out_refused(out, why, e);
+	/* mkdir("") fails: a dry run took "" for a new directory of the working directory */
+	if (!*root)
+		return err_set(e, E_USAGE, "--results: an empty path");
 	why = not_writable_dir(root);
-	if (why == ENOENT)
+	/* a link to nothing is no directory to make, nor one to make entries in (ENOENT, as the run says) */
+	if (why == ENOENT && lstat(root, &st) != 0)
 		creatable(root, &why);
 	if (why)
 		return err_set(e, E_USAGE, "--results: cannot create results directory '%s': %s", root,

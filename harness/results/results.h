@@ -13,9 +13,9 @@
 int results_lock_dir(const char *dir, int *fd, struct err *e);
 
 /* What results_create_dir would say of `out` (NULL: none given) or else of `root` without creating either,
-   for a dry run to refuse what the run would: E_USAGE where out is empty or exists already, or where the
-   directory it or root would be made in (or root itself, where it exists) is no directory this process
-   may write in. */
+   for a dry run to refuse what the run would: E_USAGE where out or root is empty, out exists already (a
+   link to nothing too), root is a link to nothing, or the directory out or root would be made in (or root
+   itself, where it exists) is no directory this process may write in. */
 int results_out_free(const char *out, const char *root, struct err *e);
 
 /* Creates a new directory: `out` when given (it must not exist), else <root>/<host>-<UTC time>, with a

@@ -254,7 +254,7 @@ row "loop-json/machine.json: Too many levels of symbolic links" analyze loop-jso
 row "--levels-from: measured-fraction/machine.json: 'levels.measured.L2' is not a size in bytes" "${LF[@]}" \
 	measured-fraction
 row "unexpected argument 'extra'" "${RUN[@]}" extra
-row "--results: cannot create results directory '': No such file or directory" "${RUN[@]}" --results ''
+row "--results: an empty path" "${RUN[@]}" --results ''
 row "--kernels: given twice (one comma-separated list holds them all)" "${RUN[@]}" -k touch
 row "--threads: given twice" "${RUN[@]}" --threads 1
 row "--prefetch: given twice" "${RUN[@]}" --prefetch on --prefetch off
@@ -335,6 +335,12 @@ row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --d
 # an empty name, a dangling link (creating would follow it), a directory's name, a name over NAME_MAX: all
 # passed the check once, measured, and failed only when the config was copied at the end
 ln -sfn "$W/nowhere/x.ini" "$W/dangling.ini"
+# what the run refuses when it makes its directory, its dry run refuses too: it passed an empty --results,
+# and an --out or --results that is a link to nothing (mkdir finds the link, access and stat do not)
+row "--results: an empty path" "${RUN[@]}" --dry-run --results ''
+row "--out: cannot create results directory dangling.ini: File exists" "${RUN[@]}" --dry-run --out dangling.ini
+row "--results: cannot create results directory 'dangling.ini': No such file or directory" "${RUN[@]}" --dry-run \
+	--results dangling.ini
 row "--write: an empty file name" discover --dry-run --no-libpfm --no-sysfs --add-events page-faults --write ''
 row "--write dangling.ini: the file exists" discover --dry-run --no-libpfm --no-sysfs --add-events page-faults \
 	--write dangling.ini
