@@ -163,7 +163,9 @@ static void ini_event(FILE *f, const struct agg_event *ev, const struct verdict 
 
 static void ini_header(FILE *f, const struct machine *m, const char *dir)
 {
-	int x86 = !strcmp(m->vendor, "GenuineIntel") || !strcmp(m->vendor, "AuthenticAMD");
+	/* a vendor with its family:model, or any with any: the loader refuses other pairs, chosen for no CPU */
+	int numbered = (!strcmp(m->vendor, "GenuineIntel") || !strcmp(m->vendor, "AuthenticAMD")) &&
+		m->family >= 0;
 	char title[INI_LINE_MAX - 16], from[INI_LINE_MAX - 8];
 	size_t dl = strlen(dir);
 
@@ -181,8 +183,8 @@ static void ini_header(FILE *f, const struct machine *m, const char *dir)
 		"states there; events that did not are comments at\n; the end, with the reason. Format: "
 		"configs/README.md. Use: pmucheck run --config discovered.ini\n\n"
 		"[arch]\nname = discovered\ntitle = %s (discovered)\nvendor = %s\n",
-		from, title, x86 ? m->vendor : "any");
-	if (x86 && m->family >= 0)
+		from, title, numbered ? m->vendor : "any");
+	if (numbered)
 		fprintf(f, "match = 0x%x:0x%x\n", (unsigned)m->family, (unsigned)m->model);
 	else
 		fprintf(f, "match = any\n");

@@ -155,14 +155,36 @@ static int arch_match(struct cfg_ctx *x, const char *v)
 	return 0;
 }
 
+/* cfg_select.c ranks a file by its vendor and match together: match = any only with vendor = any (the
+   fallback for every CPU), a family:model list only with the vendor whose numbers it gives. Any other pair
+   loaded and was never chosen: "vendor = AuthenticAMD, match = any" for every AMD CPU left them on
+   generic.ini. */
+static int arch_close(struct cfg_ctx *x)
+{
+	const struct cfg_arch *a = ARCH(x);
+	int any_vendor = !strcmp(a->vendor, "any");
+
+	if (a->match_any && !any_vendor)
+		return cfg_fail(
+			x,
+			"[arch]: match = any with vendor = %s is chosen for no CPU: match = any is the "
+			"fallback for every vendor's (vendor = any); FAMILY:* takes a whole family",
+			a->vendor);
+	if (!a->match_any && any_vendor)
+		return cfg_fail(x,
+				"[arch]: vendor = any with a FAMILY:MODEL match is chosen for no CPU: the "
+				"numbers are a vendor's, so name it (vendor = any goes with match = any)");
+	return 0;
+}
+
 static const struct cfg_key arch_keys[] = {
 	{"name", 1, arch_name},         {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
 	{"match", 1, arch_match},       {"pmu", 0, arch_pmu},     {"pmu_uncore", 0, arch_pmu_uncore},
 	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},   {"max_ghz", 0, arch_max_ghz},
 };
 
-const struct cfg_kind cfg_kind_arch = {"arch",    0,    arch_keys, sizeof arch_keys / sizeof arch_keys[0],
-				       arch_open, NULL, NULL};
+const struct cfg_kind cfg_kind_arch = {
+	"arch", 0, arch_keys, sizeof arch_keys / sizeof arch_keys[0], arch_open, arch_close, NULL};
 
 static int event_open(struct cfg_ctx *x, const char *name)
 {

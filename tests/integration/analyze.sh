@@ -286,3 +286,16 @@ check "discovered.ini from a directory of $(echo -n "$L" | wc -c) characters: ev
 lines = open(sys.argv[1], "rb").read().split(b"\n")
 assert all(len(l) <= 198 and l.isascii() for l in lines), max(lines, key=len)
 assert b";   ..." in lines[1], lines[1]' "$L/discovered.ini"
+# A discovery's config loads also from an Intel or AMD machine.json without the CPU's family: it was written with
+# the vendor and match = any, a pair chosen for no CPU, which the loader refuses (cfg_event.c arch_close).
+F=$TMP/no-family
+cp -r "$C" "$F" && python3 - "$F/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["cpu"]["vendor"] = "GenuineIntel"
+del m["cpu"]["family"]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+"$PMUCHECK" analyze "$F" >/dev/null 2>&1
+check "discovered.ini of an Intel machine.json without its CPU family loads (vendor = any, match = any)" \
+	"$PMUCHECK" run --dry-run --config "$F/discovered.ini" --kernels load.gpr --sizes 16k --threads 1 --reported-levels

@@ -186,6 +186,11 @@ static const struct bad {
 	{"[arch]\nname = t\ntitle = T\nvendor = AuthenticAMD\nmatch = any\nprefetch = amd\n", 6,
 	 "prefetch: 'amd' is not one of intel-1a4, intel-knl, amd-c0000108, none, listed"},
 	{ARCH "[arch]\nname = u\n", 7, "[arch] given twice (first at line 1)"},
+	/* pairs cfg_select.c chooses for no CPU: loaded, they left every AMD CPU on generic.ini */
+	{"[arch]\nname = t\ntitle = T\nvendor = AuthenticAMD\nmatch = any\nprefetch = none\n", 1,
+	 "[arch]: match = any with vendor = AuthenticAMD is chosen for no CPU"},
+	{"[arch]\nname = t\ntitle = T\nvendor = any\nmatch = 0x19:*\nprefetch = none\n", 1,
+	 "[arch]: vendor = any with a FAMILY:MODEL match is chosen for no CPU"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nthreads = 0\n", 5, "0 is less than 1"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nsizes = 100\n", 5, "not a multiple of 64"},
 	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nargs = 5..1\n", 5, "range 5..1/1 is empty"},
