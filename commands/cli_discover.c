@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "discover_job.h"
 #include "num.h"
+#include "results.h"
 
 #define DEFAULT_KERNELS "load.sse,store.sse,chase.plain"
 #define DEFAULT_BUDGET "300"
@@ -306,6 +307,9 @@ static int cmd_discover(int argc, char **argv)
 	ac = discover_job_run_args(&d, "page-faults", j->av, 64);
 	if (!rc)
 		rc = run_cli_parse(ac, j->av, &t, &j->rc, &e);
+	/* as run's dry run checks them: the dry run passed an --out that exists, which the run then refused */
+	if (!rc)
+		rc = results_out_free(j->rc.out, j->rc.results_root, &e);
 	if (!rc)
 		rc = discover_job_build_candidates(&d, &j->l, j->pfm_version, sizeof j->pfm_version, &e);
 	if (!rc)

@@ -328,6 +328,8 @@ row "--only: given twice" "${DISC[@]}" --only a --only=b
 row "--add-events: given twice" "${DISC[@]}" --add-events task-clock
 row "--kernels: given twice" "${DISC[@]}" -k touch -k load.gpr
 row "--sizes: given twice" "${DISC[@]}" -s 64k --sizes 1M
+# discover's dry run checks its results directory as run's does: it passed one that exists
+row "--out: cannot create results directory exists: File exists" "${DISC[@]}" --out exists
 row "--write /nonexistent/x.ini: cannot create it: No such file or directory" discover --dry-run --no-libpfm \
 	--no-sysfs --add-events page-faults --write /nonexistent/x.ini
 row "--write good/raw.csv/x.ini: cannot create it: Not a directory" discover --dry-run --no-libpfm \
