@@ -54,7 +54,7 @@ static int arch_pmu(struct cfg_ctx *x, const char *v)
    trailing '*' stands for the box number of a kind of numbered boxes (every box, summed: boxes.h). */
 static int arch_pmu_uncore(struct cfg_ctx *x, const char *v)
 {
-	char buf[1024], out[1024], *save = NULL;
+	char buf[1024], out[1024], item[1030], seen[1030], *save = NULL;
 	size_t n = 0;
 
 	if (strlen(v) >= sizeof buf)
@@ -71,6 +71,11 @@ static int arch_pmu_uncore(struct cfg_ctx *x, const char *v)
 				"pmu_uncore: '%s' is not a libpfm4 PMU name (with an optional '*' for "
 				"the box number)",
 				tok);
+		/* as every list of a config (configs/README.md, Syntax): ",a,b*," holds ",b*," once */
+		snprintf(item, sizeof item, ",%s%s,", tok, boxes ? "*" : "");
+		snprintf(seen, sizeof seen, ",%.*s,", (int)n, out);
+		if (strstr(seen, item))
+			return cfg_fail(x, "pmu_uncore: '%s%s' is listed twice", tok, boxes ? "*" : "");
 		n += (size_t)snprintf(out + n, sizeof out - n, "%s%s%s", n ? "," : "", tok, boxes ? "*" : "");
 	}
 	if (!n)
@@ -130,6 +135,10 @@ static int match_one(struct cfg_ctx *x, char *tok)
 					"match: model '%s%s%s' is not a number, lo-hi range up to 0xff, or *",
 					colon, dash ? "-" : "", dash ? dash : "");
 	}
+	for (unsigned i = 0; i < a->nmatch; i++) /* as every list of a config (configs/README.md, Syntax) */
+		if (a->match[i].family == fam && a->match[i].model_lo == lo && a->match[i].model_hi == hi)
+			return cfg_fail(x, "match: family 0x%lx models 0x%lx-0x%lx are listed twice", fam, lo,
+					hi);
 	if (a->nmatch == CFG_MATCH_MAX)
 		return cfg_fail(x, "match: more than %d entries", CFG_MATCH_MAX);
 	a->match[a->nmatch++] = (struct cfg_match){(unsigned)fam, (unsigned)lo, (unsigned)hi};

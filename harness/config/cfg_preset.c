@@ -186,6 +186,9 @@ static int run_events(struct cfg_ctx *x, const char *v)
 				break;
 		if (q == CFG_Q_COUNT)
 			return cfg_fail(x, "events: '%s' is not all, none or a quantity", tok);
+		/* as every list of a config (configs/README.md, Syntax) */
+		if (r->quantities & 1u << q)
+			return cfg_fail(x, "events: '%s' is listed twice", tok);
 		r->quantities |= 1u << q;
 	}
 	if (!r->quantities)

@@ -236,6 +236,14 @@ static const struct bad {
 	{ARCH "pmu_uncore = skx_unc_*_x\n", 7, "'skx_unc_*_x' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = *\n", 7, "'' is not a libpfm4 PMU name"},
 	{ARCH "pmu_uncore = ,\n", 7, "pmu_uncore: empty list"},
+	/* a word of a list given twice, refused as configs/README.md says (they loaded) */
+	{ARCH "pmu_uncore = skx_unc_imc*, skx_unc_cha, skx_unc_imc*\n", 7,
+	 "pmu_uncore: 'skx_unc_imc*' is listed twice"},
+	{"[arch]\nname = t\ntitle = T\nvendor = GenuineIntel\n"
+	 "match = 6:0x3f, 6:0x4f 6:0x3f\nprefetch = none\n",
+	 5, "match: family 0x6 models 0x3f-0x3f are listed twice"},
+	{"[preset p]\ntitle = P\n[run p.a]\nkernels = load\nevents = loads stores loads\n", 5,
+	 "events: 'loads' is listed twice"},
 	{ARCH "max_ghz = 4.9GHz\n", 7,
 	 "max_ghz: '4.9GHz' is not a clock in GHz (a decimal number above 0, below 10)"},
 	{ARCH "max_ghz = 0x5\n", 7, "max_ghz: '0x5' is not a clock in GHz"},
