@@ -85,7 +85,7 @@ static int plan_all(const struct topo *t, struct run_job *j, struct err *e)
 		if (!r)
 			r = plan_build(&x->opts, t, &x->plan, e);
 		if (r)
-			return x->name[0] ? err_wrap(e, r, "preset step %s", x->name) : r;
+			return experiment_error(x, r, e);
 	}
 	return 0;
 }
@@ -814,8 +814,8 @@ int run_cli_execute(struct run_cli *rc, struct topo *t, int argc, char **argv, s
 	   are never larger (topo.h measured) */
 	probes = r ? 0 : probe_bytes(j, t);
 	for (int i = 0; i < j->nxs && !r; i++)
-		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)) && j->xs[i].name[0])
-			r = err_wrap(e, r, "preset step %s", j->xs[i].name);
+		if ((r = plan_check_memory(&j->xs[i].plan, probes, SYSINFO_PROC, e)))
+			r = experiment_error(&j->xs[i], r, e);
 	/* a resumed run that measured points is checked once its plan is the one raw.csv numbers (measure) */
 	if (!r && !resumed_points(rc))
 		r = omp_limit_check(j, 0, e);

@@ -203,7 +203,7 @@ static int kernel_runs_here(const char *name)
 }
 
 /* Fills x from one preset step; *runs is 0 when nothing of the step can run here (x->skipped says why). */
-static int step(struct experiment *x, const struct cfg_run *r, const struct cfg *arch,
+static int step(struct experiment *x, const char *path, const struct cfg_run *r, const struct cfg *arch,
 		const struct plan_opts *base, int reps, const struct topo *t, int *runs, struct err *e)
 {
 	int rc, can = 0;
@@ -211,6 +211,7 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 
 	memset(x, 0, sizeof *x);
 	snprintf(x->name, sizeof x->name, "%s", r->name);
+	snprintf(x->at, sizeof x->at, "%s:%u", path, r->line);
 	x->opts = *base;
 	x->reps = r->repeat ? (int)r->repeat : reps;
 	x->reference = r->reference;
@@ -244,7 +245,7 @@ static int step(struct experiment *x, const struct cfg_run *r, const struct cfg 
 							       : "on,off",
 			   &x->opts, e);
 	if (rc)
-		return err_wrap(e, rc, "preset step %s", x->name);
+		return experiment_error(x, rc, e);
 	*runs = can && x->opts.nthreads > 0 && x->opts.nplaces > 0;
 	return *runs ? config_events(x, arch, r, e) : 0;
 }
@@ -260,6 +261,11 @@ int experiment_preset_known(const struct cfg *presets, const char *name, struct 
 		snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", presets->presets[i].name);
 	}
 	return err_set(e, E_USAGE, "--preset: no preset '%s' (%s has: %s)", name, presets->path, names);
+}
+
+int experiment_error(const struct experiment *x, int r, struct err *e)
+{
+	return x->name[0] ? err_wrap(e, r, "%s: preset step %s", x->at, x->name) : r;
 }
 
 int experiment_preset(const struct cfg *presets, const char *name, const struct cfg *arch,
@@ -283,7 +289,8 @@ int experiment_preset(const struct cfg *presets, const char *name, const struct 
 		int runs = 0;
 		size_t used = strnlen(skipped, len);
 
-		rc = step(&xs[*n], &presets->runs[p->first_run + i], arch, base, reps, t, &runs, e);
+		rc = step(&xs[*n], presets->path, &presets->runs[p->first_run + i], arch, base, reps, t,
+			  &runs, e);
 		/* a step that runs in part (helm2020's 16 threads on 2 CPUs, molka2017's remote memory on one
 		   NUMA node) says what it leaves out as one skipped whole does */
 		if (!rc && xs[*n].skipped[0] && used + 1 < len)

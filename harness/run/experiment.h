@@ -6,6 +6,8 @@
 #ifndef PMUCHECK_EXPERIMENT_H
 #define PMUCHECK_EXPERIMENT_H
 
+#include <limits.h>
+
 #include "cfg.h"
 #include "cpu_id.h"
 #include "plan.h"
@@ -13,7 +15,8 @@
 #include "topo.h"
 
 struct experiment {
-	char name[96]; /* "" for a plain run, else the preset step "molka2017.core" */
+	char name[96];          /* "" for a plain run, else the preset step "molka2017.core" */
+	char at[PATH_MAX + 16]; /* a preset step's file and the line of its [run] section: "presets.ini:12" */
 	struct plan_opts opts;
 	char kernels[256]; /* opts.kernels of a preset step */
 	int reps;
@@ -42,6 +45,10 @@ int experiment_plain(struct experiment *x, const struct plan_opts *base, int rep
 
 /* 0 where presets has one of that name, else E_USAGE naming the ones it has. */
 int experiment_preset_known(const struct cfg *presets, const char *name, struct err *e);
+
+/* Error r of experiment x as the user reads it: a preset step's prefixed with its file, line and name (the
+   step's values are the file's, not options of the command line that the message may name); r itself. */
+int experiment_error(const struct experiment *x, int r, struct err *e);
 /* One experiment per step of preset `name` from the presets config, on this machine's topology. The
    steps of which nothing can run here are left out; they and the steps that run in part are named in
    `skipped`, a line each: "STEP here: why", "part of STEP here: what is left out". */

@@ -214,6 +214,14 @@ row "--args: 'x' is not a non-negative number" "${RUN[@]}" --args x
 row "--cpus: CPU 100000 is not in this machine" "${RUN[@]}" --cpus 100000
 row "--cpus: range '3-1' runs backwards" "${RUN[@]}" --cpus 3-1
 row "--preset: no preset 'nosuch'" run --preset nosuch
+# A step's value the plan refuses is the file's: named by its file and the line of its [run] section, where
+# the message named only the step and run's option (--args), which the command line did not give.
+cp -r "$TOP/configs" "$TMP/badstep"
+sed -i '/^\[run larysch2016.split\]/,/^\[/ s/^args = 0\.\.63$/args = 0..64/' "$TMP/badstep/presets.ini"
+at=$(grep -n '^\[run larysch2016.split\]' "$TMP/badstep/presets.ini" | cut -d: -f1)
+PMUCHECK_CONFIG_DIR=$TMP/badstep row \
+	"$TMP/badstep/presets.ini:$at: preset step larysch2016.split: --args: offset 64 is out of range" \
+	run --preset larysch2016 --reported-levels --dry-run
 row "--out: cannot create results directory exists: File exists" "${RUN[@]}" --out exists
 row "--resume: nowhere is not a directory" run --resume nowhere
 row "--resume: nowhere is not a directory" run --resume=nowhere
