@@ -65,7 +65,9 @@ static int own_running(const char *proc)
 
 int disturb_others_running(const struct disturb_sample *s)
 {
-	/* the two are read a moment apart: a thread of ours that slept between them is not someone else's */
+	/* the two are read a moment apart, this process's threads first: after a parallel region they can only
+	   stop running (a libgomp thread's spin times out), so one that stopped between the reads is left out
+	   of procs_running too, and the figure can only be too low, never another's task; 0 at least */
 	if (s->procs_running < 0 || s->own_running < 0)
 		return -1;
 	return s->procs_running > s->own_running ? s->procs_running - s->own_running : 0;
@@ -112,6 +114,7 @@ int disturb_read(const char *proc, const int *cpus, int n, struct disturb_sample
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	s->at_s = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 	s->pressure_us = pressure_us(proc);
+	s->own_running = own_running(proc); /* before procs_running: disturb_others_running says why */
 	snprintf(path, sizeof path, "%s/stat", proc);
 	if (!(f = fopen(path, "r")))
 		return err_set(e, E_RUNTIME, "%s: cannot read it", path);
@@ -133,7 +136,6 @@ int disturb_read(const char *proc, const int *cpus, int n, struct disturb_sample
 		}
 	}
 	fclose(f);
-	s->own_running = own_running(proc);
 	s->ncpus = n ? lines : 0;
 	if (!lines)
 		return err_set(e, E_RUNTIME,
@@ -183,7 +185,8 @@ json_t *disturb_json(const struct disturb_sample *before, const struct disturb_s
 		 "/proc/stat: steal jiffies over all jiffies of %s between the samples%s; procs_running at "
 		 "each sample, pmucheck's own threads included (its sampling thread, and after the run any "
 		 "OpenMP thread still spinning); others_runnable: procs_running less pmucheck's threads in "
-		 "state R (/proc/self/task/*/stat), read a moment later; /proc/pressure/cpu: the growth of "
+		 "state R (/proc/self/task/*/stat) read a moment before, low by any that stopped in between; "
+		 "/proc/pressure/cpu: the growth of "
 		 "its \"some\" total (time in which a runnable task waited for a CPU) over the time between "
 		 "the samples",
 		 cpus,
