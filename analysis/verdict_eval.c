@@ -148,33 +148,35 @@ static int consistent(const struct band *bd)
 	return bd->median >= fit_simple_values[0] * (1 - THR_APPROX_ERROR) && bd->spread <= THR_APPROX_ERROR;
 }
 
-/* Whether the prefetch-off group b holds a scale that the prefetch-on group of its level counts more than
-   THR_APPROX_ERROR below: the prefetcher fetched lines the event does not see (prefetch_blind). */
-static int blind_off(const struct eval *ev, const double *bs, int b)
+/* Whether the prefetch-off group b holds a scale that the prefetch-on group of its level, of THR_MIN_POINTS
+   samples at least (one disturbed point is no such group), counts more than THR_APPROX_ERROR below: the
+   prefetcher fetched lines the event does not see (prefetch_blind). */
+static int blind_off(const struct eval *ev, const double *bs, const size_t *bn, int b)
 {
 	int on = bucket_level(b) * PF_COUNT + PF_ON;
 
-	return bucket_pf(b) == PF_OFF && bs[b] > 0 && ev->evaluated[on] &&
+	return bucket_pf(b) == PF_OFF && bs[b] > 0 && ev->evaluated[on] && bn[on] >= THR_MIN_POINTS &&
 		ev->median[on] < bs[b] * (1 - THR_APPROX_ERROR);
 }
 
 /* The scale held by the most points; ties go to the scale prefetch-off groups hold (the truth
    without prefetch traffic), then to the scale nearest 1. Where a prefetch-off group holds a scale its
-   level's prefetch-on group counts less than, that scale is taken (of several, by the same rule), however
-   many points hold another: the on groups' lower count is how much of the stream the prefetcher fetched (a
-   DRAM event that sees 1 line per line with them off and 1/2 with them on was called exact at 1/2 where
-   fewer points were measured off, DEMAND_FEW_OFF in tests/tools/events.h). */
+   level's prefetch-on group counts less than, only scales some prefetch-off group holds compete, however
+   many points hold another: a scale only prefetch-on groups hold is how much of the stream the prefetcher
+   fetched (a DRAM event that sees 1 line per line with them off and 1/2 with them on was called exact at
+   1/2 where fewer points were measured off, DEMAND_FEW_OFF in tests/tools/events.h), where one an off
+   group holds at a level the prefetcher did not change is the event's (1/2 per line at L1-L3 both ways). */
 static double choose_scale(const struct eval *ev, const double *bs, const size_t *bn)
 {
 	double best = 0, best_score = 0;
 	int best_off = 0, blind = 0;
 
 	for (int k = 0; k < NBUCKET; k++)
-		blind |= blind_off(ev, bs, k);
+		blind |= blind_off(ev, bs, bn, k);
 	for (int k = 0; k < NBUCKET; k++) {
 		double s = bs[k], score = 0;
 		int off = 0;
-		if (!(s > 0) || (blind && !blind_off(ev, bs, k)))
+		if (!(s > 0) || (blind && bucket_pf(k) != PF_OFF))
 			continue;
 		for (int b = 0; b < NBUCKET; b++) {
 			if (!ev->evaluated[b] || bs[b] != s)

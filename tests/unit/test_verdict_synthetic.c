@@ -79,6 +79,19 @@ static void test_prefetch_blind_with_fewer_off_points(void **state)
 	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
 }
 
+/* ... but a scale prefetch-off groups hold at levels the prefetcher did not change stays the event's: one
+   level's look of prefetch-blindness does not throw the others away */
+static void test_a_scale_off_groups_hold_elsewhere_still_competes(void **state)
+{
+	struct verdict v = judge(state, "HALF_DRAM_OFF_ONE");
+
+	assert_int_equal(v.cls, VC_EXACT);
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 0.5);
+	assert_true((v.levels & (1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3)) ==
+		    (1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3));
+}
+
 static void test_sum_of_two_levels_is_named_by_nnls(void **state)
 {
 	struct verdict v = judge(state, "L2_PLUS_DRAM");
@@ -580,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_half_per_line_has_scale_one_half),
 		cmocka_unit_test(test_missing_prefetched_lines_is_prefetch_blind),
 		cmocka_unit_test(test_prefetch_blind_with_fewer_off_points),
+		cmocka_unit_test(test_a_scale_off_groups_hold_elsewhere_still_competes),
 		cmocka_unit_test(test_sum_of_two_levels_is_named_by_nnls),
 		cmocka_unit_test(test_sum_of_two_quantities_replaces_a_single_one),
 		cmocka_unit_test(test_five_percent_noise_is_approximate),
