@@ -36,7 +36,8 @@
 #define CTR_SPEC_MAX 256
 #define CTR_NAME_MAX 64
 #define CTR_ENC_MAX 160
-#define CTR_REASON_MAX 512 /* the longest, an unknown PAPI name on a machine without a PMU, is ~400 */
+/* a not-measured reason: the longest, an unknown PAPI name on a machine without a PMU, is ~400 bytes */
+#define CTR_REASON_MAX 512
 #define CTR_GROUP_MAX 16 /* events in one group, fixed events included */
 #define CTR_FIXED_MAX 6
 /* counters of one uncore box where libpfm4 has no table of its PMU (ctr_box_counters.c): Intel's IMC and CHA
