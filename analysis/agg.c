@@ -329,20 +329,22 @@ static double positive_median(const float *v, unsigned n)
 	return stats_median_positive(t, n);
 }
 
-/* Whether the point's time moved more bytes per core cycle at its clock than any core can; without any clock
-   (none in the point's repetitions nor the run's), at the fastest any core runs (THR_MAX_GHZ): not judged,
-   a time no core reaches at any clock stood as a figure. */
+/* Whether the point's time moved more bytes, or ran more loads or stores, per core cycle at its clock than
+   any core can (kern_impossibly_fast); without any clock (none in the point's repetitions nor the run's), at
+   the fastest any core runs (THR_MAX_GHZ): not judged, a time no core reaches at any clock stood as a
+   figure. */
 static int too_fast(const struct agg_point *p)
 {
-	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->seconds,
-				    p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ, (double)p->threads);
+	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->v[RQ_loads],
+				    p->v[RQ_stores], p->seconds, p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ,
+				    (double)p->threads);
 }
 
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls, or min(R) where shorter
    (stats_mindiff, as the run's summary takes it), or in files without tsc_lo and tsc_hi the median of the
    differenced times; a time <= 0 is no time at all. A point none of whose repetitions has a clock takes the
-   run's (run_ghz, 0 when that is missing too). A point that moved more bytes per core cycle than any core can
-   (KERN_MAX_BYTES_PER_CYCLE) was disturbed. A disturbed point with calls takes the bound of its shortest call
+   run's (run_ghz, 0 when that is missing too). A point that did more per core cycle than any core can
+   (too_fast) was disturbed. A disturbed point with calls takes the bound of its shortest call
    instead (stats_mindiff_bound, as the run does), which no disturbance makes faster, so it still counts;
    without calls it has no such bound, and the peaks take it only where nothing clean is left, unless its time
    is faster than any core: that is no time at all (a 1431 GB/s L1 read, 404 bytes per cycle, once stood in

@@ -24,7 +24,7 @@ struct agg_point {
 	int64_t width, arg, bytes, arrays, reps, threads;
 	enum point_level level;
 	enum pf_state pf;
-	int noisy;   /* raw.csv's flag, or faster per core cycle than any core (KERN_MAX_BYTES_PER_CYCLE) */
+	int noisy;   /* raw.csv's flag, or faster per core cycle than any core (kern_impossibly_fast) */
 	int bounded; /* noisy, and its time is the bound of its shortest call (stats_mindiff_bound) */
 	int r_call;  /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h): raw.csv's, and too-fast where the analysis

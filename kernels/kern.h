@@ -34,6 +34,13 @@
    Golden Cove: 2 x 512-bit loads, 2 x 256-bit stores), 192 bytes at most. A point measured faster than
    this per core cycle was disturbed (a stretched R call, a clock sample that ran slow), never real. */
 #define KERN_MAX_BYTES_PER_CYCLE 256.0
+/* More load or store instructions per core cycle than any x86-64 core executes, twice over: to date at most
+   4 loads, or 2 loads and 2 stores (Zen 5, Agner Fog's microarchitecture manual), or 3 loads and 2 stores
+   (Golden Cove, Intel's optimization reference manual). The byte limit alone is no limit for
+   narrow accesses: a load.sse L1 point at 133 bytes per 3 GHz cycle, 8.3 loads a cycle, stood as the L1
+   read peak, marked ok. */
+#define KERN_MAX_LOADS_PER_CYCLE 8.0
+#define KERN_MAX_STORES_PER_CYCLE 4.0
 #define KERN_PAGE 4096u /* base page: what `touch` faults in and `chase` randomises over */
 
 /* ISA extensions a variant needs; the harness checks them against CPUID before running it. */
@@ -222,10 +229,12 @@ const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct ke
 uint64_t kern_first_span(const struct kern_family *f, uint64_t bytes);
 void kern_call_longer(const struct kern_family *f, uint64_t bytes, uint64_t *span, uint64_t *reps);
 
-/* Whether a point that moved `bytes` in `seconds` on `threads` cores at `ghz` moved more per core cycle
-   than KERN_MAX_BYTES_PER_CYCLE (kern_limits.c): a disturbed figure, never a real one. 0 when the clock
-   or the time is unknown (<= 0). */
-int kern_impossibly_fast(double bytes, double seconds, double ghz, double threads);
+/* Whether a point that moved `bytes` by `loads` load and `stores` store instructions in `seconds` on
+   `threads` cores at `ghz` did more per core cycle than KERN_MAX_BYTES_PER_CYCLE, KERN_MAX_LOADS_PER_CYCLE
+   or KERN_MAX_STORES_PER_CYCLE allow (kern_limits.c): a disturbed figure, never a real one. 0 when the clock
+   or the time is unknown (<= 0); loads and stores 0 where they are unknown. */
+int kern_impossibly_fast(double bytes, double loads, double stores, double seconds, double ghz,
+			 double threads);
 
 /* Names in raw.csv (kern_names.c): of the access types, of the plot kinds and of the variant flags
    (enum kern_flag) by bit. */

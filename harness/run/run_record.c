@@ -134,7 +134,8 @@ int record_impossibly_fast(const struct point_record *r, double bytes, double se
 {
 	double ghz = record_ghz(r);
 
-	return kern_impossibly_fast(bytes, seconds, ghz > 0 ? ghz : run_ghz, threads);
+	return kern_impossibly_fast(bytes, (double)r->v.loads, (double)r->v.stores, seconds,
+				    ghz > 0 ? ghz : run_ghz, threads);
 }
 
 struct stats_mindiff record_calls(const struct point_record *r)

@@ -55,10 +55,11 @@ static void keep_fastest(struct speed_history *h, int64_t time, double gbps)
 	}
 }
 
-/* Whether gbps is more than one core reads at h->ghz (kern_impossibly_fast): no speed of this machine. */
+/* Whether gbps is more than one core reads at h->ghz (kern_impossibly_fast): no speed of this machine. The
+   file gives bytes only, not the loads that read them. */
 static int impossible(const struct speed_history *h, double gbps)
 {
-	return kern_impossibly_fast(gbps * 1e9, 1, h->ghz, 1);
+	return kern_impossibly_fast(gbps * 1e9, 0, 0, 1, h->ghz, 1);
 }
 
 /* Reads the file into `keep` (other machines' runs in the window, as they were) and h->seen (this machine's

@@ -56,6 +56,30 @@ static void test_impossibly_fast_at_own_or_run_clock(void **state)
 	record_free(&r);
 }
 
+/* Faster than any core by its instructions, at a byte rate under KERN_MAX_BYTES_PER_CYCLE: 9 loads (16 bytes
+   each, 144 bytes) a cycle, or 5 stores, where no core does more than 4 loads or 2 stores (kern.h). */
+static void test_impossibly_many_loads_or_stores(void **state)
+{
+	struct point_record r;
+	const double seconds = 1;
+
+	(void)state;
+	assert_int_equal(record_init(&r, 3, 1), 0);
+	for (int i = 0; i < 3; i++)
+		record_pass(&r, i, 0)->ghz = 1.0;
+	r.v.loads = 9000000000u;
+	assert_true(record_impossibly_fast(&r, 16 * 9e9, seconds, 1.0, 1));
+	assert_false(record_impossibly_fast(&r, 16 * 9e9, seconds, 1.0, 2)); /* two threads: 4.5 each */
+	/* at the limit, not past it */
+	r.v.loads = 8000000000u;
+	assert_false(record_impossibly_fast(&r, 16 * 8e9, seconds, 1.0, 1));
+	r.v.loads = 0;
+	r.v.stores = 5000000000u;
+	assert_true(record_impossibly_fast(&r, 8 * 5e9, seconds, 1.0, 1));
+	assert_false(record_impossibly_fast(&r, 8 * 5e9, seconds, 1.0, 2)); /* 2.5 each */
+	record_free(&r);
+}
+
 static void test_cv_of_repetition_times(void **state)
 {
 	struct point_record r;
@@ -337,6 +361,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_point_clock_is_the_highest_group_0_sample),
 		cmocka_unit_test(test_impossibly_fast_at_own_or_run_clock),
+		cmocka_unit_test(test_impossibly_many_loads_or_stores),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_repetitions_clocked_by_chains_are_said_and_counted),
 		cmocka_unit_test(test_disturbed_repetitions_have_a_call_far_past_the_shortest),
