@@ -347,13 +347,17 @@ static int variant_sizes(const struct gen *g, struct dram_sizing ds, const struc
 	int n = sweep_sizes(g->o, g->t, threads, ds, all), m = 0;
 	enum level last = LEVEL_NONE;
 
+	/* The policy's own sizes unless the user names sizes: a level (a preset's) filters no fresh-memory point
+	   (add_point), and the sweep's were no sizes for one: its smallest, under one 32 KiB block, stopped a
+	   preset of touch with "--sizes: 4096 bytes is smaller than one block", and its DRAM points were 64 times
+	   a stream's (dram_sizing: touch reads one line a page), 16 GiB for a 32 MiB L3. */
+	if (pol->sweep == KS_FIXED && !g->o->nsizes)
+		return copy_values(&pol->sizes, out);
 	/* Explicit sizes or levels (presets) take the whole sweep, filtered by level in add_point. */
 	if (g->o->nsizes || g->o->level_mask || pol->sweep == KS_EVERY_LEVEL) {
 		memcpy(out, all, sizeof *out * (size_t)n);
 		return n;
 	}
-	if (pol->sweep == KS_FIXED)
-		return copy_values(&pol->sizes, out);
 	if (pol->sweep == KS_DRAM) {
 		out[0] = all[n - 1];
 		return 1;

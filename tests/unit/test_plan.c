@@ -255,6 +255,34 @@ static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **sta
 	}
 }
 
+/* Levels (a preset's) filter no fresh-memory point, so touch keeps its policy's sizes under them: the cache
+   sweep's smallest (4 KiB, under its 32 KiB block) stopped the plan, and its DRAM points were 64x a stream's. */
+static void test_fresh_memory_keeps_its_sizes_under_levels(void **state)
+{
+	const struct kern_family *f;
+	const struct kern_variant *v = kern_variant_find("touch.gpr", &f);
+	const struct kern_policy *pol;
+	static const unsigned masks[] = {LEVEL_BIT(LEVEL_DRAM), LEVEL_BIT(LEVEL_L1) | LEVEL_BIT(LEVEL_DRAM)};
+
+	(void)state;
+	assert_non_null(v);
+	pol = kern_policy(f, v);
+	assert_int_equal(pol->sweep, KS_FIXED);
+	for (size_t m = 0; m < sizeof masks / sizeof *masks; m++) {
+		struct plan_opts o = {0};
+		struct plan p;
+		o.kernels = "touch.gpr";
+		o.threads[o.nthreads++] = 1;
+		o.level_mask = masks[m];
+		assert_int_equal(check(&o, &p), 0);
+		assert_int_equal(p.npoints % (int)pol->sizes.n, 0);
+		assert_true(p.npoints > 0);
+		for (int i = 0; i < p.npoints; i++)
+			assert_int_equal(p.points[i].bytes, pol->sizes.v[i % pol->sizes.n]);
+		plan_free(&p);
+	}
+}
+
 /* A level too close to the one below for the 2x rule (a measured L3 of 2.4x L2) still gets a point, inside
    the margins the analysis keeps (more than 1.5x the level below, less than 3/4 of its own share). */
 static void test_a_narrow_level_still_gets_a_point(void **state)
@@ -685,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_dram_points_reckon_with_the_reported_llc),
 		cmocka_unit_test(test_an_nt_points_read_arrays_alone_pass_the_llc),
 		cmocka_unit_test(test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked),
+		cmocka_unit_test(test_fresh_memory_keeps_its_sizes_under_levels),
 		cmocka_unit_test(test_user_sizes_round_to_granule_per_array),
 		cmocka_unit_test(test_user_size_on_a_boundary_is_marked),
 		cmocka_unit_test(test_a_fourth_level_has_no_boundary),
