@@ -339,8 +339,13 @@ static void node_name(const struct merge *m, const struct machine *mj, const cha
 	if (buf[0] && !name_taken(m, buf))
 		return;
 	snprintf(buf, len, "%s", base);
-	for (int k = 2; name_taken(m, buf); k++)
-		snprintf(buf, len, "%s-%d", base, k);
+	for (int k = 2; name_taken(m, buf); k++) {
+		/* the suffix whole, the name cut before it: a name as long as buf was cut to the taken
+		   name again, -2, -3, ... each cut off, and the loop never ended */
+		char sfx[16];
+		int n = snprintf(sfx, sizeof sfx, "-%d", k);
+		snprintf(buf, len, "%.*s%s", (int)len - 1 - n, base, sfx);
+	}
 }
 
 static int commit(struct merge *m, const char *dir, const struct machine *mj, json_t *ej,

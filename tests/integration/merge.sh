@@ -169,6 +169,17 @@ import csv, sys
 names = sorted({r["node"] for r in csv.DictReader(open(sys.argv[1]))})  # a row per node and figure
 print("# nodes: %s" % names)
 sys.exit(0 if len(names) == 3 else 1)' "$TMP/same.out/nodes.csv"
+# The same with names longer than a node's name holds (127 characters): x/LONG-2 was cut to x/LONG again, taken,
+# and merge looked for a free name for ever.
+long=$(printf 'r%.0s' {1..130})
+for d in x y z; do mkdir -p "$TMP/long/$d" && cp -r "$TMP/a" "$TMP/long/$d/$long"; done
+expect_status "three runs of one host in directories of 130-character names merge" 0 \
+	timeout 60 "$PMUCHECK" merge --quiet -o "$TMP/long.out" "$TMP"/long/[xyz]/"$long"
+check "... as three nodes of distinct names, each cut to 127 characters" python3 -c '
+import csv, sys
+names = sorted({r["node"] for r in csv.DictReader(open(sys.argv[1]))})
+print("# nodes: %s" % [n[-8:] for n in names])
+sys.exit(0 if len(names) == 3 and all(len(n) <= 127 for n in names) else 1)' "$TMP/long.out/nodes.csv"
 
 # Two nodes of one type on two microcode versions: neither is the type's, so neither is the odd one out
 # by the order given; both are listed, and merge.json has no common value.
