@@ -38,8 +38,13 @@ struct merge_fig {
 	unsigned n;            /* nodes with a value */
 };
 
+/* What a node type is beyond its CPU: how the node is built (merge_read.c type_key). */
+enum merge_shape { MS_SOCKETS, MS_CORES, MS_CPUS, MS_NUMA, MS_GIB, MS_COUNT };
+
 struct merge_type {
 	char key[512], label[512];
+	char cpu[512];             /* the CPU alone: model name, vendor, family, model, stepping */
+	long long shape[MS_COUNT]; /* GiB -1: memory unknown */
 	unsigned *node, nnode;
 	struct merge_fig *fig;
 	unsigned nfig;

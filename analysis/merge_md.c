@@ -88,8 +88,8 @@ static void type_md(FILE *f, const struct merge *m, unsigned ti, const char *plo
 	if (t->nnode < THR_MERGE_MIN_NODES)
 		fprintf(f,
 			"Fewer than %d nodes: no figure is called an outlier (of two nodes neither is the "
-			"odd "
-			"one); facts are still compared.\n\n",
+			"odd one); facts are still compared, and where a type of more nodes has this CPU, "
+			"each node is an outlier by how its type differs from that one.\n\n",
 			THR_MERGE_MIN_NODES);
 	fputs("Outliers:\n\n", f);
 	unsigned n = 0;
@@ -146,9 +146,11 @@ int merge_write_md(FILE *f, const struct merge *m, const struct merge_summary *s
 		"of %g from its type's median (%.0f %% above it, %.1f %% below), in a type of at least %d "
 		"nodes; a fact (microcode, prefetcher MSRs, THP, "
 		"governor, SMT, cache sizes, pmucheck version) when it differs from the type's most common "
-		"value. The spread is that robust standard deviation, relative to the median.\n\n",
+		"value; a node of a type of fewer than %d nodes when a type of more nodes has its CPU (it "
+		"is built otherwise: sockets, cores, CPUs, NUMA nodes or memory). The spread is that robust "
+		"standard deviation, relative to the median.\n\n",
 		m->outlier_nodes, THR_MERGE_Z, 1 + THR_MERGE_MIN_DEV, THR_MERGE_MIN_DEV * 100,
-		100 * THR_MERGE_MIN_DEV / (1 + THR_MERGE_MIN_DEV), THR_MERGE_MIN_NODES);
+		100 * THR_MERGE_MIN_DEV / (1 + THR_MERGE_MIN_DEV), THR_MERGE_MIN_NODES, THR_MERGE_MIN_NODES);
 	if (s->gnuplot_missing)
 		fputs("Figures: none, gnuplot could not be started (install gnuplot-nox and merge "
 		      "again).\n\n",

@@ -72,8 +72,8 @@ static void facts(const struct machine *mj, char fact[MF_COUNT][MERGE_TEXT])
 /* The node type: what the CPU is and how the memory is built. Microcode is a fact nodes of a type
    share, not part of the type: a node left on old microcode must stand out among its peers rather
    than form a type of its own. Memory is MemTotal rounded to GiB (the kernel's reservations move it by
-   a few MiB between identical nodes). */
-static void type_key(const struct machine *mj, char *key, size_t klen, char *label, size_t llen)
+   a few MiB between identical nodes). t gets its key, label, CPU and shape. */
+static void type_of(const struct machine *mj, struct merge_type *t)
 {
 	long long kib = mj->mem_total_kib, gib = kib > 0 ? (kib + 512 * 1024) / (1024 * 1024) : -1;
 	const char *model = *mj->cpu ? mj->cpu : "?";
@@ -83,9 +83,16 @@ static void type_key(const struct machine *mj, char *key, size_t klen, char *lab
 		snprintf(mem, sizeof mem, "%lld GiB", gib);
 	else
 		snprintf(mem, sizeof mem, "memory unknown");
-	snprintf(key, klen, "%s|%s|%d|%d|%d|%d|%d|%d|%d|%lld", model, mj->vendor, mj->family, mj->model,
-		 mj->stepping, mj->sockets, mj->cores, mj->pus, mj->numa_nodes, gib);
-	snprintf(label, llen,
+	snprintf(t->cpu, sizeof t->cpu, "%s|%s|%d|%d|%d", model, mj->vendor, mj->family, mj->model,
+		 mj->stepping);
+	t->shape[MS_SOCKETS] = mj->sockets;
+	t->shape[MS_CORES] = mj->cores;
+	t->shape[MS_CPUS] = mj->pus;
+	t->shape[MS_NUMA] = mj->numa_nodes;
+	t->shape[MS_GIB] = gib;
+	snprintf(t->key, sizeof t->key, "%s|%d|%d|%d|%d|%lld", t->cpu, mj->sockets, mj->cores, mj->pus,
+		 mj->numa_nodes, gib);
+	snprintf(t->label, sizeof t->label,
 		 "%s (family 0x%x model 0x%x stepping %d), %d socket(s), %d cores, %d CPUs, %d NUMA node(s), "
 		 "%s",
 		 model, (unsigned)mj->family, (unsigned)mj->model, mj->stepping, mj->sockets, mj->cores,
@@ -178,17 +185,19 @@ static void *grow(void *p, unsigned n, size_t sz, void **out)
 	return q + n * sz;
 }
 
-static int find_type(struct merge *m, const char *key, const char *label)
+static int find_type(struct merge *m, const struct merge_type *of)
 {
 	struct merge_type *t;
 
 	for (unsigned i = 0; i < m->ntype; i++)
-		if (!strcmp(m->type[i].key, key))
+		if (!strcmp(m->type[i].key, of->key))
 			return (int)i;
 	if (!(t = grow(m->type, m->ntype, sizeof *t, (void **)&m->type)))
 		return -1;
-	snprintf(t->key, sizeof t->key, "%s", key);
-	snprintf(t->label, sizeof t->label, "%s", label);
+	memcpy(t->key, of->key, sizeof t->key);
+	memcpy(t->label, of->label, sizeof t->label);
+	memcpy(t->cpu, of->cpu, sizeof t->cpu);
+	memcpy(t->shape, of->shape, sizeof t->shape);
 	return (int)m->ntype++;
 }
 
@@ -351,12 +360,12 @@ static void node_name(const struct merge *m, const struct machine *mj, const cha
 static int commit(struct merge *m, const char *dir, const struct machine *mj, json_t *ej,
 		  const struct out_csv *pk, struct err *e)
 {
-	char key[512], label[512];
+	struct merge_type of = {0};
 	struct merge_node *nd;
 	int t, a;
 
-	type_key(mj, key, sizeof key, label, sizeof label);
-	if ((t = find_type(m, key, label)) < 0 ||
+	type_of(mj, &of);
+	if ((t = find_type(m, &of)) < 0 ||
 	    (a = find_arch(m,
 			   *mj->arch          ? mj->arch
 				   : *mj->cpu ? mj->cpu

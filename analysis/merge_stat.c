@@ -77,13 +77,67 @@ static void fact_mode(const struct merge *m, struct merge_type *t, int k)
 		t->fact[k][0] = 0;
 }
 
-static int node_outliers(struct merge *m, const struct merge_type *t, unsigned node, const double *med,
-			 const double *mad)
+/* The type a type of too few nodes to judge (THR_MERGE_MIN_NODES) is measured against: the one of the
+   most nodes, more than its own, of the same CPU; -1 where none. A node with a DIMM gone, SMT switched on
+   or a core disabled is built otherwise than its peers and so forms a type of its own, of one node, where
+   no figure and no fact of it was compared: it was no outlier. */
+static int peer_type(const struct merge *m, unsigned ti)
 {
+	const struct merge_type *t = &m->type[ti];
+	int best = -1;
+
+	if (t->nnode >= THR_MERGE_MIN_NODES)
+		return -1;
+	for (unsigned i = 0; i < m->ntype; i++)
+		if (m->type[i].nnode > t->nnode && !strcmp(m->type[i].cpu, t->cpu) &&
+		    (best < 0 || m->type[i].nnode > m->type[best].nnode))
+			best = (int)i;
+	return best;
+}
+
+/* Appends the nth part of a shape to buf: "4 CPUs", ", 8 GiB of memory". */
+static void shape_text(char *buf, size_t len, int nth, int k, long long v)
+{
+	static const char *const unit[MS_COUNT] = {"socket(s)", "cores", "CPUs", "NUMA node(s)",
+						   "GiB of memory"};
+	size_t n = strlen(buf);
+
+	if (k == MS_GIB && v < 0)
+		snprintf(buf + n, len - n, "%smemory unknown", nth ? ", " : "");
+	else
+		snprintf(buf + n, len - n, "%s%lld %s", nth ? ", " : "", v, unit[k]);
+}
+
+/* "node type 2 has 8 GiB of memory where type 1 (12 nodes of the same CPU) has 24 GiB of memory": what
+   differs. */
+static void shape_why(const struct merge *m, unsigned ti, unsigned pi, char *why, size_t len)
+{
+	const struct merge_type *t = &m->type[ti], *p = &m->type[pi];
+	char mine[160] = "", theirs[160] = "";
+
+	for (int k = 0, n = 0; k < MS_COUNT; k++)
+		if (t->shape[k] != p->shape[k]) {
+			shape_text(mine, sizeof mine, n, k, t->shape[k]);
+			shape_text(theirs, sizeof theirs, n++, k, p->shape[k]);
+		}
+	snprintf(why, len, "node type %u has %s where type %u (%u nodes of the same CPU) has %s", ti + 1,
+		 mine, pi + 1, p->nnode, theirs);
+}
+
+static int node_outliers(struct merge *m, unsigned ti, unsigned node, const double *med, const double *mad)
+{
+	const struct merge_type *t = &m->type[ti];
 	const struct merge_node *nd = &m->node[node];
+	int peer = peer_type(m, ti);
 	char why[400];
 	int any = 0;
 
+	if (peer >= 0) {
+		shape_why(m, ti, (unsigned)peer, why, sizeof why);
+		if (add_outlier(m, node, why))
+			return -1;
+		any = 1;
+	}
 	for (int k = 0; k < MF_COUNT && t->nnode > 1; k++)
 		if (t->split[k] || strcmp(nd->fact[k], t->fact[k])) {
 			if (t->split[k])
@@ -143,7 +197,7 @@ int merge_judge(struct merge *m)
 		for (int k = 0; k < MF_COUNT && !rc; k++)
 			fact_mode(m, t, k);
 		for (unsigned i = 0; i < t->nnode && !rc; i++)
-			rc = node_outliers(m, t, t->node[i], med, mad);
+			rc = node_outliers(m, ti, t->node[i], med, mad);
 		free(buf);
 		free(med);
 		free(mad);

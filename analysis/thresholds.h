@@ -93,7 +93,8 @@
    cut-off for their modified z-score ("How to Detect and Handle Outliers", ASQC 1993). The floor keeps a
    cluster whose nodes agree within 1 % from calling a 3 % node an outlier: the shared development VMs
    differ by up to 20 % between identical runs. A type needs THR_MERGE_MIN_NODES nodes for figure
-   outliers: of two nodes neither is the odd one. */
+   outliers: of two nodes neither is the odd one; a smaller one is compared, by how it is built, with the
+   type of the most nodes of its CPU (merge_stat.c peer_type). */
 #define THR_MERGE_Z 3.5
 #define THR_MERGE_MIN_DEV 0.10
 #define THR_MERGE_MIN_NODES 3
