@@ -99,8 +99,32 @@ static void type_of(const struct machine *mj, struct merge_type *t)
 		 mj->pus, mj->numa_nodes, mem);
 }
 
-/* dir/events.json, of pmucheck's format, with a known class for every event (out_events_check). Any fault
-   of the file refuses the directory, never ends the merge. */
+/* The first event listed again in events.json: the analysis lists each once (agg.c keys them by name),
+   and merge, keying them by name too, took the later one's verdict for the node's without a word. */
+static int events_once(const json_t *j, const char *path, struct err *e)
+{
+	json_t *seen = json_object(), *ev;
+	size_t i;
+	int rc = seen ? 0 : err_set(e, E_RUNTIME, "out of memory");
+
+	json_array_foreach(json_object_get(j, "events"), i, ev)
+	{
+		const char *name = str(ev, "event");
+		json_t *first = json_object_get(seen, name);
+		if (rc)
+			break;
+		if (first)
+			rc = err_set(e, E_USAGE, "%s: malformed: event %zu, %s, again (event %lld)", path,
+				     i + 1, name, (long long)json_integer_value(first));
+		else if (json_object_set_new(seen, name, json_integer((json_int_t)i + 1)))
+			rc = err_set(e, E_RUNTIME, "out of memory");
+	}
+	json_decref(seen);
+	return rc;
+}
+
+/* dir/events.json, of pmucheck's format, with a known class for every event (out_events_check), each event
+   once. Any fault of the file refuses the directory, never ends the merge. */
 static int load_events(const char *dir, json_t **j, struct err *e)
 {
 	char path[PATH_MAX];
@@ -110,7 +134,7 @@ static int load_events(const char *dir, json_t **j, struct err *e)
 		return E_USAGE;
 	if (!*j)
 		return err_set(e, E_USAGE, "%s: no events.json: not a pmucheck results directory", dir);
-	return out_events_check(*j, path, e) ? E_USAGE : 0;
+	return out_events_check(*j, path, e) ? E_USAGE : events_once(*j, path, e);
 }
 
 /* A figure cell as the analysis writes it: empty (no figure), or a finite decimal number, *v its value;

@@ -37,6 +37,13 @@ cp -r "$R" "$TMP/bad/oldpeaks" && sed -i '1s/latency_ns/lat/' "$TMP/bad/oldpeaks
 # peaks.csv without the columns a figure is keyed by or without any line: each refused, naming the file
 cp -r "$R" "$TMP/bad/newclass" && set_class bad/newclass page-faults "exact since 9"
 cp -r "$R" "$TMP/bad/noevents" && echo '{ "format": 1 }' >"$TMP/bad/noevents/events.json"
+# an event listed twice (the analysis lists each once): the node's verdict was the later entry's, unsaid
+cp -r "$R" "$TMP/bad/evtwice" && python3 - "$TMP/bad/evtwice/events.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["events"].append(dict(j["events"][0], **{"class": "exact"}))
+json.dump(j, open(sys.argv[1], "w"))
+PY
 cp -r "$R" "$TMP/bad/nohost" && sed -i 's/"host": "[^"]*"/"host": ""/' "$TMP/bad/nohost/machine.json"
 cp -r "$R" "$TMP/bad/nolevel" && sed -i '1s/level/lvl/' "$TMP/bad/nolevel/peaks.csv"
 cp -r "$R" "$TMP/bad/nopeaks" && : >"$TMP/bad/nopeaks/peaks.csv"
@@ -60,14 +67,15 @@ cp -r "$R" "$TMP/bad/twicepeaks" && sed -n 2p "$R/peaks.csv" >>"$TMP/bad/twicepe
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (22 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (23 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" \
 	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
 	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
 	future:"format 9, this pmucheck reads format 1" unanalysed:"not analysed" partial:"interrupted run" \
 	oldpeaks:"no column latency_ns" zfile:"not a directory" \
 	newclass:"events.json: malformed: event [0-9]+ has no event name or no known class" \
-	noevents:"events.json: malformed: no \"events\" list" nohost:"machine.json: no pmucheck, host or cpu" \
+	noevents:"events.json: malformed: no \"events\" list" \
+	evtwice:"events.json: malformed: event [0-9]+, [^ ]+, again \(event 1\)" nohost:"machine.json: no pmucheck, host or cpu" \
 	nolevel:"peaks.csv: malformed: no level and access columns" nopeaks:"peaks.csv: malformed: no header" \
 	infpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '1e400' is no figure" \
 	hexpeaks:"peaks.csv: the L[0-9] latency row, column latency_ns: '0x10' is no figure" \
