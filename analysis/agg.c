@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agg.h"
 #include "noisy_why.h"
@@ -499,10 +500,13 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 {
 	const char *slash = strrchr(raw_path, '/');
 	char dir[4096];
+	struct stat st;
 	long keep;
 	int rc;
 
 	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - raw_path) : 1, slash ? raw_path : ".");
+	/* before the read: rows a live run appends meanwhile make the recorded size older, never newer */
+	a->raw_bytes = stat(raw_path, &st) ? -1 : (long long)st.st_size;
 	a->partial = partial_marked(dir);
 	keep = a->partial ? raw_torn_point(raw_path) : -1; /* -1: all of it */
 

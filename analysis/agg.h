@@ -94,6 +94,9 @@ struct agg {
 	/* set by agg_read: raw.csv's directory still holds PARTIAL (the run did not finish), and then
 	   whether its raw.csv ended in a cut row, whose point was left out (raw_torn_point) */
 	int partial, torn;
+	/* raw.csv's size as agg_read began, -1 where stat failed: events.json records it, so that report,
+	   export and merge know an analysis older than its raw.csv (a run resumed after it) */
+	long long raw_bytes;
 };
 
 /* Reads raw.csv into a, whose m must already hold the machine; of a partial run, up to a last point its

@@ -224,6 +224,8 @@ static int write_json(FILE *f, const struct agg *a, const struct verdict *vs, co
 
 	for (uint32_t i = 0; i < a->nevents; i++)
 		json_array_append_new(arr, event_json(a, &vs[order[i]], hs));
+	if (a->raw_bytes >= 0)
+		json_object_set_new(root, "raw_csv_bytes", json_integer(a->raw_bytes));
 	json_object_set_new(root, "events", arr);
 	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
 	fputc('\n', f);

@@ -14,9 +14,16 @@ struct out_rdata {
 	json_t *events; /* events.json */
 };
 
-/* DIR/events.json, checked for the members the exports use. A missing file is E_USAGE telling the
-   user to run 'pmucheck analyze DIR' first. */
+/* DIR/events.json, checked for the members the exports use (out_events_check) and for being the analysis
+   of DIR's raw.csv as it is now (out_events_current). A missing file is E_USAGE telling the user to run
+   'pmucheck analyze DIR' first. */
 int out_events_load(const char *dir, json_t **events, struct err *e);
+
+/* Whether events.json (root, of dir) was analysed from dir/raw.csv as it is now: its raw_csv_bytes (absent
+   from analyses before it: taken as current) is raw.csv's size. A run resumed after its analysis, or a
+   raw.csv edited, is E_USAGE asking for 'pmucheck analyze DIR' again: the verdicts and peaks are not of
+   its points. */
+int out_events_current(const json_t *root, const char *dir, struct err *e);
 
 /* Whether root (events.json at path) has an "events" list whose every entry has an event name and a class
    this pmucheck knows: another version's verdict is not this one's to report, export or merge. */

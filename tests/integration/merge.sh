@@ -61,13 +61,15 @@ cp -r "$R" "$TMP/bad/eolpeaks" && head -c -1 "$R/peaks.csv" >"$TMP/bad/eolpeaks/
 cp -r "$R" "$TMP/bad/nulpeaks" && sed -i '2s/^\([^,]*\),/\1\x00,/' "$TMP/bad/nulpeaks/peaks.csv"
 cp -r "$R" "$TMP/bad/levelpeaks" && sed -i '2s/^[^,]*,/L7,/' "$TMP/bad/levelpeaks/peaks.csv"
 cp -r "$R" "$TMP/bad/twicepeaks" && sed -n 2p "$R/peaks.csv" >>"$TMP/bad/twicepeaks/peaks.csv"
+# raw.csv grown since its analysis (a run resumed after it was analysed): the verdicts are not of its points
+cp -r "$R" "$TMP/bad/resumed" && echo "0,0" >>"$TMP/bad/resumed/raw.csv"
 # a plain file, read after unanalysed/ (whose refusal left errno ENOENT): not a directory, not a missing one
 : >"$TMP/bad/zfile"
 
 O=$TMP/out
 expect_status "merge of good and bad directories succeeds" 0 "$PMUCHECK" merge -o "$O" "$TMP"/[abcde] "$TMP"/bad/*
 cp "$TMP/check.out" "$TMP/merge.out"
-check "... merging the five good ones" grep -q "merged 5 nodes (23 refused) of 2 node types" "$TMP/merge.out"
+check "... merging the five good ones" grep -q "merged 5 nodes (24 refused) of 2 node types" "$TMP/merge.out"
 for b in foreign:"no \"format\"" empty:"no machine.json" \
 	malformed:"events.json:[0-9]+:[0-9]+: ']' expected near end of file" \
 	twice:"events.json:[0-9]+:[0-9]+: duplicate object key" \
@@ -83,7 +85,8 @@ for b in foreign:"no \"format\"" empty:"no machine.json" \
 	quotepeaks:"peaks.csv line 3: a quoted field never closed" \
 	eolpeaks:"peaks.csv line [0-9]+: no line end \(the file was cut\)" \
 	nulpeaks:"peaks.csv line 2: a NUL byte in the line" levelpeaks:"peaks.csv line 2: no level 'L7'" \
-	twicepeaks:"peaks.csv line [0-9]+: the [^ ]+ [^ ]+ row again \(line 2\)"; do
+	twicepeaks:"peaks.csv line [0-9]+: the [^ ]+ [^ ]+ row again \(line 2\)" \
+	resumed:"raw.csv: changed since it was analysed \([0-9]+ bytes then, [0-9]+ now"; do
 	d=${b%%:*} why=${b#*:}
 	check "refuses $d by name: $why" grep -Eq "refused $TMP/bad/$d[/:].*$why" "$TMP/merge.out"
 	check "... and merge.md lists it" grep -q "\`$TMP/bad/$d\`" "$O/merge.md"

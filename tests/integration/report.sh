@@ -19,6 +19,16 @@ check "... and tells the user to run analyze first" grep -q "run 'pmucheck analy
 check "... and writes nothing" test ! -e "$D/report.md" -a ! -e "$D/report.html" -a ! -e "$D/plots"
 
 "$PMUCHECK" analyze "$D" >/dev/null 2>&1
+# raw.csv grown since the analysis (a run resumed after it): the verdicts and peaks are not of its points
+cp -r "$D" "$TMP/grown" && echo "0,0" >>"$TMP/grown/raw.csv"
+for cmd in report "export --format perf"; do
+	expect_status "$cmd of a directory whose raw.csv changed since its analysis is refused" 2 \
+		"$PMUCHECK" $cmd "$TMP/grown"
+	grep -qF "raw.csv: changed since it was analysed" "$TMP/check.out" &&
+		grep -qF "run 'pmucheck analyze $TMP/grown' again" "$TMP/check.out" &&
+		[ ! -e "$TMP/grown/report.md" ] && [ ! -e "$TMP/grown/metrics" ] &&
+		ok "... saying so, nothing written" || notok "... saying so, nothing written" "$(cat "$TMP/check.out")"
+done
 expect_status "report of an analysed directory succeeds" 0 "$PMUCHECK" report "$D"
 for f in report.md report.html; do
 	check "report writes $f" test -s "$D/$f"
