@@ -468,36 +468,30 @@ check "... and its transfers" grep -Eq '^\| L1 \| read \| 6250 \| 12500 \(2\) \|
 check "... not DRAM read's own 4" grep -Eq '^\| DRAM \| read \| [0-9.]+ \| [0-9.]+ \| ' "$T4/peaks.md"
 check "... and says what (N) is" grep -q '^(N) beside a 4-core figure' "$T4/peaks.md"
 
-# Faster than any core: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the 256 of
-# KERN_MAX_BYTES_PER_CYCLE) count as disturbed and are left out; the L1 read peak stays the clean 100 GB/s.
-I=$TMP/impossible
-mkdir -p "$I" && cp "$D/machine.json" "$I/"
-edit "$D/raw.csv" "$I/raw.csv" '
+# left_out DIR WHAT EDIT: raw.csv of $D with its rows edited by Python EDIT (on r) into DIR, analysed: points
+# WHAT made faster than any core count as disturbed and are left out, and the L1 read peak stays the clean
+# one, its row saying so.
+left_out() {
+	mkdir -p "$1" && cp "$D/machine.json" "$1/"
+	edit "$D/raw.csv" "$1/raw.csv" "$3"
+	expect_status "analyze with $2 succeeds" 0 "$PMUCHECK" analyze -q "$1"
+	check "... they are not the L1 read peak ($(peak "$1" L1 read gbps_1_core) GB/s)" \
+		test "$(peak "$1" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)"
+	q=$(peak "$1" L1 read quality)
+	case "$q" in
+	"ok ("*" noisy points left out)") ok "and the row says they were left out: $q" ;;
+	*) notok "and the row says they were left out" "quality '$q'" ;;
+	esac
+}
+# Faster than any core by bytes: half the L1 load points 10x faster (333 bytes per 3 GHz cycle, above the
+# 256 of KERN_MAX_BYTES_PER_CYCLE).
+left_out "$TMP/impossible" "impossible L1 load points" '
 if r["kernel"] == "load" and r["level"] == "L1" and int(r["point"]) % 4 < 2: r["seconds"] = "%.9g" % (float(r["seconds"]) / 10)'
-expect_status "analyze with impossible L1 load points succeeds" 0 "$PMUCHECK" analyze -q "$I"
-check "the impossible points are not the L1 read peak ($(peak "$I" L1 read gbps_1_core) GB/s)" \
-	test "$(peak "$I" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)"
-q=$(peak "$I" L1 read quality)
-case "$q" in
-"ok ("*" noisy points left out)") ok "and the row says they were left out: $q" ;;
-*) notok "and the row says they were left out" "quality '$q'" ;;
-esac
-
-# Faster than any core by its loads, under 256 bytes per cycle: the L1 load.sse points 4x faster read 400 GB/s,
-# 133 bytes per 3 GHz cycle, 8.3 16-byte loads a cycle, where no core does more than 4 (kern.h
-# KERN_MAX_LOADS_PER_CYCLE). They stood as the L1 read peak, marked ok; now they are left out as disturbed.
-L=$TMP/many_loads
-mkdir -p "$L" && cp "$D/machine.json" "$L/"
-edit "$D/raw.csv" "$L/raw.csv" '
+# ... and by its loads, under 256 bytes per cycle: the L1 load.sse points 4x faster read 400 GB/s, 133 bytes
+# per 3 GHz cycle, 8.3 16-byte loads a cycle, where no core does more than 4 (kern.h
+# KERN_MAX_LOADS_PER_CYCLE). They stood as the L1 read peak, marked ok.
+left_out "$TMP/many_loads" "L1 load.sse points at 8.3 loads per cycle" '
 if r["variant"] == "load.sse" and r["level"] == "L1": r["seconds"] = "%.9g" % (float(r["seconds"]) / 4)'
-expect_status "analyze with L1 load.sse points at 8.3 loads per cycle succeeds" 0 "$PMUCHECK" analyze -q "$L"
-check "those points are not the L1 read peak ($(peak "$L" L1 read gbps_1_core) GB/s)" \
-	test "$(peak "$L" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)"
-q=$(peak "$L" L1 read quality)
-case "$q" in
-"ok ("*" noisy points left out)") ok "and the row says they were left out: $q" ;;
-*) notok "and the row says they were left out" "quality '$q'" ;;
-esac
 
 # Every L1 store point faster than any core, in a file without calls to bound them (older files): no time
 # at all. The L1 write row stays, with no figure, and says why; no row moves more bytes per cycle than a

@@ -54,9 +54,10 @@ static void test_half_per_line_has_scale_one_half(void **state)
 	assert_true(fabs(v.measured - 0.5) < 0.001);
 }
 
-static void test_missing_prefetched_lines_is_prefetch_blind(void **state)
+/* Event `name` is prefetch-blind: one per line read from DRAM with the prefetchers off. */
+static void assert_blind_at_dram(void **state, const char *name)
 {
-	struct verdict v = judge(state, "DRAM_DEMAND");
+	struct verdict v = judge(state, name);
 
 	assert_int_equal(v.cls, VC_PREFETCH_BLIND);
 	assert_int_equal(v.quantity, RQ_lines_read);
@@ -65,18 +66,17 @@ static void test_missing_prefetched_lines_is_prefetch_blind(void **state)
 	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
 }
 
+static void test_missing_prefetched_lines_is_prefetch_blind(void **state)
+{
+	assert_blind_at_dram(state, "DRAM_DEMAND");
+}
+
 /* The scale the prefetch-off groups hold is the event's where the on groups count less at the same level,
    however many more points the on groups have: their 1/2 is the prefetcher's coverage of the stream. It was
    called exact at 1/2, prefetch on (the scale of the most points), hiding that the off points count 1. */
 static void test_prefetch_blind_with_fewer_off_points(void **state)
 {
-	struct verdict v = judge(state, "DEMAND_FEW_OFF");
-
-	assert_int_equal(v.cls, VC_PREFETCH_BLIND);
-	assert_int_equal(v.quantity, RQ_lines_read);
-	assert_true(v.scale == 1);
-	assert_int_equal(v.levels, 1u << LV_DRAM);
-	assert_string_equal(verdict_prefetch_text(v.prefetch), "off");
+	assert_blind_at_dram(state, "DEMAND_FEW_OFF");
 }
 
 /* ... but a scale prefetch-off groups hold at levels the prefetcher did not change stays the event's: one
