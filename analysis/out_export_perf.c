@@ -40,21 +40,44 @@ static void perf_escape(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* perf's event modifier letters (tools/perf/util/parse-events.l of perf 6.1: modifier_event
+   [ukhpPGHSDIWeb]+) */
+#define PERF_MODIFIERS "ukhpPGHSDIWeb"
+
+/* Where the modifiers of perf's spelling ev begin, its end where it has none: after a PMU's closing '/'
+   (cpu_core/.../p), or after the last ':' of a name without one where perf's modifier letters alone follow
+   (page-faults:u). A ':' followed by anything else belongs to the name, as in a tracepoint's
+   sched:sched_switch; perf's lexer reads a suffix of modifier letters alone as modifiers too (perf 6.1:
+   'sched:u' is an event syntax error, 'sched:sched_switch:k' counts the kernel). */
+static const char *perf_modifiers(const char *ev)
+{
+	const char *slash = strrchr(ev, '/'), *colon = strrchr(ev, ':');
+
+	if (slash)
+		return slash + 1;
+	if (colon && colon[1] && !colon[1 + strspn(colon + 1, PERF_MODIFIERS)])
+		return colon + 1;
+	return ev + strlen(ev);
+}
+
 /* perf's name of the event with the modifier of the privilege level it was validated in, where that was
    one alone (out_metric_domain): cpu/.../u, or l1d.replacement:u. Without it perf counts user and kernel
-   wherever it may, and the validated scale need not hold. A PMU's term syntax kept as it was counted
-   (cpu_core/.../u: out_perf_event spells no name of its own for a PMU other than cpu) carries the modifier
-   that made the domain already, and perf rejects a second one (".../u:u" is an event syntax error). */
+   wherever it may, and the validated scale need not hold. A name kept as it was counted (out_perf_event
+   spells no name of its own for a PMU other than cpu, nor for a perf name) may carry modifiers already: a u
+   or k there made the domain, and perf rejects a second modifier list ('page-faults:u:u' and
+   'msr/tsc/p:u' are event syntax errors to perf 6.1); other modifiers take the level's letter among them
+   ('msr/tsc/pu', 'page-faults:Su', which perf 6.1 parses). */
 static void perf_event_in_domain(const struct out_metric *x, char *ev, size_t len)
 {
-	const char *why, *domain = out_metric_domain(x), *slash;
+	const char *why, *domain = out_metric_domain(x), *mods;
 	size_t l;
 
 	out_perf_event(x, ev, len, &why);
+	mods = perf_modifiers(ev);
+	if (!domain || strpbrk(mods, "uk"))
+		return;
 	l = strlen(ev);
-	slash = strrchr(ev, '/');
-	if (domain && !(slash && slash[1]))
-		snprintf(ev + l, len - l, "%s%c", l && ev[l - 1] == '/' ? "" : ":", domain[0]);
+	snprintf(ev + l, len - l, "%s%c", !*mods && !strchr(ev, '/') ? ":" : "", domain[0]);
 }
 
 static json_t *metric(const struct out_metric *x, const char *name, const char *expr, const char *group,

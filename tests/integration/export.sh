@@ -197,6 +197,22 @@ check "... perf stat counts it with its one modifier" \
 	grep -qx "perf stat -e 'cpu_core/event=0x51,umask=0x1/u' -- ./app" "$U-hybrid/perf/perf-stat.txt"
 check "... and so does metrics.json's expression" \
 	grep -qF '"MetricExpr": "cpu_core@event\\=0x51\\,umask\\=0x1@u / ' "$U-hybrid/perf/metrics.json"
+# ... and perf names kept as counted with modifiers of their own: a u is the domain already, other
+# modifiers take its letter among them (perf-stat.txt read 'page-faults:u:u', an event syntax error to perf).
+fixture_with "$U-mods" 'd["events"] = [dict(l1d, event=n, backend="perf", encoding="type=1,config=0x2,domain=user")
+                    for n in ("page-faults:u", "page-faults:S")]'
+expect_status "perf export of perf names counted with modifiers succeeds" 0 \
+	"$PMUCHECK" export "$U-mods" --format perf --out "$U-mods/perf"
+mods=$(sed -n "s/^perf stat -e '\([^']*\)' -- .*/\1/p" "$U-mods/perf/perf-stat.txt" | sort | tr '\n' ' ')
+check "... perf stat counts each with one modifier list ($mods)" test "$mods" = "page-faults:Su page-faults:u "
+if command -v perf >/dev/null && perf version >/dev/null 2>&1; then
+	for ev in $mods; do
+		perf stat -x, -e "$ev" true >"$TMP/perf-mods.out" 2>&1
+		check "... which this machine's perf parses: $ev" sh -c "! grep -q 'event syntax error' '$TMP/perf-mods.out'"
+	done
+else
+	skip "... which this machine's perf parses" "perf not installed (Debian linux-perf)"
+fi
 
 # The same events measured on an Ice Lake server (configs/icx.ini), with a memory-controller event summed
 # over 4 boxes: LIKWID's icelakeX names by code and umask (L2_LINES_OUT_NON_SILENT is 0xf2/0x02 there,

@@ -237,6 +237,69 @@ static void test_core_counter_counts_the_validated_domain(void **state)
 	assert_non_null(strstr(why, "kernel mode alone"));
 }
 
+/* perf-stat.txt and metrics.json for a perf event counted as event with encoding (its domain=), one after
+   the other, as text to free. */
+static char *perf_of(const char *event, const char *encoding)
+{
+	struct out_metric m;
+	unsigned use = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	memset(&m, 0, sizeof m);
+	snprintf(m.name, sizeof m.name, "pages_rate");
+	snprintf(m.unit, sizeof m.unit, "Mpages/s");
+	snprintf(m.backend, sizeof m.backend, "perf");
+	snprintf(m.scope, sizeof m.scope, "thread");
+	snprintf(m.event, sizeof m.event, "%s", event);
+	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
+	m.names = names_of("skx");
+	m.scale = 1;
+	m.divisor = 1e6;
+	assert_int_equal(out_export_perf_stat(f, &m, &use, 1), 0);
+	assert_int_equal(out_export_perf(f, &m, &use, 1), 0);
+	fclose(f);
+	return text;
+}
+
+/* The validated level's modifier goes where perf takes it, once: a name that spells u or k already keeps it
+   (perf rejects 'page-faults:u:u'), one with other modifiers gets the letter among them (perf rejects
+   '.../p:u'), and a ':' that is part of the name (a tracepoint's) is no modifier. */
+static void test_perf_modifier_is_merged_never_doubled(void **state)
+{
+	static const struct {
+		const char *event, *encoding, *perf, *expr;
+	} cases[] = {
+		{"page-faults:u", "type=1,config=0x2,domain=user", "page-faults:u", "page\\\\-faults:u / "},
+		{"instructions:u", "type=0,config=0x1,domain=user", "instructions:u", "instructions:u / "},
+		{"page-faults:S", "type=1,config=0x2,domain=user", "page-faults:Su", "page\\\\-faults:Su / "},
+		{"page-faults", "type=1,config=0x2,domain=user", "page-faults:u", "page\\\\-faults:u / "},
+		{"sched:sched_switch", "type=2,config=0x13c,domain=user", "sched:sched_switch:u",
+		 "sched:sched_switch:u / "},
+		{"sched:sched_switch:k", "type=2,config=0x13c,domain=kernel", "sched:sched_switch:k",
+		 "sched:sched_switch:k / "},
+		{"cpu_core/event=0x51,umask=0x1/p", "pmu=cpu_core,type=4,config=0x151,domain=user",
+		 "cpu_core/event=0x51,umask=0x1/pu", "cpu_core@event\\\\=0x51\\\\,umask\\\\=0x1@pu / "},
+		{"cpu_core/event=0x51,umask=0x1/", "pmu=cpu_core,type=4,config=0x151,domain=user",
+		 "cpu_core/event=0x51,umask=0x1/u", "cpu_core@event\\\\=0x51\\\\,umask\\\\=0x1@u / "},
+	};
+	char want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = perf_of(cases[i].event, cases[i].encoding);
+
+		snprintf(want, sizeof want, "\nperf stat -e '%s' -- ./app\n", cases[i].perf);
+		if (!strstr(text, want))
+			fail_msg("%s (%s): no line %s in\n%s", cases[i].event, cases[i].encoding, want, text);
+		snprintf(want, sizeof want, "\"MetricExpr\": \"%s", cases[i].expr);
+		if (!strstr(text, want))
+			fail_msg("%s (%s): no %s in\n%s", cases[i].event, cases[i].encoding, want, text);
+		free(text);
+	}
+}
+
 /* perf's name for an event PAPI counted by libpfm4's perf:: name (its encoding, ctr_papi.c: no config for
    a software or generic event, which libpfm4 encodes as no raw one): perf's own spelling where it has one,
    else none, with why (never an uncore reason, never a name perf does not parse). */
@@ -310,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_box_wildcard_lists_every_box),
 		cmocka_unit_test(test_box_sum_stays_within_likwids_boxes),
 		cmocka_unit_test(test_core_counter_counts_the_validated_domain),
+		cmocka_unit_test(test_perf_modifier_is_merged_never_doubled),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
 		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
