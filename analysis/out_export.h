@@ -54,10 +54,14 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
    its spelling for `perf stat -e` (out_perf_expr escapes it for metric expressions); LIKWID: also
    the counter class (*cls: "PMC", "DFC", ...). */
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why);
-/* The privilege level the event was validated in where it was one alone ("user", "kernel"; the run's
-   encoding domain=), NULL where it counted user and kernel alike or everything (a socket's): the scale
-   holds in that level only, so the exports say so and perf's command line keeps it. */
+/* The privilege level the event was counted, and so validated, in: "user", "kernel", "user+kernel", "all"
+   (an uncore PMU's, which sees none); the run's encoding domain=, or in results from before it
+   exclude_kernel (user) or exclude_user (kernel). NULL where the results do not record it: no export
+   claims a level then. */
 const char *out_metric_domain(const struct out_metric *m);
+/* out_metric_domain where it is one level alone ("user", "kernel"), else NULL: the scale holds in that
+   level only, so the exports say so and perf's command line keeps it. */
+const char *out_metric_one_level(const struct out_metric *m);
 /* LIKWID: *units, the boxes of an uncore class LIKWID defines on the architecture where the config gives
    them (0: not given). */
 const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, const char **cls,

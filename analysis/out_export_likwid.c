@@ -18,12 +18,32 @@ static unsigned boxes_summed(const struct out_metric *m)
 
 /* The option a core counter needs to count where the event was validated: LIKWID programs one for user
    mode alone unless told KERNEL (LIKWID 5.2.2 on Zen 3, likwid-perfctr -V 3: PERF_CTL flags 0x10143, with
-   PMC0:KERNEL 0x30143, the OS bit 17 set too), and a core event holds in user and kernel mode unless
-   out_metric_domain names one level (kernel alone never comes here: out_likwid_name leaves it out).
+   PMC0:KERNEL 0x30143, the OS bit 17 set too). Kernel mode alone never comes here (out_likwid_name leaves it
+   out); where the results do not record the level, the plain counter and a word in LONG (core_level_note).
    Uncore counters see no privilege level. */
 static const char *counter_option(const struct out_metric *m, const char *cls)
 {
-	return !strcmp(cls, "PMC") && !out_metric_domain(m) ? ":KERNEL" : "";
+	const char *domain = out_metric_domain(m);
+
+	return !strcmp(cls, "PMC") && domain && !strcmp(domain, "user+kernel") ? ":KERNEL" : "";
+}
+
+/* LONG's word on the level a core counter counts, where it is not the plain user mode validated. */
+static void core_level_note(FILE *f, const struct out_metric *m, const char *cls)
+{
+	if (strcmp(cls, "PMC"))
+		return;
+	if (*counter_option(m, cls))
+		fprintf(f,
+			"%s0%s: counted in user and kernel mode, as validated; LIKWID counts user mode alone "
+			"without KERNEL.\n",
+			cls, counter_option(m, cls));
+	else if (!out_metric_domain(m))
+		fprintf(f,
+			"%s0: the results do not record the privilege level the event was counted and "
+			"validated in (written before pmucheck recorded it); LIKWID counts user mode alone, "
+			"which need not be that level.\n",
+			cls);
 }
 
 /* The counters: the first of its class (core PMC0, data fabric DFC0, AMD L3 CPMC0), or for an Intel
@@ -88,11 +108,7 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 			per_thread ? "one core reached: LIKWID evaluates it per hardware thread" : "measured",
 			per_thread ? m->peak_where_core : m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
-	if (*counter_option(m, cls))
-		fprintf(f,
-			"%s0%s: counted in user and kernel mode, as validated; LIKWID counts user mode alone "
-			"without KERNEL.\n",
-			cls, counter_option(m, cls));
+	core_level_note(f, m, cls);
 	if (boxes > 1 && boxes_summed(m) > boxes)
 		fprintf(f,
 			"pmucheck summed Linux's %u %s boxes; LIKWID defines %u on this architecture, which "

@@ -67,11 +67,13 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 {
 	double err = json_number_value(json_object_get(ev, "error"));
 	double r2 = json_number_value(json_object_get(ev, "r2"));
-	const char *domain = out_metric_domain(m);
+	const char *level = out_metric_one_level(m);
 	char counted[64] = "";
 
-	if (domain)
-		snprintf(counted, sizeof counted, "; counted in %s mode only", domain);
+	if (level)
+		snprintf(counted, sizeof counted, "; counted in %s mode only", level);
+	else if (!out_metric_domain(m))
+		snprintf(counted, sizeof counted, "; privilege level not recorded");
 	snprintf(m->evidence, sizeof m->evidence,
 		 "pmucheck: %s is %s: scale %.6g events per %s (measured %.6g; perf, LIKWID and PAPI "
 		 "exports all divide by %.6g); held at %s; prefetchers %s%s; error %.2f %%; R^2 %.5f; "

@@ -110,18 +110,57 @@ static int perf_pfm_uncore(const char *encoding, char *buf, size_t len)
 	return 0;
 }
 
+/* Where field key ("domain=", "exclude_kernel") of raw.csv's encoding ends: after key, NULL where no field
+   begins with it. */
+static const char *encoding_field(const char *encoding, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *f = encoding; f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
+		if (!strncmp(f, key, n))
+			return f + n;
+	return NULL;
+}
+
+static int has_flag(const char *encoding, const char *flag)
+{
+	const char *end = encoding_field(encoding, flag);
+
+	return end && (!*end || *end == ',');
+}
+
 const char *out_metric_domain(const struct out_metric *m)
 {
-	const char *d = strstr(m->encoding, "domain=");
+	static const char *const levels[] = {"user", "kernel", "user+kernel", "all"};
+	const char *d = encoding_field(m->encoding, "domain=");
 
-	if (!d || (d != m->encoding && d[-1] != ','))
+	if (d) {
+		for (size_t i = 0; i < sizeof levels / sizeof *levels; i++) {
+			size_t n = strlen(levels[i]);
+			if (!strncmp(d, levels[i], n) && (!d[n] || d[n] == ','))
+				return levels[i];
+		}
 		return NULL;
-	d += 7;
-	if (!strncmp(d, "user", 4) && (!d[4] || d[4] == ','))
+	}
+	/* an uncore PMU sees no privilege level (its driver refuses the exclude bits), whenever it was counted */
+	if (!strcmp(m->scope, "socket"))
+		return "all";
+	/* Results from before a9f8de8 recorded domain=: the perf backend noted the bit it set, exclude_kernel
+	   where the process could not count the kernel (ctr_perf.c's probe, since 3b0c714) or for :u,
+	   exclude_user for :k (ctr_spec.c, since bd6b59c). Without either nothing says which level perf or
+	   PAPI counted, and no export claims one. */
+	if (has_flag(m->encoding, "exclude_kernel"))
 		return "user";
-	if (!strncmp(d, "kernel", 6) && (!d[6] || d[6] == ','))
+	if (has_flag(m->encoding, "exclude_user"))
 		return "kernel";
 	return NULL;
+}
+
+const char *out_metric_one_level(const struct out_metric *m)
+{
+	const char *d = out_metric_domain(m);
+
+	return d && (!strcmp(d, "user") || !strcmp(d, "kernel")) ? d : NULL;
 }
 
 const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, const char **why)

@@ -41,7 +41,8 @@ int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable,
 		"# use too. Uncore events are left out: PAPI's user events take only perf_event's native\n"
 		"# events (papi_preset.c), not perf_event_uncore's.\n"
 		"# A core event was validated counting user and kernel mode unless its description says\n"
-		"# \"counted in user mode only\"; PAPI counts user mode alone unless told PAPI_DOM_ALL\n"
+		"# \"counted in user mode only\" (or \"privilege level not recorded\": results from before\n"
+		"# pmucheck recorded it); PAPI counts user mode alone unless told PAPI_DOM_ALL\n"
 		"# (PAPI_set_domain, or PAPI_set_opt with PAPI_DOMAIN).\n"
 		"# CPU line: %s\n",
 		OUT_PAPI_FILE, note);

@@ -61,7 +61,7 @@ static const char *perf_modifiers(const char *ev)
 }
 
 /* perf's name of the event with the modifier of the privilege level it was validated in, where that was
-   one alone (out_metric_domain): cpu/.../u, or l1d.replacement:u. Without it perf counts user and kernel
+   one alone (out_metric_one_level): cpu/.../u, or l1d.replacement:u. Without it perf counts user and kernel
    wherever it may, and the validated scale need not hold. A name kept as it was counted (out_perf_event
    spells no name of its own for a PMU other than cpu, nor for a perf name) may carry modifiers already: a u
    or k there made the domain, and perf rejects a second modifier list ('page-faults:u:u' and
@@ -69,7 +69,7 @@ static const char *perf_modifiers(const char *ev)
    ('msr/tsc/pu', 'page-faults:Su', which perf 6.1 parses). */
 static void perf_event_in_domain(const struct out_metric *x, char *ev, size_t len)
 {
-	const char *why, *domain = out_metric_domain(x), *mods;
+	const char *why, *domain = out_metric_one_level(x), *mods;
 	size_t l;
 
 	out_perf_event(x, ev, len, &why);

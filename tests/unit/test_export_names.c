@@ -300,6 +300,36 @@ static void test_perf_modifier_is_merged_never_doubled(void **state)
 	}
 }
 
+/* Results from before pmucheck recorded domain= say exclude_kernel (user mode) or exclude_user (kernel mode)
+   where the perf backend set one: read as such, they keep LIKWID's plain counter, perf's :u, and no group
+   for the kernel alone. Where neither is recorded no level is claimed: the plain counter, with a word in
+   LONG, and no modifier for perf. */
+static void test_older_results_level_is_read_or_not_claimed(void **state)
+{
+	const char *cls, *why;
+	char *text;
+
+	(void)state;
+	text = group_of("read_bw", "GB/s", "skx", "l1d.replacement",
+			"pmu=cpu,type=4,config=0x151,exclude_kernel", 64, 1e9);
+	assert_non_null(strstr(text, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
+	assert_null(strstr(text, "do not record"));
+	free(text);
+	assert_null(likwid("skx", "perf", "x", "pmu=cpu,type=4,config=0x151,exclude_user", &cls, &why));
+	assert_non_null(strstr(why, "kernel mode alone"));
+	text = group_of("read_bw", "GB/s", "skx", "l1d.replacement", "pmu=cpu,type=4,config=0x151", 64, 1e9);
+	assert_non_null(strstr(text, "EVENTSET\nPMC0  L1D_REPLACEMENT\n"));
+	assert_non_null(
+		strstr(text, "\nPMC0: the results do not record the privilege level the event was counted"));
+	free(text);
+	text = perf_of("l1d.replacement", "pmu=cpu,type=4,config=0x151,exclude_kernel");
+	assert_non_null(strstr(text, "\nperf stat -e 'l1d.replacement:u' -- ./app\n"));
+	free(text);
+	text = perf_of("l1d.replacement", "pmu=cpu,type=4,config=0x151");
+	assert_non_null(strstr(text, "\nperf stat -e 'l1d.replacement' -- ./app\n"));
+	free(text);
+}
+
 /* perf's name for an event PAPI counted by libpfm4's perf:: name (its encoding, ctr_papi.c: no config for
    a software or generic event, which libpfm4 encodes as no raw one): perf's own spelling where it has one,
    else none, with why (never an uncore reason, never a name perf does not parse). */
@@ -374,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_box_sum_stays_within_likwids_boxes),
 		cmocka_unit_test(test_core_counter_counts_the_validated_domain),
 		cmocka_unit_test(test_perf_modifier_is_merged_never_doubled),
+		cmocka_unit_test(test_older_results_level_is_read_or_not_claimed),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
 		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
