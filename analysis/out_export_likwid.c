@@ -33,11 +33,18 @@ static void core_level_note(FILE *f, const struct out_metric *m, const char *cls
 {
 	if (strcmp(cls, "PMC"))
 		return;
+	/* LIKWID's perf_event backend opens a core counter with exclude_kernel=1 unless told KERNEL
+	   (perfmon_perfevent.h, perf_pmc_setup), and Linux refuses exclude_kernel=0 with EACCES to a process
+	   without CAP_PERFMON at perf_event_paranoid 2 or more (kernel/events/core.c, perf_allow_kernel; as
+	   nobody here a software event opened with exclude_kernel=1 and not with 0) */
 	if (*counter_option(m, cls))
 		fprintf(f,
 			"%s0%s: counted in user and kernel mode, as validated; LIKWID counts user mode alone "
-			"without KERNEL.\n",
-			cls, counter_option(m, cls));
+			"without KERNEL. LIKWID's perf_event backend opens it without exclude_kernel, which "
+			"Linux refuses at perf_event_paranoid 2 or more to a user without CAP_PERFMON (or "
+			"root), where the plain %s0 counts: lower it to 1 or grant CAP_PERFMON there; "
+			"without KERNEL the group counts another level than the one validated.\n",
+			cls, counter_option(m, cls), cls);
 	else if (!out_metric_domain(m))
 		fprintf(f,
 			"%s0: the results do not record the privilege level the event was counted and "

@@ -9,6 +9,11 @@ if ! command -v python3 >/dev/null; then
 	exit 0
 fi
 
+# --help says which counter a core event validated in user and kernel mode goes on in LIKWID, and what that
+# counter needs with LIKWID's perf_event backend
+check "export --help names PMC0:KERNEL and the perf_event_paranoid it needs" sh -c \
+	"'$PMUCHECK' export --help | tr -s ' \n' ' ' | grep -q 'PMC0:KERNEL .*perf_event backend opens only at perf_event_paranoid <= 1'"
+
 # Bad input: exit 2, nothing written.
 expect_status "export without --format is a usage error" 2 "$PMUCHECK" export "$TMP"
 expect_status "export of a missing directory is a usage error" 2 "$PMUCHECK" export "$TMP/none" --format perf
