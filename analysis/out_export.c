@@ -1,14 +1,11 @@
 /* out_export.c — `pmucheck export`: which validated events a format can name, then its files,
  * written to temporary names and renamed together, so a failure leaves no partial export. */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "fileset.h"
 #include "out_export.h"
@@ -80,14 +77,6 @@ static void papi_pmu(const struct machine *mach, char *pmu, size_t len, const ch
 	}
 }
 
-/* A metric's group file: its name in capitals, as LIKWID's groups are named. */
-static void group_file(const struct out_metric *m, char *name, size_t len)
-{
-	snprintf(name, len, "%s.txt", m->name);
-	for (char *c = name; *c && *c != '.'; c++)
-		*c = (char)toupper((unsigned char)*c);
-}
-
 /* LIKWID reads groups from ~/.likwid/groups/<its architecture>/, so the files go into such a folder
    (o->dir). */
 static int write_likwid(struct fileset *o, const struct out_metric *m, const unsigned *use, unsigned n,
@@ -98,7 +87,7 @@ static int write_likwid(struct fileset *o, const struct out_metric *m, const uns
 	int rc = 0;
 
 	for (unsigned i = 0; i < n && !rc; i++) {
-		group_file(&m[use[i]], name, sizeof name);
+		out_likwid_group_file(m[use[i]].name, name, sizeof name);
 		rc = open_one(o, name, &f, s, e);
 		if (!rc)
 			rc = close_one(o, f, out_export_likwid_group(f, &m[use[i]]), name, e);
@@ -106,58 +95,9 @@ static int write_likwid(struct fileset *o, const struct out_metric *m, const uns
 	return rc;
 }
 
-/* Whether path is a group an export wrote: a plain file (a FIFO would hold the export up) whose first line
-   is SHORT ... OUT_LIKWID_MARK. */
-static int exported_group(const char *path)
-{
-	char line[1024];
-	struct stat st;
-	FILE *f;
-	size_t l;
-	int ours;
-
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
-		return 0;
-	ours = fgets(line, sizeof line, f) && !strncmp(line, "SHORT ", 6) &&
-		(l = strcspn(line, "\n")) >= strlen(OUT_LIKWID_MARK) &&
-		!strncmp(line + l - strlen(OUT_LIKWID_MARK), OUT_LIKWID_MARK, strlen(OUT_LIKWID_MARK));
-	fclose(f);
-	return ours;
-}
-
-/* A group an earlier export wrote for an event this one no longer validates would outlive it in the folder
-   LIKWID reads, presented as validated (as analyze removes the tables that would now contradict the new
-   ones): each such group that is none of this export's is removed. Other files there are the user's. */
-static int remove_old_groups(const char *sub, const struct out_metric *m, const unsigned *use, unsigned n,
-			     struct err *e)
-{
-	char name[200], path[PATH_MAX];
-	struct dirent *de;
-	DIR *d = opendir(sub);
-	int rc = 0;
-
-	if (!d)
-		return err_set(e, E_RUNTIME, "%s: %s", sub, strerror(errno));
-	while (!rc && (de = readdir(d))) {
-		unsigned i = 0;
-		const char *dot = strrchr(de->d_name, '.');
-		if (de->d_name[0] == '.' || !dot || strcmp(dot, ".txt"))
-			continue;
-		for (; i < n; i++) {
-			group_file(&m[use[i]], name, sizeof name);
-			if (!strcmp(name, de->d_name))
-				break;
-		}
-		snprintf(path, sizeof path, "%s/%s", sub, de->d_name);
-		if (i == n && exported_group(path) && unlink(path) && errno != ENOENT)
-			rc = err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
-	}
-	closedir(d);
-	return rc;
-}
-
+/* real: the results directory's real path, which names the earlier exports' files of it. */
 static int write_files(enum out_export_format fmt, const struct machine *mach, const char *outdir,
-		       const struct out_metric *m, const unsigned *use, unsigned n,
+		       const char *real, const struct out_metric *m, const unsigned *use, unsigned n,
 		       struct out_export_summary *s, struct err *e)
 {
 	struct fileset o = {.dir = outdir};
@@ -190,7 +130,7 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 		s->written[0] = 0;
 		return rc;
 	}
-	return fmt == OX_LIKWID ? remove_old_groups(sub, m, use, n, e) : 0;
+	return fmt == OX_LIKWID ? out_export_remove_groups(sub, real, m, use, n, e) : 0;
 }
 
 static void note_skip(struct out_export_summary *s, const struct out_metric *m, const char *why)
@@ -204,7 +144,7 @@ static void note_skip(struct out_export_summary *s, const struct out_metric *m, 
 int out_export(const char *dir, const char *outdir, enum out_export_format fmt, out_names_fn names_fn,
 	       struct out_export_summary *s, struct err *e)
 {
-	char def[PATH_MAX], path[PATH_MAX];
+	char def[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
 	struct stat st;
 	struct out_metric *m = NULL;
 	struct machine mach = {0};
@@ -216,6 +156,10 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	memset(s, 0, sizeof *s);
 	if ((rc = out_events_load(dir, &events, e)))
 		return rc;
+	if (!realpath(dir, real)) { /* it was read just now */
+		json_decref(events);
+		return err_set(e, E_RUNTIME, "%s: %s", dir, strerror(errno));
+	}
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if ((rc = machine_read(path, &mach, e)) ||
 	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)) ||
@@ -256,7 +200,7 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 				   : err_set(e, E_USAGE, "--out %s: %s", outdir, strerror(errno));
 		goto out;
 	}
-	rc = write_files(fmt, &mach, outdir, m, use, nuse, s, e);
+	rc = write_files(fmt, &mach, outdir, real, m, use, nuse, s, e);
 out:
 	free(use);
 	free(m);

@@ -88,6 +88,13 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 #define OUT_LIKWID_MARK "(validated by pmucheck)"
 /* LIKWID: one group file per metric (groups are counted together; one event each always fits). */
 int out_export_likwid_group(FILE *f, const struct out_metric *m);
+/* A metric's group file name: the metric's name in capitals, as LIKWID's groups are named, and .txt. */
+void out_likwid_group_file(const char *metric, char *name, size_t len);
+/* Removes from sub (an architecture's group folder) the groups an earlier export of the results directory
+   real (its real path) wrote that this one, of the n metrics use[] points to in m, does not write again;
+   other groups stay (out_export_stale.c). No folder is nothing to remove. */
+int out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
+			     const unsigned *use, unsigned n, struct err *e);
 /* PAPI: pmu is the CPU line's PMU name, note why it was chosen, left_out the events PAPI cannot take
    and why ("EVENT: why; EVENT: why"), listed in the file's header. */
 int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,

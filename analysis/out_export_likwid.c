@@ -1,6 +1,7 @@
 /* out_export_likwid.c — a LIKWID performance group file (groups/<arch>/<NAME>.txt): SHORT, the
  * EVENTSET (counter register, event; one per box for an Intel uncore box class), METRICS ("name [unit]  formula" over counters, time and
  * inverseClock) and LONG (the formulas with event names, then free text after "-"). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +81,13 @@ static unsigned counters(FILE *f, const struct out_metric *m, const char *cls, u
 	if (boxes > 1 && off < len)
 		snprintf(sum + off, len - off, ")");
 	return boxes;
+}
+
+void out_likwid_group_file(const char *metric, char *name, size_t len)
+{
+	snprintf(name, len, "%s.txt", metric);
+	for (char *c = name; *c && *c != '.'; c++)
+		*c = (char)toupper((unsigned char)*c);
 }
 
 int out_export_likwid_group(FILE *f, const struct out_metric *m)

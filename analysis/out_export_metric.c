@@ -284,7 +284,11 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
 		      unsigned *n, unsigned *validated, struct err *e)
 {
 	json_t *arr = json_object_get(events, "events"), *ev;
-	char arch[32];
+	char arch[32], real[PATH_MAX];
+	/* the evidence names the results directory by its real path: a group copied elsewhere still says where
+	   its evidence is, and a later export of it knows its earlier files (out_export_stale.c) from another
+	   directory's, whatever the working directory and however DIR was spelled */
+	const char *shown = realpath(dir, real) ? real : dir;
 	size_t i;
 
 	*n = *validated = 0;
@@ -301,7 +305,7 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
 			return E_USAGE;
 		}
 		(*validated)++;
-		if (metric_from(&(*m)[*n], ev, dir))
+		if (metric_from(&(*m)[*n], ev, shown))
 			continue;
 		unique_name(*m, *n);
 		(*n)++;

@@ -122,16 +122,30 @@ done
 
 # Exported again after the analysis no longer validates an event: its LIKWID group, one file per metric,
 # went on standing in the folder LIKWID reads as validated (perf's and PAPI's files are rewritten whole);
-# it goes, and a group of the user's in that folder stays.
+# it goes. What is not this results directory's stays: a group of the user's, a user's copy of an exported
+# group under a name of its own (its SHORT and LONG kept), and the groups another results directory's
+# export wrote into the same folder, which that directory still validates (an export of another run into
+# it removed them, as it removed the copy).
 O=$TMP/stale
 fixture_with "$O" ''
-"$PMUCHECK" export "$O" --format likwid --out "$O/likwid" >/dev/null 2>&1
+# given relative to the working directory: the groups name the real path, which a later export from
+# elsewhere compares
+(cd "$TMP" && "$PMUCHECK" export stale --format likwid --out stale/likwid >/dev/null 2>&1)
 printf 'SHORT my own group\n\nEVENTSET\nPMC0  L1D_REPLACEMENT\n' >"$O/likwid/skylakeX/MINE.txt"
+cp "$O/likwid/skylakeX/READ_BW_L2_L3_DRAM.txt" "$O/likwid/skylakeX/MY_READ_BW.txt"
+fixture_with "$O-other" 'l1d["class"] = "overcounts"'
+expect_status "LIKWID export of another results directory into the same folder succeeds" 0 \
+	"$PMUCHECK" export "$O-other" --format likwid --out "$O/likwid"
+check "... the first directory's groups stay, and the user's" \
+	test "$(ls "$O/likwid/skylakeX" | tr '\n' ' ')" = "LOADS_PLUS_STORES_RATE.txt MINE.txt MY_READ_BW.txt READ_BW_L2_L3_DRAM.txt "
+# the first directory again, its analysis no longer validating L1D:REPLACEMENT, named through a link: its
+# groups name its real path
 fixture_with "$O" 'l1d["class"] = "overcounts"'
+ln -sfn "$O" "$TMP/stale-link"
 expect_status "LIKWID export after the analysis dropped an event succeeds" 0 \
-	"$PMUCHECK" export "$O" --format likwid --out "$O/likwid"
+	"$PMUCHECK" export "$TMP/stale-link" --format likwid --out "$O/likwid"
 check "... the dropped event's group is gone, the other export's and the user's stay" \
-	test "$(ls "$O/likwid/skylakeX" | tr '\n' ' ')" = "LOADS_PLUS_STORES_RATE.txt MINE.txt "
+	test "$(ls "$O/likwid/skylakeX" | tr '\n' ' ')" = "LOADS_PLUS_STORES_RATE.txt MINE.txt MY_READ_BW.txt "
 
 # Three validated events for one quantity and the same levels whose names differ only where a metric name
 # cannot (perf's '.', libpfm4's ':', '/'): each metric has a name of its own.
