@@ -114,10 +114,10 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 		o.dir = sub;
 		rc = write_likwid(&o, m, use, n, s, e);
 	} else if (fmt == OX_PERF) {
-		if (!(rc = open_one(&o, "metrics.json", &f, s, e)))
-			rc = close_one(&o, f, out_export_perf(f, m, use, n), "metrics.json", e);
-		if (!rc && !(rc = open_one(&o, "perf-stat.txt", &f, s, e)))
-			rc = close_one(&o, f, out_export_perf_stat(f, m, use, n), "perf-stat.txt", e);
+		if (!(rc = open_one(&o, OUT_PERF_METRICS, &f, s, e)))
+			rc = close_one(&o, f, out_export_perf(f, m, use, n), OUT_PERF_METRICS, e);
+		if (!rc && !(rc = open_one(&o, OUT_PERF_STAT, &f, s, e)))
+			rc = close_one(&o, f, out_export_perf_stat(f, m, use, n), OUT_PERF_STAT, e);
 	} else if (!(rc = open_one(&o, OUT_PAPI_FILE, &f, s, e))) {
 		papi_pmu(mach, pmu, sizeof pmu, &note);
 		rc = close_one(&o, f, out_export_papi(f, m, use, n, pmu, note, s->skipped_why), OUT_PAPI_FILE,
@@ -130,7 +130,9 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 		s->written[0] = 0;
 		return rc;
 	}
-	return fmt == OX_LIKWID ? out_export_remove_groups(sub, real, m, use, n, e) : 0;
+	return fmt == OX_LIKWID
+		? out_export_remove_groups(sub, real, m, use, n, s->removed, sizeof s->removed, e)
+		: 0;
 }
 
 static void note_skip(struct out_export_summary *s, const struct out_metric *m, const char *why)
@@ -144,7 +146,7 @@ static void note_skip(struct out_export_summary *s, const struct out_metric *m, 
 int out_export(const char *dir, const char *outdir, enum out_export_format fmt, out_names_fn names_fn,
 	       struct out_export_summary *s, struct err *e)
 {
-	char def[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
+	char def[PATH_MAX], path[PATH_MAX], real[PATH_MAX], arch[32];
 	struct stat st;
 	struct out_metric *m = NULL;
 	struct machine mach = {0};
@@ -162,8 +164,11 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	}
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if ((rc = machine_read(path, &mach, e)) ||
-	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)) ||
-	    (n && (rc = names_fn(m[0].arch, &names, e))))
+	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)))
+		goto out;
+	/* LIKWID's names give its groups' folder, which an export with nothing to write clears too */
+	out_config_arch(&mach, arch, sizeof arch);
+	if ((n || fmt == OX_LIKWID) && (rc = names_fn(arch, &names, e)))
 		goto out;
 	for (unsigned i = 0; i < n; i++)
 		m[i].names = &names;
@@ -181,11 +186,16 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 			use[nuse++] = i;
 	}
 	s->metrics = nuse;
-	if (!nuse)
-		goto out; /* nothing to say: no empty files */
 	if (!outdir) {
 		snprintf(def, sizeof def, "%s/metrics", dir);
 		outdir = def;
+	}
+	if (!nuse) {
+		/* nothing to say: no empty files, and none an earlier export of DIR wrote standing there as
+		   validated */
+		rc = out_export_remove_files(fmt, outdir, names.likwid_dir, real, s->removed,
+					     sizeof s->removed, e);
+		goto out;
 	}
 	/* a directory the user named that cannot be made, or a file of that name, is the option's fault */
 	made = mkdir(outdir, 0777) == 0 || errno == EEXIST;

@@ -12,6 +12,7 @@
 #include "err.h"
 #include "export_names.h"
 #include "machine_read.h"
+#include "out_report.h"
 
 struct out_metric {
 	char name[128];        /* read_bw_L2_L3_DRAM */
@@ -44,6 +45,9 @@ struct out_metric {
 	const struct export_names *names;
 };
 
+/* The architecture of the config the run used ("zen3" from machine.json config.path "configs/zen3.ini"): the
+   names the tools give an encoding depend on it. "" when machine.json does not say. */
+void out_config_arch(const struct machine *mach, char *arch, size_t len);
 /* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
    rate from dir/peaks.csv where the event is an indicator. *validated counts the exact/approximate
    events. *m is malloc'ed (free it). */
@@ -76,6 +80,9 @@ void out_decimal(char *buf, size_t len, double x);
 
 /* The PAPI export's file name: a user-events file, not PAPI's own papi_events.csv. */
 #define OUT_PAPI_FILE "papi_user_events.csv"
+/* The perf export's files: pmu-events metrics, and perf stat command lines. */
+#define OUT_PERF_METRICS "metrics.json"
+#define OUT_PERF_STAT "perf-stat.txt"
 /* The most user events PAPI keeps (papi.h PAPI_MAX_USER_EVENTS, 50 in PAPI 6 and 7): it refuses a file's
    later ones ("No room left"), so the export leaves them out and says so. */
 #define OUT_PAPI_MAX_EVENTS 50
@@ -92,9 +99,15 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m);
 void out_likwid_group_file(const char *metric, char *name, size_t len);
 /* Removes from sub (an architecture's group folder) the groups an earlier export of the results directory
    real (its real path) wrote that this one, of the n metrics use[] points to in m, does not write again;
-   other groups stay (out_export_stale.c). No folder is nothing to remove. */
+   other groups stay (out_export_stale.c). No folder is nothing to remove. The paths removed are appended
+   to removed (len bytes, space-separated). */
 int out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
-			     const unsigned *use, unsigned n, struct err *e);
+			     const unsigned *use, unsigned n, char *removed, size_t len, struct err *e);
+/* Where an export of real writes nothing (nothing to export): removes what an earlier export of it wrote
+   to outdir, perf's or PAPI's files, or LIKWID's groups in outdir/likwid_dir (NULL: no LIKWID names, so
+   none were written), appending their paths to removed as above. */
+int out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
+			    const char *real, char *removed, size_t len, struct err *e);
 /* PAPI: pmu is the CPU line's PMU name, note why it was chosen, left_out the events PAPI cannot take
    and why ("EVENT: why; EVENT: why"), listed in the file's header. */
 int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,

@@ -83,9 +83,7 @@ static void describe(struct out_metric *m, json_t *ev, const char *q, const char
 		 (long long)json_integer_value(json_object_get(ev, "points")), dir);
 }
 
-/* The config the run used ("zen3" from machine.json config.path "configs/zen3.ini"): the names the
-   tools give an encoding depend on the architecture. "" when machine.json does not say. */
-static void config_arch(const struct machine *mach, char *arch, size_t len)
+void out_config_arch(const struct machine *mach, char *arch, size_t len)
 {
 	const char *p = mach->config_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 
@@ -310,7 +308,7 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
 		unique_name(*m, *n);
 		(*n)++;
 	}
-	config_arch(mach, arch, sizeof arch);
+	out_config_arch(mach, arch, sizeof arch);
 	for (unsigned k = 0; k < *n; k++)
 		snprintf((*m)[k].arch, sizeof(*m)[k].arch, "%s", arch);
 	attach_peaks(*m, *n, dir);

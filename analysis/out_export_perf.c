@@ -160,8 +160,9 @@ int out_export_perf_stat(FILE *f, const struct out_metric *m, const unsigned *us
 		if (s > 0 && s != 1)
 			snprintf(count, sizeof count, "(count / %.17g)", s);
 		formula(x, count, expr, sizeof expr);
-		fprintf(f, "\n# %s [%s] = %s / seconds\n# %s\nperf stat -e '%s'%s -- ./app\n", x->name,
-			x->unit, expr, x->what, ev, !strcmp(x->scope, "socket") ? " -a --per-socket" : "");
+		fprintf(f, "\n# %s [%s] = %s / seconds\n# %s\n# %s\nperf stat -e '%s'%s -- ./app\n", x->name,
+			x->unit, expr, x->what, x->evidence, ev,
+			!strcmp(x->scope, "socket") ? " -a --per-socket" : "");
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -1,8 +1,9 @@
 /* out_export_stale.c — the files an earlier export of the same results directory wrote that this export
- * does not write again: removed, so that they do not stand beside its files presented as validated (as
- * analyze removes the tables that would now contradict the new ones). A file is an export's of DIR where
- * its evidence names DIR's real path ("...; results DIR", out_export_metric.c); a file of another results
- * directory's export, which that directory still validates, and the user's stay. */
+ * does not write again (LIKWID's groups of events no longer exported; every file of the format where
+ * nothing is exported): removed, so that they do not stand beside its files, or alone, presented as
+ * validated (as analyze removes the tables that would now contradict the new ones). A file is an export's
+ * of DIR where its evidence names DIR's real path ("...; results DIR", out_export_metric.c); a file of
+ * another results directory's export, which that directory still validates, and the user's stay. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -82,8 +83,21 @@ static int group_of_results(const char *path, const char *name, const char *real
 	return ours;
 }
 
+/* Removes path where it is real's (ours), appending it to removed; 0 or E_RUNTIME naming it. */
+static int remove_ours(const char *path, int ours, char *removed, size_t len, struct err *e)
+{
+	size_t l = strlen(removed);
+
+	if (!ours)
+		return 0;
+	if (unlink(path))
+		return errno == ENOENT ? 0 : err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+	snprintf(removed + l, len - l, "%s%s", l ? " " : "", path);
+	return 0;
+}
+
 int out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
-			     const unsigned *use, unsigned n, struct err *e)
+			     const unsigned *use, unsigned n, char *removed, size_t len, struct err *e)
 {
 	char name[200], path[PATH_MAX];
 	struct dirent *de;
@@ -105,9 +119,44 @@ int out_export_remove_groups(const char *sub, const char *real, const struct out
 				break;
 		}
 		snprintf(path, sizeof path, "%s/%s", sub, de->d_name);
-		if (i == n && group_of_results(path, de->d_name, real) && unlink(path) && errno != ENOENT)
-			rc = err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
+		rc = remove_ours(path, i == n && group_of_results(path, de->d_name, real), removed, len, e);
 	}
 	closedir(d);
+	return rc;
+}
+
+int out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
+			    const char *real, char *removed, size_t len, struct err *e)
+{
+	/* perf's and PAPI's files, each rewritten whole by an export (so of one results directory), and the
+	   text that closes the evidence in each: metrics.json's BriefDescription string, perf-stat.txt's
+	   comment line, the PAPI file's quoted LDESC (whose evidence has its commas made ';', out_export_papi.c:
+	   a path with a comma is not found there, and its file stays) */
+	static const struct {
+		enum out_export_format fmt;
+		const char *file, *end;
+	} files[] = {
+		{OX_PERF, OUT_PERF_METRICS, "\""},
+		{OX_PERF, OUT_PERF_STAT, "\n"},
+		{OX_PAPI, OUT_PAPI_FILE, "\""},
+	};
+	char path[PATH_MAX];
+	int rc = 0;
+
+	if (fmt == OX_LIKWID) {
+		if (!likwid_dir)
+			return 0;
+		snprintf(path, sizeof path, "%s/%s", outdir, likwid_dir);
+		return out_export_remove_groups(path, real, NULL, NULL, 0, removed, len, e);
+	}
+	for (size_t i = 0; i < sizeof files / sizeof *files && !rc; i++) {
+		char *text;
+		if (files[i].fmt != fmt)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", outdir, files[i].file);
+		text = text_of(path);
+		rc = remove_ours(path, text && names_results(text, real, files[i].end), removed, len, e);
+		free(text);
+	}
 	return rc;
 }

@@ -27,6 +27,8 @@ struct out_export_summary {
 	unsigned skipped;   /* validated events this format cannot name */
 	char skipped_why[1024];
 	char written[4096]; /* the files written, space-separated */
+	char removed
+		[4096]; /* the files an earlier export of DIR wrote that this one removed, space-separated */
 };
 
 /* perf's and LIKWID's names for the events of an architecture (the stem of machine.json's config.path, as
@@ -37,7 +39,8 @@ typedef int (*out_names_fn)(const char *arch, struct export_names *out, struct e
 /* Writes the metric definitions of format fmt into outdir (NULL: DIR/metrics), its events named as names
    gives them for the run's architecture. Only events whose verdict is exact or approximate are used.
    Returns E_USAGE for a DIR without events.json (nothing written); 0 with s->metrics == 0 when nothing
-   could be exported (nothing written either). */
+   could be exported (nothing written either; what an earlier export of DIR wrote to outdir in this format
+   is removed, s->removed). */
 int out_export(const char *dir, const char *outdir, enum out_export_format fmt, out_names_fn names,
 	       struct out_export_summary *s, struct err *e);
 

@@ -34,6 +34,9 @@ static void usage(FILE *f)
 		"Not exported: stall decompositions and miss latencies. Their events count cycles, which\n"
 		"analyze judges against the measured latency in stalls.md, never with an exact or\n"
 		"approximate verdict; read them there.\n"
+		"An earlier export of DIR to OUTDIR is replaced: its LIKWID groups of events this one does\n"
+		"not export are removed, and where nothing is exported, its files of the format; files of\n"
+		"another results directory's export and the user's stay. Each removal is listed.\n"
 		"Exit status: 0 written; 1 nothing to export (no event validated, or none this format\n"
 		"can name; no file is written); 2 bad usage or no events.json (run analyze first).\n");
 }
@@ -95,6 +98,11 @@ static int cmd(int argc, char **argv)
 	}
 	dir = argv[optind];
 	rc = out_export(dir, out, fmt, cfg_export_names, &s, &e);
+	if (*s.removed)
+		fprintf(stderr,
+			"pmucheck export: removed what an earlier export of %s wrote, which this one "
+			"does not write again: %s\n",
+			dir, s.removed);
 	if (rc)
 		return cli_fail("export", rc, &e);
 	if (s.skipped)

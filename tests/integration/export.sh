@@ -282,7 +282,7 @@ for fmt in perf papi; do
 done
 $CHECK perf "$Z/perf/metrics.json" --names >"$TMP/pfm.names"
 check "perf gets the libpfm4 uncore event as its PMU and config, valid" \
-	sh -c "$CHECK perf '$Z/perf/metrics.json' && grep -qx 'amd_l3/config=0xff04/' '$TMP/pfm.names' && ! grep -q '::' '$TMP/pfm.names' '$Z/perf/perf-stat.txt'"
+	sh -c "$CHECK perf '$Z/perf/metrics.json' && grep -qx 'amd_l3/config=0xff04/' '$TMP/pfm.names' && ! grep -q '::' '$TMP/pfm.names' && ! grep '^perf stat' '$Z/perf/perf-stat.txt' | grep -q '::'"
 # PAPI takes a user event's native events from its perf_event component alone (papi_preset.c,
 # check_native_events), and drops one of perf_event_uncore's without a word: so no uncore event is exported
 check "PAPI leaves the uncore event out, saying why" sh -c "! grep -q '^PRESET.*_l3::' '$Z/papi/papi_user_events.csv' && grep -q '^#   amd64_fam19h_zen3_l3::UNC_L3_REQUESTS:ALL: an uncore event' '$Z/papi/papi_user_events.csv'"
@@ -322,6 +322,30 @@ expect_status "export with nothing validated exits 1" 1 "$PMUCHECK" export "$N" 
 cp "$TMP/check.out" "$TMP/none.out"
 check "... saying nothing was validated" grep -q "nothing validated" "$TMP/none.out"
 check "... and writes no file" test ! -e "$N/metrics"
+# ... where an earlier export of the directory wrote files, nothing validated any more (exit 1): they go too, in
+# each format (they stayed, presented as validated); another results directory's export into the same folder
+# and the user's files stay
+R=$TMP/revoked
+fixture_with "$R" ''
+for fmt in perf likwid papi; do
+	"$PMUCHECK" export "$R" --format $fmt >/dev/null 2>&1
+done
+fixture_with "$R-other" 'd["events"] = [dict(l1d, levels=["L3"])]'
+"$PMUCHECK" export "$R-other" --format likwid --out "$R/metrics" >/dev/null 2>&1
+echo mine >"$R/metrics/notes.txt"
+fixture_with "$R" 'd["events"] = [e for e in d["events"] if e["class"] not in ("exact", "approximate")]'
+for fmt in perf likwid papi; do
+	expect_status "$fmt export of a directory no longer validating anything exits 1" 1 \
+		"$PMUCHECK" export "$R" --format $fmt
+	cp "$TMP/check.out" "$TMP/revoked-$fmt.out"
+	check "... saying what it removed" grep -q "removed what an earlier export of $R wrote, which this one does not write again: $R/metrics/" "$TMP/revoked-$fmt.out"
+done
+check "... every file the earlier export wrote is gone, the other directory's group and the user's file stay" \
+	test "$(cd "$R/metrics" && find . -type f | sort | tr '\n' ' ')" = "./notes.txt ./skylakeX/READ_BW_L3.txt "
+"$PMUCHECK" export "$R-other" --format perf --out "$R/metrics" >/dev/null 2>&1
+expect_status "perf export of it again into a folder another directory's perf export wrote to exits 1" 1 \
+	"$PMUCHECK" export "$R" --format perf
+check "... and leaves that export's files" test -s "$R/metrics/metrics.json" -a -s "$R/metrics/perf-stat.txt"
 
 # This machine: software events from a real run. page-faults comes out exact on every Linux (report.sh and
 # validate_software.sh assert it), so a run where it did not is a failure, not a machine to skip: the block
