@@ -39,7 +39,8 @@ struct out_metric {
 				 of all (a count summed over the threads, as perf stat sums it); 0: none */
 	char peak_where[64];   /* that row: "L2 read" */
 	double peak_rate_core; /* the same of one core alone: what one thread's counter reached, the 100 % of
-				  a metric evaluated per hardware thread (LIKWID's); 0: none */
+				  a metric evaluated per hardware thread (LIKWID's); 0: none (also from a
+				  peaks.csv of one rate, the higher of the two) */
 	char peak_where_core[64];
 	/* perf's and LIKWID's names on arch (out_export's names_fn: its config's [export]); NULL: none */
 	const struct export_names *names;

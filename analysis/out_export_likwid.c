@@ -96,9 +96,11 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 	const char *why, *cls = "PMC";
 	unsigned boxes, units;
 	/* LIKWID evaluates a metric per hardware thread: a core counter's 100 % is what one core reached, where
-	   the higher all-core rate (the threads' counts summed) put a core at its peak at 1/N of it; a socket's
-	   counter is read on one thread of the socket, its reference the highest rate measured */
-	int per_thread = !strcmp(m->scope, "thread") && m->peak_rate_core > 0;
+	   the higher all-core rate (the threads' counts summed) put a core at its peak at 1/N of it, and without
+	   a one-core rate there is none to give. An uncore counter is read on one thread of the unit it counts
+	   (a data-fabric or Intel box counter per socket, an AMD L3 counter, CPMC, per L3: LIKWID's socket and
+	   sharedl3 locks, perfmon_zen3.h and perfmon_perfevent.h), its reference the highest rate measured. */
+	int per_thread = !strcmp(m->scope, "thread");
 	double peak = per_thread ? m->peak_rate_core : m->peak_rate;
 
 	if (!out_likwid_name(m, ev, sizeof ev, &cls, &units, &why))
@@ -123,6 +125,12 @@ int out_export_likwid_group(FILE *f, const struct out_metric *m)
 			per_thread ? "one core reached: LIKWID evaluates it per hardware thread" : "measured",
 			per_thread ? m->peak_where_core : m->peak_where);
 	fprintf(f, "-\n%s.\n%s.\n", m->what, m->evidence);
+	if (per_thread && !(peak > 0) && m->peak_rate > 0)
+		fprintf(f,
+			"No of-peak metric: peaks.csv has no one-core rate of %s, the 100 %% of a "
+			"metric LIKWID evaluates per hardware thread; its highest rate (%.0f/s, %s) may be "
+			"all cores', at which a core at its own peak would read a fraction of 100 %%.\n",
+			m->event, m->peak_rate, m->peak_where);
 	core_level_note(f, m, cls);
 	if (boxes > 1 && boxes_summed(m) > boxes)
 		fprintf(f,

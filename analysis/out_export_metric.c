@@ -216,7 +216,7 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 {
 	char path[PATH_MAX];
 	struct out_csv t;
-	int lc, ac, ic, rc[2];
+	int lc, ac, ic, rc[2], cc;
 
 	snprintf(path, sizeof path, "%s/peaks.csv", dir);
 	if (out_csv_read(path, &t))
@@ -225,15 +225,17 @@ static void attach_peaks(struct out_metric *m, unsigned n, const char *dir)
 	ic = out_csv_col(&t, "indicator");
 	rc[0] = out_csv_peak_rate_col(&t, "1_core");
 	rc[1] = out_csv_peak_rate_col(&t, "all_cores");
+	/* one core's rate alone: a peaks.csv from before the split has none (its one rate is the higher) */
+	cc = out_csv_col(&t, "indicator_max_events_per_s_1_core");
 	for (unsigned r = 0; lc >= 0 && ac >= 0 && ic >= 0 && rc[0] >= 0 && rc[1] >= 0 && r < t.nrows; r++)
 		for (unsigned i = 0; i < n; i++) {
-			double core = atof(t.rows[r][rc[0]]);
 			if (strcmp(t.rows[r][ic], m[i].event))
 				continue;
 			higher(&m[i].peak_rate, m[i].peak_where, sizeof m[i].peak_where,
-			       fmax(core, atof(t.rows[r][rc[1]])), &t, r, lc, ac);
-			higher(&m[i].peak_rate_core, m[i].peak_where_core, sizeof m[i].peak_where_core, core,
-			       &t, r, lc, ac);
+			       fmax(atof(t.rows[r][rc[0]]), atof(t.rows[r][rc[1]])), &t, r, lc, ac);
+			if (cc >= 0)
+				higher(&m[i].peak_rate_core, m[i].peak_where_core,
+				       sizeof m[i].peak_where_core, atof(t.rows[r][cc]), &t, r, lc, ac);
 		}
 	out_csv_free(&t);
 }

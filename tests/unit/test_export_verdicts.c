@@ -198,6 +198,48 @@ static void test_a_peaks_csv_of_one_rate_still_gives_the_peak(void **state)
 	assert_non_null(t);
 	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
 	free(t);
+	/* ... but it is no one core's rate, which LIKWID's per-thread metric needs: no of-peak there */
+	t = export(OX_LIKWID, "skylakeX/READ_BW_L2_L3_DRAM.txt", &s);
+	assert_non_null(t);
+	assert_null(strstr(t, "of peak"));
+	assert_non_null(strstr(t, "No of-peak metric: peaks.csv has no one-core rate of L1D:REPLACEMENT"));
+	free(t);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(was, f);
+	fclose(f);
+	free(was);
+}
+
+/* Where analyze found no one-core rate for the indicator (peaks.csv's 1_core empty), a core counter's LIKWID
+   group has no of-peak metric, and LONG says why: the all-core rate it fell back to put a core at its own
+   peak at a fraction of 100 %. perf, which sums the threads, keeps the all-core reference. */
+static void test_likwid_leaves_of_peak_out_without_a_one_core_rate(void **state)
+{
+	struct out_export_summary s;
+	char path[PATH_MAX + 16], *t, *was;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/peaks.csv", dir);
+	assert_non_null(was = slurp(path));
+	assert_non_null(f = fopen(path, "w"));
+	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s_1_core,"
+	      "indicator_max_events_per_s_all_cores\n"
+	      "L2,read,50,L1D:REPLACEMENT,,1500000000\n",
+	      f);
+	fclose(f);
+	t = export(OX_LIKWID, "skylakeX/READ_BW_L2_L3_DRAM.txt", &s);
+	assert_non_null(t);
+	assert_null(strstr(t, "of peak"));
+	assert_non_null(strstr(t,
+			       "No of-peak metric: peaks.csv has no one-core rate of L1D:REPLACEMENT, "
+			       "the 100 % of a metric LIKWID evaluates per hardware thread; its highest "
+			       "rate (1500000000/s, L2 read) may be all cores'"));
+	free(t);
+	t = export(OX_PERF, "metrics.json", &s);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
+	free(t);
 	assert_non_null(f = fopen(path, "w"));
 	fputs(was, f);
 	fclose(f);
@@ -326,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_perf_expressions_use_one_scale_and_perf_names),
 		cmocka_unit_test(test_a_peaks_csv_of_one_rate_still_gives_the_peak),
 		cmocka_unit_test(test_likwid_groups_only_for_events_in_likwids_list),
+		cmocka_unit_test(test_likwid_leaves_of_peak_out_without_a_one_core_rate),
 		cmocka_unit_test(test_papi_presets_use_integer_postfix),
 		cmocka_unit_test(test_papi_postfix_needs_an_integer_ratio),
 		cmocka_unit_test(test_missing_events_json_is_usage_error_and_writes_nothing),
