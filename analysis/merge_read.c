@@ -134,8 +134,8 @@ static int load_events(const char *dir, json_t **j, struct err *e)
 		return E_USAGE;
 	if (!*j)
 		return err_set(e, E_USAGE, "%s: no events.json: not a pmucheck results directory", dir);
-	return out_events_check(*j, path, e) || out_events_current(*j, dir, e) ? E_USAGE
-									       : events_once(*j, path, e);
+	return out_events_check(*j, path, e) || out_events_current(*j, dir, -1, e) ? E_USAGE
+										   : events_once(*j, path, e);
 }
 
 /* A figure cell as the analysis writes it: empty (no figure), or a finite decimal number, *v its value;

@@ -25,7 +25,7 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 		return E_USAGE;
 	if (!*events)
 		return err_set(e, E_USAGE, "%s: no events.json; run 'pmucheck analyze %s' first", dir, dir);
-	if (out_events_check(*events, path, e) || out_events_current(*events, dir, e)) {
+	if (out_events_check(*events, path, e) || out_events_current(*events, dir, -1, e)) {
 		json_decref(*events);
 		*events = NULL;
 		return E_USAGE;
@@ -33,25 +33,24 @@ int out_events_load(const char *dir, json_t **events, struct err *e)
 	return 0;
 }
 
-int out_events_current(const json_t *root, const char *dir, struct err *e)
+int out_events_current(const json_t *root, const char *dir, long long now, struct err *e)
 {
 	const json_t *was = json_object_get(root, "raw_csv_bytes");
 	char path[PATH_MAX];
 	struct stat st;
-	long long now;
 
-	if (!json_is_integer(was))
-		return 0;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	now = stat(path, &st) ? -1 : (long long)st.st_size;
-	if (now == (long long)json_integer_value(was))
-		return 0;
 	if (now < 0)
-		return err_set(e, E_USAGE, "%s: no raw.csv, whose analysis events.json is", dir);
-	return err_set(e, E_USAGE,
-		       "%s: changed since it was analysed (%lld bytes then, %lld now: a run "
-		       "resumed since?); run 'pmucheck analyze %s' again",
-		       path, (long long)json_integer_value(was), now, dir);
+		now = stat(path, &st) ? -1 : (long long)st.st_size;
+	/* no raw.csv: export and merge read none (a collected directory may leave it out), and report, which
+	   reads it, says so itself */
+	if (!json_is_integer(was) || now < 0 || now == (long long)json_integer_value(was))
+		return 0;
+	return err_set(
+		e, E_USAGE,
+		"%s: changed since it was analysed (%lld bytes then, %lld now: a run resumed, or still "
+		"running, since); run 'pmucheck analyze %s' again once it has ended",
+		path, (long long)json_integer_value(was), now, dir);
 }
 
 int out_events_check(const json_t *root, const char *path, struct err *e)
@@ -89,7 +88,9 @@ int out_rdata_load(struct out_rdata *d, const char *dir, struct err *e)
 	if ((rc = machine_read(path, &d->a.m, e)))
 		goto fail;
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
-	if ((rc = agg_read(&d->a, path, e)))
+	/* and again as read: rows a live run appended after the check above would be drawn beside older
+	   verdicts */
+	if ((rc = agg_read(&d->a, path, e)) || (rc = out_events_current(d->events, dir, d->a.raw_bytes, e)))
 		goto fail;
 	return 0;
 fail:

@@ -20,10 +20,11 @@ struct out_rdata {
 int out_events_load(const char *dir, json_t **events, struct err *e);
 
 /* Whether events.json (root, of dir) was analysed from dir/raw.csv as it is now: its raw_csv_bytes (absent
-   from analyses before it: taken as current) is raw.csv's size. A run resumed after its analysis, or a
-   raw.csv edited, is E_USAGE asking for 'pmucheck analyze DIR' again: the verdicts and peaks are not of
-   its points. */
-int out_events_current(const json_t *root, const char *dir, struct err *e);
+   from analyses before it: taken as current) is raw.csv's size, now (stat; -1) or as a reader read it. A
+   run resumed after its analysis, or still running, or a raw.csv edited, is E_USAGE asking for 'pmucheck
+   analyze DIR' again: the verdicts and peaks are not of its points. No raw.csv is no refusal (export and
+   merge read none). */
+int out_events_current(const json_t *root, const char *dir, long long now, struct err *e);
 
 /* Whether root (events.json at path) has an "events" list whose every entry has an event name and a class
    this pmucheck knows: another version's verdict is not this one's to report, export or merge. */
