@@ -148,15 +148,15 @@ static int consistent(const struct band *bd)
 	return bd->median >= fit_simple_values[0] * (1 - THR_APPROX_ERROR) && bd->spread <= THR_APPROX_ERROR;
 }
 
-/* Whether the prefetch-off group b holds a scale that the prefetch-on group of its level, of THR_MIN_POINTS
-   samples at least (one disturbed point is no such group), counts more than THR_APPROX_ERROR below: the
-   prefetcher fetched lines the event does not see (prefetch_blind). */
+/* Whether the prefetch-off group b holds a scale that the prefetch-on group of its level counts more than
+   THR_APPROX_ERROR below, each group of THR_MIN_POINTS samples at least (one disturbed point is no such
+   group, on either side): the prefetcher fetched lines the event does not see (prefetch_blind). */
 static int blind_off(const struct eval *ev, const double *bs, const size_t *bn, int b)
 {
 	int on = bucket_level(b) * PF_COUNT + PF_ON;
 
-	return bucket_pf(b) == PF_OFF && bs[b] > 0 && ev->evaluated[on] && bn[on] >= THR_MIN_POINTS &&
-		ev->median[on] < bs[b] * (1 - THR_APPROX_ERROR);
+	return bucket_pf(b) == PF_OFF && bs[b] > 0 && bn[b] >= THR_MIN_POINTS && ev->evaluated[on] &&
+		bn[on] >= THR_MIN_POINTS && ev->median[on] < bs[b] * (1 - THR_APPROX_ERROR);
 }
 
 /* The scale held by the most points; ties go to the scale prefetch-off groups hold (the truth

@@ -56,7 +56,7 @@ if command -v python3 >/dev/null; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = {e["event"]: e for e in d["events"]}
-assert len(ev) == 19 and d["thresholds"]["exact_error"] == 0.02
+assert len(ev) == 20 and d["thresholds"]["exact_error"] == 0.02
 assert ev["L2_PLUS_DRAM"]["levels"] == ["L2", "DRAM"]
 assert "lines_read@L2" in ev["L2_PLUS_DRAM"]["decomposition"]["terms"]
 assert ev["HW:NO_PMU"]["class"] == "not measured" and "quantity" not in ev["HW:NO_PMU"]

@@ -92,6 +92,16 @@ static void test_a_scale_off_groups_hold_elsewhere_still_competes(void **state)
 		    (1u << LV_L1 | 1u << LV_L2 | 1u << LV_L3));
 }
 
+/* ... nor does a prefetch-off group of one point, disturbed: the on groups' scale stands */
+static void test_one_off_point_makes_no_prefetch_blind_look(void **state)
+{
+	struct verdict v = judge(state, "ONE_OFF_POINT");
+
+	assert_int_equal(v.quantity, RQ_lines_read);
+	assert_true(v.scale == 1);
+	assert_true(v.levels & 1u << LV_L1);
+}
+
 static void test_sum_of_two_levels_is_named_by_nnls(void **state)
 {
 	struct verdict v = judge(state, "L2_PLUS_DRAM");
@@ -594,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_missing_prefetched_lines_is_prefetch_blind),
 		cmocka_unit_test(test_prefetch_blind_with_fewer_off_points),
 		cmocka_unit_test(test_a_scale_off_groups_hold_elsewhere_still_competes),
+		cmocka_unit_test(test_one_off_point_makes_no_prefetch_blind_look),
 		cmocka_unit_test(test_sum_of_two_levels_is_named_by_nnls),
 		cmocka_unit_test(test_sum_of_two_quantities_replaces_a_single_one),
 		cmocka_unit_test(test_five_percent_noise_is_approximate),
