@@ -77,10 +77,27 @@ static void fact_mode(const struct merge *m, struct merge_type *t, int k)
 		t->fact[k][0] = 0;
 }
 
+/* Whether types a and b are built otherwise: in more than memory that rounding to GiB can put apart
+   (MemTotal of identical nodes whose kernels reserve a few MiB more or less falls on both sides of a half
+   GiB: 1 GiB, or MERGE_MEM_SAME of a large node's), which is no DIMM gone (a DIMM is 4 GiB and more). */
+#define MERGE_MEM_SAME 0.03
+static int shape_differs(const struct merge_type *a, const struct merge_type *b)
+{
+	for (int k = 0; k < MS_COUNT; k++) {
+		long long x = a->shape[k], y = b->shape[k], d = x > y ? x - y : y - x;
+		if (x != y &&
+		    !(k == MS_GIB && x > 0 && y > 0 &&
+		      (d <= 1 || (double)d <= MERGE_MEM_SAME * (double)(x > y ? x : y))))
+			return 1;
+	}
+	return 0;
+}
+
 /* The type a type of too few nodes to judge (THR_MERGE_MIN_NODES) is measured against: the one of the
-   most nodes, more than its own, of the same CPU; -1 where none. A node with a DIMM gone, SMT switched on
-   or a core disabled is built otherwise than its peers and so forms a type of its own, of one node, where
-   no figure and no fact of it was compared: it was no outlier. */
+   most nodes, THR_MERGE_MIN_NODES at least (of two nodes neither is the odd one), of the same CPU and built
+   otherwise (shape_differs); -1 where none. A node with a DIMM gone, SMT switched on or a core disabled is
+   built otherwise than its peers and so forms a type of its own, of one node, where no figure and no fact of
+   it was compared: it was no outlier. */
 static int peer_type(const struct merge *m, unsigned ti)
 {
 	const struct merge_type *t = &m->type[ti];
@@ -89,10 +106,10 @@ static int peer_type(const struct merge *m, unsigned ti)
 	if (t->nnode >= THR_MERGE_MIN_NODES)
 		return -1;
 	for (unsigned i = 0; i < m->ntype; i++)
-		if (m->type[i].nnode > t->nnode && !strcmp(m->type[i].cpu, t->cpu) &&
+		if (m->type[i].nnode >= THR_MERGE_MIN_NODES && !strcmp(m->type[i].cpu, t->cpu) &&
 		    (best < 0 || m->type[i].nnode > m->type[best].nnode))
 			best = (int)i;
-	return best;
+	return best >= 0 && shape_differs(t, &m->type[best]) ? best : -1;
 }
 
 /* Appends the nth part of a shape to buf: "4 CPUs", ", 8 GiB of memory". */

@@ -220,28 +220,32 @@ sys.exit(0 if t["facts"]["microcode"] is None else 1)' "$TMP/split/merge.json"
 # twice the CPUs) is a node type of its own, of one node, where neither figures nor facts are compared: it
 # was no outlier ("0 outlier nodes"). Each is now one by how its type differs from the type of more nodes of
 # its CPU; a node of another CPU is a type of its own and no outlier for it.
-node dimm && node smton
-python3 - "$TMP/dimm/machine.json" "$TMP/smton/machine.json" <<'PY'
+# Its peers are a type of 3 nodes at least (of two nodes neither is the odd one), and a GiB of memory apart
+# is rounding (MemTotal on both sides of a half GiB: kernels reserving a few MiB more), no DIMM gone.
+node dimm && node smton && node f && node rounded
+python3 - "$TMP/dimm/machine.json" "$TMP/smton/machine.json" "$TMP/rounded/machine.json" <<'PY'
 import json, sys
-for p, edit in zip(sys.argv[1:], ("memory", "smt")):
+for p, edit in zip(sys.argv[1:], ("memory", "smt", "rounding")):
     m = json.load(open(p))
     if edit == "memory":
         m["os"]["mem_total_kib"] -= 16 * 1024 * 1024
+    elif edit == "rounding":
+        m["os"]["mem_total_kib"] -= 1024 * 1024
     else:
         m["os"]["smt"], m["topology"]["pus"] = "on", 2 * m["topology"]["pus"]
     json.dump(m, open(p, "w"))
 PY
-expect_status "two nodes, one without a DIMM, one with SMT on and one of another CPU merge" 0 \
-	"$PMUCHECK" merge --quiet -o "$TMP/shape" "$TMP"/[abe] "$TMP/dimm" "$TMP/smton"
+expect_status "three nodes, one without a DIMM, one with SMT on, one a GiB short and one of another CPU merge" 0 \
+	"$PMUCHECK" merge --quiet -o "$TMP/shape" "$TMP"/[abef] "$TMP/dimm" "$TMP/smton" "$TMP/rounded"
 gib=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1]))["os"]["mem_total_kib"] + 512 * 1024) // 1024**2)' "$TMP/a/machine.json")
 pus=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["topology"]["pus"])' "$TMP/a/machine.json")
 check "... the node without a DIMM is an outlier, saying its memory and its peers'" grep -q \
-	"^[0-9]*,dimm,.*,node type [0-9]* has $((gib - 16)) GiB of memory where type 1 (2 nodes of the same CPU) has $gib GiB of memory$" \
+	"^[0-9]*,dimm,.*,node type [0-9]* has $((gib - 16)) GiB of memory where type 1 (3 nodes of the same CPU) has $gib GiB of memory$" \
 	"$TMP/shape/outliers.csv"
 check "... the node with SMT on is one by its CPUs" grep -q \
-	"^[0-9]*,smton,.*,node type [0-9]* has $((2 * pus)) CPUs where type 1 (2 nodes of the same CPU) has $pus CPUs$" \
+	"^[0-9]*,smton,.*,node type [0-9]* has $((2 * pus)) CPUs where type 1 (3 nodes of the same CPU) has $pus CPUs$" \
 	"$TMP/shape/outliers.csv"
-check "... no other node is an outlier (another CPU's type is not built otherwise)" \
+check "... no other node is an outlier (another CPU's type is not built otherwise, a GiB short is rounding)" \
 	test "$(tail -n +2 "$TMP/shape/outliers.csv" | cut -d, -f2 | sort | tr '\n' ' ')" = "dimm smton "
 
 # Prefetcher MSRs compared over every CPU: three nodes of 128 CPUs whose prefetch.before lists all of them
