@@ -130,9 +130,9 @@ static int write_files(enum out_export_format fmt, const struct machine *mach, c
 		s->written[0] = 0;
 		return rc;
 	}
-	return fmt == OX_LIKWID
-		? out_export_remove_groups(sub, real, m, use, n, s->removed, sizeof s->removed, e)
-		: 0;
+	if (fmt == OX_LIKWID)
+		out_export_remove_groups(sub, real, m, use, n, s->removed, sizeof s->removed);
+	return 0;
 }
 
 static void note_skip(struct out_export_summary *s, const struct out_metric *m, const char *why)
@@ -166,10 +166,13 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	if ((rc = machine_read(path, &mach, e)) ||
 	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)))
 		goto out;
-	/* LIKWID's names give its groups' folder, which an export with nothing to write clears too */
+	/* LIKWID's names give its groups' folder, which an export with nothing to write clears too; where they
+	   cannot be had then (no config directory), there is no folder to clear, and still nothing to export */
 	out_config_arch(&mach, arch, sizeof arch);
-	if ((n || fmt == OX_LIKWID) && (rc = names_fn(arch, &names, e)))
+	if (n && (rc = names_fn(arch, &names, e)))
 		goto out;
+	if (!n && fmt == OX_LIKWID && names_fn(arch, &names, &(struct err){0}))
+		export_names_free(&names);
 	for (unsigned i = 0; i < n; i++)
 		m[i].names = &names;
 	if (!(use = calloc(n + 1, sizeof *use))) {
@@ -193,8 +196,7 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	if (!nuse) {
 		/* nothing to say: no empty files, and none an earlier export of DIR wrote standing there as
 		   validated */
-		rc = out_export_remove_files(fmt, outdir, names.likwid_dir, real, s->removed,
-					     sizeof s->removed, e);
+		out_export_remove_files(fmt, outdir, names.likwid_dir, real, s->removed, sizeof s->removed);
 		goto out;
 	}
 	/* a directory the user named that cannot be made, or a file of that name, is the option's fault */

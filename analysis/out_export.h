@@ -101,14 +101,15 @@ void out_likwid_group_file(const char *metric, char *name, size_t len);
 /* Removes from sub (an architecture's group folder) the groups an earlier export of the results directory
    real (its real path) wrote that this one, of the n metrics use[] points to in m, does not write again;
    other groups stay (out_export_stale.c). No folder is nothing to remove. The paths removed are appended
-   to removed (len bytes, space-separated). */
-int out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
-			     const unsigned *use, unsigned n, char *removed, size_t len, struct err *e);
+   to removed (len bytes, space-separated), each that could not be removed with the reason: by then the
+   export's own files are written, and what is left standing is said, no failure. */
+void out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
+			      const unsigned *use, unsigned n, char *removed, size_t len);
 /* Where an export of real writes nothing (nothing to export): removes what an earlier export of it wrote
    to outdir, perf's or PAPI's files, or LIKWID's groups in outdir/likwid_dir (NULL: no LIKWID names, so
    none were written), appending their paths to removed as above. */
-int out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
-			    const char *real, char *removed, size_t len, struct err *e);
+void out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
+			     const char *real, char *removed, size_t len);
 /* PAPI: pmu is the CPU line's PMU name, note why it was chosen, left_out the events PAPI cannot take
    and why ("EVENT: why; EVENT: why"), listed in the file's header. */
 int out_export_papi(FILE *f, const struct out_metric *m, const unsigned *usable, unsigned n, const char *pmu,

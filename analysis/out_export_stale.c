@@ -83,32 +83,37 @@ static int group_of_results(const char *path, const char *name, const char *real
 	return ours;
 }
 
-/* Removes path where it is real's (ours), appending it to removed; 0 or E_RUNTIME naming it. */
-static int remove_ours(const char *path, int ours, char *removed, size_t len, struct err *e)
+/* Removes path where it is real's (ours), appending it to removed, or where it cannot be removed, the
+   reason: the export's own files are written by then, and one left standing is said, not a failure. */
+static void remove_ours(const char *path, int ours, char *removed, size_t len)
 {
 	size_t l = strlen(removed);
+	int err;
 
 	if (!ours)
-		return 0;
-	if (unlink(path))
-		return errno == ENOENT ? 0 : err_set(e, E_RUNTIME, "%s: %s", path, strerror(errno));
-	snprintf(removed + l, len - l, "%s%s", l ? " " : "", path);
-	return 0;
+		return;
+	err = unlink(path) ? errno : 0;
+	if (err == ENOENT)
+		return;
+	snprintf(removed + l, len - l, "%s%s%s%s%s", l ? " " : "", path, err ? " (not removed: " : "",
+		 err ? strerror(err) : "", err ? ")" : "");
 }
 
-int out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
-			     const unsigned *use, unsigned n, char *removed, size_t len, struct err *e)
+void out_export_remove_groups(const char *sub, const char *real, const struct out_metric *m,
+			      const unsigned *use, unsigned n, char *removed, size_t len)
 {
 	char name[200], path[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir(sub);
-	int rc = 0;
+	size_t l = strlen(removed);
 
-	if (!d) /* no folder: no group an export wrote */
-		return errno == ENOENT || errno == ENOTDIR
-			? 0
-			: err_set(e, E_RUNTIME, "%s: %s", sub, strerror(errno));
-	while (!rc && (de = readdir(d))) {
+	if (!d) { /* no folder: no group an export wrote */
+		if (errno != ENOENT && errno != ENOTDIR)
+			snprintf(removed + l, len - l, "%s%s (not read: %s)", l ? " " : "", sub,
+				 strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
 		unsigned i = 0;
 		const char *dot = strrchr(de->d_name, '.');
 		if (de->d_name[0] == '.' || !dot || strcmp(dot, ".txt"))
@@ -119,14 +124,13 @@ int out_export_remove_groups(const char *sub, const char *real, const struct out
 				break;
 		}
 		snprintf(path, sizeof path, "%s/%s", sub, de->d_name);
-		rc = remove_ours(path, i == n && group_of_results(path, de->d_name, real), removed, len, e);
+		remove_ours(path, i == n && group_of_results(path, de->d_name, real), removed, len);
 	}
 	closedir(d);
-	return rc;
 }
 
-int out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
-			    const char *real, char *removed, size_t len, struct err *e)
+void out_export_remove_files(enum out_export_format fmt, const char *outdir, const char *likwid_dir,
+			     const char *real, char *removed, size_t len)
 {
 	/* perf's and PAPI's files, each rewritten whole by an export (so of one results directory), and the
 	   text that closes the evidence in each: metrics.json's BriefDescription string, perf-stat.txt's
@@ -141,22 +145,21 @@ int out_export_remove_files(enum out_export_format fmt, const char *outdir, cons
 		{OX_PAPI, OUT_PAPI_FILE, "\""},
 	};
 	char path[PATH_MAX];
-	int rc = 0;
 
 	if (fmt == OX_LIKWID) {
-		if (!likwid_dir)
-			return 0;
-		snprintf(path, sizeof path, "%s/%s", outdir, likwid_dir);
-		return out_export_remove_groups(path, real, NULL, NULL, 0, removed, len, e);
+		if (likwid_dir) {
+			snprintf(path, sizeof path, "%s/%s", outdir, likwid_dir);
+			out_export_remove_groups(path, real, NULL, NULL, 0, removed, len);
+		}
+		return;
 	}
-	for (size_t i = 0; i < sizeof files / sizeof *files && !rc; i++) {
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		char *text;
 		if (files[i].fmt != fmt)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", outdir, files[i].file);
 		text = text_of(path);
-		rc = remove_ours(path, text && names_results(text, real, files[i].end), removed, len, e);
+		remove_ours(path, text && names_results(text, real, files[i].end), removed, len);
 		free(text);
 	}
-	return rc;
 }

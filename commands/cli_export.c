@@ -102,7 +102,7 @@ static int cmd(int argc, char **argv)
 	if (*s.removed)
 		fprintf(stderr,
 			"pmucheck export: removed what an earlier export of %s wrote, which this one "
-			"does not write again: %s\n",
+			"does not write again (where a file could not be, it says why): %s\n",
 			dir, s.removed);
 	if (rc)
 		return cli_fail("export", rc, &e);

@@ -338,10 +338,16 @@ for fmt in perf likwid papi; do
 	expect_status "$fmt export of a directory no longer validating anything exits 1" 1 \
 		"$PMUCHECK" export "$R" --format $fmt
 	cp "$TMP/check.out" "$TMP/revoked-$fmt.out"
-	check "... saying what it removed" grep -q "removed what an earlier export of $R wrote, which this one does not write again: $R/metrics/" "$TMP/revoked-$fmt.out"
+	check "... saying what it removed" grep -q "removed what an earlier export of $R wrote, which this one does not write again (where a file could not be, it says why): $R/metrics/" "$TMP/revoked-$fmt.out"
 done
 check "... every file the earlier export wrote is gone, the other directory's group and the user's file stay" \
 	test "$(cd "$R/metrics" && find . -type f | sort | tr '\n' ' ')" = "./notes.txt ./skylakeX/READ_BW_L3.txt "
+# ... and where the architecture's config no longer loads (so no LIKWID names, no folder of groups to clear),
+# still nothing to export: exit 1, where the config's error made it exit 2
+mkdir -p "$TMP/badconfig" && echo '[arch' >"$TMP/badconfig/skx.ini"
+PMUCHECK_CONFIG_DIR=$TMP/badconfig expect_status \
+	"likwid export with nothing validated and a config that does not load exits 1, not as an error" 1 \
+	"$PMUCHECK" export "$R" --format likwid
 "$PMUCHECK" export "$R-other" --format perf --out "$R/metrics" >/dev/null 2>&1
 expect_status "perf export of it again into a folder another directory's perf export wrote to exits 1" 1 \
 	"$PMUCHECK" export "$R" --format perf
