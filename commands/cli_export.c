@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"not export are removed, and where nothing is exported, its files of the format; files of\n"
 		"another results directory's export and the user's stay. Each removal is listed.\n"
 		"Exit status: 0 written; 1 nothing to export (no event validated, or none this format\n"
-		"can name; no file is written); 2 bad usage or no events.json (run analyze first).\n");
+		"can name; no file is written); 2 bad usage, no events.json (run analyze first), or\n"
+		"raw.csv changed since its analysis (a run resumed since: run analyze again).\n");
 }
 
 static int parse_format(const char *s, enum out_export_format *fmt)
