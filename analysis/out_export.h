@@ -7,6 +7,7 @@
 #define PMUCHECK_OUT_EXPORT_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -15,16 +16,16 @@
 #include "out_report.h"
 
 struct out_metric {
-	char name[128];        /* read_bw_L2_L3_DRAM */
-	char count_name[128];  /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
-	char group[32];        /* pmucheck_bandwidth, pmucheck_rate */
-	char unit[32];         /* GB/s, Mloads/s */
-	char quantity[96];     /* the known volume it was validated against: "lines_read" */
-	char levels[160];      /* where it held: "L2, L3, DRAM" or "any" */
-	char what[256];        /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
-	char evidence[768];    /* levels, prefetch state, error, R^2, points, results directory */
-	char event[256];       /* the event as counted (raw.csv spelling) */
-	char encoding[192];    /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
+	char name[128];       /* read_bw_L2_L3_DRAM */
+	char count_name[128]; /* lines_read_L2_L3_DRAM: the counted quantity (PAPI presets count) */
+	char group[32];       /* pmucheck_bandwidth, pmucheck_rate */
+	char unit[32];        /* GB/s, Mloads/s */
+	char quantity[96];    /* the known volume it was validated against: "lines_read" */
+	char levels[160];     /* where it held: "L2, L3, DRAM" or "any" */
+	char what[256];       /* "bandwidth of cache lines read, where the data came from L2, L3, DRAM" */
+	char evidence[768 + PATH_MAX]; /* levels, prefetch state, error, R^2, points, results directory */
+	char event[256];               /* the event as counted (raw.csv spelling) */
+	char encoding[192];            /* as resolved (raw.csv's encoding: "pmu=cpu,type=4,config=0x5f44") */
 	char arch[32];         /* the config it was measured with (machine.json config.path stem): "zen3" */
 	char backend[16];      /* papi, perf */
 	char scope[16];        /* thread, socket */

@@ -2,6 +2,7 @@
  * with MetricName, MetricExpr, MetricGroup, ScaleUnit, BriefDescription); duration_time is the
  * elapsed time in seconds inside perf's metric expressions. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,7 @@ int out_export_perf(FILE *f, const struct out_metric *m, const unsigned *usable,
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct out_metric *x = &m[usable[i]];
-		char plain[512], ev[1024], expr[1200], brief[1400], unit[48], name[160];
+		char plain[512], ev[1024], expr[1200], brief[1400 + PATH_MAX], unit[48], name[160];
 		perf_event_in_domain(x, plain, sizeof plain);
 		perf_escape(plain, ev, sizeof ev);
 		formula(x, ev, expr, sizeof expr);

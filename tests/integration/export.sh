@@ -342,6 +342,16 @@ for fmt in perf likwid papi; do
 done
 check "... every file the earlier export wrote is gone, the other directory's group and the user's file stay" \
 	test "$(cd "$R/metrics" && find . -type f | sort | tr '\n' ' ')" = "./notes.txt ./skylakeX/READ_BW_L3.txt "
+# ... also of a results directory whose real path is long: the evidence that names it was cut at 768 bytes,
+# and its groups, no longer naming it whole, stayed
+L=$TMP/$(printf 'x%.0s' {1..200})/$(printf 'y%.0s' {1..200})/$(printf 'z%.0s' {1..200})/long
+mkdir -p "${L%/*}"
+fixture_with "$L" ''
+"$PMUCHECK" export "$L" --format likwid >/dev/null 2>&1
+fixture_with "$L" 'd["events"] = [e for e in d["events"] if e["class"] not in ("exact", "approximate")]'
+"$PMUCHECK" export "$L" --format likwid >/dev/null 2>&1
+check "... the groups of a directory of a ${#L}-byte path go too" \
+	test -z "$(find "$L/metrics" -type f -name '*.txt' 2>/dev/null)" -a -d "$L/metrics"
 # ... and where the architecture's config no longer loads (so no LIKWID names, no folder of groups to clear),
 # still nothing to export: exit 1, where the config's error made it exit 2
 mkdir -p "$TMP/badconfig" && echo '[arch' >"$TMP/badconfig/skx.ini"
