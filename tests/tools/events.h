@@ -67,9 +67,9 @@ static double ev_half_dram_off_one(const struct gen_point *p, unsigned rep, uint
 }
 
 /* exact, lines_read, scale 1, where one point alone was counted with the prefetchers off, at DRAM, disturbed
-   to 2 per line (a run that switched them off for one DRAM step): one off point holding a scale its level's on group counts below is no prefetch-blind look
-   (it threw every on group's scale 1 away for its 2). The point is the first such the generator writes,
-   the same id in every directory it generates. */
+   to 2 per line (a run that switched them off for one DRAM step): one off point holding a scale its level's
+   on group counts below is no prefetch-blind look (it threw every on group's scale 1 away for its 2). The
+   point is the first such the generator writes, the same id in every directory it generates. */
 static double ev_one_off_point(const struct gen_point *p, unsigned rep, uint64_t *rng, const char **st,
 			       const char **why)
 {

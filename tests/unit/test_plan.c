@@ -256,7 +256,8 @@ static void test_a_stream_of_sizes_short_of_the_sweeps_dram_is_marked(void **sta
 }
 
 /* Levels (a preset's) filter no fresh-memory point, so touch keeps its policy's sizes under them: the cache
-   sweep's smallest (4 KiB, under its 32 KiB block) stopped the plan, and its DRAM points were 64x a stream's. */
+   sweep's smallest (4 KiB, under its 32 KiB block) stopped the plan, and its DRAM points were 64x a
+   stream's. */
 static void test_fresh_memory_keeps_its_sizes_under_levels(void **state)
 {
 	const struct kern_family *f;
