@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "agg.h"
+#include "encoding_field.h"
 #include "noisy_why.h"
 #include "num.h"
 #include "partial.h"
@@ -153,10 +154,9 @@ static char *dup(const char *s)
 /* The privilege domain an encoding records (",domain=user+kernel", harness ctr_spec.c), "" when none. */
 static void domain_of(const char *encoding, char *out, size_t len)
 {
-	const char *d = strstr(encoding, ",domain=");
-	size_t n = d ? strcspn(d + 8, ",") : 0;
+	const char *d = encoding_field(encoding, "domain=");
 
-	snprintf(out, len, "%.*s", (int)n, d ? d + 8 : "");
+	snprintf(out, len, "%.*s", d ? (int)strcspn(d, ",") : 0, d ? d : "");
 }
 
 static int find_event(struct agg *a, const struct raw_row *row, uint32_t *out)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoding_field.h"
 #include "export_names.h"
 #include "out_export.h"
 
@@ -108,18 +109,6 @@ static int perf_pfm_uncore(const char *encoding, char *buf, size_t len)
 	if (n < len)
 		snprintf(buf + n, len - n, "/");
 	return 0;
-}
-
-/* Where field key ("domain=", "exclude_kernel") of raw.csv's encoding ends: after key, NULL where no field
-   begins with it. */
-static const char *encoding_field(const char *encoding, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *f = encoding; f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
-		if (!strncmp(f, key, n))
-			return f + n;
-	return NULL;
 }
 
 static int has_flag(const char *encoding, const char *flag)
