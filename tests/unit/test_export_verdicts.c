@@ -176,24 +176,35 @@ static void test_a_weighted_sums_metric_name_keeps_its_terms_apart(void **state)
 	json_decref(ev);
 }
 
+/* Writes text as the fixture's peaks.csv (NULL: frees *was after writing it back); the text it replaced into
+   *was, so that a test puts it back. */
+static void swap_peaks(const char *text, char **was)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/peaks.csv", dir);
+	if (text)
+		assert_non_null(*was = slurp(path));
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text ? text : *was, f);
+	fclose(f);
+	if (!text)
+		free(*was);
+}
+
 /* A peaks.csv from before the one-core and all-core rates were split had one rate, the higher already: the
    export takes it as it took the higher of the two. */
 static void test_a_peaks_csv_of_one_rate_still_gives_the_peak(void **state)
 {
 	struct out_export_summary s;
-	char path[PATH_MAX + 16], *t;
-	char *was;
-	FILE *f;
+	char *t, *was;
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/peaks.csv", dir);
-	assert_non_null(was = slurp(path));
-	assert_non_null(f = fopen(path, "w"));
-	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
-	      "L2,read,50,L1D:REPLACEMENT,1500000000\n"
-	      "L3,read,25,L1D:REPLACEMENT,900000000\n",
-	      f);
-	fclose(f);
+	swap_peaks("level,access,gbps_1_core,indicator,indicator_max_events_per_s\n"
+		   "L2,read,50,L1D:REPLACEMENT,1500000000\n"
+		   "L3,read,25,L1D:REPLACEMENT,900000000\n",
+		   &was);
 	t = export(OX_PERF, "metrics.json", &s);
 	assert_non_null(t);
 	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
@@ -204,10 +215,7 @@ static void test_a_peaks_csv_of_one_rate_still_gives_the_peak(void **state)
 	assert_null(strstr(t, "of peak"));
 	assert_non_null(strstr(t, "No of-peak metric: peaks.csv has no one-core rate of L1D:REPLACEMENT"));
 	free(t);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(was, f);
-	fclose(f);
-	free(was);
+	swap_peaks(NULL, &was);
 }
 
 /* Where analyze found no one-core rate for the indicator (peaks.csv's 1_core empty), a core counter's LIKWID
@@ -216,18 +224,13 @@ static void test_a_peaks_csv_of_one_rate_still_gives_the_peak(void **state)
 static void test_likwid_leaves_of_peak_out_without_a_one_core_rate(void **state)
 {
 	struct out_export_summary s;
-	char path[PATH_MAX + 16], *t, *was;
-	FILE *f;
+	char *t, *was;
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/peaks.csv", dir);
-	assert_non_null(was = slurp(path));
-	assert_non_null(f = fopen(path, "w"));
-	fputs("level,access,gbps_1_core,indicator,indicator_max_events_per_s_1_core,"
-	      "indicator_max_events_per_s_all_cores\n"
-	      "L2,read,50,L1D:REPLACEMENT,,1500000000\n",
-	      f);
-	fclose(f);
+	swap_peaks("level,access,gbps_1_core,indicator,indicator_max_events_per_s_1_core,"
+		   "indicator_max_events_per_s_all_cores\n"
+		   "L2,read,50,L1D:REPLACEMENT,,1500000000\n",
+		   &was);
 	t = export(OX_LIKWID, "skylakeX/READ_BW_L2_L3_DRAM.txt", &s);
 	assert_non_null(t);
 	assert_null(strstr(t, "of peak"));
@@ -240,10 +243,7 @@ static void test_likwid_leaves_of_peak_out_without_a_one_core_rate(void **state)
 	assert_non_null(t);
 	assert_non_null(strstr(t, "\"l1d.replacement / duration_time / 1500000000\""));
 	free(t);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(was, f);
-	fclose(f);
-	free(was);
+	swap_peaks(NULL, &was);
 }
 
 static void test_perf_expressions_use_one_scale_and_perf_names(void **state)
