@@ -164,7 +164,7 @@ int out_export(const char *dir, const char *outdir, enum out_export_format fmt, 
 	}
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	if ((rc = machine_read(path, &mach, e)) ||
-	    (rc = out_metrics_build(events, dir, &mach, &m, &n, &s->validated, e)))
+	    (rc = out_metrics_build(events, dir, real, &mach, &m, &n, &s->validated, e)))
 		goto out;
 	/* LIKWID's names give its groups' folder, which an export with nothing to write clears too; where they
 	   cannot be had then (no config directory), there is no folder to clear, and still nothing to export */

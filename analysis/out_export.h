@@ -51,10 +51,12 @@ struct out_metric {
    names the tools give an encoding depend on it. "" when machine.json does not say. */
 void out_config_arch(const struct machine *mach, char *arch, size_t len);
 /* Metrics for every validated event of an events.json (checked by out_events_load), with the peak
-   rate from dir/peaks.csv where the event is an indicator. *validated counts the exact/approximate
-   events. *m is malloc'ed (free it). */
-int out_metrics_build(json_t *events, const char *dir, const struct machine *mach, struct out_metric **m,
-		      unsigned *n, unsigned *validated, struct err *e);
+   rate from dir/peaks.csv where the event is an indicator. Their evidence names the results directory by
+   real, dir's real path: a group copied elsewhere still says where its evidence is, and a later export of
+   it knows its earlier files (out_export_stale.c) from another directory's, whatever the working directory
+   and however dir was spelled. *validated counts the exact/approximate events. *m is malloc'ed (free it). */
+int out_metrics_build(json_t *events, const char *dir, const char *real, const struct machine *mach,
+		      struct out_metric **m, unsigned *n, unsigned *validated, struct err *e);
 
 /* The name a tool knows an event by, or NULL (why says why) when this tool cannot count it. perf:
    its spelling for `perf stat -e` (out_perf_expr escapes it for metric expressions); LIKWID: also

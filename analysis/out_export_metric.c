@@ -280,15 +280,11 @@ static int check_validated(json_t *ev, size_t i, const char *dir, struct err *e)
 	return 0;
 }
 
-int out_metrics_build(json_t *events, const char *dir, const struct machine *mach, struct out_metric **m,
-		      unsigned *n, unsigned *validated, struct err *e)
+int out_metrics_build(json_t *events, const char *dir, const char *real, const struct machine *mach,
+		      struct out_metric **m, unsigned *n, unsigned *validated, struct err *e)
 {
 	json_t *arr = json_object_get(events, "events"), *ev;
-	char arch[32], real[PATH_MAX];
-	/* the evidence names the results directory by its real path: a group copied elsewhere still says where
-	   its evidence is, and a later export of it knows its earlier files (out_export_stale.c) from another
-	   directory's, whatever the working directory and however DIR was spelled */
-	const char *shown = realpath(dir, real) ? real : dir;
+	char arch[32];
 	size_t i;
 
 	*n = *validated = 0;
@@ -305,7 +301,7 @@ int out_metrics_build(json_t *events, const char *dir, const struct machine *mac
 			return E_USAGE;
 		}
 		(*validated)++;
-		if (metric_from(&(*m)[*n], ev, shown))
+		if (metric_from(&(*m)[*n], ev, real))
 			continue;
 		unique_name(*m, *n);
 		(*n)++;

@@ -125,7 +125,8 @@ static json_t *metrics_of(int which, const char *quantity, struct machine *mach,
 				    json_string(quantity));
 	snprintf(path, sizeof path, "%s/machine.json", dir);
 	assert_int_equal(machine_read(path, mach, &e), 0);
-	assert_int_equal(out_metrics_build(ev, dir, mach, m, n, validated ? validated : &v, &e), 0);
+	/* the fixture directory is made by mkdtemp under /tmp: its own real path */
+	assert_int_equal(out_metrics_build(ev, dir, dir, mach, m, n, validated ? validated : &v, &e), 0);
 	return ev;
 }
 
