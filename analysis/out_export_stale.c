@@ -25,22 +25,18 @@ static char *text_of(const char *path)
 	struct err e;
 	char *buf = NULL;
 	size_t n = 0;
-	FILE *f = NULL;
-	int fd;
+	FILE *f;
 
-	if (file_read_open(path, FILE_READ_NOFOLLOW | FILE_READ_PLAIN, &fd, &e))
+	if (plain_fopen(path, FILE_READ_NOFOLLOW, &f, &e))
 		return NULL;
-	if (!(f = fdopen(fd, "r")) || !(buf = malloc(EXPORT_TEXT_MAX + 1)) ||
+	if (!(buf = malloc(EXPORT_TEXT_MAX + 1)) ||
 	    (n = fread(buf, 1, EXPORT_TEXT_MAX + 1, f)) > EXPORT_TEXT_MAX || ferror(f)) {
 		free(buf);
 		buf = NULL;
 	} else {
 		buf[n] = '\0';
 	}
-	if (f)
-		fclose(f);
-	else
-		close(fd);
+	fclose(f);
 	return buf;
 }
 

@@ -625,7 +625,7 @@ long raw_torn_point(const char *path)
 	FILE *f;
 	int rc;
 
-	if (plain_fopen(path, &f, &e))
+	if (plain_fopen(path, 0, &f, &e))
 		return -1;
 	rc = raw_scan(f, &sc);
 	fclose(f);
@@ -649,7 +649,7 @@ int raw_read_upto(const char *path, long limit, raw_row_fn fn, void *ctx, unsign
 	int rc;
 
 	*rows = 0;
-	if ((rc = plain_fopen(path, &r.f, e)))
+	if ((rc = plain_fopen(path, 0, &r.f, e)))
 		return rc;
 	if (!(r.buf = malloc(BLOCK))) { /* never NULL: next_record computes positions in it */
 		fclose(r.f);

@@ -37,9 +37,9 @@ int file_read_open(const char *path, int flags, int *fd, struct err *e)
 	return rc;
 }
 
-int plain_fopen(const char *path, FILE **f, struct err *e)
+int plain_fopen(const char *path, int flags, FILE **f, struct err *e)
 {
-	int fd, rc = file_read_open(path, FILE_READ_PLAIN, &fd, e);
+	int fd, rc = file_read_open(path, flags | FILE_READ_PLAIN, &fd, e);
 
 	*f = NULL;
 	if (rc)

@@ -21,7 +21,8 @@
    open): one without a writer reads as empty. */
 int file_read_open(const char *path, int flags, int *fd, struct err *e);
 
-/* raw.csv: a plain file (file_read_open's FILE_READ_PLAIN) as a stream, into *f; 0, else *f NULL. */
-int plain_fopen(const char *path, FILE **f, struct err *e);
+/* raw.csv, a stale export's file: a plain file (file_read_open's FILE_READ_PLAIN, and its other flags in
+   flags) as a stream, into *f; 0, else *f NULL. */
+int plain_fopen(const char *path, int flags, FILE **f, struct err *e);
 
 #endif

@@ -184,7 +184,7 @@ static int scan_raw(const char *dir, struct resume_info *ri, struct err *e)
 	snprintf(path, sizeof path, "%s/raw.csv", dir);
 	if (access(path, F_OK) && errno == ENOENT)
 		return 0; /* interrupted before the first point */
-	if ((rc = plain_fopen(path, &f, e)))
+	if ((rc = plain_fopen(path, 0, &f, e)))
 		return err_wrap(e, rc, "--resume");
 	rc = raw_scan(f, &sc);
 	if (!rc && sc.header_end) {
