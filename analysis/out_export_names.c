@@ -212,14 +212,23 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	char pmu[64];
 	unsigned event, umask;
 	struct export_hw hw;
+	int hw_bad, libpfm;
 
 	*units = 0;
+	hw_bad = hw_decode(m->encoding, &hw);
+	libpfm = strstr(m->event, "::") && strncmp(m->event, "perf::", 6) != 0;
+	/* Before the architecture's table: no table names a software event, so that is the reason a user
+	   can act on wherever LIKWID has no names for the CPU either. */
+	if (hw_bad && !strchr(m->event, '/') && !libpfm) {
+		*why = "LIKWID counts hardware events only; software and generic events have no LIKWID name";
+		return NULL;
+	}
 	if (!m->names || !m->names->likwid_dir) {
 		*why = "no LIKWID names for this architecture: its config (configs/<arch>.ini) has no "
 		       "[export] likwid_groups";
 		return NULL;
 	}
-	if (!hw_decode(m->encoding, &hw)) {
+	if (!hw_bad) {
 		if (!(n = core_names(m, &hw)) || !n->likwid) {
 			*why = "LIKWID's event list for this architecture has no event with this encoding";
 			return NULL;
@@ -243,14 +252,10 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 		*units = u->lunits;
 		return buf;
 	}
-	if (strstr(m->event, "::") && strncmp(m->event, "perf::", 6) != 0)
-		*why = "LIKWID's uncore names are looked up by perf's syntax (PMU/event=...,umask=.../), and "
-		       "this is a libpfm4 name: count it in perf syntax to export it";
-	else
-		*why = strchr(m->event, '/')
-			? "LIKWID's event list for this architecture has no event with this encoding"
-			: "LIKWID counts hardware events only; software and generic events have no LIKWID "
-			  "name";
+	*why = libpfm
+		? "LIKWID's uncore names are looked up by perf's syntax (PMU/event=...,umask=.../), and "
+		  "this is a libpfm4 name: count it in perf syntax to export it"
+		: "LIKWID's event list for this architecture has no event with this encoding";
 	return NULL;
 }
 

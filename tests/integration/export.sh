@@ -386,6 +386,6 @@ ok) skip "... and not the unmeasured cycles" "this machine counts cycles" ;;
 esac
 expect_status "LIKWID cannot name software events: exit 1" 1 "$PMUCHECK" export "$D" --format likwid
 cp "$TMP/check.out" "$TMP/likwid.out"
-check "... and says why" grep -qE "software and generic events have no LIKWID name|no LIKWID event table is derived" "$TMP/likwid.out"
+check "... and says why" grep -q "software and generic events have no LIKWID name" "$TMP/likwid.out"
 expect_status "papi export of this machine's run succeeds" 0 "$PMUCHECK" export "$D" --format papi
 check "... valid, with perf::PAGE-FAULTS" sh -c "$CHECK papi '$D/metrics/papi_user_events.csv' && grep -q 'perf::PAGE-FAULTS' '$D/metrics/papi_user_events.csv'"

@@ -140,6 +140,11 @@ static void test_no_name_without_that_umask(void **state)
 	/* a config the config directory has no file of (pmucheck discover's) says so */
 	assert_null(likwid("discovered", "perf", "x", "pmu=cpu,type=4,config=0x151", &cls, &why));
 	assert_non_null(strstr(why, "no LIKWID names for this architecture"));
+	/* a software event there is refused for what it is, which no architecture's table would change */
+	assert_null(likwid("discovered", "perf", "page-faults", "type=1,config=0x2", &cls, &why));
+	assert_non_null(strstr(why, "software and generic events have no LIKWID name"));
+	assert_null(likwid("zen4", "perf", "page-faults", "type=1,config=0x2", &cls, &why));
+	assert_non_null(strstr(why, "software and generic events have no LIKWID name"));
 	/* an inverted count is another event than the one listed */
 	assert_null(likwid("zen5", "perf", "x", "pmu=cpu,type=4,config=0x8000c0", &cls, &why));
 }
