@@ -177,7 +177,7 @@ struct machine {
 	double tsc_hz, tsc_hz_end; /* clock.tsc_hz and clock.tsc_hz_end (0 when absent: runs before it) */
 	/* clock.aperf_mperf: why a run's repetitions were clocked by add chains rather than APERF/MPERF ("not
 	   used: ..."); "" where they were APERF/MPERF's, or the file does not say (aperf_known 0) */
-	char aperf_not_used[256];
+	char aperf_not_used[ERR_MSG_MAX]; /* "not used: " and a reason of up to CTR_REASON_MAX */
 	int aperf_known;
 	/* disturbance: steal_percent < 0 when the run did not record it */
 	double steal_percent;
@@ -200,7 +200,8 @@ struct machine {
 	char papi_pmus[MACHINE_NTEXT][64]; /* the PMUs of PAPI's perf_event component, when enabled */
 	unsigned npapi_pmus;
 	int prefetch_control;
-	char prefetch_reason[256], prefetch_skipped[128], prefetch_left_running[256];
+	/* as long as the run's (run_prefetch.h): a reason cut short reads as a whole one in report.md */
+	char prefetch_reason[ERR_MSG_MAX], prefetch_skipped[256], prefetch_left_running[256];
 	/* prefetch.before ("0=0x0;1=0xf;..."), each value with how many CPUs had it: "0x0 on 126 CPUs, 0xf on 2
 	   CPUs" (machine_read.c prefetch_values): a node's 128 CPUs' values did not fit, and a node whose
 	   CPUs past the first 30 or so were off compared equal */
