@@ -192,9 +192,16 @@ else
 d = json.load(open(sys.argv[1]))
 d["events"] = [e for e in d["events"] if e["event"] == "page-faults"]
 json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/events.json" "$S/events.json"
-	cp "$TOP/tests/tools/export_zen3/machine.json" "$S/"
-	check "the page-faults events export for PAPI" "$PMUCHECK" export "$S" --format papi --out "$S/papi"
 	why=$(papi_component_avail 2>&1 | grep -A1 "^Name: *perf_event " | sed -n 's/.*Disabled: *//p')
+	# PAPI loads a user-events file's events only where its CPU line names this machine's core PMU: the
+	# fixture's Zen 3 PMU swapped for the ones PAPI lists here (a Zen 1 guest's amd64_fam17h_zen1)
+	pmus=$(papi_component_avail 2>&1 | grep -A2 "^Name: *perf_event " | sed -n 's/.*PMUs supported: *//p')
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+if sys.argv[3]:
+    d["counters"]["availability"]["papi"]["components"][0]["pmus"] = sys.argv[3].split(", ")
+json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/machine.json" "$S/machine.json" "$pmus"
+	check "the page-faults events export for PAPI" "$PMUCHECK" export "$S" --format papi --out "$S/papi"
 	if [ -n "$why" ]; then
 		# LIBPFM_FORCE_PMU would enable the component but leaves out libpfm4's perf:: PMU as well. The reason
 		# is PAPI's own: libpfm4 not knowing the CPU (the Zen 5 guest), or no PMU at all (an Emerald Rapids
@@ -202,6 +209,9 @@ json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/events.json"
 		skip "PAPI loads the user-events file" "PAPI's perf_event component is disabled here ($why), so \
 PAPI loads no user event at all"
 	else
+		cpu=$(sed -n 's/^CPU,//p' "$S/papi/papi_user_events.csv")
+		check "... for a core PMU PAPI lists here ($cpu of $pmus)" bash -c \
+			'case ", $1, " in *", $0, "*) [ "$0" != perf ] && [ "$0" != perf_raw ] ;; *) false ;; esac' "$cpu" "$pmus"
 		PAPI_USER_EVENTS_FILE=$S/papi/papi_user_events.csv papi_avail -e PMUCHECK_PAGES >"$TMP/papi.out" 2>&1
 		check "papi_avail resolves the exported user event" grep -q "perf::PAGE-FAULTS" "$TMP/papi.out"
 		PAPI_USER_EVENTS_FILE=$S/papi/papi_user_events.csv papi_command_line PMUCHECK_PAGES >"$TMP/papi.out" 2>&1
