@@ -580,13 +580,34 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 		p->sweep_end[s] = last_level_end(&one, t);
 		differ |= p->sweep_end[s] != p->sweep_end[0];
 	}
-	/* only where the probe's end replaces the reported size: elsewhere the run's points do not depend on
-	   it, and one grid step of wobble at a gradual step to DRAM is no moving share */
-	if (!(p->llc_limit || (t->ncaches && level_short(p, t, t->ncaches - 1))))
+	if (!t->ncaches)
 		return;
 	llc_size = t->caches[t->ncaches - 1].size;
 	fastest = last_level_end(p, t);
 	median = median_end(p, &found);
+	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and nothing
+	   DRAM-like bounds the last; the sweeps each alone may still, and where most of them end it short, the
+	   run takes their median as where a sweep ends it (below). On a fresh Zen 1 guest (hwloc: 8 MiB L3,
+	   2026-12-02) the first --quick probe's fastest of each size had plateaus to 32 KiB, 512 KiB and 4 MiB
+	   and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept the reported 8 MiB (8 MiB
+	   chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the next four
+	   probes ended it at 4096 KiB. */
+	if (!fastest && 2 * found > p->nsweeps && median && (double)median < LEVEL_SHORT * (double)llc_size) {
+		p->llc_median = median;
+		levels_list_sizes(p->sweep_end, p->nsweeps, list, sizeof list);
+		levels_disagree(
+			p,
+			"the level probe's %d sweeps, each alone, ended L%d at %s, where the fastest of "
+			"each size ends no level; the run takes the median of the %d that found one, "
+			"%llu KiB (hwloc: %llu KiB)",
+			p->nsweeps, t->ncaches, list, found, (unsigned long long)(median >> 10),
+			(unsigned long long)(llc_size >> 10));
+		return;
+	}
+	/* only where the probe's end replaces the reported size: elsewhere the run's points do not depend on
+	   it, and one grid step of wobble at a gradual step to DRAM is no moving share */
+	if (!(p->llc_limit || level_short(p, t, t->ncaches - 1)))
+		return;
 	/* the end taken stays short of LEVEL_SHORT of the reported size, as every measured size does
 	   (levels_apply; --levels-from refuses a larger one) */
 	if ((double)median < LEVEL_SHORT * (double)llc_size)

@@ -713,6 +713,66 @@ static void test_sweeps_that_agree_or_end_a_full_level_say_nothing(void **state)
 	assert_int_equal(p.ndisagreements, 0);
 }
 
+/* The first --quick probe on a Zen 1 guest (hwloc: L1 32 KiB, L2 512 KiB, L3 8 MiB; 2026-12-02): the
+   fastest of each size has plateaus to 32 KiB, 512 KiB and 4 MiB and stops at 16 MiB (95 ns) before one
+   of DRAM's, so it ends no level, where 7 of its 12 sweeps, each alone, ended L3 at 4096 or 5792 KiB (a
+   plateau of DRAM's from the next size on) and 5 at none (the fastest of each size's own curve). The run
+   takes those 7's median, not the reported 8 MiB chased at 48.9 ns; with 6 of 12 it keeps the reported. */
+static void zen1_guest_probe(struct levels_probe *p, struct topo *t, int ending)
+{
+	const uint64_t size[] = {4096,    5120,    8192,     11264,   16384,   22528,   32768,
+				 46080,   65536,   92160,    131072,  185344,  262144,  370688,
+				 524288,  741376,  1048576,  1482752, 2097152, 2965504, 4194304,
+				 5931008, 8388608, 11863040, 16777216};
+	const double ns[] = {1.3, 1.4, 1.3,  1.3,  1.3,  1.3,  1.3,  4.1,  4.1,  4.0,  4.0,  4.0, 4.5,
+			     5.6, 7.1, 10.2, 11.9, 12.9, 13.4, 13.6, 14.5, 23.9, 48.9, 81.9, 95.0};
+	const int n = (int)(sizeof size / sizeof *size);
+
+	measured(p, size, ns, n);
+	p->nsweeps = 12;
+	for (int s = 0; s < p->nsweeps; s++) {
+		memcpy(p->sweep_ns[s], ns, sizeof ns);
+		/* from 5792 KiB on (two sweeps: from 8 MiB on) as slow as DRAM: a plateau of DRAM's */
+		for (int i = s < ending - 2 ? n - 4 : n - 3; s < ending && i < n; i++)
+			p->sweep_ns[s][i] = 95.0;
+	}
+	memset(t, 0, sizeof *t);
+	t->ncaches = 3;
+	t->caches[0] = (struct topo_cache){.level = 1, .size = 32 << 10, .npus = 1};
+	t->caches[1] = (struct topo_cache){.level = 2, .size = 512 << 10, .npus = 1};
+	t->caches[2] = (struct topo_cache){.level = 3, .size = 8 << 20, .npus = 2};
+	levels_classify(p, t);
+	levels_sweeps(p, t);
+	levels_apply(p, t);
+}
+
+static void test_most_sweeps_end_a_level_the_fastest_of_each_size_does_not(void **state)
+{
+	struct levels_probe p;
+	struct topo t;
+
+	(void)state;
+	zen1_guest_probe(&p, &t, 7);
+	assert_int_equal(p.nplateaus, 3);
+	assert_int_equal(p.llc_limit, 0);
+	assert_int_equal(p.sweep_end[0], 4194304);
+	assert_int_equal(p.sweep_end[6], 5931008);
+	assert_int_equal(p.sweep_end[7], 0);
+	assert_int_equal(p.llc_median, 4194304);
+	assert_int_equal(t.caches[2].measured, 4194304);
+	assert_int_equal(t.caches[0].measured + t.caches[1].measured, 0);
+	assert_non_null(strstr(
+		p.disagreements[p.ndisagreements - 1],
+		"12 sweeps, each alone, ended L3 at none (5), 4096 KiB (5) and 5792 KiB (2), where the "
+		"fastest of each size ends no level; the run takes the median of the 7 that found one, "
+		"4096 KiB (hwloc: 8192 KiB)"));
+
+	zen1_guest_probe(&p, &t, 6);
+	assert_int_equal(p.llc_median, 0);
+	assert_int_equal(t.caches[2].measured, 0);
+	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], "keeping the reported sizes"));
+}
+
 /* machine.json's levels.disturbance: null for a probe without both samples, else the shares between them
    (steal and CPU pressure, which decide whether the probe joins the history). */
 static void test_the_probe_disturbance_is_null_or_its_shares(void **state)
@@ -797,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_a_median_the_reported_size_holds_is_not_taken),
 		cmocka_unit_test(test_too_few_ends_keep_the_fastest_of_each_size),
 		cmocka_unit_test(test_sweeps_that_agree_or_end_a_full_level_say_nothing),
+		cmocka_unit_test(test_most_sweeps_end_a_level_the_fastest_of_each_size_does_not),
 		cmocka_unit_test(test_the_probe_disturbance_is_null_or_its_shares),
 		cmocka_unit_test(test_the_cycles_are_the_fewest_two_sweeps_reach),
 	};
