@@ -29,8 +29,10 @@ static void expect_choice(const char *vendor, unsigned family, unsigned model, c
 /* The config of a libpfm4 core PMU ([arch] pmu): discover's way to the uncore PMUs of a forced CPU. */
 static void test_config_of_a_core_pmu(void **state)
 {
-	static const char *const pmu_file[][2] = {
-		{"skx", "skx.ini"}, {"hsw_ep", "hsw_ep.ini"}, {"amd64_fam19h_zen3", "zen3.ini"}};
+	static const char *const pmu_file[][2] = {{"skx", "skx.ini"},
+						  {"hsw_ep", "hsw_ep.ini"},
+						  {"amd64_fam19h_zen3", "zen3.ini"},
+						  {"amd64_fam17h_zen1", "zen1.ini"}};
 	char path[4096];
 	struct err e;
 	int found;
@@ -62,27 +64,28 @@ static void test_real_configs_are_chosen_by_cpuid(void **state)
 	expect_choice("GenuineIntel", 6, 0xad, "gnr.ini");
 	expect_choice("GenuineIntel", 6, 0x9e, "generic.ini"); /* a client part: no config of its own */
 	expect_choice("AuthenticAMD", 0x17, 0x31, "zen2.ini");
-	expect_choice("AuthenticAMD", 0x17, 0x01, "generic.ini"); /* Zen 1 */
+	expect_choice("AuthenticAMD", 0x17, 0x01, "zen1.ini"); /* Zen 1, and a KVM guest's "AMD EPYC" */
+	expect_choice("AuthenticAMD", 0x17, 0x08, "zen1.ini"); /* Zen+ (Threadripper 2950X) */
 	expect_choice("AuthenticAMD", 0x19, 0x01, "zen3.ini");
 	expect_choice("AuthenticAMD", 0x19, 0x11, "zen4.ini");
 	expect_choice("AuthenticAMD", 0x19, 0x61, "zen4.ini");
-	expect_choice("AuthenticAMD", 0x1a, 0x11, "zen5.ini"); /* this machine */
-	expect_choice("HygonGenuine", 0x18, 0x00, "generic.ini");
+	expect_choice("AuthenticAMD", 0x1a, 0x11, "zen5.ini");    /* a Zen 5 development machine */
+	expect_choice("HygonGenuine", 0x18, 0x00, "generic.ini"); /* a Zen 1 derivative, another vendor */
 }
 
 /* Every edge of the AMD model ranges of Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd, the
    X86_FEATURE_ZEN1..ZEN6 switch): 17h Zen 1 0x00-0x2f, 0x50-0x5f; Zen 2 0x30-0x4f, 0x60-0x7f,
    0x90-0x91, 0xa0-0xaf. 19h Zen 3 0x00-0x0f, 0x20-0x5f; Zen 4 0x10-0x1f, 0x60-0xaf. 1Ah Zen 5
    0x00-0x2f, 0x40-0x4f, 0x60-0x7f; Zen 6 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf. A model the kernel does not
-   place (or a Zen 1/Zen 6 one) has no config of its own: generic.ini. */
+   place (or a Zen 6 one) has no config of its own: generic.ini. */
 static void test_amd_model_range_edges_follow_the_kernel(void **state)
 {
 	static const struct {
 		unsigned family, model;
 		const char *file;
 	} cases[] = {
-		{0x17, 0x00, "generic.ini"}, {0x17, 0x2f, "generic.ini"}, {0x17, 0x30, "zen2.ini"},
-		{0x17, 0x4f, "zen2.ini"},    {0x17, 0x50, "generic.ini"}, {0x17, 0x5f, "generic.ini"},
+		{0x17, 0x00, "zen1.ini"},    {0x17, 0x2f, "zen1.ini"},    {0x17, 0x30, "zen2.ini"},
+		{0x17, 0x4f, "zen2.ini"},    {0x17, 0x50, "zen1.ini"},    {0x17, 0x5f, "zen1.ini"},
 		{0x17, 0x60, "zen2.ini"},    {0x17, 0x7f, "zen2.ini"},    {0x17, 0x80, "generic.ini"},
 		{0x17, 0x8f, "generic.ini"}, {0x17, 0x90, "zen2.ini"},    {0x17, 0x91, "zen2.ini"},
 		{0x17, 0x92, "generic.ini"}, {0x17, 0x9f, "generic.ini"}, {0x17, 0xa0, "zen2.ini"},
