@@ -195,9 +195,10 @@ void ctr_list_events_print(const json_t *list, FILE *f);
    ctr_hardware_available returns 1 when hardware events can be counted, else 0 and the reason (len 0:
    none). */
 int ctr_hardware_available(char *reason, size_t len);
-/* libpfm4's core PMU here (its first present one: "skx", or the one LIBPFM_FORCE_PMU names), the PMU
-   a PAPI name without "pmu::" belongs to; 1 with its name, 0 when libpfm4 detects none (a VM without
-   a PMU) or fails. */
+/* libpfm4's core PMU here (its first present one whose names, looked up without "pmu::", are its own:
+   "skx", "amd64_fam17h_zen1" and not its deprecated alias amd64_fam17h, or the one LIBPFM_FORCE_PMU
+   names), the PMU a PAPI name without "pmu::" belongs to; 1 with its name, 0 when libpfm4 detects none
+   (a VM without a PMU) or fails. */
 int ctr_pfm_core_pmu(char *name, size_t len);
 void ctr_availability_print(FILE *f);
 json_t *ctr_availability_json(void);

@@ -163,8 +163,29 @@ int ctr_hardware_available(char *reason, size_t len)
 	return hw_ok;
 }
 
+/* Whether a name of PMU p's table without "pmu::" resolves to p itself (its first event, looked up as
+   PAPI passes it): not so for libpfm4 4.13's deprecated amd64_fam17h, present beside amd64_fam17h_zen1
+   on a Zen 1 with the same table, whose names libpfm4 resolves against amd64_fam17h_zen1. */
+static int pfm_names_resolve_to(int p, const pfm_pmu_info_t *pi)
+{
+	pfm_event_info_t ev;
+	int idx;
+
+	memset(&ev, 0, sizeof ev);
+	ev.size = sizeof ev;
+	if (pi->first_event < 0 || pfm_get_event_info(pi->first_event, PFM_OS_NONE, &ev) != PFM_SUCCESS ||
+	    !ev.name)
+		return 1; /* nothing to look up: the PMU stands */
+	idx = pfm_find_event(ev.name);
+	memset(&ev, 0, sizeof ev);
+	ev.size = sizeof ev;
+	return idx < 0 || pfm_get_event_info(idx, PFM_OS_NONE, &ev) != PFM_SUCCESS || (int)ev.pmu == p;
+}
+
 int ctr_pfm_core_pmu(char *name, size_t len)
 {
+	char first[CTR_NAME_MAX] = "";
+
 	*name = '\0';
 	if (pfm_initialize() != PFM_SUCCESS)
 		return 0;
@@ -172,13 +193,20 @@ int ctr_pfm_core_pmu(char *name, size_t len)
 		pfm_pmu_info_t pi;
 		memset(&pi, 0, sizeof pi);
 		pi.size = sizeof pi;
-		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name && pi.is_present &&
-		    pi.type == PFM_PMU_TYPE_CORE) {
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.name || !pi.is_present ||
+		    pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		if (pfm_names_resolve_to(p, &pi)) {
 			snprintf(name, len, "%s", pi.name);
 			return 1;
 		}
+		if (!*first)
+			snprintf(first, sizeof first, "%s", pi.name);
 	}
-	return 0;
+	if (!*first)
+		return 0;
+	snprintf(name, len, "%s", first); /* none takes its own names: the first, as libpfm4 lists them */
+	return 1;
 }
 
 json_t *ctr_availability_json(void)

@@ -31,3 +31,16 @@ import json, sys
 p = json.load(open(sys.argv[1]))["config"]["pmu"]
 assert p == {"config": "skx", "libpfm4": "skx", "agrees": True, "note": "libpfm4's core PMU is the config's"}, p
 PY
+
+# A Zen 1 (this machine's CPUID, or a guest's "AMD EPYC"): libpfm4 4.13 detects its deprecated alias
+# amd64_fam17h beside amd64_fam17h_zen1, the same table, and resolves names without pmu:: against the
+# latter, zen1.ini's pmu. The core PMU is the one names resolve to: no warning.
+unset LIBPFM_FORCE_PMU
+PMUCHECK_MSR_DIR="$TMP/no-msr" "$PMUCHECK" info >"$TMP/info-here" 2>&1
+if grep -Eq "^config +.*/zen1\.ini:" "$TMP/info-here" &&
+	grep -q "detected PMUs:.* amd64_fam17h_zen1" "$TMP/info-here"; then
+	check "Zen 1: libpfm4's core PMU is amd64_fam17h_zen1, not its deprecated alias amd64_fam17h" \
+		grep -Eq "^libpfm4 PMU +libpfm4's core PMU is the config's$" "$TMP/info-here"
+else
+	skip "Zen 1: libpfm4's core PMU is amd64_fam17h_zen1" "not a Zen 1 with libpfm4's amd64_fam17h_zen1 here"
+fi
