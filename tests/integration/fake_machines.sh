@@ -172,6 +172,8 @@ GenuineIntel:6:0x8f spr Sapphire
 GenuineIntel:6:0x3f hsw_ep Haswell
 GenuineIntel:6:0x97 generic not.controllable
 GenuineIntel:6:0x5e generic Skylake
+AuthenticAMD:0x17:0x01 zen1 not.controllable
+AuthenticAMD:0x17:0x08 zen1 not.controllable
 AuthenticAMD:0x19:0x01 zen3 Zen.3
 AuthenticAMD:0x19:0x11 zen4 Zen.4
 AuthenticAMD:0x1a:0x02 zen5 Zen.5

@@ -30,6 +30,12 @@ expect_status "Zen 2 (zen2.ini: prefetch = none): status exits 2" 2 "$PMUCHECK" 
 says "... naming the config that matches it" "the config that matches this CPU, AMD Zen 2"
 says "... and what it says" "zen2.ini: prefetch = none), names no layout of its vendor's MSR"
 nothing_written "Zen 2"
+# A Zen 1 (a KVM guest's "AMD EPYC" is family 0x17 model 0x1): zen1.ini, also prefetch = none.
+make_fake "$TMP/zen1" AuthenticAMD:0x17:0x1 0xc0000108 2
+expect_status "Zen 1 (zen1.ini: prefetch = none): status exits 2" 2 "$PMUCHECK" prefetch status
+says "... naming the config that matches it" "the config that matches this CPU, AMD Zen and Zen+"
+says "... and what it says" "zen1.ini: prefetch = none), names no layout of its vendor's MSR"
+nothing_written "Zen 1"
 
 make_fake "$TMP/msr2" GenuineIntel:6:0x55 0x1a4 2
 expect_status "unknown prefetcher name exits 2" 2 "$PMUCHECK" prefetch off l1-ip,l3-magic

@@ -56,6 +56,10 @@ static void test_core_events_by_code_and_umask(void **state)
 		{"zen2", "pmu=cpu,type=4,config=0x47", "MISALIGNED_LOADS"},
 		{"zen2", "pmu=cpu,type=4,config=0x4043", "DATA_CACHE_REFILLS_REMOTE_DRAM"},
 		{"zen2", "pmu=cpu,type=4,config=0x2ae", "DYN_TOKENS_DISP_STALL_CYCLES1_LD_QUEUE_STALL"},
+		/* perfmon_zen_events.txt (LIKWID's zen, Zen 1): its own names and umasks, not Zen 2's */
+		{"zen1", "pmu=cpu,type=4,config=0x5b43", "DATA_CACHE_REFILLS_ALL"},
+		{"zen1", "pmu=cpu,type=4,config=0x141", "MAB_ALLOC_PIPE_DATA"},
+		{"zen1", "pmu=cpu,type=4,config=0x40af", "DYN_TOKENS_DISP_STALL_CYCLES_RETIRE_TOKEN_STALL"},
 		/* perfmon_zen3_events.txt: the dispatch stalls Zen 3 counts, as LIKWID names them there */
 		{"zen3", "pmu=cpu,type=4,config=0x2ae", "DISPATCH_RESOURCE_STALL_CYCLES_1_LOAD_QUEUE"},
 		{"zen3", "pmu=cpu,type=4,config=0x4ae", "DISPATCH_RESOURCE_STALL_CYCLES_1_STORE_QUEUE"},
@@ -112,6 +116,15 @@ static void test_uncore_events_get_their_box_class(void **state)
 	assert_non_null(name);
 	assert_string_equal(name, "L3_MISS");
 	assert_string_equal(cls, "CPMC");
+	/* Zen 1: the same DF code is LIKWID's DRAM_CHANNEL_0 in its zen list, and L3_ACCESS is 0x01/0x80 */
+	name = likwid("zen1", "perf", "amd_df/event=0x07,umask=0x38/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "DRAM_CHANNEL_0");
+	assert_string_equal(cls, "DFC");
+	name = likwid("zen1", "perf", "amd_l3/event=0x01,umask=0x80/", "", &cls, &why);
+	assert_non_null(name);
+	assert_string_equal(name, "L3_ACCESS");
+	assert_string_equal(cls, "CPMC");
 }
 
 static void test_no_name_without_that_umask(void **state)
@@ -124,6 +137,10 @@ static void test_no_name_without_that_umask(void **state)
 	assert_non_null(strstr(why, "no event with this encoding"));
 	/* Zen 2's l2 prefetch misses 0xff: LIKWID's L2_PF_MISS_IN_L3 is 0x1f there */
 	assert_null(likwid("zen2", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
+	/* LIKWID's zen (Zen 1) list has no 0xae, no 0x72 and no amd_l3 0x04/0xff, which its zen2 list has */
+	assert_null(likwid("zen1", "perf", "x", "pmu=cpu,type=4,config=0x2ae", &cls, &why));
+	assert_null(likwid("zen1", "perf", "x", "pmu=cpu,type=4,config=0xff72", &cls, &why));
+	assert_null(likwid("zen1", "perf", "amd_l3/event=0x04,umask=0xff/", "", &cls, &why));
 	/* remote link 0 (amdzen2/data-fabric.json 0x7c7): LIKWID's zen2 list has no such DF event */
 	assert_null(likwid("zen2", "perf", "amd_df/event=0x7c7,umask=0x02/", "", &cls, &why));
 	/* icx's longest_lat_cache.miss is umask 0x41; LIKWID's icelakeX list has 0x01 only */
@@ -359,6 +376,38 @@ static void test_decimals_keep_small_scales(void **state)
 	assert_string_equal(buf, "64");
 }
 
+/* perf's names on Zen 1 (zen1.ini): those of amdzen1 that amdzen2, perf's table for family 23 models
+   0x50-0x5f, encodes alike; retire token stalls are 0xaf/0x40 in amdzen1 but 0xaf/0x20 in amdzen2 (whose
+   0x40 is sc_agu_dispatch_stall), so they go raw, as does an event no amdzen1 name has (0x43). */
+static void test_zen1_perf_names_only_where_both_tables_agree(void **state)
+{
+	static const struct {
+		const char *encoding, *perf;
+	} cases[] = {
+		{"pmu=cpu,type=4,config=0x129", "ls_dispatch.ld_dispatch"},
+		{"pmu=cpu,type=4,config=0xff72", "l2_pf_miss_l2_l3"},
+		{"pmu=cpu,type=4,config=0x40af", "cpu/event=0xaf,umask=0x40/"},
+		{"pmu=cpu,type=4,config=0x5b43", "cpu/event=0x43,umask=0x5b/"},
+	};
+	char buf[256];
+	struct out_metric m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *why = NULL, *got;
+
+		memset(&m, 0, sizeof m);
+		snprintf(m.arch, sizeof m.arch, "zen1");
+		m.names = names_of("zen1");
+		snprintf(m.backend, sizeof m.backend, "perf");
+		snprintf(m.event, sizeof m.event, "x");
+		snprintf(m.encoding, sizeof m.encoding, "%s", cases[i].encoding);
+		got = out_perf_event(&m, buf, sizeof buf, &why);
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].perf);
+	}
+}
+
 static void test_perf_names_libpfm4_generic_events(void **state)
 {
 	static const struct {
@@ -415,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_perf_modifier_is_merged_never_doubled),
 		cmocka_unit_test(test_older_results_level_is_read_or_not_claimed),
 		cmocka_unit_test(test_perf_names_libpfm4_generic_events),
+		cmocka_unit_test(test_zen1_perf_names_only_where_both_tables_agree),
 		cmocka_unit_test(test_decimals_keep_small_scales),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
