@@ -47,6 +47,25 @@ static const char *likwid(const char *arch, const char *backend, const char *eve
 	return out_likwid_name(&m, buf, sizeof buf, cls, &units, why);
 }
 
+/* The name perf gets for an event counted on arch (NULL: no config's names), or NULL (why set). */
+static const char *perf_name(const char *arch, const char *backend, const char *event, const char *encoding,
+			     const char **why)
+{
+	static char buf[256];
+	static struct out_metric m;
+
+	memset(&m, 0, sizeof m);
+	if (arch) {
+		snprintf(m.arch, sizeof m.arch, "%s", arch);
+		m.names = names_of(arch);
+	}
+	snprintf(m.backend, sizeof m.backend, "%s", backend);
+	snprintf(m.event, sizeof m.event, "%s", event);
+	snprintf(m.encoding, sizeof m.encoding, "%s", encoding);
+	*why = NULL;
+	return out_perf_event(&m, buf, sizeof buf, why);
+}
+
 static void test_core_events_by_code_and_umask(void **state)
 {
 	static const struct {
@@ -389,20 +408,10 @@ static void test_zen1_perf_names_only_where_both_tables_agree(void **state)
 		{"pmu=cpu,type=4,config=0x40af", "cpu/event=0xaf,umask=0x40/"},
 		{"pmu=cpu,type=4,config=0x5b43", "cpu/event=0x43,umask=0x5b/"},
 	};
-	char buf[256];
-	struct out_metric m;
-
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *why = NULL, *got;
+		const char *why, *got = perf_name("zen1", "perf", "x", cases[i].encoding, &why);
 
-		memset(&m, 0, sizeof m);
-		snprintf(m.arch, sizeof m.arch, "zen1");
-		m.names = names_of("zen1");
-		snprintf(m.backend, sizeof m.backend, "perf");
-		snprintf(m.event, sizeof m.event, "x");
-		snprintf(m.encoding, sizeof m.encoding, "%s", cases[i].encoding);
-		got = out_perf_event(&m, buf, sizeof buf, &why);
 		assert_non_null(got);
 		assert_string_equal(got, cases[i].perf);
 	}
@@ -418,19 +427,12 @@ static void test_perf_names_libpfm4_generic_events(void **state)
 		{"perf::PERF_COUNT_SW_PAGE_FAULTS", NULL}, /* perf has no perf_count_sw_page_faults */
 		{"perf::CYCLES:u", NULL},
 	};
-	char buf[256];
-	struct out_metric m;
-
 	(void)state;
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *why = NULL, *got;
+		const char *why,
+			*got = perf_name(NULL, "papi", cases[i].event,
+					 "papi=0x40000012,component=perf_event,domain=user+kernel", &why);
 
-		memset(&m, 0, sizeof m);
-		snprintf(m.backend, sizeof m.backend, "papi");
-		snprintf(m.event, sizeof m.event, "%s", cases[i].event);
-		snprintf(m.encoding, sizeof m.encoding,
-			 "papi=0x40000012,component=perf_event,domain=user+kernel");
-		got = out_perf_event(&m, buf, sizeof buf, &why);
 		if (cases[i].perf) {
 			assert_non_null(got);
 			assert_string_equal(got, cases[i].perf);
