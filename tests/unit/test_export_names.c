@@ -408,6 +408,7 @@ static void test_zen1_perf_names_only_where_both_tables_agree(void **state)
 		{"pmu=cpu,type=4,config=0x40af", "cpu/event=0xaf,umask=0x40/"},
 		{"pmu=cpu,type=4,config=0x5b43", "cpu/event=0x43,umask=0x5b/"},
 	};
+
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *why, *got = perf_name("zen1", "perf", "x", cases[i].encoding, &why);
@@ -427,6 +428,7 @@ static void test_perf_names_libpfm4_generic_events(void **state)
 		{"perf::PERF_COUNT_SW_PAGE_FAULTS", NULL}, /* perf has no perf_count_sw_page_faults */
 		{"perf::CYCLES:u", NULL},
 	};
+
 	(void)state;
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *why,
