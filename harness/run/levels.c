@@ -587,11 +587,11 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	median = median_end(p, &found);
 	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and nothing
 	   DRAM-like bounds the last; the sweeps each alone may still, and where most of them end it short, the
-	   run takes their median as where a sweep ends it (below). On a fresh Zen 1 guest (hwloc: 8 MiB L3,
+	   run takes their median. On a fresh Zen 1 guest (hwloc: 8 MiB L3,
 	   2026-12-02) the first --quick probe's fastest of each size had plateaus to 32 KiB, 512 KiB and 4 MiB
 	   and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept the reported 8 MiB (8 MiB
-	   chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the next four
-	   probes ended it at 4096 KiB. */
+	   chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the next five
+	   probes' runs took 4096 KiB (three through the probe history, their own curves ending no level). */
 	if (!fastest && 2 * found > p->nsweeps && median && (double)median < LEVEL_SHORT * (double)llc_size) {
 		p->llc_median = median;
 		levels_list_sizes(p->sweep_end, p->nsweeps, list, sizeof list);
