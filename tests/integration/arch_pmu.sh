@@ -42,5 +42,6 @@ if grep -Eq "^config +.*/zen1\.ini:" "$TMP/info-here" &&
 	check "Zen 1: libpfm4's core PMU is amd64_fam17h_zen1, not its deprecated alias amd64_fam17h" \
 		grep -Eq "^libpfm4 PMU +libpfm4's core PMU is the config's$" "$TMP/info-here"
 else
-	skip "Zen 1: libpfm4's core PMU is amd64_fam17h_zen1" "not a Zen 1 with libpfm4's amd64_fam17h_zen1 here"
+	skip "Zen 1: libpfm4's core PMU is amd64_fam17h_zen1" \
+		"not a Zen 1 with libpfm4's amd64_fam17h_zen1 here"
 fi

@@ -210,8 +210,9 @@ json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/machine.json
 PAPI loads no user event at all"
 	else
 		cpu=$(sed -n 's/^CPU,//p' "$S/papi/papi_user_events.csv")
-		check "... for a core PMU PAPI lists here ($cpu of $pmus)" bash -c \
-			'case ", $1, " in *", $0, "*) [ "$0" != perf ] && [ "$0" != perf_raw ] ;; *) false ;; esac' "$cpu" "$pmus"
+		check "... for a core PMU PAPI lists here ($cpu of $pmus)" bash -c 'case ", $1, " in
+			*", $0, "*) [ "$0" != perf ] && [ "$0" != perf_raw ] ;;
+			*) false ;; esac' "$cpu" "$pmus"
 		PAPI_USER_EVENTS_FILE=$S/papi/papi_user_events.csv papi_avail -e PMUCHECK_PAGES >"$TMP/papi.out" 2>&1
 		check "papi_avail resolves the exported user event" grep -q "perf::PAGE-FAULTS" "$TMP/papi.out"
 		PAPI_USER_EVENTS_FILE=$S/papi/papi_user_events.csv papi_command_line PMUCHECK_PAGES >"$TMP/papi.out" 2>&1

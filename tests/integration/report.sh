@@ -555,11 +555,12 @@ P=$TMP/nopf
 if "$PMUCHECK" run --kernels load.gpr --sizes 16k --threads 1 --reps 3 --reported-levels \
 	--prefetch on,off --no-progress --out "$P" >"$TMP/nopf.out" 2>&1 && "$PMUCHECK" analyze -q "$P" >>"$TMP/nopf.out" 2>&1 &&
 	"$PMUCHECK" report "$P" >>"$TMP/nopf.out" 2>&1; then
-	# the reason is this machine's (no MSR file here; no MSR table at all for a Zen 1 or Zen 2): machine.json's
+	# the reason is this machine's (no MSR file here; no MSR table for a Zen 1 or Zen 2): machine.json's
 	why=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["prefetch"]["reason"])' \
 		"$P/machine.json" 2>/dev/null)
 	check "report.md of a run without prefetcher control says why, and which states were skipped" \
-		bash -c 'test -n "$0" && grep -qF "Prefetcher control absent**: $0. Skipped prefetcher states: off." "$1"' \
+		bash -c 'test -n "$0" &&
+			grep -qF "Prefetcher control absent**: $0. Skipped prefetcher states: off." "$1"' \
 		"$why" "$P/report.md"
 else
 	notok "a run asked for prefetchers on and off, without MSR files, is run, analysed and reported" \
