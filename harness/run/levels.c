@@ -30,6 +30,9 @@
    level is that slow, so larger sizes could only find more DRAM. On a guest whose hwloc reports a whole
    socket's L3 (508 MiB seen here) the sweep would otherwise run to twice that, into its time limit. */
 #define DRAM_OCTAVES_SPAN 4
+/* The sweep's largest size, in reported last levels: past it, at twice a level that is all there, it can
+   find only DRAM. */
+#define SWEEP_TOP 4
 /* Wall-time limits of the probe (seconds): the sweep stops growing past them, and says so. */
 #define PROBE_SECONDS_QUICK 15.0
 #define PROBE_SECONDS_FULL 45.0
@@ -47,6 +50,34 @@ int levels_past_dram(const struct levels_probe *p)
 	while (i > 0 && p->ns[i - 1] >= LEVEL_DRAM_NS)
 		i--;
 	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
+}
+
+/* How many times its first size the sweep's last points span as a plateau of DRAM's could: each as slow as
+   DRAM, none more than LEVEL_PLATEAU_RISE over the one before it, the last within PLATEAU_TOTAL_RISE of
+   the first (levels_classify's plateau); 0 where the last point is no DRAM's. */
+static double dram_plateau_span(const struct levels_probe *p)
+{
+	int last = p->npoints - 1, i = last;
+
+	if (last < 0 || p->ns[last] < LEVEL_DRAM_NS)
+		return 0;
+	while (i > 0 && p->ns[i - 1] >= LEVEL_DRAM_NS && p->ns[i] <= LEVEL_PLATEAU_RISE * p->ns[i - 1] &&
+	       p->ns[last] <= PLATEAU_TOTAL_RISE * p->ns[i - 1])
+		i--;
+	return (double)p->size[last] / (double)p->size[i];
+}
+
+/* --quick's sweep stops at twice the reported last level once its last points can make a plateau of
+   DRAM's: where that level is a hypervisor's, larger than the share the host gives, the curve is still
+   climbing there, and without a plateau of DRAM's its plateaus match no level. The Zen 1 guest's (hwloc: 8
+   MiB, QEMU's "EPYC" table; 2026-12-02) read 48.9 ns at 8 MiB, 82 at 11.3 and 95 at 16 MiB, where the sweep
+   ended; fresh --quick runs there ended L3 in 1 of 4 probes, and in 4 of 4 with the sweep going on to 22.6
+   or 32 MiB (4x, the full probe's top), each probe about 1.5 s longer. */
+int levels_sweep_done(const struct levels_probe *p, uint64_t llc, int quick)
+{
+	return levels_past_dram(p) ||
+		(quick && p->npoints && p->size[p->npoints - 1] >= 2 * llc &&
+		 dram_plateau_span(p) >= PLATEAU_MIN_SPAN);
 }
 
 /* How far the clock read just before and just after a timed call may differ for the call to have run at
@@ -130,11 +161,13 @@ static int time_size(struct levels_probe *p, int sweep, int k, const struct size
 				 &p->sweep_ns[sweep][k], &p->sweep_cycles[sweep][k], e);
 }
 
-/* The sweeps of one probe: the first over sizes growing from 4 KiB by 2^(1/steps) up to top, until DRAM
-   shows (levels_past_dram) or the time limit; then the same sizes again. */
-static int sweep_sizes(struct levels_probe *p, const struct size_timing *tm, uint64_t top, int quick,
+/* The sweeps of one probe: the first over sizes growing from 4 KiB by 2^(1/steps) up to SWEEP_TOP times
+   llc, the reported last level, until DRAM shows (levels_sweep_done) or the time limit; then the same
+   sizes again. */
+static int sweep_sizes(struct levels_probe *p, const struct size_timing *tm, uint64_t llc, int quick,
 		       struct err *e)
 {
+	uint64_t top = SWEEP_TOP * llc;
 	int steps = quick ? 2 : 4, rc = 0;
 	double limit_s = quick ? PROBE_SECONDS_QUICK : PROBE_SECONDS_FULL;
 	double spread_s = quick ? SWEEP_SPREAD_QUICK : SWEEP_SPREAD_FULL;
@@ -156,7 +189,7 @@ static int sweep_sizes(struct levels_probe *p, const struct size_timing *tm, uin
 			break;
 		p->ns[p->npoints] = p->sweep_ns[0][p->npoints];
 		p->npoints++;
-		if (levels_past_dram(p))
+		if (levels_sweep_done(p, llc, quick))
 			break;
 	}
 	/* The same sizes again, each keeping its fastest: a neighbour's burst lasts milliseconds to
@@ -195,7 +228,7 @@ static int probe_pinned(void *arg, struct err *e)
 	struct probe_run *r = arg;
 	struct levels_probe *p = r->p;
 	uint64_t llc = r->t->ncaches ? r->t->caches[r->t->ncaches - 1].size : (32u << 20);
-	uint64_t top = (r->quick ? 2 : 4) * llc;
+	uint64_t top = SWEEP_TOP * llc;
 	struct buf_place local = {BUF_LOCAL, -1};
 	struct buf b;
 	int rc;
@@ -207,10 +240,10 @@ static int probe_pinned(void *arg, struct err *e)
 		r->brackets.iters = clock_chain_iters(r->tm.tsc_hz, r->tm.min_s * CLOCK_SHARE);
 		r->tm.clock = &r->brackets;
 	}
-	/* no first touch of the whole buffer (twice the reported LLC, 1 GiB on a guest that reports a
+	/* no first touch of the whole buffer (four times the reported LLC, 2 GiB on a guest that reports a
 	   socket's L3): the chain built for each size writes every line it will time, and the sweep
-	   mostly stops long before the end (levels_past_dram) */
-	rc = sweep_sizes(p, &r->tm, top, r->quick, e);
+	   mostly stops long before the end (levels_sweep_done) */
+	rc = sweep_sizes(p, &r->tm, llc, r->quick, e);
 	/* The chain is meant to run on huge pages, so that a TLB's reach does not show as a level: buf_alloc
 	   advises them, but THP "never", a prctl(PR_SET_THP_DISABLE) or fragmented memory leaves small ones.
 	   The chain writes every line of each size it times, from the buffer's start, so the largest size

@@ -98,6 +98,9 @@ int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v,
 /* Whether the last points of the sweep span two octaves all as slow as DRAM (levels.c: DRAM_NS), where
    the sweep stops: beyond that it could only measure more DRAM. */
 int levels_past_dram(const struct levels_probe *p);
+/* Whether the sweep stops after its last point, on a machine whose last cache level is reported at llc
+   bytes: levels_past_dram, or with quick past twice llc once its last points can be a plateau of DRAM's. */
+int levels_sweep_done(const struct levels_probe *p, uint64_t llc, int quick);
 /* Groups the measured points into plateaus and compares them with the reported sizes; separate from
    levels_measure so it can be tested on constructed curves. */
 void levels_classify(struct levels_probe *p, const struct topo *t);

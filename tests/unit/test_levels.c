@@ -557,6 +557,71 @@ static void test_sweep_stops_two_octaves_into_dram(void **state)
 	assert_false(levels_past_dram(&p));
 }
 
+/* The size a sweep on --quick's 2^(1/2) grid stops at (levels_sweep_done, the last level reported at llc),
+   the latencies from ns_at(size); 0 where it never stops before 1 GiB. */
+static uint64_t sweep_stop(uint64_t llc, int quick, double (*ns_at)(uint64_t))
+{
+	static struct levels_probe p;
+
+	memset(&p, 0, sizeof p);
+	for (int i = 0; p.npoints < LEVELS_MAX_POINTS; i++) {
+		uint64_t s = (uint64_t)(4096.0 * pow(2.0, i / 2.0)) / 64 * 64;
+		if (s > 1u << 30)
+			break;
+		p.size[p.npoints] = s;
+		p.ns[p.npoints++] = ns_at(s);
+		if (levels_sweep_done(&p, llc, quick))
+			return s;
+	}
+	return 0;
+}
+
+/* The Zen 1 guest's curve (hwloc: 8 MiB L3; 2026-12-02): 13 ns to 4 MiB, 48.9 at 8, then 82, 95, 110 and
+   120 ns from 11.3 MiB on. */
+static double zen1_guest_ns(uint64_t s)
+{
+	return s <= 4 << 20    ? 13.0
+		: s <= 8 << 20 ? 48.9
+		: s < 16 << 20 ? 82.0
+		: s < 22 << 20 ? 95.0
+		: s < 32 << 20 ? 110.0
+			       : 120.0;
+}
+
+/* The same guest later (2026-12-02), its share of L3 smaller: 62 ns at 8 MiB, 85 at 11.3, 100 at 16, 110 at
+   22.6: DRAM-like from 8 MiB, but 8 to 16 MiB rise 1.6x, more than one plateau holds. */
+static double zen1_guest_later_ns(uint64_t s)
+{
+	return s < 8 << 20     ? 15.0
+		: s < 11 << 20 ? 62.0
+		: s < 16 << 20 ? 85.0
+		: s < 22 << 20 ? 100.0
+		: s < 32 << 20 ? 110.0
+			       : 120.0;
+}
+
+/* A machine whose L3 is all there (bare-metal Zen 3: 32 MiB at 10.5 ns, DRAM from 45 MiB). */
+static double whole_l3_ns(uint64_t s)
+{
+	return s <= 32 << 20 ? 10.5 : 100.0;
+}
+
+/* --quick's sweep goes past twice the reported last level only until its DRAM-like points span a plateau's
+   (2x): the Zen 1 guest's, still climbing at 16 MiB (82 and 95 ns there span 1.4x), on to 22.6 MiB, where a
+   plateau of DRAM's can form, and no further (also where its share of L3 is smaller and DRAM-like points
+   from 8 MiB climb too steeply for one plateau); the full probe on to two octaves of DRAM, 45 MiB. A whole
+   32 MiB L3 adds one size past 64 MiB, 90 MiB. Before this --quick stopped at twice the level, 16 MiB. */
+static void test_a_quick_sweep_goes_on_until_dram_can_be_a_plateau(void **state)
+{
+	(void)state;
+	assert_int_equal(sweep_stop(8 << 20, 1, zen1_guest_ns), 23726528);
+	assert_int_equal(sweep_stop(8 << 20, 0, zen1_guest_ns), 47453120);
+	/* DRAM-like points spanning 2x from 8 MiB at 16 MiB are no plateau yet; 11.3 to 22.6 MiB are */
+	assert_int_equal(sweep_stop(8 << 20, 1, zen1_guest_later_ns), 23726528);
+	assert_int_equal(sweep_stop(32 << 20, 1, whole_l3_ns), 94906240);
+	assert_int_equal(sweep_stop(32 << 20, 0, whole_l3_ns), 189812480);
+}
+
 /* A probe of n sweeps whose last levels end at l3[0..n-1] bytes on the reported machine (0: a sweep slow
    as DRAM at every size, which ends no level): each sweep's curve, and the fastest of each size as the
    probe's own curve; then classified, the probe's curve and each sweep. */
@@ -852,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_stopped_probe_says_so),
 		cmocka_unit_test(test_no_reported_cache_names_no_level),
 		cmocka_unit_test(test_sweep_stops_two_octaves_into_dram),
+		cmocka_unit_test(test_a_quick_sweep_goes_on_until_dram_can_be_a_plateau),
 		cmocka_unit_test(test_sweeps_that_end_the_level_apart_are_reported),
 		cmocka_unit_test(test_the_median_of_many_sweeps_ends_the_level),
 		cmocka_unit_test(test_a_median_the_reported_size_holds_is_not_taken),
