@@ -28,7 +28,8 @@
 #define LONG_PASS 8
 /* The sweep ends once its last points span two octaves (4x in size) all at LEVEL_DRAM_NS or slower: no cache
    level is that slow, so larger sizes could only find more DRAM. On a guest whose hwloc reports a whole
-   socket's L3 (508 MiB seen here) the sweep would otherwise run to twice that, into its time limit. */
+   socket's L3 (508 MiB seen here) the sweep would otherwise run to SWEEP_TOP times that, into its time
+   limit. */
 #define DRAM_OCTAVES_SPAN 4
 /* The sweep's largest size, in reported last levels: past it, at twice a level that is all there, it can
    find only DRAM. */
@@ -75,9 +76,10 @@ static double dram_plateau_span(const struct levels_probe *p)
    or 32 MiB (4x, the full probe's top), each probe about 1.5 s longer. */
 int levels_sweep_done(const struct levels_probe *p, uint64_t llc, int quick)
 {
-	return levels_past_dram(p) ||
-		(quick && p->npoints && p->size[p->npoints - 1] >= 2 * llc &&
-		 dram_plateau_span(p) >= PLATEAU_MIN_SPAN);
+	uint64_t last = p->npoints ? p->size[p->npoints - 1] : 0;
+
+	return last >= SWEEP_TOP * llc || levels_past_dram(p) ||
+		(quick && last >= 2 * llc && dram_plateau_span(p) >= PLATEAU_MIN_SPAN);
 }
 
 /* How far the clock read just before and just after a timed call may differ for the call to have run at
@@ -375,9 +377,10 @@ static uint64_t caches_hold(const struct topo *t)
 /* Whether plateau i (after the first) is DRAM's by its jump alone, faster than LEVEL_DRAM_NS: at least
    DRAM_JUMP times the plateau before it and reaching past what the caches hold together. L3 is 3-4x L2 on
    Zen and Intel, so the jump alone could be L3's, and the whole L3 reaches the reported size: on bare-metal
-   Zen 3 (L3 10.5 ns, 3.9x L2's; a non-inclusive L3 still holds its 32 MiB) --quick's sweep ends at twice
-   the L3, too short past it for a plateau of DRAM's, and a rule that took a last plateau reaching the
-   reported L3 for DRAM ended L3 at 512 KiB. Where the sweeps' share of L3 moved (Zen 3 guest, 2026-11-28),
+   Zen 3 (L3 10.5 ns, 3.9x L2's; a non-inclusive L3 still holds its 32 MiB) --quick's sweep ended at twice
+   the L3 (until 2026-12-02; now it goes on until a plateau of DRAM's can show, levels_sweep_done), too
+   short past it for a plateau of DRAM's, and a rule that took a last plateau reaching the reported L3 for
+   DRAM ended L3 at 512 KiB. A sweep cut by its time limit can still end so. Where the sweeps' share of L3 moved (Zen 3 guest, 2026-11-28),
    their fastest of each size climbed to DRAM in a ramp with no plateau of its own, and L3's (15.6 ns,
    4.2x L2's) ended well inside the reported L3. */
 static int dram_by_jump(const struct levels_probe *p, const struct topo *t, int i)
@@ -478,7 +481,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 	int first = 0, k;
 
 	p->nplateaus = 0;
-	p->ndisagreements = 0;
+	p->ndisagreements = p->kept_reported = 0;
 	p->dram_from = p->llc_limit = 0;
 	p->step_ns = 0;
 	envelope(p);
@@ -506,12 +509,14 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 		return;
 	}
 	if (!plateaus_match(p, t)) {
-		if (!dram_bound(p, t, k) && !tail_bound(p, t))
+		if (!dram_bound(p, t, k) && !tail_bound(p, t)) {
 			levels_disagree(
 				p,
 				"the latency sweep shows %d plateaus for %d cache levels and DRAM; keeping "
 				"the reported sizes",
 				p->nplateaus, t->ncaches);
+			p->kept_reported = p->ndisagreements;
+		}
 		return;
 	}
 	p->step_ns = sqrt(p->plateau[t->ncaches - 1].ns * p->plateau[t->ncaches].ns);
@@ -588,6 +593,16 @@ static uint64_t median_end(const struct levels_probe *p, int *found)
 	return n < LEVELS_SWEEPS_MIN ? 0 : levels_kth_smallest(ends, n, (n + 1) / 2);
 }
 
+/* How many of the sweeps, each alone, ended the last level short of LEVEL_SHORT of its reported llc bytes. */
+static int ends_short(const struct levels_probe *p, uint64_t llc)
+{
+	int n = 0;
+
+	for (int s = 0; s < p->nsweeps; s++)
+		n += p->sweep_end[s] && (double)p->sweep_end[s] < LEVEL_SHORT * (double)llc;
+	return n;
+}
+
 /* The fastest of each size is the probe's answer for the levels the hardware sets (levels_measure says
    why); each sweep alone shows whether that answer held through the probe. Where the last level ends short
    of its reported size, other tenants set that end, and it moves while the probe runs: the fastest of each
@@ -620,21 +635,28 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	median = median_end(p, &found);
 	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and nothing
 	   DRAM-like bounds the last; the sweeps each alone may still, and where most of them end it short, the
-	   run takes their median. On a fresh Zen 1 guest (hwloc: 8 MiB L3,
-	   2026-12-02) the first --quick probe's fastest of each size had plateaus to 32 KiB, 512 KiB and 4 MiB
-	   and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept the reported 8 MiB (8 MiB
-	   chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the next five
-	   probes' runs took 4096 KiB (three through the probe history, their own curves ending no level). */
-	if (!fastest && 2 * found > p->nsweeps && median && (double)median < LEVEL_SHORT * (double)llc_size) {
+	   run takes the median of those that found an end (short itself then). On a fresh Zen 1 guest (hwloc:
+	   8 MiB L3, 2026-12-02) the first --quick probe's fastest of each size had plateaus to 32 KiB, 512 KiB
+	   and 4 MiB and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept the reported 8
+	   MiB (8 MiB chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the
+	   next five probes' runs took 4096 KiB (three through the probe history, their own curves ending no
+	   level). Its "keeping the reported sizes" is then said in place of the classification's. */
+	if (!fastest && 2 * ends_short(p, llc_size) > p->nsweeps && median) {
+		char *said = p->kept_reported ? p->disagreements[p->kept_reported - 1] : NULL;
 		p->llc_median = median;
 		levels_list_sizes(p->sweep_end, p->nsweeps, list, sizeof list);
-		levels_disagree(
-			p,
-			"the level probe's %d sweeps, each alone, ended L%d at %s, where the fastest of "
-			"each size ends no level; the run takes the median of the %d that found one, "
-			"%llu KiB (hwloc: %llu KiB)",
-			p->nsweeps, t->ncaches, list, found, (unsigned long long)(median >> 10),
-			(unsigned long long)(llc_size >> 10));
+		if (!said) {
+			if (p->ndisagreements == LEVELS_MAX_DISAGREEMENTS)
+				return;
+			said = p->disagreements[p->ndisagreements++];
+		}
+		snprintf(said, sizeof p->disagreements[0],
+			 "the latency sweep shows %d plateaus for %d cache levels and DRAM, but the level "
+			 "probe's %d sweeps, each alone, ended L%d at %s; the run takes the median of the %d "
+			 "that found one, %llu KiB (hwloc: %llu KiB)",
+			 p->nplateaus, t->ncaches, p->nsweeps, t->ncaches, list, found,
+			 (unsigned long long)(median >> 10), (unsigned long long)(llc_size >> 10));
+		p->kept_reported = 0;
 		return;
 	}
 	/* only where the probe's end replaces the reported size: elsewhere the run's points do not depend on

@@ -62,6 +62,7 @@ struct levels_probe {
 	} plateau[TOPO_MAX_LEVELS + 2];
 	char disagreements[LEVELS_MAX_DISAGREEMENTS][448]; /* under machine_read.h's 512 */
 	int ndisagreements;
+	int kept_reported; /* 1 + the index of levels_classify's "keeping the reported sizes"; 0: none */
 	/* /proc as the probe started and ended (disturb.h): whether it is added to the history
 	   (levels_history.h); sampled 0 where either could not be read */
 	struct disturb_sample before, after;
@@ -99,7 +100,8 @@ int levels_latency_ns(const struct kern_family *f, const struct kern_variant *v,
    the sweep stops: beyond that it could only measure more DRAM. */
 int levels_past_dram(const struct levels_probe *p);
 /* Whether the sweep stops after its last point, on a machine whose last cache level is reported at llc
-   bytes: levels_past_dram, or with quick past twice llc once its last points can be a plateau of DRAM's. */
+   bytes: at four times llc (levels.c: SWEEP_TOP), levels_past_dram, or with quick past twice llc once its
+   last points can be a plateau of DRAM's. */
 int levels_sweep_done(const struct levels_probe *p, uint64_t llc, int quick);
 /* Groups the measured points into plateaus and compares them with the reported sizes; separate from
    levels_measure so it can be tested on constructed curves. */
