@@ -11,6 +11,11 @@
 #include "export_names.h"
 #include "out_export.h"
 
+/* Why a PAPI event other than perf::'s software and generic ones has no name in another tool. */
+static const char NO_PAPI_ENCODING[] = "no hardware encoding was recorded for this PAPI event (an uncore "
+				       "PMU, a derived preset, or results written before pmucheck recorded "
+				       "them): count it in perf syntax to export it";
+
 /* "pmu=cpu,type=4,config=0x5f44" or "papi=0x4000...,component=perf_event,config=0x129": 0 and *hw
    (export_hw_of) when encoding (raw.csv's spelling) programs a core counter; -1 otherwise. */
 static int hw_decode(const char *encoding, struct export_hw *hw)
@@ -198,8 +203,7 @@ const char *out_perf_event(const struct out_metric *m, char *buf, size_t len, co
 			snprintf(buf, len, "%s", m->event);
 		return buf;
 	}
-	*why = "no hardware encoding was recorded for this PAPI event (an uncore PMU, or results written "
-	       "before pmucheck recorded them): count it in perf syntax to export it";
+	*why = NO_PAPI_ENCODING;
 	return NULL;
 }
 
@@ -220,7 +224,10 @@ const char *out_likwid_name(const struct out_metric *m, char *buf, size_t len, c
 	/* Before the architecture's table: no table names a software event, so that is the reason a user
 	   can act on wherever LIKWID has no names for the CPU either. */
 	if (hw_bad && !strchr(m->event, '/') && !libpfm) {
-		*why = "LIKWID counts hardware events only; software and generic events have no LIKWID name";
+		*why = strcmp(m->backend, "papi") || !strncmp(m->event, "perf::", 6)
+			? "LIKWID counts hardware events only; software and generic events have no LIKWID "
+			  "name"
+			: NO_PAPI_ENCODING;
 		return NULL;
 	}
 	if (!m->names || !m->names->likwid_dir) {

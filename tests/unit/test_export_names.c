@@ -181,6 +181,10 @@ static void test_no_name_without_that_umask(void **state)
 	assert_non_null(strstr(why, "software and generic events have no LIKWID name"));
 	assert_null(likwid("zen4", "perf", "page-faults", "type=1,config=0x2", &cls, &why));
 	assert_non_null(strstr(why, "software and generic events have no LIKWID name"));
+	/* a PAPI event with no encoding recorded (a derived preset) is no software event */
+	assert_null(
+		likwid("zen4", "papi", "PAPI_L1_DCM", "papi=0x80000000,component=perf_event", &cls, &why));
+	assert_non_null(strstr(why, "no hardware encoding was recorded for this PAPI event"));
 	/* an inverted count is another event than the one listed */
 	assert_null(likwid("zen5", "perf", "x", "pmu=cpu,type=4,config=0x8000c0", &cls, &why));
 }
