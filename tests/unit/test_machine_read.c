@@ -63,7 +63,7 @@ static void machine_of(const char *body, struct machine *m)
    characters came out of report.md cut at 255, ending in "prefetch);". */
 static void test_reasons_read_whole(void **state)
 {
-	char reason[ERR_MSG_MAX], skipped[256], aperf[512], body[3 * ERR_MSG_MAX];
+	char reason[ERR_MSG_MAX], skipped[256], left[256], aperf[ERR_MSG_MAX], body[5 * ERR_MSG_MAX];
 	struct machine m = {0};
 
 	(void)state;
@@ -71,14 +71,18 @@ static void test_reasons_read_whole(void **state)
 	reason[sizeof reason - 1] = '\0';
 	memset(skipped, 's', sizeof skipped - 1);
 	skipped[sizeof skipped - 1] = '\0';
-	snprintf(aperf, sizeof aperf, "not used: %0500d", 7);
+	memset(left, 'l', sizeof left - 1);
+	left[sizeof left - 1] = '\0';
+	/* at the reader's whole size, past the longest the run writes ("not used: " and CTR_REASON_MAX - 1) */
+	snprintf(aperf, sizeof aperf, "not used: %0*d", (int)sizeof aperf - 11, 7);
 	snprintf(body, sizeof body,
-		 "\"prefetch\": {\"control\": false, \"reason\": \"%s\", \"skipped\": \"%s\"}, "
-		 "\"clock\": {\"aperf_mperf\": \"%s\"}",
-		 reason, skipped, aperf);
+		 "\"prefetch\": {\"control\": false, \"reason\": \"%s\", \"skipped\": \"%s\", "
+		 "\"left_running\": \"%s\"}, \"clock\": {\"aperf_mperf\": \"%s\"}",
+		 reason, skipped, left, aperf);
 	machine_of(body, &m);
 	assert_string_equal(m.prefetch_reason, reason);
 	assert_string_equal(m.prefetch_skipped, skipped);
+	assert_string_equal(m.prefetch_left_running, left);
 	assert_string_equal(m.aperf_not_used, aperf);
 	machine_free(&m);
 }
