@@ -617,7 +617,8 @@ static int ends_short(const struct levels_probe *p, uint64_t llc)
 void levels_sweeps(struct levels_probe *p, const struct topo *t)
 {
 	char list[LEVELS_SWEEPS_MAX * 24], of[48] = "their median";
-	int differ = 0, found;
+	double step[LEVELS_SWEEPS_MAX];
+	int differ = 0, found, nstep = 0;
 	uint64_t fastest, median, llc_size;
 
 	p->llc_median = 0;
@@ -627,6 +628,9 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 		levels_classify(&one, t);
 		p->sweep_end[s] = last_level_end(&one, t);
 		differ |= p->sweep_end[s] != p->sweep_end[0];
+		if (one.step_ns > 0 && t->ncaches &&
+		    (double)p->sweep_end[s] < LEVEL_SHORT * (double)t->caches[t->ncaches - 1].size)
+			step[nstep++] = one.step_ns;
 	}
 	if (!t->ncaches)
 		return;
@@ -644,6 +648,10 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	if (!fastest && 2 * ends_short(p, llc_size) > p->nsweeps && median) {
 		char *said = p->kept_reported ? p->disagreements[p->kept_reported - 1] : NULL;
 		p->llc_median = median;
+		/* the step to DRAM those sweeps saw, for the level check (level_check_past_ns): the probe's
+		   own curve has none */
+		if (nstep)
+			p->step_ns = stats_median(step, (size_t)nstep);
 		levels_list_sizes(p->sweep_end, p->nsweeps, list, sizeof list);
 		if (!said) {
 			if (p->ndisagreements == LEVELS_MAX_DISAGREEMENTS)

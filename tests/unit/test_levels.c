@@ -835,6 +835,8 @@ static void test_most_sweeps_end_a_level_the_fastest_of_each_size_does_not(void 
 	assert_int_equal(p.llc_median, 4194304);
 	assert_int_equal(t.caches[2].measured, 4194304);
 	assert_int_equal(t.caches[0].measured + t.caches[1].measured, 0);
+	/* the level check's line: the middle of those sweeps' step from L3 (about 13 ns) to DRAM (95 ns) */
+	assert_true(p.step_ns > 30 && p.step_ns < 40);
 	assert_int_equal(p.ndisagreements, 1);
 	assert_string_equal(
 		p.disagreements[0],
@@ -844,6 +846,7 @@ static void test_most_sweeps_end_a_level_the_fastest_of_each_size_does_not(void 
 
 	zen1_guest_probe(&p, &t, 6, 0);
 	assert_int_equal(p.llc_median, 0);
+	assert_true(p.step_ns == 0);
 	assert_int_equal(t.caches[2].measured, 0);
 	assert_non_null(strstr(p.disagreements[p.ndisagreements - 1], "keeping the reported sizes"));
 
