@@ -380,9 +380,9 @@ static uint64_t caches_hold(const struct topo *t)
    Zen 3 (L3 10.5 ns, 3.9x L2's; a non-inclusive L3 still holds its 32 MiB) --quick's sweep ended at twice
    the L3 (until 2026-12-02; now it goes on until a plateau of DRAM's can show, levels_sweep_done), too
    short past it for a plateau of DRAM's, and a rule that took a last plateau reaching the reported L3 for
-   DRAM ended L3 at 512 KiB. A sweep cut by its time limit can still end so. Where the sweeps' share of L3 moved (Zen 3 guest, 2026-11-28),
-   their fastest of each size climbed to DRAM in a ramp with no plateau of its own, and L3's (15.6 ns,
-   4.2x L2's) ended well inside the reported L3. */
+   DRAM ended L3 at 512 KiB. A sweep cut by its time limit can still end so. Where the sweeps' share of L3
+   moved (Zen 3 guest, 2026-11-28), their fastest of each size climbed to DRAM in a ramp with no plateau of
+   its own, and L3's (15.6 ns, 4.2x L2's) ended well inside the reported L3. */
 static int dram_by_jump(const struct levels_probe *p, const struct topo *t, int i)
 {
 	return i > 0 && p->plateau[i].last > caches_hold(t) &&
@@ -628,7 +628,7 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 		levels_classify(&one, t);
 		p->sweep_end[s] = last_level_end(&one, t);
 		differ |= p->sweep_end[s] != p->sweep_end[0];
-		if (one.step_ns > 0 && t->ncaches &&
+		if (one.step_ns > 0 && p->sweep_end[s] && t->ncaches &&
 		    (double)p->sweep_end[s] < LEVEL_SHORT * (double)t->caches[t->ncaches - 1].size)
 			step[nstep++] = one.step_ns;
 	}
@@ -637,14 +637,15 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	llc_size = t->caches[t->ncaches - 1].size;
 	fastest = last_level_end(p, t);
 	median = median_end(p, &found);
-	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and nothing
-	   DRAM-like bounds the last; the sweeps each alone may still, and where most of them end it short, the
-	   run takes the median of those that found an end (short itself then). On a fresh Zen 1 guest (hwloc:
-	   8 MiB L3, 2026-12-02) the first --quick probe's fastest of each size had plateaus to 32 KiB, 512 KiB
-	   and 4 MiB and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept the reported 8
-	   MiB (8 MiB chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096 or 5792 KiB; the
-	   next five probes' runs took 4096 KiB (three through the probe history, their own curves ending no
-	   level). Its "keeping the reported sizes" is then said in place of the classification's. */
+	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and
+	   nothing DRAM-like bounds the last; the sweeps each alone may still, and where most of them end it
+	   short, the run takes the median of those that found an end (short itself then). On a fresh Zen 1
+	   guest (hwloc: 8 MiB L3, 2026-12-02) the first --quick probe's fastest of each size had plateaus to
+	   32 KiB, 512 KiB and 4 MiB and stopped at 16 MiB (95 ns) before a plateau of DRAM's, and the run kept
+	   the reported 8 MiB (8 MiB chased at 48.9 ns, 3.7x L3's), where 7 of its 12 sweeps ended L3 at 4096
+	   or 5792 KiB; the next five probes' runs took 4096 KiB (three through the probe history, their own
+	   curves ending no level). Its message then stands in place of the classification's "keeping the
+	   reported sizes". */
 	if (!fastest && 2 * ends_short(p, llc_size) > p->nsweeps && median) {
 		char *said = p->kept_reported ? p->disagreements[p->kept_reported - 1] : NULL;
 		p->llc_median = median;

@@ -53,8 +53,9 @@ struct levels_probe {
 	double thp_share; /* the share of the largest size the chain had on huge pages as its sweeps ended
 			     (buf_thp_share); -1: no size was measured */
 	double step_ns;   /* the middle of the step from the last cache level's plateau to DRAM's, where that
-			   level ends (levels.c: level_ends), or where the sweeps' median ends it (levels_sweeps)
-			   the median of those sweeps' own; 0 when the plateaus show no such step */
+			   level ends (levels.c: level_ends), or where the sweeps' median ends it
+			   (levels_sweeps) the median of those sweeps' own; 0 when the plateaus show no such
+			   step */
 	int nplateaus;
 	struct {
 		uint64_t first, last; /* sizes of the plateau's first and last points */

@@ -195,7 +195,8 @@ json.dump(d, open(sys.argv[2], "w"))' "$TOP/tests/tools/export_zen3/events.json"
 	why=$(papi_component_avail 2>&1 | grep -A1 "^Name: *perf_event " | sed -n 's/.*Disabled: *//p')
 	# PAPI loads a user-events file's events only where its CPU line names this machine's core PMU: the
 	# fixture's Zen 3 PMU swapped for the ones PAPI lists here (a Zen 1 guest's amd64_fam17h_zen1)
-	pmus=$(papi_component_avail 2>&1 | sed -n '/^Name: *perf_event /,/^Name:/s/.*PMUs supported: *//p' | head -1)
+	pmus=$(papi_component_avail 2>&1 |
+		sed -n '/^Name: *perf_event /,/^Name:/s/.*PMUs supported: *//p' | head -1)
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 if sys.argv[3]:
