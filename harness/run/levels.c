@@ -53,19 +53,32 @@ int levels_past_dram(const struct levels_probe *p)
 	return i < p->npoints && p->size[p->npoints - 1] >= DRAM_OCTAVES_SPAN * p->size[i];
 }
 
+/* Whether point i of the latencies ns joins the plateau that starts at point first (the rule at
+   PLATEAU_TOTAL_RISE). */
+static int plateau_joins(const double *ns, int first, int i)
+{
+	return ns[i] <= LEVEL_PLATEAU_RISE * ns[i - 1] && ns[i] <= PLATEAU_TOTAL_RISE * ns[first];
+}
+
 /* How many times its first size the sweep's last points span as a plateau of DRAM's could: each as slow as
-   DRAM, none more than LEVEL_PLATEAU_RISE over the one before it, the last within PLATEAU_TOTAL_RISE of
-   the first (levels_classify's plateau); 0 where the last point is no DRAM's. */
+   DRAM, and each after the first joining it (plateau_joins, as levels_classify's plateaus; on the times
+   measured, the envelope needing larger sizes than the sweep has yet); 0 where the last point is no
+   DRAM's. */
 static double dram_plateau_span(const struct levels_probe *p)
 {
-	int last = p->npoints - 1, i = last;
+	int last = p->npoints - 1, first = last;
 
 	if (last < 0 || p->ns[last] < LEVEL_DRAM_NS)
 		return 0;
-	while (i > 0 && p->ns[i - 1] >= LEVEL_DRAM_NS && p->ns[i] <= LEVEL_PLATEAU_RISE * p->ns[i - 1] &&
-	       p->ns[last] <= PLATEAU_TOTAL_RISE * p->ns[i - 1])
-		i--;
-	return (double)p->size[last] / (double)p->size[i];
+	for (int j = last - 1; j >= 0 && p->ns[j] >= LEVEL_DRAM_NS; j--) {
+		int k = j + 1;
+		while (k <= last && plateau_joins(p->ns, j, k))
+			k++;
+		if (k <= last)
+			break;
+		first = j;
+	}
+	return (double)p->size[last] / (double)p->size[first];
 }
 
 /* --quick's sweep stops at twice the reported last level once its last points can make a plateau of
@@ -491,8 +504,7 @@ void levels_classify(struct levels_probe *p, const struct topo *t)
 				"busy machine)",
 				(unsigned long long)(p->stopped_at >> 10));
 	for (int i = 1; i <= p->npoints; i++) {
-		if (i < p->npoints && p->env[i] <= LEVEL_PLATEAU_RISE * p->env[i - 1] &&
-		    p->env[i] <= PLATEAU_TOTAL_RISE * p->env[first])
+		if (i < p->npoints && plateau_joins(p->env, first, i))
 			continue;
 		add_plateau(p, first, i - 1);
 		first = i;
@@ -593,13 +605,19 @@ static uint64_t median_end(const struct levels_probe *p, int *found)
 	return n < LEVELS_SWEEPS_MIN ? 0 : levels_kth_smallest(ends, n, (n + 1) / 2);
 }
 
-/* How many of the sweeps, each alone, ended the last level short of LEVEL_SHORT of its reported llc bytes. */
+/* Whether a sweep's end of the last level (0: none) is short of LEVEL_SHORT of its reported llc bytes. */
+static int end_short(uint64_t end, uint64_t llc)
+{
+	return end && (double)end < LEVEL_SHORT * (double)llc;
+}
+
+/* How many of the sweeps, each alone, ended the last level short (end_short). */
 static int ends_short(const struct levels_probe *p, uint64_t llc)
 {
 	int n = 0;
 
 	for (int s = 0; s < p->nsweeps; s++)
-		n += p->sweep_end[s] && (double)p->sweep_end[s] < LEVEL_SHORT * (double)llc;
+		n += end_short(p->sweep_end[s], llc);
 	return n;
 }
 
@@ -622,19 +640,18 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 	uint64_t fastest, median, llc_size;
 
 	p->llc_median = 0;
+	llc_size = t->ncaches ? t->caches[t->ncaches - 1].size : 0;
 	for (int s = 0; s < p->nsweeps; s++) {
 		struct levels_probe one = *p;
 		memcpy(one.ns, p->sweep_ns[s], sizeof one.ns);
 		levels_classify(&one, t);
 		p->sweep_end[s] = last_level_end(&one, t);
 		differ |= p->sweep_end[s] != p->sweep_end[0];
-		if (one.step_ns > 0 && p->sweep_end[s] && t->ncaches &&
-		    (double)p->sweep_end[s] < LEVEL_SHORT * (double)t->caches[t->ncaches - 1].size)
+		if (one.step_ns > 0 && end_short(p->sweep_end[s], llc_size))
 			step[nstep++] = one.step_ns;
 	}
 	if (!t->ncaches)
 		return;
-	llc_size = t->caches[t->ncaches - 1].size;
 	fastest = last_level_end(p, t);
 	median = median_end(p, &found);
 	/* The fastest of each size ends no level where its plateaus cannot be matched to the levels and
@@ -674,7 +691,7 @@ void levels_sweeps(struct levels_probe *p, const struct topo *t)
 		return;
 	/* the end taken stays short of LEVEL_SHORT of the reported size, as every measured size does
 	   (levels_apply; --levels-from refuses a larger one) */
-	if ((double)median < LEVEL_SHORT * (double)llc_size)
+	if (end_short(median, llc_size))
 		p->llc_median = median;
 	if (!differ && (!median || median == fastest))
 		return;
