@@ -331,14 +331,16 @@ static double positive_median(const float *v, unsigned n)
 }
 
 /* Whether the point's time moved more bytes, or ran more loads or stores, per core cycle at its clock than
-   any core can (kern_impossibly_fast); without any clock (none in the point's repetitions nor the run's), at
-   the fastest any core runs (THR_MAX_GHZ): not judged, a time no core reaches at any clock stood as a
-   figure. */
-static int too_fast(const struct agg_point *p)
+   any core can, or than the core's ports (machine.json config.ports) allow (kern_impossibly_fast); without
+   any clock (none in the point's repetitions nor the run's), at the fastest any core runs (THR_MAX_GHZ): not
+   judged, a time no core reaches at any clock stood as a figure. */
+static int too_fast(const struct agg_point *p, const struct kern_ports *ports)
 {
-	return kern_impossibly_fast(p->v[RQ_bytes_loaded] + p->v[RQ_bytes_stored], p->v[RQ_loads],
-				    p->v[RQ_stores], p->seconds, p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ,
-				    (double)p->threads);
+	const struct kern_work w = {p->v[RQ_bytes_loaded], p->v[RQ_bytes_stored], p->v[RQ_loads],
+				    p->v[RQ_stores]};
+
+	return kern_impossibly_fast(&w, p->seconds, p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ,
+				    (double)p->threads, ports);
 }
 
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls, or min(R) where shorter
@@ -353,7 +355,7 @@ static int too_fast(const struct agg_point *p)
    than any core says its clock read low (a sample can, never high: harness record_ghz), since every call is
    an upper bound of its work: the point keeps its time and has no clock, so no figure in cycles (an L1 read
    whose repetitions all read 0.3 GHz gave 333 bytes per cycle in peaks.csv: analyze_peaks.sh). */
-static void settle_time(struct agg_point *p, double run_ghz)
+static void settle_time(struct agg_point *p, double run_ghz, const struct kern_ports *ports)
 {
 	double t;
 
@@ -371,7 +373,7 @@ static void settle_time(struct agg_point *p, double run_ghz)
 	p->seconds = t > 0 ? t : INFINITY;
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
-	if (too_fast(p)) {
+	if (too_fast(p, ports)) {
 		p->noisy = 1;
 		p->noisy_why |= 1u << NW_TOO_FAST;
 		if (!(p->calls.lo > 0))
@@ -381,7 +383,7 @@ static void settle_time(struct agg_point *p, double run_ghz)
 		t = stats_mindiff_bound(&p->calls) * p->sec_per_tick;
 		p->seconds = t > 0 ? t : INFINITY;
 		p->bounded = 1;
-		if (too_fast(p))
+		if (too_fast(p, ports))
 			p->core_ghz = 0;
 	}
 	p->r_call = !p->noisy && p->calls.lo > 0 && stats_mindiff_r_call(&p->calls);
@@ -518,7 +520,7 @@ int agg_read(struct agg *a, const char *raw_path, struct err *e)
 		judge_slow(&a->points[i], &a->m.speed);
 		if (a->points[i].id >= 0 && (uint64_t)a->points[i].id < a->m.path.npoint_ratio)
 			a->points[i].path_ratio = a->m.path.point_ratio[a->points[i].id];
-		settle_time(&a->points[i], a->m.core_ghz);
+		settle_time(&a->points[i], a->m.core_ghz, &a->m.ports);
 	}
 	if (!rc && settle_cells(a))
 		rc = err_set(e, E_RUNTIME, "%s: out of memory", raw_path);

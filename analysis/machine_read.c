@@ -479,6 +479,24 @@ static void read_availability(json_t *ctr, struct machine *m)
 	}
 }
 
+/* A port limit per core cycle, 0 (not judged) where absent or past what any core has (most: KERN_MAX_*), as
+   the config reader refuses it. */
+static double port_limit(json_t *ports, const char *key, double most)
+{
+	double v = number(ports, key, 0);
+
+	return v > 0 && v <= most ? v : 0;
+}
+
+/* config.ports (runs before it have none: only the bounds for any core judge their points). */
+static void read_ports(json_t *ports, struct kern_ports *p)
+{
+	p->load_bytes = port_limit(ports, "load_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE);
+	p->store_bytes = port_limit(ports, "store_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE);
+	p->loads = port_limit(ports, "loads_per_cycle", KERN_MAX_LOADS_PER_CYCLE);
+	p->stores = port_limit(ports, "stores_per_cycle", KERN_MAX_STORES_PER_CYCLE);
+}
+
 static void read_run(json_t *root, struct machine *m)
 {
 	json_t *pf = json_object_get(root, "prefetch");
@@ -509,6 +527,7 @@ static void read_run(json_t *root, struct machine *m)
 	/* a clock no core has (raw.csv's core_ghz is refused past THR_MAX_GHZ) would scale every cycles
 	   figure and the too-fast judgement: none */
 	m->core_ghz = number(root, "clock.core_ghz", 0);
+	read_ports(at(root, "config.ports"), &m->ports);
 	m->tsc_hz = number(root, "clock.tsc_hz", 0);
 	m->tsc_hz_end = number(root, "clock.tsc_hz_end", 0);
 	/* runs before the per-repetition clock say nothing of it */

@@ -5,6 +5,7 @@
 #define PMUCHECK_MACHINE_READ_H
 
 #include "err.h"
+#include "kern.h"
 #include "level.h"
 #include "raw_read.h"
 
@@ -173,7 +174,10 @@ struct machine {
 	unsigned ndisagreements;
 	struct machine_latency *latency; /* levels.latency_curve, ascending sizes as written */
 	unsigned nlatency;
-	double core_ghz;           /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	double core_ghz; /* clock.core_ghz: cycles for points that lack their own; 0 when null */
+	/* config.ports: the core's L1 ports per cycle the run's config gave (kern.h), against which the run
+	   judged a point too fast; a field 0 where not given, or out of what any core could have */
+	struct kern_ports ports;
 	double tsc_hz, tsc_hz_end; /* clock.tsc_hz and clock.tsc_hz_end (0 when absent: runs before it) */
 	/* clock.aperf_mperf: why a run's repetitions were clocked by add chains rather than APERF/MPERF ("not
 	   used: ..."); "" where they were APERF/MPERF's, or the file does not say (aperf_known 0) */

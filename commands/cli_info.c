@@ -82,6 +82,28 @@ static void config_free(struct info_config *ic)
 		cfg_free(&ic->c);
 }
 
+/* The core's L1 ports the config gives: a point past them is judged too fast (kern_impossibly_fast). */
+static void ports_print(const struct kern_ports *p, FILE *f)
+{
+	const double v[] = {p->load_bytes, p->store_bytes, p->loads, p->stores};
+	const char *what[] = {"bytes loaded", "bytes stored", "loads", "stores"};
+	const char *one[] = {"byte loaded", "byte stored", "load", "store"};
+	const char *sep = " ";
+
+	fprintf(f, "L1 ports        ");
+	if (!(v[0] > 0 || v[1] > 0 || v[2] > 0 || v[3] > 0)) {
+		fprintf(f, "not given: a point is judged only by what any core can do\n");
+		return;
+	}
+	fprintf(f, "per core cycle at most");
+	for (int i = 0; i < 4; i++)
+		if (v[i] > 0) {
+			fprintf(f, "%s%g %s", sep, v[i], v[i] == 1 ? one[i] : what[i]);
+			sep = ", ";
+		}
+	fprintf(f, " (a point past them is too fast)\n");
+}
+
 static void config_print(const struct info_config *ic, FILE *f)
 {
 	char warning[512];
@@ -101,6 +123,7 @@ static void config_print(const struct info_config *ic, FILE *f)
 	fprintf(f, "libpfm4 PMU     %s%s\n", *warning ? "warning: " : "",
 		json_string_value(json_object_get(pmu, "note")));
 	json_decref(pmu);
+	ports_print(&ic->c.arch.ports, f);
 }
 
 /* The probe's curve in one line per point, the plateaus it found, what disagrees with hwloc, and the

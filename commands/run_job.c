@@ -166,6 +166,23 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 	return 0;
 }
 
+/* machine.json's config.ports: the core's L1 ports per cycle that the config gives (kern_ports), each
+   field only where given, so that the analysis judges a point's speed as the run did. */
+static json_t *ports_json(const struct kern_ports *p)
+{
+	json_t *o = json_object();
+
+	if (p && p->load_bytes > 0)
+		json_object_set_new(o, "load_bytes_per_cycle", json_real(p->load_bytes));
+	if (p && p->store_bytes > 0)
+		json_object_set_new(o, "store_bytes_per_cycle", json_real(p->store_bytes));
+	if (p && p->loads > 0)
+		json_object_set_new(o, "loads_per_cycle", json_real(p->loads));
+	if (p && p->stores > 0)
+		json_object_set_new(o, "stores_per_cycle", json_real(p->stores));
+	return o;
+}
+
 /* machine.json's "config", "preset" and "counters": what was chosen and what each experiment counts. */
 static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **config, json_t **preset,
 			    json_t **counters, struct err *e)
@@ -173,9 +190,10 @@ static int experiments_json(struct run_cli *rc, struct run_job *j, json_t **conf
 	json_t *steps = json_array(), *per = json_array();
 	char warning[512];
 
-	*config = json_pack("{s:s, s:s, s:o}", "path", j->config_path, "arch",
+	*config = json_pack("{s:s, s:s, s:o, s:o}", "path", j->config_path, "arch",
 			    j->arch.has_arch && j->arch.arch.title ? j->arch.arch.title : "none", "pmu",
-			    experiment_pmu_json(&j->arch, warning, sizeof warning));
+			    experiment_pmu_json(&j->arch, warning, sizeof warning), "ports",
+			    ports_json(j->arch.has_arch ? &j->arch.arch.ports : NULL));
 	for (int i = 0; i < j->nxs; i++) {
 		struct experiment *x = &j->xs[i];
 		json_t *ev = run_events_json(&x->ev);
@@ -322,6 +340,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.tsc_hz = tsc_hz;
 	st.run_ghz = j->mf.core_ghz;
 	st.clock = j->clock;
+	if (j->arch.has_arch)
+		st.ports = j->arch.arch.ports;
 	st.aperf = j->mclock.use_aperf ? &j->mclock.aperf : NULL;
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;

@@ -41,6 +41,18 @@
    read peak, marked ok. */
 #define KERN_MAX_LOADS_PER_CYCLE 8.0
 #define KERN_MAX_STORES_PER_CYCLE 4.0
+/* One core's L1 data cache ports per core cycle, as its architecture's config gives them ([arch]
+   load_bytes_per_cycle, store_bytes_per_cycle, loads_per_cycle, stores_per_cycle; configs/README.md), 0
+   where it does not. Every byte a kernel's instructions load or store passes them, at every level, so no
+   point can move more; the bounds above hold for any core and are far above most: a Zen 1 guest's L2 write
+   read 18.4 bytes per cycle at its clock (one 16-byte store a cycle) and stood, marked noisy, as its peak. */
+struct kern_ports {
+	double load_bytes, store_bytes, loads, stores;
+};
+/* How far past a port limit a point may read and still be within it: its clock is a sample, which reads
+   low rather than high, as uncertain as the clock bound allows a sample above the CPU's maximum
+   (core_clock.h CLOCK_AGREE, 2 %). */
+#define KERN_PORTS_MARGIN 0.02
 #define KERN_PAGE 4096u /* base page: what `touch` faults in and `chase` randomises over */
 
 /* ISA extensions a variant needs; the harness checks them against CPUID before running it. */
@@ -229,12 +241,19 @@ const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct ke
 uint64_t kern_first_span(const struct kern_family *f, uint64_t bytes);
 void kern_call_longer(const struct kern_family *f, uint64_t bytes, uint64_t *span, uint64_t *reps);
 
-/* Whether a point that moved `bytes` by `loads` load and `stores` store instructions in `seconds` on
-   `threads` cores at `ghz` did more per core cycle than KERN_MAX_BYTES_PER_CYCLE, KERN_MAX_LOADS_PER_CYCLE
-   or KERN_MAX_STORES_PER_CYCLE allow (kern_limits.c): a disturbed figure, never a real one. 0 when the clock
-   or the time is unknown (<= 0); loads and stores 0 where they are unknown. */
-int kern_impossibly_fast(double bytes, double loads, double stores, double seconds, double ghz,
-			 double threads);
+/* The work of a point (or of a read), as kern_impossibly_fast judges it: bytes its load and store
+   instructions moved, and how many there were (0 where unknown). */
+struct kern_work {
+	double bytes_loaded, bytes_stored, loads, stores;
+};
+
+/* Whether work done in `seconds` on `threads` cores at `ghz` was more per core cycle than
+   KERN_MAX_BYTES_PER_CYCLE, KERN_MAX_LOADS_PER_CYCLE or KERN_MAX_STORES_PER_CYCLE allow, or than the
+   core's ports (NULL or a 0 field: not given) allow by more than KERN_PORTS_MARGIN (kern_limits.c): a
+   disturbed figure or a clock sample that read low, never a real one. 0 when the clock or the time is
+   unknown (<= 0). */
+int kern_impossibly_fast(const struct kern_work *w, double seconds, double ghz, double threads,
+			 const struct kern_ports *ports);
 
 /* Names in raw.csv (kern_names.c): of the access types, of the plot kinds and of the variant flags
    (enum kern_flag) by bit. */

@@ -83,6 +83,7 @@ struct cfg_arch {
 	char *prefetch;   /* prefetcher MSR table: intel-1a4, amd-c0000108, none */
 	double max_ghz;   /* the highest stock clock of the CPUs it matches, the core clock's bound where
 			     neither cpufreq nor CPUID gives this CPU's own (core_clock.h); 0: not given */
+	struct kern_ports ports; /* what one core's L1 ports pass per cycle (kern.h); a field 0: not given */
 	char *note;
 	struct cfg_match match[CFG_MATCH_MAX];
 	unsigned nmatch;

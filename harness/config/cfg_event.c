@@ -186,10 +186,55 @@ static int arch_close(struct cfg_ctx *x)
 	return 0;
 }
 
+/* A port limit per core cycle (kern_ports): a count above 0 and up to KERN_MAX_BYTES_PER_CYCLE (bytes) or
+   KERN_MAX_LOADS_PER_CYCLE (instructions), the bounds no core reaches. */
+static int port_limit(struct cfg_ctx *x, const char *key, const char *v, double most, double *out)
+{
+	double n;
+
+	if (cfg_decimal(v, &n) || !(n > 0 && n <= most))
+		return cfg_fail(
+			x, "%s: '%s' is not a count per core cycle (a decimal number above 0, at most %g)",
+			key, v, most);
+	*out = n;
+	return 0;
+}
+
+static int arch_load_bytes(struct cfg_ctx *x, const char *v)
+{
+	return port_limit(x, "load_bytes_per_cycle", v, KERN_MAX_BYTES_PER_CYCLE, &ARCH(x)->ports.load_bytes);
+}
+
+static int arch_store_bytes(struct cfg_ctx *x, const char *v)
+{
+	return port_limit(x, "store_bytes_per_cycle", v, KERN_MAX_BYTES_PER_CYCLE,
+			  &ARCH(x)->ports.store_bytes);
+}
+
+static int arch_loads(struct cfg_ctx *x, const char *v)
+{
+	return port_limit(x, "loads_per_cycle", v, KERN_MAX_LOADS_PER_CYCLE, &ARCH(x)->ports.loads);
+}
+
+static int arch_stores(struct cfg_ctx *x, const char *v)
+{
+	return port_limit(x, "stores_per_cycle", v, KERN_MAX_STORES_PER_CYCLE, &ARCH(x)->ports.stores);
+}
+
 static const struct cfg_key arch_keys[] = {
-	{"name", 1, arch_name},         {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
-	{"match", 1, arch_match},       {"pmu", 0, arch_pmu},     {"pmu_uncore", 0, arch_pmu_uncore},
-	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},   {"max_ghz", 0, arch_max_ghz},
+	{"name", 1, arch_name},
+	{"title", 1, arch_title},
+	{"vendor", 1, arch_vendor},
+	{"match", 1, arch_match},
+	{"pmu", 0, arch_pmu},
+	{"pmu_uncore", 0, arch_pmu_uncore},
+	{"prefetch", 1, arch_prefetch},
+	{"note", 0, arch_note},
+	{"max_ghz", 0, arch_max_ghz},
+	{"load_bytes_per_cycle", 0, arch_load_bytes},
+	{"store_bytes_per_cycle", 0, arch_store_bytes},
+	{"loads_per_cycle", 0, arch_loads},
+	{"stores_per_cycle", 0, arch_stores},
 };
 
 const struct cfg_kind cfg_kind_arch = {

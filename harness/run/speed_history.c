@@ -59,7 +59,9 @@ static void keep_fastest(struct speed_history *h, int64_t time, double gbps)
    file gives bytes only, not the loads that read them. */
 static int impossible(const struct speed_history *h, double gbps)
 {
-	return kern_impossibly_fast(gbps * 1e9, 0, 0, 1, h->ghz, 1);
+	const struct kern_work read = {.bytes_loaded = gbps * 1e9};
+
+	return kern_impossibly_fast(&read, 1, h->ghz, 1, NULL);
 }
 
 /* Reads the file into `keep` (other machines' runs in the window, as they were) and h->seen (this machine's

@@ -158,6 +158,33 @@ if not b["max_source"].startswith(("cpuinfo_max_freq", "CPUID leaf 0x16")):
     else:
         assert b["max_ghz"] == 7.0, (b, path)
 PY3
+# machine.json's config.ports are its config's [arch] L1 ports, each only where the file gives it ({} for a
+# file without them, generic.ini), so that the analysis judges a point too fast by what the run did.
+check "machine.json's config.ports are its config's L1 ports, each where given" \
+	python3 - "$TMP/small/machine.json" <<'PY4'
+import json, os, re, sys
+m = json.load(open(sys.argv[1]))
+path, ports = m["config"]["path"], m["config"]["ports"]
+text = open(path).read() if os.path.isfile(path) else ""
+keys = "load_bytes_per_cycle|store_bytes_per_cycle|loads_per_cycle|stores_per_cycle"
+given = {k: float(v) for k, v in re.findall(r"^(%s) = ([0-9.]+)$" % keys, text, re.M)}
+print("# %s: %s" % (os.path.basename(path), ports))
+assert ports == given, (ports, given)
+PY4
+# ... and `info` says them as the config gives them (this machine's config; generic.ini gives none).
+"$PMUCHECK" info >"$TMP/info.txt" 2>&1
+check "info says the config's L1 ports" python3 - "$TMP/small/machine.json" "$TMP/info.txt" <<'PY5'
+import json, re, sys
+ports = json.load(open(sys.argv[1]))["config"]["ports"]
+line = next(l for l in open(sys.argv[2]) if l.startswith("L1 ports"))
+print("# " + line.strip())
+if not ports:
+    assert "not given" in line, line
+for key, words in (("load_bytes_per_cycle", "bytes? loaded"), ("store_bytes_per_cycle", "bytes? stored"),
+                   ("loads_per_cycle", "loads?"), ("stores_per_cycle", "stores?")):
+    if key in ports:
+        assert re.search(r"\b%g %s\b" % (ports[key], words), line), (key, line)
+PY5
 # 2 kernels x 2 sizes x 3 repetitions x 1 event: 12 rows plus the header.
 check "raw.csv has one row per kernel x size x repetition x event" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
 check "raw.csv rows have as many fields as the header" python3 - "$TMP/small" <<'PY'

@@ -87,6 +87,22 @@ static void test_event_keys_are_read(void **state)
 	cfg_free(&c);
 }
 
+/* The core's L1 ports, each given alone or not at all (0): what is not given is not judged (kern.h). */
+static void test_port_limits_are_read(void **state)
+{
+	static const char text[] = ARCH "load_bytes_per_cycle = 32\nstores_per_cycle = 1.5\n";
+	struct cfg c;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(load_text(text, &c, &e), 0);
+	assert_true(c.arch.ports.load_bytes == 32);
+	assert_true(c.arch.ports.store_bytes == 0);
+	assert_true(c.arch.ports.loads == 0);
+	assert_true(c.arch.ports.stores == 1.5);
+	cfg_free(&c);
+}
+
 static void test_run_lists_expand_ranges(void **state)
 {
 	static const char text[] = "[preset p]\ntitle = P\n"
@@ -249,6 +265,15 @@ static const struct bad {
 	{ARCH "max_ghz = 0x5\n", 7, "max_ghz: '0x5' is not a clock in GHz"},
 	{ARCH "max_ghz = 0\n", 7, "max_ghz: '0' is not a clock in GHz"},
 	{ARCH "max_ghz = 17.4\n", 7, "max_ghz: '17.4' is not a clock in GHz"},
+	{ARCH "load_bytes_per_cycle = 32B\n", 7,
+	 "load_bytes_per_cycle: '32B' is not a count per core cycle (a decimal number above 0, at most 256)"},
+	{ARCH "store_bytes_per_cycle = 0\n", 7, "store_bytes_per_cycle: '0' is not a count per core cycle"},
+	{ARCH "store_bytes_per_cycle = 512\n", 7, "at most 256)"},
+	{ARCH "loads_per_cycle = 9\n", 7,
+	 "loads_per_cycle: '9' is not a count per core cycle (a decimal "
+	 "number above 0, at most 8)"},
+	{ARCH "stores_per_cycle = -1\n", 7, "stores_per_cycle: '-1' is not a count per core cycle"},
+	{ARCH "stores_per_cycle = 5\n", 7, "at most 4)"},
 	{ARCH "[export]\ncore 0x29 = a b\n", 8, "expected core EVENT/UMASK"},
 	{ARCH "[export]\ncore 0x29/0x100 = a b\n", 8, "umask and cmask up to 0xff"},
 	{ARCH "[export]\ncore 0x29/0x01/4/0x1/5 = a b\n", 8, "expected core EVENT/UMASK"},
@@ -484,6 +509,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_keys_are_read),
+		cmocka_unit_test(test_port_limits_are_read),
 		cmocka_unit_test(test_run_lists_expand_ranges),
 		cmocka_unit_test(test_export_names_are_read_by_encoding),
 		cmocka_unit_test(test_malformed_inputs_name_file_and_line),
