@@ -464,6 +464,9 @@ static void test_real_haswell_config(void **state)
 		fail_msg("%s", e.msg);
 	assert_string_equal(c.arch.pmu, "hsw_ep");
 	assert_true(c.arch.max_ghz > 3 && c.arch.max_ghz < 5); /* the fastest Haswell-EP's turbo */
+	/* two 32-byte loads and one 32-byte store a cycle (Intel's manual, as the file cites it) */
+	assert_true(c.arch.ports.load_bytes == 64 && c.arch.ports.store_bytes == 32);
+	assert_true(c.arch.ports.loads == 2 && c.arch.ports.stores == 1);
 	/* the uncore PMUs of the architecture, as a comma list with the box kinds' '*' kept */
 	assert_non_null(strstr(c.arch.pmu_uncore, "hswep_unc_cbo*,hswep_unc_ha*,hswep_unc_imc*,"));
 	assert_null(strchr(c.arch.pmu_uncore, ' '));
