@@ -373,6 +373,7 @@ static void settle_time(struct agg_point *p, double run_ghz, const struct kern_p
 	p->seconds = t > 0 ? t : INFINITY;
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
+	p->past_ports = too_fast(p, ports) && !too_fast(p, NULL);
 	if (too_fast(p, ports)) {
 		p->noisy = 1;
 		p->noisy_why |= 1u << NW_TOO_FAST;

@@ -85,23 +85,14 @@ static void config_free(struct info_config *ic)
 /* The core's L1 ports the config gives: a point past them is judged too fast (kern_impossibly_fast). */
 static void ports_print(const struct kern_ports *p, FILE *f)
 {
-	const double v[] = {p->load_bytes, p->store_bytes, p->loads, p->stores};
-	const char *what[] = {"bytes loaded", "bytes stored", "loads", "stores"};
-	const char *one[] = {"byte loaded", "byte stored", "load", "store"};
-	const char *sep = " ";
+	char said[160];
 
-	fprintf(f, "L1 ports        ");
-	if (!(v[0] > 0 || v[1] > 0 || v[2] > 0 || v[3] > 0)) {
-		fprintf(f, "not given: a point is judged only by what any core can do\n");
-		return;
-	}
-	fprintf(f, "per core cycle at most");
-	for (int i = 0; i < 4; i++)
-		if (v[i] > 0) {
-			fprintf(f, "%s%g %s", sep, v[i], v[i] == 1 ? one[i] : what[i]);
-			sep = ", ";
-		}
-	fprintf(f, " (a point past them is too fast)\n");
+	kern_ports_format(said, sizeof said, p);
+	if (said[0])
+		fprintf(f, "L1 ports        per core cycle at most %s (a point past them is too fast)\n",
+			said);
+	else
+		fprintf(f, "L1 ports        not given: a point is judged only by what any core can do\n");
 }
 
 static void config_print(const struct info_config *ic, FILE *f)

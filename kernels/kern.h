@@ -254,6 +254,9 @@ struct kern_work {
    unknown (<= 0). */
 int kern_impossibly_fast(const struct kern_work *w, double seconds, double ghz, double threads,
 			 const struct kern_ports *ports);
+/* The ports given, in words, into buf: "32 bytes loaded, 16 bytes stored, 2 loads, 1 store"; "" where none
+   is (p NULL or every field 0). For `info` and report.md alike. */
+void kern_ports_format(char *buf, size_t len, const struct kern_ports *p);
 
 /* Names in raw.csv (kern_names.c): of the access types, of the plot kinds and of the variant flags
    (enum kern_flag) by bit. */

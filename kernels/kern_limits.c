@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "kern.h"
 
 /* Whether `done` per core cycle is past `limit` (0: none) by more than KERN_PORTS_MARGIN. */
@@ -24,4 +26,19 @@ int kern_impossibly_fast(const struct kern_work *w, double seconds, double ghz, 
 	return ports &&
 		(past_port(loaded, ports->load_bytes) || past_port(stored, ports->store_bytes) ||
 		 past_port(loads, ports->loads) || past_port(stores, ports->stores));
+}
+
+void kern_ports_format(char *buf, size_t len, const struct kern_ports *p)
+{
+	const double v[] = {p ? p->load_bytes : 0, p ? p->store_bytes : 0, p ? p->loads : 0,
+			    p ? p->stores : 0};
+	const char *many[] = {"bytes loaded", "bytes stored", "loads", "stores"};
+	const char *one[] = {"byte loaded", "byte stored", "load", "store"};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 4 && used < len; i++)
+		if (v[i] > 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%g %s", used ? ", " : "", v[i],
+						 v[i] == 1 ? one[i] : many[i]);
 }

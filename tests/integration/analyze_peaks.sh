@@ -580,6 +580,24 @@ check "L1 write (33.3 stored a cycle, within 64) and L2 read (16.7 loaded) stay 
 	test "$(peak "$P32" L1 write bytes_per_cycle_1_core)/$(peak "$P32" L1 write quality)" = \
 	"$(peak "$D" L1 write bytes_per_cycle_1_core)/ok" -a \
 	"$(peak "$P32" L2 read bytes_per_cycle_1_core)" = "$(peak "$D" L2 read bytes_per_cycle_1_core)"
+# report.md says the config's ports and how many points went past them (rawgen's 32 L1 load points, of its
+# 80 L1 bandwidth points); where most L1 points did (a core that loads and stores 16 bytes a cycle: all 80),
+# that this core does more than the config's CPU.
+"$PMUCHECK" report "$P32" >/dev/null 2>&1
+n=$(python3 -c 'import csv, sys
+rows = csv.DictReader(open(sys.argv[1]))
+print(len({r["point"] for r in rows if r["kernel"] == "load" and r["level"] == "L1"}))' \
+	"$P32/raw.csv")
+said="^- \*\*L1 ports\*\*: the run's config gives one core at most 32 bytes loaded, 64 bytes stored a cycle;"
+said+=" $n points went past them at their own clock by more than 2 %.*bound was past\.$"
+check "report.md: the L1 ports and the $n L1 load points past them" grep -q "$said" "$P32/report.md"
+ports "$TMP/ports16" '{"load_bytes_per_cycle": 16, "store_bytes_per_cycle": 16}'
+"$PMUCHECK" report "$TMP/ports16" >/dev/null 2>&1
+check "report.md: most L1 points past 16 bytes a cycle say the core is not the config's CPU" \
+	grep -q "Most L1 bandwidth points did (80 of 80): this core does more a cycle than the config's CPU" \
+	"$TMP/ports16/report.md"
+check "... where they were fewer it says not" \
+	bash -c '! grep -q "Most L1 bandwidth points did" "$1"' _ "$P32/report.md"
 P34=$TMP/ports34
 ports "$P34" '{"load_bytes_per_cycle": 34}'
 check "a core that loads 34 bytes a cycle passes the L1 read: $(peak "$P34" L1 read quality)" \
