@@ -185,6 +185,31 @@ for key, words in (("load_bytes_per_cycle", "bytes? loaded"), ("store_bytes_per_
     if key in ports:
         assert re.search(r"\b%g %s\b" % (ports[key], words), line), (key, line)
 PY5
+# A run judges its points by its config's ports: with a core said to load half a byte a cycle, every load
+# point of this machine is past them (too-fast in raw.csv); its store points, whose ports the file leaves
+# out, are judged only as any core's. (The analysis judges alike: analyze_peaks.sh.)
+sed 's/^prefetch = listed$/&\nload_bytes_per_cycle = 0.5/' "$TOP/configs/generic.ini" >"$TMP/half.ini"
+"$PMUCHECK" run --config "$TMP/half.ini" --kernels load.gpr,store.gpr --sizes 16k --threads 1 \
+	--reported-levels --min-time 1 --reps 3 --events page-faults "${ONE_STATE[@]}" --no-progress \
+	--out "$TMP/half" >/dev/null 2>&1
+check "machine.json's config.ports are the config's" python3 -c 'import json, sys
+ports = json.load(open(sys.argv[1]))["config"]["ports"]
+assert ports == {"load_bytes_per_cycle": 0.5}, ports' "$TMP/half/machine.json"
+# without any clock (every add-chain sample rejected, on a machine too busy for one) nothing is judged
+if ! python3 -c 'import csv, json, sys
+clocks = [json.load(open(sys.argv[1] + "/machine.json"))["clock"]["core_ghz"]]
+clocks += [r["core_ghz"] for r in csv.DictReader(open(sys.argv[1] + "/raw.csv"))]
+sys.exit(0 if any(clocks) else 1)' "$TMP/half"; then
+	skip "a run past its config's ports flags its load points too-fast" "no core clock measured"
+else
+	check "a run past its config's ports flags its load points too-fast, not its store points" \
+		python3 - "$TMP/half/raw.csv" <<'PY6'
+import csv, sys
+why = {r["kernel"]: r["noisy_why"] for r in csv.DictReader(open(sys.argv[1])) if r["group"] == "0"}
+print("# %s" % why)
+assert "too-fast" in why["load"].split(";") and "too-fast" not in why["store"].split(";"), why
+PY6
+fi
 # 2 kernels x 2 sizes x 3 repetitions x 1 event: 12 rows plus the header.
 check "raw.csv has one row per kernel x size x repetition x event" test "$(wc -l <"$TMP/small/raw.csv")" -eq 13
 check "raw.csv rows have as many fields as the header" python3 - "$TMP/small" <<'PY'
