@@ -330,17 +330,32 @@ static double positive_median(const float *v, unsigned n)
 	return stats_median_positive(t, n);
 }
 
-/* Whether the point's time moved more bytes, or ran more loads or stores, per core cycle at its clock than
-   any core can, or than the core's ports (machine.json config.ports) allow (kern_impossibly_fast); without
-   any clock (none in the point's repetitions nor the run's), at the fastest any core runs (THR_MAX_GHZ): not
-   judged, a time no core reaches at any clock stood as a figure. */
-static int too_fast(const struct agg_point *p, const struct kern_ports *ports)
+/* What the point's instructions did, as the limits judge it. */
+static struct kern_work work_of(const struct agg_point *p)
 {
-	const struct kern_work w = {p->v[RQ_bytes_loaded], p->v[RQ_bytes_stored], p->v[RQ_loads],
-				    p->v[RQ_stores]};
+	return (struct kern_work){p->v[RQ_bytes_loaded], p->v[RQ_bytes_stored], p->v[RQ_loads],
+				  p->v[RQ_stores]};
+}
+
+/* Whether the point's time moved more bytes, or ran more loads or stores, per core cycle at its clock than
+   any core can (kern_impossibly_fast); without any clock (none in the point's repetitions nor the run's), at
+   the fastest any core runs (THR_MAX_GHZ): not judged, a time no core reaches at any clock stood as a
+   figure. */
+static int too_fast(const struct agg_point *p)
+{
+	const struct kern_work w = work_of(p);
 
 	return kern_impossibly_fast(&w, p->seconds, p->core_ghz > 0 ? p->core_ghz : THR_MAX_GHZ,
-				    (double)p->threads, ports);
+				    (double)p->threads);
+}
+
+/* Whether the point's time was past the core's ports at its clock (kern_past_ports; not judged without a
+   clock or ports). */
+static int past_ports(const struct agg_point *p, const struct kern_ports *ports)
+{
+	const struct kern_work w = work_of(p);
+
+	return kern_past_ports(&w, p->seconds, p->core_ghz, (double)p->threads, ports);
 }
 
 /* A point's time and clock from its repetitions': min(2R) - min(R) of the calls, or min(R) where shorter
@@ -354,7 +369,12 @@ static int too_fast(const struct agg_point *p, const struct kern_ports *ports)
    peaks.csv and bw_load from an old file whose R calls a disturbance had stretched). A bound still faster
    than any core says its clock read low (a sample can, never high: harness record_ghz), since every call is
    an upper bound of its work: the point keeps its time and has no clock, so no figure in cycles (an L1 read
-   whose repetitions all read 0.3 GHz gave 333 bytes per cycle in peaks.csv: analyze_peaks.sh). */
+   whose repetitions all read 0.3 GHz gave 333 bytes per cycle in peaks.csv: analyze_peaks.sh).
+   The core's own ports (machine.json config.ports) judge the same way, but not the point: a clean point
+   past them takes its bound too, since its difference can run ahead of the hardware (stats.h: by a few
+   percent where confirmed) and its bound cannot; and a point whose bound is still past them is no
+   disturbance of its time, but a clock that read low, or a core that does more than the config's CPU (a
+   guest shown an older model than its host's): it keeps its time, counts and verdicts, and has no clock. */
 static void settle_time(struct agg_point *p, double run_ghz, const struct kern_ports *ports)
 {
 	double t;
@@ -373,21 +393,26 @@ static void settle_time(struct agg_point *p, double run_ghz, const struct kern_p
 	p->seconds = t > 0 ? t : INFINITY;
 	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
-	p->past_ports = too_fast(p, ports) && !too_fast(p, NULL);
-	if (too_fast(p, ports)) {
+	if (too_fast(p)) {
 		p->noisy = 1;
 		p->noisy_why |= 1u << NW_TOO_FAST;
 		if (!(p->calls.lo > 0))
 			p->seconds = INFINITY;
 	}
-	if (p->noisy && p->calls.lo > 0) {
+	p->past_ports = !p->noisy && p->calls.lo > 0 && past_ports(p, ports);
+	if (p->calls.lo > 0 && (p->noisy || p->past_ports)) {
 		t = stats_mindiff_bound(&p->calls) * p->sec_per_tick;
 		p->seconds = t > 0 ? t : INFINITY;
-		p->bounded = 1;
-		if (too_fast(p, ports))
+		p->bounded = p->noisy;
+		if (too_fast(p))
 			p->core_ghz = 0;
 	}
-	p->r_call = !p->noisy && p->calls.lo > 0 && stats_mindiff_r_call(&p->calls);
+	/* even at its bound (a point without calls: at its time) */
+	if (past_ports(p, ports)) {
+		p->past_ports = p->ports_clock = 1;
+		p->core_ghz = 0;
+	}
+	p->r_call = !p->noisy && !p->past_ports && p->calls.lo > 0 && stats_mindiff_r_call(&p->calls);
 }
 
 static int add_row(const struct raw_row *row, void *ctx, struct err *e)

@@ -27,9 +27,11 @@ struct agg_point {
 	int noisy;   /* raw.csv's flag, or faster per core cycle than any core (kern_impossibly_fast) */
 	int bounded; /* noisy, and its time is the bound of its shortest call (stats_mindiff_bound) */
 	int r_call;  /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
-	int past_ports; /* its time was past the core's ports (machine.json config.ports) at its clock, and
-			   within what any core can: too fast for the config's CPU alone (report.md says how
-			   many such points there were) */
+	int past_ports;  /* its time was past the core's ports at its clock (machine.json config.ports;
+			    agg.c settle_time): a clean one's difference, which gave way to its bound, or
+			    that bound */
+	int ports_clock; /* and so was its bound: its clock read low, or the core does more than the config's
+			    CPU; it has no clock (core_ghz 0) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h): raw.csv's, and too-fast where the analysis
 			       finds it; 0 for a noisy point of a file from before the column */
 	double v[RQ_COUNT];

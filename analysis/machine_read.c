@@ -481,20 +481,19 @@ static void read_availability(json_t *ctr, struct machine *m)
 
 /* A port limit per core cycle, 0 (not judged) where absent or past what any core has (most: KERN_MAX_*), as
    the config reader refuses it. */
-static double port_limit(json_t *ports, const char *key, double most)
+static double port_read(json_t *ports, const char *key, double most)
 {
 	double v = number(ports, key, 0);
 
 	return v > 0 && v <= most ? v : 0;
 }
 
-/* config.ports (runs before it have none: only the bounds for any core judge their points). */
+/* config.ports (runs before it have none: no point's clock is judged by them). */
 static void read_ports(json_t *ports, struct kern_ports *p)
 {
-	p->load_bytes = port_limit(ports, "load_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE);
-	p->store_bytes = port_limit(ports, "store_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE);
-	p->loads = port_limit(ports, "loads_per_cycle", KERN_MAX_LOADS_PER_CYCLE);
-	p->stores = port_limit(ports, "stores_per_cycle", KERN_MAX_STORES_PER_CYCLE);
+#define PORT_READ(field, key, most, one, many) p->field = port_read(ports, key, most);
+	KERN_PORTS_FIELDS(PORT_READ)
+#undef PORT_READ
 }
 
 static void read_run(json_t *root, struct machine *m)

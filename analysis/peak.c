@@ -219,20 +219,28 @@ static void add_bandwidth(struct peak *pk, const struct agg_point *p, int fig)
 	pk->points++;
 	pk->noisy += p->noisy;
 	pk->r_call += p->r_call;
+	pk->ports += p->past_ports;
+	pk->ports_clock += p->ports_clock;
 	if (fig == 0 && gbps > pk->gbps_one) {
 		pk->from_one = p->noisy;
 		pk->gbps_one = gbps;
-		pk->bpc_one = p->core_ghz > 0 ? gbps / p->core_ghz : 0;
 		pk->transfers_one = gbps * 1e9 / bpt;
 		pk->bpt_one = bpt;
+	}
+	if (fig == 0 && p->core_ghz > 0 && gbps > pk->bpc_gbps_one) {
+		pk->bpc_gbps_one = gbps;
+		pk->bpc_one = gbps / p->core_ghz;
 	}
 	if (fig == 1 && gbps > pk->gbps_all) {
 		pk->from_all = p->noisy;
 		pk->paths_all = p->path_ratio;
 		pk->gbps_all = gbps;
-		pk->bpc_all = p->core_ghz > 0 ? gbps / p->core_ghz / (double)p->threads : 0;
 		pk->transfers_all = gbps * 1e9 / bpt;
 		pk->bpt_all = bpt;
+	}
+	if (fig == 1 && p->core_ghz > 0 && gbps > pk->bpc_gbps_all) {
+		pk->bpc_gbps_all = gbps;
+		pk->bpc_all = gbps / p->core_ghz / (double)p->threads;
 	}
 }
 
@@ -450,6 +458,13 @@ void peak_quality(const struct peak *pk, char *buf, size_t len)
 			      pk->points);
 	if (pk->r_call && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, "; %u of %u at their R call", pk->r_call, pk->points);
+	if (pk->ports && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+			      "; %u of %u past the core's L1 ports at their clock, at their bound", pk->ports,
+			      pk->points);
+	if (pk->ports_clock && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " (%u even so: no clock, no figure in cycles)",
+			      pk->ports_clock);
 	if (pk->paths_all > 0 && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "; %d threads' stores %s (%.2fx one thread's)",
 			 pk->threads_all,

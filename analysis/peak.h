@@ -12,7 +12,10 @@ struct peak {
 	int present;
 	double gbps_one, gbps_all;           /* best of 1 thread / of the most threads measured */
 	int threads_all;                     /* that most; 0 when only 1 thread was measured */
-	double bpc_one, bpc_all;             /* the same per core and core cycle (the point's own clock) */
+	double bpc_one, bpc_all;             /* the same per core and core cycle, of the best point that has a
+						clock (its own): where the best has none, one that read low
+						(agg.c settle_time), the next best's */
+	double bpc_gbps_one, bpc_gbps_all;   /* GB/s of the points those are of */
 	double bpt_one, bpt_all;             /* bytes per transfer of each figure's point: its access width in
 						L1 (variants of one access differ), a line elsewhere */
 	double latency_ns, latency_cycles;   /* latency rows: median over the level's points */
@@ -26,8 +29,10 @@ struct peak {
 	unsigned left_out;                   /* noisy points left out because clean ones gave the figure */
 	unsigned dram_like;                  /* latency points of a cache level that took DRAM-like time */
 	double dram_like_ns;                 /* the slowest of them, ns */
-	unsigned probed;  /* latency points whose figure is the level probe's at their size (peak.c) */
-	unsigned r_call;  /* of the points, those whose own time is their R call (agg.h r_call) */
+	unsigned probed; /* latency points whose figure is the level probe's at their size (peak.c) */
+	unsigned r_call; /* of the points, those whose own time is their R call (agg.h r_call) */
+	unsigned ports, ports_clock; /* of the points, those past the core's ports, and of them those without
+					a clock for it (agg.h past_ports, ports_clock) */
 	unsigned untimed; /* clean points of the row without a time (agg.h: seconds INFINITY): in no figure;
 			     noisy ones count in left_out */
 	/* the path probe's ratio before the point of the all-thread figure (agg.h path_ratio; 0: none), and

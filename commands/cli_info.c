@@ -82,17 +82,21 @@ static void config_free(struct info_config *ic)
 		cfg_free(&ic->c);
 }
 
-/* The core's L1 ports the config gives: a point past them is judged too fast (kern_impossibly_fast). */
+/* The core's L1 ports the config gives: the analysis judges the points' clocks by them (kern_past_ports). */
 static void ports_print(const struct kern_ports *p, FILE *f)
 {
 	char said[160];
 
 	kern_ports_format(said, sizeof said, p);
 	if (said[0])
-		fprintf(f, "L1 ports        per core cycle at most %s (a point past them is too fast)\n",
+		fprintf(f,
+			"L1 ports        per core cycle at most %s (a point past them at its clock has no "
+			"figure in cycles)\n",
 			said);
 	else
-		fprintf(f, "L1 ports        not given: a point is judged only by what any core can do\n");
+		fprintf(f,
+			"L1 ports        not given: a point's clock is judged only by what any core can "
+			"do\n");
 }
 
 static void config_print(const struct info_config *ic, FILE *f)

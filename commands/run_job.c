@@ -167,19 +167,16 @@ static int copy_reference(const char *dir, const char *src, char *rel, size_t le
 }
 
 /* machine.json's config.ports: the core's L1 ports per cycle that the config gives (kern_ports), each
-   field only where given, so that the analysis judges a point's speed as the run did. */
+   field only where given, which the analysis judges the points' clocks by (analysis/agg.c). */
 static json_t *ports_json(const struct kern_ports *p)
 {
 	json_t *o = json_object();
 
-	if (p && p->load_bytes > 0)
-		json_object_set_new(o, "load_bytes_per_cycle", json_real(p->load_bytes));
-	if (p && p->store_bytes > 0)
-		json_object_set_new(o, "store_bytes_per_cycle", json_real(p->store_bytes));
-	if (p && p->loads > 0)
-		json_object_set_new(o, "loads_per_cycle", json_real(p->loads));
-	if (p && p->stores > 0)
-		json_object_set_new(o, "stores_per_cycle", json_real(p->stores));
+#define PORT_JSON(field, key, most, one, many) \
+	if (p && p->field > 0) \
+		json_object_set_new(o, key, json_real(p->field));
+	KERN_PORTS_FIELDS(PORT_JSON)
+#undef PORT_JSON
 	return o;
 }
 
@@ -340,8 +337,6 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 	st.tsc_hz = tsc_hz;
 	st.run_ghz = j->mf.core_ghz;
 	st.clock = j->clock;
-	if (j->arch.has_arch)
-		st.ports = j->arch.arch.ports;
 	st.aperf = j->mclock.use_aperf ? &j->mclock.aperf : NULL;
 	st.point_base = *base;
 	st.resume_after = rc->resumed ? rc->resumed->last_point : -1;

@@ -11,7 +11,7 @@
 enum noisy_why {
 	NW_AT_REPS,     /* its time was not confirmed (two calls agreeing) within --reps repetitions */
 	NW_AT_BUDGET,   /* ... nor within its share of the time budget, which ended it first */
-	NW_TOO_FAST,    /* more per cycle than the core's ports or any core (record_impossibly_fast) */
+	NW_TOO_FAST,    /* it moved more bytes per cycle than any core can (record_impossibly_fast) */
 	NW_APART,       /* its threads never ran together (record_threads_apart) */
 	NW_SHARED_CORE, /* its threads shared a core as it began (speed_probe_shared) */
 	NW_LEVEL,       /* the last cache level did not hold it, before and after (level_check.h) */

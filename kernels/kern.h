@@ -29,9 +29,9 @@
 
 #define KERN_LINE 64u /* cache line size all descriptors assume (x86-64) */
 /* More bytes than any x86-64 core moves between its registers and L1D per cycle, with margin: the widest
-   to date load at most two 64-byte vectors and store at most two per cycle (AMD's Zen 5 software
-   optimization guide, 58455: 2 x 512-bit loads, 1 x 512-bit store; Intel's optimization reference manual,
-   Golden Cove: 2 x 512-bit loads, 2 x 256-bit stores), 192 bytes at most. A point measured faster than
+   to date load at most two 64-byte vectors and store at most 64 bytes per cycle (AMD's Zen 5 software
+   optimization guide, 58455: 2 x 512-bit loads, 1 x 512-bit store; Golden Cove: 2 x 512-bit loads, and
+   64 bytes of stores as measured, spr.ini says where), 192 bytes at most. A point measured faster than
    this per core cycle was disturbed (a stretched R call, a clock sample that ran slow), never real. */
 #define KERN_MAX_BYTES_PER_CYCLE 256.0
 /* More load or store instructions per core cycle than any x86-64 core executes, twice over: to date at most
@@ -41,17 +41,25 @@
    read peak, marked ok. */
 #define KERN_MAX_LOADS_PER_CYCLE 8.0
 #define KERN_MAX_STORES_PER_CYCLE 4.0
-/* One core's L1 data cache ports per core cycle, as its architecture's config gives them ([arch]
-   load_bytes_per_cycle, store_bytes_per_cycle, loads_per_cycle, stores_per_cycle; configs/README.md), 0
-   where it does not. Every byte a kernel's instructions load or store passes them, at every level, so no
-   point can move more; the bounds above hold for any core and are far above most: a Zen 1 guest's L2 write
-   read 18.4 bytes per cycle at its clock (one 16-byte store a cycle) and stood, marked noisy, as its peak. */
+/* One core's L1 data cache ports per core cycle, as its architecture's config gives them (configs/README.md),
+   0 where it does not. Every byte a kernel's instructions load or store passes them, at every level, so no
+   core moves more; the bounds above hold for any core and are far above most: a Zen 1 guest's L2 write read
+   18.4 bytes per cycle at its clock (one 16-byte store a cycle) and stood, marked noisy, as its peak. */
 struct kern_ports {
 	double load_bytes, store_bytes, loads, stores;
 };
-/* How far past a port limit a point may read and still be within it: its clock is a sample, which reads
-   low rather than high, as uncertain as the clock bound allows a sample above the CPU's maximum
-   (core_clock.h CLOCK_AGREE, 2 %). */
+/* The fields of struct kern_ports: X(field, its key in a config's [arch] and machine.json config.ports,
+   the most any core does, its words for one and for several). */
+/* clang-format off */
+#define KERN_PORTS_FIELDS(X) \
+	X(load_bytes, "load_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE, "byte loaded", "bytes loaded") \
+	X(store_bytes, "store_bytes_per_cycle", KERN_MAX_BYTES_PER_CYCLE, "byte stored", "bytes stored") \
+	X(loads, "loads_per_cycle", KERN_MAX_LOADS_PER_CYCLE, "load", "loads") \
+	X(stores, "stores_per_cycle", KERN_MAX_STORES_PER_CYCLE, "store", "stores")
+/* clang-format on */
+/* How far past a port limit a time that is never faster than the hardware (a call's bound) may read at its
+   clock and still be within it: the clock is a sample, which reads low rather than high, as uncertain as
+   the clock bound allows a sample above the CPU's maximum (core_clock.h CLOCK_AGREE, 2 %). */
 #define KERN_PORTS_MARGIN 0.02
 #define KERN_PAGE 4096u /* base page: what `touch` faults in and `chase` randomises over */
 
@@ -241,19 +249,22 @@ const struct kern_variant *kern_variant_for_plot(unsigned plots, const struct ke
 uint64_t kern_first_span(const struct kern_family *f, uint64_t bytes);
 void kern_call_longer(const struct kern_family *f, uint64_t bytes, uint64_t *span, uint64_t *reps);
 
-/* The work of a point (or of a read), as kern_impossibly_fast judges it: bytes its load and store
-   instructions moved, and how many there were (0 where unknown). */
+/* The work of a point (or of a read), as kern_impossibly_fast and kern_past_ports judge it: bytes its
+   load and store instructions moved, and how many there were (0 where unknown). */
 struct kern_work {
 	double bytes_loaded, bytes_stored, loads, stores;
 };
 
 /* Whether work done in `seconds` on `threads` cores at `ghz` was more per core cycle than
-   KERN_MAX_BYTES_PER_CYCLE, KERN_MAX_LOADS_PER_CYCLE or KERN_MAX_STORES_PER_CYCLE allow, or than the
-   core's ports (NULL or a 0 field: not given) allow by more than KERN_PORTS_MARGIN (kern_limits.c): a
-   disturbed figure or a clock sample that read low, never a real one. 0 when the clock or the time is
-   unknown (<= 0). */
-int kern_impossibly_fast(const struct kern_work *w, double seconds, double ghz, double threads,
-			 const struct kern_ports *ports);
+   KERN_MAX_BYTES_PER_CYCLE, KERN_MAX_LOADS_PER_CYCLE or KERN_MAX_STORES_PER_CYCLE allow (kern_limits.c): a
+   disturbed figure, never a real one. 0 when the clock or the time is unknown (<= 0). */
+int kern_impossibly_fast(const struct kern_work *w, double seconds, double ghz, double threads);
+/* Whether the same was past the core's ports (NULL or a 0 field: not given) by more than KERN_PORTS_MARGIN,
+   loads and stores each against their own. Each thread is judged on the cycles of a core of its own: two on
+   one core's SMT siblings, sharing its ports, may pass where together they were past them. 0 when the clock
+   or the time is unknown. */
+int kern_past_ports(const struct kern_work *w, double seconds, double ghz, double threads,
+		    const struct kern_ports *ports);
 /* The ports given, in words, into buf: "32 bytes loaded, 16 bytes stored, 2 loads, 1 store"; "" where none
    is (p NULL or every field 0). For `info` and report.md alike. */
 void kern_ports_format(char *buf, size_t len, const struct kern_ports *p);

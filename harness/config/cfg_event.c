@@ -186,8 +186,8 @@ static int arch_close(struct cfg_ctx *x)
 	return 0;
 }
 
-/* A port limit per core cycle (kern_ports): a count above 0 and up to KERN_MAX_BYTES_PER_CYCLE (bytes) or
-   KERN_MAX_LOADS_PER_CYCLE (instructions), the bounds no core reaches. */
+/* A port limit per core cycle (kern_ports): a number above 0 and up to `most`, what no core exceeds
+   (kern.h KERN_MAX_*). */
 static int port_limit(struct cfg_ctx *x, const char *key, const char *v, double most, double *out)
 {
 	double n;
@@ -200,42 +200,25 @@ static int port_limit(struct cfg_ctx *x, const char *key, const char *v, double 
 	return 0;
 }
 
-static int arch_load_bytes(struct cfg_ctx *x, const char *v)
-{
-	return port_limit(x, "load_bytes_per_cycle", v, KERN_MAX_BYTES_PER_CYCLE, &ARCH(x)->ports.load_bytes);
-}
+/* arch_load_bytes, arch_store_bytes, arch_loads, arch_stores: one setter per key, as the key table wants */
+#define PORT_SETTER(field, key, most, one, many) \
+	static int arch_##field(struct cfg_ctx *x, const char *v) \
+	{ \
+		return port_limit(x, key, v, most, &ARCH(x)->ports.field); \
+	}
+KERN_PORTS_FIELDS(PORT_SETTER)
+#undef PORT_SETTER
+#define PORT_KEY(field, key, most, one, many) {key, 0, arch_##field},
 
-static int arch_store_bytes(struct cfg_ctx *x, const char *v)
-{
-	return port_limit(x, "store_bytes_per_cycle", v, KERN_MAX_BYTES_PER_CYCLE,
-			  &ARCH(x)->ports.store_bytes);
-}
-
-static int arch_loads(struct cfg_ctx *x, const char *v)
-{
-	return port_limit(x, "loads_per_cycle", v, KERN_MAX_LOADS_PER_CYCLE, &ARCH(x)->ports.loads);
-}
-
-static int arch_stores(struct cfg_ctx *x, const char *v)
-{
-	return port_limit(x, "stores_per_cycle", v, KERN_MAX_STORES_PER_CYCLE, &ARCH(x)->ports.stores);
-}
-
+/* clang-format off */
 static const struct cfg_key arch_keys[] = {
-	{"name", 1, arch_name},
-	{"title", 1, arch_title},
-	{"vendor", 1, arch_vendor},
-	{"match", 1, arch_match},
-	{"pmu", 0, arch_pmu},
-	{"pmu_uncore", 0, arch_pmu_uncore},
-	{"prefetch", 1, arch_prefetch},
-	{"note", 0, arch_note},
-	{"max_ghz", 0, arch_max_ghz},
-	{"load_bytes_per_cycle", 0, arch_load_bytes},
-	{"store_bytes_per_cycle", 0, arch_store_bytes},
-	{"loads_per_cycle", 0, arch_loads},
-	{"stores_per_cycle", 0, arch_stores},
+	{"name", 1, arch_name},         {"title", 1, arch_title}, {"vendor", 1, arch_vendor},
+	{"match", 1, arch_match},       {"pmu", 0, arch_pmu},     {"pmu_uncore", 0, arch_pmu_uncore},
+	{"prefetch", 1, arch_prefetch}, {"note", 0, arch_note},   {"max_ghz", 0, arch_max_ghz},
+	KERN_PORTS_FIELDS(PORT_KEY)
 };
+/* clang-format on */
+#undef PORT_KEY
 
 const struct cfg_kind cfg_kind_arch = {
 	"arch", 0, arch_keys, sizeof arch_keys / sizeof arch_keys[0], arch_open, arch_close, NULL};

@@ -417,18 +417,18 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			int past = g->check_ns >= 0 && last_level_short(g);
 			/* First-touch time is page-fault time, which varies by tens of percent from call to call
 			   whatever the machine does; what such a point is for is its counts, not its time. A
-			   confirmed point faster than its core's ports or any core (record_impossibly_fast),
-			   one whose threads never ran together (record_threads_apart), one whose threads
-			   shared a core as it began (speed_probe_shared), one whose working set the last cache
-			   level did not hold before and after it (level_check.h), or one begun while the
-			   machine read slow (speed_probe_slow), was still disturbed. */
+			   confirmed point faster than any core (record_impossibly_fast), one whose threads never
+			   ran together (record_threads_apart), one whose threads shared a core as it began
+			   (speed_probe_shared), one whose working set the last cache level did not hold
+			   before and after it (level_check.h), or one begun while the machine read slow
+			   (speed_probe_slow), was still disturbed. */
 			unsigned why = 0;
 			if (!fresh) {
 				why |= (unsigned)(g->stop == BUDGET_MAX) << NW_AT_REPS;
 				why |= (unsigned)(g->stop == BUDGET_SPENT) << NW_AT_BUDGET;
 				why |= (unsigned)record_impossibly_fast(&g->rec,
 									record_seconds(&g->rec, s->tsc_hz, 0),
-									s->run_ghz, pt->threads, &s->ports)
+									s->run_ghz, pt->threads)
 					<< NW_TOO_FAST;
 				why |= (unsigned)record_threads_apart(&g->rec) << NW_APART;
 				why |= (unsigned)(g->shared != 0) << NW_SHARED_CORE;

@@ -76,8 +76,6 @@ struct run_state {
 	double tsc_hz;
 	double run_ghz;                   /* the run's core clock (machine.json clock.core_ghz), 0: none */
 	struct clock_bounds clock;        /* what a core clock sample may give */
-	struct kern_ports ports;          /* what a core's L1 ports pass per cycle (the config's; 0: not
-					     given): a point past them is too fast (record_impossibly_fast) */
 	const struct clock_aperf *aperf;  /* the clock from APERF/MPERF (clock_aperf.h); NULL: add chains */
 	struct run_point_result *results; /* one per plan point */
 	struct speed_probe *speed;        /* sampled before each point (speed_probe.h); NULL: not sampled */

@@ -129,14 +129,13 @@ double record_ghz(const struct point_record *r)
 	return stats_max_positive(g, (size_t)n);
 }
 
-int record_impossibly_fast(const struct point_record *r, double seconds, double run_ghz, int threads,
-			   const struct kern_ports *ports)
+int record_impossibly_fast(const struct point_record *r, double seconds, double run_ghz, int threads)
 {
 	const struct kern_work w = {(double)r->v.bytes_loaded, (double)r->v.bytes_stored, (double)r->v.loads,
 				    (double)r->v.stores};
 	double ghz = record_ghz(r);
 
-	return kern_impossibly_fast(&w, seconds, ghz > 0 ? ghz : run_ghz, threads, ports);
+	return kern_impossibly_fast(&w, seconds, ghz > 0 ? ghz : run_ghz, threads);
 }
 
 struct stats_mindiff record_calls(const struct point_record *r)

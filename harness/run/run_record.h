@@ -120,12 +120,11 @@ void record_clock_note(const struct rec_pass *p, char *buf, size_t len);
    default runs' peaks in bytes per cycle by a median 0.2-0.4 %, and by up to 8.8 %. */
 double record_ghz(const struct point_record *r);
 /* Whether the point moved more bytes, or ran more of its loads or stores (r->v), per core cycle than any core
-   can, or than this core's ports allow (ports, the config's; NULL: not given; kern_impossibly_fast) in
-   `seconds`, at its own clock (record_ghz), or at the run's (run_ghz, machine.json clock.core_ghz) when none
-   of its clock samples was accepted, as the analysis judges it (analysis/agg.c), so that the run's summary
-   and the report count the same disturbed points; 0 when there is no clock at all. */
-int record_impossibly_fast(const struct point_record *r, double seconds, double run_ghz, int threads,
-			   const struct kern_ports *ports);
+   can (kern_impossibly_fast) in `seconds`, at its own clock (record_ghz), or at the run's (run_ghz,
+   machine.json clock.core_ghz) when none of its clock samples was accepted, as the analysis judges it
+   (analysis/agg.c), so that the run's summary and the report count the same disturbed points; 0 when there is
+   no clock at all. (The core's own ports judge a point's clock, not its time: the analysis does that.) */
+int record_impossibly_fast(const struct point_record *r, double seconds, double run_ghz, int threads);
 
 /* The shortest R and 2R calls of the repetitions (group 0), in TSC ticks, and their second shortest, with
    the record's by_size and spans (stats_mindiff: touch keeps the difference; spans hold their R call to

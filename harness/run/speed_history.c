@@ -61,7 +61,7 @@ static int impossible(const struct speed_history *h, double gbps)
 {
 	const struct kern_work read = {.bytes_loaded = gbps * 1e9};
 
-	return kern_impossibly_fast(&read, 1, h->ghz, 1, NULL);
+	return kern_impossibly_fast(&read, 1, h->ghz, 1);
 }
 
 /* Reads the file into `keep` (other machines' runs in the window, as they were) and h->seen (this machine's

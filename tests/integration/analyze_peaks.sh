@@ -548,11 +548,12 @@ for r in csv.DictReader(open(sys.argv[1])):
         assert not r[c] or float(r[c]) <= 256, (r["level"], r["access"], c, r[c])
 PY
 
-# The core's own ports (machine.json config.ports, from the run's config; kern.h): rawgen's L1 read, 33.3
-# bytes per 3 GHz cycle, is past a core that loads 32 a cycle (by more than the 2 % a clock sample may read
-# low), far below the 256 any core is held to. It keeps its GB/s, at its bound, marked noisy, and gives no
-# bytes per cycle: its clock, not its time, is what no such core reaches. A core that loads 34 passes it, as
-# a file without ports does; stores are held to the store limit alone (L1 write, 33.3 stored, within 64).
+# The core's own ports (machine.json config.ports, from the run's config; kern.h) judge a point's clock, not
+# its time: rawgen's L1 read, 33.3 bytes per 3 GHz cycle, is past a core that loads 32 a cycle (by more than
+# the 2 % a clock sample may read low) even at its bound, which no disturbance makes faster, far below the
+# 256 any core is held to. It keeps its GB/s and stays clean (its counts are in no doubt), and gives no
+# bytes per cycle; stores are held to the store limit alone (L1 write, 33.3 stored, within 64).
+# ports DIR JSON [EDIT]: $D with config.ports JSON and its raw.csv edited by EDIT, with calls, analysed.
 ports() {
 	mkdir -p "$1"
 	python3 - "$D/machine.json" "$1/machine.json" "$2" <<'PY'
@@ -561,48 +562,58 @@ m = json.load(open(sys.argv[1]))
 m.setdefault("config", {})["ports"] = json.loads(sys.argv[3])
 json.dump(m, open(sys.argv[2], "w"))
 PY
-	edit "$D/raw.csv" "$1/raw.csv" "" calls
+	edit "$D/raw.csv" "$1/raw.csv" "${3:-}" calls
 	expect_status "analyze with config.ports $2 succeeds" 0 "$PMUCHECK" analyze -q "$1"
 }
-ports "$TMP/ports32" '{"load_bytes_per_cycle": 32, "store_bytes_per_cycle": 64}'
 P32=$TMP/ports32
+ports "$P32" '{"load_bytes_per_cycle": 32, "store_bytes_per_cycle": 64}'
 check "L1 read past 32 bytes loaded a cycle keeps its GB/s: $(peak "$P32" L1 read gbps_1_core)" \
 	test "$(peak "$P32" L1 read gbps_1_core)" = "$(peak "$D" L1 read gbps_1_core)"
 check "... and gives no bytes per cycle ($(peak "$P32" L1 read bytes_per_cycle_1_core))" \
 	test -z "$(peak "$P32" L1 read bytes_per_cycle_1_core)$(peak "$P32" L1 read \
 		bytes_per_cycle_per_core_all)"
 q=$(peak "$P32" L1 read quality)
+past="past the core's L1 ports at their clock, at their bound"
 case "$q" in
-"noisy (both figures; "*" of "*" points disturbed)") ok "and is marked noisy: $q" ;;
-*) notok "and is marked noisy" "quality '$q'" ;;
+"ok; "*" of "*" $past ("*" even so: no clock, no figure in cycles)") ok "and stays clean, saying why: $q" ;;
+*) notok "and stays clean, saying why" "quality '$q'" ;;
 esac
 check "L1 write (33.3 stored a cycle, within 64) and L2 read (16.7 loaded) stay as they were" \
 	test "$(peak "$P32" L1 write bytes_per_cycle_1_core)/$(peak "$P32" L1 write quality)" = \
 	"$(peak "$D" L1 write bytes_per_cycle_1_core)/ok" -a \
 	"$(peak "$P32" L2 read bytes_per_cycle_1_core)" = "$(peak "$D" L2 read bytes_per_cycle_1_core)"
-# report.md says the config's ports and how many points went past them (rawgen's 32 L1 load points, of its
-# 80 L1 bandwidth points); where most L1 points did (a core that loads and stores 16 bytes a cycle: all 80),
-# that this core does more than the config's CPU.
 "$PMUCHECK" report "$P32" >/dev/null 2>&1
 n=$(python3 -c 'import csv, sys
 rows = csv.DictReader(open(sys.argv[1]))
-print(len({r["point"] for r in rows if r["kernel"] == "load" and r["level"] == "L1"}))' \
-	"$P32/raw.csv")
+print(len({r["point"] for r in rows if r["kernel"] == "load" and r["level"] == "L1"}))' "$P32/raw.csv")
 said="^- \*\*L1 ports\*\*: the run's config gives one core at most 32 bytes loaded, 64 bytes stored a cycle;"
-said+=" $n points went past them at their own clock by more than 2 %.*bound was past\.$"
-check "report.md: the L1 ports and the $n L1 load points past them" grep -q "$said" "$P32/report.md"
-ports "$TMP/ports16" '{"load_bytes_per_cycle": 16, "store_bytes_per_cycle": 16}'
-"$PMUCHECK" report "$TMP/ports16" >/dev/null 2>&1
-check "report.md: most L1 points past 16 bytes a cycle say the core is not the config's CPU" \
-	grep -q "Most L1 bandwidth points did (80 of 80): this core does more a cycle than the config's CPU" \
-	"$TMP/ports16/report.md"
-check "... where they were fewer it says not" \
-	bash -c '! grep -q "Most L1 bandwidth points did" "$1"' _ "$P32/report.md"
+said+=" $n points went past them at their clock by more than 2 %, and are taken at their bound.*; $n were"
+said+=" past them even so: .*Most L1 points of load\.[a-z0-9]* did ([0-9]* of [0-9]*): this core does more"
+check "report.md: the L1 ports, the $n L1 load points past them, and a core that does more" \
+	grep -q "$said" "$P32/report.md"
+# A clean point's difference past the ports whose bound is within them (every 2R call of the L1 load
+# points, 3 % short, as a stretched R call leaves a difference): it takes its bound and keeps its clock.
+P2R=$TMP/ports2r
+ports "$P2R" '{"load_bytes_per_cycle": 34}' 'if r["kernel"] == "load" and r["level"] == "L1": hi = 1.94 * lo'
+check "a difference past the ports takes its bound, min(R, 2R/2): 100 / 0.97 GB/s, not 100 / 0.94" \
+	test "$(peak "$P2R" L1 read gbps_1_core)" = "$(awk 'BEGIN { printf "%.4g", 100 / 0.97 }')"
+q=$(peak "$P2R" L1 read quality)
+case "$q" in
+"ok; "*" of "*" $past") ok "... keeps its clock: $q" ;;
+*) notok "... keeps its clock" "quality '$q'" ;;
+esac
+# A few points past the ports at a clock read low (a quarter of the L1 load points at 2.8 GHz: 35.7 a
+# cycle, past 34) say so of their clocks, not of the core.
 P34=$TMP/ports34
-ports "$P34" '{"load_bytes_per_cycle": 34}'
-check "a core that loads 34 bytes a cycle passes the L1 read: $(peak "$P34" L1 read quality)" \
-	test "$(peak "$P34" L1 read bytes_per_cycle_1_core)/$(peak "$P34" L1 read quality)" = \
-	"$(peak "$D" L1 read bytes_per_cycle_1_core)/ok"
+ports "$P34" '{"load_bytes_per_cycle": 34}' '
+if r["kernel"] == "load" and r["level"] == "L1" and int(r["point"]) % 4 == 0: r["core_ghz"] = "2.8000"'
+"$PMUCHECK" report "$P34" >/dev/null 2>&1
+check "report.md: a quarter of the L1 load points past the ports, and no word of another core" \
+	bash -c 'grep -q "^- \*\*L1 ports\*\*: .* were past them even so" "$1" &&
+		! grep -q "this core does more" "$1"' _ "$P34/report.md"
+check "the row's bytes per cycle are a point's that kept its clock: $(peak "$P34" L1 read \
+	bytes_per_cycle_1_core)" \
+	test "$(peak "$P34" L1 read bytes_per_cycle_1_core)" = "$(peak "$D" L1 read bytes_per_cycle_1_core)"
 
 # The level probe's curve (machine.json levels.latency_curve): where it is faster at a latency point's own
 # size, the point's figure is the probe's, in cycles at the higher of the run's clock (clock.core_ghz, here

@@ -61,6 +61,37 @@ static void machine_of(const char *body, struct machine *m)
 /* The reasons a run writes read whole at the longest the run writes them (an error message, ERR_MSG_MAX, for
    prefetcher control; "not used: " and a counter reason for APERF/MPERF): a Zen 1 guest's reason of 295
    characters came out of report.md cut at 255, ending in "prefetch);". */
+/* config.ports as the run wrote them; absent (a run before them), an empty object, a value past what any
+   core does (kern.h KERN_MAX_*), 0, negative or no number reads as not given, 0: judged by nothing. */
+static void test_ports_read_or_not_given(void **state)
+{
+	struct machine m = {0};
+
+	(void)state;
+	machine_of("\"config\": {\"ports\": {\"load_bytes_per_cycle\": 32, \"store_bytes_per_cycle\": 16, "
+		   "\"loads_per_cycle\": 2, \"stores_per_cycle\": 1}}",
+		   &m);
+	assert_true(m.ports.load_bytes == 32 && m.ports.store_bytes == 16);
+	assert_true(m.ports.loads == 2 && m.ports.stores == 1);
+	machine_free(&m);
+	memset(&m, 0, sizeof m);
+	machine_of("\"config\": {\"path\": \"x.ini\"}", &m);
+	assert_true(m.ports.load_bytes == 0 && m.ports.store_bytes == 0 && m.ports.loads == 0 &&
+		    m.ports.stores == 0);
+	machine_free(&m);
+	memset(&m, 0, sizeof m);
+	machine_of("\"config\": {\"ports\": {\"load_bytes_per_cycle\": 300, \"store_bytes_per_cycle\": 0, "
+		   "\"loads_per_cycle\": -2, \"stores_per_cycle\": \"1\"}}",
+		   &m);
+	assert_true(m.ports.load_bytes == 0 && m.ports.store_bytes == 0 && m.ports.loads == 0 &&
+		    m.ports.stores == 0);
+	machine_free(&m);
+	memset(&m, 0, sizeof m);
+	machine_of("\"config\": {\"ports\": {\"loads_per_cycle\": 8, \"stores_per_cycle\": 4.5}}", &m);
+	assert_true(m.ports.loads == 8 && m.ports.stores == 0); /* 4.5 stores: past any core's 4 */
+	machine_free(&m);
+}
+
 static void test_reasons_read_whole(void **state)
 {
 	char reason[ERR_MSG_MAX], skipped[256], left[256], aperf[ERR_MSG_MAX], body[5 * ERR_MSG_MAX];
@@ -130,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_counts_out_of_their_range_read_as_absent),
 		cmocka_unit_test(test_path_probe_as_written_or_none),
 		cmocka_unit_test(test_reasons_read_whole),
+		cmocka_unit_test(test_ports_read_or_not_given),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

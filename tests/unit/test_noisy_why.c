@@ -43,8 +43,7 @@ static void test_points_without_a_reason_are_counted_apart(void **state)
 	noisy_why_count(counts, 1u << NW_TOO_FAST);
 	noisy_why_format(buf, sizeof buf, counts, 2);
 	assert_string_equal(buf,
-			    "1 faster than the core's ports or any core, 2 without a reason (a raw.csv from "
-			    "before its noisy_why "
+			    "1 faster than any core, 2 without a reason (a raw.csv from before its noisy_why "
 			    "column)");
 	counts[NW_TOO_FAST] = 0;
 	noisy_why_format(buf, sizeof buf, counts, 0);
