@@ -349,11 +349,9 @@ static void ports_line(FILE *f, const struct out_rdata *d)
 	if (variant && n >= PORTS_FEW && 2 * k > n)
 		fprintf(f,
 			". Most L1 points of %s did (%u of %u): this core does more a cycle than the "
-			"config's "
-			"CPU, as a guest shown an older CPU model than its host's would (QEMU's \"EPYC\" on "
-			"a "
-			"newer EPYC), and `run --config` with the host's architecture's file judges it by "
-			"that",
+			"config's CPU, as a guest shown an older CPU model than its host's would (QEMU's "
+			"\"EPYC\" on a newer EPYC), and `run --config` with the host's architecture's file "
+			"judges it by that",
 			variant, k, n);
 	fprintf(f, ".\n");
 }
