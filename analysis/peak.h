@@ -56,9 +56,11 @@ struct peak {
    latency"; DRAM-like points left out beside clean ones are appended ("; k DRAM-like points left out"), and
    latency points that took the level probe's time at their size ("; k of m at the level probe's time"), and
    points whose time is their R call ("; k of m at their R call": every 2R call stretched; common/stats.h),
-   and where the path probe was timed before the all-thread figure's point, whether its threads' stores shared
-   paths to memory ("; 2 threads' stores shared paths to memory (1.00x one thread's)", or "had paths of their
-   own": harness path_probe.h). A row whose points have no time (none positive, or faster than any core) has
+   and those past the core's L1 ports ("; k of m past the core's L1 ports at their clock, at their bound",
+   with " (j even so: no clock, no figure in cycles)": agg.h past_ports, ports_clock), and where the path
+   probe was timed before the all-thread figure's point, whether its threads' stores shared paths to memory
+   ("; 2 threads' stores shared paths to memory (1.00x one thread's)", or "had paths of their own": harness
+   path_probe.h). A row whose points have no time (none positive, or faster than any core) has
    no figure and says so: "no time (n of n points: ...)"; beside figures, "; k without a time left out". */
 void peak_quality(const struct peak *pk, char *buf, size_t len);
 /* Which figures of a noisy row are a noisy point's: the 1-core one (a latency row's figure is one thread's
