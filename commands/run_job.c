@@ -303,6 +303,19 @@ static int revisits_apply(const struct run_cli *rc)
 	return 1;
 }
 
+/* machine.json's disturbance.points.clock_samples: how many were taken, how many rejected for each reason
+   (clock_reject_name), and the repetitions left without a clock. */
+static json_t *clock_tally_json(const struct clock_tally *c)
+{
+	json_t *o = json_pack("{s:I, s:I}", "taken", (json_int_t)c->samples, "repetitions_without_clock",
+			      (json_int_t)c->reps_without);
+
+	for (int k = 0; o && k < CLOCK_REJECTS; k++)
+		json_object_set_new(o, clock_reject_name((enum clock_reject)k),
+				    json_integer(c->rejected_by[k]));
+	return o;
+}
+
 /* Adds n points' results to t, those this process measured (a resumed run's earlier points have none).
    Only the repetitions record_disturbed judges are counted (record_judged). */
 static void tally_points(struct run_tally *t, const struct run_point_result *res, int n)
@@ -314,6 +327,10 @@ static void tally_points(struct run_tally *t, const struct run_point_result *res
 			t->reps += res[i].reps_judged;
 			t->reps_disturbed += res[i].reps_disturbed;
 			t->reps_by_chains += res[i].reps_by_chains;
+			t->clock.samples += res[i].clock.samples;
+			t->clock.reps_without += res[i].clock.reps_without;
+			for (int k = 0; k < CLOCK_REJECTS; k++)
+				t->clock.rejected_by[k] += res[i].clock.rejected_by[k];
 		}
 }
 
@@ -491,11 +508,12 @@ static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 	if (j->tally.points)
 		json_object_set_new(
 			j->mf.disturbance, "points",
-			json_pack("{s:I, s:I, s:I, s:I, s:f, s:I}", "measured", (json_int_t)j->tally.points,
-				  "noisy", (json_int_t)j->tally.noisy, "repetitions",
-				  (json_int_t)j->tally.reps, "repetitions_disturbed",
+			json_pack("{s:I, s:I, s:I, s:I, s:f, s:I, s:o}", "measured",
+				  (json_int_t)j->tally.points, "noisy", (json_int_t)j->tally.noisy,
+				  "repetitions", (json_int_t)j->tally.reps, "repetitions_disturbed",
 				  (json_int_t)j->tally.reps_disturbed, "disturbed_past", RECORD_DISTURBED,
-				  "repetitions_by_chains", (json_int_t)j->tally.reps_by_chains));
+				  "repetitions_by_chains", (json_int_t)j->tally.reps_by_chains,
+				  "clock_samples", clock_tally_json(&j->tally.clock)));
 	if (j->revisits.asked) {
 		json_t *began = json_array();
 		for (int i = 0; i < j->revisits.rounds; i++)

@@ -88,12 +88,14 @@ static uint64_t min_of(const uint64_t *v, int n)
 }
 
 int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock_bounds *b, double *ghz,
-		   struct err *e)
+		   enum clock_reject *why, struct err *e)
 {
 	uint64_t t1 = min_of(r->n, r->tries), t2 = min_of(r->n2, r->tries);
 	double adds = (double)kern_clock_chain_adds(r->iters), diff, whole;
 
 	*ghz = 0;
+	if (why)
+		*why = CLOCK_REJECT_DISTURBED;
 	if (r->tries < 1 || t2 <= t1)
 		return err_set(e, E_RUNTIME, "the 2N chain was no longer than the N chain");
 	diff = adds / ((double)(t2 - t1) / tsc_hz) * 1e-9;
@@ -102,16 +104,33 @@ int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock
 		return err_set(e, E_RUNTIME,
 			       "%.3g GHz, but %.3g GHz from the 2N chain alone: a run was disturbed", diff,
 			       whole);
-	if (clock_bounds_check(diff, b, e))
+	if (clock_bounds_check(diff, b, why, e))
 		return E_RUNTIME;
 	*ghz = diff;
 	return 0;
 }
 
-int clock_bounds_check(double ghz, const struct clock_bounds *b, struct err *e)
+const char *clock_reject_name(enum clock_reject why)
 {
+	static const char *const name[CLOCK_REJECTS] = {
+		[CLOCK_REJECT_DISTURBED] = "disturbed",
+		[CLOCK_REJECT_ABOVE_MAX] = "above_max",
+		[CLOCK_REJECT_BELOW_FLOOR] = "below_floor",
+		[CLOCK_REJECT_UNREAD] = "unread",
+	};
+
+	return why < CLOCK_REJECTS ? name[why] : "?";
+}
+
+int clock_bounds_check(double ghz, const struct clock_bounds *b, enum clock_reject *why, struct err *e)
+{
+	enum clock_reject unused;
+
+	why = why ? why : &unused;
+	*why = CLOCK_REJECT_ABOVE_MAX;
 	if (ghz > b->max_ghz * (1 + CLOCK_AGREE))
 		return err_set(e, E_RUNTIME, "%.3g GHz, above the CPU's %.3g GHz maximum", ghz, b->max_ghz);
+	*why = CLOCK_REJECT_BELOW_FLOOR;
 	if (ghz < b->min_ghz)
 		return err_set(e, E_RUNTIME, "%.3g GHz, below the %.3g GHz floor", ghz, b->min_ghz);
 	return 0;
@@ -138,10 +157,11 @@ double clock_chain_ghz(double tsc_hz, uint64_t iters, const struct clock_bounds 
 	double ghz = (double)kern_clock_chain_adds(iters) / ((double)chain_ticks(iters) / tsc_hz) * 1e-9;
 	struct err e;
 
-	return clock_bounds_check(ghz, b, &e) ? 0 : ghz;
+	return clock_bounds_check(ghz, b, NULL, &e) ? 0 : ghz;
 }
 
-int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz, struct err *e)
+int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz,
+		 enum clock_reject *why, struct err *e)
 {
 	struct clock_runs r = {.iters = iters, .tries = CLOCK_TRIES};
 
@@ -150,7 +170,7 @@ int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, do
 		r.n[i] = chain_ticks(iters);
 		r.n2[i] = chain_ticks(2 * iters);
 	}
-	return clock_estimate(&r, tsc_hz, b, ghz, e);
+	return clock_estimate(&r, tsc_hz, b, ghz, why, e);
 }
 
 int clock_core_ghz(double tsc_hz, unsigned ms, const struct clock_bounds *b, double *ghz, struct err *e)
@@ -161,7 +181,7 @@ int clock_core_ghz(double tsc_hz, unsigned ms, const struct clock_bounds *b, dou
 	int n = 0;
 
 	for (int i = 0; i < CLOCK_SAMPLES; i++)
-		if (clock_sample(tsc_hz, iters, b, &g[n], e) == 0)
+		if (clock_sample(tsc_hz, iters, b, &g[n], NULL, e) == 0)
 			n++;
 	*ghz = stats_median(g, n);
 	return n ? 0 : E_RUNTIME;

@@ -55,14 +55,29 @@ struct clock_runs {
 void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, double arch_max_ghz,
 		       const char *arch_source, struct clock_bounds *b);
 
+/* Why a sample was rejected, as a run counts them (machine.json disturbance.points.clock_samples_rejected,
+   by these names): its runs disagreed (a disturbed run), it lay above the CPU's maximum or below the floor,
+   or its APERF/MPERF reading failed. Counted apart since a maximum below what the host runs (a guest told
+   of an older CPU than its host's, whose config gives the older CPU's clock) rejects the samples above it
+   one by one, each in the same words as a disturbed one's in raw.csv's clock_note. */
+enum clock_reject {
+	CLOCK_REJECT_DISTURBED,
+	CLOCK_REJECT_ABOVE_MAX,
+	CLOCK_REJECT_BELOW_FLOOR,
+	CLOCK_REJECT_UNREAD,
+	CLOCK_REJECTS
+};
+/* The kind's name in machine.json: "disturbed", "above_max", "below_floor", "unread". */
+const char *clock_reject_name(enum clock_reject why);
+
 /* Whether a clock estimate lies within the bounds (above max_ghz by up to CLOCK_AGREE is within): 0, or
-   E_RUNTIME saying which bound it broke. */
-int clock_bounds_check(double ghz, const struct clock_bounds *b, struct err *e);
+   E_RUNTIME saying which bound it broke, and *why (CLOCK_REJECT_ABOVE_MAX or _BELOW_FLOOR; may be NULL). */
+int clock_bounds_check(double ghz, const struct clock_bounds *b, enum clock_reject *why, struct err *e);
 
 /* The clock of one sample (pure: timings in, GHz out). Returns 0 and sets *ghz, or E_RUNTIME with the
-   reason the sample was rejected (and *ghz = 0). */
+   reason the sample was rejected, *why its kind (may be NULL), and *ghz = 0. */
 int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock_bounds *b, double *ghz,
-		   struct err *e);
+		   enum clock_reject *why, struct err *e);
 
 /* The chain length N whose run takes about `seconds`. */
 uint64_t clock_chain_iters(double tsc_hz, double seconds);
@@ -74,7 +89,8 @@ uint64_t clock_chain_iters(double tsc_hz, double seconds);
 double clock_chain_ghz(double tsc_hz, uint64_t iters, const struct clock_bounds *b);
 
 /* Times one sample with chains of N = iters and estimates it (clock_estimate). */
-int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz, struct err *e);
+int clock_sample(double tsc_hz, uint64_t iters, const struct clock_bounds *b, double *ghz,
+		 enum clock_reject *why, struct err *e);
 
 /* The run's clock for machine.json and `pmucheck info`: the median of the samples that were not rejected,
    of CLOCK_SAMPLES, whose chains of N adds take ms/240 or up to twice that (ms in all, or up to twice

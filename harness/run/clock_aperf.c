@@ -56,28 +56,32 @@ int clock_aperf_try(const struct clock_aperf *c, char *why, size_t len)
 }
 
 int clock_aperf_ghz(uint64_t aperf, uint64_t mperf, double tsc_hz, const struct clock_bounds *b, double *ghz,
-		    struct err *e)
+		    enum clock_reject *why, struct err *e)
 {
 	double est;
 
 	*ghz = 0;
+	if (why)
+		*why = CLOCK_REJECT_UNREAD;
 	if (!mperf)
 		return err_set(e, E_RUNTIME, "MPERF did not count (the thread did not run?)");
 	est = tsc_hz * 1e-9 * (double)aperf / (double)mperf;
-	if (clock_bounds_check(est, b, e))
+	if (clock_bounds_check(est, b, why, e))
 		return E_RUNTIME;
 	*ghz = est;
 	return 0;
 }
 
 int clock_aperf_reading(const struct ctr_reading rd[2], double tsc_hz, const struct clock_bounds *b,
-			double *ghz, struct err *e)
+			double *ghz, enum clock_reject *why, struct err *e)
 {
 	*ghz = 0;
+	if (why)
+		*why = CLOCK_REJECT_UNREAD;
 	for (int i = 0; i < 2; i++)
 		if (rd[i].status != CTR_OK)
 			return err_set(e, E_RUNTIME, "%s: %s", specs[i], rd[i].reason);
-	return clock_aperf_ghz(rd[0].count, rd[1].count, tsc_hz, b, ghz, e);
+	return clock_aperf_ghz(rd[0].count, rd[1].count, tsc_hz, b, ghz, why, e);
 }
 
 int clock_machine_measure(void *arg, struct err *e)

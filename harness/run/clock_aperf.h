@@ -56,13 +56,14 @@ struct clock_machine {
 int clock_machine_measure(void *arg, struct err *e);
 
 /* The clock of one interval (pure): GHz from the two counts and the TSC rate, or E_RUNTIME with the
-   reason the estimate was rejected (no MPERF count, outside the bounds) and *ghz = 0. */
+   reason the estimate was rejected (no MPERF count: CLOCK_REJECT_UNREAD; outside the bounds), its kind in
+   *why (may be NULL), and *ghz = 0. */
 int clock_aperf_ghz(uint64_t aperf, uint64_t mperf, double tsc_hz, const struct clock_bounds *b, double *ghz,
-		    struct err *e);
+		    enum clock_reject *why, struct err *e);
 
 /* The clock of one counted interval of an opened group (ctr_read's two readings): clock_aperf_ghz, or
-   the reading's own failure. */
+   the reading's own failure (CLOCK_REJECT_UNREAD). */
 int clock_aperf_reading(const struct ctr_reading rd[2], double tsc_hz, const struct clock_bounds *b,
-			double *ghz, struct err *e);
+			double *ghz, enum clock_reject *why, struct err *e);
 
 #endif

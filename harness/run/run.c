@@ -241,7 +241,10 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 			if (grp)
 				run_counters_open(g, grp, tid);
 #pragma omp master
-			sh->clock_rejected = sh->clock_samples = sh->clock_chains = 0;
+			{
+				sh->clock_rejected = sh->clock_samples = sh->clock_chains = 0;
+				memset(sh->clock_rejected_by, 0, sizeof sh->clock_rejected_by);
+			}
 #pragma omp barrier
 			failed = sh->failed;
 			if (failed)
@@ -270,6 +273,8 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;
 				p->clock_rejected = sh->clock_rejected;
+				memcpy(p->clock_rejected_by, sh->clock_rejected_by,
+				       sizeof p->clock_rejected_by);
 				p->clock_chains = sh->clock_chains;
 				snprintf(p->clock_why, sizeof p->clock_why, "%s",
 					 sh->clock_rejected ? sh->clock_why : "");
@@ -451,6 +456,7 @@ static void measure_point(struct group_ctx *g, int ipt, int tid)
 			s->results[ipt].reps_judged = record_judged(&g->rec);
 			s->results[ipt].reps_disturbed = record_disturbed(&g->rec);
 			s->results[ipt].reps_by_chains = record_by_chains(&g->rec);
+			s->results[ipt].clock = record_clock_tally(&g->rec);
 			if (raw_flush(s->raw, &sh->err))
 				sh->failed = 1;
 		}

@@ -8,11 +8,12 @@
 #include "ctr.h"
 #include "run_int.h"
 
-/* A rejected clock sample of this thread: it counts as none (0), and the first reason is kept. */
-static double clock_rejected(struct point_shared *sh, const struct err *e)
+/* A rejected clock sample of this thread: it counts as none (0), by its kind; the first reason is kept. */
+static double clock_rejected(struct point_shared *sh, enum clock_reject why, const struct err *e)
 {
 #pragma omp critical
 	{
+		sh->clock_rejected_by[why]++;
 		if (!sh->clock_rejected++)
 			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e->msg);
 	}
@@ -23,14 +24,15 @@ static double clock_rejected(struct point_shared *sh, const struct err *e)
 double run_clock_of(struct group_ctx *g)
 {
 	struct point_shared *sh = &g->sh;
+	enum clock_reject why;
 	struct err e;
 	double ghz;
 
 #pragma omp atomic
 	sh->clock_samples++;
-	if (clock_sample(g->s->tsc_hz, sh->clock_iters, &g->s->clock, &ghz, &e) == 0)
+	if (clock_sample(g->s->tsc_hz, sh->clock_iters, &g->s->clock, &ghz, &why, &e) == 0)
 		return ghz;
-	return clock_rejected(sh, &e);
+	return clock_rejected(sh, why, &e);
 }
 
 /* This thread's clock over its two calls, from the APERF/MPERF group started before them (clock_aperf.h). */
@@ -38,14 +40,15 @@ double run_clock_aperf_of(struct group_ctx *g, int tid)
 {
 	struct point_shared *sh = &g->sh;
 	struct ctr_reading rd[2];
+	enum clock_reject why = CLOCK_REJECT_UNREAD;
 	struct err e;
 	double ghz;
 
 #pragma omp atomic
 	sh->clock_samples++;
 	if (ctr_stop(g->aperf[tid], &e) || ctr_read(g->aperf[tid], rd, &e) ||
-	    clock_aperf_reading(rd, g->s->tsc_hz, &g->s->clock, &ghz, &e))
-		return clock_rejected(sh, &e);
+	    clock_aperf_reading(rd, g->s->tsc_hz, &g->s->clock, &ghz, &why, &e))
+		return clock_rejected(sh, why, &e);
 	return ghz;
 }
 

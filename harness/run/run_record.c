@@ -192,6 +192,20 @@ int record_by_chains(const struct point_record *r)
 	return n;
 }
 
+struct clock_tally record_clock_tally(const struct point_record *r)
+{
+	struct clock_tally t = {0};
+
+	for (int i = 0; i < r->nreps * r->npass; i++) {
+		t.samples += r->pass[i].clock_samples;
+		for (int k = 0; k < CLOCK_REJECTS; k++)
+			t.rejected_by[k] += r->pass[i].clock_rejected_by[k];
+	}
+	for (int i = 0; i < r->nreps; i++)
+		t.reps_without += !(r->pass[i * r->npass].ghz > 0);
+	return t;
+}
+
 int record_judged(const struct point_record *r)
 {
 	return r->by_size ? 0 : r->nreps;

@@ -24,6 +24,7 @@ struct rec_pass {
 	int apart;                         /* a call's threads did not run together (record_apart) */
 	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
 	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
+	int clock_rejected_by[CLOCK_REJECTS]; /* and why */
 	int clock_chains; /* threads clocked by add chains where APERF/MPERF was to (their group did not start) */
 	char clock_why[160]; /* the first rejection's reason */
 	struct rec_event ev[CTR_GROUP_MAX];
@@ -108,6 +109,9 @@ int record_judged(const struct point_record *r);
    disturbance.points.repetitions_by_chains sums them over the run, so that "each repetition's clock is
    APERF/MPERF's" is not said of them. */
 int record_by_chains(const struct point_record *r);
+/* The point's clock samples over all its passes, by why they were rejected, and its repetitions whose clock
+   (the first group's pass, raw.csv core_ghz) is none. */
+struct clock_tally record_clock_tally(const struct point_record *r);
 /* raw.csv's clock_note of a repetition's pass: why its clock is missing, or that some of its samples were
    left out, and how many threads took add chains where APERF/MPERF was to clock them. */
 void record_clock_note(const struct rec_pass *p, char *buf, size_t len);

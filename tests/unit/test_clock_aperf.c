@@ -92,17 +92,20 @@ static const struct clock_bounds bounds = {0.2, 7.0, "test"};
    bounds: rejected with the reason, never a number. */
 static void test_ratio_and_bounds(void **state)
 {
+	enum clock_reject why = CLOCK_REJECTS;
 	struct err e;
 	double ghz;
 
 	(void)state;
-	assert_int_equal(clock_aperf_ghz(3500000000u, 2100000000u, 2.1e9, &bounds, &ghz, &e), 0);
+	assert_int_equal(clock_aperf_ghz(3500000000u, 2100000000u, 2.1e9, &bounds, &ghz, NULL, &e), 0);
 	assert_true(fabs(ghz - 3.5) < 1e-9);
-	assert_int_equal(clock_aperf_ghz(100, 0, 2.1e9, &bounds, &ghz, &e), E_RUNTIME);
+	assert_int_equal(clock_aperf_ghz(100, 0, 2.1e9, &bounds, &ghz, &why, &e), E_RUNTIME);
 	assert_true(ghz == 0);
 	assert_non_null(strstr(e.msg, "MPERF did not count"));
-	assert_int_equal(clock_aperf_ghz(20, 2, 2.1e9, &bounds, &ghz, &e), E_RUNTIME); /* 21 GHz */
+	assert_int_equal(why, CLOCK_REJECT_UNREAD);
+	assert_int_equal(clock_aperf_ghz(20, 2, 2.1e9, &bounds, &ghz, &why, &e), E_RUNTIME); /* 21 GHz */
 	assert_non_null(strstr(e.msg, "above the CPU's 7 GHz maximum"));
+	assert_int_equal(why, CLOCK_REJECT_ABOVE_MAX);
 	assert_true(ghz == 0);
 }
 
@@ -148,7 +151,7 @@ static void test_counted_on_this_machine(void **state)
 	assert_int_equal(ctr_read(set, rd, &e), 0);
 	ctr_close(set);
 	assert_true(rd[0].count > 0);
-	assert_int_equal(clock_aperf_reading(rd, tsc_hz, &bounds, &ghz, &e), 0);
+	assert_int_equal(clock_aperf_reading(rd, tsc_hz, &bounds, &ghz, NULL, &e), 0);
 	assert_true(fabs(ghz - tsc_hz * 1e-9) < 0.01 * tsc_hz * 1e-9);
 }
 

@@ -38,15 +38,18 @@ static struct clock_runs clean_runs(double ghz)
 	return r;
 }
 
-/* The sample is rejected, gives no clock, and says why (a word of the reason). */
-static void assert_rejected(const struct clock_runs *r, const struct clock_bounds *b, const char *why)
+/* The sample is rejected, gives no clock, and says why (a word of the reason), of the kind a run counts. */
+static void assert_rejected(const struct clock_runs *r, const struct clock_bounds *b, const char *why,
+			    enum clock_reject kind)
 {
+	enum clock_reject got = CLOCK_REJECTS;
 	struct err e;
 	double ghz = -1;
 
-	assert_int_equal(clock_estimate(r, TSC_HZ, b, &ghz, &e), E_RUNTIME);
+	assert_int_equal(clock_estimate(r, TSC_HZ, b, &ghz, &got, &e), E_RUNTIME);
 	assert_true(ghz == 0);
 	assert_non_null(strstr(e.msg, why));
+	assert_int_equal(got, kind);
 }
 
 static void test_undisturbed_sample_gives_the_clock(void **state)
@@ -56,7 +59,7 @@ static void test_undisturbed_sample_gives_the_clock(void **state)
 	double ghz;
 
 	(void)state;
-	assert_int_equal(clock_estimate(&r, TSC_HZ, &wide, &ghz, &e), 0);
+	assert_int_equal(clock_estimate(&r, TSC_HZ, &wide, &ghz, NULL, &e), 0);
 	assert_true(ghz > 3.2 * 0.999 && ghz < 3.2 * 1.001);
 }
 
@@ -72,7 +75,7 @@ static void test_shortest_run_of_each_length_survives_preemption(void **state)
 		r.n[i] += 90000; /* a 36 µs time slice of another tenant */
 		r.n2[i + 1] += 250000;
 	}
-	assert_int_equal(clock_estimate(&r, TSC_HZ, &wide, &ghz, &e), 0);
+	assert_int_equal(clock_estimate(&r, TSC_HZ, &wide, &ghz, NULL, &e), 0);
 	assert_true(ghz > 3.2 * 0.999 && ghz < 3.2 * 1.001);
 }
 
@@ -90,7 +93,7 @@ static void test_sample_whose_n_runs_were_all_preempted_is_rejected_not_17_ghz(v
 		r.n[i] = stretched + (uint64_t)i;
 	naive = kern_clock_chain_adds(ITERS) / ((double)(r.n2[CLOCK_TRIES - 1] - r.n[0]) / TSC_HZ) * 1e-9;
 	assert_true(naive > 17 && naive < 18); /* what the difference of minima alone would have recorded */
-	assert_rejected(&r, &wide, "disturbed");
+	assert_rejected(&r, &wide, "disturbed", CLOCK_REJECT_DISTURBED);
 }
 
 /* The mirror case: every 2N run stretched makes the clock sink (the 1.23 GHz beside 3.2). */
@@ -101,7 +104,7 @@ static void test_sample_whose_2n_runs_were_all_preempted_is_rejected(void **stat
 	(void)state;
 	for (int i = 0; i < CLOCK_TRIES; i++)
 		r.n2[i] += 100000;
-	assert_rejected(&r, &wide, "disturbed");
+	assert_rejected(&r, &wide, "disturbed", CLOCK_REJECT_DISTURBED);
 }
 
 /* A consistent sample can still be impossible: a whole sample slowed or sped alike (or a wrong TSC
@@ -114,9 +117,9 @@ static void test_consistent_sample_above_the_cpu_maximum_is_rejected(void **stat
 	double ghz = -1;
 
 	(void)state;
-	assert_rejected(&over, &zen3, "maximum");
+	assert_rejected(&over, &zen3, "maximum", CLOCK_REJECT_ABOVE_MAX);
 	/* within the estimate's own uncertainty of the maximum: kept */
-	assert_int_equal(clock_estimate(&near, TSC_HZ, &zen3, &ghz, &e), 0);
+	assert_int_equal(clock_estimate(&near, TSC_HZ, &zen3, &ghz, NULL, &e), 0);
 	assert_true(ghz > 3.7);
 }
 
@@ -125,7 +128,7 @@ static void test_consistent_sample_below_the_floor_is_rejected(void **state)
 	struct clock_runs r = clean_runs(0.1);
 
 	(void)state;
-	assert_rejected(&r, &wide, "floor");
+	assert_rejected(&r, &wide, "floor", CLOCK_REJECT_BELOW_FLOOR);
 }
 
 static void test_2n_chain_no_longer_than_n_is_rejected(void **state)
@@ -135,7 +138,7 @@ static void test_2n_chain_no_longer_than_n_is_rejected(void **state)
 	(void)state;
 	for (int i = 0; i < CLOCK_TRIES; i++)
 		r.n[i] = r.n2[i] + 1;
-	assert_rejected(&r, &wide, "no longer");
+	assert_rejected(&r, &wide, "no longer", CLOCK_REJECT_DISTURBED);
 }
 
 /* A fake sysfs tree under a temporary directory: cpuN/cpufreq/{cpuinfo_max_freq,scaling_driver}. */
@@ -229,14 +232,16 @@ static void test_config_maximum_bounds_a_guest_without_cpufreq(void **state)
 	char *root = fake_root();
 	struct cpuid_info intel = {.vendor = "GenuineIntel", .family = 6, .model = 0x55, .max_mhz = 4000};
 	struct clock_bounds b;
+	enum clock_reject why = CLOCK_REJECTS;
 	struct err e;
 
 	(void)state;
 	clock_bounds_read(root, &amd, 5.0, "/opt/pmucheck/configs/zen3.ini", &b);
 	assert_true(b.max_ghz == 5.0);
 	assert_string_equal(b.source, "zen3.ini max_ghz (the highest stock clock of its CPUs)");
-	assert_int_equal(clock_bounds_check(5.0 * (1 + CLOCK_AGREE / 2), &b, &e), 0);
-	assert_int_not_equal(clock_bounds_check(6.0, &b, &e), 0); /* within the 7 GHz physical bound */
+	assert_int_equal(clock_bounds_check(5.0 * (1 + CLOCK_AGREE / 2), &b, NULL, &e), 0);
+	assert_int_not_equal(clock_bounds_check(6.0, &b, &why, &e), 0); /* within the 7 GHz physical bound */
+	assert_int_equal(why, CLOCK_REJECT_ABOVE_MAX);
 	clock_bounds_read(root, &intel, 5.0, "skx.ini", &b);
 	assert_true(b.max_ghz == 4.0);
 	fake_cpufreq(root, 0, "4150000", "amd-pstate-epp");

@@ -361,6 +361,36 @@ static void test_repetitions_clocked_by_chains_are_said_and_counted(void **state
 	record_free(&r);
 }
 
+/* A point's clock samples over every pass of every repetition, by why they were rejected, and its
+   repetitions whose first group's pass has no clock (what raw.csv's core_ghz leaves empty): another group's
+   pass without one is no repetition without a clock. */
+static void test_clock_samples_are_tallied_by_why_they_were_rejected(void **state)
+{
+	struct point_record r;
+	struct clock_tally t;
+
+	(void)state;
+	assert_int_equal(record_init(&r, 3, 2), 0);
+	r.nreps = 3;
+	for (int i = 0; i < 3; i++)
+		for (int g = 0; g < 2; g++)
+			*record_pass(&r, i, g) = (struct rec_pass){.ghz = 3.0, .clock_samples = 4};
+	record_pass(&r, 0, 0)->clock_rejected_by[CLOCK_REJECT_DISTURBED] = 1;
+	*record_pass(&r, 1, 0) = (struct rec_pass){.clock_samples = 4,
+						   .clock_rejected_by = {[CLOCK_REJECT_ABOVE_MAX] = 4}};
+	*record_pass(&r, 2, 1) = (struct rec_pass){
+		.clock_samples = 2,
+		.clock_rejected_by = {[CLOCK_REJECT_ABOVE_MAX] = 1, [CLOCK_REJECT_UNREAD] = 1}};
+	t = record_clock_tally(&r);
+	assert_int_equal(t.samples, 22);
+	assert_int_equal(t.rejected_by[CLOCK_REJECT_DISTURBED], 1);
+	assert_int_equal(t.rejected_by[CLOCK_REJECT_ABOVE_MAX], 5);
+	assert_int_equal(t.rejected_by[CLOCK_REJECT_BELOW_FLOOR], 0);
+	assert_int_equal(t.rejected_by[CLOCK_REJECT_UNREAD], 1);
+	assert_int_equal(t.reps_without, 1);
+	record_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_impossibly_many_loads_or_stores),
 		cmocka_unit_test(test_cv_of_repetition_times),
 		cmocka_unit_test(test_repetitions_clocked_by_chains_are_said_and_counted),
+		cmocka_unit_test(test_clock_samples_are_tallied_by_why_they_were_rejected),
 		cmocka_unit_test(test_disturbed_repetitions_have_a_call_far_past_the_shortest),
 		cmocka_unit_test(test_point_time_is_min_2r_minus_min_r),
 		cmocka_unit_test(test_record_begins_with_what_its_calls_are),
