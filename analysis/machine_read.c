@@ -395,6 +395,22 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
 	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
 }
 
+/* The run's clock samples by why they were rejected (harness run_job.c clock_tally_json); taken -1 when
+   absent, or where a count is missing or the rejected exceed the taken. */
+static void read_clock_samples(json_t *o, struct machine_points *p)
+{
+	p->clock_taken = count_ll(o, "taken", -1, 0);
+	p->clock_disturbed = count_ll(o, "disturbed", -1, 0);
+	p->clock_above_max = count_ll(o, "above_max", -1, 0);
+	p->clock_below_floor = count_ll(o, "below_floor", -1, 0);
+	p->clock_unread = count_ll(o, "unread", -1, 0);
+	p->reps_without_clock = count_ll(o, "repetitions_without_clock", -1, 0);
+	if (p->clock_disturbed < 0 || p->clock_above_max < 0 || p->clock_below_floor < 0 ||
+	    p->clock_unread < 0 || p->reps_without_clock < 0 ||
+	    p->clock_disturbed + p->clock_above_max + p->clock_below_floor + p->clock_unread > p->clock_taken)
+		p->clock_taken = -1;
+}
+
 /* The points' and repetitions' counts (harness run_job.c tally_points); measured 0 when absent, or where a
    part exceeds its whole or a count or the part past is missing, which no run writes. Repetitions 0 are a
    run of fresh-memory points alone, none of which are judged (record_judged). */
@@ -405,9 +421,10 @@ static void read_points(json_t *o, struct machine_points *p)
 	p->reps_disturbed = count_ll(o, "repetitions_disturbed", -1, 0);
 	p->past = number(o, "disturbed_past", 0);
 	p->reps_by_chains = count_ll(o, "repetitions_by_chains", 0, 0);
+	read_clock_samples(at(o, "clock_samples"), p);
 	if (p->reps < 0 || p->reps_disturbed < 0 || p->reps_disturbed > p->reps ||
 	    !(p->past > 0 && p->past < 1))
-		*p = (struct machine_points){0};
+		*p = (struct machine_points){.clock_taken = -1};
 }
 
 /* The cgroup's quota and throttling (harness cpu_limit_json); cgroup "" when absent. */
@@ -529,6 +546,8 @@ static void read_run(json_t *root, struct machine *m)
 	read_ports(at(root, "config.ports"), &m->ports);
 	m->tsc_hz = number(root, "clock.tsc_hz", 0);
 	m->tsc_hz_end = number(root, "clock.tsc_hz_end", 0);
+	m->max_ghz = number(root, "clock.bounds.max_ghz", 0);
+	text(root, "clock.bounds.max_source", m->max_source, sizeof m->max_source);
 	/* runs before the per-repetition clock say nothing of it */
 	m->aperf_known = json_is_string(at(root, "clock.repetition_clock_method"));
 	text(root, "clock.aperf_mperf", m->aperf_not_used, sizeof m->aperf_not_used);

@@ -11,6 +11,7 @@
 #include "tsc_drift.h"
 #include "noisy_why.h"
 #include "num.h"
+#include "out_report_clock.h"
 #include "out_report_hypo.h"
 #include "out_report_md.h"
 #include "out_report_ref.h"
@@ -29,49 +30,6 @@ static void header(FILE *f, const struct out_rdata *d)
 		"%s to %s; kernel %s, microcode %s.\n\n",
 		d->dir, d->a.rows, d->a.npoints, d->a.nevents, m->command, m->version, m->started,
 		m->finished, *m->kernel ? m->kernel : "unknown", *m->microcode ? m->microcode : "unknown");
-}
-
-/* How far the core clock moved over the points (each point's the highest of its repetitions', tenth to
-   ninetieth percentile). On the shared development VM the host moved it by 3-6 % within a --quick run and by 6.5 %
-   between two runs minutes apart (3.38 and 3.60 GHz medians): a GB/s figure carries the clock it was
-   measured at, a figure in bytes per cycle does not. */
-static void clock_spread(FILE *f, const struct agg *a)
-{
-	double *v = malloc((a->npoints ? a->npoints : 1) * sizeof *v), med, lo, hi;
-	size_t n = 0;
-
-	for (uint32_t i = 0; v && i < a->npoints; i++)
-		if (a->points[i].core_ghz > 0)
-			v[n++] = a->points[i].core_ghz;
-	med = v && n ? stats_median(v, n) : 0; /* sorts v */
-	if (med > 0) {
-		lo = stats_decile(v, n, 1);
-		hi = stats_decile(v, n, 9);
-		fprintf(f,
-			"- **Core clock**: the points' repetitions ran at %.2f GHz (median of %zu points), "
-			"%.2f-%.2f GHz from their tenth to their ninetieth percentile (%.1f %% apart). A "
-			"bandwidth in GB/s carries the clock it was measured at; compare bytes per cycle "
-			"between runs, or with another machine of the same CPU",
-			med, n, lo, hi, 100 * (hi / lo - 1));
-		if (a->m.aperf_known && a->m.aperf_not_used[0])
-			fprintf(f,
-				". Each repetition's clock comes from chains of N and 2N dependent adds, "
-				"timed with the TSC (APERF/MPERF %s)",
-				a->m.aperf_not_used);
-		else if (a->m.aperf_known && a->m.points.reps_by_chains > 0)
-			fprintf(f,
-				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
-				"around its calls, but for %lld repetitions some thread's came from add "
-				"chains (its APERF/MPERF group did not start; raw.csv's clock_note says "
-				"which)",
-				a->m.points.reps_by_chains);
-		else if (a->m.aperf_known)
-			fprintf(f,
-				". Each repetition's clock is APERF/MPERF's, counted by the perf msr PMU "
-				"around its calls");
-		fprintf(f, ".\n");
-	}
-	free(v);
 }
 
 /* A speed probe that read THR_SPEED_SLOW or more below its best a tenth of the time; 0 when not recorded. */
@@ -502,7 +460,7 @@ static void run_quality(FILE *f, const struct out_rdata *d)
 	if (m->llc.points > 0)
 		level_held(f, &m->llc);
 	revisited(f, &m->revisits);
-	clock_spread(f, &d->a);
+	out_report_clock(f, &d->a);
 	if (m->points.measured > 0 && !m->points.reps)
 		fprintf(f,
 			"- **Disturbed repetitions**: none judged: the %lld points the run measured were "

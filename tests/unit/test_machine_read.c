@@ -58,9 +58,6 @@ static void machine_of(const char *body, struct machine *m)
 	unlink(path);
 }
 
-/* The reasons a run writes read whole at the longest the run writes them (an error message, ERR_MSG_MAX, for
-   prefetcher control; "not used: " and a counter reason for APERF/MPERF): a Zen 1 guest's reason of 295
-   characters came out of report.md cut at 255, ending in "prefetch);". */
 /* config.ports as the run wrote them; absent (a run before them), an empty object, a value past what any
    core does (kern.h KERN_MAX_*), 0, negative or no number reads as not given, 0: judged by nothing. */
 static void test_ports_read_or_not_given(void **state)
@@ -89,6 +86,56 @@ static void test_ports_read_or_not_given(void **state)
 	memset(&m, 0, sizeof m);
 	machine_of("\"config\": {\"ports\": {\"loads_per_cycle\": 8, \"stores_per_cycle\": 4.5}}", &m);
 	assert_true(m.ports.loads == 8 && m.ports.stores == 0); /* 4.5 stores: past any core's 4 */
+	machine_free(&m);
+}
+
+/* The reasons a run writes read whole at the longest the run writes them (an error message, ERR_MSG_MAX, for
+   prefetcher control; "not used: " and a counter reason for APERF/MPERF): a Zen 1 guest's reason of 295
+   characters came out of report.md cut at 255, ending in "prefetch);". */
+/* disturbance.points.clock_samples as the run wrote them, with clock.bounds' maximum; absent (a run before
+   them), a count missing or negative, or more rejected than taken: taken -1, no line in the report. */
+static void test_clock_samples_read_or_absent(void **state)
+{
+	static const char points[] =
+		"\"disturbance\": {\"points\": {\"measured\": 3, \"repetitions\": 9, "
+		"\"repetitions_disturbed\": 2, \"disturbed_past\": 0.1, \"clock_samples\": ";
+	static const char *const broken[] = {
+		"{\"taken\": 10, \"disturbed\": 4, \"above_max\": 4, \"below_floor\": 0, \"unread\": 3, "
+		"\"repetitions_without_clock\": 1}",
+		"{\"taken\": 10, \"disturbed\": 1, \"above_max\": 1, \"below_floor\": 0, "
+		"\"repetitions_without_clock\": 1}",
+		"{\"taken\": 10, \"disturbed\": -1, \"above_max\": 1, \"below_floor\": 0, \"unread\": 0, "
+		"\"repetitions_without_clock\": 1}",
+		"{}",
+	};
+	char body[512];
+	struct machine m = {0};
+
+	(void)state;
+	snprintf(body, sizeof body,
+		 "%s{\"taken\": 40, \"disturbed\": 3, \"above_max\": 30, \"below_floor\": 1, \"unread\": 2, "
+		 "\"repetitions_without_clock\": 5}}}, \"clock\": {\"bounds\": {\"max_ghz\": 4.4, "
+		 "\"max_source\": "
+		 "\"zen1.ini max_ghz\"}}",
+		 points);
+	machine_of(body, &m);
+	assert_true(m.points.clock_taken == 40 && m.points.clock_disturbed == 3 &&
+		    m.points.clock_above_max == 30 && m.points.clock_below_floor == 1 &&
+		    m.points.clock_unread == 2 && m.points.reps_without_clock == 5);
+	assert_true(m.max_ghz == 4.4);
+	assert_string_equal(m.max_source, "zen1.ini max_ghz");
+	machine_free(&m);
+	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++) {
+		memset(&m, 0, sizeof m);
+		snprintf(body, sizeof body, "%s%s}}", points, broken[i]);
+		machine_of(body, &m);
+		assert_true(m.points.measured == 3); /* the rest of the points' counts still read */
+		assert_true(m.points.clock_taken == -1);
+		machine_free(&m);
+	}
+	memset(&m, 0, sizeof m);
+	machine_of("\"os\": {}", &m);
+	assert_true(m.points.clock_taken == -1 && m.max_ghz == 0);
 	machine_free(&m);
 }
 
@@ -161,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_counts_out_of_their_range_read_as_absent),
 		cmocka_unit_test(test_path_probe_as_written_or_none),
 		cmocka_unit_test(test_reasons_read_whole),
+		cmocka_unit_test(test_clock_samples_read_or_absent),
 		cmocka_unit_test(test_ports_read_or_not_given),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
