@@ -195,7 +195,7 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
 	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
 	size_t n = 0, ncv = 0, r_call = 0;
-	long all = 0, disturbed = 0;
+	long all = 0, disturbed = 0, samples = 0, above = 0;
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
@@ -203,6 +203,8 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			all += res[i].reps_judged;
 			disturbed += res[i].reps_disturbed;
 			r_call += res[i].r_call != 0;
+			samples += res[i].clock.samples;
+			above += res[i].clock.rejected_by[CLOCK_REJECT_ABOVE_MAX];
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
@@ -233,6 +235,15 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			"%zu clean point%s took %s R call's time, every 2R call being stretched: slower than "
 			"an undisturbed 2R - R by the call's fixed cost, never faster\n",
 			r_call, r_call == 1 ? "" : "s", r_call == 1 ? "its" : "their");
+	if (above)
+		fprintf(f,
+			"core clock: %ld of %ld samples lay above the CPU's maximum (machine.json "
+			"clock.bounds) "
+			"and were rejected: no disturbance, but a core faster than the CPU that bound is of "
+			"(a "
+			"config's max_ghz: the CPU a guest is told of?); `run --config` with the host's "
+			"architecture's file takes its bound\n",
+			above, samples);
 	free(reps);
 	free(cv);
 }
