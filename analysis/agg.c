@@ -391,7 +391,8 @@ static void settle_time(struct agg_point *p, double run_ghz, const struct kern_p
 			    : positive_median(p->rep_secs, p->nrep_secs);
 
 	p->seconds = t > 0 ? t : INFINITY;
-	if (!(p->core_ghz > 0)) /* the highest repetition's (note_time): harness record_ghz says why */
+	p->clock_of_run = !(p->core_ghz > 0);
+	if (p->clock_of_run) /* the highest repetition's (note_time): harness record_ghz says why */
 		p->core_ghz = run_ghz > 0 ? run_ghz : 0;
 	if (too_fast(p)) {
 		p->noisy = 1;

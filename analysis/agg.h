@@ -45,6 +45,8 @@ struct agg_point {
 	int64_t last_rep;
 	double core_ghz; /* the highest of all its repetitions' clocks (group 0), as the run takes it (harness
 			    record_ghz), else the run's; 0 when none, or when it read low (agg.c settle_time) */
+	int clock_of_run; /* none of its repetitions had a clock: it was judged at the run's (none where the
+			     run has none) */
 	double thp_share; /* raw.csv thp_share of its first row: the share of its buffer on huge pages */
 	double path_ratio; /* the path probe's ratio before it (machine.json path_probe.point_ratio); 0: none */
 	unsigned long first_line;

@@ -399,15 +399,17 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
    absent, or where a count is missing or the rejected exceed the taken. */
 static void read_clock_samples(json_t *o, struct machine_points *p)
 {
+	long long rejected = 0;
+	int whole = 1;
+
 	p->clock_taken = count_ll(o, "taken", -1, 0);
-	p->clock_disturbed = count_ll(o, "disturbed", -1, 0);
-	p->clock_above_max = count_ll(o, "above_max", -1, 0);
-	p->clock_below_floor = count_ll(o, "below_floor", -1, 0);
-	p->clock_unread = count_ll(o, "unread", -1, 0);
 	p->reps_without_clock = count_ll(o, "repetitions_without_clock", -1, 0);
-	if (p->clock_disturbed < 0 || p->clock_above_max < 0 || p->clock_below_floor < 0 ||
-	    p->clock_unread < 0 || p->reps_without_clock < 0 ||
-	    p->clock_disturbed + p->clock_above_max + p->clock_below_floor + p->clock_unread > p->clock_taken)
+	for (int k = 0; k < CLOCK_REJECTS; k++) {
+		p->clock_rejected_by[k] = count_ll(o, clock_reject_name((enum clock_reject)k), -1, 0);
+		whole &= p->clock_rejected_by[k] >= 0;
+		rejected += p->clock_rejected_by[k];
+	}
+	if (!whole || p->reps_without_clock < 0 || rejected > p->clock_taken)
 		p->clock_taken = -1;
 }
 
@@ -548,6 +550,7 @@ static void read_run(json_t *root, struct machine *m)
 	m->tsc_hz_end = number(root, "clock.tsc_hz_end", 0);
 	m->max_ghz = number(root, "clock.bounds.max_ghz", 0);
 	text(root, "clock.bounds.max_source", m->max_source, sizeof m->max_source);
+	text(root, "clock.bounds.max_from", m->max_from, sizeof m->max_from);
 	/* runs before the per-repetition clock say nothing of it */
 	m->aperf_known = json_is_string(at(root, "clock.repetition_clock_method"));
 	text(root, "clock.aperf_mperf", m->aperf_not_used, sizeof m->aperf_not_used);

@@ -4,6 +4,7 @@
 #ifndef PMUCHECK_MACHINE_READ_H
 #define PMUCHECK_MACHINE_READ_H
 
+#include "clock_words.h"
 #include "err.h"
 #include "kern.h"
 #include "level.h"
@@ -124,11 +125,10 @@ struct machine_points {
 	/* repetitions some thread of which was clocked by add chains where APERF/MPERF was to clock them
 	   (harness record_by_chains); 0 when absent */
 	long long reps_by_chains;
-	/* clock_samples (harness record_clock_tally): taken, rejected for each reason, and the repetitions
-	   left without a clock; taken -1 when absent (runs before it), or where the rejected exceed the
-	   taken, which no run writes */
-	long long clock_taken, clock_disturbed, clock_above_max, clock_below_floor, clock_unread,
-		reps_without_clock;
+	/* clock_samples (harness record_clock_tally): taken, rejected for each reason (clock_words.h), and the
+	   repetitions left without a clock; taken -1 when absent (runs before it), or where a count is
+	   missing or the rejected exceed the taken, which no run writes */
+	long long clock_taken, clock_rejected_by[CLOCK_REJECTS], reps_without_clock;
 };
 
 /* The run's cgroup CPU quota and its throttling (harness cpu_limit.h, disturbance.cpu_limit). */
@@ -186,6 +186,7 @@ struct machine {
 	double tsc_hz, tsc_hz_end; /* clock.tsc_hz and clock.tsc_hz_end (0 when absent: runs before it) */
 	double max_ghz;       /* clock.bounds.max_ghz: the clock above which a sample was rejected; 0: none */
 	char max_source[160]; /* clock.bounds.max_source: where that maximum came from */
+	char max_from[16];    /* clock.bounds.max_from: its kind, a CLOCK_MAX_FROM_* word; "": not said */
 	/* clock.aperf_mperf: why a run's repetitions were clocked by add chains rather than APERF/MPERF ("not
 	   used: ..."); "" where they were APERF/MPERF's, or the file does not say (aperf_known 0) */
 	char aperf_not_used[ERR_MSG_MAX]; /* "not used: " and a reason of up to CTR_REASON_MAX */

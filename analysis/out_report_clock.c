@@ -56,53 +56,68 @@ static void rejected_kind(FILE *f, long long n, const char *what, int *first)
 	*first = 0;
 }
 
-/* What became of the run's clock samples (harness record_clock_tally): each kind of rejection counted, and
-   where some lay above the maximum, what that says. Such a sample is no disturbance: a core that ran faster
-   than the bound the run took, which a config's max_ghz gives where a guest has neither cpufreq nor CPUID's
-   leaf 0x16, and describes the CPU the guest is told of (QEMU's "EPYC" is Zen 1's whatever the host). Each
-   is a sample missing, and where all of a repetition's are, a repetition without a clock: in raw.csv only
-   its clock_note says why, one repetition at a time. */
-static void clock_samples(FILE *f, const struct machine *m)
+/* What became of the run's clock samples (harness record_clock_tally): each kind of rejection counted, the
+   points left to the run's clock, and where most samples lay above a config's maximum
+   (clock_config_max_too_low), what that says: a maximum a config gives where a guest has neither cpufreq nor
+   CPUID's leaf 0x16 describes the CPU the guest is told of (QEMU's "EPYC" is Zen 1's whatever the host), and
+   samples that agree with themselves above it are a faster core, not a disturbance. In raw.csv only each
+   pass's clock_note says why, and only its first reason. */
+static void clock_samples(FILE *f, const struct agg *a)
 {
+	const struct machine *m = &a->m;
 	const struct machine_points *p = &m->points;
-	long long rejected = p->clock_disturbed + p->clock_above_max + p->clock_below_floor + p->clock_unread;
-	char kind[192];
+	long long rejected = 0;
+	char kind[sizeof m->max_source + 64];
+	uint32_t of_run = 0;
 	int first = 1;
 
 	if (p->clock_taken <= 0)
 		return;
-	if (!rejected) {
-		fprintf(f, "- **Clock samples**: none of the run's %lld was rejected.\n", p->clock_taken);
-		return;
-	}
-	fprintf(f, "- **Clock samples**: %lld of the run's %lld (%.1f %%) were rejected: ", rejected,
-		p->clock_taken, 100.0 * (double)rejected / (double)p->clock_taken);
-	rejected_kind(f, p->clock_disturbed, "as disturbed (their N and 2N chains disagreed)", &first);
+	for (int k = 0; k < CLOCK_REJECTS; k++)
+		rejected += p->clock_rejected_by[k];
+	for (uint32_t i = 0; i < a->npoints; i++)
+		of_run += a->points[i].clock_of_run != 0;
+	fprintf(f, "- **Clock samples**: ");
+	if (!rejected)
+		fprintf(f, "none of the %lld the run took (a resumed run's since it resumed) was rejected",
+			p->clock_taken);
+	else
+		fprintf(f,
+			"%lld of the %lld the run took (a resumed run's since it resumed; %.1f %%) were "
+			"rejected: ",
+			rejected, p->clock_taken, 100.0 * (double)rejected / (double)p->clock_taken);
+	rejected_kind(f, p->clock_rejected_by[CLOCK_REJECT_DISTURBED],
+		      "as disturbed (their N and 2N chains disagreed)", &first);
 	snprintf(kind, sizeof kind, "above the %.3g GHz maximum, from %s", m->max_ghz,
 		 *m->max_source ? m->max_source : "a source not recorded");
-	rejected_kind(f, p->clock_above_max, kind, &first);
-	rejected_kind(f, p->clock_below_floor, "below the floor", &first);
-	rejected_kind(f, p->clock_unread, "whose APERF/MPERF reading failed", &first);
-	fprintf(f, "; %lld repetitions were left without a clock (raw.csv's clock_note says why)",
-		p->reps_without_clock);
-	if (p->reps_without_clock > 0 && m->core_ghz > 0)
-		fprintf(f, ", and a point none of whose repetitions kept one took the run's, %.2f GHz",
-			m->core_ghz);
-	else if (p->reps_without_clock > 0)
+	rejected_kind(f, p->clock_rejected_by[CLOCK_REJECT_ABOVE_MAX], kind, &first);
+	rejected_kind(f, p->clock_rejected_by[CLOCK_REJECT_BELOW_FLOOR], "below the floor", &first);
+	rejected_kind(f, p->clock_rejected_by[CLOCK_REJECT_UNREAD], "whose APERF/MPERF reading failed",
+		      &first);
+	if (p->reps_without_clock > 0)
+		fprintf(f, "; %lld repetition%s left without a clock (raw.csv's clock_note says why)",
+			p->reps_without_clock, p->reps_without_clock == 1 ? " was" : "s were");
+	if (of_run > 0 && m->core_ghz > 0)
 		fprintf(f,
-			", and a point none of whose repetitions kept one has no clock, as the run's own "
-			"was rejected too: no figure in cycles");
-	if (p->clock_above_max > 0)
+			", and %u point%s, none of whose repetitions kept one, %s judged at the run's %.2f "
+			"GHz",
+			of_run, of_run == 1 ? "" : "s", of_run == 1 ? "was" : "were", m->core_ghz);
+	else if (of_run > 0)
 		fprintf(f,
-			". A sample above the maximum is no disturbance but a core faster than the CPU that "
-			"bound is of: where it is a config's max_ghz, the guest may be told of an older CPU "
-			"than its host's, whose figures in cycles then lack their clock; `run --config` with "
-			"the host's architecture's file takes its bound and ports");
+			", and %u point%s, none of whose repetitions kept one, %s none at all, the run's "
+			"own rejected too: no figure in cycles",
+			of_run, of_run == 1 ? "" : "s", of_run == 1 ? "has" : "have");
+	if (clock_config_max_too_low(m->max_from, p->clock_taken, p->clock_rejected_by))
+		fprintf(f,
+			". Most samples whose runs agreed lay above the config's maximum: no "
+			"disturbance but cores faster than the config's CPU (or a TSC rate that moved: "
+			"see the TSC line), as a guest told of an older CPU than its host's has; a copy "
+			"of the config with the host's max_ghz, given to `run --config`, keeps their clock");
 	fprintf(f, ".\n");
 }
 
 void out_report_clock(FILE *f, const struct agg *a)
 {
 	clock_spread(f, a);
-	clock_samples(f, &a->m);
+	clock_samples(f, a);
 }

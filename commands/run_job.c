@@ -305,7 +305,7 @@ static int revisits_apply(const struct run_cli *rc)
 
 /* machine.json's disturbance.points.clock_samples: how many were taken, how many rejected for each reason
    (clock_reject_name), and the repetitions left without a clock. */
-static json_t *clock_tally_json(const struct clock_tally *c)
+static json_t *clock_tally_json(const struct run_clock_tally *c)
 {
 	json_t *o = json_pack("{s:I, s:I}", "taken", (json_int_t)c->samples, "repetitions_without_clock",
 			      (json_int_t)c->reps_without);
@@ -403,7 +403,8 @@ static int measure_experiment(struct run_cli *rc, struct topo *t, struct run_job
 						   : before > x->plan.npoints ? x->plan.npoints
 									      : before,
 					   t->sockets > 0 ? t->cores / t->sockets : 0,
-					   t};
+					   t,
+					   &j->clock};
 		struct summary_revisits rv = {j->revisits.res, j->revisits.n, j->revisits.of};
 		summary_print(stdout, &x->plan, st.results, &sp, &rv, rc->dir, rc->reported_levels,
 			      rc->levels_from);

@@ -32,7 +32,7 @@
    machine.json disturbance.points. */
 struct run_tally {
 	long points, noisy, reps, reps_disturbed, reps_by_chains;
-	struct clock_tally clock;
+	struct run_clock_tally clock;
 };
 
 /* Everything a run holds between the checks and the end. */

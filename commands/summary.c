@@ -190,12 +190,14 @@ static void latency_cell(char *buf, size_t len, const struct plan *p, const stru
    disturbed R call longer than its 2R call, record_cv) has no spread to take a median of: such points are
    counted instead. So are the clean points whose time is their R call (stats_mindiff_r_call), which a reader
    comparing with 2R - R differences needs to know. */
-static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res)
+static void disturbance(FILE *f, const struct plan *p, const struct run_point_result *res,
+			const struct clock_bounds *bounds)
 {
 	double *reps = calloc((size_t)p->npoints + 1, sizeof *reps),
 	       *cv = calloc((size_t)p->npoints + 1, sizeof *cv);
 	size_t n = 0, ncv = 0, r_call = 0;
-	long all = 0, disturbed = 0, samples = 0, above = 0;
+	long all = 0, disturbed = 0;
+	struct run_clock_tally clock = {0};
 
 	for (int i = 0; reps && cv && i < p->npoints; i++)
 		if (res[i].reps > 0) {
@@ -203,8 +205,9 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			all += res[i].reps_judged;
 			disturbed += res[i].reps_disturbed;
 			r_call += res[i].r_call != 0;
-			samples += res[i].clock.samples;
-			above += res[i].clock.rejected_by[CLOCK_REJECT_ABOVE_MAX];
+			clock.samples += res[i].clock.samples;
+			for (int k = 0; k < CLOCK_REJECTS; k++)
+				clock.rejected_by[k] += res[i].clock.rejected_by[k];
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}
@@ -235,15 +238,14 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			"%zu clean point%s took %s R call's time, every 2R call being stretched: slower than "
 			"an undisturbed 2R - R by the call's fixed cost, never faster\n",
 			r_call, r_call == 1 ? "" : "s", r_call == 1 ? "its" : "their");
-	if (above)
+	if (bounds && clock_config_max_too_low(bounds->max_from, clock.samples, clock.rejected_by))
 		fprintf(f,
-			"core clock: %ld of %ld samples lay above the CPU's maximum (machine.json "
-			"clock.bounds) "
-			"and were rejected: no disturbance, but a core faster than the CPU that bound is of "
-			"(a "
-			"config's max_ghz: the CPU a guest is told of?); `run --config` with the host's "
-			"architecture's file takes its bound\n",
-			above, samples);
+			"core clock: %lld of %lld samples lay above the %.3g GHz maximum of %s and were "
+			"rejected: the cores run faster than the config's CPU, as a guest told of an older "
+			"CPU than its host's does, so repetitions lack their clock; a copy of the config "
+			"with the host's max_ghz, given to `run --config`, keeps it\n",
+			clock.rejected_by[CLOCK_REJECT_ABOVE_MAX], clock.samples, bounds->max_ghz,
+			bounds->source);
 	free(reps);
 	free(cv);
 }
@@ -388,7 +390,7 @@ void summary_print(FILE *f, const struct plan *p, const struct run_point_result 
 			"belong%s to no level: in no cell, as in the analysis\n",
 			boundary, boundary == 1 ? "" : "s", LEVEL_BOUNDARY_BELOW * 100,
 			LEVEL_BOUNDARY_ABOVE * 100, boundary == 1 ? "s" : "");
-	disturbance(f, p, res);
+	disturbance(f, p, res, sp ? sp->bounds : NULL);
 	if (marked)
 		fprintf(f,
 			"* from a noisy point, at the bound of its shortest call%s: at least this fast "

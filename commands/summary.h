@@ -29,6 +29,9 @@ struct summary_probe {
 	   time from twice the level below up (common/level.h level_probe_from, plan_clear_of); NULL: from
 	   each point's own size up */
 	const struct topo *topo;
+	/* what a core clock sample could give (core_clock.h): where the samples say the cores ran faster than
+	   a config's maximum (clock_config_max_too_low), the summary says so; NULL: not judged */
+	const struct clock_bounds *bounds;
 };
 
 /* What `run --revisits` measured (harness/run/revisit.h): each revisit's outcome, revisit k of plan point

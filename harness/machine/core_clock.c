@@ -61,17 +61,21 @@ void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, double
 
 	b->min_ghz = CLOCK_FLOOR_GHZ;
 	if (khz > 0) {
+		b->max_from = CLOCK_MAX_FROM_CPUFREQ;
 		b->max_ghz = khz * 1e-6;
 		snprintf(b->source, sizeof b->source, "cpuinfo_max_freq in %s/devices/system/cpu", sys_root);
 	} else if (id->max_mhz > 0) {
+		b->max_from = CLOCK_MAX_FROM_CPUID;
 		b->max_ghz = id->max_mhz * 1e-3;
 		snprintf(b->source, sizeof b->source, "CPUID leaf 0x16 (maximum frequency)");
 	} else if (arch_max_ghz > 0) {
 		const char *file = strrchr(arch_source, '/');
+		b->max_from = CLOCK_MAX_FROM_CONFIG;
 		b->max_ghz = arch_max_ghz;
 		snprintf(b->source, sizeof b->source, "%s max_ghz (the highest stock clock of its CPUs)",
 			 file ? file + 1 : arch_source);
 	} else {
+		b->max_from = CLOCK_MAX_FROM_PHYSICAL;
 		b->max_ghz = CLOCK_PHYSICAL_MAX_GHZ;
 		snprintf(b->source, sizeof b->source,
 			 "no CPU maximum known: the highest stock x86 clock, with margin");
@@ -108,18 +112,6 @@ int clock_estimate(const struct clock_runs *r, double tsc_hz, const struct clock
 		return E_RUNTIME;
 	*ghz = diff;
 	return 0;
-}
-
-const char *clock_reject_name(enum clock_reject why)
-{
-	static const char *const name[CLOCK_REJECTS] = {
-		[CLOCK_REJECT_DISTURBED] = "disturbed",
-		[CLOCK_REJECT_ABOVE_MAX] = "above_max",
-		[CLOCK_REJECT_BELOW_FLOOR] = "below_floor",
-		[CLOCK_REJECT_UNREAD] = "unread",
-	};
-
-	return why < CLOCK_REJECTS ? name[why] : "?";
 }
 
 int clock_bounds_check(double ghz, const struct clock_bounds *b, enum clock_reject *why, struct err *e)

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "clock_words.h"
 #include "cpu_id.h"
 #include "err.h"
 
@@ -37,7 +38,8 @@
 /* The clocks a sample may give. */
 struct clock_bounds {
 	double min_ghz, max_ghz;
-	char source[160]; /* where max_ghz comes from */
+	char source[160];     /* where max_ghz comes from */
+	const char *max_from; /* the kind of that source: a CLOCK_MAX_FROM_* word (clock_words.h) */
 };
 
 /* The timings of one sample: TSC ticks of each run of the N-iteration chain and of the 2N chain. */
@@ -54,21 +56,6 @@ struct clock_runs {
    Zen 3 guest of issue 14 was bounded at 7 GHz, where no Zen 3 runs above 5. */
 void clock_bounds_read(const char *sys_root, const struct cpuid_info *id, double arch_max_ghz,
 		       const char *arch_source, struct clock_bounds *b);
-
-/* Why a sample was rejected, as a run counts them (machine.json disturbance.points.clock_samples_rejected,
-   by these names): its runs disagreed (a disturbed run), it lay above the CPU's maximum or below the floor,
-   or its APERF/MPERF reading failed. Counted apart since a maximum below what the host runs (a guest told
-   of an older CPU than its host's, whose config gives the older CPU's clock) rejects the samples above it
-   one by one, each in the same words as a disturbed one's in raw.csv's clock_note. */
-enum clock_reject {
-	CLOCK_REJECT_DISTURBED,
-	CLOCK_REJECT_ABOVE_MAX,
-	CLOCK_REJECT_BELOW_FLOOR,
-	CLOCK_REJECT_UNREAD,
-	CLOCK_REJECTS
-};
-/* The kind's name in machine.json: "disturbed", "above_max", "below_floor", "unread". */
-const char *clock_reject_name(enum clock_reject why);
 
 /* Whether a clock estimate lies within the bounds (above max_ghz by up to CLOCK_AGREE is within): 0, or
    E_RUNTIME saying which bound it broke, and *why (CLOCK_REJECT_ABOVE_MAX or _BELOW_FLOOR; may be NULL). */

@@ -93,10 +93,13 @@ json_t *machine_clock_json(const struct machine_facts *m)
 		json_object_set_new(c, "aperf_mperf", json_sprintf("not used: %s", m->aperf_note));
 	if (m->core_clock_note)
 		json_object_set_new(c, "core_clock_note", json_string(m->core_clock_note));
-	if (m->clock)
-		json_object_set_new(c, "bounds",
-				    json_pack("{s:f, s:f, s:s}", "min_ghz", m->clock->min_ghz, "max_ghz",
-					      m->clock->max_ghz, "max_source", m->clock->source));
+	if (m->clock) {
+		json_t *b = json_pack("{s:f, s:f, s:s}", "min_ghz", m->clock->min_ghz, "max_ghz",
+				      m->clock->max_ghz, "max_source", m->clock->source);
+		if (b && m->clock->max_from)
+			json_object_set_new(b, "max_from", json_string(m->clock->max_from));
+		json_object_set_new(c, "bounds", b);
+	}
 	return c;
 }
 

@@ -40,9 +40,10 @@ struct run_config {
 };
 
 /* Clock samples (core_clock.h) over a point or a run: taken, rejected by kind, and the repetitions left
-   without any clock (their raw.csv core_ghz empty), as machine.json's disturbance.points gives them. */
-struct clock_tally {
-	long samples, rejected_by[CLOCK_REJECTS], reps_without;
+   without any clock (their raw.csv core_ghz empty; fresh-memory points' too), as machine.json's
+   disturbance.points gives them. */
+struct run_clock_tally {
+	long long samples, rejected_by[CLOCK_REJECTS], reps_without;
 };
 
 /* The outcome of one point, for the summary the run prints. */
@@ -56,7 +57,7 @@ struct run_point_result {
 	int reps_judged;    /* of them, those judged for interference (record_judged) */
 	int reps_disturbed; /* of those, the ones a call of which met interference (record_disturbed) */
 	int reps_by_chains; /* repetitions clocked by add chains on some thread though APERF/MPERF was to */
-	struct clock_tally clock; /* its clock samples (record_clock_tally) */
+	struct run_clock_tally clock; /* its clock samples (record_clock_tally) */
 	int r_call; /* clean, and its time is its R call, every 2R call stretched (stats_mindiff_r_call) */
 	unsigned noisy_why; /* enum noisy_why bits (noisy_why.h); any flags it noisy */
 	double speed_gbps; /* the one-thread speed probe's reading that stood for it (speed_probe.h); 0: none */

@@ -192,9 +192,9 @@ int record_by_chains(const struct point_record *r)
 	return n;
 }
 
-struct clock_tally record_clock_tally(const struct point_record *r)
+struct run_clock_tally record_clock_tally(const struct point_record *r)
 {
-	struct clock_tally t = {0};
+	struct run_clock_tally t = {0};
 
 	for (int i = 0; i < r->nreps * r->npass; i++) {
 		t.samples += r->pass[i].clock_samples;

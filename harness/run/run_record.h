@@ -111,7 +111,7 @@ int record_judged(const struct point_record *r);
 int record_by_chains(const struct point_record *r);
 /* The point's clock samples over all its passes, by why they were rejected, and its repetitions whose clock
    (the first group's pass, raw.csv core_ghz) is none. */
-struct clock_tally record_clock_tally(const struct point_record *r);
+struct run_clock_tally record_clock_tally(const struct point_record *r);
 /* raw.csv's clock_note of a repetition's pass: why its clock is missing, or that some of its samples were
    left out, and how many threads took add chains where APERF/MPERF was to clock them. */
 void record_clock_note(const struct rec_pass *p, char *buf, size_t len);

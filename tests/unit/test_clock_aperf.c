@@ -86,7 +86,7 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-static const struct clock_bounds bounds = {0.2, 7.0, "test"};
+static const struct clock_bounds bounds = {0.2, 7.0, "test", CLOCK_MAX_FROM_PHYSICAL};
 
 /* 2.1 GHz TSC, APERF 3.5e9 against MPERF 2.1e9 ticks: 3.5 GHz. No MPERF count, or a clock above the
    bounds: rejected with the reason, never a number. */

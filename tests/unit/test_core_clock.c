@@ -18,7 +18,7 @@
 #define ITERS 2000u   /* N: 128000 adds, 40 µs at 3.2 GHz */
 #define OVERHEAD 150u /* ticks of call, lfence and rdtsc around every run */
 
-static const struct clock_bounds wide = {0.2, 7.0, "test"};
+static const struct clock_bounds wide = {0.2, 7.0, "test", CLOCK_MAX_FROM_PHYSICAL};
 
 /* TSC ticks of an undisturbed run of iters iterations at ghz. */
 static uint64_t ticks_at(double ghz, uint64_t iters)
@@ -111,7 +111,7 @@ static void test_sample_whose_2n_runs_were_all_preempted_is_rejected(void **stat
    rate) must stay within what the CPU can do. */
 static void test_consistent_sample_above_the_cpu_maximum_is_rejected(void **state)
 {
-	const struct clock_bounds zen3 = {0.2, 3.7, "cpuinfo_max_freq"};
+	const struct clock_bounds zen3 = {0.2, 3.7, "cpuinfo_max_freq", CLOCK_MAX_FROM_CPUFREQ};
 	struct clock_runs over = clean_runs(4.5), near = clean_runs(3.7 * 1.01);
 	struct err e;
 	double ghz = -1;

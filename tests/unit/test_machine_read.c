@@ -89,9 +89,6 @@ static void test_ports_read_or_not_given(void **state)
 	machine_free(&m);
 }
 
-/* The reasons a run writes read whole at the longest the run writes them (an error message, ERR_MSG_MAX, for
-   prefetcher control; "not used: " and a counter reason for APERF/MPERF): a Zen 1 guest's reason of 295
-   characters came out of report.md cut at 255, ending in "prefetch);". */
 /* disturbance.points.clock_samples as the run wrote them, with clock.bounds' maximum; absent (a run before
    them), a count missing or negative, or more rejected than taken: taken -1, no line in the report. */
 static void test_clock_samples_read_or_absent(void **state)
@@ -116,14 +113,17 @@ static void test_clock_samples_read_or_absent(void **state)
 		 "%s{\"taken\": 40, \"disturbed\": 3, \"above_max\": 30, \"below_floor\": 1, \"unread\": 2, "
 		 "\"repetitions_without_clock\": 5}}}, \"clock\": {\"bounds\": {\"max_ghz\": 4.4, "
 		 "\"max_source\": "
-		 "\"zen1.ini max_ghz\"}}",
+		 "\"zen1.ini max_ghz\", \"max_from\": \"config\"}}",
 		 points);
 	machine_of(body, &m);
-	assert_true(m.points.clock_taken == 40 && m.points.clock_disturbed == 3 &&
-		    m.points.clock_above_max == 30 && m.points.clock_below_floor == 1 &&
-		    m.points.clock_unread == 2 && m.points.reps_without_clock == 5);
+	assert_true(m.points.clock_taken == 40 && m.points.reps_without_clock == 5);
+	assert_true(m.points.clock_rejected_by[CLOCK_REJECT_DISTURBED] == 3 &&
+		    m.points.clock_rejected_by[CLOCK_REJECT_ABOVE_MAX] == 30 &&
+		    m.points.clock_rejected_by[CLOCK_REJECT_BELOW_FLOOR] == 1 &&
+		    m.points.clock_rejected_by[CLOCK_REJECT_UNREAD] == 2);
 	assert_true(m.max_ghz == 4.4);
 	assert_string_equal(m.max_source, "zen1.ini max_ghz");
+	assert_string_equal(m.max_from, "config");
 	machine_free(&m);
 	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++) {
 		memset(&m, 0, sizeof m);
@@ -139,6 +139,9 @@ static void test_clock_samples_read_or_absent(void **state)
 	machine_free(&m);
 }
 
+/* The reasons a run writes read whole at the longest the run writes them (an error message, ERR_MSG_MAX, for
+   prefetcher control; "not used: " and a counter reason for APERF/MPERF): a Zen 1 guest's reason of 295
+   characters came out of report.md cut at 255, ending in "prefetch);". */
 static void test_reasons_read_whole(void **state)
 {
 	char reason[ERR_MSG_MAX], skipped[256], left[256], aperf[ERR_MSG_MAX], body[5 * ERR_MSG_MAX];

@@ -367,7 +367,7 @@ static void test_repetitions_clocked_by_chains_are_said_and_counted(void **state
 static void test_clock_samples_are_tallied_by_why_they_were_rejected(void **state)
 {
 	struct point_record r;
-	struct clock_tally t;
+	struct run_clock_tally t;
 
 	(void)state;
 	assert_int_equal(record_init(&r, 3, 2), 0);

@@ -278,7 +278,7 @@ static void test_latency_without_clock_has_no_cycles(void **state)
 	struct plan_point pts[2] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[2] = {{.ns = 1.2, .core_ghz = 0, .cv = 0.001},
 					  {.ns = 4.0, .core_ghz = 3.0, .cv = 0.001}};
-	struct summary_probe run_clock = {NULL, NULL, 2.5, 0, 0, NULL};
+	struct summary_probe run_clock = {NULL, NULL, 2.5, 0, 0, NULL, NULL};
 	char *out = print(pts, res, 2), b[256];
 
 	(void)state;
@@ -319,7 +319,7 @@ static void test_latency_takes_the_level_probes_faster_time_at_its_size(void **s
 			      .places = {{BUF_LOCAL, -1}, {BUF_REMOTE, -1}},
 			      .npf = 2,
 			      .pf_states = {"on", "off"}};
-	struct summary_probe sp = {&probe, &o, 3.24, 0, 0, NULL};
+	struct summary_probe sp = {&probe, &o, 3.24, 0, 0, NULL, NULL};
 	struct plan_point pts[4] = {point("chase.plain", LEVEL_L1), point("chase.plain", LEVEL_L2),
 				    point("chase.plain", LEVEL_L3), point("chase.plain", LEVEL_DRAM)};
 	struct run_point_result res[4] = {{.ns = 1.49, .core_ghz = 3.0, .cv = 0.001, .thp_share = 1},
@@ -424,7 +424,7 @@ static void test_a_cache_levels_latency_takes_the_probe_from_twice_the_level_bel
 				     .cycles = {5.0, 15.96, 15.98, 15.99, 20.36, 61.4}};
 	struct plan_opts o = {.nplaces = 1, .places = {{BUF_LOCAL, -1}}, .npf = 1, .pf_states = {"on"}};
 	struct topo t = {.ncaches = 2, .smt = 1};
-	struct summary_probe sp = {&probe, &o, 2.74, 0, 0, &t};
+	struct summary_probe sp = {&probe, &o, 2.74, 0, 0, &t, NULL};
 	struct plan_point pts[1] = {point("chase.plain", LEVEL_L2)};
 	struct run_point_result res[1] = {{.ns = 7.40, .core_ghz = 2.76, .cv = 0.001, .thp_share = 1}};
 	char *out, b[256];
@@ -658,11 +658,53 @@ static void test_revisits_of_a_latency_point_count_once_at_the_fastest(void **st
 	free(out);
 }
 
+/* Where most samples whose runs agreed lay above a config's maximum, the summary says the cores run faster
+   than the config's CPU, naming the maximum and its file, and how to keep the clock; not where the maximum
+   is cpufreq's (a config cannot move it), nor for a few samples above it among many kept. */
+static void test_samples_above_a_config_maximum_are_named(void **state)
+{
+	struct plan_point pts[2] = {point("load.gpr", LEVEL_L1), point("store.gpr", LEVEL_L1)};
+	struct run_point_result res[2] = {
+		{.gbps = 30, .core_ghz = 0, .cv = 0.01, .reps = 3, .reps_judged = 3},
+		{.gbps = 12, .core_ghz = 0, .cv = 0.01, .reps = 3, .reps_judged = 3}};
+	struct clock_bounds cfg = {0.2, 1.0, "slow.ini max_ghz (the highest stock clock of its CPUs)",
+				   CLOCK_MAX_FROM_CONFIG},
+			    cpufreq = {0.2, 1.0, "cpuinfo_max_freq in /sys/devices/system/cpu",
+				       CLOCK_MAX_FROM_CPUFREQ};
+	struct summary_probe sp = {NULL, NULL, 0, 0, 0, NULL, &cfg};
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		res[i].clock = (struct run_clock_tally){
+			.samples = 6,
+			.rejected_by = {[CLOCK_REJECT_DISTURBED] = 2, [CLOCK_REJECT_ABOVE_MAX] = 3},
+			.reps_without = 1};
+	out = print_probe(pts, res, 2, &sp);
+	assert_non_null(
+		strstr(out,
+		       "core clock: 6 of 12 samples lay above the 1 GHz maximum of slow.ini max_ghz "
+		       "(the highest stock clock of its CPUs) and were rejected: the cores run faster "
+		       "than the config's CPU"));
+	assert_non_null(strstr(out, "a copy of the config with the host's max_ghz, given to `run --config`"));
+	free(out);
+	sp.bounds = &cpufreq;
+	out = print_probe(pts, res, 2, &sp);
+	assert_null(strstr(out, "core clock:"));
+	free(out);
+	sp.bounds = &cfg;
+	res[0].clock.samples = res[1].clock.samples = 12; /* 20 of 24 agreed, 6 above: no majority */
+	out = print_probe(pts, res, 2, &sp);
+	assert_null(strstr(out, "core clock:"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_level_whose_points_are_all_noisy_is_shown_and_marked),
 		cmocka_unit_test(test_clean_table_has_no_mark),
+		cmocka_unit_test(test_samples_above_a_config_maximum_are_named),
 		cmocka_unit_test(test_header_names_the_points_time),
 		cmocka_unit_test(test_thread_count_measured_in_no_point_of_a_cell_is_a_dash),
 		cmocka_unit_test(test_reported_levels_are_not_called_measured),
