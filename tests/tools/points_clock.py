@@ -7,6 +7,9 @@ beside it) as report.md states it in its **Core clock** line, by analysis/agg.c'
   - the run's clock is the median of the points', with their tenth and ninetieth percentile as
     common/stats.c's stats_decile() takes them (the sample at index (n - 1) * k / 10).
 
+It judges no L1 ports (machine.json config.ports): a point past them at its bound loses its clock in the
+analysis, so a directory checked with it has its ports taken out (report.sh).
+
 Prints "MEDIAN P10 P90 POINTS" (GHz, 2 decimals), or "0 0 0 0" when no point has a clock.
 """
 import csv
