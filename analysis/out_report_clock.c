@@ -99,8 +99,8 @@ static void clock_samples(FILE *f, const struct agg *a)
 			p->reps_without_clock, p->reps_without_clock == 1 ? " was" : "s were");
 	if (of_run > 0 && m->core_ghz > 0)
 		fprintf(f,
-			", and %u point%s, none of whose repetitions kept one, %s judged at the run's %.2f "
-			"GHz",
+			", and %u point%s, none of whose repetitions kept one, "
+			"%s judged at the run's %.2f GHz",
 			of_run, of_run == 1 ? "" : "s", of_run == 1 ? "was" : "were", m->core_ghz);
 	else if (of_run > 0)
 		fprintf(f,

@@ -49,6 +49,22 @@ if rejected:
 else:
     want = "none of the %d the run took (a resumed run's since it resumed) was rejected" % c["taken"]
 assert want in line[0], (want, line[0])
+# the points none of whose repetitions kept a clock: judged at the run's, or with none where it has none
+clocked = {}
+for (p, rep, g), r in passes.items():
+    if g == "0":
+        clocked[p] = clocked.get(p, False) or r["core_ghz"] != ""
+of_run = sum(1 for v in clocked.values() if not v)
+if of_run:
+    run_ghz = m["clock"]["core_ghz"]
+    s = "" if of_run == 1 else "s"
+    want = ("%d point%s, none of whose repetitions kept one, %s judged at the run's %.2f GHz" % (
+        of_run, s, "was" if of_run == 1 else "were", run_ghz) if run_ghz else
+        "%d point%s, none of whose repetitions kept one, %s none at all" % (
+        of_run, s, "has" if of_run == 1 else "have"))
+    assert want in line[0], (want, line[0])
+else:
+    assert "none of whose repetitions kept one" not in line[0], line[0]
 print("# %d of %d samples rejected (%s), %d repetition(s) without a clock" % (
     rejected, c["taken"], ", ".join("%s %d" % (k, c[k]) for k in kinds), without))
 PY
