@@ -327,10 +327,7 @@ static void tally_points(struct run_tally *t, const struct run_point_result *res
 			t->reps += res[i].reps_judged;
 			t->reps_disturbed += res[i].reps_disturbed;
 			t->reps_by_chains += res[i].reps_by_chains;
-			t->clock.samples += res[i].clock.samples;
-			t->clock.reps_without += res[i].clock.reps_without;
-			for (int k = 0; k < CLOCK_REJECTS; k++)
-				t->clock.rejected_by[k] += res[i].clock.rejected_by[k];
+			record_clock_tally_add(&t->clock, &res[i].clock);
 		}
 }
 

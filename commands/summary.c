@@ -205,9 +205,7 @@ static void disturbance(FILE *f, const struct plan *p, const struct run_point_re
 			all += res[i].reps_judged;
 			disturbed += res[i].reps_disturbed;
 			r_call += res[i].r_call != 0;
-			clock.samples += res[i].clock.samples;
-			for (int k = 0; k < CLOCK_REJECTS; k++)
-				clock.rejected_by[k] += res[i].clock.rejected_by[k];
+			record_clock_tally_add(&clock, &res[i].clock);
 			if (isfinite(res[i].cv))
 				cv[ncv++] = res[i].cv;
 		}

@@ -206,6 +206,14 @@ struct run_clock_tally record_clock_tally(const struct point_record *r)
 	return t;
 }
 
+void record_clock_tally_add(struct run_clock_tally *sum, const struct run_clock_tally *t)
+{
+	sum->samples += t->samples;
+	sum->reps_without += t->reps_without;
+	for (int k = 0; k < CLOCK_REJECTS; k++)
+		sum->rejected_by[k] += t->rejected_by[k];
+}
+
 int record_judged(const struct point_record *r)
 {
 	return r->by_size ? 0 : r->nreps;

@@ -112,6 +112,8 @@ int record_by_chains(const struct point_record *r);
 /* The point's clock samples over all its passes, by why they were rejected, and its repetitions whose clock
    (the first group's pass, raw.csv core_ghz) is none. */
 struct run_clock_tally record_clock_tally(const struct point_record *r);
+/* Adds one tally to a sum of them (the run's: machine.json; the summary's). */
+void record_clock_tally_add(struct run_clock_tally *sum, const struct run_clock_tally *t);
 /* raw.csv's clock_note of a repetition's pass: why its clock is missing, or that some of its samples were
    left out, and how many threads took add chains where APERF/MPERF was to clock them. */
 void record_clock_note(const struct rec_pass *p, char *buf, size_t len);

@@ -388,6 +388,13 @@ static void test_clock_samples_are_tallied_by_why_they_were_rejected(void **stat
 	assert_int_equal(t.rejected_by[CLOCK_REJECT_BELOW_FLOOR], 0);
 	assert_int_equal(t.rejected_by[CLOCK_REJECT_UNREAD], 1);
 	assert_int_equal(t.reps_without, 1);
+	/* a run's sum of its points' tallies */
+	struct run_clock_tally sum = {.samples = 3, .rejected_by = {[CLOCK_REJECT_UNREAD] = 2}};
+	record_clock_tally_add(&sum, &t);
+	assert_int_equal(sum.samples, 25);
+	assert_int_equal(sum.rejected_by[CLOCK_REJECT_ABOVE_MAX], 5);
+	assert_int_equal(sum.rejected_by[CLOCK_REJECT_UNREAD], 3);
+	assert_int_equal(sum.reps_without, 1);
 	record_free(&r);
 }
 
