@@ -392,6 +392,7 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
 	r->seconds = number(o, "seconds", 0);
 	r->apart_s = number(o, "apart_s", 0);
 	r->rival = number(o, "rival", 0);
+	text(o, "rivals_left_out", r->rivals_left_out, sizeof r->rivals_left_out);
 	text(o, "why_fewer", r->why_fewer, sizeof r->why_fewer);
 }
 

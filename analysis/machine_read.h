@@ -113,6 +113,7 @@ struct machine_revisits {
 	int asked, rounds, points;
 	double seconds, apart_s; /* apart_s: the least time between two rounds' starts */
 	double rival;            /* the first round's rivals: within this part of their row's best; 0 none */
+	char rivals_left_out[160]; /* why the first round had none where the run had them; "" else */
 	char why_fewer[160];
 };
 

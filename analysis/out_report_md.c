@@ -217,7 +217,8 @@ static void revisited(FILE *f, const struct machine_revisits *r)
 		"- **Revisits**: %d of %d rounds (`--revisits`), %d points in %.1f s: each bandwidth row's "
 		"best point",
 		r->rounds, r->asked, r->points, r->seconds);
-	/* a run before the rivals (machine.json without "rival") revisited the rows' best points alone */
+	/* a run before the rivals (machine.json without "rival") revisited the rows' best points alone, as
+	   does one whose first round had room for those alone (rivals_left_out says so) */
 	if (r->rival > 0)
 		fprintf(f, " (in the first round also each variant's best within %.0f %% of it)",
 			100 * r->rival);
@@ -225,6 +226,8 @@ static void revisited(FILE *f, const struct machine_revisits *r)
 		" and each one-thread latency point measured again, rounds begun at least %.0f s apart, so a "
 		"row's figure rests on visits seconds apart, as a shared host's slow phases are long",
 		r->apart_s);
+	if (r->rivals_left_out[0])
+		fprintf(f, "; %s", r->rivals_left_out);
 	if (r->why_fewer[0])
 		fprintf(f, "; %s", r->why_fewer);
 	fprintf(f, ".\n");

@@ -517,11 +517,12 @@ static void record_disturbance(struct run_job *j, const struct plan_opts *plan)
 		for (int i = 0; i < j->revisits.rounds; i++)
 			json_array_append_new(began, json_real(j->revisits.began[i]));
 		json_object_set_new(j->mf.disturbance, "revisits",
-				    json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:o, s:s}", "asked",
+				    json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:s, s:o, s:s}", "asked",
 					      j->revisits.asked, "rounds", j->revisits.rounds, "points",
 					      j->revisits.n, "seconds", j->revisits.seconds, "apart_s",
-					      REVISIT_APART_S, "rival", REVISIT_RIVAL, "rounds_began_s",
-					      began, "why_fewer", j->revisits.why));
+					      REVISIT_APART_S, "rival", j->revisits.rival, "rivals_left_out",
+					      j->revisits.rivals_left_out, "rounds_began_s", began,
+					      "why_fewer", j->revisits.why));
 	}
 }
 

@@ -445,11 +445,15 @@ void run_job_say_revisits(const struct run_job *j)
 
 	if (!d->asked)
 		return;
-	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point (in the first round "
-	       "also each variant's best within %.0f %% of it) and each one-thread latency point "
-	       "measured again (raw.csv points past the plan's; a bandwidth is the best of its row's "
-	       "points, a latency the median of its sizes, each at its fastest visit)",
-	       d->rounds, d->asked, d->n, d->seconds, 100 * REVISIT_RIVAL);
+	printf("revisits: %d of %d rounds, %d points in %.1f s, each row's best point", d->rounds, d->asked,
+	       d->n, d->seconds);
+	if (d->rival > 0)
+		printf(" (in the first round also each variant's best within %.0f %% of it)", 100 * d->rival);
+	printf(" and each one-thread latency point measured again (raw.csv points past the plan's; a "
+	       "bandwidth is the best of its row's points, a latency the median of its sizes, each at its "
+	       "fastest visit)");
+	if (d->rivals_left_out[0])
+		printf("; %s", d->rivals_left_out);
 	if (d->why[0])
 		printf("; %s", d->why);
 	printf("\n");

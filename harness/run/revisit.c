@@ -200,18 +200,41 @@ static int narrow(const struct plan *p, const struct run_point_result *res, int 
 	return m;
 }
 
-/* What a round after the first is reckoned at before any was measured: the plan's outcomes' picks without
-   rivals, at their first repetitions (the first round's part of the budget then counts as many later rounds
-   as fit, not as many as fit at its own cost); `cost` where that cannot be had. */
-static double later_cost(const struct plan *p, const struct run_point_result *res, double cost)
+enum revisit_first revisit_first_fits(double left, double cost, double bare)
 {
-	int *pick = malloc(sizeof *pick * (size_t)(p->npoints + 1)), n;
-	double later = cost;
+	if (cost <= left)
+		return REVISIT_FIRST_RIVALS;
+	return bare <= left ? REVISIT_FIRST_BARE : REVISIT_FIRST_NONE;
+}
 
-	if (pick && (n = revisit_choose(p, res, 0, pick)) > 0)
-		later = revisit_first_cost(res, pick, n);
-	free(pick);
-	return later;
+/* The first round's picks without rivals, where only those fit in `left` (revisit_first_fits): into pick,
+   with *n and *cost theirs, d saying so. What a round after the first is reckoned at before any was
+   measured, *later, is theirs in any case (the first round's part of the budget then counts as many later
+   rounds as fit, not as many as fit at its own cost); `cost` where they cannot be had. */
+static void first_round(const struct run_state *main, double left, int *pick, int *n, double *cost,
+			double *later, struct revisit_done *d)
+{
+	const struct plan *p = main->plan;
+	int *bare = malloc(sizeof *bare * (size_t)(p->npoints + 1)), nb;
+	double bare_cost;
+
+	*later = *cost;
+	if (!bare || (nb = revisit_choose(p, main->results, 0, bare)) <= 0) {
+		free(bare);
+		return;
+	}
+	*later = bare_cost = revisit_first_cost(main->results, bare, nb);
+	if (revisit_first_fits(left, *cost, bare_cost) == REVISIT_FIRST_BARE) {
+		snprintf(d->rivals_left_out, sizeof d->rivals_left_out,
+			 "the first round left out each variant's best within %.0f %% of its row's: only the "
+			 "rows' best fitted (%.1f s left; %.1f s reckoned, %.1f s with them)",
+			 100 * REVISIT_RIVAL, left, bare_cost, *cost);
+		d->rival = 0;
+		memcpy(pick, bare, sizeof *bare * (size_t)nb);
+		*n = nb;
+		*cost = bare_cost;
+	}
+	free(bare);
 }
 
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e)
@@ -222,11 +245,13 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 
 	memset(d, 0, sizeof *d);
 	d->asked = rounds;
+	d->rival = REVISIT_RIVAL;
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
 	n = revisit_choose(main->plan, main->results, REVISIT_RIVAL, pick);
-	cost = revisit_first_cost(main->results, pick, n);
-	later = later_cost(main->plan, main->results, cost);
+	later = cost = revisit_first_cost(main->results, pick, n);
+	if (rounds > 0 && n)
+		first_round(main, end - progress_now(), pick, &n, &cost, &later, d);
 	if (!n)
 		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
 	for (int r = 0; r < rounds && n && !rc; r++) {

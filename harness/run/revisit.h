@@ -100,6 +100,20 @@ double revisit_share(double left, double cost, double later, int rounds);
 double revisit_narrowed_cost(double floor_s, const int *pick, const struct run_point_result *round, int n,
 			     const int *later, int m);
 
+/* What the first round measures where `left` seconds remain for it: its picks with their rivals where they
+   fit (reckoned at `cost`, revisit_first_cost), else each row's best alone where those fit (`bare`, their
+   own reckoning), else nothing. Where the plan has spent most of the budget, a round of the rows' best
+   points still gives every figure a visit apart from the plan's: of two consecutive --quick runs on the
+   Zen 1 guest (2026-12-02), the first fitted its first round (129 points, 9.5 s) and the second none (6.8 s
+   left, the round reckoned at 7.7 s with its rivals), and the second's one-thread L1 write read 26.0 GB/s
+   against the first's 39.0, whose store.sse point had read 39.0 and 25.9 on its two visits. */
+enum revisit_first {
+	REVISIT_FIRST_RIVALS,
+	REVISIT_FIRST_BARE, /* the rows' best alone */
+	REVISIT_FIRST_NONE,
+};
+enum revisit_first revisit_first_fits(double left, double cost, double bare);
+
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
    last), and of[k], the plan point revisit k measured again. */
 struct revisit_done {
@@ -109,7 +123,11 @@ struct revisit_done {
 	int asked, rounds;
 	double seconds;
 	double began[REVISIT_MAX]; /* when each round began, seconds from the run's start */
-	char why[160];             /* why fewer rounds than asked; "" when all ran */
+	/* the first round's rivals: within this part of their row's best (REVISIT_RIVAL), 0 where it left
+	   them out (revisit_first_fits), and then why */
+	double rival;
+	char rivals_left_out[160];
+	char why[160]; /* why fewer rounds than asked; "" when all ran */
 };
 
 /* Measures up to `rounds` rounds of the rows' best points (in the first, their rivals' too) of the plan

@@ -44,6 +44,8 @@ check "machine.json counts the rounds and points" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["disturbance"]["revisits"]
 assert (r["asked"], r["rounds"], r["points"], r["why_fewer"]) == (2, 2, 8, ""), r
+# one variant a row: no rivals to leave out (revisit.h: revisit_first_fits)
+assert (r["rival"], r["rivals_left_out"]) == (0.25, ""), r
 assert r["seconds"] > 0 and len(r["rounds_began_s"]) == 2, r' "$TMP/rv/machine.json"
 check "the run says so" grep -q "^revisits: 2 of 2 rounds, 8 points in" "$TMP/rv.out"
 check "the second round began 4 s or more after the first (a slow phase of the host lasts seconds)" python3 -c '
@@ -74,6 +76,18 @@ expect_status "report of a run that wrote no rival succeeds" 0 "$PMUCHECK" repor
 check "its Run quality says the rows' best points alone were revisited" grep -q \
 	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each one-thread latency point" \
 	"$TMP/rv_old/report.md"
+# a run whose first round had room for the rows' best alone (rival 0) says why it left the rivals out
+cp -r "$TMP/rv" "$TMP/rv_bare"
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["disturbance"]["revisits"].update(rival=0, rivals_left_out="the first round left out each variant'"'"'s best "
+    "within 25 % of its row'"'"'s: only the rows'"'"' best fitted (6.8 s left; 4.1 s reckoned, 7.7 s with them)")
+json.dump(m, open(sys.argv[1], "w"))' "$TMP/rv_bare/machine.json"
+expect_status "report of a run whose first round left its rivals out succeeds" 0 "$PMUCHECK" report "$TMP/rv_bare"
+check "its Run quality names the rows' best points alone, and why" grep -q \
+	"^- \*\*Revisits\*\*: 2 of 2 rounds (\`--revisits\`), 8 points in [0-9.]* s: each bandwidth row's best point and each one-thread latency point .*; the first round left out each variant's best within 25 % of its row's: only the rows' best fitted (6.8 s left; 4.1 s reckoned, 7.7 s with them)\.$" \
+	"$TMP/rv_bare/report.md"
 
 # A DRAM point's revisit has no memory probe before it (revisit.c: it judges no point): machine.json's probe
 # counts the plan's DRAM point alone.

@@ -181,6 +181,39 @@ static void test_first_round_is_reckoned_at_first_repetitions(void **state)
 	assert_true(revisit_first_cost(res, pick, 0) == 0);
 }
 
+/* The first round measures its rivals where they fit, else each row's best alone where that fits, else
+   nothing: the L3 read row of the rivals' test (load.sse best, load.sd and load.avx rivals; 2 threads,
+   load.sse best, load.avx a rival), each point's first repetition 1 s (load.avx's best size 2 s), costs 6 s
+   with its rivals and 2 s without, so 6 s left hold the rivals, 5.9 and 2 the rows' best, 1.9 none. */
+static void test_first_round_leaves_its_rivals_out_where_they_do_not_fit(void **state)
+{
+	struct plan_point pts[] = {
+		at("load.gpr", LEVEL_L3, 1, 0), at("load.sd", LEVEL_L3, 1, 0),
+		at("load.sse", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
+		at("load.avx", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
+		at("load.sse", LEVEL_L3, 2, 0), at("load.avx", LEVEL_L3, 2, 0),
+	};
+	struct run_point_result res[8] = {{0}};
+	struct plan p = {pts, 8, "", ""};
+	double gbps[8] = {50, 54, 72, 55.5, 56.5, 55.7, 130, 100}, cost, bare;
+	int pick[8], n;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		res[i].gbps = gbps[i];
+		res[i].first_seconds = i == 4 ? 2 : 1;
+	}
+	n = revisit_choose(&p, res, REVISIT_RIVAL, pick);
+	cost = revisit_first_cost(res, pick, n);
+	n = revisit_choose(&p, res, 0, pick);
+	bare = revisit_first_cost(res, pick, n);
+	assert_true(cost == 6 && bare == 2);
+	assert_int_equal(revisit_first_fits(6, cost, bare), REVISIT_FIRST_RIVALS);
+	assert_int_equal(revisit_first_fits(5.9, cost, bare), REVISIT_FIRST_BARE);
+	assert_int_equal(revisit_first_fits(2, cost, bare), REVISIT_FIRST_BARE);
+	assert_int_equal(revisit_first_fits(1.9, cost, bare), REVISIT_FIRST_NONE);
+}
+
 /* A round's share is an equal part of what is left for each round that fits, not each round asked: rounds of
    3.9 s with 12 s left and 4 asked fit three times, 4 s apart, and each has 4 s (an equal part of the four asked,
    3 s, is less than a round's cost: a round got its cost alone, its points little past their first repetitions,
@@ -269,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_every_size_of_a_latency_row),
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
+		cmocka_unit_test(test_first_round_leaves_its_rivals_out_where_they_do_not_fit),
 		cmocka_unit_test(test_round_share_is_of_the_rounds_that_fit),
 		cmocka_unit_test(test_narrowed_rounds_are_reckoned_at_their_points),
 		cmocka_unit_test(test_later_rounds_are_reckoned_at_their_floor),
