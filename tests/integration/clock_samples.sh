@@ -70,8 +70,15 @@ print("# %d of %d samples rejected (%s), %d repetition(s) without a clock" % (
 PY
 }
 
-check "a run of two points on this machine's config, analysed and reported" \
-	small "$TMP/own" 3 --threads "$(two_threads)"
+# one round of revisits: their samples are summed with the plan's (run_job.c tally_points), as raw.csv holds
+# both
+check "a run of two points and their revisits on this machine's config, analysed and reported" \
+	small "$TMP/own" 3 --threads "$(two_threads)" --revisits 1
+check "... which revisited each of them (one variant a row)" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["disturbance"]["revisits"]["points"] == m["points"] > 0, m["disturbance"]["revisits"]' \
+	"$TMP/own/machine.json"
 check "a run on its own config counts its clock samples as raw.csv's notes give them, and report.md says so" \
 	consistent "$TMP/own"
 check "... and where its samples agree with its maximum, neither the summary nor report.md names a copy" \

@@ -88,8 +88,8 @@ static int teardown(void **state)
 
 static const struct clock_bounds bounds = {0.2, 7.0, "test", CLOCK_MAX_FROM_PHYSICAL};
 
-/* 2.1 GHz TSC, APERF 3.5e9 against MPERF 2.1e9 ticks: 3.5 GHz. No MPERF count, or a clock above the
-   bounds: rejected with the reason, never a number. */
+/* 2.1 GHz TSC, APERF 3.5e9 against MPERF 2.1e9 ticks: 3.5 GHz. No MPERF count, or a clock above or below
+   the bounds: rejected with the reason, never a number. */
 static void test_ratio_and_bounds(void **state)
 {
 	enum clock_reject why = CLOCK_REJECTS;
@@ -106,6 +106,11 @@ static void test_ratio_and_bounds(void **state)
 	assert_int_equal(clock_aperf_ghz(20, 2, 2.1e9, &bounds, &ghz, &why, &e), E_RUNTIME); /* 21 GHz */
 	assert_non_null(strstr(e.msg, "above the CPU's 7 GHz maximum"));
 	assert_int_equal(why, CLOCK_REJECT_ABOVE_MAX);
+	assert_true(ghz == 0);
+	/* APERF 1 against MPERF 21: 0.1 GHz, below the floor */
+	assert_int_equal(clock_aperf_ghz(1, 21, 2.1e9, &bounds, &ghz, &why, &e), E_RUNTIME);
+	assert_non_null(strstr(e.msg, "below the 0.2 GHz floor"));
+	assert_int_equal(why, CLOCK_REJECT_BELOW_FLOOR);
 	assert_true(ghz == 0);
 }
 
