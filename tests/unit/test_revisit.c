@@ -63,26 +63,34 @@ static void test_one_pick_per_row_at_its_best(void **state)
 	assert_int_equal(pick[5], 9); /* L1 read, prefetchers off */
 }
 
+/* A plan with rivals: L3 read by load.gpr (50 GB/s), load.sd (54), load.sse (72, the row's best) and
+   load.avx at three sizes (55.5, 56.5, 55.7), and with 2 threads by load.sse (130) and load.avx (100). */
+#define RIVALS_N 8
+static void rivals_plan(struct plan_point *pts, struct run_point_result *res)
+{
+	static const char *const var[RIVALS_N] = {"load.gpr", "load.sd",  "load.sse", "load.avx",
+						  "load.avx", "load.avx", "load.sse", "load.avx"};
+	static const double gbps[RIVALS_N] = {50, 54, 72, 55.5, 56.5, 55.7, 130, 100};
+
+	for (int i = 0; i < RIVALS_N; i++) {
+		pts[i] = at(var[i], LEVEL_L3, i < 6 ? 1 : 2, 0);
+		res[i] = (struct run_point_result){.gbps = gbps[i]};
+	}
+}
+
 /* Each variant of a row whose best plan point read within REVISIT_RIVAL of the row's best is picked too, at
-   that point: its plan points may all have met one slow stretch (revisit.h). L3 read: load.sse's 72 is the
-   row's best, load.avx's best of three sizes 56.5 a rival, load.sd's 54 one at the margin (0.75 x 72),
-   load.gpr's 50 none; a rival of another row (2 threads, 100 against their 130) is judged against its own. */
+   that point: its plan points may all have met one slow stretch (revisit.h). L3 read (rivals_plan):
+   load.avx's best of three sizes 56.5 a rival, load.sd's 54 one at the margin (0.75 x 72), load.gpr's 50
+   none; a rival of another row (2 threads, 100 against their 130) is judged against its own. */
 static void test_rivals_within_a_quarter_of_their_row(void **state)
 {
-	struct plan_point pts[] = {
-		at("load.gpr", LEVEL_L3, 1, 0), at("load.sd", LEVEL_L3, 1, 0),
-		at("load.sse", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
-		at("load.avx", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
-		at("load.sse", LEVEL_L3, 2, 0), at("load.avx", LEVEL_L3, 2, 0),
-	};
-	struct run_point_result res[8] = {{0}};
-	struct plan p = {pts, 8, "", ""};
-	double gbps[8] = {50, 54, 72, 55.5, 56.5, 55.7, 130, 100};
-	int pick[8];
+	struct plan_point pts[RIVALS_N];
+	struct run_point_result res[RIVALS_N];
+	struct plan p = {pts, RIVALS_N, "", ""};
+	int pick[RIVALS_N];
 
 	(void)state;
-	for (int i = 0; i < 8; i++)
-		res[i].gbps = gbps[i];
+	rivals_plan(pts, res);
 	assert_int_equal(revisit_choose(&p, res, REVISIT_RIVAL, pick), 5);
 	assert_int_equal(pick[0], 1); /* load.sd at the margin */
 	assert_int_equal(pick[1], 2); /* load.sse, the row's best */
@@ -182,27 +190,21 @@ static void test_first_round_is_reckoned_at_first_repetitions(void **state)
 }
 
 /* The first round measures its rivals where they fit, else each row's best alone where that fits, else
-   nothing: the L3 read row of the rivals' test (load.sse best, load.sd and load.avx rivals; 2 threads,
-   load.sse best, load.avx a rival), each point's first repetition 1 s (load.avx's best size 2 s), costs 6 s
-   with its rivals and 2 s without, so 6 s left hold the rivals, 5.9 and 2 the rows' best, 1.9 none. */
+   nothing: rivals_plan (load.sse each row's best, load.sd and load.avx rivals in one, load.avx in the
+   other), each point's first repetition 1 s (load.avx's best size 2 s), costs 6 s with its rivals and 2 s
+   without, so 6 s left hold the rivals, 5.9 and 2 the rows' best, 1.9 none. */
 static void test_first_round_leaves_its_rivals_out_where_they_do_not_fit(void **state)
 {
-	struct plan_point pts[] = {
-		at("load.gpr", LEVEL_L3, 1, 0), at("load.sd", LEVEL_L3, 1, 0),
-		at("load.sse", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
-		at("load.avx", LEVEL_L3, 1, 0), at("load.avx", LEVEL_L3, 1, 0),
-		at("load.sse", LEVEL_L3, 2, 0), at("load.avx", LEVEL_L3, 2, 0),
-	};
-	struct run_point_result res[8] = {{0}};
-	struct plan p = {pts, 8, "", ""};
-	double gbps[8] = {50, 54, 72, 55.5, 56.5, 55.7, 130, 100}, cost, bare;
-	int pick[8], n;
+	struct plan_point pts[RIVALS_N];
+	struct run_point_result res[RIVALS_N];
+	struct plan p = {pts, RIVALS_N, "", ""};
+	double cost, bare;
+	int pick[RIVALS_N], n;
 
 	(void)state;
-	for (int i = 0; i < 8; i++) {
-		res[i].gbps = gbps[i];
+	rivals_plan(pts, res);
+	for (int i = 0; i < RIVALS_N; i++)
 		res[i].first_seconds = i == 4 ? 2 : 1;
-	}
 	n = revisit_choose(&p, res, REVISIT_RIVAL, pick);
 	cost = revisit_first_cost(res, pick, n);
 	n = revisit_choose(&p, res, 0, pick);
