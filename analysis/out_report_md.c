@@ -311,9 +311,9 @@ static void ports_line(FILE *f, const struct out_rdata *d)
 		fprintf(f,
 			". Most L1 points of %s did (%u of %u): this core does more a cycle than the "
 			"config's CPU, as a guest shown an older CPU model than its host's would (QEMU's "
-			"\"EPYC\" on a newer EPYC); a copy of the config with the host's CPU's ports "
-			"([arch] load_bytes_per_cycle and the rest), given to `run --config`, judges it by "
-			"those",
+			"\"EPYC\" on a newer EPYC); a copy of the config with the host's CPU's ports (its "
+			"`[arch]` keys load_bytes_per_cycle, store_bytes_per_cycle, loads_per_cycle and "
+			"stores_per_cycle), given to `run --config`, judges it by those",
 			variant, k, n);
 	fprintf(f, ".\n");
 }

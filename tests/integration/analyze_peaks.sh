@@ -589,7 +589,8 @@ print(len({r["point"] for r in rows if r["kernel"] == "load" and r["level"] == "
 said="^- \*\*L1 ports\*\*: the run's config gives one core at most 32 bytes loaded, 64 bytes stored a cycle;"
 said+=" $n points went past them at their clock by more than 2 %, and are taken at their bound.*; $n were"
 said+=" past them even so: .*Most L1 points of load\.[a-z0-9]* did ([0-9]* of [0-9]*): this core does more.*"
-said+="; a copy of the config with the host's CPU's ports (\[arch\] load_bytes_per_cycle and the rest), given to"
+said+="; a copy of the config with the host's CPU's ports (its \`\[arch\]\` keys load_bytes_per_cycle,"
+said+=" store_bytes_per_cycle, loads_per_cycle and stores_per_cycle), given to"
 said+=' `run --config`, judges it by those\.$'
 check "report.md: the L1 ports, the $n L1 load points past them, and a core that does more" \
 	grep -q "$said" "$P32/report.md"
