@@ -113,8 +113,9 @@ struct machine_revisits {
 	int asked, rounds, points;
 	double seconds, apart_s; /* apart_s: the least time between two rounds' starts */
 	double rival;            /* the first round's rivals: within this part of their row's best; 0 none */
-	char rivals_left_out[160]; /* why the first round had none where the run had them; "" else */
-	char why_fewer[160];
+	/* why the first round had no rivals where the run had them ("" else), and why fewer rounds than asked:
+	   longer than any run writes (harness revisit.h), so never cut */
+	char rivals_left_out[512], why_fewer[512];
 };
 
 /* The points the run measured and their repetitions, with those disturbed: a call more than `past` of

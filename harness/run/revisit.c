@@ -207,32 +207,28 @@ enum revisit_first revisit_first_fits(double left, double cost, double bare)
 	return bare <= left ? REVISIT_FIRST_BARE : REVISIT_FIRST_NONE;
 }
 
-/* The first round's picks without rivals, where only those fit in `left` (revisit_first_fits): into pick,
-   with *n and *cost theirs, d saying so. What a round after the first is reckoned at before any was
-   measured, *later, is theirs in any case (the first round's part of the budget then counts as many later
-   rounds as fit, not as many as fit at its own cost); `cost` where they cannot be had. */
-static void first_round(const struct run_state *main, double left, int *pick, int *n, double *cost,
-			double *later, struct revisit_done *d)
+void revisit_first_round(const struct plan *p, const struct run_point_result *res, double left, int *pick,
+			 int *n, double *cost, double *bare_cost, struct revisit_done *d)
 {
-	const struct plan *p = main->plan;
 	int *bare = malloc(sizeof *bare * (size_t)(p->npoints + 1)), nb;
-	double bare_cost;
 
-	*later = *cost;
-	if (!bare || (nb = revisit_choose(p, main->results, 0, bare)) <= 0) {
+	d->rival = REVISIT_RIVAL;
+	d->rivals_left_out[0] = 0;
+	*bare_cost = *cost;
+	if (!bare || (nb = revisit_choose(p, res, 0, bare)) <= 0) {
 		free(bare);
 		return;
 	}
-	*later = bare_cost = revisit_first_cost(main->results, bare, nb);
-	if (revisit_first_fits(left, *cost, bare_cost) == REVISIT_FIRST_BARE) {
+	*bare_cost = revisit_first_cost(res, bare, nb);
+	if (revisit_first_fits(left, *cost, *bare_cost) == REVISIT_FIRST_BARE) {
 		snprintf(d->rivals_left_out, sizeof d->rivals_left_out,
 			 "the first round left out each variant's best within %.0f %% of its row's: only the "
 			 "rows' best fitted (%.1f s left; %.1f s reckoned, %.1f s with them)",
-			 100 * REVISIT_RIVAL, left, bare_cost, *cost);
+			 100 * REVISIT_RIVAL, left, *bare_cost, *cost);
 		d->rival = 0;
 		memcpy(pick, bare, sizeof *bare * (size_t)nb);
 		*n = nb;
-		*cost = bare_cost;
+		*cost = *bare_cost;
 	}
 	free(bare);
 }
@@ -241,27 +237,36 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 {
 	const struct run_config *c = main->cfg;
 	double end = main->budget_start + c->time_budget * (1 - BUDGET_RESERVE), cost, later, begun = 0;
+	double first_now = progress_now();
 	int *pick = calloc((size_t)main->plan->npoints + 1, sizeof *pick), n, rc = 0;
 
 	memset(d, 0, sizeof *d);
 	d->asked = rounds;
-	d->rival = REVISIT_RIVAL;
 	if (!pick)
 		return err_set(e, E_RUNTIME, "out of memory");
 	n = revisit_choose(main->plan, main->results, REVISIT_RIVAL, pick);
-	later = cost = revisit_first_cost(main->results, pick, n);
-	if (rounds > 0 && n)
-		first_round(main, end - progress_now(), pick, &n, &cost, &later, d);
+	cost = revisit_first_cost(main->results, pick, n);
+	/* the first round's choice and its check below read the clock once, so they cannot disagree */
+	revisit_first_round(main->plan, main->results, end - first_now, pick, &n, &cost, &later, d);
 	if (!n)
 		snprintf(d->why, sizeof d->why, "no bandwidth or latency point was measured");
 	for (int r = 0; r < rounds && n && !rc; r++) {
 		struct run_config rcfg = *c;
 		struct run_state st = *main;
 		struct plan round;
-		double now = progress_now(), wait = begun > 0 ? begun + REVISIT_APART_S - now : 0, took;
+		double now = r ? progress_now() : first_now;
+		double wait = begun > 0 ? begun + REVISIT_APART_S - now : 0, took;
 
 		if (wait < 0)
 			wait = 0;
+		if (r == 0 && now + cost > end && later < cost) {
+			snprintf(d->why, sizeof d->why,
+				 "the time budget had no room for round 1 (%.1f s of %.0f left; it needed "
+				 "%.1f s "
+				 "with its rivals, %.1f s without)",
+				 end - now > 0 ? end - now : 0, c->time_budget, cost, later);
+			break;
+		}
 		if (now + wait + cost > end) {
 			snprintf(
 				d->why, sizeof d->why,

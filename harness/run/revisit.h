@@ -1,6 +1,6 @@
 /* revisit.h — `run --revisits N`: once the plan is measured, each bandwidth row's best point (in the first
- * round its rivals' too: REVISIT_RIVAL) and every one-thread latency point measured again, N rounds, seconds
- * apart, within what is left of --time-budget.
+ * round its rivals' too where the budget holds them: REVISIT_RIVAL) and every one-thread latency point
+ * measured again, N rounds, seconds apart, within what is left of --time-budget.
  *
  * Why: on a shared host the machine's speed comes in phases of seconds (a 2-vCPU Zen 3 guest, 2026-11-30: a
  * 16 KiB L1 read timed back to back for 20 s in 0.13 ms calls ran fast, 60-66 GB/s, for 4.5 s in all, in runs
@@ -47,7 +47,8 @@
 int revisit_eligible(const struct plan_point *p);
 
 /* A variant of a bandwidth row whose best plan point read within this part of the row's best is revisited
-   too, in the first round (later rounds revisit each row's best after it): a variant's plan points run back
+   too, in the first round where the budget holds it (revisit_first_round; later rounds revisit each row's
+   best after it): a variant's plan points run back
    to back, so one slow stretch can hold all of them, clean and slow,
    which the L1 speed probe need not see, and the row's figure then came from a slower variant on every
    visit. On the Zen 3 guest (2026-12-01) a default run's four load.avx L3 points read 55.5-56.5 GB/s in the
@@ -100,20 +101,6 @@ double revisit_share(double left, double cost, double later, int rounds);
 double revisit_narrowed_cost(double floor_s, const int *pick, const struct run_point_result *round, int n,
 			     const int *later, int m);
 
-/* What the first round measures where `left` seconds remain for it: its picks with their rivals where they
-   fit (reckoned at `cost`, revisit_first_cost), else each row's best alone where those fit (`bare`, their
-   own reckoning), else nothing. Where the plan has spent most of the budget, a round of the rows' best
-   points still gives every figure a visit apart from the plan's: of two consecutive --quick runs on the
-   Zen 1 guest (2026-12-02), the first fitted its first round (129 points, 9.5 s) and the second none (6.8 s
-   left, the round reckoned at 7.7 s with its rivals), and the second's one-thread L1 write read 26.0 GB/s
-   against the first's 39.0, whose store.sse point had read 39.0 and 25.9 on its two visits. */
-enum revisit_first {
-	REVISIT_FIRST_RIVALS,
-	REVISIT_FIRST_BARE, /* the rows' best alone */
-	REVISIT_FIRST_NONE,
-};
-enum revisit_first revisit_first_fits(double left, double cost, double bare);
-
 /* What the rounds measured: their points' outcomes in raw.csv order (the first numbered after the plan's
    last), and of[k], the plan point revisit k measured again. */
 struct revisit_done {
@@ -124,13 +111,38 @@ struct revisit_done {
 	double seconds;
 	double began[REVISIT_MAX]; /* when each round began, seconds from the run's start */
 	/* the first round's rivals: within this part of their row's best (REVISIT_RIVAL), 0 where it left
-	   them out (revisit_first_fits), and then why */
+	   them out (revisit_first_round), rivals_left_out then saying why */
 	double rival;
-	char rivals_left_out[160];
-	char why[160]; /* why fewer rounds than asked; "" when all ran */
+	char rivals_left_out[256];
+	char why[256]; /* why fewer rounds than asked; "" when all ran */
 };
 
-/* Measures up to `rounds` rounds of the rows' best points (in the first, their rivals' too) of the plan
+/* What the first round measures where `left` seconds remain for it: its picks with their rivals where they
+   fit (reckoned at `cost`, revisit_first_cost), else each row's best alone where those fit (`bare`, their
+   own reckoning), else nothing. Where the plan has spent most of the budget, a round of the rows' best
+   points still gives each row revisits are for a visit apart from the plan's: of two consecutive --quick runs on the
+   Zen 1 guest (2026-12-02), the first fitted its first round (129 points, 9.5 s) and the second none (6.8 s
+   left, the round reckoned at 7.7 s with its rivals), and the second's one-thread L1 write read 26.0 GB/s
+   against the first's 39.0, whose store.sse point had read 39.0 and 25.9 on its two visits. */
+enum revisit_first {
+	REVISIT_FIRST_RIVALS,
+	REVISIT_FIRST_BARE, /* the rows' best alone */
+	REVISIT_FIRST_NONE,
+};
+enum revisit_first revisit_first_fits(double left, double cost, double bare);
+
+/* The first round's picks where `left` seconds remain: pick[0 .. *n - 1], reckoned at *cost, come in as its
+   picks with rivals (revisit_choose with REVISIT_RIVAL, revisit_first_cost over the plan's outcomes res);
+   where only each row's best fits (revisit_first_fits) they become those, *n and *cost theirs, d->rival 0
+   and d->rivals_left_out saying so, else d->rival is REVISIT_RIVAL and rivals_left_out "". *bare_cost: what
+   the picks without rivals are reckoned at, which is what a round after the first is reckoned at before any
+   was measured (the first round's part of the budget then counts as many later rounds as fit, not as many
+   as fit at its own cost); *cost where they cannot be had. */
+void revisit_first_round(const struct plan *p, const struct run_point_result *res, double left, int *pick,
+			 int *n, double *cost, double *bare_cost, struct revisit_done *d);
+
+/* Measures up to `rounds` rounds of the rows' best points (in the first, their rivals' too where the budget
+   holds them: revisit_first_round) of the plan
    `main` measured (main->results), each REVISIT_APART_S or more after the one before began, none begun unless
    what is left of the budget holds it (the first round reckoned at its points' first repetitions in the plan,
    the second at the first's floor narrowed to its points, revisit_narrowed_cost, each later one at the round

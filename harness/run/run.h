@@ -8,8 +8,8 @@
  * A point is measured in one stretch. A second round over the plan (each point again at its R, the
  * shortest calls of both rounds kept) was built and dropped: in the same time budget two runs agreed no
  * better, since what slows a point on a shared host outlasts a round (README, "Noise and the time budget").
- * What more time buys is `--revisits`: the rows' best points (in the first round their rivals' too)
- * measured again, rounds seconds apart, each visit a point of its own (revisit.h). */
+ * What more time buys is `--revisits`: the rows' best points (in the first round their rivals' too, where
+ * the budget holds them) measured again, rounds seconds apart, each visit a point of its own (revisit.h). */
 #ifndef PMUCHECK_RUN_H
 #define PMUCHECK_RUN_H
 

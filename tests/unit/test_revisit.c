@@ -216,6 +216,49 @@ static void test_first_round_leaves_its_rivals_out_where_they_do_not_fit(void **
 	assert_int_equal(revisit_first_fits(1.9, cost, bare), REVISIT_FIRST_NONE);
 }
 
+/* The first round's picks as revisit_run takes them, on the same plan: with 6 s left its rivals (five picks,
+   6 s), with 5.9 s each row's best alone (load.sse's points 2 and 6, 2 s), rival 0 and why; with 1.9 s its
+   rivals still, which revisit_run then finds no room for. Each time what a later round is reckoned at before
+   any ran: the picks without rivals, 2 s. */
+static void test_first_round_picks(void **state)
+{
+	struct plan_point pts[RIVALS_N];
+	struct run_point_result res[RIVALS_N];
+	struct plan p = {pts, RIVALS_N, "", ""};
+	struct revisit_done d;
+	double left[3] = {6, 5.9, 1.9};
+	int pick[RIVALS_N], n;
+
+	(void)state;
+	rivals_plan(pts, res);
+	for (int i = 0; i < RIVALS_N; i++)
+		res[i].first_seconds = i == 4 ? 2 : 1;
+	for (int k = 0; k < 3; k++) {
+		double cost, later = -1;
+
+		memset(&d, 0xff, sizeof d);
+		n = revisit_choose(&p, res, REVISIT_RIVAL, pick);
+		cost = revisit_first_cost(res, pick, n);
+		revisit_first_round(&p, res, left[k], pick, &n, &cost, &later, &d);
+		assert_true(later == 2);
+		if (k == 1) {
+			assert_int_equal(n, 2);
+			assert_int_equal(pick[0], 2);
+			assert_int_equal(pick[1], 6);
+			assert_true(cost == 2 && d.rival == 0);
+			assert_string_equal(
+				d.rivals_left_out,
+				"the first round left out each variant's best within 25 % of its "
+				"row's: only the rows' best fitted (5.9 s left; 2.0 s reckoned, 6.0 s "
+				"with them)");
+		} else {
+			assert_int_equal(n, 5);
+			assert_true(cost == 6 && d.rival == REVISIT_RIVAL);
+			assert_string_equal(d.rivals_left_out, "");
+		}
+	}
+}
+
 /* A round's share is an equal part of what is left for each round that fits, not each round asked: rounds of
    3.9 s with 12 s left and 4 asked fit three times, 4 s apart, and each has 4 s (an equal part of the four asked,
    3 s, is less than a round's cost: a round got its cost alone, its points little past their first repetitions,
@@ -305,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_picks_stay_in_plan_order_and_need_an_outcome),
 		cmocka_unit_test(test_first_round_is_reckoned_at_first_repetitions),
 		cmocka_unit_test(test_first_round_leaves_its_rivals_out_where_they_do_not_fit),
+		cmocka_unit_test(test_first_round_picks),
 		cmocka_unit_test(test_round_share_is_of_the_rounds_that_fit),
 		cmocka_unit_test(test_narrowed_rounds_are_reckoned_at_their_points),
 		cmocka_unit_test(test_later_rounds_are_reckoned_at_their_floor),
