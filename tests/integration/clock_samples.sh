@@ -72,7 +72,7 @@ PY
 
 # one round of revisits: their samples are summed with the plan's (run_job.c tally_points), as raw.csv holds
 # both
-check "a run of two points and their revisits on this machine's config, analysed and reported" \
+check "a run of two kernels at one size and their revisits on this machine's config, analysed and reported" \
 	small "$TMP/own" 3 --threads "$(two_threads)" --revisits 1
 check "... which revisited each of them (one variant a row)" python3 -c '
 import json, sys

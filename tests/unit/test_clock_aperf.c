@@ -108,6 +108,7 @@ static void test_ratio_and_bounds(void **state)
 	assert_int_equal(why, CLOCK_REJECT_ABOVE_MAX);
 	assert_true(ghz == 0);
 	/* APERF 1 against MPERF 21: 0.1 GHz, below the floor */
+	ghz = -1;
 	assert_int_equal(clock_aperf_ghz(1, 21, 2.1e9, &bounds, &ghz, &why, &e), E_RUNTIME);
 	assert_non_null(strstr(e.msg, "below the 0.2 GHz floor"));
 	assert_int_equal(why, CLOCK_REJECT_BELOW_FLOOR);
