@@ -262,8 +262,7 @@ int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d
 		if (r == 0 && now + cost > end && later < cost) {
 			snprintf(d->why, sizeof d->why,
 				 "the time budget had no room for round 1 (%.1f s of %.0f left; it needed "
-				 "%.1f s "
-				 "with its rivals, %.1f s without)",
+				 "%.1f s with its rivals, %.1f s without)",
 				 end - now > 0 ? end - now : 0, c->time_budget, cost, later);
 			break;
 		}

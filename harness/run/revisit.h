@@ -48,12 +48,11 @@ int revisit_eligible(const struct plan_point *p);
 
 /* A variant of a bandwidth row whose best plan point read within this part of the row's best is revisited
    too, in the first round where the budget holds it (revisit_first_round; later rounds revisit each row's
-   best after it): a variant's plan points run back
-   to back, so one slow stretch can hold all of them, clean and slow,
-   which the L1 speed probe need not see, and the row's figure then came from a slower variant on every
-   visit. On the Zen 3 guest (2026-12-01) a default run's four load.avx L3 points read 55.5-56.5 GB/s in the
-   plan, none flagged, and its L3 read peak was load.sse's 69.1 GB/s, the best of that point's 13 visits; in
-   the next run load.avx read 76.8-78.4 in the plan, and the peak was its 80.0 (+15.7 %). Variants further
+   best after it): a variant's plan points run back to back, so one slow stretch can hold all of them, clean
+   and slow, which the L1 speed probe need not see, and the row's figure then came from a slower variant on
+   every visit. On the Zen 3 guest (2026-12-01) a default run's four load.avx L3 points read 55.5-56.5 GB/s in
+   the plan, none flagged, and its L3 read peak was load.sse's 69.1 GB/s, the best of that point's 13 visits;
+   in the next run load.avx read 76.8-78.4 in the plan, and the peak was its 80.0 (+15.7 %). Variants further
    below (load.gpr in L1, which moves a quarter of load.avx's bytes a load) cannot win on another visit. */
 #define REVISIT_RIVAL 0.25
 
@@ -120,10 +119,10 @@ struct revisit_done {
 /* What the first round measures where `left` seconds remain for it: its picks with their rivals where they
    fit (reckoned at `cost`, revisit_first_cost), else each row's best alone where those fit (`bare`, their
    own reckoning), else nothing. Where the plan has spent most of the budget, a round of the rows' best
-   points still gives each row revisits are for a visit apart from the plan's: of two consecutive --quick runs on the
-   Zen 1 guest (2026-12-02), the first fitted its first round (129 points, 9.5 s) and the second none (6.8 s
-   left, the round reckoned at 7.7 s with its rivals), and the second's one-thread L1 write read 26.0 GB/s
-   against the first's 39.0, whose store.sse point had read 39.0 and 25.9 on its two visits. */
+   points still gives each row it revisits a visit apart from the plan's: of two consecutive --quick runs on
+   the Zen 1 guest (2026-12-02), the first fitted its first round (129 points, 9.5 s) and the second none
+   (6.8 s left, the round reckoned at 7.7 s with its rivals), and the second's one-thread L1 write read
+   26.0 GB/s against the first's 39.0, whose store.sse point had read 39.0 and 25.9 on its two visits. */
 enum revisit_first {
 	REVISIT_FIRST_RIVALS,
 	REVISIT_FIRST_BARE, /* the rows' best alone */
@@ -142,16 +141,16 @@ void revisit_first_round(const struct plan *p, const struct run_point_result *re
 			 int *n, double *cost, double *bare_cost, struct revisit_done *d);
 
 /* Measures up to `rounds` rounds of the rows' best points (in the first, their rivals' too where the budget
-   holds them: revisit_first_round) of the plan
-   `main` measured (main->results), each REVISIT_APART_S or more after the one before began, none begun unless
-   what is left of the budget holds it (the first round reckoned at its points' first repetitions in the plan,
-   the second at the first's floor narrowed to its points, revisit_narrowed_cost, each later one at the round
-   before, revisit_round_floor: a round's share of the budget, revisit_share, is at least that, and its points
-   repeat within it; a revisit's first repetition, without events and with shorter calls, is shorter than the
-   plan's; the plan's whole visits, with their events and more repetitions, reckoned it at 1.7 times what it
-   took, 11.8 s for 6.7, on the Zen 3 guest, 2026-12-01, and so left out rounds that fitted). Their points
-   have no events, R calls of REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or a negative
-   error (d holds what was measured before it). */
+   holds them: revisit_first_round) of the plan `main` measured (main->results), each REVISIT_APART_S or more
+   after the one before began, none begun unless what is left of the budget holds it (the first round reckoned
+   at its points' first repetitions in the plan, the second at the first's floor narrowed to its points,
+   revisit_narrowed_cost, each later one at the round before, revisit_round_floor: a round's share of the
+   budget, revisit_share, is at least that, and its points repeat within it; a revisit's first repetition,
+   without events and with shorter calls, is shorter than the plan's; the plan's whole visits, with their
+   events and more repetitions, reckoned it at 1.7 times what it took, 11.8 s for 6.7, on the Zen 3 guest,
+   2026-12-01, and so left out rounds that fitted). Their points have no events, R calls of
+   REVISIT_MIN_SECONDS and no memory probe (revisit.c says why). 0 or a negative error (d holds what was
+   measured before it). */
 int revisit_run(const struct run_state *main, int rounds, struct revisit_done *d, struct err *e);
 void revisit_done_free(struct revisit_done *d);
 
