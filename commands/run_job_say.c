@@ -46,8 +46,8 @@ void run_job_say_plan(const struct run_job *j, int revisits)
 		printf("%d points in all\n", total);
 	if (revisits)
 		printf("then up to %d rounds of each bandwidth row's best point (in the first round also "
-		       "each variant's best within %.0f %% of it) and each one-thread latency point "
-		       "again, as the time budget allows (--revisits)\n",
+		       "each variant's best within %.0f %% of it, where the budget holds them) and each "
+		       "one-thread latency point again, as the time budget allows (--revisits)\n",
 		       revisits, 100 * REVISIT_RIVAL);
 }
 

@@ -145,3 +145,5 @@ check "a sweep of the levels revisits 16 rounds by default" test "$(defaults --q
 check "a run of chosen sizes revisits none by default" test "$(defaults --quick --kernels load.gpr --sizes 16k --reported-levels)" = 0
 check "a preset revisits none" test "$(defaults --preset molka2017 --reported-levels)" = 0
 check "--revisits sets the rounds" test "$(defaults --quick --kernels load.gpr --sizes 16k --reported-levels --revisits 3)" = 3
+check "the plan says what the rounds measure, the rivals where the budget holds them" bash -c '
+"$1" run --dry-run --quick --reported-levels 2>/dev/null | grep -q "^then up to 16 rounds of each bandwidth row.s best point (in the first round also each variant.s best within 25 % of it, where the budget holds them) and each one-thread latency point again"' _ "$PMUCHECK"
