@@ -242,8 +242,9 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				run_counters_open(g, grp, tid);
 #pragma omp master
 			{
-				sh->clock_rejected = sh->clock_samples = sh->clock_chains = 0;
+				sh->clock_samples = sh->clock_chains = 0;
 				memset(sh->clock_rejected_by, 0, sizeof sh->clock_rejected_by);
+				sh->clock_why[0] = '\0';
 			}
 #pragma omp barrier
 			failed = sh->failed;
@@ -272,12 +273,10 @@ static void measure_reps(struct group_ctx *g, const struct plan_point *pt, struc
 				record_pass_calls(p, sh->start[0], sh->lo, sh->start[1], sh->hi, pt->threads);
 				p->ghz = stats_mean_positive(sh->ghz, pt->threads);
 				p->clock_samples = sh->clock_samples;
-				p->clock_rejected = sh->clock_rejected;
 				memcpy(p->clock_rejected_by, sh->clock_rejected_by,
 				       sizeof p->clock_rejected_by);
 				p->clock_chains = sh->clock_chains;
-				snprintf(p->clock_why, sizeof p->clock_why, "%s",
-					 sh->clock_rejected ? sh->clock_why : "");
+				snprintf(p->clock_why, sizeof p->clock_why, "%s", sh->clock_why);
 				for (unsigned k = 0; grp && k < grp->n; k++)
 					run_counters_event(g, grp, k, pt->threads, &p->ev[k]);
 			}

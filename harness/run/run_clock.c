@@ -14,7 +14,7 @@ static double clock_rejected(struct point_shared *sh, enum clock_reject why, con
 #pragma omp critical
 	{
 		sh->clock_rejected_by[why]++;
-		if (!sh->clock_rejected++)
+		if (!sh->clock_why[0])
 			snprintf(sh->clock_why, sizeof sh->clock_why, "%s", e->msg);
 	}
 	return 0;

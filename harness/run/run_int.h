@@ -30,8 +30,7 @@ struct point_shared {
 	double ghz[MAX_THREADS];        /* core clock around the two calls, per thread; 0 = none */
 	uint64_t clock_iters;           /* chain length of those clock samples */
 	int clock_samples;              /* samples of this repetition, all threads */
-	int clock_rejected;             /* of those, rejected */
-	int clock_rejected_by[CLOCK_REJECTS]; /* and why (core_clock.h) */
+	int clock_rejected_by[CLOCK_REJECTS]; /* of those, rejected, by why (core_clock.h) */
 	int clock_chains; /* threads clocked by add chains where APERF/MPERF was to clock them (their group did
 			     not open or start) */
 	char clock_why[160]; /* the first one's reason */

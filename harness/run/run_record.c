@@ -293,16 +293,19 @@ static void row_common(const struct run_state *s, int ipt, const struct point_re
 
 void record_clock_note(const struct rec_pass *p, char *buf, size_t len)
 {
-	int n = 0;
+	int n = 0, rejected = 0;
+
+	for (int k = 0; k < CLOCK_REJECTS; k++)
+		rejected += p->clock_rejected_by[k];
 
 	buf[0] = '\0';
 	if (p->clock_chains)
 		n = snprintf(buf, len,
 			     "%d threads clocked by add chains (their APERF/MPERF group did not start)",
 			     p->clock_chains);
-	if (p->clock_rejected && n >= 0 && (size_t)n < len)
+	if (rejected && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%s%d of %d clock samples rejected: %s", n ? "; " : "",
-			 p->clock_rejected, p->clock_samples, p->clock_why);
+			 rejected, p->clock_samples, p->clock_why);
 }
 
 /* The time part of a row: group gi's pass p (its differenced and raw TSC ticks, clock and clock note). */

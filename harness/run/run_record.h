@@ -18,13 +18,13 @@ struct rec_event {
 };
 
 struct rec_pass {
-	int64_t ticks;                     /* 2R call minus R call (record_span) */
-	uint64_t lo, hi;                   /* the two calls themselves, all threads (record_span) */
-	uint64_t lo_own, hi_own;           /* the longest thread's own R call and 2R call: no start skew */
-	int apart;                         /* a call's threads did not run together (record_apart) */
-	double ghz;                        /* core clock around the two calls, mean over threads; 0 = none */
-	int clock_samples, clock_rejected; /* clock samples taken, and rejected (core_clock.h) */
-	int clock_rejected_by[CLOCK_REJECTS]; /* and why */
+	int64_t ticks;           /* 2R call minus R call (record_span) */
+	uint64_t lo, hi;         /* the two calls themselves, all threads (record_span) */
+	uint64_t lo_own, hi_own; /* the longest thread's own R call and 2R call: no start skew */
+	int apart;               /* a call's threads did not run together (record_apart) */
+	double ghz;              /* core clock around the two calls, mean over threads; 0 = none */
+	int clock_samples;       /* clock samples taken (core_clock.h) */
+	int clock_rejected_by[CLOCK_REJECTS]; /* of those, rejected, by why */
 	int clock_chains; /* threads clocked by add chains where APERF/MPERF was to (their group did not start) */
 	char clock_why[160]; /* the first rejection's reason */
 	struct rec_event ev[CTR_GROUP_MAX];

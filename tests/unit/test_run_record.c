@@ -352,7 +352,7 @@ static void test_repetitions_clocked_by_chains_are_said_and_counted(void **state
 	assert_string_equal(note, "2 threads clocked by add chains (their APERF/MPERF group did not start)");
 	*record_pass(&r, 1, 0) = (struct rec_pass){.clock_chains = 1,
 						   .clock_samples = 4,
-						   .clock_rejected = 1,
+						   .clock_rejected_by = {[CLOCK_REJECT_DISTURBED] = 1},
 						   .clock_why = "outside the bounds"};
 	record_clock_note(record_pass(&r, 1, 0), note, sizeof note);
 	assert_string_equal(note,
