@@ -400,7 +400,6 @@ static void read_revisits(json_t *o, struct machine_revisits *r)
    absent, or where a count is missing or the rejected exceed the taken. */
 static void read_clock_samples(json_t *o, struct machine_points *p)
 {
-	long long rejected = 0;
 	int whole = 1;
 
 	p->clock_taken = count_ll(o, "taken", -1, 0);
@@ -408,9 +407,8 @@ static void read_clock_samples(json_t *o, struct machine_points *p)
 	for (int k = 0; k < CLOCK_REJECTS; k++) {
 		p->clock_rejected_by[k] = count_ll(o, clock_reject_name((enum clock_reject)k), -1, 0);
 		whole &= p->clock_rejected_by[k] >= 0;
-		rejected += p->clock_rejected_by[k];
 	}
-	if (!whole || p->reps_without_clock < 0 || rejected > p->clock_taken)
+	if (!whole || p->reps_without_clock < 0 || machine_clock_rejected(p) > p->clock_taken)
 		p->clock_taken = -1;
 }
 
@@ -620,6 +618,15 @@ void machine_free(struct machine *m)
 	m->latency = NULL;
 	m->hypo = NULL;
 	m->nlatency = m->nhypo = 0;
+}
+
+long long machine_clock_rejected(const struct machine_points *p)
+{
+	long long rejected = 0;
+
+	for (int k = 0; k < CLOCK_REJECTS; k++)
+		rejected += p->clock_rejected_by[k];
+	return rejected;
 }
 
 const struct machine_hypo *machine_hypo_find(const struct machine *m, const char *event)

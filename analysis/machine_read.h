@@ -232,6 +232,9 @@ struct machine {
 int machine_read(const char *path, struct machine *m, struct err *e);
 void machine_free(struct machine *m);
 
+/* The clock samples rejected for any reason (clock_rejected_by summed). */
+long long machine_clock_rejected(const struct machine_points *p);
+
 /* The hypothesis for the raw.csv row named event, or NULL. */
 const struct machine_hypo *machine_hypo_find(const struct machine *m, const char *event);
 

@@ -66,15 +66,13 @@ static void clock_samples(FILE *f, const struct agg *a)
 {
 	const struct machine *m = &a->m;
 	const struct machine_points *p = &m->points;
-	long long rejected = 0;
+	long long rejected = machine_clock_rejected(p);
 	char kind[sizeof m->max_source + 64];
 	uint32_t of_run = 0;
 	int first = 1;
 
 	if (p->clock_taken <= 0)
 		return;
-	for (int k = 0; k < CLOCK_REJECTS; k++)
-		rejected += p->clock_rejected_by[k];
 	for (uint32_t i = 0; i < a->npoints; i++)
 		of_run += a->points[i].clock_of_run != 0;
 	fprintf(f, "- **Clock samples**: ");
